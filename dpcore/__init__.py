@@ -1,0 +1,53 @@
+"""dpcore — differential privacy mechanisms for text statistics, without any UI.
+
+Usable from a notebook: ``from dpcore import gaussian_sigma, load_sample_corpus``. Every function
+that samples takes an explicit ``rng`` (a ``numpy.random.Generator`` or an int seed); parameters are
+validated at the public boundary with messages that name the parameter, the rule and the value.
+See ``SPEC.md`` (shared) for the formulas and the readings taken where a paper is ambiguous.
+"""
+
+from .composition import gaussian_composition_sigma, parallel_composition, sequential_composition
+from .corpus import (
+    MAX_UPLOAD_BYTES,
+    SAMPLE_CORPORA,
+    Corpus,
+    CorpusError,
+    Document,
+    corpus_from_records,
+    load_sample_corpus,
+    load_uploaded_corpus,
+    read_table,
+    sample_data_dir,
+    table_columns,
+    tokenize,
+)
+from .exponential import exponential_mechanism, exponential_mechanism_probabilities
+from .gaussian import (
+    GAUSSIAN_METHODS,
+    analytic_gaussian_sigma,
+    classic_calibration_proven,
+    classic_gaussian_sigma,
+    gaussian_delta,
+    gaussian_sigma,
+)
+from .laplace import (
+    laplace_mechanism,
+    laplace_pdf,
+    laplace_privacy_loss,
+    laplace_privacy_loss_bound,
+    laplace_scale,
+    laplace_variance,
+)
+from .metrics import KL_SMOOTHING, kendall_tau_distance, kl_divergence, l1_distance, rmse
+from .validation import (
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_int,
+    check_probability,
+    check_real,
+    check_rng,
+    check_sensitivity,
+)
+
+__version__ = "0.1.0"

@@ -1,0 +1,328 @@
+"""Corpora: users → documents → sentences → tokens, with a stable content hash.
+
+Neighbouring datasets in every mechanism of this project differ by one *user* (all of that user's
+text), so the corpus keeps text grouped by user. Loaders read the shipped samples
+(``sample_data/*.jsonl.gz``) and a user's own CSV or JSONL file with a user column and a text
+column chosen by the user. Every loading problem raises :class:`CorpusError` (a ``ValueError``)
+with a message a person can act on; nothing is read from the network.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import hashlib
+import io
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .validation import check_choice, check_int
+
+__all__ = [
+    "Corpus",
+    "Document",
+    "CorpusError",
+    "tokenize",
+    "corpus_from_records",
+    "read_table",
+    "table_columns",
+    "load_uploaded_corpus",
+    "load_sample_corpus",
+    "sample_data_dir",
+    "SAMPLE_CORPORA",
+    "MAX_UPLOAD_BYTES",
+]
+
+_SENTENCE_END = re.compile(r"[.!?\n]+")
+_TOKEN = re.compile(r"[a-z0-9']+")
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+SAMPLE_CORPORA = ("private", "public")
+
+
+class CorpusError(ValueError):
+    """A corpus could not be built from the given input; the message says why and what to do."""
+
+
+def tokenize(text: str) -> tuple[tuple[str, ...], ...]:
+    """Lower-case, split sentences at . ! ? or a line break, tokens = runs of [a-z0-9'].
+
+    Empty sentences are dropped. n-grams are never formed across the returned sentences.
+    """
+    sentences = []
+    for chunk in _SENTENCE_END.split(text.lower()):
+        toks = _TOKEN.findall(chunk)
+        if toks:
+            sentences.append(tuple(toks))
+    return tuple(sentences)
+
+
+@dataclass(frozen=True, eq=False)
+class Document:
+    """One document: its sentences (tuples of tokens) and an optional genre label."""
+
+    sentences: tuple[tuple[str, ...], ...]
+    genre: str | None = None
+
+    def text(self) -> str:
+        return " . ".join(" ".join(s) for s in self.sentences)
+
+
+@dataclass(frozen=True, eq=False)
+class Corpus:
+    """Text grouped by user: ``users[i]`` is the tuple of user ``user_ids[i]``'s documents.
+
+    ``content_hash`` is a SHA-256 over user ids, genres and tokens (not over the name), so two
+    corpora with the same content share cache entries and any change of content changes the key.
+    """
+
+    user_ids: tuple[str, ...]
+    users: tuple[tuple[Document, ...], ...]
+    name: str = "corpus"
+    content_hash: str = field(init=False)
+
+    def __post_init__(self):
+        if len(self.user_ids) != len(self.users):
+            raise CorpusError(f"user_ids and users must have the same length, got {len(self.user_ids)} and {len(self.users)}")
+        if len(set(self.user_ids)) != len(self.user_ids):
+            raise CorpusError("user_ids must be distinct")
+        h = hashlib.sha256()
+        for uid, docs in zip(self.user_ids, self.users):
+            h.update(b"\x1duser\x1f" + uid.encode())
+            for doc in docs:
+                h.update(b"\x1cdoc\x1f" + (doc.genre or "").encode())
+                for sent in doc.sentences:
+                    h.update(b"\x1e" + "\x1f".join(sent).encode())
+        object.__setattr__(self, "content_hash", h.hexdigest())
+
+    def __repr__(self) -> str:
+        return (f"Corpus(name={self.name!r}, users={self.n_users}, documents={self.n_documents}, "
+                f"tokens={self.n_tokens}, hash={self.content_hash[:12]})")
+
+    def __hash__(self) -> int:
+        return hash(self.content_hash)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Corpus) and other.content_hash == self.content_hash
+
+    @property
+    def n_users(self) -> int:
+        return len(self.users)
+
+    @property
+    def n_documents(self) -> int:
+        return sum(len(d) for d in self.users)
+
+    @property
+    def n_sentences(self) -> int:
+        return sum(len(doc.sentences) for docs in self.users for doc in docs)
+
+    @property
+    def n_tokens(self) -> int:
+        return sum(len(s) for docs in self.users for doc in docs for s in doc.sentences)
+
+    def user_sentences(self) -> list[list[tuple[str, ...]]]:
+        """Per user, the flat list of that user's sentences (the input DPNE takes)."""
+        return [[s for doc in docs for s in doc.sentences] for docs in self.users]
+
+    def document_texts(self) -> list[str]:
+        """Every document as one string of space-joined tokens (for LDA), in user order."""
+        return [" ".join(t for s in doc.sentences for t in s) for docs in self.users for doc in docs]
+
+    def document_users(self) -> list[int]:
+        """For each document of :meth:`document_texts`, the index of its user."""
+        return [i for i, docs in enumerate(self.users) for _ in docs]
+
+    def genres(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for docs in self.users:
+            for doc in docs:
+                key = doc.genre or "(none)"
+                out[key] = out.get(key, 0) + 1
+        return out
+
+    def subset(self, user_indices: Iterable[int], *, name: str | None = None) -> "Corpus":
+        """The corpus of the given users (in the given order; an index may not repeat)."""
+        idx = list(user_indices)
+        return Corpus(
+            user_ids=tuple(self.user_ids[i] for i in idx),
+            users=tuple(self.users[i] for i in idx),
+            name=name or f"{self.name}[{len(idx)} users]",
+        )
+
+
+def corpus_from_records(
+    records: Iterable[Mapping[str, object]],
+    *,
+    user_field: str,
+    text_field: str,
+    genre_field: str | None = None,
+    name: str = "corpus",
+    min_users: int = 1,
+) -> Corpus:
+    """Group records (one per document) by user, keeping first-seen user order.
+
+    Rows whose text has no tokens are skipped. Raises :class:`CorpusError` when a field is missing,
+    when nothing remains, or when fewer than ``min_users`` users remain.
+    """
+    order: list[str] = []
+    by_user: dict[str, list[Document]] = {}
+    n_rows = 0
+    for row_no, rec in enumerate(records, start=1):
+        n_rows += 1
+        if user_field not in rec or text_field not in rec:
+            missing = [f for f in (user_field, text_field) if f not in rec]
+            raise CorpusError(
+                f"row {row_no} has no column {', '.join(repr(m) for m in missing)}; "
+                f"its columns are {', '.join(repr(k) for k in rec.keys()) or '(none)'}"
+            )
+        user, text = rec[user_field], rec[text_field]
+        if user is None or str(user).strip() == "":
+            continue
+        if text is None:
+            continue
+        sentences = tokenize(str(text))
+        if not sentences:
+            continue
+        uid = str(user).strip()
+        genre = str(rec[genre_field]) if genre_field and rec.get(genre_field) is not None else None
+        if uid not in by_user:
+            by_user[uid] = []
+            order.append(uid)
+        by_user[uid].append(Document(sentences=sentences, genre=genre))
+    if n_rows == 0:
+        raise CorpusError("the file has no rows: upload a CSV or JSONL file with one document per row")
+    if not order:
+        raise CorpusError(
+            f"no usable text: every row had an empty user in {user_field!r} or no words in {text_field!r}"
+        )
+    if len(order) < min_users:
+        raise CorpusError(
+            f"the corpus has {len(order)} user(s) but at least {min_users} are needed: differential privacy "
+            "protects one user among many, so the user column must identify who wrote each row"
+        )
+    return Corpus(user_ids=tuple(order), users=tuple(tuple(by_user[u]) for u in order), name=name)
+
+
+def _decode(data: bytes) -> str:
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except OSError as exc:
+            raise CorpusError(f"the file looks gzip-compressed but could not be decompressed: {exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CorpusError(
+            f"the file is not UTF-8 text (byte {exc.start} is 0x{data[exc.start]:02x}); "
+            "save it as UTF-8 and upload again"
+        ) from None
+
+
+def _format_of(filename: str) -> str:
+    name = filename.lower().removesuffix(".gz")
+    if name.endswith(".csv"):
+        return "csv"
+    if name.endswith((".jsonl", ".ndjson", ".json")):
+        return "jsonl"
+    raise CorpusError(f"unsupported file type {filename!r}: upload a .csv or .jsonl file (optionally .gz)")
+
+
+def read_table(data: bytes, filename: str, *, max_bytes: int = MAX_UPLOAD_BYTES) -> list[dict[str, object]]:
+    """Parse an uploaded CSV or JSONL file into a list of row dicts, or raise :class:`CorpusError`."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise CorpusError(f"data must be bytes, got {type(data).__name__}")
+    if len(data) == 0:
+        raise CorpusError("the file is empty: upload a CSV or JSONL file with a user column and a text column")
+    if len(data) > max_bytes:
+        raise CorpusError(
+            f"the file is too large: {len(data) / 1e6:.1f} MB, the limit is {max_bytes / 1e6:.0f} MB; "
+            "upload a sample of the users"
+        )
+    fmt = _format_of(filename)
+    text = _decode(bytes(data))
+    if not text.strip():
+        raise CorpusError("the file holds no text: upload a CSV or JSONL file with a user column and a text column")
+    rows: list[dict[str, object]] = []
+    if fmt == "jsonl":
+        for line_no, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise CorpusError(f"line {line_no} is not valid JSON ({exc.msg}); JSONL needs one JSON object per line") from None
+            if not isinstance(obj, dict):
+                raise CorpusError(f"line {line_no} is a JSON {type(obj).__name__}, not an object with named fields")
+            rows.append(obj)
+    else:
+        try:
+            reader = csv.DictReader(io.StringIO(text, newline=""))
+            if not reader.fieldnames or all(not (f or "").strip() for f in reader.fieldnames):
+                raise CorpusError("the CSV file has no header row: the first line must name the columns")
+            for row in reader:
+                rows.append({k: v for k, v in row.items() if k is not None})
+        except csv.Error as exc:
+            raise CorpusError(f"the CSV file could not be parsed: {exc}") from None
+    if not rows:
+        raise CorpusError("the file has a header but no rows")
+    return rows
+
+
+def table_columns(rows: Sequence[Mapping[str, object]]) -> list[str]:
+    """Column names in first-seen order across the first 1,000 rows (for the column pickers)."""
+    seen: dict[str, None] = {}
+    for row in rows[:1000]:
+        for k in row:
+            seen.setdefault(str(k), None)
+    return list(seen)
+
+
+def load_uploaded_corpus(
+    data: bytes,
+    filename: str,
+    *,
+    user_column: str,
+    text_column: str,
+    max_bytes: int = MAX_UPLOAD_BYTES,
+) -> Corpus:
+    """Build a corpus from an uploaded file; at least two users are required."""
+    rows = read_table(data, filename, max_bytes=max_bytes)
+    cols = table_columns(rows)
+    for label, col in (("user column", user_column), ("text column", text_column)):
+        if col not in cols:
+            raise CorpusError(f"the {label} {col!r} is not in the file; its columns are {', '.join(repr(c) for c in cols)}")
+    if user_column == text_column:
+        raise CorpusError("the user column and the text column must be different columns")
+    return corpus_from_records(rows, user_field=user_column, text_field=text_column, name=filename, min_users=2)
+
+
+def sample_data_dir() -> Path:
+    """The folder of the shipped corpora: ``$DPCORE_SAMPLE_DATA`` or ``sample_data/`` beside dpcore."""
+    env = os.environ.get("DPCORE_SAMPLE_DATA")
+    return Path(env) if env else Path(__file__).resolve().parent.parent / "sample_data"
+
+
+def load_sample_corpus(which: str = "private", *, max_users: int | None = None) -> Corpus:
+    """Load a shipped corpus: ``"private"`` (the data to protect) or ``"public"`` (the prior)."""
+    check_choice("which", which, SAMPLE_CORPORA)
+    if max_users is not None:
+        max_users = check_int("max_users", max_users, low=1)
+    path = sample_data_dir() / f"{which}.jsonl.gz"
+    if not path.exists():
+        raise CorpusError(f"sample corpus {path} is missing: run `python -m sample_data.generate` from the repo root")
+
+    def records():
+        seen = set()
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            for line in fh:
+                rec = json.loads(line)
+                if max_users is not None and rec["user"] not in seen and len(seen) >= max_users:
+                    break
+                seen.add(rec["user"])
+                yield rec
+
+    return corpus_from_records(records(), user_field="user", text_field="text", genre_field="genre", name=f"sample:{which}")

@@ -1,0 +1,16 @@
+"""Shared UI pieces every page calls: the sidebar, error handling and chart helpers (no maths)."""
+
+from .charts import band_figure, guarantee_badge, show_figure
+from .errors import user_errors
+from .sidebar import DELTA_OPTIONS, EPSILON_OPTIONS, SharedSettings, shared_sidebar
+
+__all__ = [
+    "shared_sidebar",
+    "SharedSettings",
+    "EPSILON_OPTIONS",
+    "DELTA_OPTIONS",
+    "user_errors",
+    "show_figure",
+    "band_figure",
+    "guarantee_badge",
+]

@@ -1,0 +1,70 @@
+"""Chart helpers: one look for every figure, alt text always, mean-and-band curves."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf", "#bcbd22")
+
+
+def show_figure(fig: go.Figure, *, alt: str, key: str | None = None) -> None:
+    """Draw a plotly figure full width with alt text (required: say what the chart shows)."""
+    if not alt or not alt.strip():
+        raise ValueError("alt must describe the chart for screen readers, got an empty string")
+    fig.update_layout(margin=dict(l=10, r=10, t=50, b=10), legend=dict(orientation="h", y=-0.2))
+    st.plotly_chart(fig, width="stretch", alt=alt, key=key, config={"displaylogo": False})
+
+
+def _rgba(hex_colour: str, alpha: float) -> str:
+    h = hex_colour.lstrip("#")
+    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def band_figure(
+    x: Sequence[float],
+    series: Mapping[str, tuple[Sequence[float], Sequence[float] | None, Sequence[float] | None]],
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    log_x: bool = False,
+    log_y: bool = False,
+    dash: Mapping[str, str] | None = None,
+) -> go.Figure:
+    """Lines for the mean of each series with a shaded band (lower, upper), e.g. over repetitions.
+
+    ``series[name] = (mean, lower, upper)``; pass ``None`` for lower/upper to draw the line only.
+    """
+    fig = go.Figure()
+    xs = list(np.asarray(x, dtype=float))
+    for i, (name, (mean, lo, hi)) in enumerate(series.items()):
+        colour = PALETTE[i % len(PALETTE)]
+        if lo is not None and hi is not None:
+            fig.add_trace(go.Scatter(x=xs + xs[::-1], y=list(hi) + list(lo)[::-1], fill="toself",
+                                     fillcolor=_rgba(colour, 0.18), line=dict(width=0), hoverinfo="skip",
+                                     showlegend=False, name=f"{name} band"))
+        fig.add_trace(go.Scatter(x=xs, y=list(mean), mode="lines+markers", name=name,
+                                 line=dict(color=colour, dash=(dash or {}).get(name, "solid"))))
+    fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title)
+    if log_x:
+        fig.update_xaxes(type="log")
+    if log_y:
+        fig.update_yaxes(type="log")
+    return fig
+
+
+def guarantee_badge(text: str) -> None:
+    """Show a result's guarantee, coloured by strength: DP green, random DP orange, not DP red."""
+    low = text.lower()
+    if "not dp" in low or "no privacy" in low or "not differentially private" in low:
+        colour, icon = "red", "⛔"
+    elif "random dp" in low or "weaker" in low:
+        colour, icon = "orange", "⚠️"
+    else:
+        colour, icon = "green", "🔒"
+    st.badge(f"Guarantee: {text}", icon=icon, color=colour)
