@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Install everything the test suite needs on a fresh Debian machine, then run every test.
+# Used by README ("run the tests") and by .ci/run. Safe to re-run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x /usr/bin/chromium ]; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "== installing Debian's Chromium for the browser tests"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "!! /usr/bin/chromium is missing and cannot be installed here (needs root + apt-get); browser tests will skip outside CI" >&2
+  fi
+fi
+
+echo "== installing the project with its test extra"
+python3 -m pip install -q --disable-pip-version-check -e ".[test]"
+
+echo "== running the tests"
+exec python3 -m pytest "$@"

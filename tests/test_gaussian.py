@@ -1,0 +1,79 @@
+import math
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+import dpcore
+from dpcore import gaussian_delta, gaussian_sigma
+
+
+def test_spec_check_values_analytic_and_classic():
+    assert gaussian_sigma(1, 1e-5, method="analytic") == pytest.approx(3.730632, rel=1e-5)
+    assert gaussian_sigma(4, 1e-7, method="analytic") == pytest.approx(1.297843, rel=1e-5)
+    assert gaussian_sigma(1, 1e-5, method="classic") == pytest.approx(4.844805, rel=1e-6)
+    assert gaussian_sigma(4, 1e-7, method="classic") == pytest.approx(1.429215, rel=1e-6)
+    assert gaussian_sigma(1, 1e-5) == gaussian_sigma(1, 1e-5, method="classic")  # default
+
+
+def test_classic_formula_worked_example():
+    # σ = Δ √(2 ln(1.25/δ)) / ε with Δ = 2, ε = 0.5, δ = 1e-6
+    assert gaussian_sigma(0.5, 1e-6, 2.0) == pytest.approx(2.0 * math.sqrt(2 * math.log(1.25e6)) / 0.5)
+
+
+@pytest.mark.parametrize("eps", [0.01, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0])
+@pytest.mark.parametrize("delta", [1e-10, 1e-7, 1e-5, 1e-3, 0.1])
+def test_analytic_inverse_recovers_delta(eps, delta):
+    sigma = gaussian_sigma(eps, delta, method="analytic")
+    assert gaussian_delta(eps, sigma) == pytest.approx(delta, rel=1e-6)
+    # σ scales linearly with the sensitivity
+    assert gaussian_sigma(eps, delta, 3.0, method="analytic") == pytest.approx(3.0 * sigma, rel=1e-8)
+
+
+@pytest.mark.parametrize("eps, sigma", [(0.5, 2.0), (1.0, 1.0), (3.0, 0.7), (0.1, 8.0)])
+def test_delta_against_numerical_integration(eps, sigma):
+    """Independent computation: δ(ε) = ∫ max(0, p(y) − e^ε q(y)) dy for N(0,σ²) vs N(1,σ²)."""
+    p = stats.norm(0, sigma).pdf
+    q = stats.norm(1, sigma).pdf
+    val, _ = integrate.quad(lambda y: max(0.0, p(y) - math.exp(eps) * q(y)), -60 * sigma, 60 * sigma,
+                            points=[0.5 - eps * sigma**2], limit=400)
+    assert gaussian_delta(eps, sigma) == pytest.approx(val, rel=1e-6, abs=1e-14)
+
+
+def test_analytic_never_larger_than_classic_where_classic_is_proven():
+    for eps in [0.05, 0.2, 0.5, 0.9]:
+        for delta in [1e-9, 1e-5, 1e-3]:
+            assert gaussian_sigma(eps, delta, method="analytic") < gaussian_sigma(eps, delta, method="classic")
+
+
+def test_sigma_decreases_in_epsilon_and_delta():
+    s = [gaussian_sigma(e, 1e-5, method="analytic") for e in (0.1, 0.5, 1, 2, 5)]
+    assert all(a > b for a, b in zip(s, s[1:]))
+    s = [gaussian_sigma(1, d, method="analytic") for d in (1e-9, 1e-6, 1e-3)]
+    assert all(a > b for a, b in zip(s, s[1:]))
+
+
+def test_classic_proof_range_flag():
+    assert dpcore.classic_calibration_proven(0.5)
+    assert not dpcore.classic_calibration_proven(1.0)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(epsilon=0, delta=1e-5), "epsilon must be > 0, got epsilon=0"),
+    (dict(epsilon=1, delta=1), "delta must be < 1, got delta=1"),
+    (dict(epsilon=1, delta=0), "delta must be > 0, got delta=0"),
+    (dict(epsilon=1, delta=1e-5, sensitivity=-2), "sensitivity must be > 0, got sensitivity=-2"),
+    (dict(epsilon=1, delta=1e-5, method="tight"), "method must be one of 'classic', 'analytic', got method='tight'"),
+])
+def test_bad_parameters(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        kw = dict(kwargs)
+        gaussian_sigma(kw.pop("epsilon"), kw.pop("delta"), **kw)
+
+
+def test_gaussian_noise_scale_statistically():
+    rng = np.random.default_rng(7)
+    sigma = gaussian_sigma(1, 1e-5, method="analytic")
+    x = dpcore.gaussian.gaussian_sample(np.zeros(200_000), sigma, rng)
+    # sample sd of 200k normals has relative SE 1/sqrt(2n) = 0.16%; allow 5 SE = 0.8%
+    assert np.std(x) == pytest.approx(sigma, rel=0.008)
