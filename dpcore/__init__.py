@@ -50,4 +50,24 @@ from .validation import (
     check_sensitivity,
 )
 
+from .ngrams import NgramIndex, TokenCorpus, build_ngram_index, encode_users, rows_membership
+from .dpne import (
+    DPNE_GUARANTEE,
+    EVALUATION_ONLY,
+    KANONYMITY_LABEL,
+    DpneRelease,
+    DpsuBaselineRelease,
+    KAnonymityCoverage,
+    count_valid_kgrams,
+    dpne,
+    dpne_noise_scales,
+    dpsu_all,
+    dpsu_even,
+    dpsu_single,
+    dpsu_threshold,
+    dpsu_threshold_for_sigma,
+    kanonymity_coverage,
+    spurious_threshold,
+)
+
 __version__ = "0.1.0"

@@ -1,0 +1,248 @@
+"""Tokens → per-user distinct k-gram sets (k = 1..T), stored as integer arrays.
+
+003 §1 (Problem 1.1) and SPEC §4: a user's k-grams G_k(user) are the distinct contiguous k-token
+sequences inside one of the user's sentences — a k-gram never crosses a sentence boundary.
+
+Two compact representations are built here, both free of Python tuples in the hot loops:
+
+* :class:`TokenCorpus` — every token of every sentence in one flat ``int32`` array of token ids
+  (users are contiguous, sentences are contiguous inside a user), plus for each position the
+  number of tokens left in its sentence (``run_left``): the k-gram starting at position p exists iff
+  ``run_left[p] >= k``. DPNE (:mod:`dpcore.dpne`) works on positions directly, so it only ever
+  touches the positions whose (k−1)-grams were released.
+* :class:`NgramIndex` — for each length k, the distinct k-grams of the corpus as rows of an
+  ``(n_k, k)`` token-id array, and each user's distinct k-grams as (user, k-gram id, occurrences)
+  triples grouped by user. k-gram ids are built level by level: the id of the k-gram at position p is
+  the dense code of the pair (id of the (k−1)-gram at p, token at p+k−1), so keys are packed
+  ``int64`` values that never overflow whatever the vocabulary size or k.
+
+Strings appear only at the boundary: :func:`encode_users` maps tokens to ids once (hash
+factorisation in C), and :meth:`TokenCorpus.decode` maps id rows back to string tuples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import chain
+
+import numpy as np
+import pandas as pd
+
+from .validation import check_int
+
+__all__ = [
+    "TokenCorpus",
+    "KgramLevel",
+    "NgramIndex",
+    "encode_users",
+    "build_ngram_index",
+    "rows_membership",
+    "MAX_NGRAM_LENGTH",
+]
+
+MAX_NGRAM_LENGTH = 50
+
+
+def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dense codes (first-appearance order) and the unique values, by hashing (O(n), no sort)."""
+    codes, uniques = pd.factorize(values, sort=False)
+    return codes.astype(np.int64, copy=False), np.asarray(uniques)
+
+
+@dataclass(frozen=True, eq=False)
+class TokenCorpus:
+    """A corpus as flat token ids.
+
+    Attributes:
+      tokens: ``int32`` token id at every position (all users' sentences concatenated in order).
+      run_left: ``int32``, tokens left in the sentence from this position on (≥ 1).
+      user_of: ``int32``, the user index of every position.
+      vocabulary: ``object`` array, ``vocabulary[i]`` is the string of token id i.
+      n_users: number of users (users without any token still count: they hold no k-gram).
+    """
+
+    tokens: np.ndarray
+    run_left: np.ndarray
+    user_of: np.ndarray
+    vocabulary: np.ndarray
+    n_users: int
+
+    @property
+    def n_tokens(self) -> int:
+        return int(self.tokens.size)
+
+    @property
+    def vocabulary_size(self) -> int:
+        return int(self.vocabulary.size)
+
+    def decode(self, rows: np.ndarray) -> set[tuple[str, ...]]:
+        """Token-id rows ``(n, k)`` → a set of k-tuples of strings (for display and tests)."""
+        rows = np.asarray(rows)
+        if rows.size == 0:
+            return set()
+        words = self.vocabulary[rows]
+        return {tuple(r) for r in words.tolist()}
+
+    def encode_rows(self, grams: Sequence[Sequence[str]], k: int) -> np.ndarray:
+        """String k-grams → ``(n, k)`` id rows; k-grams with an unknown token are dropped."""
+        lookup = {w: i for i, w in enumerate(self.vocabulary.tolist())}
+        out = [[lookup[w] for w in g] for g in grams if len(g) == k and all(w in lookup for w in g)]
+        return np.asarray(out, dtype=np.int32).reshape(-1, k)
+
+
+def encode_users(users: Sequence[Sequence[Sequence[str]]]) -> TokenCorpus:
+    """Users → :class:`TokenCorpus` (token ids, sentence run lengths, user of each position).
+
+    Args:
+      users: one item per user; each a sequence of sentences; each sentence a sequence of string
+        tokens (e.g. ``Corpus.user_sentences()``). Empty sentences are skipped.
+
+    Raises:
+      TypeError: ``users`` is a string or a token is not a string.
+    """
+    if isinstance(users, (str, bytes)):
+        raise TypeError(f"users must be a sequence of users (lists of sentences), got users={users!r}")
+    users = list(users)
+    n_users = len(users)
+    sents_per_user = np.fromiter((len(u) for u in users), dtype=np.int64, count=n_users)
+    sentences = list(chain.from_iterable(users))
+    lens = np.fromiter((len(s) for s in sentences), dtype=np.int64, count=len(sentences))
+    flat = list(chain.from_iterable(sentences))
+    if flat and not isinstance(flat[0], str):
+        raise TypeError(
+            f"tokens must be strings, got {flat[0]!r} ({type(flat[0]).__name__}); "
+            "users is a list of users, each a list of sentences, each a list of string tokens"
+        )
+    if flat:
+        arr = np.empty(len(flat), dtype=object)
+        arr[:] = flat
+        codes, vocab = pd.factorize(arr, sort=False)
+        if not all(isinstance(w, str) for w in vocab):
+            bad = next(w for w in vocab if not isinstance(w, str))
+            raise TypeError(f"tokens must be strings, got {bad!r} ({type(bad).__name__})")
+        tokens = codes.astype(np.int32)
+        vocab = np.asarray(vocab, dtype=object)
+    else:
+        tokens = np.zeros(0, dtype=np.int32)
+        vocab = np.zeros(0, dtype=object)
+    ends = np.cumsum(lens)
+    run_left = (np.repeat(ends, lens) - np.arange(tokens.size)).astype(np.int32)
+    sentence_user = np.repeat(np.arange(n_users, dtype=np.int32), sents_per_user)
+    user_of = np.repeat(sentence_user, lens).astype(np.int32)
+    return TokenCorpus(tokens=tokens, run_left=run_left, user_of=user_of, vocabulary=vocab, n_users=n_users)
+
+
+@dataclass(frozen=True, eq=False)
+class KgramLevel:
+    """The distinct k-grams of one length k and who uses them.
+
+    Attributes:
+      k: the length.
+      grams: ``(n_k, k)`` ``int32`` token ids, one row per distinct k-gram of the corpus.
+      pair_user, pair_gram, pair_count: one entry per (user, distinct k-gram used by that user),
+        grouped by user (users ascending): the user, the k-gram id (row of ``grams``) and how many
+        times the user wrote it.
+      user_counts: for each k-gram id, the number of distinct users who use it.
+    """
+
+    k: int
+    grams: np.ndarray
+    pair_user: np.ndarray
+    pair_gram: np.ndarray
+    pair_count: np.ndarray
+    user_counts: np.ndarray
+
+    @property
+    def n_grams(self) -> int:
+        return int(self.grams.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class NgramIndex:
+    """Per-user distinct k-gram sets for k = 1..max_length over a :class:`TokenCorpus`."""
+
+    corpus: TokenCorpus
+    max_length: int
+    levels: dict = field(default_factory=dict)  # k -> KgramLevel
+
+    def level(self, k: int) -> KgramLevel:
+        if k not in self.levels:
+            raise ValueError(f"k must be in 1..{self.max_length}, got k={k}")
+        return self.levels[k]
+
+    def user_sets(self, k: int) -> list[set[tuple[str, ...]]]:
+        """G_k of every user as sets of string tuples (slow; for tests and small displays)."""
+        lev = self.level(k)
+        decoded = self.corpus.vocabulary[lev.grams].tolist() if lev.n_grams else []
+        out: list[set[tuple[str, ...]]] = [set() for _ in range(self.corpus.n_users)]
+        for u, g in zip(lev.pair_user.tolist(), lev.pair_gram.tolist()):
+            out[u].add(tuple(decoded[g]))
+        return out
+
+
+def build_ngram_index(corpus: TokenCorpus | Sequence, max_length: int) -> NgramIndex:
+    """Distinct k-grams per user for k = 1..max_length, never crossing a sentence boundary.
+
+    Cost per level is two hash factorisations over the positions that hold a k-gram; memory per level
+    is the (user, k-gram) pairs. Positions are visited user by user, so pairs come out grouped by user.
+
+    Args:
+      corpus: a :class:`TokenCorpus` or raw users (see :func:`encode_users`).
+      max_length: T ≥ 1.
+    """
+    max_length = check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH)
+    if not isinstance(corpus, TokenCorpus):
+        corpus = encode_users(corpus)
+    tc = corpus
+    n = tc.n_tokens
+    V = max(tc.vocabulary_size, 1)
+    levels: dict[int, KgramLevel] = {}
+    pos = np.arange(n, dtype=np.int64)  # positions holding a k-gram at the current level
+    gid = tc.tokens.astype(np.int64)  # k-gram id at each position of `pos`
+    grams = np.arange(tc.vocabulary_size, dtype=np.int32).reshape(-1, 1)
+    for k in range(1, max_length + 1):
+        if k > 1:
+            keep = tc.run_left[pos] >= k
+            pos, gid = pos[keep], gid[keep]
+            key = gid * V + tc.tokens[pos + k - 1]
+            new_gid, uniq = _factorize(key)
+            prev_rows = grams[uniq // V]
+            last = (uniq % V).astype(np.int32).reshape(-1, 1)
+            grams = np.hstack([prev_rows, last]) if uniq.size else np.zeros((0, k), dtype=np.int32)
+            gid = new_gid
+        n_k = grams.shape[0]
+        users = tc.user_of[pos].astype(np.int64)
+        pair_code, pair_uniq = _factorize(users * max(n_k, 1) + gid)
+        pair_count = np.bincount(pair_code, minlength=pair_uniq.size).astype(np.int32)
+        pair_user = (pair_uniq // max(n_k, 1)).astype(np.int32)
+        pair_gram = (pair_uniq % max(n_k, 1)).astype(np.int32)
+        user_counts = np.bincount(pair_gram, minlength=n_k).astype(np.int32)
+        levels[k] = KgramLevel(k=k, grams=grams.astype(np.int32), pair_user=pair_user, pair_gram=pair_gram,
+                               pair_count=pair_count, user_counts=user_counts)
+    return NgramIndex(corpus=tc, max_length=max_length, levels=levels)
+
+
+def rows_membership(rows: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """For each row of ``rows`` (n, k), whether it equals some row of ``reference`` (m, k). Exact.
+
+    Rows are packed column by column into dense int64 codes by repeated hash factorisation, so no
+    product of vocabulary sizes can overflow.
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    reference = np.asarray(reference, dtype=np.int64)
+    if rows.ndim != 2 or reference.ndim != 2 or rows.shape[1] != reference.shape[1]:
+        raise ValueError(f"rows and reference must be 2-D with the same width, got {rows.shape} and {reference.shape}")
+    n = rows.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=bool)
+    if reference.shape[0] == 0:
+        return np.zeros(n, dtype=bool)
+    both = np.vstack([rows, reference])
+    code = np.zeros(both.shape[0], dtype=np.int64)
+    for j in range(both.shape[1]):
+        col_codes, col_uniq = _factorize(both[:, j])
+        code, _ = _factorize(code * max(col_uniq.size, 1) + col_codes)
+    ref_codes = np.zeros(code.max() + 1, dtype=bool)
+    ref_codes[code[n:]] = True
+    return ref_codes[code[:n]]
