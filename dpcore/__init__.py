@@ -70,4 +70,35 @@ from .dpne import (
     spurious_threshold,
 )
 
+from .ngram_counts import NGRAM_ORDERS, NgramCounts, ngram_counts
+from .bayesian import (
+    BAYESIAN_GUARANTEE,
+    SENSITIVITY_METHODS,
+    BayesianRelease,
+    BayesianStatistics,
+    EndToEndRelease,
+    PreparedBayesianDP,
+    PreparedEndToEnd,
+    bayesian_dp,
+    bayesian_sensitivity,
+    bayesian_statistics,
+    brute_force_sensitivity,
+    end_to_end_dp,
+    prepare_bayesian,
+    prepare_end_to_end,
+    worst_case_sensitivity,
+)
+from .bayesian_baselines import (
+    K_ANONYMITY_GUARANTEE,
+    LAPLACE_GUARANTEE,
+    KAnonymityRelease,
+    LaplaceRelease,
+    k_anonymity_release,
+    laplace_counts_dp,
+    laplace_public_dp,
+    laplace_public_sensitivity,
+    private_baseline,
+    public_baseline,
+)
+
 __version__ = "0.1.0"

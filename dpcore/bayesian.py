@@ -1,0 +1,610 @@
+"""BayesianDP (000 Algorithm 1, Corollary 1) and EndToEndDP (000 Algorithm 2, §3.2).
+
+SPEC §3, step by step (Δc^n user n's counts over V, users × |V| sparse):
+
+1. V = the public vocabulary (done by :func:`dpcore.ngram_counts`).
+2. Clamp Δc^n ← min(C, Δc^n); c = Σ_n Δc^n; N_i = #users with Δc^n_i > 0.
+3. x̂ = log(c+1) − mean(log(c+1))  (000 eq. 2);  μ_p = log(α+1) − mean(log(α+1))  (000 eq. 1;
+   the appendix writes log α, we use log(α+1) as eq. 1 and Algorithm 1 do).
+4. w = min(1, S·N/C)  (000 eq. 5).
+5. μ_ps = ρ·(w ⊙ x̂) + (1−ρ)·μ_p  (Corollary 1; Algorithm 1's last lines omit w — a typo).
+6. γ = max_n ‖w ⊙ x̂ − w₋ₙ ⊙ x̂₋ₙ‖₂ with w₋ₙ = min(1, S·(N − 1[Δc^n>0])/C): exactly, by brute
+   force in O(nnz) (:func:`brute_force_sensitivity`), or the Claim 1 worst case
+   (:func:`worst_case_sensitivity`).
+7. σ_ps = ρ·γ·√(2 ln(1.25/δ))/ε (classic, 000 Def. 4, proven for ε < 1) or ρ·γ·σ_analytic(ε, δ).
+8. h ~ N(μ_ps, σ_ps² I); θ = softmax(h).
+
+Departures from the paper (SPEC §3 records them):
+- The paper's shortcut w − w₋ₙ = (S/C)·1(N ≤ C/S) is wrong where (N−1)·S/C < 1 < N·S/C (it gives
+  0 there, the truth is 1 − (N−1)·S/C). The brute force uses the exact w₋ₙ, and the worst case
+  replaces (S/C)·1(N ≤ C/S) by the exact largest drop w_i − min(1, S·(N_i−1)/C), which keeps the
+  bound valid in the transition region.
+- Worst case, words with N_i = 0: no user holds them, so removing a user does not change their
+  log(c+1) term and their weight is w_i = 0. They are excluded from the sums in L (their term would
+  be 1/0) and contribute nothing to the bound. This is exact, not an approximation: see
+  :func:`worst_case_sensitivity`.
+- Like the paper, γ is the largest change under removal of one user *of this dataset* (Def. 2 with
+  D₋ₙ over n ∈ U), computed from the data. The guarantee text says "per user" in that sense.
+
+Only step 8 depends on (ε, δ): :class:`PreparedBayesianDP` holds steps 1–7 without σ, so an ε sweep
+costs one Gaussian draw and one softmax per point.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.special import logsumexp
+
+from .gaussian import GAUSSIAN_METHODS, gaussian_sigma
+from .validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real, check_rng
+
+__all__ = [
+    "BAYESIAN_GUARANTEE",
+    "SENSITIVITY_METHODS",
+    "DEFAULT_S_GRID",
+    "DEFAULT_RHO_GRID",
+    "BayesianStatistics",
+    "PreparedBayesianDP",
+    "BayesianRelease",
+    "EndToEndRelease",
+    "bayesian_statistics",
+    "bayesian_sensitivity",
+    "brute_force_sensitivity",
+    "worst_case_sensitivity",
+    "bayesian_dp",
+    "end_to_end_dp",
+    "clamp_counts",
+    "decay_weights",
+    "softmax",
+    "check_count_matrix",
+]
+
+BAYESIAN_GUARANTEE = "(ε, δ)-DP per user"
+SENSITIVITY_METHODS = ("brute-force", "worst-case")
+DEFAULT_S_GRID = tuple(float(s) for s in np.logspace(-3, 4, 8))
+DEFAULT_RHO_GRID = (0.1, 0.25, 0.5, 0.75, 1.0)
+_CHUNK_NNZ = 2_000_000
+
+
+# ----------------------------------------------------------------------------------------------
+# validation helpers
+
+
+def check_count_matrix(user_counts, name: str = "user_counts") -> sp.csr_matrix:
+    """A users × |V| scipy.sparse matrix of finite, non-negative, whole counts with |V| ≥ 2.
+
+    Returns a float64 CSR copy with explicit zeros removed and duplicates summed.
+    """
+    if not sp.issparse(user_counts):
+        raise TypeError(
+            f"{name} must be a scipy.sparse matrix (users × |V|), got {name} of type {type(user_counts).__name__}; "
+            "build it with dpcore.ngram_counts or scipy.sparse.csr_matrix"
+        )
+    if user_counts.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (users × |V|), got shape {user_counts.shape}")
+    m = sp.csr_matrix(user_counts, dtype=np.float64, copy=True)
+    m.sum_duplicates()
+    n_users, v = m.shape
+    if v < 2:
+        raise ValueError(
+            f"vocabulary size |V| must be >= 2 (a softmax over one word always outputs 1), got |V|={v}"
+        )
+    if n_users < 1:
+        raise ValueError(f"{name} must have at least 1 user (row), got {n_users}")
+    d = m.data
+    if d.size:
+        if not np.all(np.isfinite(d)):
+            raise ValueError(f"{name} must be finite, got a NaN or infinite count")
+        if d.min() < 0:
+            raise ValueError(f"{name} must be >= 0, got a count of {d.min():g}")
+        if not np.all(d == np.floor(d)):
+            bad = d[d != np.floor(d)][0]
+            raise ValueError(f"{name} must hold whole counts, got a count of {bad:g}")
+    m.eliminate_zeros()
+    return m
+
+
+def _check_public(public_counts, v: int) -> np.ndarray:
+    if sp.issparse(public_counts):
+        public_counts = public_counts.toarray().ravel()
+    a = np.asarray(public_counts, dtype=float)
+    if a.ndim != 1 or a.shape[0] != v:
+        raise ValueError(f"public_counts must be a 1-D array of length |V|={v}, got shape {a.shape}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError("public_counts must be finite, got a NaN or infinite entry")
+    if a.size and a.min() < 0:
+        raise ValueError(f"public_counts must be >= 0, got public_counts min={a.min():g}")
+    return a
+
+
+def _check_S(S) -> float:
+    return check_real("S", S, low=0.0)
+
+
+def _check_C(C) -> int:
+    return check_int("C", C, low=1)
+
+
+def _check_rho(rho) -> float:
+    return check_probability(rho, "rho", allow_zero=False)
+
+
+def clamp_counts(user_counts, C) -> sp.csr_matrix:
+    """Δc^n ← min(C, Δc^n) elementwise (000 Algorithm 1, first loop)."""
+    C = _check_C(C)
+    m = check_count_matrix(user_counts)
+    np.minimum(m.data, C, out=m.data)
+    return m
+
+
+def decay_weights(users_per_item, *, S, C) -> np.ndarray:
+    """w = min(1, S·N/C) (000 eq. 5)."""
+    S, C = _check_S(S), _check_C(C)
+    n = np.asarray(users_per_item, dtype=float)
+    return np.minimum(1.0, S * n / C)
+
+
+def softmax(h: np.ndarray) -> np.ndarray:
+    """Row-wise softmax computed stably (h − max h before exp)."""
+    h = np.asarray(h, dtype=float)
+    z = np.exp(h - h.max(axis=-1, keepdims=True))
+    z /= z.sum(axis=-1, keepdims=True)
+    return z
+
+
+def _centered_log1p(x: np.ndarray) -> np.ndarray:
+    lx = np.log1p(x)
+    return lx - lx.mean()
+
+
+# ----------------------------------------------------------------------------------------------
+# sensitivity
+
+
+def _brute_force(clamped: sp.csr_matrix, c, N, log_c1, x_hat, w, S, C) -> float:
+    """max_n ‖w ⊙ x̂ − w₋ₙ ⊙ x̂₋ₙ‖₂ in O(nnz), processing users in chunks.
+
+    For user n with support A (Δc_j > 0): d_j = log(c_j+1) − log(c_j−Δc_j+1) on A, 0 elsewhere;
+    the mean of log(c+1) drops by m = Σ_A d_j/|V|, so x̂₋ₙ = x̂ − d + m. Off A, w is unchanged and the
+    difference is −m·w_i, whose squared norm is m²·(Σ w² − Σ_A w²). On A the difference is
+    w_j x̂_j − w₋ₙ,j (x̂_j − d_j + m) with w₋ₙ,j = min(1, S(N_j − 1)/C).
+    """
+    v = clamped.shape[1]
+    w2_total = float(np.dot(w, w))
+    indptr, indices, data = clamped.indptr, clamped.indices, clamped.data
+    n_users = clamped.shape[0]
+    best = 0.0
+    start = 0
+    while start < n_users:
+        # chunk rows so that each chunk holds about _CHUNK_NNZ non-zeros
+        end = int(np.searchsorted(indptr, indptr[start] + _CHUNK_NNZ, side="right"))
+        end = min(max(end - 1, start + 1), n_users)
+        a, b = indptr[start], indptr[end]
+        if b > a:
+            idx = indices[a:b]
+            dc = data[a:b]
+            rows = np.repeat(np.arange(end - start), np.diff(indptr[start:end + 1]))
+            cj = c[idx]
+            d = log_c1[idx] - np.log1p(cj - dc)
+            nr = end - start
+            m = np.bincount(rows, weights=d, minlength=nr) / v
+            wj = w[idx]
+            w_minus = np.minimum(1.0, S * (N[idx] - 1.0) / C)
+            xj = x_hat[idx]
+            diff = wj * xj - w_minus * (xj - d + m[rows])
+            on_support = np.bincount(rows, weights=diff * diff, minlength=nr)
+            w2_support = np.bincount(rows, weights=wj * wj, minlength=nr)
+            g2 = on_support + m * m * np.maximum(w2_total - w2_support, 0.0)
+            best = max(best, float(g2.max()))
+        start = end
+    return math.sqrt(best)
+
+
+def _worst_case(N, x_hat, w, S, C) -> float:
+    """Claim 1 with the exact largest weight drop (see :func:`worst_case_sensitivity`)."""
+    v = N.shape[0]
+    used = N > 0
+    inv = np.zeros(v)
+    inv[used] = 1.0 / N[used]
+    total = inv.sum()
+    L = (1.0 - 1.0 / v) * inv + (total - inv) / v
+    drop = np.where(used, w - np.minimum(1.0, S * np.maximum(N - 1.0, 0.0) / C), 0.0)
+    bound = w * L * C + drop * np.abs(x_hat)
+    return float(np.linalg.norm(bound))
+
+
+@dataclass(frozen=True, eq=False)
+class BayesianStatistics:
+    """Steps 1–3 of BayesianDP: everything that depends on neither S, ρ nor (ε, δ).
+
+    Attributes:
+      clamped: the clamped per-user counts (CSR, float64).
+      counts: c = Σ_n Δc^n (clamped).
+      users_per_item: N.
+      x_hat: 000 eq. 2.
+      mu_p: 000 eq. 1, or None when no public counts were given (sensitivity only).
+      C: the clamp.
+    """
+
+    clamped: sp.csr_matrix
+    counts: np.ndarray
+    users_per_item: np.ndarray
+    log_counts1: np.ndarray
+    x_hat: np.ndarray
+    mu_p: np.ndarray | None
+    C: int
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def n_users(self) -> int:
+        return self.clamped.shape[0]
+
+    @property
+    def vocabulary_size(self) -> int:
+        return self.clamped.shape[1]
+
+    def weights(self, S) -> np.ndarray:
+        """w = min(1, S·N/C) (000 eq. 5)."""
+        return decay_weights(self.users_per_item, S=S, C=self.C)
+
+    def sensitivity(self, S, method: str = "brute-force") -> float:
+        """γ of w ⊙ x̂ under removal of one user (cached per (S, method))."""
+        S = _check_S(S)
+        check_choice("method", method, SENSITIVITY_METHODS)
+        key = ("gamma", S, method)
+        if key not in self._cache:
+            w = self.weights(S)
+            N = self.users_per_item.astype(float)
+            if method == "brute-force":
+                g = _brute_force(self.clamped, self.counts, N, self.log_counts1, self.x_hat, w, S, self.C)
+            else:
+                g = _worst_case(N, self.x_hat, w, S, self.C)
+            self._cache[key] = g
+        return self._cache[key]
+
+    def posterior_mean(self, S, rho) -> np.ndarray:
+        """μ_ps = ρ·(w ⊙ x̂) + (1−ρ)·μ_p (Corollary 1)."""
+        if self.mu_p is None:
+            raise ValueError("public_counts are needed for the posterior mean; build with bayesian_statistics(..., public_counts)")
+        rho = _check_rho(rho)
+        return rho * (self.weights(S) * self.x_hat) + (1.0 - rho) * self.mu_p
+
+    def prepare(self, *, S, rho, sensitivity: str = "brute-force") -> "PreparedBayesianDP":
+        """Steps 4–7 without σ: the object whose :meth:`~PreparedBayesianDP.release` costs one draw."""
+        S, rho = _check_S(S), _check_rho(rho)
+        check_choice("sensitivity", sensitivity, SENSITIVITY_METHODS)
+        w = self.weights(S)
+        return PreparedBayesianDP(
+            mu_ps=self.posterior_mean(S, rho), weights=w, sensitivity=self.sensitivity(S, sensitivity),
+            S=S, C=self.C, rho=rho, sensitivity_method=sensitivity, n_users=self.n_users,
+        )
+
+
+def bayesian_statistics(user_counts, public_counts=None, *, C) -> BayesianStatistics:
+    """Clamp the counts and compute c, N, x̂ (000 eq. 2) and μ_p (000 eq. 1).
+
+    Args:
+      user_counts: scipy.sparse users × |V| matrix of raw counts (|V| ≥ 2).
+      public_counts: α over the same V (None: only the sensitivity can be computed).
+      C: the clamp, an integer ≥ 1 (max count per user per word).
+
+    Raises:
+      TypeError: user_counts is not sparse, C not an integer.
+      ValueError: |V| < 2, negative/NaN/fractional counts, C < 1, α of the wrong length.
+    """
+    C = _check_C(C)
+    m = clamp_counts(user_counts, C)
+    c = np.asarray(m.sum(axis=0), dtype=float).ravel()
+    N = np.bincount(m.indices, minlength=m.shape[1]).astype(float)
+    log_c1 = np.log1p(c)
+    x_hat = log_c1 - log_c1.mean()
+    mu_p = None
+    if public_counts is not None:
+        mu_p = _centered_log1p(_check_public(public_counts, m.shape[1]))
+    return BayesianStatistics(clamped=m, counts=c, users_per_item=N, log_counts1=log_c1, x_hat=x_hat, mu_p=mu_p, C=C)
+
+
+def brute_force_sensitivity(user_counts, *, S, C) -> float:
+    """Exact γ = max_n ‖w ⊙ x̂ − w₋ₙ ⊙ x̂₋ₙ‖₂ (000 Corollary 1, SPEC §3 step 6) in O(nnz)."""
+    return bayesian_statistics(user_counts, C=C).sensitivity(S, "brute-force")
+
+
+def worst_case_sensitivity(user_counts, *, S, C) -> float:
+    """Claim 1 upper bound on γ, with the exact largest weight drop (SPEC §3 step 6).
+
+    γ ≤ ‖w ⊙ L·C + drop ⊙ |x̂|‖₂ with L_i = (1 − 1/|V|)/N_i + Σ_{j≠i, N_j>0} 1/(|V|·N_j) and
+    drop_i = w_i − min(1, S·(N_i − 1)/C). Why it holds: w ⊙ x̂ − w₋ₙ ⊙ x̂₋ₙ = w₋ₙ ⊙ Δx̂ + (w − w₋ₙ) ⊙ x̂
+    (000 eq. 7); w₋ₙ ≤ w, w − w₋ₙ ≤ drop; and |Δx̂_i| ≤ L_i·C because log(c_j+1) − log(c_j−Δc_j+1)
+    ≤ Δc_j/(c_j − Δc_j + 1) ≤ C/N_j (the other N_j − 1 users hold ≥ 1 count each). Words with
+    N_j = 0 never change, so they drop out of the sum in L; their own weight is 0.
+    """
+    return bayesian_statistics(user_counts, C=C).sensitivity(S, "worst-case")
+
+
+def bayesian_sensitivity(user_counts, *, S, C, method: str = "brute-force") -> float:
+    """γ, the ℓ2 sensitivity of w ⊙ x̂ under removal of one user (000 Corollary 1 / Claim 1).
+
+    Args:
+      user_counts: scipy.sparse users × |V| matrix of raw counts; clamped at C here.
+      S: weighting of the linear decay w = min(1, S·N/C), > 0.
+      C: clamp, integer ≥ 1.
+      method: ``"brute-force"`` (exact, O(nnz)) or ``"worst-case"`` (Claim 1 bound, O(|V|)).
+
+    Returns:
+      γ as a float (μ_p does not enter γ: x̂ depends on c only, w on N).
+    """
+    check_choice("method", method, SENSITIVITY_METHODS)
+    S = _check_S(S)
+    return bayesian_statistics(user_counts, C=C).sensitivity(S, method)
+
+
+# ----------------------------------------------------------------------------------------------
+# release
+
+
+@dataclass(frozen=True)
+class BayesianRelease:
+    """One BayesianDP release (000 Algorithm 1).
+
+    θ the released distribution, h the Gaussian draw it came from, σ_ps the noise standard
+    deviation, γ the sensitivity of w ⊙ x̂, and the parameters. ``guarantee`` says what holds.
+    """
+
+    theta: np.ndarray
+    h: np.ndarray
+    sigma: float
+    sensitivity: float
+    epsilon: float
+    delta: float
+    S: float
+    C: int
+    rho: float
+    calibration: str
+    sensitivity_method: str
+    guarantee: str = BAYESIAN_GUARANTEE
+
+    def __repr__(self) -> str:
+        return (f"BayesianRelease(|V|={self.theta.size}, sigma={self.sigma:.4g}, sensitivity={self.sensitivity:.4g}, "
+                f"epsilon={self.epsilon:g}, delta={self.delta:g}, S={self.S:g}, C={self.C}, rho={self.rho:g}, "
+                f"calibration={self.calibration!r}, guarantee={self.guarantee!r})")
+
+    @property
+    def classic_proven(self) -> bool:
+        """False when the classic calibration was used outside its proof (ε ≥ 1)."""
+        return self.calibration != "classic" or self.epsilon < 1.0
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedBayesianDP:
+    """Steps 1–7 of BayesianDP for fixed (S, C, ρ): μ_ps, w and γ; σ_ps follows from (ε, δ).
+
+    Build with :meth:`BayesianStatistics.prepare` or :func:`prepare_bayesian`.
+    """
+
+    mu_ps: np.ndarray
+    weights: np.ndarray
+    sensitivity: float
+    S: float
+    C: int
+    rho: float
+    sensitivity_method: str
+    n_users: int
+
+    def __repr__(self) -> str:
+        return (f"PreparedBayesianDP(|V|={self.mu_ps.size}, sensitivity={self.sensitivity:.4g}, S={self.S:g}, "
+                f"C={self.C}, rho={self.rho:g}, method={self.sensitivity_method!r})")
+
+    @property
+    def vocabulary_size(self) -> int:
+        return self.mu_ps.size
+
+    @property
+    def share_downweighted(self) -> float:
+        """Share of words with w < 1, whose mass is partly taken from the public prior."""
+        return float(np.mean(self.weights < 1.0))
+
+    def mean_theta(self) -> np.ndarray:
+        """softmax(μ_ps): the release without noise (what §3.2 tunes against)."""
+        return softmax(self.mu_ps)
+
+    def sigma(self, *, epsilon, delta, calibration: str = "classic") -> float:
+        """σ_ps = ρ·γ·σ(ε, δ, Δ=1) (Corollary 1; classic or analytic calibration)."""
+        check_choice("calibration", calibration, GAUSSIAN_METHODS)
+        base = gaussian_sigma(epsilon, delta, 1.0, method=calibration)
+        return self.rho * self.sensitivity * base
+
+    def sample_h(self, *, epsilon, delta, rng, repetitions: int = 1, calibration: str = "classic") -> np.ndarray:
+        """``repetitions`` draws of h ~ N(μ_ps, σ_ps² I), shape (repetitions, |V|)."""
+        rng = check_rng(rng)
+        repetitions = check_int("repetitions", repetitions, low=1)
+        s = self.sigma(epsilon=epsilon, delta=delta, calibration=calibration)
+        return self.mu_ps + s * rng.standard_normal((repetitions, self.mu_ps.size))
+
+    def sample_theta(self, *, epsilon, delta, rng, repetitions: int = 1, calibration: str = "classic") -> np.ndarray:
+        """``repetitions`` releases θ = softmax(h), shape (repetitions, |V|)."""
+        return softmax(self.sample_h(epsilon=epsilon, delta=delta, rng=rng, repetitions=repetitions,
+                                     calibration=calibration))
+
+    def release(self, *, epsilon, delta, rng, calibration: str = "classic") -> BayesianRelease:
+        """Step 8: h ~ N(μ_ps, σ_ps² I), θ = softmax(h)."""
+        epsilon = check_epsilon(epsilon)
+        delta = check_delta(delta)
+        rng = check_rng(rng)
+        s = self.sigma(epsilon=epsilon, delta=delta, calibration=calibration)
+        h = self.mu_ps + s * rng.standard_normal(self.mu_ps.size)
+        return BayesianRelease(
+            theta=softmax(h), h=h, sigma=s, sensitivity=self.sensitivity, epsilon=epsilon, delta=delta,
+            S=self.S, C=self.C, rho=self.rho, calibration=calibration, sensitivity_method=self.sensitivity_method,
+        )
+
+
+def prepare_bayesian(user_counts, public_counts, *, S, C, rho, sensitivity: str = "brute-force") -> PreparedBayesianDP:
+    """Steps 1–7 of 000 Algorithm 1 (everything but σ and the draw)."""
+    return bayesian_statistics(user_counts, public_counts, C=C).prepare(S=S, rho=rho, sensitivity=sensitivity)
+
+
+__all__.append("prepare_bayesian")
+
+
+def bayesian_dp(user_counts, public_counts, *, epsilon, delta, S, C, rho, rng,
+                sensitivity: str = "brute-force", calibration: str = "classic") -> BayesianRelease:
+    """BayesianDP (000 Algorithm 1 with Corollary 1): one (ε, δ)-DP release θ over V.
+
+    Args:
+      user_counts: scipy.sparse users × |V| raw counts; public_counts: α over V.
+      epsilon, delta: privacy parameters (ε > 0, δ ∈ (0, 1)).
+      S: decay weighting > 0; C: clamp, integer ≥ 1; rho: private weight in (0, 1].
+      rng: numpy Generator or int seed.
+      sensitivity: "brute-force" (exact) or "worst-case" (Claim 1).
+      calibration: "classic" (as in the paper; proven for ε < 1) or "analytic" (tight).
+
+    Returns:
+      :class:`BayesianRelease`.
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    check_choice("calibration", calibration, GAUSSIAN_METHODS)
+    prepared = prepare_bayesian(user_counts, public_counts, S=S, C=C, rho=rho, sensitivity=sensitivity)
+    return prepared.release(epsilon=epsilon, delta=delta, rng=rng, calibration=calibration)
+
+
+# ----------------------------------------------------------------------------------------------
+# EndToEndDP
+
+
+@dataclass(frozen=True)
+class EndToEndRelease:
+    """EndToEndDP (000 Algorithm 2): the tuned (S*, ρ*), the scores and the final release.
+
+    ``epsilon`` is the total ε_train + ε_tune; ``release`` is the BayesianDP release at ε_train.
+    """
+
+    theta: np.ndarray
+    release: BayesianRelease
+    S_star: float
+    rho_star: float
+    grid: tuple[tuple[float, float], ...]
+    scores: np.ndarray
+    noisy_scores: np.ndarray
+    score_sensitivity: float
+    epsilon: float
+    epsilon_train: float
+    epsilon_tune: float
+    delta: float
+    n_train: int
+    n_validation: int
+    guarantee: str = BAYESIAN_GUARANTEE
+
+    def __repr__(self) -> str:
+        return (f"EndToEndRelease(S*={self.S_star:g}, rho*={self.rho_star:g}, epsilon={self.epsilon:g} "
+                f"(train {self.epsilon_train:g} + tune {self.epsilon_tune:g}), delta={self.delta:g}, "
+                f"score_sensitivity={self.score_sensitivity:.4g}, guarantee={self.guarantee!r})")
+
+
+def cross_entropy_score(counts, mu_ps) -> float:
+    """q(c, μ_ps) = −Σ_i c_i·(μ_ps,i − logsumexp(μ_ps)) (000 eq. 6)."""
+    mu = np.asarray(mu_ps, dtype=float)
+    return float(-np.dot(np.asarray(counts, dtype=float), mu - logsumexp(mu)))
+
+
+__all__.append("cross_entropy_score")
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedEndToEnd:
+    """The ε-independent part of EndToEndDP: the user split, the train statistics, the grid scores
+    q_k (eq. 6) and the score sensitivity |Δq| (Claim 2). :meth:`release` does the noisy min and the
+    Gaussian draw, so an ε sweep reuses one split."""
+
+    statistics: BayesianStatistics
+    grid: tuple[tuple[float, float], ...]
+    scores: np.ndarray
+    score_sensitivity: float
+    sensitivity_method: str
+    n_train: int
+    n_validation: int
+
+    def release(self, *, epsilon, delta, rng, calibration: str = "classic") -> EndToEndRelease:
+        """Report-noisy-min over the grid with Lap(0, 2|Δq|/ε_tune), then BayesianDP at ε_train."""
+        epsilon = check_epsilon(epsilon)
+        delta = check_delta(delta)
+        rng = check_rng(rng)
+        check_choice("calibration", calibration, GAUSSIAN_METHODS)
+        eps_train, eps_tune = 2.0 * epsilon / 3.0, epsilon / 3.0
+        noisy = self.scores + rng.laplace(0.0, 2.0 * self.score_sensitivity / eps_tune, size=self.scores.shape)
+        k = int(np.argmin(noisy))
+        S_star, rho_star = self.grid[k]
+        rel = self.statistics.prepare(S=S_star, rho=rho_star, sensitivity=self.sensitivity_method).release(
+            epsilon=eps_train, delta=delta, rng=rng, calibration=calibration)
+        return EndToEndRelease(
+            theta=rel.theta, release=rel, S_star=S_star, rho_star=rho_star, grid=self.grid, scores=self.scores,
+            noisy_scores=noisy, score_sensitivity=self.score_sensitivity, epsilon=epsilon, epsilon_train=eps_train,
+            epsilon_tune=eps_tune, delta=delta, n_train=self.n_train, n_validation=self.n_validation,
+        )
+
+
+def prepare_end_to_end(user_counts, public_counts, *, C, rng, S_grid=DEFAULT_S_GRID, rho_grid=DEFAULT_RHO_GRID,
+                       validation_share: float = 0.1, sensitivity: str = "brute-force") -> PreparedEndToEnd:
+    """Split users, compute the train statistics, the grid scores and |Δq| (see :func:`end_to_end_dp`)."""
+    C = _check_C(C)
+    rng = check_rng(rng)
+    check_choice("sensitivity", sensitivity, SENSITIVITY_METHODS)
+    validation_share = check_real("validation_share", validation_share, low=0.0, high=1.0, high_inclusive=False)
+    S_grid = tuple(_check_S(s) for s in S_grid)
+    rho_grid = tuple(_check_rho(r) for r in rho_grid)
+    if not S_grid or not rho_grid:
+        raise ValueError(f"S_grid and rho_grid must be non-empty, got {len(S_grid)} and {len(rho_grid)} values")
+    m = check_count_matrix(user_counts)
+    if m.shape[0] < 2:
+        raise ValueError(f"EndToEndDP needs at least 2 users to split into train and validation, got {m.shape[0]}")
+    perm = rng.permutation(m.shape[0])
+    n_val = min(max(int(round(validation_share * m.shape[0])), 1), m.shape[0] - 1)
+    val_rows, train_rows = np.sort(perm[:n_val]), np.sort(perm[n_val:])
+    stats = bayesian_statistics(m[train_rows], public_counts, C=C)
+    c_val = np.asarray(clamp_counts(m[val_rows], C).sum(axis=0), dtype=float).ravel()
+    c_val_norm = float(np.linalg.norm(c_val))
+    grid, scores, sens = [], [], []
+    for S in S_grid:
+        gamma = stats.sensitivity(S, sensitivity)
+        for rho in rho_grid:
+            mu = stats.posterior_mean(S, rho)
+            log_theta = mu - logsumexp(mu)
+            grid.append((S, rho))
+            scores.append(float(-np.dot(c_val, log_theta)))
+            sens.append(max(rho * c_val_norm * gamma, C * float(np.abs(log_theta).sum())))
+    return PreparedEndToEnd(statistics=stats, grid=tuple(grid), scores=np.asarray(scores), score_sensitivity=max(sens),
+                            sensitivity_method=sensitivity, n_train=len(train_rows), n_validation=len(val_rows))
+
+
+__all__ += ["PreparedEndToEnd", "prepare_end_to_end"]
+
+
+def end_to_end_dp(user_counts, public_counts, *, epsilon, delta, C, rng, S_grid=DEFAULT_S_GRID,
+                  rho_grid=DEFAULT_RHO_GRID, validation_share: float = 0.1, sensitivity: str = "brute-force",
+                  calibration: str = "classic") -> EndToEndRelease:
+    """EndToEndDP (000 Algorithm 2, Theorem 2, Claim 2; SPEC §3 "EndToEndDP").
+
+    Users are split at random (seeded) into a train part (≈ 1 − validation_share, default 90%) on
+    which BayesianDP runs, and a validation part whose clamped counts c^val score each grid point
+    (S_k, ρ_k) with q_k = q(c^val, μ_ps^(k)) (eq. 6). The score sensitivity is Claim 2's bound, the
+    max over k of max[ρ_k·‖c^val‖₂·γ_k, C·Σ_i |μ_ps,i^(k) − logsumexp(μ_ps^(k))|]. The grid point is
+    chosen by report-noisy-min with Lap(0, 2|Δq|/ε_tune) (Theorem 2), and θ is released at it with
+    ε_train. Budget as in 000 §4.3: ε_train = 2ε/3, ε_tune = ε/3; the total is (ε, δ) by basic
+    composition (the two parts also use disjoint users, so this is conservative).
+
+    Grid reading: S log-spaced over [1e-3, 1e4] (8 values by default) × ρ ∈ {0.1, 0.25, 0.5, 0.75, 1}.
+    γ depends on S only, so it is computed once per S value. Note that Claim 2's second term
+    C·Σ_i|log θ_i| grows with |V|, so on small validation sets the noisy min is close to a uniform
+    choice over the grid; the result carries the scores and |Δq| so a page can show this.
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    rng = check_rng(rng)
+    check_choice("calibration", calibration, GAUSSIAN_METHODS)
+    prepared = prepare_end_to_end(user_counts, public_counts, C=C, rng=rng, S_grid=S_grid, rho_grid=rho_grid,
+                                  validation_share=validation_share, sensitivity=sensitivity)
+    return prepared.release(epsilon=epsilon, delta=delta, rng=rng, calibration=calibration)

@@ -1,0 +1,471 @@
+"""The experiments of 000 §4–§5 as functions returning tidy ``pandas.DataFrame`` results (SPEC §3
+"Metrics and experiments"). A page plots them; a notebook gets the same numbers.
+
+Every KL is KL(p‖q̃) with p the normalised raw private counts over V and q̃ the release mixed with
+the uniform distribution at λ = 1e-9 (:func:`dpcore.kl_divergence`). Curves over noise have one row
+per (setting, repetition); :func:`summarise` gives mean and a band (10th–90th percentile).
+
+Mechanism names used in the ``mechanism`` column: see :data:`MECHANISMS`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.stats import beta as beta_dist
+
+from .bayesian import (
+    DEFAULT_RHO_GRID,
+    DEFAULT_S_GRID,
+    bayesian_statistics,
+    check_count_matrix,
+    prepare_end_to_end,
+    softmax,
+)
+from .gaussian import gaussian_sigma
+from .bayesian_baselines import (
+    K_ANONYMITY_GUARANTEE,
+    cap_user_totals,
+    k_anonymity_release,
+    normalise_clipped,
+    prepare_laplace,
+    prepare_laplace_public,
+    public_baseline,
+)
+from .corpus import Corpus
+from .metrics import KL_SMOOTHING, kl_divergence
+from .ngram_counts import NgramCounts, ngram_counts
+from .validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real, check_rng
+
+__all__ = [
+    "MECHANISMS",
+    "BAYESIAN",
+    "END_TO_END",
+    "LAPLACE",
+    "LAPLACE_PUBLIC",
+    "PUBLIC",
+    "PRIVATE",
+    "K_ANONYMITY",
+    "DEFAULT_SETTINGS",
+    "summarise",
+    "kl_vs_epsilon",
+    "kl_vs_users",
+    "kl_vs_vocabulary",
+    "kl_vs_public_quality",
+    "kl_vs_k",
+    "PerplexitySetup",
+    "perplexity_setup",
+    "perplexity_table",
+    "trigram_perplexity",
+    "membership_inference",
+    "clopper_pearson_upper",
+    "empirical_epsilon_lower_bound",
+]
+
+BAYESIAN = "BayesianDP"
+END_TO_END = "EndToEndDP (tuned)"
+LAPLACE = "Laplace"
+LAPLACE_PUBLIC = "Laplace + public"
+PUBLIC = "Public baseline"
+PRIVATE = "Private baseline"
+K_ANONYMITY = "k-anonymity"
+MECHANISMS = (BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC, PRIVATE, K_ANONYMITY)
+
+DEFAULT_SETTINGS = {"S": 1e-3, "C": 1, "rho": 0.3, "W": 2, "delta": 1e-5}
+"""Defaults used by the page and the tests on the sample corpora: C = 1 and W = |U|/1000 ≈ 2 as
+000 §4.3 does for fewer than 1M users; S and ρ from a grid search on the sample corpus at ε = 0.1
+and 1 (S ∈ [1e-4, 1], ρ ∈ {0.1, …, 1}: the best region is S ≈ 3e-4 … 3e-3, ρ ≈ 0.1 … 0.3)."""
+
+_BAND = (0.1, 0.9)
+
+
+def summarise(df: pd.DataFrame, x: str, value: str = "kl", by: str = "mechanism") -> pd.DataFrame:
+    """Mean and band (10th and 90th percentile over repetitions) of ``value`` per (``by``, ``x``)."""
+    g = df.groupby([by, x], sort=False)[value]
+    out = g.agg(mean="mean", lower=lambda s: s.quantile(_BAND[0]), upper=lambda s: s.quantile(_BAND[1]),
+                repetitions="count").reset_index()
+    return out
+
+
+def _epsilons(epsilons) -> list[float]:
+    eps = [check_epsilon(e) for e in np.atleast_1d(np.asarray(epsilons, dtype=float)).tolist()]
+    if not eps:
+        raise ValueError("epsilons must hold at least one value, got an empty list")
+    return eps
+
+
+def _rows(mechanism, x_name, x, kls, extra=None):
+    kls = np.atleast_1d(np.asarray(kls, dtype=float))
+    out = []
+    for r, v in enumerate(kls):
+        row = {"mechanism": mechanism, x_name: x, "repetition": r, "kl": float(v)}
+        if extra:
+            row.update(extra)
+        out.append(row)
+    return out
+
+
+def _check_common(delta, S, C, rho, W, repetitions, calibration):
+    delta = check_delta(delta)
+    S = check_real("S", S, low=0.0)
+    C = check_int("C", C, low=1)
+    rho = check_probability(rho, "rho", allow_zero=False)
+    W = check_int("W", W, low=1)
+    repetitions = check_int("repetitions", repetitions, low=1)
+    check_choice("calibration", calibration, ("classic", "analytic"))
+    return delta, S, C, rho, W, repetitions
+
+
+def _mechanism_kls(counts: NgramCounts, p, *, epsilon, delta, S, C, rho, W, repetitions, rng, calibration,
+                   mechanisms, public_counts=None):
+    """KL per repetition for each mechanism at one ε on one dataset (used by the sweeps over data)."""
+    alpha = counts.public_counts if public_counts is None else public_counts
+    out = {}
+    if BAYESIAN in mechanisms:
+        prep = bayesian_statistics(counts.user_counts, alpha, C=C).prepare(S=S, rho=rho)
+        out[BAYESIAN] = kl_divergence(p, prep.sample_theta(epsilon=epsilon, delta=delta, rng=rng,
+                                                           repetitions=repetitions, calibration=calibration))
+    if LAPLACE in mechanisms:
+        out[LAPLACE] = [kl_divergence(p, prepare_laplace(counts.user_counts, W=W, rng=rng)
+                                      .sample_theta(epsilon=epsilon, rng=rng)[0]) for _ in range(repetitions)]
+    if LAPLACE_PUBLIC in mechanisms:
+        out[LAPLACE_PUBLIC] = [kl_divergence(p, prepare_laplace_public(counts.user_counts, alpha, W=W, rng=rng)
+                                             .sample_theta(epsilon=epsilon, rng=rng)[0]) for _ in range(repetitions)]
+    if PUBLIC in mechanisms:
+        out[PUBLIC] = [kl_divergence(p, public_baseline(alpha))] * repetitions
+    return out
+
+
+def kl_vs_epsilon(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2, repetitions=10, rng=0,
+                  calibration="classic", mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC, PRIVATE),
+                  end_to_end_grid=(DEFAULT_S_GRID, DEFAULT_RHO_GRID)) -> pd.DataFrame:
+    """000 Fig. 1: KL vs ε for every mechanism, one row per (mechanism, ε, repetition).
+
+    BayesianDP's ε-independent part is prepared once, so each ε costs ``repetitions`` draws. The
+    Laplace baselines draw a fresh W-subsample of every user per repetition (the subsample is part
+    of the mechanism's randomness). EndToEndDP (if asked) splits users once per repetition and
+    reuses the split over ε; its ε is the total (2ε/3 train + ε/3 tune).
+    """
+    eps = _epsilons(epsilons)
+    delta, S, C, rho, W, repetitions = _check_common(delta, S, C, rho, W, repetitions, calibration)
+    rng = check_rng(rng)
+    for m in mechanisms:
+        check_choice("mechanism", m, MECHANISMS)
+    p = counts.private_distribution()
+    rows: list[dict] = []
+    if BAYESIAN in mechanisms:
+        prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=C).prepare(S=S, rho=rho)
+        for e in eps:
+            th = prep.sample_theta(epsilon=e, delta=delta, rng=rng, repetitions=repetitions, calibration=calibration)
+            rows += _rows(BAYESIAN, "epsilon", e, kl_divergence(p, th))
+    if END_TO_END in mechanisms:
+        S_grid, rho_grid = end_to_end_grid
+        kls = {e: [] for e in eps}
+        for _ in range(repetitions):
+            pe = prepare_end_to_end(counts.user_counts, counts.public_counts, C=C, rng=rng, S_grid=S_grid,
+                                    rho_grid=rho_grid)
+            for e in eps:
+                kls[e].append(kl_divergence(p, pe.release(epsilon=e, delta=delta, rng=rng, calibration=calibration).theta))
+        for e in eps:
+            rows += _rows(END_TO_END, "epsilon", e, kls[e])
+    for name, prepare in ((LAPLACE, lambda: prepare_laplace(counts.user_counts, W=W, rng=rng)),
+                          (LAPLACE_PUBLIC, lambda: prepare_laplace_public(counts.user_counts, counts.public_counts,
+                                                                          W=W, rng=rng))):
+        if name not in mechanisms:
+            continue
+        kls = {e: [] for e in eps}
+        for _ in range(repetitions):
+            prep = prepare()
+            th = np.vstack([prep.sample_theta(epsilon=e, rng=rng)[0] for e in eps])
+            for e, k in zip(eps, kl_divergence(p, th)):
+                kls[e].append(k)
+        for e in eps:
+            rows += _rows(name, "epsilon", e, kls[e])
+    if PUBLIC in mechanisms:
+        k = kl_divergence(p, public_baseline(counts.public_counts))
+        for e in eps:
+            rows += _rows(PUBLIC, "epsilon", e, [k])
+    if PRIVATE in mechanisms:
+        for e in eps:
+            rows += _rows(PRIVATE, "epsilon", e, [kl_divergence(p, p)])
+    return pd.DataFrame(rows)
+
+
+def kl_vs_users(counts: NgramCounts, *, user_numbers, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2,
+                repetitions=5, rng=0, calibration="classic",
+                mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC)) -> pd.DataFrame:
+    """000 Fig. 2: KL vs number of users. Each repetition draws a fresh random subset of users
+    (without replacement); p is that subset's private distribution. Column ``users``."""
+    epsilon = check_epsilon(epsilon)
+    delta, S, C, rho, W, repetitions = _check_common(delta, S, C, rho, W, repetitions, calibration)
+    rng = check_rng(rng)
+    sizes = [check_int("number of users", u, low=2, high=counts.n_users) for u in user_numbers]
+    rows: list[dict] = []
+    for u in sizes:
+        per_mech: dict[str, list] = {m: [] for m in mechanisms}
+        for _ in range(repetitions):
+            sub = counts.subset_users(np.sort(rng.choice(counts.n_users, size=u, replace=False)))
+            if sub.total_counts().sum() <= 0:
+                continue
+            res = _mechanism_kls(sub, sub.private_distribution(), epsilon=epsilon, delta=delta, S=S, C=C, rho=rho,
+                                 W=W, repetitions=1, rng=rng, calibration=calibration, mechanisms=mechanisms)
+            for m, v in res.items():
+                per_mech[m].append(float(np.atleast_1d(v)[0]))
+        for m, v in per_mech.items():
+            rows += _rows(m, "users", u, v)
+    return pd.DataFrame(rows)
+
+
+def kl_vs_vocabulary(counts: NgramCounts, *, sizes, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2,
+                     repetitions=5, rng=0, calibration="classic",
+                     mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC)) -> pd.DataFrame:
+    """000 Fig. 3: KL vs vocabulary size |V| (the |V| most frequent public items). Column ``vocabulary``."""
+    epsilon = check_epsilon(epsilon)
+    delta, S, C, rho, W, repetitions = _check_common(delta, S, C, rho, W, repetitions, calibration)
+    rng = check_rng(rng)
+    rows: list[dict] = []
+    for v in sizes:
+        sub = counts.top_vocabulary(v)
+        if sub.total_counts().sum() <= 0:
+            continue
+        res = _mechanism_kls(sub, sub.private_distribution(), epsilon=epsilon, delta=delta, S=S, C=C, rho=rho, W=W,
+                             repetitions=repetitions, rng=rng, calibration=calibration, mechanisms=mechanisms)
+        for m, kl in res.items():
+            rows += _rows(m, "vocabulary", int(v), kl)
+    return pd.DataFrame(rows)
+
+
+def kl_vs_public_quality(counts: NgramCounts, *, noise_scales, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3,
+                         repetitions=5, rng=0, calibration="classic") -> pd.DataFrame:
+    """000 Fig. 4: KL vs public-data quality. The public counts get Lap(0, b) noise of growing scale b
+    (clipped at 0; a fresh draw per repetition); BayesianDP uses the degraded prior, and the public
+    baseline is shown on the same degraded counts. Column ``public_noise``."""
+    epsilon = check_epsilon(epsilon)
+    delta, S, C, rho, _, repetitions = _check_common(delta, S, C, rho, 1, repetitions, calibration)
+    rng = check_rng(rng)
+    p = counts.private_distribution()
+    stats = bayesian_statistics(counts.user_counts, counts.public_counts, C=C)
+    gamma = stats.sensitivity(S)
+    w_x = stats.weights(S) * stats.x_hat
+    rows: list[dict] = []
+    for b in noise_scales:
+        b = check_real("public noise scale", b, low=0.0, low_inclusive=True)
+        kb, kp = [], []
+        for _ in range(repetitions):
+            alpha = counts.public_counts + (rng.laplace(0.0, b, size=counts.vocabulary_size) if b > 0 else 0.0)
+            alpha = np.maximum(alpha, 0.0)
+            lg = np.log1p(alpha)
+            mu = rho * w_x + (1.0 - rho) * (lg - lg.mean())  # γ does not depend on α (SPEC §3 step 6)
+            s = rho * gamma * gaussian_sigma(epsilon, delta, 1.0, method=calibration)
+            h = mu + s * rng.standard_normal(mu.size)
+            kb.append(kl_divergence(p, softmax(h)))
+            kp.append(kl_divergence(p, normalise_clipped(alpha)))
+        rows += _rows(BAYESIAN, "public_noise", float(b), kb)
+        rows += _rows(PUBLIC, "public_noise", float(b), kp)
+    return pd.DataFrame(rows)
+
+
+def kl_vs_k(counts: NgramCounts, *, Ks, fill="public") -> pd.DataFrame:
+    """000 Fig. 5 (left): k-anonymity KL vs K (deterministic, one row per K). Column ``K``."""
+    p = counts.private_distribution()
+    rows = []
+    for K in Ks:
+        rel = k_anonymity_release(counts.user_counts, counts.public_counts, K=K, fill=fill)
+        rows += _rows(K_ANONYMITY, "K", int(K), [kl_divergence(p, rel.theta)],
+                      {"suppressed_mass": rel.suppressed_mass, "guarantee": K_ANONYMITY_GUARANTEE})
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------------------------
+# perplexity (000 §4.6, Table 1)
+
+
+@dataclass(frozen=True, eq=False)
+class PerplexitySetup:
+    """Trigram counts of the training users and the held-out trigrams (column ids) to score.
+
+    ``heldout`` holds the V-ids of every trigram of the held-out sentences whose trigrams are all
+    in V (no back-off needed, 000 §4.6); ``prefix`` maps each V column to the id of its (w1, w2).
+    """
+
+    counts: NgramCounts
+    heldout: np.ndarray
+    prefix: np.ndarray
+    n_heldout_sentences: int
+    n_heldout_users: int
+
+
+def perplexity_setup(private: Corpus, public: Corpus, *, heldout_share=0.1, rng=0) -> PerplexitySetup:
+    """Split the private users (seeded) into training and held-out users; count trigrams of the
+    training users over the public trigram vocabulary; keep held-out sentences fully covered by V."""
+    heldout_share = check_real("heldout_share", heldout_share, low=0.0, high=1.0, high_inclusive=False)
+    rng = check_rng(rng)
+    if private.n_users < 2:
+        raise ValueError(f"perplexity needs at least 2 private users, got {private.n_users}")
+    perm = rng.permutation(private.n_users)
+    n_held = min(max(int(round(heldout_share * private.n_users)), 1), private.n_users - 1)
+    held, train = np.sort(perm[:n_held]), np.sort(perm[n_held:])
+    counts = ngram_counts(private.subset(train), public, n=3)
+    index = counts.index
+    ids: list[int] = []
+    n_sent = 0
+    for u in held:
+        for doc in private.users[u]:
+            for s in doc.sentences:
+                if len(s) < 3:
+                    continue
+                g = [index.get(t) for t in zip(s, s[1:], s[2:])]
+                if all(j is not None for j in g):
+                    ids.extend(g)
+                    n_sent += 1
+    prefixes: dict = {}
+    prefix = np.fromiter((prefixes.setdefault(t[:2], len(prefixes)) for t in counts.vocabulary), dtype=np.int64,
+                         count=counts.vocabulary_size)
+    return PerplexitySetup(counts=counts, heldout=np.asarray(ids, dtype=np.int64), prefix=prefix,
+                           n_heldout_sentences=n_sent, n_heldout_users=len(held))
+
+
+def trigram_perplexity(theta, setup: PerplexitySetup, *, smoothing=KL_SMOOTHING) -> float:
+    """Word perplexity of the held-out trigrams under P(w3|w1,w2) = θ(w1w2w3)/Σ_w θ(w1w2w).
+
+    θ is mixed with the uniform distribution at λ (the KL rule) so an unseen trigram costs a large
+    but finite amount."""
+    if setup.heldout.size == 0:
+        raise ValueError("no held-out sentence has all its trigrams in the public vocabulary; use a larger corpus")
+    th = normalise_clipped(np.asarray(theta, dtype=float))
+    th = (1.0 - smoothing) * th + smoothing / th.size
+    denom = np.bincount(setup.prefix, weights=th)
+    logp = np.log(th[setup.heldout]) - np.log(denom[setup.prefix[setup.heldout]])
+    return float(math.exp(-logp.mean()))
+
+
+def perplexity_table(setup: PerplexitySetup, *, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2, K=10,
+                     repetitions=5, rng=0, calibration="classic") -> pd.DataFrame:
+    """000 Table 1: word perplexity per mechanism (mean over ``repetitions`` for the noisy ones)."""
+    epsilon = check_epsilon(epsilon)
+    delta, S, C, rho, W, repetitions = _check_common(delta, S, C, rho, W, repetitions, calibration)
+    rng = check_rng(rng)
+    c = setup.counts
+    rows = []
+    priv = normalise_clipped(c.total_counts())
+    rows.append((PRIVATE, trigram_perplexity(priv, setup), "none (non-private reference)"))
+    ka = k_anonymity_release(c.user_counts, c.public_counts, K=K)
+    rows.append((f"{K_ANONYMITY} (K = {K})", trigram_perplexity(ka.theta, setup), K_ANONYMITY_GUARANTEE))
+    prep = bayesian_statistics(c.user_counts, c.public_counts, C=C).prepare(S=S, rho=rho)
+    th = prep.sample_theta(epsilon=epsilon, delta=delta, rng=rng, repetitions=repetitions, calibration=calibration)
+    rows.append((BAYESIAN, float(np.mean([trigram_perplexity(t, setup) for t in th])), f"(ε={epsilon:g}, δ={delta:g})-DP per user"))
+    for name, make in ((LAPLACE_PUBLIC, lambda: prepare_laplace_public(c.user_counts, c.public_counts, W=W, rng=rng)),
+                       (LAPLACE, lambda: prepare_laplace(c.user_counts, W=W, rng=rng))):
+        vals = [trigram_perplexity(make().sample_theta(epsilon=epsilon, rng=rng)[0], setup) for _ in range(repetitions)]
+        rows.append((name, float(np.mean(vals)), f"ε={epsilon:g}-DP per user"))
+    rows.append((PUBLIC, trigram_perplexity(public_baseline(c.public_counts), setup), "no private data used"))
+    return pd.DataFrame(rows, columns=["mechanism", "perplexity", "guarantee"])
+
+
+# ----------------------------------------------------------------------------------------------
+# membership inference (000 §5)
+
+
+def clopper_pearson_upper(k: int, n: int, *, confidence=0.95) -> float:
+    """One-sided Clopper–Pearson upper confidence bound on a binomial rate from k successes in n."""
+    k = check_int("k", k, low=0)
+    n = check_int("n", n, low=1)
+    if k > n:
+        raise ValueError(f"k must be <= n, got k={k}, n={n}")
+    confidence = check_probability(confidence, "confidence", allow_zero=False, allow_one=False)
+    if k == n:
+        return 1.0
+    return float(beta_dist.ppf(confidence, k + 1, n - k))
+
+
+def empirical_epsilon_lower_bound(fpr_upper: float, fnr_upper: float, delta: float) -> float:
+    """ε ≥ max{ln((1−δ−FPR)/FNR), ln((1−δ−FNR)/FPR), 0} (SPEC §3), from upper bounds on the rates."""
+    out = 0.0
+    for a, b in ((fpr_upper, fnr_upper), (fnr_upper, fpr_upper)):
+        num = 1.0 - delta - a
+        if num > 0 and b > 0:
+            out = max(out, math.log(num / b))
+    return out
+
+
+def _best_threshold(s_in: np.ndarray, s_out: np.ndarray, delta: float) -> float:
+    """Threshold τ ("member" iff KL < τ) that maximises the point estimate of the ε bound."""
+    cand = np.unique(np.concatenate([s_in, s_out]))
+    best, tau = -1.0, float(np.median(cand))
+    for t in cand:
+        fnr = float(np.mean(s_in >= t))
+        fpr = float(np.mean(s_out < t))
+        v = empirical_epsilon_lower_bound(max(fpr, 1e-12), max(fnr, 1e-12), delta)
+        if v > best:
+            best, tau = v, float(t)
+    return tau
+
+
+def membership_inference(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2, trials=200,
+                         rng=0, calibration="classic", mechanisms=(BAYESIAN, LAPLACE),
+                         pool=16, confidence=0.95) -> pd.DataFrame:
+    """000 §5 / Fig. 6: membership inference on the user u with the largest total count.
+
+    For each ε and mechanism, ``trials`` times: θ ~ M(D) and θ' ~ M(D₋ᵤ) (each mechanism run
+    honestly on each dataset, its sensitivity included); success when KL(p_u‖θ) < KL(p_u‖θ').
+    The empirical ε lower bound treats "KL(p_u‖·) < τ ⇒ member" as a test: τ is chosen on the first
+    half of the trials, FPR = P(θ' flagged) and FNR = P(θ not flagged) are measured on the second
+    half with one-sided Clopper–Pearson upper bounds (``confidence``), and ε ≥ max{ln((1−δ−FPR)/FNR),
+    ln((1−δ−FNR)/FPR), 0}. For Laplace the W-subsamples of the other users are drawn from a pool of
+    ``pool`` draws per world (u's own subsample is fresh each trial) to keep the cost down.
+    """
+    eps = _epsilons(epsilons)
+    delta, S, C, rho, W, _ = _check_common(delta, S, C, rho, W, 1, calibration)
+    trials = check_int("trials", trials, low=4)
+    rng = check_rng(rng)
+    m = check_count_matrix(counts.user_counts)
+    totals = np.asarray(m.sum(axis=1)).ravel()
+    u = int(np.argmax(totals))
+    keep = np.ones(m.shape[0], dtype=bool)
+    keep[u] = False
+    m_out = m[keep]
+    pu = np.asarray(m[u].toarray()).ravel()
+    pu = pu / pu.sum()
+    alpha = counts.public_counts
+    half = trials // 2
+    rows = []
+
+    def attack(s_in, s_out, mech, e):
+        success = float(np.mean(s_in < s_out))
+        tau = _best_threshold(s_in[:half], s_out[:half], delta)
+        ti, to = s_in[half:], s_out[half:]
+        fn, fp = int(np.sum(ti >= tau)), int(np.sum(to < tau))
+        fnr_u = clopper_pearson_upper(fn, ti.size, confidence=confidence)
+        fpr_u = clopper_pearson_upper(fp, to.size, confidence=confidence)
+        rows.append({"mechanism": mech, "epsilon": e, "success_rate": success, "trials": trials, "threshold": tau,
+                     "fnr": fn / ti.size, "fpr": fp / to.size, "fnr_upper": fnr_u, "fpr_upper": fpr_u,
+                     "epsilon_lower_bound": empirical_epsilon_lower_bound(fpr_u, fnr_u, delta)})
+
+    if BAYESIAN in mechanisms:
+        p_in = bayesian_statistics(m, alpha, C=C).prepare(S=S, rho=rho)
+        p_out = bayesian_statistics(m_out, alpha, C=C).prepare(S=S, rho=rho)
+        for e in eps:
+            s_in = kl_divergence(pu, p_in.sample_theta(epsilon=e, delta=delta, rng=rng, repetitions=trials,
+                                                       calibration=calibration))
+            s_out = kl_divergence(pu, p_out.sample_theta(epsilon=e, delta=delta, rng=rng, repetitions=trials,
+                                                         calibration=calibration))
+            attack(np.asarray(s_in), np.asarray(s_out), BAYESIAN, e)
+    if LAPLACE in mechanisms:
+        others = [np.asarray(cap_user_totals(m_out, W=W, rng=rng).sum(axis=0)).ravel() for _ in range(pool)]
+        others_out = [np.asarray(cap_user_totals(m_out, W=W, rng=rng).sum(axis=0)).ravel() for _ in range(pool)]
+        mu = m[u]
+        for e in eps:
+            b = W / e
+            s_in, s_out = np.empty(trials), np.empty(trials)
+            for t in range(trials):
+                own = np.asarray(cap_user_totals(mu, W=W, rng=rng).toarray()).ravel()
+                x_in = others[rng.integers(pool)] + own + rng.laplace(0.0, b, size=own.size)
+                x_out = others_out[rng.integers(pool)] + rng.laplace(0.0, b, size=own.size)
+                s_in[t] = kl_divergence(pu, normalise_clipped(x_in))
+                s_out[t] = kl_divergence(pu, normalise_clipped(x_out))
+            attack(s_in, s_out, LAPLACE, e)
+    return pd.DataFrame(rows)
+
