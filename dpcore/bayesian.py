@@ -151,7 +151,8 @@ def decay_weights(users_per_item, *, S, C) -> np.ndarray:
 def softmax(h: np.ndarray) -> np.ndarray:
     """Row-wise softmax computed stably (h − max h before exp)."""
     h = np.asarray(h, dtype=float)
-    z = np.exp(h - h.max(axis=-1, keepdims=True))
+    with np.errstate(over="ignore"):  # h − max ≤ 0; an overflow to −inf just means exp → 0
+        z = np.exp(h - h.max(axis=-1, keepdims=True))
     z /= z.sum(axis=-1, keepdims=True)
     return z
 
