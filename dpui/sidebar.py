@@ -160,8 +160,8 @@ def shared_sidebar() -> SharedSettings:
         st.markdown("### Data")
         choice = st.radio(
             "Corpus", CORPUS_CHOICES, index=0, key="corpus", bind="query-params", persist_state="session",
-            format_func=lambda c: {"sample": "Shipped sample (2,400 users)", "upload": "Upload your own"}[c],
-            horizontal=True,
+            captions=["shipped sample data", "your own CSV/JSONL file"],
+            horizontal=True, help="Shown in the URL as corpus=sample or corpus=upload.",
         )
         public = _sample("public")
         private = None
