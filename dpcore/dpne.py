@@ -489,7 +489,7 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
 
     # ---- k = 1: DPSU over tokens -----------------------------------------------------------------
     V = tc.vocabulary_size
-    pu, pi, pc = _user_item_pairs(tc.user_of, tc.tokens, V)
+    pu, pi, pc = tc.unigram_pairs
     released1, support1 = _weighted_gaussian_select(pu, pi, pc, V, limit=limit, sigma=sigmas[0], threshold=rho1,
                                                     selection=selection, rng=rng)
     s1_tokens = np.flatnonzero(released1).astype(np.int32)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import chain
 
 import numpy as np
@@ -75,6 +76,18 @@ class TokenCorpus:
     @property
     def vocabulary_size(self) -> int:
         return int(self.vocabulary.size)
+
+    @cached_property
+    def unigram_pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Distinct (user, token) pairs with occurrence counts, grouped by user (computed once).
+
+        Level 1 of DPNE and DPSU over 1-grams do not depend on anything released, so a cached
+        corpus pays this hash pass once.
+        """
+        width = max(self.vocabulary_size, 1)
+        code, uniq = _factorize(self.user_of.astype(np.int64) * width + self.tokens)
+        counts = np.bincount(code, minlength=uniq.size)
+        return uniq // width, uniq % width, counts
 
     def decode(self, rows: np.ndarray) -> set[tuple[str, ...]]:
         """Token-id rows ``(n, k)`` → a set of k-tuples of strings (for display and tests)."""
