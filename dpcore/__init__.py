@@ -101,4 +101,40 @@ from .bayesian_baselines import (
     public_baseline,
 )
 
+from .topic_model import (
+    LdaSettings,
+    TopicModel,
+    TopicKeywordMatrix,
+    DocumentTermData,
+    align_topics,
+    document_term_data,
+    fit_topic_model,
+    topic_keyword_matrix,
+)
+from .topicdp import (
+    MATRIX_LAPLACE_GUARANTEE,
+    TOPICDP_GUARANTEE,
+    TOPIC_MECHANISMS,
+    ErrorCurve,
+    MatrixRelease,
+    SamplerSettings,
+    SamplerSize,
+    SensitivityDraws,
+    SensitivityResult,
+    error_curve,
+    extend_sensitivity_draws,
+    load_sensitivity_draws,
+    load_topic_model,
+    matrix_laplace_mechanism,
+    mvg_mechanism,
+    mvg_sigma,
+    release_all,
+    release_errors,
+    sampled_sensitivity,
+    save_topic_model,
+    sensitivity_sampler_size,
+    topicdp_mechanism,
+    topicdp_sigma,
+)
+
 __version__ = "0.1.0"

@@ -1,0 +1,710 @@
+"""TopicDP (thesis 004, ch. 4–5; SPEC §5): a sampled sensitivity for LDA and three matrix mechanisms.
+
+Pieces, in the order the page uses them:
+
+1. :func:`sensitivity_sampler_size` — h, k and ρ_s from γ (Rubinstein & Aldà 2017; 004 Alg. 1 lines
+   1–2, Thm 4.6.1): ρ_s = exp(W₋₁(−γ/(2√e)) + ½), h = ⌈ln(1/ρ_s)/(2(γ−ρ_s)²)⌉,
+   k = ⌈h·(1 − γ + ρ_s + √(ln(1/ρ_s)/(2h)))⌉ capped at h.
+2. The sensitivity sampler (004 Alg. 1): pair i draws N−1 users i.i.d. from P plus x and x′,
+   fits LDA on D = D₁..N−1 ∪ {x} and D′ = D₁..N−1 ∪ {x′} with the same LDA seed, and records
+   Δ_i = ‖f(D) − f(D′)‖_F after aligning topics. Δ_s = the k-th smallest of Δ_1..Δ_h.
+3. Mechanisms on the m × n matrix W: TopicDP (004 Alg. 2), Laplace with ℓ1 sensitivity 2m (004 §5.2)
+   and MVG in its i.i.d. form (Chanyaswad et al. 2018, as SPEC §5 writes it).
+4. Metrics and experiments: L1, RMSE and Kendall's tau distance vs ε, γ and matrix size.
+
+Readings (SPEC is the decision; where it is silent, these are ours):
+
+* **P and N.** P is uniform resampling *with replacement* of the corpus' users (i.i.d. draws, which
+  the sampler's DKW argument needs; a user may appear twice in D). N, the sampled dataset size, is a
+  setting (default 100 users, far below the 2,400 of the sample corpus) because every pair costs
+  two LDA fits. A user's share of a 100-user dataset is larger than of the full corpus, so for a
+  stable model the sampled Δ_s tends to overstate the full corpus' sensitivity; the page says so.
+* **What the draws are keyed by.** The Δ_i are i.i.d. and do not depend on γ, so a cache file holds
+  every draw made so far for (corpus hash, LDA settings, N, sampler seed) and Δ_i for *every*
+  (m, n) in 1..min(K, 10) × 2..10 (each pair's two fits give all of them). Any γ uses the first
+  h(γ) draws: moving γ, m or n only needs new fits when h grows beyond the draws on disk.
+* **Seeds.** Pair i's users come from ``SeedSequence(seed, spawn_key=(i,))``, so the draws do not
+  depend on the number of worker processes or the order in which pairs finish.
+* **Post-processing.** All three mechanisms clip at 0 and renormalise each row (an all-zero row
+  becomes uniform), so every release is a valid row-stochastic matrix; post-processing keeps each
+  guarantee. SPEC asks this for TopicDP; for the baselines it makes the three releases comparable
+  as matrices a recipient would use. The noisy matrix before clipping is kept in the result
+  (``noisy``) and the experiments can measure either stage.
+* **MVG guarantee.** With s₂ = Δ_s (sampled, as the thesis does for fairness) MVG is only
+  (ε, δ, γ)-random DP as used here, not (ε, δ)-DP.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import time
+from collections import namedtuple
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+from scipy.special import lambertw
+
+from .metrics import kendall_tau_distance, l1_distance, rmse
+from .topic_model import (
+    DocumentTermData,
+    LdaSettings,
+    TopicModel,
+    _select,
+    aligned_matrix_distance,
+    fit_topic_word,
+    topic_keyword_matrix,
+)
+from .validation import check_choice, check_delta, check_epsilon, check_int, check_real, check_rng, check_sensitivity
+
+__all__ = [
+    "SamplerSize",
+    "sensitivity_sampler_size",
+    "SamplerSettings",
+    "SensitivityDraws",
+    "SensitivityResult",
+    "pair_deltas",
+    "sensitivity_cache_dir",
+    "sensitivity_cache_path",
+    "load_sensitivity_draws",
+    "extend_sensitivity_draws",
+    "sampled_sensitivity",
+    "TOPICDP_GUARANTEE",
+    "MATRIX_LAPLACE_GUARANTEE",
+    "MatrixRelease",
+    "topicdp_sigma",
+    "topicdp_mechanism",
+    "matrix_laplace_scale",
+    "matrix_laplace_mechanism",
+    "mvg_sigma",
+    "mvg_mechanism",
+    "TOPIC_MECHANISMS",
+    "TOPIC_METRICS",
+    "release_all",
+    "release_errors",
+    "ErrorCurve",
+    "error_curve",
+    "load_topic_model",
+    "save_topic_model",
+]
+
+TOPICDP_GUARANTEE = "(ε, δ, γ)-random DP — weaker than (ε, δ)-DP"
+MATRIX_LAPLACE_GUARANTEE = "ε-DP"
+MAX_MATRIX_SIDE = 10
+"""m and n go up to 10 (the thesis' 10 × 10); the sampler records Δ_i for every m, n up to this."""
+
+# ---------------------------------------------------------------------------------------------
+# 1. Sample size h, order statistic k and ρ_s from γ
+# ---------------------------------------------------------------------------------------------
+
+SamplerSize = namedtuple("SamplerSize", ["h", "k", "rho"])
+SamplerSize.__doc__ = """h pairs to sample, the order statistic k ≤ h, and the sampler's ρ_s (SPEC: ``rho_sampler``)."""
+
+
+def sensitivity_sampler_size(gamma) -> SamplerSize:
+    """(h, k, ρ_s) of the sensitivity sampler for confidence γ (004 Alg. 1 lines 1–2, Thm 4.6.1).
+
+    ρ_s = exp(W₋₁(−γ/(2√e)) + ½) (the optimal ρ of Rubinstein & Aldà 2017, Cor. 20; real part of
+    scipy's ``lambertw(x, k=-1)``), h = ⌈ln(1/ρ_s)/(2(γ − ρ_s)²)⌉,
+    k = ⌈h·(1 − γ + ρ_s + √(ln(1/ρ_s)/(2h)))⌉ capped at h.
+
+    Args:
+      gamma: γ in (0, 1); SPEC's slider range is 0.01 … 0.3.
+
+    Returns:
+      ``SamplerSize(h, k, rho)``. SPEC check: γ = 0.02, 0.05, 0.1, 0.2 → h = 9498, 1305, 285, 61, k = h.
+
+    Raises:
+      ValueError: γ outside (0, 1) — h grows like ln(1/γ)/γ², so γ → 0 needs unboundedly many fits.
+    """
+    gamma = check_real("gamma", gamma, low=0.0, high=1.0, high_inclusive=False)
+    rho = math.exp(float(lambertw(-gamma / (2.0 * math.sqrt(math.e)), k=-1).real) + 0.5)
+    h = math.ceil(math.log(1.0 / rho) / (2.0 * (gamma - rho) ** 2))
+    k = math.ceil(h * (1.0 - gamma + rho + math.sqrt(math.log(1.0 / rho) / (2.0 * h))))
+    return SamplerSize(h=int(h), k=int(min(k, h)), rho=rho)
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. The sensitivity sampler
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SamplerSettings:
+    """How neighbouring pairs are drawn.
+
+    Attributes:
+      sample_users: N, the size of each sampled dataset D (users drawn i.i.d. from P, the uniform
+        distribution over the corpus' users). Smaller is faster; see the module docstring.
+      seed: seed of the pair sampler (pair i uses ``SeedSequence(seed, spawn_key=(i,))``).
+    """
+
+    sample_users: int = 100
+    seed: int = 0
+
+    def __post_init__(self):
+        check_int("sample_users", self.sample_users, low=2, high=1_000_000)
+        check_int("seed", self.seed, low=0)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _grid(settings: LdaSettings) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return tuple(range(1, min(settings.n_topics, MAX_MATRIX_SIDE) + 1)), tuple(range(2, MAX_MATRIX_SIDE + 1))
+
+
+def pair_users(n_users: int, index: int, sampler: SamplerSettings) -> tuple[np.ndarray, int, int]:
+    """The N−1 shared users and the two differing users x, x′ of pair ``index`` (deterministic)."""
+    rng = np.random.default_rng(np.random.SeedSequence(sampler.seed, spawn_key=(int(index),)))
+    shared = rng.integers(0, n_users, size=sampler.sample_users - 1)
+    x, x2 = rng.integers(0, n_users, size=2)
+    return shared, int(x), int(x2)
+
+
+def pair_deltas(data: DocumentTermData, index: int, *, lda: LdaSettings, sampler: SamplerSettings) -> np.ndarray:
+    """Δ_i for pair ``index``, for every (m, n) of the grid: an array of shape (len(m grid), len(n grid)).
+
+    D and D′ list the shared users' documents first, then x's (resp. x′'s); both fits use
+    ``lda.random_state``. Vocabulary columns are fixed (see ``topic_model``), f's rows are aligned
+    with the Hungarian algorithm before the Frobenius norm is taken.
+    """
+    shared, x, x2 = pair_users(data.n_users, index, sampler)
+    base = data.rows_of(shared)
+    m_grid, n_grid = _grid(lda)
+    out = np.zeros((len(m_grid), len(n_grid)))
+    if x == x2:  # identical datasets and seeds: identical fits
+        return out
+    fits = []
+    for extra in (x, x2):
+        rows = np.concatenate([base, data.user_rows[extra]])
+        fits.append(fit_topic_word(data.counts[rows], lda))
+    (tw_a, pr_a), (tw_b, pr_b) = fits
+    for i, m in enumerate(m_grid):
+        for j, n in enumerate(n_grid):
+            ta, ca = _select(tw_a, pr_a, m, n)
+            tb, cb = _select(tw_b, pr_b, m, n)
+            wa = tw_a[np.ix_(ta, ca)]
+            wb = tw_b[np.ix_(tb, cb)]
+            wa = wa / wa.sum(axis=1, keepdims=True)
+            wb = wb / wb.sum(axis=1, keepdims=True)
+            out[i, j] = aligned_matrix_distance(wa, ca, wb, cb)
+    return out
+
+
+def _pair_chunk(data: DocumentTermData, indices: list[int], lda: LdaSettings,
+                sampler: SamplerSettings) -> list[tuple[int, np.ndarray]]:
+    """Worker task: several pairs at once, so the count matrix is pickled once per chunk."""
+    return [(i, pair_deltas(data, i, lda=lda, sampler=sampler)) for i in indices]
+
+
+@dataclass(frozen=True)
+class SensitivityResult:
+    """Δ_s for one (γ, m, n) and what it rests on.
+
+    ``draws`` are the first h Δ_i (in sampling order); ``delta_s`` is their k-th smallest.
+    """
+
+    delta_s: float
+    gamma: float
+    h: int
+    k: int
+    rho_sampler: float
+    m: int
+    n: int
+    sample_users: int
+    draws: np.ndarray = field(repr=False)
+    key: str = field(repr=False, default="")
+
+    @property
+    def covered_share(self) -> float:
+        """Share of the h sampled neighbouring pairs whose Δ_i ≤ Δ_s (≥ k/h)."""
+        return float(np.mean(self.draws <= self.delta_s))
+
+
+@dataclass(frozen=True, eq=False)
+class SensitivityDraws:
+    """Every Δ_i drawn so far for one (corpus, LDA settings, sampler settings): shape (pairs, |m|, |n|)."""
+
+    deltas: np.ndarray
+    m_values: tuple[int, ...]
+    n_values: tuple[int, ...]
+    corpus_hash: str
+    lda: LdaSettings
+    sampler: SamplerSettings
+    key: str
+    seconds: float = 0.0
+    """Total wall-clock seconds spent fitting the stored pairs (as recorded when they were drawn)."""
+
+    @property
+    def n_pairs(self) -> int:
+        return int(self.deltas.shape[0])
+
+    def draws_for(self, m: int, n: int) -> np.ndarray:
+        """All Δ_i for the m × n matrix, in sampling order."""
+        if m not in self.m_values:
+            raise ValueError(f"m must be in {self.m_values[0]}..{self.m_values[-1]}, got m={m}")
+        if n not in self.n_values:
+            raise ValueError(f"n must be in {self.n_values[0]}..{self.n_values[-1]}, got n={n}")
+        return self.deltas[:, self.m_values.index(m), self.n_values.index(n)]
+
+    def covers(self, gamma) -> bool:
+        """True when enough pairs are on disk for γ (h(γ) ≤ pairs drawn)."""
+        return sensitivity_sampler_size(gamma).h <= self.n_pairs
+
+    def sensitivity(self, *, gamma, m: int, n: int) -> SensitivityResult:
+        """Δ_s = the k-th smallest of the first h(γ) draws for m × n.
+
+        Raises:
+          ValueError: fewer than h(γ) draws are stored (run :func:`extend_sensitivity_draws`), or
+            Δ_s = 0 (every sampled neighbour gave the same matrix: no noise scale can be derived).
+        """
+        size = sensitivity_sampler_size(gamma)
+        m = check_int("m", m, low=1)
+        n = check_int("n", n, low=2)
+        if size.h > self.n_pairs:
+            raise ValueError(
+                f"gamma={gamma:g} needs h={size.h} sampled pairs, only {self.n_pairs} are stored: "
+                "run the sensitivity sampler for more pairs or raise gamma"
+            )
+        draws = self.draws_for(m, n)[: size.h]
+        delta_s = float(np.sort(draws)[size.k - 1])
+        if not delta_s > 0:
+            raise ValueError(
+                f"the sampled sensitivity is 0 for m={m}, n={n}, gamma={gamma:g}: the sampled neighbours all "
+                "gave the same matrix; raise the sampled dataset size or lower gamma"
+            )
+        return SensitivityResult(delta_s=delta_s, gamma=float(gamma), h=size.h, k=size.k, rho_sampler=size.rho,
+                                 m=m, n=n, sample_users=self.sampler.sample_users, draws=draws, key=self.key)
+
+
+def sensitivity_cache_dir() -> Path:
+    """``$DPCORE_TOPICDP_CACHE`` or the shipped ``sample_data/topicdp_sensitivity``."""
+    env = os.environ.get("DPCORE_TOPICDP_CACHE")
+    return Path(env) if env else Path(__file__).resolve().parent.parent / "sample_data" / "topicdp_sensitivity"
+
+
+def _cache_key(corpus_hash: str, lda: LdaSettings, sampler: SamplerSettings) -> str:
+    payload = json.dumps({"corpus": corpus_hash, "lda": lda.as_dict(), "sampler": sampler.as_dict(),
+                          "grid": [list(g) for g in _grid(lda)], "format": 1}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def sensitivity_cache_path(corpus_hash: str, *, lda: LdaSettings, sampler: SamplerSettings,
+                           cache_dir: str | os.PathLike | None = None) -> Path:
+    """The JSON file holding the draws for these settings."""
+    d = Path(cache_dir) if cache_dir is not None else sensitivity_cache_dir()
+    return d / f"sensitivity_{_cache_key(corpus_hash, lda, sampler)[:20]}.json"
+
+
+def load_sensitivity_draws(corpus_hash: str, *, lda: LdaSettings = LdaSettings(),
+                           sampler: SamplerSettings = SamplerSettings(),
+                           cache_dir: str | os.PathLike | None = None) -> SensitivityDraws:
+    """The draws stored on disk for these settings (zero pairs when there is no file). Never fits."""
+    key = _cache_key(corpus_hash, lda, sampler)
+    m_values, n_values = _grid(lda)
+    path = sensitivity_cache_path(corpus_hash, lda=lda, sampler=sampler, cache_dir=cache_dir)
+    deltas = np.zeros((0, len(m_values), len(n_values)))
+    seconds = 0.0
+    if path.exists():
+        with open(path, encoding="utf-8") as fh:
+            stored = json.load(fh)
+        if stored.get("key") == key and stored.get("deltas"):
+            deltas = np.asarray(stored["deltas"], dtype=float).reshape(-1, len(m_values), len(n_values))
+            seconds = float(stored.get("seconds", 0.0))
+    return SensitivityDraws(deltas=deltas, m_values=m_values, n_values=n_values, corpus_hash=corpus_hash,
+                            lda=lda, sampler=sampler, key=key, seconds=seconds)
+
+
+def _save(draws: SensitivityDraws, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "key": draws.key,
+        "corpus_hash": draws.corpus_hash,
+        "lda": draws.lda.as_dict(),
+        "sampler": draws.sampler.as_dict(),
+        "m_values": list(draws.m_values),
+        "n_values": list(draws.n_values),
+        "pairs": draws.n_pairs,
+        "seconds": round(draws.seconds, 2),
+        "note": "deltas[i][a][b] = ||f(D_i) - f(D'_i)||_F for m = m_values[a], n = n_values[b]; "
+                "for confidence gamma use the k-th smallest of the first h pairs (dpcore.sensitivity_sampler_size)",
+        "deltas": [[[float(f"{v:.6g}") for v in row] for row in pair] for pair in draws.deltas],
+    }
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(payload, fh, separators=(",", ":"))
+    os.replace(tmp, path)
+
+
+def extend_sensitivity_draws(
+    data: DocumentTermData,
+    *,
+    n_pairs: int,
+    lda: LdaSettings = LdaSettings(),
+    sampler: SamplerSettings = SamplerSettings(),
+    cache_dir: str | os.PathLike | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
+    save_every: int = 20,
+) -> SensitivityDraws:
+    """Make sure at least ``n_pairs`` draws exist on disk; fit only the missing pairs.
+
+    Args:
+      data: the corpus' document–term data (:func:`dpcore.document_term_data`).
+      n_pairs: how many pairs are needed (h of the γ in use).
+      progress: called as ``progress(done, total)`` after each new pair (the page drives st.progress).
+      workers: processes to fit pairs in parallel (joblib's loky backend, which starts clean worker
+        processes and works from a Streamlit script or a notebook; pairs go out in chunks of up to
+        5). The draws are the same for any number of workers.
+      save_every: the completed prefix is written to disk every this many pairs, so an
+        interrupted run keeps its work.
+
+    Returns:
+      the stored draws (possibly more than ``n_pairs``).
+    """
+    n_pairs = check_int("n_pairs", n_pairs, low=1, high=100_000)
+    workers = check_int("workers", workers, low=1, high=64)
+    path = sensitivity_cache_path(data.corpus_hash, lda=lda, sampler=sampler, cache_dir=cache_dir)
+    draws = load_sensitivity_draws(data.corpus_hash, lda=lda, sampler=sampler, cache_dir=cache_dir)
+    start = draws.n_pairs
+    if start >= n_pairs:
+        return draws
+    todo = list(range(start, n_pairs))
+    done: dict[int, np.ndarray] = {}
+    rows = [draws.deltas]
+    t0 = time.perf_counter()
+    base_seconds = draws.seconds
+
+    def flush() -> SensitivityDraws:
+        nonlocal rows
+        i = start + sum(r.shape[0] for r in rows[1:])
+        new = []
+        while i in done:
+            new.append(done.pop(i)[None])
+            i += 1
+        if new:
+            rows.append(np.concatenate(new))
+        d = SensitivityDraws(deltas=np.concatenate(rows), m_values=draws.m_values, n_values=draws.n_values,
+                             corpus_hash=draws.corpus_hash, lda=lda, sampler=sampler, key=draws.key,
+                             seconds=base_seconds + time.perf_counter() - t0)
+        _save(d, path)
+        return d
+
+    def record(index: int, value: np.ndarray, count: int) -> None:
+        done[index] = value
+        if progress is not None:
+            progress(count, len(todo))
+        if count % save_every == 0:
+            flush()
+
+    if workers == 1 or len(todo) < 4:
+        for count, i in enumerate(todo, start=1):
+            record(i, pair_deltas(data, i, lda=lda, sampler=sampler), count)
+    else:
+        from joblib import Parallel, delayed
+
+        chunk = max(1, min(5, len(todo) // (4 * workers)))
+        chunks = [todo[a:a + chunk] for a in range(0, len(todo), chunk)]
+        count = 0
+        for results in Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")(
+                delayed(_pair_chunk)(data, c, lda, sampler) for c in chunks):
+            for i, value in results:
+                count += 1
+                record(i, value, count)
+    return flush()
+
+
+def sampled_sensitivity(
+    data: DocumentTermData,
+    *,
+    gamma,
+    m: int,
+    n: int,
+    lda: LdaSettings = LdaSettings(),
+    sampler: SamplerSettings = SamplerSettings(),
+    cache_dir: str | os.PathLike | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
+) -> SensitivityResult:
+    """Δ_s for (γ, m, n): runs the sampler for the missing pairs (004 Alg. 1), then takes the k-th
+    smallest of the first h draws. See :func:`extend_sensitivity_draws` for the arguments."""
+    size = sensitivity_sampler_size(gamma)
+    draws = extend_sensitivity_draws(data, n_pairs=size.h, lda=lda, sampler=sampler, cache_dir=cache_dir,
+                                     progress=progress, workers=workers)
+    return draws.sensitivity(gamma=gamma, m=m, n=n)
+
+
+# ---------------------------------------------------------------------------------------------
+# Full-corpus model cache (so that the page opens without a 15-second LDA fit)
+# ---------------------------------------------------------------------------------------------
+
+
+def _model_path(corpus_hash: str, lda: LdaSettings, cache_dir) -> Path:
+    d = Path(cache_dir) if cache_dir is not None else sensitivity_cache_dir()
+    key = hashlib.sha256(json.dumps({"corpus": corpus_hash, "lda": lda.as_dict(), "format": 1},
+                                    sort_keys=True).encode()).hexdigest()
+    return d / f"model_{key[:20]}.json"
+
+
+def save_topic_model(model: TopicModel, *, cache_dir: str | os.PathLike | None = None) -> Path:
+    """Write a fitted full-corpus model as JSON next to the sampler results."""
+    path = _model_path(model.corpus_hash, model.settings, cache_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"corpus_hash": model.corpus_hash, "lda": model.settings.as_dict(), "words": list(model.words),
+               "prevalence": [float(f"{v:.8g}") for v in model.prevalence],
+               "topic_word": [[float(f"{v:.6g}") for v in row] for row in model.topic_word]}
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(payload, fh, separators=(",", ":"))
+    os.replace(tmp, path)
+    return path
+
+
+def load_topic_model(corpus_hash: str, *, lda: LdaSettings = LdaSettings(),
+                     cache_dir: str | os.PathLike | None = None) -> TopicModel | None:
+    """The stored full-corpus model for these settings, or None."""
+    path = _model_path(corpus_hash, lda, cache_dir)
+    if not path.exists():
+        return None
+    with open(path, encoding="utf-8") as fh:
+        p = json.load(fh)
+    if p.get("corpus_hash") != corpus_hash or p.get("lda") != lda.as_dict():
+        return None
+    tw = np.asarray(p["topic_word"], dtype=float)
+    return TopicModel(topic_word=tw / tw.sum(axis=1, keepdims=True), prevalence=np.asarray(p["prevalence"]),
+                      words=tuple(p["words"]), settings=lda, corpus_hash=corpus_hash)
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Mechanisms on the topic–keyword matrix
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class MatrixRelease:
+    """One noisy release of W.
+
+    Attributes:
+      mechanism: "TopicDP", "Laplace" or "MVG".
+      matrix: the released matrix (noisy, clipped at 0, rows renormalised; an all-zero row → uniform).
+      noisy: the noisy matrix before clipping and renormalising.
+      noise_scale: the per-entry Gaussian standard deviation σ, or the Laplace scale b.
+      sensitivity: the sensitivity used (Δ_s, or 2m for Laplace).
+      guarantee: what the release promises, in words.
+    """
+
+    mechanism: str
+    matrix: np.ndarray
+    noisy: np.ndarray
+    noise_scale: float
+    sensitivity: float
+    epsilon: float
+    delta: float | None
+    guarantee: str
+
+
+def _check_matrix(matrix) -> np.ndarray:
+    w = np.asarray(matrix, dtype=float)
+    if w.ndim != 2 or w.shape[0] < 1 or w.shape[1] < 2:
+        raise ValueError(f"matrix must be 2-D with at least 1 row and 2 columns, got shape {w.shape}")
+    if not np.all(np.isfinite(w)):
+        raise ValueError("matrix must be finite, got a NaN or infinite entry")
+    return w
+
+
+def _clip_renormalise(noisy: np.ndarray) -> np.ndarray:
+    out = np.clip(noisy, 0.0, None)
+    s = out.sum(axis=1, keepdims=True)
+    uniform = np.full_like(out, 1.0 / out.shape[1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(s > 0, out / np.where(s > 0, s, 1.0), uniform)
+    return out
+
+
+def topicdp_sigma(*, epsilon, delta, sensitivity, m: int, n: int) -> float:
+    """σ = Δ_s·√(2 ln(1.25/δ))/ε′ with ε′ = ε/(m·n) (004 Alg. 2 lines 2–4; SPEC §5)."""
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    sensitivity = check_sensitivity(sensitivity)
+    m = check_int("m", m, low=1)
+    n = check_int("n", n, low=1)
+    return sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / (epsilon / (m * n))
+
+
+def topicdp_mechanism(matrix, *, epsilon, delta, sensitivity, rng) -> MatrixRelease:
+    """TopicDP (004 Alg. 2): add N(0, σ²) to every entry, σ from :func:`topicdp_sigma`; clip at 0 and
+    renormalise rows. (ε, δ, γ)-random DP with the sampled sensitivity Δ_s (004 Thm 4.6.2)."""
+    w = _check_matrix(matrix)
+    sigma = topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=sensitivity, m=w.shape[0], n=w.shape[1])
+    rng = check_rng(rng)
+    noisy = w + sigma * rng.standard_normal(w.shape)
+    return MatrixRelease("TopicDP", _clip_renormalise(noisy), noisy, sigma, float(sensitivity), float(epsilon),
+                         float(delta), TOPICDP_GUARANTEE)
+
+
+def matrix_laplace_scale(*, epsilon, m: int) -> float:
+    """b = 2m/ε: ℓ1 sensitivity 2m, each of the m row-stochastic rows can move by at most 2 (004 §5.2)."""
+    epsilon = check_epsilon(epsilon)
+    m = check_int("m", m, low=1)
+    return 2.0 * m / epsilon
+
+
+def matrix_laplace_mechanism(matrix, *, epsilon, rng) -> MatrixRelease:
+    """Laplace baseline: i.i.d. Lap(0, 2m/ε) on every entry, clip, renormalise rows. ε-DP."""
+    w = _check_matrix(matrix)
+    b = matrix_laplace_scale(epsilon=epsilon, m=w.shape[0])
+    rng = check_rng(rng)
+    noisy = w + rng.laplace(0.0, b, size=w.shape)
+    return MatrixRelease("Laplace", _clip_renormalise(noisy), noisy, b, 2.0 * w.shape[0], float(epsilon), None,
+                         MATRIX_LAPLACE_GUARANTEE)
+
+
+def mvg_sigma(*, epsilon, delta, m: int, n: int, gamma_f, s2) -> float:
+    """Per-entry standard deviation of the i.i.d. MVG mechanism (Chanyaswad et al. 2018; SPEC §5).
+
+    r = min(m, n), H_r = Σ_{k≤r} 1/k, H_{r,1/2} = Σ_{k≤r} 1/√k,
+    ζ(δ) = √(2√(−mn·ln δ) − 2 ln δ + mn), α = (H_r + H_{r,1/2})γ_F² + 2H_r·γ_F·s₂,
+    β = 2(mn)^{1/4}·H_r·s₂·ζ(δ), P = (−β + √(β² + 8αε))²/(4α²); the noise is N(0, √(mn)/P) with
+    √(mn)/P the *variance*, so σ = √(√(mn)/P). SPEC check: m = n = 10, γ_F = 1, s₂ = 1, ε = 1,
+    δ = 1e-5 → σ ≈ 404.8.
+
+    Args:
+      gamma_f: γ_F = sup ‖f(D)‖_F (≤ √m for row-stochastic rows).
+      s2: the ℓ2 sensitivity s₂ (here the sampled Δ_s).
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    m = check_int("m", m, low=1)
+    n = check_int("n", n, low=1)
+    gamma_f = check_real("gamma_f", gamma_f, low=0.0)
+    s2 = check_sensitivity(s2, "s2")
+    r = min(m, n)
+    h_r = sum(1.0 / k for k in range(1, r + 1))
+    h_half = sum(1.0 / math.sqrt(k) for k in range(1, r + 1))
+    mn = m * n
+    ln_d = math.log(delta)
+    zeta = math.sqrt(2.0 * math.sqrt(-mn * ln_d) - 2.0 * ln_d + mn)
+    alpha = (h_r + h_half) * gamma_f**2 + 2.0 * h_r * gamma_f * s2
+    beta = 2.0 * mn**0.25 * h_r * s2 * zeta
+    p = (-beta + math.sqrt(beta**2 + 8.0 * alpha * epsilon)) ** 2 / (4.0 * alpha**2)
+    return math.sqrt(math.sqrt(mn) / p)
+
+
+def mvg_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma_f=None) -> MatrixRelease:
+    """MVG baseline, i.i.d. form, with s₂ = Δ_s and γ_F = √m by default; clip, renormalise rows.
+
+    With a sampled s₂ the guarantee is (ε, δ, γ)-random DP, like TopicDP's (thesis §5.2)."""
+    w = _check_matrix(matrix)
+    gf = math.sqrt(w.shape[0]) if gamma_f is None else gamma_f
+    sigma = mvg_sigma(epsilon=epsilon, delta=delta, m=w.shape[0], n=w.shape[1], gamma_f=gf, s2=sensitivity)
+    rng = check_rng(rng)
+    noisy = w + sigma * rng.standard_normal(w.shape)
+    return MatrixRelease("MVG", _clip_renormalise(noisy), noisy, sigma, float(sensitivity), float(epsilon),
+                         float(delta), TOPICDP_GUARANTEE)
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Metrics and experiments
+# ---------------------------------------------------------------------------------------------
+
+TOPIC_MECHANISMS = ("TopicDP", "MVG", "Laplace")
+TOPIC_METRICS = {"l1": l1_distance, "rmse": rmse, "kendall": kendall_tau_distance}
+METRIC_LABELS = {"l1": "L1 distance Σ|W − W′|", "rmse": "RMSE", "kendall": "Kendall's tau distance"}
+STAGES = ("released", "noisy")
+
+
+def release_all(matrix, *, epsilon, delta, sensitivity, rng) -> dict[str, MatrixRelease]:
+    """One release of W by each mechanism, noise from one generator (TopicDP, MVG, Laplace order)."""
+    rng = check_rng(rng)
+    return {
+        "TopicDP": topicdp_mechanism(matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng),
+        "MVG": mvg_mechanism(matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng),
+        "Laplace": matrix_laplace_mechanism(matrix, epsilon=epsilon, rng=rng),
+    }
+
+
+def release_errors(matrix, *, epsilon, delta, sensitivity, repetitions: int, rng,
+                   stage: str = "released") -> dict[str, dict[str, np.ndarray]]:
+    """errors[mechanism][metric] = array of ``repetitions`` values of L1, RMSE and Kendall's tau
+    distance between W and its release (``stage="released"``: after clipping and renormalising;
+    ``"noisy"``: before). Kendall's tau distance is averaged over the topics (rows)."""
+    repetitions = check_int("repetitions", repetitions, low=1, high=100_000)
+    check_choice("stage", stage, STAGES)
+    w = _check_matrix(matrix)
+    rng = check_rng(rng)
+    out = {mech: {metric: np.empty(repetitions) for metric in TOPIC_METRICS} for mech in TOPIC_MECHANISMS}
+    for r in range(repetitions):
+        for mech, rel in release_all(w, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng).items():
+            y = rel.matrix if stage == "released" else rel.noisy
+            for metric, fn in TOPIC_METRICS.items():
+                out[mech][metric][r] = fn(w, y)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class ErrorCurve:
+    """Error of each mechanism vs one parameter: mean and a 10–90 % band over repetitions.
+
+    ``stats[metric][mechanism] = (mean, p10, p90)`` arrays aligned with ``values``; entries are NaN
+    where a point could not be computed (``skipped`` says why, e.g. too few sampled pairs for γ).
+    """
+
+    parameter: str
+    values: tuple[float, ...]
+    stats: dict
+    sensitivities: tuple[float, ...]
+    repetitions: int
+    stage: str
+    skipped: tuple[str, ...] = ()
+
+
+CURVE_PARAMETERS = ("epsilon", "gamma", "size")
+
+
+def error_curve(model: TopicModel, draws: SensitivityDraws, *, parameter: str, values: Sequence[float],
+                epsilon, delta, gamma, m: int, n: int, repetitions: int = 20, rng,
+                stage: str = "released") -> ErrorCurve:
+    """L1 / RMSE / Kendall vs ε, vs γ or vs matrix size (m = n = value) for the three mechanisms.
+
+    The other parameters stay at ``epsilon``, ``gamma``, ``m``, ``n``. Each point uses its own
+    Δ_s from ``draws`` (γ and size change it; ε does not). γ points that need more sampled pairs
+    than ``draws`` holds are NaN and listed in ``skipped``.
+    """
+    check_choice("parameter", parameter, CURVE_PARAMETERS)
+    rng = check_rng(rng)
+    values = tuple(float(v) for v in values)
+    if not values:
+        raise ValueError("values must not be empty")
+    stats = {metric: {mech: tuple(np.full(len(values), np.nan) for _ in range(3)) for mech in TOPIC_MECHANISMS}
+             for metric in TOPIC_METRICS}
+    sens, skipped = [], []
+    for i, v in enumerate(values):
+        eps_i, gamma_i, m_i, n_i = epsilon, gamma, m, n
+        if parameter == "epsilon":
+            eps_i = v
+        elif parameter == "gamma":
+            gamma_i = v
+        else:
+            m_i = n_i = int(v)
+        if not draws.covers(gamma_i):
+            sens.append(float("nan"))
+            skipped.append(f"γ = {gamma_i:g} needs {sensitivity_sampler_size(gamma_i).h} sampled pairs, "
+                           f"{draws.n_pairs} are stored")
+            continue
+        s = draws.sensitivity(gamma=gamma_i, m=m_i, n=n_i).delta_s
+        sens.append(s)
+        w = topic_keyword_matrix(model, m=m_i, n=n_i).matrix
+        errs = release_errors(w, epsilon=eps_i, delta=delta, sensitivity=s, repetitions=repetitions, rng=rng,
+                              stage=stage)
+        for metric in TOPIC_METRICS:
+            for mech in TOPIC_MECHANISMS:
+                x = errs[mech][metric]
+                mean, lo, hi = stats[metric][mech]
+                mean[i], lo[i], hi[i] = x.mean(), np.percentile(x, 10), np.percentile(x, 90)
+    return ErrorCurve(parameter=parameter, values=values, stats=stats, sensitivities=tuple(sens),
+                      repetitions=repetitions, stage=stage, skipped=tuple(skipped))

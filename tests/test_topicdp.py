@@ -1,0 +1,404 @@
+"""Tests for dpcore.topic_model and dpcore.topicdp (SPEC §5, thesis 004)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+
+import numpy as np
+import pytest
+
+import dpcore
+from dpcore import topicdp as tdp
+from dpcore.corpus import corpus_from_records
+from dpcore.gaussian import classic_gaussian_sigma
+from dpcore.topic_model import (
+    LdaSettings,
+    aligned_matrix_distance,
+    align_topics,
+    document_term_data,
+    fit_topic_model,
+    topic_keyword_matrix,
+)
+
+TOPIC_WORDS = {
+    "sport": "football goal match team player coach league score stadium season".split(),
+    "food": "pasta pizza sauce cheese garlic oven recipe dinner tomato bread".split(),
+    "money": "invoice payment bank account dollars budget price cost salary refund".split(),
+}
+
+
+def tiny_corpus(n_users: int = 24, seed: int = 1):
+    """Users who write mostly about one of three topics, 2–4 documents each."""
+    rng = np.random.default_rng(seed)
+    names = list(TOPIC_WORDS)
+    records = []
+    for u in range(n_users):
+        main, side = names[u % 3], names[(u + 1) % 3]
+        for _ in range(2 + u % 3):
+            words = list(rng.choice(TOPIC_WORDS[main], size=12)) + list(rng.choice(TOPIC_WORDS[side], size=3))
+            records.append({"user": f"user{u:03d}", "text": " ".join(words)})
+    return corpus_from_records(records, user_field="user", text_field="text", name="tiny")
+
+
+TINY_LDA = LdaSettings(n_topics=3, min_df=1, max_df=1.0)
+TINY_SAMPLER = tdp.SamplerSettings(sample_users=8, seed=3)
+
+
+@pytest.fixture(scope="module")
+def tiny_data():
+    return document_term_data(tiny_corpus(), settings=TINY_LDA)
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tiny_data):
+    return fit_topic_model(tiny_data, settings=TINY_LDA)
+
+
+# ------------------------------------------------------------------ sampler size (SPEC check)
+
+
+@pytest.mark.parametrize("gamma, h", [(0.02, 9498), (0.05, 1305), (0.1, 285), (0.2, 61)])
+def test_sampler_size_matches_spec(gamma, h):
+    size = dpcore.sensitivity_sampler_size(gamma)
+    assert (size.h, size.k) == (h, h)
+    assert 0 < size.rho < gamma
+
+
+def test_sampler_size_satisfies_theorem_conditions():
+    # 004 Thm 4.6.1: h ≥ ln(1/ρ)/(2(γ−ρ)²) and k ≥ h(1 − γ + ρ + √(ln(1/ρ)/(2h))) unless capped at h.
+    for gamma in (0.01, 0.03, 0.1, 0.25, 0.3):
+        h, k, rho = dpcore.sensitivity_sampler_size(gamma)
+        assert h >= math.log(1 / rho) / (2 * (gamma - rho) ** 2)
+        assert k == h or k >= h * (1 - gamma + rho + math.sqrt(math.log(1 / rho) / (2 * h)))
+        # ρ_s is the optimum: another ρ in (0, γ) never needs fewer pairs.
+        for other in np.linspace(rho * 0.3, gamma * 0.9, 7):
+            assert math.ceil(math.log(1 / other) / (2 * (gamma - other) ** 2)) >= h
+
+
+def test_sampler_size_is_named_tuple():
+    size = dpcore.sensitivity_sampler_size(0.1)
+    assert size._fields == ("h", "k", "rho")
+
+
+@pytest.mark.parametrize("bad, exc, text", [
+    (0.0, ValueError, "gamma must be > 0, got gamma=0.0"),
+    (1.0, ValueError, "gamma must be < 1, got gamma=1.0"),
+    (float("nan"), ValueError, "gamma must be a number, got gamma=nan"),
+    ("0.1", TypeError, "gamma must be a real number"),
+])
+def test_sampler_size_validation(bad, exc, text):
+    with pytest.raises(exc, match=text.replace("(", r"\(").replace(")", r"\)")):
+        dpcore.sensitivity_sampler_size(bad)
+
+
+# ------------------------------------------------------------------ alignment and the matrix
+
+
+def test_align_topics_recovers_known_permutation():
+    rng = np.random.default_rng(0)
+    a = rng.dirichlet(np.ones(30), size=8)
+    perm = rng.permutation(8)
+    b = a[perm] + rng.normal(0, 1e-4, a.shape)  # b's row i is a's row perm[i]
+    found = align_topics(a, b)
+    assert np.allclose(b[found], a, atol=1e-3)
+    assert np.array_equal(perm[found], np.arange(8))
+
+
+def test_align_topics_is_optimal_against_brute_force():
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        a, b = rng.random((5, 4)), rng.random((5, 4))
+        best = min(np.linalg.norm(a - b[list(p)]) for p in itertools.permutations(range(5)))
+        assert np.linalg.norm(a - b[align_topics(a, b)]) == pytest.approx(best)
+
+
+def test_align_topics_shape_check():
+    with pytest.raises(ValueError, match="same shape"):
+        align_topics(np.ones((2, 3)), np.ones((3, 3)))
+
+
+def test_aligned_distance_uses_union_of_words():
+    a = np.array([[0.5, 0.5], [1.0, 0.0]])
+    b = np.array([[1.0, 0.0], [0.5, 0.5]])  # same rows, swapped; same words
+    assert aligned_matrix_distance(a, np.array([3, 7]), b, np.array([3, 7])) == pytest.approx(0.0)
+    # b shows word 9 instead of word 7: row [.5 (w3), .5 (w7)] vs [.5 (w3), .5 (w9)] differ by √0.5.
+    c = np.array([[0.5, 0.5], [1.0, 0.0]])
+    d = aligned_matrix_distance(a, np.array([3, 7]), c, np.array([3, 9]))
+    assert d == pytest.approx(math.sqrt(0.5))
+
+
+def test_topic_keyword_matrix_is_row_stochastic(tiny_model):
+    for m, n in [(1, 2), (2, 5), (3, 10)]:
+        w = topic_keyword_matrix(tiny_model, m=m, n=n)
+        assert w.matrix.shape == (m, n)
+        assert np.allclose(w.matrix.sum(axis=1), 1.0)
+        assert len(set(w.words)) == n
+        prev = tiny_model.prevalence[list(w.topics)]
+        assert np.all(np.diff(prev) <= 0)  # most prevalent first
+
+
+def test_topic_model_finds_the_three_topics(tiny_model):
+    w = topic_keyword_matrix(tiny_model, m=3, n=9)
+    for t in range(3):
+        top = tiny_model.topic_word[w.topics[t]].argsort()[::-1][:5]
+        groups = {g for g, ws in TOPIC_WORDS.items() for i in top if tiny_model.words[i] in ws}
+        assert len(groups) == 1  # a topic's top words come from one planted topic
+
+
+@pytest.mark.parametrize("kw, text", [
+    ({"m": 0, "n": 4}, "m must be >= 1, got m=0"),
+    ({"m": 4, "n": 4}, "m must be <= 3, got m=4"),
+    ({"m": 2, "n": 1}, "n must be >= 2, got n=1"),
+])
+def test_topic_keyword_matrix_validation(tiny_model, kw, text):
+    with pytest.raises(ValueError, match=text):
+        topic_keyword_matrix(tiny_model, **kw)
+
+
+# ------------------------------------------------------------------ mechanisms
+
+
+def test_mvg_sigma_spec_check():
+    s = dpcore.mvg_sigma(epsilon=1, delta=1e-5, m=10, n=10, gamma_f=1, s2=1)
+    assert float(f"{s:.4g}") == 404.8
+
+
+def test_mvg_sigma_independent_formula():
+    # Re-derived from Chanyaswad et al. 2018, Thm 3 with i.i.d. covariance, written out differently.
+    m, n, eps, delta, gf, s2 = 4, 6, 2.0, 1e-6, 2.0, 0.3
+    hr = np.sum(1 / np.arange(1, 5))
+    hh = np.sum(1 / np.sqrt(np.arange(1, 5)))
+    zeta = np.sqrt(2 * np.sqrt(-m * n * np.log(delta)) - 2 * np.log(delta) + m * n)
+    a = (hr + hh) * gf**2 + 2 * hr * gf * s2
+    b = 2 * (m * n) ** 0.25 * hr * s2 * zeta
+    # P solves α·P + β·√P = 2ε ... i.e. the positive root of α x² + β x − 2ε = 0 with x = √P.
+    x = (-b + np.sqrt(b * b + 8 * a * eps)) / (2 * a)
+    assert a * x * x + b * x == pytest.approx(2 * eps)
+    assert dpcore.mvg_sigma(epsilon=eps, delta=delta, m=m, n=n, gamma_f=gf, s2=s2) == pytest.approx(
+        math.sqrt(math.sqrt(m * n) / x**2))
+
+
+def test_topicdp_sigma_is_classic_gaussian_at_split_budget():
+    s = dpcore.topicdp_sigma(epsilon=3, delta=1e-5, sensitivity=0.2, m=10, n=10)
+    assert s == pytest.approx(classic_gaussian_sigma(3 / 100, 1e-5, 0.2))
+    assert s == pytest.approx(0.2 * math.sqrt(2 * math.log(1.25e5)) / 0.03)
+
+
+def test_topicdp_per_entry_std_before_clipping():
+    # Seeded statistical check: 4,000 releases of a 2×3 matrix = 24,000 noise values. The sample
+    # standard deviation of N(0, σ²) has relative s.e. 1/√(2·24000) ≈ 0.46 %; accept ±2 %.
+    w = np.array([[0.2, 0.3, 0.5], [0.6, 0.2, 0.2]])
+    sigma = dpcore.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=0.01, m=2, n=3)
+    rng = np.random.default_rng(2024)
+    noise = np.stack([dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=0.01, rng=rng).noisy - w
+                      for _ in range(4000)])
+    assert abs(noise.mean()) < 4 * sigma / math.sqrt(noise.size)
+    assert noise.std() / sigma == pytest.approx(1.0, abs=0.02)
+    # per entry too (each has 4,000 draws: relative s.e. 1.1 %, accept ±5 %)
+    assert np.allclose(noise.std(axis=0) / sigma, 1.0, atol=0.05)
+
+
+def test_laplace_matrix_scale_and_std():
+    w = np.full((4, 5), 0.2)
+    assert dpcore.topicdp.matrix_laplace_scale(epsilon=2, m=4) == 4.0
+    rng = np.random.default_rng(7)
+    noise = np.stack([dpcore.matrix_laplace_mechanism(w, epsilon=2, rng=rng).noisy - w for _ in range(2000)])
+    assert noise.std() / (math.sqrt(2) * 4.0) == pytest.approx(1.0, abs=0.03)
+
+
+@pytest.mark.parametrize("sens", [1e-6, 0.05, 3.0])
+def test_noised_rows_are_probability_vectors(sens):
+    rng = np.random.default_rng(1)
+    w = rng.dirichlet(np.ones(6), size=4)
+    for rel in dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=sens, rng=rng).values():
+        assert rel.matrix.shape == w.shape
+        assert np.all(rel.matrix >= 0)
+        assert np.allclose(rel.matrix.sum(axis=1), 1.0)
+
+
+def test_all_negative_row_becomes_uniform():
+    out = tdp._clip_renormalise(np.array([[-1.0, -2.0, -0.5], [1.0, -1.0, 3.0]]))
+    assert np.allclose(out, [[1 / 3] * 3, [0.25, 0.0, 0.75]])
+
+
+def test_guarantees():
+    w = np.full((2, 2), 0.5)
+    rels = dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0)
+    assert rels["TopicDP"].guarantee == "(ε, δ, γ)-random DP — weaker than (ε, δ)-DP"
+    assert rels["MVG"].guarantee == "(ε, δ, γ)-random DP — weaker than (ε, δ)-DP"
+    assert rels["Laplace"].guarantee == "ε-DP"
+    with pytest.raises(Exception):
+        rels["TopicDP"].epsilon = 2  # frozen
+
+
+def test_noise_depends_on_seed_only():
+    w = np.full((3, 3), 1 / 3)
+    a = dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=11).noisy
+    b = dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=np.random.default_rng(11)).noisy
+    c = dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=12).noisy
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+
+
+@pytest.mark.parametrize("fn, kw, exc, text", [
+    (dpcore.topicdp_sigma, dict(epsilon=-1, delta=1e-5, sensitivity=1, m=2, n=2), ValueError,
+     "epsilon must be > 0, got epsilon=-1"),
+    (dpcore.topicdp_sigma, dict(epsilon=1, delta=1.5, sensitivity=1, m=2, n=2), ValueError,
+     "delta must be < 1, got delta=1.5"),
+    (dpcore.topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=0, m=2, n=2), ValueError,
+     "sensitivity must be > 0, got sensitivity=0"),
+    (dpcore.topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=1, m=0, n=2), ValueError,
+     "m must be >= 1, got m=0"),
+    (dpcore.mvg_sigma, dict(epsilon=1, delta=1e-5, m=2, n=2, gamma_f=1, s2=-1), ValueError,
+     "s2 must be > 0, got s2=-1"),
+    (dpcore.topicdp_mechanism, dict(matrix=np.ones((2, 2)), epsilon=1, delta=1e-5, sensitivity=1, rng="x"),
+     TypeError, "rng must be a numpy.random.Generator or an int seed"),
+])
+def test_mechanism_validation_messages(fn, kw, exc, text):
+    with pytest.raises(exc, match=text):
+        fn(**kw)
+
+
+def test_matrix_validation():
+    with pytest.raises(ValueError, match="matrix must be finite"):
+        dpcore.topicdp_mechanism(np.array([[np.nan, 1.0]]), epsilon=1, delta=1e-5, sensitivity=1, rng=0)
+    with pytest.raises(ValueError, match="at least 1 row and 2 columns"):
+        dpcore.matrix_laplace_mechanism(np.ones(3), epsilon=1, rng=0)
+
+
+# ------------------------------------------------------------------ the sampler
+
+
+def _brute_force_delta(data, index, m, n):
+    """Δ_i recomputed literally: build D and D′, fit each, try every row permutation."""
+    shared, x, x2 = tdp.pair_users(data.n_users, index, TINY_SAMPLER)
+    mats = []
+    for extra in (x, x2):
+        model = fit_topic_model(data, settings=TINY_LDA, users=list(shared) + [extra])
+        w = topic_keyword_matrix(model, m=m, n=n)
+        mats.append(dict(zip(((t, word) for t in range(m) for word in w.words), w.matrix.ravel())))
+    words = sorted({wd for mat in mats for (_, wd) in mat})
+    a = np.array([[mats[0].get((t, wd), 0.0) for wd in words] for t in range(m)])
+    b = np.array([[mats[1].get((t, wd), 0.0) for wd in words] for t in range(m)])
+    return min(np.linalg.norm(a - b[list(p)]) for p in itertools.permutations(range(m)))
+
+
+def test_sampler_brute_force_and_cache_reuse(tiny_data, tmp_path, monkeypatch):
+    calls = []
+    real = tdp.pair_deltas
+
+    def counting(data, index, **kw):
+        calls.append(index)
+        return real(data, index, **kw)
+
+    monkeypatch.setattr(tdp, "pair_deltas", counting)
+    seen = []
+    res = tdp.sampled_sensitivity(tiny_data, gamma=0.22, m=3, n=4, lda=TINY_LDA, sampler=TINY_SAMPLER,
+                                  cache_dir=tmp_path, progress=lambda a, b: seen.append((a, b)))
+    h = dpcore.sensitivity_sampler_size(0.22).h
+    assert calls == list(range(h)) and seen[-1] == (h, h) and len(seen) == h
+    # Δ_s is the k-th smallest of the h draws; each draw matches a literal recomputation.
+    assert res.delta_s == pytest.approx(np.sort(res.draws)[res.k - 1])
+    assert res.draws.shape == (h,)
+    for i in range(4):
+        assert res.draws[i] == pytest.approx(_brute_force_delta(tiny_data, i, 3, 4), abs=1e-9)
+    assert res.delta_s > 0
+
+    # γ = 0.25 needs fewer pairs: nothing is fitted, and it uses the first h(0.25) draws.
+    calls.clear()
+    draws = tdp.load_sensitivity_draws(tiny_data.corpus_hash, lda=TINY_LDA, sampler=TINY_SAMPLER, cache_dir=tmp_path)
+    h25 = dpcore.sensitivity_sampler_size(0.25).h
+    r25 = tdp.sampled_sensitivity(tiny_data, gamma=0.25, m=3, n=4, lda=TINY_LDA, sampler=TINY_SAMPLER,
+                                  cache_dir=tmp_path)
+    assert calls == []
+    assert r25.delta_s == pytest.approx(np.sort(draws.draws_for(3, 4)[:h25])[r25.k - 1], rel=1e-5)
+    # γ = 0.2 needs 61 pairs: only the missing ones are fitted, the first 49 are kept as they were.
+    r20 = tdp.sampled_sensitivity(tiny_data, gamma=0.2, m=3, n=4, lda=TINY_LDA, sampler=TINY_SAMPLER,
+                                  cache_dir=tmp_path)
+    assert calls == list(range(h, 61))
+    assert np.allclose(r20.draws[:h], res.draws, rtol=1e-5)
+    stored = json.loads(next(tmp_path.glob("sensitivity_*.json")).read_text())
+    assert stored["pairs"] == 61 and stored["corpus_hash"] == tiny_data.corpus_hash
+
+
+def test_order_statistic_uses_first_h_draws_only():
+    deltas = np.zeros((300, 1, 1))
+    deltas[:, 0, 0] = np.linspace(0.01, 1.0, 300)[::-1]  # descending: the first h are the largest
+    deltas[285, 0, 0] = 99.0  # beyond h(0.1) = 285: must be ignored
+    draws = tdp.SensitivityDraws(deltas=deltas, m_values=(1,), n_values=(2,), corpus_hash="x",
+                                 lda=LdaSettings(), sampler=tdp.SamplerSettings(), key="k")
+    res = draws.sensitivity(gamma=0.1, m=1, n=2)
+    first = deltas[:285, 0, 0]
+    assert res.delta_s == np.sort(first)[res.k - 1] == first.max()
+    assert res.covered_share == 1.0
+    with pytest.raises(ValueError, match="gamma=0.05 needs h=1305 sampled pairs, only 300 are stored"):
+        draws.sensitivity(gamma=0.05, m=1, n=2)
+    with pytest.raises(ValueError, match="n must be in 2..2, got n=3"):
+        draws.sensitivity(gamma=0.1, m=1, n=3)
+
+
+def test_pairs_do_not_depend_on_worker_count(tiny_data, tmp_path):
+    serial = tdp.extend_sensitivity_draws(tiny_data, n_pairs=8, lda=TINY_LDA, sampler=TINY_SAMPLER,
+                                          cache_dir=tmp_path / "a", workers=1)
+    parallel = tdp.extend_sensitivity_draws(tiny_data, n_pairs=8, lda=TINY_LDA, sampler=TINY_SAMPLER,
+                                            cache_dir=tmp_path / "b", workers=2)
+    assert np.allclose(serial.deltas, parallel.deltas, rtol=1e-9, atol=1e-12)
+    assert serial.deltas.std() > 0
+
+
+def test_pair_users_shape_and_range():
+    shared, x, x2 = tdp.pair_users(50, 7, tdp.SamplerSettings(sample_users=20, seed=1))
+    assert shared.shape == (19,) and shared.min() >= 0 and shared.max() < 50 and 0 <= x < 50 and 0 <= x2 < 50
+    again = tdp.pair_users(50, 7, tdp.SamplerSettings(sample_users=20, seed=1))
+    assert np.array_equal(shared, again[0]) and (x, x2) == again[1:]
+
+
+def test_settings_validation():
+    with pytest.raises(ValueError, match="sample_users must be >= 2, got sample_users=1"):
+        tdp.SamplerSettings(sample_users=1)
+    with pytest.raises(ValueError, match="learning_method must be one of 'batch', 'online', got learning_method='em'"):
+        LdaSettings(learning_method="em")
+    with pytest.raises(ValueError, match="n_topics must be >= 2, got n_topics=1"):
+        LdaSettings(n_topics=1)
+
+
+def test_model_round_trip(tiny_model, tmp_path):
+    path = tdp.save_topic_model(tiny_model, cache_dir=tmp_path)
+    back = tdp.load_topic_model(tiny_model.corpus_hash, lda=TINY_LDA, cache_dir=tmp_path)
+    assert path.exists() and back is not None
+    assert np.allclose(back.topic_word, tiny_model.topic_word, rtol=1e-5)
+    assert back.words == tiny_model.words
+    assert tdp.load_topic_model("other", lda=TINY_LDA, cache_dir=tmp_path) is None
+
+
+# ------------------------------------------------------------------ experiments
+
+
+def test_error_curve_shapes_and_skipped_gamma(tiny_model):
+    deltas = np.full((70, 3, 9), 0.05)
+    draws = tdp.SensitivityDraws(deltas=deltas, m_values=(1, 2, 3), n_values=tuple(range(2, 11)),
+                                 corpus_hash="x", lda=TINY_LDA, sampler=TINY_SAMPLER, key="k")
+    curve = tdp.error_curve(tiny_model, draws, parameter="gamma", values=[0.1, 0.2], epsilon=3, delta=1e-5,
+                            gamma=0.2, m=3, n=4, repetitions=5, rng=0)
+    mean, lo, hi = curve.stats["l1"]["TopicDP"]
+    assert np.isnan(mean[0]) and not np.isnan(mean[1])  # 0.1 needs 285 pairs, 70 stored
+    assert len(curve.skipped) == 1 and "285" in curve.skipped[0]
+    assert lo[1] <= mean[1] <= hi[1]
+    eps_curve = tdp.error_curve(tiny_model, draws, parameter="epsilon", values=[1, 10], epsilon=3, delta=1e-5,
+                                gamma=0.2, m=3, n=4, repetitions=30, rng=0, stage="noisy")
+    for mech in tdp.TOPIC_MECHANISMS:
+        m1, m10 = eps_curve.stats["l1"][mech][0]
+        assert m10 < m1  # more budget, less noise
+    with pytest.raises(ValueError, match="parameter must be one of"):
+        tdp.error_curve(tiny_model, draws, parameter="delta", values=[1], epsilon=3, delta=1e-5, gamma=0.2,
+                        m=3, n=4, rng=0)
+
+
+def test_release_errors_match_metrics():
+    w = np.array([[0.7, 0.2, 0.1], [0.1, 0.1, 0.8]])
+    errs = tdp.release_errors(w, epsilon=5, delta=1e-5, sensitivity=1e-4, repetitions=3, rng=4)
+    rels = dpcore.release_all(w, epsilon=5, delta=1e-5, sensitivity=1e-4, rng=np.random.default_rng(4))
+    assert errs["TopicDP"]["l1"][0] == pytest.approx(np.abs(rels["TopicDP"].matrix - w).sum())
+    assert errs["Laplace"]["rmse"][0] == pytest.approx(np.sqrt(np.mean((rels["Laplace"].matrix - w) ** 2)))
+    assert 0 <= errs["MVG"]["kendall"].min() and errs["MVG"]["kendall"].max() <= 1
