@@ -18,6 +18,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from .validation import check_choice, check_int
@@ -112,15 +113,15 @@ class Corpus:
     def n_users(self) -> int:
         return len(self.users)
 
-    @property
+    @cached_property
     def n_documents(self) -> int:
         return sum(len(d) for d in self.users)
 
-    @property
+    @cached_property
     def n_sentences(self) -> int:
         return sum(len(doc.sentences) for docs in self.users for doc in docs)
 
-    @property
+    @cached_property
     def n_tokens(self) -> int:
         return sum(len(s) for docs in self.users for doc in docs for s in doc.sentences)
 

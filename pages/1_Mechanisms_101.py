@@ -9,7 +9,6 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
-from plotly.subplots import make_subplots
 
 from dpcore import exponential_mechanism, laplace_pdf, laplace_privacy_loss, laplace_scale
 from dpcore.lecture import (
@@ -23,6 +22,7 @@ from dpcore.lecture import (
     empirical_selection_ratios,
 )
 from dpui import guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpui.charts import cell_axes, grid_figure
 
 st.set_page_config(page_title="Mechanisms 101", page_icon="🎓", layout="wide")
 settings = shared_sidebar()
@@ -39,19 +39,16 @@ tab_loss, tab_sens, tab_exp, tab_sample = st.tabs(
 
 def loss_figure(y, a, a2, b, bound, title):
     """Two densities on top, the privacy loss L(y) with ±ε below."""
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
-                        subplot_titles=("Output densities", "Privacy loss L(y) = ln p(y|D)/p(y|D')"))
-    fig.add_trace(go.Scatter(x=y, y=laplace_pdf(y, loc=a, scale=b), name=f"p(y | D), true answer {a:,g}"), 1, 1)
-    fig.add_trace(go.Scatter(x=y, y=laplace_pdf(y, loc=a2, scale=b), name=f"p(y | D'), true answer {a2:,g}"), 1, 1)
+    fig = grid_figure(2, 1, titles=("Output densities", "Privacy loss L(y) = ln p(y|D)/p(y|D')"), shared_x=True)
+    fig.add_trace(go.Scatter(x=y, y=laplace_pdf(y, loc=a, scale=b), name=f"p(y | D), true answer {a:,g}", **cell_axes(1)))
+    fig.add_trace(go.Scatter(x=y, y=laplace_pdf(y, loc=a2, scale=b), name=f"p(y | D'), true answer {a2:,g}", **cell_axes(1)))
     loss = laplace_privacy_loss(y, true_answer=a, neighbour_answer=a2, scale=b)
-    fig.add_trace(go.Scatter(x=y, y=loss, name="L(y)", line=dict(color="black")), 2, 1)
+    fig.add_trace(go.Scatter(x=y, y=loss, name="L(y)", line=dict(color="black"), **cell_axes(2)))
     for s in (1, -1):
         fig.add_trace(go.Scatter(x=[y[0], y[-1]], y=[s * bound] * 2, mode="lines", line=dict(dash="dash", color="green"),
-                                 name="±ε (the promise)", showlegend=s == 1), 2, 1)
-    fig.update_layout(title=title, height=560)
-    fig.update_yaxes(title_text="density", row=1, col=1)
-    fig.update_yaxes(title_text="L(y) (nats)", row=2, col=1)
-    fig.update_xaxes(title_text="released value y", row=2, col=1)
+                                 name="±ε (the promise)", showlegend=s == 1, **cell_axes(2)))
+    fig.update_layout(title=title, height=560, yaxis_title="density", yaxis2_title="L(y) (nats)",
+                      xaxis2_title="released value y")
     return fig
 
 
@@ -171,16 +168,15 @@ with tab_sample:
         draws_d = exponential_mechanism(ex.utilities[0], epsilon=eps, sensitivity=ex.sensitivity_used, rng=rng, size=n)
         draws_n = exponential_mechanism(ex.utilities[j], epsilon=eps, sensitivity=ex.sensitivity_used, rng=rng, size=n)
         fd, fn, ratio = empirical_selection_ratios(draws_d, draws_n, len(ex.cities))
-    fig = make_subplots(rows=1, cols=2, subplot_titles=("Empirical frequencies", "Empirical ratio vs e^ε"))
-    fig.add_trace(go.Bar(x=list(ex.cities), y=fd, name="D"), 1, 1)
-    fig.add_trace(go.Bar(x=list(ex.cities), y=fn, name=ex.worst_pair[0]), 1, 1)
+    fig = grid_figure(1, 2, titles=("Empirical frequencies", "Empirical ratio vs e^ε"))
+    fig.add_trace(go.Bar(x=list(ex.cities), y=fd, name="D", **cell_axes(1)))
+    fig.add_trace(go.Bar(x=list(ex.cities), y=fn, name=ex.worst_pair[0], **cell_axes(1)))
     emp = np.maximum(ratio, 1 / ratio)
-    fig.add_trace(go.Bar(x=list(ex.cities), y=emp, name="max(f_D/f_D', f_D'/f_D)"), 1, 2)
+    fig.add_trace(go.Bar(x=list(ex.cities), y=emp, name="max(f_D/f_D', f_D'/f_D)", **cell_axes(2)))
     fig.add_trace(go.Scatter(x=list(ex.cities), y=[ex.bound] * len(ex.cities), mode="lines",
-                             line=dict(dash="dash", color="green"), name="e^ε"), 1, 2)
-    fig.update_layout(barmode="group", height=420, title=f"{n:,} draws from M(D) and M(D') (seed {settings.seed})")
-    fig.update_yaxes(title_text="share of draws", row=1, col=1)
-    fig.update_yaxes(title_text="frequency ratio", row=1, col=2)
+                             line=dict(dash="dash", color="green"), name="e^ε", **cell_axes(2)))
+    fig.update_layout(barmode="group", height=420, title=f"{n:,} draws from M(D) and M(D') (seed {settings.seed})",
+                      yaxis_title="share of draws", yaxis2_title="frequency ratio")
     show_figure(fig, alt=f"Left: frequencies of each city over {n} draws under D and under {ex.worst_pair[0]}. "
                          f"Right: the ratio of the two frequencies per city against the dashed line e^ε = {ex.bound:.3f}.")
     worst_emp = np.nanmax(emp) if np.any(np.isfinite(emp)) else float("nan")

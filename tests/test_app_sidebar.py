@@ -1,0 +1,97 @@
+"""The shared sidebar: shared values, deep links, bad link values, seeds; Mechanisms 101 reacting to them."""
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+M101 = str(ROOT / "pages" / "1_Mechanisms_101.py")
+
+
+def _metric(at, label):
+    for m in at.metric:
+        if m.label == label:
+            return m.value
+    raise AssertionError(f"no metric {label!r}; have {[m.label for m in at.metric]}")
+
+
+@pytest.fixture
+def m101():
+    at = AppTest.from_file(M101, default_timeout=120)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_moving_epsilon_changes_the_laplace_scale(m101):
+    assert _metric(m101, "scale b") == "1"
+    m101.select_slider(key="eps").set_value(0.1).run()
+    assert _metric(m101, "scale b") == "10"
+    assert _metric(m101, "worst |L(y)| = Δ/b") == "0.1"
+    m101.select_slider(key="eps").set_value(4.0).run()
+    assert _metric(m101, "scale b") == "0.25"
+    assert not m101.exception
+
+
+def test_deep_link_sets_epsilon_and_delta():
+    at = AppTest.from_file(M101, default_timeout=120)
+    at.query_params["eps"] = "3.5"
+    at.query_params["delta"] = "1e-07"
+    at.run()
+    assert at.select_slider(key="eps").value == 3.5
+    assert at.select_slider(key="delta").value == 1e-7
+    assert _metric(at, "ε (sidebar)") == "3.5"
+
+
+@pytest.mark.parametrize("raw", ["0", "-1", "abc", "11"])
+def test_link_with_invalid_epsilon_warns_and_keeps_working(raw):
+    at = AppTest.from_file(M101, default_timeout=120)
+    at.query_params["eps"] = raw
+    at.run()
+    assert not at.exception
+    assert any(f"eps={raw}" in w.value and "ε must be > 0" in w.value for w in at.warning)
+    assert at.select_slider(key="eps").value == 1.0
+
+
+def test_link_with_delta_of_one_warns():
+    at = AppTest.from_file(M101, default_timeout=120)
+    at.query_params["delta"] = "1"
+    at.run()
+    assert not at.exception
+    assert any("delta=1" in w.value and "δ must be in (0, 1)" in w.value for w in at.warning)
+
+
+def test_seed_fixes_the_sampled_histogram(m101):
+    m101.select_slider(key="m101_draws").set_value(100).run()
+    first = _metric(m101, "largest empirical ratio")
+    m101.number_input(key="seed").set_value(0).run()
+    assert _metric(m101, "largest empirical ratio") == first  # same seed, same draws
+    values = set()
+    for seed in (1, 2, 3, 4):
+        m101.number_input(key="seed").set_value(seed).run()
+        values.add(_metric(m101, "largest empirical ratio"))
+    assert len(values | {first}) > 1  # other seeds, other draws
+
+
+def test_wrong_sensitivity_is_flagged_on_the_page(m101):
+    assert not any("EXCEEDS" in str(m.delta) for m in m101.metric)
+    m101.select_slider(key="m101_sens_factor").set_value(0.2).run()
+    assert any("no longer ε-DP" in w.value for w in m101.warning)
+    m101.select_slider(key="m101_sens_factor").set_value(1.0).run()
+    assert not any("no longer ε-DP" in w.value for w in m101.warning)
+
+
+def test_debt_scale_rule(m101):
+    radio = m101.radio(key="m101_debt_rule")
+    radio.set_value(radio.options[0]).run()
+    assert any("guarantee fails" in w.value for w in m101.warning)
+    radio.set_value(radio.options[1]).run()
+    assert any("every neighbour pair" in s.value for s in m101.success)
+
+
+def test_hand_set_scale_beyond_epsilon_is_flagged(m101):
+    m101.radio(key="m101_scale_mode").set_value("set b by hand").run()
+    m101.slider(key="m101_b").set_value(0.5).run()  # worst loss 2 > ε = 1
+    assert _metric(m101, "worst |L(y)| = Δ/b") == "2"
+    assert not m101.exception

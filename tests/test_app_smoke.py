@@ -1,0 +1,20 @@
+"""Open every page with AppTest: no exception, no error message, at least one chart (pages)."""
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ["app.py"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_page_opens_without_error(script):
+    at = AppTest.from_file(str(ROOT / script), default_timeout=300)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert [e.value for e in at.error] == []
+    assert at.select_slider(key="eps").value == 1.0  # the shared sidebar is there
+    if script.startswith("pages/"):
+        assert len(at.get("plotly_chart")) >= 1, f"{script} draws no chart"
