@@ -178,9 +178,9 @@ with tab_main:
         figc = go.Figure()
         for i, K in enumerate(sorted(ks)):
             part = cov_df[cov_df["K"] == K]
-            figc.add_trace(go.Scatter(x=part["k"], y=part["share"], mode="lines+markers", name=f"K = {K}",
+            figc.add_trace(go.Scatter(x=part["k"].tolist(), y=part["share"].tolist(), mode="lines+markers", name=f"K = {K}",
                                       line=dict(color=PALETTE[i % len(PALETTE)]),
-                                      customdata=part[["frequent", "covered"]],
+                                      customdata=part[["frequent", "covered"]].to_numpy().tolist(),
                                       hovertemplate="k=%{x}: %{customdata[1]} of %{customdata[0]} k-grams (%{y:.0%})"))
         figc.update_layout(title="Share of the k-grams used by at least K users that DPNE released",
                            xaxis_title="n-gram length k (tokens)",
@@ -204,9 +204,9 @@ with tab_main:
     tot = sdf.groupby("eta")[["released", "spurious"]].sum()
     sub = sdf[sdf["k"] >= 2].groupby("eta")[["released", "spurious"]].sum()
     figs = go.Figure()
-    figs.add_trace(go.Scatter(x=list(tot.index), y=list(tot["spurious"] / tot["released"].clip(lower=1)),
+    figs.add_trace(go.Scatter(x=tot.index.tolist(), y=(tot["spurious"] / tot["released"].clip(lower=1)).tolist(),
                               mode="lines+markers", name="actual share, all lengths", line=dict(color=PALETTE[0])))
-    figs.add_trace(go.Scatter(x=list(sub.index), y=list(sub["spurious"] / sub["released"].clip(lower=1)),
+    figs.add_trace(go.Scatter(x=sub.index.tolist(), y=(sub["spurious"] / sub["released"].clip(lower=1)).tolist(),
                               mode="lines+markers", name="actual share, lengths ≥ 2", line=dict(color=PALETTE[1])))
     figs.add_trace(go.Scatter(x=list(ETA_OPTIONS), y=list(ETA_OPTIONS), mode="lines", name="η (the target)",
                               line=dict(color="black", dash="dash")))
@@ -280,7 +280,7 @@ with tab_sweep:
         figw = go.Figure()
         for i, v in enumerate(knobs[knob][1]):
             part = sw[sw["value"] == v]
-            figw.add_trace(go.Scatter(x=part["k"], y=part["released"], mode="lines+markers", name=f"{label} = {v}",
+            figw.add_trace(go.Scatter(x=part["k"].tolist(), y=part["released"].tolist(), mode="lines+markers", name=f"{label} = {v}",
                                       line=dict(color=PALETTE[i % len(PALETTE)])))
         figw.update_layout(title=f"DPNE: n-grams released per length as {label} varies",
                            xaxis_title="n-gram length k (tokens)",
