@@ -29,6 +29,7 @@ __all__ = [
     "CityExample",
     "city_example",
     "empirical_selection_ratios",
+    "empirical_density_ratios",
 ]
 
 BANK_DEBTS: dict[str, float] = {"Alice": 2_800_798.00, "Bob": 7_000.00, "Charlie": 1.56, "Xander": 0.00}
@@ -195,4 +196,25 @@ def empirical_selection_ratios(samples_d, samples_neighbour, n_candidates: int) 
     fa, fb = a / a.sum(), b / b.sum()
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where((fa > 0) & (fb > 0), fa / fb, np.nan)
+    return fa, fb, ratio
+
+
+def empirical_density_ratios(samples_d, samples_neighbour, edges, *, min_count: int = 30):
+    """Histogram both samples on ``edges``; per bin the share of draws and the ratio of shares.
+
+    Returns (share_D, share_D', ratio) with ratio NaN in bins where either sample has fewer than
+    ``min_count`` draws (too few to estimate a ratio; the bound e^ε concerns the densities, and a
+    handful of draws can exceed it by chance).
+    """
+    from .validation import check_int
+
+    min_count = check_int("min_count", min_count, low=1)
+    a, _ = np.histogram(np.asarray(samples_d, dtype=float), edges)
+    b, _ = np.histogram(np.asarray(samples_neighbour, dtype=float), edges)
+    na, nb = len(samples_d), len(samples_neighbour)
+    if na == 0 or nb == 0:
+        raise ValueError("samples must not be empty: draw at least one output from each dataset")
+    fa, fb = a / na, b / nb
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where((a >= min_count) & (b >= min_count), fa / fb, np.nan)
     return fa, fb, ratio

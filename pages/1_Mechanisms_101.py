@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dpcore import exponential_mechanism, laplace_pdf, laplace_privacy_loss, laplace_scale
+from dpcore import exponential_mechanism, laplace_mechanism, laplace_pdf, laplace_privacy_loss, laplace_scale
 from dpcore.lecture import (
     BANK_DEBTS,
     CANDIDATE_CITIES,
@@ -19,6 +19,7 @@ from dpcore.lecture import (
     bank_debt_neighbours,
     bank_debt_worst_case,
     city_example,
+    empirical_density_ratios,
     empirical_selection_ratios,
 )
 from dpui import guarantee_badge, shared_sidebar, show_figure, user_errors
@@ -157,29 +158,41 @@ with tab_exp:
                "pairs; a global Δu would also range over every other possible membership.")
 
 with tab_sample:
-    st.markdown("Run the mechanism many times on D and on its worst neighbour; the histogram builds up and the "
-                "empirical ratio of frequencies approaches the true ratio, which stays under e^ε.")
+    st.markdown("Run a mechanism many times on D and on a neighbour D'; the histograms build up and the "
+                "empirical ratio of frequencies approaches the true ratio, which ε-DP keeps under e^ε.")
+    which = st.radio("mechanism", ["exponential (cities)", "Laplace (counts 50 vs 51)"], horizontal=True,
+                     key="m101_sample_mech")
     n = st.select_slider("number of draws per dataset", options=[10, 100, 1000, 10_000, 100_000], value=1000,
                          key="m101_draws")
+    rng = settings.rng("m101-sample", which, n)
     with user_errors():
-        ex = city_example(epsilon=eps)
-        j = ex.neighbours.index(ex.worst_pair[0])
-        rng = settings.rng("m101-sample", n)
-        draws_d = exponential_mechanism(ex.utilities[0], epsilon=eps, sensitivity=ex.sensitivity_used, rng=rng, size=n)
-        draws_n = exponential_mechanism(ex.utilities[j], epsilon=eps, sensitivity=ex.sensitivity_used, rng=rng, size=n)
-        fd, fn, ratio = empirical_selection_ratios(draws_d, draws_n, len(ex.cities))
+        if which.startswith("exponential"):
+            ex = city_example(epsilon=eps)
+            j = ex.neighbours.index(ex.worst_pair[0])
+            draws_d = exponential_mechanism(ex.utilities[0], epsilon=eps, sensitivity=ex.sensitivity_used, rng=rng, size=n)
+            draws_n = exponential_mechanism(ex.utilities[j], epsilon=eps, sensitivity=ex.sensitivity_used, rng=rng, size=n)
+            fd, fn, ratio = empirical_selection_ratios(draws_d, draws_n, len(ex.cities))
+            xs, other, unit = list(ex.cities), ex.worst_pair[0], "city"
+        else:
+            b = laplace_scale(epsilon=eps, sensitivity=1.0)
+            draws_d = laplace_mechanism(np.full(n, 50.0), epsilon=eps, sensitivity=1.0, rng=rng)
+            draws_n = laplace_mechanism(np.full(n, 51.0), epsilon=eps, sensitivity=1.0, rng=rng)
+            edges = np.linspace(50.5 - 5 * b, 50.5 + 5 * b, 41)
+            fd, fn, ratio = empirical_density_ratios(draws_d, draws_n, edges)
+            xs, other, unit = list((edges[:-1] + edges[1:]) / 2), "D' (answer 51)", "released value y (bin centre)"
+    bound = float(np.exp(eps))
     fig = grid_figure(1, 2, titles=("Empirical frequencies", "Empirical ratio vs e^ε"))
-    fig.add_trace(go.Bar(x=list(ex.cities), y=fd, name="D", **cell_axes(1)))
-    fig.add_trace(go.Bar(x=list(ex.cities), y=fn, name=ex.worst_pair[0], **cell_axes(1)))
+    fig.add_trace(go.Bar(x=xs, y=fd, name="D", **cell_axes(1)))
+    fig.add_trace(go.Bar(x=xs, y=fn, name=other, **cell_axes(1)))
     emp = np.maximum(ratio, 1 / ratio)
-    fig.add_trace(go.Bar(x=list(ex.cities), y=emp, name="max(f_D/f_D', f_D'/f_D)", **cell_axes(2)))
-    fig.add_trace(go.Scatter(x=list(ex.cities), y=[ex.bound] * len(ex.cities), mode="lines",
-                             line=dict(dash="dash", color="green"), name="e^ε", **cell_axes(2)))
+    fig.add_trace(go.Bar(x=xs, y=emp, name="max(f_D/f_D', f_D'/f_D)", **cell_axes(2)))
+    fig.add_trace(go.Scatter(x=[xs[0], xs[-1]] if unit != "city" else xs, y=[bound] * (2 if unit != "city" else len(xs)),
+                             mode="lines", line=dict(dash="dash", color="green"), name="e^ε", **cell_axes(2)))
     fig.update_layout(barmode="group", height=420, title=f"{n:,} draws from M(D) and M(D') (seed {settings.seed})",
-                      yaxis_title="share of draws", yaxis2_title="frequency ratio")
-    show_figure(fig, alt=f"Left: frequencies of each city over {n} draws under D and under {ex.worst_pair[0]}. "
-                         f"Right: the ratio of the two frequencies per city against the dashed line e^ε = {ex.bound:.3f}.")
-    worst_emp = np.nanmax(emp) if np.any(np.isfinite(emp)) else float("nan")
+                      yaxis_title="share of draws", yaxis2_title="frequency ratio", xaxis_title=unit, xaxis2_title=unit)
+    show_figure(fig, alt=f"Left: frequencies over {n} draws under D and under {other}. Right: the ratio of the two "
+                         f"frequencies per {unit} against the dashed line e^ε = {bound:.3f}.")
+    worst_emp = float(np.nanmax(emp)) if np.any(np.isfinite(emp)) else float("nan")
     st.metric("largest empirical ratio", f"{worst_emp:.3f}", help="Few draws give noisy ratios that can exceed e^ε by "
-              "chance; the true ratio (tab c) cannot.")
-    st.caption("The random draws depend only on the sidebar seed and the number of draws.")
+              "chance; the true ratio cannot. Laplace bins with fewer than 30 draws are left out.")
+    st.caption("The random draws depend only on the sidebar seed, the mechanism and the number of draws.")

@@ -95,3 +95,12 @@ def test_hand_set_scale_beyond_epsilon_is_flagged(m101):
     m101.slider(key="m101_b").set_value(0.5).run()  # worst loss 2 > ε = 1
     assert _metric(m101, "worst |L(y)| = Δ/b") == "2"
     assert not m101.exception
+
+
+def test_laplace_sampling_exercise(m101):
+    m101.radio(key="m101_sample_mech").set_value("Laplace (counts 50 vs 51)").run()
+    m101.select_slider(key="m101_draws").set_value(100_000).run()
+    assert not m101.exception
+    ratio = float(_metric(m101, "largest empirical ratio"))
+    # 100k draws, bins with ≥ 30 draws: a ratio can exceed e^1 by sampling noise, but not wildly
+    assert 1.0 < ratio < 2.718 * 1.6
