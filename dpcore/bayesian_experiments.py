@@ -83,11 +83,16 @@ _BAND = (0.1, 0.9)
 
 
 def summarise(df: pd.DataFrame, x: str, value: str = "kl", by: str = "mechanism") -> pd.DataFrame:
-    """Mean and band (10th and 90th percentile over repetitions) of ``value`` per (``by``, ``x``)."""
+    """Mean and band (10th and 90th percentile over repetitions) of ``value`` per (``by``, ``x``),
+    in first-seen order of ``by`` and ``x``."""
     g = df.groupby([by, x], sort=False)[value]
-    out = g.agg(mean="mean", lower=lambda s: s.quantile(_BAND[0]), upper=lambda s: s.quantile(_BAND[1]),
-                repetitions="count").reset_index()
-    return out
+    out = pd.DataFrame({
+        "mean": g.mean(),
+        "lower": g.quantile(_BAND[0]),
+        "upper": g.quantile(_BAND[1]),
+        "repetitions": g.count(),
+    })
+    return out.reset_index()
 
 
 def _epsilons(epsilons) -> list[float]:
