@@ -39,7 +39,15 @@ import pandas as pd
 from scipy.special import ndtr, ndtri
 
 from .gaussian import gaussian_sigma
-from .ngrams import MAX_NGRAM_LENGTH, NgramIndex, TokenCorpus, build_ngram_index, encode_users, rows_membership
+from .ngrams import (
+    MAX_NGRAM_LENGTH,
+    NgramIndex,
+    TokenCorpus,
+    build_ngram_index,
+    encode_users,
+    group_by_user,
+    rows_membership,
+)
 from .validation import check_choice, check_delta, check_epsilon, check_int, check_real, check_rng
 
 __all__ = [
@@ -176,10 +184,8 @@ def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _user_item_pairs(users: np.ndarray, items: np.ndarray, n_items: int):
     """Distinct (user, item) pairs with occurrence counts, from one entry per occurrence."""
-    width = max(int(n_items), 1)
-    code, uniq = _factorize(users.astype(np.int64) * width + items)
-    counts = np.bincount(code, minlength=uniq.size)
-    return uniq // width, uniq % width, counts
+    pu, pi, pc, _, _ = group_by_user(users, items, n_items, need_positions=False)
+    return pu, pi, pc
 
 
 def _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng):
@@ -527,7 +533,8 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
         rho_k = float(-sigma_k * ndtri(p_zero))
         thresholds[k] = rho_k
 
-        # Valid k-grams at the visited positions.
+        # Valid k-grams at the visited positions, keyed by (prefix index a, index t of the last token in
+        # S_1): a·|S_1| + t identifies a k-gram whatever the rule and keeps the key space small.
         cand = tc.run_left[pos] >= k
         if pruning == "both":
             nxt = np.zeros(pos.size, dtype=bool)
@@ -535,45 +542,52 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
             cand &= nxt
             ci = np.flatnonzero(cand)
             p = pos[ci]
-            key = rel[ci] * space.width + rel[ci + 1]
+            t_idx = token_rel[tc.tokens[p + k - 1]]  # ≥ 0: the suffix is released, so are its tokens
         else:
             ci = np.flatnonzero(cand)
             p = pos[ci]
             t_idx = token_rel[tc.tokens[p + k - 1]]
             ok = t_idx >= 0
             p, ci, t_idx = p[ok], ci[ok], t_idx[ok]
-            key = rel[ci] * space.width + t_idx
-        item_code, item_keys = _factorize(key)
+        key = rel[ci] * s1_size + t_idx
+        pu, pi, pc, item_keys, item_code = group_by_user(tc.user_of[p], key, m * s1_size)
         n_items = item_keys.size
-        pu, pi, pc = _user_item_pairs(tc.user_of[p], item_code, n_items)
+        item_a = item_keys // s1_size
+        item_t = item_keys % s1_size
+        if pruning == "both":
+            item_b = np.empty(n_items, dtype=np.int64)
+            item_b[item_code] = rel[ci + 1]  # the suffix's index in S_{k−1} (same for every occurrence)
+        else:
+            item_b = item_t
         released, support = _weighted_gaussian_select(pu, pi, pc, n_items, limit=limit, sigma=sigma_k,
                                                        threshold=rho_k, selection=selection, rng=rng)
         n_support = int(support.sum())
         n_zero = int(n_valid - n_support)
         n_sampled = int(rng.binomial(n_zero, p_zero)) if n_zero > 0 else 0
-        support_keys = np.sort(item_keys[support])
-        sampled = _sample_zero_weight(space, n_zero, n_sampled, support_keys, rng)
+        support_space_keys = np.sort(item_a[support] * space.width + item_b[support])
+        sampled = _sample_zero_weight(space, n_zero, n_sampled, support_space_keys, rng)
+        s_a = sampled // space.width
+        s_b = sampled % space.width
+        s_t = token_rel[prev_rows[s_b, -1]] if pruning == "both" else s_b
+        s_key = s_a * s1_size + s_t
 
-        # Sampled keys that some user did write (valid, but zero weight after the limit) are not spurious.
-        order_keys = np.argsort(item_keys)
-        sorted_items = item_keys[order_keys]
-        if sorted_items.size:
-            at = np.minimum(np.searchsorted(sorted_items, sampled), sorted_items.size - 1)
-            in_corpus = sorted_items[at] == sampled
-            sampled_item = np.where(in_corpus, order_keys[at], -1)
+        # Sampled k-grams that some user did write (valid, but zero weight after the limit) are not spurious.
+        if n_items:
+            at = np.minimum(np.searchsorted(item_keys, s_key), n_items - 1)
+            in_corpus = item_keys[at] == s_key
+            sampled_item = np.where(in_corpus, at, -1)
         else:
-            in_corpus = np.zeros(sampled.size, dtype=bool)
-            sampled_item = np.full(sampled.size, -1)
+            in_corpus = np.zeros(s_key.size, dtype=bool)
+            sampled_item = np.full(s_key.size, -1)
         kept_items = np.flatnonzero(released)
-        rel_keys = np.concatenate([item_keys[kept_items], sampled]).astype(np.int64)
         item_rel = np.full(max(n_items, 1), -1, dtype=np.int64)
         item_rel[kept_items] = np.arange(kept_items.size)
         item_rel[sampled_item[in_corpus]] = kept_items.size + np.flatnonzero(in_corpus)
 
-        a = rel_keys // space.width
-        b = rel_keys % space.width
-        last = prev_rows[b, -1] if pruning == "both" else s1_tokens[b]
-        rows = np.hstack([prev_rows[a], np.asarray(last, dtype=np.int32).reshape(-1, 1)]).astype(np.int32)
+        a = np.concatenate([item_a[kept_items], s_a]).astype(np.int64)
+        b = np.concatenate([item_b[kept_items], s_b]).astype(np.int64)
+        t = np.concatenate([item_t[kept_items], s_t]).astype(np.int64)
+        rows = np.hstack([prev_rows[a], s1_tokens[t].reshape(-1, 1)]).astype(np.int32)
         ids[k] = rows
         spurious_mask = np.zeros(rows.shape[0], dtype=bool)
         spurious_mask[kept_items.size:] = ~in_corpus

@@ -51,6 +51,78 @@ def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return codes.astype(np.int64, copy=False), np.asarray(uniques)
 
 
+_TABLE_LIMIT = 2**27  # key spaces up to this size are grouped through a direct lookup table
+
+
+def group_by_user(users: np.ndarray, keys: np.ndarray, key_space: int, *, need_positions: bool = True):
+    """Distinct (user, key) pairs of a list of positions whose users are non-decreasing.
+
+    Args:
+      users: user index per position, non-decreasing (positions are visited user by user).
+      keys: integer key per position in [0, key_space).
+      key_space: an upper bound on the keys.
+
+    Returns:
+      (pair_user, pair_item, pair_count, item_keys, item_of_position): ``item_keys`` are the distinct
+      keys, sorted; ``pair_item`` and ``item_of_position`` index into them.
+
+    Small key spaces (≤ 2^27) map keys to dense codes through a lookup table (O(n + key_space)); the
+    pairs then come from a stable sort of user·n_items + code, which is fast because the array is
+    already sorted by user. Larger key spaces sort key·n_users + user once. Both are much faster than
+    hashing millions of distinct pairs.
+    """
+    users = np.asarray(users, dtype=np.int64)
+    keys = np.asarray(keys, dtype=np.int64)
+    n = keys.size
+    if n == 0:
+        z = np.zeros(0, dtype=np.int64)
+        return z, z, z, z, z
+    key_space = max(int(key_space), 1)
+    n_users = int(users[-1]) + 1
+    if key_space <= _TABLE_LIMIT:
+        present = np.zeros(key_space, dtype=bool)
+        present[keys] = True
+        item_keys = np.flatnonzero(present)
+        del present
+        lookup = np.empty(key_space, dtype=np.int32)  # only entries at item_keys are touched
+        lookup[item_keys] = np.arange(item_keys.size, dtype=np.int32)
+        code = lookup[keys].astype(np.int64)
+        del lookup
+        n_items = max(item_keys.size, 1)
+        comb = users * n_items + code
+        order = np.argsort(comb, kind="stable")
+        sc = comb[order]
+        new = np.empty(n, dtype=bool)
+        new[0] = True
+        np.not_equal(sc[1:], sc[:-1], out=new[1:])
+        starts = np.flatnonzero(new)
+        pair_comb = sc[starts]
+        return (pair_comb // n_items, pair_comb % n_items, np.diff(np.append(starts, n)), item_keys,
+                code if need_positions else None)
+    if key_space * n_users >= 2**62:  # pragma: no cover - astronomically many released (k−1)-grams
+        item_keys, code = np.unique(keys, return_inverse=True)
+        return group_by_user(users, code, item_keys.size, need_positions=need_positions)[:3] + (item_keys, code)
+    comb = keys * n_users + users
+    order = np.argsort(comb)
+    sc = comb[order]
+    new_pair = np.empty(n, dtype=bool)
+    new_pair[0] = True
+    np.not_equal(sc[1:], sc[:-1], out=new_pair[1:])
+    key_sorted = sc // n_users
+    new_item = np.empty(n, dtype=bool)
+    new_item[0] = True
+    np.not_equal(key_sorted[1:], key_sorted[:-1], out=new_item[1:])
+    item_keys = key_sorted[new_item]
+    item_idx_sorted = np.cumsum(new_item) - 1
+    starts = np.flatnonzero(new_pair)
+    item_of_position = None
+    if need_positions:
+        item_of_position = np.empty(n, dtype=np.int64)
+        item_of_position[order] = item_idx_sorted
+    return (sc[starts] % n_users, item_idx_sorted[starts], np.diff(np.append(starts, n)), item_keys,
+            item_of_position)
+
+
 @dataclass(frozen=True, eq=False)
 class TokenCorpus:
     """A corpus as flat token ids.
@@ -84,10 +156,9 @@ class TokenCorpus:
         Level 1 of DPNE and DPSU over 1-grams do not depend on anything released, so a cached
         corpus pays this hash pass once.
         """
-        width = max(self.vocabulary_size, 1)
-        code, uniq = _factorize(self.user_of.astype(np.int64) * width + self.tokens)
-        counts = np.bincount(code, minlength=uniq.size)
-        return uniq // width, uniq % width, counts
+        pair_user, pair_item, counts, item_keys, _ = group_by_user(
+            self.user_of, self.tokens, self.vocabulary_size, need_positions=False)
+        return pair_user, item_keys[pair_item], counts
 
     def decode(self, rows: np.ndarray) -> set[tuple[str, ...]]:
         """Token-id rows ``(n, k)`` → a set of k-tuples of strings (for display and tests)."""

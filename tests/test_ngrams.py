@@ -99,3 +99,22 @@ def test_rows_membership_matches_python_sets(seed):
     assert rows_membership(a, b).tolist() == expected
     assert rows_membership(a[:0], b).size == 0
     assert not rows_membership(a, b[:0]).any()
+
+
+@pytest.mark.parametrize("table_limit", [0, 2**27])  # 0 forces the sort path, 2^27 the lookup table
+@pytest.mark.parametrize("seed", range(4))
+def test_group_by_user_matches_counter(monkeypatch, table_limit, seed):
+    import collections
+
+    import dpcore.ngrams as ng
+
+    monkeypatch.setattr(ng, "_TABLE_LIMIT", table_limit)
+    rng = np.random.default_rng(seed)
+    users = np.sort(rng.integers(0, 30, size=400))
+    keys = rng.integers(0, 50, size=400) * 7919  # sparse keys in a large space
+    pu, pi, pc, item_keys, item_of_pos = ng.group_by_user(users, keys, 50 * 7919)
+    expected = collections.Counter(zip(users.tolist(), keys.tolist()))
+    got = {(int(u), int(item_keys[i])): int(c) for u, i, c in zip(pu, pi, pc)}
+    assert got == dict(expected)
+    assert np.all(np.diff(item_keys) > 0) and set(item_keys.tolist()) == set(keys.tolist())
+    assert np.array_equal(item_keys[item_of_pos], keys)
