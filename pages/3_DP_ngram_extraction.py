@@ -202,20 +202,23 @@ with tab_main:
         sweep_rows = eta_sweep(chash, eps, delta, T, int(delta0), decay, pruning, selection, settings.seed, corpus)
     sdf = pd.DataFrame(sweep_rows)
     tot = sdf.groupby("eta")[["released", "spurious"]].sum()
-    sub = sdf[sdf["k"] >= 2].groupby("eta")[["released", "spurious"]].sum()
     figs = go.Figure()
+    for i, k in enumerate(range(2, T + 1)):
+        part = sdf[sdf["k"] == k].set_index("eta").reindex(list(ETA_OPTIONS))
+        share = (part["spurious"] / part["released"].where(part["released"] > 0)).tolist()  # NaN: nothing released
+        figs.add_trace(go.Scatter(x=list(ETA_OPTIONS), y=share, mode="lines+markers", name=f"k = {k}",
+                                  line=dict(color=PALETTE[(i + 1) % len(PALETTE)], width=1.5)))
     figs.add_trace(go.Scatter(x=tot.index.tolist(), y=(tot["spurious"] / tot["released"].clip(lower=1)).tolist(),
-                              mode="lines+markers", name="actual share, all lengths", line=dict(color=PALETTE[0])))
-    figs.add_trace(go.Scatter(x=sub.index.tolist(), y=(sub["spurious"] / sub["released"].clip(lower=1)).tolist(),
-                              mode="lines+markers", name="actual share, lengths ≥ 2", line=dict(color=PALETTE[1])))
-    figs.add_trace(go.Scatter(x=list(ETA_OPTIONS), y=list(ETA_OPTIONS), mode="lines", name="η (the target)",
+                              mode="lines+markers", name="all lengths", line=dict(color=PALETTE[0], width=4)))
+    figs.add_trace(go.Scatter(x=list(ETA_OPTIONS), y=list(ETA_OPTIONS), mode="lines", name="y = η (the target)",
                               line=dict(color="black", dash="dash")))
     figs.add_vline(x=eta, line=dict(color="grey", dash="dot"), annotation_text=f"current η = {eta:g}")
-    figs.update_layout(title="Share of released n-grams that no user wrote (003 Table 3)",
-                       xaxis_title="η (log scale)", yaxis_title="spurious share of the release (lower is better)")
+    figs.update_layout(title="Share of released n-grams that no user wrote, per length (003 Table 3)",
+                       xaxis_title="η (log scale)", yaxis_title="spurious share of S_k (lower is better)")
     figs.update_xaxes(type="log")
-    show_figure(figs, alt="Actual spurious share against η on a log axis, with the line y = η: " + ", ".join(
-        f"η={e:g}: {s / max(r, 1):.3f}" for e, (r, s) in tot.iterrows()), key="dpne_spurious")
+    show_figure(figs, alt="Actual spurious share against η on a log axis, one line per length and one for all "
+                          "lengths, with the line y = η. All lengths: " + ", ".join(
+                              f"η={e:g}: {s / max(r, 1):.3f}" for e, (r, s) in tot.iterrows()), key="dpne_spurious")
     st.caption(f"Spurious = released but used by no user: {EVALUATION_ONLY}. One DPNE run per η (seeded).")
 
     # --- step-by-step view of one length

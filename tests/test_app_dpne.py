@@ -56,6 +56,10 @@ def test_page_renders_tabs_charts_and_guarantee():
     assert any("Guarantee: (ε, δ)-DP per user" in m.value for m in at.markdown)
     assert len(at.get("latex")) >= 3  # formulas: budget, thresholds, step view
     assert any("k-anonymity — not DP" in c.value for c in at.caption)
+    spur = chart_by_title(at, "Share of released n-grams that no user wrote")
+    names = [tr["name"] for tr in spur["data"]]
+    assert names[:5] == ["k = 2", "k = 3", "k = 4", "k = 5", "k = 6"] and "y = η (the target)" in names
+    assert spur["layout"]["xaxis"]["type"] == "log"
 
 
 def test_dpne_beats_dpsu_even_on_long_ngrams_at_eps4_and_chart_shows_it():
