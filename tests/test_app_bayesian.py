@@ -84,3 +84,12 @@ def test_experiment_tabs_run(page, button):
     page.button(key=button).click().run()
     clean(page)
     assert len(page.get("plotly_chart")) + len(page.dataframe) > charts + frames
+
+
+def test_end_to_end_curve_toggle(page):
+    page.slider(key="bayes_reps").set_value(2).run()
+    assert not any("EndToEndDP (tuned)" in c.proto.spec for c in page.get("plotly_chart"))
+    page.toggle(key="bayes_e2e_curve").set_value(True).run()
+    clean(page)
+    specs = [c.proto.spec for c in page.get("plotly_chart")]
+    assert any("EndToEndDP (tuned)" in spec for spec in specs)

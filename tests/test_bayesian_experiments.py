@@ -205,3 +205,23 @@ def test_membership_inference_columns_on_the_sample_corpus(unigrams):
     df = membership_inference(unigrams, epsilons=[0.1, 10], trials=20, rng=0, pool=2, **DEFAULT_SETTINGS)
     assert set(df["mechanism"]) == {BAYESIAN, LAPLACE} and len(df) == 4
     assert df["success_rate"].between(0, 1).all() and (df["epsilon_lower_bound"] >= 0).all()
+
+
+@pytest.mark.parametrize("call, exc, message", [
+    (lambda c: kl_vs_epsilon(c, epsilons=[]), ValueError, "epsilons must hold at least one value, got an empty list"),
+    (lambda c: kl_vs_epsilon(c, epsilons=[0.0]), ValueError, "epsilon must be > 0, got epsilon=0"),
+    (lambda c: kl_vs_epsilon(c, epsilons=[1.0], repetitions=0), ValueError, "repetitions must be >= 1, got repetitions=0"),
+    (lambda c: kl_vs_epsilon(c, epsilons=[1.0], mechanisms=("Magic",)), ValueError,
+     "mechanism must be one of"),
+    (lambda c: kl_vs_users(c, user_numbers=[1]), ValueError, "number of users must be >= 2, got number of users=1"),
+    (lambda c: kl_vs_vocabulary(c, sizes=[10_000]), ValueError, "vocabulary size must be <= 25, got vocabulary size=10000"),
+    (lambda c: kl_vs_public_quality(c, noise_scales=[-1]), ValueError,
+     "public noise scale must be >= 0, got public noise scale=-1"),
+    (lambda c: membership_inference(c, epsilons=[1.0], trials=2), ValueError, "trials must be >= 4, got trials=2"),
+    (lambda c: kl_vs_epsilon(c, epsilons=[1.0], calibration="exact"), ValueError,
+     "calibration must be one of 'classic', 'analytic', got calibration='exact'"),
+])
+def test_experiment_validation_messages(call, exc, message):
+    with pytest.raises(exc) as info:
+        call(small_counts())
+    assert message in str(info.value)
