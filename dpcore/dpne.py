@@ -734,7 +734,8 @@ class KAnonymityCoverage:
         raise KeyError(f"no coverage row for k={k}, K={K}")
 
 
-def kanonymity_coverage(index: NgramIndex, released_ids: dict, *, ks=DEFAULT_K_VALUES) -> KAnonymityCoverage:
+def kanonymity_coverage(index: NgramIndex, released_ids: dict, *, ks=DEFAULT_K_VALUES,
+                        max_length: int | None = None) -> KAnonymityCoverage:
     """Share of the k-grams used by **at least** K users that ``released_ids`` contains (003 Fig. 4 right).
 
     Args:
@@ -742,17 +743,23 @@ def kanonymity_coverage(index: NgramIndex, released_ids: dict, *, ks=DEFAULT_K_V
         :class:`TokenCorpus`).
       released_ids: k → ``(n, k)`` token-id rows (``DpneRelease.ids`` or ``DpsuBaselineRelease.ids``).
       ks: the thresholds K (integers ≥ 1). The reference code counts "more than K"; we say "at least".
+      max_length: report lengths 1..max_length (default: all lengths of the index).
     """
     if not isinstance(index, NgramIndex):
         raise TypeError(f"index must be an NgramIndex (see build_ngram_index), got {type(index).__name__}")
     ks = tuple(check_int(f"ks[{i}]", K, low=1) for i, K in enumerate(ks))
     if not ks:
         raise ValueError("ks must hold at least one K, got an empty sequence")
+    T = index.max_length if max_length is None else check_int("max_length", max_length, low=1,
+                                                               high=index.max_length)
     rows = []
-    for k in range(1, index.max_length + 1):
+    for k in range(1, T + 1):
         lev = index.level(k)
-        rel = np.asarray(released_ids.get(k, np.zeros((0, k), dtype=np.int32)))
-        covered_mask = rows_membership(lev.grams, rel.reshape(-1, k)) if lev.n_grams else np.zeros(0, dtype=bool)
+        rel = np.asarray(released_ids.get(k, np.zeros((0, k), dtype=np.int32))).reshape(-1, k)
+        covered_mask = np.zeros(lev.n_grams, dtype=bool)
+        if rel.shape[0]:
+            found = index.lookup(rel)
+            covered_mask[found[found >= 0]] = True
         for K in ks:
             freq = lev.user_counts >= K
             n_freq = int(freq.sum())

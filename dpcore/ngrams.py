@@ -228,6 +228,9 @@ class KgramLevel:
         grouped by user (users ascending): the user, the k-gram id (row of ``grams``) and how many
         times the user wrote it.
       user_counts: for each k-gram id, the number of distinct users who use it.
+      sorted_keys, key_order: the packed keys (id of the (k−1)-gram prefix)·|vocabulary| + last token,
+        sorted, and the k-gram id of each (for :meth:`NgramIndex.lookup`); empty for k = 1, whose ids
+        are the token ids.
     """
 
     k: int
@@ -236,6 +239,8 @@ class KgramLevel:
     pair_gram: np.ndarray
     pair_count: np.ndarray
     user_counts: np.ndarray
+    sorted_keys: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
+    key_order: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
 
     @property
     def n_grams(self) -> int:
@@ -254,6 +259,30 @@ class NgramIndex:
         if k not in self.levels:
             raise ValueError(f"k must be in 1..{self.max_length}, got k={k}")
         return self.levels[k]
+
+    def lookup(self, rows: np.ndarray) -> np.ndarray:
+        """The k-gram id of each token-id row ``(n, k)``, or −1 where the corpus has no such k-gram.
+
+        Walks prefix by prefix through the packed keys, so the cost is O(n·k·log n_k) — cheap for a
+        release, whatever the corpus size.
+        """
+        rows = np.asarray(rows, dtype=np.int64)
+        if rows.ndim != 2:
+            raise ValueError(f"rows must be a 2-D array of token ids, got shape {rows.shape}")
+        n, k = rows.shape
+        if k < 1 or k > self.max_length:
+            raise ValueError(f"row length must be in 1..{self.max_length}, got {k}")
+        V = max(self.corpus.vocabulary_size, 1)
+        ids = np.where((rows[:, 0] >= 0) & (rows[:, 0] < self.corpus.vocabulary_size), rows[:, 0], -1)
+        for j in range(2, k + 1):
+            lev = self.levels[j]
+            if lev.sorted_keys.size == 0:
+                return np.full(n, -1, dtype=np.int64)
+            key = ids * V + rows[:, j - 1]
+            at = np.minimum(np.searchsorted(lev.sorted_keys, key), lev.sorted_keys.size - 1)
+            found = (ids >= 0) & (lev.sorted_keys[at] == key)
+            ids = np.where(found, lev.key_order[at], -1)
+        return ids
 
     def user_sets(self, k: int) -> list[set[tuple[str, ...]]]:
         """G_k of every user as sets of string tuples (slow; for tests and small displays)."""
@@ -302,8 +331,14 @@ def build_ngram_index(corpus: TokenCorpus | Sequence, max_length: int) -> NgramI
         pair_user = (pair_uniq // max(n_k, 1)).astype(np.int32)
         pair_gram = (pair_uniq % max(n_k, 1)).astype(np.int32)
         user_counts = np.bincount(pair_gram, minlength=n_k).astype(np.int32)
+        if k > 1:
+            key_order = np.argsort(uniq, kind="stable")
+            sorted_keys = uniq[key_order]
+        else:
+            key_order = sorted_keys = np.zeros(0, dtype=np.int64)
         levels[k] = KgramLevel(k=k, grams=grams.astype(np.int32), pair_user=pair_user, pair_gram=pair_gram,
-                               pair_count=pair_count, user_counts=user_counts)
+                               pair_count=pair_count, user_counts=user_counts, sorted_keys=sorted_keys,
+                               key_order=key_order)
     return NgramIndex(corpus=tc, max_length=max_length, levels=levels)
 
 

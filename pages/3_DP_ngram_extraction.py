@@ -173,7 +173,7 @@ with tab_main:
                         help="The K-anonymous reference set: k-grams used by at least K distinct users.")
     if ks:
         index = ngram_index(chash, corpus)
-        cov = kanonymity_coverage(index, result.ids, ks=sorted(ks))
+        cov = kanonymity_coverage(index, result.ids, ks=sorted(ks), max_length=T)
         cov_df = pd.DataFrame([r for r in cov.rows if r["k"] <= T])
         figc = go.Figure()
         for i, K in enumerate(sorted(ks)):
@@ -246,7 +246,7 @@ with tab_main:
         st.latex(rf"\rho_{{{k_sel}}}=\sigma_{{{k_sel}}}\,\Phi^{{-1}}\Big(1-{eta:g}\cdot\min\big(1,"
                  rf"\tfrac{{{d.previous_size}}}{{{d.valid_count}}}\big)\Big)={d.threshold:.4g}")
         longest = max(k for k, n in result.sizes.items() if n)
-        sample = sorted(" ".join(g) for g in result.ngrams[longest])[:15]
+        sample = sorted(" ".join(g) for g in tc.decode(result.ids[longest]))[:15]
         st.markdown(f"Some released {longest}-grams (the release itself; no counts): " + "; ".join(f"`{s}`" for s in sample))
     else:
         st.info("No length ≥ 2 was reached at these settings (T = 1 or no 1-gram passed ρ₁).")

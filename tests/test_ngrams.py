@@ -118,3 +118,23 @@ def test_group_by_user_matches_counter(monkeypatch, table_limit, seed):
     assert got == dict(expected)
     assert np.all(np.diff(item_keys) > 0) and set(item_keys.tolist()) == set(keys.tolist())
     assert np.array_equal(item_keys[item_of_pos], keys)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_lookup_finds_exactly_the_corpus_kgrams(seed):
+    rng = np.random.default_rng(seed)
+    users = random_users(rng, n_users=15, vocab=4)
+    index = build_ngram_index(users, 4)
+    vocab = index.corpus.vocabulary
+    for k in range(1, 5):
+        lev = index.level(k)
+        if lev.n_grams:
+            assert np.array_equal(index.lookup(lev.grams), np.arange(lev.n_grams))
+        probe = rng.integers(0, max(index.corpus.vocabulary_size, 1), size=(60, k))
+        truth = set().union(*index.user_sets(k)) if users else set()
+        got = index.lookup(probe)
+        for row, gid in zip(probe.tolist(), got.tolist()):
+            word_row = tuple(vocab[row]) if index.corpus.vocabulary_size else ()
+            assert (gid >= 0) == (word_row in truth)
+            if gid >= 0:
+                assert lev.grams[gid].tolist() == row
