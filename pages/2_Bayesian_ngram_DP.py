@@ -46,7 +46,7 @@ SWEEP_EPS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 CALIBRATION_LABELS = {"classic": "classic (as in the paper)", "analytic": "analytic (tight)"}
 COLOURS = {BAYESIAN: PALETTE[0], END_TO_END: PALETTE[4], LAPLACE: PALETTE[1], LAPLACE_PUBLIC: PALETTE[3],
            PUBLIC: PALETTE[2], PRIVATE: PALETTE[7]}
-KL_AXIS = "KL divergence from the private distribution (lower is better, log scale)"
+KL_AXIS = "KL divergence to private (lower is better, log)"
 EPS_AXIS = "ε (privacy loss, log scale; right = weaker privacy)"
 
 
@@ -186,18 +186,18 @@ if calibration == "classic" and eps >= 1:
 
 st.subheader("What happened at these settings")
 m = st.columns(5)
-m[0].metric("γ, sensitivity of w ⊙ x̂ (brute force)", f"{prepared.sensitivity:.4g}",
-            help=f"Largest change of w ⊙ x̂ when one of the {counts.n_users:,} users is removed, computed exactly. "
+m[0].metric("γ (brute force)", f"{prepared.sensitivity:.4g}",
+            help=f"Sensitivity: the largest change of w ⊙ x̂ when one of the {counts.n_users:,} users is removed, computed exactly. "
                  f"Claim 1 worst case: {gamma_worst:.4g}.")
 m[1].metric(f"σ_ps ({calibration})", f"{release.sigma:.4g}",
             help=f"classic: {sigma_classic:.4g}; analytic: {sigma_analytic:.4g}")
-m[2].metric("words with w < 1", f"{prepared.share_downweighted:.1%}",
+m[2].metric("n-grams with w < 1", f"{prepared.share_downweighted:.1%}",
             help="Share of the vocabulary whose private evidence is shrunk (mass taken from the public prior).")
-m[3].metric("KL(private ‖ release)", f"{kl_now:.4g}", help="Lower is better.")
-m[4].metric("KL(private ‖ public baseline)", f"{kl_public:.4g}", help="What the public data alone achieves.")
+m[3].metric("KL, this release", f"{kl_now:.4g}", help="KL(private ‖ θ). Lower is better.")
+m[4].metric("KL, public only", f"{kl_public:.4g}", help="KL(private ‖ public baseline): what the public data alone achieves.")
 st.markdown(
     f"**In words.** Any single user's text changes the released distribution's probability of any outcome by "
-    f"at most a factor e^{fmt(eps)} ≈ {np.exp(eps):.3g}, except with probability δ = {fmt(delta)}. "
+    f"at most a factor e^ε ≈ {np.exp(eps):.3g}, except with probability δ = {fmt(delta)}. "
     f"To get there, each of the {counts.n_users:,} users' counts of the {counts.vocabulary_size:,} public "
     f"{n}-grams were clamped at C = {C}; {prepared.share_downweighted:.1%} of the {n}-grams are used by fewer "
     f"than C/S = {C / S:g} users and get weight w < 1, so part of their mass comes from the public prior; "
@@ -275,8 +275,8 @@ with tab_eps:
                       f"δ = {fmt(delta)}, {reps} repetitions)", x_title=EPS_AXIS, y_title=KL_AXIS,
                       log_x=True, log_y=True, dash={PUBLIC: "dash"})
     kl_k = float(k_sweep(ph, qh, n, priv, pub).set_index("K").loc[K, "kl"])
-    fig.add_hline(y=max(kl_k, 1e-12), line=dict(color=PALETTE[5], dash="dot"),
-                  annotation_text=f"k-anonymity, K = {K} (not DP)", annotation_position="bottom left")
+    fig.add_trace(go.Scatter(x=list(SWEEP_EPS), y=[kl_k] * len(SWEEP_EPS), mode="lines",
+                             name=f"k-anonymity, K = {K} (not DP)", line=dict(color=PALETTE[5], dash="dot")))
     fig.add_vline(x=eps, line=dict(color="grey", dash="dot"), annotation_text=f"current ε = {fmt(eps)}")
     b = summary[summary.mechanism == BAYESIAN].set_index("epsilon")["mean"]
     lap = summary[summary.mechanism == LAPLACE].set_index("epsilon")["mean"]
@@ -343,6 +343,7 @@ def kanon_figure(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibr
     """The two-panel figure does not depend on the current ε: build it once per setting (plotly's
     make_subplots alone costs ~50 ms per rerun)."""
     kdf = k_sweep(private_hash, public_hash, n, _private, _public)
+    kdf = kdf[kdf["K"] >= 2]  # K = 1 is the private distribution itself (KL ≈ 0 off a log axis)
     df = eps_sweep(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibration, seed, False, _private, _public)
     bs = summarise(df[df.mechanism == BAYESIAN], "epsilon")
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.06,

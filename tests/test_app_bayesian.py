@@ -32,7 +32,7 @@ def page():
 def test_default_render(page):
     assert len(page.tabs) == 9
     assert len(page.get("plotly_chart")) >= 3
-    assert float(metric(page, "γ, sensitivity")) > 0
+    assert float(metric(page, "γ (brute force)")) > 0
     # ε = 1 with the classic calibration: the page says the bound is outside its proof
     assert any("outside its proof" in w.value for w in page.warning)
     badges = [md.value for md in page.markdown if "badge[" in md.value]
@@ -58,10 +58,10 @@ def test_analytic_calibration(page):
 
 
 def test_page_sliders_move(page):
-    gamma = metric(page, "γ, sensitivity")
+    gamma = metric(page, "γ (brute force)")
     page.select_slider(key="bayes_S").set_value(1.0).run()
     clean(page)
-    assert metric(page, "γ, sensitivity") != gamma
+    assert metric(page, "γ (brute force)") != gamma
     page.slider(key="bayes_rho").set_value(1.0).run()
     page.slider(key="bayes_C").set_value(3).run()
     page.slider(key="bayes_W").set_value(5).run()

@@ -59,21 +59,24 @@ def small_counts(seed=0, users=40, v=25):
 
 @pytest.mark.parametrize("n", [1, 3])
 def test_bayesian_beats_laplace_on_the_sample_corpora(sample, n):
-    """Mean KL over 20 seeded repetitions at ε = 0.1 and ε = 1, sample corpora, n-grams of order n.
+    """Mean KL over 20 seeds (one release per seed) at ε = 0.1 and ε = 1, sample corpora, n-grams of order n.
 
     Settings (DEFAULT_SETTINGS, documented there): S = 1e-3, C = 1, ρ = 0.3, W = 2 (|U|/1000 as in
     000 §4.3), δ = 1e-5, classic calibration, brute-force sensitivity. Nothing is hard-coded: the
     comparison is recomputed from the corpora each run.
     """
     counts = ngram_counts(*sample, n=n)
-    df = kl_vs_epsilon(counts, epsilons=[0.1, 1.0], repetitions=20, rng=2026, mechanisms=(BAYESIAN, LAPLACE),
-                       **DEFAULT_SETTINGS)
+    import pandas as pd
+    df = pd.concat([kl_vs_epsilon(counts, epsilons=[0.1, 1.0], repetitions=1, rng=seed, mechanisms=(BAYESIAN, LAPLACE),
+                                  **DEFAULT_SETTINGS) for seed in range(20)])
+    assert df.groupby(["mechanism", "epsilon"]).size().eq(20).all()  # one release per seed
     mean = df.groupby(["mechanism", "epsilon"])["kl"].mean()
-    assert df.groupby(["mechanism", "epsilon"]).size().eq(20).all()
     for eps in (0.1, 1.0):
         assert mean[(BAYESIAN, eps)] < mean[(LAPLACE, eps)]
-    reduction = 1 - mean[(BAYESIAN, 0.1)] / mean[(LAPLACE, 0.1)]
-    print(f"n={n}: KL reduction at ε=0.1: {reduction:.1%}; at ε=1: {1 - mean[(BAYESIAN, 1.0)] / mean[(LAPLACE, 1.0)]:.1%}")
+    reduction = {e: 1 - mean[(BAYESIAN, e)] / mean[(LAPLACE, e)] for e in (0.1, 1.0)}
+    print(f"n={n}: mean KL over 20 seeds — BayesianDP {mean[(BAYESIAN, 0.1)]:.4g} vs Laplace {mean[(LAPLACE, 0.1)]:.4g} "
+          f"at ε=0.1 (reduction {reduction[0.1]:.1%}); {mean[(BAYESIAN, 1.0)]:.4g} vs {mean[(LAPLACE, 1.0)]:.4g} "
+          f"at ε=1 (reduction {reduction[1.0]:.1%})")
 
 
 # ---------------------------------------------------------------------------------------------
