@@ -1,0 +1,145 @@
+"""Benchmarks for TopicDP (SPEC §5) on the shipped sample corpus. Prints every number it measures.
+
+    python benchmarks/bench_topicdp.py                 # all quick parts (speed-up on 40 pairs)
+    python benchmarks/bench_topicdp.py --full-sampler  # also re-run all 285 pairs (γ = 0.1) from scratch
+    python benchmarks/bench_topicdp.py --parts l1 page # only some parts
+
+Parts:
+  sampler  the shipped sampler run at γ = 0.1 (h = 285 pairs): Δ_s and the recorded wall time, and the
+           parallel speed-up: the same P pairs fitted with 1 and with 2 worker processes (fresh caches).
+  l1       mean (and 10–90 %) L1 / RMSE / Kendall distance of TopicDP, MVG and Laplace at ε = 3,
+           γ = 0.1, 10 × 10, δ = 1e-5 (the page's default δ), 200 draws, on the release and before clipping.
+  page     median rerun time of pages/4_TopicDP.py after moving ε (AppTest, 20 runs, cached sensitivity).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import dpcore  # noqa: E402
+from dpcore import topicdp as tdp  # noqa: E402
+
+
+def _setup():
+    corpus = dpcore.load_sample_corpus("private")
+    lda, sampler = dpcore.LdaSettings(), dpcore.SamplerSettings()
+    data = dpcore.document_term_data(corpus, settings=lda)
+    return corpus, lda, sampler, data
+
+
+def bench_sampler(pairs: int, full: bool) -> None:
+    corpus, lda, sampler, data = _setup()
+    size = dpcore.sensitivity_sampler_size(0.1)
+    draws = dpcore.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler)
+    print(f"corpus {corpus!r}")
+    print(f"sampler settings: N = {sampler.sample_users} users per sampled dataset, seed {sampler.seed}; "
+          f"LDA {lda.as_dict()}")
+    print(f"shipped draws: {draws.n_pairs} pairs, recorded wall time {draws.seconds:.1f} s "
+          f"({draws.seconds / max(draws.n_pairs, 1):.2f} s per pair, 2 workers, shared machine)")
+    if draws.covers(0.1):
+        for m in (2, 5, 10):
+            r = draws.sensitivity(gamma=0.1, m=m, n=m)
+            d = r.draws
+            print(f"  γ = 0.1, {m}×{m}: Δ_s = {r.delta_s:.4f} (k = {r.k} of h = {r.h}); Δ_i median "
+                  f"{np.median(d):.4f}, 90th pct {np.percentile(d, 90):.4f}, share of Δ_i > 0.1: {np.mean(d > 0.1):.2f}")
+    if full:
+        with tempfile.TemporaryDirectory() as tmp:
+            t = time.perf_counter()
+            fresh = dpcore.extend_sensitivity_draws(data, n_pairs=size.h, lda=lda, sampler=sampler, cache_dir=tmp,
+                                                    workers=2)
+            wall = time.perf_counter() - t
+        same = np.allclose(fresh.deltas, draws.deltas[: size.h], rtol=1e-4, atol=1e-6) if draws.covers(0.1) else None
+        print(f"full sampler γ = 0.1 ({size.h} pairs, {2 * size.h} LDA fits), 2 workers: {wall:.1f} s; "
+              f"identical to shipped draws: {same}")
+    timings = {}
+    for workers in (1, 2):
+        with tempfile.TemporaryDirectory() as tmp:
+            t = time.perf_counter()
+            dpcore.extend_sensitivity_draws(data, n_pairs=pairs, lda=lda, sampler=sampler, cache_dir=tmp,
+                                            workers=workers)
+            timings[workers] = time.perf_counter() - t
+        print(f"{pairs} pairs with {workers} worker(s): {timings[workers]:.1f} s "
+              f"({timings[workers] / pairs:.2f} s per pair)")
+    print(f"speed-up from 2 workers: {timings[1] / timings[2]:.2f}× (load average now {os.getloadavg()[0]:.1f}; "
+          f"the machine's 2 cores are shared, so this is a lower bound on an idle machine)")
+    print(f"projected 285-pair run: serial {timings[1] / pairs * 285:.0f} s, 2 workers {timings[2] / pairs * 285:.0f} s")
+
+
+def bench_l1(reps: int) -> None:
+    corpus, lda, sampler, _ = _setup()
+    model = dpcore.load_topic_model(corpus.content_hash, lda=lda)
+    if model is None:
+        raise SystemExit("no shipped topic model: run the page or dpcore.save_topic_model first")
+    draws = dpcore.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler)
+    sens = draws.sensitivity(gamma=0.1, m=10, n=10)
+    w = dpcore.topic_keyword_matrix(model, m=10, n=10)
+    print(f"ε = 3, γ = 0.1, δ = 1e-5, 10 × 10, Δ_s = {sens.delta_s:.4f}; "
+          f"TopicDP σ = {tdp.topicdp_sigma(epsilon=3, delta=1e-5, sensitivity=sens.delta_s, m=10, n=10):.4g}, "
+          f"MVG σ = {tdp.mvg_sigma(epsilon=3, delta=1e-5, m=10, n=10, gamma_f=10 ** 0.5, s2=sens.delta_s):.4g}, "
+          f"Laplace b = {tdp.matrix_laplace_scale(epsilon=3, m=10):.4g}")
+    print("keywords:", ", ".join(w.words))
+    for stage in ("released", "noisy"):
+        errs = tdp.release_errors(w.matrix, epsilon=3, delta=1e-5, sensitivity=sens.delta_s, repetitions=reps,
+                                  rng=np.random.default_rng(20261121), stage=stage)
+        print(f"  {stage} ({reps} draws): " + "; ".join(
+            f"{mech}: L1 {errs[mech]['l1'].mean():.4g} [{np.percentile(errs[mech]['l1'], 10):.4g}, "
+            f"{np.percentile(errs[mech]['l1'], 90):.4g}], RMSE {errs[mech]['rmse'].mean():.4g}, "
+            f"Kendall {errs[mech]['kendall'].mean():.3f}" for mech in tdp.TOPIC_MECHANISMS))
+    # What Δ_s would have to be for TopicDP to beat the baselines (for the report; nothing is tuned).
+    for target in (1e-2, 1e-3, 1e-4):
+        errs = tdp.release_errors(w.matrix, epsilon=3, delta=1e-5, sensitivity=target, repetitions=50,
+                                  rng=np.random.default_rng(1), stage="released")
+        print(f"  what-if Δ_s = {target:g}: TopicDP L1 {errs['TopicDP']['l1'].mean():.4g}, "
+              f"MVG L1 {errs['MVG']['l1'].mean():.4g}, Laplace L1 {errs['Laplace']['l1'].mean():.4g}")
+
+
+def bench_page(runs: int) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "pages" / "4_TopicDP.py"), default_timeout=300)
+    t = time.perf_counter()
+    at.run()
+    first = time.perf_counter() - t
+    assert not at.exception, [e.message for e in at.exception]
+    assert not [b for b in at.button if b.key == "topicdp_run"], "no cached sensitivity for the default settings"
+    times = []
+    for i in range(runs):
+        at.select_slider(key="eps").set_value(3.0 if i % 2 == 0 else 3.5)
+        t = time.perf_counter()
+        at.run()
+        times.append(time.perf_counter() - t)
+        assert not at.exception
+    print(f"page first run {first * 1000:.0f} ms; rerun after an ε move: median {statistics.median(times) * 1000:.0f} ms "
+          f"over {runs} runs (min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f}); "
+          f"load average {os.getloadavg()[0]:.1f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--parts", nargs="*", default=["sampler", "l1", "page"], choices=["sampler", "l1", "page"])
+    ap.add_argument("--pairs", type=int, default=40, help="pairs for the speed-up measurement (default 40)")
+    ap.add_argument("--full-sampler", action="store_true", help="re-run all 285 pairs from scratch (slow)")
+    ap.add_argument("--reps", type=int, default=200)
+    ap.add_argument("--runs", type=int, default=20)
+    args = ap.parse_args()
+    if "l1" in args.parts:
+        bench_l1(args.reps)
+    if "page" in args.parts:
+        bench_page(args.runs)
+    if "sampler" in args.parts:
+        bench_sampler(args.pairs, args.full_sampler)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""AppTest for pages/4_TopicDP.py: the sampler-with-progress path on a tiny corpus, and the shipped view.
+
+The tiny path points the app at a temporary sample-data folder (``DPCORE_SAMPLE_DATA``) holding a
+30-user corpus and at an empty sensitivity cache (``DPCORE_TOPICDP_CACHE``), so the page must run the
+sampler through its button. Streamlit's caches are process-wide, so they are cleared around it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+import dpcore
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = str(ROOT / "pages" / "4_TopicDP.py")
+WORDS = {
+    "sport": "football goal match team player coach league score stadium season".split(),
+    "food": "pasta pizza sauce cheese garlic oven recipe dinner tomato bread".split(),
+    "money": "invoice payment bank account dollars budget price cost salary refund".split(),
+}
+
+
+def _write_tiny(path: Path, n_users: int = 30, seed: int = 0) -> None:
+    rng = np.random.default_rng(seed)
+    names = list(WORDS)
+    with gzip.open(path, "wt", encoding="utf-8") as fh:
+        for u in range(n_users):
+            for _ in range(2 + u % 3):
+                words = list(rng.choice(WORDS[names[u % 3]], 12)) + list(rng.choice(WORDS[names[(u + 1) % 3]], 3))
+                fh.write(json.dumps({"user": f"u{u:03d}", "genre": "email", "text": " ".join(words) + "."}) + "\n")
+
+
+def _clear_caches():
+    st.cache_resource.clear()
+    st.cache_data.clear()
+
+
+@pytest.fixture()
+def tiny_env(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    data.mkdir()
+    _write_tiny(data / "private.jsonl.gz")
+    _write_tiny(data / "public.jsonl.gz", seed=1)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("DPCORE_SAMPLE_DATA", str(data))
+    monkeypatch.setenv("DPCORE_TOPICDP_CACHE", str(cache))
+    _clear_caches()
+    yield cache
+    _clear_caches()
+
+
+def _tiny_settings(at: AppTest) -> None:
+    at.number_input(key="topicdp_k").set_value(3)
+    at.number_input(key="topicdp_N").set_value(8)
+    at.selectbox(key="topicdp_workers").set_value(1)
+    at.slider(key="topicdp_gamma").set_value(0.3)
+
+
+def _metric(at: AppTest, label: str) -> float:
+    return float(next(m.value for m in at.metric if m.label == label))
+
+
+def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.run()
+    _tiny_settings(at)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    h = dpcore.sensitivity_sampler_size(0.3).h
+    assert any(f"needs h = {h}" in w.value for w in at.warning)
+    assert len(at.get("plotly_chart")) == 0  # nothing released before the sensitivity exists
+    at.button(key="topicdp_run").click()
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    bars = at.get("progress")
+    assert bars and bars[-1].proto.value == 100  # reached the end
+    assert "Done" in bars[-1].proto.text
+    files = list(tiny_env.glob("sensitivity_*.json"))
+    assert len(files) == 1 and json.loads(files[0].read_text())["pairs"] == h
+    assert _metric(at, "Sampled sensitivity Δ_s") > 0
+    assert len(at.get("plotly_chart")) >= 2
+    texts = " ".join(m.value for m in at.markdown)
+    assert "weaker than (ε, δ)-DP" in texts and f"{h}-th smallest of the {h} distances" in texts
+
+    # A fresh session finds the draws on disk: no warning, no button, and ε moves the noise scale only.
+    at2 = AppTest.from_file(PAGE, default_timeout=60)
+    at2.run()
+    _tiny_settings(at2)
+    at2.run()
+    assert not at2.exception and not at2.warning
+    assert not [b for b in at2.button if b.key == "topicdp_run"]
+    s1 = _metric(at2, "TopicDP σ per entry")
+    d1 = _metric(at2, "Sampled sensitivity Δ_s")
+    at2.select_slider(key="eps").set_value(2.0)
+    at2.run()
+    assert _metric(at2, "TopicDP σ per entry") == pytest.approx(s1 / 2, rel=1e-3)
+    assert _metric(at2, "Sampled sensitivity Δ_s") == d1
+    # the other curves and a smaller table
+    for parameter in ("gamma", "size"):
+        at2.radio(key="topicdp_curve_param").set_value(parameter)
+        at2.run()
+        assert not at2.exception, [e.message for e in at2.exception]
+        if parameter == "gamma":  # γ = 0.02 … 0.22 need more pairs than the tiny cache holds
+            assert any("needs" in i.value for i in at2.info)
+    at2.slider(key="topicdp_n").set_value(4)
+    at2.run()
+    assert not at2.exception and at2.metric
+
+
+def test_shipped_view_opens_with_cached_sensitivity():
+    """The shipped sample corpus and default settings: no sampler run needed, three mechanisms shown."""
+    _clear_caches()
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert not [b for b in at.button if b.key == "topicdp_run"], "the shipped sensitivity is missing"
+    assert _metric(at, "Sampled sensitivity Δ_s") > 0
+    badges = [m.value for m in at.markdown if "-badge[" in m.value]
+    assert any("TopicDP: (ε, δ, γ)-random DP — weaker than (ε, δ)-DP" in b for b in badges)
+    assert any(":green-badge[" in b and "Laplace: ε-DP" in b for b in badges)
+    assert len(at.get("plotly_chart")) >= 5  # 4 topics' bars, the curve, the histogram
+    assert at.multiselect(key="topicdp_topics").value == [0, 1, 2, 3]
