@@ -403,3 +403,26 @@ def test_public_names_are_exported():
     for name in ("bayesian_sensitivity", "bayesian_dp", "end_to_end_dp", "BayesianRelease", "ngram_counts",
                  "laplace_counts_dp", "k_anonymity_release"):
         assert hasattr(dpcore, name)
+
+
+def test_brute_force_on_a_larger_heavy_tailed_corpus():
+    # |V| = 3000 with a Zipf-like use of items: here Σ_{i∉A} w_i² is computed as a difference of two
+    # large sums, so this checks that the closed form keeps 1e-9 relative accuracy at a realistic size
+    rng = np.random.default_rng(21)
+    users, v = 60, 3000
+    p = 1.0 / np.arange(1, v + 1) ** 1.1
+    p /= p.sum()
+    counts = np.zeros((users, v), dtype=int)
+    for u in range(users):
+        np.add.at(counts[u], rng.choice(v, size=int(rng.integers(5, 200)), p=p), 1)
+    for S in (1e-3, 0.05, 0.5, 20.0):
+        expected = literal_sensitivity(counts, S, 3)
+        assert bayesian_sensitivity(sp.csr_matrix(counts), S=S, C=3) == pytest.approx(expected, rel=1e-9)
+        assert bayesian_sensitivity(sp.csr_matrix(counts), S=S, C=3, method="worst-case") >= expected
+
+
+def test_sparse_arrays_and_integer_matrices_are_accepted():
+    counts, S, C = CORPORA[8]
+    ref = bayesian_sensitivity(sp.csr_matrix(counts), S=S, C=C)
+    assert bayesian_sensitivity(sp.csr_array(counts.astype(np.int32)), S=S, C=C) == pytest.approx(ref, rel=1e-14)
+    assert bayesian_sensitivity(sp.coo_matrix(counts), S=S, C=C) == pytest.approx(ref, rel=1e-14)
