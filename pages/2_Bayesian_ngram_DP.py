@@ -98,10 +98,10 @@ def data_sweep(kind, private_hash, public_hash, n, eps, S, C, rho, W, delta, rep
     kw = dict(epsilon=eps, delta=delta, S=S, C=C, rho=rho, repetitions=min(reps, 5), calibration=calibration,
               rng=settings.rng("bayes", kind, n, eps, S, C, rho, W, calibration))
     if kind == "users":
-        sizes = sorted({int(x) for x in np.unique(np.geomspace(20, c.n_users, 7).round())})
+        sizes = sorted({max(2, int(x)) for x in np.geomspace(min(20, c.n_users), c.n_users, 7).round()})
         return kl_vs_users(c, user_numbers=sizes, W=W, **kw)
     if kind == "vocabulary":
-        sizes = sorted({int(x) for x in np.unique(np.geomspace(50, c.vocabulary_size, 7).round())})
+        sizes = sorted({max(2, int(x)) for x in np.geomspace(min(50, c.vocabulary_size), c.vocabulary_size, 7).round()})
         return kl_vs_vocabulary(c, sizes=sizes, W=W, **kw)
     return kl_vs_public_quality(c, noise_scales=(0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0), **kw)
 
