@@ -86,8 +86,12 @@ def check_count_matrix(user_counts, name: str = "user_counts") -> sp.csr_matrix:
         )
     if user_counts.ndim != 2:
         raise ValueError(f"{name} must be 2-D (users × |V|), got shape {user_counts.shape}")
-    m = sp.csr_matrix(user_counts, dtype=np.float64, copy=True)
-    m.sum_duplicates()
+    m = user_counts.tocsr() if user_counts.format != "csr" else user_counts
+    if not m.has_canonical_format:
+        m = m.copy()
+        m.sum_duplicates()
+    # a fresh float64 data array (it is clamped in place later); the index arrays are shared read-only
+    m = sp.csr_matrix((np.array(m.data, dtype=np.float64, copy=True), m.indices, m.indptr), shape=m.shape)
     n_users, v = m.shape
     if v < 2:
         raise ValueError(
@@ -97,14 +101,18 @@ def check_count_matrix(user_counts, name: str = "user_counts") -> sp.csr_matrix:
         raise ValueError(f"{name} must have at least 1 user (row), got {n_users}")
     d = m.data
     if d.size:
-        if not np.all(np.isfinite(d)):
+        lo, hi = float(d.min()), float(d.max())
+        if not (np.isfinite(lo) and np.isfinite(hi)):
             raise ValueError(f"{name} must be finite, got a NaN or infinite count")
-        if d.min() < 0:
-            raise ValueError(f"{name} must be >= 0, got a count of {d.min():g}")
-        if not np.all(d == np.floor(d)):
-            bad = d[d != np.floor(d)][0]
-            raise ValueError(f"{name} must hold whole counts, got a count of {bad:g}")
-    m.eliminate_zeros()
+        if lo < 0:
+            raise ValueError(f"{name} must be >= 0, got a count of {lo:g}")
+        if np.issubdtype(user_counts.dtype, np.floating):
+            frac = np.flatnonzero(np.mod(d, 1.0))
+            if frac.size:
+                raise ValueError(f"{name} must hold whole counts, got a count of {d[frac[0]]:g}")
+        if lo == 0:  # explicit zeros: compact into own index arrays (never touch the caller's)
+            m = sp.csr_matrix((d, m.indices.copy(), m.indptr.copy()), shape=m.shape)
+            m.eliminate_zeros()
     return m
 
 
@@ -175,7 +183,10 @@ def _brute_force(clamped: sp.csr_matrix, c, N, log_c1, x_hat, w, S, C) -> float:
     w_j x̂_j − w₋ₙ,j (x̂_j − d_j + m) with w₋ₙ,j = min(1, S(N_j − 1)/C).
     """
     v = clamped.shape[1]
-    w2_total = float(np.dot(w, w))
+    w2_item = w * w
+    w2_total = float(w2_item.sum())
+    w_minus_item = np.minimum(1.0, S * np.maximum(N - 1.0, 0.0) / C)  # w₋ₙ on the user's support
+    base_item = (w - w_minus_item) * x_hat  # w x̂ − w₋ₙ x̂; the difference on A is base + w₋ₙ·(d − m)
     indptr, indices, data = clamped.indptr, clamped.indices, clamped.data
     n_users = clamped.shape[0]
     best = 0.0
@@ -187,18 +198,15 @@ def _brute_force(clamped: sp.csr_matrix, c, N, log_c1, x_hat, w, S, C) -> float:
         a, b = indptr[start], indptr[end]
         if b > a:
             idx = indices[a:b]
-            dc = data[a:b]
-            rows = np.repeat(np.arange(end - start), np.diff(indptr[start:end + 1]))
-            cj = c[idx]
-            d = log_c1[idx] - np.log1p(cj - dc)
-            nr = end - start
-            m = np.bincount(rows, weights=d, minlength=nr) / v
-            wj = w[idx]
-            w_minus = np.minimum(1.0, S * (N[idx] - 1.0) / C)
-            xj = x_hat[idx]
-            diff = wj * xj - w_minus * (xj - d + m[rows])
-            on_support = np.bincount(rows, weights=diff * diff, minlength=nr)
-            w2_support = np.bincount(rows, weights=wj * wj, minlength=nr)
+            lengths = np.diff(indptr[start:end + 1])
+            nonempty = lengths > 0
+            offsets = (indptr[start:end] - a)[nonempty]  # rows are contiguous: segment sums by reduceat
+            d = log_c1[idx] - np.log1p(c[idx] - data[a:b])
+            m = np.add.reduceat(d, offsets) / v
+            d -= np.repeat(m, lengths[nonempty])
+            diff = base_item[idx] + w_minus_item[idx] * d
+            on_support = np.add.reduceat(diff * diff, offsets)
+            w2_support = np.add.reduceat(w2_item[idx], offsets)
             g2 = on_support + m * m * np.maximum(w2_total - w2_support, 0.0)
             best = max(best, float(g2.max()))
         start = end

@@ -426,3 +426,12 @@ def test_sparse_arrays_and_integer_matrices_are_accepted():
     ref = bayesian_sensitivity(sp.csr_matrix(counts), S=S, C=C)
     assert bayesian_sensitivity(sp.csr_array(counts.astype(np.int32)), S=S, C=C) == pytest.approx(ref, rel=1e-14)
     assert bayesian_sensitivity(sp.coo_matrix(counts), S=S, C=C) == pytest.approx(ref, rel=1e-14)
+
+
+def test_the_callers_matrix_is_never_modified():
+    m = sp.csr_matrix((np.array([3.0, 0.0, 7.0, 1.0]), np.array([0, 1, 1, 2]), np.array([0, 2, 4])), shape=(2, 3))
+    before = (m.data.copy(), m.indices.copy(), m.indptr.copy())
+    bayesian_sensitivity(m, S=0.5, C=2)
+    prepare_bayesian(m, np.ones(3), S=0.5, C=2, rho=0.5)
+    for a, b in zip((m.data, m.indices, m.indptr), before):
+        np.testing.assert_array_equal(a, b)
