@@ -330,10 +330,10 @@ def build_ngram_index(corpus: TokenCorpus | Sequence, max_length: int) -> NgramI
             gid = new_gid
         n_k = grams.shape[0]
         users = tc.user_of[pos].astype(np.int64)
-        pair_code, pair_uniq = _factorize(users * max(n_k, 1) + gid)
-        pair_count = np.bincount(pair_code, minlength=pair_uniq.size).astype(np.int32)
-        pair_user = (pair_uniq // max(n_k, 1)).astype(np.int32)
-        pair_gram = (pair_uniq % max(n_k, 1)).astype(np.int32)
+        pu, pi, pc, item_keys, _ = group_by_user(users, gid, n_k, need_positions=False)
+        pair_user = pu.astype(np.int32)
+        pair_gram = item_keys[pi].astype(np.int32)
+        pair_count = pc.astype(np.int32)
         user_counts = np.bincount(pair_gram, minlength=n_k).astype(np.int32)
         if k > 1:
             key_order = np.argsort(uniq, kind="stable")
