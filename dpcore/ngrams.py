@@ -187,9 +187,9 @@ def encode_users(users: Sequence[Sequence[Sequence[str]]]) -> TokenCorpus:
         raise TypeError(f"users must be a sequence of users (lists of sentences), got users={users!r}")
     users = list(users)
     n_users = len(users)
-    sents_per_user = np.fromiter((len(u) for u in users), dtype=np.int64, count=n_users)
+    sents_per_user = np.fromiter(map(len, users), dtype=np.int64, count=n_users)
     sentences = list(chain.from_iterable(users))
-    lens = np.fromiter((len(s) for s in sentences), dtype=np.int64, count=len(sentences))
+    lens = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
     flat = list(chain.from_iterable(sentences))
     if flat and not isinstance(flat[0], str):
         raise TypeError(

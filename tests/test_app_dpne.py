@@ -124,3 +124,18 @@ def test_sweep_tab_runs_and_plots_one_line_per_value():
     at.run()
     assert_clean(at)
     assert any("settings changed" in w.value for w in at.warning)
+
+
+def test_edge_settings_render_messages_not_errors():
+    at = fresh_app()
+    at.slider(key="dpne_T").set_value(1)
+    at.run()
+    assert_clean(at)
+    assert any("No length ≥ 2 was reached" in i.value for i in at.info)
+    at.slider(key="dpne_T").set_value(10)
+    at.select_slider(key="eps").set_value(0.01)  # nothing passes ρ₁ on 2,400 users
+    at.multiselect(key="dpne_K").set_value([])
+    at.run()
+    assert_clean(at)
+    assert next(m.value for m in at.metric if m.label.startswith("n-grams released")) == "0"
+    assert any("Pick at least one K" in i.value for i in at.info)

@@ -407,3 +407,19 @@ def test_sample_corpus_dpne_beats_dpsu_even_on_long_ngrams():
         long_dpne.append(sum(n for k, n in res.sizes.items() if k >= 4))
         long_even.append(sum(n for k, n in even.sizes.items() if k >= 4))
     assert min(long_dpne) > max(long_even), (long_dpne, long_even)
+
+
+def test_release_probability_matches_weighted_gaussian_tail():
+    """P[x ∈ S_1] = Φ((H[x] − ρ_1)/σ_1) with H[x] = Σ_users 1/√|U_i| (weights, σ_1 and ρ_1 all enter)."""
+    eps, delta, limit, T = 1.0, 1e-5, 5, 2
+    sigma, sigmas = dpne_noise_scales(eps, delta, max_length=T)
+    rho1 = dpsu_threshold_for_sigma(sigmas[0], delta, limit)
+    n = int(round(rho1 * math.sqrt(2)))  # each of n users holds {x, own word}: weight 1/√2 each
+    users = [[["x", f"own{i}"]] for i in range(n)]
+    expected = stats.norm.cdf((n / math.sqrt(2) - rho1) / sigmas[0])
+    assert 0.2 < expected < 0.8
+    tc = encode_users(users)
+    runs = 600
+    hits = sum(("x",) in dpne(tc, epsilon=eps, delta=delta, max_length=T, contribution_limit=limit, eta=0.1,
+                               rng=s).ngrams[1] for s in range(runs))
+    assert abs(hits / runs - expected) < 4 * math.sqrt(expected * (1 - expected) / runs), (hits / runs, expected)
