@@ -275,8 +275,9 @@ with tab_eps:
                       f"δ = {fmt(delta)}, {reps} repetitions)", x_title=EPS_AXIS, y_title=KL_AXIS,
                       log_x=True, log_y=True, dash={PUBLIC: "dash"})
     kl_k = float(k_sweep(ph, qh, n, priv, pub).set_index("K").loc[K, "kl"])
-    fig.add_trace(go.Scatter(x=list(SWEEP_EPS), y=[kl_k] * len(SWEEP_EPS), mode="lines",
-                             name=f"k-anonymity, K = {K} (not DP)", line=dict(color=PALETTE[5], dash="dot")))
+    if K >= 2:  # K = 1 keeps every item: the private distribution itself, KL ≈ 0 (off a log axis)
+        fig.add_trace(go.Scatter(x=list(SWEEP_EPS), y=[kl_k] * len(SWEEP_EPS), mode="lines",
+                                 name=f"k-anonymity, K = {K} (not DP)", line=dict(color=PALETTE[5], dash="dot")))
     fig.add_vline(x=eps, line=dict(color="grey", dash="dot"), annotation_text=f"current ε = {fmt(eps)}")
     b = summary[summary.mechanism == BAYESIAN].set_index("epsilon")["mean"]
     lap = summary[summary.mechanism == LAPLACE].set_index("epsilon")["mean"]
