@@ -121,6 +121,7 @@ def test_dpne_valid_counts_and_pruning_rule_against_brute_force(seed, pruning):
                rng=seed)
     S = res.ngrams
     assert S[1] <= naive_union(users, 1)  # no spurious 1-grams
+    assert S[2] and S[3], "the checks below need released 2- and 3-grams"
     for k in range(2, 7):
         if not S[k - 1]:
             assert not S[k]
@@ -137,15 +138,18 @@ def test_dpne_valid_counts_and_pruning_rule_against_brute_force(seed, pruning):
 
 def test_downward_closed_with_many_spurious_both_sides():
     users = phrase_corpus(11, n_users=200, vocab=5, n_phrases=10)
+    n_checked = 0
     for seed in range(10):
         res = dpne(users, epsilon=8, delta=1e-6, max_length=7, contribution_limit=10, eta=0.5, rng=seed)
         S = res.ngrams
+        n_checked += sum(len(S[k]) for k in range(3, 8)) + res.evaluation.total_spurious
         for k in range(2, 8):
             for w in S[k]:
                 for i in range(k):
                     for j in range(i + 1, k + 1):
                         if j - i < k:
                             assert w[i:j] in S[j - i]
+    assert n_checked > 50
 
 
 def test_valid_space_sampling_is_uniform_over_valid_kgrams():
