@@ -427,3 +427,15 @@ def test_release_probability_matches_weighted_gaussian_tail():
     hits = sum(("x",) in dpne(tc, epsilon=eps, delta=delta, max_length=T, contribution_limit=limit, eta=0.1,
                                rng=s).ngrams[1] for s in range(runs))
     assert abs(hits / runs - expected) < 4 * math.sqrt(expected * (1 - expected) / runs), (hits / runs, expected)
+
+
+def test_accepts_corpus_token_corpus_and_index_alike():
+    records = [{"user": f"u{i}", "text": "the quick brown fox. jumps over"} for i in range(80)]
+    corpus = dpcore.corpus_from_records(records, user_field="user", text_field="text")
+    tc = encode_users(corpus.user_sentences())
+    index = build_ngram_index(tc, 3)
+    kw = dict(epsilon=5, delta=1e-6, max_length=3, contribution_limit=10, eta=0.01)
+    outs = [dpne(x, rng=3, **kw).ngrams for x in (corpus, corpus.user_sentences(), tc, index)]
+    assert all(o == outs[0] for o in outs[1:])
+    assert ("the", "quick", "brown") in outs[0][3]
+    assert ("fox", "jumps") not in outs[0][2]  # never across the sentence boundary
