@@ -339,9 +339,9 @@ def test_order_statistic_uses_first_h_draws_only():
 
 
 def test_pairs_do_not_depend_on_worker_count(tiny_data, tmp_path):
-    serial = tdp.extend_sensitivity_draws(tiny_data, n_pairs=8, lda=TINY_LDA, sampler=TINY_SAMPLER,
+    serial = tdp.extend_sensitivity_draws(tiny_data, n_pairs=6, lda=TINY_LDA, sampler=TINY_SAMPLER,
                                           cache_dir=tmp_path / "a", workers=1)
-    parallel = tdp.extend_sensitivity_draws(tiny_data, n_pairs=8, lda=TINY_LDA, sampler=TINY_SAMPLER,
+    parallel = tdp.extend_sensitivity_draws(tiny_data, n_pairs=6, lda=TINY_LDA, sampler=TINY_SAMPLER,
                                             cache_dir=tmp_path / "b", workers=2)
     assert np.allclose(serial.deltas, parallel.deltas, rtol=1e-9, atol=1e-12)
     assert serial.deltas.std() > 0
