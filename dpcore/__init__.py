@@ -53,6 +53,7 @@ from .validation import (
 from .ngrams import NgramIndex, TokenCorpus, build_ngram_index, encode_users, rows_membership
 from .dpne import (
     DPNE_GUARANTEE,
+    DPSU_POLICIES,
     EVALUATION_ONLY,
     KANONYMITY_LABEL,
     DpneRelease,

@@ -79,6 +79,7 @@ __all__ = [
     "KANONYMITY_LABEL",
     "PRUNING_RULES",
     "SELECTION_RULES",
+    "DPSU_POLICIES",
     "DEFAULT_K_VALUES",
     "dpne_noise_scales",
     "dpsu_threshold",
@@ -102,6 +103,7 @@ EVALUATION_ONLY = "evaluation only — computed from the private corpus, not par
 KANONYMITY_LABEL = "k-anonymity — not DP"
 PRUNING_RULES = ("both", "single")
 SELECTION_RULES = ("random", "most-frequent")
+DPSU_POLICIES = ("weighted", "policy")  # weighted Gaussian (default), Policy Gaussian (Gopi et al. 2020)
 DEFAULT_K_VALUES = (10, 20, 50, 100)
 _ENUMERATE_LIMIT = 2_000_000  # enumerate V_k explicitly below this size (exact, no rejection loop)
 
@@ -200,48 +202,85 @@ def count_valid_kgrams(released: Sequence[Sequence[str]] | set, one_grams, *, pr
 # Weighted Gaussian DPSU step (shared by DPNE levels and the baselines)
 # --------------------------------------------------------------------------------------------------
 
-def _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng):
-    """Keep at most ``limit`` items per user and weigh each kept item 1/√(kept items of the user).
+def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng):
+    """Keep at most ``limit`` items per user: returns (users, items, kept items of that user) per kept pair.
 
     Random selection (default) draws a uniform subset of size Δ per user; "most-frequent" keeps the
     user's Δ most frequent items, ties broken at random. Only users above the limit are sorted.
-    Returns (kept items, their weights).
     """
     if pair_user.size == 0:
-        return pair_item, np.zeros(0)
+        return pair_user, pair_item, np.zeros(0, dtype=np.int64)
     sizes = np.bincount(pair_user)
     size_of_pair = sizes[pair_user]
     over = size_of_pair > limit
-    if over.any():
-        idx = np.flatnonzero(over)
-        u = pair_user[idx].astype(np.float64)
-        r = rng.random(idx.size)
-        if selection == "random":
-            frac = r
-        else:
-            cnt = pair_count[idx].astype(np.float64)
-            frac = 1.0 - (cnt + r) / (float(cnt.max()) + 1.0)  # more frequent → smaller key
-        order = idx[np.argsort(u + frac * 0.999999, kind="quicksort")]
-        su = pair_user[order]
-        first = np.ones(su.size, dtype=bool)
-        first[1:] = su[1:] != su[:-1]
-        group_start = np.maximum.accumulate(np.where(first, np.arange(su.size), 0))
-        rank = np.arange(su.size) - group_start
-        keep = np.ones(pair_user.size, dtype=bool)
-        keep[order[rank >= limit]] = False
-        items = pair_item[keep]
-        kept_size = np.minimum(size_of_pair[keep], limit)
+    if not over.any():
+        return pair_user, pair_item, size_of_pair
+    idx = np.flatnonzero(over)
+    u = pair_user[idx].astype(np.float64)
+    r = rng.random(idx.size)
+    if selection == "random":
+        frac = r
     else:
-        items = pair_item
-        kept_size = size_of_pair
+        cnt = pair_count[idx].astype(np.float64)
+        frac = 1.0 - (cnt + r) / (float(cnt.max()) + 1.0)  # more frequent → smaller key
+    order = idx[np.argsort(u + frac * 0.999999, kind="quicksort")]
+    su = pair_user[order]
+    first = np.ones(su.size, dtype=bool)
+    first[1:] = su[1:] != su[:-1]
+    group_start = np.maximum.accumulate(np.where(first, np.arange(su.size), 0))
+    rank = np.arange(su.size) - group_start
+    keep = np.ones(pair_user.size, dtype=bool)
+    keep[order[rank >= limit]] = False
+    return pair_user[keep], pair_item[keep], np.minimum(size_of_pair[keep], limit)
+
+
+def _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng):
+    """Weighted Gaussian policy: the kept items of a user each get 1/√(number kept) (ℓ2 norm 1).
+
+    Returns (kept items, their weights).
+    """
+    _, items, kept_size = _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng)
     return items, 1.0 / np.sqrt(kept_size)
 
 
-def _weighted_gaussian_select(pair_user, pair_item, pair_count, n_items, *, limit, sigma, threshold,
-                              selection, rng):
-    """One weighted-Gaussian DPSU pass. Returns (released mask over items, support mask over items)."""
-    items, weights = _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng)
-    hist = np.bincount(items, weights=weights, minlength=n_items)
+def _policy_gaussian_histogram(users, items, n_items, gamma, rng, *, priority=None) -> np.ndarray:
+    """Policy Gaussian (Gopi et al. 2020, §4): users in a uniformly random order; each moves its kept
+    items that are still below the cutoff Γ towards Γ along the gap vector g = Γ − H, by an ℓ2 step of
+    min(1, ‖g‖₂). Each user's contribution has ℓ2 norm ≤ 1 and the map is ℓ2-contractive, so the same σ
+    and ρ as the weighted Gaussian policy apply. Sequential by nature: a Python loop over users.
+    ``priority`` (one float per user id, lower goes first) fixes the order; by default it is drawn
+    from ``rng``, independently of the data.
+    """
+    hist = np.zeros(n_items)
+    if users.size == 0:
+        return hist
+    order = np.argsort(users, kind="stable")
+    su, si = users[order], items[order]
+    starts = np.flatnonzero(np.r_[True, su[1:] != su[:-1]])
+    ends = np.r_[starts[1:], su.size]
+    if priority is None:
+        priority = rng.random(int(su[-1]) + 1)
+    for g in np.argsort(np.asarray(priority)[su[starts]], kind="stable"):
+        its = si[starts[g]:ends[g]]
+        gap = gamma - hist[its]
+        below = gap > 0
+        if not below.any():
+            continue
+        its, gap = its[below], gap[below]
+        norm = math.sqrt(float(gap @ gap))
+        hist[its] += gap * (min(1.0, norm) / norm)
+    return hist
+
+
+def _dpsu_select(pair_user, pair_item, pair_count, n_items, *, limit, sigma, threshold, selection, rng,
+                 policy="weighted", cutoff_alpha=2.0):
+    """One DPSU pass (weighted or policy Gaussian). Returns (released mask, support mask) over items."""
+    if policy == "weighted":
+        items, weights = _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng)
+        hist = np.bincount(items, weights=weights, minlength=n_items)
+    else:
+        users, items, _ = _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng)
+        hist = _policy_gaussian_histogram(users, items, n_items, threshold + cutoff_alpha * sigma, rng)
     support = hist > 0
     released = np.zeros(n_items, dtype=bool)
     supp_idx = np.flatnonzero(support)
@@ -323,6 +362,8 @@ class DpneRelease:
     noise_decay: float
     pruning: str
     selection: str
+    policy: str
+    policy_cutoff: float
     evaluation: DpneEvaluation = field(repr=False)
     guarantee: str = DPNE_GUARANTEE
 
@@ -464,7 +505,7 @@ def _sorted_contains(sorted_keys: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_decay=1.0, pruning="both",
-         rng, selection="random") -> DpneRelease:
+         rng, selection="random", policy="weighted", policy_cutoff=2.0) -> DpneRelease:
     """Differentially private n-gram extraction (003 Algorithm 1, scalable version of §2).
 
     Args:
@@ -479,6 +520,11 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
       pruning: "both" (default, (S_{k−1}×S_1) ∩ (S_1×S_{k−1})) or "single" (S_{k−1}×S_1).
       rng: ``numpy.random.Generator`` or int seed.
       selection: "random" (default: a uniform subset of Δ0 valid k-grams per user) or "most-frequent".
+      policy: the DPSU update policy at every length: "weighted" (weighted Gaussian, 1/√|U_i| per item,
+        as in the paper) or "policy" (Policy Gaussian, Gopi et al. 2020: users in random order push
+        their items towards the cutoff Γ_k = ρ_k + policy_cutoff·σ_k). Both have ℓ2 sensitivity 1, so
+        σ_k and ρ_k are the same.
+      policy_cutoff: α ≥ 0 in Γ = ρ + α·σ (Policy Gaussian only; the DPSU reference code uses 2 by default).
 
     Returns:
       :class:`DpneRelease`, with evaluation-only diagnostics kept in ``.evaluation``.
@@ -494,6 +540,8 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
     noise_decay = _check_noise_decay(noise_decay)
     check_choice("pruning", pruning, PRUNING_RULES)
     check_choice("selection", selection, SELECTION_RULES)
+    check_choice("policy", policy, DPSU_POLICIES)
+    policy_cutoff = check_real("policy_cutoff", policy_cutoff, low=0.0, low_inclusive=True)
     rng = check_rng(rng)
     tc = _as_token_corpus(users)
 
@@ -508,8 +556,8 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
     # ---- k = 1: DPSU over tokens -----------------------------------------------------------------
     V = tc.vocabulary_size
     pu, pi, pc = tc.unigram_pairs
-    released1, support1 = _weighted_gaussian_select(pu, pi, pc, V, limit=limit, sigma=sigmas[0], threshold=rho1,
-                                                    selection=selection, rng=rng)
+    released1, support1 = _dpsu_select(pu, pi, pc, V, limit=limit, sigma=sigmas[0], threshold=rho1,
+                                       selection=selection, rng=rng, policy=policy, cutoff_alpha=policy_cutoff)
     s1_tokens = np.flatnonzero(released1).astype(np.int32)
     token_rel = np.full(max(V, 1), -1, dtype=np.int64)
     token_rel[s1_tokens] = np.arange(s1_tokens.size)
@@ -571,8 +619,8 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
             item_b[item_code] = rel[ci + 1]  # the suffix's index in S_{k−1} (same for every occurrence)
         else:
             item_b = item_t
-        released, support = _weighted_gaussian_select(pu, pi, pc, n_items, limit=limit, sigma=sigma_k,
-                                                       threshold=rho_k, selection=selection, rng=rng)
+        released, support = _dpsu_select(pu, pi, pc, n_items, limit=limit, sigma=sigma_k, threshold=rho_k,
+                                         selection=selection, rng=rng, policy=policy, cutoff_alpha=policy_cutoff)
         n_support = int(support.sum())
         n_zero = int(n_valid - n_support)
         n_sampled = int(rng.binomial(n_zero, p_zero)) if n_zero > 0 else 0
@@ -626,6 +674,7 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
         sigmas={k: float(s) for k, s in enumerate(sigmas, start=1)}, thresholds=thresholds,
         valid_counts=valid_counts, epsilon=epsilon, delta=delta, max_length=max_length,
         contribution_limit=limit, eta=eta, noise_decay=noise_decay, pruning=pruning, selection=selection,
+        policy=policy, policy_cutoff=policy_cutoff,
         evaluation=DpneEvaluation(levels=tuple(diags), spurious_ids=spurious_ids))
 
 
@@ -643,20 +692,24 @@ def _as_index(users, max_length: int) -> NgramIndex:
     return build_ngram_index(_as_token_corpus(users), max_length)
 
 
-def _check_baseline(epsilon, delta, max_length, contribution_limit, selection, rng):
+def _check_baseline(epsilon, delta, max_length, contribution_limit, selection, rng, policy="weighted",
+                    policy_cutoff=2.0):
+    check_choice("policy", policy, DPSU_POLICIES)
+    check_real("policy_cutoff", policy_cutoff, low=0.0, low_inclusive=True)
     return (check_epsilon(epsilon), check_delta(delta),
             check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH),
             check_int("contribution_limit", contribution_limit, low=1),
             check_choice("selection", selection, SELECTION_RULES), check_rng(rng))
 
 
-def dpsu_all(users, *, epsilon, delta, max_length, contribution_limit, rng, selection="random") -> DpsuBaselineRelease:
+def dpsu_all(users, *, epsilon, delta, max_length, contribution_limit, rng, selection="random",
+             policy="weighted", policy_cutoff=2.0) -> DpsuBaselineRelease:
     """DPSU-all: one DPSU over all n-grams of length ≤ T as one universe, contribution T·Δ0 (003 §3.1.2).
 
     σ from (ε, δ/2) (analytic), ρ = :func:`dpsu_threshold_for_sigma` (σ, δ, T·Δ0). (ε, δ)-DP per user.
     """
     epsilon, delta, T, limit, selection, rng = _check_baseline(epsilon, delta, max_length, contribution_limit,
-                                                              selection, rng)
+                                                              selection, rng, policy, policy_cutoff)
     index = _as_index(users, T)
     sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
     rho = dpsu_threshold_for_sigma(sigma, delta, T * limit)
@@ -664,15 +717,17 @@ def dpsu_all(users, *, epsilon, delta, max_length, contribution_limit, rng, sele
     pu = np.concatenate([index.level(k).pair_user for k in range(1, T + 1)]).astype(np.int64)
     pi = np.concatenate([index.level(k).pair_gram.astype(np.int64) + offsets[k - 1] for k in range(1, T + 1)])
     pc = np.concatenate([index.level(k).pair_count for k in range(1, T + 1)])
-    released, _ = _weighted_gaussian_select(pu, pi, pc, int(offsets[-1]), limit=T * limit, sigma=sigma,
-                                            threshold=rho, selection=selection, rng=rng)
+    released, _ = _dpsu_select(pu, pi, pc, int(offsets[-1]), limit=T * limit, sigma=sigma,
+                                threshold=rho, selection=selection, rng=rng, policy=policy,
+                                cutoff_alpha=policy_cutoff)
     ids = {k: index.level(k).grams[released[offsets[k - 1]:offsets[k]]] for k in range(1, T + 1)}
     return DpsuBaselineRelease(name="DPSU-all", ids=ids, vocabulary=index.corpus.vocabulary,
                                sigmas={k: sigma for k in ids}, thresholds={k: rho for k in ids},
                                contribution_limit=T * limit, guarantee=DPNE_GUARANTEE)
 
 
-def dpsu_even(users, *, epsilon, delta, max_length, contribution_limit, rng, selection="random") -> DpsuBaselineRelease:
+def dpsu_even(users, *, epsilon, delta, max_length, contribution_limit, rng, selection="random",
+              policy="weighted", policy_cutoff=2.0) -> DpsuBaselineRelease:
     """DPSU-even: a separate DPSU per length k = 1..T with σ_k = σ√T (SPEC §4), contribution Δ0 each.
 
     Accounting: the T Gaussian parts compose to σ (Σ 1/σ_k² = 1/σ², 003 Prop. 2.3) and the T
@@ -681,7 +736,7 @@ def dpsu_even(users, *, epsilon, delta, max_length, contribution_limit, rng, sel
     composition"; SPEC §4 fixes σ_k = σ√T, which is the tight Gaussian composition of the same idea.)
     """
     epsilon, delta, T, limit, selection, rng = _check_baseline(epsilon, delta, max_length, contribution_limit,
-                                                              selection, rng)
+                                                              selection, rng, policy, policy_cutoff)
     index = _as_index(users, T)
     sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
     sigma_k = sigma * math.sqrt(T)
@@ -689,31 +744,32 @@ def dpsu_even(users, *, epsilon, delta, max_length, contribution_limit, rng, sel
     ids = {}
     for k in range(1, T + 1):
         lev = index.level(k)
-        released, _ = _weighted_gaussian_select(lev.pair_user, lev.pair_gram, lev.pair_count, lev.n_grams,
+        released, _ = _dpsu_select(lev.pair_user, lev.pair_gram, lev.pair_count, lev.n_grams,
                                                 limit=limit, sigma=sigma_k, threshold=rho, selection=selection,
-                                                rng=rng)
+                                                rng=rng, policy=policy, cutoff_alpha=policy_cutoff)
         ids[k] = lev.grams[released]
     return DpsuBaselineRelease(name="DPSU-even", ids=ids, vocabulary=index.corpus.vocabulary,
                                sigmas={k: sigma_k for k in ids}, thresholds={k: rho for k in ids},
                                contribution_limit=limit, guarantee=DPNE_GUARANTEE)
 
 
-def dpsu_single(users, *, epsilon, delta, max_length, contribution_limit, rng, selection="random") -> DpsuBaselineRelease:
+def dpsu_single(users, *, epsilon, delta, max_length, contribution_limit, rng, selection="random",
+                policy="weighted", policy_cutoff=2.0) -> DpsuBaselineRelease:
     """DPSU-single: for each k = 1..T, one DPSU on k-grams alone with the whole (ε, δ) (003 §3.1.2).
 
     Each length is its own (ε, δ)-DP release; the T of them together are *not* one (ε, δ) release —
     the baseline answers "how many k-grams could the whole budget buy at this one length".
     """
     epsilon, delta, T, limit, selection, rng = _check_baseline(epsilon, delta, max_length, contribution_limit,
-                                                              selection, rng)
+                                                              selection, rng, policy, policy_cutoff)
     index = _as_index(users, T)
     sigma, rho = dpsu_threshold(epsilon, delta, limit)
     ids = {}
     for k in range(1, T + 1):
         lev = index.level(k)
-        released, _ = _weighted_gaussian_select(lev.pair_user, lev.pair_gram, lev.pair_count, lev.n_grams,
+        released, _ = _dpsu_select(lev.pair_user, lev.pair_gram, lev.pair_count, lev.n_grams,
                                                 limit=limit, sigma=sigma, threshold=rho, selection=selection,
-                                                rng=rng)
+                                                rng=rng, policy=policy, cutoff_alpha=policy_cutoff)
         ids[k] = lev.grams[released]
     return DpsuBaselineRelease(name="DPSU-single", ids=ids, vocabulary=index.corpus.vocabulary,
                                sigmas={k: sigma for k in ids}, thresholds={k: rho for k in ids},

@@ -51,21 +51,22 @@ def ngram_index(corpus_hash: str, _corpus):
 
 # ------------------------------------------------------------------------------ cached, seed in key
 @st.cache_data(show_spinner="Running the DPSU baselines …", max_entries=64)
-def baseline_sizes(corpus_hash, epsilon, delta, T, delta0, selection, seed, _corpus):
+def baseline_sizes(corpus_hash, epsilon, delta, T, delta0, selection, policy, seed, _corpus):
     index = ngram_index(corpus_hash, _corpus)
-    rng = settings.rng("dpne-baselines", T, delta0, selection)
-    kw = dict(epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, selection=selection, rng=rng)
+    rng = settings.rng("dpne-baselines", T, delta0, selection, policy)
+    kw = dict(epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, selection=selection,
+              policy=policy, rng=rng)
     return {rel.name: rel.sizes for rel in (dpsu_all(index, **kw), dpsu_even(index, **kw), dpsu_single(index, **kw))}
 
 
 @st.cache_data(show_spinner="Running DPNE for each η …", max_entries=64)
-def eta_sweep(corpus_hash, epsilon, delta, T, delta0, decay, pruning, selection, seed, _corpus):
+def eta_sweep(corpus_hash, epsilon, delta, T, delta0, decay, pruning, selection, policy, seed, _corpus):
     tc = token_corpus(corpus_hash, _corpus)
     rows = []
     for eta in ETA_OPTIONS:
         res = dpne(tc, epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, eta=eta,
-                   noise_decay=decay, pruning=pruning, selection=selection,
-                   rng=settings.rng("dpne-eta-sweep", eta, T, delta0, decay, pruning, selection))
+                   noise_decay=decay, pruning=pruning, selection=selection, policy=policy,
+                   rng=settings.rng("dpne-eta-sweep", eta, T, delta0, decay, pruning, selection, policy))
         for d in res.evaluation.levels:
             rows.append({"eta": eta, "k": d.k, "released": d.released, "spurious": d.spurious})
     return rows
@@ -80,7 +81,8 @@ def knob_sweep(corpus_hash, knob, values, base, seed, _corpus):
         p[knob] = v
         res = dpne(tc, epsilon=p["epsilon"], delta=p["delta"], max_length=p["max_length"],
                    contribution_limit=p["contribution_limit"], eta=p["eta"], noise_decay=p["noise_decay"],
-                   pruning=p["pruning"], selection=p["selection"], rng=settings.rng("dpne-sweep", knob, v))
+                   pruning=p["pruning"], selection=p["selection"], policy=p["policy"],
+                   rng=settings.rng("dpne-sweep", knob, v))
         for k, n in res.sizes.items():
             rows.append({"value": v, "k": k, "released": n})
     return rows
@@ -99,12 +101,17 @@ delta0 = c2.number_input("Δ0 (items per user per length)", min_value=1, max_val
 T = c3.slider("T (longest n-gram)", 1, MAX_T, 6, key="dpne_T")
 decay = c4.select_slider("c (noise decay, σ_k = c·σ_{k−1})", DECAY_OPTIONS, value=1.0, key="dpne_c",
                          help="c < 1 spends more budget on long n-grams, c > 1 on short ones.")
-c5, c6, c7 = st.columns(3)
+c5, c6, c7, c8 = st.columns(4)
 pruning = c5.radio("Pruning rule (valid k-grams)", ("both", "single"), horizontal=True, key="dpne_pruning",
                    format_func={"both": "both sides", "single": "single side"}.get)
 selection = c6.radio("Which Δ0 items a user keeps", ("random", "most-frequent"), horizontal=True,
                      key="dpne_selection")
-log_y = c7.toggle("Log scale for counts", value=True, key="dpne_log")
+policy = c7.radio("DPSU update policy", ("weighted", "policy"), horizontal=True, key="dpne_policy",
+                  format_func={"weighted": "weighted Gaussian", "policy": "Policy Gaussian"}.get,
+                  help="Weighted Gaussian (as in the paper): 1/√|U_i| per kept item. Policy Gaussian (Gopi et al. "
+                       "2020): users in random order push their items towards Γ = ρ + 2σ with an ℓ2 step ≤ 1. "
+                       "Same σ, same ρ, same guarantee; the Policy Gaussian is slower (a loop over users).")
+log_y = c8.toggle("Log scale for counts", value=True, key="dpne_log")
 
 corpus = settings.private
 chash = corpus.content_hash
@@ -113,8 +120,8 @@ eps, delta = settings.epsilon, settings.delta
 with user_errors():
     tc = token_corpus(chash, corpus)
     result = dpne(tc, epsilon=eps, delta=delta, max_length=T, contribution_limit=int(delta0), eta=eta,
-                  noise_decay=decay, pruning=pruning, selection=selection,
-                  rng=settings.rng("dpne", T, int(delta0), decay, pruning, selection, eta))
+                  noise_decay=decay, pruning=pruning, selection=selection, policy=policy,
+                  rng=settings.rng("dpne", T, int(delta0), decay, pruning, selection, policy, eta))
 
 guarantee_badge(result.guarantee)
 tab_main, tab_sweep = st.tabs(["Extraction at these settings", "Sweep one knob (Figs. 2–4)"])
@@ -144,7 +151,7 @@ with tab_main:
 
     # --- n-grams per length: DPNE vs DPSU variants
     with user_errors():
-        base = baseline_sizes(chash, eps, delta, T, int(delta0), selection, settings.seed, corpus)
+        base = baseline_sizes(chash, eps, delta, T, int(delta0), selection, policy, settings.seed, corpus)
     lengths = list(range(1, T + 1))
     fig = go.Figure()
     series = {"DPNE": result.sizes, **base}
@@ -202,7 +209,8 @@ with tab_main:
     # --- spurious share against η
     st.subheader("Spurious n-grams against η")
     with user_errors():
-        sweep_rows = eta_sweep(chash, eps, delta, T, int(delta0), decay, pruning, selection, settings.seed, corpus)
+        sweep_rows = eta_sweep(chash, eps, delta, T, int(delta0), decay, pruning, selection, policy, settings.seed,
+                               corpus)
     sdf = pd.DataFrame(sweep_rows)
     tot = sdf.groupby("eta")[["released", "spurious"]].sum()
     figs = go.Figure()
@@ -267,7 +275,7 @@ with tab_sweep:
     }
     knob = st.selectbox("Knob", list(knobs), format_func=lambda k: knobs[k][0], key="dpne_sweep_knob")
     base_params = dict(epsilon=eps, delta=delta, max_length=T, contribution_limit=int(delta0), eta=eta,
-                       noise_decay=decay, pruning=pruning, selection=selection)
+                       noise_decay=decay, pruning=pruning, selection=selection, policy=policy)
     request = (chash, knob, tuple(knobs[knob][1]), tuple(sorted(base_params.items())), settings.seed)
     if st.button("Run the sweep", key="dpne_sweep_run", type="primary"):
         with user_errors():

@@ -88,6 +88,7 @@ def test_widgets_move_and_page_updates():
     at.select_slider(key="dpne_c").set_value(0.8)
     at.radio(key="dpne_pruning").set_value("single")
     at.radio(key="dpne_selection").set_value("most-frequent")
+    at.radio(key="dpne_policy").set_value("policy")
     at.toggle(key="dpne_log").set_value(False)
     at.multiselect(key="dpne_K").set_value([5, 50])
     at.run()
