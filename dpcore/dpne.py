@@ -17,6 +17,9 @@ never counts: the weighted or raw counts are not differentially private.
   reference code draws from S_{k−1}×S_1 without the both-sides check for k ≥ 3; we do not copy that).
   |V_k| is exact. Noise is drawn once per item. Stop at the first empty S_k.
 * Baselines (003 §3.1.2): DPSU-all, DPSU-even, DPSU-single.
+* Optional second DPSU policy (``policy="policy"``): the Policy Gaussian of Gopi et al. 2020 — users in
+  random order move their kept items towards the cutoff Γ = ρ + α·σ (α = 2, as in the DPSU reference
+  code) by an ℓ2 step ≤ 1; same σ and ρ (ℓ2 sensitivity 1), same guarantee; a Python loop over users.
 * Evaluation only (needs the private corpus, never part of a release): which released k-grams are
   spurious (used by no user), histogram support sizes, k-anonymity coverage.
 
