@@ -6,6 +6,8 @@ Tab 2 sweeps one knob (Δ0, ε, η, c or the pruning rule) and plots n-grams per
 All maths lives in dpcore; what does not depend on the noise is cached by corpus hash.
 """
 
+import math
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -184,23 +186,22 @@ with tab_main:
     if ks:
         index = ngram_index(chash, corpus)
         cov = kanonymity_coverage(index, result.ids, ks=sorted(ks), max_length=T)
-        cov_df = pd.DataFrame([r for r in cov.rows if r["k"] <= T])
-        figc = go.Figure()
+        traces, alt_parts = [], []
         for i, K in enumerate(sorted(ks)):
-            part = cov_df[cov_df["K"] == K]
-            figc.add_trace(go.Scatter(x=part["k"].tolist(), y=part["share"].tolist(), mode="lines+markers", name=f"K = {K}",
-                                      line=dict(color=PALETTE[i % len(PALETTE)]),
-                                      customdata=part[["frequent", "covered"]].to_numpy().tolist(),
-                                      hovertemplate="k=%{x}: %{customdata[1]} of %{customdata[0]} k-grams (%{y:.0%})"))
-        figc.update_layout(title="Share of the k-grams used by at least K users that DPNE released",
-                           xaxis_title="n-gram length k (tokens)",
-                           yaxis_title="covered share (higher is better)", yaxis_range=[0, 1.05])
-        figc.update_xaxes(dtick=1)
+            part = [r for r in cov.rows if r["K"] == K]
+            traces.append({"type": "scatter", "mode": "lines+markers", "name": f"K = {K}",
+                           "x": [r["k"] for r in part], "y": [None if r["frequent"] == 0 else r["share"] for r in part],
+                           "line": {"color": PALETTE[i % len(PALETTE)]},
+                           "customdata": [[r["frequent"], r["covered"]] for r in part],
+                           "hovertemplate": "k=%{x}: %{customdata[1]} of %{customdata[0]} k-grams (%{y:.0%})"})
+            alt_parts.append(f"K={K}: " + ", ".join(f"k={r['k']} {r['share']:.0%}" if r["frequent"] else f"k={r['k']} none"
+                                                   for r in part))
+        figc = go.Figure({"data": traces, "layout": {
+            "title": {"text": "Share of the k-grams used by at least K users that DPNE released"},
+            "xaxis": {"title": {"text": "n-gram length k (tokens)"}, "dtick": 1},
+            "yaxis": {"title": {"text": "covered share (higher is better)"}, "range": [0, 1.05]}}})
         show_figure(figc, alt="Lines, one per K, of the share of k-grams used by at least K users that DPNE "
-                              "released, against k: " + "; ".join(
-                                  f"K={K}: " + ", ".join(f"k={int(r.k)} {r.share:.0%}" if r.frequent else f"k={int(r.k)} none"
-                                                         for r in cov_df[cov_df["K"] == K].itertuples())
-                                  for K in sorted(ks)), key="dpne_cov")
+                              "released, against k: " + "; ".join(alt_parts), key="dpne_cov")
         st.caption(f"Reference sets: **{KANONYMITY_LABEL}** — releasing every k-gram used by ≥ K users gives no "
                    f"DP guarantee. Coverage is {EVALUATION_ONLY}. A point is missing where no k-gram reaches K users.")
     else:
@@ -211,25 +212,30 @@ with tab_main:
     with user_errors():
         sweep_rows = eta_sweep(chash, eps, delta, T, int(delta0), decay, pruning, selection, policy, settings.seed,
                                corpus)
-    sdf = pd.DataFrame(sweep_rows)
-    tot = sdf.groupby("eta")[["released", "spurious"]].sum()
-    figs = go.Figure()
+    by = {(r["eta"], r["k"]): (r["released"], r["spurious"]) for r in sweep_rows}
+    traces = []
     for i, k in enumerate(range(2, T + 1)):
-        part = sdf[sdf["k"] == k].set_index("eta").reindex(list(ETA_OPTIONS))
-        share = (part["spurious"] / part["released"].where(part["released"] > 0)).tolist()  # NaN: nothing released
-        figs.add_trace(go.Scatter(x=list(ETA_OPTIONS), y=share, mode="lines+markers", name=f"k = {k}",
-                                  line=dict(color=PALETTE[(i + 1) % len(PALETTE)], width=1.5)))
-    figs.add_trace(go.Scatter(x=tot.index.tolist(), y=(tot["spurious"] / tot["released"].clip(lower=1)).tolist(),
-                              mode="lines+markers", name="all lengths", line=dict(color=PALETTE[0], width=4)))
-    figs.add_trace(go.Scatter(x=list(ETA_OPTIONS), y=list(ETA_OPTIONS), mode="lines", name="y = η (the target)",
-                              line=dict(color="black", dash="dash")))
-    figs.add_vline(x=eta, line=dict(color="grey", dash="dot"), annotation_text=f"current η = {eta:g}")
-    figs.update_layout(title="Share of released n-grams that no user wrote, per length (003 Table 3)",
-                       xaxis_title="η (log scale)", yaxis_title="spurious share of S_k (lower is better)")
-    figs.update_xaxes(type="log")
+        share = [(by[(e, k)][1] / by[(e, k)][0]) if by.get((e, k), (0, 0))[0] else None for e in ETA_OPTIONS]
+        traces.append({"type": "scatter", "mode": "lines+markers", "name": f"k = {k}", "x": list(ETA_OPTIONS),
+                       "y": share, "line": {"color": PALETTE[(i + 1) % len(PALETTE)], "width": 1.5}})
+    totals = {e: (sum(r["released"] for r in sweep_rows if r["eta"] == e),
+                  sum(r["spurious"] for r in sweep_rows if r["eta"] == e)) for e in ETA_OPTIONS}
+    overall = [s_ / max(r_, 1) for r_, s_ in totals.values()]
+    traces.append({"type": "scatter", "mode": "lines+markers", "name": "all lengths", "x": list(ETA_OPTIONS),
+                   "y": overall, "line": {"color": PALETTE[0], "width": 4}})
+    traces.append({"type": "scatter", "mode": "lines", "name": "y = η (the target)", "x": list(ETA_OPTIONS),
+                   "y": list(ETA_OPTIONS), "line": {"color": "black", "dash": "dash"}})
+    figs = go.Figure({"data": traces, "layout": {
+        "title": {"text": "Share of released n-grams that no user wrote, per length (003 Table 3)"},
+        "xaxis": {"title": {"text": "η (log scale)"}, "type": "log"},
+        "yaxis": {"title": {"text": "spurious share of S_k (lower is better)"}},
+        "shapes": [{"type": "line", "xref": "x", "yref": "paper", "x0": eta, "x1": eta, "y0": 0, "y1": 1,
+                    "line": {"color": "grey", "dash": "dot"}}],
+        "annotations": [{"xref": "x", "yref": "paper", "x": math.log10(eta), "y": 1, "text": f"current η = {eta:g}",
+                         "showarrow": False, "yanchor": "bottom"}]}})
     show_figure(figs, alt="Actual spurious share against η on a log axis, one line per length and one for all "
                           "lengths, with the line y = η. All lengths: " + ", ".join(
-                              f"η={e:g}: {s / max(r, 1):.3f}" for e, (r, s) in tot.iterrows()), key="dpne_spurious")
+                              f"η={e:g}: {v:.3f}" for e, v in zip(ETA_OPTIONS, overall)), key="dpne_spurious")
     st.caption(f"Spurious = released but used by no user: {EVALUATION_ONLY}. One DPNE run per η (seeded).")
 
     # --- step-by-step view of one length
