@@ -42,7 +42,7 @@ METHOD_COLOURS = {"DPNE": PALETTE[0], "DPSU-all": PALETTE[1], "DPSU-even": PALET
 @st.cache_resource(show_spinner="Encoding the corpus as token ids …", max_entries=4)
 def token_corpus(corpus_hash: str, _corpus):
     tc = encode_users(_corpus.user_sentences())
-    tc.unigram_pairs  # noqa: B018 - computed once here, reused by every DPNE run
+    _ = tc.unigram_pairs  # computed once here, reused by every DPNE run (an assignment: no st magic)
     return tc
 
 
@@ -248,17 +248,18 @@ with tab_main:
         step = pd.DataFrame([
             ("|S_{k−1}|", d.previous_size, "(k−1)-grams released at the previous step", "release"),
             ("|V_k|", d.valid_count, "valid k-grams (exact count)", "release"),
-            ("σ_k", round(d.sigma, 4), "noise standard deviation at this length", "release"),
-            ("ρ_k", round(d.threshold, 4), "threshold", "release"),
-            ("η·min(|S_{k−1}|, |V_k|)", round(d.spurious_bound, 3), "bound on expected spurious k-grams", "release"),
+            ("σ_k", float(d.sigma), "noise standard deviation at this length", "release"),
+            ("ρ_k", float(d.threshold), "threshold", "release"),
+            ("η·min(|S_{k−1}|, |V_k|)", float(d.spurious_bound), "bound on expected spurious k-grams", "release"),
             ("|supp H_k|", d.supported, "valid k-grams with positive weight", "evaluation only"),
             ("kept from the histogram", d.kept_from_histogram, "weight + noise > ρ_k", "evaluation only"),
             ("drawn among zero-weight", d.sampled_zero_weight, "B_k ~ Binomial(|V_k| − |supp H_k|, 1 − Φ(ρ_k/σ_k))",
              "evaluation only"),
             ("|S_k| released", d.released, "kept + drawn", "release"),
             ("spurious", d.spurious, "released k-grams no user wrote", "evaluation only"),
-        ], columns=["quantity", "value", "meaning", "part of"])
-        step["value"] = step["value"].astype(str)
+        ], columns=["quantity", "value", "meaning", "part of"], dtype=object)
+        step["value"] = [f"{v:,}" if isinstance(v, int) else f"{v:.4g}" for v in step["value"].tolist()]
+
         st.dataframe(step, hide_index=True, width="stretch")
         st.latex(rf"\rho_{{{k_sel}}}=\sigma_{{{k_sel}}}\,\Phi^{{-1}}\Big(1-{eta:g}\cdot\min\big(1,"
                  rf"\tfrac{{{d.previous_size}}}{{{d.valid_count}}}\big)\Big)={d.threshold:.4g}")

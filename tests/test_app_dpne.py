@@ -56,6 +56,10 @@ def test_page_renders_tabs_charts_and_guarantee():
     assert any("Guarantee: (ε, δ)-DP per user" in m.value for m in at.markdown)
     assert len(at.get("latex")) >= 3  # formulas: budget, thresholds, step view
     assert any("k-anonymity — not DP" in c.value for c in at.caption)
+    # no stray "magic" output of internal arrays (a bare expression in a cached function once leaked)
+    assert not any("array(" in m.value for m in at.markdown)
+    step_values = at.dataframe[-1].value["value"].tolist()
+    assert "." not in step_values[0] and "." not in step_values[1]  # |S_{k−1}|, |V_k| shown as integers
     spur = chart_by_title(at, "Share of released n-grams that no user wrote")
     names = [tr["name"] for tr in spur["data"]]
     assert names[:5] == ["k = 2", "k = 3", "k = 4", "k = 5", "k = 6"] and "y = η (the target)" in names
