@@ -101,7 +101,7 @@ eta = c1.select_slider("η (tolerated spurious fraction)", ETA_OPTIONS, value=0.
 delta0 = c2.number_input("Δ0 (items per user per length)", min_value=1, max_value=500, value=50, step=5,
                          key="dpne_delta0", help="Contribution limit Δ_1 = … = Δ_T = Δ0.")
 T = c3.slider("T (longest n-gram)", 1, MAX_T, 6, key="dpne_T")
-decay = c4.select_slider("c (noise decay, σ_k = c·σ_{k−1})", DECAY_OPTIONS, value=1.0, key="dpne_c",
+decay = c4.select_slider("c (noise decay: σₖ = c·σₖ₋₁)", DECAY_OPTIONS, value=1.0, key="dpne_c",
                          help="c < 1 spends more budget on long n-grams, c > 1 on short ones.")
 c5, c6, c7, c8 = st.columns(4)
 pruning = c5.radio("Pruning rule (valid k-grams)", ("both", "single"), horizontal=True, key="dpne_pruning",
