@@ -1,7 +1,7 @@
 """Benchmarks for TopicDP (SPEC §5) on the shipped sample corpus. Prints every number it measures.
 
     python benchmarks/bench_topicdp.py                 # all quick parts (speed-up on 40 pairs)
-    python benchmarks/bench_topicdp.py --full-sampler  # also re-run all 285 pairs (γ = 0.1) from scratch
+    python benchmarks/bench_topicdp.py --full-sampler  # also re-run all 285 pairs (γ = 0.1) from scratch, 2 workers then 1
     python benchmarks/bench_topicdp.py --parts l1 page # only some parts
 
 Parts:
@@ -9,6 +9,7 @@ Parts:
            parallel speed-up: the same P pairs fitted with 1 and with 2 worker processes (fresh caches).
   l1       mean (and 10–90 %) L1 / RMSE / Kendall distance of TopicDP, MVG and Laplace at ε = 3,
            γ = 0.1, 10 × 10, δ = 1e-5 (the page's default δ), 200 draws, on the release and before clipping.
+  curves   (optional) mean L1 of the three mechanisms vs ε, γ and matrix size, 20 draws per point.
   page     median rerun time of pages/4_TopicDP.py after moving ε (AppTest, 20 runs, cached sensitivity).
 """
 
@@ -54,14 +55,20 @@ def bench_sampler(pairs: int, full: bool) -> None:
             print(f"  γ = 0.1, {m}×{m}: Δ_s = {r.delta_s:.4f} (k = {r.k} of h = {r.h}); Δ_i median "
                   f"{np.median(d):.4f}, 90th pct {np.percentile(d, 90):.4f}, share of Δ_i > 0.1: {np.mean(d > 0.1):.2f}")
     if full:
-        with tempfile.TemporaryDirectory() as tmp:
-            t = time.perf_counter()
-            fresh = dpcore.extend_sensitivity_draws(data, n_pairs=size.h, lda=lda, sampler=sampler, cache_dir=tmp,
-                                                    workers=2)
-            wall = time.perf_counter() - t
-        same = np.allclose(fresh.deltas, draws.deltas[: size.h], rtol=1e-4, atol=1e-6) if draws.covers(0.1) else None
-        print(f"full sampler γ = 0.1 ({size.h} pairs, {2 * size.h} LDA fits), 2 workers: {wall:.1f} s; "
-              f"identical to shipped draws: {same}")
+        full_times = {}
+        for workers in (2, 1):
+            with tempfile.TemporaryDirectory() as tmp:
+                load = os.getloadavg()[0]
+                t = time.perf_counter()
+                fresh = dpcore.extend_sensitivity_draws(data, n_pairs=size.h, lda=lda, sampler=sampler,
+                                                        cache_dir=tmp, workers=workers)
+                full_times[workers] = time.perf_counter() - t
+            same = (np.allclose(fresh.deltas, draws.deltas[: size.h], rtol=1e-4, atol=1e-6)
+                    if draws.covers(0.1) else None)
+            print(f"full sampler γ = 0.1 ({size.h} pairs, {2 * size.h} LDA fits), {workers} worker(s): "
+                  f"{full_times[workers]:.1f} s (load average at start {load:.1f}); identical to shipped draws: {same}",
+                  flush=True)
+        print(f"full-run speed-up from 2 workers: {full_times[1] / full_times[2]:.2f}×", flush=True)
     timings = {}
     for workers in (1, 2):
         with tempfile.TemporaryDirectory() as tmp:
@@ -104,6 +111,24 @@ def bench_l1(reps: int) -> None:
               f"MVG L1 {errs['MVG']['l1'].mean():.4g}, Laplace L1 {errs['Laplace']['l1'].mean():.4g}")
 
 
+def bench_curves(reps: int) -> None:
+    corpus, lda, sampler, _ = _setup()
+    model = dpcore.load_topic_model(corpus.content_hash, lda=lda)
+    draws = dpcore.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler)
+    grids = {"epsilon": (1, 2, 3, 5, 10), "gamma": (0.02, 0.07, 0.12, 0.17, 0.22), "size": (2, 4, 6, 8, 10)}
+    for parameter, values in grids.items():
+        for stage in ("released", "noisy"):
+            c = tdp.error_curve(model, draws, parameter=parameter, values=values, epsilon=3, delta=1e-5, gamma=0.1,
+                                m=10, n=10, repetitions=reps, rng=np.random.default_rng(5), stage=stage)
+            line = "; ".join(f"{mech} " + " ".join(f"{v:.3g}" for v in c.stats["l1"][mech][0])
+                             for mech in tdp.TOPIC_MECHANISMS)
+            print(f"mean L1 vs {parameter} {values} ({stage}): {line}; Δ_s per point "
+                  + " ".join(f"{s:.3g}" for s in c.sensitivities))
+            if stage == "released" and parameter == "epsilon":
+                print("  Kendall vs ε: " + "; ".join(
+                    f"{mech} " + " ".join(f"{v:.3f}" for v in c.stats["kendall"][mech][0]) for mech in tdp.TOPIC_MECHANISMS))
+
+
 def bench_page(runs: int) -> None:
     from streamlit.testing.v1 import AppTest
 
@@ -127,7 +152,7 @@ def bench_page(runs: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--parts", nargs="*", default=["sampler", "l1", "page"], choices=["sampler", "l1", "page"])
+    ap.add_argument("--parts", nargs="*", default=["sampler", "l1", "page"], choices=["sampler", "l1", "page", "curves"])
     ap.add_argument("--pairs", type=int, default=40, help="pairs for the speed-up measurement (default 40)")
     ap.add_argument("--full-sampler", action="store_true", help="re-run all 285 pairs from scratch (slow)")
     ap.add_argument("--reps", type=int, default=200)
@@ -135,6 +160,8 @@ def main() -> None:
     args = ap.parse_args()
     if "l1" in args.parts:
         bench_l1(args.reps)
+    if "curves" in args.parts:
+        bench_curves(20)
     if "page" in args.parts:
         bench_page(args.runs)
     if "sampler" in args.parts:

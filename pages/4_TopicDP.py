@@ -7,6 +7,7 @@ progress bar. All maths lives in dpcore.
 """
 
 import math
+import zlib
 
 import numpy as np
 import pandas as pd
@@ -116,7 +117,7 @@ def stamp(corpus_hash: str) -> float:
 def curve_for(corpus_hash, lda, sampler, n_pairs, parameter, epsilon, delta, gamma, m, n, reps, stage, seed,
               _model, _draws):
     values = {"epsilon": EPS_VALUES, "gamma": GAMMA_VALUES, "size": SIZE_VALUES}[parameter]
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 4, len(parameter)]))
+    rng = np.random.default_rng(np.random.SeedSequence([seed, zlib.crc32(f"topicdp-curve-{parameter}".encode())]))
     return tdp.error_curve(_model, _draws, parameter=parameter, values=values, epsilon=epsilon, delta=delta,
                            gamma=gamma, m=m, n=n, repetitions=reps, rng=rng, stage=stage)
 
