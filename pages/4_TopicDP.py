@@ -36,7 +36,7 @@ st.set_page_config(page_title="TopicDP", page_icon="🗂️", layout="wide")
 settings = shared_sidebar()
 corpus = settings.private
 
-MECH_COLOURS = {"TopicDP": PALETTE[0], "MVG": PALETTE[4], "Laplace": PALETTE[1]}
+MECH_COLOURS = {"TopicDP": PALETTE[0], "MVG": PALETTE[1], "Laplace": PALETTE[2]}  # as band_figure orders them
 EPS_VALUES = tuple(np.arange(1.0, 10.01, 0.5))
 GAMMA_VALUES = (0.02, 0.07, 0.12, 0.17, 0.22)
 SIZE_VALUES = tuple(range(2, 11))
@@ -211,14 +211,15 @@ def keyword_figure(i: int) -> go.Figure:
         suffix = "" if c == 0 else str(c + 1)
         common = {"type": "bar", "x": words, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}", "legendgroup": mech}
         data.append({**common, "y": table.matrix[i, order].tolist(), "name": "before noise",
-                     "marker": {"color": "#9e9e9e"}, "showlegend": c == 0, "legendgroup": "before"})
+                     "marker": {"color": "#9e9e9e"}})
         data.append({**common, "y": rel.matrix[i, order].tolist(), "name": f"after {mech}",
                      "marker": {"color": MECH_COLOURS[mech]}})
         layout[f"xaxis{suffix}"] = {"domain": [c * 0.34, c * 0.34 + 0.32], "anchor": f"y{suffix}",
-                                    "title": {"text": "keyword (left = highest true probability)"}}
+                                    "title": {"text": "keyword (left = most probable before noise)"}}
         layout[f"yaxis{suffix}"] = {"anchor": f"x{suffix}", **({"matches": "y", "showticklabels": False} if c else
-                                    {"title": {"text": "probability in the topic (higher = more typical)"}})}
-    layout.update(barmode="group", height=340, title={"text": f"{topic_labels[i]} — before and after noise"},
+                                    {"title": {"text": "probability (higher = more typical)"}})}
+    layout.update(barmode="group", height=360, showlegend=False,
+                  title={"text": f"{topic_labels[i]} — grey: before noise, colour: after each mechanism's noise"},
                   annotations=[{"text": f"<b>{mech}</b>", "x": c * 0.34 + 0.16, "y": 1.0, "xref": "paper",
                                 "yref": "paper", "xanchor": "center", "yanchor": "bottom", "showarrow": False}
                                for c, mech in enumerate(releases)])
