@@ -31,7 +31,7 @@ squared Euclidean distances, which gives the row permutation minimising the Frob
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
