@@ -1,9 +1,12 @@
-"""The experiments of 000 §4–§5 as functions returning tidy ``pandas.DataFrame`` results (SPEC §3
-"Metrics and experiments"). A page plots them; a notebook gets the same numbers.
+"""The experiments of 000 §4–§5 as functions returning tidy results (SPEC §3 "Metrics and
+experiments"): an :class:`ExperimentTable`, one numpy array per column and one row per record,
+without pandas (``pandas.DataFrame(table.columns)`` gives a data frame where one is wanted). A page
+plots them; a notebook gets the same numbers.
 
 Every KL is KL(p‖q̃) with p the normalised raw private counts over V and q̃ the release mixed with
 the uniform distribution at λ = 1e-9 (:func:`dpcore.kl_divergence`). Curves over noise have one row
-per (setting, repetition); :func:`summarise` gives mean and a band (10th–90th percentile).
+per (setting, repetition); :func:`summarise` gives mean and a band (10th–90th percentile) as arrays
+per mechanism.
 
 Mechanism names used in the ``mechanism`` column: see :data:`MECHANISMS`.
 """
@@ -12,9 +15,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
-import pandas as pd
 from scipy.stats import beta as beta_dist
 
 from .bayesian import (
@@ -50,6 +53,8 @@ __all__ = [
     "PRIVATE",
     "K_ANONYMITY",
     "DEFAULT_SETTINGS",
+    "ExperimentTable",
+    "Summary",
     "summarise",
     "kl_vs_epsilon",
     "kl_vs_users",
@@ -82,17 +87,102 @@ and 1 (S ∈ [1e-4, 1], ρ ∈ {0.1, …, 1}: the best region is S ≈ 3e-4 … 
 _BAND = (0.1, 0.9)
 
 
-def summarise(df: pd.DataFrame, x: str, value: str = "kl", by: str = "mechanism") -> pd.DataFrame:
-    """Mean and band (10th and 90th percentile over repetitions) of ``value`` per (``by``, ``x``),
-    in first-seen order of ``by`` and ``x``."""
-    g = df.groupby([by, x], sort=False)[value]
-    out = pd.DataFrame({
-        "mean": g.mean(),
-        "lower": g.quantile(_BAND[0]),
-        "upper": g.quantile(_BAND[1]),
-        "repetitions": g.count(),
-    })
-    return out.reset_index()
+def _column(values: list) -> np.ndarray:
+    """One column from a list of Python values: strings as an ``object`` array (plain ``str``)."""
+    arr = np.asarray(values)
+    if arr.dtype.kind in "US" or arr.dtype == object:
+        arr = np.empty(len(values), dtype=object)
+        arr[:] = values
+    return arr
+
+
+@dataclass(frozen=True, eq=False)
+class ExperimentTable:
+    """Tidy results: ``columns`` maps each column name (in order) to a 1-D numpy array, all of one length.
+
+    ``table["kl"]`` is a column, ``len(table)`` the number of rows, :meth:`rows` the records as dicts,
+    :meth:`filter` the rows equal to given values and :meth:`subset` the rows of a boolean mask.
+    """
+
+    columns: dict
+
+    def __post_init__(self):
+        lengths = {name: len(col) for name, col in self.columns.items()}
+        if len(set(lengths.values())) > 1:
+            raise ValueError(f"every column must have the same length, got {lengths}")
+
+    @classmethod
+    def from_rows(cls, rows: list[dict], columns=None) -> "ExperimentTable":
+        """Records (dicts, or tuples when ``columns`` names them) → a table; the columns are the keys in
+        first-seen order unless ``columns`` is given; a key missing from a record is an error."""
+        if columns is None:
+            columns = list(dict.fromkeys(k for r in rows for k in r))
+            return cls({c: _column([r[c] for r in rows]) for c in columns})
+        columns = list(columns)
+        if rows and not isinstance(rows[0], dict):
+            rows = [dict(zip(columns, r)) for r in rows]
+        return cls({c: _column([r[c] for r in rows]) for c in columns})
+
+    def __len__(self) -> int:
+        return len(next(iter(self.columns.values()))) if self.columns else 0
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.columns[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.columns
+
+    def rows(self) -> list[dict]:
+        """The records, one dict per row, with Python scalars."""
+        names = list(self.columns)
+        cols = [self.columns[c].tolist() for c in names]
+        return [dict(zip(names, vals)) for vals in zip(*cols)]
+
+    def subset(self, mask) -> "ExperimentTable":
+        """The rows where the boolean ``mask`` is true (or the rows at the given indices), in order."""
+        return ExperimentTable({c: v[mask] for c, v in self.columns.items()})
+
+    def filter(self, **equal) -> "ExperimentTable":
+        """The rows whose columns equal the given values, e.g. ``table.filter(mechanism=BAYESIAN)``."""
+        mask = np.ones(len(self), dtype=bool)
+        for name, value in equal.items():
+            if name not in self.columns:
+                raise KeyError(f"no column {name!r}; columns are {list(self.columns)}")
+            mask &= self.columns[name] == value
+        return self.subset(mask)
+
+    def equals(self, other) -> bool:
+        """Same column names in the same order and equal values in every column."""
+        return (isinstance(other, ExperimentTable) and list(self.columns) == list(other.columns)
+                and all(np.array_equal(self.columns[c], other.columns[c]) for c in self.columns))
+
+
+class Summary(NamedTuple):
+    """One mechanism's curve: x values (first-seen order), mean and band of the value, repetitions per x."""
+
+    x: np.ndarray
+    mean: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    repetitions: np.ndarray
+
+
+def summarise(table: ExperimentTable, x: str, value: str = "kl", by: str = "mechanism") -> dict[str, Summary]:
+    """Mean and band (10th and 90th percentile over repetitions) of ``value`` per (``by``, ``x``):
+    ``{name: Summary(x, mean, lower, upper, repetitions)}`` in first-seen order of ``by``, each with
+    its ``x`` values in first-seen order."""
+    groups: dict = {}
+    for b, xv, v in zip(table[by].tolist(), table[x].tolist(), np.asarray(table[value], dtype=float).tolist()):
+        groups.setdefault(b, {}).setdefault(xv, []).append(v)
+    out = {}
+    for b, per_x in groups.items():
+        vals = [np.asarray(v) for v in per_x.values()]
+        out[b] = Summary(x=np.asarray(list(per_x)),
+                         mean=np.array([v.mean() for v in vals]),
+                         lower=np.array([np.quantile(v, _BAND[0]) for v in vals]),
+                         upper=np.array([np.quantile(v, _BAND[1]) for v in vals]),
+                         repetitions=np.array([v.size for v in vals], dtype=np.int64))
+    return out
 
 
 def _epsilons(epsilons) -> list[float]:
@@ -146,7 +236,7 @@ def _mechanism_kls(counts: NgramCounts, p, *, epsilon, delta, S, C, rho, W, repe
 
 def kl_vs_epsilon(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2, repetitions=10, rng=0,
                   calibration="classic", mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC, PRIVATE),
-                  end_to_end_grid=(DEFAULT_S_GRID, DEFAULT_RHO_GRID)) -> pd.DataFrame:
+                  end_to_end_grid=(DEFAULT_S_GRID, DEFAULT_RHO_GRID)) -> ExperimentTable:
     """000 Fig. 1: KL vs ε for every mechanism, one row per (mechanism, ε, repetition).
 
     BayesianDP's ε-independent part is prepared once, so each ε costs ``repetitions`` draws. The
@@ -196,12 +286,12 @@ def kl_vs_epsilon(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho
     if PRIVATE in mechanisms:
         for e in eps:
             rows += _rows(PRIVATE, "epsilon", e, [kl_divergence(p, p)])
-    return pd.DataFrame(rows)
+    return ExperimentTable.from_rows(rows)
 
 
 def kl_vs_users(counts: NgramCounts, *, user_numbers, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2,
                 repetitions=5, rng=0, calibration="classic",
-                mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC)) -> pd.DataFrame:
+                mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC)) -> ExperimentTable:
     """000 Fig. 2: KL vs number of users. Each repetition draws a fresh random subset of users
     (without replacement); p is that subset's private distribution. Column ``users``."""
     epsilon = check_epsilon(epsilon)
@@ -221,12 +311,12 @@ def kl_vs_users(counts: NgramCounts, *, user_numbers, epsilon=1.0, delta=1e-5, S
                 per_mech[m].append(float(np.atleast_1d(v)[0]))
         for m, v in per_mech.items():
             rows += _rows(m, "users", u, v)
-    return pd.DataFrame(rows)
+    return ExperimentTable.from_rows(rows)
 
 
 def kl_vs_vocabulary(counts: NgramCounts, *, sizes, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2,
                      repetitions=5, rng=0, calibration="classic",
-                     mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC)) -> pd.DataFrame:
+                     mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC)) -> ExperimentTable:
     """000 Fig. 3: KL vs vocabulary size |V| (the |V| most frequent public items). Column ``vocabulary``."""
     epsilon = check_epsilon(epsilon)
     delta, S, C, rho, W, repetitions = _check_common(delta, S, C, rho, W, repetitions, calibration)
@@ -240,11 +330,11 @@ def kl_vs_vocabulary(counts: NgramCounts, *, sizes, epsilon=1.0, delta=1e-5, S=1
                              repetitions=repetitions, rng=rng, calibration=calibration, mechanisms=mechanisms)
         for m, kl in res.items():
             rows += _rows(m, "vocabulary", int(v), kl)
-    return pd.DataFrame(rows)
+    return ExperimentTable.from_rows(rows)
 
 
 def kl_vs_public_quality(counts: NgramCounts, *, noise_scales, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3,
-                         repetitions=5, rng=0, calibration="classic") -> pd.DataFrame:
+                         repetitions=5, rng=0, calibration="classic") -> ExperimentTable:
     """000 Fig. 4: KL vs public-data quality. The public counts get Lap(0, b) noise of growing scale b
     (clipped at 0; a fresh draw per repetition); BayesianDP uses the degraded prior, and the public
     baseline is shown on the same degraded counts. Column ``public_noise``."""
@@ -270,10 +360,10 @@ def kl_vs_public_quality(counts: NgramCounts, *, noise_scales, epsilon=1.0, delt
             kp.append(kl_divergence(p, normalise_clipped(alpha)))
         rows += _rows(BAYESIAN, "public_noise", float(b), kb)
         rows += _rows(PUBLIC, "public_noise", float(b), kp)
-    return pd.DataFrame(rows)
+    return ExperimentTable.from_rows(rows)
 
 
-def kl_vs_k(counts: NgramCounts, *, Ks, fill="public") -> pd.DataFrame:
+def kl_vs_k(counts: NgramCounts, *, Ks, fill="public") -> ExperimentTable:
     """000 Fig. 5 (left): k-anonymity KL vs K (deterministic, one row per K). Column ``K``."""
     p = counts.private_distribution()
     rows = []
@@ -281,7 +371,7 @@ def kl_vs_k(counts: NgramCounts, *, Ks, fill="public") -> pd.DataFrame:
         rel = k_anonymity_release(counts.user_counts, counts.public_counts, K=K, fill=fill)
         rows += _rows(K_ANONYMITY, "K", int(K), [kl_divergence(p, rel.theta)],
                       {"suppressed_mass": rel.suppressed_mass, "guarantee": K_ANONYMITY_GUARANTEE})
-    return pd.DataFrame(rows)
+    return ExperimentTable.from_rows(rows)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -348,7 +438,7 @@ def trigram_perplexity(theta, setup: PerplexitySetup, *, smoothing=KL_SMOOTHING)
 
 
 def perplexity_table(setup: PerplexitySetup, *, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2, K=10,
-                     repetitions=5, rng=0, calibration="classic") -> pd.DataFrame:
+                     repetitions=5, rng=0, calibration="classic") -> ExperimentTable:
     """000 Table 1: word perplexity per mechanism (mean over ``repetitions`` for the noisy ones)."""
     epsilon = check_epsilon(epsilon)
     delta, S, C, rho, W, repetitions = _check_common(delta, S, C, rho, W, repetitions, calibration)
@@ -367,7 +457,7 @@ def perplexity_table(setup: PerplexitySetup, *, epsilon=1.0, delta=1e-5, S=1e-3,
         vals = [trigram_perplexity(make().sample_theta(epsilon=epsilon, rng=rng)[0], setup) for _ in range(repetitions)]
         rows.append((name, float(np.mean(vals)), f"ε={epsilon:g}-DP per user"))
     rows.append((PUBLIC, trigram_perplexity(public_baseline(c.public_counts), setup), "no private data used"))
-    return pd.DataFrame(rows, columns=["mechanism", "perplexity", "guarantee"])
+    return ExperimentTable.from_rows(rows, columns=["mechanism", "perplexity", "guarantee"])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -411,7 +501,7 @@ def _best_threshold(s_in: np.ndarray, s_out: np.ndarray, delta: float) -> float:
 
 def membership_inference(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2, trials=200,
                          rng=0, calibration="classic", mechanisms=(BAYESIAN, LAPLACE),
-                         pool=16, confidence=0.95) -> pd.DataFrame:
+                         pool=16, confidence=0.95) -> ExperimentTable:
     """000 §5 / Fig. 6: membership inference on the user u with the largest total count.
 
     For each ε and mechanism, ``trials`` times: θ ~ M(D) and θ' ~ M(D₋ᵤ) (each mechanism run
@@ -472,5 +562,5 @@ def membership_inference(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C
                 s_in[t] = kl_divergence(pu, normalise_clipped(x_in))
                 s_out[t] = kl_divergence(pu, normalise_clipped(x_out))
             attack(s_in, s_out, LAPLACE, e)
-    return pd.DataFrame(rows)
+    return ExperimentTable.from_rows(rows)
 

@@ -61,7 +61,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
-import pandas as pd
 from scipy.special import ndtr, ndtri
 
 from .gaussian import gaussian_sigma
@@ -497,7 +496,9 @@ def _sample_zero_weight(space: _ValidSpace, n_zero: int, count: int, support_key
         draw = space.sample(max(2 * need, 64), rng)
         if support_keys.size:
             draw = draw[~_sorted_contains(support_keys, draw)]
-        chosen = pd.unique(np.concatenate([chosen, draw]))  # first occurrences, draw order kept
+        both = np.concatenate([chosen, draw])
+        _, first = np.unique(both, return_index=True)
+        chosen = both[np.sort(first)]  # first occurrences, draw order kept
     return np.asarray(chosen[:count], dtype=np.int64)
 
 

@@ -16,8 +16,8 @@ Two compact representations are built here, both free of Python tuples in the ho
   the dense code of the pair (id of the (k−1)-gram at p, token at p+k−1), so keys are packed
   ``int64`` values that never overflow whatever the vocabulary size or k.
 
-Strings appear only at the boundary: :func:`encode_users` maps tokens to ids once (hash
-factorisation in C), and :meth:`TokenCorpus.decode` maps id rows back to string tuples.
+Strings appear only at the boundary: :func:`encode_users` maps tokens to ids once (a dict pass
+in C), and :meth:`TokenCorpus.decode` maps id rows back to string tuples.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from functools import cached_property
 from itertools import chain
 
 import numpy as np
-import pandas as pd
 
 from .validation import check_int
 
@@ -46,9 +45,46 @@ MAX_NGRAM_LENGTH = 50
 
 
 def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Dense codes (first-appearance order) and the unique values, by hashing (O(n), no sort)."""
-    codes, uniques = pd.factorize(values, sort=False)
-    return codes.astype(np.int64, copy=False), np.asarray(uniques)
+    """Dense codes and the unique values, numbered in first-appearance order (numpy only).
+
+    Sort-based: equal values form runs in the sorted order, and the first position of each run's value
+    gives its first-appearance rank, so the codes are those a hash table would give. When
+    (value − min) and the position fit together in 63 bits, both are packed into one int64 and sorted
+    with ``np.sort`` (several times faster than ``np.argsort``); otherwise an argsort is used and
+    the first position of a run is its minimum.
+    """
+    values = np.asarray(values).ravel()
+    n = values.size
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), values.copy()
+    lo = int(values.min())
+    span = int(values.max()) - lo
+    pos_bits = max(int(n - 1).bit_length(), 1)
+    if values.dtype.kind in "iu" and span.bit_length() + pos_bits <= 63:
+        packed = values.astype(np.int64) - lo
+        packed <<= pos_bits
+        packed |= np.arange(n, dtype=np.int64)
+        packed.sort()
+        order = packed & ((1 << pos_bits) - 1)
+        packed >>= pos_bits
+        sv = packed  # (value − min), sorted; ties in position order
+        stable = True
+    else:
+        order = np.argsort(values)  # unstable (a stable argsort of int64 is a much slower timsort)
+        sv = values[order]
+        stable = False
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(sv[1:], sv[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    del new, sv
+    # first position of each distinct value: the head of its run when ties are in position order
+    first = order[starts] if stable else np.minimum.reduceat(order, starts)
+    first_sorted = np.sort(first)  # the distinct values' first positions, in appearance order
+    rank = np.searchsorted(first_sorted, first)
+    codes = np.empty(n, dtype=np.int64)
+    codes[order] = np.repeat(rank, np.diff(np.append(starts, n)))
+    return codes, values[first_sorted]
 
 
 _TABLE_LIMIT = 2**27  # key spaces up to this size are grouped through a direct lookup table
@@ -301,8 +337,8 @@ class NgramIndex:
 def build_ngram_index(corpus: TokenCorpus | Sequence, max_length: int) -> NgramIndex:
     """Distinct k-grams per user for k = 1..max_length, never crossing a sentence boundary.
 
-    Cost per level is two hash factorisations over the positions that hold a k-gram; memory per level
-    is the (user, k-gram) pairs. Positions are visited user by user, so pairs come out grouped by user.
+    Cost per level is two sort-based factorisations over the positions that hold a k-gram; memory per
+    level is the (user, k-gram) pairs. Positions are visited user by user, so pairs come out grouped by user.
 
     Args:
       corpus: a :class:`TokenCorpus` or raw users (see :func:`encode_users`).
@@ -349,7 +385,7 @@ def build_ngram_index(corpus: TokenCorpus | Sequence, max_length: int) -> NgramI
 def rows_membership(rows: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """For each row of ``rows`` (n, k), whether it equals some row of ``reference`` (m, k). Exact.
 
-    Rows are packed column by column into dense int64 codes by repeated hash factorisation, so no
+    Rows are packed column by column into dense int64 codes by repeated factorisation, so no
     product of vocabulary sizes can overflow.
     """
     rows = np.asarray(rows, dtype=np.int64)

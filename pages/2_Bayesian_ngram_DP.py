@@ -259,13 +259,9 @@ with user_errors():
 summary = summarise(sweep, "epsilon")
 
 
-def mech_series(df, names):
-    out = {}
-    for name in names:
-        part = df[df.mechanism == name]
-        if len(part):
-            out[name] = (part["mean"].to_numpy(), part["lower"].to_numpy(), part["upper"].to_numpy())
-    return out
+def mech_series(summaries, names):
+    return {name: (summaries[name].mean, summaries[name].lower, summaries[name].upper)
+            for name in names if name in summaries}
 
 
 with tab_eps:
@@ -274,13 +270,13 @@ with tab_eps:
     fig = band_figure(SWEEP_EPS, series, title=f"KL vs ε ({n}-grams, S = {fmt(S)}, ρ = {rho:g}, C = {C}, W = {W}, "
                       f"δ = {fmt(delta)}, {reps} repetitions)", x_title=EPS_AXIS, y_title=KL_AXIS,
                       log_x=True, log_y=True, dash={PUBLIC: "dash"})
-    kl_k = float(k_sweep(ph, qh, n, priv, pub).set_index("K").loc[K, "kl"])
+    kl_k = float(k_sweep(ph, qh, n, priv, pub).filter(K=K)["kl"].item())
     if K >= 2:  # K = 1 keeps every item: the private distribution itself, KL ≈ 0 (off a log axis)
         fig.add_trace(go.Scatter(x=list(SWEEP_EPS), y=[kl_k] * len(SWEEP_EPS), mode="lines",
                                  name=f"k-anonymity, K = {K} (not DP)", line=dict(color=PALETTE[5], dash="dot")))
     fig.add_vline(x=eps, line=dict(color="grey", dash="dot"), annotation_text=f"current ε = {fmt(eps)}")
-    b = summary[summary.mechanism == BAYESIAN].set_index("epsilon")["mean"]
-    lap = summary[summary.mechanism == LAPLACE].set_index("epsilon")["mean"]
+    b = dict(zip(summary[BAYESIAN].x.tolist(), summary[BAYESIAN].mean))
+    lap = dict(zip(summary[LAPLACE].x.tolist(), summary[LAPLACE].mean))
     show_figure(fig, alt="KL divergence against ε on log axes for BayesianDP, Laplace, Laplace with public data and "
                          f"the public baseline, with k-anonymity at K = {K} as a horizontal line ({kl_k:.3g}). Mean KL: "
                          + "; ".join(f"ε={fmt(e)}: BayesianDP {b[e]:.3g}, Laplace {lap[e]:.3g}" for e in SWEEP_EPS),
@@ -311,10 +307,13 @@ def data_tab(kind, x, x_title, title, note):
         with user_errors():
             df = data_sweep(kind, ph, qh, n, eps, S, C, rho, W, delta, reps, calibration, settings.seed, priv, pub)
         s = summarise(df, x)
-        xs = sorted(s[x].unique())
-        names = [m for m in (BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC) if m in set(s.mechanism)]
-        series = {m: tuple(s[s.mechanism == m].set_index(x).reindex(xs)[c].to_numpy() for c in ("mean", "lower", "upper"))
-                  for m in names}
+        xs = sorted(set().union(*(curve.x.tolist() for curve in s.values())))
+        names = [m for m in (BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC) if m in s]
+        series = {}
+        for m in names:  # on the common x grid, NaN where a mechanism has no value (a gap in its line)
+            at = {xv: i for i, xv in enumerate(s[m].x.tolist())}
+            idx = [at.get(xv, -1) for xv in xs]
+            series[m] = tuple(np.append(col, np.nan)[idx] for col in (s[m].mean, s[m].lower, s[m].upper))
         fig = band_figure(xs, series, title=title, x_title=x_title, y_title=KL_AXIS, log_x=True, log_y=True,
                           dash={PUBLIC: "dash"})
         show_figure(fig, alt=f"{title}. Mean KL per mechanism: " + "; ".join(
@@ -344,18 +343,18 @@ def kanon_figure(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibr
     """The two-panel figure does not depend on the current ε: build it once per setting (plotly's
     make_subplots alone costs ~50 ms per rerun)."""
     kdf = k_sweep(private_hash, public_hash, n, _private, _public)
-    kdf = kdf[kdf["K"] >= 2]  # K = 1 is the private distribution itself (KL ≈ 0 off a log axis)
+    kdf = kdf.subset(kdf["K"] >= 2)  # K = 1 is the private distribution itself (KL ≈ 0 off a log axis)
     df = eps_sweep(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibration, seed, False, _private, _public)
-    bs = summarise(df[df.mechanism == BAYESIAN], "epsilon")
+    bs = summarise(df.filter(mechanism=BAYESIAN), "epsilon")[BAYESIAN]
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.06,
                         subplot_titles=("k-anonymity — not DP: KL vs K", "BayesianDP — (ε, δ)-DP: KL vs ε"))
     fig.add_trace(go.Scatter(x=kdf["K"], y=kdf["kl"], mode="lines+markers", name="k-anonymity (not DP)",
                              line=dict(color=PALETTE[5])), row=1, col=1)
-    fig.add_trace(go.Scatter(x=list(bs["epsilon"]) + list(bs["epsilon"])[::-1],
-                             y=list(bs["upper"]) + list(bs["lower"])[::-1], fill="toself",
+    fig.add_trace(go.Scatter(x=list(bs.x) + list(bs.x)[::-1],
+                             y=list(bs.upper) + list(bs.lower)[::-1], fill="toself",
                              fillcolor="rgba(31,119,180,0.18)", line=dict(width=0), hoverinfo="skip",
                              showlegend=False), row=1, col=2)
-    fig.add_trace(go.Scatter(x=bs["epsilon"], y=bs["mean"], mode="lines+markers", name="BayesianDP",
+    fig.add_trace(go.Scatter(x=bs.x, y=bs.mean, mode="lines+markers", name="BayesianDP",
                              line=dict(color=COLOURS[BAYESIAN])), row=1, col=2)
     fig.update_xaxes(type="log", title_text="K (min. users per kept n-gram, log scale; right = more suppression)",
                      row=1, col=1)
@@ -364,7 +363,7 @@ def kanon_figure(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibr
     fig.update_layout(title="Same y-scale: k-anonymity against BayesianDP (000 Fig. 5)")
     alt = ("Two panels sharing a log KL axis. Left, k-anonymity KL against K: " + ", ".join(
         f"K={k}: {v:.3g}" for k, v in zip(kdf["K"], kdf["kl"])) + ". Right, BayesianDP mean KL against ε: " + ", ".join(
-        f"ε={fmt(e)}: {v:.3g}" for e, v in zip(bs["epsilon"], bs["mean"])))
+        f"ε={fmt(e)}: {v:.3g}" for e, v in zip(bs.x, bs.mean)))
     return fig, alt
 
 
@@ -391,7 +390,8 @@ with tab_ppl:
         with user_errors():
             tab, n_tri, n_sent = perplexity_for(ph, qh, eps, S, C, rho, W, K, delta, calibration, settings.seed,
                                                 priv, pub)
-        st.dataframe(tab.style.format({"perplexity": "{:.3f}"}), hide_index=True, width="stretch")
+        st.dataframe(pd.DataFrame(tab.rows()).style.format({"perplexity": "{:.3f}"}), hide_index=True,
+                     width="stretch")
         st.caption(f"Word perplexity (lower is better) over {n_tri:,} held-out trigrams in {n_sent:,} sentences; "
                    "noisy mechanisms: mean over 3 releases.")
     perplexity_view()
@@ -412,13 +412,13 @@ with tab_mia:
             df = attack_for(ph, qh, n, S, C, rho, W, delta, trials, calibration, settings.seed, priv, pub)
         fig = make_subplots(rows=1, cols=2, subplot_titles=("attack success rate", "empirical ε lower bound"))
         for i, mech in enumerate((BAYESIAN, LAPLACE)):
-            part = df[df.mechanism == mech]
+            part = df.filter(mechanism=mech)
             fig.add_trace(go.Scatter(x=part["epsilon"], y=part["success_rate"], mode="lines+markers", name=mech,
                                      line=dict(color=COLOURS[mech])), row=1, col=1)
             fig.add_trace(go.Scatter(x=part["epsilon"], y=part["epsilon_lower_bound"], mode="lines+markers",
                                      name=f"{mech} (ε bound)", showlegend=False, line=dict(color=COLOURS[mech])),
                           row=1, col=2)
-        eps_list = sorted(df["epsilon"].unique())
+        eps_list = sorted(np.unique(df["epsilon"]))
         fig.add_trace(go.Scatter(x=eps_list, y=eps_list, mode="lines", name="claimed ε (y = ε)",
                                  line=dict(color="black", dash="dash")), row=1, col=2)
         fig.add_hline(y=0.5, line=dict(color="grey", dash="dot"), row=1, col=1)
@@ -428,10 +428,11 @@ with tab_mia:
         fig.update_layout(title="Membership inference against BayesianDP and Laplace (000 Fig. 6)")
         show_figure(fig, alt="Left: attack success rate against ε for BayesianDP and Laplace. Right: empirical ε "
                              "lower bound against ε with the line y = ε. " + "; ".join(
-                                 f"{r.mechanism} ε={fmt(r.epsilon)}: success {r.success_rate:.2f}, bound "
-                                 f"{r.epsilon_lower_bound:.2f}" for r in df.itertuples()), key="bayes_mia")
-        st.dataframe(df[["mechanism", "epsilon", "success_rate", "fpr", "fnr", "fpr_upper", "fnr_upper",
-                         "epsilon_lower_bound"]], hide_index=True, width="stretch")
+                                 f"{r['mechanism']} ε={fmt(r['epsilon'])}: success {r['success_rate']:.2f}, bound "
+                                 f"{r['epsilon_lower_bound']:.2f}" for r in df.rows()), key="bayes_mia")
+        st.dataframe(pd.DataFrame({c: df[c] for c in ("mechanism", "epsilon", "success_rate", "fpr", "fnr",
+                                                        "fpr_upper", "fnr_upper", "epsilon_lower_bound")}),
+                     hide_index=True, width="stretch")
     attack_view()
 
 # ------------------------------------------------------------------------------ EndToEndDP

@@ -18,6 +18,7 @@ from dpcore.bayesian_experiments import (
     LAPLACE_PUBLIC,
     PRIVATE,
     PUBLIC,
+    ExperimentTable,
     PerplexitySetup,
     clopper_pearson_upper,
     empirical_epsilon_lower_bound,
@@ -67,8 +68,9 @@ def test_bayesian_beats_laplace_on_the_sample_corpora(sample, n):
     """
     counts = ngram_counts(*sample, n=n)
     import pandas as pd
-    df = pd.concat([kl_vs_epsilon(counts, epsilons=[0.1, 1.0], repetitions=1, rng=seed, mechanisms=(BAYESIAN, LAPLACE),
-                                  **DEFAULT_SETTINGS) for seed in range(20)])
+    df = pd.concat([pd.DataFrame(kl_vs_epsilon(counts, epsilons=[0.1, 1.0], repetitions=1, rng=seed,
+                                               mechanisms=(BAYESIAN, LAPLACE), **DEFAULT_SETTINGS).columns)
+                    for seed in range(20)])
     assert df.groupby(["mechanism", "epsilon"]).size().eq(20).all()  # one release per seed
     mean = df.groupby(["mechanism", "epsilon"])["kl"].mean()
     for eps in (0.1, 1.0):
@@ -89,14 +91,17 @@ def test_kl_vs_epsilon_is_tidy_and_covers_every_mechanism():
     df = kl_vs_epsilon(counts, epsilons=eps, repetitions=3, rng=0, S=0.1, C=1, rho=0.5, W=3,
                        mechanisms=(BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC, PRIVATE),
                        end_to_end_grid=((0.01, 1.0), (0.5, 1.0)))
+    assert isinstance(df, ExperimentTable)
     assert list(df.columns) == ["mechanism", "epsilon", "repetition", "kl"]
     assert set(df["mechanism"]) == {BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC, PRIVATE}
     assert np.all(np.isfinite(df["kl"])) and np.all(df["kl"] >= -1e-12)
-    assert df[df.mechanism == PRIVATE]["kl"].max() < 1e-8
+    assert df.filter(mechanism=PRIVATE)["kl"].max() < 1e-8
     s = summarise(df, "epsilon")
-    assert np.all(s["lower"] <= s["mean"] + 1e-12) and np.all(s["mean"] <= s["upper"] + 1e-12)
+    assert set(s) == set(df["mechanism"])
+    for curve in s.values():
+        assert np.all(curve.lower <= curve.mean + 1e-12) and np.all(curve.mean <= curve.upper + 1e-12)
     # more ε → less noise → BayesianDP closer to its noiseless mean: KL at ε=10 below KL at ε=0.1
-    b = s[s.mechanism == BAYESIAN].set_index("epsilon")["mean"]
+    b = dict(zip(s[BAYESIAN].x.tolist(), s[BAYESIAN].mean.tolist()))
     assert b[10.0] < b[0.1]
 
 
@@ -112,7 +117,7 @@ def test_kl_vs_users_and_vocabulary(unigrams):
     assert set(du["users"]) == {50, 500}
     assert set(du["mechanism"]) == {BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC}
     assert len(du) == 2 * 2 * 4
-    m = du.groupby(["mechanism", "users"])["kl"].mean()
+    m = {(mech, u): du.filter(mechanism=mech, users=u)["kl"].mean() for mech in set(du["mechanism"]) for u in (50, 500)}
     assert m[(LAPLACE, 500)] < m[(LAPLACE, 50)]  # more users, same noise → lower KL
     dv = kl_vs_vocabulary(unigrams, sizes=[100, 1000], repetitions=2, rng=0, **DEFAULT_SETTINGS)
     assert set(dv["vocabulary"]) == {100, 1000} and len(dv) == 2 * 2 * 4
@@ -121,7 +126,8 @@ def test_kl_vs_users_and_vocabulary(unigrams):
 def test_kl_vs_public_quality_degrades_the_public_baseline(unigrams):
     df = kl_vs_public_quality(unigrams, noise_scales=[0, 1000], repetitions=2, rng=0,
                               **{k: v for k, v in DEFAULT_SETTINGS.items() if k != "W"})
-    m = df.groupby(["mechanism", "public_noise"])["kl"].mean()
+    m = {(mech, b): df.filter(mechanism=mech, public_noise=b)["kl"].mean() for mech in set(df["mechanism"])
+         for b in (0.0, 1000.0)}
     assert m[(PUBLIC, 1000.0)] > m[(PUBLIC, 0.0)]
     assert m[(BAYESIAN, 1000.0)] > m[(BAYESIAN, 0.0)]
 
@@ -129,8 +135,8 @@ def test_kl_vs_public_quality_degrades_the_public_baseline(unigrams):
 def test_kl_vs_k_starts_at_the_private_distribution_and_grows():
     counts = small_counts(2, users=60)
     df = kl_vs_k(counts, Ks=[1, 5, 20, 60])
-    assert df.loc[df.K == 1, "kl"].item() < 1e-8
-    assert df["kl"].is_monotonic_increasing
+    assert df.filter(K=1)["kl"].item() < 1e-8
+    assert np.all(np.diff(df["kl"]) >= 0)  # monotonic increasing (non-strict)
     assert set(df["guarantee"]) == {"k-anonymity — not DP"} and set(df["mechanism"]) == {K_ANONYMITY}
 
 
@@ -154,7 +160,7 @@ def test_perplexity_table_on_the_sample_corpora(sample):
     assert list(tab["mechanism"]) == [PRIVATE, "k-anonymity (K = 10)", BAYESIAN, LAPLACE_PUBLIC, LAPLACE, PUBLIC]
     assert np.all(np.isfinite(tab["perplexity"])) and np.all(tab["perplexity"] >= 1.0)
     # the ordering the paper reports at the ends: Laplace is far worse than BayesianDP
-    p = tab.set_index("mechanism")["perplexity"]
+    p = dict(zip(tab["mechanism"], tab["perplexity"]))
     assert p[BAYESIAN] < p[LAPLACE]
 
 
@@ -198,16 +204,16 @@ def test_membership_inference_detects_a_blatant_leak():
                          public_counts=np.ones(12))
     df = membership_inference(counts, epsilons=[1e4], trials=100, rng=1, S=1.0, C=5, rho=1.0, W=5,
                               mechanisms=(BAYESIAN,))
-    row = df.iloc[0]
-    assert row.success_rate > 0.95
-    assert row.epsilon_lower_bound > 1.0
-    assert 0 <= row.fpr <= row.fpr_upper <= 1 and 0 <= row.fnr <= row.fnr_upper <= 1
+    row = df.rows()[0]
+    assert row["success_rate"] > 0.95
+    assert row["epsilon_lower_bound"] > 1.0
+    assert 0 <= row["fpr"] <= row["fpr_upper"] <= 1 and 0 <= row["fnr"] <= row["fnr_upper"] <= 1
 
 
 def test_membership_inference_columns_on_the_sample_corpus(unigrams):
     df = membership_inference(unigrams, epsilons=[0.1, 10], trials=20, rng=0, pool=2, **DEFAULT_SETTINGS)
     assert set(df["mechanism"]) == {BAYESIAN, LAPLACE} and len(df) == 4
-    assert df["success_rate"].between(0, 1).all() and (df["epsilon_lower_bound"] >= 0).all()
+    assert np.all((df["success_rate"] >= 0) & (df["success_rate"] <= 1)) and np.all(df["epsilon_lower_bound"] >= 0)
 
 
 @pytest.mark.parametrize("call, exc, message", [
@@ -228,3 +234,34 @@ def test_experiment_validation_messages(call, exc, message):
     with pytest.raises(exc) as info:
         call(small_counts())
     assert message in str(info.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# the records and their summary (no pandas in dpcore)
+
+
+def test_experiment_table_records_and_summarise_by_hand():
+    t = ExperimentTable.from_rows([
+        {"mechanism": "B", "epsilon": 1.0, "repetition": 0, "kl": 4.0},
+        {"mechanism": "A", "epsilon": 0.5, "repetition": 0, "kl": 1.0},
+        {"mechanism": "A", "epsilon": 0.5, "repetition": 1, "kl": 3.0},
+        {"mechanism": "A", "epsilon": 0.1, "repetition": 0, "kl": 2.0},
+        {"mechanism": "B", "epsilon": 1.0, "repetition": 1, "kl": 0.0},
+    ])
+    assert list(t.columns) == ["mechanism", "epsilon", "repetition", "kl"] and len(t) == 5
+    assert t["mechanism"].dtype == object and type(t["mechanism"][0]) is str
+    assert t.rows()[1] == {"mechanism": "A", "epsilon": 0.5, "repetition": 0, "kl": 1.0}
+    assert t.filter(mechanism="A", epsilon=0.5)["kl"].tolist() == [1.0, 3.0]
+    assert t.subset(t["kl"] > 1.5)["kl"].tolist() == [4.0, 3.0, 2.0]
+    assert t.equals(ExperimentTable.from_rows(t.rows())) and not t.equals(t.filter(mechanism="A"))
+    s = summarise(t, "epsilon")
+    assert list(s) == ["B", "A"]  # first-seen order of mechanisms, then of x within each
+    assert s["A"].x.tolist() == [0.5, 0.1] and s["A"].repetitions.tolist() == [2, 1]
+    # mean 2; 10th/90th percentiles with linear interpolation: 1 + 0.1·2 = 1.2 and 1 + 0.9·2 = 2.8
+    assert s["A"].mean.tolist() == [2.0, 2.0]
+    assert s["A"].lower == pytest.approx([1.2, 2.0]) and s["A"].upper == pytest.approx([2.8, 2.0])
+    assert s["B"].x.tolist() == [1.0] and s["B"].lower == pytest.approx([0.4]) and s["B"].upper == pytest.approx([3.6])
+    with pytest.raises(ValueError, match="every column must have the same length"):
+        ExperimentTable({"a": np.zeros(2), "b": np.zeros(3)})
+    with pytest.raises(KeyError, match="no column 'users'"):
+        t.filter(users=2)
