@@ -31,7 +31,8 @@ PAGES = [
      "BayesianDP uses public data as a prior and adds Gaussian noise to a word-weighted posterior mean; "
      "KL divergence vs ε against Laplace baselines, k-anonymity and public/private baselines; users, "
      "vocabulary, public-data quality, perplexity and a membership-inference attack.",
-     "BayesianDP and EndToEndDP: (ε, δ)-DP per user. Laplace: ε-DP per user. k-anonymity: not DP."),
+     "BayesianDP and EndToEndDP: (ε, δ)-DP per user, with the sensitivity measured on the corpus as in the paper "
+     "(see the page). Laplace with a per-user cap: ε-DP per user. k-anonymity: not DP."),
     ("DP n-gram extraction", "pages/3_DP_ngram_extraction.py",
      "DPNE releases a *set* of n-grams by growing lengths, pruning candidates by shorter released n-grams; "
      "DPSU baselines; how many n-grams used by ≥ K users survive; spurious share vs η.",

@@ -204,6 +204,14 @@ st.markdown(
     f"removing one user moves w ⊙ x̂ by at most γ = {prepared.sensitivity:.4g} (Claim 1 bound: "
     f"{gamma_worst:.4g}); Gaussian noise with σ_ps = ρ·γ·σ(ε, δ) = {release.sigma:.4g} was added in log space. "
     f"σ_ps is {sigma_classic:.4g} with the classic calibration and {sigma_analytic:.4g} with the analytic one.")
+st.info(
+    "**What the sensitivity covers.** As in the paper, γ is measured on *this* corpus: the largest change when one "
+    "of its users is removed (the sensitivity at D, over its neighbours D₋ₙ). The promise above is for those "
+    "neighbours. It is not a worst case over every possible dataset — a global sensitivity, as Mechanisms 101 (b) "
+    "shows for the bank's cap — and γ itself is computed from the private data without noise, so a strict reading "
+    "of DP would need a data-independent bound on γ. The same holds for the ℓ1 sensitivity of Laplace + public "
+    "(computed over this corpus' users). Plain Laplace with the per-user cap W uses a global sensitivity.",
+    icon="ℹ️")
 
 with st.expander("The mechanism (000 Algorithm 1, Corollary 1; SPEC §3)", expanded=False):
     st.latex(r"\Delta c^n \leftarrow \min(C, \Delta c^n),\quad c=\sum_n \Delta c^n,\quad "
