@@ -25,7 +25,7 @@ from dpui.sidebar import EPSILON_OPTIONS  # noqa: E402
 PAGES = {
     "Mechanisms_101": ("pages/1_Mechanisms_101.py", "select_slider", "eps", [0.5, 1.0, 2.0, 4.0]),
     "Bayesian_ngram_DP": ("pages/2_Bayesian_ngram_DP.py", "select_slider", "eps", [0.5, 1.0, 2.0, 4.0]),
-    "DP_ngram_extraction": ("pages/3_DP_ngram_extraction.py", "slider", "dpne_eta", None),
+    "DP_ngram_extraction": ("pages/3_DP_ngram_extraction.py", "select_slider", "dpne_eta", [0.005, 0.01, 0.02, 0.05]),
     "TopicDP": ("pages/4_TopicDP.py", "select_slider", "eps", [0.5, 1.0, 2.0, 4.0]),
 }
 
@@ -44,10 +44,6 @@ def bench(name: str, runs: int) -> tuple[float, float, float] | None:
     if at.exception:
         print(f"{name:22s} EXCEPTION: {at.exception[0].message}")
         return None
-    widget = getattr(at, kind)(key=key)
-    if values is None:  # cycle between a few of the widget's own allowed values
-        lo, hi = widget.min, widget.max
-        values = [lo + (hi - lo) * f for f in (0.2, 0.4, 0.6, 0.8)]
     times = []
     for i in range(runs):
         widget = getattr(at, kind)(key=key)
@@ -66,10 +62,13 @@ def bench(name: str, runs: int) -> tuple[float, float, float] | None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("pages", nargs="*", default=list(PAGES), choices=list(PAGES) + [[]])
+    ap.add_argument("pages", nargs="*", help=f"pages to time (default: all of {', '.join(PAGES)})")
     ap.add_argument("--runs", type=int, default=20)
     args = ap.parse_args()
     assert 4.0 in EPSILON_OPTIONS
+    unknown = [p for p in args.pages if p not in PAGES]
+    if unknown:
+        ap.error(f"unknown page(s) {unknown}; choose from {list(PAGES)}")
     for name in args.pages or list(PAGES):
         bench(name, args.runs)
 
