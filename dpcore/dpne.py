@@ -745,16 +745,24 @@ def dpsu_even(users, *, epsilon, delta, max_length, contribution_limit, rng, sel
     sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
     sigma_k = sigma * math.sqrt(T)
     rho = dpsu_threshold_for_sigma(sigma_k, delta / T, limit)
+    ids = _dpsu_each_length(index, T, sigma=sigma_k, threshold=rho, limit=limit, selection=selection, rng=rng,
+                            policy=policy, policy_cutoff=policy_cutoff)
+    return DpsuBaselineRelease(name="DPSU-even", ids=ids, vocabulary=index.corpus.vocabulary,
+                               sigmas={k: sigma_k for k in ids}, thresholds={k: rho for k in ids},
+                               contribution_limit=limit, guarantee=DPNE_GUARANTEE)
+
+
+
+def _dpsu_each_length(index, T, *, sigma, threshold, limit, selection, rng, policy, policy_cutoff) -> dict:
+    """One independent DPSU per length k = 1..T (no pruning): the released k-gram ids per length."""
     ids = {}
     for k in range(1, T + 1):
         lev = index.level(k)
         released, _ = _dpsu_select(lev.pair_user, lev.pair_gram, lev.pair_count, lev.n_grams,
-                                                limit=limit, sigma=sigma_k, threshold=rho, selection=selection,
-                                                rng=rng, policy=policy, cutoff_alpha=policy_cutoff)
+                                   limit=limit, sigma=sigma, threshold=threshold, selection=selection,
+                                   rng=rng, policy=policy, cutoff_alpha=policy_cutoff)
         ids[k] = lev.grams[released]
-    return DpsuBaselineRelease(name="DPSU-even", ids=ids, vocabulary=index.corpus.vocabulary,
-                               sigmas={k: sigma_k for k in ids}, thresholds={k: rho for k in ids},
-                               contribution_limit=limit, guarantee=DPNE_GUARANTEE)
+    return ids
 
 
 def dpsu_single(users, *, epsilon, delta, max_length, contribution_limit, rng, selection="random",
@@ -768,13 +776,8 @@ def dpsu_single(users, *, epsilon, delta, max_length, contribution_limit, rng, s
                                                               selection, rng, policy, policy_cutoff)
     index = _as_index(users, T)
     sigma, rho = dpsu_threshold(epsilon, delta, limit)
-    ids = {}
-    for k in range(1, T + 1):
-        lev = index.level(k)
-        released, _ = _dpsu_select(lev.pair_user, lev.pair_gram, lev.pair_count, lev.n_grams,
-                                                limit=limit, sigma=sigma, threshold=rho, selection=selection,
-                                                rng=rng, policy=policy, cutoff_alpha=policy_cutoff)
-        ids[k] = lev.grams[released]
+    ids = _dpsu_each_length(index, T, sigma=sigma, threshold=rho, limit=limit, selection=selection, rng=rng,
+                            policy=policy, policy_cutoff=policy_cutoff)
     return DpsuBaselineRelease(name="DPSU-single", ids=ids, vocabulary=index.corpus.vocabulary,
                                sigmas={k: sigma for k in ids}, thresholds={k: rho for k in ids},
                                contribution_limit=limit,
