@@ -2,6 +2,7 @@
 
 from .charts import band_figure, guarantee_badge, show_figure
 from .errors import user_errors
+from .exports import export_view
 from .sidebar import DELTA_OPTIONS, EPSILON_OPTIONS, SharedSettings, shared_sidebar
 
 __all__ = [
@@ -10,6 +11,7 @@ __all__ = [
     "EPSILON_OPTIONS",
     "DELTA_OPTIONS",
     "user_errors",
+    "export_view",
     "show_figure",
     "band_figure",
     "guarantee_badge",

@@ -22,7 +22,7 @@ from dpcore.lecture import (
     empirical_density_ratios,
     empirical_selection_ratios,
 )
-from dpui import guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpui import export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
 from dpui.charts import cell_axes, grid_figure
 
 st.set_page_config(page_title="Mechanisms 101", page_icon="🎓", layout="wide")
@@ -58,9 +58,10 @@ with tab_loss:
                 "neighbour D' with one more person: the global sensitivity is Δ = 1.")
     st.latex(r"L(y)=\ln\frac{p(y\mid D)}{p(y\mid D')}=\frac{|y-a'|-|y-a|}{b}\in\Big[-\tfrac{\Delta}{b},\tfrac{\Delta}{b}\Big],"
              r"\qquad b=\frac{\Delta}{\varepsilon}\;\Rightarrow\;|L(y)|\le\varepsilon")
-    mode = st.radio("Laplace scale b", ["from ε (b = Δ/ε)", "set b by hand"], horizontal=True, key="m101_scale_mode")
-    if mode == "set b by hand":
-        b = st.slider("b (scale)", 0.1, 20.0, 1.0, 0.1, key="m101_b")
+    mode = st.radio("Laplace scale b", ["from ε", "by hand"], captions=["b = Δ/ε", "choose b yourself"],
+                    horizontal=True, key="m101_scale_mode", bind="query-params", persist_state="session")
+    if mode == "by hand":
+        b = st.slider("b (scale)", 0.1, 20.0, 1.0, 0.1, key="m101_b", bind="query-params", persist_state="session")
     else:
         b = laplace_scale(epsilon=eps, sensitivity=1.0)
     a, a2 = 50.0, 51.0
@@ -80,10 +81,11 @@ with tab_sens:
     st.markdown(f"Query: **total debt** of the bank's customers. The bank lends at most **{DEBT_CAP:,.0f} €** per person.")
     debts = pd.DataFrame({"name": list(BANK_DEBTS), "debt (€)": list(BANK_DEBTS.values())})
     st.dataframe(debts, hide_index=True, width="content")
-    rule = st.radio("Scale the Laplace noise by", ["the data's largest debt (wrong)", "the cap, i.e. the global sensitivity (right)"],
-                    key="m101_debt_rule", horizontal=True)
+    rule = st.radio("Scale the Laplace noise by", ["largest debt", "cap"],
+                    captions=["the data's largest value (wrong)", "the cap = the global sensitivity (right)"],
+                    key="m101_debt_rule", horizontal=True, bind="query-params", persist_state="session")
     largest = max(BANK_DEBTS.values())
-    sens = largest if rule.startswith("the data") else DEBT_CAP
+    sens = largest if rule == "largest debt" else DEBT_CAP
     b = laplace_scale(epsilon=eps, sensitivity=sens)
     st.latex(rf"b=\frac{{{sens:,.0f}}}{{\varepsilon}}={b:,.0f}\ \text{{€}}")
     with user_errors():
@@ -114,7 +116,7 @@ with tab_exp:
     st.latex(r"u(D,c)=\frac{1}{d(\bar{x}_D,c)},\qquad \Pr[\mathcal M(D)=c]=\frac{\exp(\varepsilon\,u(D,c)/(2\Delta u))}"
              r"{\sum_{c'}\exp(\varepsilon\,u(D,c')/(2\Delta u))},\qquad \Delta u=\max_{D',c}|u(D,c)-u(D',c)|")
     factor = st.select_slider("Δu plugged into the mechanism, as a multiple of the computed Δu",
-                              options=[0.1, 0.2, 0.5, 1.0, 2.0], value=1.0, key="m101_sens_factor",
+                              options=[0.1, 0.2, 0.5, 1.0, 2.0], value=1.0, key="m101_sens_factor", bind="query-params", persist_state="session",
                               help="1 is correct. Below 1 the noise is too small and the guarantee breaks.")
     with user_errors():
         base = city_example(epsilon=eps)
@@ -154,19 +156,24 @@ with tab_exp:
     if ex.violates:
         st.warning(f"With Δu = {ex.sensitivity_used:.4f} (too small) the ratio {ex.worst_ratio:.3f} exceeds e^ε = "
                  f"{ex.bound:.3f}: the mechanism is no longer ε-DP.", icon="🚨")
+    export_view("these probabilities", [{"dataset": nb, **{c: float(v) for c, v in zip(ex.cities, row)}}
+                                         for nb, row in zip(ex.neighbours, ex.probabilities)],
+                settings={"page": "Mechanisms 101 (c)", "epsilon": eps, "sensitivity_used": ex.sensitivity_used,
+                          "sensitivity_computed": ex.sensitivity_true, "worst_ratio": ex.worst_ratio},
+                key="m101_export_cities")
     st.caption("Δu here is taken over D's four remove-one neighbours, which is what the ratio check needs for these "
                "pairs; a global Δu would also range over every other possible membership.")
 
 with tab_sample:
     st.markdown("Run a mechanism many times on D and on a neighbour D'; the histograms build up and the "
                 "empirical ratio of frequencies approaches the true ratio, which ε-DP keeps under e^ε.")
-    which = st.radio("mechanism", ["exponential (cities)", "Laplace (counts 50 vs 51)"], horizontal=True,
-                     key="m101_sample_mech")
+    which = st.radio("mechanism", ["exponential", "Laplace"], captions=["cities", "counts 50 vs 51"], horizontal=True,
+                     key="m101_sample_mech", bind="query-params", persist_state="session")
     n = st.select_slider("number of draws per dataset", options=[10, 100, 1000, 10_000, 100_000], value=1000,
-                         key="m101_draws")
+                         key="m101_draws", bind="query-params", persist_state="session")
     rng = settings.rng("m101-sample", which, n)
     with user_errors():
-        if which.startswith("exponential"):
+        if which == "exponential":
             ex = city_example(epsilon=eps)
             j = ex.neighbours.index(ex.worst_pair[0])
             draws_d = exponential_mechanism(ex.utilities[0], epsilon=eps, sensitivity=ex.sensitivity_used, rng=rng, size=n)
@@ -196,3 +203,7 @@ with tab_sample:
     st.metric("largest empirical ratio", f"{worst_emp:.3f}", help="Few draws give noisy ratios that can exceed e^ε by "
               "chance; the true ratio cannot. Laplace bins with fewer than 30 draws are left out.")
     st.caption("The random draws depend only on the sidebar seed, the mechanism and the number of draws.")
+    export_view("these frequencies", [{unit: x, "share under D": a, f"share under {other}": c, "ratio": r}
+                                      for x, a, c, r in zip(xs, fd, fn, emp)],
+                settings={"page": "Mechanisms 101 (d)", "mechanism": which, "draws": n, "epsilon": eps,
+                          "seed": settings.seed, "e^epsilon": bound}, key="m101_export_sample")

@@ -91,16 +91,34 @@ def test_debt_scale_rule(m101):
 
 
 def test_hand_set_scale_beyond_epsilon_is_flagged(m101):
-    m101.radio(key="m101_scale_mode").set_value("set b by hand").run()
+    m101.radio(key="m101_scale_mode").set_value("by hand").run()
     m101.slider(key="m101_b").set_value(0.5).run()  # worst loss 2 > ε = 1
     assert _metric(m101, "worst |L(y)| = Δ/b") == "2"
     assert not m101.exception
 
 
 def test_laplace_sampling_exercise(m101):
-    m101.radio(key="m101_sample_mech").set_value("Laplace (counts 50 vs 51)").run()
+    m101.radio(key="m101_sample_mech").set_value("Laplace").run()
     m101.select_slider(key="m101_draws").set_value(100_000).run()
     assert not m101.exception
     ratio = float(_metric(m101, "largest empirical ratio"))
     # 100k draws, bins with ≥ 30 draws: a ratio can exceed e^1 by sampling noise, but not wildly
     assert 1.0 < ratio < 2.718 * 1.6
+
+
+def test_page_knobs_come_from_the_url():
+    at = AppTest.from_file(M101, default_timeout=120)
+    at.query_params["m101_scale_mode"] = "by hand"
+    at.query_params["m101_b"] = "4.0"
+    at.query_params["m101_debt_rule"] = "cap"
+    at.query_params["m101_sample_mech"] = "Laplace"
+    at.run()
+    assert not at.exception
+    assert at.radio(key="m101_scale_mode").value == "by hand"
+    assert _metric(at, "scale b") == "4"
+    assert at.radio(key="m101_debt_rule").value == "cap"
+    assert at.radio(key="m101_sample_mech").value == "Laplace"
+
+
+def test_exports_are_offered(m101):
+    assert len(m101.get("download_button")) >= 4  # CSV + JSON for tabs (c) and (d)

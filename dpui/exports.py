@@ -1,0 +1,52 @@
+"""Exports: the numbers behind a view, with the settings that produced them, as CSV and JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import streamlit as st
+
+
+def _plain(v):
+    if isinstance(v, (np.floating, np.integer, np.bool_)):
+        return v.item()
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, (tuple, set, frozenset)):
+        return [_plain(x) for x in v]
+    return v
+
+
+def records_to_csv(records: Sequence[Mapping[str, object]]) -> str:
+    """CSV text of a list of row dicts (columns in first-seen order)."""
+    columns: dict[str, None] = {}
+    for r in records:
+        for k in r:
+            columns.setdefault(str(k), None)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(columns), lineterminator="\n")
+    writer.writeheader()
+    for r in records:
+        writer.writerow({str(k): _plain(v) for k, v in r.items()})
+    return out.getvalue()
+
+
+def export_view(name: str, records, *, settings: Mapping[str, object], key: str) -> None:
+    """Two download buttons: the rows as CSV, and {settings, rows} as JSON (re-runnable record of the view).
+
+    ``records`` is a list of row dicts or a pandas DataFrame; ``settings`` holds every parameter and the
+    seed that produced them, so an exported file says how to reproduce itself.
+    """
+    if hasattr(records, "to_dict"):
+        records = records.to_dict(orient="records")
+    rows = [{str(k): _plain(v) for k, v in r.items()} for r in records]
+    meta = {str(k): _plain(v) for k, v in settings.items()}
+    c1, c2 = st.columns(2)
+    c1.download_button(f"⬇ {name} (CSV)", records_to_csv(rows), file_name=f"{key}.csv", mime="text/csv",
+                       key=f"{key}_csv", on_click="ignore")
+    c2.download_button(f"⬇ {name} + settings (JSON)", json.dumps({"settings": meta, "rows": rows}, indent=1, default=str),
+                       file_name=f"{key}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
