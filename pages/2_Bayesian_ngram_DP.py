@@ -4,6 +4,8 @@ The current release (θ at the sidebar's ε, δ) with a "what happened" panel, t
 experiment of 000 §4–§5. Everything that does not depend on ε is cached by corpus hash and
 parameters (counts, statistics, sensitivity, the ε sweeps); the heavy experiments run on a button.
 All maths lives in dpcore.
+Page knobs are bound to the URL (bind="query-params", keys = parameter names) and kept for the
+session, so a copied link reproduces the view; the download buttons export its numbers with settings.
 """
 
 import numpy as np
@@ -34,7 +36,7 @@ from dpcore.bayesian_experiments import (
 )
 from dpcore.gaussian import gaussian_sigma
 from dpcore.metrics import KL_SMOOTHING
-from dpui import band_figure, guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpui import band_figure, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
 from dpui.charts import PALETTE
 
 st.set_page_config(page_title="Bayesian n-gram DP", page_icon="📊", layout="wide")
@@ -43,7 +45,8 @@ settings = shared_sidebar()
 S_OPTIONS = (1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0, 1e3, 1e4)
 K_OPTIONS = (1, 2, 5, 10, 20, 50, 100, 200)
 SWEEP_EPS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
-CALIBRATION_LABELS = {"classic": "classic (as in the paper)", "analytic": "analytic (tight)"}
+# Radio captions; the option itself (and so the URL) says classic / analytic.
+CALIBRATION_LABELS = {"classic": "as in the paper; proven for ε < 1", "analytic": "tight, valid for every ε"}
 COLOURS = {BAYESIAN: PALETTE[0], END_TO_END: PALETTE[4], LAPLACE: PALETTE[1], LAPLACE_PUBLIC: PALETTE[3],
            PUBLIC: PALETTE[2], PRIVATE: PALETTE[7]}
 KL_AXIS = "KL divergence to private (lower is better, log)"
@@ -142,22 +145,30 @@ st.caption("After Ramadan, Withers, Orr, *N-grams Bayesian Differential Privacy*
 with st.sidebar:
     st.markdown("### BayesianDP")
     S = st.select_slider("S (decay weighting, w = min(1, S·N/C))", S_OPTIONS, value=1e-3, format_func=fmt,
-                         key="bayes_S", help="Small S shrinks rare words (few users N) towards the public prior "
-                                             "and lowers the sensitivity. Log-spaced 1e-3 … 1e4.")
+                         key="bayes_S", bind="query-params", persist_state="session",
+                         help="Small S shrinks rare words (few users N) towards the public prior "
+                              "and lowers the sensitivity. Log-spaced 1e-3 … 1e4.")
     rho = st.slider("ρ (weight of the private evidence)", 0.05, 1.0, 0.3, 0.05, key="bayes_rho",
+                    bind="query-params", persist_state="session",
                     help="μ_ps = ρ·(w ⊙ x̂) + (1−ρ)·μ_p; the noise scales with ρ too.")
     C = st.slider("C (max count per user per n-gram)", 1, 20, 1, key="bayes_C",
+                  bind="query-params", persist_state="session",
                   help="Each user's count of an n-gram is clamped at C (000 uses C = 1 below 1M users).")
     st.markdown("### This page")
     n = st.radio("n-gram order n", (1, 2, 3), index=0, horizontal=True, key="bayes_n",
+                 bind="query-params", persist_state="session",
                  help="Vocabulary = the public corpus' n-grams; n-grams never cross a sentence boundary.")
     W = st.slider("W (Laplace baselines: max counts per user)", 1, 50, 2, key="bayes_W",
+                  bind="query-params", persist_state="session",
                   help="000 §4.3 uses W = |U|/1000 (≈ 2 for the sample corpus).")
-    K = st.select_slider("K (k-anonymity: min. users per item)", K_OPTIONS, value=10, key="bayes_K")
+    K = st.select_slider("K (k-anonymity: min. users per item)", K_OPTIONS, value=10, key="bayes_K",
+                         bind="query-params", persist_state="session")
     reps = st.slider("Repetitions (noisy curves)", 2, 30, 10, key="bayes_reps",
+                     bind="query-params", persist_state="session",
                      help="Curves show the mean and a 10–90% band over this many seeded releases.")
-    calibration = st.radio("Gaussian calibration", tuple(CALIBRATION_LABELS), format_func=CALIBRATION_LABELS.get,
-                           key="bayes_calibration",
+    calibration = st.radio("Gaussian calibration", tuple(CALIBRATION_LABELS),
+                           captions=tuple(CALIBRATION_LABELS.values()),
+                           key="bayes_calibration", bind="query-params", persist_state="session",
                            help="classic: σ = Δ√(2 ln(1.25/δ))/ε, proven for ε < 1 only. analytic: Balle & Wang "
                                 "(2018), exact for every ε.")
 
@@ -175,6 +186,10 @@ with user_errors():
                                rng=settings.rng("bayes-release", n, S, C, rho, calibration))
 
 kl_now = kl_divergence(p, release.theta)
+# Everything an exported file needs to reproduce this page's view (the URL carries the same knobs).
+view_settings = {"page": "Bayesian n-gram DP", "epsilon": eps, "delta": delta, "seed": settings.seed,
+                 "corpus": settings.corpus_label, "private_corpus_hash": ph, "public_corpus_hash": qh,
+                 "n": n, "S": S, "rho": rho, "C": C, "W": W, "K": K, "repetitions": reps, "calibration": calibration}
 kl_public = kl_divergence(p, public_baseline(counts.public_counts))
 
 # ------------------------------------------------------------------------------ what happened
@@ -237,7 +252,8 @@ with st.expander("The mechanism (000 Algorithm 1, Corollary 1; SPEC §3)", expan
 with tab_now:
     @st.fragment
     def release_view():
-        top = st.slider("Show the most frequent private n-grams", 5, 50, 20, 5, key="bayes_top")
+        top = st.slider("Show the most frequent private n-grams", 5, 50, 20, 5, key="bayes_top",
+                        bind="query-params", persist_state="session")
         order = np.argsort(-p)[:top]
         labels = [" ".join(counts.vocabulary[i]) for i in order]
         alpha_t = public_baseline(counts.public_counts)
@@ -253,13 +269,22 @@ with tab_now:
                                  f"{lab}: {p[i]:.4f}, {alpha_t[i]:.4f}, {release.theta[i]:.4f}"
                                  for lab, i in list(zip(labels, order))[:10]), key="bayes_bars")
         st.caption("Rare n-grams are shrunk towards the prior; frequent ones (w = 1) keep their private weight.")
+        export_view(
+            f"top {top} {n}-grams", [
+                {"rank": r + 1, "ngram": lab, "private_probability": p[i], "public_prior_probability": alpha_t[i],
+                 "released_probability": release.theta[i]}
+                for r, (lab, i) in enumerate(zip(labels, order))],
+            settings={**view_settings, "top": top, "mechanism": BAYESIAN, "guarantee": release.guarantee,
+                      "sensitivity_gamma": prepared.sensitivity, "sigma_ps": release.sigma,
+                      "rng_salt": ["bayes-release", n, S, C, rho, calibration]},
+            key="bayes_export_release")
 
     release_view()
 
 # ------------------------------------------------------------------------------ KL vs ε
 with tab_eps:
     with_e2e = st.toggle("Add EndToEndDP (S and ρ tuned privately, total ε) — a few seconds", value=False,
-                         key="bayes_e2e_curve")
+                         key="bayes_e2e_curve", bind="query-params", persist_state="session")
 with user_errors():
     sweep = eps_sweep(ph, qh, n, S, C, rho, W, delta, reps, calibration, settings.seed, False, priv, pub)
     if with_e2e:
@@ -295,6 +320,15 @@ with tab_eps:
                 f"and is not drawn. Laplace + public implements 000 §4.2's formula as written: the public counts "
                 f"cancel from it (see the dpcore docstring). EndToEndDP's ε is the total (2ε/3 to release, ε/3 to "
                 f"tune).")
+    export_view("KL vs ε summary", [
+        {"mechanism": mech, "epsilon": x, "mean_kl": mean, "lower_kl": lo, "upper_kl": hi}
+        for mech, curve in shown.items()
+        for x, mean, lo, hi in zip(curve.x.tolist(), curve.mean.tolist(), curve.lower.tolist(), curve.upper.tolist())],
+        settings={**view_settings, "with_end_to_end": with_e2e, "sweep_epsilons": SWEEP_EPS,
+                  "band": f"10–90% over {reps} seeded releases per ε",
+                  "rng_salt": ["bayes-eps-sweep", n, S, C, rho, W, calibration, with_e2e],
+                  "k_anonymity_kl (not DP, at K)": kl_k},
+        key="bayes_export_kl")
 
 # ------------------------------------------------------------------------------ data sweeps on a button
 
@@ -412,7 +446,8 @@ with tab_mia:
                    "D without u; the attack succeeds when KL(p_u‖θ) < KL(p_u‖θ'). The empirical ε lower bound "
                    "uses a KL threshold chosen on half the trials and Clopper–Pearson upper bounds (95%) on the "
                    "false positive and negative rates measured on the other half.")
-        trials = st.select_slider("Trials per ε", (50, 100, 200, 400), value=100, key="bayes_trials")
+        trials = st.select_slider("Trials per ε", (50, 100, 200, 400), value=100, key="bayes_trials",
+                                  bind="query-params", persist_state="session")
         if not run_button("Run the attack", "bayes_run_mia"):
             st.info("Press **Run the attack** (a few seconds).")
             return

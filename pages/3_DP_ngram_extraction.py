@@ -4,6 +4,8 @@ Tab 1 runs DPNE once for the current knobs and compares it with DPSU-all / -even
 k-anonymity coverage, the actual spurious share against η and a step-by-step view of one length.
 Tab 2 sweeps one knob (Δ0, ε, η, c or the pruning rule) and plots n-grams per length (003 Figs. 2–4).
 All maths lives in dpcore; what does not depend on the noise is cached by corpus hash.
+Page knobs are bound to the URL (bind="query-params", keys = parameter names) and kept for the
+session, so a copied link reproduces the view; the download buttons export its numbers with settings.
 """
 
 import math
@@ -25,7 +27,7 @@ from dpcore import (
     encode_users,
     kanonymity_coverage,
 )
-from dpui import guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpui import export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
 from dpui.charts import PALETTE
 
 st.set_page_config(page_title="DP n-gram extraction", page_icon="🧩", layout="wide")
@@ -97,23 +99,26 @@ st.caption("After Kim, Gopi, Kulkarni, Yekhanin, *Differentially Private n-gram 
 
 c1, c2, c3, c4 = st.columns(4)
 eta = c1.select_slider("η (tolerated spurious fraction)", ETA_OPTIONS, value=0.01, key="dpne_eta",
+                       bind="query-params", persist_state="session",
                        help="Sets the thresholds ρ_k (k ≥ 2); it does not change the privacy guarantee.")
 delta0 = c2.number_input("Δ0 (items per user per length)", min_value=1, max_value=500, value=50, step=5,
-                         key="dpne_delta0", help="Contribution limit Δ_1 = … = Δ_T = Δ0.")
-T = c3.slider("T (longest n-gram)", 1, MAX_T, 6, key="dpne_T")
+                         key="dpne_delta0", bind="query-params", persist_state="session",
+                         help="Contribution limit Δ_1 = … = Δ_T = Δ0.")
+T = c3.slider("T (longest n-gram)", 1, MAX_T, 6, key="dpne_T", bind="query-params", persist_state="session")
 decay = c4.select_slider("c (noise decay: σₖ = c·σₖ₋₁)", DECAY_OPTIONS, value=1.0, key="dpne_c",
+                         bind="query-params", persist_state="session",
                          help="c < 1 spends more budget on long n-grams, c > 1 on short ones.")
 c5, c6, c7, c8 = st.columns(4)
 pruning = c5.radio("Pruning rule (valid k-grams)", ("both", "single"), horizontal=True, key="dpne_pruning",
-                   format_func={"both": "both sides", "single": "single side"}.get)
+                   captions=("both sides", "single side"), bind="query-params", persist_state="session")
 selection = c6.radio("Which Δ0 items a user keeps", ("random", "most-frequent"), horizontal=True,
-                     key="dpne_selection")
+                     key="dpne_selection", bind="query-params", persist_state="session")
 policy = c7.radio("DPSU update policy", ("weighted", "policy"), horizontal=True, key="dpne_policy",
-                  format_func={"weighted": "weighted Gaussian", "policy": "Policy Gaussian"}.get,
+                  captions=("weighted Gaussian", "Policy Gaussian"), bind="query-params", persist_state="session",
                   help="Weighted Gaussian (as in the paper): 1/√|U_i| per kept item. Policy Gaussian (Gopi et al. "
                        "2020): users in random order push their items towards Γ = ρ + 2σ with an ℓ2 step ≤ 1. "
                        "Same σ, same ρ, same guarantee; the Policy Gaussian is slower (a loop over users).")
-log_y = c8.toggle("Log scale for counts", value=True, key="dpne_log")
+log_y = c8.toggle("Log scale for counts", value=True, key="dpne_log", bind="query-params", persist_state="session")
 
 corpus = settings.private
 chash = corpus.content_hash
@@ -178,10 +183,25 @@ with tab_main:
     st.caption("DPSU-all: one DPSU over all lengths with contribution T·Δ0. DPSU-even: one DPSU per length with "
                "σ_k = σ√T. DPSU-single: the **whole** budget on one length, run separately for each length "
                "(each bar is its own (ε, δ) release, so the bars together are not one release).")
+    export_view("n-grams per length", [
+        {"k": k, **{f"{name} |S_k|": sizes.get(k, 0) for name, sizes in series.items()},
+         "DPNE σ_k": result.sigmas.get(k), "DPNE ρ_k": result.thresholds.get(k),
+         "DPNE |V_k|": result.valid_counts.get(k)}
+        for k in lengths],
+        settings={"page": "DP n-gram extraction", "epsilon": eps, "delta": delta, "seed": settings.seed,
+                  "corpus": settings.corpus_label, "corpus_hash": chash, "T": T, "delta0": int(delta0), "eta": eta,
+                  "c": decay, "pruning": pruning, "selection": selection, "policy": policy,
+                  "sigma_for_eps_delta_half": result.sigma, "guarantee": result.guarantee,
+                  "rng_salt_dpne": ["dpne", T, int(delta0), decay, pruning, selection, policy, eta],
+                  "rng_salt_dpsu": ["dpne-baselines", T, int(delta0), selection, policy],
+                  "note": "sizes of the released sets only (never counts); DPSU-single: one separate (ε, δ) "
+                          "release per length; σ_k, ρ_k, |V_k| are DPNE's (ρ_k, |V_k| only for lengths reached)"},
+        key="dpne_export_sizes")
 
     # --- k-anonymity coverage
     st.subheader("How much of the frequent n-grams does DPNE find?")
     ks = st.multiselect("K (users who must share a k-gram)", K_OPTIONS, default=[10, 20, 50, 100], key="dpne_K",
+                        bind="query-params", persist_state="session",
                         help="The K-anonymous reference set: k-grams used by at least K distinct users.")
     if ks:
         index = ngram_index(chash, corpus)
@@ -243,7 +263,8 @@ with tab_main:
     diags = {d.k: d for d in result.evaluation.levels}
     reached = [k for k in diags if k >= 2]
     if reached:
-        k_sel = st.select_slider("length k", reached, value=reached[0], key="dpne_step_k")
+        k_sel = st.select_slider("length k", reached, value=reached[0], key="dpne_step_k",
+                                bind="query-params", persist_state="session")
         d = diags[k_sel]
         step = pd.DataFrame([
             ("|S_{k−1}|", d.previous_size, "(k−1)-grams released at the previous step", "release"),
@@ -280,7 +301,8 @@ with tab_sweep:
         "noise_decay": ("c", [0.8, 0.9, 1.0, 1.1, 1.2]),
         "pruning": ("pruning rule", ["single", "both"]),
     }
-    knob = st.selectbox("Knob", list(knobs), format_func=lambda k: knobs[k][0], key="dpne_sweep_knob")
+    knob = st.selectbox("Knob", list(knobs), key="dpne_sweep_knob", bind="query-params", persist_state="session",
+                        help="dpcore's parameter names: " + ", ".join(f"{k} = {v[0]}" for k, v in knobs.items()))
     base_params = dict(epsilon=eps, delta=delta, max_length=T, contribution_limit=int(delta0), eta=eta,
                        noise_decay=decay, pruning=pruning, selection=selection, policy=policy)
     request = (chash, knob, tuple(knobs[knob][1]), tuple(sorted(base_params.items())), settings.seed)

@@ -4,6 +4,8 @@ The topic model and the sampled sensitivity do not depend on ε or δ: both are 
 sample corpus has them on disk in sample_data/topicdp_sensitivity/, so the page opens at once).
 When no sampled sensitivity exists for the chosen settings, a button runs the sampler with a
 progress bar. All maths lives in dpcore.
+Page knobs are bound to the URL (bind="query-params", keys = parameter names) and kept for the
+session, so a copied link reproduces the view; the download buttons export its numbers with settings.
 """
 
 import math
@@ -29,7 +31,7 @@ from dpcore import (
     topic_keyword_matrix,
 )
 from dpcore import topicdp as tdp
-from dpui import band_figure, guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpui import band_figure, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
 from dpui.charts import PALETTE
 
 st.set_page_config(page_title="TopicDP", page_icon="🗂️", layout="wide")
@@ -57,26 +59,35 @@ st.caption(
 # ------------------------------------------------------------------------------ widgets
 c1, c2, c3 = st.columns(3)
 gamma = c1.slider("γ (share of neighbours not covered)", 0.01, 0.30, 0.10, 0.01, key="topicdp_gamma",
+                  bind="query-params", persist_state="session",
                   help="Confidence of random DP: the guarantee holds for at least a 1 − γ share of neighbouring "
                        "datasets. Smaller γ needs more sampled pairs (h grows like 1/γ²).")
 with st.expander("Advanced: LDA and sampler settings (changing them needs a new sampler run)"):
     a1, a2, a3, a4 = st.columns(4)
-    n_topics = a1.number_input("LDA topics K", 3, 20, 10, key="topicdp_k")
-    max_iter = a2.number_input("LDA max_iter", 1, 100, 10, key="topicdp_max_iter")
-    method = a3.selectbox("learning_method", ("batch", "online"), key="topicdp_method")
-    doc_iter = a4.number_input("max_doc_update_iter", 1, 200, 10, key="topicdp_doc_iter")
+    n_topics = a1.number_input("LDA topics K", 3, 20, 10, key="topicdp_k", bind="query-params", persist_state="session")
+    max_iter = a2.number_input("LDA max_iter", 1, 100, 10, key="topicdp_max_iter",
+                               bind="query-params", persist_state="session")
+    method = a3.selectbox("learning_method", ("batch", "online"), key="topicdp_method",
+                          bind="query-params", persist_state="session")
+    doc_iter = a4.number_input("max_doc_update_iter", 1, 200, 10, key="topicdp_doc_iter",
+                               bind="query-params", persist_state="session")
     b1, b2, b3, b4 = st.columns(4)
-    max_features = b1.number_input("vocabulary size (max_features)", 50, 5000, 1000, step=50, key="topicdp_vocab")
+    max_features = b1.number_input("vocabulary size (max_features)", 50, 5000, 1000, step=50, key="topicdp_vocab",
+                                   bind="query-params", persist_state="session")
     sample_users = b2.number_input("sampled dataset size N (users)", 2, 5000, 100, key="topicdp_N",
+                                   bind="query-params", persist_state="session",
                                    help="Each sampled neighbouring pair has N users drawn uniformly with "
                                         "replacement from the corpus (the distribution P).")
-    sampler_seed = b3.number_input("sampler seed", 0, 2**31 - 1, 0, key="topicdp_sampler_seed")
-    workers = b4.selectbox("worker processes", (2, 1), key="topicdp_workers")
+    sampler_seed = b3.number_input("sampler seed", 0, 2**31 - 1, 0, key="topicdp_sampler_seed",
+                                   bind="query-params", persist_state="session")
+    workers = b4.selectbox("worker processes", (2, 1), key="topicdp_workers",
+                           bind="query-params", persist_state="session")
     st.caption("Defaults are chosen for speed (the sampler fits LDA 2h times): 1,000 words, batch variational "
                "Bayes, 10 iterations, 10 document updates, mean_change_tol 0.01, random_state 0.")
 max_side = min(10, int(n_topics))
-m = c2.slider("m (topics in the table)", 2, max_side, max_side, key="topicdp_m")
-n = c3.slider("n (keywords in the table)", 2, 10, 10, key="topicdp_n")
+m = c2.slider("m (topics in the table)", 2, max_side, max_side, key="topicdp_m",
+              bind="query-params", persist_state="session")
+n = c3.slider("n (keywords in the table)", 2, 10, 10, key="topicdp_n", bind="query-params", persist_state="session")
 
 with user_errors():
     lda = LdaSettings(n_topics=int(n_topics), max_iter=int(max_iter), learning_method=method,
@@ -230,8 +241,11 @@ tab_words, tab_curves, tab_sens = st.tabs(["Keywords before and after noise", "E
 
 # ------------------------------------------------------------------------------ tab 1: keyword bars
 with tab_words:
-    chosen = st.multiselect("Topics to show", list(range(m)), default=list(range(min(4, m))),
-                            format_func=lambda i: topic_labels[i], key="topicdp_topics")
+    # Numbered labels, not the keyword labels: they go into the URL (…?topicdp_topics=Topic+1&…) and must not
+    # depend on the fitted words; each chart's title names the topic's top keywords.
+    chosen = st.multiselect("Topics to show (numbered by prevalence; the chart titles name their keywords)",
+                            list(range(m)), default=list(range(min(4, m))), format_func=lambda i: f"Topic {i + 1}",
+                            key="topicdp_topics", bind="query-params", persist_state="session")
     for i in chosen:
         fig = keyword_figure(i)
         show_figure(fig, alt=(f"Bar charts for {topic_labels[i]}: the {n} keyword probabilities before noise "
@@ -245,20 +259,38 @@ with tab_words:
     )
     st.markdown("**This draw's errors** (lower is better; after clipping at 0 and renormalising each row)")
     st.dataframe(errs.style.format("{:.4g}"), width="stretch")
+    export_settings = {
+        "page": "TopicDP", "epsilon": settings.epsilon, "delta": settings.delta, "seed": settings.seed,
+        "corpus": settings.corpus_label, "corpus_hash": corpus.content_hash, "gamma": gamma, "m": m, "n": n,
+        "lda": lda.as_dict(), "sampler": {"sample_users_N": sampler.sample_users, "seed": sampler.seed},
+        "sampled_pairs_h": sens.h, "sensitivity_rank_k": sens.k, "sampled_sensitivity_delta_s": delta_s,
+        "noise_scales": {mech: rel.noise_scale for mech, rel in releases.items()},
+        "guarantees": {mech: rel.guarantee for mech, rel in releases.items()},
+        "rng_salt": ["topicdp", "release", m, n, gamma],
+        "released": "clipped at 0, rows renormalised"}
+    export_view("keyword table before/after noise", [
+        {"topic": i + 1, "model_topic": table.topics[i], "keyword": word, "before_noise": table.matrix[i, j],
+         **{f"after_{mech}": rel.matrix[i, j] for mech, rel in releases.items()}}
+        for i in range(m) for j, word in enumerate(table.words)],
+        settings=export_settings, key="topicdp_export_keywords")
+    export_view("this draw's errors", [{"metric": metric_name, **{mech: errs.at[metric_name, mech] for mech in errs}}
+                                       for metric_name in errs.index],
+                settings=export_settings, key="topicdp_export_errors")
 
 # ------------------------------------------------------------------------------ tab 2: error curves
 with tab_curves:
     d1, d2, d3, d4 = st.columns(4)
+    # Captions instead of format_func: the URL carries the plain option (…?topicdp_curve_param=gamma).
     parameter = d1.radio("Vary", ("epsilon", "gamma", "size"), key="topicdp_curve_param",
-                         format_func={"epsilon": "ε (1 … 10)", "gamma": "γ (0.02 … 0.22)",
-                                      "size": "matrix size m = n (2 … 10)"}.get)
-    metric = d2.radio("Metric", tuple(METRIC_AXES), key="topicdp_metric",
-                      format_func={"l1": "L1 distance", "rmse": "RMSE", "kendall": "Kendall's tau distance"}.get)
+                         bind="query-params", persist_state="session",
+                         captions=("ε from 1 to 10", "γ from 0.02 to 0.22", "matrix size m = n from 2 to 10"))
+    metric = d2.radio("Metric", tuple(METRIC_AXES), key="topicdp_metric", bind="query-params", persist_state="session",
+                      captions=("L1 distance", "RMSE", "Kendall's tau distance"))
     stage = d3.radio("Measured on", ("released", "noisy"), key="topicdp_stage",
-                     format_func={"released": "release (clipped, rows renormalised)",
-                                  "noisy": "noisy matrix before clipping"}.get)
-    reps = d4.slider("repetitions", 5, 100, 20, 5, key="topicdp_reps")
-    log_y = d4.checkbox("log y-axis", value=True, key="topicdp_logy")
+                     bind="query-params", persist_state="session",
+                     captions=("release (clipped, rows renormalised)", "noisy matrix before clipping"))
+    reps = d4.slider("repetitions", 5, 100, 20, 5, key="topicdp_reps", bind="query-params", persist_state="session")
+    log_y = d4.checkbox("log y-axis", value=True, key="topicdp_logy", bind="query-params", persist_state="session")
     with user_errors():
         curve = curve_for(corpus.content_hash, lda, sampler, draws.n_pairs, parameter, settings.epsilon,
                           settings.delta, gamma, m, n, reps, stage, settings.seed, model, draws)
