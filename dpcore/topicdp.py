@@ -69,6 +69,7 @@ __all__ = [
     "SensitivityResult",
     "pair_deltas",
     "sensitivity_cache_dir",
+    "shipped_cache_dir",
     "sensitivity_cache_path",
     "load_sensitivity_draws",
     "extend_sensitivity_draws",
@@ -282,10 +283,30 @@ class SensitivityDraws:
                                  m=m, n=n, sample_users=self.sampler.sample_users, draws=draws, key=self.key)
 
 
+def shipped_cache_dir() -> Path:
+    """The results shipped with the repo (``sample_data/topicdp_sensitivity``): read, never written at run time."""
+    return Path(__file__).resolve().parent.parent / "sample_data" / "topicdp_sensitivity"
+
+
 def sensitivity_cache_dir() -> Path:
-    """``$DPCORE_TOPICDP_CACHE`` or the shipped ``sample_data/topicdp_sensitivity``."""
+    """Where new sampler draws and fitted models are written: ``$DPCORE_TOPICDP_CACHE``, else
+    ``$XDG_CACHE_HOME/dpcore/topicdp`` (default ``~/.cache/dpcore/topicdp``).
+
+    Loading looks here first and then in :func:`shipped_cache_dir`, so the app never writes into the
+    repository. To refresh the shipped files, run with ``DPCORE_TOPICDP_CACHE=sample_data/topicdp_sensitivity``.
+    """
     env = os.environ.get("DPCORE_TOPICDP_CACHE")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "sample_data" / "topicdp_sensitivity"
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "dpcore" / "topicdp"
+
+
+def _read_candidates(path: Path, cache_dir) -> list[Path]:
+    """The writable cache's file, then the shipped one (only when no explicit cache_dir was given)."""
+    if cache_dir is not None:
+        return [path]
+    return [path, shipped_cache_dir() / path.name]
 
 
 def _cache_key(corpus_hash: str, lda: LdaSettings, sampler: SamplerSettings) -> str:
@@ -310,12 +331,15 @@ def load_sensitivity_draws(corpus_hash: str, *, lda: LdaSettings = LdaSettings()
     path = sensitivity_cache_path(corpus_hash, lda=lda, sampler=sampler, cache_dir=cache_dir)
     deltas = np.zeros((0, len(m_values), len(n_values)))
     seconds = 0.0
-    if path.exists():
-        with open(path, encoding="utf-8") as fh:
+    for candidate in _read_candidates(path, cache_dir):  # the file with the most draws wins
+        if not candidate.exists():
+            continue
+        with open(candidate, encoding="utf-8") as fh:
             stored = json.load(fh)
         if stored.get("key") == key and stored.get("deltas"):
-            deltas = np.asarray(stored["deltas"], dtype=float).reshape(-1, len(m_values), len(n_values))
-            seconds = float(stored.get("seconds", 0.0))
+            found = np.asarray(stored["deltas"], dtype=float).reshape(-1, len(m_values), len(n_values))
+            if found.shape[0] > deltas.shape[0]:
+                deltas, seconds = found, float(stored.get("seconds", 0.0))
     return SensitivityDraws(deltas=deltas, m_values=m_values, n_values=n_values, corpus_hash=corpus_hash,
                             lda=lda, sampler=sampler, key=key, seconds=seconds)
 
@@ -468,8 +492,8 @@ def save_topic_model(model: TopicModel, *, cache_dir: str | os.PathLike | None =
 def load_topic_model(corpus_hash: str, *, lda: LdaSettings = LdaSettings(),
                      cache_dir: str | os.PathLike | None = None) -> TopicModel | None:
     """The stored full-corpus model for these settings, or None."""
-    path = _model_path(corpus_hash, lda, cache_dir)
-    if not path.exists():
+    path = next((c for c in _read_candidates(_model_path(corpus_hash, lda, cache_dir), cache_dir) if c.exists()), None)
+    if path is None:
         return None
     with open(path, encoding="utf-8") as fh:
         p = json.load(fh)

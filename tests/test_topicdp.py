@@ -402,3 +402,19 @@ def test_release_errors_match_metrics():
     assert errs["TopicDP"]["l1"][0] == pytest.approx(np.abs(rels["TopicDP"].matrix - w).sum())
     assert errs["Laplace"]["rmse"][0] == pytest.approx(np.sqrt(np.mean((rels["Laplace"].matrix - w) ** 2)))
     assert 0 <= errs["MVG"]["kendall"].min() and errs["MVG"]["kendall"].max() <= 1
+
+
+def test_run_time_results_go_to_the_user_cache_and_shipped_files_are_read(tmp_path, monkeypatch, tiny_model):
+    """The app never writes into the repository: new files go to $DPCORE_TOPICDP_CACHE (or ~/.cache);
+    loading falls back to the shipped sample_data/topicdp_sensitivity."""
+    monkeypatch.setenv("DPCORE_TOPICDP_CACHE", str(tmp_path))
+    shipped_before = sorted(p.name for p in tdp.shipped_cache_dir().iterdir())
+    path = tdp.save_topic_model(tiny_model)
+    assert path.parent == tmp_path
+    assert sorted(p.name for p in tdp.shipped_cache_dir().iterdir()) == shipped_before
+    assert tdp.load_topic_model(tiny_model.corpus_hash, lda=TINY_LDA) is not None
+    # the shipped sample-corpus draws are found although the writable cache is empty of them
+    from dpcore import load_sample_corpus
+    corpus = load_sample_corpus("private")
+    draws = tdp.load_sensitivity_draws(corpus.content_hash)
+    assert draws.n_pairs >= 285
