@@ -340,8 +340,25 @@ class DpneEvaluation:
         return sum(d.spurious for d in self.levels)
 
 
+class _ReleasedSets:
+    """Accessors shared by every set release: ``ids`` (k → (n, k) token-id rows) over ``vocabulary``."""
+
+    @cached_property
+    def ngrams(self) -> dict[int, set[tuple[str, ...]]]:
+        return {k: ({tuple(r) for r in self.vocabulary[rows].tolist()} if rows.size else set())
+                for k, rows in self.ids.items()}
+
+    @property
+    def sizes(self) -> dict[int, int]:
+        return {k: int(rows.shape[0]) for k, rows in self.ids.items()}
+
+    @property
+    def total(self) -> int:
+        return sum(self.sizes.values())
+
+
 @dataclass(frozen=True, eq=False)
-class DpneRelease:
+class DpneRelease(_ReleasedSets):
     """The output of :func:`dpne`: the sets S_1..S_T (never counts) and the public parameters.
 
     ``ngrams`` maps k → set of k-tuples of strings; ``ids`` holds the same sets as ``(n, k)`` token-id
@@ -369,22 +386,10 @@ class DpneRelease:
     evaluation: DpneEvaluation = field(repr=False)
     guarantee: str = DPNE_GUARANTEE
 
-    @cached_property
-    def ngrams(self) -> dict[int, set[tuple[str, ...]]]:
-        return {k: ({tuple(r) for r in self.vocabulary[rows].tolist()} if rows.size else set())
-                for k, rows in self.ids.items()}
-
-    @property
-    def sizes(self) -> dict[int, int]:
-        return {k: int(rows.shape[0]) for k, rows in self.ids.items()}
-
-    @property
-    def total(self) -> int:
-        return sum(self.sizes.values())
 
 
 @dataclass(frozen=True, eq=False)
-class DpsuBaselineRelease:
+class DpsuBaselineRelease(_ReleasedSets):
     """A DPSU baseline (003 §3.1.2): sets per length, never counts.
 
     ``sigmas``/``thresholds`` map k → the σ and ρ used for that length. For "DPSU-single" each length is
@@ -399,14 +404,6 @@ class DpsuBaselineRelease:
     contribution_limit: int
     guarantee: str
 
-    @property
-    def sizes(self) -> dict[int, int]:
-        return {k: int(rows.shape[0]) for k, rows in self.ids.items()}
-
-    @cached_property
-    def ngrams(self) -> dict[int, set[tuple[str, ...]]]:
-        return {k: ({tuple(r) for r in self.vocabulary[rows].tolist()} if rows.size else set())
-                for k, rows in self.ids.items()}
 
 
 # --------------------------------------------------------------------------------------------------
