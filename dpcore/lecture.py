@@ -139,6 +139,7 @@ class CityExample:
     epsilon: float
     worst_ratio: float  # max over neighbours, cities and both directions of Pr ratio
     worst_pair: tuple[str, str]  # (neighbour, city) where the worst ratio occurs
+    centre: tuple[float, float]  # the members' mean (latitude, longitude) of D
 
     @property
     def bound(self) -> float:
@@ -175,8 +176,9 @@ def city_example(*, epsilon, sensitivity=None, members: dict[str, str] | None = 
     ratios = np.maximum(probs[1:] / probs[0], probs[0] / probs[1:])
     j, c = np.unravel_index(int(np.argmax(ratios)), ratios.shape)
     neighbours = ("D",) + tuple(f"D without {p}" for p in members)
+    centre = mxy.mean(axis=0)
     return CityExample(names, neighbours, u, probs, used, true_sens, epsilon, float(ratios[j, c]),
-                       (neighbours[1 + j], names[c]))
+                       (neighbours[1 + j], names[c]), (float(centre[0]), float(centre[1])))
 
 
 def empirical_selection_ratios(samples_d, samples_neighbour, n_candidates: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

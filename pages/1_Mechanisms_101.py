@@ -127,7 +127,7 @@ with tab_exp:
         lat = [CANDIDATE_CITIES[c][0] for c in names]
         lon = [CANDIDATE_CITIES[c][1] for c in names]
         member_cities = set(SOCIETY_MEMBERS.values())
-        mean = np.mean([CANDIDATE_CITIES[c] for c in SOCIETY_MEMBERS.values()], axis=0)
+        mean = ex.centre
         fig = go.Figure()
         fig.add_trace(go.Scatter(x=lon, y=lat, mode="markers+text", text=names, textposition="top center",
                                  marker=dict(size=[10 + 60 * p for p in ex.probabilities[0]],

@@ -81,3 +81,7 @@ def test_bad_inputs():
         exponential_mechanism_probabilities([1, 2], epsilon=1, sensitivity=0)
     with pytest.raises(ValueError, match="epsilon must be > 0"):
         city_example(epsilon=0)
+
+
+def test_city_example_reports_the_members_mean():
+    assert city_example(epsilon=1).centre == (38.75, -87.0)
