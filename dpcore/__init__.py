@@ -21,6 +21,16 @@ from .corpus import (
     table_columns,
     tokenize,
 )
+from .guarantees import (
+    GUARANTEE_KINDS,
+    Guarantee,
+    approximate_dp,
+    k_anonymity,
+    local_sensitivity,
+    no_protection,
+    pure_dp,
+    random_dp,
+)
 from .exponential import exponential_mechanism, exponential_mechanism_probabilities
 from .gaussian import (
     GAUSSIAN_METHODS,

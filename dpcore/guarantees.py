@@ -1,0 +1,234 @@
+"""One vocabulary for what a release promises (SPEC §3b; issue "Honest guarantees").
+
+Every release in dpcore carries a :class:`Guarantee`. Its *kind* decides everything a page shows:
+the badge colour, icon and words are derived here, never chosen by a page, so no page can show a
+stronger promise than the mechanism keeps.
+
+Kinds, strongest first:
+
+================================  ======  =====================================================
+kind                              colour  meaning
+================================  ======  =====================================================
+``pure DP``                       green   ε-DP for every pair of neighbouring datasets
+``approximate DP``                green   (ε, δ)-DP for every pair of neighbouring datasets
+``random DP``                     orange  (ε, δ) for a 1 − γ share of neighbouring pairs drawn
+                                          from a data distribution (Rubinstein & Aldà 2017)
+``local sensitivity (not DP)``    orange  noise scaled to a sensitivity measured on the private
+                                          data: (ε, δ) for *this* dataset's neighbours only
+``k-anonymity (not DP)``          red     suppression of rare items; no bound on one user
+``none``                          red     no protection (e.g. the private baseline)
+================================  ======  =====================================================
+
+A DP kind with a non-private part (``conditional_on``, e.g. "a non-private choice of topics and
+keywords") is shown orange: the proof covers the values only, not the whole release.
+Neighbouring datasets always differ by one *user* (all of that user's text) unless ``unit`` says
+otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, replace
+
+__all__ = [
+    "PURE_DP",
+    "APPROXIMATE_DP",
+    "RANDOM_DP",
+    "LOCAL_SENSITIVITY",
+    "K_ANONYMITY",
+    "NO_PROTECTION",
+    "GUARANTEE_KINDS",
+    "Guarantee",
+    "pure_dp",
+    "approximate_dp",
+    "random_dp",
+    "local_sensitivity",
+    "k_anonymity",
+    "no_protection",
+]
+
+PURE_DP = "pure DP"
+APPROXIMATE_DP = "approximate DP"
+RANDOM_DP = "random DP"
+LOCAL_SENSITIVITY = "local sensitivity (not DP)"
+K_ANONYMITY = "k-anonymity (not DP)"
+NO_PROTECTION = "none"
+GUARANTEE_KINDS = (PURE_DP, APPROXIMATE_DP, RANDOM_DP, LOCAL_SENSITIVITY, K_ANONYMITY, NO_PROTECTION)
+
+_STYLE = {  # kind -> (colour, icon, words that say the strength without colour)
+    PURE_DP: ("green", "🔒", "DP"),
+    APPROXIMATE_DP: ("green", "🔒", "DP"),
+    RANDOM_DP: ("orange", "⚠️", "weaker than DP"),
+    LOCAL_SENSITIVITY: ("orange", "⚠️", "not DP"),
+    K_ANONYMITY: ("red", "⛔", "not DP"),
+    NO_PROTECTION: ("red", "⛔", "no protection"),
+}
+
+
+def _num(v: float) -> str:
+    return f"{v:g}"
+
+
+@dataclass(frozen=True)
+class Guarantee:
+    """What a release promises, validated on construction.
+
+    Attributes:
+      kind: one of :data:`GUARANTEE_KINDS`.
+      promise: one sentence in plain language ("Adding or removing one user's text changes the
+        probability of any output by at most a factor e^ε ≈ 2.7, except with probability δ.").
+      epsilon, delta, gamma: the parameters where they apply (``None`` otherwise).
+      K: the k-anonymity threshold, for ``k-anonymity (not DP)``.
+      unit: what neighbouring datasets differ by (default: one user).
+      scope: a qualifier of the promise, e.g. "for each length separately — not for all lengths
+        together" or "total of ε_train = 0.667 and ε_tune = 0.333".
+      conditional_on: a non-private part of the release the proof does not cover; when set, a DP
+        kind is shown orange, not green.
+    """
+
+    kind: str
+    promise: str
+    epsilon: float | None = None
+    delta: float | None = None
+    gamma: float | None = None
+    K: int | None = None
+    unit: str = "user"
+    scope: str = ""
+    conditional_on: str = ""
+
+    def __post_init__(self):
+        if self.kind not in GUARANTEE_KINDS:
+            raise ValueError(f"kind must be one of {GUARANTEE_KINDS}, got kind={self.kind!r}")
+        if not isinstance(self.promise, str) or not self.promise.strip():
+            raise ValueError("promise must be a non-empty sentence")
+        for name in ("epsilon", "delta", "gamma"):
+            v = getattr(self, name)
+            if v is not None and (not isinstance(v, (int, float)) or isinstance(v, bool) or math.isnan(v)):
+                raise ValueError(f"{name} must be a number or None, got {name}={v!r}")
+        if self.epsilon is not None and not self.epsilon > 0:
+            raise ValueError(f"epsilon must be > 0, got epsilon={self.epsilon}")
+        if self.delta is not None and not 0 <= self.delta < 1:
+            raise ValueError(f"delta must be in [0, 1), got delta={self.delta}")
+        if self.gamma is not None and not 0 < self.gamma < 1:
+            raise ValueError(f"gamma must be in (0, 1), got gamma={self.gamma}")
+        if self.kind == PURE_DP and self.epsilon is None:
+            raise ValueError("a pure DP guarantee needs epsilon")
+        if self.kind == APPROXIMATE_DP and (self.epsilon is None or self.delta is None):
+            raise ValueError("an approximate DP guarantee needs epsilon and delta")
+        if self.kind == RANDOM_DP and (self.epsilon is None or self.gamma is None):
+            raise ValueError("a random DP guarantee needs epsilon and gamma")
+        if self.kind == K_ANONYMITY and (self.K is None or self.K < 1):
+            raise ValueError(f"a k-anonymity guarantee needs K >= 1, got K={self.K}")
+
+    # ------------------------------------------------------------------ derived, never chosen by a page
+    @property
+    def is_dp(self) -> bool:
+        """True only for a proven ε-DP or (ε, δ)-DP over every neighbouring pair, with no non-private part."""
+        return self.kind in (PURE_DP, APPROXIMATE_DP) and not self.conditional_on
+
+    @property
+    def colour(self) -> str:
+        """Badge colour: green only when :attr:`is_dp`; orange for random DP, local sensitivity and
+        DP conditional on a non-private step; red for k-anonymity and no protection."""
+        if self.kind in (PURE_DP, APPROXIMATE_DP) and self.conditional_on:
+            return "orange"
+        return _STYLE[self.kind][0]
+
+    @property
+    def icon(self) -> str:
+        return "⚠️" if self.colour == "orange" and self.kind in (PURE_DP, APPROXIMATE_DP) else _STYLE[self.kind][1]
+
+    @property
+    def strength(self) -> str:
+        """Words that carry the strength without colour: "DP", "weaker than DP", "not DP", "no protection"."""
+        if self.kind in (PURE_DP, APPROXIMATE_DP) and self.conditional_on:
+            return "DP for part of the release only"
+        return _STYLE[self.kind][2]
+
+    @property
+    def label(self) -> str:
+        """A short label, e.g. "(ε = 1, δ = 1e-05)-DP per user" or "not DP — local sensitivity"."""
+        per = f" per {self.unit}" if self.unit else ""
+        if self.kind == PURE_DP:
+            core = f"ε-DP{per} (ε = {_num(self.epsilon)}, pure)"
+        elif self.kind == APPROXIMATE_DP:
+            core = f"(ε, δ)-DP{per} (ε = {_num(self.epsilon)}, δ = {_num(self.delta)})"
+        elif self.kind == RANDOM_DP:
+            d = f", δ = {_num(self.delta)}" if self.delta is not None else ""
+            core = f"(ε, δ, γ)-random DP{per} (ε = {_num(self.epsilon)}{d}, γ = {_num(self.gamma)}) — weaker than DP"
+        elif self.kind == LOCAL_SENSITIVITY:
+            core = "not DP — noise scaled to a sensitivity measured on the private data (local sensitivity)"
+        elif self.kind == K_ANONYMITY:
+            core = f"k-anonymity (K = {self.K}) — not DP"
+        else:
+            core = "no protection — not DP"
+        if self.conditional_on:
+            core += f", given {self.conditional_on}"
+        if self.scope:
+            core += f"; {self.scope}"
+        return core
+
+    def __str__(self) -> str:
+        return self.label
+
+    def with_parameters(self, **changes) -> "Guarantee":
+        """A copy with some fields changed (validated again), e.g. a new ε after a slider move."""
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        """Plain dict for exports and reports: every field plus the derived label, colour and strength."""
+        d = asdict(self)
+        d.update(label=self.label, colour=self.colour, strength=self.strength, is_dp=self.is_dp)
+        return d
+
+
+# ---------------------------------------------------------------------- constructors with default promises
+def _factor(epsilon: float) -> str:
+    return f"e^ε ≈ {math.exp(epsilon):.3g}" if epsilon <= 50 else "e^ε"
+
+
+def pure_dp(epsilon: float, *, promise: str | None = None, **kw) -> Guarantee:
+    """ε-DP: for any two datasets that differ by one user, every output is at most e^ε times more likely."""
+    promise = promise or (f"Adding or removing one user's data changes the probability of any output by at most "
+                          f"a factor {_factor(epsilon)}.")
+    return Guarantee(PURE_DP, promise, epsilon=float(epsilon), delta=0.0, **kw)
+
+
+def approximate_dp(epsilon: float, delta: float, *, promise: str | None = None, **kw) -> Guarantee:
+    """(ε, δ)-DP over every pair of neighbouring datasets."""
+    promise = promise or (f"Adding or removing one user's data changes the probability of any output by at most "
+                          f"a factor {_factor(epsilon)}, except with probability δ = {_num(delta)}.")
+    return Guarantee(APPROXIMATE_DP, promise, epsilon=float(epsilon), delta=float(delta), **kw)
+
+
+def random_dp(epsilon: float, delta: float | None, gamma: float, *, promise: str | None = None, **kw) -> Guarantee:
+    """(ε, δ, γ)-random DP: the (ε, δ) promise holds for a 1 − γ share of neighbouring pairs drawn from P."""
+    promise = promise or (f"For at least {1 - gamma:.0%} of neighbouring datasets drawn from the data distribution, "
+                          f"one user changes any output's probability by at most a factor {_factor(epsilon)}"
+                          + (f" (except with probability δ = {_num(delta)})" if delta else "")
+                          + f"; for the other {gamma:.0%} there is no promise.")
+    return Guarantee(RANDOM_DP, promise, epsilon=float(epsilon), delta=None if delta is None else float(delta),
+                     gamma=float(gamma), **kw)
+
+
+def local_sensitivity(epsilon: float | None = None, delta: float | None = None, *, promise: str | None = None,
+                      **kw) -> Guarantee:
+    """Noise scaled to a sensitivity measured on the private data: (ε, δ) for this dataset's neighbours only."""
+    promise = promise or ("The noise is scaled to how much removing one of *this* dataset's users changes the "
+                          "answer, measured on the private data: other datasets get no promise, and the noise "
+                          "scale itself can reveal who is in the data. This is not differential privacy.")
+    return Guarantee(LOCAL_SENSITIVITY, promise, epsilon=None if epsilon is None else float(epsilon),
+                     delta=None if delta is None else float(delta), **kw)
+
+
+def k_anonymity(K: int, *, promise: str | None = None, **kw) -> Guarantee:
+    """Items used by fewer than K users are suppressed: not DP."""
+    promise = promise or (f"Only items used by at least K = {K} users are shown as they are. This is not "
+                          "differential privacy: one user can lift an item to K and so change the output "
+                          "with certainty, and nothing bounds what the output reveals under side information.")
+    return Guarantee(K_ANONYMITY, promise, K=int(K), **kw)
+
+
+def no_protection(*, promise: str | None = None, **kw) -> Guarantee:
+    """The data as it is (e.g. the private baseline)."""
+    return Guarantee(NO_PROTECTION, promise or "Nothing protects the users: this is the private data itself.", **kw)
