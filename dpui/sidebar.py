@@ -9,13 +9,14 @@ are the keys: ``eps``, ``delta``, ``seed``, ``corpus``.
 from __future__ import annotations
 
 import hashlib
-import zlib
 from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
 
 from dpcore import Corpus, CorpusError, MAX_UPLOAD_BYTES, load_sample_corpus, load_uploaded_corpus, read_table, table_columns
+
+from .state import rng_for
 
 EPSILON_OPTIONS: tuple[float, ...] = (
     0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9,
@@ -56,8 +57,7 @@ class SharedSettings:
         The same seed and salt always give the same draws, so a shared link reproduces the view,
         and different parts of a page draw independent noise.
         """
-        words = [self.seed] + [zlib.crc32(repr(s).encode()) for s in salt]
-        return np.random.default_rng(np.random.SeedSequence(words))
+        return rng_for(self.seed, *salt)
 
 
 @st.cache_resource(show_spinner="Loading the sample corpus …")

@@ -1,0 +1,144 @@
+"""Figure builders of the Bayesian n-gram DP page (paper 000): each returns the figure and its alt text.
+
+No maths here: the builders only arrange numbers that dpcore computed (via dpui.bayesian_data).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from plotly.subplots import make_subplots
+
+from dpcore.bayesian_experiments import BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, summarise
+
+from .bayesian_data import SWEEP_EPS, eps_sweep, k_sweep
+from .charts import PALETTE, band_figure
+from .sidebar import format_number as fmt
+
+COLOURS = {BAYESIAN: PALETTE[0], END_TO_END: PALETTE[4], LAPLACE: PALETTE[1], LAPLACE_PUBLIC: PALETTE[3],
+           PUBLIC: PALETTE[2], PRIVATE: PALETTE[7]}
+KL_AXIS = "KL divergence to private (lower is better, log)"
+EPS_AXIS = "ε (privacy loss, log scale; right = weaker privacy)"
+SWEPT = (BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC)
+
+
+def release_figure(labels, order, private, public, theta, *, n: int) -> tuple[go.Figure, str]:
+    """Grouped bars of the top private n-grams: private, public prior and released probability."""
+    fig = go.Figure()
+    for name, vals, colour in (("private (true)", private, COLOURS[PRIVATE]), ("public prior", public, COLOURS[PUBLIC]),
+                               ("BayesianDP release θ", theta, COLOURS[BAYESIAN])):
+        fig.add_trace(go.Bar(x=labels, y=vals[order], name=name, marker_color=colour))
+    top = len(order)
+    fig.update_layout(barmode="group", title=f"Top {top} private {n}-grams: true, public and released probability",
+                      xaxis_title=f"{n}-gram (sorted by private frequency)",
+                      yaxis_title="probability (closer to the private bar is better)")
+    alt = (f"Grouped bars for the {top} most frequent private {n}-grams: private, public and released probability. "
+           + "; ".join(f"{lab}: {private[i]:.4f}, {public[i]:.4f}, {theta[i]:.4f}"
+                       for lab, i in list(zip(labels, order))[:10]))
+    return fig, alt
+
+
+def kl_eps_figure(shown, summary, *, title: str, eps: float, K: int, kl_k: float) -> tuple[go.Figure, str]:
+    """000 Fig. 1: mean KL with a band against ε per mechanism, k-anonymity at K as a flat line."""
+    series = {m: (shown[m].mean, shown[m].lower, shown[m].upper) for m in SWEPT if m in shown}
+    fig = band_figure(SWEEP_EPS, series, title=title, x_title=EPS_AXIS, y_title=KL_AXIS, log_x=True, log_y=True,
+                      dash={PUBLIC: "dash"})
+    if K >= 2:  # K = 1 keeps every item: the private distribution itself, KL ≈ 0 (off a log axis)
+        fig.add_trace(go.Scatter(x=list(SWEEP_EPS), y=[kl_k] * len(SWEEP_EPS), mode="lines",
+                                 name=f"k-anonymity, K = {K} (not DP)", line=dict(color=PALETTE[5], dash="dot")))
+    fig.add_vline(x=eps, line=dict(color="grey", dash="dot"), annotation_text=f"current ε = {fmt(eps)}")
+    b = dict(zip(summary[BAYESIAN].x.tolist(), summary[BAYESIAN].mean))
+    lap = dict(zip(summary[LAPLACE].x.tolist(), summary[LAPLACE].mean))
+    alt = ("KL divergence against ε on log axes for BayesianDP, Laplace, Laplace with public data and the public "
+           f"baseline, with k-anonymity at K = {K} as a horizontal line ({kl_k:.3g}). Mean KL: "
+           + "; ".join(f"ε={fmt(e)}: BayesianDP {b[e]:.3g}, Laplace {lap[e]:.3g}" for e in SWEEP_EPS))
+    return fig, alt
+
+
+def data_sweep_figure(df, x: str, *, title: str, x_title: str) -> tuple[go.Figure, str]:
+    """000 Figs. 2–4: mean KL with a band per mechanism against a data property, on a common x grid."""
+    s = summarise(df, x)
+    xs = sorted(set().union(*(curve.x.tolist() for curve in s.values())))
+    names = [m for m in (BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC) if m in s]
+    series = {}
+    for m in names:  # on the common x grid, NaN where a mechanism has no value (a gap in its line)
+        at = {xv: i for i, xv in enumerate(s[m].x.tolist())}
+        idx = [at.get(xv, -1) for xv in xs]
+        series[m] = tuple(np.append(col, np.nan)[idx] for col in (s[m].mean, s[m].lower, s[m].upper))
+    fig = band_figure(xs, series, title=title, x_title=x_title, y_title=KL_AXIS, log_x=True, log_y=True,
+                      dash={PUBLIC: "dash"})
+    alt = f"{title}. Mean KL per mechanism: " + "; ".join(
+        f"{m}: " + ", ".join(f"{xv:g}→{v:.3g}" for xv, v in zip(xs, series[m][0])) for m in names)
+    return fig, alt
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def kanon_figure(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibration, seed, _private, _public):
+    """000 Fig. 5 on one y-scale. It does not depend on the current ε: built once per setting (plotly's
+    make_subplots alone costs ~50 ms per rerun)."""
+    kdf = k_sweep(private_hash, public_hash, n, _private, _public)
+    kdf = kdf.subset(kdf["K"] >= 2)  # K = 1 is the private distribution itself (KL ≈ 0 off a log axis)
+    df = eps_sweep(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibration, seed, False, _private, _public)
+    bs = summarise(df.filter(mechanism=BAYESIAN), "epsilon")[BAYESIAN]
+    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.06,
+                        subplot_titles=("k-anonymity — not DP: KL vs K", "BayesianDP — (ε, δ)-DP: KL vs ε"))
+    fig.add_trace(go.Scatter(x=kdf["K"], y=kdf["kl"], mode="lines+markers", name="k-anonymity (not DP)",
+                             line=dict(color=PALETTE[5])), row=1, col=1)
+    fig.add_trace(go.Scatter(x=list(bs.x) + list(bs.x)[::-1],
+                             y=list(bs.upper) + list(bs.lower)[::-1], fill="toself",
+                             fillcolor="rgba(31,119,180,0.18)", line=dict(width=0), hoverinfo="skip",
+                             showlegend=False), row=1, col=2)
+    fig.add_trace(go.Scatter(x=bs.x, y=bs.mean, mode="lines+markers", name="BayesianDP",
+                             line=dict(color=COLOURS[BAYESIAN])), row=1, col=2)
+    fig.update_xaxes(type="log", title_text="K (min. users per kept n-gram, log scale; right = more suppression)",
+                     row=1, col=1)
+    fig.update_xaxes(type="log", title_text=EPS_AXIS, row=1, col=2)
+    fig.update_yaxes(type="log", title_text=KL_AXIS, row=1, col=1)
+    fig.update_layout(title="Same y-scale: k-anonymity against BayesianDP (000 Fig. 5)")
+    alt = ("Two panels sharing a log KL axis. Left, k-anonymity KL against K: " + ", ".join(
+        f"K={k}: {v:.3g}" for k, v in zip(kdf["K"], kdf["kl"])) + ". Right, BayesianDP mean KL against ε: " + ", ".join(
+        f"ε={fmt(e)}: {v:.3g}" for e, v in zip(bs.x, bs.mean)))
+    return fig, alt
+
+
+def attack_figure(df) -> tuple[go.Figure, str]:
+    """000 Fig. 6: attack success rate and the empirical ε lower bound against ε."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("attack success rate", "empirical ε lower bound"))
+    for mech in (BAYESIAN, LAPLACE):
+        part = df.filter(mechanism=mech)
+        fig.add_trace(go.Scatter(x=part["epsilon"], y=part["success_rate"], mode="lines+markers", name=mech,
+                                 line=dict(color=COLOURS[mech])), row=1, col=1)
+        fig.add_trace(go.Scatter(x=part["epsilon"], y=part["epsilon_lower_bound"], mode="lines+markers",
+                                 name=f"{mech} (ε bound)", showlegend=False, line=dict(color=COLOURS[mech])),
+                      row=1, col=2)
+    eps_list = sorted(np.unique(df["epsilon"]))
+    fig.add_trace(go.Scatter(x=eps_list, y=eps_list, mode="lines", name="claimed ε (y = ε)",
+                             line=dict(color="black", dash="dash")), row=1, col=2)
+    fig.add_hline(y=0.5, line=dict(color="grey", dash="dot"), row=1, col=1)
+    fig.update_xaxes(type="log", title_text=EPS_AXIS)
+    fig.update_yaxes(title_text="success rate (0.5 = guessing; lower is more private)", range=[0, 1.02], row=1, col=1)
+    fig.update_yaxes(title_text="ε lower bound (must stay under the dashed line)", row=1, col=2)
+    fig.update_layout(title="Membership inference against BayesianDP and Laplace (000 Fig. 6)")
+    alt = ("Left: attack success rate against ε for BayesianDP and Laplace. Right: empirical ε lower bound against "
+           "ε with the line y = ε. " + "; ".join(
+               f"{r['mechanism']} ε={fmt(r['epsilon'])}: success {r['success_rate']:.2f}, bound "
+               f"{r['epsilon_lower_bound']:.2f}" for r in df.rows()))
+    return fig, alt
+
+
+def tuning_figure(res) -> tuple[go.Figure, str, pd.DataFrame]:
+    """000 Algorithm 2: the noiseless validation score of every (S, ρ) on the grid; also returns the grid."""
+    grid = pd.DataFrame(res.grid, columns=["S", "rho"]).assign(score=res.scores, noisy_score=res.noisy_scores)
+    fig = go.Figure()
+    for i, r in enumerate(sorted(grid["rho"].unique())):
+        part = grid[grid.rho == r]
+        fig.add_trace(go.Scatter(x=part["S"], y=part["score"], mode="lines+markers", name=f"ρ = {r:g}",
+                                 line=dict(color=PALETTE[i % len(PALETTE)])))
+    fig.update_xaxes(type="log", title_text="S (log scale)")
+    fig.update_yaxes(title_text="validation cross-entropy q, eq. 6 (lower is better)")
+    fig.update_layout(title="Noiseless grid scores; the noisy min picks S*, ρ*")
+    alt = (f"Validation score against S for each ρ; chosen S* = {fmt(res.S_star)}, ρ* = {fmt(res.rho_star)}; "
+           f"score sensitivity {res.score_sensitivity:.4g}.")
+    return fig, alt, grid

@@ -1,0 +1,63 @@
+"""The Bayesian n-gram DP page's own knobs, drawn in the sidebar below the shared settings.
+
+Keys are the URL's parameter names (``bayes_S``, ``bayes_rho`` …); values persist for the session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from .bayesian_data import K_OPTIONS
+from .sidebar import format_number
+from .state import IN_URL
+
+S_OPTIONS = (1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0, 1e3, 1e4)
+# Radio captions; the option itself (and so the URL) says classic / analytic.
+CALIBRATION_LABELS = {"classic": "as in the paper; proven for ε < 1", "analytic": "tight, valid for every ε"}
+
+
+@dataclass(frozen=True)
+class BayesKnobs:
+    """000's parameters: decay S, evidence weight ρ, clamp C, order n, Laplace cap W, k-anonymity K."""
+
+    S: float
+    rho: float
+    C: int
+    n: int
+    W: int
+    K: int
+    reps: int
+    calibration: str
+
+    def as_dict(self) -> dict:
+        return {"n": self.n, "S": self.S, "rho": self.rho, "C": self.C, "W": self.W, "K": self.K,
+                "repetitions": self.reps, "calibration": self.calibration}
+
+
+def bayesian_knobs() -> BayesKnobs:
+    """Draw the page's sidebar knobs and return their values."""
+    with st.sidebar:
+        st.markdown("### BayesianDP")
+        S = st.select_slider("S (decay weighting, w = min(1, S·N/C))", S_OPTIONS, value=1e-3, format_func=format_number,
+                             key="bayes_S", **IN_URL,
+                             help="Small S shrinks rare words (few users N) towards the public prior "
+                                  "and lowers the sensitivity. Log-spaced 1e-3 … 1e4.")
+        rho = st.slider("ρ (weight of the private evidence)", 0.05, 1.0, 0.3, 0.05, key="bayes_rho", **IN_URL,
+                        help="μ_ps = ρ·(w ⊙ x̂) + (1−ρ)·μ_p; the noise scales with ρ too.")
+        C = st.slider("C (max count per user per n-gram)", 1, 20, 1, key="bayes_C", **IN_URL,
+                      help="Each user's count of an n-gram is clamped at C (000 uses C = 1 below 1M users).")
+        st.markdown("### This page")
+        n = st.radio("n-gram order n", (1, 2, 3), index=0, horizontal=True, key="bayes_n", **IN_URL,
+                     help="Vocabulary = the public corpus' n-grams; n-grams never cross a sentence boundary.")
+        W = st.slider("W (Laplace baselines: max counts per user)", 1, 50, 2, key="bayes_W", **IN_URL,
+                      help="000 §4.3 uses W = |U|/1000 (≈ 2 for the sample corpus).")
+        K = st.select_slider("K (k-anonymity: min. users per item)", K_OPTIONS, value=10, key="bayes_K", **IN_URL)
+        reps = st.slider("Repetitions (noisy curves)", 2, 30, 10, key="bayes_reps", **IN_URL,
+                         help="Curves show the mean and a 10–90% band over this many seeded releases.")
+        calibration = st.radio("Gaussian calibration", tuple(CALIBRATION_LABELS),
+                               captions=tuple(CALIBRATION_LABELS.values()), key="bayes_calibration", **IN_URL,
+                               help="classic: σ = Δ√(2 ln(1.25/δ))/ε, proven for ε < 1 only. analytic: Balle & "
+                                    "Wang (2018), exact for every ε.")
+    return BayesKnobs(S, rho, C, n, W, K, reps, calibration)

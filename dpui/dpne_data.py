@@ -1,0 +1,74 @@
+"""Cached loaders of the DP n-gram extraction page (Kim et al., NeurIPS 2021 = paper 003; SPEC §4).
+
+The token ids and the per-user n-gram sets do not depend on the noise: ``st.cache_resource`` keyed by
+the corpus hash. The DPSU baselines and the sweeps are noisy: the seed is an argument (so it is in the
+cache key) and the draws come from ``rng_for(seed, salt…)``. All maths lives in dpcore.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dpcore import build_ngram_index, dpne, dpsu_all, dpsu_even, dpsu_single, encode_users
+
+from .state import rng_for
+
+ETA_OPTIONS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2)
+"""η values of the page's slider and of the spurious-share sweep (003 Table 3)."""
+MAX_T = 10
+"""Longest n-gram length the page offers (the per-user sets are built up to it once)."""
+
+
+# ------------------------------------------------------------------------------ noise-free
+@st.cache_resource(show_spinner="Encoding the corpus as token ids …", max_entries=4)
+def token_corpus(corpus_hash: str, _corpus):
+    tc = encode_users(_corpus.user_sentences())
+    _ = tc.unigram_pairs  # computed once here, reused by every DPNE run (an assignment: no st magic)
+    return tc
+
+
+@st.cache_resource(show_spinner="Building the per-user n-gram sets …", max_entries=4)
+def ngram_index(corpus_hash: str, _corpus):
+    return build_ngram_index(token_corpus(corpus_hash, _corpus), MAX_T)
+
+
+# ------------------------------------------------------------------------------ seed in the key
+@st.cache_data(show_spinner="Running the DPSU baselines …", max_entries=64)
+def baseline_sizes(corpus_hash, epsilon, delta, T, delta0, selection, policy, seed, _corpus):
+    """|S_k| of DPSU-all, DPSU-even and DPSU-single, by name."""
+    index = ngram_index(corpus_hash, _corpus)
+    rng = rng_for(seed, "dpne-baselines", T, delta0, selection, policy)
+    kw = dict(epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, selection=selection,
+              policy=policy, rng=rng)
+    return {rel.name: rel.sizes for rel in (dpsu_all(index, **kw), dpsu_even(index, **kw), dpsu_single(index, **kw))}
+
+
+@st.cache_data(show_spinner="Running DPNE for each η …", max_entries=64)
+def eta_sweep(corpus_hash, epsilon, delta, T, delta0, decay, pruning, selection, policy, seed, _corpus):
+    """One DPNE run per η: released and spurious k-grams per length (evaluation only)."""
+    tc = token_corpus(corpus_hash, _corpus)
+    rows = []
+    for eta in ETA_OPTIONS:
+        res = dpne(tc, epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, eta=eta,
+                   noise_decay=decay, pruning=pruning, selection=selection, policy=policy,
+                   rng=rng_for(seed, "dpne-eta-sweep", eta, T, delta0, decay, pruning, selection, policy))
+        for d in res.evaluation.levels:
+            rows.append({"eta": eta, "k": d.k, "released": d.released, "spurious": d.spurious})
+    return rows
+
+
+@st.cache_data(show_spinner="Sweeping …", max_entries=32)
+def knob_sweep(corpus_hash, knob, values, base, seed, _corpus):
+    """003 Figs. 2–4: one DPNE run per value of one knob, the others at ``base``; |S_k| per length."""
+    tc = token_corpus(corpus_hash, _corpus)
+    rows = []
+    for v in values:
+        p = dict(base)
+        p[knob] = v
+        res = dpne(tc, epsilon=p["epsilon"], delta=p["delta"], max_length=p["max_length"],
+                   contribution_limit=p["contribution_limit"], eta=p["eta"], noise_decay=p["noise_decay"],
+                   pruning=p["pruning"], selection=p["selection"], policy=p["policy"],
+                   rng=rng_for(seed, "dpne-sweep", knob, v))
+        for k, n in res.sizes.items():
+            rows.append({"value": v, "k": k, "released": n})
+    return rows

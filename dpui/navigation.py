@@ -1,0 +1,61 @@
+"""The list of pages, in one place: the home page's cards and the sidebar navigation both read it.
+
+A new page is one ``Page(...)`` line here. A page whose file does not exist in this build (e.g. one
+another branch adds) is left out of the navigation and shown as "not available" on the home page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The folder holding app.py and pages/ (page paths below are relative to it, as st.page_link wants)."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: its script (relative to the app's folder), title, icon, what it shows and what it promises."""
+
+    path: str
+    title: str
+    icon: str
+    summary: str = ""
+    guarantee: str = ""
+
+    @property
+    def exists(self) -> bool:
+        return (ROOT / self.path).exists()
+
+
+HOME = Page("app.py", "Home", "🏠")
+
+PAGES: tuple[Page, ...] = (
+    Page("pages/1_Mechanisms_101.py", "Mechanisms 101", "🎓",
+         "The lecture demos: two Laplace densities and the privacy loss L(y) against ε; global sensitivity "
+         "(the bank-debt cap); the exponential mechanism choosing a meeting city; sampling many times.",
+         "Laplace and exponential mechanisms: ε-DP (pure)."),
+    Page("pages/2_Bayesian_ngram_DP.py", "Bayesian n-gram DP", "📊",
+         "BayesianDP uses public data as a prior and adds Gaussian noise to a word-weighted posterior mean; "
+         "KL divergence vs ε against Laplace baselines, k-anonymity and public/private baselines; users, "
+         "vocabulary, public-data quality, perplexity and a membership-inference attack.",
+         "BayesianDP and EndToEndDP: (ε, δ)-DP per user, with the sensitivity measured on the corpus as in the paper "
+         "(see the page). Laplace with a per-user cap: ε-DP per user. k-anonymity: not DP."),
+    Page("pages/3_DP_ngram_extraction.py", "DP n-gram extraction", "🧩",
+         "DPNE releases a *set* of n-grams by growing lengths, pruning candidates by shorter released n-grams; "
+         "DPSU baselines; how many n-grams used by ≥ K users survive; spurious share vs η.",
+         "DPNE and DPSU: (ε, δ)-DP per user; the released sets only, never counts."),
+    Page("pages/4_TopicDP.py", "TopicDP", "🗂️",
+         "Noise on an LDA topic–keyword matrix with a *sampled* sensitivity, beside Laplace and MVG baselines.",
+         "TopicDP and MVG as used here: (ε, δ, γ)-random DP — weaker than (ε, δ)-DP. Laplace: ε-DP."),
+    Page("pages/5_Privacy_audit.py", "Privacy audit", "🕵️",
+         "Measure ε from the outside: run a mechanism on neighbouring datasets many times and bound its privacy "
+         "loss from the observed outputs.",
+         "An audit gives an empirical lower bound on ε; it proves no guarantee."),
+)
+"""Every page the app knows, in navigation order."""
+
+
+def available_pages() -> list[Page]:
+    """The pages whose files exist in this build."""
+    return [p for p in PAGES if p.exists]

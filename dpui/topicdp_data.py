@@ -1,0 +1,68 @@
+"""Cached loaders of the TopicDP page (thesis 004; SPEC §5): document-term data, the LDA model, the
+sampled sensitivities and the error curves.
+
+The model and the sampled sensitivities do not depend on ε or δ: ``st.cache_resource`` keyed by the
+corpus hash and the settings (the shipped sample corpus has both on disk in
+sample_data/topicdp_sensitivity/, so the page opens at once). The error curves are noisy: the seed is
+an argument, so it is in the cache key. All maths lives in dpcore.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import streamlit as st
+
+from dpcore import (
+    LdaSettings,
+    SamplerSettings,
+    document_term_data,
+    fit_topic_model,
+    load_topic_model,
+    save_topic_model,
+)
+from dpcore import topicdp as tdp
+
+EPS_VALUES = tuple(np.arange(1.0, 10.01, 0.5))
+GAMMA_VALUES = (0.02, 0.07, 0.12, 0.17, 0.22)
+SIZE_VALUES = tuple(range(2, 11))
+
+
+@st.cache_resource(show_spinner="Counting words per document …", max_entries=4)
+def data_for(corpus_hash: str, lda: LdaSettings, _corpus):
+    return document_term_data(_corpus, settings=lda)
+
+
+@st.cache_resource(show_spinner="Fitting LDA on the whole corpus …", max_entries=4)
+def model_for(corpus_hash: str, lda: LdaSettings, _corpus):
+    """The LDA model: from disk when saved before, else fitted (and saved when the folder is writable)."""
+    model = load_topic_model(corpus_hash, lda=lda)
+    if model is None:
+        model = fit_topic_model(data_for(corpus_hash, lda, _corpus), settings=lda)
+        try:
+            save_topic_model(model)
+        except OSError:  # read-only install: keep it in memory only
+            pass
+    return model
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _draws(corpus_hash: str, lda: LdaSettings, sampler: SamplerSettings, file_stamp: float):
+    return tdp.load_sensitivity_draws(corpus_hash, lda=lda, sampler=sampler)
+
+
+def draws_for(corpus_hash: str, lda: LdaSettings, sampler: SamplerSettings):
+    """The sampled sensitivities on disk, reloaded when the file changes (its mtime is in the cache key)."""
+    path = tdp.sensitivity_cache_path(corpus_hash, lda=lda, sampler=sampler)
+    return _draws(corpus_hash, lda, sampler, path.stat().st_mtime if path.exists() else 0.0)
+
+
+@st.cache_data(show_spinner="Computing error curves …", max_entries=32)
+def curve_for(corpus_hash, lda, sampler, n_pairs, parameter, epsilon, delta, gamma, m, n, reps, stage, seed,
+              _model, _draws):
+    """Error of TopicDP, MVG and Laplace against ε, γ or the table size (mean and band over ``reps`` draws)."""
+    values = {"epsilon": EPS_VALUES, "gamma": GAMMA_VALUES, "size": SIZE_VALUES}[parameter]
+    rng = np.random.default_rng(np.random.SeedSequence([seed, zlib.crc32(f"topicdp-curve-{parameter}".encode())]))
+    return tdp.error_curve(_model, _draws, parameter=parameter, values=values, epsilon=epsilon, delta=delta,
+                           gamma=gamma, m=m, n=n, repetitions=reps, rng=rng, stage=stage)

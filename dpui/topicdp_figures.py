@@ -1,0 +1,100 @@
+"""Figure and table builders of the TopicDP page (thesis 004): each figure comes with its alt text.
+
+No maths here: the builders only arrange what dpcore released, sampled or measured.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from dpcore import sensitivity_sampler_size
+from dpcore import topicdp as tdp
+
+from .charts import PALETTE, band_figure
+
+MECH_COLOURS = {"TopicDP": PALETTE[0], "MVG": PALETTE[1], "Laplace": PALETTE[2]}  # as band_figure orders them
+METRIC_AXES = {
+    "l1": "L1 distance Σ|W − W′| (lower is better)",
+    "rmse": "RMSE of the matrix entries (lower is better)",
+    "kendall": "Kendall's tau distance of keyword ranks (lower is better)",
+}
+CURVE_X_AXES = {"epsilon": "ε (privacy loss; right = weaker privacy)",
+                "gamma": "γ (share of neighbours not covered; right = weaker guarantee)",
+                "size": "matrix size m = n (right = larger table)"}
+
+
+def topic_labels(table) -> list[str]:
+    """'Topic 1: word, word, word' — each topic with its three most probable keywords before noise."""
+    return [f"Topic {i + 1}: " + ", ".join(table.words[j] for j in np.argsort(-table.matrix[i])[:3])
+            for i in range(table.matrix.shape[0])]
+
+
+def keyword_figure(table, releases, label: str, i: int) -> tuple[go.Figure, str]:
+    """Topic i's keywords before (grey) and after each mechanism's noise, three panels side by side.
+
+    Built from a plain dict without plotly's per-property validation: make_subplots and validation took
+    most of a rerun (4 figures × ~60 ms), and this page must rerun in well under 300 ms when ε moves.
+    """
+    order = np.argsort(-table.matrix[i])
+    words = [table.words[j] for j in order]
+    data, layout = [], {}
+    for c, (mech, rel) in enumerate(releases.items()):
+        suffix = "" if c == 0 else str(c + 1)
+        common = {"type": "bar", "x": words, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}", "legendgroup": mech}
+        data.append({**common, "y": table.matrix[i, order].tolist(), "name": "before noise",
+                     "marker": {"color": "#9e9e9e"}})
+        data.append({**common, "y": rel.matrix[i, order].tolist(), "name": f"after {mech}",
+                     "marker": {"color": MECH_COLOURS[mech]}})
+        layout[f"xaxis{suffix}"] = {"domain": [c * 0.34, c * 0.34 + 0.32], "anchor": f"y{suffix}",
+                                    "title": {"text": "keyword (left = most probable before noise)"}}
+        layout[f"yaxis{suffix}"] = {"anchor": f"x{suffix}", **({"matches": "y", "showticklabels": False} if c else
+                                    {"title": {"text": "probability (higher = more typical)"}})}
+    layout.update(barmode="group", height=360, showlegend=False,
+                  title={"text": f"{label} — grey: before noise, colour: after each mechanism's noise"},
+                  annotations=[{"text": f"<b>{mech}</b>", "x": c * 0.34 + 0.16, "y": 1.0, "xref": "paper",
+                                "yref": "paper", "xanchor": "center", "yanchor": "bottom", "showarrow": False}
+                               for c, mech in enumerate(releases)])
+    alt = (f"Bar charts for {label}: the {len(words)} keyword probabilities before noise (grey) and after TopicDP, "
+           "MVG and Laplace noise, side by side.")
+    return go.Figure({"data": data, "layout": layout}, _validate=False), alt
+
+
+def curve_figure(curve, parameter: str, metric: str, *, fixed: str, delta: float, reps: int,
+                 log_y: bool) -> tuple[go.Figure, str]:
+    """Mean error and 10–90 % band of each mechanism against ε, γ or the table size."""
+    fig = band_figure(curve.values, {mech: curve.stats[metric][mech] for mech in tdp.TOPIC_MECHANISMS},
+                      title=f"{METRIC_AXES[metric].split(' (')[0]} vs {parameter} ({fixed}, δ = {delta:g}; "
+                            f"mean and 10–90 % band over {reps} draws)",
+                      x_title=CURVE_X_AXES[parameter], y_title=METRIC_AXES[metric] + (" — log scale" if log_y else ""),
+                      log_y=log_y)
+    alt = (f"Line chart: {METRIC_AXES[metric]} of TopicDP, MVG and Laplace against {parameter}, mean with a shaded "
+           "10 to 90 percent band.")
+    return fig, alt
+
+
+def sensitivity_histogram(sens, m: int, n: int) -> tuple[go.Figure, str]:
+    """The sampled distances ‖f(D) − f(D′)‖_F with the chosen Δ_s marked."""
+    delta_s = sens.delta_s
+    hist = go.Figure(go.Histogram(x=sens.draws, nbinsx=40, marker_color=PALETTE[0], name="Δ_i"))
+    hist.update_layout(
+        shapes=[{"type": "line", "x0": delta_s, "x1": delta_s, "y0": 0, "y1": 1, "yref": "paper",
+                 "line": {"dash": "dash", "color": PALETTE[1]}}],
+        annotations=[{"x": delta_s, "y": 1, "yref": "paper", "text": f"Δ_s = {delta_s:.3g} (k = {sens.k})",
+                      "showarrow": False, "xanchor": "right", "yanchor": "bottom"}])
+    hist.update_layout(title=f"The {sens.h} sampled distances ‖f(D) − f(D′)‖_F for a {m} × {n} table",
+                       xaxis_title="Frobenius distance between neighbours' tables (right = larger change)",
+                       yaxis_title="number of sampled pairs (higher = more common)")
+    return hist, f"Histogram of the {sens.h} sampled sensitivities with the chosen Δ_s marked."
+
+
+def gamma_table(draws, m: int, n: int) -> list[dict]:
+    """For a range of γ: the pairs h and rank k it needs, and Δ_s where enough pairs are stored."""
+    rows = []
+    for g in (0.02, 0.05, 0.07, 0.1, 0.12, 0.17, 0.2, 0.22, 0.3):
+        sz = sensitivity_sampler_size(g)
+        avail = draws.covers(g)
+        rows.append({"γ": g, "h (pairs)": sz.h, "k": sz.k, "ρ_s": round(sz.rho, 5),
+                     "Δ_s": draws.sensitivity(gamma=g, m=m, n=n).delta_s if avail else None,
+                     "stored": "yes" if avail else f"needs {sz.h - draws.n_pairs:,} more pairs"})
+    return rows
