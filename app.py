@@ -10,7 +10,7 @@ from dpui.navigation import available_pages
 from dpui.texts import text
 
 st.set_page_config(page_title="DP for text statistics", page_icon="🔒", layout="wide")
-settings = shared_sidebar()
+settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 
 st.title("What does differential privacy do to text statistics?")
 st.markdown(text("home", "intro"))

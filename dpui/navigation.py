@@ -6,11 +6,17 @@ another branch adds) is left out of the navigation and shown as "not available" 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlencode
+
+import streamlit as st
+from streamlit.errors import StreamlitPageNotFoundError
 
 ROOT = Path(__file__).resolve().parent.parent
-"""The folder holding app.py and pages/ (page paths below are relative to it, as st.page_link wants)."""
+"""The folder holding app.py and pages/ (page paths below are relative to it)."""
+HOME_PATH = "app.py"
 
 
 @dataclass(frozen=True)
@@ -27,8 +33,13 @@ class Page:
     def exists(self) -> bool:
         return (ROOT / self.path).exists()
 
+    @property
+    def url_path(self) -> str:
+        """The page's address in Streamlit's pages/ mode: "/" for the home page, "/Mechanisms_101" …"""
+        return "/" if self.path == HOME_PATH else "/" + Path(self.path).stem.split("_", 1)[1]
 
-HOME = Page("app.py", "Home", "🏠")
+
+HOME = Page(HOME_PATH, "Home", "🏠")
 
 PAGES: tuple[Page, ...] = (
     Page("pages/1_Mechanisms_101.py", "Mechanisms 101", "🎓",
@@ -59,3 +70,21 @@ PAGES: tuple[Page, ...] = (
 def available_pages() -> list[Page]:
     """The pages whose files exist in this build."""
     return [p for p in PAGES if p.exists]
+
+
+def sidebar_navigation(query_params: Mapping[str, str]) -> None:
+    """The navigation at the top of the sidebar: Home, then every available page, by title and icon.
+
+    Each link carries ``query_params`` (the shared settings that differ from their defaults): a page
+    link would otherwise clear the address bar, and a value set here would not reach a page that reads
+    it from the link. Streamlit's own page list (named after the files: "app", "Bayesian ngram DP" …) is
+    hidden by ``client.showSidebarNavigation = false`` in .streamlit/config.toml.
+    """
+    for page in (HOME, *available_pages()):
+        try:
+            st.page_link(str(ROOT / page.path), label=page.title, icon=page.icon, query_params=dict(query_params))
+        except StreamlitPageNotFoundError:
+            # A page script run on its own (AppTest.from_file("pages/…")) knows no other page:
+            # a plain link to the same address instead.
+            query = "?" + urlencode(query_params) if query_params else ""
+            st.markdown(f"{page.icon} [{page.title}]({page.url_path}{query})")

@@ -1,22 +1,34 @@
-"""The shared sidebar every page calls: ε, δ, seed and corpus, kept across pages and in the URL.
+"""The shared sidebar every page calls: navigation, then the shared settings the page uses.
 
-Widgets use a fixed ``key`` plus ``persist_state="session"`` and ``bind="query-params"`` (Streamlit
-1.67), so a deep link such as ``/Mechanisms_101?eps=3.5`` opens with ε = 3.5, a slider move writes
-the new value into the address bar, and values survive page switches. The query parameter names
-are the keys: ``eps``, ``delta``, ``seed``, ``corpus``.
+The shared settings are ε, δ, the seed and the corpus (``SHARED_SETTINGS``). A page declares the ones
+it uses, ``shared_sidebar(uses=("eps", "seed"))``; the sidebar shows only those, and reading another
+one from the returned ``SharedSettings`` raises ``UndeclaredSetting`` (a bug in the page, never a
+user's mistake).
+
+Values persist across pages and in the URL. A shown setting is a widget with a fixed ``key`` plus
+``persist_state="session"`` and ``bind="query-params"`` (Streamlit 1.67): a deep link such as
+``/Mechanisms_101?eps=3.5`` opens with ε = 3.5, a slider move writes the new value into the address
+bar, and the value survives page switches. A hidden setting keeps its value (from the link, else the
+session, else the default), and the navigation links carry every shared value that differs from its
+default, so a value set on one page survives a visit to a page that does not show it. The query parameter names are the keys: ``eps``, ``delta``, ``seed``,
+``corpus``.
+
+Adding a shared setting is one ``SharedSetting`` entry (a draw function and a URL parser) in
+``SHARED_SETTINGS``, one property on ``SharedSettings`` and the key in the pages' ``uses``.
 """
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from dpcore import Corpus, CorpusError, MAX_UPLOAD_BYTES, load_sample_corpus, load_uploaded_corpus, read_table, table_columns
-
-from .state import rng_for
+from .corpus_panel import sample_corpus, upload_panel, uploaded_corpus
+from .navigation import sidebar_navigation
+from .state import IN_URL, rng_for
 
 EPSILON_OPTIONS: tuple[float, ...] = (
     0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9,
@@ -32,7 +44,8 @@ DEFAULT_DELTA = 1e-5
 DEFAULT_SEED = 0
 MAX_SEED = 2**31 - 1
 CORPUS_CHOICES = ("sample", "upload")
-_UPLOADED = "_uploaded_corpus"
+EPSILON_DIRECTION = "← more privacy · less privacy →"
+RECORD_KEY = "_shared_settings"  # session state: (page, shared values) of the last run
 
 
 def format_number(v: float) -> str:
@@ -40,16 +53,154 @@ def format_number(v: float) -> str:
     return f"{v:g}"
 
 
+class UndeclaredSetting(RuntimeError):
+    """A page read a shared setting it did not declare in ``shared_sidebar(uses=...)``."""
+
+
+# ------------------------------------------------------------------------------ the settings
+def _draw_epsilon(ctx: dict) -> float:
+    eps = st.select_slider(
+        "ε (privacy loss)", options=EPSILON_OPTIONS, value=DEFAULT_EPSILON, format_func=format_number, key="eps",
+        **IN_URL, help="Smaller ε = stronger privacy = more noise. Log-spaced from 0.01 to 10.",
+    )
+    st.caption(EPSILON_DIRECTION)
+    return eps
+
+
+def _draw_delta(ctx: dict) -> float:
+    delta = st.select_slider(
+        "δ (failure probability)", options=DELTA_OPTIONS, value=DEFAULT_DELTA, format_func=format_number,
+        key="delta", **IN_URL,
+        help="Used by the approximate-DP mechanisms (Gaussian noise). Keep δ far below 1/number of users.",
+    )
+    n = ctx["private"].n_users
+    if delta < 1 / n:
+        st.caption(f"1/(number of users) = 1/{n:,} ≈ {format_number(float(f'{1 / n:.2g}'))}; "
+                   f"δ is {1 / (n * delta):,.0f}× smaller.")
+    else:
+        st.caption(f"1/(number of users) = 1/{n:,} ≈ {format_number(float(f'{1 / n:.2g}'))}; ⚠️ δ is **not** "
+                   "below it: a release could expose one user's data with probability δ.")
+    return delta
+
+
+def _draw_seed(ctx: dict) -> int:
+    return st.number_input(
+        "Seed", min_value=0, max_value=MAX_SEED, value=DEFAULT_SEED, step=1, key="seed", **IN_URL,
+        help="Every noisy draw on every page depends on this seed only: the same link shows the same noise.",
+    )
+
+
+def _draw_corpus(ctx: dict) -> str:
+    choice = st.radio(
+        "Corpus", CORPUS_CHOICES, index=0, key="corpus", **IN_URL,
+        captions=["shipped sample data", "your own CSV/JSONL file"],
+        horizontal=True, help="Shown in the URL as corpus=sample or corpus=upload.",
+    )
+    _load_corpora(ctx, choice, draw_panel=True)
+    private, public = ctx["private"], ctx["public"]
+    st.caption(
+        f"Private data: {ctx['corpus_label']} — {private.n_users:,} users, {private.n_tokens:,} tokens. "
+        f"Public data (prior / vocabulary): shipped public sample, {public.n_users:,} users."
+    )
+    return choice
+
+
+def _option(options: tuple) -> Callable[[str], object | None]:
+    by_text = {format_number(o) if isinstance(o, float) else str(o): o for o in options}
+    return by_text.get
+
+
+def _seed_from_url(raw: str) -> int | None:
+    return int(raw) if raw.isdigit() and int(raw) <= MAX_SEED else None
+
+
+@dataclass(frozen=True)
+class SharedSetting:
+    """One shared setting: its key (= widget key = URL parameter), sidebar section, default, how it is
+    drawn (``draw(ctx)`` returns the value; ``ctx`` holds what earlier settings loaded, e.g. the corpus),
+    how a URL value is read (``parse`` returns None for a value the widget would reject) and written."""
+
+    key: str
+    section: str
+    default: object
+    draw: Callable[[dict], object]
+    parse: Callable[[str], object | None]
+    to_url: Callable[[object], str] = str
+    link_rule: str | None = None  # when set, a link value the widget rejects gets a warning naming this rule
+    options: tuple = field(default=())
+
+
+SECTIONS = ("Privacy budget", "Data")
+SHARED_SETTINGS: dict[str, SharedSetting] = {s.key: s for s in (
+    SharedSetting("eps", "Privacy budget", DEFAULT_EPSILON, _draw_epsilon, _option(EPSILON_OPTIONS), format_number,
+                  "ε must be > 0 and at most 10", EPSILON_OPTIONS),
+    SharedSetting("delta", "Privacy budget", DEFAULT_DELTA, _draw_delta, _option(DELTA_OPTIONS), format_number,
+                  "δ must be in (0, 1); this app offers 1e-10 … 1e-3", DELTA_OPTIONS),
+    SharedSetting("seed", "Privacy budget", DEFAULT_SEED, _draw_seed, _seed_from_url),
+    SharedSetting("corpus", "Data", CORPUS_CHOICES[0], _draw_corpus, _option(CORPUS_CHOICES)),
+)}
+"""Every shared setting, in sidebar order."""
+ALL_SETTINGS = tuple(SHARED_SETTINGS)
+NEEDS_CORPUS = {"corpus", "delta"}  # δ's caption compares it with 1/(number of users)
+
+
+def _load_corpora(ctx: dict, choice: str, *, draw_panel: bool) -> None:
+    """Put the private and public corpora and a label into ``ctx`` (the upload panel when drawn)."""
+    private, label = None, "shipped sample corpus"
+    if choice == "upload":
+        private = upload_panel() if draw_panel else uploaded_corpus()
+        if private is None and draw_panel:
+            st.info("No usable file uploaded in this session yet: the pages use the shipped sample.", icon="ℹ️")
+        elif private is not None:
+            label = f"uploaded: {private.name}"
+    ctx.update(private=private if private is not None else sample_corpus("private"), public=sample_corpus("public"),
+               corpus_label=label)
+
+
+# ------------------------------------------------------------------------------ what a page gets
 @dataclass(frozen=True)
 class SharedSettings:
-    """What the sidebar returns to a page."""
+    """What the sidebar returns to a page: the values of the settings it declared (others raise)."""
 
-    epsilon: float
-    delta: float
-    seed: int
-    private: Corpus
-    public: Corpus
-    corpus_label: str
+    uses: tuple[str, ...]
+    values: Mapping[str, object]
+    corpora: Mapping[str, object] = field(default_factory=dict)
+
+    def _get(self, key: str):
+        if key not in self.uses:
+            raise UndeclaredSetting(f"this page reads the shared setting {key!r} but does not declare it: "
+                                    f"shared_sidebar(uses={self.uses + (key,)!r}); the sidebar hides it")
+        return self.values[key]
+
+    @property
+    def epsilon(self) -> float:
+        return float(self._get("eps"))
+
+    @property
+    def delta(self) -> float:
+        return float(self._get("delta"))
+
+    @property
+    def seed(self) -> int:
+        return int(self._get("seed"))
+
+    def _corpus(self, what: str):
+        self._get("corpus")
+        return self.corpora[what]
+
+    @property
+    def private(self):
+        """The private corpus (sample or upload)."""
+        return self._corpus("private")
+
+    @property
+    def public(self):
+        """The public corpus (prior / vocabulary): the shipped public sample."""
+        return self._corpus("public")
+
+    @property
+    def corpus_label(self) -> str:
+        return self._corpus("corpus_label")
 
     def rng(self, *salt) -> np.random.Generator:
         """A generator seeded by the shared seed and a salt (e.g. ``("bayes", repetition)``).
@@ -60,125 +211,92 @@ class SharedSettings:
         return rng_for(self.seed, *salt)
 
 
-@st.cache_resource(show_spinner="Loading the sample corpus …")
-def _sample(which: str) -> Corpus:
-    return load_sample_corpus(which)
-
-
-@st.cache_resource(show_spinner="Reading your file …", max_entries=4)
-def _uploaded(digest: str, filename: str, user_column: str, text_column: str, _data: bytes) -> Corpus:
-    return load_uploaded_corpus(_data, filename, user_column=user_column, text_column=text_column)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def _columns(digest: str, filename: str, _data: bytes) -> list[str]:
-    return table_columns(read_table(_data, filename))
-
-
-def _guess(columns: list[str], names: tuple[str, ...], fallback: int) -> int:
-    for i, c in enumerate(columns):
-        if c.lower() in names:
-            return i
-    return min(fallback, len(columns) - 1)
-
-
-def _upload_panel() -> Corpus | None:
-    """File uploader and column pickers; returns the uploaded corpus or None (with a message)."""
-    up = st.file_uploader(
-        "Your corpus (CSV or JSONL, one document per row)",
-        type=["csv", "jsonl", "ndjson", "json", "gz"],
-        key="upload_file",
-        help=f"Needs a column naming the user and a column of text; at most {MAX_UPLOAD_BYTES // 2**20} MB. "
-        "Nothing leaves this server.",
-    )
-    if up is not None:
-        data = up.getvalue()
-        digest = hashlib.sha256(data).hexdigest()
-        try:
-            cols = _columns(digest, up.name, data)
-            if len(cols) < 2:
-                raise CorpusError(f"the file has {len(cols)} column(s); it needs a user column and a text column")
-            user_col = st.selectbox("User column", cols, index=_guess(cols, ("user", "user_id", "author", "userid"), 0), key="upload_user_col")
-            text_col = st.selectbox("Text column", cols, index=_guess(cols, ("text", "body", "content", "document"), 1), key="upload_text_col")
-            corpus = _uploaded(digest, up.name, user_col, text_col, data)
-        except CorpusError as exc:
-            st.error(f"Could not use {up.name}: {exc}", icon="⚠️")
-            return st.session_state.get(_UPLOADED)
-        st.session_state[_UPLOADED] = corpus
-        return corpus
-    return st.session_state.get(_UPLOADED)
-
-
+# ------------------------------------------------------------------------------ the sidebar
 def _check_link_values() -> list[str]:
     """Say so when a link carries an ε or δ the sliders cannot take (Streamlit would drop it silently)."""
     problems = []
-    for key, options, default, rule in (
-        ("eps", EPSILON_OPTIONS, DEFAULT_EPSILON, "ε must be > 0 and at most 10"),
-        ("delta", DELTA_OPTIONS, DEFAULT_DELTA, "δ must be in (0, 1); this app offers 1e-10 … 1e-3"),
-    ):
-        raw = st.query_params.get(key)
-        if raw is None or raw in {format_number(o) for o in options}:
+    for s in SHARED_SETTINGS.values():
+        raw = st.query_params.get(s.key)
+        if s.link_rule is None or raw is None or s.parse(raw) is not None:
             continue
         problems.append(
-            f"The link asks for {key}={raw}, which is not a value this slider offers ({rule}; "
-            f"choices: {format_number(options[0])} … {format_number(options[-1])}). "
-            f"Showing {key}={format_number(st.session_state.get(key, default))} instead."
+            f"The link asks for {s.key}={raw}, which is not a value this slider offers ({s.link_rule}; "
+            f"choices: {s.to_url(s.options[0])} … {s.to_url(s.options[-1])}). "
+            f"Showing {s.key}={s.to_url(st.session_state.get(s.key, s.default))} instead."
         )
     return problems
 
 
-def shared_sidebar() -> SharedSettings:
-    """Draw the shared sidebar and return the settings. Call it once at the top of every page."""
+def _page_id() -> str:
+    """Which page this run draws (changes on a page switch)."""
+    ctx = get_script_run_ctx()
+    return ctx.page_script_hash if ctx is not None else ""
+
+
+def _restore(s: SharedSetting, record: Mapping[str, object]) -> None:
+    """On arrival from another page, give a shown setting the value this session last had when the
+    address bar does not carry it (within a page, the widget's own state is right: never overridden).
+
+    On a page switch Streamlit 1.67 drops the query parameters bound on the previous page, and a
+    bound widget without its parameter starts at its default although the session kept its value
+    (persist_state): a deep-linked ε = 3.5 came back as 1 on the next page. Setting the session
+    value before the widget is drawn is the way Streamlit allows to change a bound widget.
+    """
+    if s.key not in st.query_params and record.get(s.key, s.default) != s.default:
+        st.session_state[s.key] = record[s.key]
+
+
+def _hidden_value(s: SharedSetting, record: Mapping[str, object]):
+    """A setting this page does not show: from the link, else this session's last value, else the default.
+
+    (Streamlit forbids writing a query parameter that is bound to a widget, even one on another page,
+    so the address bar of this page may not carry it; the navigation links carry it on instead.)
+    """
+    raw = st.query_params.get(s.key)
+    value = s.parse(raw) if raw is not None else None
+    return value if value is not None else record.get(s.key, st.session_state.get(s.key, s.default))
+
+
+def shared_sidebar(uses: Iterable[str] = ALL_SETTINGS) -> SharedSettings:
+    """Draw the sidebar (navigation, then the shared settings in ``uses``) and return the settings.
+
+    Call it once at the top of every page, right after ``st.set_page_config``.
+    """
+    requested = set(uses)
+    if requested - set(SHARED_SETTINGS):
+        raise ValueError(f"uses must name shared settings {ALL_SETTINGS}, got {sorted(requested - set(SHARED_SETTINGS))}")
+    uses = tuple(k for k in ALL_SETTINGS if k in requested)
     link_problems = _check_link_values()
-    with st.sidebar:
-        st.markdown("### Privacy budget")
-        epsilon = st.select_slider(
-            "ε (privacy loss)",
-            options=EPSILON_OPTIONS,
-            value=DEFAULT_EPSILON,
-            format_func=format_number,
-            key="eps",
-            bind="query-params",
-            persist_state="session",
-            help="Smaller ε = stronger privacy = more noise. Log-spaced from 0.01 to 10.",
-        )
-        delta = st.select_slider(
-            "δ (failure probability)",
-            options=DELTA_OPTIONS,
-            value=DEFAULT_DELTA,
-            format_func=format_number,
-            key="delta",
-            bind="query-params",
-            persist_state="session",
-            help="Used by the approximate-DP mechanisms (Gaussian noise). Keep δ far below 1/number of users.",
-        )
-        seed = st.number_input(
-            "Seed", min_value=0, max_value=MAX_SEED, value=DEFAULT_SEED, step=1,
-            key="seed", bind="query-params", persist_state="session",
-            help="Every noisy draw on every page depends on this seed only: the same link shows the same noise.",
-        )
-        st.markdown("### Data")
-        choice = st.radio(
-            "Corpus", CORPUS_CHOICES, index=0, key="corpus", bind="query-params", persist_state="session",
-            captions=["shipped sample data", "your own CSV/JSONL file"],
-            horizontal=True, help="Shown in the URL as corpus=sample or corpus=upload.",
-        )
-        public = _sample("public")
-        private = None
-        label = "shipped sample corpus"
-        if choice == "upload":
-            private = _upload_panel()
-            if private is None:
-                st.info("No usable file uploaded in this session yet: the pages use the shipped sample.", icon="ℹ️")
-            else:
-                label = f"uploaded: {private.name}"
-        if private is None:
-            private = _sample("private")
-        st.caption(
-            f"Private data: {label} — {private.n_users:,} users, {private.n_tokens:,} tokens. "
-            f"Public data (prior / vocabulary): shipped public sample, {public.n_users:,} users."
-        )
-        st.caption("The address bar carries ε, δ, the seed and the corpus choice: copy it to share this exact view.")
+    page = _page_id()
+    last_page, record = st.session_state.get(RECORD_KEY, (page, {}))
+    if last_page != page:  # arrived from another page: widgets may have lost their value on the way
+        for key in uses:
+            _restore(SHARED_SETTINGS[key], record)
+    nav = st.sidebar.container(key="navigation")  # filled last: its links carry the final values
+    boxes = {}
+    for section in SECTIONS:
+        if any(SHARED_SETTINGS[k].section == section for k in uses):
+            boxes[section] = st.sidebar.container()
+            boxes[section].markdown(f"### {section}")
+    ctx: dict = {}
+    values: dict = {}
+    if "corpus" not in uses:
+        values["corpus"] = _hidden_value(SHARED_SETTINGS["corpus"], record)
+        if NEEDS_CORPUS & set(uses):
+            _load_corpora(ctx, values["corpus"], draw_panel=False)
+    # the corpus first: δ's caption needs the number of users (the containers keep the sidebar's order)
+    for key in sorted(uses, key=lambda k: k != "corpus"):
+        with boxes[SHARED_SETTINGS[key].section]:
+            values[key] = SHARED_SETTINGS[key].draw(ctx)
+    for key in ALL_SETTINGS:
+        if key not in values:
+            values[key] = _hidden_value(SHARED_SETTINGS[key], record)
+    if uses:
+        st.sidebar.caption("The address bar carries these settings: copy it to share this exact view.")
+    carried = {k: s.to_url(values[k]) for k, s in SHARED_SETTINGS.items() if values[k] != s.default}
+    st.session_state[RECORD_KEY] = (page, dict(values))
+    with nav:
+        sidebar_navigation(carried)
     for problem in link_problems:
         st.warning(problem, icon="🔗")
-    return SharedSettings(float(epsilon), float(delta), int(seed), private, public, label)
+    return SharedSettings(uses, values, ctx)

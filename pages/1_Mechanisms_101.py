@@ -26,7 +26,7 @@ from dpui.state import IN_URL
 from dpui.texts import latex, text
 
 st.set_page_config(page_title="Mechanisms 101", page_icon="🎓", layout="wide")
-settings = shared_sidebar()
+settings = shared_sidebar(uses=("eps", "seed"))
 eps = settings.epsilon
 
 st.title("Mechanisms 101: Laplace and exponential")

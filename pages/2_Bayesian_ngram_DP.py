@@ -20,7 +20,7 @@ from dpui.state import IN_URL, run_button
 from dpui.texts import text
 
 st.set_page_config(page_title="Bayesian n-gram DP", page_icon="📊", layout="wide")
-settings = shared_sidebar()
+settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 st.title("Bayesian differential privacy for n-gram distributions")
 st.caption(text("bayesian", "caption"))
 k = bayesian_knobs()

@@ -17,7 +17,7 @@ from dpui.state import IN_URL
 from dpui.texts import latex, text
 
 st.set_page_config(page_title="DP n-gram extraction", page_icon="🧩", layout="wide")
-settings = shared_sidebar()
+settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 DECAY_OPTIONS = (0.8, 0.9, 1.0, 1.1, 1.2)
 K_OPTIONS = (2, 5, 10, 20, 50, 100, 200, 500)
 SWEEP_KNOBS = {  # dpcore parameter → (label, values)

@@ -22,7 +22,7 @@ from dpui.topicdp_knobs import lda_and_sampler_knobs
 from dpui.topicdp_sampler import sampled_draws
 
 st.set_page_config(page_title="TopicDP", page_icon="🗂️", layout="wide")
-settings = shared_sidebar()
+settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 corpus, eps, delta = settings.private, settings.epsilon, settings.delta
 st.title("TopicDP: private topic keywords")
 st.caption(text("topicdp", "caption"))

@@ -31,5 +31,7 @@ def test_page_survives_awkward_corpus(page, name):
     at.session_state["_uploaded_corpus"] = corpus
     at.run()
     assert not at.exception, [e.message for e in at.exception]
+    if "corpus" not in [r.key for r in at.sidebar.radio]:
+        pytest.skip("this page does not use the corpus (the sidebar does not offer it)")
     sidebar_text = " ".join(c.value for c in at.sidebar.caption)
     assert f"uploaded: {name}" in sidebar_text  # the page really used the uploaded corpus

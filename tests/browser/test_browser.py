@@ -10,10 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from dpui.navigation import available_pages
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p.stem.split("_", 1)[1] for p in (ROOT / "pages").glob("[0-9]*_*.py"))
+TITLES = {p.url_path.lstrip("/"): p.title for p in available_pages()}  # "Bayesian_ngram_DP" → "Bayesian n-gram DP"
+NAV_LINK = '.st-key-navigation a'  # the sidebar's own navigation (dpui.navigation), Streamlit's list is hidden
 EPS_INPUT = '[data-testid="stSidebar"] [data-testid="stSlider"] input[type="range"]'
 
 
@@ -77,13 +81,13 @@ def test_deep_link_slider_url_and_page_switch(page, app_url, page_name):
     assert_no_error_text(page, f"{page_name} after the ε move")
 
     # switch to the home page through the sidebar navigation: ε stays 4
-    page.locator('[data-testid="stSidebarNav"] a').first.click()
+    page.locator(NAV_LINK).first.click()
     wait_idle(page)
     assert eps_value(page) == "4", "ε was lost on the page switch"
     assert "eps=4" in page.url
     assert_no_error_text(page, "home")
     # and back to the page by its nav link: ε still 4
-    page.locator('[data-testid="stSidebarNav"] a', has_text=page_name.replace("_", " ")).first.click()
+    page.locator(NAV_LINK, has_text=TITLES[page_name]).first.click()
     wait_idle(page)
     assert eps_value(page) == "4"
     assert_no_error_text(page, f"{page_name} after coming back")
