@@ -14,11 +14,10 @@ from plotly.subplots import make_subplots
 from dpcore.bayesian_experiments import BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, summarise
 
 from .bayesian_data import SWEEP_EPS, eps_sweep, k_sweep
-from .charts import PALETTE, band_figure
+from .charts import NEUTRAL, REFERENCE, band_figure, mechanism_style, rgba, series_style
 from .sidebar import format_number as fmt
 
-COLOURS = {BAYESIAN: PALETTE[0], END_TO_END: PALETTE[4], LAPLACE: PALETTE[1], LAPLACE_PUBLIC: PALETTE[3],
-           PUBLIC: PALETTE[2], PRIVATE: PALETTE[7]}
+KANON = "k-anonymity"
 KL_AXIS = "KL divergence to private (lower is better, log)"
 EPS_AXIS = "ε (privacy loss, log scale; right = weaker privacy)"
 SWEPT = (BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC)
@@ -27,9 +26,9 @@ SWEPT = (BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC)
 def release_figure(labels, order, private, public, theta, *, n: int) -> tuple[go.Figure, str]:
     """Grouped bars of the top private n-grams: private, public prior and released probability."""
     fig = go.Figure()
-    for name, vals, colour in (("private (true)", private, COLOURS[PRIVATE]), ("public prior", public, COLOURS[PUBLIC]),
-                               ("BayesianDP release θ", theta, COLOURS[BAYESIAN])):
-        fig.add_trace(go.Bar(x=labels, y=vals[order], name=name, marker_color=colour))
+    for name, vals, mech in (("private (true)", private, PRIVATE), ("public prior", public, PUBLIC),
+                             ("BayesianDP release θ", theta, BAYESIAN)):
+        fig.add_trace(go.Bar(x=labels, y=vals[order], name=name, marker=mechanism_style(mech).bar()))
     top = len(order)
     fig.update_layout(barmode="group", title=f"Top {top} private {n}-grams: true, public and released probability",
                       xaxis_title=f"{n}-gram (sorted by private frequency)",
@@ -47,8 +46,8 @@ def kl_eps_figure(shown, summary, *, title: str, eps: float, K: int, kl_k: float
                       dash={PUBLIC: "dash"})
     if K >= 2:  # K = 1 keeps every item: the private distribution itself, KL ≈ 0 (off a log axis)
         fig.add_trace(go.Scatter(x=list(SWEEP_EPS), y=[kl_k] * len(SWEEP_EPS), mode="lines",
-                                 name=f"k-anonymity, K = {K} (not DP)", line=dict(color=PALETTE[5], dash="dot")))
-    fig.add_vline(x=eps, line=dict(color="grey", dash="dot"), annotation_text=f"current ε = {fmt(eps)}")
+                                 name=f"k-anonymity, K = {K} (not DP)", line=mechanism_style(KANON).line()))
+    fig.add_vline(x=eps, line=dict(color=NEUTRAL, dash="dot"), annotation_text=f"current ε = {fmt(eps)}")
     b = dict(zip(summary[BAYESIAN].x.tolist(), summary[BAYESIAN].mean))
     lap = dict(zip(summary[LAPLACE].x.tolist(), summary[LAPLACE].mean))
     alt = ("KL divergence against ε on log axes for BayesianDP, Laplace, Laplace with public data and the public "
@@ -84,14 +83,16 @@ def kanon_figure(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibr
     bs = summarise(df.filter(mechanism=BAYESIAN), "epsilon")[BAYESIAN]
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.06,
                         subplot_titles=("k-anonymity — not DP: KL vs K", "BayesianDP — (ε, δ)-DP: KL vs ε"))
+    kanon, bayes = mechanism_style(KANON), mechanism_style(BAYESIAN)
     fig.add_trace(go.Scatter(x=kdf["K"], y=kdf["kl"], mode="lines+markers", name="k-anonymity (not DP)",
-                             line=dict(color=PALETTE[5])), row=1, col=1)
+                             line=kanon.line(), marker=kanon.marker()), row=1, col=1)
     fig.add_trace(go.Scatter(x=list(bs.x) + list(bs.x)[::-1],
                              y=list(bs.upper) + list(bs.lower)[::-1], fill="toself",
-                             fillcolor="rgba(31,119,180,0.18)", line=dict(width=0), hoverinfo="skip",
+                             fillcolor=rgba(bayes.colour, 0.18), line=dict(width=0), hoverinfo="skip",
                              showlegend=False), row=1, col=2)
-    fig.add_trace(go.Scatter(x=bs.x, y=bs.mean, mode="lines+markers", name="BayesianDP",
-                             line=dict(color=COLOURS[BAYESIAN])), row=1, col=2)
+    fig.add_trace(go.Scatter(x=bs.x, y=bs.mean, mode="lines+markers", name="BayesianDP", line=bayes.line(),
+                             marker=bayes.marker(), meta={"lower": list(bs.lower), "upper": list(bs.upper)}),
+                  row=1, col=2)
     fig.update_xaxes(type="log", title_text="K (min. users per kept n-gram, log scale; right = more suppression)",
                      row=1, col=1)
     fig.update_xaxes(type="log", title_text=EPS_AXIS, row=1, col=2)
@@ -108,15 +109,16 @@ def attack_figure(df) -> tuple[go.Figure, str]:
     fig = make_subplots(rows=1, cols=2, subplot_titles=("attack success rate", "empirical ε lower bound"))
     for mech in (BAYESIAN, LAPLACE):
         part = df.filter(mechanism=mech)
+        style = mechanism_style(mech)
         fig.add_trace(go.Scatter(x=part["epsilon"], y=part["success_rate"], mode="lines+markers", name=mech,
-                                 line=dict(color=COLOURS[mech])), row=1, col=1)
+                                 line=style.line(), marker=style.marker()), row=1, col=1)
         fig.add_trace(go.Scatter(x=part["epsilon"], y=part["epsilon_lower_bound"], mode="lines+markers",
-                                 name=f"{mech} (ε bound)", showlegend=False, line=dict(color=COLOURS[mech])),
+                                 name=f"{mech} (ε bound)", showlegend=False, line=style.line(), marker=style.marker()),
                       row=1, col=2)
     eps_list = sorted(np.unique(df["epsilon"]))
     fig.add_trace(go.Scatter(x=eps_list, y=eps_list, mode="lines", name="claimed ε (y = ε)",
-                             line=dict(color="black", dash="dash")), row=1, col=2)
-    fig.add_hline(y=0.5, line=dict(color="grey", dash="dot"), row=1, col=1)
+                             line=dict(color=REFERENCE, dash="dash")), row=1, col=2)
+    fig.add_hline(y=0.5, line=dict(color=NEUTRAL, dash="dot"), row=1, col=1)
     fig.update_xaxes(type="log", title_text=EPS_AXIS)
     fig.update_yaxes(title_text="success rate (0.5 = guessing; lower is more private)", range=[0, 1.02], row=1, col=1)
     fig.update_yaxes(title_text="ε lower bound (must stay under the dashed line)", row=1, col=2)
@@ -134,8 +136,9 @@ def tuning_figure(res) -> tuple[go.Figure, str, pd.DataFrame]:
     fig = go.Figure()
     for i, r in enumerate(sorted(grid["rho"].unique())):
         part = grid[grid.rho == r]
+        style = series_style(i)
         fig.add_trace(go.Scatter(x=part["S"], y=part["score"], mode="lines+markers", name=f"ρ = {r:g}",
-                                 line=dict(color=PALETTE[i % len(PALETTE)])))
+                                 line=style.line(), marker=style.marker()))
     fig.update_xaxes(type="log", title_text="S (log scale)")
     fig.update_yaxes(title_text="validation cross-entropy q, eq. 6 (lower is better)")
     fig.update_layout(title="Noiseless grid scores; the noisy min picks S*, ρ*")

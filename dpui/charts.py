@@ -1,28 +1,162 @@
-"""Chart helpers: one look for every figure, alt text always, mean-and-band curves."""
+"""Chart helpers: one look for every figure, alt text and a table of the plotted numbers always,
+mean-and-band curves, and one colour-blind-safe style per series.
+
+Colours come from the Okabe–Ito palette (Okabe & Ito, *Color Universal Design*, 2008), which stays
+distinguishable under the common colour-vision deficiencies; every series also gets its own dash,
+marker symbol and bar pattern, so no chart tells mechanisms apart by colour alone. A mechanism keeps
+its style on every chart (``mechanism_style``).
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf", "#bcbd22")
+OKABE_ITO: dict[str, str] = {
+    "blue": "#0072B2", "vermillion": "#D55E00", "bluish green": "#009E73", "orange": "#E69F00",
+    "reddish purple": "#CC79A7", "sky blue": "#56B4E9", "black": "#000000", "yellow": "#F0E442",
+}
+"""The Okabe–Ito colours, in the order series take them (yellow last: weak on white)."""
+PALETTE: tuple[str, ...] = tuple(OKABE_ITO.values())
+NEUTRAL = "#767676"
+"""Grey for reference marks (the data before noise, "current ε" lines): 4.5:1 contrast on white."""
+REFERENCE = OKABE_ITO["black"]
+"""Bounds and targets a result is compared with (±ε, e^ε, y = η)."""
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot", "solid", "dash")
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "triangle-down", "star", "cross")
+PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")
+
+MECHANISM_INDEX: dict[str, int] = {
+    # each page's own mechanism
+    "BayesianDP": 0, "DPNE": 0, "TopicDP": 0,
+    "Laplace": 1,
+    "Laplace + public": 2, "DPSU-all": 2, "MVG": 2,
+    "Public baseline": 3, "DPSU-even": 3,
+    "EndToEndDP (tuned)": 4, "DPSU-single": 4,
+    "k-anonymity": 5,
+    "Private baseline": 6,
+}
+"""The style index of every mechanism the pages draw, so it looks the same on every chart."""
 
 
-def show_figure(fig: go.Figure, *, alt: str, key: str | None = None) -> None:
-    """Draw a plotly figure full width with alt text (required: say what the chart shows)."""
+@dataclass(frozen=True)
+class SeriesStyle:
+    """Colour, dash, marker symbol and bar pattern of one series."""
+
+    colour: str
+    dash: str
+    symbol: str
+    pattern: str
+
+    def line(self, **extra) -> dict:
+        """``line=`` of a scatter trace."""
+        return {"color": self.colour, "dash": self.dash, **extra}
+
+    def marker(self, **extra) -> dict:
+        """``marker=`` of a scatter trace."""
+        return {"color": self.colour, "symbol": self.symbol, **extra}
+
+    def bar(self, **extra) -> dict:
+        """``marker=`` of a bar trace: colour and fill pattern."""
+        return {"color": self.colour, "pattern": {"shape": self.pattern}, **extra}
+
+
+def series_style(i: int) -> SeriesStyle:
+    """The i-th style: Okabe–Ito colour, dash, marker symbol and bar pattern (cycling)."""
+    return SeriesStyle(PALETTE[i % len(PALETTE)], DASHES[i % len(DASHES)], SYMBOLS[i % len(SYMBOLS)],
+                       PATTERNS[i % len(PATTERNS)])
+
+
+def mechanism_style(name: str, fallback: int = 0) -> SeriesStyle:
+    """The style of a mechanism by name (``MECHANISM_INDEX``; a name starting with a known one counts
+    as it, e.g. "k-anonymity, K = 10"); ``fallback`` for a name it does not know."""
+    for known, i in MECHANISM_INDEX.items():
+        if name == known or name.startswith(known + ","):
+            return series_style(i)
+    return series_style(fallback)
+
+
+def rgba(hex_colour: str, alpha: float) -> str:
+    """A palette colour with transparency (band fills)."""
+    h = hex_colour.lstrip("#")
+    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+# ------------------------------------------------------------------------------ drawing a figure
+def show_figure(fig: go.Figure, *, alt: str, key: str | None = None,
+                records: Sequence[Mapping[str, object]] | None = None) -> None:
+    """Draw a plotly figure full width with alt text (required: say what the chart shows), and below it
+    a collapsed "Numbers" table of the plotted data, for screen readers and for reading exact values.
+
+    ``records`` are the table's rows: pass the rows the page exports for this chart where there is an
+    export; without them the rows are read off the figure's traces (``figure_records``).
+    """
     if not alt or not alt.strip():
         raise ValueError("alt must describe the chart for screen readers, got an empty string")
     fig.update_layout(margin=dict(l=10, r=10, t=50, b=10), legend=dict(orientation="h", y=-0.2))
     st.plotly_chart(fig, width="stretch", alt=alt, key=key, config={"displaylogo": False})
+    rows = figure_records(fig) if records is None else records
+    with st.expander(f"Numbers — {figure_title(fig) or 'the data behind this chart'}"):
+        st.dataframe(table(rows), hide_index=True, width="stretch")
 
 
-def _rgba(hex_colour: str, alpha: float) -> str:
-    h = hex_colour.lstrip("#")
-    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
-    return f"rgba({r},{g},{b},{alpha})"
+def figure_title(fig: go.Figure) -> str:
+    """The figure's title as plain text (HTML tags removed)."""
+    title = fig.layout.title.text if fig.layout.title is not None else None
+    return re.sub(r"<[^>]+>", "", title or "").strip()
+
+
+def _axis_title(layout, ref: str | None, letter: str) -> str:
+    name = f"{letter}axis{(ref or letter)[1:]}"
+    title = ((layout.get(name) or {}).get("title") or {}).get("text") or letter
+    return re.sub(r"<[^>]+>", "", title).split(" (")[0].strip() or letter
+
+
+def figure_records(fig: go.Figure) -> list[dict]:
+    """The plotted points of every trace as rows: series name, x and y under their axis titles.
+
+    Band outlines (filled, hover-skipped traces) are left out; a trace's ``meta`` dict of per-point
+    lists (``band_figure`` puts the band's lower and upper ends there) becomes extra columns. A
+    histogram gives one row per value it counts.
+    """
+    spec = fig.to_dict()
+    layout = spec.get("layout", {})
+    rows: list[dict] = []
+    for trace in spec.get("data", []):
+        if trace.get("hoverinfo") == "skip" or trace.get("fill") == "toself":
+            continue
+        x_name = _axis_title(layout, trace.get("xaxis"), "x")
+        y_name = _axis_title(layout, trace.get("yaxis"), "y")
+        series = trace.get("name") or trace.get("type", "series")
+        xs, ys = trace.get("x"), trace.get("y")
+        if trace.get("type") == "histogram":
+            rows += [{"series": series, x_name: v} for v in (xs if xs is not None else ys)]
+            continue
+        if xs is None or ys is None:
+            continue
+        meta = trace.get("meta") if isinstance(trace.get("meta"), dict) else {}
+        for j, (xv, yv) in enumerate(zip(xs, ys)):
+            row = {"series": series, x_name: xv, y_name: yv}
+            row.update({k: v[j] for k, v in meta.items() if isinstance(v, (list, tuple)) and j < len(v)})
+            rows.append(row)
+    return rows
+
+
+def table(records) -> pd.DataFrame:
+    """Rows as a DataFrame Streamlit can always draw: a column mixing kinds (text and numbers) is text."""
+    df = pd.DataFrame(list(records))
+    for col in df.columns:
+        kinds = {type(v) for v in df[col] if v is not None and not (isinstance(v, float) and np.isnan(v))}
+        if len(kinds) > 1 and str in kinds:
+            df[col] = [None if v is None else str(v) for v in df[col]]
+    return df
 
 
 def band_figure(
@@ -38,18 +172,21 @@ def band_figure(
 ) -> go.Figure:
     """Lines for the mean of each series with a shaded band (lower, upper), e.g. over repetitions.
 
-    ``series[name] = (mean, lower, upper)``; pass ``None`` for lower/upper to draw the line only.
+    ``series[name] = (mean, lower, upper)``; pass ``None`` for lower/upper to draw the line only. Each
+    series takes its mechanism's style (colour, dash, marker symbol); ``dash`` overrides the dash.
     """
     fig = go.Figure()
     xs = list(np.asarray(x, dtype=float))
     for i, (name, (mean, lo, hi)) in enumerate(series.items()):
-        colour = PALETTE[i % len(PALETTE)]
+        style = mechanism_style(name, i)
+        meta = None
         if lo is not None and hi is not None:
             fig.add_trace(go.Scatter(x=xs + xs[::-1], y=list(hi) + list(lo)[::-1], fill="toself",
-                                     fillcolor=_rgba(colour, 0.18), line=dict(width=0), hoverinfo="skip",
+                                     fillcolor=rgba(style.colour, 0.18), line=dict(width=0), hoverinfo="skip",
                                      showlegend=False, name=f"{name} band"))
-        fig.add_trace(go.Scatter(x=xs, y=list(mean), mode="lines+markers", name=name,
-                                 line=dict(color=colour, dash=(dash or {}).get(name, "solid"))))
+            meta = {"lower": [float(v) for v in lo], "upper": [float(v) for v in hi]}
+        fig.add_trace(go.Scatter(x=xs, y=list(mean), mode="lines+markers", name=name, meta=meta,
+                                 line=style.line(dash=(dash or {}).get(name, style.dash)), marker=style.marker()))
     fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title)
     if log_x:
         fig.update_xaxes(type="log")

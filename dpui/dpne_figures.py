@@ -10,10 +10,9 @@ import math
 import pandas as pd
 import plotly.graph_objects as go
 
-from .charts import PALETTE
+from .charts import NEUTRAL, REFERENCE, mechanism_style, series_style
 from .dpne_data import ETA_OPTIONS
 
-METHOD_COLOURS = {"DPNE": PALETTE[0], "DPSU-all": PALETTE[1], "DPSU-even": PALETTE[2], "DPSU-single": PALETTE[3]}
 LENGTH_AXIS = "n-gram length k (tokens)"
 
 
@@ -31,7 +30,7 @@ def sizes_figure(series: dict, T: int, *, title: str, log_y: bool) -> tuple[go.F
     fig = go.Figure()
     for name, sizes in series.items():
         fig.add_trace(go.Bar(x=lengths, y=[sizes.get(k, 0) for k in lengths], name=name,
-                             marker_color=METHOD_COLOURS[name]))
+                             marker=mechanism_style(name).bar()))
     fig.update_layout(barmode="group", title=title, xaxis_title=LENGTH_AXIS)
     _count_axis(fig, log_y)
     dpne_sizes, even = series["DPNE"], series["DPSU-even"]
@@ -51,7 +50,7 @@ def coverage_figure(cov, ks) -> tuple[go.Figure, str]:
         part = [r for r in cov.rows if r["K"] == K]
         traces.append({"type": "scatter", "mode": "lines+markers", "name": f"K = {K}",
                        "x": [r["k"] for r in part], "y": [None if r["frequent"] == 0 else r["share"] for r in part],
-                       "line": {"color": PALETTE[i % len(PALETTE)]},
+                       "line": series_style(i).line(), "marker": series_style(i).marker(),
                        "customdata": [[r["frequent"], r["covered"]] for r in part],
                        "hovertemplate": "k=%{x}: %{customdata[1]} of %{customdata[0]} k-grams (%{y:.0%})"})
         alt_parts.append(f"K={K}: " + ", ".join(f"k={r['k']} {r['share']:.0%}" if r["frequent"] else f"k={r['k']} none"
@@ -72,20 +71,20 @@ def spurious_figure(sweep_rows, T: int, eta: float) -> tuple[go.Figure, str]:
     for i, k in enumerate(range(2, T + 1)):
         share = [(by[(e, k)][1] / by[(e, k)][0]) if by.get((e, k), (0, 0))[0] else None for e in ETA_OPTIONS]
         traces.append({"type": "scatter", "mode": "lines+markers", "name": f"k = {k}", "x": list(ETA_OPTIONS),
-                       "y": share, "line": {"color": PALETTE[(i + 1) % len(PALETTE)], "width": 1.5}})
+                       "y": share, "line": series_style(i + 1).line(width=1.5), "marker": series_style(i + 1).marker()})
     totals = {e: (sum(r["released"] for r in sweep_rows if r["eta"] == e),
                   sum(r["spurious"] for r in sweep_rows if r["eta"] == e)) for e in ETA_OPTIONS}
     overall = [s_ / max(r_, 1) for r_, s_ in totals.values()]
     traces.append({"type": "scatter", "mode": "lines+markers", "name": "all lengths", "x": list(ETA_OPTIONS),
-                   "y": overall, "line": {"color": PALETTE[0], "width": 4}})
+                   "y": overall, "line": series_style(0).line(width=4), "marker": series_style(0).marker()})
     traces.append({"type": "scatter", "mode": "lines", "name": "y = η (the target)", "x": list(ETA_OPTIONS),
-                   "y": list(ETA_OPTIONS), "line": {"color": "black", "dash": "dash"}})
+                   "y": list(ETA_OPTIONS), "line": {"color": REFERENCE, "dash": "dash"}})
     fig = go.Figure({"data": traces, "layout": {
         "title": {"text": "Share of released n-grams that no user wrote, per length (003 Table 3)"},
         "xaxis": {"title": {"text": "η (log scale)"}, "type": "log"},
         "yaxis": {"title": {"text": "spurious share of S_k (lower is better)"}},
         "shapes": [{"type": "line", "xref": "x", "yref": "paper", "x0": eta, "x1": eta, "y0": 0, "y1": 1,
-                    "line": {"color": "grey", "dash": "dot"}}],
+                    "line": {"color": NEUTRAL, "dash": "dot"}}],
         "annotations": [{"xref": "x", "yref": "paper", "x": math.log10(eta), "y": 1, "text": f"current η = {eta:g}",
                          "showarrow": False, "yanchor": "bottom"}]}})
     alt = ("Actual spurious share against η on a log axis, one line per length and one for all lengths, with the "
@@ -119,7 +118,7 @@ def sweep_figure(rows, label: str, values, *, log_y: bool) -> tuple[go.Figure, s
     for i, v in enumerate(values):
         part = sw[sw["value"] == v]
         fig.add_trace(go.Scatter(x=part["k"].tolist(), y=part["released"].tolist(), mode="lines+markers",
-                                 name=f"{label} = {v}", line=dict(color=PALETTE[i % len(PALETTE)])))
+                                 name=f"{label} = {v}", line=series_style(i).line(), marker=series_style(i).marker()))
     fig.update_layout(title=f"DPNE: n-grams released per length as {label} varies", xaxis_title=LENGTH_AXIS)
     _count_axis(fig, log_y)
     alt = f"Lines of released k-grams per length, one per value of {label}: " + "; ".join(

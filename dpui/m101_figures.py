@@ -10,18 +10,23 @@ import plotly.graph_objects as go
 from dpcore import laplace_pdf, laplace_privacy_loss
 from dpcore.lecture import CANDIDATE_CITIES, SOCIETY_MEMBERS
 
-from .charts import cell_axes, grid_figure
+from .charts import REFERENCE, cell_axes, grid_figure, series_style
+
+
+MEMBER, OTHER = series_style(1), series_style(0)  # cities where a member lives / the others
 
 
 def loss_figure(y, a, a2, b, bound, title) -> go.Figure:
     """Two Laplace densities (true answers a and a2, scale b) on top, the privacy loss L(y) with ±ε below."""
     fig = grid_figure(2, 1, titles=("Output densities", "Privacy loss L(y) = ln p(y|D)/p(y|D')"), shared_x=True)
-    fig.add_trace(go.Scatter(x=y, y=laplace_pdf(y, loc=a, scale=b), name=f"p(y | D), true answer {a:,g}", **cell_axes(1)))
-    fig.add_trace(go.Scatter(x=y, y=laplace_pdf(y, loc=a2, scale=b), name=f"p(y | D'), true answer {a2:,g}", **cell_axes(1)))
+    fig.add_trace(go.Scatter(x=y, y=laplace_pdf(y, loc=a, scale=b), name=f"p(y | D), true answer {a:,g}",
+                             line=series_style(0).line(), **cell_axes(1)))
+    fig.add_trace(go.Scatter(x=y, y=laplace_pdf(y, loc=a2, scale=b), name=f"p(y | D'), true answer {a2:,g}",
+                             line=series_style(1).line(), **cell_axes(1)))
     loss = laplace_privacy_loss(y, true_answer=a, neighbour_answer=a2, scale=b)
-    fig.add_trace(go.Scatter(x=y, y=loss, name="L(y)", line=dict(color="black"), **cell_axes(2)))
+    fig.add_trace(go.Scatter(x=y, y=loss, name="L(y)", line=dict(color=REFERENCE), **cell_axes(2)))
     for s in (1, -1):
-        fig.add_trace(go.Scatter(x=[y[0], y[-1]], y=[s * bound] * 2, mode="lines", line=dict(dash="dash", color="green"),
+        fig.add_trace(go.Scatter(x=[y[0], y[-1]], y=[s * bound] * 2, mode="lines", line=series_style(2).line(dash="dash"),
                                  name="±ε (the promise)", showlegend=s == 1, **cell_axes(2)))
     fig.update_layout(title=title, height=560, yaxis_title="density", yaxis2_title="L(y) (nats)",
                       xaxis2_title="released value y")
@@ -38,9 +43,10 @@ def cities_figure(ex) -> tuple[go.Figure, str]:
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=lon, y=lat, mode="markers+text", text=names, textposition="top center",
                              marker=dict(size=[10 + 60 * p for p in ex.probabilities[0]],
-                                         color=["#d62728" if c in member_cities else "#1f77b4" for c in names]),
-                             name="cities (size = Pr under D; red = a member lives there)"))
-    fig.add_trace(go.Scatter(x=[mean[1]], y=[mean[0]], mode="markers", marker=dict(symbol="x", size=14, color="black"),
+                                         color=[MEMBER.colour if c in member_cities else OTHER.colour for c in names],
+                                         symbol=[MEMBER.symbol if c in member_cities else OTHER.symbol for c in names]),
+                             name="cities (size = Pr under D; vermillion diamond = a member lives there)"))
+    fig.add_trace(go.Scatter(x=[mean[1]], y=[mean[0]], mode="markers", marker=dict(symbol="x", size=14, color=REFERENCE),
                              name="members' mean"))
     fig.update_layout(title="Candidate cities", xaxis_title="longitude (°)", yaxis_title="latitude (°)", height=430)
     alt = ("Scatter of the seven candidate cities by longitude and latitude; marker size shows the probability of "
@@ -52,7 +58,7 @@ def selection_figure(ex) -> tuple[go.Figure, str]:
     """Grouped bars: each city's selection probability under D and under each neighbour."""
     fig = go.Figure()
     for i, nb in enumerate(ex.neighbours):
-        fig.add_trace(go.Bar(x=list(ex.cities), y=ex.probabilities[i], name=nb))
+        fig.add_trace(go.Bar(x=list(ex.cities), y=ex.probabilities[i], name=nb, marker=series_style(i).bar()))
     fig.update_layout(barmode="group", title="Selection probabilities under D and each neighbour",
                       yaxis_title="Pr[M = city]", xaxis_title="city", height=430)
     alt = ("Grouped bars: for each city, its selection probability under D and under each of the four neighbours "
@@ -63,11 +69,11 @@ def selection_figure(ex) -> tuple[go.Figure, str]:
 def sampling_figure(xs, fd, fn, emp, *, other: str, unit: str, bound: float, n: int, seed: int) -> tuple[go.Figure, str]:
     """Empirical frequencies under D and D' (left) and their ratio against e^ε (right)."""
     fig = grid_figure(1, 2, titles=("Empirical frequencies", "Empirical ratio vs e^ε"))
-    fig.add_trace(go.Bar(x=xs, y=fd, name="D", **cell_axes(1)))
-    fig.add_trace(go.Bar(x=xs, y=fn, name=other, **cell_axes(1)))
-    fig.add_trace(go.Bar(x=xs, y=emp, name="max(f_D/f_D', f_D'/f_D)", **cell_axes(2)))
+    fig.add_trace(go.Bar(x=xs, y=fd, name="D", marker=series_style(0).bar(), **cell_axes(1)))
+    fig.add_trace(go.Bar(x=xs, y=fn, name=other, marker=series_style(1).bar(), **cell_axes(1)))
+    fig.add_trace(go.Bar(x=xs, y=emp, name="max(f_D/f_D', f_D'/f_D)", marker=series_style(2).bar(), **cell_axes(2)))
     fig.add_trace(go.Scatter(x=[xs[0], xs[-1]] if unit != "city" else xs, y=[bound] * (2 if unit != "city" else len(xs)),
-                             mode="lines", line=dict(dash="dash", color="green"), name="e^ε", **cell_axes(2)))
+                             mode="lines", line=dict(dash="dash", color=REFERENCE), name="e^ε", **cell_axes(2)))
     fig.update_layout(barmode="group", height=420, title=f"{n:,} draws from M(D) and M(D') (seed {seed})",
                       yaxis_title="share of draws", yaxis2_title="frequency ratio", xaxis_title=unit, xaxis2_title=unit)
     alt = (f"Left: frequencies over {n} draws under D and under {other}. Right: the ratio of the two frequencies per "

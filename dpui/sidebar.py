@@ -28,6 +28,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from .corpus_panel import sample_corpus, upload_panel, uploaded_corpus
 from .navigation import sidebar_navigation
+from .page_style import page_style
 from .state import IN_URL, rng_for
 
 EPSILON_OPTIONS: tuple[float, ...] = (
@@ -267,6 +268,7 @@ def shared_sidebar(uses: Iterable[str] = ALL_SETTINGS) -> SharedSettings:
         raise ValueError(f"uses must name shared settings {ALL_SETTINGS}, got {sorted(requested - set(SHARED_SETTINGS))}")
     uses = tuple(k for k in ALL_SETTINGS if k in requested)
     link_problems = _check_link_values()
+    page_style()
     page = _page_id()
     last_page, record = st.session_state.get(RECORD_KEY, (page, {}))
     if last_page != page:  # arrived from another page: widgets may have lost their value on the way

@@ -11,9 +11,8 @@ import plotly.graph_objects as go
 from dpcore import sensitivity_sampler_size
 from dpcore import topicdp as tdp
 
-from .charts import PALETTE, band_figure
+from .charts import NEUTRAL, REFERENCE, band_figure, mechanism_style, series_style
 
-MECH_COLOURS = {"TopicDP": PALETTE[0], "MVG": PALETTE[1], "Laplace": PALETTE[2]}  # as band_figure orders them
 METRIC_AXES = {
     "l1": "L1 distance Σ|W − W′| (lower is better)",
     "rmse": "RMSE of the matrix entries (lower is better)",
@@ -43,15 +42,15 @@ def keyword_figure(table, releases, label: str, i: int) -> tuple[go.Figure, str]
         suffix = "" if c == 0 else str(c + 1)
         common = {"type": "bar", "x": words, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}", "legendgroup": mech}
         data.append({**common, "y": table.matrix[i, order].tolist(), "name": "before noise",
-                     "marker": {"color": "#9e9e9e"}})
+                     "marker": {"color": NEUTRAL}})
         data.append({**common, "y": rel.matrix[i, order].tolist(), "name": f"after {mech}",
-                     "marker": {"color": MECH_COLOURS[mech]}})
+                     "marker": mechanism_style(mech).bar()})
         layout[f"xaxis{suffix}"] = {"domain": [c * 0.34, c * 0.34 + 0.32], "anchor": f"y{suffix}",
                                     "title": {"text": "keyword (left = most probable before noise)"}}
         layout[f"yaxis{suffix}"] = {"anchor": f"x{suffix}", **({"matches": "y", "showticklabels": False} if c else
                                     {"title": {"text": "probability (higher = more typical)"}})}
     layout.update(barmode="group", height=360, showlegend=False,
-                  title={"text": f"{label} — grey: before noise, colour: after each mechanism's noise"},
+                  title={"text": f"{label} — plain grey: before noise; coloured, patterned: after each mechanism's noise"},
                   annotations=[{"text": f"<b>{mech}</b>", "x": c * 0.34 + 0.16, "y": 1.0, "xref": "paper",
                                 "yref": "paper", "xanchor": "center", "yanchor": "bottom", "showarrow": False}
                                for c, mech in enumerate(releases)])
@@ -76,10 +75,10 @@ def curve_figure(curve, parameter: str, metric: str, *, fixed: str, delta: float
 def sensitivity_histogram(sens, m: int, n: int) -> tuple[go.Figure, str]:
     """The sampled distances ‖f(D) − f(D′)‖_F with the chosen Δ_s marked."""
     delta_s = sens.delta_s
-    hist = go.Figure(go.Histogram(x=sens.draws, nbinsx=40, marker_color=PALETTE[0], name="Δ_i"))
+    hist = go.Figure(go.Histogram(x=sens.draws, nbinsx=40, marker_color=series_style(0).colour, name="Δ_i"))
     hist.update_layout(
         shapes=[{"type": "line", "x0": delta_s, "x1": delta_s, "y0": 0, "y1": 1, "yref": "paper",
-                 "line": {"dash": "dash", "color": PALETTE[1]}}],
+                 "line": {"dash": "dash", "color": REFERENCE}}],
         annotations=[{"x": delta_s, "y": 1, "yref": "paper", "text": f"Δ_s = {delta_s:.3g} (k = {sens.k})",
                       "showarrow": False, "xanchor": "right", "yanchor": "bottom"}])
     hist.update_layout(title=f"The {sens.h} sampled distances ‖f(D) − f(D′)‖_F for a {m} × {n} table",

@@ -100,13 +100,15 @@ with tab_exp:
     with user_errors():
         base = city_example(epsilon=eps)
         ex = city_example(epsilon=eps, sensitivity=base.sensitivity_true * factor) if factor != 1.0 else base
+    city_rows = [{"dataset": nb, **{c: float(v) for c, v in zip(ex.cities, row)}}
+                 for nb, row in zip(ex.neighbours, ex.probabilities)]
     left, right = st.columns([2, 3])
     with left:
         fig, alt = cities_figure(ex)
         show_figure(fig, alt=alt)
     with right:
         fig, alt = selection_figure(ex)
-        show_figure(fig, alt=alt)
+        show_figure(fig, alt=alt, records=city_rows)
     c1, c2, c3 = st.columns(3)
     c1.metric("computed Δu", f"{ex.sensitivity_true:.4f}")
     c2.metric("worst ratio over neighbours and cities", f"{ex.worst_ratio:.4f}",
@@ -116,9 +118,7 @@ with tab_exp:
     if ex.violates:
         st.warning(f"With Δu = {ex.sensitivity_used:.4f} (too small) the ratio {ex.worst_ratio:.3f} exceeds e^ε = "
                    f"{ex.bound:.3f}: the mechanism is no longer ε-DP.", icon="🚨")
-    export_view("these probabilities", [{"dataset": nb, **{c: float(v) for c, v in zip(ex.cities, row)}}
-                                        for nb, row in zip(ex.neighbours, ex.probabilities)],
-                settings={"page": "Mechanisms 101 (c)", "epsilon": eps, "sensitivity_used": ex.sensitivity_used,
+    export_view("these probabilities", city_rows, settings={"page": "Mechanisms 101 (c)", "epsilon": eps, "sensitivity_used": ex.sensitivity_used,
                           "sensitivity_computed": ex.sensitivity_true, "worst_ratio": ex.worst_ratio},
                 key="m101_export_cities")
     st.caption(text("m101", "city_caption"))
@@ -147,13 +147,13 @@ with tab_sample:
             xs, other, unit = list((edges[:-1] + edges[1:]) / 2), "D' (answer 51)", "released value y (bin centre)"
     bound = float(np.exp(eps))
     emp = np.maximum(ratio, 1 / ratio)
+    sample_rows = [{unit: x, "share under D": a, f"share under {other}": c, "ratio": r}
+                   for x, a, c, r in zip(xs, fd, fn, emp)]
     fig, alt = sampling_figure(xs, fd, fn, emp, other=other, unit=unit, bound=bound, n=n, seed=settings.seed)
-    show_figure(fig, alt=alt)
+    show_figure(fig, alt=alt, records=sample_rows)
     worst_emp = float(np.nanmax(emp)) if np.any(np.isfinite(emp)) else float("nan")
     st.metric("largest empirical ratio", f"{worst_emp:.3f}", help="Few draws give noisy ratios that can exceed e^ε by "
               "chance; the true ratio cannot. Laplace bins with fewer than 30 draws are left out.")
     st.caption("The random draws depend only on the sidebar seed, the mechanism and the number of draws.")
-    export_view("these frequencies", [{unit: x, "share under D": a, f"share under {other}": c, "ratio": r}
-                                      for x, a, c, r in zip(xs, fd, fn, emp)],
-                settings={"page": "Mechanisms 101 (d)", "mechanism": which, "draws": n, "epsilon": eps,
+    export_view("these frequencies", sample_rows, settings={"page": "Mechanisms 101 (d)", "mechanism": which, "draws": n, "epsilon": eps,
                           "seed": settings.seed, "e^epsilon": bound}, key="m101_export_sample")

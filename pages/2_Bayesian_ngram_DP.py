@@ -58,13 +58,12 @@ with tab_now:
         order = np.argsort(-p)[:top]
         labels = [" ".join(counts.vocabulary[i]) for i in order]
         alpha_t = public_baseline(counts.public_counts)
+        rows = [{"rank": r + 1, "ngram": lab, "private_probability": p[i], "public_prior_probability": alpha_t[i],
+                 "released_probability": release.theta[i]} for r, (lab, i) in enumerate(zip(labels, order))]
         fig, alt = figures.release_figure(labels, order, p, alpha_t, release.theta, n=n)
-        show_figure(fig, alt=alt, key="bayes_bars")
+        show_figure(fig, alt=alt, key="bayes_bars", records=rows)
         st.caption(text("bayesian", "release_caption"))
-        export_view(f"top {top} {n}-grams", [
-            {"rank": r + 1, "ngram": lab, "private_probability": p[i], "public_prior_probability": alpha_t[i],
-             "released_probability": release.theta[i]} for r, (lab, i) in enumerate(zip(labels, order))],
-            settings={**view_settings, "top": top, "mechanism": BAYESIAN, "guarantee": release.guarantee,
+        export_view(f"top {top} {n}-grams", rows, settings={**view_settings, "top": top, "mechanism": BAYESIAN, "guarantee": release.guarantee,
                       "sensitivity_gamma": prepared.sensitivity, "sigma_ps": release.sigma,
                       "rng_salt": ["bayes-release", n, S, C, rho, calibration]}, key="bayes_export_release")
     release_view()
@@ -80,14 +79,13 @@ with tab_eps:
     kl_k = float(data.k_sweep(ph, qh, n, priv, pub).filter(K=K)["kl"].item())
     fig, alt = figures.kl_eps_figure(shown, summary, eps=eps, K=K, kl_k=kl_k, title=(
         f"KL vs ε ({n}-grams, S = {fmt(S)}, ρ = {rho:g}, C = {C}, W = {W}, δ = {fmt(delta)}, {reps} repetitions)"))
-    show_figure(fig, alt=alt, key="bayes_kl_eps")
+    rows = [{"mechanism": mech, "epsilon": x, "mean_kl": mean, "lower_kl": lo, "upper_kl": hi}
+            for mech, curve in shown.items()
+            for x, mean, lo, hi in zip(curve.x.tolist(), curve.mean.tolist(), curve.lower.tolist(), curve.upper.tolist())]
+    show_figure(fig, alt=alt, key="bayes_kl_eps", records=rows)
     b, lap = (dict(zip(summary[m].x.tolist(), summary[m].mean)) for m in (BAYESIAN, LAPLACE))
     st.markdown(text("bayesian", "kl_eps_note", red_01=1 - b[0.1] / lap[0.1], red_1=1 - b[1.0] / lap[1.0]))
-    export_view("KL vs ε summary", [
-        {"mechanism": mech, "epsilon": x, "mean_kl": mean, "lower_kl": lo, "upper_kl": hi}
-        for mech, curve in shown.items()
-        for x, mean, lo, hi in zip(curve.x.tolist(), curve.mean.tolist(), curve.lower.tolist(), curve.upper.tolist())],
-        settings={**view_settings, "with_end_to_end": with_e2e, "sweep_epsilons": data.SWEEP_EPS,
+    export_view("KL vs ε summary", rows, settings={**view_settings, "with_end_to_end": with_e2e, "sweep_epsilons": data.SWEEP_EPS,
                   "band": f"10–90% over {reps} seeded releases per ε",
                   "rng_salt": ["bayes-eps-sweep", n, S, C, rho, W, calibration, with_e2e],
                   "k_anonymity_kl (not DP, at K)": kl_k}, key="bayes_export_kl")

@@ -79,15 +79,13 @@ with tab_main:
     series = {"DPNE": result.sizes, **base}
     fig, alt = figures.sizes_figure(series, T, log_y=log_y,
                                     title=f"n-grams extracted per length at ε = {eps:g}, δ = {delta:g}, Δ0 = {delta0}")
-    show_figure(fig, alt=alt, key="dpne_bars")
+    rows = [{"k": k, **{f"{name} |S_k|": sizes.get(k, 0) for name, sizes in series.items()},
+             "DPNE σ_k": result.sigmas.get(k), "DPNE ρ_k": result.thresholds.get(k),
+             "DPNE |V_k|": result.valid_counts.get(k)} for k in range(1, T + 1)]
+    show_figure(fig, alt=alt, key="dpne_bars", records=rows)
     st.caption(text("dpne", "defaults_caption"))
     st.caption(text("dpne", "baselines_caption"))
-    export_view("n-grams per length", [
-        {"k": k, **{f"{name} |S_k|": sizes.get(k, 0) for name, sizes in series.items()},
-         "DPNE σ_k": result.sigmas.get(k), "DPNE ρ_k": result.thresholds.get(k),
-         "DPNE |V_k|": result.valid_counts.get(k)}
-        for k in range(1, T + 1)],
-        settings={"page": "DP n-gram extraction", "epsilon": eps, "delta": delta, "seed": seed,
+    export_view("n-grams per length", rows, settings={"page": "DP n-gram extraction", "epsilon": eps, "delta": delta, "seed": seed,
                   "corpus": settings.corpus_label, "corpus_hash": chash, "T": T, "delta0": delta0, "eta": eta,
                   "c": decay, "pruning": pruning, "selection": selection, "policy": policy,
                   "sigma_for_eps_delta_half": result.sigma, "guarantee": result.guarantee,

@@ -74,9 +74,12 @@ with tab_words:
     chosen = st.multiselect("Topics to show (numbered by prevalence; the chart titles name their keywords)",
                             list(range(m)), default=list(range(min(4, m))), format_func=lambda i: f"Topic {i + 1}",
                             key="topicdp_topics", **IN_URL)
+    rows = [{"topic": i + 1, "model_topic": table.topics[i], "keyword": word, "before_noise": table.matrix[i, j],
+             **{f"after_{mech}": rel.matrix[i, j] for mech, rel in releases.items()}}
+            for i in range(m) for j, word in enumerate(table.words)]
     for i in chosen:
         fig, alt = figures.keyword_figure(table, releases, labels[i], i)
-        show_figure(fig, alt=alt, key=f"topicdp_bars_{i}")
+        show_figure(fig, alt=alt, key=f"topicdp_bars_{i}", records=[r for r in rows if r["topic"] == i + 1])
     errs = pd.DataFrame(
         {mech: {"L1 distance": l1_distance(table.matrix, rel.matrix), "RMSE": rmse(table.matrix, rel.matrix),
                 "Kendall's tau distance": kendall_tau_distance(table.matrix, rel.matrix),
@@ -94,11 +97,7 @@ with tab_words:
         "guarantees": {mech: rel.guarantee for mech, rel in releases.items()},
         "rng_salt": ["topicdp", "release", m, n, gamma],
         "released": "clipped at 0, rows renormalised"}
-    export_view("keyword table before/after noise", [
-        {"topic": i + 1, "model_topic": table.topics[i], "keyword": word, "before_noise": table.matrix[i, j],
-         **{f"after_{mech}": rel.matrix[i, j] for mech, rel in releases.items()}}
-        for i in range(m) for j, word in enumerate(table.words)],
-        settings=export_settings, key="topicdp_export_keywords")
+    export_view("keyword table before/after noise", rows, settings=export_settings, key="topicdp_export_keywords")
     export_view("this draw's errors", [{"metric": metric_name, **{mech: errs.at[metric_name, mech] for mech in errs}}
                                        for metric_name in errs.index],
                 settings=export_settings, key="topicdp_export_errors")
@@ -128,7 +127,9 @@ with tab_curves:
 
 with tab_sens:
     fig, alt = figures.sensitivity_histogram(sens, m, n)
-    show_figure(fig, alt=alt, key="topicdp_hist")
+    show_figure(fig, alt=alt, key="topicdp_hist", records=[
+        {"sampled pair": j + 1, "distance ‖f(D) − f(D′)‖_F": float(v), "≤ Δ_s": bool(v <= delta_s)}
+        for j, v in enumerate(sens.draws)])
     st.dataframe(pd.DataFrame(figures.gamma_table(draws, m, n)), hide_index=True, width="stretch")
     st.caption(text("topicdp", "draws_caption", n_pairs=draws.n_pairs, N=sampler.sample_users,
                     sampler_seed=sampler.seed))

@@ -21,6 +21,9 @@ def slider_values(page) -> list[str]:
 @pytest.mark.parametrize("path", ["/", "/TopicDP"])
 def test_navigation_shows_home_and_every_page_title(page, app_url, path):
     page.goto(app_url + path)
+    if path != "/":
+        page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    page.locator(NAV_LINK).nth(len(TITLES) - 1).wait_for(timeout=60_000)
     wait_idle(page)
     assert page.locator('[data-testid="stSidebarNav"]').count() == 0, "Streamlit's own page list is not hidden"
     texts = [" ".join(a.inner_text().split()) for a in page.locator(NAV_LINK).all()]

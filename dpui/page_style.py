@@ -1,0 +1,21 @@
+"""Page-wide style fixes that Streamlit's own options do not reach (theme options live in
+.streamlit/config.toml); each one is here because axe-core reported it.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+STYLE = """
+<style>
+/* KaTeX's display formulas are scroll containers (overflow: auto) that overflow by a pixel or two of
+   rounding, so axe-core reports a "scrollable region without keyboard access" (serious). The formulas
+   are one per line and short; let them overflow visibly instead of scrolling. */
+.katex-display { overflow: visible !important; }
+</style>
+"""
+
+
+def page_style() -> None:
+    """Add the style fixes to the page (drawn by the shared sidebar on every page)."""
+    st.html(STYLE)

@@ -1,0 +1,122 @@
+"""Every chart on every page: a table of its numbers, Okabe–Ito colours only, series told apart without colour."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dpui.charts import NEUTRAL, OKABE_ITO, REFERENCE, figure_records, rgba, show_figure  # noqa: F401
+
+ROOT = Path(__file__).resolve().parent.parent
+ALLOWED = {c.lower() for c in OKABE_ITO.values()} | {NEUTRAL.lower(), REFERENCE.lower()}
+ALLOWED |= {rgba(c, 0.18).lower() for c in OKABE_ITO.values()}
+
+# Each page, and the clicks that make its button-run charts appear, so every chart is seen once.
+VIEWS = {
+    "app.py": [],
+    "pages/1_Mechanisms_101.py": [],
+    "pages/1_Mechanisms_101.py:laplace": [("radio", "m101_sample_mech", "Laplace")],
+    "pages/2_Bayesian_ngram_DP.py": [("slider", "bayes_reps", 2), ("select_slider", "bayes_trials", 50)] + [
+        ("click", k, None) for k in ("bayes_run_users", "bayes_run_vocabulary", "bayes_run_public", "bayes_run_mia",
+                                     "bayes_run_e2e")],
+    "pages/3_DP_ngram_extraction.py": [("slider", "dpne_T", 4), ("click", "dpne_sweep_run", None)],
+    "pages/4_TopicDP.py": [],
+}
+
+
+def open_view(view: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / view.split(":")[0]), default_timeout=300)
+    at.run()
+    for kind, key, value in VIEWS[view]:
+        (at.button(key=key).click() if kind == "click" else getattr(at, kind)(key=key).set_value(value)).run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def numbers_expanders(at: AppTest) -> list:
+    return [e for e in at.expander if e.label.startswith("Numbers — ")]
+
+
+@pytest.fixture(scope="module", params=list(VIEWS))
+def view(request):
+    return request.param, open_view(request.param)
+
+
+def test_every_chart_has_its_numbers_table(view):
+    name, at = view
+    charts = at.get("plotly_chart")
+    tables = numbers_expanders(at)
+    assert len(tables) == len(charts), f"{name}: {len(charts)} charts but {len(tables)} numbers tables"
+    titles = [json.loads(c.proto.spec)["layout"].get("title", {}).get("text", "") for c in charts]
+    for chart_title, expander in zip(titles, tables):
+        frames = expander.dataframe
+        assert len(frames) == 1 and len(frames[0].value) > 0, f"{name}: empty numbers table under {chart_title!r}"
+        if chart_title:  # the table names its chart (for screen readers moving through the page)
+            assert expander.label.split("Numbers — ", 1)[1][:20] in chart_title.replace("<b>", "").replace("</b>", "")
+
+
+def _colours(node, path=""):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "template":
+                continue
+            if k.endswith("color") and isinstance(v, str):
+                yield f"{path}.{k}", v
+            elif k.endswith("color") and isinstance(v, list):
+                yield from ((f"{path}.{k}", c) for c in v if isinstance(c, str))
+            else:
+                yield from _colours(v, f"{path}.{k}")
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _colours(v, f"{path}[{i}]")
+
+
+def test_charts_use_the_okabe_ito_palette_only(view):
+    name, at = view
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        for where, colour in _colours({"data": spec["data"], "layout": spec["layout"]}):
+            assert colour.lower().replace(" ", "") in ALLOWED, f"{name}: {where} = {colour}"
+
+
+def _look(trace: dict) -> tuple:
+    """How a trace looks apart from its colour."""
+    marker, line = trace.get("marker") or {}, trace.get("line") or {}
+    return (trace.get("type", "scatter"), trace.get("mode"), line.get("dash"), line.get("width"),
+            json.dumps(marker.get("symbol")), json.dumps((marker.get("pattern") or {}).get("shape")))
+
+
+def test_series_differ_without_colour(view):
+    """Within one panel, two differently named series never look the same once colour is removed."""
+    name, at = view
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        panels: dict = {}
+        for trace in spec["data"]:
+            if trace.get("fill") == "toself" or trace.get("hoverinfo") == "skip":
+                continue  # a band belongs to its line
+            panels.setdefault(trace.get("xaxis", "x"), {}).setdefault(trace.get("name"), _look(trace))
+        for axis, looks in panels.items():
+            seen = {}
+            for series, look in looks.items():
+                assert look not in seen, (f"{name}, chart {spec['layout'].get('title', {}).get('text')!r}: "
+                                          f"{series!r} and {seen.get(look)!r} differ by colour only")
+                seen[look] = series
+
+
+def test_figure_records_reads_traces_bands_and_axis_titles():
+    import plotly.graph_objects as go
+
+    from dpui.charts import band_figure
+
+    fig = band_figure([1, 2], {"Laplace": ([0.5, 0.25], [0.4, 0.2], [0.6, 0.3])}, title="t",
+                      x_title="ε (privacy loss, log)", y_title="KL (lower is better)")
+    fig.add_trace(go.Bar(x=["a"], y=[3], name="bars"))
+    rows = figure_records(fig)
+    assert rows[:2] == [{"series": "Laplace", "ε": 1.0, "KL": 0.5, "lower": 0.4, "upper": 0.6},
+                        {"series": "Laplace", "ε": 2.0, "KL": 0.25, "lower": 0.2, "upper": 0.3}]
+    assert rows[2] == {"series": "bars", "ε": "a", "KL": 3}
+    assert len(rows) == 3  # the band's outline is not a row of its own
