@@ -44,19 +44,21 @@ def bench(name: str, runs: int) -> tuple[float, float, float] | None:
     if at.exception:
         print(f"{name:22s} EXCEPTION: {at.exception[0].message}")
         return None
-    times = []
+    times, cpu = [], []
     for i in range(runs):
         widget = getattr(at, kind)(key=key)
         widget.set_value(values[i % len(values)])
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         at.run()
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         if at.exception:
             print(f"{name:22s} EXCEPTION on rerun: {at.exception[0].message}")
             return None
     med = statistics.median(times)
     print(f"{name:22s} cold {cold * 1000:8.0f} ms   rerun after {key} move: median {med * 1000:6.0f} ms "
-          f"(min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f}, n={runs})")
+          f"(min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f}, n={runs}); CPU median "
+          f"{statistics.median(cpu) * 1000:.0f} ms")
     return cold, med, max(times)
 
 
