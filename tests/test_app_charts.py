@@ -25,6 +25,8 @@ VIEWS = {
     "pages/3_DP_ngram_extraction.py": [("slider", "dpne_T", 4), ("click", "dpne_sweep_run", None)],
     "pages/4_TopicDP.py": [],
 }
+VIEWS.update({str(p.relative_to(ROOT)): [] for p in sorted((ROOT / "pages").glob("*.py"))
+              if str(p.relative_to(ROOT)) not in VIEWS})  # a new page is checked as it opens
 
 
 def open_view(view: str) -> AppTest:
