@@ -9,6 +9,7 @@ its style on every chart (``mechanism_style``).
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -115,8 +116,19 @@ def figure_title(fig: go.Figure) -> str:
 
 def _axis_title(layout, ref: str | None, letter: str) -> str:
     name = f"{letter}axis{(ref or letter)[1:]}"
-    title = ((layout.get(name) or {}).get("title") or {}).get("text") or letter
-    return re.sub(r"<[^>]+>", "", title).split(" (")[0].strip() or letter
+    axis = layout.get(name) or {}
+    title = (axis.get("title") or {}).get("text")
+    if not title and axis.get("matches"):  # a shared axis shows its title once, on the axis it matches
+        title = ((layout.get(f"{letter}axis{axis['matches'][1:]}") or {}).get("title") or {}).get("text")
+    return re.sub(r"<[^>]+>", "", title or letter).split(" (")[0].strip() or letter
+
+
+def plain_values(v):
+    """A trace's data as a plain sequence: plotly ≥ 6 writes numpy arrays as {"dtype", "bdata"} (base64)."""
+    if isinstance(v, dict) and "bdata" in v and "dtype" in v:
+        arr = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
+        return arr.reshape(v["shape"]) if "shape" in v and isinstance(v["shape"], (list, tuple)) else arr
+    return v
 
 
 def figure_records(fig: go.Figure) -> list[dict]:
@@ -135,16 +147,17 @@ def figure_records(fig: go.Figure) -> list[dict]:
         x_name = _axis_title(layout, trace.get("xaxis"), "x")
         y_name = _axis_title(layout, trace.get("yaxis"), "y")
         series = trace.get("name") or trace.get("type", "series")
-        xs, ys = trace.get("x"), trace.get("y")
+        xs, ys = plain_values(trace.get("x")), plain_values(trace.get("y"))
         if trace.get("type") == "histogram":
             rows += [{"series": series, x_name: v} for v in (xs if xs is not None else ys)]
             continue
         if xs is None or ys is None:
             continue
         meta = trace.get("meta") if isinstance(trace.get("meta"), dict) else {}
+        meta = {k: plain_values(v) for k, v in meta.items()}
         for j, (xv, yv) in enumerate(zip(xs, ys)):
             row = {"series": series, x_name: xv, y_name: yv}
-            row.update({k: v[j] for k, v in meta.items() if isinstance(v, (list, tuple)) and j < len(v)})
+            row.update({k: v[j] for k, v in meta.items() if hasattr(v, "__len__") and j < len(v)})
             rows.append(row)
     return rows
 

@@ -147,7 +147,7 @@ with tab_sample:
             xs, other, unit = list((edges[:-1] + edges[1:]) / 2), "D' (answer 51)", "released value y (bin centre)"
     bound = float(np.exp(eps))
     emp = np.maximum(ratio, 1 / ratio)
-    sample_rows = [{unit: x, "share under D": a, f"share under {other}": c, "ratio": r}
+    sample_rows = [{unit: x, "share under D": a, f"share under {other}": c, "ratio": r, "e^ε": bound}
                    for x, a, c, r in zip(xs, fd, fn, emp)]
     fig, alt = sampling_figure(xs, fd, fn, emp, other=other, unit=unit, bound=bound, n=n, seed=settings.seed)
     show_figure(fig, alt=alt, records=sample_rows)

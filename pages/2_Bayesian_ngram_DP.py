@@ -82,6 +82,8 @@ with tab_eps:
     rows = [{"mechanism": mech, "epsilon": x, "mean_kl": mean, "lower_kl": lo, "upper_kl": hi}
             for mech, curve in shown.items()
             for x, mean, lo, hi in zip(curve.x.tolist(), curve.mean.tolist(), curve.lower.tolist(), curve.upper.tolist())]
+    rows += [{"mechanism": f"k-anonymity, K = {K} (not DP)", "epsilon": x, "mean_kl": kl_k, "lower_kl": kl_k,
+              "upper_kl": kl_k} for x in data.SWEEP_EPS] if K >= 2 else []  # drawn as a flat line (no ε)
     show_figure(fig, alt=alt, key="bayes_kl_eps", records=rows)
     b, lap = (dict(zip(summary[m].x.tolist(), summary[m].mean)) for m in (BAYESIAN, LAPLACE))
     st.markdown(text("bayesian", "kl_eps_note", red_01=1 - b[0.1] / lap[0.1], red_1=1 - b[1.0] / lap[1.0]))

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dpui.charts import NEUTRAL, OKABE_ITO, REFERENCE, figure_records, rgba, show_figure  # noqa: F401
+import numpy as np
+
+from dpui.charts import NEUTRAL, OKABE_ITO, REFERENCE, figure_records, plain_values, rgba
 
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED = {c.lower() for c in OKABE_ITO.values()} | {NEUTRAL.lower(), REFERENCE.lower()}
@@ -58,6 +60,18 @@ def test_every_chart_has_its_numbers_table(view):
         assert len(frames) == 1 and len(frames[0].value) > 0, f"{name}: empty numbers table under {chart_title!r}"
         if chart_title:  # the table names its chart (for screen readers moving through the page)
             assert expander.label.split("Numbers — ", 1)[1][:20] in chart_title.replace("<b>", "").replace("</b>", "")
+    for chart, expander in zip(charts, tables):  # the table holds the plotted numbers
+        cells = np.array([v for v in expander.dataframe[0].value.to_numpy().ravel()
+                          if isinstance(v, (int, float, np.number)) and not isinstance(v, bool)], dtype=float)
+        for trace in json.loads(chart.proto.spec)["data"]:
+            if trace.get("fill") == "toself" or trace.get("hoverinfo") == "skip":
+                continue
+            plotted = plain_values(trace.get("y") if trace.get("type") != "histogram" else trace.get("x"))
+            values = [float(v) for v in (plotted if plotted is not None else [])
+                      if isinstance(v, (int, float, np.number)) and np.isfinite(v)][:3]
+            for v in values:
+                assert np.isclose(cells, v, rtol=1e-9, atol=0).any(), (
+                    f"{name}: {trace.get('name')!r} plots {v} but its numbers table does not hold it")
 
 
 def _colours(node, path=""):
@@ -122,3 +136,6 @@ def test_figure_records_reads_traces_bands_and_axis_titles():
                         {"series": "Laplace", "ε": 2.0, "KL": 0.25, "lower": 0.2, "upper": 0.3}]
     assert rows[2] == {"series": "bars", "ε": "a", "KL": 3}
     assert len(rows) == 3  # the band's outline is not a row of its own
+    arrays = go.Figure(go.Scatter(x=np.array([1.0, 2.0]), y=np.array([3.0, 4.0]), name="numpy"))
+    arrays.update_layout(xaxis_title="a", yaxis_title="b")
+    assert figure_records(arrays) == [{"series": "numpy", "a": 1.0, "b": 3.0}, {"series": "numpy", "a": 2.0, "b": 4.0}]
