@@ -33,7 +33,10 @@ from .guarantees import (
 )
 from .exponential import exponential_mechanism, exponential_mechanism_probabilities
 from .gaussian import (
+    AUTO_CALIBRATION_THRESHOLD,
+    CALIBRATION_CHOICES,
     GAUSSIAN_METHODS,
+    resolve_calibration,
     analytic_gaussian_sigma,
     classic_calibration_proven,
     classic_gaussian_sigma,
@@ -83,7 +86,7 @@ from .dpne import (
 
 from .ngram_counts import NGRAM_ORDERS, NgramCounts, ngram_counts
 from .bayesian import (
-    BAYESIAN_GUARANTEE,
+    LOCAL_SENSITIVITY_METHODS,
     SENSITIVITY_METHODS,
     BayesianRelease,
     BayesianStatistics,
@@ -91,12 +94,16 @@ from .bayesian import (
     PreparedBayesianDP,
     PreparedEndToEnd,
     bayesian_dp,
+    bayesian_guarantee,
     bayesian_sensitivity,
     bayesian_statistics,
     brute_force_sensitivity,
+    cap_user_items,
     end_to_end_dp,
+    end_to_end_guarantee,
     prepare_bayesian,
     prepare_end_to_end,
+    strict_sensitivity,
     worst_case_sensitivity,
 )
 from .bayesian_baselines import (

@@ -63,7 +63,7 @@ def test_classic_proof_range_flag():
     (dict(epsilon=1, delta=1), "delta must be < 1, got delta=1"),
     (dict(epsilon=1, delta=0), "delta must be > 0, got delta=0"),
     (dict(epsilon=1, delta=1e-5, sensitivity=-2), "sensitivity must be > 0, got sensitivity=-2"),
-    (dict(epsilon=1, delta=1e-5, method="tight"), "method must be one of 'classic', 'analytic', got method='tight'"),
+    (dict(epsilon=1, delta=1e-5, method="tight"), "method must be one of 'auto', 'classic', 'analytic', got method='tight'"),
 ])
 def test_bad_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
