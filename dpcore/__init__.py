@@ -159,4 +159,21 @@ from .topicdp import (
     topicdp_sigma,
 )
 
+from .review import (
+    REVIEW_RULES,
+    BudgetStatement,
+    NoiseStatement,
+    Review,
+    ReviewWarning,
+    dpne_budget,
+    dpne_users_per_released,
+    end_to_end_budget,
+    gaussian_noise_in_units,
+    laplace_noise_in_units,
+    log_space_noise_in_units,
+    review,
+    review_warnings,
+    single_budget,
+)
+
 __version__ = "0.1.0"
