@@ -171,6 +171,7 @@ from .review import (
     gaussian_noise_in_units,
     laplace_noise_in_units,
     log_space_noise_in_units,
+    mechanism_guarantees,
     review,
     review_warnings,
     single_budget,

@@ -482,8 +482,8 @@ def bayesian_guarantee(*, epsilon, delta, sensitivity_method: str, calibration: 
     """What a BayesianDP release promises (SPEC §3b).
 
     - "strict": (ε, δ)-DP per user (approximate DP), given the caps L and N_max. With the classic σ at
-      ε ≥ 1 (outside its proof) the δ stated is the *true* δ of that σ (:func:`dpcore.gaussian_delta`),
-      which is larger than the δ asked for.
+      ε ≥ 1 (outside its proof) the δ stated is the *true* δ of that σ (:func:`dpcore.gaussian_delta`)
+      where that is larger than the δ asked for.
     - "brute-force" / "worst-case": γ measured on the private data → local sensitivity, not DP.
     """
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
@@ -495,9 +495,11 @@ def bayesian_guarantee(*, epsilon, delta, sensitivity_method: str, calibration: 
         d = delta
         if calibration == "classic" and epsilon >= 1.0:
             from .gaussian import classic_gaussian_sigma, gaussian_delta
-            d = max(delta, gaussian_delta(epsilon, classic_gaussian_sigma(epsilon, delta)))
-            scope += (f"; the classic σ is outside its proof at ε ≥ 1: its true δ is {d:.3g}, "
-                      f"not the {delta:g} asked for")
+            true = gaussian_delta(epsilon, classic_gaussian_sigma(epsilon, delta))
+            if true > delta:  # the exact (Balle–Wang) δ of the classic σ; where it is ≤ δ the promise holds
+                d = true
+                scope += (f"; the classic σ is outside its proof at ε ≥ 1: its true δ is {d:.3g}, "
+                          f"not the {delta:g} asked for")
         return approximate_dp(epsilon, d, scope=scope)
     return local_sensitivity(
         epsilon, delta,

@@ -398,3 +398,46 @@ def review(release, *, n_users=None, user_items=None, confidence=0.95, value=Non
         kw.update(epsilon=release.epsilon, delta=release.delta, random_dp_gamma=release.gamma)
     # KAnonymityRelease: no noise and no budget; its guarantee says what it is
     return Review(guarantee=g, noise=tuple(noise), warnings=review_warnings(**kw), budget=budget)
+
+
+# ------------------------------------------------------------------------------------------------ overview
+
+
+def mechanism_guarantees(*, epsilon=1.0, delta=1e-5, gamma=0.1, K=10, W=10, max_items=50,
+                         max_users=2400) -> tuple[tuple[str, str, Guarantee], ...]:
+    """(page, mechanism, Guarantee) for every mechanism and baseline the dashboard shows, built by the same
+    functions the release types use to label themselves (so the home page's table cannot drift from them)."""
+    from .bayesian import bayesian_guarantee, end_to_end_guarantee
+    from .bayesian_baselines import PRIVATE_BASELINE_GUARANTEE, PUBLIC_BASELINE_GUARANTEE, laplace_guarantee
+    from .dpne import dpne_guarantee
+    from .guarantees import k_anonymity, pure_dp
+    from .lecture import DEBT_CAP, bank_debt_guarantee
+    from .topicdp import matrix_guarantee
+
+    eps, d = check_epsilon(epsilon), check_delta(delta)
+    b = "Bayesian n-gram DP"
+    return (
+        ("Mechanisms 101", "Laplace mechanism (global Δ)", pure_dp(eps)),
+        ("Mechanisms 101", "Bank debt, b from the cap", bank_debt_guarantee(epsilon=eps, scale=DEBT_CAP / eps)),
+        ("Mechanisms 101", "Bank debt, b from the data", bank_debt_guarantee(epsilon=eps, scale=2_800_798.0 / eps)),
+        (b, "BayesianDP strict (L, N_max caps)", bayesian_guarantee(epsilon=eps, delta=d, sensitivity_method="strict",
+                                                                    calibration="auto", max_items=max_items,
+                                                                    max_users=max_users)),
+        (b, "BayesianDP local (as in the paper)", bayesian_guarantee(epsilon=eps, delta=d,
+                                                                     sensitivity_method="brute-force")),
+        (b, "EndToEndDP", end_to_end_guarantee(epsilon_train=2 * eps / 3, epsilon_tune=eps / 3, delta=d)),
+        (b, "Laplace (cap W)", laplace_guarantee("Laplace", epsilon=eps, W=W)),
+        (b, "Laplace + public", laplace_guarantee("Laplace + public", epsilon=eps, W=W)),
+        (b, "k-anonymity", k_anonymity(K)),
+        (b, "Public baseline", PUBLIC_BASELINE_GUARANTEE),
+        (b, "Private baseline", PRIVATE_BASELINE_GUARANTEE),
+        ("DP n-gram extraction", "DPNE", dpne_guarantee(epsilon=eps, delta=d)),
+        ("DP n-gram extraction", "DPSU-all / DPSU-even", dpne_guarantee(epsilon=eps, delta=d)),
+        ("DP n-gram extraction", "DPSU-single", dpne_guarantee(epsilon=eps, delta=d, single_length=True)),
+        ("TopicDP", "TopicDP", matrix_guarantee("TopicDP", epsilon=eps, delta=d, gamma=gamma, m=10, n=10)),
+        ("TopicDP", "MVG", matrix_guarantee("MVG", epsilon=eps, delta=d, gamma=gamma)),
+        ("TopicDP", "Laplace on the matrix", matrix_guarantee("Laplace", epsilon=eps)),
+    )
+
+
+__all__.append("mechanism_guarantees")

@@ -117,3 +117,24 @@ def test_zero_epsilon_only_for_no_private_data():
     with pytest.raises(ValueError):
         G.random_dp(0.0, 1e-5, 0.1)
     assert G.no_private_data().is_dp
+
+
+def test_overview_table_matches_the_release_types(all_releases):
+    """The home page table (dpcore.mechanism_guarantees) uses the releases' own labelling functions."""
+    table = {m: g for _, m, g in dpcore.mechanism_guarantees(epsilon=1, delta=1e-5, gamma=0.1, K=3, W=3,
+                                                             max_items=4, max_users=100)}
+    pairs = {
+        "BayesianDP strict (L, N_max caps)": "BayesianDP strict",
+        "BayesianDP local (as in the paper)": "BayesianDP local",
+        "EndToEndDP": "EndToEndDP",
+        "Laplace (cap W)": "Laplace",
+        "Laplace + public": "Laplace + public",
+        "k-anonymity": "k-anonymity",
+        "DPNE": "DPNE",
+        "DPSU-single": "DPSU-single",
+        "MVG": "matrix MVG",
+        "Laplace on the matrix": "matrix Laplace",
+    }
+    for row, rel in pairs.items():
+        assert table[row].label == all_releases[rel].guarantee.label, row
+    assert table["TopicDP"].kind == all_releases["matrix TopicDP"].guarantee.kind
