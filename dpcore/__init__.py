@@ -41,6 +41,7 @@ from .gaussian import (
     analytic_gaussian_sigma,
     classic_calibration_proven,
     classic_gaussian_sigma,
+    classic_true_delta,
     gaussian_delta,
     gaussian_sigma,
 )

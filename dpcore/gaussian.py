@@ -21,6 +21,7 @@ __all__ = [
     "analytic_gaussian_sigma",
     "classic_calibration_proven",
     "resolve_calibration",
+    "classic_true_delta",
     "GAUSSIAN_METHODS",
     "CALIBRATION_CHOICES",
     "AUTO_CALIBRATION_THRESHOLD",
@@ -101,6 +102,14 @@ def analytic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
             raise ValueError(f"could not calibrate sigma for epsilon={epsilon}, delta={delta}")
     log_s = brentq(f, lo, hi, xtol=1e-14, rtol=1e-13, maxiter=500)
     return math.exp(log_s) * sensitivity
+
+
+def classic_true_delta(epsilon, delta) -> float:
+    """The exact δ of the classic σ = √(2 ln(1.25/δ))/ε at ε (Balle & Wang's δ(ε, σ); Δ cancels).
+
+    Below ε = 1 it is ≤ δ (the proof holds, with slack); from ε = 1 it can exceed δ: at ε = 10,
+    δ = 1e-5 it is 2.27e-5 (issue 15 item 3). Pages show it beside the classic σ."""
+    return gaussian_delta(epsilon, classic_gaussian_sigma(epsilon, delta))
 
 
 def gaussian_sigma(epsilon, delta, sensitivity=1.0, *, method="classic") -> float:
