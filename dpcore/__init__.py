@@ -171,6 +171,7 @@ from .review import (
     end_to_end_budget,
     gaussian_noise_in_units,
     laplace_noise_in_units,
+    items_per_user,
     log_space_noise_in_units,
     mechanism_guarantees,
     review,

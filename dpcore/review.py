@@ -441,3 +441,18 @@ def mechanism_guarantees(*, epsilon=1.0, delta=1e-5, gamma=0.1, K=10, W=10, max_
 
 
 __all__.append("mechanism_guarantees")
+
+
+def items_per_user(user_counts) -> np.ndarray:
+    """Distinct items (non-zero columns) per user of a users × |V| sparse matrix — what a per-user item cap
+    (BayesianDP strict's L, DPNE's Δ0 in items) is compared with by the "cap-above-median" rule."""
+    import scipy.sparse as sp
+
+    if not sp.issparse(user_counts):
+        raise TypeError(f"user_counts must be a scipy.sparse matrix, got {type(user_counts).__name__}")
+    m = sp.csr_matrix(user_counts)
+    m.eliminate_zeros()
+    return np.diff(m.indptr).astype(int)
+
+
+__all__.append("items_per_user")

@@ -230,3 +230,10 @@ def test_review_of_each_release_type():
     assert review(strict).to_dict()["guarantee"]["kind"] == dpcore.guarantees.APPROXIMATE_DP
     with pytest.raises(TypeError, match="release"):
         review(object())
+
+
+def test_items_per_user():
+    X = sp.csr_matrix(np.array([[1, 0, 2], [0, 0, 0], [3, 1, 1]]))
+    assert dpcore.items_per_user(X).tolist() == [2, 0, 3]
+    with pytest.raises(TypeError, match="user_counts"):
+        dpcore.items_per_user([[1, 2]])
