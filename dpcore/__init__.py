@@ -27,16 +27,21 @@ from .guarantees import (
     approximate_dp,
     k_anonymity,
     local_sensitivity,
+    no_private_data,
     no_protection,
     pure_dp,
     random_dp,
 )
 from .exponential import exponential_mechanism, exponential_mechanism_probabilities
 from .gaussian import (
+    AUTO_CALIBRATION_THRESHOLD,
+    CALIBRATION_CHOICES,
     GAUSSIAN_METHODS,
+    resolve_calibration,
     analytic_gaussian_sigma,
     classic_calibration_proven,
     classic_gaussian_sigma,
+    classic_true_delta,
     gaussian_delta,
     gaussian_sigma,
 )
@@ -83,7 +88,7 @@ from .dpne import (
 
 from .ngram_counts import NGRAM_ORDERS, NgramCounts, ngram_counts
 from .bayesian import (
-    BAYESIAN_GUARANTEE,
+    LOCAL_SENSITIVITY_METHODS,
     SENSITIVITY_METHODS,
     BayesianRelease,
     BayesianStatistics,
@@ -91,21 +96,28 @@ from .bayesian import (
     PreparedBayesianDP,
     PreparedEndToEnd,
     bayesian_dp,
+    bayesian_guarantee,
     bayesian_sensitivity,
     bayesian_statistics,
     brute_force_sensitivity,
+    cap_user_items,
     end_to_end_dp,
+    end_to_end_guarantee,
     prepare_bayesian,
     prepare_end_to_end,
+    strict_sensitivity,
     worst_case_sensitivity,
 )
 from .bayesian_baselines import (
     K_ANONYMITY_GUARANTEE,
     LAPLACE_GUARANTEE,
+    PRIVATE_BASELINE_GUARANTEE,
+    PUBLIC_BASELINE_GUARANTEE,
     KAnonymityRelease,
     LaplaceRelease,
     k_anonymity_release,
     laplace_counts_dp,
+    laplace_guarantee,
     laplace_public_dp,
     laplace_public_sensitivity,
     private_baseline,
@@ -146,6 +158,25 @@ from .topicdp import (
     sensitivity_sampler_size,
     topicdp_mechanism,
     topicdp_sigma,
+)
+
+from .review import (
+    REVIEW_RULES,
+    BudgetStatement,
+    NoiseStatement,
+    Review,
+    ReviewWarning,
+    dpne_budget,
+    dpne_users_per_released,
+    end_to_end_budget,
+    gaussian_noise_in_units,
+    laplace_noise_in_units,
+    items_per_user,
+    log_space_noise_in_units,
+    mechanism_guarantees,
+    review,
+    review_warnings,
+    single_budget,
 )
 
 __version__ = "0.1.0"

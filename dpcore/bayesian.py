@@ -23,8 +23,15 @@ Departures from the paper (SPEC §3 records them):
   log(c+1) term and their weight is w_i = 0. They are excluded from the sums in L (their term would
   be 1/0) and contribute nothing to the bound. This is exact, not an approximation: see
   :func:`worst_case_sensitivity`.
-- Like the paper, γ is the largest change under removal of one user *of this dataset* (Def. 2 with
-  D₋ₙ over n ∈ U), computed from the data. The guarantee text says "per user" in that sense.
+- Like the paper, γ ("brute-force" and "worst-case") is the largest change under removal of one user
+  *of this dataset* (Def. 2 with D₋ₙ over n ∈ U), computed from the data: a *local* sensitivity
+  (SPEC §3b). Noise scaled to it is not (ε, δ)-DP, and the release says so in its guarantee
+  (kind "local sensitivity (not DP)").
+- Strict mode (SPEC §3b, our addition, not in the paper): every user keeps at most L = ``max_items``
+  distinct items (a seeded uniform choice after the C clamp, like DPSU's Δ0) and the number of users
+  is at most a public cap N_max = ``max_users``. Then γ_strict = √L·[ln(1+C) + min(1, S/C)·ln(C·N_max+1)]
+  bounds the change for *every* pair of neighbouring corpora (see :func:`strict_sensitivity`), and
+  the release is (ε, δ)-DP per user.
 
 Only step 8 depends on (ε, δ): :class:`PreparedBayesianDP` holds steps 1–7 without σ, so an ε sweep
 costs one Gaussian draw and one softmax per point.
@@ -39,11 +46,11 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp
 
-from .gaussian import GAUSSIAN_METHODS, gaussian_sigma
+from .gaussian import CALIBRATION_CHOICES, gaussian_sigma, resolve_calibration
+from .guarantees import Guarantee, approximate_dp, local_sensitivity
 from .validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real, check_rng
 
 __all__ = [
-    "BAYESIAN_GUARANTEE",
     "SENSITIVITY_METHODS",
     "DEFAULT_S_GRID",
     "DEFAULT_RHO_GRID",
@@ -55,6 +62,9 @@ __all__ = [
     "bayesian_sensitivity",
     "brute_force_sensitivity",
     "worst_case_sensitivity",
+    "strict_sensitivity",
+    "cap_user_items",
+    "LOCAL_SENSITIVITY_METHODS",
     "bayesian_dp",
     "end_to_end_dp",
     "clamp_counts",
@@ -63,8 +73,9 @@ __all__ = [
     "check_count_matrix",
 ]
 
-BAYESIAN_GUARANTEE = "(ε, δ)-DP per user"
-SENSITIVITY_METHODS = ("brute-force", "worst-case")
+LOCAL_SENSITIVITY_METHODS = ("brute-force", "worst-case")
+"""γ measured on the private data (SPEC §3b: a local sensitivity, not DP)."""
+SENSITIVITY_METHODS = LOCAL_SENSITIVITY_METHODS + ("strict",)
 DEFAULT_S_GRID = tuple(float(s) for s in np.logspace(-3, 4, 8))
 DEFAULT_RHO_GRID = (0.1, 0.25, 0.5, 0.75, 1.0)
 _CHUNK_NNZ = 2_000_000
@@ -147,6 +158,69 @@ def clamp_counts(user_counts, C) -> sp.csr_matrix:
     m = check_count_matrix(user_counts)
     np.minimum(m.data, C, out=m.data)
     return m
+
+
+def _check_max_items(max_items) -> int:
+    return check_int("max_items", max_items, low=1)
+
+
+def _check_max_users(max_users) -> int:
+    return check_int("max_users", max_users, low=1)
+
+
+def cap_user_items(user_counts, *, max_items, rng) -> sp.csr_matrix:
+    """Keep at most L = ``max_items`` distinct items per user (SPEC §3b, strict mode).
+
+    A user with more than L items in their row keeps a uniform random L-subset of them (every
+    non-zero gets an i.i.d. uniform key; the L smallest keys of a row are kept), seeded by ``rng``;
+    counts of the kept items are unchanged. Users with at most L items are kept as they are. Each
+    user's choice uses only that user's keys, so the transform acts on one user at a time (what the
+    strict bound needs). Apply it after the C clamp (the order does not matter: the clamp acts
+    entry-wise).
+    """
+    max_items = _check_max_items(max_items)
+    rng = check_rng(rng)
+    m = check_count_matrix(user_counts)
+    lengths = np.diff(m.indptr)
+    if lengths.size == 0 or lengths.max() <= max_items:
+        return m
+    keys = rng.random(m.nnz)
+    rows = np.repeat(np.arange(m.shape[0]), lengths)
+    order = np.lexsort((keys, rows))  # by row, then by key: rows stay contiguous
+    rank = np.arange(m.nnz) - np.repeat(m.indptr[:-1], lengths)
+    keep = np.zeros(m.nnz, dtype=bool)
+    keep[order[rank < max_items]] = True
+    out = sp.csr_matrix((m.data[keep], m.indices[keep], np.concatenate(([0], np.cumsum(np.minimum(lengths, max_items))))),
+                        shape=m.shape)
+    return out
+
+
+def strict_sensitivity(*, S, C, max_items, max_users) -> float:
+    """γ_strict = √L·[ln(1 + C) + min(1, S/C)·ln(C·N_max + 1)] (SPEC §3b; not in the paper).
+
+    A data-independent bound on ‖w ⊙ x̂ − w' ⊙ x̂'‖₂ over *every* pair of neighbouring corpora (one
+    user added or removed, any data), when every user holds at most L = ``max_items`` distinct items
+    with counts clamped at C and both corpora have at most N_max = ``max_users`` users:
+
+    - ‖w ⊙ x̂ − w' ⊙ x̂'‖₂ ≤ ‖w ⊙ (x̂ − x̂')‖₂ + ‖(w − w') ⊙ x̂'‖₂ ≤ ‖x̂ − x̂'‖₂ + ‖(w − w') ⊙ x̂'‖₂ (w ≤ 1);
+    - x̂ − x̂' is the centring projection of a − a' (a = log(c+1)), so ‖x̂ − x̂'‖₂ ≤ ‖a − a'‖₂; the user
+      moves at most L coordinates, each by log(c+Δ+1) − log(c+1) ≤ ln(1+C): ≤ √L·ln(1+C);
+    - w − w' is non-zero on the user's ≤ L items only, each |w_i − w'_i| ≤ min(1, S/C), and
+      |x̂'_i| ≤ max a' − min a' ≤ ln(C·N_max + 1): ≤ √L·min(1, S/C)·ln(C·N_max + 1).
+
+    SPEC check: L = 50, C = 1, S = 1e-3, N_max = 2400 → 4.9563.
+    """
+    S, C = _check_S(S), _check_C(C)
+    L, n_max = _check_max_items(max_items), _check_max_users(max_users)
+    return math.sqrt(L) * (math.log1p(C) + min(1.0, S / C) * math.log(C * n_max + 1.0))
+
+
+def _check_user_cap(n_users: int, max_users: int) -> None:
+    if n_users > max_users:
+        raise ValueError(
+            f"max_users must be >= the number of users in the corpus, got max_users={max_users} for {n_users} users; "
+            "max_users is a public cap (stated, not measured): raise it, or use fewer users"
+        )
 
 
 def decay_weights(users_per_item, *, S, C) -> np.ndarray:
@@ -237,6 +311,7 @@ class BayesianStatistics:
       x_hat: 000 eq. 2.
       mu_p: 000 eq. 1, or None when no public counts were given (sensitivity only).
       C: the clamp.
+      max_items: L, the per-user item cap applied after the clamp (strict mode), or None.
     """
 
     clamped: sp.csr_matrix
@@ -247,6 +322,7 @@ class BayesianStatistics:
     mu_p: np.ndarray | None
     C: int
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    max_items: int | None = None
 
     @property
     def n_users(self) -> int:
@@ -260,10 +336,26 @@ class BayesianStatistics:
         """w = min(1, S·N/C) (000 eq. 5)."""
         return decay_weights(self.users_per_item, S=S, C=self.C)
 
-    def sensitivity(self, S, method: str = "brute-force") -> float:
-        """γ of w ⊙ x̂ under removal of one user (cached per (S, method))."""
+    def sensitivity(self, S, method: str = "brute-force", *, max_users=None) -> float:
+        """γ of w ⊙ x̂ (cached per (S, method)).
+
+        "brute-force" / "worst-case": under removal of one user of *this* corpus (local, SPEC §3b).
+        "strict": :func:`strict_sensitivity`, which needs the statistics built with ``max_items``
+        and a public ``max_users`` ≥ the number of users.
+        """
         S = _check_S(S)
         check_choice("method", method, SENSITIVITY_METHODS)
+        if method == "strict":
+            if self.max_items is None:
+                raise ValueError("method='strict' needs the per-user item cap: build the statistics with "
+                                 "bayesian_statistics(..., max_items=L, rng=...)")
+            if max_users is None:
+                raise ValueError("method='strict' needs max_users (a public cap on the number of users)")
+            max_users = _check_max_users(max_users)
+            _check_user_cap(self.n_users, max_users)
+            return strict_sensitivity(S=S, C=self.C, max_items=self.max_items, max_users=max_users)
+        if max_users is not None:
+            raise ValueError(f"max_users applies to method='strict' only, got method={method!r}")
         key = ("gamma", S, method)
         if key not in self._cache:
             w = self.weights(S)
@@ -282,24 +374,32 @@ class BayesianStatistics:
         rho = _check_rho(rho)
         return rho * (self.weights(S) * self.x_hat) + (1.0 - rho) * self.mu_p
 
-    def prepare(self, *, S, rho, sensitivity: str = "brute-force") -> "PreparedBayesianDP":
-        """Steps 4–7 without σ: the object whose :meth:`~PreparedBayesianDP.release` costs one draw."""
+    def prepare(self, *, S, rho, sensitivity: str = "brute-force", max_users=None) -> "PreparedBayesianDP":
+        """Steps 4–7 without σ: the object whose :meth:`~PreparedBayesianDP.release` costs one draw.
+
+        ``sensitivity="strict"`` needs statistics built with ``max_items`` and a public ``max_users``."""
         S, rho = _check_S(S), _check_rho(rho)
         check_choice("sensitivity", sensitivity, SENSITIVITY_METHODS)
         w = self.weights(S)
+        gamma = self.sensitivity(S, sensitivity, max_users=max_users)
         return PreparedBayesianDP(
-            mu_ps=self.posterior_mean(S, rho), weights=w, sensitivity=self.sensitivity(S, sensitivity),
+            mu_ps=self.posterior_mean(S, rho), weights=w, sensitivity=gamma,
             S=S, C=self.C, rho=rho, sensitivity_method=sensitivity, n_users=self.n_users,
+            max_items=self.max_items if sensitivity == "strict" else None,
+            max_users=None if max_users is None else int(max_users),
         )
 
 
-def bayesian_statistics(user_counts, public_counts=None, *, C) -> BayesianStatistics:
+def bayesian_statistics(user_counts, public_counts=None, *, C, max_items=None, rng=None) -> BayesianStatistics:
     """Clamp the counts and compute c, N, x̂ (000 eq. 2) and μ_p (000 eq. 1).
 
     Args:
       user_counts: scipy.sparse users × |V| matrix of raw counts (|V| ≥ 2).
       public_counts: α over the same V (None: only the sensitivity can be computed).
       C: the clamp, an integer ≥ 1 (max count per user per word).
+      max_items: L for strict mode (SPEC §3b): after the clamp each user keeps at most L distinct
+        items, a seeded random choice (:func:`cap_user_items`); None keeps every item (paper).
+      rng: numpy Generator or int seed; needed with ``max_items``.
 
     Raises:
       TypeError: user_counts is not sparse, C not an integer.
@@ -307,6 +407,11 @@ def bayesian_statistics(user_counts, public_counts=None, *, C) -> BayesianStatis
     """
     C = _check_C(C)
     m = clamp_counts(user_counts, C)
+    if max_items is not None:
+        max_items = _check_max_items(max_items)
+        if rng is None:
+            raise ValueError("max_items needs rng (the per-user item choice is random); pass rng=<seed or Generator>")
+        m = cap_user_items(m, max_items=max_items, rng=rng)
     c = np.asarray(m.sum(axis=0), dtype=float).ravel()
     N = np.bincount(m.indices, minlength=m.shape[1]).astype(float)
     log_c1 = np.log1p(c)
@@ -314,7 +419,8 @@ def bayesian_statistics(user_counts, public_counts=None, *, C) -> BayesianStatis
     mu_p = None
     if public_counts is not None:
         mu_p = _centered_log1p(_check_public(public_counts, m.shape[1]))
-    return BayesianStatistics(clamped=m, counts=c, users_per_item=N, log_counts1=log_c1, x_hat=x_hat, mu_p=mu_p, C=C)
+    return BayesianStatistics(clamped=m, counts=c, users_per_item=N, log_counts1=log_c1, x_hat=x_hat, mu_p=mu_p, C=C,
+                              max_items=max_items)
 
 
 def brute_force_sensitivity(user_counts, *, S, C) -> float:
@@ -334,20 +440,36 @@ def worst_case_sensitivity(user_counts, *, S, C) -> float:
     return bayesian_statistics(user_counts, C=C).sensitivity(S, "worst-case")
 
 
-def bayesian_sensitivity(user_counts, *, S, C, method: str = "brute-force") -> float:
-    """γ, the ℓ2 sensitivity of w ⊙ x̂ under removal of one user (000 Corollary 1 / Claim 1).
+def bayesian_sensitivity(user_counts, *, S, C, method: str = "brute-force", max_items=None, max_users=None) -> float:
+    """γ, the ℓ2 sensitivity of w ⊙ x̂ (000 Corollary 1 / Claim 1; SPEC §3b for "strict").
 
     Args:
       user_counts: scipy.sparse users × |V| matrix of raw counts; clamped at C here.
       S: weighting of the linear decay w = min(1, S·N/C), > 0.
       C: clamp, integer ≥ 1.
-      method: ``"brute-force"`` (exact, O(nnz)) or ``"worst-case"`` (Claim 1 bound, O(|V|)).
+      method: ``"brute-force"`` (exact over this corpus' remove-one neighbours, O(nnz)),
+        ``"worst-case"`` (Claim 1 bound, O(|V|)) — both *local* (measured on the data, not DP) —
+        or ``"strict"`` (:func:`strict_sensitivity`: every pair of neighbouring corpora, needs
+        ``max_items`` and ``max_users``; the corpus only checks that it has ≤ max_users users).
+      max_items: L, the per-user item cap (strict only).
+      max_users: N_max, the public cap on the number of users (strict only).
 
     Returns:
       γ as a float (μ_p does not enter γ: x̂ depends on c only, w on N).
     """
     check_choice("method", method, SENSITIVITY_METHODS)
     S = _check_S(S)
+    if method == "strict":
+        if max_items is None or max_users is None:
+            raise ValueError("method='strict' needs max_items (L) and max_users (N_max), got "
+                             f"max_items={max_items!r}, max_users={max_users!r}")
+        n_max = _check_max_users(max_users)
+        m = check_count_matrix(user_counts)
+        _check_user_cap(m.shape[0], n_max)
+        return strict_sensitivity(S=S, C=C, max_items=max_items, max_users=n_max)
+    for name, v in (("max_items", max_items), ("max_users", max_users)):
+        if v is not None:
+            raise ValueError(f"{name} applies to method='strict' only, got method={method!r}, {name}={v!r}")
     return bayesian_statistics(user_counts, C=C).sensitivity(S, method)
 
 
@@ -355,12 +477,48 @@ def bayesian_sensitivity(user_counts, *, S, C, method: str = "brute-force") -> f
 # release
 
 
+def bayesian_guarantee(*, epsilon, delta, sensitivity_method: str, calibration: str = "analytic",
+                       max_items=None, max_users=None) -> Guarantee:
+    """What a BayesianDP release promises (SPEC §3b).
+
+    - "strict": (ε, δ)-DP per user (approximate DP), given the caps L and N_max. With the classic σ at
+      ε ≥ 1 (outside its proof) the δ stated is the *true* δ of that σ (:func:`dpcore.gaussian_delta`)
+      where that is larger than the δ asked for.
+    - "brute-force" / "worst-case": γ measured on the private data → local sensitivity, not DP.
+    """
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    check_choice("sensitivity_method", sensitivity_method, SENSITIVITY_METHODS)
+    calibration = resolve_calibration(calibration, epsilon)
+    if sensitivity_method == "strict":
+        scope = (f"every user capped at L = {max_items} items (C per item); "
+                 f"at most N_max = {max_users} users (a public cap)")
+        d = delta
+        if calibration == "classic" and epsilon >= 1.0:
+            from .gaussian import classic_gaussian_sigma, gaussian_delta
+            true = gaussian_delta(epsilon, classic_gaussian_sigma(epsilon, delta))
+            if true > delta:  # the exact (Balle–Wang) δ of the classic σ; where it is ≤ δ the promise holds
+                d = true
+                scope += (f"; the classic σ is outside its proof at ε ≥ 1: its true δ is {d:.3g}, "
+                          f"not the {delta:g} asked for")
+        return approximate_dp(epsilon, d, scope=scope)
+    return local_sensitivity(
+        epsilon, delta,
+        promise=("(ε, δ) for this corpus' neighbours only — local sensitivity, not DP: γ was measured on the "
+                 "private data (N_i, c_i), so a corpus that differs from this one gets no promise, and σ itself "
+                 "depends on the data."),
+        scope=f"(ε = {epsilon:g}, δ = {delta:g}) for this corpus' neighbours only; γ measured on the data as in the paper")
+
+
+__all__.append("bayesian_guarantee")
+
+
 @dataclass(frozen=True)
 class BayesianRelease:
     """One BayesianDP release (000 Algorithm 1).
 
     θ the released distribution, h the Gaussian draw it came from, σ_ps the noise standard
-    deviation, γ the sensitivity of w ⊙ x̂, and the parameters. ``guarantee`` says what holds.
+    deviation, γ the sensitivity of w ⊙ x̂, and the parameters. ``guarantee`` says what holds
+    (:func:`bayesian_guarantee`: approximate DP in strict mode, local sensitivity otherwise).
     """
 
     theta: np.ndarray
@@ -374,12 +532,20 @@ class BayesianRelease:
     rho: float
     calibration: str
     sensitivity_method: str
-    guarantee: str = BAYESIAN_GUARANTEE
+    max_items: int | None = None
+    max_users: int | None = None
+    guarantee: Guarantee | None = None
+
+    def __post_init__(self):
+        if self.guarantee is None:
+            object.__setattr__(self, "guarantee", bayesian_guarantee(
+                epsilon=self.epsilon, delta=self.delta, sensitivity_method=self.sensitivity_method,
+                calibration=self.calibration, max_items=self.max_items, max_users=self.max_users))
 
     def __repr__(self) -> str:
         return (f"BayesianRelease(|V|={self.theta.size}, sigma={self.sigma:.4g}, sensitivity={self.sensitivity:.4g}, "
                 f"epsilon={self.epsilon:g}, delta={self.delta:g}, S={self.S:g}, C={self.C}, rho={self.rho:g}, "
-                f"calibration={self.calibration!r}, guarantee={self.guarantee!r})")
+                f"calibration={self.calibration!r}, guarantee={self.guarantee.label!r})")
 
     @property
     def classic_proven(self) -> bool:
@@ -402,6 +568,8 @@ class PreparedBayesianDP:
     rho: float
     sensitivity_method: str
     n_users: int
+    max_items: int | None = None
+    max_users: int | None = None
 
     def __repr__(self) -> str:
         return (f"PreparedBayesianDP(|V|={self.mu_ps.size}, sensitivity={self.sensitivity:.4g}, S={self.S:g}, "
@@ -421,8 +589,8 @@ class PreparedBayesianDP:
         return softmax(self.mu_ps)
 
     def sigma(self, *, epsilon, delta, calibration: str = "classic") -> float:
-        """σ_ps = ρ·γ·σ(ε, δ, Δ=1) (Corollary 1; classic or analytic calibration)."""
-        check_choice("calibration", calibration, GAUSSIAN_METHODS)
+        """σ_ps = ρ·γ·σ(ε, δ, Δ=1) (Corollary 1; "classic", "analytic" or "auto" calibration)."""
+        check_choice("calibration", calibration, CALIBRATION_CHOICES)
         base = gaussian_sigma(epsilon, delta, 1.0, method=calibration)
         return self.rho * self.sensitivity * base
 
@@ -443,41 +611,68 @@ class PreparedBayesianDP:
         epsilon = check_epsilon(epsilon)
         delta = check_delta(delta)
         rng = check_rng(rng)
+        check_choice("calibration", calibration, CALIBRATION_CHOICES)
+        calibration = resolve_calibration(calibration, epsilon)
         s = self.sigma(epsilon=epsilon, delta=delta, calibration=calibration)
         h = self.mu_ps + s * rng.standard_normal(self.mu_ps.size)
         return BayesianRelease(
             theta=softmax(h), h=h, sigma=s, sensitivity=self.sensitivity, epsilon=epsilon, delta=delta,
             S=self.S, C=self.C, rho=self.rho, calibration=calibration, sensitivity_method=self.sensitivity_method,
+            max_items=self.max_items, max_users=self.max_users,
         )
 
 
-def prepare_bayesian(user_counts, public_counts, *, S, C, rho, sensitivity: str = "brute-force") -> PreparedBayesianDP:
-    """Steps 1–7 of 000 Algorithm 1 (everything but σ and the draw)."""
-    return bayesian_statistics(user_counts, public_counts, C=C).prepare(S=S, rho=rho, sensitivity=sensitivity)
+def prepare_bayesian(user_counts, public_counts, *, S, C, rho, sensitivity: str = "brute-force",
+                     max_items=None, max_users=None, rng=None) -> PreparedBayesianDP:
+    """Steps 1–7 of 000 Algorithm 1 (everything but σ and the draw).
+
+    ``sensitivity="strict"`` (SPEC §3b) needs ``max_items`` (L), ``max_users`` (N_max) and ``rng``
+    (the per-user item choice); the local methods take none of them.
+    """
+    check_choice("sensitivity", sensitivity, SENSITIVITY_METHODS)
+    if sensitivity == "strict":
+        if max_items is None or max_users is None:
+            raise ValueError("sensitivity='strict' needs max_items (L) and max_users (N_max), got "
+                             f"max_items={max_items!r}, max_users={max_users!r}")
+    else:
+        for name, v in (("max_items", max_items), ("max_users", max_users)):
+            if v is not None:
+                raise ValueError(f"{name} applies to sensitivity='strict' only, got sensitivity={sensitivity!r}, "
+                                 f"{name}={v!r}")
+    stats = bayesian_statistics(user_counts, public_counts, C=C, max_items=max_items, rng=rng)
+    return stats.prepare(S=S, rho=rho, sensitivity=sensitivity, max_users=max_users)
 
 
 __all__.append("prepare_bayesian")
 
 
 def bayesian_dp(user_counts, public_counts, *, epsilon, delta, S, C, rho, rng,
-                sensitivity: str = "brute-force", calibration: str = "classic") -> BayesianRelease:
-    """BayesianDP (000 Algorithm 1 with Corollary 1): one (ε, δ)-DP release θ over V.
+                sensitivity: str = "brute-force", calibration: str = "classic", max_items=None,
+                max_users=None) -> BayesianRelease:
+    """BayesianDP (000 Algorithm 1 with Corollary 1): one release θ over V.
+
+    (ε, δ)-DP per user only with ``sensitivity="strict"`` (SPEC §3b: caps L = ``max_items`` and
+    N_max = ``max_users``); with the paper's local γ the release is labelled "local sensitivity (not DP)".
 
     Args:
       user_counts: scipy.sparse users × |V| raw counts; public_counts: α over V.
       epsilon, delta: privacy parameters (ε > 0, δ ∈ (0, 1)).
       S: decay weighting > 0; C: clamp, integer ≥ 1; rho: private weight in (0, 1].
       rng: numpy Generator or int seed.
-      sensitivity: "brute-force" (exact) or "worst-case" (Claim 1).
-      calibration: "classic" (as in the paper; proven for ε < 1) or "analytic" (tight).
+      sensitivity: "brute-force" (exact, local), "worst-case" (Claim 1, local) or "strict" (DP).
+      calibration: "classic" (as in the paper; proven for ε < 1), "analytic" (tight) or "auto"
+        (classic below ε = 1, analytic from 1).
+      max_items, max_users: L and N_max for strict mode.
 
     Returns:
       :class:`BayesianRelease`.
     """
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
-    check_choice("calibration", calibration, GAUSSIAN_METHODS)
-    prepared = prepare_bayesian(user_counts, public_counts, S=S, C=C, rho=rho, sensitivity=sensitivity)
+    check_choice("calibration", calibration, CALIBRATION_CHOICES)
+    rng = check_rng(rng)
+    prepared = prepare_bayesian(user_counts, public_counts, S=S, C=C, rho=rho, sensitivity=sensitivity,
+                                max_items=max_items, max_users=max_users, rng=rng)
     return prepared.release(epsilon=epsilon, delta=delta, rng=rng, calibration=calibration)
 
 
@@ -506,12 +701,32 @@ class EndToEndRelease:
     delta: float
     n_train: int
     n_validation: int
-    guarantee: str = BAYESIAN_GUARANTEE
+    guarantee: Guarantee | None = None
+
+    def __post_init__(self):
+        if self.guarantee is None:
+            object.__setattr__(self, "guarantee", end_to_end_guarantee(
+                epsilon_train=self.epsilon_train, epsilon_tune=self.epsilon_tune, delta=self.delta))
 
     def __repr__(self) -> str:
         return (f"EndToEndRelease(S*={self.S_star:g}, rho*={self.rho_star:g}, epsilon={self.epsilon:g} "
                 f"(train {self.epsilon_train:g} + tune {self.epsilon_tune:g}), delta={self.delta:g}, "
-                f"score_sensitivity={self.score_sensitivity:.4g}, guarantee={self.guarantee!r})")
+                f"score_sensitivity={self.score_sensitivity:.4g}, guarantee={self.guarantee.label!r})")
+
+
+def end_to_end_guarantee(*, epsilon_train, epsilon_tune, delta) -> Guarantee:
+    """EndToEndDP: local sensitivity (not DP). Both the BayesianDP γ^(k) and Claim 2's score
+    sensitivity (which uses γ^(k) and the validation counts) are measured on the private data
+    (SPEC §3b). The scope states the total ε_train + ε_tune."""
+    e_train, e_tune = check_epsilon(epsilon_train, "epsilon_train"), check_epsilon(epsilon_tune, "epsilon_tune")
+    return local_sensitivity(
+        e_train + e_tune, check_delta(delta),
+        promise=("(ε, δ) for this corpus' neighbours only — local sensitivity, not DP: the release's γ and the "
+                 "tuning score's sensitivity (Claim 2) are both measured on the private data."),
+        scope=f"total ε = ε_train + ε_tune = {e_train:.3g} + {e_tune:.3g} = {e_train + e_tune:.3g}, δ = {delta:g}")
+
+
+__all__.append("end_to_end_guarantee")
 
 
 def cross_entropy_score(counts, mu_ps) -> float:
@@ -542,7 +757,7 @@ class PreparedEndToEnd:
         epsilon = check_epsilon(epsilon)
         delta = check_delta(delta)
         rng = check_rng(rng)
-        check_choice("calibration", calibration, GAUSSIAN_METHODS)
+        check_choice("calibration", calibration, CALIBRATION_CHOICES)
         eps_train, eps_tune = 2.0 * epsilon / 3.0, epsilon / 3.0
         noisy = self.scores + rng.laplace(0.0, 2.0 * self.score_sensitivity / eps_tune, size=self.scores.shape)
         k = int(np.argmin(noisy))
@@ -561,7 +776,7 @@ def prepare_end_to_end(user_counts, public_counts, *, C, rng, S_grid=DEFAULT_S_G
     """Split users, compute the train statistics, the grid scores and |Δq| (see :func:`end_to_end_dp`)."""
     C = _check_C(C)
     rng = check_rng(rng)
-    check_choice("sensitivity", sensitivity, SENSITIVITY_METHODS)
+    check_choice("sensitivity", sensitivity, LOCAL_SENSITIVITY_METHODS)
     validation_share = check_real("validation_share", validation_share, low=0.0, high=1.0, high_inclusive=False)
     S_grid = tuple(_check_S(s) for s in S_grid)
     rho_grid = tuple(_check_rho(r) for r in rho_grid)
@@ -613,7 +828,7 @@ def end_to_end_dp(user_counts, public_counts, *, epsilon, delta, C, rng, S_grid=
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     rng = check_rng(rng)
-    check_choice("calibration", calibration, GAUSSIAN_METHODS)
+    check_choice("calibration", calibration, CALIBRATION_CHOICES)
     prepared = prepare_end_to_end(user_counts, public_counts, C=C, rng=rng, S_grid=S_grid, rho_grid=rho_grid,
                                   validation_share=validation_share, sensitivity=sensitivity)
     return prepared.release(epsilon=epsilon, delta=delta, rng=rng, calibration=calibration)

@@ -18,6 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .bayesian import _check_public, check_count_matrix
+from .guarantees import Guarantee, k_anonymity, local_sensitivity, no_private_data, no_protection, pure_dp
 from .validation import check_choice, check_epsilon, check_int, check_rng
 
 __all__ = [
@@ -37,10 +38,42 @@ __all__ = [
     "public_baseline",
     "private_baseline",
     "normalise_clipped",
+    "laplace_guarantee",
+    "PUBLIC_BASELINE_GUARANTEE",
+    "PRIVATE_BASELINE_GUARANTEE",
 ]
 
+# Deprecated text labels, kept only while pages still print them; the releases carry a Guarantee.
 LAPLACE_GUARANTEE = "ε-DP per user (pure, δ = 0)"
 K_ANONYMITY_GUARANTEE = "k-anonymity — not DP"
+
+PUBLIC_BASELINE_GUARANTEE = no_private_data()
+"""The public baseline α/‖α‖₁ reads no private data: 0-DP (green). It protects fully and is the floor of
+what public data alone gives; we label it as DP with ε = 0 rather than "none" because no user can be
+affected by it — "none" is for the private baseline."""
+PRIVATE_BASELINE_GUARANTEE = no_protection(
+    promise="Nothing protects the users: this is the private distribution itself (the reference every KL is "
+            "measured against).")
+
+
+def laplace_guarantee(mechanism: str, *, epsilon, W) -> Guarantee:
+    """What a Laplace baseline promises (000 §4.2; issue 15 item 2).
+
+    - "Laplace": every user capped at W counts, Lap(0, W/ε): ε-DP per user (pure).
+    - "Laplace + public": Δ₁ of the normalised counts is *measured* on the corpus (brute force over its
+      users, or 2·max t_n/‖c‖₁, both from the data): local sensitivity, not DP ("measured sensitivity";
+      the audit found ε_lower 4.60 at a claimed ε = 1).
+    """
+    check_choice("mechanism", mechanism, ("Laplace", "Laplace + public"))
+    epsilon = check_epsilon(epsilon)
+    if mechanism == "Laplace":
+        return pure_dp(epsilon, scope=f"each user capped at W = {W} counts in total")
+    return local_sensitivity(
+        epsilon, None,
+        promise=("ε for this corpus' neighbours only — measured sensitivity, not DP: Δ₁ of the normalised counts is "
+                 "measured on the private data, so another corpus gets no promise and the noise scale itself "
+                 "depends on the users."),
+        scope=f"measured sensitivity (Δ₁ from this corpus), ε = {epsilon:g}")
 LAPLACE_PUBLIC_SENSITIVITY_METHODS = ("brute-force", "bound")
 
 
@@ -100,11 +133,15 @@ class LaplaceRelease:
     epsilon: float
     W: int
     mechanism: str
-    guarantee: str = LAPLACE_GUARANTEE
+    guarantee: Guarantee | None = None
+
+    def __post_init__(self):
+        if self.guarantee is None:
+            object.__setattr__(self, "guarantee", laplace_guarantee(self.mechanism, epsilon=self.epsilon, W=self.W))
 
     def __repr__(self) -> str:
         return (f"LaplaceRelease(mechanism={self.mechanism!r}, |V|={self.theta.size}, scale={self.scale:.4g}, "
-                f"sensitivity={self.sensitivity:.4g}, epsilon={self.epsilon:g}, W={self.W}, guarantee={self.guarantee!r})")
+                f"sensitivity={self.sensitivity:.4g}, epsilon={self.epsilon:g}, W={self.W}, guarantee={self.guarantee.label!r})")
 
 
 @dataclass(frozen=True, eq=False)
@@ -243,11 +280,15 @@ class KAnonymityRelease:
     suppressed_items: int
     suppressed_mass: float
     fill: str
-    guarantee: str = K_ANONYMITY_GUARANTEE
+    guarantee: Guarantee | None = None
+
+    def __post_init__(self):
+        if self.guarantee is None:
+            object.__setattr__(self, "guarantee", k_anonymity(self.K))
 
     def __repr__(self) -> str:
         return (f"KAnonymityRelease(K={self.K}, kept_items={self.kept_items}, suppressed_mass={self.suppressed_mass:.4g}, "
-                f"fill={self.fill!r}, guarantee={self.guarantee!r})")
+                f"fill={self.fill!r}, guarantee={self.guarantee.label!r})")
 
 
 def k_anonymity_release(user_counts, public_counts, *, K, fill: str = "public") -> KAnonymityRelease:

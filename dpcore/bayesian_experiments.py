@@ -23,6 +23,7 @@ from scipy.stats import beta as beta_dist
 from .bayesian import (
     DEFAULT_RHO_GRID,
     DEFAULT_S_GRID,
+    bayesian_guarantee,
     bayesian_statistics,
     check_count_matrix,
     prepare_end_to_end,
@@ -30,9 +31,11 @@ from .bayesian import (
 )
 from .gaussian import gaussian_sigma
 from .bayesian_baselines import (
-    K_ANONYMITY_GUARANTEE,
+    PRIVATE_BASELINE_GUARANTEE,
+    PUBLIC_BASELINE_GUARANTEE,
     cap_user_totals,
     k_anonymity_release,
+    laplace_guarantee,
     normalise_clipped,
     prepare_laplace,
     prepare_laplace_public,
@@ -210,7 +213,7 @@ def _check_common(delta, S, C, rho, W, repetitions, calibration):
     rho = check_probability(rho, "rho", allow_zero=False)
     W = check_int("W", W, low=1)
     repetitions = check_int("repetitions", repetitions, low=1)
-    check_choice("calibration", calibration, ("classic", "analytic"))
+    check_choice("calibration", calibration, ("auto", "classic", "analytic"))
     return delta, S, C, rho, W, repetitions
 
 
@@ -370,7 +373,7 @@ def kl_vs_k(counts: NgramCounts, *, Ks, fill="public") -> ExperimentTable:
     for K in Ks:
         rel = k_anonymity_release(counts.user_counts, counts.public_counts, K=K, fill=fill)
         rows += _rows(K_ANONYMITY, "K", int(K), [kl_divergence(p, rel.theta)],
-                      {"suppressed_mass": rel.suppressed_mass, "guarantee": K_ANONYMITY_GUARANTEE})
+                      {"suppressed_mass": rel.suppressed_mass, "guarantee": rel.guarantee.label})
     return ExperimentTable.from_rows(rows)
 
 
@@ -446,17 +449,19 @@ def perplexity_table(setup: PerplexitySetup, *, epsilon=1.0, delta=1e-5, S=1e-3,
     c = setup.counts
     rows = []
     priv = normalise_clipped(c.total_counts())
-    rows.append((PRIVATE, trigram_perplexity(priv, setup), "none (non-private reference)"))
+    rows.append((PRIVATE, trigram_perplexity(priv, setup), PRIVATE_BASELINE_GUARANTEE.label))
     ka = k_anonymity_release(c.user_counts, c.public_counts, K=K)
-    rows.append((f"{K_ANONYMITY} (K = {K})", trigram_perplexity(ka.theta, setup), K_ANONYMITY_GUARANTEE))
+    rows.append((f"{K_ANONYMITY} (K = {K})", trigram_perplexity(ka.theta, setup), ka.guarantee.label))
     prep = bayesian_statistics(c.user_counts, c.public_counts, C=C).prepare(S=S, rho=rho)
     th = prep.sample_theta(epsilon=epsilon, delta=delta, rng=rng, repetitions=repetitions, calibration=calibration)
-    rows.append((BAYESIAN, float(np.mean([trigram_perplexity(t, setup) for t in th])), f"(ε={epsilon:g}, δ={delta:g})-DP per user"))
+    rows.append((BAYESIAN, float(np.mean([trigram_perplexity(t, setup) for t in th])),
+                 bayesian_guarantee(epsilon=epsilon, delta=delta, sensitivity_method=prep.sensitivity_method,
+                                    calibration=calibration).label))
     for name, make in ((LAPLACE_PUBLIC, lambda: prepare_laplace_public(c.user_counts, c.public_counts, W=W, rng=rng)),
                        (LAPLACE, lambda: prepare_laplace(c.user_counts, W=W, rng=rng))):
         vals = [trigram_perplexity(make().sample_theta(epsilon=epsilon, rng=rng)[0], setup) for _ in range(repetitions)]
-        rows.append((name, float(np.mean(vals)), f"ε={epsilon:g}-DP per user"))
-    rows.append((PUBLIC, trigram_perplexity(public_baseline(c.public_counts), setup), "no private data used"))
+        rows.append((name, float(np.mean(vals)), laplace_guarantee(name, epsilon=epsilon, W=W).label))
+    rows.append((PUBLIC, trigram_perplexity(public_baseline(c.public_counts), setup), PUBLIC_BASELINE_GUARANTEE.label))
     return ExperimentTable.from_rows(rows, columns=["mechanism", "perplexity", "guarantee"])
 
 

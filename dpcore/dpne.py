@@ -64,6 +64,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from .gaussian import gaussian_sigma
+from .guarantees import Guarantee, approximate_dp
 from .ngrams import (
     MAX_NGRAM_LENGTH,
     NgramIndex,
@@ -98,9 +99,19 @@ __all__ = [
     "dpsu_single",
     "kanonymity_coverage",
     "KAnonymityCoverage",
+    "dpne_guarantee",
 ]
 
-DPNE_GUARANTEE = "(ε, δ)-DP per user"
+DPNE_GUARANTEE = "(ε, δ)-DP per user"  # deprecated text label; releases carry a Guarantee (see dpne_guarantee)
+DPSU_SINGLE_SCOPE = "for each length separately — not for all lengths together"
+
+
+def dpne_guarantee(*, epsilon, delta, single_length: bool = False) -> Guarantee:
+    """DPNE and the DPSU baselines: (ε, δ)-DP per user (approximate DP; 003 Thm 3.1). DPSU-single spends
+    the whole budget on every length, so the promise holds for each length separately only."""
+    return approximate_dp(float(epsilon), float(delta), scope=DPSU_SINGLE_SCOPE if single_length else "")
+
+
 EVALUATION_ONLY = "evaluation only — computed from the private corpus, not part of the DP release"
 KANONYMITY_LABEL = "k-anonymity — not DP"
 PRUNING_RULES = ("both", "single")
@@ -384,7 +395,11 @@ class DpneRelease(_ReleasedSets):
     policy: str
     policy_cutoff: float
     evaluation: DpneEvaluation = field(repr=False)
-    guarantee: str = DPNE_GUARANTEE
+    guarantee: Guarantee | None = None
+
+    def __post_init__(self):
+        if self.guarantee is None:
+            object.__setattr__(self, "guarantee", dpne_guarantee(epsilon=self.epsilon, delta=self.delta))
 
 
 
@@ -402,7 +417,7 @@ class DpsuBaselineRelease(_ReleasedSets):
     sigmas: dict
     thresholds: dict
     contribution_limit: int
-    guarantee: str
+    guarantee: Guarantee
 
 
 
@@ -724,7 +739,7 @@ def dpsu_all(users, *, epsilon, delta, max_length, contribution_limit, rng, sele
     ids = {k: index.level(k).grams[released[offsets[k - 1]:offsets[k]]] for k in range(1, T + 1)}
     return DpsuBaselineRelease(name="DPSU-all", ids=ids, vocabulary=index.corpus.vocabulary,
                                sigmas={k: sigma for k in ids}, thresholds={k: rho for k in ids},
-                               contribution_limit=T * limit, guarantee=DPNE_GUARANTEE)
+                               contribution_limit=T * limit, guarantee=dpne_guarantee(epsilon=epsilon, delta=delta))
 
 
 def dpsu_even(users, *, epsilon, delta, max_length, contribution_limit, rng, selection="random",
@@ -746,7 +761,7 @@ def dpsu_even(users, *, epsilon, delta, max_length, contribution_limit, rng, sel
                             policy=policy, policy_cutoff=policy_cutoff)
     return DpsuBaselineRelease(name="DPSU-even", ids=ids, vocabulary=index.corpus.vocabulary,
                                sigmas={k: sigma_k for k in ids}, thresholds={k: rho for k in ids},
-                               contribution_limit=limit, guarantee=DPNE_GUARANTEE)
+                               contribution_limit=limit, guarantee=dpne_guarantee(epsilon=epsilon, delta=delta))
 
 
 
@@ -778,7 +793,7 @@ def dpsu_single(users, *, epsilon, delta, max_length, contribution_limit, rng, s
     return DpsuBaselineRelease(name="DPSU-single", ids=ids, vocabulary=index.corpus.vocabulary,
                                sigmas={k: sigma for k in ids}, thresholds={k: rho for k in ids},
                                contribution_limit=limit,
-                               guarantee="(ε, δ)-DP per user for each length separately — not for all lengths together")
+                               guarantee=dpne_guarantee(epsilon=epsilon, delta=delta, single_length=True))
 
 
 # --------------------------------------------------------------------------------------------------

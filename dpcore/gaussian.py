@@ -20,10 +20,27 @@ __all__ = [
     "classic_gaussian_sigma",
     "analytic_gaussian_sigma",
     "classic_calibration_proven",
+    "resolve_calibration",
+    "classic_true_delta",
     "GAUSSIAN_METHODS",
+    "CALIBRATION_CHOICES",
+    "AUTO_CALIBRATION_THRESHOLD",
 ]
 
 GAUSSIAN_METHODS = ("classic", "analytic")
+CALIBRATION_CHOICES = ("auto",) + GAUSSIAN_METHODS
+"""What a page or caller may ask for: "auto" is the classic σ below ε = 1 and the analytic σ from 1 on."""
+AUTO_CALIBRATION_THRESHOLD = 1.0
+
+
+def resolve_calibration(method, epsilon) -> str:
+    """The calibration that is used: "auto" → "classic" for ε < 1 (as in the paper, inside its proof),
+    "analytic" for ε ≥ 1 (the classic σ is outside its proof there: at ε = 10 its true δ is 2.27 × the
+    stated one, see :func:`gaussian_delta`). "classic" and "analytic" are returned as they are."""
+    check_choice("calibration", method, CALIBRATION_CHOICES)
+    if method != "auto":
+        return method
+    return "classic" if check_epsilon(epsilon) < AUTO_CALIBRATION_THRESHOLD else "analytic"
 
 
 def classic_calibration_proven(epsilon: float) -> bool:
@@ -87,6 +104,14 @@ def analytic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
     return math.exp(log_s) * sensitivity
 
 
+def classic_true_delta(epsilon, delta) -> float:
+    """The exact δ of the classic σ = √(2 ln(1.25/δ))/ε at ε (Balle & Wang's δ(ε, σ); Δ cancels).
+
+    Below ε = 1 it is ≤ δ (the proof holds, with slack); from ε = 1 it can exceed δ: at ε = 10,
+    δ = 1e-5 it is 2.27e-5 (issue 15 item 3). Pages show it beside the classic σ."""
+    return gaussian_delta(epsilon, classic_gaussian_sigma(epsilon, delta))
+
+
 def gaussian_sigma(epsilon, delta, sensitivity=1.0, *, method="classic") -> float:
     """Noise standard deviation σ for the Gaussian mechanism at (ε, δ) and ℓ2 sensitivity Δ.
 
@@ -94,8 +119,8 @@ def gaussian_sigma(epsilon, delta, sensitivity=1.0, *, method="classic") -> floa
       epsilon: ε > 0.
       delta: δ in (0, 1).
       sensitivity: ℓ2 sensitivity Δ > 0.
-      method: ``"classic"`` (000 Def. 4, proven for ε < 1 only) or ``"analytic"``
-        (Balle & Wang 2018, tight for every ε).
+      method: ``"classic"`` (000 Def. 4, proven for ε < 1 only), ``"analytic"``
+        (Balle & Wang 2018, tight for every ε) or ``"auto"`` (classic below ε = 1, analytic from 1).
 
     Returns:
       σ as a float.
@@ -106,7 +131,9 @@ def gaussian_sigma(epsilon, delta, sensitivity=1.0, *, method="classic") -> floa
     SPEC §2 check values (Δ = 1): analytic (1, 1e-5) → 3.730632, (4, 1e-7) → 1.297843;
     classic (1, 1e-5) → 4.844805.
     """
-    check_choice("method", method, GAUSSIAN_METHODS)
+    check_choice("method", method, CALIBRATION_CHOICES)
+    if method == "auto":
+        method = resolve_calibration(method, epsilon)
     if method == "classic":
         return classic_gaussian_sigma(epsilon, delta, sensitivity)
     return analytic_gaussian_sigma(epsilon, delta, sensitivity)

@@ -45,6 +45,7 @@ __all__ = [
     "local_sensitivity",
     "k_anonymity",
     "no_protection",
+    "no_private_data",
 ]
 
 PURE_DP = "pure DP"
@@ -105,7 +106,8 @@ class Guarantee:
             v = getattr(self, name)
             if v is not None and (not isinstance(v, (int, float)) or isinstance(v, bool) or math.isnan(v)):
                 raise ValueError(f"{name} must be a number or None, got {name}={v!r}")
-        if self.epsilon is not None and not self.epsilon > 0:
+        if self.epsilon is not None and not self.epsilon > 0 and not (self.kind == PURE_DP and self.epsilon == 0):
+            # ε = 0 only for a pure-DP release that uses no private data (:func:`no_private_data`)
             raise ValueError(f"epsilon must be > 0, got epsilon={self.epsilon}")
         if self.delta is not None and not 0 <= self.delta < 1:
             raise ValueError(f"delta must be in [0, 1), got delta={self.delta}")
@@ -227,6 +229,16 @@ def k_anonymity(K: int, *, promise: str | None = None, **kw) -> Guarantee:
                           "differential privacy: one user can lift an item to K and so change the output "
                           "with certainty, and nothing bounds what the output reveals under side information.")
     return Guarantee(K_ANONYMITY, promise, K=int(K), **kw)
+
+
+def no_private_data(*, promise: str | None = None, **kw) -> Guarantee:
+    """A release computed from public data only (e.g. the public baseline): its output distribution is the
+    same with or without any user, i.e. 0-DP (pure DP with ε = 0) — it protects fully and learns nothing
+    from the users."""
+    promise = promise or ("Computed from public data only: adding or removing any user changes nothing, so the "
+                          "output reveals nothing about the users (0-DP) — and learns nothing from them.")
+    kw.setdefault("scope", "uses no private data")
+    return Guarantee(PURE_DP, promise, epsilon=0.0, delta=0.0, **kw)
 
 
 def no_protection(*, promise: str | None = None, **kw) -> Guarantee:

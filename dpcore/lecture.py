@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .exponential import exponential_mechanism_probabilities
+from .guarantees import Guarantee, local_sensitivity, no_protection, pure_dp
 from .laplace import laplace_privacy_loss_bound
 from .validation import check_epsilon, check_real, check_sensitivity
 
@@ -30,6 +31,7 @@ __all__ = [
     "city_example",
     "empirical_selection_ratios",
     "empirical_density_ratios",
+    "bank_debt_guarantee",
 ]
 
 BANK_DEBTS: dict[str, float] = {"Alice": 2_800_798.00, "Bob": 7_000.00, "Charlie": 1.56, "Xander": 0.00}
@@ -92,6 +94,22 @@ def bank_debt_worst_case(*, epsilon, scale, cap: float = DEBT_CAP) -> DebtNeighb
     return bank_debt_neighbours({"A": 0.0, "B": 0.0, "C": 0.0, "X (outlier at the cap)": cap}, epsilon=epsilon, scale=scale)[-1]
 
 
+def bank_debt_guarantee(*, epsilon, scale, cap: float = DEBT_CAP) -> Guarantee:
+    """The total-debt query with Lap(0, b): ε-DP (pure) when b ≥ cap/ε (the global sensitivity is the cap,
+    001); with a smaller b — e.g. set from the data's largest debt — the worst neighbour's loss is cap/b > ε
+    and the scale was measured on the data: local sensitivity, not DP."""
+    epsilon = check_epsilon(epsilon)
+    scale = check_sensitivity(scale, "scale")
+    cap = check_sensitivity(cap, "cap")
+    if scale * epsilon >= cap * (1 - 1e-12):
+        return pure_dp(epsilon, scope=f"b = {scale:,.4g} ≥ cap/ε: the cap {cap:,.0f} € is the global sensitivity")
+    return local_sensitivity(
+        epsilon, None,
+        promise=(f"The scale b = {scale:,.4g} is below cap/ε = {cap / epsilon:,.4g}: it fits this bank's customers only. "
+                 f"A customer at the cap would lose up to ε = {cap / scale:.3g}, not {epsilon:g}. Not DP."),
+        scope="b set from the data, not from the cap")
+
+
 def city_utilities(members: tuple[tuple[float, float], ...] | np.ndarray,
                    cities: np.ndarray, *, min_distance: float = 1e-3) -> np.ndarray:
     """u(D, c) = 1/d(mean(D), c), Euclidean distance in degrees, d floored at ``min_distance``.
@@ -147,7 +165,26 @@ class CityExample:
 
     @property
     def violates(self) -> bool:
-        return self.worst_ratio > self.bound * (1 + 1e-12)
+        return not self.worst_ratio <= self.bound * (1 + 1e-12)  # a NaN ratio (0/0 at a tiny Δu) violates too
+
+    @property
+    def guarantee(self) -> Guarantee:
+        """What this exponential-mechanism release promises.
+
+        Δu is computed over D's own remove-one neighbours (001's worked example), so even the true
+        value is a local sensitivity: the ratio ≤ e^ε holds for these neighbours, not for every
+        society. With a Δu below the true one the ratio is exceeded: no promise at all.
+        """
+        if self.violates:
+            return no_protection(promise=(f"Δu = {self.sensitivity_used:.4g} is below the true {self.sensitivity_true:.4g}: "
+                                          f"the worst probability ratio {self.worst_ratio:.3g} exceeds e^ε = "
+                                          f"{self.bound:.3g} ({self.worst_pair[0]}, {self.worst_pair[1]})."))
+        return local_sensitivity(
+            self.epsilon, None,
+            promise=(f"Δu = {self.sensitivity_used:.4g} covers the neighbours of this society (each member removed): "
+                     f"every city's probability changes by at most e^ε = {self.bound:.3g} for them. Another "
+                     "society's neighbours are not covered — a global Δu would be needed for ε-DP."),
+            scope="Δu computed over D's remove-one neighbours")
 
 
 def city_example(*, epsilon, sensitivity=None, members: dict[str, str] | None = None,

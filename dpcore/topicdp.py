@@ -49,6 +49,7 @@ from pathlib import Path
 import numpy as np
 from scipy.special import lambertw
 
+from .guarantees import Guarantee, approximate_dp, pure_dp, random_dp
 from .metrics import kendall_tau_distance, l1_distance, rmse
 from .topic_model import (
     DocumentTermData,
@@ -76,6 +77,8 @@ __all__ = [
     "sampled_sensitivity",
     "TOPICDP_GUARANTEE",
     "MATRIX_LAPLACE_GUARANTEE",
+    "TOPICS_CHOICE",
+    "matrix_guarantee",
     "MatrixRelease",
     "topicdp_sigma",
     "topicdp_mechanism",
@@ -93,8 +96,44 @@ __all__ = [
     "save_topic_model",
 ]
 
+# Deprecated text labels, kept while pages print them; every MatrixRelease carries a Guarantee.
 TOPICDP_GUARANTEE = "(ε, δ, γ)-random DP — weaker than (ε, δ)-DP"
 MATRIX_LAPLACE_GUARANTEE = "ε-DP"
+TOPICS_CHOICE = "a non-private choice of topics and keywords"
+"""What none of the three mechanisms covers: W's m topics and n keywords are picked from the private
+LDA fit without noise (004 §5.2); the noise protects the values only (issue 15 item 2)."""
+
+
+def matrix_guarantee(mechanism: str, *, epsilon, delta=None, gamma=None, m: int = 1, n: int = 2) -> Guarantee:
+    """What a release of W promises.
+
+    - TopicDP and MVG with the sampled Δ_s: (ε, δ, γ)-random DP (004 Thm 4.6.2; orange), given
+      :data:`TOPICS_CHOICE`. Without γ (a sensitivity passed as a bare number) the promise is (ε, δ)-DP
+      *conditional on* that number being a global bound — orange as well, never green.
+    - Laplace (ℓ1 sensitivity 2m): ε-DP for the values, given :data:`TOPICS_CHOICE` (orange).
+    """
+    check_choice("mechanism", mechanism, TOPIC_MECHANISMS)
+    epsilon = check_epsilon(epsilon)
+    if mechanism == "Laplace":
+        return pure_dp(epsilon, conditional_on=TOPICS_CHOICE)
+    delta = check_delta(delta)
+    scope = ""
+    if mechanism == "TopicDP" and epsilon / (m * n) >= 1.0:
+        scope = f"the classic σ at ε′ = ε/(m·n) = {epsilon / (m * n):.3g} ≥ 1 is outside its proof"
+    if gamma is None:
+        return approximate_dp(epsilon, delta, conditional_on="a supplied sensitivity taken as a global bound (not "
+                              "checked) and " + TOPICS_CHOICE, scope=scope)
+    return random_dp(epsilon, delta, check_real("gamma", gamma, low=0.0, high=1.0, high_inclusive=False),
+                     conditional_on=TOPICS_CHOICE, scope=scope)
+
+
+def _sensitivity_gamma(sensitivity, gamma):
+    """Accept Δ_s as a number (γ from ``gamma``) or as a :class:`SensitivityResult` (γ from it)."""
+    if isinstance(sensitivity, SensitivityResult):
+        if gamma is not None and float(gamma) != sensitivity.gamma:
+            raise ValueError(f"gamma must match the sensitivity's gamma={sensitivity.gamma:g}, got gamma={gamma}")
+        return sensitivity.delta_s, sensitivity.gamma
+    return sensitivity, gamma
 MAX_MATRIX_SIDE = 10
 """m and n go up to 10 (the thesis' 10 × 10); the sampler records Δ_i for every m, n up to this."""
 
@@ -519,7 +558,8 @@ class MatrixRelease:
       noisy: the noisy matrix before clipping and renormalising.
       noise_scale: the per-entry Gaussian standard deviation σ, or the Laplace scale b.
       sensitivity: the sensitivity used (Δ_s, or 2m for Laplace).
-      guarantee: what the release promises, in words.
+      guarantee: what the release promises (:func:`matrix_guarantee`).
+      gamma: the random-DP γ behind a sampled sensitivity, or None.
     """
 
     mechanism: str
@@ -529,7 +569,8 @@ class MatrixRelease:
     sensitivity: float
     epsilon: float
     delta: float | None
-    guarantee: str
+    guarantee: Guarantee
+    gamma: float | None = None
 
 
 def _check_matrix(matrix) -> np.ndarray:
@@ -560,15 +601,19 @@ def topicdp_sigma(*, epsilon, delta, sensitivity, m: int, n: int) -> float:
     return sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / (epsilon / (m * n))
 
 
-def topicdp_mechanism(matrix, *, epsilon, delta, sensitivity, rng) -> MatrixRelease:
+def topicdp_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma=None) -> MatrixRelease:
     """TopicDP (004 Alg. 2): add N(0, σ²) to every entry, σ from :func:`topicdp_sigma`; clip at 0 and
-    renormalise rows. (ε, δ, γ)-random DP with the sampled sensitivity Δ_s (004 Thm 4.6.2)."""
+    renormalise rows. (ε, δ, γ)-random DP with the sampled sensitivity Δ_s (004 Thm 4.6.2).
+
+    ``sensitivity`` is Δ_s as a number (then pass the sampler's ``gamma``) or a :class:`SensitivityResult`."""
+    sensitivity, gamma = _sensitivity_gamma(sensitivity, gamma)
     w = _check_matrix(matrix)
     sigma = topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=sensitivity, m=w.shape[0], n=w.shape[1])
     rng = check_rng(rng)
     noisy = w + sigma * rng.standard_normal(w.shape)
     return MatrixRelease("TopicDP", _clip_renormalise(noisy), noisy, sigma, float(sensitivity), float(epsilon),
-                         float(delta), TOPICDP_GUARANTEE)
+                         float(delta), matrix_guarantee("TopicDP", epsilon=epsilon, delta=delta, gamma=gamma,
+                                                        m=w.shape[0], n=w.shape[1]), gamma)
 
 
 def matrix_laplace_scale(*, epsilon, m: int) -> float:
@@ -585,7 +630,7 @@ def matrix_laplace_mechanism(matrix, *, epsilon, rng) -> MatrixRelease:
     rng = check_rng(rng)
     noisy = w + rng.laplace(0.0, b, size=w.shape)
     return MatrixRelease("Laplace", _clip_renormalise(noisy), noisy, b, 2.0 * w.shape[0], float(epsilon), None,
-                         MATRIX_LAPLACE_GUARANTEE)
+                         matrix_guarantee("Laplace", epsilon=epsilon))
 
 
 def mvg_sigma(*, epsilon, delta, m: int, n: int, gamma_f, s2) -> float:
@@ -619,17 +664,19 @@ def mvg_sigma(*, epsilon, delta, m: int, n: int, gamma_f, s2) -> float:
     return math.sqrt(math.sqrt(mn) / p)
 
 
-def mvg_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma_f=None) -> MatrixRelease:
+def mvg_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma_f=None, gamma=None) -> MatrixRelease:
     """MVG baseline, i.i.d. form, with s₂ = Δ_s and γ_F = √m by default; clip, renormalise rows.
 
-    With a sampled s₂ the guarantee is (ε, δ, γ)-random DP, like TopicDP's (thesis §5.2)."""
+    With a sampled s₂ the guarantee is (ε, δ, γ)-random DP, like TopicDP's (thesis §5.2); ``gamma`` is the
+    sampler's γ (or pass a :class:`SensitivityResult` as ``sensitivity``)."""
+    sensitivity, gamma = _sensitivity_gamma(sensitivity, gamma)
     w = _check_matrix(matrix)
     gf = math.sqrt(w.shape[0]) if gamma_f is None else gamma_f
     sigma = mvg_sigma(epsilon=epsilon, delta=delta, m=w.shape[0], n=w.shape[1], gamma_f=gf, s2=sensitivity)
     rng = check_rng(rng)
     noisy = w + sigma * rng.standard_normal(w.shape)
     return MatrixRelease("MVG", _clip_renormalise(noisy), noisy, sigma, float(sensitivity), float(epsilon),
-                         float(delta), TOPICDP_GUARANTEE)
+                         float(delta), matrix_guarantee("MVG", epsilon=epsilon, delta=delta, gamma=gamma), gamma)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -642,12 +689,16 @@ METRIC_LABELS = {"l1": "L1 distance Σ|W − W′|", "rmse": "RMSE", "kendall": 
 STAGES = ("released", "noisy")
 
 
-def release_all(matrix, *, epsilon, delta, sensitivity, rng) -> dict[str, MatrixRelease]:
-    """One release of W by each mechanism, noise from one generator (TopicDP, MVG, Laplace order)."""
+def release_all(matrix, *, epsilon, delta, sensitivity, rng, gamma=None) -> dict[str, MatrixRelease]:
+    """One release of W by each mechanism, noise from one generator (TopicDP, MVG, Laplace order).
+
+    ``sensitivity``: Δ_s as a number with the sampler's ``gamma``, or a :class:`SensitivityResult`."""
     rng = check_rng(rng)
+    sensitivity, gamma = _sensitivity_gamma(sensitivity, gamma)
     return {
-        "TopicDP": topicdp_mechanism(matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng),
-        "MVG": mvg_mechanism(matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng),
+        "TopicDP": topicdp_mechanism(matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng,
+                                     gamma=gamma),
+        "MVG": mvg_mechanism(matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng, gamma=gamma),
         "Laplace": matrix_laplace_mechanism(matrix, epsilon=epsilon, rng=rng),
     }
 

@@ -202,7 +202,7 @@ def test_theta_is_a_distribution_at_extreme_settings(epsilon, S, rho, calibratio
                       calibration=calibration)
     assert np.all(np.isfinite(rel.theta)) and np.all(rel.theta >= 0)
     assert rel.theta.sum() == pytest.approx(1.0, abs=1e-12)
-    assert rel.guarantee == "(ε, δ)-DP per user"
+    assert rel.guarantee.kind == dpcore.guarantees.LOCAL_SENSITIVITY  # the paper's γ is measured on the data
 
 
 def test_softmax_is_stable_for_huge_values():
@@ -263,7 +263,7 @@ def test_share_downweighted_counts_words_with_weight_below_one():
 
 def test_release_repr_and_classic_flag():
     rel = bayesian_dp(TINY, TINY_ALPHA, epsilon=2.0, delta=1e-5, S=1, C=1, rho=0.5, rng=0)
-    assert "guarantee='(ε, δ)-DP per user'" in repr(rel)
+    assert "guarantee=" in repr(rel) and "not DP — " in repr(rel)
     assert rel.classic_proven is False
     assert bayesian_dp(TINY, TINY_ALPHA, epsilon=0.5, delta=1e-5, S=1, C=1, rho=0.5, rng=0).classic_proven
 
@@ -285,8 +285,8 @@ def test_release_repr_and_classic_flag():
     ({"epsilon": float("inf")}, ValueError, "epsilon must be finite, got epsilon=inf"),
     ({"delta": 1.0}, ValueError, "delta must be < 1, got delta=1"),
     ({"delta": 0}, ValueError, "delta must be > 0, got delta=0"),
-    ({"sensitivity": "exact"}, ValueError, "sensitivity must be one of 'brute-force', 'worst-case', got sensitivity='exact'"),
-    ({"calibration": "tight"}, ValueError, "calibration must be one of 'classic', 'analytic', got calibration='tight'"),
+    ({"sensitivity": "exact"}, ValueError, "sensitivity must be one of 'brute-force', 'worst-case', 'strict', got sensitivity='exact'"),
+    ({"calibration": "tight"}, ValueError, "calibration must be one of 'auto', 'classic', 'analytic', got calibration='tight'"),
     ({"rng": "seed"}, TypeError, "rng must be a numpy.random.Generator or an int seed"),
 ])
 def test_bayesian_dp_rejects_bad_parameters(kwargs, exc, message):
@@ -319,7 +319,7 @@ def test_bad_count_matrices_are_rejected(counts, exc, message):
 
 
 def test_bad_method_is_rejected():
-    with pytest.raises(ValueError, match="method must be one of 'brute-force', 'worst-case', got method='exact'"):
+    with pytest.raises(ValueError, match="method must be one of 'brute-force', 'worst-case', 'strict', got method='exact'"):
         bayesian_sensitivity(TINY, S=1, C=1, method="exact")
 
 
@@ -355,7 +355,8 @@ def test_end_to_end_budget_grid_and_choice():
     assert res.n_train == 54 and res.n_validation == 6  # 90 / 10 split by user
     assert np.all(np.isfinite(res.scores)) and res.score_sensitivity > 0
     assert res.theta.sum() == pytest.approx(1.0)
-    assert res.guarantee == "(ε, δ)-DP per user"
+    assert res.guarantee.kind == dpcore.guarantees.LOCAL_SENSITIVITY  # Claim 2 is local (SPEC §3b)
+    assert res.guarantee.epsilon == pytest.approx(0.9)
     k = res.grid.index((res.S_star, res.rho_star))
     assert k == int(np.argmin(res.noisy_scores))
 

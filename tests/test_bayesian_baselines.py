@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+import dpcore
+
 from dpcore.bayesian_baselines import (
-    K_ANONYMITY_GUARANTEE,
     cap_user_totals,
     k_anonymity_release,
     laplace_counts_dp,
@@ -54,7 +55,26 @@ def test_laplace_release_scale_and_distribution():
     rel = laplace_counts_dp(sp.csr_matrix(counts), epsilon=0.5, W=3, rng=0)
     assert rel.scale == pytest.approx(3 / 0.5) and rel.sensitivity == 3
     assert rel.theta.sum() == pytest.approx(1.0) and np.all(rel.theta >= 0)
-    assert "ε-DP" in rel.guarantee
+    assert rel.guarantee.kind == dpcore.guarantees.PURE_DP and rel.guarantee.is_dp
+    assert rel.guarantee.epsilon == 0.5 and "W = 3" in rel.guarantee.label
+
+
+def test_laplace_public_is_labelled_measured_sensitivity_not_dp():
+    """Issue 15 item 2: Laplace + public's Δ₁ is measured on the corpus → not DP (orange, never green)."""
+    counts = random_counts(2)
+    for method in ("brute-force", "bound"):
+        rel = laplace_public_dp(sp.csr_matrix(counts), np.arange(1, counts.shape[1] + 1), epsilon=1.0, W=3, rng=0,
+                                sensitivity=method)
+        g = rel.guarantee
+        assert g.kind == dpcore.guarantees.LOCAL_SENSITIVITY and not g.is_dp and g.colour == "orange"
+        assert "not DP" in g.label and "measured sensitivity" in g.label
+
+
+def test_baseline_guarantees():
+    assert dpcore.PUBLIC_BASELINE_GUARANTEE.is_dp and dpcore.PUBLIC_BASELINE_GUARANTEE.epsilon == 0
+    assert "no private data" in dpcore.PUBLIC_BASELINE_GUARANTEE.label
+    assert dpcore.PRIVATE_BASELINE_GUARANTEE.kind == dpcore.guarantees.NO_PROTECTION
+    assert dpcore.PRIVATE_BASELINE_GUARANTEE.colour == "red"
 
 
 def test_laplace_noise_has_the_right_scale():
@@ -160,7 +180,8 @@ def test_k_anonymity_by_hand():
     np.testing.assert_allclose(rel.theta, np.array([5, 0.5, 3, 1.5]) / 10)
     assert rel.kept_items == 2 and rel.suppressed_items == 2
     assert rel.suppressed_mass == pytest.approx(0.2)
-    assert rel.guarantee == K_ANONYMITY_GUARANTEE == "k-anonymity — not DP"
+    assert rel.guarantee.kind == dpcore.guarantees.K_ANONYMITY and rel.guarantee.K == 2
+    assert rel.guarantee.colour == "red" and "not DP" in rel.guarantee.label
     zero = k_anonymity_release(sp.csr_matrix(counts), alpha, K=2, fill="zero")
     np.testing.assert_allclose(zero.theta, np.array([5, 0, 3, 0]) / 8)
 

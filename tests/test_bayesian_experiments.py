@@ -137,7 +137,8 @@ def test_kl_vs_k_starts_at_the_private_distribution_and_grows():
     df = kl_vs_k(counts, Ks=[1, 5, 20, 60])
     assert df.filter(K=1)["kl"].item() < 1e-8
     assert np.all(np.diff(df["kl"]) >= 0)  # monotonic increasing (non-strict)
-    assert set(df["guarantee"]) == {"k-anonymity — not DP"} and set(df["mechanism"]) == {K_ANONYMITY}
+    assert set(df["guarantee"]) == {f"k-anonymity (K = {K}) — not DP" for K in df["K"]}
+    assert set(df["mechanism"]) == {K_ANONYMITY}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -228,7 +229,7 @@ def test_membership_inference_columns_on_the_sample_corpus(unigrams):
      "public noise scale must be >= 0, got public noise scale=-1"),
     (lambda c: membership_inference(c, epsilons=[1.0], trials=2), ValueError, "trials must be >= 4, got trials=2"),
     (lambda c: kl_vs_epsilon(c, epsilons=[1.0], calibration="exact"), ValueError,
-     "calibration must be one of 'classic', 'analytic', got calibration='exact'"),
+     "calibration must be one of 'auto', 'classic', 'analytic', got calibration='exact'"),
 ])
 def test_experiment_validation_messages(call, exc, message):
     with pytest.raises(exc) as info:

@@ -11,7 +11,6 @@ from scipy import stats
 
 import dpcore
 from dpcore.dpne import (
-    DPNE_GUARANTEE,
     count_valid_kgrams,
     dpne,
     dpne_noise_scales,
@@ -244,7 +243,8 @@ def test_shared_phrase_released_and_unique_text_not():
 def test_result_carries_guarantee_parameters_and_no_counts():
     users = phrase_corpus(0, n_users=100)
     res = dpne(users, epsilon=4, delta=1e-7, max_length=4, contribution_limit=5, eta=0.05, rng=1)
-    assert res.guarantee == DPNE_GUARANTEE == "(ε, δ)-DP per user"
+    assert res.guarantee.kind == dpcore.guarantees.APPROXIMATE_DP and res.guarantee.is_dp
+    assert (res.guarantee.epsilon, res.guarantee.delta) == (res.epsilon, res.delta)
     assert set(res.ngrams) == {1, 2, 3, 4}
     assert all(all(isinstance(g, tuple) and len(g) == k for g in res.ngrams[k]) for k in res.ngrams)
     assert set(res.sigmas) == {1, 2, 3, 4}
@@ -349,7 +349,8 @@ def test_baselines_release_only_real_kgrams_with_their_accounting():
     assert even.sigmas[2] == pytest.approx(sigma * math.sqrt(5))
     assert even.thresholds[2] == pytest.approx(dpsu_threshold_for_sigma(sigma * math.sqrt(5), 1e-7 / 5, 5))
     assert single.thresholds[4] == pytest.approx(dpsu_threshold(4, 1e-7, 5)[1])
-    assert "separately" in single.guarantee
+    assert "for each length separately — not for all lengths together" in single.guarantee.label
+    assert single.guarantee.kind == dpcore.guarantees.APPROXIMATE_DP
     # the whole budget on one length buys at least as much as a 1/T share of it, in expectation
     assert sum(single.sizes.values()) >= sum(even.sizes.values())
 

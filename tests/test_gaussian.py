@@ -63,7 +63,7 @@ def test_classic_proof_range_flag():
     (dict(epsilon=1, delta=1), "delta must be < 1, got delta=1"),
     (dict(epsilon=1, delta=0), "delta must be > 0, got delta=0"),
     (dict(epsilon=1, delta=1e-5, sensitivity=-2), "sensitivity must be > 0, got sensitivity=-2"),
-    (dict(epsilon=1, delta=1e-5, method="tight"), "method must be one of 'classic', 'analytic', got method='tight'"),
+    (dict(epsilon=1, delta=1e-5, method="tight"), "method must be one of 'auto', 'classic', 'analytic', got method='tight'"),
 ])
 def test_bad_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -77,3 +77,17 @@ def test_gaussian_noise_scale_statistically():
     x = dpcore.gaussian.gaussian_sample(np.zeros(200_000), sigma, rng)
     # sample sd of 200k normals has relative SE 1/sqrt(2n) = 0.16%; allow 5 SE = 0.8%
     assert np.std(x) == pytest.approx(sigma, rel=0.008)
+
+
+def test_auto_calibration_switches_at_one_and_classic_true_delta():
+    import dpcore
+
+    assert dpcore.resolve_calibration("auto", 0.5) == "classic"
+    assert dpcore.resolve_calibration("auto", 1.0) == "analytic"
+    assert dpcore.gaussian_sigma(0.5, 1e-5, method="auto") == dpcore.classic_gaussian_sigma(0.5, 1e-5)
+    assert dpcore.gaussian_sigma(4, 1e-7, method="auto") == pytest.approx(1.297843, abs=1e-6)
+    # the classic σ's true δ: below the stated δ inside the proof, 2.27 × it at ε = 10
+    assert dpcore.classic_true_delta(0.5, 1e-5) < 1e-5
+    assert dpcore.classic_true_delta(10, 1e-5) / 1e-5 == pytest.approx(2.2654, abs=1e-3)
+    with pytest.raises(ValueError, match="calibration must be one of 'auto', 'classic', 'analytic'"):
+        dpcore.resolve_calibration("exact", 1.0)

@@ -225,10 +225,24 @@ def test_all_negative_row_becomes_uniform():
 
 def test_guarantees():
     w = np.full((2, 2), 0.5)
-    rels = dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0)
-    assert rels["TopicDP"].guarantee == "(ε, δ, γ)-random DP — weaker than (ε, δ)-DP"
-    assert rels["MVG"].guarantee == "(ε, δ, γ)-random DP — weaker than (ε, δ)-DP"
-    assert rels["Laplace"].guarantee == "ε-DP"
+    G = dpcore.guarantees
+    rels = dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0, gamma=0.05)
+    for mech in ("TopicDP", "MVG"):
+        g = rels[mech].guarantee
+        assert g.kind == G.RANDOM_DP and g.gamma == 0.05 and g.colour == "orange" and not g.is_dp
+        assert "weaker than DP" in g.label and "given a non-private choice of topics and keywords" in g.label
+    g = rels["Laplace"].guarantee
+    assert g.kind == G.PURE_DP and g.colour == "orange" and not g.is_dp  # DP for the values only
+    assert "given a non-private choice of topics and keywords" in g.label
+    # a bare number without γ: never green
+    bare = dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0)
+    assert all(r.guarantee.colour != "green" for r in bare.values())
+    # γ read from a SensitivityResult
+    res = tdp.SensitivityResult(delta_s=0.1, gamma=0.2, h=61, k=61, rho_sampler=0.01, m=2, n=2, sample_users=10,
+                                draws=np.full(61, 0.1))
+    assert dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=res, rng=0).guarantee.gamma == 0.2
+    with pytest.raises(ValueError, match="gamma must match"):
+        dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=res, rng=0, gamma=0.1)
     with pytest.raises(Exception):
         rels["TopicDP"].epsilon = 2  # frozen
 
