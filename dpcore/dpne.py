@@ -113,6 +113,8 @@ SELECTION_RULES = ("random", "most-frequent")
 DPSU_POLICIES = ("weighted", "policy")  # weighted Gaussian (default), Policy Gaussian (Gopi et al. 2020)
 DEFAULT_K_VALUES = (10, 20, 50, 100)
 _ENUMERATE_LIMIT = 2_000_000  # enumerate V_k explicitly below this size (exact, no rejection loop)
+_MAX_POLICY_CUTOFF = 1000.0
+_EXACT_T = 2**16  # ρ's max over t is exact up to this t, a tight upper bound beyond (no O(Δ) memory)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -138,8 +140,13 @@ def dpne_noise_scales(epsilon, delta, *, max_length, noise_decay=1.0) -> tuple[f
     c = _check_noise_decay(noise_decay)
     sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
     powers = np.arange(max_length, dtype=float)
-    sigma1 = sigma * math.sqrt(float(np.sum(c ** (-2.0 * powers))))
-    return sigma, sigma1 * c ** powers
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        sigma1 = sigma * math.sqrt(float(np.sum(c ** (-2.0 * powers))))
+        sigmas = sigma1 * c ** powers
+    if not np.all(np.isfinite(sigmas) & (sigmas > 0)):
+        raise ValueError(f"noise_decay={c:g} with max_length={max_length} makes some σ_k = σ_1·c^(k−1) overflow or "
+                         "vanish in floating point; use a noise_decay closer to 1 (e.g. 0.5 … 2)")
+    return sigma, sigmas
 
 
 def dpsu_threshold_for_sigma(sigma, delta, contribution_limit) -> float:
@@ -147,14 +154,27 @@ def dpsu_threshold_for_sigma(sigma, delta, contribution_limit) -> float:
 
     The whole max is computed (the argmax is not always an endpoint). 1 − (1 − δ/2)^(1/t) is formed
     with ``expm1``/``log1p`` so that tiny δ keeps its precision.
+
+    Memory does not grow with Δ: t ≤ 2^16 are evaluated exactly; beyond, (2^16, Δ] is cut into at most
+    2^16 geometric pieces [a, b] and each contributes 1/√a + σ·Φ⁻¹((1 − δ/2)^(1/b)) — an upper bound on
+    the bracket over the piece (the first term falls in t, the second rises), so ρ is never below the
+    exact max (a larger ρ keeps the guarantee) and exceeds it by < 1e-4·σ + 1e-6 (tested).
     """
     sigma = check_real("sigma", sigma, low=0.0)
     delta = check_delta(delta)
     limit = check_int("contribution_limit", contribution_limit, low=1)
-    t = np.arange(1, limit + 1, dtype=float)
-    tail = -np.expm1(np.log1p(-delta / 2.0) / t)  # 1 − (1 − δ/2)^(1/t)
-    values = 1.0 / np.sqrt(t) - sigma * ndtri(tail)  # Φ⁻¹(1 − x) = −Φ⁻¹(x)
-    return float(np.max(values))
+    log_q = np.log1p(-delta / 2.0)
+
+    def bracket(first, second):  # 1/√first + σ·Φ⁻¹((1 − δ/2)^(1/second)), Φ⁻¹(1 − x) = −Φ⁻¹(x)
+        return 1.0 / np.sqrt(first) - sigma * ndtri(-np.expm1(log_q / second))
+
+    t = np.arange(1, min(limit, _EXACT_T) + 1, dtype=float)
+    best = float(np.max(bracket(t, t)))
+    if limit > _EXACT_T:
+        edges = np.unique(np.geomspace(_EXACT_T, float(limit), _EXACT_T + 1))
+        edges[-1] = float(limit)
+        best = max(best, float(np.max(bracket(edges[:-1], edges[1:]))))
+    return best
 
 
 def dpsu_threshold(epsilon, delta, contribution_limit) -> tuple[float, float]:
@@ -217,6 +237,7 @@ def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng):
     """
     if pair_user.size == 0:
         return pair_user, pair_item, np.zeros(0, dtype=np.int64)
+    limit = min(int(limit), int(pair_user.size))  # no user holds more items than there are pairs: exact
     sizes = np.bincount(pair_user)
     size_of_pair = sizes[pair_user]
     over = size_of_pair > limit
@@ -604,7 +625,7 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
     check_choice("pruning", pruning, PRUNING_RULES)
     check_choice("selection", selection, SELECTION_RULES)
     check_choice("policy", policy, DPSU_POLICIES)
-    policy_cutoff = check_real("policy_cutoff", policy_cutoff, low=0.0, low_inclusive=True)
+    policy_cutoff = _check_policy_cutoff(policy_cutoff)
     rng = check_rng(rng)
     tc = _as_token_corpus(users)
 
@@ -755,10 +776,15 @@ def _as_index(users, max_length: int) -> NgramIndex:
     return build_ngram_index(_as_token_corpus(users), max_length)
 
 
+def _check_policy_cutoff(policy_cutoff) -> float:
+    # α multiplies σ in Γ = ρ + α·σ; beyond a few σ it changes nothing, and a huge α overflows ‖Γ − H‖₂
+    return check_real("policy_cutoff", policy_cutoff, low=0.0, low_inclusive=True, high=_MAX_POLICY_CUTOFF)
+
+
 def _check_baseline(epsilon, delta, max_length, contribution_limit, selection, rng, policy="weighted",
                     policy_cutoff=2.0):
     check_choice("policy", policy, DPSU_POLICIES)
-    check_real("policy_cutoff", policy_cutoff, low=0.0, low_inclusive=True)
+    _check_policy_cutoff(policy_cutoff)
     return (check_epsilon(epsilon), check_delta(delta),
             check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH),
             check_int("contribution_limit", contribution_limit, low=1),
