@@ -41,7 +41,7 @@ from scipy.special import logsumexp
 
 from .gaussian import GAUSSIAN_METHODS, gaussian_sigma
 from .validation import (check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_probability,
-                         check_real, check_rng)
+                         check_real, check_rng, check_sequence)
 
 __all__ = [
     "BAYESIAN_GUARANTEE",
@@ -606,8 +606,8 @@ def prepare_end_to_end(user_counts, public_counts, *, C, rng, S_grid=DEFAULT_S_G
     rng = check_rng(rng)
     check_choice("sensitivity", sensitivity, SENSITIVITY_METHODS)
     validation_share = check_real("validation_share", validation_share, low=0.0, high=1.0, high_inclusive=False)
-    S_grid = tuple(_check_S(s) for s in S_grid)
-    rho_grid = tuple(_check_rho(r) for r in rho_grid)
+    S_grid = tuple(_check_S(s) for s in check_sequence("S_grid", S_grid))
+    rho_grid = tuple(_check_rho(r) for r in check_sequence("rho_grid", rho_grid))
     if not S_grid or not rho_grid:
         raise ValueError(f"S_grid and rho_grid must be non-empty, got {len(S_grid)} and {len(rho_grid)} values")
     m = check_count_matrix(user_counts)

@@ -76,7 +76,7 @@ from .ngrams import (
     group_by_user,
     rows_membership,
 )
-from .validation import check_choice, check_delta, check_epsilon, check_int, check_real, check_rng
+from .validation import check_choice, check_delta, check_epsilon, check_int, check_real, check_rng, check_sequence
 
 __all__ = [
     "DPNE_GUARANTEE",
@@ -215,8 +215,8 @@ def count_valid_kgrams(released: Sequence[Sequence[str]] | set, one_grams, *, pr
     |S_{k−1}|·|S_1|. (For S_{k−1} = S_1, both sides gives |S_1|².)
     """
     check_choice("pruning", pruning, PRUNING_RULES)
-    prev = {tuple(g) for g in released}
-    ones = {tuple(g) for g in one_grams}
+    prev = {tuple(g) for g in check_sequence("released", released)}
+    ones = {tuple(g) for g in check_sequence("one_grams", one_grams)}
     if pruning == "single":
         return len(prev) * len(ones)
     starts: dict[tuple, int] = {}
@@ -932,7 +932,7 @@ def kanonymity_coverage(index: NgramIndex, released, *, ks=DEFAULT_K_VALUES,
     if not isinstance(index, NgramIndex):
         raise TypeError(f"index must be an NgramIndex (see build_ngram_index), got {type(index).__name__}")
     released_ids = _released_id_rows(index, released)
-    ks = tuple(check_int(f"ks[{i}]", K, low=1) for i, K in enumerate(ks))
+    ks = tuple(check_int(f"ks[{i}]", K, low=1) for i, K in enumerate(check_sequence("ks", ks)))
     if not ks:
         raise ValueError("ks must hold at least one K, got an empty sequence")
     T = index.max_length if max_length is None else check_int("max_length", max_length, low=1,

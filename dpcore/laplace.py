@@ -56,7 +56,8 @@ def laplace_mechanism(value, *, epsilon, sensitivity, rng) -> np.ndarray | float
 def laplace_pdf(y, *, loc, scale) -> np.ndarray:
     """Density of Lap(loc, scale) at y: exp(−|y−loc|/b)/(2b)."""
     b = check_sensitivity(scale, "scale")
-    y = np.asarray(y, dtype=float)
+    loc = check_real("loc", loc)
+    y = as_float_array("y", y)
     return np.exp(-np.abs(y - loc) / b) / (2.0 * b)
 
 
@@ -68,7 +69,7 @@ def laplace_privacy_loss(y, *, true_answer, neighbour_answer, scale) -> np.ndarr
     b = check_sensitivity(scale, "scale")
     a = check_real("true_answer", true_answer)
     a2 = check_real("neighbour_answer", neighbour_answer)
-    y = np.asarray(y, dtype=float)
+    y = as_float_array("y", y)
     return (np.abs(y - a2) - np.abs(y - a)) / b
 
 

@@ -59,7 +59,7 @@ from .topic_model import (
     fit_topic_word,
     topic_keyword_matrix,
 )
-from .validation import (check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_real, check_rng,
+from .validation import (as_float_array, check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_real, check_rng,
                          check_sensitivity)
 
 __all__ = [
@@ -537,7 +537,7 @@ class MatrixRelease:
 
 
 def _check_matrix(matrix) -> np.ndarray:
-    w = np.asarray(matrix, dtype=float)
+    w = as_float_array("matrix", matrix)
     if w.ndim != 2 or w.shape[0] < 1 or w.shape[1] < 2:
         raise ValueError(f"matrix must be 2-D with at least 1 row and 2 columns, got shape {w.shape}")
     if not np.all(np.isfinite(w)):
@@ -632,6 +632,7 @@ def mvg_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma_f=None) -> 
 
     With a sampled s₂ the guarantee is (ε, δ, γ)-random DP, like TopicDP's (thesis §5.2)."""
     w = _check_matrix(matrix)
+    sensitivity = check_sensitivity(sensitivity)
     gf = math.sqrt(w.shape[0]) if gamma_f is None else gamma_f
     sigma = mvg_sigma(epsilon=epsilon, delta=delta, m=w.shape[0], n=w.shape[1], gamma_f=gf, s2=sensitivity)
     rng = check_rng(rng)

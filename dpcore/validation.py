@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -25,6 +26,7 @@ __all__ = [
     "check_rng",
     "check_noise_scale",
     "as_float_array",
+    "check_sequence",
 ]
 
 
@@ -139,6 +141,13 @@ def check_noise_scale(name: str, value: float, **parameters) -> float:
     what = "infinite (it overflows a float)" if not math.isnan(v) and v > 0 else f"{v}"
     raise ValueError(f"the noise scale {name} is {what} for {given}: use a larger epsilon "
                      "(or a smaller sensitivity)")
+
+
+def check_sequence(name: str, value) -> list:
+    """``value`` as a list; a TypeError naming ``name`` when it is None, a string, a mapping or not iterable."""
+    if value is None or isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be a sequence, got {name}={_short_repr(value)} ({type(value).__name__})")
+    return list(value)
 
 
 def as_float_array(name: str, value) -> np.ndarray:
