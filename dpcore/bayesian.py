@@ -40,7 +40,7 @@ import scipy.sparse as sp
 from scipy.special import logsumexp
 
 from .gaussian import GAUSSIAN_METHODS, gaussian_sigma
-from .validation import (check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_probability,
+from .validation import (as_float_array, check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_probability,
                          check_real, check_rng, check_sequence)
 
 __all__ = [
@@ -120,7 +120,7 @@ def check_count_matrix(user_counts, name: str = "user_counts") -> sp.csr_matrix:
 def _check_public(public_counts, v: int) -> np.ndarray:
     if sp.issparse(public_counts):
         public_counts = public_counts.toarray().ravel()
-    a = np.asarray(public_counts, dtype=float)
+    a = as_float_array("public_counts", public_counts)
     if a.ndim != 1 or a.shape[0] != v:
         raise ValueError(f"public_counts must be a 1-D array of length |V|={v}, got shape {a.shape}")
     if not np.all(np.isfinite(a)):

@@ -224,6 +224,12 @@ def test_valid_inputs_still_encode():
     (lambda: dpcore.bayesian_dp(None, [1, 1], epsilon=1, delta=1e-5, S=1, C=1, rho=1, rng=0),
      r"user_counts must be a scipy.sparse matrix .*NoneType"),
     (lambda: dpcore.ngram_counts(None, None), r"private must be a dpcore.Corpus, got private=NoneType"),
+    (lambda: dpcore.k_anonymity_release(sp.csr_matrix(np.ones((2, 2))), None, K=2),
+     r"public_counts must be a number or an array of numbers, got public_counts=None"),
+    (lambda: dpcore.laplace_public_dp(sp.csr_matrix(np.ones((2, 2))), None, epsilon=1, W=2, rng=0),
+     r"public_counts must be a number or an array of numbers, got public_counts=None"),
+    (lambda: dpcore.bayesian_dp(sp.csr_matrix(np.ones((2, 2))), [10**400, 1], epsilon=1, delta=1e-5, S=1, C=5,
+                                rho=0.5, rng=0), r"public_counts must be finite, got an integer too large"),
     (lambda: dpcore.end_to_end_dp(sp.csr_matrix(np.ones((3, 2))), [1, 1], epsilon=1, delta=1e-5, C=1, rng=0,
                                   S_grid=None), r"S_grid must be a sequence, got S_grid=None"),
 ])
