@@ -21,6 +21,7 @@ from dpcore import (
     build_ngram_index,
     dpne,
     dpne_noise_scales,
+    dpne_with_evaluation,
     dpsu_all,
     dpsu_even,
     dpsu_single,
@@ -68,10 +69,11 @@ def eta_sweep(corpus_hash, epsilon, delta, T, delta0, decay, pruning, selection,
     tc = token_corpus(corpus_hash, _corpus)
     rows = []
     for eta in ETA_OPTIONS:
-        res = dpne(tc, epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, eta=eta,
-                   noise_decay=decay, pruning=pruning, selection=selection, policy=policy,
-                   rng=settings.rng("dpne-eta-sweep", eta, T, delta0, decay, pruning, selection, policy))
-        for d in res.evaluation.levels:
+        _, evaluation = dpne_with_evaluation(
+            tc, epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, eta=eta, noise_decay=decay,
+            pruning=pruning, selection=selection, policy=policy,
+            rng=settings.rng("dpne-eta-sweep", eta, T, delta0, decay, pruning, selection, policy))
+        for d in evaluation.levels:
             rows.append({"eta": eta, "k": d.k, "released": d.released, "spurious": d.spurious})
     return rows
 
@@ -126,9 +128,11 @@ eps, delta = settings.epsilon, settings.delta
 
 with user_errors():
     tc = token_corpus(chash, corpus)
-    result = dpne(tc, epsilon=eps, delta=delta, max_length=T, contribution_limit=int(delta0), eta=eta,
-                  noise_decay=decay, pruning=pruning, selection=selection, policy=policy,
-                  rng=settings.rng("dpne", T, int(delta0), decay, pruning, selection, policy, eta))
+    # the release (sets of string n-grams, public parameters) and, apart, its evaluation-only diagnostics
+    result, evaluation = dpne_with_evaluation(
+        tc, epsilon=eps, delta=delta, max_length=T, contribution_limit=int(delta0), eta=eta, noise_decay=decay,
+        pruning=pruning, selection=selection, policy=policy,
+        rng=settings.rng("dpne", T, int(delta0), decay, pruning, selection, policy, eta))
 
 guarantee_badge(result.guarantee)
 tab_main, tab_sweep = st.tabs(["Extraction at these settings", "Sweep one knob (Figs. 2–4)"])
@@ -205,7 +209,7 @@ with tab_main:
                         help="The K-anonymous reference set: k-grams used by at least K distinct users.")
     if ks:
         index = ngram_index(chash, corpus)
-        cov = kanonymity_coverage(index, result.ids, ks=sorted(ks), max_length=T)
+        cov = kanonymity_coverage(index, result, ks=sorted(ks), max_length=T)
         traces, alt_parts = [], []
         for i, K in enumerate(sorted(ks)):
             part = [r for r in cov.rows if r["K"] == K]
@@ -260,7 +264,7 @@ with tab_main:
 
     # --- step-by-step view of one length
     st.subheader("Step by step: one length")
-    diags = {d.k: d for d in result.evaluation.levels}
+    diags = {d.k: d for d in evaluation.levels}
     reached = [k for k in diags if k >= 2]
     if reached:
         k_sel = st.select_slider("length k", reached, value=reached[0], key="dpne_step_k",
@@ -285,7 +289,7 @@ with tab_main:
         st.latex(rf"\rho_{{{k_sel}}}=\sigma_{{{k_sel}}}\,\Phi^{{-1}}\Big(1-{eta:g}\cdot\min\big(1,"
                  rf"\tfrac{{{d.previous_size}}}{{{d.valid_count}}}\big)\Big)={d.threshold:.4g}")
         longest = max(k for k, n in result.sizes.items() if n)
-        sample = sorted(" ".join(g) for g in tc.decode(result.ids[longest]))[:15]
+        sample = sorted(" ".join(g) for g in result.ngrams[longest])[:15]
         st.markdown(f"Some released {longest}-grams (the release itself; no counts): " + "; ".join(f"`{s}`" for s in sample))
     else:
         st.info("No length ≥ 2 was reached at these settings (T = 1 or no 1-gram passed ρ₁).")
