@@ -48,7 +48,8 @@ from scipy.special import logsumexp
 
 from .gaussian import CALIBRATION_CHOICES, gaussian_sigma, resolve_calibration
 from .guarantees import Guarantee, approximate_dp, local_sensitivity
-from .validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real, check_rng
+from .validation import (as_float_array, check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_probability,
+                         check_real, check_rng, check_sequence)
 
 __all__ = [
     "SENSITIVITY_METHODS",
@@ -130,7 +131,7 @@ def check_count_matrix(user_counts, name: str = "user_counts") -> sp.csr_matrix:
 def _check_public(public_counts, v: int) -> np.ndarray:
     if sp.issparse(public_counts):
         public_counts = public_counts.toarray().ravel()
-    a = np.asarray(public_counts, dtype=float)
+    a = as_float_array("public_counts", public_counts)
     if a.ndim != 1 or a.shape[0] != v:
         raise ValueError(f"public_counts must be a 1-D array of length |V|={v}, got shape {a.shape}")
     if not np.all(np.isfinite(a)):
@@ -231,12 +232,41 @@ def decay_weights(users_per_item, *, S, C) -> np.ndarray:
 
 
 def softmax(h: np.ndarray) -> np.ndarray:
-    """Row-wise softmax computed stably (h − max h before exp)."""
+    """Row-wise softmax computed stably (h − max h before exp).
+
+    Infinite entries take their limit: a row with +∞ entries puts its mass uniformly on them (−∞
+    entries get 0), so the result is a probability vector whenever no entry is NaN.
+    """
     h = np.asarray(h, dtype=float)
-    with np.errstate(over="ignore"):  # h − max ≤ 0; an overflow to −inf just means exp → 0
-        z = np.exp(h - h.max(axis=-1, keepdims=True))
+    m = h.max(axis=-1, keepdims=True)
+    top = np.isposinf(m)
+    with np.errstate(over="ignore", invalid="ignore"):  # h − max ≤ 0; an overflow to −inf just means exp → 0
+        z = np.exp(h - np.where(top, 0.0, m))
+    if top.any():
+        z = np.where(top, np.isposinf(h).astype(float), z)
     z /= z.sum(axis=-1, keepdims=True)
     return z
+
+
+def _softmax_of_draw(mu: np.ndarray, sigma: float, noise: np.ndarray) -> np.ndarray:
+    """softmax(μ + σ·Z) without forming μ + σ·Z, so a σ near the float limit cannot overflow to ∞ − ∞.
+
+    With k = argmax_i (μ_i/σ + Z_i) (the argmax of h, scale-free), h_i − h_k = (μ_i − μ_k) + σ(Z_i − Z_k)
+    is ≤ 0 up to rounding and can only overflow towards −∞ (exp → 0), while h_k − h_k = 0 exactly: the
+    result is a probability vector for every finite σ; it tends to a point mass on argmax Z as σ → ∞.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        h = mu + sigma * noise
+    if np.all(np.isfinite(h)):
+        return softmax(h)
+    # here σ·|Z| overflowed, so σ is huge and μ/σ is a finite, tiny shift
+    k = np.argmax(mu / sigma + noise, axis=-1)[..., None]
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = (mu - np.take_along_axis(np.broadcast_to(mu, noise.shape), k, axis=-1)) + \
+            sigma * (noise - np.take_along_axis(noise, k, axis=-1))
+    d = np.where(np.isnan(d), -np.inf, d)
+    z = np.exp(np.minimum(d, 0.0))
+    return z / z.sum(axis=-1, keepdims=True)
 
 
 def _centered_log1p(x: np.ndarray) -> np.ndarray:
@@ -592,19 +622,29 @@ class PreparedBayesianDP:
         """σ_ps = ρ·γ·σ(ε, δ, Δ=1) (Corollary 1; "classic", "analytic" or "auto" calibration)."""
         check_choice("calibration", calibration, CALIBRATION_CHOICES)
         base = gaussian_sigma(epsilon, delta, 1.0, method=calibration)
-        return self.rho * self.sensitivity * base
+        s = self.rho * self.sensitivity * base
+        if s == 0.0:  # γ = 0 (no user moves w ⊙ x̂): no noise is needed
+            return s
+        return check_noise_scale("σ_ps", s, epsilon=epsilon, delta=delta, rho=self.rho,
+                                 sensitivity=self.sensitivity)
 
     def sample_h(self, *, epsilon, delta, rng, repetitions: int = 1, calibration: str = "classic") -> np.ndarray:
         """``repetitions`` draws of h ~ N(μ_ps, σ_ps² I), shape (repetitions, |V|)."""
         rng = check_rng(rng)
         repetitions = check_int("repetitions", repetitions, low=1)
         s = self.sigma(epsilon=epsilon, delta=delta, calibration=calibration)
-        return self.mu_ps + s * rng.standard_normal((repetitions, self.mu_ps.size))
+        with np.errstate(over="ignore"):  # σ near the float limit: h may hold ±∞ (θ stays finite)
+            return self.mu_ps + s * rng.standard_normal((repetitions, self.mu_ps.size))
 
     def sample_theta(self, *, epsilon, delta, rng, repetitions: int = 1, calibration: str = "classic") -> np.ndarray:
-        """``repetitions`` releases θ = softmax(h), shape (repetitions, |V|)."""
-        return softmax(self.sample_h(epsilon=epsilon, delta=delta, rng=rng, repetitions=repetitions,
-                                     calibration=calibration))
+        """``repetitions`` releases θ = softmax(h), shape (repetitions, |V|) (same draws as :meth:`sample_h`)."""
+        rng = check_rng(rng)
+        repetitions = check_int("repetitions", repetitions, low=1)
+        s = self.sigma(epsilon=epsilon, delta=delta, calibration=calibration)
+        noise = rng.standard_normal((repetitions, self.mu_ps.size))
+        if s == 0.0:
+            return softmax(np.broadcast_to(self.mu_ps, noise.shape))
+        return _softmax_of_draw(self.mu_ps, s, noise)
 
     def release(self, *, epsilon, delta, rng, calibration: str = "classic") -> BayesianRelease:
         """Step 8: h ~ N(μ_ps, σ_ps² I), θ = softmax(h)."""
@@ -614,9 +654,12 @@ class PreparedBayesianDP:
         check_choice("calibration", calibration, CALIBRATION_CHOICES)
         calibration = resolve_calibration(calibration, epsilon)
         s = self.sigma(epsilon=epsilon, delta=delta, calibration=calibration)
-        h = self.mu_ps + s * rng.standard_normal(self.mu_ps.size)
+        noise = rng.standard_normal(self.mu_ps.size)
+        with np.errstate(over="ignore"):  # σ near the float limit: h may hold ±∞ (θ stays finite)
+            h = self.mu_ps + s * noise
+        theta = _softmax_of_draw(self.mu_ps, s, noise) if s > 0 else softmax(h)
         return BayesianRelease(
-            theta=softmax(h), h=h, sigma=s, sensitivity=self.sensitivity, epsilon=epsilon, delta=delta,
+            theta=theta, h=h, sigma=s, sensitivity=self.sensitivity, epsilon=epsilon, delta=delta,
             S=self.S, C=self.C, rho=self.rho, calibration=calibration, sensitivity_method=self.sensitivity_method,
             max_items=self.max_items, max_users=self.max_users,
         )
@@ -778,8 +821,8 @@ def prepare_end_to_end(user_counts, public_counts, *, C, rng, S_grid=DEFAULT_S_G
     rng = check_rng(rng)
     check_choice("sensitivity", sensitivity, LOCAL_SENSITIVITY_METHODS)
     validation_share = check_real("validation_share", validation_share, low=0.0, high=1.0, high_inclusive=False)
-    S_grid = tuple(_check_S(s) for s in S_grid)
-    rho_grid = tuple(_check_rho(r) for r in rho_grid)
+    S_grid = tuple(_check_S(s) for s in check_sequence("S_grid", S_grid))
+    rho_grid = tuple(_check_rho(r) for r in check_sequence("rho_grid", rho_grid))
     if not S_grid or not rho_grid:
         raise ValueError(f"S_grid and rho_grid must be non-empty, got {len(S_grid)} and {len(rho_grid)} values")
     m = check_count_matrix(user_counts)

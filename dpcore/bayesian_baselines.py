@@ -19,7 +19,7 @@ import scipy.sparse as sp
 
 from .bayesian import _check_public, check_count_matrix
 from .guarantees import Guarantee, k_anonymity, local_sensitivity, no_private_data, no_protection, pure_dp
-from .validation import check_choice, check_epsilon, check_int, check_rng
+from .validation import check_choice, check_epsilon, check_int, check_noise_scale, check_rng
 
 __all__ = [
     "LAPLACE_GUARANTEE",
@@ -91,6 +91,9 @@ def _check_W(W) -> int:
     return check_int("W", W, low=1)
 
 
+_MAX_CAP_EXPANSION = 2e8  # counts of over-cap users expanded one entry each (8 bytes × a few arrays)
+
+
 def cap_user_totals(user_counts, *, W, rng) -> sp.csr_matrix:
     """Limit each user to W counts in total: a user with more keeps a uniform random W of their
     tokens (multivariate hypergeometric, without replacement), seeded. Users at or under W are kept."""
@@ -104,6 +107,11 @@ def cap_user_totals(user_counts, *, W, rng) -> sp.csr_matrix:
     # Expand the over-cap users' counts into one entry per token, give every token a uniform random
     # key and keep the W smallest keys of each user: a uniform W-subset without replacement.
     sub = m[over]
+    n_expand = float(totals[over].sum())
+    if n_expand > _MAX_CAP_EXPANSION:
+        raise ValueError(
+            f"user_counts: the {over.size} user(s) above W={W} hold {n_expand:.3g} counts in total; capping draws "
+            f"one key per count, so at most {_MAX_CAP_EXPANSION:.0e} are supported (are these real token counts?)")
     counts = sub.data.astype(np.int64)
     token_col = np.repeat(sub.indices, counts)
     token_row = np.repeat(np.repeat(np.arange(over.size), np.diff(sub.indptr)), counts)
@@ -154,7 +162,11 @@ class PreparedLaplace:
     mechanism: str
 
     def scale(self, epsilon) -> float:
-        return self.sensitivity / check_epsilon(epsilon)
+        epsilon = check_epsilon(epsilon)
+        b = self.sensitivity / epsilon
+        if b == 0.0:  # Δ₁ = 0 (no user moves f): no noise is needed
+            return b
+        return check_noise_scale("b", b, epsilon=epsilon, sensitivity=self.sensitivity)
 
     def sample_theta(self, *, epsilon, rng, repetitions: int = 1) -> np.ndarray:
         """``repetitions`` releases: max(f(D) + Lap(0, Δ₁/ε), 0) normalised, shape (repetitions, |V|)."""

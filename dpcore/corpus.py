@@ -16,6 +16,7 @@ import io
 import json
 import os
 import re
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -41,6 +42,12 @@ __all__ = [
 _SENTENCE_END = re.compile(r"[.!?\n]+")
 _TOKEN = re.compile(r"[a-z0-9']+")
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+_MAX_EXPANSION = 4  # a .gz upload may decompress to at most 4 × the upload limit
+
+
+def _short(value, limit: int = 60) -> str:
+    r = repr(value)
+    return r if len(r) <= limit else r[: limit - 1] + "…"
 SAMPLE_CORPORA = ("private", "public")
 
 
@@ -53,6 +60,8 @@ def tokenize(text: str) -> tuple[tuple[str, ...], ...]:
 
     Empty sentences are dropped. n-grams are never formed across the returned sentences.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string, got text={_short(text)} ({type(text).__name__})")
     sentences = []
     for chunk in _SENTENCE_END.split(text.lower()):
         toks = _TOKEN.findall(chunk)
@@ -167,13 +176,26 @@ def corpus_from_records(
     """Group records (one per document) by user, keeping first-seen user order.
 
     Rows whose text has no tokens are skipped. Raises :class:`CorpusError` when a field is missing,
-    when nothing remains, or when fewer than ``min_users`` users remain.
+    a row is not a mapping, a text is a list or an object rather than text, when nothing remains, or
+    when fewer than ``min_users`` users remain; TypeError when ``records`` is not an iterable of rows.
     """
+    if records is None or isinstance(records, (str, bytes, Mapping)) or not isinstance(records, Iterable):
+        raise TypeError(f"records must be an iterable of rows (mappings column → value), got "
+                        f"records={_short(records)} ({type(records).__name__})")
+    for label, f in (("user_field", user_field), ("text_field", text_field)):
+        if not isinstance(f, str):
+            raise TypeError(f"{label} must be a column name (a string), got {label}={_short(f)} ({type(f).__name__})")
+    if genre_field is not None and not isinstance(genre_field, str):
+        raise TypeError(f"genre_field must be a column name or None, got genre_field={_short(genre_field)}")
+    min_users = check_int("min_users", min_users, low=1)
     order: list[str] = []
     by_user: dict[str, list[Document]] = {}
     n_rows = 0
     for row_no, rec in enumerate(records, start=1):
         n_rows += 1
+        if not isinstance(rec, Mapping):
+            raise CorpusError(f"row {row_no} is a {type(rec).__name__}, not a record with named columns "
+                              f"(got {_short(rec)})")
         if user_field not in rec or text_field not in rec:
             missing = [f for f in (user_field, text_field) if f not in rec]
             raise CorpusError(
@@ -181,10 +203,16 @@ def corpus_from_records(
                 f"its columns are {', '.join(repr(k) for k in rec.keys()) or '(none)'}"
             )
         user, text = rec[user_field], rec[text_field]
-        if user is None or str(user).strip() == "":
-            continue
+        if user is None or (isinstance(user, float) and user != user) or str(user).strip() == "":
+            continue  # no user (None, NaN or blank): the row cannot be attributed
+        if isinstance(user, (dict, list, tuple)):
+            raise CorpusError(f"row {row_no}: the user column {user_field!r} holds a {type(user).__name__}, "
+                              "not a user id")
         if text is None:
             continue
+        if isinstance(text, (dict, list, tuple)):
+            raise CorpusError(f"row {row_no}: the text column {text_field!r} holds a JSON "
+                              f"{'object' if isinstance(text, dict) else 'array'}, not text")
         sentences = tokenize(str(text))
         if not sentences:
             continue
@@ -208,12 +236,47 @@ def corpus_from_records(
     return Corpus(user_ids=tuple(order), users=tuple(tuple(by_user[u]) for u in order), name=name)
 
 
-def _decode(data: bytes) -> str:
-    if data[:2] == b"\x1f\x8b":
+_OTHER_FORMATS = {  # magic bytes of files people upload by mistake
+    b"PK\x03\x04": "a ZIP archive (an .xlsx or .docx file is one): export the sheet as CSV",
+    b"BZh": "bzip2-compressed: only gzip (.gz) is supported",
+    b"\xfd7zXZ\x00": "xz-compressed: only gzip (.gz) is supported",
+    b"\x28\xb5\x2f\xfd": "zstd-compressed: only gzip (.gz) is supported",
+    b"%PDF": "a PDF document: upload a CSV or JSONL file",
+}
+
+
+def _gunzip(data: bytes, limit: int) -> bytes:
+    """gzip members → bytes, at most ``limit`` bytes out (a small file cannot expand without bound)."""
+    out, total = [], 0
+    while data:
+        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
         try:
-            data = gzip.decompress(data)
-        except OSError as exc:
-            raise CorpusError(f"the file looks gzip-compressed but could not be decompressed: {exc}") from None
+            chunk = d.decompress(data, limit - total + 1)
+        except zlib.error as exc:
+            raise CorpusError(f"the file looks gzip-compressed but could not be decompressed ({exc}); "
+                              "upload the original .gz file or the uncompressed file") from None
+        total += len(chunk)
+        out.append(chunk)
+        if total > limit:
+            raise CorpusError(f"the file expands to more than {limit / 1e6:.0f} MB when decompressed: "
+                              "upload a sample of the users")
+        if not d.eof:
+            raise CorpusError("the gzip file is truncated (it ends before its end-of-stream marker): "
+                              "the upload or the compression did not finish; compress and upload it again")
+        data = d.unused_data  # a further gzip member, if any
+        if data and data[:2] != b"\x1f\x8b":
+            break  # trailing garbage after the last member, as gzip itself ignores
+    return b"".join(out)
+
+
+def _decode(data: bytes, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
+    if data[:2] == b"\x1f\x8b":
+        data = _gunzip(data, _MAX_EXPANSION * max_bytes)
+    for magic, what in _OTHER_FORMATS.items():
+        if data.startswith(magic):
+            raise CorpusError(f"the file is {what}")
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise CorpusError("the file is not UTF-8 text: it is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8 and upload again")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -223,7 +286,18 @@ def _decode(data: bytes) -> str:
         ) from None
 
 
+def _is_array_of_objects(text: str) -> bool:
+    """Whether ``text`` is one JSON array of objects (a .json export, not JSON Lines)."""
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return False
+    return isinstance(obj, list) and bool(obj) and all(isinstance(o, dict) for o in obj)
+
+
 def _format_of(filename: str) -> str:
+    if not isinstance(filename, str):
+        raise TypeError(f"filename must be a string, got filename={_short(filename)} ({type(filename).__name__})")
     name = filename.lower().removesuffix(".gz")
     if name.endswith(".csv"):
         return "csv"
@@ -244,11 +318,14 @@ def read_table(data: bytes, filename: str, *, max_bytes: int = MAX_UPLOAD_BYTES)
             "upload a sample of the users"
         )
     fmt = _format_of(filename)
-    text = _decode(bytes(data))
+    text = _decode(bytes(data), max_bytes)
     if not text.strip():
         raise CorpusError("the file holds no text: upload a CSV or JSONL file with a user column and a text column")
     rows: list[dict[str, object]] = []
     if fmt == "jsonl":
+        if text.lstrip().startswith("[") and _is_array_of_objects(text):
+            raise CorpusError("the file is one JSON array, not JSON Lines: JSONL needs one JSON object per line "
+                              "(e.g. convert it with `jq -c '.[]' file.json > file.jsonl`)")
         for line_no, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
@@ -256,18 +333,29 @@ def read_table(data: bytes, filename: str, *, max_bytes: int = MAX_UPLOAD_BYTES)
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise CorpusError(f"line {line_no} is not valid JSON ({exc.msg}); JSONL needs one JSON object per line") from None
+            except RecursionError:
+                raise CorpusError(f"line {line_no} nests JSON too deeply to read") from None
             if not isinstance(obj, dict):
                 raise CorpusError(f"line {line_no} is a JSON {type(obj).__name__}, not an object with named fields")
             rows.append(obj)
     else:
+        if csv.field_size_limit() < max_bytes:  # a long document in one cell is fine up to the upload limit
+            csv.field_size_limit(max_bytes)
         try:
-            reader = csv.DictReader(io.StringIO(text, newline=""))
+            reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
             if not reader.fieldnames or all(not (f or "").strip() for f in reader.fieldnames):
                 raise CorpusError("the CSV file has no header row: the first line must name the columns")
             for row in reader:
                 rows.append({k: v for k, v in row.items() if k is not None})
         except csv.Error as exc:
-            raise CorpusError(f"the CSV file could not be parsed: {exc}") from None
+            raise CorpusError(f"the CSV file could not be parsed ({exc}): check that every quote \" is "
+                              "closed") from None
+        if len(reader.fieldnames) == 1:
+            only = reader.fieldnames[0]
+            sep = next((s for s in (";", "\t", "|") if s in only), None)
+            hint = (f": its header {only!r} contains {sep!r} — save it with commas as separators"
+                    if sep else f" ({only!r}): add a column that says which user wrote each row")
+            raise CorpusError(f"the CSV file has only one column{hint}; a corpus needs a user column and a text column")
     if not rows:
         raise CorpusError("the file has a header but no rows")
     return rows
@@ -291,6 +379,9 @@ def load_uploaded_corpus(
     max_bytes: int = MAX_UPLOAD_BYTES,
 ) -> Corpus:
     """Build a corpus from an uploaded file; at least two users are required."""
+    for label, col in (("user_column", user_column), ("text_column", text_column)):
+        if not isinstance(col, str):
+            raise TypeError(f"{label} must be a column name (a string), got {label}={_short(col)}")
     rows = read_table(data, filename, max_bytes=max_bytes)
     cols = table_columns(rows)
     for label, col in (("user column", user_column), ("text column", text_column)):
@@ -326,4 +417,9 @@ def load_sample_corpus(which: str = "private", *, max_users: int | None = None) 
                 seen.add(rec["user"])
                 yield rec
 
-    return corpus_from_records(records(), user_field="user", text_field="text", genre_field="genre", name=f"sample:{which}")
+    try:
+        return corpus_from_records(records(), user_field="user", text_field="text", genre_field="genre",
+                                   name=f"sample:{which}")
+    except (EOFError, OSError, zlib.error, json.JSONDecodeError, UnicodeDecodeError, KeyError) as exc:
+        raise CorpusError(f"sample corpus {path} is damaged ({type(exc).__name__}: {exc}): run "
+                          "`python -m sample_data.generate` from the repo root") from None

@@ -20,8 +20,11 @@ never counts: the weighted or raw counts are not differentially private.
 * Optional second DPSU policy (``policy="policy"``): the Policy Gaussian of Gopi et al. 2020 — users in
   random order move their kept items towards the cutoff Γ = ρ + α·σ (α = 2, as in the DPSU reference
   code) by an ℓ2 step ≤ 1; same σ and ρ (ℓ2 sensitivity 1), same guarantee; a Python loop over users.
-* Evaluation only (needs the private corpus, never part of a release): which released k-grams are
-  spurious (used by no user), histogram support sizes, k-anonymity coverage.
+* Release and evaluation are two objects. :func:`dpne` returns a :class:`DpneRelease` that holds the
+  released sets as string tuples and the public parameters, nothing else; :func:`dpne_with_evaluation`
+  returns it together with a :class:`DpneEvaluation` (the encoder and its private vocabulary, the token
+  ids, the diagnostics). Evaluation only (needs the private corpus, never part of a release): which
+  released k-grams are spurious (used by no user), histogram support sizes, k-anonymity coverage.
 
 Readings where the paper or its code leave room (SPEC §4 decides where it speaks):
 
@@ -56,9 +59,9 @@ DPNE 44 s) and up to ~2 min under heavy load; peak RSS 6.3 GB, most of it the co
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 from scipy.special import ndtr, ndtri
@@ -74,7 +77,7 @@ from .ngrams import (
     group_by_user,
     rows_membership,
 )
-from .validation import check_choice, check_delta, check_epsilon, check_int, check_real, check_rng
+from .validation import check_choice, check_delta, check_epsilon, check_int, check_real, check_rng, check_sequence
 
 __all__ = [
     "DPNE_GUARANTEE",
@@ -92,8 +95,10 @@ __all__ = [
     "DpneLevelDiagnostics",
     "DpneEvaluation",
     "DpneRelease",
+    "DpneRun",
     "DpsuBaselineRelease",
     "dpne",
+    "dpne_with_evaluation",
     "dpsu_all",
     "dpsu_even",
     "dpsu_single",
@@ -119,6 +124,8 @@ SELECTION_RULES = ("random", "most-frequent")
 DPSU_POLICIES = ("weighted", "policy")  # weighted Gaussian (default), Policy Gaussian (Gopi et al. 2020)
 DEFAULT_K_VALUES = (10, 20, 50, 100)
 _ENUMERATE_LIMIT = 2_000_000  # enumerate V_k explicitly below this size (exact, no rejection loop)
+_MAX_POLICY_CUTOFF = 1000.0
+_EXACT_T = 2**16  # ρ's max over t is exact up to this t, a tight upper bound beyond (no O(Δ) memory)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -144,8 +151,13 @@ def dpne_noise_scales(epsilon, delta, *, max_length, noise_decay=1.0) -> tuple[f
     c = _check_noise_decay(noise_decay)
     sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
     powers = np.arange(max_length, dtype=float)
-    sigma1 = sigma * math.sqrt(float(np.sum(c ** (-2.0 * powers))))
-    return sigma, sigma1 * c ** powers
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        sigma1 = sigma * math.sqrt(float(np.sum(c ** (-2.0 * powers))))
+        sigmas = sigma1 * c ** powers
+    if not np.all(np.isfinite(sigmas) & (sigmas > 0)):
+        raise ValueError(f"noise_decay={c:g} with max_length={max_length} makes some σ_k = σ_1·c^(k−1) overflow or "
+                         "vanish in floating point; use a noise_decay closer to 1 (e.g. 0.5 … 2)")
+    return sigma, sigmas
 
 
 def dpsu_threshold_for_sigma(sigma, delta, contribution_limit) -> float:
@@ -153,14 +165,27 @@ def dpsu_threshold_for_sigma(sigma, delta, contribution_limit) -> float:
 
     The whole max is computed (the argmax is not always an endpoint). 1 − (1 − δ/2)^(1/t) is formed
     with ``expm1``/``log1p`` so that tiny δ keeps its precision.
+
+    Memory does not grow with Δ: t ≤ 2^16 are evaluated exactly; beyond, (2^16, Δ] is cut into at most
+    2^16 geometric pieces [a, b] and each contributes 1/√a + σ·Φ⁻¹((1 − δ/2)^(1/b)) — an upper bound on
+    the bracket over the piece (the first term falls in t, the second rises), so ρ is never below the
+    exact max (a larger ρ keeps the guarantee) and exceeds it by < 1e-4·σ + 1e-6 (tested).
     """
     sigma = check_real("sigma", sigma, low=0.0)
     delta = check_delta(delta)
     limit = check_int("contribution_limit", contribution_limit, low=1)
-    t = np.arange(1, limit + 1, dtype=float)
-    tail = -np.expm1(np.log1p(-delta / 2.0) / t)  # 1 − (1 − δ/2)^(1/t)
-    values = 1.0 / np.sqrt(t) - sigma * ndtri(tail)  # Φ⁻¹(1 − x) = −Φ⁻¹(x)
-    return float(np.max(values))
+    log_q = np.log1p(-delta / 2.0)
+
+    def bracket(first, second):  # 1/√first + σ·Φ⁻¹((1 − δ/2)^(1/second)), Φ⁻¹(1 − x) = −Φ⁻¹(x)
+        return 1.0 / np.sqrt(first) - sigma * ndtri(-np.expm1(log_q / second))
+
+    t = np.arange(1, min(limit, _EXACT_T) + 1, dtype=float)
+    best = float(np.max(bracket(t, t)))
+    if limit > _EXACT_T:
+        edges = np.unique(np.geomspace(_EXACT_T, float(limit), _EXACT_T + 1))
+        edges[-1] = float(limit)
+        best = max(best, float(np.max(bracket(edges[:-1], edges[1:]))))
+    return best
 
 
 def dpsu_threshold(epsilon, delta, contribution_limit) -> tuple[float, float]:
@@ -201,8 +226,8 @@ def count_valid_kgrams(released: Sequence[Sequence[str]] | set, one_grams, *, pr
     |S_{k−1}|·|S_1|. (For S_{k−1} = S_1, both sides gives |S_1|².)
     """
     check_choice("pruning", pruning, PRUNING_RULES)
-    prev = {tuple(g) for g in released}
-    ones = {tuple(g) for g in one_grams}
+    prev = {tuple(g) for g in check_sequence("released", released)}
+    ones = {tuple(g) for g in check_sequence("one_grams", one_grams)}
     if pruning == "single":
         return len(prev) * len(ones)
     starts: dict[tuple, int] = {}
@@ -223,6 +248,7 @@ def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng):
     """
     if pair_user.size == 0:
         return pair_user, pair_item, np.zeros(0, dtype=np.int64)
+    limit = min(int(limit), int(pair_user.size))  # no user holds more items than there are pairs: exact
     sizes = np.bincount(pair_user)
     size_of_pair = sizes[pair_user]
     over = size_of_pair > limit
@@ -334,11 +360,28 @@ class DpneLevelDiagnostics:
 
 @dataclass(frozen=True, eq=False)
 class DpneEvaluation:
-    """Evaluation-only diagnostics of a DPNE run (they read the private corpus; never publish them)."""
+    """Evaluation-only companion of a :class:`DpneRelease` (it reads the private corpus; never publish it).
+
+    Holds everything a run knows that is not the release: the encoder (``corpus``, whose
+    ``vocabulary`` lists *every* private token, released or not), the released sets as token-id rows
+    over that vocabulary (``ids``, for :func:`kanonymity_coverage` and fast set tests), the released
+    k-grams no user wrote (``spurious_ids``) and the per-length diagnostics (``levels``).
+    """
 
     levels: tuple[DpneLevelDiagnostics, ...]
     spurious_ids: dict = field(repr=False)  # k -> (n, k) token ids of released k-grams used by nobody
+    ids: dict = field(repr=False, default_factory=dict)  # k -> (n, k) token ids of the released k-grams
+    corpus: TokenCorpus | None = field(repr=False, default=None)  # the encoder (private vocabulary)
     label: str = EVALUATION_ONLY
+
+    @property
+    def vocabulary(self) -> np.ndarray:
+        """Token id → string for every token of the private corpus (evaluation only)."""
+        return self.corpus.vocabulary if self.corpus is not None else np.zeros(0, dtype=object)
+
+    def spurious_ngrams(self) -> dict[int, set[tuple[str, ...]]]:
+        """k → the released k-grams that no user wrote, as string tuples."""
+        return {k: _decode_rows(self.vocabulary, rows) for k, rows in self.spurious_ids.items()}
 
     def spurious_by_length(self) -> dict[int, int]:
         return {d.k: d.spurious for d in self.levels}
@@ -351,35 +394,54 @@ class DpneEvaluation:
         return sum(d.spurious for d in self.levels)
 
 
-class _ReleasedSets:
-    """Accessors shared by every set release: ``ids`` (k → (n, k) token-id rows) over ``vocabulary``."""
+def _decode_rows(vocabulary: np.ndarray, rows: np.ndarray) -> set[tuple[str, ...]]:
+    rows = np.asarray(rows)
+    return {tuple(r) for r in vocabulary[rows].tolist()} if rows.size else set()
 
-    @cached_property
-    def ngrams(self) -> dict[int, set[tuple[str, ...]]]:
-        return {k: ({tuple(r) for r in self.vocabulary[rows].tolist()} if rows.size else set())
-                for k, rows in self.ids.items()}
+
+def _released_sets(vocabulary: np.ndarray, ids: dict) -> dict[int, frozenset]:
+    """k → frozenset of the released k-grams as k-tuples of strings.
+
+    Only the released rows are decoded, so nothing of the vocabulary beyond the released tokens is kept.
+    Built in sorted order: the token ids follow the private corpus' first-seen order, which the
+    release must not carry either.
+    """
+    out = {}
+    for k, rows in ids.items():
+        grams = sorted(_decode_rows(vocabulary, rows))
+        out[k] = frozenset(grams)
+    return out
+
+
+class _ReleasedSets:
+    """Accessors shared by every set release: ``ngrams`` maps k → frozenset of k-tuples of strings."""
 
     @property
     def sizes(self) -> dict[int, int]:
-        return {k: int(rows.shape[0]) for k, rows in self.ids.items()}
+        return {k: len(grams) for k, grams in self.ngrams.items()}
 
     @property
     def total(self) -> int:
         return sum(self.sizes.values())
 
+    def sorted_ngrams(self, k: int) -> list[tuple[str, ...]]:
+        """The released k-grams in lexicographic order (for display)."""
+        return sorted(self.ngrams.get(k, ()))
+
 
 @dataclass(frozen=True, eq=False)
 class DpneRelease(_ReleasedSets):
-    """The output of :func:`dpne`: the sets S_1..S_T (never counts) and the public parameters.
+    """The output of :func:`dpne`: the sets S_1..S_T (never counts) and the public parameters — nothing else.
 
-    ``ngrams`` maps k → set of k-tuples of strings; ``ids`` holds the same sets as ``(n, k)`` token-id
-    arrays over ``vocabulary``. ``sigmas``/``thresholds``/``valid_counts`` map k → σ_k, ρ_k, |V_k|
-    (thresholds and |V_k| only for the lengths reached before the early stop; |V_1| is not defined).
-    ``evaluation`` holds evaluation-only diagnostics, kept apart.
+    ``ngrams`` maps k → frozenset of the released k-grams as k-tuples of strings. ``sigmas``/
+    ``thresholds``/``valid_counts`` map k → σ_k, ρ_k, |V_k| (thresholds and |V_k| only for the lengths
+    reached before the early stop; |V_1| is not defined); they are functions of (ε, δ, T, Δ0, η, c) and
+    of the released sets, so they may be published with them. The release holds no encoder, no
+    vocabulary, no token ids, no weights or counts and no diagnostics: those are in the
+    :class:`DpneEvaluation` that :func:`dpne_with_evaluation` returns beside it.
     """
 
-    ids: dict = field(repr=False)
-    vocabulary: np.ndarray = field(repr=False)
+    ngrams: dict = field(repr=False)
     sigma: float
     sigmas: dict
     thresholds: dict
@@ -394,7 +456,6 @@ class DpneRelease(_ReleasedSets):
     selection: str
     policy: str
     policy_cutoff: float
-    evaluation: DpneEvaluation = field(repr=False)
     guarantee: Guarantee | None = None
 
     def __post_init__(self):
@@ -402,23 +463,29 @@ class DpneRelease(_ReleasedSets):
             object.__setattr__(self, "guarantee", dpne_guarantee(epsilon=self.epsilon, delta=self.delta))
 
 
+class DpneRun(NamedTuple):
+    """What :func:`dpne_with_evaluation` returns: the publishable ``release`` and its ``evaluation``
+    (private: encoder, token ids, diagnostics). Unpacks as ``release, evaluation = …``."""
+
+    release: DpneRelease
+    evaluation: DpneEvaluation
+
 
 @dataclass(frozen=True, eq=False)
 class DpsuBaselineRelease(_ReleasedSets):
-    """A DPSU baseline (003 §3.1.2): sets per length, never counts.
+    """A DPSU baseline (003 §3.1.2): sets per length, never counts, and nothing else of the corpus.
 
-    ``sigmas``/``thresholds`` map k → the σ and ρ used for that length. For "DPSU-single" each length is
-    a *separate* release spending the whole budget (so the lengths together are not one (ε, δ) release).
+    ``ngrams`` maps k → frozenset of k-tuples of strings; ``sigmas``/``thresholds`` map k → the σ and ρ
+    used for that length. For "DPSU-single" each length is a *separate* release spending the whole
+    budget (so the lengths together are not one (ε, δ) release).
     """
 
     name: str
-    ids: dict = field(repr=False)
-    vocabulary: np.ndarray = field(repr=False)
+    ngrams: dict = field(repr=False)
     sigmas: dict
     thresholds: dict
     contribution_limit: int
     guarantee: Guarantee
-
 
 
 # --------------------------------------------------------------------------------------------------
@@ -522,6 +589,20 @@ def _sorted_contains(sorted_keys: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_decay=1.0, pruning="both",
          rng, selection="random", policy="weighted", policy_cutoff=2.0) -> DpneRelease:
+    """Differentially private n-gram extraction: the release only (see :func:`dpne_with_evaluation`).
+
+    Same arguments and the same draw as :func:`dpne_with_evaluation`; returns its ``release``, which
+    holds the released sets and the public parameters and nothing else of the corpus.
+    """
+    return dpne_with_evaluation(
+        users, epsilon=epsilon, delta=delta, max_length=max_length, contribution_limit=contribution_limit,
+        eta=eta, noise_decay=noise_decay, pruning=pruning, rng=rng, selection=selection, policy=policy,
+        policy_cutoff=policy_cutoff).release
+
+
+def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_decay=1.0,
+                         pruning="both", rng, selection="random", policy="weighted",
+                         policy_cutoff=2.0) -> DpneRun:
     """Differentially private n-gram extraction (003 Algorithm 1, scalable version of §2).
 
     Args:
@@ -543,7 +624,9 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
       policy_cutoff: α ≥ 0 in Γ = ρ + α·σ (Policy Gaussian only; the DPSU reference code uses 2 by default).
 
     Returns:
-      :class:`DpneRelease`, with evaluation-only diagnostics kept in ``.evaluation``.
+      :class:`DpneRun` ``(release, evaluation)``: the :class:`DpneRelease` (the sets S_1..S_T as string
+      tuples and the public parameters — the only part that may be published) and the
+      :class:`DpneEvaluation` (encoder, token ids, diagnostics: evaluation only).
 
     Raises:
       TypeError / ValueError: a parameter of the wrong kind or out of range.
@@ -557,7 +640,7 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
     check_choice("pruning", pruning, PRUNING_RULES)
     check_choice("selection", selection, SELECTION_RULES)
     check_choice("policy", policy, DPSU_POLICIES)
-    policy_cutoff = check_real("policy_cutoff", policy_cutoff, low=0.0, low_inclusive=True)
+    policy_cutoff = _check_policy_cutoff(policy_cutoff)
     rng = check_rng(rng)
     tc = _as_token_corpus(users)
 
@@ -685,13 +768,13 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
     for k in range(1, max_length + 1):
         ids.setdefault(k, np.zeros((0, k), dtype=np.int32))
         spurious_ids.setdefault(k, np.zeros((0, k), dtype=np.int32))
-    return DpneRelease(
-        ids=ids, vocabulary=tc.vocabulary, sigma=float(sigma),
+    release = DpneRelease(
+        ngrams=_released_sets(tc.vocabulary, ids), sigma=float(sigma),
         sigmas={k: float(s) for k, s in enumerate(sigmas, start=1)}, thresholds=thresholds,
         valid_counts=valid_counts, epsilon=epsilon, delta=delta, max_length=max_length,
         contribution_limit=limit, eta=eta, noise_decay=noise_decay, pruning=pruning, selection=selection,
-        policy=policy, policy_cutoff=policy_cutoff,
-        evaluation=DpneEvaluation(levels=tuple(diags), spurious_ids=spurious_ids))
+        policy=policy, policy_cutoff=policy_cutoff)
+    return DpneRun(release, DpneEvaluation(levels=tuple(diags), spurious_ids=spurious_ids, ids=ids, corpus=tc))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -708,10 +791,15 @@ def _as_index(users, max_length: int) -> NgramIndex:
     return build_ngram_index(_as_token_corpus(users), max_length)
 
 
+def _check_policy_cutoff(policy_cutoff) -> float:
+    # α multiplies σ in Γ = ρ + α·σ; beyond a few σ it changes nothing, and a huge α overflows ‖Γ − H‖₂
+    return check_real("policy_cutoff", policy_cutoff, low=0.0, low_inclusive=True, high=_MAX_POLICY_CUTOFF)
+
+
 def _check_baseline(epsilon, delta, max_length, contribution_limit, selection, rng, policy="weighted",
                     policy_cutoff=2.0):
     check_choice("policy", policy, DPSU_POLICIES)
-    check_real("policy_cutoff", policy_cutoff, low=0.0, low_inclusive=True)
+    _check_policy_cutoff(policy_cutoff)
     return (check_epsilon(epsilon), check_delta(delta),
             check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH),
             check_int("contribution_limit", contribution_limit, low=1),
@@ -737,7 +825,7 @@ def dpsu_all(users, *, epsilon, delta, max_length, contribution_limit, rng, sele
                                 threshold=rho, selection=selection, rng=rng, policy=policy,
                                 cutoff_alpha=policy_cutoff)
     ids = {k: index.level(k).grams[released[offsets[k - 1]:offsets[k]]] for k in range(1, T + 1)}
-    return DpsuBaselineRelease(name="DPSU-all", ids=ids, vocabulary=index.corpus.vocabulary,
+    return DpsuBaselineRelease(name="DPSU-all", ngrams=_released_sets(index.corpus.vocabulary, ids),
                                sigmas={k: sigma for k in ids}, thresholds={k: rho for k in ids},
                                contribution_limit=T * limit, guarantee=dpne_guarantee(epsilon=epsilon, delta=delta))
 
@@ -759,7 +847,7 @@ def dpsu_even(users, *, epsilon, delta, max_length, contribution_limit, rng, sel
     rho = dpsu_threshold_for_sigma(sigma_k, delta / T, limit)
     ids = _dpsu_each_length(index, T, sigma=sigma_k, threshold=rho, limit=limit, selection=selection, rng=rng,
                             policy=policy, policy_cutoff=policy_cutoff)
-    return DpsuBaselineRelease(name="DPSU-even", ids=ids, vocabulary=index.corpus.vocabulary,
+    return DpsuBaselineRelease(name="DPSU-even", ngrams=_released_sets(index.corpus.vocabulary, ids),
                                sigmas={k: sigma_k for k in ids}, thresholds={k: rho for k in ids},
                                contribution_limit=limit, guarantee=dpne_guarantee(epsilon=epsilon, delta=delta))
 
@@ -790,7 +878,7 @@ def dpsu_single(users, *, epsilon, delta, max_length, contribution_limit, rng, s
     sigma, rho = dpsu_threshold(epsilon, delta, limit)
     ids = _dpsu_each_length(index, T, sigma=sigma, threshold=rho, limit=limit, selection=selection, rng=rng,
                             policy=policy, policy_cutoff=policy_cutoff)
-    return DpsuBaselineRelease(name="DPSU-single", ids=ids, vocabulary=index.corpus.vocabulary,
+    return DpsuBaselineRelease(name="DPSU-single", ngrams=_released_sets(index.corpus.vocabulary, ids),
                                sigmas={k: sigma for k in ids}, thresholds={k: rho for k in ids},
                                contribution_limit=limit,
                                guarantee=dpne_guarantee(epsilon=epsilon, delta=delta, single_length=True))
@@ -821,20 +909,45 @@ class KAnonymityCoverage:
         raise KeyError(f"no coverage row for k={k}, K={K}")
 
 
-def kanonymity_coverage(index: NgramIndex, released_ids: dict, *, ks=DEFAULT_K_VALUES,
+def _released_id_rows(index: NgramIndex, released) -> dict:
+    """k → ``(n, k)`` token-id rows over ``index.corpus`` for a release, a mapping of string k-grams or a
+    mapping of id rows. String k-grams with a token the corpus does not hold cannot be in it: dropped."""
+    if isinstance(released, (DpneRelease, DpsuBaselineRelease)):
+        released = released.ngrams
+    if not isinstance(released, Mapping):
+        raise TypeError("released must be a DpneRelease, a DpsuBaselineRelease or a mapping k → released k-grams, "
+                        f"got released={released!r} ({type(released).__name__})")
+    lookup = None
+    out = {}
+    for k, grams in released.items():
+        k = check_int("released length", k, low=1)
+        if isinstance(grams, np.ndarray) and grams.dtype.kind in "iu":
+            out[k] = grams.reshape(-1, k)
+            continue
+        if lookup is None:
+            lookup = {w: i for i, w in enumerate(index.corpus.vocabulary.tolist())}
+        rows = [[lookup[w] for w in g] for g in grams
+                if len(g) == k and all(isinstance(w, str) and w in lookup for w in g)]
+        out[k] = np.asarray(rows, dtype=np.int64).reshape(-1, k)
+    return out
+
+
+def kanonymity_coverage(index: NgramIndex, released, *, ks=DEFAULT_K_VALUES,
                         max_length: int | None = None) -> KAnonymityCoverage:
-    """Share of the k-grams used by **at least** K users that ``released_ids`` contains (003 Fig. 4 right).
+    """Share of the k-grams used by **at least** K users that ``released`` contains (003 Fig. 4 right).
 
     Args:
-      index: the corpus' :class:`NgramIndex` (same vocabulary as the release: build both from the same
-        :class:`TokenCorpus`).
-      released_ids: k → ``(n, k)`` token-id rows (``DpneRelease.ids`` or ``DpsuBaselineRelease.ids``).
+      index: the corpus' :class:`NgramIndex`.
+      released: a :class:`DpneRelease` or :class:`DpsuBaselineRelease`, a mapping k → string k-grams, or
+        a mapping k → ``(n, k)`` token-id rows over ``index.corpus`` (e.g. ``DpneEvaluation.ids``, when
+        the run and the index share one :class:`TokenCorpus`).
       ks: the thresholds K (integers ≥ 1). The reference code counts "more than K"; we say "at least".
       max_length: report lengths 1..max_length (default: all lengths of the index).
     """
     if not isinstance(index, NgramIndex):
         raise TypeError(f"index must be an NgramIndex (see build_ngram_index), got {type(index).__name__}")
-    ks = tuple(check_int(f"ks[{i}]", K, low=1) for i, K in enumerate(ks))
+    released_ids = _released_id_rows(index, released)
+    ks = tuple(check_int(f"ks[{i}]", K, low=1) for i, K in enumerate(check_sequence("ks", ks)))
     if not ks:
         raise ValueError("ks must hold at least one K, got an empty sequence")
     T = index.max_length if max_length is None else check_int("max_length", max_length, low=1,

@@ -9,13 +9,13 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import softmax
 
-from .validation import check_epsilon, check_int, check_rng, check_sensitivity
+from .validation import as_float_array, check_epsilon, check_int, check_rng, check_sensitivity
 
 __all__ = ["exponential_mechanism_probabilities", "exponential_mechanism"]
 
 
 def _utilities(utilities) -> np.ndarray:
-    u = np.asarray(utilities, dtype=float)
+    u = as_float_array("utilities", utilities)
     if u.ndim != 1 or u.size == 0:
         raise ValueError(f"utilities must be a non-empty 1-D array, got shape {u.shape}")
     if not np.all(np.isfinite(u)):

@@ -12,7 +12,7 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import log_ndtr, ndtr
 
-from .validation import check_choice, check_delta, check_epsilon, check_sensitivity
+from .validation import check_choice, check_delta, check_epsilon, check_noise_scale, check_real, check_sensitivity
 
 __all__ = [
     "gaussian_sigma",
@@ -41,6 +41,9 @@ def resolve_calibration(method, epsilon) -> str:
     if method != "auto":
         return method
     return "classic" if check_epsilon(epsilon) < AUTO_CALIBRATION_THRESHOLD else "analytic"
+# Above this ε, e^ε·Φ(−a−b) = exp(ε + log Φ(−a−b)) adds two numbers of size ε whose difference is the
+# answer, and double precision loses it (an ε this large promises nothing anyway).
+ANALYTIC_MAX_EPSILON = 1e6
 
 
 def classic_calibration_proven(epsilon: float) -> bool:
@@ -76,15 +79,17 @@ def classic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     sensitivity = check_sensitivity(sensitivity)
-    return sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
+    return check_noise_scale("σ", sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon,
+                             epsilon=epsilon, delta=delta, sensitivity=sensitivity)
 
 
 def analytic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
     """Smallest σ with δ(ε, σ) ≤ δ (Balle & Wang 2018), by bracketing and Brent's method in log σ.
 
     δ(ε, σ) decreases strictly in σ, so the root is unique. The tolerance is 1e-12 relative in σ.
+    ε is limited to ``ANALYTIC_MAX_EPSILON`` = 1e6 (beyond it δ(ε, σ) is not computable in floats).
     """
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_real("epsilon", epsilon, low=0.0, high=ANALYTIC_MAX_EPSILON)
     delta = check_delta(delta)
     sensitivity = check_sensitivity(sensitivity)
 
@@ -101,7 +106,8 @@ def analytic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
         if hi > 60:  # pragma: no cover - unreachable for δ in (0,1)
             raise ValueError(f"could not calibrate sigma for epsilon={epsilon}, delta={delta}")
     log_s = brentq(f, lo, hi, xtol=1e-14, rtol=1e-13, maxiter=500)
-    return math.exp(log_s) * sensitivity
+    return check_noise_scale("σ", math.exp(log_s) * sensitivity, epsilon=epsilon, delta=delta,
+                             sensitivity=sensitivity)
 
 
 def classic_true_delta(epsilon, delta) -> float:

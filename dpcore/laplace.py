@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .validation import check_epsilon, check_real, check_rng, check_sensitivity
+from .validation import check_epsilon, check_real, check_rng, check_sensitivity, as_float_array, check_noise_scale
 
 __all__ = [
     "laplace_scale",
@@ -22,7 +22,8 @@ __all__ = [
 
 def laplace_scale(*, epsilon, sensitivity) -> float:
     """b = Δ/ε (001, "the correct scale of the Laplace mechanism")."""
-    return check_sensitivity(sensitivity) / check_epsilon(epsilon)
+    sensitivity, epsilon = check_sensitivity(sensitivity), check_epsilon(epsilon)
+    return check_noise_scale("b", sensitivity / epsilon, epsilon=epsilon, sensitivity=sensitivity)
 
 
 def laplace_variance(*, epsilon, sensitivity) -> float:
@@ -45,7 +46,7 @@ def laplace_mechanism(value, *, epsilon, sensitivity, rng) -> np.ndarray | float
     """
     b = laplace_scale(epsilon=epsilon, sensitivity=sensitivity)
     rng = check_rng(rng)
-    arr = np.asarray(value, dtype=float)
+    arr = as_float_array("value", value)
     if not np.all(np.isfinite(arr)):
         raise ValueError("value must be finite, got a NaN or infinite entry")
     out = arr + rng.laplace(0.0, b, size=arr.shape)
@@ -55,7 +56,8 @@ def laplace_mechanism(value, *, epsilon, sensitivity, rng) -> np.ndarray | float
 def laplace_pdf(y, *, loc, scale) -> np.ndarray:
     """Density of Lap(loc, scale) at y: exp(−|y−loc|/b)/(2b)."""
     b = check_sensitivity(scale, "scale")
-    y = np.asarray(y, dtype=float)
+    loc = check_real("loc", loc)
+    y = as_float_array("y", y)
     return np.exp(-np.abs(y - loc) / b) / (2.0 * b)
 
 
@@ -67,7 +69,7 @@ def laplace_privacy_loss(y, *, true_answer, neighbour_answer, scale) -> np.ndarr
     b = check_sensitivity(scale, "scale")
     a = check_real("true_answer", true_answer)
     a2 = check_real("neighbour_answer", neighbour_answer)
-    y = np.asarray(y, dtype=float)
+    y = as_float_array("y", y)
     return (np.abs(y - a2) - np.abs(y - a)) / b
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .validation import check_probability
+from .validation import as_float_array, check_probability
 
 __all__ = ["KL_SMOOTHING", "kl_divergence", "l1_distance", "rmse", "kendall_tau_distance"]
 
@@ -13,7 +13,7 @@ KL_SMOOTHING = 1e-9
 
 
 def _distribution(name: str, x) -> np.ndarray:
-    a = np.asarray(x, dtype=float)
+    a = as_float_array(name, x)
     if a.ndim not in (1, 2) or a.shape[-1] == 0:
         raise ValueError(f"{name} must be a non-empty 1-D or 2-D array, got shape {a.shape}")
     if not np.all(np.isfinite(a)):
@@ -50,12 +50,14 @@ def kl_divergence(p, q, *, smoothing: float = KL_SMOOTHING) -> float | np.ndarra
 
 
 def _same_shape(a, b) -> tuple[np.ndarray, np.ndarray]:
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
+    a = as_float_array("a", a)
+    b = as_float_array("b", b)
     if a.shape != b.shape:
-        raise ValueError(f"the two arrays must have the same shape, got {a.shape} and {b.shape}")
+        raise ValueError(f"a and b must have the same shape, got a.shape={a.shape} and b.shape={b.shape}")
     if a.size == 0:
-        raise ValueError("the arrays must not be empty")
+        raise ValueError("a and b must not be empty, got shape (0,)")
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        raise ValueError("a and b must be finite, got a NaN or infinite entry")
     return a, b
 
 

@@ -22,10 +22,10 @@ in C), and :meth:`TokenCorpus.decode` maps id rows back to string tuples.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain
+from itertools import chain, repeat
 
 import numpy as np
 
@@ -209,6 +209,64 @@ class TokenCorpus:
         return np.asarray(out, dtype=np.int32).reshape(-1, k)
 
 
+def _shape(name: str) -> str:
+    return f"{name} is a list of users, each a list of sentences, each a list of string tokens"
+
+
+def _check_users(users, name: str = "users") -> list:
+    """``users`` as a list of users, or a TypeError that says what was passed instead."""
+    if users is None or isinstance(users, (str, bytes)) or not isinstance(users, Iterable):
+        raise TypeError(f"{name} must be a sequence of users (each a list of sentences, each a list of string "
+                        f"tokens), got {name}={_short(users)} ({type(users).__name__})")
+    if isinstance(users, Mapping):
+        raise TypeError(f"{name} must be a sequence of users, got a mapping (dict); pass list({name}.values()) "
+                        "if it maps user ids to their sentences")
+    users = list(users)
+    _check_items(None, users, name, depth=0)
+    return users
+
+
+def _check_items(users, items: list, name: str, *, depth: int) -> None:
+    """Every user (depth 0) or sentence (depth 1) must be a sized iterable that is not a string."""
+    kinds = set(map(type, items))
+    if all(k in (list, tuple) for k in kinds):
+        return
+    for i, item in enumerate(items):
+        if isinstance(item, (str, bytes)) or item is None or not isinstance(item, Iterable) \
+                or not hasattr(item, "__len__"):
+            where = f"{name}[{i}]" if depth == 0 else _sentence_position(users, i, name)
+            if isinstance(item, (str, bytes)):
+                hint = (f"the string {_short(item)}, which would be split into characters; split the text "
+                        "first (e.g. dpcore.tokenize(text) gives sentences of tokens)")
+            else:
+                hint = f"{_short(item)} ({type(item).__name__}), not a list"
+            raise TypeError(f"{where} must be a list of {'sentences' if depth == 0 else 'string tokens'}, got "
+                            f"{hint}; {_shape(name)}")
+
+
+def _sentence_position(users, flat_index: int, name: str) -> str:
+    for u, sentences in enumerate(users):
+        if flat_index < len(sentences):
+            return f"{name}[{u}][{flat_index}]"
+        flat_index -= len(sentences)
+    return "a sentence"  # pragma: no cover
+
+
+def _raise_bad_token(users, name: str) -> None:
+    for u, sentences in enumerate(users):
+        for s, sentence in enumerate(sentences):
+            for t, token in enumerate(sentence):
+                if not isinstance(token, str):
+                    raise TypeError(f"tokens must be strings, got {name}[{u}][{s}][{t}]={_short(token)} "
+                                    f"({type(token).__name__}); {_shape(name)}")
+    raise TypeError(f"tokens must be strings; {_shape(name)}")  # pragma: no cover
+
+
+def _short(value, limit: int = 60) -> str:
+    r = repr(value)
+    return r if len(r) <= limit else r[: limit - 1] + "…"
+
+
 def encode_users(users: Sequence[Sequence[Sequence[str]]]) -> TokenCorpus:
     """Users → :class:`TokenCorpus` (token ids, sentence run lengths, user of each position).
 
@@ -217,31 +275,30 @@ def encode_users(users: Sequence[Sequence[Sequence[str]]]) -> TokenCorpus:
         tokens (e.g. ``Corpus.user_sentences()``). Empty sentences are skipped.
 
     Raises:
-      TypeError: ``users`` is a string or a token is not a string.
+      TypeError: ``users`` is not a sequence of users, a user or a sentence is a string (it would be split
+        into characters) or None, or a token is not a string (e.g. None). The message gives the position,
+        e.g. ``users[3][0][2]``.
     """
-    if isinstance(users, (str, bytes)):
-        raise TypeError(f"users must be a sequence of users (lists of sentences), got users={users!r}")
-    users = list(users)
+    return _encode(users, "users")
+
+
+def _encode(users, name: str) -> TokenCorpus:
+    users = _check_users(users, name)
     n_users = len(users)
     sents_per_user = np.fromiter(map(len, users), dtype=np.int64, count=n_users)
     sentences = list(chain.from_iterable(users))
+    _check_items(users, sentences, name, depth=1)
     lens = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
     flat = list(chain.from_iterable(sentences))
-    if flat and not isinstance(flat[0], str):
-        raise TypeError(
-            f"tokens must be strings, got {flat[0]!r} ({type(flat[0]).__name__}); "
-            "users is a list of users, each a list of sentences, each a list of string tokens"
-        )
     if flat:
         # dict.fromkeys and map(dict.__getitem__) run in C and keep first-seen order; about twice as
         # fast as hashing an object array, since the str hashes are cached on the token objects.
         try:
             first_seen = dict.fromkeys(flat)
-        except TypeError as exc:  # an unhashable token, e.g. a list
-            raise TypeError(f"tokens must be strings: {exc}") from None
-        bad = next((w for w in first_seen if not isinstance(w, str)), None)
-        if bad is not None:
-            raise TypeError(f"tokens must be strings, got {bad!r} ({type(bad).__name__})")
+        except TypeError:  # an unhashable token, e.g. a list
+            first_seen = None
+        if first_seen is None or not all(map(isinstance, first_seen, repeat(str))):
+            _raise_bad_token(users, name)
         lookup = {w: i for i, w in enumerate(first_seen)}
         tokens = np.fromiter(map(lookup.__getitem__, flat), dtype=np.int32, count=len(flat))
         vocab = np.empty(len(lookup), dtype=object)
@@ -346,7 +403,7 @@ def build_ngram_index(corpus: TokenCorpus | Sequence, max_length: int) -> NgramI
     """
     max_length = check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH)
     if not isinstance(corpus, TokenCorpus):
-        corpus = encode_users(corpus)
+        corpus = _encode(corpus, "corpus")
     tc = corpus
     n = tc.n_tokens
     V = max(tc.vocabulary_size, 1)

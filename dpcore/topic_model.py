@@ -199,6 +199,10 @@ def fit_topic_word(counts, settings: LdaSettings) -> tuple[np.ndarray, np.ndarra
 
 def fit_topic_model(data: DocumentTermData, *, settings: LdaSettings = LdaSettings(), users=None) -> TopicModel:
     """Fit f's LDA on all documents of ``data`` (or of the given ``users``, in that order)."""
+    if not isinstance(data, DocumentTermData):
+        raise TypeError(f"data must be a DocumentTermData (see document_term_data), got data={type(data).__name__}")
+    if not isinstance(settings, LdaSettings):
+        raise TypeError(f"settings must be an LdaSettings, got settings={type(settings).__name__}")
     counts = data.counts if users is None else data.counts[data.rows_of(users)]
     topic_word, prevalence = fit_topic_word(counts, settings)
     return TopicModel(topic_word=topic_word, prevalence=prevalence, words=data.words, settings=settings,

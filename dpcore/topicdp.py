@@ -60,7 +60,8 @@ from .topic_model import (
     fit_topic_word,
     topic_keyword_matrix,
 )
-from .validation import check_choice, check_delta, check_epsilon, check_int, check_real, check_rng, check_sensitivity
+from .validation import (as_float_array, check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_real, check_rng,
+                         check_sensitivity)
 
 __all__ = [
     "SamplerSize",
@@ -163,6 +164,9 @@ def sensitivity_sampler_size(gamma) -> SamplerSize:
     """
     gamma = check_real("gamma", gamma, low=0.0, high=1.0, high_inclusive=False)
     rho = math.exp(float(lambertw(-gamma / (2.0 * math.sqrt(math.e)), k=-1).real) + 0.5)
+    if not (0.0 < rho < gamma) or gamma < 1e-12:
+        raise ValueError(f"gamma must be >= 1e-12, got gamma={gamma:g}: the sampler needs h ≈ ln(1/γ)/(2γ²) model fits, "
+                         "which is unbounded as γ → 0")
     h = math.ceil(math.log(1.0 / rho) / (2.0 * (gamma - rho) ** 2))
     k = math.ceil(h * (1.0 - gamma + rho + math.sqrt(math.log(1.0 / rho) / (2.0 * h))))
     return SamplerSize(h=int(h), k=int(min(k, h)), rho=rho)
@@ -574,7 +578,7 @@ class MatrixRelease:
 
 
 def _check_matrix(matrix) -> np.ndarray:
-    w = np.asarray(matrix, dtype=float)
+    w = as_float_array("matrix", matrix)
     if w.ndim != 2 or w.shape[0] < 1 or w.shape[1] < 2:
         raise ValueError(f"matrix must be 2-D with at least 1 row and 2 columns, got shape {w.shape}")
     if not np.all(np.isfinite(w)):
@@ -660,8 +664,12 @@ def mvg_sigma(*, epsilon, delta, m: int, n: int, gamma_f, s2) -> float:
     zeta = math.sqrt(2.0 * math.sqrt(-mn * ln_d) - 2.0 * ln_d + mn)
     alpha = (h_r + h_half) * gamma_f**2 + 2.0 * h_r * gamma_f * s2
     beta = 2.0 * mn**0.25 * h_r * s2 * zeta
-    p = (-beta + math.sqrt(beta**2 + 8.0 * alpha * epsilon)) ** 2 / (4.0 * alpha**2)
-    return math.sqrt(math.sqrt(mn) / p)
+    # (−β + √(β² + 8αε))² / (4α²), written without the cancellation of −β + √(β² + …) (tiny ε, huge s₂)
+    r = 4.0 * epsilon / (beta + math.hypot(beta, math.sqrt(8.0 * alpha * epsilon)))
+    p = r * r
+    with np.errstate(over="ignore"):
+        sigma = float(np.sqrt(np.sqrt(float(mn)) / np.float64(p))) if p > 0 else math.inf
+    return check_noise_scale("σ", sigma, epsilon=epsilon, delta=delta, s2=s2)
 
 
 def mvg_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma_f=None, gamma=None) -> MatrixRelease:
@@ -671,6 +679,7 @@ def mvg_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma_f=None, gam
     sampler's γ (or pass a :class:`SensitivityResult` as ``sensitivity``)."""
     sensitivity, gamma = _sensitivity_gamma(sensitivity, gamma)
     w = _check_matrix(matrix)
+    sensitivity = check_sensitivity(sensitivity)
     gf = math.sqrt(w.shape[0]) if gamma_f is None else gamma_f
     sigma = mvg_sigma(epsilon=epsilon, delta=delta, m=w.shape[0], n=w.shape[1], gamma_f=gf, s2=sensitivity)
     rng = check_rng(rng)

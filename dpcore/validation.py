@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -23,7 +24,18 @@ __all__ = [
     "check_probability",
     "check_choice",
     "check_rng",
+    "check_noise_scale",
+    "as_float_array",
+    "check_sequence",
 ]
+
+
+def _short_repr(value, limit: int = 60) -> str:
+    """repr() cut to ``limit`` characters (a 400-digit int or a long list stays readable)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)) and abs(int(value)) >= 10**limit:
+        return f"<an integer with {len(str(abs(int(value))))} digits>"
+    r = repr(value)
+    return r if len(r) <= limit else r[: limit - 1] + "…"
 
 
 def _fmt(value) -> str:
@@ -54,8 +66,11 @@ def check_real(
       ValueError: ``value`` is NaN, infinite, or outside the interval.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {name}={value!r} ({type(value).__name__})")
-    v = float(value)
+        raise TypeError(f"{name} must be a real number, got {name}={_short_repr(value)} ({type(value).__name__})")
+    try:
+        v = float(value)
+    except OverflowError:  # an int beyond ±1.8e308
+        raise ValueError(f"{name} must be finite, got {name}={_short_repr(value)} (too large for a float)") from None
     if math.isnan(v):
         raise ValueError(f"{name} must be a number, got {name}=nan")
     if math.isinf(v):
@@ -100,22 +115,63 @@ def check_int(name: str, value, *, low: int | None = None, high: int | None = No
     still works, but ``2.5`` users is an error.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be an integer, got {name}={value!r} ({type(value).__name__})")
+        raise TypeError(f"{name} must be an integer, got {name}={_short_repr(value)} ({type(value).__name__})")
     if not isinstance(value, numbers.Integral):
         v = float(value)
         if math.isnan(v) or math.isinf(v) or not v.is_integer():
             raise ValueError(f"{name} must be a whole number, got {name}={value}")
     v = int(value)
     if low is not None and v < low:
-        raise ValueError(f"{name} must be >= {low}, got {name}={v}")
+        raise ValueError(f"{name} must be >= {low}, got {name}={_short_repr(v)}")
     if high is not None and v > high:
-        raise ValueError(f"{name} must be <= {high}, got {name}={v}")
+        raise ValueError(f"{name} must be <= {high}, got {name}={_short_repr(v)}")
     return v
+
+
+def check_noise_scale(name: str, value: float, **parameters) -> float:
+    """A noise scale computed from the parameters must be a finite float > 0.
+
+    A tiny ε (or a huge sensitivity) can push σ = Δ·c/ε past the largest float (1.8e308); the noise
+    is then infinite and every release is NaN. The message names the parameters that led there.
+    """
+    v = float(value)
+    if math.isfinite(v) and v > 0:
+        return v
+    given = ", ".join(f"{k}={_short_repr(p)}" for k, p in parameters.items())
+    what = "infinite (it overflows a float)" if not math.isnan(v) and v > 0 else f"{v}"
+    raise ValueError(f"the noise scale {name} is {what} for {given}: use a larger epsilon "
+                     "(or a smaller sensitivity)")
+
+
+def check_sequence(name: str, value) -> list:
+    """``value`` as a list; a TypeError naming ``name`` when it is None, a string, a mapping or not iterable."""
+    if value is None or isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be a sequence, got {name}={_short_repr(value)} ({type(value).__name__})")
+    return list(value)
+
+
+def as_float_array(name: str, value) -> np.ndarray:
+    """``value`` (a number or a nested sequence of numbers) as a float array, or a TypeError/ValueError
+    naming ``name`` (None, strings, ragged lists and integers beyond the float range are refused)."""
+    if value is None or isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be a number or an array of numbers, got {name}={_short_repr(value)} "
+                        f"({type(value).__name__})")
+    try:
+        return np.asarray(value, dtype=float)
+    except OverflowError:
+        raise ValueError(f"{name} must be finite, got an integer too large for a float in {name}") from None
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a number or an array of numbers, got {name}={_short_repr(value)} "
+                        f"({exc})") from None
 
 
 def check_choice(name: str, value, choices) -> str:
     """``value`` must be one of ``choices``."""
-    if value not in choices:
+    try:
+        ok = value in choices
+    except TypeError:  # an unhashable value against a set/dict of choices
+        ok = False
+    if not ok:
         allowed = ", ".join(repr(c) for c in choices)
         raise ValueError(f"{name} must be one of {allowed}, got {name}={value!r}")
     return value

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dpcore import build_ngram_index, dpne, dpsu_all, dpsu_even, dpsu_single, encode_users
+from dpcore import build_ngram_index, dpne, dpne_with_evaluation, dpsu_all, dpsu_even, dpsu_single, encode_users
 
 from .state import rng_for
 
@@ -49,10 +49,10 @@ def eta_sweep(corpus_hash, epsilon, delta, T, delta0, decay, pruning, selection,
     tc = token_corpus(corpus_hash, _corpus)
     rows = []
     for eta in ETA_OPTIONS:
-        res = dpne(tc, epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, eta=eta,
+        _, res = dpne_with_evaluation(tc, epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, eta=eta,
                    noise_decay=decay, pruning=pruning, selection=selection, policy=policy,
                    rng=rng_for(seed, "dpne-eta-sweep", eta, T, delta0, decay, pruning, selection, policy))
-        for d in res.evaluation.levels:
+        for d in res.levels:
             rows.append({"eta": eta, "k": d.k, "released": d.released, "spurious": d.spurious})
     return rows
 

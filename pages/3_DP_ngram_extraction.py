@@ -9,7 +9,7 @@ Cached loaders: dpui.dpne_data; figures and tables: dpui.dpne_figures; texts: dp
 import pandas as pd
 import streamlit as st
 
-from dpcore import EVALUATION_ONLY, KANONYMITY_LABEL, dpne, kanonymity_coverage
+from dpcore import EVALUATION_ONLY, KANONYMITY_LABEL, dpne_with_evaluation, kanonymity_coverage
 from dpui import export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
 from dpui import dpne_data as data
 from dpui import dpne_figures as figures
@@ -56,7 +56,7 @@ knobs = dict(epsilon=eps, delta=delta, max_length=T, contribution_limit=delta0, 
              pruning=pruning, selection=selection, policy=policy)
 with user_errors():
     tc = data.token_corpus(chash, corpus)
-    result = dpne(tc, **knobs, rng=settings.rng("dpne", T, delta0, decay, pruning, selection, policy, eta))
+    result, evaluation = dpne_with_evaluation(tc, **knobs, rng=settings.rng("dpne", T, delta0, decay, pruning, selection, policy, eta))
 
 guarantee_badge(result.guarantee)
 tab_main, tab_sweep = st.tabs(["Extraction at these settings", "Sweep one knob (Figs. 2–4)"])
@@ -99,7 +99,7 @@ with tab_main:
     ks = st.multiselect("K (users who must share a k-gram)", K_OPTIONS, default=[10, 20, 50, 100], key="dpne_K",
                         **IN_URL, help="The K-anonymous reference set: k-grams used by at least K distinct users.")
     if ks:
-        cov = kanonymity_coverage(data.ngram_index(chash, corpus), result.ids, ks=sorted(ks), max_length=T)
+        cov = kanonymity_coverage(data.ngram_index(chash, corpus), result, ks=sorted(ks), max_length=T)
         fig, alt = figures.coverage_figure(cov, ks)
         show_figure(fig, alt=alt, key="dpne_cov")
         st.caption(text("dpne", "coverage_caption", kanonymity=KANONYMITY_LABEL, evaluation_only=EVALUATION_ONLY))
@@ -114,7 +114,7 @@ with tab_main:
     st.caption(text("dpne", "spurious_caption", evaluation_only=EVALUATION_ONLY))
 
     st.subheader("Step by step: one length")
-    diags = {d.k: d for d in result.evaluation.levels}
+    diags = {d.k: d for d in evaluation.levels}
     reached = [k for k in diags if k >= 2]
     if reached:
         k_sel = st.select_slider("length k", reached, value=reached[0], key="dpne_step_k", **IN_URL)
@@ -123,7 +123,7 @@ with tab_main:
         st.latex(rf"\rho_{{{k_sel}}}=\sigma_{{{k_sel}}}\,\Phi^{{-1}}\Big(1-{eta:g}\cdot\min\big(1,"
                  rf"\tfrac{{{d.previous_size}}}{{{d.valid_count}}}\big)\Big)={d.threshold:.4g}")
         longest = max(k for k, n in result.sizes.items() if n)
-        sample = sorted(" ".join(g) for g in tc.decode(result.ids[longest]))[:15]
+        sample = sorted(" ".join(g) for g in result.ngrams[longest])[:15]
         st.markdown(f"Some released {longest}-grams (the release itself; no counts): "
                     + "; ".join(f"`{s}`" for s in sample))
     else:

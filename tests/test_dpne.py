@@ -14,6 +14,7 @@ from dpcore.dpne import (
     count_valid_kgrams,
     dpne,
     dpne_noise_scales,
+    dpne_with_evaluation,
     dpsu_all,
     dpsu_even,
     dpsu_single,
@@ -139,9 +140,10 @@ def test_downward_closed_with_many_spurious_both_sides():
     users = phrase_corpus(11, n_users=200, vocab=5, n_phrases=10)
     n_checked = 0
     for seed in range(10):
-        res = dpne(users, epsilon=8, delta=1e-6, max_length=7, contribution_limit=10, eta=0.5, rng=seed)
+        res, ev = dpne_with_evaluation(users, epsilon=8, delta=1e-6, max_length=7, contribution_limit=10, eta=0.5,
+                                       rng=seed)
         S = res.ngrams
-        n_checked += sum(len(S[k]) for k in range(3, 8)) + res.evaluation.total_spurious
+        n_checked += sum(len(S[k]) for k in range(3, 8)) + ev.total_spurious
         for k in range(2, 8):
             for w in S[k]:
                 for i in range(k):
@@ -190,12 +192,13 @@ def test_mean_spurious_stays_under_eta_bound(pruning):
     spur = np.zeros((n_seeds, 3))
     bound = np.zeros((n_seeds, 3))
     for s in range(n_seeds):
-        res = dpne(tc, epsilon=5, delta=1e-6, max_length=4, contribution_limit=5, eta=eta, pruning=pruning, rng=s)
+        res, ev = dpne_with_evaluation(tc, epsilon=5, delta=1e-6, max_length=4, contribution_limit=5, eta=eta,
+                                       pruning=pruning, rng=s)
         for k in range(2, 5):
             spurious = res.ngrams[k] - truth[k]
             spur[s, k - 2] = len(spurious)
-            if len(res.evaluation.levels) >= k:
-                assert len(spurious) == res.evaluation.levels[k - 1].spurious
+            if len(ev.levels) >= k:
+                assert len(spurious) == ev.levels[k - 1].spurious
             if k in res.valid_counts and res.ngrams[k - 1]:
                 bound[s, k - 2] = eta * min(len(res.ngrams[k - 1]), res.valid_counts[k])
     se = spur.std(axis=0, ddof=1) / math.sqrt(n_seeds)
@@ -209,12 +212,11 @@ def test_spurious_kgrams_satisfy_pruning_rule_and_are_unused():
     for pruning in ("both", "single"):
         n_spur = 0
         for seed in range(20):
-            res = dpne(users, epsilon=5, delta=1e-6, max_length=5, contribution_limit=6, eta=0.4, pruning=pruning,
-                       rng=seed)
+            res, ev = dpne_with_evaluation(users, epsilon=5, delta=1e-6, max_length=5, contribution_limit=6, eta=0.4,
+                                           pruning=pruning, rng=seed)
             S = res.ngrams
             for k in range(2, 6):
-                rows = res.evaluation.spurious_ids[k]
-                spurious = {tuple(r) for r in res.vocabulary[rows].tolist()} if rows.size else set()
+                spurious = ev.spurious_ngrams()[k]
                 assert spurious == S[k] - naive_union(users, k)
                 for w in spurious:
                     n_spur += 1
@@ -242,19 +244,25 @@ def test_shared_phrase_released_and_unique_text_not():
 
 def test_result_carries_guarantee_parameters_and_no_counts():
     users = phrase_corpus(0, n_users=100)
-    res = dpne(users, epsilon=4, delta=1e-7, max_length=4, contribution_limit=5, eta=0.05, rng=1)
+    res, ev = dpne_with_evaluation(users, epsilon=4, delta=1e-7, max_length=4, contribution_limit=5, eta=0.05, rng=1)
     assert res.guarantee.kind == dpcore.guarantees.APPROXIMATE_DP and res.guarantee.is_dp
     assert (res.guarantee.epsilon, res.guarantee.delta) == (res.epsilon, res.delta)
     assert set(res.ngrams) == {1, 2, 3, 4}
-    assert all(all(isinstance(g, tuple) and len(g) == k for g in res.ngrams[k]) for k in res.ngrams)
+    assert all(all(isinstance(g, tuple) and len(g) == k and all(isinstance(w, str) for w in g)
+                   for g in res.ngrams[k]) for k in res.ngrams)
     assert set(res.sigmas) == {1, 2, 3, 4}
     assert res.thresholds[1] == pytest.approx(dpsu_threshold_for_sigma(res.sigmas[1], 1e-7, 5))
-    assert "evaluation only" in res.evaluation.label
-    # the release holds sets only: integer token rows, one per released k-gram, no per-k-gram numbers
-    for k, rows in res.ids.items():
+    assert "evaluation only" in ev.label
+    # the evaluation's token-id rows are the same sets, one row per released k-gram
+    for k, rows in ev.ids.items():
         assert rows.dtype.kind == "i" and rows.shape == (len(res.ngrams[k]), k)
+        assert {tuple(r) for r in ev.vocabulary[rows].tolist()} == res.ngrams[k]
+    # the release holds the sets and public parameters only: no counts, no encoder, no diagnostics
     released_fields = {f.name for f in dataclasses.fields(res)}
-    assert not released_fields & {"counts", "weights", "histogram", "noisy_counts"}
+    assert not released_fields & {"counts", "weights", "histogram", "noisy_counts", "ids", "vocabulary",
+                                  "evaluation", "corpus"}
+    # dpne() is the release of the same draw
+    assert dpne(users, epsilon=4, delta=1e-7, max_length=4, contribution_limit=5, eta=0.05, rng=1).ngrams == res.ngrams
 
 
 def test_same_seed_same_release_and_seed_matters():
@@ -268,10 +276,10 @@ def test_same_seed_same_release_and_seed_matters():
 
 def test_early_stop_at_first_empty_level():
     users = [[["a", "b"]] for _ in range(300)] + [[["c"]]]
-    res = dpne(users, epsilon=5, delta=1e-6, max_length=5, contribution_limit=2, eta=0.01, rng=0)
+    res, ev = dpne_with_evaluation(users, epsilon=5, delta=1e-6, max_length=5, contribution_limit=2, eta=0.01, rng=0)
     assert res.ngrams[2] == {("a", "b")}
     assert res.ngrams[3] == set() and res.ngrams[4] == set() and res.ngrams[5] == set()
-    assert [d.k for d in res.evaluation.levels] == [1, 2, 3]
+    assert [d.k for d in ev.levels] == [1, 2, 3]
 
 
 def test_contribution_limit_random_and_most_frequent():
@@ -369,8 +377,14 @@ def test_kanonymity_coverage_against_naive_counts():
     users = phrase_corpus(6, n_users=250, vocab=10, n_phrases=30)
     tc = encode_users(users)
     index = build_ngram_index(tc, 4)
-    res = dpne(tc, epsilon=2, delta=1e-6, max_length=4, contribution_limit=5, eta=0.05, rng=3)
-    cov = kanonymity_coverage(index, res.ids, ks=(10, 20, 50, 100))
+    res, ev = dpne_with_evaluation(tc, epsilon=2, delta=1e-6, max_length=4, contribution_limit=5, eta=0.05, rng=3)
+    cov = kanonymity_coverage(index, res, ks=(10, 20, 50, 100))
+    # the same coverage from the evaluation's id rows and from a mapping of string k-grams
+    def key(c):  # NaN shares compare equal here
+        return [(r["k"], r["K"], r["frequent"], r["covered"]) for r in c.rows]
+    assert key(kanonymity_coverage(index, ev.ids, ks=(10, 20, 50, 100))) == key(cov)
+    assert key(kanonymity_coverage(index, dict(res.ngrams), ks=(10, 20, 50, 100))) == key(cov)
+    assert any(r["covered"] for r in cov.rows)
     assert cov.reference_label == "k-anonymity — not DP"
     for k in range(1, 5):
         counts = naive_user_counts(users, k)
@@ -477,14 +491,15 @@ def test_policy_gaussian_histogram_steps_are_unit_l2_and_capped():
 
 def test_dpne_with_policy_gaussian_is_valid_and_validated():
     users = phrase_corpus(7, n_users=200, vocab=8, n_phrases=15)
-    res = dpne(users, epsilon=4, delta=1e-6, max_length=5, contribution_limit=5, eta=0.2, rng=1, policy="policy")
+    res, ev = dpne_with_evaluation(users, epsilon=4, delta=1e-6, max_length=5, contribution_limit=5, eta=0.2, rng=1,
+                                   policy="policy")
     assert res.policy == "policy" and res.ngrams[1] and res.ngrams[2]
     S = res.ngrams
     for k in range(2, 6):
         for w in S[k]:
             assert w[:-1] in S[k - 1] and w[1:] in S[k - 1]
     for k in (1, 2):
-        assert S[k] - naive_union(users, k) == {tuple(r) for r in res.vocabulary[res.evaluation.spurious_ids[k]].tolist()}
+        assert S[k] - naive_union(users, k) == ev.spurious_ngrams()[k]
     base = dpsu_even(users, epsilon=4, delta=1e-6, max_length=3, contribution_limit=5, rng=0, policy="policy")
     assert all(base.ngrams[k] <= naive_union(users, k) for k in (1, 2, 3))
     with pytest.raises(ValueError, match=r"policy must be one of 'weighted', 'policy', got policy='greedy'"):
