@@ -19,6 +19,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from dpcore.guarantees import Guarantee
+
 OKABE_ITO: dict[str, str] = {
     "blue": "#0072B2", "vermillion": "#D55E00", "bluish green": "#009E73", "orange": "#E69F00",
     "reddish purple": "#CC79A7", "sky blue": "#56B4E9", "black": "#000000", "yellow": "#F0E442",
@@ -208,16 +210,16 @@ def band_figure(
     return fig
 
 
-def guarantee_badge(text: str) -> None:
-    """Show a result's guarantee, coloured by strength: DP green, random DP orange, not DP red."""
-    low = text.lower()
-    if "not dp" in low or "no privacy" in low or "not differentially private" in low:
-        colour, icon = "red", "⛔"
-    elif "random dp" in low or "weaker" in low:
-        colour, icon = "orange", "⚠️"
-    else:
-        colour, icon = "green", "🔒"
-    st.badge(f"Guarantee: {text}", icon=icon, color=colour)
+def guarantee_badge(guarantee, *, context: str = "") -> None:
+    """Show a release's :class:`dpcore.Guarantee`: colour, icon and words all come from its kind
+    (green only for proven ε-DP / (ε, δ)-DP; orange for random DP, local sensitivity and DP conditional
+    on a non-private step; red for k-anonymity and no protection), never from matching text. The
+    promise sentence is the tooltip-free caption below, so the strength is never carried by colour alone."""
+    if not isinstance(guarantee, Guarantee):
+        raise TypeError(f"guarantee must be a dpcore.Guarantee, got {type(guarantee).__name__}")
+    lead = f"{context}: " if context else ""
+    st.badge(f"{guarantee.icon} {guarantee.strength.upper()} — {lead}{guarantee.label}", color=guarantee.colour)
+    st.caption(guarantee.promise)
 
 
 def grid_figure(rows: int, cols: int, *, titles: Sequence[str] = (), shared_x: bool = False,

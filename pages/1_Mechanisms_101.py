@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dpcore import exponential_mechanism, laplace_mechanism, laplace_scale
+from dpcore import exponential_mechanism, laplace_mechanism, laplace_scale, pure_dp
 from dpcore.lecture import (
     BANK_DEBTS,
     DEBT_CAP,
@@ -31,7 +31,7 @@ eps = settings.epsilon
 
 st.title("Mechanisms 101: Laplace and exponential")
 st.caption("After Habernal, *Pure Differential Privacy Mechanisms* (lecture 4). ε comes from the sidebar.")
-guarantee_badge("ε-DP (pure) — for the Laplace mechanism with b = Δ/ε and the exponential mechanism with the true Δu")
+guarantee_badge(pure_dp(eps), context="Laplace mechanism with b = Δ/ε and exponential mechanism with the true Δu")
 
 tab_loss, tab_sens, tab_exp, tab_sample = st.tabs(
     ["(a) Privacy loss", "(b) Global sensitivity", "(c) Exponential mechanism", "(d) Sample many times"]

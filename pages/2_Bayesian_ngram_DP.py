@@ -43,7 +43,7 @@ kl_now, kl_public = kl_divergence(p, release.theta), kl_divergence(p, public_bas
 view_settings = {"page": "Bayesian n-gram DP", "epsilon": eps, "delta": delta, "seed": seed,
                  "corpus": settings.corpus_label, "private_corpus_hash": ph, "public_corpus_hash": qh, **k.as_dict()}
 
-guarantee_badge(f"{release.guarantee} at ε = {fmt(eps)}, δ = {fmt(delta)}")
+guarantee_badge(release.guarantee, context="BayesianDP")
 release_panel(k, counts=counts, prepared=prepared, release=release, gamma_worst=gamma_worst, eps=eps, delta=delta,
               sigma_classic=sigma_classic, sigma_analytic=sigma_analytic, kl_now=kl_now, kl_public=kl_public)
 
@@ -166,8 +166,7 @@ with tab_tune:
             prep = data.end_to_end_for(ph, qh, n, C, seed, priv, pub)
             res = prep.release(epsilon=eps, delta=delta, calibration=calibration,
                                rng=settings.rng("bayes-e2e", n, C, calibration))
-        guarantee_badge(f"{res.guarantee} at total ε = {fmt(res.epsilon)} "
-                        f"({res.epsilon_train:.3g} train + {res.epsilon_tune:.3g} tune), δ = {fmt(delta)}")
+        guarantee_badge(res.guarantee, context="EndToEndDP")
         c1, c2, c3, c4 = st.columns(4)
         c1.metric("chosen S*", fmt(res.S_star))
         c2.metric("chosen ρ*", fmt(res.rho_star))

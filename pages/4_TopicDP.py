@@ -57,11 +57,11 @@ with st.container(border=True):
                      covered=1 - gamma, h=sens.h, k=sens.k, covered_share=sens.covered_share, rho_s=sens.rho_sampler))
     g1, g2, g3 = st.columns(3)
     with g1:
-        guarantee_badge(f"TopicDP: {tdp.TOPICDP_GUARANTEE}")
+        guarantee_badge(tdp.matrix_guarantee("TopicDP", epsilon=eps, delta=delta, gamma=gamma, m=m, n=n), context="TopicDP")
     with g2:
-        guarantee_badge(f"MVG with sampled s₂: {tdp.TOPICDP_GUARANTEE}")
+        guarantee_badge(tdp.matrix_guarantee("MVG", epsilon=eps, delta=delta, gamma=gamma, m=m, n=n), context="MVG with sampled s₂")
     with g3:
-        guarantee_badge(f"Laplace: {tdp.MATRIX_LAPLACE_GUARANTEE}")
+        guarantee_badge(tdp.matrix_guarantee("Laplace", epsilon=eps, m=m, n=n), context="Laplace")
 
 releases = release_all(table.matrix, epsilon=eps, delta=delta, sensitivity=delta_s,
                        rng=settings.rng("topicdp", "release", m, n, gamma))
