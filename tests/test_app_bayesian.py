@@ -36,8 +36,10 @@ def test_default_render(page):
     # ε = 1 with the classic calibration: the page says the bound is outside its proof
     assert any("outside its proof" in w.value for w in page.warning)
     badges = [md.value for md in page.markdown if "badge[" in md.value]
-    assert any("Guarantee: (ε, δ)-DP per user at ε = 1, δ = 1e-05" in b for b in badges)
-    assert any("Guarantee: k-anonymity — not DP" in b for b in badges)
+    # the paper's local γ is measured on the private data: orange "not DP", never a green DP badge
+    assert any(b.startswith(":orange-badge[") and "local sensitivity" in b and "NOT DP" in b for b in badges)
+    assert not any(b.startswith(":green-badge[") and "BayesianDP" in b for b in badges)
+    assert any(b.startswith(":red-badge[") and "k-anonymity (K = 10) — not DP" in b for b in badges)
     assert any("lower than Laplace at ε = 0.1" in md.value for md in page.markdown)
 
 

@@ -123,7 +123,11 @@ def test_shipped_view_opens_with_cached_sensitivity():
     assert not [b for b in at.button if b.key == "topicdp_run"], "the shipped sensitivity is missing"
     assert _metric(at, "Sampled sensitivity Δ_s") > 0
     badges = [m.value for m in at.markdown if "-badge[" in m.value]
-    assert any("TopicDP: (ε, δ, γ)-random DP — weaker than (ε, δ)-DP" in b for b in badges)
-    assert any(":green-badge[" in b and "Laplace: ε-DP" in b for b in badges)
+    assert any(b.startswith(":orange-badge[") and "TopicDP: (ε, δ, γ)-random DP" in b and "weaker than DP" in b
+               for b in badges)
+    # matrix Laplace is ε-DP for the values only, given a non-private choice of topics and keywords: never green
+    assert any(b.startswith(":orange-badge[") and "Laplace: ε-DP" in b and "non-private choice of topics" in b
+               for b in badges)
+    assert not any(b.startswith(":green-badge[") for b in badges)
     assert len(at.get("plotly_chart")) >= 5  # 4 topics' bars, the curve, the histogram
     assert at.multiselect(key="topicdp_topics").value == [0, 1, 2, 3]

@@ -171,4 +171,5 @@ def test_matrix_releases_hold_no_words():
     w = np.full((2, 3), 1 / 3)
     for rel in dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0).values():
         strings = reachable_strings(rel)
-        assert all(s in (rel.mechanism, rel.guarantee) for s in strings), strings
+        allowed = {rel.mechanism} | set(reachable_strings(rel.guarantee))  # the guarantee's own words
+        assert all(s in allowed for s in strings), strings
