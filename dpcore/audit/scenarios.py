@@ -27,7 +27,7 @@ from scipy.special import ndtr
 
 from ..bayesian import SENSITIVITY_METHODS, bayesian_statistics
 from ..bayesian_baselines import k_anonymity_release
-from ..dpne import _dpsu_select, _limit_contributions, dpsu_single, dpsu_threshold
+from ..dpne import _dpsu_select, _limit_contributions, dpne, dpne_noise_scales, dpsu_threshold, dpsu_single
 from ..exponential import exponential_mechanism, exponential_mechanism_probabilities
 from ..gaussian import gaussian_sigma
 from ..laplace import laplace_mechanism
@@ -262,6 +262,7 @@ def _dpsu_scenario(n_users: int = 200, unique_items: int = 400) -> Scenario:
 def _dpne_scenario() -> Scenario:
     eps, delta, limit, reads = 4.0, 0.05, 10, 2
     sigma, rho = dpsu_threshold(eps, delta, limit)
+    assert abs(dpne_noise_scales(eps, delta, max_length=1)[1][0] - sigma) < 1e-12  # DPNE's level 1 is this DPSU
 
     def bound(h):  # exact ε of the best event of `reads` reads at D-weight h + 1 and D'-weight h
         p1, p0 = ndtr((h + 1.0 - rho) / sigma), ndtr((h - rho) / sigma)
@@ -297,8 +298,10 @@ def _dpne_scenario() -> Scenario:
             return (h + sigma * z > rho).sum(axis=1).astype(float) * (reads // draws)
         return batch
 
-    def correct_mech(data, rng):
-        return table(data, check_rng(rng), 1) * reads  # one draw: the logged and written sets agree
+    def correct_mech(data, rng):  # dpcore's DPNE as shipped (T = 1): one draw, logged and written sets agree
+        release = dpne(_DATA[data], epsilon=eps, delta=delta, max_length=1, contribution_limit=limit, eta=0.01,
+                       rng=rng)
+        return float(reads * (("target",) in release.ngrams[1]))
 
     def broken_mech(data, rng):
         return table(data, check_rng(rng), reads)
@@ -311,7 +314,7 @@ def _dpne_scenario() -> Scenario:
                      f"each time it is read, so the logged and the written set are {reads} independent releases.",
                      eps, delta, broken_mech, batch_for(reads))
     return Scenario(
-        "dpne_redraw", "DPNE: the 1-gram table read twice",
+        "dpne_redraw", "DPNE: the 1-gram table read twice (T = 1)",
         f"{others} other users write the target word, which puts its weight near the threshold, where one "
         "more writer changes the release probability the most.",
         f"D: {others + 1} users write 'target' (each writes nothing else) plus 40 others; D': one writer fewer",
