@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from scipy.stats import beta as beta_dist
 
 from .bayesian import (
     DEFAULT_RHO_GRID,
@@ -28,6 +27,7 @@ from .bayesian import (
     prepare_end_to_end,
     softmax,
 )
+from .audit.core import audit_scores, clopper_pearson_upper  # one implementation with the privacy audit
 from .gaussian import gaussian_sigma
 from .bayesian_baselines import (
     K_ANONYMITY_GUARANTEE,
@@ -464,18 +464,6 @@ def perplexity_table(setup: PerplexitySetup, *, epsilon=1.0, delta=1e-5, S=1e-3,
 # membership inference (000 §5)
 
 
-def clopper_pearson_upper(k: int, n: int, *, confidence=0.95) -> float:
-    """One-sided Clopper–Pearson upper confidence bound on a binomial rate from k successes in n."""
-    k = check_int("k", k, low=0)
-    n = check_int("n", n, low=1)
-    if k > n:
-        raise ValueError(f"k must be <= n, got k={k}, n={n}")
-    confidence = check_probability(confidence, "confidence", allow_zero=False, allow_one=False)
-    if k == n:
-        return 1.0
-    return float(beta_dist.ppf(confidence, k + 1, n - k))
-
-
 def empirical_epsilon_lower_bound(fpr_upper: float, fnr_upper: float, delta: float) -> float:
     """ε ≥ max{ln((1−δ−FPR)/FNR), ln((1−δ−FNR)/FPR), 0} (SPEC §3), from upper bounds on the rates."""
     out = 0.0
@@ -498,8 +486,6 @@ def membership_attack(s_in, s_out, *, delta, confidence=0.95) -> dict:
     ln((1 − δ − FPR⁺)/FNR⁺) or ln((1 − δ − FNR⁺)/FPR⁺) for that one pre-chosen test; the rate bounds
     are each at level 1 − (1 − confidence)/2 so that both hold together at ``confidence``.
     """
-    from .audit.core import audit_scores
-
     r = audit_scores(s_in, s_out, delta=delta, confidence=confidence)
     n = r.n_eval
     lo_d, hi_d = r.interval_d
@@ -540,7 +526,6 @@ def membership_inference(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C
     pu = np.asarray(m[u].toarray()).ravel()
     pu = pu / pu.sum()
     alpha = counts.public_counts
-    half = trials // 2
     rows = []
 
     def attack(s_in, s_out, mech, e):

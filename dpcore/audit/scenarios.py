@@ -29,7 +29,6 @@ from ..bayesian import SENSITIVITY_METHODS, bayesian_statistics
 from ..bayesian_baselines import k_anonymity_release
 from ..dpne import _dpsu_select, _limit_contributions, dpne, dpne_noise_scales, dpsu_threshold, dpsu_single
 from ..exponential import exponential_mechanism, exponential_mechanism_probabilities
-from ..gaussian import gaussian_sigma
 from ..laplace import laplace_mechanism
 from ..lecture import CANDIDATE_CITIES, SOCIETY_MEMBERS, city_example, city_utilities
 from ..ngrams import build_ngram_index, encode_users
@@ -454,7 +453,7 @@ def _kanonymity_scenario() -> Scenario:
                      "so one user can switch an item between kept and suppressed.", None, 0.0, mech, batch)
     return Scenario(
         "kanonymity", "k-anonymity: suppress rare items",
-        f"The user is the K-th writer of item 0: with them the item is released with its count, without them "
+        "The user is the K-th writer of item 0: with them the item is released with its count, without them "
         "it is suppressed — the output tells for certain whether they are in.",
         f"D: 12 users, item 0 written by K = {K}; D': without one of them",
         "the released share of item 0", d, d_prime, None, broken, 2_000,
