@@ -9,21 +9,16 @@ import pandas as pd
 import streamlit as st
 
 from dpui import export_view, shared_sidebar, show_figure, user_errors
-from dpui.audit_views import (
+from dpui.audit_data import (
     CONFIDENCE_OPTIONS,
     SCENARIO_LABELS,
     TRIAL_OPTIONS,
-    bound_figure,
-    claim_text,
-    export_records,
-    probability_rows,
     run_with_progress,
     scenario_text,
-    score_histogram,
     variant_explanation,
     variants_of,
-    verdict,
 )
+from dpui.audit_figures import bound_figure, claim_text, export_records, probability_rows, score_histogram, verdict
 
 st.set_page_config(page_title="Privacy audit", page_icon="🔍", layout="wide")
 settings = shared_sidebar()
@@ -80,12 +75,10 @@ st.markdown(f"**The claim:** {claim_text(run)}.  \n**Chosen event** (on the firs
             f"Measured on the other {r.n_eval:,} runs per dataset; took {run.seconds:.2f} s "
             f"({run.cpu_seconds:.2f} s CPU).")
 
-show_figure(bound_figure(run), key="audit_bound_chart",
-            alt=f"Bar: the measured lower bound on ε, {r.epsilon_lower:.2f}, against a vertical line at the "
-                f"claimed ε ({'none' if r.epsilon_claimed is None else f'{r.epsilon_claimed:g}'}).")
-show_figure(score_histogram(run), key="audit_hist_chart",
-            alt="Overlaid histograms of the score of each output, for the runs on D and on D', with a dashed "
-                "line at the threshold of the chosen event.")
+fig, alt = bound_figure(run)
+show_figure(fig, alt=alt, key="audit_bound_chart")
+fig, alt = score_histogram(run)
+show_figure(fig, alt=alt, key="audit_hist_chart")
 st.dataframe(pd.DataFrame(probability_rows(run)), hide_index=True)
 
 with st.expander("What this bound means, and what it does not"):

@@ -56,7 +56,7 @@ def test_export_holds_counts_and_settings():
     ids = [b.proto.id for b in at.get("download_button")]
     assert any(i.endswith("audit_export_csv") for i in ids) and any(i.endswith("audit_export_json") for i in ids)
     from dpcore.audit import run_scenario
-    from dpui.audit_views import export_records
+    from dpui.audit_figures import export_records
 
     run = run_scenario("laplace_count", trials=100, rng=0)
     row = export_records(run, "Laplace count")[0]

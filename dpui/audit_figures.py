@@ -1,84 +1,20 @@
-"""Views of the Privacy audit page: running an audit with a progress bar, its charts and its export.
+"""Figures, tables and sentences of the Privacy audit page (builders return ``(figure, alt)``).
 
-No maths here: the audit, the bound and the scenarios live in :mod:`dpcore.audit`; this module only
-runs them, remembers finished runs (keyed by every setting and the seed) and draws them.
+No maths here: every number comes from the :class:`dpcore.audit.AuditResult` of a run.
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import plotly.graph_objects as go
-import streamlit as st
 
-from dpcore.audit import ScenarioRun, get_scenario, run_scenario
+from dpcore.audit import ScenarioRun
 
 from .charts import PALETTE
 
-SCENARIO_LABELS: dict[str, str] = {
-    "Laplace count": "laplace_count",
-    "Exponential (cities)": "exponential_city",
-    "DPSU": "dpsu",
-    "DPNE": "dpne_redraw",
-    "BayesianDP": "bayesian",
-    "TopicDP": "topicdp",
-    "k-anonymity": "kanonymity",
-}
-"""Short names shown in the picker and the URL → scenario names of dpcore.audit."""
 
-TRIAL_OPTIONS: tuple[int, ...] = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000)
-CONFIDENCE_OPTIONS: tuple[float, ...] = (0.9, 0.95, 0.99)
-_RUNS = "_audit_runs"
-
-
-def variants_of(label: str) -> tuple[bool, bool]:
-    """(has a correct variant, has a broken variant) for a picker label."""
-    sc = get_scenario(SCENARIO_LABELS[label])
-    return sc.correct is not None, sc.broken is not None
-
-
-def variant_explanation(label: str, broken: bool) -> str:
-    """The one-sentence description of a variant (BROKEN ones say what is broken)."""
-    return get_scenario(SCENARIO_LABELS[label]).variant(broken).explanation
-
-
-def scenario_text(label: str) -> dict:
-    """The words the page shows about a scenario: title, pair, score, why it is the worst case, notes."""
-    sc = get_scenario(SCENARIO_LABELS[label])
-    return {"title": sc.title, "pair": sc.pair, "score": sc.score, "why": sc.explanation, "note": sc.note,
-            "suggested_trials": sc.default_trials}
-
-
-def run_with_progress(label: str, broken: bool, trials: int, confidence: float, seed: int) -> ScenarioRun:
-    """Run (or recall) the audit of one scenario variant, showing a progress bar with the time left.
-
-    Finished runs are kept in the session keyed by every setting and the seed, so a rerun caused by
-    another widget does not redraw the noise.
-    """
-    key = (SCENARIO_LABELS[label], bool(broken), int(trials), float(confidence), int(seed))
-    runs = st.session_state.setdefault(_RUNS, {})
-    if key in runs:
-        return runs[key]
-    bar = st.progress(0.0, text=f"Running the mechanism {2 * trials:,} times…")
-    start = time.perf_counter()
-
-    def progress(done: int, total: int) -> None:
-        elapsed = time.perf_counter() - start
-        left = elapsed / done * (total - done) if done else float("nan")
-        bar.progress(min(1.0, done / total), text=f"{done:,} of {total:,} runs — about {left:.1f} s left")
-
-    run = run_scenario(key[0], broken=broken, trials=trials, confidence=confidence,
-                       rng=np.random.default_rng([seed, 10]), progress=progress)
-    bar.empty()
-    if len(runs) > 20:
-        runs.pop(next(iter(runs)))
-    runs[key] = run
-    return run
-
-
-def score_histogram(run: ScenarioRun) -> go.Figure:
-    """The two score distributions (all trials) and the chosen event's threshold."""
+def score_histogram(run: ScenarioRun) -> tuple[go.Figure, str]:
+    """The two score distributions (all trials) and the chosen event's threshold, with alt text."""
     r = run.result
     a, b = r.scores_d, r.scores_d_prime
     lo, hi = float(np.min([a.min(), b.min()])), float(np.max([a.max(), b.max()]))
@@ -95,11 +31,13 @@ def score_histogram(run: ScenarioRun) -> go.Figure:
                   annotation_text=f"event: score {r.event.direction} {r.event.threshold:.4g}")
     fig.update_layout(barmode="overlay", title="Scores of the two output distributions",
                       xaxis_title="score of one output", yaxis_title="share of runs", height=380)
-    return fig
+    alt = (f"Overlaid histograms of the score of each output, {r.trials:,} runs on D and {r.trials:,} on D', with "
+           f"a dashed line at the chosen event's threshold, score {r.event.direction} {r.event.threshold:.4g}.")
+    return fig, alt
 
 
-def bound_figure(run: ScenarioRun) -> go.Figure:
-    """ε lower bound (with its one-sided direction) against the claimed ε on one axis."""
+def bound_figure(run: ScenarioRun) -> tuple[go.Figure, str]:
+    """ε lower bound against the claimed ε on one axis, with alt text."""
     r = run.result
     fig = go.Figure()
     fig.add_trace(go.Bar(y=["measured"], x=[r.epsilon_lower], orientation="h", name="ε lower bound (95 % one-sided)"
@@ -113,7 +51,8 @@ def bound_figure(run: ScenarioRun) -> go.Figure:
     fig.update_layout(title="What the audit proves about ε, against the claim", height=230,
                       xaxis=dict(title="ε (nats); the true ε is at least the bar", range=[0, top]),
                       showlegend=False)
-    return fig
+    claim = "no claimed ε" if r.epsilon_claimed is None else f"a vertical line at the claimed ε = {r.epsilon_claimed:g}"
+    return fig, f"Bar: the measured lower bound on ε, {r.epsilon_lower:.2f}, against {claim}."
 
 
 def claim_text(run: ScenarioRun) -> str:
