@@ -342,14 +342,23 @@ def _bayesian_matrices():
 
 def _bayesian_scenario() -> Scenario:
     eps, delta, S, C, rho = 1.0, 1e-5, 1.0, 2, 1.0
+    max_items, max_users = 10, 100  # strict mode: L (no user here holds more) and the public cap N_max
     md, mdp, public = _bayesian_matrices()
     d = _register(("bayes", "D"), md)
     d_prime = _register(("bayes", "D'"), mdp)
-    stats = {k: bayesian_statistics(_DATA[k], public, C=C) for k in (d, d_prime)}
     strict = "strict" in SENSITIVITY_METHODS
 
+    def statistics(data, method, rng):
+        if method == "strict":
+            return bayesian_statistics(_DATA[data], public, C=C, max_items=max_items, rng=rng)
+        return bayesian_statistics(_DATA[data], public, C=C)
+
+    def prepare(data, method, rng=0):
+        extra = {"max_users": max_users} if method == "strict" else {}
+        return statistics(data, method, rng).prepare(S=S, rho=rho, sensitivity=method, **extra)
+
     def variant(method: str, broken: bool) -> Variant:
-        prepared = {k: s.prepare(S=S, rho=rho, sensitivity=method) for k, s in stats.items()}
+        prepared = {k: prepare(k, method) for k in (d, d_prime)}
         sig = {k: p.sigma(epsilon=eps, delta=delta, calibration="analytic") for k, p in prepared.items()}
         mu = {k: p.mu_ps - p.mu_ps.mean() for k, p in prepared.items()}
         dim = md.shape[1] - 1  # the centred log θ lives in a (|V| − 1)-dimensional subspace
@@ -360,11 +369,12 @@ def _bayesian_scenario() -> Scenario:
             ll = {k: -dim * math.log(sig[k]) - np.sum((z - mu[k]) ** 2, axis=-1) / (2 * sig[k] ** 2) for k in mu}
             return ll[d] - ll[d_prime]
 
-        def mech(data, rng):
-            return float(llr(prepared[data].release(epsilon=eps, delta=delta, rng=rng,
-                                                    calibration="analytic").theta))
+        def mech(data, rng):  # the whole pipeline per run (the item cap draws from the run's generator)
+            rng = check_rng(rng)
+            release = prepare(data, method, rng).release(epsilon=eps, delta=delta, rng=rng, calibration="analytic")
+            return float(llr(release.theta))
 
-        def batch(data, n, rng):
+        def batch(data, n, rng):  # steps 1–7 do not depend on the draw here (no user is above the cap)
             return llr(prepared[data].sample_theta(epsilon=eps, delta=delta, rng=rng, repetitions=n,
                                                    calibration="analytic"))
 
@@ -372,7 +382,8 @@ def _bayesian_scenario() -> Scenario:
             text = (f"BROKEN: γ is the local (brute-force) sensitivity of each corpus: σ = {sig[d]:.3g} on D and "
                     f"{sig[d_prime]:.3g} on D', so the noise scale itself tells whether the user is in.")
         else:
-            text = f"γ is the strict, data-independent bound (SPEC §3b): σ = {sig[d]:.3g} on both."
+            text = (f"γ is the strict, data-independent bound (SPEC §3b; L = {max_items} items per user, at most "
+                    f"{max_users} users): σ = {sig[d]:.3g} on both.")
         return Variant("broken: local γ" if broken else "correct (strict γ)", broken, text, eps, delta, mech,
                        batch)
 
