@@ -183,3 +183,8 @@ from .review import (
 )
 
 __version__ = "0.1.0"
+
+# Privacy audit lab (issue 10). ``dpcore.audit`` is the subpackage and is itself callable:
+# ``dpcore.audit(mechanism, d, d_prime, trials=..., rng=...)``; ``dpcore.audit.scenarios`` holds the pairs.
+from . import audit
+from .audit import AuditEvent, AuditResult, audit_scores, run_scenario

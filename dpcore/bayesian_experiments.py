@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from scipy.stats import beta as beta_dist
 
 from .bayesian import (
     DEFAULT_RHO_GRID,
@@ -29,6 +28,7 @@ from .bayesian import (
     prepare_end_to_end,
     softmax,
 )
+from .audit.core import audit_scores, clopper_pearson_upper  # one implementation with the privacy audit
 from .gaussian import gaussian_sigma
 from .bayesian_baselines import (
     PRIVATE_BASELINE_GUARANTEE,
@@ -469,18 +469,6 @@ def perplexity_table(setup: PerplexitySetup, *, epsilon=1.0, delta=1e-5, S=1e-3,
 # membership inference (000 §5)
 
 
-def clopper_pearson_upper(k: int, n: int, *, confidence=0.95) -> float:
-    """One-sided Clopper–Pearson upper confidence bound on a binomial rate from k successes in n."""
-    k = check_int("k", k, low=0)
-    n = check_int("n", n, low=1)
-    if k > n:
-        raise ValueError(f"k must be <= n, got k={k}, n={n}")
-    confidence = check_probability(confidence, "confidence", allow_zero=False, allow_one=False)
-    if k == n:
-        return 1.0
-    return float(beta_dist.ppf(confidence, k + 1, n - k))
-
-
 def empirical_epsilon_lower_bound(fpr_upper: float, fnr_upper: float, delta: float) -> float:
     """ε ≥ max{ln((1−δ−FPR)/FNR), ln((1−δ−FNR)/FPR), 0} (SPEC §3), from upper bounds on the rates."""
     out = 0.0
@@ -491,17 +479,30 @@ def empirical_epsilon_lower_bound(fpr_upper: float, fnr_upper: float, delta: flo
     return out
 
 
-def _best_threshold(s_in: np.ndarray, s_out: np.ndarray, delta: float) -> float:
-    """Threshold τ ("member" iff KL < τ) that maximises the point estimate of the ε bound."""
-    cand = np.unique(np.concatenate([s_in, s_out]))
-    best, tau = -1.0, float(np.median(cand))
-    for t in cand:
-        fnr = float(np.mean(s_in >= t))
-        fpr = float(np.mean(s_out < t))
-        v = empirical_epsilon_lower_bound(max(fpr, 1e-12), max(fnr, 1e-12), delta)
-        if v > best:
-            best, tau = v, float(t)
-    return tau
+def membership_attack(s_in, s_out, *, delta, confidence=0.95) -> dict:
+    """The ε lower bound of a membership attack from its scores on D (``s_in``) and D₋ᵤ (``s_out``).
+
+    One implementation with the privacy audit (:func:`dpcore.audit.audit_scores`): the event
+    {score ≥ τ} or {score ≤ τ}, in either ordering, is chosen on the first half of the trials by its
+    Clopper–Pearson bound (not by the point estimate, which picks a tail where a pilot error rate is 0
+    and leaves the evaluation half nothing to bound — issue 15, item 4), and measured on the second
+    half. Read as a test ("member" = the event when it is more likely on D, its complement otherwise),
+    FNR = Pr[not flagged | D] and FPR = Pr[flagged | D₋ᵤ], and the bound equals
+    ln((1 − δ − FPR⁺)/FNR⁺) or ln((1 − δ − FNR⁺)/FPR⁺) for that one pre-chosen test; the rate bounds
+    are each at level 1 − (1 − confidence)/2 so that both hold together at ``confidence``.
+    """
+    r = audit_scores(s_in, s_out, delta=delta, confidence=confidence)
+    n = r.n_eval
+    lo_d, hi_d = r.interval_d
+    lo_dp, hi_dp = r.interval_d_prime
+    if r.event.numerator == "D":  # flagged = in the event
+        fn, fp = n - r.count_d, r.count_d_prime
+        fnr_u, fpr_u = 1.0 - lo_d, hi_dp
+    else:  # flagged = outside the event
+        fn, fp = r.count_d, n - r.count_d_prime
+        fnr_u, fpr_u = hi_d, 1.0 - lo_dp
+    return {"threshold": r.event.threshold, "event": r.event.describe(), "fnr": fn / n, "fpr": fp / n,
+            "fnr_upper": fnr_u, "fpr_upper": fpr_u, "epsilon_lower_bound": r.epsilon_lower}
 
 
 def membership_inference(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2, trials=200,
@@ -511,15 +512,15 @@ def membership_inference(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C
 
     For each ε and mechanism, ``trials`` times: θ ~ M(D) and θ' ~ M(D₋ᵤ) (each mechanism run
     honestly on each dataset, its sensitivity included); success when KL(p_u‖θ) < KL(p_u‖θ').
-    The empirical ε lower bound treats "KL(p_u‖·) < τ ⇒ member" as a test: τ is chosen on the first
-    half of the trials, FPR = P(θ' flagged) and FNR = P(θ not flagged) are measured on the second
-    half with one-sided Clopper–Pearson upper bounds (``confidence``), and ε ≥ max{ln((1−δ−FPR)/FNR),
-    ln((1−δ−FNR)/FPR), 0}. For Laplace the W-subsamples of the other users are drawn from a pool of
+    The empirical ε lower bound (:func:`membership_attack`, the audit's code) treats a threshold on
+    KL(p_u‖·) as a test: the test is chosen by its Clopper–Pearson bound on the first half of the
+    trials, FPR = P(θ' flagged) and FNR = P(θ not flagged) are measured on the second half, and
+    ε ≥ max{ln((1−δ−FPR⁺)/FNR⁺) or ln((1−δ−FNR⁺)/FPR⁺), 0} for the chosen test. For Laplace the W-subsamples of the other users are drawn from a pool of
     ``pool`` draws per world (u's own subsample is fresh each trial) to keep the cost down.
     """
     eps = _epsilons(epsilons)
     delta, S, C, rho, W, _ = _check_common(delta, S, C, rho, W, 1, calibration)
-    trials = check_int("trials", trials, low=4)
+    trials = check_int("trials", trials, low=10)
     rng = check_rng(rng)
     m = check_count_matrix(counts.user_counts)
     totals = np.asarray(m.sum(axis=1)).ravel()
@@ -530,19 +531,12 @@ def membership_inference(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C
     pu = np.asarray(m[u].toarray()).ravel()
     pu = pu / pu.sum()
     alpha = counts.public_counts
-    half = trials // 2
     rows = []
 
     def attack(s_in, s_out, mech, e):
         success = float(np.mean(s_in < s_out))
-        tau = _best_threshold(s_in[:half], s_out[:half], delta)
-        ti, to = s_in[half:], s_out[half:]
-        fn, fp = int(np.sum(ti >= tau)), int(np.sum(to < tau))
-        fnr_u = clopper_pearson_upper(fn, ti.size, confidence=confidence)
-        fpr_u = clopper_pearson_upper(fp, to.size, confidence=confidence)
-        rows.append({"mechanism": mech, "epsilon": e, "success_rate": success, "trials": trials, "threshold": tau,
-                     "fnr": fn / ti.size, "fpr": fp / to.size, "fnr_upper": fnr_u, "fpr_upper": fpr_u,
-                     "epsilon_lower_bound": empirical_epsilon_lower_bound(fpr_u, fnr_u, delta)})
+        rows.append({"mechanism": mech, "epsilon": e, "success_rate": success, "trials": trials,
+                     **membership_attack(s_in, s_out, delta=delta, confidence=confidence)})
 
     if BAYESIAN in mechanisms:
         p_in = bayesian_statistics(m, alpha, C=C).prepare(S=S, rho=rho)

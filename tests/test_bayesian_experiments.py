@@ -227,7 +227,7 @@ def test_membership_inference_columns_on_the_sample_corpus(unigrams):
     (lambda c: kl_vs_vocabulary(c, sizes=[10_000]), ValueError, "vocabulary size must be <= 25, got vocabulary size=10000"),
     (lambda c: kl_vs_public_quality(c, noise_scales=[-1]), ValueError,
      "public noise scale must be >= 0, got public noise scale=-1"),
-    (lambda c: membership_inference(c, epsilons=[1.0], trials=2), ValueError, "trials must be >= 4, got trials=2"),
+    (lambda c: membership_inference(c, epsilons=[1.0], trials=2), ValueError, "trials must be >= 10, got trials=2"),
     (lambda c: kl_vs_epsilon(c, epsilons=[1.0], calibration="exact"), ValueError,
      "calibration must be one of 'auto', 'classic', 'analytic', got calibration='exact'"),
 ])

@@ -1,0 +1,526 @@
+"""Worst-case neighbouring pairs, one per mechanism of the app, each with a deliberately broken variant.
+
+Every :class:`Scenario` names a mechanism, a neighbouring pair (D, D') built to make the attack
+strong, the score the attacker computes from one output, and the claimed (ε, δ). Its ``correct``
+variant runs the mechanism as dpcore ships it; its ``broken`` variant (labelled BROKEN everywhere)
+departs from it in the one way the scenario's text names, so that the audit has something to catch.
+The audit's δ is the claimed δ; where a larger δ makes the attack stronger the scenario uses it and
+says so (DPSU and DPNE, whose guarantee is mostly the δ part).
+
+Each variant has a ``mechanism(data, rng)`` (one honest run, returning the score) and, where the
+mechanism allows, a vectorised ``batch(data, n, rng)`` with the same distribution (a test compares
+the two). Where a batch audits only the step that matters (TopicDP's noise step given fixed
+matrices; DPNE's table for the target item), the scenario text says so.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.special import ndtr
+
+from ..bayesian import SENSITIVITY_METHODS, bayesian_statistics
+from ..bayesian_baselines import k_anonymity_release
+from ..dpne import _dpsu_select, _limit_contributions, dpne, dpne_noise_scales, dpsu_threshold, dpsu_single
+from ..exponential import exponential_mechanism, exponential_mechanism_probabilities
+from ..laplace import laplace_mechanism
+from ..lecture import CANDIDATE_CITIES, SOCIETY_MEMBERS, city_example, city_utilities
+from ..ngrams import build_ngram_index, encode_users
+from ..topicdp import topicdp_mechanism
+from ..validation import check_choice, check_int, check_rng
+from .core import AuditResult, audit
+
+__all__ = ["Variant", "Scenario", "ScenarioRun", "SCENARIOS", "scenario_names", "get_scenario", "run_scenario"]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way of running a scenario's mechanism: ``mechanism(data, rng) -> score`` and an optional
+    vectorised ``batch(data, n, rng) -> n scores``; the claim it makes and what it changes."""
+
+    label: str
+    broken: bool
+    explanation: str
+    epsilon_claimed: float | None
+    delta: float
+    mechanism: Callable
+    batch: Callable | None = None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A mechanism, its worst-case neighbouring pair, the score, and its correct and broken variants."""
+
+    name: str
+    title: str
+    explanation: str  # one sentence: why this pair is the worst case
+    pair: str  # what D and D' are
+    score: str  # what the attacker computes from one output
+    d: object
+    d_prime: object
+    correct: Variant | None
+    broken: Variant | None
+    default_trials: int
+    note: str = ""  # what is simplified, which parameters were chosen to make the attack strong
+
+    def datasets(self) -> tuple:
+        """(D, D') as the mechanism sees them (``d`` and ``d_prime`` may be keys of a registry)."""
+        return tuple(_DATA.get(k, k) if isinstance(k, tuple) else k for k in (self.d, self.d_prime))
+
+    def variant(self, broken: bool) -> Variant:
+        v = self.broken if broken else self.correct
+        if v is None:
+            which = "broken" if broken else "correct"
+            raise ValueError(f"scenario {self.name!r} has no {which} variant")
+        return v
+
+
+@dataclass(frozen=True)
+class ScenarioRun:
+    """An audit of one scenario variant, with the time it took (wall and CPU seconds)."""
+
+    scenario: str
+    variant: str
+    broken: bool
+    result: AuditResult
+    seconds: float
+    cpu_seconds: float
+    vectorised: bool
+
+
+# --------------------------------------------------------------------------------------------------
+# Laplace count (lecture 001): 50 vs 51, Δ = 1
+# --------------------------------------------------------------------------------------------------
+
+def _laplace_scenario() -> Scenario:
+    eps = 1.0
+
+    def variant(scale_factor: float, broken: bool) -> Variant:
+        b = scale_factor / eps
+
+        def mech(data, rng):
+            if broken:
+                return float(data) + check_rng(rng).laplace(0.0, b)
+            return laplace_mechanism(float(data), epsilon=eps, sensitivity=1.0, rng=rng)
+
+        def batch(data, n, rng):
+            return float(data) + rng.laplace(0.0, b, size=n)
+
+        if broken:
+            text = "BROKEN: Laplace noise at half the scale, b = Δ/(2ε); the true ε of this pair is 2."
+        else:
+            text = "Lap(0, Δ/ε) with Δ = 1 (one person changes a count by at most 1)."
+        return Variant("broken: half the scale" if broken else "correct", broken, text, eps, 0.0, mech, batch)
+
+    return Scenario(
+        "laplace_count", "Laplace mechanism: a count",
+        "Two counts one apart are the largest change one person can make, so every output ratio of the "
+        "pair reaches the bound e^ε far out in the tails.",
+        "D: count 50; D': count 51", "the released value", 50, 51, variant(1.0, False), variant(0.5, True), 100_000)
+
+
+# --------------------------------------------------------------------------------------------------
+# Exponential mechanism on the city example (lecture 001)
+# --------------------------------------------------------------------------------------------------
+
+def _exponential_scenario() -> Scenario:
+    eps = 1.0
+    names = tuple(CANDIDATE_CITIES)
+    cities = np.array([CANDIDATE_CITIES[c] for c in names])
+    example = city_example(epsilon=eps)
+    removed = example.worst_pair[0].replace("D without ", "")
+    members = {p: CANDIDATE_CITIES[c] for p, c in SOCIETY_MEMBERS.items()}
+    d = np.array(list(members.values()), dtype=float)
+    d_prime = np.array([xy for p, xy in members.items() if p != removed], dtype=float)
+    du = example.sensitivity_true
+
+    def variant(sens: float, broken: bool) -> Variant:
+        pd = exponential_mechanism_probabilities(city_utilities(d, cities), epsilon=eps, sensitivity=sens)
+        pdp = exponential_mechanism_probabilities(city_utilities(d_prime, cities), epsilon=eps, sensitivity=sens)
+        llr = np.log(pd) - np.log(pdp)  # the attacker knows the mechanism: the Neyman–Pearson score
+
+        def mech(data, rng):
+            return float(llr[exponential_mechanism(city_utilities(data, cities), epsilon=eps, sensitivity=sens,
+                                                   rng=rng)])
+
+        def batch(data, n, rng):
+            p = exponential_mechanism_probabilities(city_utilities(data, cities), epsilon=eps, sensitivity=sens)
+            return llr[rng.choice(p.size, size=n, p=p)]
+
+        if broken:
+            text = (f"BROKEN: Δu = {sens:.4g}, a quarter of the computed Δu = {du:.4g} — the utility moves "
+                    "more than the mechanism assumes.")
+        else:
+            text = f"Δu = {du:.4g}, computed over D's remove-one neighbours (SPEC §1)."
+        return Variant("broken: Δu too small" if broken else "correct", broken, text, eps, 0.0, mech, batch)
+
+    return Scenario(
+        "exponential_city", "Exponential mechanism: the secret society's city",
+        f"Removing {removed} moves the members' mean city the most, so the selection probabilities of this "
+        "pair differ the most (lecture 001).",
+        f"D: the four members; D': without {removed}",
+        "log(Pr[city | D] / Pr[city | D']) of the selected city", d, d_prime,
+        variant(du, False), variant(du / 4.0, True), 100_000)
+
+
+# --------------------------------------------------------------------------------------------------
+# DPSU (003 App. B, Gopi et al. 2020): a user whose items are all unique
+# --------------------------------------------------------------------------------------------------
+
+def _background_users(n_users: int, vocab: int, rng) -> list:
+    """Users writing a few short sentences over a Zipf-like shared vocabulary (no rare word of their own)."""
+    p = 1.0 / np.arange(1, vocab + 1)
+    p /= p.sum()
+    users = []
+    for _ in range(n_users):
+        sents = []
+        for _ in range(int(rng.integers(2, 5))):
+            toks = rng.choice(vocab, size=int(rng.integers(4, 9)), p=p)
+            sents.append([f"w{t}" for t in toks])
+        users.append(sents)
+    return users
+
+
+@lru_cache(maxsize=8)
+def _dpsu_tables(key):
+    users = _DATA[key]
+    index = build_ngram_index(encode_users(users), 1)
+    lev = index.level(1)
+    return lev.pair_user, lev.pair_gram, lev.pair_count, lev.n_grams, list(index.corpus.vocabulary)
+
+
+_DATA: dict = {}
+
+
+def _register(key, users):
+    _DATA[key] = users
+    return key
+
+
+def _dpsu_scenario(n_users: int = 200, unique_items: int = 400) -> Scenario:
+    eps, delta, limit = 1.0, 0.01, 10
+    rng = np.random.default_rng(2024)
+    background = _background_users(n_users - 1, 300, rng)
+    target_user = [[f"secret{j}" for j in range(i, min(i + 8, unique_items))] for i in range(0, unique_items, 8)]
+    d = _register(("dpsu", n_users, unique_items, "D"), background + [target_user])
+    d_prime = _register(("dpsu", n_users, unique_items, "D'"), background)
+    sigma, rho = dpsu_threshold(eps, delta, limit)
+
+    def count_target(release_mask, target):
+        return float(release_mask[target].sum()) if target.size else 0.0
+
+    def correct_mech(data, rng):
+        release = dpsu_single(_DATA[data], epsilon=eps, delta=delta, max_length=1, contribution_limit=limit,
+                              rng=rng)
+        return float(sum(1 for g in release.ngrams[1] if g[0].startswith("secret")))
+
+    def make_batch(cap: int):
+        def batch(data, n, rng):
+            pu, pg, pc, n_items, vocab = _dpsu_tables(data)
+            target = np.array([i for i, w in enumerate(vocab) if w.startswith("secret")], dtype=np.int64)
+            out = np.empty(n)
+            for i in range(n):
+                released, _ = _dpsu_select(pu, pg, pc, n_items, limit=cap, sigma=sigma, threshold=rho,
+                                           selection="random", rng=rng)
+                out[i] = count_target(released, target)
+            return out
+        return batch
+
+    def broken_mech(data, rng):
+        return float(make_batch(10**9)(data, 1, check_rng(rng))[0])
+
+    correct = Variant(
+        "correct", False,
+        f"Each user keeps at most Δ0 = {limit} of their items, weight 1/√(kept); release iff H + N(0, σ²) > ρ "
+        f"(σ = {sigma:.3g}, ρ = {rho:.3g}).", eps, delta, correct_mech, make_batch(limit))
+    broken = Variant(
+        "broken: no contribution cap", True,
+        f"BROKEN: every user keeps all their items (no Δ0 cap) while ρ is still set for Δ0 = {limit}: a user "
+        f"with {unique_items} unique items gets {unique_items} chances to cross the threshold.",
+        eps, delta, broken_mech, make_batch(10**9))
+    return Scenario(
+        "dpsu", "DPSU: n-gram set union",
+        f"A user whose {unique_items} words nobody else writes: on D' those words have no weight and are "
+        "never released, so only the threshold ρ (the δ part) protects them.",
+        f"D: {n_users} users, one of them with {unique_items} unique words; D': without that user",
+        "how many of the user's unique words are released", d, d_prime, correct, broken, 2_000,
+        note=f"δ = {delta:g}, larger than the app's default, so that the δ the threshold spends is large enough "
+             "to measure with a few thousand trials (a larger δ is a weaker claim, easier to pass).")
+
+
+# --------------------------------------------------------------------------------------------------
+# DPNE's 1-gram table read twice with fresh noise (the reference code's bug, SPEC §4)
+# --------------------------------------------------------------------------------------------------
+
+def _dpne_scenario() -> Scenario:
+    eps, delta, limit, reads = 4.0, 0.05, 10, 2
+    sigma, rho = dpsu_threshold(eps, delta, limit)
+    assert abs(dpne_noise_scales(eps, delta, max_length=1)[1][0] - sigma) < 1e-12  # DPNE's level 1 is this DPSU
+
+    def bound(h):  # exact ε of the best event of `reads` reads at D-weight h + 1 and D'-weight h
+        p1, p0 = ndtr((h + 1.0 - rho) / sigma), ndtr((h - rho) / sigma)
+        best = 0.0
+        for a, b in ((p1 ** reads, p0 ** reads), ((1 - p0) ** reads, (1 - p1) ** reads)):
+            if a - delta > 0 and b > 0:
+                best = max(best, math.log((a - delta) / b))
+        return best
+
+    others = max(range(1, int(rho) + 8), key=bound)  # users who write the target word (weight 1 each)
+    rng = np.random.default_rng(7)
+    background = _background_users(40, 200, rng)
+    holders = [[["target"]] for _ in range(others)]
+    d = _register(("dpne", "D"), background + holders + [[["target"]]])
+    d_prime = _register(("dpne", "D'"), background + holders)
+
+    def table(data, rng, n_reads):
+        """The weighted histogram of DPNE's first level, read ``n_reads`` times: in how many reads the
+        target word passes. Each read draws the noise of every item again (the broken reading)."""
+        pu, pg, pc, n_items, vocab = _dpsu_tables(data)
+        t = vocab.index("target")
+        items, weights = _limit_contributions(pu, pg, pc, limit, "random", rng)
+        hist = np.bincount(items, weights=weights, minlength=n_items)
+        supp = np.flatnonzero(hist > 0)
+        noisy = hist[supp] + sigma * rng.standard_normal((n_reads, supp.size))
+        return float(np.sum(noisy[:, np.searchsorted(supp, t)] > rho))
+
+    def batch_for(draws: int):
+        def batch(data, n, rng):
+            pu, pg, pc, n_items, vocab = _dpsu_tables(data)
+            h = float(np.sum(pg == vocab.index("target")))  # each writer writes only it: weight 1 each
+            z = rng.standard_normal((n, draws))
+            return (h + sigma * z > rho).sum(axis=1).astype(float) * (reads // draws)
+        return batch
+
+    def correct_mech(data, rng):  # dpcore's DPNE as shipped (T = 1): one draw, logged and written sets agree
+        release = dpne(_DATA[data], epsilon=eps, delta=delta, max_length=1, contribution_limit=limit, eta=0.01,
+                       rng=rng)
+        return float(reads * (("target",) in release.ngrams[1]))
+
+    def broken_mech(data, rng):
+        return table(data, check_rng(rng), reads)
+
+    correct = Variant("correct", False,
+                      f"The noise of each item is drawn once; the logged and the written set are the same "
+                      f"(σ = {sigma:.3g}, ρ = {rho:.3g}).", eps, delta, correct_mech, batch_for(1))
+    broken = Variant("broken: noise redrawn on each read", True,
+                     "BROKEN: as in the public reference code, the lazily evaluated table draws its noise again "
+                     f"each time it is read, so the logged and the written set are {reads} independent releases.",
+                     eps, delta, broken_mech, batch_for(reads))
+    return Scenario(
+        "dpne_redraw", "DPNE: the 1-gram table read twice (T = 1)",
+        f"{others} other users write the target word, which puts its weight near the threshold, where one "
+        "more writer changes the release probability the most.",
+        f"D: {others + 1} users write 'target' (each writes nothing else) plus 40 others; D': one writer fewer",
+        "in how many of the logged and written sets 'target' appears (0, 1 or 2)", d, d_prime, correct, broken,
+        200_000,
+        note=f"ε = {eps:g}, δ = {delta:g}: a large ε and δ make the gap between one read and two reads measurable "
+             "with 10⁵ trials. The vectorised path draws only the target word's noise; its weight is fixed "
+             "(every writer of it writes nothing else, so the contribution cap never drops it).")
+
+
+# --------------------------------------------------------------------------------------------------
+# BayesianDP (000 Alg. 1): a pair where the local γ differs
+# --------------------------------------------------------------------------------------------------
+
+def _bayesian_matrices():
+    rng = np.random.default_rng(11)
+    v, n = 20, 30
+    m = np.zeros((n, v), dtype=np.int64)
+    m[:, :10] = rng.integers(0, 3, size=(n, 10))
+    m[:, 0] += 1  # everybody uses word 0
+    m[0, :] = 0
+    m[0, 14:20] = 1  # user 0 alone uses the rare words 14..19
+    public = np.linspace(20.0, 1.0, v)
+    return sp.csr_matrix(m), sp.csr_matrix(m[1:]), public
+
+
+def _bayesian_scenario() -> Scenario:
+    eps, delta, S, C, rho = 1.0, 1e-5, 1.0, 2, 1.0
+    max_items, max_users = 10, 100  # strict mode: L (no user here holds more) and the public cap N_max
+    md, mdp, public = _bayesian_matrices()
+    d = _register(("bayes", "D"), md)
+    d_prime = _register(("bayes", "D'"), mdp)
+    strict = "strict" in SENSITIVITY_METHODS
+
+    def statistics(data, method, rng):
+        if method == "strict":
+            return bayesian_statistics(_DATA[data], public, C=C, max_items=max_items, rng=rng)
+        return bayesian_statistics(_DATA[data], public, C=C)
+
+    def prepare(data, method, rng=0):
+        extra = {"max_users": max_users} if method == "strict" else {}
+        return statistics(data, method, rng).prepare(S=S, rho=rho, sensitivity=method, **extra)
+
+    def variant(method: str, broken: bool) -> Variant:
+        prepared = {k: prepare(k, method) for k in (d, d_prime)}
+        sig = {k: p.sigma(epsilon=eps, delta=delta, calibration="analytic") for k, p in prepared.items()}
+        mu = {k: p.mu_ps - p.mu_ps.mean() for k, p in prepared.items()}
+        dim = md.shape[1] - 1  # the centred log θ lives in a (|V| − 1)-dimensional subspace
+
+        def llr(theta):
+            z = np.log(theta)
+            z = z - z.mean(axis=-1, keepdims=True)
+            ll = {k: -dim * math.log(sig[k]) - np.sum((z - mu[k]) ** 2, axis=-1) / (2 * sig[k] ** 2) for k in mu}
+            return ll[d] - ll[d_prime]
+
+        def mech(data, rng):  # the whole pipeline per run (the item cap draws from the run's generator)
+            rng = check_rng(rng)
+            release = prepare(data, method, rng).release(epsilon=eps, delta=delta, rng=rng, calibration="analytic")
+            return float(llr(release.theta))
+
+        def batch(data, n, rng):  # steps 1–7 do not depend on the draw here (no user is above the cap)
+            return llr(prepared[data].sample_theta(epsilon=eps, delta=delta, rng=rng, repetitions=n,
+                                                   calibration="analytic"))
+
+        if broken:
+            text = (f"BROKEN: γ is the local (brute-force) sensitivity of each corpus: σ = {sig[d]:.3g} on D and "
+                    f"{sig[d_prime]:.3g} on D', so the noise scale itself tells whether the user is in.")
+        else:
+            text = (f"γ is the strict, data-independent bound (SPEC §3b; L = {max_items} items per user, at most "
+                    f"{max_users} users): σ = {sig[d]:.3g} on both.")
+        return Variant("broken: local γ" if broken else "correct (strict γ)", broken, text, eps, delta, mech,
+                       batch)
+
+    return Scenario(
+        "bayesian", "BayesianDP: unigram distribution",
+        "The user alone writes six rare words: removing them changes the brute-force γ, hence the noise scale, "
+        "and the log-likelihood ratio of the two Gaussians separates the outputs.",
+        "D: 30 users over 20 words, one of them alone writing words 14–19; D': without that user",
+        "log-likelihood ratio of N(μ_D, σ_D²) against N(μ_D', σ_D'²) at the centred log θ", d, d_prime,
+        variant("strict", False) if strict else None, variant("brute-force", True), 2_000,
+        note="Analytic Gaussian calibration (tight and proven for every ε). "
+             + ("" if strict else "The strict γ is not available in this build: no correct variant."))
+
+
+# --------------------------------------------------------------------------------------------------
+# TopicDP (004 Alg. 2): the noise step given fixed topic–keyword matrices
+# --------------------------------------------------------------------------------------------------
+
+def _topicdp_scenario() -> Scenario:
+    eps, delta, sens = 1.0, 1e-5, 0.1
+    md = np.array([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]])
+    step = np.array([[1.0, -1.0, 0.0], [1.0, -1.0, 0.0]])
+    mdp = md + step * (sens / np.linalg.norm(step))
+    d = _register(("topicdp", "D"), md)
+    d_prime = _register(("topicdp", "D'"), mdp)
+    direction = md - mdp
+
+    def mech(data, rng):
+        r = topicdp_mechanism(_DATA[data], epsilon=eps, delta=delta, sensitivity=sens, rng=rng)
+        return float(np.sum(r.matrix * direction))
+
+    def batch(data, n, rng):
+        from ..topicdp import topicdp_sigma
+        w = _DATA[data]
+        sigma = topicdp_sigma(epsilon=eps, delta=delta, sensitivity=sens, m=w.shape[0], n=w.shape[1])
+        noisy = np.maximum(w + sigma * rng.standard_normal((n,) + w.shape), 0.0)
+        rows = noisy.sum(axis=2, keepdims=True)
+        released = np.where(rows > 0, noisy / np.where(rows > 0, rows, 1.0), 1.0 / w.shape[1])
+        return np.sum(released * direction, axis=(1, 2))
+
+    correct = Variant("correct", False,
+                      f"Gaussian noise σ = Δ_s·√(2 ln(1.25/δ))/ε' with ε' = ε/(m·n), Δ_s = {sens:g}; clip at 0, "
+                      "renormalise rows.", eps, delta, mech, batch)
+    return Scenario(
+        "topicdp", "TopicDP: topic–keyword matrix",
+        "Two matrices exactly the sampled sensitivity Δ_s apart, the largest change TopicDP's random-DP "
+        "guarantee covers (a user with many documents can move the matrix further: that is the γ share it "
+        "does not cover).",
+        "D, D': two fixed 2 × 3 row-stochastic matrices at Frobenius distance Δ_s",
+        "the released matrix projected on the difference f(D) − f(D')", d, d_prime, correct, None, 20_000,
+        note="Audits the noise step given fixed matrices (no LDA fit per trial). TopicDP has no broken variant "
+             "here; each entry already carries the noise of the whole matrix (ε' = ε/(m·n)).")
+
+
+# --------------------------------------------------------------------------------------------------
+# k-anonymity (000 §4.5): a user whose presence lifts an item to K users
+# --------------------------------------------------------------------------------------------------
+
+def _kanonymity_scenario() -> Scenario:
+    K = 5
+    v = 8
+    m = np.zeros((12, v), dtype=np.int64)
+    m[:, 1:4] = 1
+    m[:K, 0] = 1  # item 0: K users in D (user 0 among them), K − 1 in D'
+    m[5:, 4:] = 1
+    public = np.array([0.1, 5, 5, 5, 3, 3, 3, 3])
+    d = _register(("kanon", "D"), sp.csr_matrix(m))
+    d_prime = _register(("kanon", "D'"), sp.csr_matrix(m[1:]))
+
+    def mech(data, rng):
+        return float(k_anonymity_release(_DATA[data], public, K=K).theta[0])
+
+    def batch(data, n, rng):
+        return np.full(n, mech(data, rng))
+
+    broken = Variant("not DP: k-anonymity", True,
+                     f"Keeps the counts of items used by at least K = {K} users, suppresses the rest: deterministic, "
+                     "so one user can switch an item between kept and suppressed.", None, 0.0, mech, batch)
+    return Scenario(
+        "kanonymity", "k-anonymity: suppress rare items",
+        "The user is the K-th writer of item 0: with them the item is released with its count, without them "
+        "it is suppressed — the output tells for certain whether they are in.",
+        f"D: 12 users, item 0 written by K = {K}; D': without one of them",
+        "the released share of item 0", d, d_prime, None, broken, 2_000,
+        note="k-anonymity claims no ε: the audit's bound is limited only by the number of trials "
+             "(a deterministic difference gives ln((p⁻ − δ)/p⁺) with p⁺ the upper bound on 0 of n).")
+
+
+# --------------------------------------------------------------------------------------------------
+# Registry and runner
+# --------------------------------------------------------------------------------------------------
+
+_BUILDERS = {
+    "laplace_count": _laplace_scenario,
+    "exponential_city": _exponential_scenario,
+    "dpsu": _dpsu_scenario,
+    "dpne_redraw": _dpne_scenario,
+    "bayesian": _bayesian_scenario,
+    "topicdp": _topicdp_scenario,
+    "kanonymity": _kanonymity_scenario,
+}
+SCENARIOS = tuple(_BUILDERS)
+
+
+def scenario_names() -> tuple[str, ...]:
+    """The registered scenario names, in display order."""
+    return SCENARIOS
+
+
+@lru_cache(maxsize=None)
+def get_scenario(name: str) -> Scenario:
+    """The scenario called ``name`` (built once; the pairs are small)."""
+    check_choice("scenario", name, SCENARIOS)
+    return _BUILDERS[name]()
+
+
+def run_scenario(name: str, *, broken: bool = False, trials=None, rng, confidence=0.95, progress=None,
+                 vectorised: bool = True) -> ScenarioRun:
+    """Audit one variant of a registered scenario.
+
+    Args:
+      name: a name from :data:`SCENARIOS`.
+      broken: audit the BROKEN variant instead of the correct one.
+      trials: runs per dataset (default: the scenario's ``default_trials``).
+      rng: numpy Generator or int seed.
+      confidence: joint confidence of the bound.
+      progress: optional ``progress(done, total)`` callback.
+      vectorised: use the variant's batch path where it has one.
+    """
+    if not isinstance(broken, (bool, np.bool_)):
+        raise TypeError(f"broken must be True or False, got broken={broken!r}")
+    sc = get_scenario(name)
+    v = sc.variant(bool(broken))
+    trials = sc.default_trials if trials is None else check_int("trials", trials, low=10)
+    t0, c0 = time.perf_counter(), time.process_time()
+    batch = v.batch if vectorised else None
+    result = audit(v.mechanism, sc.d, sc.d_prime, trials=trials, delta=v.delta, confidence=confidence,
+                   epsilon_claimed=v.epsilon_claimed, rng=rng, progress=progress, batch=batch)
+    return ScenarioRun(name, v.label, v.broken, result, time.perf_counter() - t0, time.process_time() - c0,
+                       batch is not None)

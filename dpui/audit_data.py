@@ -1,0 +1,73 @@
+"""Data of the Privacy audit page: the scenario picker's names and texts, and running an audit with a
+progress bar and a time estimate (finished runs are kept in the session, keyed by every setting and the
+seed). No maths here: the audit, the bound and the scenarios live in :mod:`dpcore.audit`.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import streamlit as st
+
+from dpcore.audit import ScenarioRun, get_scenario, run_scenario
+
+SCENARIO_LABELS: dict[str, str] = {
+    "Laplace count": "laplace_count",
+    "Exponential (cities)": "exponential_city",
+    "DPSU": "dpsu",
+    "DPNE": "dpne_redraw",
+    "BayesianDP": "bayesian",
+    "TopicDP": "topicdp",
+    "k-anonymity": "kanonymity",
+}
+"""Short names shown in the picker and the URL → scenario names of dpcore.audit."""
+
+TRIAL_OPTIONS: tuple[int, ...] = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000)
+CONFIDENCE_OPTIONS: tuple[float, ...] = (0.9, 0.95, 0.99)
+_RUNS = "_audit_runs"
+
+
+def variants_of(label: str) -> tuple[bool, bool]:
+    """(has a correct variant, has a broken variant) for a picker label."""
+    sc = get_scenario(SCENARIO_LABELS[label])
+    return sc.correct is not None, sc.broken is not None
+
+
+def variant_explanation(label: str, broken: bool) -> str:
+    """The one-sentence description of a variant (BROKEN ones say what is broken)."""
+    return get_scenario(SCENARIO_LABELS[label]).variant(broken).explanation
+
+
+def scenario_text(label: str) -> dict:
+    """The words the page shows about a scenario: title, pair, score, why it is the worst case, notes."""
+    sc = get_scenario(SCENARIO_LABELS[label])
+    return {"title": sc.title, "pair": sc.pair, "score": sc.score, "why": sc.explanation, "note": sc.note,
+            "suggested_trials": sc.default_trials}
+
+
+def run_with_progress(label: str, broken: bool, trials: int, confidence: float, seed: int) -> ScenarioRun:
+    """Run (or recall) the audit of one scenario variant, showing a progress bar with the time left.
+
+    Finished runs are kept in the session keyed by every setting and the seed, so a rerun caused by
+    another widget does not redraw the noise.
+    """
+    key = (SCENARIO_LABELS[label], bool(broken), int(trials), float(confidence), int(seed))
+    runs = st.session_state.setdefault(_RUNS, {})
+    if key in runs:
+        return runs[key]
+    bar = st.progress(0.0, text=f"Running the mechanism {2 * trials:,} times…")
+    start = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:
+        elapsed = time.perf_counter() - start
+        left = elapsed / done * (total - done) if done else float("nan")
+        bar.progress(min(1.0, done / total), text=f"{done:,} of {total:,} runs — about {left:.1f} s left")
+
+    run = run_scenario(key[0], broken=broken, trials=trials, confidence=confidence,
+                       rng=np.random.default_rng([seed, 10]), progress=progress)
+    bar.empty()
+    if len(runs) > 20:
+        runs.pop(next(iter(runs)))
+    runs[key] = run
+    return run

@@ -1,0 +1,68 @@
+"""AppTest of the Privacy audit page: a small audit end to end, the broken toggle, the export."""
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = str(ROOT / "pages" / "5_Privacy_audit.py")
+
+
+def _open():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert [e.value for e in at.error] == []
+    return at
+
+
+def _metric(at, label):
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_default_audit_runs_and_passes():
+    at = _open()
+    assert at.selectbox(key="audit_mechanism").value == "Laplace count"
+    assert len(at.get("plotly_chart")) == 2
+    assert float(_metric(at, "ε lower bound")) <= 1.0 and _metric(at, "claimed ε") == "1"
+    assert any("Passed" in s.value and "not a proof" in s.value for s in at.success)
+
+
+def test_break_it_is_labelled_broken_and_caught():
+    at = _open()
+    at.select_slider(key="audit_trials").set_value(20_000)
+    at.toggle(key="audit_broken").set_value(True).run()
+    assert not at.exception and [e.value for e in at.error] == []
+    warnings = [w.value for w in at.warning]
+    assert any(w.startswith("BROKEN") for w in warnings)
+    assert any(w.startswith("Caught") for w in warnings)
+    assert float(_metric(at, "ε lower bound")) > 1.2
+
+
+@pytest.mark.parametrize("label", ["Exponential (cities)", "DPSU", "DPNE", "BayesianDP", "TopicDP", "k-anonymity"])
+def test_every_mechanism_opens(label):
+    at = _open()
+    at.select_slider(key="audit_trials").set_value(1_000)
+    at.selectbox(key="audit_mechanism").set_value(label).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert [e.value for e in at.error] == []
+    assert len(at.get("plotly_chart")) == 2
+
+
+def test_export_holds_counts_and_settings():
+    at = _open()
+    ids = [b.proto.id for b in at.get("download_button")]
+    assert any(i.endswith("audit_export_csv") for i in ids) and any(i.endswith("audit_export_json") for i in ids)
+    from dpcore.audit import run_scenario
+    from dpui.audit_figures import export_records
+
+    run = run_scenario("laplace_count", trials=100, rng=0)
+    row = export_records(run, "Laplace count")[0]
+    r = run.result
+    assert (row["count_d"], row["count_d_prime"], row["n_eval"], row["trials"]) == (r.count_d, r.count_d_prime, 50, 100)
+    assert row["epsilon_lower"] == r.epsilon_lower and row["epsilon_claimed"] == 1.0 and row["delta"] == 0.0
+    assert row["mechanism"] == "Laplace count" and row["broken"] is False
+    assert "scores_d" not in row
+    json.dumps(row)
