@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 from dpcore.audit import ScenarioRun
 
 from .charts import PALETTE
+from .texts import text
 
 
 def score_histogram(run: ScenarioRun) -> tuple[go.Figure, str]:
@@ -72,18 +73,14 @@ def probability_rows(run: ScenarioRun) -> list[dict]:
 
 
 def verdict(run: ScenarioRun) -> tuple[str, str]:
-    """(kind, sentence): what the result means and what it does not. kind is "caught", "passed" or "none"."""
+    """(kind, sentence): what the result means and what it does not. kind is "caught" or "passed"."""
     r = run.result
-    conf = f"{r.confidence:.0%}"
+    values = {"conf": f"{r.confidence:.0%}", "bound": r.epsilon_lower, "claim": r.epsilon_claimed}
     if r.epsilon_claimed is None:
-        return "caught", (f"This mechanism claims no ε; with {conf} confidence its true ε for this pair is at "
-                          f"least {r.epsilon_lower:.2f}, and more trials would push the bound higher still.")
+        return "caught", text("audit", "caught_no_claim", **values)
     if r.violates_claim:
-        return "caught", (f"Caught: with {conf} confidence the true ε is at least {r.epsilon_lower:.2f}, above the "
-                          f"claimed {r.epsilon_claimed:g} — the claim is false for this pair.")
-    return "passed", (f"Passed: the audit could only show ε ≥ {r.epsilon_lower:.2f}, not above the claimed "
-                      f"{r.epsilon_claimed:g}. A passed audit is not a proof of privacy: it tried one pair, one "
-                      "score and the threshold events on it; another pair or score might show more.")
+        return "caught", text("audit", "caught", **values)
+    return "passed", text("audit", "passed", **values)
 
 
 def export_records(run: ScenarioRun, label: str) -> list[dict]:

@@ -19,39 +19,37 @@ from dpui.audit_data import (
     variants_of,
 )
 from dpui.audit_figures import bound_figure, claim_text, export_records, probability_rows, score_histogram, verdict
+from dpui.state import IN_URL
+from dpui.texts import text
 
 st.set_page_config(page_title="Privacy audit", page_icon="🔍", layout="wide")
-settings = shared_sidebar()
+settings = shared_sidebar(uses=("seed",))  # each scenario fixes its own claimed ε and δ
 
 st.title("Privacy audit")
-st.caption("Test a privacy claim from the outside: run the mechanism on two neighbouring datasets many "
-           "times and see what the outputs prove about ε. Each mechanism comes with its own worst-case pair "
-           "and its own claimed ε and δ (the sidebar's ε and δ are not used here); the sidebar's seed fixes "
-           "the noise.")
+st.caption(text("audit", "intro"))
 
 c1, c2, c3, c4 = st.columns([2, 1, 2, 1])
-label = c1.selectbox("Mechanism", tuple(SCENARIO_LABELS), index=0, key="audit_mechanism",
-                     bind="query-params", persist_state="session")
+label = c1.selectbox("Mechanism", tuple(SCENARIO_LABELS), index=0, key="audit_mechanism", **IN_URL)
 has_correct, has_broken = variants_of(label)
-broken = c2.toggle("Break it", value=False, key="audit_broken", bind="query-params", persist_state="session",
+broken = c2.toggle("Break it", value=False, key="audit_broken", **IN_URL,
                    disabled=not (has_correct and has_broken),
                    help="Run the deliberately BROKEN variant of the mechanism instead of the correct one.")
 if not has_correct:
-    c2.caption("Only a broken variant: this mechanism is not DP.")
+    c2.caption(text("audit", "only_broken"))
 broken = (broken and has_broken) or not has_correct
 trials = c3.select_slider("Trials per dataset", TRIAL_OPTIONS, value=10_000, key="audit_trials",
-                          format_func=lambda n: f"{n:,}", bind="query-params", persist_state="session",
+                          format_func=lambda n: f"{n:,}", **IN_URL,
                           help="Half of them choose the event, the other half measure it.")
 confidence = c4.select_slider("Confidence", CONFIDENCE_OPTIONS, value=0.95, key="audit_confidence",
-                              format_func=lambda c: f"{c:.0%}", bind="query-params", persist_state="session")
+                              format_func=lambda c: f"{c:.0%}", **IN_URL)
 
-text = scenario_text(label)
-st.subheader(text["title"])
-st.markdown(f"**The pair.** {text['pair']}. {text['why']}  \n**The score** of one output: {text['score']}.")
-if text["note"]:
-    st.caption(text["note"])
-if trials < text["suggested_trials"]:
-    st.caption(f"Suggested for this pair: {text['suggested_trials']:,} trials per dataset or more.")
+about = scenario_text(label)
+st.subheader(about["title"])
+st.markdown(f"**The pair.** {about['pair']}. {about['why']}  \n**The score** of one output: {about['score']}.")
+if about["note"]:
+    st.caption(about["note"])
+if trials < about["suggested_trials"]:
+    st.caption(f"Suggested for this pair: {about['suggested_trials']:,} trials per dataset or more.")
 
 with user_errors():
     run = run_with_progress(label, broken, trials, confidence, settings.seed)
@@ -82,15 +80,7 @@ show_figure(fig, alt=alt, key="audit_hist_chart")
 st.dataframe(pd.DataFrame(probability_rows(run)), hide_index=True)
 
 with st.expander("What this bound means, and what it does not"):
-    st.markdown(
-        "- A mechanism that keeps its claim makes every event at most e^ε times more likely on one dataset "
-        "than on its neighbour (plus δ). The audit looks for an event that breaks this and measures it on "
-        "fresh runs, with exact binomial confidence bounds, so the bound is conservative.\n"
-        "- **Above the claim**: evidence, at the stated confidence, that the claim is false for this pair.\n"
-        "- **Below the claim**: no proof of privacy. Only this pair, this score and threshold events were "
-        "tried; the bound can never exceed what the number of trials can show.\n"
-        "- The event is chosen on half of the runs and measured on the other half, so trying many events "
-        "does not inflate the bound.")
+    st.markdown(text("audit", "meaning"))
 
 export_view("Audit result", export_records(run, label), key="audit_export",
             settings={"mechanism": label, "broken": run.broken, "trials": trials, "confidence": confidence,

@@ -24,7 +24,8 @@ from dpui.sidebar import ALL_SETTINGS, EPSILON_DIRECTION
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ["app.py"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
 # What each page uses (the issue: ε only on Mechanisms 101 — plus the seed, which its sampling tab draws with).
-USES = {"app.py": set(ALL_SETTINGS), "pages/1_Mechanisms_101.py": {"eps", "seed"}}
+USES = {"app.py": set(ALL_SETTINGS), "pages/1_Mechanisms_101.py": {"eps", "seed"},
+        "pages/5_Privacy_audit.py": {"seed"}}  # the audit: each scenario fixes its own claimed ε and δ
 WIDGET_OF = {"eps": "select_slider", "delta": "select_slider", "seed": "number_input", "corpus": "radio"}
 NEW_VALUE = {"eps": 4.0, "delta": 1e-7, "seed": 7, "corpus": "upload"}
 
