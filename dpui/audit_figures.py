@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 
 from dpcore.audit import ScenarioRun
 
-from .charts import PALETTE
+from .charts import REFERENCE, series_style
 from .texts import text
 
 
@@ -25,10 +25,10 @@ def score_histogram(run: ScenarioRun) -> tuple[go.Figure, str]:
         lo_q, hi_q = np.quantile(np.concatenate([a, b]), [0.001, 0.999])
         xbins = dict(start=float(lo_q), end=float(hi_q), size=float(hi_q - lo_q) / 60 or 1.0)
     fig = go.Figure()
-    for name, s, colour in (("runs on D", a, PALETTE[0]), ("runs on D'", b, PALETTE[1])):
+    for i, (name, s) in enumerate((("runs on D", a), ("runs on D'", b))):
         fig.add_trace(go.Histogram(x=s, name=name, xbins=xbins, histnorm="probability", opacity=0.55,
-                                   marker_color=colour))
-    fig.add_vline(x=r.event.threshold, line_dash="dash", line_color="black",
+                                   marker=series_style(i).bar()))
+    fig.add_vline(x=r.event.threshold, line_dash="dash", line_color=REFERENCE,
                   annotation_text=f"event: score {r.event.direction} {r.event.threshold:.4g}")
     fig.update_layout(barmode="overlay", title="Scores of the two output distributions",
                       xaxis_title="score of one output", yaxis_title="share of runs", height=380)
@@ -43,11 +43,11 @@ def bound_figure(run: ScenarioRun) -> tuple[go.Figure, str]:
     fig = go.Figure()
     fig.add_trace(go.Bar(y=["measured"], x=[r.epsilon_lower], orientation="h", name="ε lower bound (95 % one-sided)"
                          if r.confidence == 0.95 else f"ε lower bound ({r.confidence:.0%} one-sided)",
-                         marker_color=PALETTE[3] if r.violates_claim else PALETTE[2],
+                         marker=series_style(3 if r.violates_claim else 2).bar(),
                          text=[f"{r.epsilon_lower:.3f}"], textposition="outside"))
     top = max(r.epsilon_lower, r.epsilon_claimed or 0.0) * 1.3 + 0.2
     if r.epsilon_claimed is not None:
-        fig.add_vline(x=r.epsilon_claimed, line_color="black", line_width=3,
+        fig.add_vline(x=r.epsilon_claimed, line_color=REFERENCE, line_width=3,
                       annotation_text=f"claimed ε = {r.epsilon_claimed:g}")
     fig.update_layout(title="What the audit proves about ε, against the claim", height=230,
                       xaxis=dict(title="ε (nats); the true ε is at least the bar", range=[0, top]),
