@@ -149,3 +149,5 @@ from .topicdp import (
 )
 
 __version__ = "0.1.0"
+
+from . import exercises  # callable module: dpcore.exercises() returns every lecture exercise (issue 13)
