@@ -34,6 +34,7 @@ __all__ = [
     "exercises_for_page",
     "next_exercise",
     "pages",
+    "data_version",
     "exercise_sheet",
     "exercise_link",
     "page_url_path",
@@ -86,6 +87,13 @@ def next_exercise(exercise_id: str) -> Exercise | None:
     ids = [ex.id for ex in order]
     i = ids.index(exercise(exercise_id).id)
     return order[i + 1] if i + 1 < len(order) else None
+
+
+def data_version() -> str:
+    """A key that changes when the data behind the answers changes (the shipped sample corpora's hashes)."""
+    from . import _data
+
+    return "-".join(_data.sample_corpus(which).content_hash[:16] for which in ("private", "public"))
 
 
 class _CallableModule(types.ModuleType):
