@@ -27,6 +27,8 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
+from streamlit.runtime.state.session_state_proxy import get_session_state
 
 from dpcore import exercises as _exercises
 from dpcore.exercises import CHOICE, Exercise, exercise_link, exercise_sheet, sheet_filename
@@ -57,11 +59,31 @@ def _base_url() -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+def _forget_link_value(key: str) -> None:
+    """Let a ``bind="query-params"`` widget take the session-state value rather than the link's.
+
+    On a page's first load Streamlit 1.67 seeds a bound widget from the URL the session opened with,
+    over a value set in ``st.session_state``; a stale ``?m101_b=7.5`` in the exercise link would win.
+    The address bar's parameter is dropped with the public API (allowed while the widget is not bound
+    yet); the remembered opening URL only through Streamlit's query-params object (private, 1.67), and
+    if that ever changes the exercise still opens, with the link's value for that knob.
+    """
+    if key in st.query_params:
+        try:
+            del st.query_params[key]
+        except StreamlitAPIException:  # already bound: the session-state write below syncs the URL
+            pass
+    try:
+        with get_session_state().query_params() as qp:
+            qp._initial_query_params.pop(key, None)
+    except Exception:  # noqa: BLE001 - private API moved: keep the public behaviour
+        pass
+
+
 def apply_settings(ex: Exercise) -> None:
     """Write the exercise's widget values into session state (and drop clashing URL parameters)."""
     for key, value in ex.settings.items():
-        if key in st.query_params:
-            del st.query_params[key]
+        _forget_link_value(key)
         st.session_state[key] = value
     st.session_state[APPLIED_KEY] = ex.id
     st.query_params[EXERCISE_PARAM] = ex.id
