@@ -188,19 +188,19 @@ def _list_and_sheets(page: str, exs: tuple[Exercise, ...], active: str | None, v
         st.markdown("**Printable sheets** (questions and deep links; the lecturer's version adds answers and "
                     "worked solutions)")
         base = _base_url()
-        cols = st.columns(4)
-        n = 0
         for scope in (page, None):
+            st.caption("This page" if scope else "All pages")
+            cols = st.columns(4)
+            n = 0
             for lecturer in (False, True):
                 for fmt in ("markdown", "html"):
                     who = "lecturer" if lecturer else "student"
-                    where = "this page" if scope else "all pages"
-                    label = f"{where}, {who}, {'Markdown' if fmt == 'markdown' else 'HTML'}"
-                    cols[n % 4].download_button(
+                    label = f"{'Lecturer' if lecturer else 'Student'} ({'Markdown' if fmt == 'markdown' else 'HTML'})"
+                    cols[n].download_button(
                         label, data=lambda s=scope, l=lecturer, f=fmt: _sheet(s, l, f, base, version),
                         file_name=sheet_filename(scope, lecturer=lecturer, fmt=fmt),
                         mime="text/markdown" if fmt == "markdown" else "text/html", on_click="ignore",
-                        key=f"exercise_sheet_{scope or 'all'}_{who}_{fmt}")
+                        key=f"exercise_sheet_{scope or 'all'}_{who}_{fmt}", width="stretch")
                     n += 1
 
 

@@ -87,8 +87,14 @@ def _markdown(exercises, *, title, lecturer, base_url) -> str:
         lines += [f"## {_page_title(page)}", ""]
         for ex in items:
             number += 1
-            sol = ex.solved()
-            lines += [f"### {number}. {ex.title}", "", ex.question_text(sol), ""]
+            lines += [f"### {number}. {ex.title}", ""]
+            try:
+                sol = ex.solved()
+            except ValueError as exc:  # e.g. TopicDP's sampled sensitivities missing for this corpus
+                lines += [f"*Not available for the current data: {exc}*", "",
+                          f"Link: <{exercise_link(ex, base_url)}>", ""]
+                continue
+            lines += [ex.question_text(sol), ""]
             if ex.kind == CHOICE:
                 lines += [f"{chr(ord('a') + i)}) {opt}" for i, opt in enumerate(sol.options)] + [""]
             lines += [f"Settings: {ex.settings_text()}", "", f"Link: <{exercise_link(ex, base_url)}>", ""]
@@ -127,9 +133,15 @@ def _html(exercises, *, title, lecturer, base_url) -> str:
         out.append(f"<h2>{html.escape(_page_title(page))}</h2>")
         for ex in items:
             number += 1
-            sol = ex.solved()
             link = exercise_link(ex, base_url)
             out.append(f"<div class='exercise' id='{html.escape(ex.id)}'><h3>{number}. {html.escape(ex.title)}</h3>")
+            try:
+                sol = ex.solved()
+            except ValueError as exc:  # e.g. TopicDP's sampled sensitivities missing for this corpus
+                out.append(f"<p><em>Not available for the current data: {html.escape(str(exc))}</em></p>"
+                           f"<p class='meta'>Link: <a href='{html.escape(link, quote=True)}'>{html.escape(link)}</a>"
+                           "</p></div>")
+                continue
             out.append(f"<p>{_inline(ex.question_text(sol))}</p>")
             if ex.kind == CHOICE:
                 out.append("<ol class='options'>" + "".join(f"<li>{_inline(o)}</li>" for o in sol.options) + "</ol>")

@@ -114,6 +114,19 @@ def test_exercise_from_link_end_to_end(page, exercise_url):
     # the widgets were not moved by the reruns
     assert page.get_by_role("radio", name="by hand").first.is_checked()
 
+    # the printable sheet of this page downloads and holds every exercise of the page, without answers
+    page.get_by_text("Exercises on this page").click()
+    sheet_button = page.locator(".st-key-exercise_sheet_1_Mechanisms_101_student_html").get_by_role("button")
+    sheet_button.wait_for(timeout=30_000)
+    wait_idle(page)
+    with page.expect_download(timeout=60_000) as download:
+        sheet_button.click()
+    sheet = Path(download.value.path()).read_text(encoding="utf-8")
+    assert download.value.suggested_filename == "exercises_Mechanisms_101_student.html"
+    for other in dpcore.exercises.exercises_for_page(ex.page):
+        assert f"?exercise={other.id}" in sheet
+    assert "Answer:" not in sheet and "<script" not in sheet.lower()
+
     nxt = dpcore.exercises.next_exercise(EX_ID)
     panel.get_by_role("button", name="Next exercise").click()
     page.locator(f".st-key-exercise_panel_{nxt.id}").wait_for(timeout=60_000)
