@@ -62,8 +62,12 @@ def _gamma_when_c_grows(s) -> Solution:
         index = 2
     else:
         index = 0 if g_high > g_low else 1
+    why = ("the weight w = S·N/C of the down-weighted n-grams shrinks by the factor C, which outweighs a user's "
+           "larger move of log(c + 1) (at most ln(1 + C))" if index == 1 else
+           "a user's larger move of log(c + 1) (up to ln(1 + C)) outweighs the smaller weights w = S·N/C"
+           if index == 0 else "the two effects cancel")
     return Solution(index, {"C": C, "gamma_1": g_low, "gamma_C": g_high, "S": high.S, "share_1": low.share_downweighted,
-                            "share_C": high.share_downweighted}, options)
+                            "share_C": high.share_downweighted, "why": why}, options)
 
 
 def _rho_factor(s) -> Solution:
@@ -126,9 +130,7 @@ EXERCISES = (
         hints=("Two things move with C: how far one user can shift log(c + 1), and the weight w = min(1, S·N/C).",
                "With S this small almost every n-gram has w = S·N/C < 1: what does dividing by a larger C do to w?"),
         solution=("γ is {gamma_1:.4g} at C = 1 and {gamma_C:.4g} at C = {C}. Answer: **{answer}**. With S = {S:g} "
-                  "almost all n-grams are down-weighted ({share_1:.0%} at C = 1, {share_C:.0%} at C = {C}); "
-                  r"w = S·N/C shrinks by the factor C, which outweighs a user's larger move of log(c+1) "
-                  r"(at most ln(1 + C))."),
+                  "{share_1:.0%} of the n-grams are down-weighted at C = 1, {share_C:.0%} at C = {C}: {why}."),
         kind=CHOICE,
     ),
     Exercise(

@@ -90,6 +90,7 @@ def _ratio_reaches_two(s) -> Solution:
 
     eps_star = brentq(lambda e: worst(e) - target, 1e-3, 10.0, xtol=1e-6)
     return Solution(eps_star, {"target": target, "ln_target": math.log(target), "bound_at": math.exp(eps_star),
+                               "slope": math.log(target) / eps_star,
                                "start_ratio": worst(float(s["eps"])), "eps": float(s["eps"])})
 
 
@@ -198,8 +199,9 @@ EXERCISES = (
                "ln(ratio) grows almost linearly in ε here: interpolate ln(ratio), not the ratio."),
         solution=("The ratio grows with ε; solving worst ratio(ε) = {target:g} numerically gives ε = **{answer}**. "
                   r"ε-DP only promises ratio ≤ e^ε, which reaches {target:g} already at ε = ln {target:g} = "
-                  "{ln_target:.3f}: here e^ε = {bound_at:.3f}, so the true ratio is well inside the bound (the "
-                  "utility of one member cannot move every city's score in the worst direction at once)."),
+                  "{ln_target:.3f}: here e^ε = {bound_at:.3f}, so the true ratio is well inside the bound. The proof "
+                  r"allows $e^{{\varepsilon/2}}$ for the chosen city's utility and another $e^{{\varepsilon/2}}$ for "
+                  "the normalising sum; here ln(ratio)/ε = {slope:.2f} < 1/2: the normalising sum hardly moves."),
         rel_tol=0.02,
         decimals=2,
     ),

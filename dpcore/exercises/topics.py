@@ -55,8 +55,13 @@ def _gamma_shrinks_sigma(s) -> Solution:
     sig_ref = _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ref.delta_s, m=m, n=n)
     sig_now = _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=now.delta_s, m=m, n=n)
     return Solution(sig_now / sig_ref, {"gamma": gamma, "gamma0": REFERENCE_GAMMA, "h": now.h, "h0": ref.h,
+                                        "k": now.k, "k0": ref.k,
                                         "ds": now.delta_s, "ds0": ref.delta_s, "sigma": sig_now, "sigma0": sig_ref,
-                                        "halves": "does not halve" if sig_now > sig_ref / 2 else "halves"})
+                                        "halves": "does not halve" if sig_now > sig_ref / 2 else "halves",
+                                        "lesson": ("barely lowers the noise: the largest of fewer draws is still one "
+                                                   "of the rare users who move the topics a lot")
+                                        if sig_now > sig_ref / 2 else
+                                        "lowers the noise here: the largest draws were rare enough to fall out"})
 
 
 def _least_noise(s) -> Solution:
@@ -122,11 +127,10 @@ EXERCISES = (
         solve=_gamma_shrinks_sigma,
         uses=("dpcore.topicdp:topicdp_sigma", "dpcore.topicdp:load_sensitivity_draws"),
         hints=("Only Δ_s changes with γ. Read it from the metric (or the table in *Sampled sensitivities*) at both γ.",
-               "With k = h, Δ_s is the largest of the first h sampled distances."),
-        solution=("Δ_s is the k-th smallest (here k = h: the largest) of the first h sampled distances: {ds0:.4g} at "
-                  "γ = {gamma0:g}, {ds:.4g} at γ = {gamma:g}. σ is proportional to Δ_s: {sigma0:.4g} → {sigma:.4g}, "
-                  "ratio **{answer}** — σ {halves}. Raising γ gives up the promise for more neighbours but barely "
-                  "lowers the noise: the largest of fewer draws is still one of the rare users who move the topics."),
+               "Δ_s is the k-th smallest of the first h sampled distances; at these γ, k = h: the largest."),
+        solution=("Δ_s is the k-th smallest of the first h sampled distances (k = {k0} of {h0} at γ = {gamma0:g}, "
+                  "{k} of {h} at γ = {gamma:g}): {ds0:.4g} and {ds:.4g}. σ is proportional to Δ_s: {sigma0:.4g} → {sigma:.4g}, "
+                  "ratio **{answer}** — σ {halves}. Raising γ gives up the promise for more neighbours and {lesson}."),
         rel_tol=0.01,
     ),
     Exercise(
