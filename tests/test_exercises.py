@@ -107,8 +107,9 @@ SHARED_KEYS = {"eps", "delta", "seed", "corpus"}
 
 
 def _page_keys(page: str) -> set[str]:
-    src = (ROOT / "pages" / f"{page}.py").read_text(encoding="utf-8")
-    return set(re.findall(r'key="([A-Za-z0-9_]+)"', src))
+    """Widget keys written in the page or in the dpui modules that draw its knobs."""
+    files = [ROOT / "pages" / f"{page}.py", *sorted((ROOT / "dpui").glob("*.py"))]
+    return {k for f in files for k in re.findall(r'key="([A-Za-z0-9_]+)"', f.read_text(encoding="utf-8"))}
 
 
 @pytest.mark.parametrize("ex", ALL, ids=IDS)
