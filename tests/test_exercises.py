@@ -226,8 +226,9 @@ RECOMPUTE = {
             dpcore.lecture.BANK_DEBTS.values()))).exceeds_epsilon].index(True),
     "bayes-gamma-vs-C": lambda s: 0 if _prepared(s).sensitivity > _prepared(s, bayes_C=1).sensitivity else (
         1 if _prepared(s).sensitivity < _prepared(s, bayes_C=1).sensitivity else 2),
-    "dpne-dpsu-single": lambda s: 0 if dpcore.sequential_composition([s["eps"]] * s["dpne_T"]) != (s["eps"], 0.0)
-    else 3,
+    # the option naming the budget of T separate (ε, δ) runs on the same users: (T·ε, T·δ)
+    "dpne-dpsu-single": lambda s: next(i for i, o in enumerate(E.exercise("dpne-dpsu-single").options())
+                                       if f"({s['dpne_T'] * s['eps']:g}, {s['dpne_T'] * s['delta']:g})" in o),
     "topicdp-least-noise": _least_noise,
 }
 
