@@ -302,6 +302,7 @@ def test_right_answer_accepted_and_wrong_rejected(ex):
         assert ex.check(ans + 0.9 * tol) and ex.check(ans - 0.9 * tol)
         assert not ex.check(ans + 3 * tol) and not ex.check(ans - 3 * tol)
         assert not ex.check(float("nan")) and not ex.check(None)
+        assert ex.check(float(ex.format_answer().split()[0]))  # the sheet's rounded answer is accepted
 
 
 @pytest.mark.parametrize("ex", ALL, ids=IDS)
