@@ -22,10 +22,11 @@ from dpcore.lecture import (
     empirical_density_ratios,
     empirical_selection_ratios,
 )
-from dpui import export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
 from dpui.charts import cell_axes, grid_figure
 
 st.set_page_config(page_title="Mechanisms 101", page_icon="🎓", layout="wide")
+exercise_mode("1_Mechanisms_101")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar()
 eps = settings.epsilon
 

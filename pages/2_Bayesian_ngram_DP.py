@@ -36,10 +36,11 @@ from dpcore.bayesian_experiments import (
 )
 from dpcore.gaussian import gaussian_sigma
 from dpcore.metrics import KL_SMOOTHING
-from dpui import band_figure, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, band_figure, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
 from dpui.charts import PALETTE
 
 st.set_page_config(page_title="Bayesian n-gram DP", page_icon="📊", layout="wide")
+exercise_mode("2_Bayesian_ngram_DP")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar()
 
 S_OPTIONS = (1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0, 1e3, 1e4)

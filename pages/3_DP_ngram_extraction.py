@@ -27,10 +27,11 @@ from dpcore import (
     encode_users,
     kanonymity_coverage,
 )
-from dpui import export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
 from dpui.charts import PALETTE
 
 st.set_page_config(page_title="DP n-gram extraction", page_icon="🧩", layout="wide")
+exercise_mode("3_DP_ngram_extraction")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar()
 
 ETA_OPTIONS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2)

@@ -31,10 +31,11 @@ from dpcore import (
     topic_keyword_matrix,
 )
 from dpcore import topicdp as tdp
-from dpui import band_figure, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, band_figure, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
 from dpui.charts import PALETTE
 
 st.set_page_config(page_title="TopicDP", page_icon="🗂️", layout="wide")
+exercise_mode("4_TopicDP")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar()
 corpus = settings.private
 
