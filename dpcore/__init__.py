@@ -188,3 +188,4 @@ __version__ = "0.1.0"
 # ``dpcore.audit(mechanism, d, d_prime, trials=..., rng=...)``; ``dpcore.audit.scenarios`` holds the pairs.
 from . import audit
 from .audit import AuditEvent, AuditResult, audit_scores, run_scenario
+from . import exercises  # callable module: dpcore.exercises() returns every lecture exercise (issue 13)

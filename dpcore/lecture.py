@@ -17,6 +17,7 @@ from .laplace import laplace_privacy_loss_bound
 from .validation import check_epsilon, check_real, check_sensitivity
 
 __all__ = [
+    "COUNTING_QUERY",
     "BANK_DEBTS",
     "DEBT_CAP",
     "CANDIDATE_CITIES",
@@ -33,6 +34,9 @@ __all__ = [
     "empirical_density_ratios",
     "bank_debt_guarantee",
 ]
+
+COUNTING_QUERY: tuple[float, float] = (50.0, 51.0)
+"""The lecture's counting query: true answer 50 on D, 51 on the neighbour D' with one more person (Δ = 1)."""
 
 BANK_DEBTS: dict[str, float] = {"Alice": 2_800_798.00, "Bob": 7_000.00, "Charlie": 1.56, "Xander": 0.00}
 """Table 3 of 001: debts of account holders (€)."""

@@ -2,6 +2,7 @@
 
 from .charts import band_figure, guarantee_badge, show_figure
 from .errors import user_errors
+from .exercises import exercise_mode
 from .exports import export_view
 from .sidebar import DELTA_OPTIONS, EPSILON_OPTIONS, SharedSettings, shared_sidebar
 
@@ -12,6 +13,7 @@ __all__ = [
     "DELTA_OPTIONS",
     "user_errors",
     "export_view",
+    "exercise_mode",
     "show_figure",
     "band_figure",
     "guarantee_badge",

@@ -20,12 +20,13 @@ from dpcore.lecture import (
     empirical_density_ratios,
     empirical_selection_ratios,
 )
-from dpui import export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
 from dpui.m101_figures import cities_figure, loss_figure, sampling_figure, selection_figure
 from dpui.state import IN_URL
 from dpui.texts import latex, text
 
 st.set_page_config(page_title="Mechanisms 101", page_icon="🎓", layout="wide")
+exercise_mode("1_Mechanisms_101")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar(uses=("eps", "seed"))
 eps = settings.epsilon
 

@@ -11,7 +11,7 @@ import streamlit as st
 from dpcore import kl_divergence
 from dpcore.bayesian_baselines import k_anonymity_release, public_baseline
 from dpcore.bayesian_experiments import BAYESIAN, LAPLACE, summarise
-from dpui import export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
 from dpui import bayesian_data as data, bayesian_figures as figures
 from dpui.bayesian_knobs import bayesian_knobs
 from dpui.bayesian_panels import release_panel
@@ -20,6 +20,7 @@ from dpui.state import IN_URL, run_button
 from dpui.texts import text
 
 st.set_page_config(page_title="Bayesian n-gram DP", page_icon="📊", layout="wide")
+exercise_mode("2_Bayesian_ngram_DP")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 st.title("Bayesian differential privacy for n-gram distributions")
 st.caption(text("bayesian", "caption"))

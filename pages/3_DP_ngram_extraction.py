@@ -10,13 +10,14 @@ import pandas as pd
 import streamlit as st
 
 from dpcore import EVALUATION_ONLY, KANONYMITY_LABEL, dpne_with_evaluation, kanonymity_coverage
-from dpui import export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
 from dpui import dpne_data as data
 from dpui import dpne_figures as figures
 from dpui.state import IN_URL
 from dpui.texts import latex, text
 
 st.set_page_config(page_title="DP n-gram extraction", page_icon="🧩", layout="wide")
+exercise_mode("3_DP_ngram_extraction")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 DECAY_OPTIONS = (0.8, 0.9, 1.0, 1.1, 1.2)
 K_OPTIONS = (2, 5, 10, 20, 50, 100, 200, 500)

@@ -13,7 +13,7 @@ import streamlit as st
 
 from dpcore import kendall_tau_distance, l1_distance, release_all, rmse, sensitivity_sampler_size, topic_keyword_matrix
 from dpcore import topicdp as tdp
-from dpui import export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
 from dpui import topicdp_data as data
 from dpui import topicdp_figures as figures
 from dpui.state import IN_URL
@@ -22,6 +22,7 @@ from dpui.topicdp_knobs import lda_and_sampler_knobs
 from dpui.topicdp_sampler import sampled_draws
 
 st.set_page_config(page_title="TopicDP", page_icon="🗂️", layout="wide")
+exercise_mode("4_TopicDP")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 corpus, eps, delta = settings.private, settings.epsilon, settings.delta
 st.title("TopicDP: private topic keywords")

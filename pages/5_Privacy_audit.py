@@ -8,7 +8,7 @@ the scenarios are dpcore.audit; the views are dpui.audit_views.
 import pandas as pd
 import streamlit as st
 
-from dpui import export_view, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, export_view, shared_sidebar, show_figure, user_errors
 from dpui.audit_data import (
     CONFIDENCE_OPTIONS,
     SCENARIO_LABELS,
@@ -23,6 +23,7 @@ from dpui.state import IN_URL
 from dpui.texts import text
 
 st.set_page_config(page_title="Privacy audit", page_icon="🔍", layout="wide")
+exercise_mode("5_Privacy_audit")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar(uses=("seed",))  # each scenario fixes its own claimed ε and δ
 
 st.title("Privacy audit")

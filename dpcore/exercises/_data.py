@@ -1,0 +1,82 @@
+"""The data an exercise's answer is computed from: the corpus its settings name, loaded once.
+
+Answers that depend on data are computed from the corpus named by the ``corpus`` setting (only the
+shipped ``"sample"`` corpus: a lecturer's link cannot carry an upload), never from numbers written
+into the exercise, so regenerating the sample corpus changes the answers with it.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Mapping
+
+# Modules, not names: the answers look functions up at call time, so a test can swap one and see the
+# answer change (``dpcore.ngram_counts`` the attribute is the function, hence import_module).
+_bayesian = importlib.import_module("dpcore.bayesian")
+_corpus = importlib.import_module("dpcore.corpus")
+_ngram_counts = importlib.import_module("dpcore.ngram_counts")
+_ngrams = importlib.import_module("dpcore.ngrams")
+_topicdp = importlib.import_module("dpcore.topicdp")
+from ..topic_model import LdaSettings
+from ..topicdp import SamplerSettings
+
+SAMPLE = "sample"
+
+
+def corpus_name(settings: Mapping) -> str:
+    name = settings.get("corpus", SAMPLE)
+    if name != SAMPLE:
+        raise ValueError(f"corpus must be {SAMPLE!r} for an exercise (a link cannot carry an upload), got corpus={name!r}")
+    return name
+
+
+@functools.lru_cache(maxsize=2)
+def sample_corpus(which: str):
+    return _corpus.load_sample_corpus(which)
+
+
+def private_corpus(settings: Mapping):
+    corpus_name(settings)
+    return sample_corpus("private")
+
+
+def public_corpus(settings: Mapping):
+    corpus_name(settings)
+    return sample_corpus("public")
+
+
+@functools.lru_cache(maxsize=8)
+def _statistics(private_hash: str, public_hash: str, n: int, C: int):
+    priv, pub = sample_corpus("private"), sample_corpus("public")
+    assert priv.content_hash == private_hash and pub.content_hash == public_hash
+    counts = _ngram_counts.ngram_counts(priv, pub, n=n)
+    return _bayesian.bayesian_statistics(counts.user_counts, counts.public_counts, C=C)
+
+
+def bayesian_statistics(settings: Mapping, *, n: int, C: int):
+    """BayesianStatistics of the named corpus (the page's counts_for + statistics_for)."""
+    priv, pub = private_corpus(settings), public_corpus(settings)
+    return _statistics(priv.content_hash, pub.content_hash, int(n), int(C))
+
+
+@functools.lru_cache(maxsize=2)
+def _index(private_hash: str, max_length: int):
+    priv = sample_corpus("private")
+    assert priv.content_hash == private_hash
+    return _ngrams.build_ngram_index(_ngrams.encode_users(priv.user_sentences()), max_length)
+
+
+def ngram_index(settings: Mapping, max_length: int):
+    priv = private_corpus(settings)
+    return _index(priv.content_hash, int(max_length))
+
+
+def sensitivity_draws(settings: Mapping):
+    """The TopicDP page's sampled sensitivities for the named corpus at the page's default LDA and sampler
+    settings (read from the shipped results or the local cache; never sampled here)."""
+    priv = private_corpus(settings)
+    lda = LdaSettings(n_topics=int(settings.get("topicdp_k", 10)))
+    sampler = SamplerSettings(sample_users=int(settings.get("topicdp_N", 100)),
+                              seed=int(settings.get("topicdp_sampler_seed", 0)))
+    return _topicdp.load_sensitivity_draws(priv.content_hash, lda=lda, sampler=sampler)

@@ -1,0 +1,211 @@
+"""Exercises for DP n-gram extraction (paper 003, DPSU and DPNE; SPEC §4).
+
+What the page teaches: one (ε, δ/2) Gaussian budget split over lengths (σ_k), the DPSU threshold ρ₁
+that a 1-gram's weight must beat, the thresholds ρ_k set by η, and why the DPSU-single baseline is T
+separate releases. Answers go through dpne_noise_scales, dpsu_threshold_for_sigma, spurious_threshold
+(the functions dpne() itself calls) and sequential_composition; the shared-4-gram exercise reads the
+4-gram and its users from the corpus the settings name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+
+import numpy as np
+from scipy.optimize import brentq
+
+from . import _data
+from ._base import CHOICE, Exercise, Solution
+
+# modules, looked up at call time (a test swaps a function and sees the answer change)
+_composition = importlib.import_module("dpcore.composition")
+_dpne = importlib.import_module("dpcore.dpne")
+
+PAGE = "3_DP_ngram_extraction"
+SHARED_RANK = 200
+"""The 4-gram of the shared-4-gram exercise: the SHARED_RANK-th most shared 4-gram of the corpus."""
+
+
+def _sigmas(s, epsilon=None):
+    return _dpne.dpne_noise_scales(float(s["eps"]) if epsilon is None else epsilon, float(s["delta"]),
+                                   max_length=int(s["dpne_T"]), noise_decay=float(s["dpne_c"]))
+
+
+def _sigma_per_length(s) -> Solution:
+    sigma, sigmas = _sigmas(s)
+    return Solution(float(sigmas[0]), {"eps": float(s["eps"]), "delta": float(s["delta"]), "T": int(s["dpne_T"]),
+                                       "sigma": sigma, "sqrtT": math.sqrt(int(s["dpne_T"]))})
+
+
+def _users_for_rho1(s) -> Solution:
+    sigma, sigmas = _sigmas(s)
+    limit = int(s["dpne_delta0"])
+    rho1 = _dpne.dpsu_threshold_for_sigma(sigmas[0], float(s["delta"]), limit)
+    users = math.ceil(rho1 * math.sqrt(limit) - 1e-12)
+    return Solution(users, {"eps": float(s["eps"]), "delta": float(s["delta"]), "limit": limit, "rho1": rho1,
+                            "sigma1": float(sigmas[0]), "per_user": 1 / math.sqrt(limit)})
+
+
+def _shared_4gram(s) -> Solution:
+    """Smallest ε at which the SHARED_RANK-th most shared 4-gram passes ρ₄ with probability ≥ 1/2."""
+    k = 4
+    limit = int(s["dpne_delta0"])
+    eta = float(s["dpne_eta"])
+    if int(s["dpne_T"]) < k:
+        raise ValueError(f"dpne_T must be at least {k} for a 4-gram exercise, got dpne_T={s['dpne_T']}")
+    index = _data.ngram_index(s, k)
+    level = index.level(k)
+    order = np.lexsort((np.arange(level.n_grams), -level.user_counts))
+    gram = int(order[min(SHARED_RANK, level.n_grams) - 1])
+    users = level.pair_user[level.pair_gram == gram]
+    held = np.bincount(level.pair_user, minlength=index.corpus.n_users)[users]
+    weight = float(np.sum(1.0 / np.sqrt(np.minimum(limit, held))))
+    z = _dpne.spurious_threshold(1.0, eta, 1, 1)  # ρ_k/σ_k when |S_{k−1}| ≥ |V_k|
+
+    def margin(e: float) -> float:  # weight − ρ_4(ε); increasing in ε
+        return weight - float(_sigmas(s, epsilon=e)[1][k - 1]) * z
+
+    eps_star = brentq(margin, 1e-4, 1e3, xtol=1e-8)
+    words = " ".join(index.corpus.vocabulary[level.grams[gram]].tolist())
+    return Solution(eps_star, {"gram": words, "users": int(users.size), "weight": weight, "limit": limit, "eta": eta,
+                               "z": z, "sigma4": weight / z, "T": int(s["dpne_T"]), "delta": float(s["delta"]),
+                               "rank": SHARED_RANK})
+
+
+def _threshold_in_sigmas(s) -> Solution:
+    eta = float(s["dpne_eta"])
+    z = _dpne.spurious_threshold(1.0, eta, 1, 1)
+    return Solution(z, {"eta": eta, "one_minus": 1 - eta})
+
+
+def _dpsu_single_bars(s) -> Solution:
+    eps, delta, T = float(s["eps"]), float(s["delta"]), int(s["dpne_T"])
+    together = _composition.sequential_composition([eps] * T, [delta] * T)
+    parallel = _composition.parallel_composition([eps] * T, [delta] * T)
+    # Each length is a separate DPSU run on the *same* users' text: the runs compose sequentially.
+    options = (
+        f"Each bar is its own ({eps:g}, {delta:g})-DP release on the same users; all {T} bars together cost "
+        f"({together[0]:g}, {together[1]:g}) by sequential composition, not the ({eps:g}, {delta:g}) of one DPNE run.",
+        f"Each length holds different users, so the bars add up and together still cost ({parallel[0]:g}, "
+        f"{parallel[1]:g}) by parallel composition.",
+        "DPSU-single adds Laplace noise to counts, and noisy counts of different lengths cannot be summed.",
+        "The bars can be added: DPSU-single is DPNE without pruning.",
+    )
+    budgets = [together, parallel, None, (eps, delta)]
+    index = budgets.index(together)
+    return Solution(index, {"eps": eps, "delta": delta, "T": T, "eps_total": together[0], "delta_total": together[1]},
+                    options)
+
+
+def _decay_ratio(s) -> Solution:
+    sigma, sigmas = _sigmas(s)
+    T = int(s["dpne_T"])
+    return Solution(float(sigmas[-1] / sigmas[0]), {"c": float(s["dpne_c"]), "T": T, "sigma1": float(sigmas[0]),
+                                                    "sigmaT": float(sigmas[-1]), "power": T - 1})
+
+
+_PAPER = {"eps": 4.0, "delta": 1e-7, "dpne_T": 6, "dpne_c": 1.0}
+
+EXERCISES = (
+    Exercise(
+        id="dpne-sigma-per-length",
+        page=PAGE,
+        title="One budget, T lengths",
+        settings=_PAPER,
+        question=("The paper's setting: ε = {eps:g}, δ = {delta:g}, T = {T} lengths, noise decay c = 1. What is "
+                  "σ_k, the noise standard deviation at every length k? (The expander *How the budget and the "
+                  "thresholds are set* lists them.)"),
+        solve=_sigma_per_length,
+        uses=("dpcore.dpne:dpne_noise_scales",),
+        hints=("First σ for (ε, δ/2) from the analytic Gaussian at sensitivity 1; then split it over T lengths.",
+               "Gaussian composition: Σ_k 1/σ_k² = 1/σ². With c = 1 all σ_k are equal."),
+        solution=(r"σ for (ε, δ/2) = ({eps:g}, {delta:g}/2) is {sigma:.4f} (analytic Gaussian). With equal σ_k, "
+                  r"$\sum_k 1/\sigma_k^2 = T/\sigma_k^2 = 1/\sigma^2$ gives $\sigma_k=\sigma\sqrt{{T}}$ = "
+                  r"{sigma:.4f}·{sqrtT:.4f} = **{answer}**."),
+        rel_tol=0.01,
+    ),
+    Exercise(
+        id="dpne-users-for-rho1",
+        page=PAGE,
+        title="How many users must share a word?",
+        settings={"eps": 1.0, "delta": 1e-5, "dpne_T": 1, "dpne_c": 1.0, "dpne_delta0": 10},
+        question=("ε = {eps:g}, δ = {delta:g}, T = 1 (1-grams only), Δ0 = {limit}. Every user keeps exactly Δ0 "
+                  "distinct words and adds 1/√Δ0 to each. How many users must share a word before its weight "
+                  "reaches the threshold ρ₁ (shown as a metric)?"),
+        solve=_users_for_rho1,
+        uses=("dpcore.dpne:dpsu_threshold_for_sigma", "dpcore.dpne:dpne_noise_scales"),
+        hints=("Read ρ₁ from the metric; each user adds 1/√Δ0 = {per_user:.4f}.",),
+        solution=(r"$\rho_1=\max_{{1\le t\le\Delta_0}}\big[1/\sqrt t+\sigma_1\Phi^{{-1}}((1-\delta/2)^{{1/t}})\big]$ = "
+                  r"{rho1:.4f} with σ₁ = {sigma1:.4f}. A word shared by u users has weight u/√Δ0, so "
+                  r"u ≥ ρ₁·√Δ0 = {rho1:.4f}·√{limit}: **{answer}** users. Rare words cannot be released: that "
+                  "is the privacy."),
+        rel_tol=0.0,
+        abs_tol=0.5,
+        decimals=0,
+    ),
+    Exercise(
+        id="dpne-shared-4gram",
+        page=PAGE,
+        title="When is a shared 4-gram released?",
+        settings={"eps": 1.0, "delta": 1e-5, "dpne_T": 4, "dpne_c": 1.0, "dpne_delta0": 50, "dpne_eta": 0.01,
+                  "corpus": "sample"},
+        question=("The 4-gram “{gram}” is used by {users} users of the sample corpus. Suppose each of them keeps it "
+                  "(adding 1/√(number of 4-grams they keep, at most Δ0 = {limit})), so its weight is {weight:.3f}, "
+                  "its 3-grams were released, and |S₃| ≥ |V₄|. With T = {T}, δ = {delta:g}, η = {eta:g}, c = 1: "
+                  "what is the smallest ε at which it is released with probability at least 1/2?"),
+        solve=_shared_4gram,
+        uses=("dpcore.dpne:dpne_noise_scales", "dpcore.dpne:spurious_threshold", "dpcore.ngrams:build_ngram_index"),
+        hints=("weight + N(0, σ₄²) > ρ₄ has probability ≥ 1/2 exactly when weight ≥ ρ₄.",
+               "ρ₄ = σ₄·Φ⁻¹(1 − η) here, and σ₄ = σ(ε, δ/2)·√T falls as ε grows: solve for the ε where ρ₄ = weight."),
+        solution=(r"Released iff $H+\mathcal N(0,\sigma_4^2)>\rho_4$; probability ≥ 1/2 iff $H\ge\rho_4=\sigma_4\,"
+                  r"\Phi^{{-1}}(1-\eta)$ = σ₄·{z:.4f}. So σ₄ ≤ {weight:.3f}/{z:.4f} = {sigma4:.4f}; with "
+                  r"$\sigma_4=\sigma(\varepsilon,\delta/2)\sqrt{{T}}$ this first holds at ε = **{answer}**."),
+        rel_tol=0.02,
+    ),
+    Exercise(
+        id="dpne-eta-threshold",
+        page=PAGE,
+        title="η sets the threshold",
+        settings={"dpne_eta": 0.01},
+        question=("η = {eta:g}. At a length where |S_(k−1)| ≥ |V_k|, how many noise standard deviations σ_k above "
+                  "zero is the threshold ρ_k? (ρ_k/σ_k)"),
+        solve=_threshold_in_sigmas,
+        uses=("dpcore.dpne:spurious_threshold",),
+        hints=("A valid k-gram nobody wrote has weight 0; it passes when N(0, σ_k²) > ρ_k. That must happen with "
+               "probability η.",),
+        solution=(r"$\rho_k=\sigma_k\Phi^{{-1}}(1-\eta\min(1,|S_{{k-1}}|/|V_k|))$ and the min is 1, so "
+                  r"$\rho_k/\sigma_k=\Phi^{{-1}}({one_minus:g})$ = **{answer}**. η only moves the thresholds; the "
+                  "privacy guarantee does not depend on it."),
+        rel_tol=0.005,
+    ),
+    Exercise(
+        id="dpne-dpsu-single",
+        page=PAGE,
+        title="Why DPSU-single's bars cannot be added",
+        settings=_PAPER,
+        question=("The bar chart shows DPSU-single beside DPNE at ε = {eps:g}, δ = {delta:g}, T = {T}. Why must you "
+                  "not add up DPSU-single's bars (or read them as one release)?"),
+        solve=_dpsu_single_bars,
+        uses=("dpcore.composition:sequential_composition",),
+        hints=("DPSU-single spends the whole budget on one length, and is run once per length.",
+               "Are the runs on different users' data, or on the same users' data?"),
+        solution=("DPSU-single runs a full (ε, δ) DPSU once for each of the T lengths on the same users' text. "
+                  "Publishing all bars is T releases: by sequential composition they cost (T·ε, T·δ) = "
+                  "({eps_total:g}, {delta_total:g}). Answer: **{answer}**"),
+        kind=CHOICE,
+    ),
+    Exercise(
+        id="dpne-noise-decay",
+        page=PAGE,
+        title="Noise decay c",
+        settings={**_PAPER, "dpne_c": 0.8},
+        question="With noise decay c = {c:g} and T = {T}, what is σ_T/σ_1?",
+        solve=_decay_ratio,
+        uses=("dpcore.dpne:dpne_noise_scales",),
+        hints=("σ_k = σ_1·c^(k−1).",),
+        solution=(r"$\sigma_k=\sigma_1c^{{k-1}}$, so $\sigma_T/\sigma_1=c^{{T-1}}={c:g}^{{{power}}}$ = **{answer}** "
+                  "(σ₁ = {sigma1:.4f}, σ_T = {sigmaT:.4f}): c < 1 spends more budget on long n-grams."),
+        rel_tol=0.005,
+    ),
+)

@@ -1,0 +1,153 @@
+"""Exercises for TopicDP (thesis 004; SPEC §5).
+
+What the page teaches: the sensitivity sampler needs h(γ) neighbouring pairs (2h LDA fits); TopicDP
+splits ε over the m·n entries, so σ grows with the table; raising γ uses fewer pairs and a smaller
+sampled Δ_s — but not by much; and the three mechanisms' noise side by side. Answers that depend on the
+sampled sensitivities read them from the stored draws for the corpus the settings name (shipped results
+or the local cache; nothing is sampled here) and raise a ValueError, which the app shows, when they are
+missing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+
+import numpy as np
+
+from . import _data
+from ._base import CHOICE, Exercise, Solution
+
+# modules, looked up at call time (a test swaps a function and sees the answer change)
+_topicdp = importlib.import_module("dpcore.topicdp")
+
+PAGE = "4_TopicDP"
+REFERENCE_GAMMA = 0.05
+"""The γ the "does σ halve?" exercise starts from (h = 1305 pairs, the shipped sample's draws)."""
+
+
+def _fits_for_gamma(s) -> Solution:
+    gamma = float(s["topicdp_gamma"])
+    size = _topicdp.sensitivity_sampler_size(gamma)
+    return Solution(2 * size.h, {"gamma": gamma, "h": size.h, "k": size.k, "rho": size.rho})
+
+
+def _sigma_vs_size(s) -> Solution:
+    eps, delta = float(s["eps"]), float(s["delta"])
+    m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
+    m0, n0 = m // 2, n // 2
+    big = _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=1.0, m=m, n=n)
+    small = _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=1.0, m=m0, n=n0)
+    return Solution(big / small, {"m": m, "n": n, "m0": m0, "n0": n0, "eps": eps, "eps_entry": eps / (m * n),
+                                  "eps_entry0": eps / (m0 * n0)})
+
+
+def _sensitivity(s, gamma):
+    draws = _data.sensitivity_draws(s)
+    return draws.sensitivity(gamma=gamma, m=int(s["topicdp_m"]), n=int(s["topicdp_n"]))
+
+
+def _gamma_shrinks_sigma(s) -> Solution:
+    eps, delta = float(s["eps"]), float(s["delta"])
+    m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
+    gamma = float(s["topicdp_gamma"])
+    ref, now = _sensitivity(s, REFERENCE_GAMMA), _sensitivity(s, gamma)
+    sig_ref = _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ref.delta_s, m=m, n=n)
+    sig_now = _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=now.delta_s, m=m, n=n)
+    return Solution(sig_now / sig_ref, {"gamma": gamma, "gamma0": REFERENCE_GAMMA, "h": now.h, "h0": ref.h,
+                                        "k": now.k, "k0": ref.k,
+                                        "ds": now.delta_s, "ds0": ref.delta_s, "sigma": sig_now, "sigma0": sig_ref,
+                                        "halves": "does not halve" if sig_now > sig_ref / 2 else "halves",
+                                        "lesson": ("barely lowers the noise: the largest of fewer draws is still one "
+                                                   "of the rare users who move the topics a lot")
+                                        if sig_now > sig_ref / 2 else
+                                        "lowers the noise here: the largest draws were rare enough to fall out"})
+
+
+def _least_noise(s) -> Solution:
+    eps, delta = float(s["eps"]), float(s["delta"])
+    m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
+    ds = _sensitivity(s, float(s["topicdp_gamma"])).delta_s
+    stds = {
+        "TopicDP": _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds, m=m, n=n),
+        "MVG": _topicdp.mvg_sigma(epsilon=eps, delta=delta, m=m, n=n, gamma_f=math.sqrt(m), s2=ds),
+        "Laplace": math.sqrt(2.0) * _topicdp.matrix_laplace_scale(epsilon=eps, m=m),  # sd of Lap(b) = √2·b
+    }
+    names = tuple(stds)
+    index = int(np.argmin([stds[k] for k in names]))
+    return Solution(index, {"eps": eps, "delta": delta, "m": m, "n": n, "ds": ds, "gamma": float(s["topicdp_gamma"]),
+                            **{f"sd_{k}": v for k, v in stds.items()}},
+                    tuple(f"{k}" for k in names))
+
+
+_TABLE = {"eps": 1.0, "delta": 1e-5, "topicdp_m": 10, "topicdp_n": 10, "corpus": "sample"}
+
+EXERCISES = (
+    Exercise(
+        id="topicdp-sampler-fits",
+        page=PAGE,
+        title="What a small γ costs",
+        settings={"topicdp_gamma": 0.05},
+        question=("γ = {gamma:g}. How many LDA fits does the sensitivity sampler need (two per sampled pair of "
+                  "neighbouring datasets)?"),
+        solve=_fits_for_gamma,
+        uses=("dpcore.topicdp:sensitivity_sampler_size",),
+        hints=("The tab *Sampled sensitivities* lists h for several γ.",
+               "ρ_s = exp(W₋₁(−γ/(2√e)) + ½), h = ⌈ln(1/ρ_s)/(2(γ − ρ_s)²)⌉."),
+        solution=(r"$\rho_s=\exp(W_{{-1}}(-\gamma/(2\sqrt e))+\tfrac12)$ = {rho:.5f}, "
+                  r"$h=\lceil\ln(1/\rho_s)/(2(\gamma-\rho_s)^2)\rceil$ = {h} pairs, each fitted twice (D and D′): "
+                  "**{answer}** LDA fits. h grows like 1/γ²: a strong confidence is expensive."),
+        rel_tol=0.0,
+        abs_tol=0.5,
+        decimals=0,
+    ),
+    Exercise(
+        id="topicdp-sigma-table-size",
+        page=PAGE,
+        title="A bigger table, more noise per entry",
+        settings=_TABLE,
+        question=("TopicDP gives each of the m·n entries the budget ε′ = ε/(m·n). With the same Δ_s, ε and δ, by "
+                  "what factor is σ per entry larger for the {m} × {n} table than for a {m0} × {n0} table?"),
+        solve=_sigma_vs_size,
+        uses=("dpcore.topicdp:topicdp_sigma",),
+        hints=("σ = Δ_s·√(2 ln(1.25/δ))/ε′. What happens to ε′ when m·n grows?",),
+        solution=(r"$\sigma=\Delta_s\sqrt{{2\ln(1.25/\delta)}}\,mn/\varepsilon$: ε′ = {eps_entry:g} for {m} × {n}, "
+                  r"{eps_entry0:g} for {m0} × {n0}, so σ grows by ({m}·{n})/({m0}·{n0}) = **{answer}**. Splitting ε "
+                  "over entries (sequential composition) makes every entry noisier as the table grows."),
+        rel_tol=0.005,
+    ),
+    Exercise(
+        id="topicdp-gamma-halves",
+        page=PAGE,
+        title="Does a weaker γ halve the noise?",
+        settings={**_TABLE, "topicdp_gamma": 0.3},
+        question=("Going from γ = {gamma0:g} to γ = {gamma:g} the sampler uses {h0} → {h} pairs. σ per entry is "
+                  "Δ_s·√(2 ln(1.25/δ))·m·n/ε. What is σ(γ = {gamma:g}) / σ(γ = {gamma0:g}) on the sample corpus? "
+                  "Does σ halve?"),
+        solve=_gamma_shrinks_sigma,
+        uses=("dpcore.topicdp:topicdp_sigma", "dpcore.topicdp:load_sensitivity_draws"),
+        hints=("Only Δ_s changes with γ. Read it from the metric (or the table in *Sampled sensitivities*) at both γ.",
+               "Δ_s is the k-th smallest of the first h sampled distances; at these γ, k = h: the largest."),
+        solution=("Δ_s is the k-th smallest of the first h sampled distances (k = {k0} of {h0} at γ = {gamma0:g}, "
+                  "{k} of {h} at γ = {gamma:g}): {ds0:.4g} and {ds:.4g}. σ is proportional to Δ_s: {sigma0:.4g} → {sigma:.4g}, "
+                  "ratio **{answer}** — σ {halves}. Raising γ gives up the promise for more neighbours and {lesson}."),
+        rel_tol=0.01,
+    ),
+    Exercise(
+        id="topicdp-least-noise",
+        page=PAGE,
+        title="Which mechanism adds the least noise?",
+        settings={**_TABLE, "topicdp_gamma": 0.1},
+        question=("ε = {eps:g}, δ = {delta:g}, a {m} × {n} table, γ = {gamma:g}. Which mechanism adds noise with the "
+                  "smallest standard deviation per entry? (Compare the metrics; Laplace's b is not a standard "
+                  "deviation.)"),
+        solve=_least_noise,
+        uses=("dpcore.topicdp:topicdp_sigma", "dpcore.topicdp:mvg_sigma", "dpcore.topicdp:matrix_laplace_scale"),
+        hints=("The standard deviation of Lap(0, b) is √2·b.",
+               "TopicDP's ε′ = ε/(m·n) multiplies σ by m·n."),
+        solution=("Standard deviations per entry: TopicDP {sd_TopicDP:.4g} (Δ_s = {ds:.4g}, ε′ = ε/(m·n)), MVG "
+                  "{sd_MVG:.4g}, Laplace √2·2m/ε = {sd_Laplace:.4g}. Smallest: **{answer}**. Note the guarantees "
+                  "differ too: Laplace is ε-DP, TopicDP and MVG with a sampled sensitivity only random DP."),
+        kind=CHOICE,
+    ),
+)

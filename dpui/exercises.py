@@ -1,0 +1,235 @@
+"""Exercise mode: the lecture exercises of a page, checked in place (issue 13). No maths here.
+
+One call per page, after ``st.set_page_config`` and **before** ``shared_sidebar()`` and the page's
+widgets::
+
+    exercise_mode("1_Mechanisms_101")
+
+What it does:
+
+* ``?exercise=<id>`` in the address bar (a lecturer's deep link) opens the page at the exercise's
+  settings: the values are written into ``st.session_state`` under the widgets' keys before the widgets
+  are drawn (Streamlit 1.67: a value set in session state before a keyed widget is created is the
+  widget's value; for ``bind="query-params"`` widgets a URL parameter of the same key would win on the
+  first load, so those parameters are dropped from the URL first). The settings are applied once per
+  exercise and session, so the student can move the sliders afterwards.
+* The question is shown on top with an answer box (number input or radio) and a **Check** button;
+  after a wrong try the first hint (then the second), the worked solution on request, and a link to
+  the next exercise.
+* An "Exercises" expander lists the page's exercises (✅ solved) with buttons to open them, and the
+  download buttons for the printable sheets (this page / all pages; Markdown / HTML; student /
+  lecturer).
+* Progress (tries, solved, solution shown) lives in ``st.session_state`` only, never on disk.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+from streamlit.runtime.state.session_state_proxy import get_session_state
+
+from dpcore import exercises as _exercises
+from dpcore.exercises import CHOICE, Exercise, exercise_link, exercise_sheet, sheet_filename
+
+__all__ = ["exercise_mode", "EXERCISE_PARAM", "PROGRESS_KEY", "APPLIED_KEY"]
+
+EXERCISE_PARAM = "exercise"
+PROGRESS_KEY = "_exercise_progress"
+APPLIED_KEY = "_exercise_applied"
+_DEFAULT_BASE = "http://localhost:8501"
+
+
+def _progress(ex_id: str) -> dict:
+    store = st.session_state.setdefault(PROGRESS_KEY, {})
+    return store.setdefault(ex_id, {"tries": 0, "solved": False, "solution": False, "last": None})
+
+
+def _base_url() -> str:
+    try:
+        url = st.context.url
+    except Exception:  # noqa: BLE001 - no browser context (AppTest, bare mode)
+        url = None
+    if not url:
+        return _DEFAULT_BASE
+    parts = urlparse(url)
+    if not parts.scheme or not parts.netloc:
+        return _DEFAULT_BASE
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _forget_link_value(key: str) -> None:
+    """Let a ``bind="query-params"`` widget take the session-state value rather than the link's.
+
+    On a page's first load Streamlit 1.67 seeds a bound widget from the URL the session opened with,
+    over a value set in ``st.session_state``; a stale ``?m101_b=7.5`` in the exercise link would win.
+    The address bar's parameter is dropped with the public API (allowed while the widget is not bound
+    yet); the remembered opening URL only through Streamlit's query-params object (private, 1.67), and
+    if that ever changes the exercise still opens, with the link's value for that knob.
+    """
+    if key in st.query_params:
+        try:
+            del st.query_params[key]
+        except StreamlitAPIException:  # already bound: the session-state write below syncs the URL
+            pass
+    try:
+        with get_session_state().query_params() as qp:
+            qp._initial_query_params.pop(key, None)
+    except Exception:  # noqa: BLE001 - private API moved: keep the public behaviour
+        pass
+
+
+def apply_settings(ex: Exercise) -> None:
+    """Write the exercise's widget values into session state (and drop clashing URL parameters)."""
+    for key, value in ex.settings.items():
+        _forget_link_value(key)
+        st.session_state[key] = value
+    st.session_state[APPLIED_KEY] = ex.id
+    st.query_params[EXERCISE_PARAM] = ex.id
+
+
+def _open(ex_id: str) -> None:
+    """Button callback: open an exercise of this page (runs before the script, so before the widgets)."""
+    apply_settings(_exercises.exercise(ex_id))
+
+
+def _leave() -> None:
+    st.session_state.pop(APPLIED_KEY, None)
+    if EXERCISE_PARAM in st.query_params:
+        del st.query_params[EXERCISE_PARAM]
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _sheet(page: str | None, lecturer: bool, fmt: str, base_url: str, data_version: str) -> str:
+    exs = _exercises.exercises_for_page(page) if page else _exercises.all_exercises()
+    return exercise_sheet(exs, lecturer=lecturer, fmt=fmt, base_url=base_url)
+
+
+@st.cache_data(show_spinner="Computing the exercise …", max_entries=128)
+def _solved(ex_id: str, data_version: str):
+    """The exercise's solution, cached per data version (a corpus-dependent answer costs a few 100 ms)."""
+    return _exercises.exercise(ex_id).solved()
+
+
+def _question_panel(ex: Exercise, version: str) -> None:
+    prog = _progress(ex.id)
+    try:
+        sol = _solved(ex.id, version)
+    except ValueError as exc:  # e.g. TopicDP draws missing for this corpus
+        st.error(f"Exercise “{ex.title}” cannot be computed here: {exc}", icon="⚠️")
+        return
+    with st.container(border=True, key=f"exercise_panel_{ex.id}"):
+        st.markdown(f"#### 📝 Exercise: {ex.title}")
+        st.markdown(ex.question_text(sol))
+        answer_key = f"exercise_answer_{ex.id}"
+        with st.form(key=f"exercise_form_{ex.id}", border=False):
+            if ex.kind == CHOICE:
+                response = st.radio("Your answer", range(len(sol.options)), index=None, key=answer_key,
+                                    format_func=lambda i: f"{chr(ord('a') + i)}) {sol.options[i]}")
+            else:
+                response = st.number_input(f"Your answer{f' ({ex.unit})' if ex.unit else ''}", value=None,
+                                           format="%.6g", key=answer_key, placeholder="type a number")
+            checked = st.form_submit_button("Check", type="primary")
+        if checked:
+            if response is None:
+                st.session_state[f"exercise_empty_{ex.id}"] = True
+            else:
+                st.session_state.pop(f"exercise_empty_{ex.id}", None)
+                prog["tries"] += 1
+                ok = ex.check(response, sol)
+                prog["last"] = "right" if ok else "wrong"
+                prog["solved"] = prog["solved"] or ok
+        if st.session_state.get(f"exercise_empty_{ex.id}"):
+            st.info("Enter an answer first.", icon="✏️")
+        elif prog["last"] == "right":
+            st.success(f"Right — {ex.format_answer(sol)}.", icon="✅")
+        elif prog["last"] == "wrong":
+            hints = ex.hint_texts(sol)
+            shown = hints[: min(prog["tries"], len(hints))]
+            st.warning("Not quite. " + " ".join(f"**Hint {i + 1}:** {h}" for i, h in enumerate(shown)), icon="💡")
+        c1, c2, c3 = st.columns([1, 1, 2])
+        if c1.button("Show the solution", key=f"exercise_show_{ex.id}"):
+            prog["solution"] = True
+        if prog["solution"]:
+            st.markdown(f"**Solution.** {ex.solution_text(sol)}")
+        if c2.button("Leave exercise mode", key=f"exercise_leave_{ex.id}", on_click=_leave):
+            pass
+        nxt = _exercises.next_exercise(ex.id)
+        with c3:
+            if nxt is None:
+                st.caption("This is the last exercise.")
+            elif nxt.page == ex.page:
+                st.button(f"Next exercise: {nxt.title} →", key=f"exercise_next_{ex.id}", on_click=_open,
+                          args=(nxt.id,))
+            else:
+                _page_link(nxt, f"Next exercise (next page): {nxt.title} →")
+        st.caption(f"Opened at: {ex.settings_text()}. Deep link: `{exercise_link(ex, _base_url())}`")
+
+
+def _page_link(ex: Exercise, label: str) -> None:
+    try:
+        st.page_link(f"pages/{ex.page}.py", label=label, query_params={EXERCISE_PARAM: ex.id})
+    except Exception:  # noqa: BLE001 - page not registered under that path (e.g. st.navigation layout)
+        st.markdown(f"[{label}]({exercise_link(ex, _base_url())})")
+
+
+def _list_and_sheets(page: str, exs: tuple[Exercise, ...], active: str | None, version: str) -> None:
+    store = st.session_state.get(PROGRESS_KEY, {})
+    with st.expander(f"📝 Exercises on this page ({len(exs)})", expanded=False):
+        for i, ex in enumerate(exs):
+            done = store.get(ex.id, {}).get("solved")
+            a, b = st.columns([5, 1])
+            a.markdown(f"{'✅' if done else '▫️'} **{i + 1}. {ex.title}**" + (" — open above" if ex.id == active else ""))
+            b.button("Open", key=f"exercise_open_{ex.id}", on_click=_open, args=(ex.id,),
+                     disabled=ex.id == active)
+        solved = sum(1 for ex in exs if store.get(ex.id, {}).get("solved"))
+        st.caption(f"Solved in this session: {solved} of {len(exs)} (kept in this browser session only).")
+        st.markdown("**Printable sheets** (questions and deep links; the lecturer's version adds answers and "
+                    "worked solutions)")
+        base = _base_url()
+        for scope in (page, None):
+            st.caption("This page" if scope else "All pages")
+            cols = st.columns(4)
+            n = 0
+            for lecturer in (False, True):
+                for fmt in ("markdown", "html"):
+                    who = "lecturer" if lecturer else "student"
+                    label = f"{'Lecturer' if lecturer else 'Student'} ({'Markdown' if fmt == 'markdown' else 'HTML'})"
+                    cols[n].download_button(
+                        label, data=lambda s=scope, l=lecturer, f=fmt: _sheet(s, l, f, base, version),
+                        file_name=sheet_filename(scope, lecturer=lecturer, fmt=fmt),
+                        mime="text/markdown" if fmt == "markdown" else "text/html", on_click="ignore",
+                        key=f"exercise_sheet_{scope or 'all'}_{who}_{fmt}", width="stretch")
+                    n += 1
+
+
+def exercise_mode(page: str) -> Exercise | None:
+    """Exercise mode for ``page`` (its file name without .py). Call before the sidebar and page widgets.
+
+    Returns the open exercise (or None).
+    """
+    exs = _exercises.exercises_for_page(page)
+    if not exs:
+        return None
+    version = _exercises.data_version()
+    requested = st.query_params.get(EXERCISE_PARAM)
+    active: Exercise | None = None
+    if requested:
+        try:
+            ex = _exercises.exercise(requested)
+        except ValueError:
+            st.warning(f"The link asks for exercise “{requested}”, which does not exist. The page's exercises are "
+                       "listed below.", icon="🔗")
+        else:
+            if ex.page != page:
+                st.warning(f"Exercise “{ex.title}” belongs to another page.", icon="🔗")
+                _page_link(ex, f"Open it on its page: {ex.title} →")
+            else:
+                if st.session_state.get(APPLIED_KEY) != ex.id:
+                    apply_settings(ex)
+                active = ex
+    if active is not None:
+        _question_panel(active, version)
+    _list_and_sheets(page, exs, active.id if active else None, version)
+    return active

@@ -1,0 +1,169 @@
+"""Exercise mode in the app (issue 13): deep links set the widgets, answers are checked in place.
+
+Every exercise is opened on its real page with ``?exercise=<id>``. Until a page calls
+``dpui.exercises.exercise_mode`` itself, the test runs the page behind a one-line wrapper that makes the
+call first (exactly what the page's one line will do).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import dpcore
+from dpcore.exercises import CHOICE
+from dpui.exercises import APPLIED_KEY, PROGRESS_KEY
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBE = ROOT / "tests" / "exercise_pages" / "m101_probe.py"
+ALL = dpcore.exercises()
+WIDGET_KINDS = ("select_slider", "slider", "radio", "number_input", "selectbox", "toggle", "checkbox", "multiselect")
+
+
+def _wrapped(page_path: str, page: str):  # runs inside AppTest: the page's one line, then the page
+    import runpy
+
+    from dpui.exercises import exercise_mode
+
+    exercise_mode(page)
+    runpy.run_path(page_path, run_name="__main__")
+
+
+def _app(page: str) -> AppTest:
+    path = ROOT / "pages" / f"{page}.py"
+    if "exercise_mode(" in path.read_text(encoding="utf-8"):
+        return AppTest.from_file(str(path), default_timeout=300)
+    return AppTest.from_function(_wrapped, args=(str(path), page), default_timeout=300)
+
+
+def widget(at: AppTest, key: str):
+    for kind in WIDGET_KINDS:
+        try:
+            return getattr(at, kind)(key=key)
+        except KeyError:
+            continue
+    raise AssertionError(f"no widget with key {key!r} on the page")
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        return math.isclose(float(a), float(b), rel_tol=1e-12)
+    return a == b
+
+
+def _answer_widget(at: AppTest, ex):
+    key = f"exercise_answer_{ex.id}"
+    return at.radio(key=key) if ex.kind == CHOICE else at.number_input(key=key)
+
+
+def _check(at: AppTest, ex, value) -> AppTest:
+    _answer_widget(at, ex).set_value(value)
+    at.button(key=f"FormSubmitter:exercise_form_{ex.id}-Check").click()
+    return at.run()
+
+
+def _wrong(ex):
+    ans = ex.answer()
+    if ex.kind == CHOICE:
+        return (ans + 1) % len(ex.options())
+    wrong = 2 * ans + 1
+    assert not ex.check(wrong)
+    return wrong
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ex", ALL, ids=[ex.id for ex in ALL])
+def test_deep_link_sets_widgets_and_checks_answers(ex):
+    at = _app(ex.page)
+    at.query_params["exercise"] = ex.id
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert [e.value for e in at.error] == []
+    for key, value in ex.settings.items():
+        assert _same(widget(at, key).value, value), f"{key}: widget shows {widget(at, key).value!r}, link says {value!r}"
+    sol = ex.solved()
+    assert ex.question_text(sol) in [m.value for m in at.markdown]  # the question is on the page
+
+    at = _check(at, ex, _wrong(ex))
+    warnings = " ".join(w.value for w in at.warning)
+    assert "Not quite" in warnings and "Hint 1" in warnings, warnings
+    assert ex.hint_texts(sol)[0] in warnings
+    assert not at.session_state[PROGRESS_KEY][ex.id]["solved"]
+
+    at = _check(at, ex, ex.answer())
+    assert any("Right" in s.value for s in at.success), [s.value for s in at.success]
+    progress = at.session_state[PROGRESS_KEY][ex.id]
+    assert progress["solved"] and progress["tries"] == 2
+    for key, value in ex.settings.items():  # the reruns did not move the widgets
+        assert _same(widget(at, key).value, value)
+
+
+# ---------------------------------------------------------------------------- the component on a probe page
+
+
+def _probe(exercise: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(PROBE), default_timeout=120)
+    if exercise:
+        at.query_params["exercise"] = exercise
+    return at.run()
+
+
+def test_probe_without_link_lists_exercises_and_sheets():
+    at = _probe()
+    assert not at.exception
+    page_ex = dpcore.exercises.exercises_for_page("1_Mechanisms_101")
+    opens = [b for b in at.button if b.key and b.key.startswith("exercise_open_")]
+    assert [b.key for b in opens] == [f"exercise_open_{ex.id}" for ex in page_ex]
+    sheets = [d for d in at.get("download_button")]
+    assert len(sheets) == 8
+    assert at.select_slider(key="eps").value == 1.0  # nothing applied without a link
+    assert APPLIED_KEY not in at.session_state
+
+
+def test_open_button_applies_settings_and_student_can_move_on():
+    at = _probe()
+    at.select_slider(key="eps").set_value(3.0).run()
+    at.button(key="exercise_open_m101-prove-backwards").click().run()
+    assert at.select_slider(key="eps").value == 0.5
+    assert at.radio(key="m101_scale_mode").value == "from ε"
+    assert at.query_params["exercise"] == ["m101-prove-backwards"] or at.query_params["exercise"] == "m101-prove-backwards"
+    # the student moves the slider: the exercise does not force it back
+    at.select_slider(key="eps").set_value(2.0).run()
+    assert at.select_slider(key="eps").value == 2.0
+    assert not at.exception
+
+
+def test_link_overrides_clashing_url_values_and_next_and_leave():
+    at = AppTest.from_file(str(PROBE), default_timeout=120)
+    at.query_params["exercise"] = "m101-loss-b2"
+    at.query_params["m101_b"] = "7.5"  # a stale knob in the link must not beat the exercise's value
+    at.run()
+    assert at.slider(key="m101_b").value == 2.0 and at.radio(key="m101_scale_mode").value == "by hand"
+    nxt = dpcore.exercises.next_exercise("m101-loss-b2")
+    at.button(key="exercise_next_m101-loss-b2").click().run()
+    assert at.session_state[APPLIED_KEY] == nxt.id
+    for key, value in nxt.settings.items():
+        assert _same(widget(at, key).value, value)
+    at.button(key=f"exercise_show_{nxt.id}").click().run()
+    assert any(m.value.startswith("**Solution.**") for m in at.markdown)
+    at.button(key=f"exercise_leave_{nxt.id}").click().run()
+    assert "exercise" not in at.query_params
+    assert not any(b.key == f"exercise_show_{nxt.id}" for b in at.button)
+
+
+def test_empty_answer_asks_for_one_and_counts_no_try():
+    at = _probe("m101-loss-b2")
+    at.button(key="FormSubmitter:exercise_form_m101-loss-b2-Check").click().run()
+    assert any("Enter an answer" in i.value for i in at.info)
+    assert at.session_state[PROGRESS_KEY]["m101-loss-b2"]["tries"] == 0
+
+
+def test_unknown_or_foreign_exercise_is_explained():
+    at = _probe("no-such-thing")
+    assert any("does not exist" in w.value for w in at.warning)
+    at = _probe("dpne-noise-decay")  # belongs to another page
+    assert any("another page" in w.value for w in at.warning)
+    assert at.select_slider(key="eps").value == 1.0  # nothing applied from a foreign exercise

@@ -1,0 +1,418 @@
+"""dpcore.exercises: every answer recomputed from its settings, through the functions it names (issue 13).
+
+Nothing here pins a number of the shipped sample corpus: the expected values are recomputed from the
+settings with the dpcore calls the pages make, and one test swaps in a synthetic corpus to show the
+data-dependent answers follow the data.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.optimize import brentq
+from scipy.stats import norm
+
+import dpcore
+import dpui
+from dpcore import exercises as E
+from dpcore.exercises import CHOICE, NUMBER, Exercise, _data, exercise_link, exercise_sheet
+
+ROOT = Path(__file__).resolve().parent.parent
+ALL = dpcore.exercises()
+IDS = [ex.id for ex in ALL]
+
+# ---------------------------------------------------------------------------------------------- the API
+
+
+def test_public_api_is_a_callable_module():
+    assert isinstance(ALL, tuple) and all(isinstance(ex, Exercise) for ex in ALL)
+    mod = importlib.import_module("dpcore.exercises")
+    assert mod is E and callable(mod) and E() == ALL
+    import dpcore.exercises as alias  # an `import a.b as c` must give the module, not a function
+
+    assert alias.mechanisms.PAGE == "1_Mechanisms_101"
+    for ex in ALL:
+        assert ex.id and ex.page and isinstance(dict(ex.settings), dict)
+        assert isinstance(ex.answer(), int if ex.kind == CHOICE else float)
+
+
+def test_ids_unique_and_at_least_four_per_page():
+    assert len(set(IDS)) == len(IDS)
+    pages = E.pages()
+    for page in pages:
+        assert (ROOT / "pages" / f"{page}.py").exists(), page
+        assert len(E.exercises_for_page(page)) >= 4, page
+    on_disk = {p.stem for p in (ROOT / "pages").glob("*.py")}
+    assert {"1_Mechanisms_101", "2_Bayesian_ngram_DP", "3_DP_ngram_extraction", "4_TopicDP"} <= set(pages) | (
+        {"5_Privacy_audit"} - on_disk)
+
+
+def test_both_kinds_present_and_next_walks_everything():
+    assert {ex.kind for ex in ALL} == {NUMBER, CHOICE}
+    seen, ex = [ALL[0].id], ALL[0]
+    while (ex := E.next_exercise(ex.id)) is not None:
+        seen.append(ex.id)
+    assert seen == IDS
+    with pytest.raises(ValueError, match="exercise must be one of"):
+        E.exercise("no-such-exercise")
+
+
+def test_record_validation():
+    good = dict(id="x-1", page="p", title="t", settings={}, question="q", solve=lambda s: None, uses=("m:f",),
+                hints=("h",), solution="s")
+    with pytest.raises(ValueError, match="hints"):
+        Exercise(**{**good, "hints": ()})
+    with pytest.raises(ValueError, match="kind"):
+        Exercise(**{**good, "kind": "essay"})
+    with pytest.raises(ValueError, match="tolerance"):
+        Exercise(**{**good, "rel_tol": 0.0})
+    with pytest.raises(ValueError, match="id"):
+        Exercise(**{**good, "id": "has space"})
+    with pytest.raises(TypeError):
+        Exercise(**good).settings["eps"] = 1.0  # read-only settings
+
+
+# ------------------------------------------------------------------------------------ settings are valid
+
+_EPS, _DELTA = set(dpui.EPSILON_OPTIONS), set(dpui.DELTA_OPTIONS)
+ALLOWED = {  # widget key -> what the widget accepts (copied from the pages; the pages own the widgets)
+    "eps": lambda v: v in _EPS,
+    "delta": lambda v: v in _DELTA,
+    "seed": lambda v: isinstance(v, int) and 0 <= v <= 2**31 - 1,
+    "corpus": lambda v: v == "sample",
+    "m101_scale_mode": lambda v: v in ("from ε", "by hand"),
+    "m101_b": lambda v: 0.1 <= v <= 20.0 and abs(round(v * 10) - v * 10) < 1e-9,
+    "m101_debt_rule": lambda v: v in ("largest debt", "cap"),
+    "m101_sens_factor": lambda v: v in (0.1, 0.2, 0.5, 1.0, 2.0),
+    "bayes_S": lambda v: v in (1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0, 1e3, 1e4),
+    "bayes_rho": lambda v: 0.05 <= v <= 1.0 and abs(round(v * 20) - v * 20) < 1e-9,
+    "bayes_C": lambda v: isinstance(v, int) and 1 <= v <= 20,
+    "bayes_n": lambda v: v in (1, 2, 3),
+    "bayes_calibration": lambda v: v in ("classic", "analytic"),
+    "dpne_eta": lambda v: v in (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2),
+    "dpne_delta0": lambda v: isinstance(v, int) and 1 <= v <= 500,
+    "dpne_T": lambda v: isinstance(v, int) and 1 <= v <= 10,
+    "dpne_c": lambda v: v in (0.8, 0.9, 1.0, 1.1, 1.2),
+    "topicdp_gamma": lambda v: 0.01 <= v <= 0.30 and abs(round(v * 100) - v * 100) < 1e-9,
+    "topicdp_m": lambda v: isinstance(v, int) and 2 <= v <= 10,
+    "topicdp_n": lambda v: isinstance(v, int) and 2 <= v <= 10,
+}
+SHARED_KEYS = {"eps", "delta", "seed", "corpus"}
+
+
+def _page_keys(page: str) -> set[str]:
+    """Widget keys written in the page or in the dpui modules that draw its knobs."""
+    files = [ROOT / "pages" / f"{page}.py", *sorted((ROOT / "dpui").glob("*.py"))]
+    return {k for f in files for k in re.findall(r'key="([A-Za-z0-9_]+)"', f.read_text(encoding="utf-8"))}
+
+
+@pytest.mark.parametrize("ex", ALL, ids=IDS)
+def test_settings_use_the_pages_widget_keys_and_values(ex):
+    sidebar = set(re.findall(r'key="([A-Za-z0-9_]+)"', (ROOT / "dpui" / "sidebar.py").read_text(encoding="utf-8")))
+    assert SHARED_KEYS <= sidebar
+    keys = _page_keys(ex.page) | SHARED_KEYS
+    for key, value in ex.settings.items():
+        assert key in keys, f"{ex.id}: {key} is not a widget key of {ex.page}"
+        assert key in ALLOWED, f"{ex.id}: no list of allowed values for {key} in this test"
+        assert ALLOWED[key](value), f"{ex.id}: {key}={value!r} is not a value the widget accepts"
+
+
+# ------------------------------------------------------------------- answers recomputed from the settings
+
+
+def _m101_exp_two(s):
+    return brentq(lambda e: dpcore.lecture.city_example(epsilon=e).worst_ratio - 2.0, 1e-3, 10.0, xtol=1e-9)
+
+
+def _prepared(s, **kw):
+    p = {**s, **kw}
+    counts = dpcore.ngram_counts(dpcore.load_sample_corpus("private"), dpcore.load_sample_corpus("public"),
+                                 n=p["bayes_n"])
+    stats = dpcore.bayesian_statistics(counts.user_counts, counts.public_counts, C=p["bayes_C"])
+    return stats.prepare(S=p["bayes_S"], rho=p["bayes_rho"])
+
+
+def _dpne_4gram(s):
+    idx = dpcore.build_ngram_index(dpcore.encode_users(dpcore.load_sample_corpus("private").user_sentences()), 4)
+    lev = idx.level(4)
+    # the SHARED_RANK-th most shared 4-gram, ties by id; its users' kept-4-gram counts
+    ranked = sorted(range(lev.n_grams), key=lambda g: (-int(lev.user_counts[g]), g))
+    g = ranked[E.ngrams.SHARED_RANK - 1]
+    per_user = {}
+    for u in lev.pair_user.tolist():
+        per_user[u] = per_user.get(u, 0) + 1
+    users = lev.pair_user[lev.pair_gram == g].tolist()
+    weight = sum(1 / math.sqrt(min(s["dpne_delta0"], per_user[u])) for u in users)
+    z = norm.ppf(1 - s["dpne_eta"])
+    sigma4 = lambda e: dpcore.dpne_noise_scales(e, s["delta"], max_length=s["dpne_T"])[1][3]  # noqa: E731
+    return brentq(lambda e: weight - sigma4(e) * z, 1e-4, 1e3, xtol=1e-10)
+
+
+def _draws(s):
+    return dpcore.load_sensitivity_draws(dpcore.load_sample_corpus("private").content_hash)
+
+
+def _topic_sigma(s, gamma):
+    ds = _draws(s).sensitivity(gamma=gamma, m=s["topicdp_m"], n=s["topicdp_n"]).delta_s
+    return dpcore.topicdp_sigma(epsilon=s["eps"], delta=s["delta"], sensitivity=ds, m=s["topicdp_m"], n=s["topicdp_n"])
+
+
+def _least_noise(s):
+    ds = _draws(s).sensitivity(gamma=s["topicdp_gamma"], m=s["topicdp_m"], n=s["topicdp_n"]).delta_s
+    m, n = s["topicdp_m"], s["topicdp_n"]
+    sds = [dpcore.topicdp_sigma(epsilon=s["eps"], delta=s["delta"], sensitivity=ds, m=m, n=n),
+           dpcore.mvg_sigma(epsilon=s["eps"], delta=s["delta"], m=m, n=n, gamma_f=math.sqrt(m), s2=ds),
+           math.sqrt(2) * dpcore.topicdp.matrix_laplace_scale(epsilon=s["eps"], m=m)]
+    return int(np.argmin(sds))
+
+
+def _dpne_sigmas(s, **kw):
+    p = {**s, **kw}
+    return dpcore.dpne_noise_scales(p["eps"], p["delta"], max_length=p["dpne_T"], noise_decay=p["dpne_c"])[1]
+
+
+# id -> the page's own dpcore calls on the exercise's settings (what the page would show)
+RECOMPUTE = {
+    "m101-loss-b2": lambda s: dpcore.laplace_privacy_loss_bound(
+        true_answer=dpcore.lecture.COUNTING_QUERY[0], neighbour_answer=dpcore.lecture.COUNTING_QUERY[1],
+        scale=s["m101_b"]),
+    "m101-prove-backwards": lambda s: dpcore.laplace_scale(
+        epsilon=s["eps"], sensitivity=abs(np.subtract(*dpcore.lecture.COUNTING_QUERY))),
+    "m101-largest-ratio": lambda s: math.exp(dpcore.laplace_privacy_loss_bound(
+        true_answer=dpcore.lecture.COUNTING_QUERY[0], neighbour_answer=dpcore.lecture.COUNTING_QUERY[1],
+        scale=s["m101_b"])),
+    "m101-debt-outlier-loss": lambda s: dpcore.lecture.bank_debt_worst_case(
+        epsilon=s["eps"], scale=dpcore.laplace_scale(epsilon=s["eps"],
+                                                     sensitivity=max(dpcore.lecture.BANK_DEBTS.values()))).loss_bound,
+    "m101-exp-ratio-two": _m101_exp_two,
+    "m101-exp-small-du": lambda s: dpcore.lecture.city_example(
+        epsilon=s["eps"], sensitivity=dpcore.lecture.city_example(epsilon=s["eps"]).sensitivity_true
+        * s["m101_sens_factor"]).worst_ratio,
+    "bayes-classic-vs-analytic": lambda s: (
+        _prepared(s).sigma(epsilon=s["eps"], delta=s["delta"], calibration="classic")
+        / _prepared(s).sigma(epsilon=s["eps"], delta=s["delta"], calibration="analytic")),
+    "bayes-full-weight": lambda s: next(n for n in range(1, 10**6)
+                                        if dpcore.bayesian.decay_weights(np.array([n]), S=s["bayes_S"],
+                                                                         C=s["bayes_C"])[0] >= 1.0),
+    "bayes-rho-noise": lambda s: (
+        _prepared(s).sigma(epsilon=s["eps"], delta=s["delta"], calibration=s["bayes_calibration"])
+        / _prepared(s, bayes_rho=s["bayes_rho"] / 2).sigma(epsilon=s["eps"], delta=s["delta"],
+                                                            calibration=s["bayes_calibration"])),
+    "dpne-sigma-per-length": lambda s: _dpne_sigmas(s)[0],
+    "dpne-users-for-rho1": lambda s: math.ceil(dpcore.dpsu_threshold_for_sigma(
+        _dpne_sigmas(s)[0], s["delta"], s["dpne_delta0"]) * math.sqrt(s["dpne_delta0"])),
+    "dpne-shared-4gram": _dpne_4gram,
+    "dpne-eta-threshold": lambda s: norm.ppf(1 - s["dpne_eta"]),
+    "dpne-noise-decay": lambda s: _dpne_sigmas(s)[-1] / _dpne_sigmas(s)[0],
+    "topicdp-sampler-fits": lambda s: 2 * dpcore.sensitivity_sampler_size(s["topicdp_gamma"]).h,
+    "topicdp-sigma-table-size": lambda s: (
+        dpcore.topicdp_sigma(epsilon=s["eps"], delta=s["delta"], sensitivity=1.0, m=s["topicdp_m"], n=s["topicdp_n"])
+        / dpcore.topicdp_sigma(epsilon=s["eps"], delta=s["delta"], sensitivity=1.0, m=s["topicdp_m"] // 2,
+                               n=s["topicdp_n"] // 2)),
+    "topicdp-gamma-halves": lambda s: _topic_sigma(s, s["topicdp_gamma"]) / _topic_sigma(s, E.topics.REFERENCE_GAMMA),
+    # choice exercises: the right option's index, decided from the page's numbers
+    "m101-debt-which-pair": lambda s: [*(r.exceeds_epsilon for r in sorted(
+        dpcore.lecture.bank_debt_neighbours(dpcore.lecture.BANK_DEBTS, epsilon=s["eps"],
+                                            scale=dpcore.laplace_scale(epsilon=s["eps"], sensitivity=max(
+                                                dpcore.lecture.BANK_DEBTS.values()))),
+        key=lambda r: -r.difference)[:2]), dpcore.lecture.bank_debt_worst_case(
+        epsilon=s["eps"], scale=dpcore.laplace_scale(epsilon=s["eps"], sensitivity=max(
+            dpcore.lecture.BANK_DEBTS.values()))).exceeds_epsilon].index(True),
+    "bayes-gamma-vs-C": lambda s: 0 if _prepared(s).sensitivity > _prepared(s, bayes_C=1).sensitivity else (
+        1 if _prepared(s).sensitivity < _prepared(s, bayes_C=1).sensitivity else 2),
+    # the option naming the budget of T separate (ε, δ) runs on the same users: (T·ε, T·δ)
+    "dpne-dpsu-single": lambda s: next(i for i, o in enumerate(E.exercise("dpne-dpsu-single").options())
+                                       if f"({s['dpne_T'] * s['eps']:g}, {s['dpne_T'] * s['delta']:g})" in o),
+    "topicdp-least-noise": _least_noise,
+}
+
+
+def test_every_exercise_has_a_recomputation():
+    assert set(RECOMPUTE) == set(IDS)
+
+
+@pytest.mark.parametrize("ex", ALL, ids=IDS)
+def test_answer_recomputed_from_settings(ex):
+    expected = RECOMPUTE[ex.id](dict(ex.settings))
+    got = ex.answer()
+    if ex.kind == CHOICE:
+        assert got == expected
+    else:
+        assert got == pytest.approx(expected, rel=1e-6, abs=1e-9)
+        assert ex.check(expected)
+
+
+class _Called(Exception):
+    pass
+
+
+def _swap(monkeypatch, target: str):
+    module_name, _, attr = target.partition(":")
+    owner = importlib.import_module(module_name)
+    *path, name = attr.split(".")
+    for part in path:
+        owner = getattr(owner, part)
+    assert callable(getattr(owner, name)), target
+
+    def called(*args, **kwargs):
+        raise _Called(target)
+
+    monkeypatch.setattr(owner, name, called)
+
+
+@pytest.fixture
+def fresh_caches():
+    cached = (_data.sample_corpus, _data._statistics, _data._index)
+    for fn in cached:
+        fn.cache_clear()
+    yield
+    for fn in cached:
+        fn.cache_clear()
+
+
+@pytest.mark.parametrize("ex,target", [(ex, t) for ex in ALL for t in ex.uses], ids=lambda v: getattr(v, "id", v))
+def test_answer_goes_through_the_functions_it_names(ex, target, monkeypatch, fresh_caches):
+    """If the page's dpcore function changed, the answer would change: it is computed by that function."""
+    _swap(monkeypatch, target)
+    with pytest.raises(_Called):
+        ex.answer()
+
+
+# ------------------------------------------------------------------------------------------- checking
+
+
+@pytest.mark.parametrize("ex", ALL, ids=IDS)
+def test_right_answer_accepted_and_wrong_rejected(ex):
+    ans = ex.answer()
+    assert ex.check(ans)
+    if ex.kind == CHOICE:
+        n = len(ex.options())
+        assert n >= 2
+        assert not any(ex.check(i) for i in range(n) if i != ans)
+        assert not ex.check("not a number")
+    else:
+        tol = ex.tolerance()
+        assert tol > 0
+        assert ex.check(ans + 0.9 * tol) and ex.check(ans - 0.9 * tol)
+        assert not ex.check(ans + 3 * tol) and not ex.check(ans - 3 * tol)
+        assert not ex.check(float("nan")) and not ex.check(None)
+        assert ex.check(float(ex.format_answer().split()[0]))  # the sheet's rounded answer is accepted
+
+
+@pytest.mark.parametrize("ex", ALL, ids=IDS)
+def test_texts_fill_and_question_hides_the_answer(ex):
+    sol = ex.solved()
+    q, s = ex.question_text(sol), ex.solution_text(sol)
+    assert ex.format_answer(sol) in s
+    if ex.kind == NUMBER:
+        shown = ex.format_answer(sol).split()[0]
+        assert shown not in q, f"{ex.id}: the question gives the answer away"
+    assert 1 <= len(ex.hint_texts(sol)) <= 2
+
+
+def test_data_dependent_answers_follow_the_corpus(monkeypatch, fresh_caches):
+    """A different corpus gives different answers: nothing about the sample corpus is written down."""
+    ex = E.exercise("dpne-shared-4gram")
+    before = ex.answer()
+    rng = np.random.default_rng(3)
+    words = [f"w{i}" for i in range(40)]
+    records = [{"user": f"u{u}", "text": " ".join(rng.choice(words, size=12)) + ". " + "a b c d e f."}
+               for u in range(300) for _ in range(2)]
+    tiny = dpcore.corpus_from_records(records, user_field="user", text_field="text")
+    real = dpcore.corpus.load_sample_corpus
+
+    def fake(which="private", **kw):
+        return tiny if which == "private" else real(which, **kw)
+
+    monkeypatch.setattr(dpcore.corpus, "load_sample_corpus", fake)
+    monkeypatch.setattr(dpcore, "load_sample_corpus", fake)
+    _data.sample_corpus.cache_clear()
+    after = ex.answer()
+    assert after == pytest.approx(RECOMPUTE[ex.id](dict(ex.settings)), rel=1e-6)
+    assert after != pytest.approx(before, rel=1e-3)
+    assert E.data_version() != ""
+
+
+def test_exercises_need_the_sample_corpus():
+    with pytest.raises(ValueError, match="corpus must be 'sample'"):
+        _data.corpus_name({"corpus": "upload"})
+
+
+# ----------------------------------------------------------------------------------------------- sheets
+
+SHEET_CASES = [(page, fmt) for page in [*E.pages(), None] for fmt in ("markdown", "html")]
+
+
+@pytest.mark.parametrize("page,fmt", SHEET_CASES)
+def test_sheets_hold_every_exercise_and_the_student_version_no_answer(page, fmt):
+    exs = E.exercises_for_page(page) if page else ALL
+    student = exercise_sheet(exs, fmt=fmt, base_url="https://course.example")
+    lecturer = exercise_sheet(exs, lecturer=True, fmt=fmt, base_url="https://course.example")
+    for ex in exs:
+        link = exercise_link(ex, "https://course.example")
+        assert link.endswith(f"?exercise={ex.id}")
+        title = html.escape(ex.title) if fmt == "html" else ex.title
+        for sheet in (student, lecturer):
+            assert link in sheet and title in sheet
+        sol = ex.solved()
+        answer = ex.format_answer(sol)
+        if fmt == "html":
+            answer = html.escape(answer)
+        assert answer in lecturer
+        if ex.kind == NUMBER:  # (a choice sheet lists every option; only the lecturer's marks the right one)
+            assert answer not in student
+        assert "Answer:" not in student and "Solution" not in student and "Hint" not in student
+    if page:
+        others = [ex for ex in ALL if ex.page != page]
+        assert not any(f"?exercise={ex.id}" in student for ex in others)
+
+
+@pytest.mark.parametrize("lecturer", [False, True])
+def test_html_sheet_is_self_contained(lecturer):
+    page = exercise_sheet(ALL, lecturer=lecturer, fmt="html", base_url="https://course.example")
+    assert page.startswith("<!DOCTYPE html>") and "</html>" in page
+    lowered = page.lower()
+    for banned in ("<script", "<link", "@import", "src=", "url(", "@font-face"):
+        assert banned not in lowered, banned
+    hrefs = re.findall(r"href='([^']+)'", page)
+    assert len(hrefs) == len(ALL) and all(h.startswith("https://course.example/") for h in hrefs)
+    assert "$" not in page  # formulas turned into plain text
+    assert "\\frac" not in page and "\\sigma" not in page
+
+
+def test_latex_to_text():
+    assert E.latex_to_text(r"$b\ge\Delta/\varepsilon$") == "b≥Δ/ε"
+    assert E.latex_to_text(r"$\frac{a}{b}+\sqrt{T}$") == "a/b+√(T)"
+    assert E.latex_to_text("no maths") == "no maths"
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html"])
+def test_sheet_survives_an_exercise_without_data(fmt, monkeypatch):
+    """Missing TopicDP draws (e.g. a regenerated corpus before its sampler run) do not break the sheet."""
+    def missing(*args, **kwargs):
+        raise ValueError("gamma=0.3 needs h=24 sampled pairs, only 0 are stored")
+
+    monkeypatch.setattr(_data, "sensitivity_draws", missing)
+    exs = E.exercises_for_page("4_TopicDP")
+    sheet = exercise_sheet(exs, lecturer=True, fmt=fmt)
+    for ex in exs:
+        assert f"?exercise={ex.id}" in sheet
+    unavailable = []
+    for ex in exs:
+        try:
+            ex.solved()
+        except ValueError:
+            unavailable.append(ex.id)
+    assert {"topicdp-gamma-halves", "topicdp-least-noise"} <= set(unavailable)
+    assert sheet.count("Not available for the current data") == len(unavailable)
+
+
+def test_sheet_rejects_bad_format():
+    with pytest.raises(ValueError, match="fmt"):
+        exercise_sheet(ALL, fmt="pdf")
