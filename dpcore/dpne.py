@@ -64,6 +64,15 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from .gaussian import gaussian_sigma
+from .keyed import (
+    STREAM_NOISE,
+    STREAM_ORDER,
+    STREAM_SELECT,
+    fold_keys,
+    keyed_normal,
+    keyed_uniform,
+    level_generator,
+)
 from .ngrams import (
     MAX_NGRAM_LENGTH,
     NgramIndex,
@@ -204,11 +213,13 @@ def count_valid_kgrams(released: Sequence[Sequence[str]] | set, one_grams, *, pr
 # Weighted Gaussian DPSU step (shared by DPNE levels and the baselines)
 # --------------------------------------------------------------------------------------------------
 
-def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng):
+def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng, priority=None):
     """Keep at most ``limit`` items per user: returns (users, items, kept items of that user) per kept pair.
 
     Random selection (default) draws a uniform subset of size Δ per user; "most-frequent" keeps the
     user's Δ most frequent items, ties broken at random. Only users above the limit are sorted.
+    ``priority`` (optional): a function of the pair indices → uniforms in (0, 1) replacing ``rng``
+    (keyed draws, :mod:`dpcore.keyed`: the kept subset is then a function of (seed, user, item)).
     """
     if pair_user.size == 0:
         return pair_user, pair_item, np.zeros(0, dtype=np.int64)
@@ -219,7 +230,7 @@ def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng):
         return pair_user, pair_item, size_of_pair
     idx = np.flatnonzero(over)
     u = pair_user[idx].astype(np.float64)
-    r = rng.random(idx.size)
+    r = rng.random(idx.size) if priority is None else priority(idx)
     if selection == "random":
         frac = r
     else:
@@ -236,12 +247,12 @@ def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng):
     return pair_user[keep], pair_item[keep], np.minimum(size_of_pair[keep], limit)
 
 
-def _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng):
+def _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng, priority=None):
     """Weighted Gaussian policy: the kept items of a user each get 1/√(number kept) (ℓ2 norm 1).
 
     Returns (kept items, their weights).
     """
-    _, items, kept_size = _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng)
+    _, items, kept_size = _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng, priority)
     return items, 1.0 / np.sqrt(kept_size)
 
 
@@ -275,18 +286,34 @@ def _policy_gaussian_histogram(users, items, n_items, gamma, rng, *, priority=No
 
 
 def _dpsu_select(pair_user, pair_item, pair_count, n_items, *, limit, sigma, threshold, selection, rng,
-                 policy="weighted", cutoff_alpha=2.0):
-    """One DPSU pass (weighted or policy Gaussian). Returns (released mask, support mask) over items."""
+                 policy="weighted", cutoff_alpha=2.0, keyed=None):
+    """One DPSU pass (weighted or policy Gaussian). Returns (released mask, support mask) over items.
+
+    ``keyed`` (optional) = (seed, k, item keys, user keys): every draw is then read off the keyed
+    generator of :mod:`dpcore.keyed` — the selection priority of a pair at (user key, item key), the
+    noise of an item at its item key, the Policy Gaussian's user order at the user key — instead of
+    ``rng``, so the result does not depend on the order in which items or users are visited.
+    """
+    priority = order = noise = None
+    if keyed is not None:
+        seed, k, item_keys, user_keys = keyed
+        priority = lambda idx: keyed_uniform(seed, user_keys[pair_user[idx]], item_keys[pair_item[idx]],  # noqa: E731
+                                             stream=STREAM_SELECT, k=k)
+        noise = lambda idx: keyed_normal(seed, item_keys[idx], stream=STREAM_NOISE, k=k)  # noqa: E731
+        if policy != "weighted":
+            order = keyed_uniform(seed, user_keys, stream=STREAM_ORDER, k=k)
     if policy == "weighted":
-        items, weights = _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng)
+        items, weights = _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng, priority)
         hist = np.bincount(items, weights=weights, minlength=n_items)
     else:
-        users, items, _ = _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng)
-        hist = _policy_gaussian_histogram(users, items, n_items, threshold + cutoff_alpha * sigma, rng)
+        users, items, _ = _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng, priority)
+        hist = _policy_gaussian_histogram(users, items, n_items, threshold + cutoff_alpha * sigma, rng,
+                                          priority=order)
     support = hist > 0
     released = np.zeros(n_items, dtype=bool)
     supp_idx = np.flatnonzero(support)
-    noisy = hist[supp_idx] + sigma * rng.standard_normal(supp_idx.size)  # one draw per item, once
+    z = rng.standard_normal(supp_idx.size) if noise is None else noise(supp_idx)
+    noisy = hist[supp_idx] + sigma * z  # one draw per item, once
     released[supp_idx[noisy > threshold]] = True
     return released, support
 
@@ -499,6 +526,31 @@ def _sample_zero_weight(space: _ValidSpace, n_zero: int, count: int, support_key
     return np.asarray(chosen[:count], dtype=np.int64)
 
 
+def _keyed_seed(rng) -> int:
+    """The integer seed of the keyed draws: ``rng`` itself when an int (so ``--seed S`` on the command
+    line, the Spark engine and ``dpne(..., rng=S)`` agree), else 63 bits drawn from the Generator."""
+    rng_checked = check_rng(rng)
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        return int(rng)
+    return int(rng_checked.integers(0, 2**63))
+
+
+def zero_weight_draw(space: "_ValidSpace", seed: int, k: int, n_zero: int, p_zero: float,
+                     support_keys: np.ndarray) -> np.ndarray:
+    """The zero-weight k-grams released at level k, as keys a·width + b of ``space`` (SPEC §4).
+
+    B_k ~ Binomial(|V_k| − |supp H_k|, p_zero) members of V_k \\ supp(H_k), uniformly — drawn from
+    :func:`dpcore.keyed.level_generator` (seed, k) over ``space``, whose indices follow the canonical
+    (key-sorted) order of S_{k−1} and S_1. Shared by the local and the Spark engines, so for a given seed
+    both draw the same k-grams. ``support_keys``: the supported valid k-grams' space keys, sorted.
+    """
+    if n_zero <= 0:
+        return np.zeros(0, dtype=np.int64)
+    gen = level_generator(seed, k)
+    count = int(gen.binomial(n_zero, p_zero))
+    return _sample_zero_weight(space, n_zero, count, support_keys, gen)
+
+
 def _sorted_contains(sorted_keys: np.ndarray, values: np.ndarray) -> np.ndarray:
     pos = np.searchsorted(sorted_keys, values)
     pos = np.minimum(pos, sorted_keys.size - 1)
@@ -519,7 +571,10 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
       eta: η ∈ (0, 1), the tolerated fraction of spurious k-grams (sets ρ_k; does not affect privacy).
       noise_decay: c > 0, σ_k = σ_1·c^(k−1).
       pruning: "both" (default, (S_{k−1}×S_1) ∩ (S_1×S_{k−1})) or "single" (S_{k−1}×S_1).
-      rng: ``numpy.random.Generator`` or int seed.
+      rng: an int seed or a ``numpy.random.Generator`` (which then gives a 63-bit seed). Every draw is
+        keyed (:mod:`dpcore.keyed`): an item's noise is a function of (seed, k, the item's tokens), a
+        user's kept subset of (seed, k, user id, items), the zero-weight k-grams of (seed, k) over
+        the key-sorted S_{k−1} — so the Spark engine releases the same sets for the same int seed.
       selection: "random" (default: a uniform subset of Δ0 valid k-grams per user) or "most-frequent".
       policy: the DPSU update policy at every length: "weighted" (weighted Gaussian, 1/√|U_i| per item,
         as in the paper) or "policy" (Policy Gaussian, Gopi et al. 2020: users in random order push
@@ -543,8 +598,10 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
     check_choice("selection", selection, SELECTION_RULES)
     check_choice("policy", policy, DPSU_POLICIES)
     policy_cutoff = check_real("policy_cutoff", policy_cutoff, low=0.0, low_inclusive=True)
-    rng = check_rng(rng)
+    seed = _keyed_seed(rng)
     tc = _as_token_corpus(users)
+    tok_key = tc.token_key_array  # stable key of every token id
+    user_key = tc.user_key_array
 
     sigma, sigmas = dpne_noise_scales(epsilon, delta, max_length=max_length, noise_decay=noise_decay)
     rho1 = dpsu_threshold_for_sigma(sigmas[0], delta, limit)
@@ -557,9 +614,13 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
     # ---- k = 1: DPSU over tokens -----------------------------------------------------------------
     V = tc.vocabulary_size
     pu, pi, pc = tc.unigram_pairs
+    key1 = fold_keys(None, tok_key)  # the 1-gram keys
     released1, support1 = _dpsu_select(pu, pi, pc, V, limit=limit, sigma=sigmas[0], threshold=rho1,
-                                       selection=selection, rng=rng, policy=policy, cutoff_alpha=policy_cutoff)
+                                       selection=selection, rng=None, policy=policy, cutoff_alpha=policy_cutoff,
+                                       keyed=(seed, 1, key1, user_key))
     s1_tokens = np.flatnonzero(released1).astype(np.int32)
+    s1_tokens = s1_tokens[np.argsort(key1[s1_tokens], kind="stable")]  # canonical order: by key
+    prev_keys = key1[s1_tokens]
     token_rel = np.full(max(V, 1), -1, dtype=np.int64)
     token_rel[s1_tokens] = np.arange(s1_tokens.size)
     ids[1] = s1_tokens.reshape(-1, 1)
@@ -620,13 +681,15 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
             item_b[item_code] = rel[ci + 1]  # the suffix's index in S_{k−1} (same for every occurrence)
         else:
             item_b = item_t
+        item_key = fold_keys(prev_keys[item_a], tok_key[s1_tokens[item_t]])
         released, support = _dpsu_select(pu, pi, pc, n_items, limit=limit, sigma=sigma_k, threshold=rho_k,
-                                         selection=selection, rng=rng, policy=policy, cutoff_alpha=policy_cutoff)
+                                         selection=selection, rng=None, policy=policy, cutoff_alpha=policy_cutoff,
+                                         keyed=(seed, k, item_key, user_key))
         n_support = int(support.sum())
         n_zero = int(n_valid - n_support)
-        n_sampled = int(rng.binomial(n_zero, p_zero)) if n_zero > 0 else 0
-        support_space_keys = np.sort(item_a[support] * space.width + item_b[support])
-        sampled = _sample_zero_weight(space, n_zero, n_sampled, support_space_keys, rng)
+        sampled = zero_weight_draw(space, seed, k, n_zero, p_zero,
+                                   np.sort(item_a[support] * space.width + item_b[support]))
+        n_sampled = int(sampled.size)
         s_a = sampled // space.width
         s_b = sampled % space.width
         s_t = token_rel[prev_rows[s_b, -1]] if pruning == "both" else s_b
@@ -648,10 +711,18 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
         a = np.concatenate([item_a[kept_items], s_a]).astype(np.int64)
         b = np.concatenate([item_b[kept_items], s_b]).astype(np.int64)
         t = np.concatenate([item_t[kept_items], s_t]).astype(np.int64)
+        spurious_mask = np.zeros(a.size, dtype=bool)
+        spurious_mask[kept_items.size:] = ~in_corpus
+        # Canonical order of S_k (by key), so that V_{k+1} is indexed alike by every engine.
+        new_keys = fold_keys(prev_keys[a], tok_key[s1_tokens[t]])
+        perm = np.argsort(new_keys, kind="stable")
+        inv = np.empty(perm.size, dtype=np.int64)
+        inv[perm] = np.arange(perm.size)
+        hit = item_rel >= 0
+        item_rel[hit] = inv[item_rel[hit]]
+        a, b, t, spurious_mask, prev_keys = a[perm], b[perm], t[perm], spurious_mask[perm], new_keys[perm]
         rows = np.hstack([prev_rows[a], s1_tokens[t].reshape(-1, 1)]).astype(np.int32)
         ids[k] = rows
-        spurious_mask = np.zeros(rows.shape[0], dtype=bool)
-        spurious_mask[kept_items.size:] = ~in_corpus
         spurious_ids[k] = rows[spurious_mask]
         diags.append(DpneLevelDiagnostics(
             k=k, previous_size=int(m), valid_count=int(n_valid), sigma=sigma_k, threshold=rho_k,
