@@ -322,7 +322,11 @@ def main(argv=None) -> int:
             sys.stderr.write("\n")
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except ImportError as exc:
+    except Exception as exc:
+        from .spark_engine import EngineUnavailable
+
+        if not isinstance(exc, EngineUnavailable):
+            raise
         print(f"error: {exc}", file=sys.stderr)
         return 2
     progress.done()

@@ -229,14 +229,12 @@ def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng, priorit
     if not over.any():
         return pair_user, pair_item, size_of_pair
     idx = np.flatnonzero(over)
-    u = pair_user[idx].astype(np.float64)
     r = rng.random(idx.size) if priority is None else priority(idx)
-    if selection == "random":
-        frac = r
-    else:
-        cnt = pair_count[idx].astype(np.float64)
-        frac = 1.0 - (cnt + r) / (float(cnt.max()) + 1.0)  # more frequent → smaller key
-    order = idx[np.argsort(u + frac * 0.999999, kind="quicksort")]
+    # Exact order inside a user (a lexsort, no packing of user and priority into one float, whose
+    # rounding could swap near-equal priorities): random = ascending r; most-frequent = descending
+    # count, then descending r. The Spark engine orders its window the same way.
+    keys = (r, pair_user[idx]) if selection == "random" else (-r, -pair_count[idx].astype(np.int64), pair_user[idx])
+    order = idx[np.lexsort(keys)]
     su = pair_user[order]
     first = np.ones(su.size, dtype=bool)
     first[1:] = su[1:] != su[:-1]
