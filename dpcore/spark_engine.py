@@ -201,9 +201,14 @@ def run_dpne_spark(path, *, epsilon, delta, max_length, contribution_limit, eta,
     files = [str(f) for f in input_files(path)]
     say = progress or (lambda text: None)
 
-    own = spark is None
-    if own:
-        spark = spark_session(master, driver_memory=driver_memory)
+    own = False
+    if spark is None:
+        _import_pyspark()
+        from pyspark.sql import SparkSession
+
+        spark = SparkSession.getActiveSession()  # e.g. a notebook's or a test session's: used, not stopped
+        if spark is None:
+            spark, own = spark_session(master, driver_memory=driver_memory), True
     try:
         _ship_dpcore(spark)
         return _run(spark, files, epsilon=epsilon, delta=delta, T=T, limit=limit, eta=eta, c=noise_decay,
