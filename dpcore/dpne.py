@@ -524,6 +524,97 @@ def _sample_zero_weight(space: _ValidSpace, n_zero: int, count: int, support_key
     return np.asarray(chosen[:count], dtype=np.int64)
 
 
+_SHARD_POSITIONS = 1 << 23  # positions per shard of users (bounded working memory); tests set it small
+_POS_DTYPE = np.int64
+
+
+def _concat(parts, dtype) -> np.ndarray:
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+
+
+def _shard_bounds(pos, tc: TokenCorpus, user_start: np.ndarray, size: int) -> list[tuple[int, int]]:
+    """Cut the sorted positions ``pos`` (None: every position) into runs of about ``size`` that never
+    split a user (a user's (user, item) pairs and contribution limit stay in one shard)."""
+    n = tc.n_tokens if pos is None else pos.size
+    cuts = [0]
+    while n - cuts[-1] > size:
+        c = cuts[-1] + size
+        u = int(tc.user_of[c if pos is None else pos[c]])
+        for start in (user_start[u], user_start[u + 1]):  # cut before user u, or after it if u fills the shard
+            c2 = int(start) if pos is None else int(np.searchsorted(pos, start))
+            if c2 > cuts[-1]:
+                break
+        cuts.append(c2)
+    cuts.append(n)
+    return [(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
+
+
+def _level_candidates(tc, pos, rel, k, pruning, token_rel, s1_size):
+    """Valid k-grams starting at the alive positions ``pos`` (their (k−1)-gram is in S_{k−1}, index ``rel``).
+
+    Returns (positions, key a·|S_1| + t, index in S_{k−1} of the suffix (both sides) or None).
+    """
+    cand = tc.run_left[pos] >= k
+    if pruning == "both":
+        nxt = np.zeros(pos.size, dtype=bool)
+        nxt[:-1] = pos[1:] == pos[:-1] + 1  # the next position is alive too: the suffix is released
+        cand &= nxt
+        ci = np.flatnonzero(cand)
+        p = pos[ci]
+        t_idx = token_rel[tc.tokens[p + k - 1]]  # ≥ 0: the suffix is released, so are its tokens
+        b_at = rel[ci + 1].astype(np.int64)
+    else:
+        ci = np.flatnonzero(cand)
+        p = pos[ci]
+        t_idx = token_rel[tc.tokens[p + k - 1]]
+        ok = t_idx >= 0
+        p, ci, t_idx = p[ok], ci[ok], t_idx[ok]
+        b_at = None
+    key = rel[ci].astype(np.int64) * s1_size + t_idx
+    return p, key, b_at
+
+
+def _keyed_priority(seed, k, pair_user, pair_item, item_keys, user_keys):
+    return lambda idx: keyed_uniform(seed, user_keys[pair_user[idx]], item_keys[pair_item[idx]],
+                                     stream=STREAM_SELECT, k=k)
+
+
+def _shard_histogram(pair_user, pair_item, pair_count, n_items, *, limit, selection, seed, k, item_keys, user_keys):
+    """Weighted Gaussian policy on one shard of users: the kept items' 1/√(kept) summed per item."""
+    items, weights = _limit_contributions(pair_user, pair_item, pair_count, limit, selection, None,
+                                          _keyed_priority(seed, k, pair_user, pair_item, item_keys, user_keys))
+    return np.bincount(items, weights=weights, minlength=n_items)
+
+
+def _merge_items(parts):
+    """[(sorted item keys, b, histogram)] of the shards → the same over all shards (keys sorted, unique)."""
+    if len(parts) == 1:
+        return parts[0]
+    if not parts:
+        z = np.zeros(0, dtype=np.int64)
+        return z, z, np.zeros(0)
+    keys = np.concatenate([p[0] for p in parts])
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    new = np.empty(keys.size, dtype=bool)
+    new[:1] = True
+    np.not_equal(keys[1:], keys[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    b = np.concatenate([p[1] for p in parts])[order][starts]
+    hist = np.add.reduceat(np.concatenate([p[2] for p in parts])[order], starts) if keys.size else np.zeros(0)
+    return keys[starts], b, hist
+
+
+def _noisy_threshold(hist, sigma, threshold, seed, k, item_keys):
+    """Release item u iff H[u] + σ·Z_u > ρ over the support (H > 0), Z_u keyed by (seed, k, item key)."""
+    support = hist > 0
+    released = np.zeros(hist.size, dtype=bool)
+    supp_idx = np.flatnonzero(support)
+    noisy = hist[supp_idx] + sigma * keyed_normal(seed, item_keys[supp_idx], stream=STREAM_NOISE, k=k)
+    released[supp_idx[noisy > threshold]] = True
+    return released, support
+
+
 def _keyed_seed(rng) -> int:
     """The integer seed of the keyed draws: ``rng`` itself when an int (so ``--seed S`` on the command
     line, the Spark engine and ``dpne(..., rng=S)`` agree), else 63 bits drawn from the Generator."""
@@ -611,11 +702,21 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
 
     # ---- k = 1: DPSU over tokens -----------------------------------------------------------------
     V = tc.vocabulary_size
-    pu, pi, pc = tc.unigram_pairs
     key1 = fold_keys(None, tok_key)  # the 1-gram keys
-    released1, support1 = _dpsu_select(pu, pi, pc, V, limit=limit, sigma=sigmas[0], threshold=rho1,
-                                       selection=selection, rng=None, policy=policy, cutoff_alpha=policy_cutoff,
-                                       keyed=(seed, 1, key1, user_key))
+    shard = _SHARD_POSITIONS if policy == "weighted" else None
+    user_start = np.searchsorted(tc.user_of, np.arange(tc.n_users + 1)) if shard else None
+    if shard and tc.n_tokens > shard:  # users in shards: bounded working memory (issue 12)
+        hist1 = np.zeros(V)
+        for s0, s1 in _shard_bounds(None, tc, user_start, shard):
+            pu, pi, pc, ik, _ = group_by_user(tc.user_of[s0:s1], tc.tokens[s0:s1], V, need_positions=False)
+            hist1 += _shard_histogram(pu, ik[pi], pc, V, limit=limit, selection=selection, seed=seed, k=1,
+                                      item_keys=key1, user_keys=user_key)
+        released1, support1 = _noisy_threshold(hist1, sigmas[0], rho1, seed, 1, key1)
+    else:
+        pu, pi, pc = tc.unigram_pairs
+        released1, support1 = _dpsu_select(pu, pi, pc, V, limit=limit, sigma=sigmas[0], threshold=rho1,
+                                           selection=selection, rng=None, policy=policy, cutoff_alpha=policy_cutoff,
+                                           keyed=(seed, 1, key1, user_key))
     s1_tokens = np.flatnonzero(released1).astype(np.int32)
     s1_tokens = s1_tokens[np.argsort(key1[s1_tokens], kind="stable")]  # canonical order: by key
     prev_keys = key1[s1_tokens]
@@ -628,8 +729,16 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
         released=int(s1_tokens.size), spurious_bound=None, supported=int(support1.sum()),
         used_valid=int(support1.sum()), kept_from_histogram=int(s1_tokens.size), sampled_zero_weight=0, spurious=0))
 
-    pos = np.flatnonzero(token_rel[tc.tokens] >= 0) if tc.n_tokens else np.zeros(0, dtype=np.int64)
-    rel = token_rel[tc.tokens[pos]]  # index in S_{k−1} of the (k−1)-gram at each alive position
+    # alive positions (their 1-gram released) and the index in S_{k−1} of the (k−1)-gram there
+    pos_parts, rel_parts = [], []
+    for s0, s1 in (_shard_bounds(None, tc, user_start, shard) if shard else [(0, tc.n_tokens)]):
+        r_s = token_rel[tc.tokens[s0:s1]]
+        hit = np.flatnonzero(r_s >= 0)
+        pos_parts.append((hit + s0).astype(_POS_DTYPE))
+        rel_parts.append(r_s[hit].astype(_POS_DTYPE))
+        del r_s, hit
+    pos, rel = _concat(pos_parts, _POS_DTYPE), _concat(rel_parts, _POS_DTYPE)
+    del pos_parts, rel_parts
     prev_rows = ids[1]
     prev_a = prev_b = None  # S_{k−1} as (prefix, suffix) index pairs into S_{k−2}
     prev_prev_size = 0
@@ -654,35 +763,39 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
         thresholds[k] = rho_k
 
         # Valid k-grams at the visited positions, keyed by (prefix index a, index t of the last token in
-        # S_1): a·|S_1| + t identifies a k-gram whatever the rule and keeps the key space small.
-        cand = tc.run_left[pos] >= k
-        if pruning == "both":
-            nxt = np.zeros(pos.size, dtype=bool)
-            nxt[:-1] = pos[1:] == pos[:-1] + 1
-            cand &= nxt
-            ci = np.flatnonzero(cand)
-            p = pos[ci]
-            t_idx = token_rel[tc.tokens[p + k - 1]]  # ≥ 0: the suffix is released, so are its tokens
-        else:
-            ci = np.flatnonzero(cand)
-            p = pos[ci]
-            t_idx = token_rel[tc.tokens[p + k - 1]]
-            ok = t_idx >= 0
-            p, ci, t_idx = p[ok], ci[ok], t_idx[ok]
-        key = rel[ci] * s1_size + t_idx
-        pu, pi, pc, item_keys, item_code = group_by_user(tc.user_of[p], key, m * s1_size)
+        # S_1): a·|S_1| + t identifies a k-gram whatever the rule and keeps the key space small. Users
+        # are taken shard by shard (positions cut at user boundaries); the keyed draws make the result
+        # independent of the cut.
+        bounds = _shard_bounds(pos, tc, user_start, shard) if shard else [(0, pos.size)]
+        parts = []
+        for s0, s1 in bounds:
+            p, key, b_at = _level_candidates(tc, pos[s0:s1], rel[s0:s1], k, pruning, token_rel, s1_size)
+            pu, pi, pc, ik, icode = group_by_user(tc.user_of[p], key, m * s1_size,
+                                                  need_positions=pruning == "both")
+            ia, it = ik // s1_size, ik % s1_size
+            ikey = fold_keys(prev_keys[ia], tok_key[s1_tokens[it]])
+            if policy == "weighted":
+                h = _shard_histogram(pu, pi, pc, ik.size, limit=limit, selection=selection, seed=seed, k=k,
+                                     item_keys=ikey, user_keys=user_key)
+            else:  # Policy Gaussian: one shard (a sequential pass over all users)
+                users, items, _ = _kept_pairs(pu, pi, pc, limit, selection, None, _keyed_priority(
+                    seed, k, pu, pi, ikey, user_key))
+                h = _policy_gaussian_histogram(users, items, ik.size, rho_k + policy_cutoff * sigma_k, None,
+                                               priority=keyed_uniform(seed, user_key, stream=STREAM_ORDER, k=k))
+            if pruning == "both":
+                ib = np.empty(ik.size, dtype=np.int64)
+                ib[icode] = b_at  # the suffix's index in S_{k−1} (same for every occurrence)
+            else:
+                ib = it
+            parts.append((ik, ib, h))
+            del p, key, b_at, pu, pi, pc, icode
+        item_keys, item_b, hist = _merge_items(parts)
+        del parts
         n_items = item_keys.size
         item_a = item_keys // s1_size
         item_t = item_keys % s1_size
-        if pruning == "both":
-            item_b = np.empty(n_items, dtype=np.int64)
-            item_b[item_code] = rel[ci + 1]  # the suffix's index in S_{k−1} (same for every occurrence)
-        else:
-            item_b = item_t
         item_key = fold_keys(prev_keys[item_a], tok_key[s1_tokens[item_t]])
-        released, support = _dpsu_select(pu, pi, pc, n_items, limit=limit, sigma=sigma_k, threshold=rho_k,
-                                         selection=selection, rng=None, policy=policy, cutoff_alpha=policy_cutoff,
-                                         keyed=(seed, k, item_key, user_key))
+        released, support = _noisy_threshold(hist, sigma_k, rho_k, seed, k, item_key)
         n_support = int(support.sum())
         n_zero = int(n_valid - n_support)
         sampled = zero_weight_draw(space, seed, k, n_zero, p_zero,
@@ -728,10 +841,17 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
             used_valid=int(n_items), kept_from_histogram=int(kept_items.size), sampled_zero_weight=n_sampled,
             spurious=int(spurious_mask.sum())))
 
-        # Next level: positions whose k-gram was released.
-        r = item_rel[item_code] if n_items else np.zeros(0, dtype=np.int64)
-        alive = r >= 0
-        pos, rel = p[alive], r[alive]
+        # Next level: positions whose k-gram was released (a second pass over the shards).
+        pos_parts, rel_parts = [], []
+        for s0, s1 in bounds:
+            p, key, _ = _level_candidates(tc, pos[s0:s1], rel[s0:s1], k, pruning, token_rel, s1_size)
+            r = item_rel[np.searchsorted(item_keys, key)] if n_items else np.zeros(0, dtype=np.int64)
+            alive = r >= 0
+            pos_parts.append(p[alive].astype(_POS_DTYPE))
+            rel_parts.append(r[alive].astype(_POS_DTYPE))
+            del p, key, r, alive
+        pos, rel = _concat(pos_parts, _POS_DTYPE), _concat(rel_parts, _POS_DTYPE)
+        del pos_parts, rel_parts
         prev_prev_size = m
         prev_a, prev_b = (a, b) if pruning == "both" else (None, None)
         prev_rows = rows
