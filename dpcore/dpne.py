@@ -525,7 +525,6 @@ def _sample_zero_weight(space: _ValidSpace, n_zero: int, count: int, support_key
 
 
 _SHARD_POSITIONS = 1 << 23  # positions per shard of users (bounded working memory); tests set it small
-_POS_DTYPE = np.int64
 
 
 def _concat(parts, dtype) -> np.ndarray:
@@ -730,14 +729,15 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
         used_valid=int(support1.sum()), kept_from_histogram=int(s1_tokens.size), sampled_zero_weight=0, spurious=0))
 
     # alive positions (their 1-gram released) and the index in S_{k−1} of the (k−1)-gram there
+    pos_dtype = np.int32 if tc.n_tokens < 2**31 else np.int64  # 4 bytes a position where they fit
     pos_parts, rel_parts = [], []
     for s0, s1 in (_shard_bounds(None, tc, user_start, shard) if shard else [(0, tc.n_tokens)]):
         r_s = token_rel[tc.tokens[s0:s1]]
         hit = np.flatnonzero(r_s >= 0)
-        pos_parts.append((hit + s0).astype(_POS_DTYPE))
-        rel_parts.append(r_s[hit].astype(_POS_DTYPE))
+        pos_parts.append((hit + s0).astype(pos_dtype))
+        rel_parts.append(r_s[hit].astype(pos_dtype))
         del r_s, hit
-    pos, rel = _concat(pos_parts, _POS_DTYPE), _concat(rel_parts, _POS_DTYPE)
+    pos, rel = _concat(pos_parts, pos_dtype), _concat(rel_parts, pos_dtype)
     del pos_parts, rel_parts
     prev_rows = ids[1]
     prev_a = prev_b = None  # S_{k−1} as (prefix, suffix) index pairs into S_{k−2}
@@ -847,10 +847,10 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
             p, key, _ = _level_candidates(tc, pos[s0:s1], rel[s0:s1], k, pruning, token_rel, s1_size)
             r = item_rel[np.searchsorted(item_keys, key)] if n_items else np.zeros(0, dtype=np.int64)
             alive = r >= 0
-            pos_parts.append(p[alive].astype(_POS_DTYPE))
-            rel_parts.append(r[alive].astype(_POS_DTYPE))
+            pos_parts.append(p[alive].astype(pos_dtype))
+            rel_parts.append(r[alive].astype(pos_dtype))
             del p, key, r, alive
-        pos, rel = _concat(pos_parts, _POS_DTYPE), _concat(rel_parts, _POS_DTYPE)
+        pos, rel = _concat(pos_parts, pos_dtype), _concat(rel_parts, pos_dtype)
         del pos_parts, rel_parts
         prev_prev_size = m
         prev_a, prev_b = (a, b) if pruning == "both" else (None, None)
