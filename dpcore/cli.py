@@ -16,10 +16,12 @@ is a terminal.
 
 Engines: ``local`` (numpy, one machine; :func:`dpcore.dpne` on the streamed corpus) and ``spark``
 (:mod:`dpcore.spark_engine`, needs the ``[spark]`` extra and Java 17). For one int ``--seed`` both
-release the same sets (keyed draws, :mod:`dpcore.keyed`). Without ``--seed`` a seed is drawn from
-the operating system and written to the report. The seed is not secret for the DP guarantee only if it
-is chosen independently of the data; publishing it together with the corpus would let anyone re-derive
-the noise, so keep report.json with the corpus's own access rules if the corpus might ever leak.
+release the same sets (keyed draws, :mod:`dpcore.keyed`). Without ``--seed`` a fresh seed is drawn
+from the operating system.
+
+The seed is never written to the output: the noise is a function of (seed, n-gram), so whoever knows
+the seed can subtract it, and the guarantee holds only while the seed stays secret. report.json says
+whether a seed was given; a fixed ``--seed`` is for tests and for checking that two engines agree.
 """
 
 from __future__ import annotations
@@ -102,7 +104,8 @@ def _common(p: argparse.ArgumentParser, *, release: bool = True) -> None:
         p.add_argument("--selection", choices=("random", "most-frequent"), default="random",
                        help="which items a user over the limit keeps (default random)")
         p.add_argument("--seed", type=_int("seed"), default=None,
-                       help="int seed ≥ 0 of the keyed draws (default: a fresh one, written to report.json)")
+                       help="int seed ≥ 0 of the keyed draws (default: a fresh one). Keep it secret: it is never "
+                            "written to the output, and publishing it voids the guarantee")
         p.add_argument("--engine", choices=ENGINES, default="local", help="local (numpy) or spark (default local)")
         p.add_argument("--spark-master", default="local[*]", help="Spark master URL (engine spark; default local[*])")
 
@@ -156,7 +159,9 @@ def _run_release(args, progress: _Progress):
     else:
         rel = run_dpne_local(args.input, seed=seed, user_column=args.user_column, text_column=args.text_column,
                              progress=progress, **params)
-    settings = {"command": args.command, "engine": args.engine, "seed": seed, "input": str(args.input),
+    settings = {"command": args.command, "engine": args.engine,
+                "seed": "given (not recorded)" if args.seed is not None else "fresh (not recorded)",
+                "input": str(args.input),
                 "user_column": args.user_column, "text_column": args.text_column, **params}
     if args.command == "dpsu":
         for key in ("eta", "noise_decay", "pruning", "max_length"):

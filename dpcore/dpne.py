@@ -662,7 +662,8 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
       rng: an int seed or a ``numpy.random.Generator`` (which then gives a 63-bit seed). Every draw is
         keyed (:mod:`dpcore.keyed`): an item's noise is a function of (seed, k, the item's tokens), a
         user's kept subset of (seed, k, user id, items), the zero-weight k-grams of (seed, k) over
-        the key-sorted S_{k−1} — so the Spark engine releases the same sets for the same int seed.
+        the key-sorted S_{k−1} — so the Spark engine releases the same sets for the same int seed. As
+        with any seeded generator, the guarantee assumes the seed is secret.
       selection: "random" (default: a uniform subset of Δ0 valid k-grams per user) or "most-frequent".
       policy: the DPSU update policy at every length: "weighted" (weighted Gaussian, 1/√|U_i| per item,
         as in the paper) or "policy" (Policy Gaussian, Gopi et al. 2020: users in random order push
