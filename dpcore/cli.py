@@ -308,6 +308,7 @@ def _input_bytes(path) -> int:
 
 def main(argv=None) -> int:
     """Entry point of ``python -m dpcore``. Returns the exit code (0 ok, 2 bad input or parameters)."""
+    from .spark_engine import EngineUnavailable  # numpy only; pyspark is imported when the engine runs
     from .stream import InputError
 
     parser = build_parser()
@@ -327,11 +328,7 @@ def main(argv=None) -> int:
             sys.stderr.write("\n")
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except Exception as exc:
-        from .spark_engine import EngineUnavailable
-
-        if not isinstance(exc, EngineUnavailable):
-            raise
+    except EngineUnavailable as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     progress.done()

@@ -90,7 +90,7 @@ def spark_session(master: str = "local[*]", *, driver_memory: str = "2g", conf: 
         b = b.config(k, v)
     try:
         return b.getOrCreate()
-    except Exception as exc:  # e.g. Java missing: "Java gateway process exited"
+    except RuntimeError as exc:  # e.g. Java missing: PySparkRuntimeError "Java gateway process exited"
         raise EngineUnavailable(f"Spark could not start ({exc}); the spark engine needs Java 17 "
                                 "(Debian: apt-get install openjdk-17-jre-headless)") from None
 
