@@ -768,11 +768,11 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
         # are taken shard by shard (positions cut at user boundaries); the keyed draws make the result
         # independent of the cut.
         bounds = _shard_bounds(pos, tc, user_start, shard) if shard else [(0, pos.size)]
-        parts = []
+        parts, shard_codes = [], []  # per shard: (items, b, histogram); item of each candidate position
         for s0, s1 in bounds:
             p, key, b_at = _level_candidates(tc, pos[s0:s1], rel[s0:s1], k, pruning, token_rel, s1_size)
-            pu, pi, pc, ik, icode = group_by_user(tc.user_of[p], key, m * s1_size,
-                                                  need_positions=pruning == "both")
+            pu, pi, pc, ik, icode = group_by_user(tc.user_of[p], key, m * s1_size)
+            shard_codes.append(icode.astype(np.int32 if ik.size < 2**31 else np.int64))
             ia, it = ik // s1_size, ik % s1_size
             ikey = fold_keys(prev_keys[ia], tok_key[s1_tokens[it]])
             if policy == "weighted":
@@ -790,6 +790,7 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
                 ib = it
             parts.append((ik, ib, h))
             del p, key, b_at, pu, pi, pc, icode
+        shard_items = [part[0] for part in parts]
         item_keys, item_b, hist = _merge_items(parts)
         del parts
         n_items = item_keys.size
@@ -844,13 +845,14 @@ def dpne(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_de
 
         # Next level: positions whose k-gram was released (a second pass over the shards).
         pos_parts, rel_parts = [], []
-        for s0, s1 in bounds:
-            p, key, _ = _level_candidates(tc, pos[s0:s1], rel[s0:s1], k, pruning, token_rel, s1_size)
-            r = item_rel[np.searchsorted(item_keys, key)] if n_items else np.zeros(0, dtype=np.int64)
+        for (s0, s1), ik, icode in zip(bounds, shard_items, shard_codes):
+            p, _, _ = _level_candidates(tc, pos[s0:s1], rel[s0:s1], k, pruning, token_rel, s1_size)
+            r = item_rel[np.searchsorted(item_keys, ik)][icode] if n_items else np.zeros(0, dtype=np.int64)
             alive = r >= 0
             pos_parts.append(p[alive].astype(pos_dtype))
             rel_parts.append(r[alive].astype(pos_dtype))
-            del p, key, r, alive
+            del p, r, alive
+        del shard_items, shard_codes
         pos, rel = _concat(pos_parts, pos_dtype), _concat(rel_parts, pos_dtype)
         del pos_parts, rel_parts
         prev_prev_size = m
