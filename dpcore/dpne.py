@@ -48,6 +48,12 @@ sides — or (prefix index, index of its last token in S_1) — single side; so 
 pair of released k-grams that overlap, |V_{k+1}| is a sum of products of two bincounts, and a uniform
 member of V_{k+1} is drawn in O(1). At level k only positions whose (k−1)-gram was released are visited,
 and they are grouped per (user, k-gram) by a lookup table or a sort, never by Python objects.
+Users are taken in shards of about 2^23 positions (cut between users) and only the per-k-gram weight
+sums are merged, so the working memory stays near 20 bytes a token however large the corpus. Every
+draw is keyed (:mod:`dpcore.keyed`; issue 12): an item's noise is a function of (seed, k, the item's
+tokens), a user's kept subset of (seed, k, user key, items), the zero-weight draw of (seed, k) over
+S_{k−1} sorted by key — so the shards, the visiting order and the engine (:mod:`dpcore.spark_engine`)
+do not change the release.
 Measured (benchmarks/bench_dpne.py, 2 CPUs shared with other jobs): T = 10 on 10,000 generated users
 0.18–0.27 s (encoding + DPNE); on 1,000,000 users (35.5 M tokens) 55 s at moderate load (encoding 11 s +
 DPNE 44 s) and up to ~2 min under heavy load; peak RSS 6.3 GB, most of it the corpus as Python lists.
