@@ -36,6 +36,7 @@ __all__ = ["INPUT_SUFFIXES", "InputError", "input_files", "iter_records", "read_
 
 INPUT_SUFFIXES = (".csv", ".csv.gz", ".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
 _CHUNK_RECORDS = 20_000
+_REORDER_SENTENCES = 1 << 20  # sentences moved together when the input is not grouped by user
 
 
 class InputError(ValueError):
@@ -174,17 +175,23 @@ def read_token_corpus(path, *, user_column: str = "user", text_column: str = "te
     sent_user = np.concatenate(usr_parts) if usr_parts else np.zeros(0, dtype=np.int32)
     del len_parts, usr_parts
     if sent_user.size and (np.diff(sent_user) < 0).any():
-        # sentences in user order (stable: a user's sentences keep their file order)
+        # sentences in user order (stable: a user's sentences keep their file order), copied block by
+        # block of sentences so that the gather indices never cover the whole corpus at once
         order = np.argsort(sent_user, kind="stable")
         starts = np.zeros(lens.size, dtype=np.int64)
         np.cumsum(lens[:-1], out=starts[1:])
         new_lens = lens[order]
-        new_starts = np.zeros(lens.size, dtype=np.int64)
-        np.cumsum(new_lens[:-1], out=new_starts[1:])
-        gather = np.repeat(starts[order] - new_starts, new_lens)  # source = destination + shift
-        gather += np.arange(tokens.size, dtype=np.int64)
-        tokens = tokens[gather]
-        del gather
+        new_tokens = np.empty_like(tokens)
+        at = 0
+        for b0 in range(0, order.size, _REORDER_SENTENCES):
+            o = order[b0:b0 + _REORDER_SENTENCES]
+            ln = new_lens[b0:b0 + _REORDER_SENTENCES].astype(np.int64)
+            n_b = int(ln.sum())
+            dest0 = np.cumsum(ln) - ln  # each sentence's start inside the block
+            new_tokens[at:at + n_b] = tokens[np.repeat(starts[o] - dest0, ln) + np.arange(n_b, dtype=np.int64)]
+            at += n_b
+        tokens = new_tokens
+        del new_tokens, starts
         lens, sent_user = new_lens, sent_user[order]
     if tokens.size >= 2**31:
         raise InputError(f"the input holds {tokens.size:,} tokens; one machine handles < 2^31, use --engine spark")

@@ -98,3 +98,16 @@ def test_bad_gzip_missing_path_and_empty_folder(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(InputError, match="holds no file"):
         read_token_corpus(tmp_path / "empty")
+
+
+def test_reordering_in_small_blocks_gives_the_same_corpus(tmp_path, monkeypatch):
+    import dpcore.stream as stream
+
+    recs = _records(3)  # interleaved users: the reader must regroup sentences by user
+    _write(tmp_path, recs)
+    whole = read_token_corpus(tmp_path, user_column="author", text_column="body")
+    monkeypatch.setattr(stream, "_REORDER_SENTENCES", 5)
+    blocks = read_token_corpus(tmp_path, user_column="author", text_column="body")
+    for name in ("tokens", "run_left", "user_of"):
+        np.testing.assert_array_equal(getattr(blocks, name), getattr(whole, name))
+    assert (np.diff(whole.user_of) >= 0).all()
