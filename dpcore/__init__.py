@@ -182,6 +182,12 @@ from .review import (
     single_budget,
 )
 
+# Big corpora (issue 12): keyed draws, streaming input, the batch engines (Spark: dpcore.spark_engine,
+# imported on demand; the command line: python -m dpcore).
+from .keyed import keyed_normal, keyed_uniform, row_keys, text_key, token_keys
+from .stream import InputError, read_token_corpus
+from .batch import BatchRelease, run_dpne_local
+
 __version__ = "0.1.0"
 
 # Privacy audit lab (issue 10). ``dpcore.audit`` is the subpackage and is itself callable:

@@ -51,6 +51,12 @@ sides — or (prefix index, index of its last token in S_1) — single side; so 
 pair of released k-grams that overlap, |V_{k+1}| is a sum of products of two bincounts, and a uniform
 member of V_{k+1} is drawn in O(1). At level k only positions whose (k−1)-gram was released are visited,
 and they are grouped per (user, k-gram) by a lookup table or a sort, never by Python objects.
+Users are taken in shards of about 2^23 positions (cut between users) and only the per-k-gram weight
+sums are merged, so the working memory stays near 20 bytes a token however large the corpus. Every
+draw is keyed (:mod:`dpcore.keyed`; issue 12): an item's noise is a function of (seed, k, the item's
+tokens), a user's kept subset of (seed, k, user key, items), the zero-weight draw of (seed, k) over
+S_{k−1} sorted by key — so the shards, the visiting order and the engine (:mod:`dpcore.spark_engine`)
+do not change the release.
 Measured (benchmarks/bench_dpne.py, 2 CPUs shared with other jobs): T = 10 on 10,000 generated users
 0.18–0.27 s (encoding + DPNE); on 1,000,000 users (35.5 M tokens) 55 s at moderate load (encoding 11 s +
 DPNE 44 s) and up to ~2 min under heavy load; peak RSS 6.3 GB, most of it the corpus as Python lists.
@@ -68,6 +74,15 @@ from scipy.special import ndtr, ndtri
 
 from .gaussian import gaussian_sigma
 from .guarantees import Guarantee, approximate_dp
+from .keyed import (
+    STREAM_NOISE,
+    STREAM_ORDER,
+    STREAM_SELECT,
+    fold_keys,
+    keyed_normal,
+    keyed_uniform,
+    level_generator,
+)
 from .ngrams import (
     MAX_NGRAM_LENGTH,
     NgramIndex,
@@ -240,11 +255,13 @@ def count_valid_kgrams(released: Sequence[Sequence[str]] | set, one_grams, *, pr
 # Weighted Gaussian DPSU step (shared by DPNE levels and the baselines)
 # --------------------------------------------------------------------------------------------------
 
-def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng):
+def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng, priority=None):
     """Keep at most ``limit`` items per user: returns (users, items, kept items of that user) per kept pair.
 
     Random selection (default) draws a uniform subset of size Δ per user; "most-frequent" keeps the
     user's Δ most frequent items, ties broken at random. Only users above the limit are sorted.
+    ``priority`` (optional): a function of the pair indices → uniforms in (0, 1) replacing ``rng``
+    (keyed draws, :mod:`dpcore.keyed`: the kept subset is then a function of (seed, user, item)).
     """
     if pair_user.size == 0:
         return pair_user, pair_item, np.zeros(0, dtype=np.int64)
@@ -255,14 +272,12 @@ def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng):
     if not over.any():
         return pair_user, pair_item, size_of_pair
     idx = np.flatnonzero(over)
-    u = pair_user[idx].astype(np.float64)
-    r = rng.random(idx.size)
-    if selection == "random":
-        frac = r
-    else:
-        cnt = pair_count[idx].astype(np.float64)
-        frac = 1.0 - (cnt + r) / (float(cnt.max()) + 1.0)  # more frequent → smaller key
-    order = idx[np.argsort(u + frac * 0.999999, kind="quicksort")]
+    r = rng.random(idx.size) if priority is None else priority(idx)
+    # Exact order inside a user (a lexsort, no packing of user and priority into one float, whose
+    # rounding could swap near-equal priorities): random = ascending r; most-frequent = descending
+    # count, then descending r. The Spark engine orders its window the same way.
+    keys = (r, pair_user[idx]) if selection == "random" else (-r, -pair_count[idx].astype(np.int64), pair_user[idx])
+    order = idx[np.lexsort(keys)]
     su = pair_user[order]
     first = np.ones(su.size, dtype=bool)
     first[1:] = su[1:] != su[:-1]
@@ -273,12 +288,12 @@ def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng):
     return pair_user[keep], pair_item[keep], np.minimum(size_of_pair[keep], limit)
 
 
-def _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng):
+def _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng, priority=None):
     """Weighted Gaussian policy: the kept items of a user each get 1/√(number kept) (ℓ2 norm 1).
 
     Returns (kept items, their weights).
     """
-    _, items, kept_size = _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng)
+    _, items, kept_size = _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng, priority)
     return items, 1.0 / np.sqrt(kept_size)
 
 
@@ -312,18 +327,34 @@ def _policy_gaussian_histogram(users, items, n_items, gamma, rng, *, priority=No
 
 
 def _dpsu_select(pair_user, pair_item, pair_count, n_items, *, limit, sigma, threshold, selection, rng,
-                 policy="weighted", cutoff_alpha=2.0):
-    """One DPSU pass (weighted or policy Gaussian). Returns (released mask, support mask) over items."""
+                 policy="weighted", cutoff_alpha=2.0, keyed=None):
+    """One DPSU pass (weighted or policy Gaussian). Returns (released mask, support mask) over items.
+
+    ``keyed`` (optional) = (seed, k, item keys, user keys): every draw is then read off the keyed
+    generator of :mod:`dpcore.keyed` — the selection priority of a pair at (user key, item key), the
+    noise of an item at its item key, the Policy Gaussian's user order at the user key — instead of
+    ``rng``, so the result does not depend on the order in which items or users are visited.
+    """
+    priority = order = noise = None
+    if keyed is not None:
+        seed, k, item_keys, user_keys = keyed
+        priority = lambda idx: keyed_uniform(seed, user_keys[pair_user[idx]], item_keys[pair_item[idx]],  # noqa: E731
+                                             stream=STREAM_SELECT, k=k)
+        noise = lambda idx: keyed_normal(seed, item_keys[idx], stream=STREAM_NOISE, k=k)  # noqa: E731
+        if policy != "weighted":
+            order = keyed_uniform(seed, user_keys, stream=STREAM_ORDER, k=k)
     if policy == "weighted":
-        items, weights = _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng)
+        items, weights = _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng, priority)
         hist = np.bincount(items, weights=weights, minlength=n_items)
     else:
-        users, items, _ = _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng)
-        hist = _policy_gaussian_histogram(users, items, n_items, threshold + cutoff_alpha * sigma, rng)
+        users, items, _ = _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng, priority)
+        hist = _policy_gaussian_histogram(users, items, n_items, threshold + cutoff_alpha * sigma, rng,
+                                          priority=order)
     support = hist > 0
     released = np.zeros(n_items, dtype=bool)
     supp_idx = np.flatnonzero(support)
-    noisy = hist[supp_idx] + sigma * rng.standard_normal(supp_idx.size)  # one draw per item, once
+    z = rng.standard_normal(supp_idx.size) if noise is None else noise(supp_idx)
+    noisy = hist[supp_idx] + sigma * z  # one draw per item, once
     released[supp_idx[noisy > threshold]] = True
     return released, support
 
@@ -581,6 +612,121 @@ def _sample_zero_weight(space: _ValidSpace, n_zero: int, count: int, support_key
     return np.asarray(chosen[:count], dtype=np.int64)
 
 
+_SHARD_POSITIONS = 1 << 23  # positions per shard of users (bounded working memory); tests set it small
+
+
+def _concat(parts, dtype) -> np.ndarray:
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+
+
+def _shard_bounds(pos, tc: TokenCorpus, user_start: np.ndarray, size: int) -> list[tuple[int, int]]:
+    """Cut the sorted positions ``pos`` (None: every position) into runs of about ``size`` that never
+    split a user (a user's (user, item) pairs and contribution limit stay in one shard)."""
+    n = tc.n_tokens if pos is None else pos.size
+    cuts = [0]
+    while n - cuts[-1] > size:
+        c = cuts[-1] + size
+        u = int(tc.user_of[c if pos is None else pos[c]])
+        for start in (user_start[u], user_start[u + 1]):  # cut before user u, or after it if u fills the shard
+            c2 = int(start) if pos is None else int(np.searchsorted(pos, start))
+            if c2 > cuts[-1]:
+                break
+        cuts.append(c2)
+    cuts.append(n)
+    return [(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
+
+
+def _level_candidates(tc, pos, rel, k, pruning, token_rel, s1_size):
+    """Valid k-grams starting at the alive positions ``pos`` (their (k−1)-gram is in S_{k−1}, index ``rel``).
+
+    Returns (positions, key a·|S_1| + t, index in S_{k−1} of the suffix (both sides) or None).
+    """
+    cand = tc.run_left[pos] >= k
+    if pruning == "both":
+        nxt = np.zeros(pos.size, dtype=bool)
+        nxt[:-1] = pos[1:] == pos[:-1] + 1  # the next position is alive too: the suffix is released
+        cand &= nxt
+        ci = np.flatnonzero(cand)
+        p = pos[ci]
+        t_idx = token_rel[tc.tokens[p + k - 1]]  # ≥ 0: the suffix is released, so are its tokens
+        b_at = rel[ci + 1].astype(np.int64)
+    else:
+        ci = np.flatnonzero(cand)
+        p = pos[ci]
+        t_idx = token_rel[tc.tokens[p + k - 1]]
+        ok = t_idx >= 0
+        p, ci, t_idx = p[ok], ci[ok], t_idx[ok]
+        b_at = None
+    key = rel[ci].astype(np.int64) * s1_size + t_idx
+    return p, key, b_at
+
+
+def _keyed_priority(seed, k, pair_user, pair_item, item_keys, user_keys):
+    return lambda idx: keyed_uniform(seed, user_keys[pair_user[idx]], item_keys[pair_item[idx]],
+                                     stream=STREAM_SELECT, k=k)
+
+
+def _shard_histogram(pair_user, pair_item, pair_count, n_items, *, limit, selection, seed, k, item_keys, user_keys):
+    """Weighted Gaussian policy on one shard of users: the kept items' 1/√(kept) summed per item."""
+    items, weights = _limit_contributions(pair_user, pair_item, pair_count, limit, selection, None,
+                                          _keyed_priority(seed, k, pair_user, pair_item, item_keys, user_keys))
+    return np.bincount(items, weights=weights, minlength=n_items)
+
+
+def _merge_items(parts):
+    """[(sorted item keys, b, histogram)] of the shards → the same over all shards (keys sorted, unique)."""
+    if len(parts) == 1:
+        return parts[0]
+    if not parts:
+        z = np.zeros(0, dtype=np.int64)
+        return z, z, np.zeros(0)
+    keys = np.concatenate([p[0] for p in parts])
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    new = np.empty(keys.size, dtype=bool)
+    new[:1] = True
+    np.not_equal(keys[1:], keys[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    b = np.concatenate([p[1] for p in parts])[order][starts]
+    hist = np.add.reduceat(np.concatenate([p[2] for p in parts])[order], starts) if keys.size else np.zeros(0)
+    return keys[starts], b, hist
+
+
+def _noisy_threshold(hist, sigma, threshold, seed, k, item_keys):
+    """Release item u iff H[u] + σ·Z_u > ρ over the support (H > 0), Z_u keyed by (seed, k, item key)."""
+    support = hist > 0
+    released = np.zeros(hist.size, dtype=bool)
+    supp_idx = np.flatnonzero(support)
+    noisy = hist[supp_idx] + sigma * keyed_normal(seed, item_keys[supp_idx], stream=STREAM_NOISE, k=k)
+    released[supp_idx[noisy > threshold]] = True
+    return released, support
+
+
+def _keyed_seed(rng) -> int:
+    """The integer seed of the keyed draws: ``rng`` itself when an int (so ``--seed S`` on the command
+    line, the Spark engine and ``dpne(..., rng=S)`` agree), else 63 bits drawn from the Generator."""
+    rng_checked = check_rng(rng)
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        return int(rng)
+    return int(rng_checked.integers(0, 2**63))
+
+
+def zero_weight_draw(space: "_ValidSpace", seed: int, k: int, n_zero: int, p_zero: float,
+                     support_keys: np.ndarray) -> np.ndarray:
+    """The zero-weight k-grams released at level k, as keys a·width + b of ``space`` (SPEC §4).
+
+    B_k ~ Binomial(|V_k| − |supp H_k|, p_zero) members of V_k \\ supp(H_k), uniformly — drawn from
+    :func:`dpcore.keyed.level_generator` (seed, k) over ``space``, whose indices follow the canonical
+    (key-sorted) order of S_{k−1} and S_1. Shared by the local and the Spark engines, so for a given seed
+    both draw the same k-grams. ``support_keys``: the supported valid k-grams' space keys, sorted.
+    """
+    if n_zero <= 0:
+        return np.zeros(0, dtype=np.int64)
+    gen = level_generator(seed, k)
+    count = int(gen.binomial(n_zero, p_zero))
+    return _sample_zero_weight(space, n_zero, count, support_keys, gen)
+
+
 def _sorted_contains(sorted_keys: np.ndarray, values: np.ndarray) -> np.ndarray:
     pos = np.searchsorted(sorted_keys, values)
     pos = np.minimum(pos, sorted_keys.size - 1)
@@ -615,7 +761,11 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
       eta: η ∈ (0, 1), the tolerated fraction of spurious k-grams (sets ρ_k; does not affect privacy).
       noise_decay: c > 0, σ_k = σ_1·c^(k−1).
       pruning: "both" (default, (S_{k−1}×S_1) ∩ (S_1×S_{k−1})) or "single" (S_{k−1}×S_1).
-      rng: ``numpy.random.Generator`` or int seed.
+      rng: an int seed or a ``numpy.random.Generator`` (which then gives a 63-bit seed). Every draw is
+        keyed (:mod:`dpcore.keyed`): an item's noise is a function of (seed, k, the item's tokens), a
+        user's kept subset of (seed, k, user id, items), the zero-weight k-grams of (seed, k) over
+        the key-sorted S_{k−1} — so the Spark engine releases the same sets for the same int seed. As
+        with any seeded generator, the guarantee assumes the seed is secret.
       selection: "random" (default: a uniform subset of Δ0 valid k-grams per user) or "most-frequent".
       policy: the DPSU update policy at every length: "weighted" (weighted Gaussian, 1/√|U_i| per item,
         as in the paper) or "policy" (Policy Gaussian, Gopi et al. 2020: users in random order push
@@ -641,8 +791,10 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
     check_choice("selection", selection, SELECTION_RULES)
     check_choice("policy", policy, DPSU_POLICIES)
     policy_cutoff = _check_policy_cutoff(policy_cutoff)
-    rng = check_rng(rng)
+    seed = _keyed_seed(rng)
     tc = _as_token_corpus(users)
+    tok_key = tc.token_key_array  # stable key of every token id
+    user_key = tc.user_key_array
 
     sigma, sigmas = dpne_noise_scales(epsilon, delta, max_length=max_length, noise_decay=noise_decay)
     rho1 = dpsu_threshold_for_sigma(sigmas[0], delta, limit)
@@ -654,10 +806,24 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
 
     # ---- k = 1: DPSU over tokens -----------------------------------------------------------------
     V = tc.vocabulary_size
-    pu, pi, pc = tc.unigram_pairs
-    released1, support1 = _dpsu_select(pu, pi, pc, V, limit=limit, sigma=sigmas[0], threshold=rho1,
-                                       selection=selection, rng=rng, policy=policy, cutoff_alpha=policy_cutoff)
+    key1 = fold_keys(None, tok_key)  # the 1-gram keys
+    shard = _SHARD_POSITIONS if policy == "weighted" else None
+    user_start = np.searchsorted(tc.user_of, np.arange(tc.n_users + 1)) if shard else None
+    if shard and tc.n_tokens > shard:  # users in shards: bounded working memory (issue 12)
+        hist1 = np.zeros(V)
+        for s0, s1 in _shard_bounds(None, tc, user_start, shard):
+            pu, pi, pc, ik, _ = group_by_user(tc.user_of[s0:s1], tc.tokens[s0:s1], V, need_positions=False)
+            hist1 += _shard_histogram(pu, ik[pi], pc, V, limit=limit, selection=selection, seed=seed, k=1,
+                                      item_keys=key1, user_keys=user_key)
+        released1, support1 = _noisy_threshold(hist1, sigmas[0], rho1, seed, 1, key1)
+    else:
+        pu, pi, pc = tc.unigram_pairs
+        released1, support1 = _dpsu_select(pu, pi, pc, V, limit=limit, sigma=sigmas[0], threshold=rho1,
+                                           selection=selection, rng=None, policy=policy, cutoff_alpha=policy_cutoff,
+                                           keyed=(seed, 1, key1, user_key))
     s1_tokens = np.flatnonzero(released1).astype(np.int32)
+    s1_tokens = s1_tokens[np.argsort(key1[s1_tokens], kind="stable")]  # canonical order: by key
+    prev_keys = key1[s1_tokens]
     token_rel = np.full(max(V, 1), -1, dtype=np.int64)
     token_rel[s1_tokens] = np.arange(s1_tokens.size)
     ids[1] = s1_tokens.reshape(-1, 1)
@@ -667,8 +833,17 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
         released=int(s1_tokens.size), spurious_bound=None, supported=int(support1.sum()),
         used_valid=int(support1.sum()), kept_from_histogram=int(s1_tokens.size), sampled_zero_weight=0, spurious=0))
 
-    pos = np.flatnonzero(token_rel[tc.tokens] >= 0) if tc.n_tokens else np.zeros(0, dtype=np.int64)
-    rel = token_rel[tc.tokens[pos]]  # index in S_{k−1} of the (k−1)-gram at each alive position
+    # alive positions (their 1-gram released) and the index in S_{k−1} of the (k−1)-gram there
+    pos_dtype = np.int32 if tc.n_tokens < 2**31 else np.int64  # 4 bytes a position where they fit
+    pos_parts, rel_parts = [], []
+    for s0, s1 in (_shard_bounds(None, tc, user_start, shard) if shard else [(0, tc.n_tokens)]):
+        r_s = token_rel[tc.tokens[s0:s1]]
+        hit = np.flatnonzero(r_s >= 0)
+        pos_parts.append((hit + s0).astype(pos_dtype))
+        rel_parts.append(r_s[hit].astype(pos_dtype))
+        del r_s, hit
+    pos, rel = _concat(pos_parts, pos_dtype), _concat(rel_parts, pos_dtype)
+    del pos_parts, rel_parts
     prev_rows = ids[1]
     prev_a = prev_b = None  # S_{k−1} as (prefix, suffix) index pairs into S_{k−2}
     prev_prev_size = 0
@@ -693,38 +868,45 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
         thresholds[k] = rho_k
 
         # Valid k-grams at the visited positions, keyed by (prefix index a, index t of the last token in
-        # S_1): a·|S_1| + t identifies a k-gram whatever the rule and keeps the key space small.
-        cand = tc.run_left[pos] >= k
-        if pruning == "both":
-            nxt = np.zeros(pos.size, dtype=bool)
-            nxt[:-1] = pos[1:] == pos[:-1] + 1
-            cand &= nxt
-            ci = np.flatnonzero(cand)
-            p = pos[ci]
-            t_idx = token_rel[tc.tokens[p + k - 1]]  # ≥ 0: the suffix is released, so are its tokens
-        else:
-            ci = np.flatnonzero(cand)
-            p = pos[ci]
-            t_idx = token_rel[tc.tokens[p + k - 1]]
-            ok = t_idx >= 0
-            p, ci, t_idx = p[ok], ci[ok], t_idx[ok]
-        key = rel[ci] * s1_size + t_idx
-        pu, pi, pc, item_keys, item_code = group_by_user(tc.user_of[p], key, m * s1_size)
+        # S_1): a·|S_1| + t identifies a k-gram whatever the rule and keeps the key space small. Users
+        # are taken shard by shard (positions cut at user boundaries); the keyed draws make the result
+        # independent of the cut.
+        bounds = _shard_bounds(pos, tc, user_start, shard) if shard else [(0, pos.size)]
+        parts, shard_codes = [], []  # per shard: (items, b, histogram); item of each candidate position
+        for s0, s1 in bounds:
+            p, key, b_at = _level_candidates(tc, pos[s0:s1], rel[s0:s1], k, pruning, token_rel, s1_size)
+            pu, pi, pc, ik, icode = group_by_user(tc.user_of[p], key, m * s1_size)
+            shard_codes.append(icode.astype(np.int32 if ik.size < 2**31 else np.int64))
+            ia, it = ik // s1_size, ik % s1_size
+            ikey = fold_keys(prev_keys[ia], tok_key[s1_tokens[it]])
+            if policy == "weighted":
+                h = _shard_histogram(pu, pi, pc, ik.size, limit=limit, selection=selection, seed=seed, k=k,
+                                     item_keys=ikey, user_keys=user_key)
+            else:  # Policy Gaussian: one shard (a sequential pass over all users)
+                users, items, _ = _kept_pairs(pu, pi, pc, limit, selection, None, _keyed_priority(
+                    seed, k, pu, pi, ikey, user_key))
+                h = _policy_gaussian_histogram(users, items, ik.size, rho_k + policy_cutoff * sigma_k, None,
+                                               priority=keyed_uniform(seed, user_key, stream=STREAM_ORDER, k=k))
+            if pruning == "both":
+                ib = np.empty(ik.size, dtype=np.int64)
+                ib[icode] = b_at  # the suffix's index in S_{k−1} (same for every occurrence)
+            else:
+                ib = it
+            parts.append((ik, ib, h))
+            del p, key, b_at, pu, pi, pc, icode
+        shard_items = [part[0] for part in parts]
+        item_keys, item_b, hist = _merge_items(parts)
+        del parts
         n_items = item_keys.size
         item_a = item_keys // s1_size
         item_t = item_keys % s1_size
-        if pruning == "both":
-            item_b = np.empty(n_items, dtype=np.int64)
-            item_b[item_code] = rel[ci + 1]  # the suffix's index in S_{k−1} (same for every occurrence)
-        else:
-            item_b = item_t
-        released, support = _dpsu_select(pu, pi, pc, n_items, limit=limit, sigma=sigma_k, threshold=rho_k,
-                                         selection=selection, rng=rng, policy=policy, cutoff_alpha=policy_cutoff)
+        item_key = fold_keys(prev_keys[item_a], tok_key[s1_tokens[item_t]])
+        released, support = _noisy_threshold(hist, sigma_k, rho_k, seed, k, item_key)
         n_support = int(support.sum())
         n_zero = int(n_valid - n_support)
-        n_sampled = int(rng.binomial(n_zero, p_zero)) if n_zero > 0 else 0
-        support_space_keys = np.sort(item_a[support] * space.width + item_b[support])
-        sampled = _sample_zero_weight(space, n_zero, n_sampled, support_space_keys, rng)
+        sampled = zero_weight_draw(space, seed, k, n_zero, p_zero,
+                                   np.sort(item_a[support] * space.width + item_b[support]))
+        n_sampled = int(sampled.size)
         s_a = sampled // space.width
         s_b = sampled % space.width
         s_t = token_rel[prev_rows[s_b, -1]] if pruning == "both" else s_b
@@ -746,10 +928,18 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
         a = np.concatenate([item_a[kept_items], s_a]).astype(np.int64)
         b = np.concatenate([item_b[kept_items], s_b]).astype(np.int64)
         t = np.concatenate([item_t[kept_items], s_t]).astype(np.int64)
+        spurious_mask = np.zeros(a.size, dtype=bool)
+        spurious_mask[kept_items.size:] = ~in_corpus
+        # Canonical order of S_k (by key), so that V_{k+1} is indexed alike by every engine.
+        new_keys = fold_keys(prev_keys[a], tok_key[s1_tokens[t]])
+        perm = np.argsort(new_keys, kind="stable")
+        inv = np.empty(perm.size, dtype=np.int64)
+        inv[perm] = np.arange(perm.size)
+        hit = item_rel >= 0
+        item_rel[hit] = inv[item_rel[hit]]
+        a, b, t, spurious_mask, prev_keys = a[perm], b[perm], t[perm], spurious_mask[perm], new_keys[perm]
         rows = np.hstack([prev_rows[a], s1_tokens[t].reshape(-1, 1)]).astype(np.int32)
         ids[k] = rows
-        spurious_mask = np.zeros(rows.shape[0], dtype=bool)
-        spurious_mask[kept_items.size:] = ~in_corpus
         spurious_ids[k] = rows[spurious_mask]
         diags.append(DpneLevelDiagnostics(
             k=k, previous_size=int(m), valid_count=int(n_valid), sigma=sigma_k, threshold=rho_k,
@@ -757,10 +947,18 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
             used_valid=int(n_items), kept_from_histogram=int(kept_items.size), sampled_zero_weight=n_sampled,
             spurious=int(spurious_mask.sum())))
 
-        # Next level: positions whose k-gram was released.
-        r = item_rel[item_code] if n_items else np.zeros(0, dtype=np.int64)
-        alive = r >= 0
-        pos, rel = p[alive], r[alive]
+        # Next level: positions whose k-gram was released (a second pass over the shards).
+        pos_parts, rel_parts = [], []
+        for (s0, s1), ik, icode in zip(bounds, shard_items, shard_codes):
+            p, _, _ = _level_candidates(tc, pos[s0:s1], rel[s0:s1], k, pruning, token_rel, s1_size)
+            r = item_rel[np.searchsorted(item_keys, ik)][icode] if n_items else np.zeros(0, dtype=np.int64)
+            alive = r >= 0
+            pos_parts.append(p[alive].astype(pos_dtype))
+            rel_parts.append(r[alive].astype(pos_dtype))
+            del p, r, alive
+        del shard_items, shard_codes
+        pos, rel = _concat(pos_parts, pos_dtype), _concat(rel_parts, pos_dtype)
+        del pos_parts, rel_parts
         prev_prev_size = m
         prev_a, prev_b = (a, b) if pruning == "both" else (None, None)
         prev_rows = rows

@@ -167,6 +167,9 @@ class TokenCorpus:
       user_of: ``int32``, the user index of every position.
       vocabulary: ``object`` array, ``vocabulary[i]`` is the string of token id i.
       n_users: number of users (users without any token still count: they hold no k-gram).
+      user_keys: optional ``uint64`` per user, a stable key of the user's id (:func:`dpcore.keyed.text_key`
+        of the id, as the streaming reader sets it); by default the key of the user's index as text.
+        DPNE's keyed contribution limit is a function of (seed, user key, item).
     """
 
     tokens: np.ndarray
@@ -174,6 +177,23 @@ class TokenCorpus:
     user_of: np.ndarray
     vocabulary: np.ndarray
     n_users: int
+    user_keys: np.ndarray | None = field(default=None, repr=False)
+
+    @cached_property
+    def token_key_array(self) -> np.ndarray:
+        """The stable 64-bit key of every token id (:func:`dpcore.keyed.token_keys`), computed once."""
+        from .keyed import token_keys
+
+        return token_keys(self.vocabulary.tolist())
+
+    @cached_property
+    def user_key_array(self) -> np.ndarray:
+        """``user_keys`` or, when absent, the keys of the user indices as text ("0", "1", …)."""
+        if self.user_keys is not None:
+            return np.asarray(self.user_keys, dtype=np.uint64)
+        from .keyed import text_key
+
+        return np.fromiter((text_key(str(i)) for i in range(self.n_users)), dtype=np.uint64, count=self.n_users)
 
     @property
     def n_tokens(self) -> int:
