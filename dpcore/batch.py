@@ -47,8 +47,6 @@ def run_dpne_local(path, *, epsilon, delta, max_length, contribution_limit, eta,
         progress.status(f"DPNE on {tc.n_users:,} users, T = {max_length}")
     rel = dpne(tc, epsilon=epsilon, delta=delta, max_length=max_length, contribution_limit=contribution_limit,
                eta=eta, noise_decay=noise_decay, pruning=pruning, selection=selection, rng=int(seed))
-    sets = {}
-    for k, rows in rel.ids.items():
-        sets[k] = {" ".join(r) for r in (tc.vocabulary[rows].tolist() if rows.size else [])}
+    sets = {k: {" ".join(g) for g in grams} for k, grams in rel.ngrams.items()}
     return BatchRelease(sets=sets, sigma=float(rel.sigma), sigmas=dict(rel.sigmas), thresholds=dict(rel.thresholds),
                         valid_counts=dict(rel.valid_counts), guarantee=dpne_guarantee(epsilon, delta, max_length))

@@ -143,7 +143,7 @@ def test_kanon_coverage_matches_library(corpus, tmp_path):
     got = json.loads((tmp_path / "cov" / "coverage.json").read_text())
     tc = read_token_corpus(corpus, user_column="uid", text_column="body")
     ref = dpne(tc, epsilon=5, delta=1e-6, max_length=3, contribution_limit=10, eta=0.01, rng=2)
-    expected = kanonymity_coverage(build_ngram_index(tc, 3), ref.ids, ks=(5, 20), max_length=3).rows
+    expected = kanonymity_coverage(build_ngram_index(tc, 3), ref, ks=(5, 20), max_length=3).rows
     assert [(r["k"], r["K"], r["frequent"], r["covered"]) for r in got["rows"]] == \
         [(r["k"], r["K"], r["frequent"], r["covered"]) for r in expected]
     assert any(r["covered"] > 0 for r in got["rows"])

@@ -7,7 +7,7 @@ import importlib
 import numpy as np
 import pytest
 
-from dpcore import dpne
+from dpcore import dpne_with_evaluation
 from dpcore.ngrams import encode_users
 
 dpne_mod = importlib.import_module("dpcore.dpne")
@@ -44,11 +44,11 @@ def test_sharded_dpne_releases_the_same_sets(monkeypatch, pruning, selection):
     tc = encode_users(_users(1))
     kw = dict(epsilon=6, delta=1e-6, max_length=6, contribution_limit=4, eta=0.3, pruning=pruning,
               selection=selection)
-    whole = [dpne(tc, rng=s, **kw) for s in range(3)]
+    whole = [dpne_with_evaluation(tc, rng=s, **kw) for s in range(3)]
     monkeypatch.setattr(dpne_mod, "_SHARD_POSITIONS", 53)
     for s in range(3):
-        part = dpne(tc, rng=s, **kw)
-        assert part.ngrams == whole[s].ngrams
-        assert part.valid_counts == whole[s].valid_counts
-        assert [d.supported for d in part.evaluation.levels] == [d.supported for d in whole[s].evaluation.levels]
-    assert sum(len(v) for k, v in whole[0].ngrams.items() if k >= 3) > 0
+        part, part_ev = dpne_with_evaluation(tc, rng=s, **kw)
+        assert part.ngrams == whole[s].release.ngrams
+        assert part.valid_counts == whole[s].release.valid_counts
+        assert [d.supported for d in part_ev.levels] == [d.supported for d in whole[s].evaluation.levels]
+    assert sum(len(v) for k, v in whole[0].release.ngrams.items() if k >= 3) > 0
