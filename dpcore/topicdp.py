@@ -15,10 +15,10 @@ Pieces, in the order the page uses them:
 Readings (SPEC is the decision; where it is silent, these are ours):
 
 * **P and N.** P is uniform resampling *with replacement* of the corpus' users (i.i.d. draws, which
-  the sampler's DKW argument needs; a user may appear twice in D). N, the sampled dataset size, is a
-  setting (default 100 users, far below the 2,400 of the sample corpus) because every pair costs
-  two LDA fits. A user's share of a 100-user dataset is larger than of the full corpus, so for a
-  stable model the sampled Δ_s tends to overstate the full corpus' sensitivity; the page says so.
+  the sampler's DKW argument needs; a user may appear twice in D). N, the sampled dataset size, is the
+  corpus' number of users by default, as in 004 Alg. 1 ("Database size N") and §4.4 (N + 1 records
+  drawn per pair). A smaller N is an explicit option (``SamplerSettings(sample_users=...)``): faster,
+  but a user weighs more in a small dataset, so Δ_s then describes smaller datasets than the corpus.
 * **What the draws are keyed by.** The Δ_i are i.i.d. and do not depend on γ, so a cache file holds
   every draw made so far for (corpus hash, LDA settings, N, sampler seed) and Δ_i for *every*
   (m, n) in 1..min(K, 10) × 2..10 (each pair's two fits give all of them). Any γ uses the first
@@ -140,16 +140,22 @@ class SamplerSettings:
 
     Attributes:
       sample_users: N, the size of each sampled dataset D (users drawn i.i.d. from P, the uniform
-        distribution over the corpus' users). Smaller is faster; see the module docstring.
+        distribution over the corpus' users). ``None`` (the default, as the thesis runs it) = the
+        corpus' number of users; a smaller N is faster but describes smaller datasets.
       seed: seed of the pair sampler (pair i uses ``SeedSequence(seed, spawn_key=(i,))``).
     """
 
-    sample_users: int = 100
+    sample_users: int | None = None
     seed: int = 0
 
     def __post_init__(self):
-        check_int("sample_users", self.sample_users, low=2, high=1_000_000)
+        if self.sample_users is not None:
+            check_int("sample_users", self.sample_users, low=2, high=1_000_000)
         check_int("seed", self.seed, low=0)
+
+    def dataset_size(self, n_users: int) -> int:
+        """N for a corpus of ``n_users`` users."""
+        return int(n_users) if self.sample_users is None else int(self.sample_users)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -162,7 +168,7 @@ def _grid(settings: LdaSettings) -> tuple[tuple[int, ...], tuple[int, ...]]:
 def pair_users(n_users: int, index: int, sampler: SamplerSettings) -> tuple[np.ndarray, int, int]:
     """The N−1 shared users and the two differing users x, x′ of pair ``index`` (deterministic)."""
     rng = np.random.default_rng(np.random.SeedSequence(sampler.seed, spawn_key=(int(index),)))
-    shared = rng.integers(0, n_users, size=sampler.sample_users - 1)
+    shared = rng.integers(0, n_users, size=sampler.dataset_size(n_users) - 1)
     x, x2 = rng.integers(0, n_users, size=2)
     return shared, int(x), int(x2)
 
@@ -217,7 +223,7 @@ class SensitivityResult:
     rho_sampler: float
     m: int
     n: int
-    sample_users: int
+    sample_users: int | None
     draws: np.ndarray = field(repr=False)
     key: str = field(repr=False, default="")
 
@@ -310,8 +316,10 @@ def _read_candidates(path: Path, cache_dir) -> list[Path]:
 
 
 def _cache_key(corpus_hash: str, lda: LdaSettings, sampler: SamplerSettings) -> str:
+    """Everything Δ_i depends on: the corpus, every LDA setting (engine, iterations, priors' K, the
+    vocabulary limits and the stop-word fingerprint), N and the sampler seed, and the (m, n) grid."""
     payload = json.dumps({"corpus": corpus_hash, "lda": lda.as_dict(), "sampler": sampler.as_dict(),
-                          "grid": [list(g) for g in _grid(lda)], "format": 1}, sort_keys=True)
+                          "grid": [list(g) for g in _grid(lda)], "format": 2}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
@@ -470,7 +478,7 @@ def sampled_sensitivity(
 
 def _model_path(corpus_hash: str, lda: LdaSettings, cache_dir) -> Path:
     d = Path(cache_dir) if cache_dir is not None else sensitivity_cache_dir()
-    key = hashlib.sha256(json.dumps({"corpus": corpus_hash, "lda": lda.as_dict(), "format": 1},
+    key = hashlib.sha256(json.dumps({"corpus": corpus_hash, "lda": lda.as_dict(), "format": 2},
                                     sort_keys=True).encode()).hexdigest()
     return d / f"model_{key[:20]}.json"
 
