@@ -5,6 +5,9 @@
     python benchmarks/bench_topicdp.py --parts l1 page # only some parts
 
 Parts:
+  engines  the LDA engines on the same documents (90 % of the users to fit, 10 % held out): CPU and wall
+           time of one full-corpus fit, held-out document-completion perplexity, and Δ_i (10 × 10) of the
+           first sampler pairs at N = corpus size — how far apart neighbouring fits land.
   sampler  the shipped sampler run at γ = 0.1 (h = 285 pairs): Δ_s and the recorded wall time, and the
            parallel speed-up: the same P pairs fitted with 1 and with 2 worker processes (fresh caches).
   l1       mean (and 10–90 %) L1 / RMSE / Kendall distance of TopicDP, MVG and Laplace at ε = 3,
@@ -37,6 +40,69 @@ def _setup():
     lda, sampler = dpcore.LdaSettings(), dpcore.SamplerSettings()
     data = dpcore.document_term_data(corpus, settings=lda)
     return corpus, lda, sampler, data
+
+
+def _completion_split(counts, rng):
+    """Document completion (Wallach et al. 2009): each held-out document's tokens split at random in
+    halves A (to estimate θ_d) and B (to score)."""
+    counts = counts.tocsr()
+    a_rows, b_rows = [], []
+    for i in range(counts.shape[0]):
+        s, e = counts.indptr[i], counts.indptr[i + 1]
+        toks = np.repeat(counts.indices[s:e], counts.data[s:e].astype(int))
+        if toks.size < 4:
+            continue
+        rng.shuffle(toks)
+        h = toks.size // 2
+        a_rows.append(np.bincount(toks[:h], minlength=counts.shape[1]))
+        b_rows.append(np.bincount(toks[h:], minlength=counts.shape[1]))
+    return np.array(a_rows, float), np.array(b_rows, float)
+
+
+def completion_perplexity(topic_word, a, b, alpha, iters=100) -> float:
+    """exp(−log p(B | A, φ) / |B|) with θ_d fitted to half A by EM (MAP with a Dirichlet(α + 1) prior)."""
+    theta = np.full((a.shape[0], topic_word.shape[0]), 1.0 / topic_word.shape[0])
+    for _ in range(iters):
+        p = theta @ topic_word
+        r = np.divide(a, p, out=np.zeros_like(a), where=a > 0)
+        theta = theta * (r @ topic_word.T) + alpha
+        theta /= theta.sum(axis=1, keepdims=True)
+    ll = (b * np.log(np.maximum(theta @ topic_word, 1e-300))).sum()
+    return float(np.exp(-ll / b.sum()))
+
+
+def bench_engines(pairs: int) -> None:
+    from dpcore.topic_model import fit_topic_word, tomotopy_available
+
+    corpus = dpcore.load_sample_corpus("private")
+    base = dpcore.LdaSettings()
+    data = dpcore.document_term_data(corpus, settings=base)
+    rng = np.random.default_rng(20261122)
+    users = rng.permutation(data.n_users)
+    held = users[: data.n_users // 10]
+    train = data.counts[data.rows_of(np.sort(users[data.n_users // 10:]))]
+    a, b = _completion_split(data.counts[data.rows_of(np.sort(held))], np.random.default_rng(1))
+    print(f"corpus {corpus!r}; vocabulary {len(data.words)} words; fit on {train.shape[0]} documents "
+          f"({int(train.sum())} tokens), held out {a.shape[0]} documents; load average {os.getloadavg()}")
+    configs = [("sklearn", {}), ("vb", {}), ("vb", {"max_iter": 5})]
+    if tomotopy_available():
+        configs += [("tomotopy", {"gibbs_iter": g}) for g in (20, 30, 50, 100)]
+    sk_cpu = None
+    for engine, kw in configs:
+        lda = dpcore.LdaSettings(engine=engine, **kw)
+        cpu, wall = time.process_time(), time.perf_counter()
+        tw, _ = fit_topic_word(train, lda)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        sk_cpu = cpu if engine == "sklearn" else sk_cpu
+        ppl = completion_perplexity(tw, a, b, alpha=1.0 / lda.n_topics)
+        sampler = dpcore.SamplerSettings()
+        t = time.process_time()
+        deltas = [tdp.pair_deltas(data, i, lda=lda, sampler=sampler)[-1, -1] for i in range(pairs)]
+        pair_cpu = (time.process_time() - t) / pairs
+        print(f"  {engine:8s} {kw or ''}: fit CPU {cpu:.2f} s (wall {wall:.2f} s, ×{sk_cpu / cpu:.1f} vs sklearn); "
+              f"held-out completion perplexity {ppl:.1f}; Δ_i (10×10, N = {data.n_users}) of pairs 0..{pairs - 1}: "
+              + " ".join(f"{d:.3f}" for d in deltas) + f"; CPU per pair {pair_cpu:.2f} s", flush=True)
+    print(f"load average after: {os.getloadavg()}")
 
 
 def bench_sampler(pairs: int, full: bool) -> None:
@@ -152,12 +218,15 @@ def bench_page(runs: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--parts", nargs="*", default=["sampler", "l1", "page"], choices=["sampler", "l1", "page", "curves"])
+    ap.add_argument("--parts", nargs="*", default=["engines", "sampler", "l1", "page"],
+                    choices=["engines", "sampler", "l1", "page", "curves"])
     ap.add_argument("--pairs", type=int, default=40, help="pairs for the speed-up measurement (default 40)")
     ap.add_argument("--full-sampler", action="store_true", help="re-run all 285 pairs from scratch (slow)")
     ap.add_argument("--reps", type=int, default=200)
     ap.add_argument("--runs", type=int, default=20)
     args = ap.parse_args()
+    if "engines" in args.parts:
+        bench_engines(min(args.pairs, 5))
     if "l1" in args.parts:
         bench_l1(args.reps)
     if "curves" in args.parts:

@@ -299,6 +299,12 @@ def _canonical_counts(counts, dtype) -> csr_matrix:
     return x
 
 
+def _rows(x: csr_matrix, rows: np.ndarray) -> tuple[csr_matrix, np.ndarray]:
+    """The CSR sub-matrix of ``rows`` and, for each of its stored entries, its row number."""
+    sub = x[rows]
+    return sub, np.repeat(np.arange(rows.size), np.diff(sub.indptr))
+
+
 def _psi(x: np.ndarray) -> np.ndarray:
     from scipy.special import psi
 
@@ -330,29 +336,28 @@ def _fit_vb(counts, settings: LdaSettings) -> tuple[np.ndarray, np.ndarray]:
     rs = np.random.RandomState(settings.random_state)
     lam = rs.gamma(100.0, 0.01, (k, n_words))
     exp_beta = _exp_dirichlet_expectation(lam)
-    lengths = np.diff(x.indptr)
+    all_docs = np.arange(n_docs)
+    doc_of_all = np.repeat(all_docs, np.diff(x.indptr))
     for _ in range(settings.max_iter):
+        beta_t = np.ascontiguousarray(exp_beta.T)  # V × K: row gathers are contiguous
         gam = rs.gamma(100.0, 0.01, (n_docs, k))
         exp_theta = _exp_dirichlet_expectation(gam)
-        active = np.arange(n_docs)
+        active = all_docs
         for _ in range(settings.max_doc_update_iter):
             if active.size == 0:
                 break
-            sub = x[active]
-            doc_of = np.repeat(np.arange(active.size), np.diff(sub.indptr))
+            sub, doc_of = (x, doc_of_all) if active.size == n_docs else _rows(x, active)
             et = exp_theta[active]
-            eb = exp_beta[:, sub.indices].T  # nnz × K
-            norm = np.einsum("ik,ik->i", et[doc_of], eb) + eps
+            norm = np.einsum("ik,ik->i", np.take(et, doc_of, axis=0), np.take(beta_t, sub.indices, axis=0)) + eps
             ratio = csr_matrix((sub.data / norm, sub.indices, sub.indptr), shape=sub.shape)
-            new = et * (ratio @ exp_beta.T) + alpha
+            new = et * (ratio @ beta_t) + alpha
             change = np.abs(new - gam[active]).mean(axis=1)
             gam[active] = new
             exp_theta[active] = _exp_dirichlet_expectation(new)
             active = active[change >= settings.mean_change_tol]
-        doc_of = np.repeat(np.arange(n_docs), lengths)
-        norm = np.einsum("ik,ik->i", exp_theta[doc_of], exp_beta[:, x.indices].T) + eps
+        norm = np.einsum("ik,ik->i", np.take(exp_theta, doc_of_all, axis=0), np.take(beta_t, x.indices, axis=0)) + eps
         ratio = csr_matrix((x.data / norm, x.indices, x.indptr), shape=x.shape)
-        sstats = np.asarray((ratio.T @ exp_theta).T) * exp_beta
+        sstats = np.asarray(ratio.T @ exp_theta).T * exp_beta
         lam = eta + sstats
         exp_beta = _exp_dirichlet_expectation(lam)
     prevalence = lam.sum(axis=1)

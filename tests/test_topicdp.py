@@ -567,3 +567,33 @@ def test_run_time_results_go_to_the_user_cache_and_shipped_files_are_read(tmp_pa
     corpus = load_sample_corpus("private")
     draws = tdp.load_sensitivity_draws(corpus.content_hash)
     assert draws.n_pairs >= 285
+
+
+# ------------------------------------------------------------------ the page's conclusion
+
+
+def test_laplace_break_even_is_where_the_noise_scales_meet():
+    for delta, n, m in [(1e-4, 10, 10), (1e-5, 4, 3)]:
+        even = tdp.laplace_break_even_sensitivity(delta=delta, n=n)
+        for eps in (0.5, 3.0, 10.0):
+            sigma = dpcore.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=even, m=m, n=n)
+            assert sigma == pytest.approx(math.sqrt(2) * tdp.matrix_laplace_scale(epsilon=eps, m=m))
+    assert tdp.laplace_break_even_sensitivity(delta=1e-4, n=10) == pytest.approx(2 / (10 * math.sqrt(math.log(12500))))
+
+
+def test_compare_noise_ranks_and_sentence_follow_the_numbers():
+    eps = (1.0, 3.0, 10.0)
+    even = tdp.laplace_break_even_sensitivity(delta=1e-4, n=10)
+    small = tdp.compare_noise(delta_s=even / 10, epsilons=eps, delta=1e-4, m=10, n=10)
+    large = tdp.compare_noise(delta_s=even * 10, epsilons=eps, delta=1e-4, m=10, n=10)
+    assert small.topicdp_beats_laplace == (True, True, True)
+    assert large.topicdp_beats_laplace == (False, False, False)
+    assert "less noise than Laplace at every ε" in small.sentence and "below" in small.sentence
+    assert "less noise than Laplace at no ε" in large.sentence and "above" in large.sentence
+    for c in (small, large):
+        for i, e in enumerate(eps):
+            assert c.std["MVG"][i] == pytest.approx(
+                dpcore.mvg_sigma(epsilon=e, delta=1e-4, m=10, n=10, gamma_f=math.sqrt(10), s2=c.delta_s))
+            assert c.topicdp_beats_mvg[i] == (c.std["TopicDP"][i] < c.std["MVG"][i])
+    with pytest.raises(ValueError, match="delta_s must be > 0"):
+        tdp.compare_noise(delta_s=0, epsilons=eps, delta=1e-4, m=2, n=2)
