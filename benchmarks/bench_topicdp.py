@@ -135,18 +135,25 @@ def bench_sampler(pairs: int, full: bool) -> None:
                   f"{full_times[workers]:.1f} s (load average at start {load:.1f}); identical to shipped draws: {same}",
                   flush=True)
         print(f"full-run speed-up from 2 workers: {full_times[1] / full_times[2]:.2f}×", flush=True)
-    timings = {}
+    timings, cpu_per_pair = {}, None
     for workers in (1, 2):
         with tempfile.TemporaryDirectory() as tmp:
-            t = time.perf_counter()
+            load = os.getloadavg()[0]
+            t, c = time.perf_counter(), time.process_time()
             dpcore.extend_sensitivity_draws(data, n_pairs=pairs, lda=lda, sampler=sampler, cache_dir=tmp,
                                             workers=workers)
             timings[workers] = time.perf_counter() - t
-        print(f"{pairs} pairs with {workers} worker(s): {timings[workers]:.1f} s "
-              f"({timings[workers] / pairs:.2f} s per pair)")
+            if workers == 1:
+                cpu_per_pair = (time.process_time() - c) / pairs
+        print(f"{pairs} pairs with {workers} worker(s): wall {timings[workers]:.1f} s "
+              f"({timings[workers] / pairs:.2f} s per pair; load average at start {load:.1f})"
+              + (f"; CPU {cpu_per_pair:.2f} s per pair = {cpu_per_pair / 2:.2f} s per LDA fit" if workers == 1 else ""))
     print(f"speed-up from 2 workers: {timings[1] / timings[2]:.2f}× (load average now {os.getloadavg()[0]:.1f}; "
           f"the machine's 2 cores are shared, so this is a lower bound on an idle machine)")
-    print(f"projected 285-pair run: serial {timings[1] / pairs * 285:.0f} s, 2 workers {timings[2] / pairs * 285:.0f} s")
+    for gamma in (0.1, 0.05, 0.02):
+        h = dpcore.sensitivity_sampler_size(gamma).h
+        print(f"projected γ = {gamma:g} ({h} pairs) on 2 idle cores: {h * cpu_per_pair / 2 / 60:.1f} min "
+              f"(CPU per pair × h / 2); measured rate with 2 workers here: {timings[2] / pairs * h / 60:.1f} min")
 
 
 def bench_l1(reps: int) -> None:

@@ -320,7 +320,8 @@ def test_sampler_brute_force_and_cache_reuse(tiny_data, tmp_path, monkeypatch):
                                   cache_dir=tmp_path)
     assert calls == list(range(h, 61))
     assert np.allclose(r20.draws[:h], res.draws, rtol=1e-5)
-    stored = json.loads(next(tmp_path.glob("sensitivity_*.json")).read_text())
+    import gzip
+    stored = json.loads(gzip.decompress(next(tmp_path.glob("sensitivity_*.json.gz")).read_bytes()))
     assert stored["pairs"] == 61 and stored["corpus_hash"] == tiny_data.corpus_hash
 
 
