@@ -56,6 +56,7 @@ from .topic_model import (
     LdaSettings,
     TopicModel,
     _select,
+    align_topics,
     aligned_matrix_distance,
     fit_topic_word,
     topic_keyword_matrix,
@@ -177,19 +178,24 @@ def pair_users(n_users: int, index: int, sampler: SamplerSettings) -> tuple[np.n
     return shared, int(x), int(x2)
 
 
-def pair_deltas(data: DocumentTermData, index: int, *, lda: LdaSettings, sampler: SamplerSettings) -> np.ndarray:
+def pair_deltas(data: DocumentTermData, index: int, *, lda: LdaSettings, sampler: SamplerSettings,
+                with_full: bool = False):
     """Δ_i for pair ``index``, for every (m, n) of the grid: an array of shape (len(m grid), len(n grid)).
 
     D and D′ list the shared users' documents first, then x's (resp. x′'s); both fits use
-    ``lda.random_state``. Vocabulary columns are fixed (see ``topic_model``), f's rows are aligned
-    with the Hungarian algorithm before the Frobenius norm is taken.
+    ``lda.random_state`` and run in this one process. Vocabulary columns are fixed (see
+    ``topic_model``), f's rows are aligned with the Hungarian algorithm before the Frobenius norm is taken.
+
+    With ``with_full=True`` it returns ``(grid, full)`` where ``full`` is a diagnostic that is *not*
+    part of f: the distance between the two whole K × V topic–word matrices after aligning topics. It
+    tells how far LDA itself moved, apart from the selection of the m topics and n keyword columns.
     """
     shared, x, x2 = pair_users(data.n_users, index, sampler)
     base = data.rows_of(shared)
     m_grid, n_grid = _grid(lda)
     out = np.zeros((len(m_grid), len(n_grid)))
     if x == x2:  # identical datasets and seeds: identical fits
-        return out
+        return (out, 0.0) if with_full else out
     fits = []
     for extra in (x, x2):
         rows = np.concatenate([base, data.user_rows[extra]])
@@ -204,13 +210,15 @@ def pair_deltas(data: DocumentTermData, index: int, *, lda: LdaSettings, sampler
             wa = wa / wa.sum(axis=1, keepdims=True)
             wb = wb / wb.sum(axis=1, keepdims=True)
             out[i, j] = aligned_matrix_distance(wa, ca, wb, cb)
+    if with_full:
+        return out, float(np.linalg.norm(tw_a - tw_b[align_topics(tw_a, tw_b)]))
     return out
 
 
 def _pair_chunk(data: DocumentTermData, indices: list[int], lda: LdaSettings,
                 sampler: SamplerSettings) -> list[tuple[int, np.ndarray]]:
     """Worker task: several pairs at once, so the count matrix is pickled once per chunk."""
-    return [(i, pair_deltas(data, i, lda=lda, sampler=sampler)) for i in indices]
+    return [(i, pair_deltas(data, i, lda=lda, sampler=sampler, with_full=True)) for i in indices]
 
 
 @dataclass(frozen=True)
@@ -250,6 +258,13 @@ class SensitivityDraws:
     key: str
     seconds: float = 0.0
     """Total wall-clock seconds spent fitting the stored pairs (as recorded when they were drawn)."""
+    full: np.ndarray | None = None
+    """Diagnostic per pair, not part of f: distance of the whole aligned K × V topic–word matrices
+    (NaN where not recorded). See :func:`pair_deltas`."""
+
+    def __post_init__(self):
+        if self.full is None:
+            object.__setattr__(self, "full", np.full(self.deltas.shape[0], np.nan))
 
     @property
     def n_pairs(self) -> int:
@@ -342,6 +357,7 @@ def load_sensitivity_draws(corpus_hash: str, *, lda: LdaSettings = LdaSettings()
     m_values, n_values = _grid(lda)
     path = sensitivity_cache_path(corpus_hash, lda=lda, sampler=sampler, cache_dir=cache_dir)
     deltas = np.zeros((0, len(m_values), len(n_values)))
+    full = np.zeros(0)
     seconds = 0.0
     for candidate in _read_candidates(path, cache_dir):  # the file with the most draws wins
         if not candidate.exists():
@@ -352,8 +368,11 @@ def load_sensitivity_draws(corpus_hash: str, *, lda: LdaSettings = LdaSettings()
             found = np.asarray(stored["deltas"], dtype=float).reshape(-1, len(m_values), len(n_values))
             if found.shape[0] > deltas.shape[0]:
                 deltas, seconds = found, float(stored.get("seconds", 0.0))
+                f = stored.get("full_matrix_deltas") or []
+                full = np.array([np.nan if v is None else v for v in f] + [np.nan] * (found.shape[0] - len(f)),
+                                dtype=float)
     return SensitivityDraws(deltas=deltas, m_values=m_values, n_values=n_values, corpus_hash=corpus_hash,
-                            lda=lda, sampler=sampler, key=key, seconds=seconds)
+                            lda=lda, sampler=sampler, key=key, seconds=seconds, full=full)
 
 
 def _save(draws: SensitivityDraws, path: Path) -> None:
@@ -370,6 +389,7 @@ def _save(draws: SensitivityDraws, path: Path) -> None:
         "note": "deltas[i][a][b] = ||f(D_i) - f(D'_i)||_F for m = m_values[a], n = n_values[b]; "
                 "for confidence gamma use the k-th smallest of the first h pairs (dpcore.sensitivity_sampler_size)",
         "deltas": [[[float(f"{v:.6g}") for v in row] for row in pair] for pair in draws.deltas],
+        "full_matrix_deltas": [None if not np.isfinite(v) else float(f"{v:.6g}") for v in draws.full],
     }
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     with gzip.open(tmp, "wt", encoding="utf-8", compresslevel=6) as fh:
@@ -411,27 +431,31 @@ def extend_sensitivity_draws(
     if start >= n_pairs:
         return draws
     todo = list(range(start, n_pairs))
-    done: dict[int, np.ndarray] = {}
+    done: dict[int, tuple[np.ndarray, float]] = {}
     rows = [draws.deltas]
+    fulls = [draws.full]
     t0 = time.perf_counter()
     base_seconds = draws.seconds
 
     def flush() -> SensitivityDraws:
         nonlocal rows
         i = start + sum(r.shape[0] for r in rows[1:])
-        new = []
+        new, new_full = [], []
         while i in done:
-            new.append(done.pop(i)[None])
+            grid, full = done.pop(i)
+            new.append(grid[None])
+            new_full.append(full)
             i += 1
         if new:
             rows.append(np.concatenate(new))
+            fulls.append(np.asarray(new_full, dtype=float))
         d = SensitivityDraws(deltas=np.concatenate(rows), m_values=draws.m_values, n_values=draws.n_values,
                              corpus_hash=draws.corpus_hash, lda=lda, sampler=sampler, key=draws.key,
-                             seconds=base_seconds + time.perf_counter() - t0)
+                             seconds=base_seconds + time.perf_counter() - t0, full=np.concatenate(fulls))
         _save(d, path)
         return d
 
-    def record(index: int, value: np.ndarray, count: int) -> None:
+    def record(index: int, value: tuple[np.ndarray, float], count: int) -> None:
         done[index] = value
         if progress is not None:
             progress(count, len(todo))
@@ -440,7 +464,7 @@ def extend_sensitivity_draws(
 
     if workers == 1 or len(todo) < 4:
         for count, i in enumerate(todo, start=1):
-            record(i, pair_deltas(data, i, lda=lda, sampler=sampler), count)
+            record(i, pair_deltas(data, i, lda=lda, sampler=sampler, with_full=True), count)
     else:
         from joblib import Parallel, delayed
 

@@ -352,6 +352,9 @@ def test_pairs_do_not_depend_on_worker_count(tiny_data, tmp_path, engine):
     again = np.stack([tdp.pair_deltas(tiny_data, i, lda=lda, sampler=TINY_SAMPLER) for i in range(8)])
     assert np.array_equal(serial.deltas, parallel.deltas)
     assert np.array_equal(serial.deltas, again)
+    assert np.array_equal(serial.full, parallel.full) and np.all(np.isfinite(serial.full))
+    back = tdp.load_sensitivity_draws(tiny_data.corpus_hash, lda=lda, sampler=TINY_SAMPLER, cache_dir=tmp_path / "a")
+    assert np.allclose(back.full, serial.full, rtol=1e-5) and np.allclose(back.deltas, serial.deltas, rtol=1e-5)
     assert serial.deltas.std() > 0
 
 
@@ -368,6 +371,11 @@ def test_sampler_matches_literal_recomputation_for_each_engine(tiny_data, tmp_pa
         for m, n in [(2, 3), (3, 5)]:
             assert draws.draws_for(m, n)[i] == pytest.approx(
                 _brute_force_delta(tiny_data, i, m, n, lda=lda, sampler=sampler), abs=1e-9)
+        # the diagnostic: whole topic–word matrices, best row permutation by brute force
+        shared, x, x2 = tdp.pair_users(tiny_data.n_users, i, sampler)
+        a, b = (fit_topic_model(tiny_data, settings=lda, users=list(shared) + [u]).topic_word for u in (x, x2))
+        best = min(np.linalg.norm(a - b[list(p)]) for p in itertools.permutations(range(3)))
+        assert draws.full[i] == pytest.approx(best, abs=1e-9)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
