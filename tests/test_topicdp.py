@@ -606,3 +606,23 @@ def test_compare_noise_ranks_and_sentence_follow_the_numbers():
             assert c.topicdp_beats_mvg[i] == (c.std["TopicDP"][i] < c.std["MVG"][i])
     with pytest.raises(ValueError, match="delta_s must be > 0"):
         tdp.compare_noise(delta_s=0, epsilons=eps, delta=1e-4, m=2, n=2)
+
+
+def test_summarise_draws_reports_the_numbers_it_is_given():
+    h = dpcore.sensitivity_sampler_size(0.2).h  # 61, k = h
+    grid = np.full((h, 1, 1), 0.01)
+    grid[:6, 0, 0] = 1.4  # 6 jumps out of 61
+    full = np.full(h, 0.02)
+    draws = tdp.SensitivityDraws(deltas=grid, m_values=(1,), n_values=(2,), corpus_hash="x", lda=TINY_LDA,
+                                 sampler=TINY_SAMPLER, key="k", full=full)
+    s = tdp.summarise_draws(draws, gamma=0.2, m=1, n=2, delta=1e-4)
+    assert s.delta_s == 1.4 and s.median == pytest.approx(0.01) and s.h == h
+    assert s.share_above_break_even == pytest.approx(6 / h)
+    assert s.break_even_laplace == tdp.laplace_break_even_sensitivity(delta=1e-4, n=2)
+    assert "LDA itself is stable" in s.sentence and f"{6 / h:.0%}" in s.sentence
+    unstable = tdp.SensitivityDraws(deltas=grid, m_values=(1,), n_values=(2,), corpus_hash="x", lda=TINY_LDA,
+                                    sampler=TINY_SAMPLER, key="k", full=np.full(h, 1.2))
+    assert "LDA itself moves" in tdp.summarise_draws(unstable, gamma=0.2, m=1, n=2, delta=1e-4).sentence
+    legacy = tdp.SensitivityDraws(deltas=grid, m_values=(1,), n_values=(2,), corpus_hash="x", lda=TINY_LDA,
+                                  sampler=TINY_SAMPLER, key="k")
+    assert np.isnan(tdp.summarise_draws(legacy, gamma=0.2, m=1, n=2, delta=1e-4).full_median)
