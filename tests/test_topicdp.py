@@ -473,6 +473,13 @@ STOPPY_TEXT = ("thanks so much , i hope you are well and just wanted to let you 
                "{a} {b} {c} is really good and we will make it great ")
 
 
+def test_shipped_stop_word_list_is_sklearns():
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    assert tdp_tm.ENGLISH_STOP_WORDS == frozenset(ENGLISH_STOP_WORDS)
+    assert tdp_tm.TOPIC_STOP_WORDS == frozenset(ENGLISH_STOP_WORDS) | tdp_tm.FILLER_WORDS
+
+
 def test_top_keywords_are_never_stop_words():
     """Stop words and fillers dominate the raw text, yet no topic's top-5 keyword is one of them."""
     rng = np.random.default_rng(4)
