@@ -156,21 +156,26 @@ def bench_sampler(pairs: int, full: bool) -> None:
               f"(CPU per pair × h / 2); measured rate with 2 workers here: {timings[2] / pairs * h / 60:.1f} min")
 
 
-def bench_l1(reps: int) -> None:
+def bench_l1(reps: int, cache_dir=None) -> None:
+    """The thesis' settings (004 Figs. 5.2a and 5.6: ε = 3, γ = 0.1, m = n = 10, δ = 1e-4)."""
     corpus, lda, sampler, _ = _setup()
-    model = dpcore.load_topic_model(corpus.content_hash, lda=lda)
+    eps, delta = 3.0, 1e-4
+    model = dpcore.load_topic_model(corpus.content_hash, lda=lda, cache_dir=cache_dir)
     if model is None:
-        raise SystemExit("no shipped topic model: run the page or dpcore.save_topic_model first")
-    draws = dpcore.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler)
+        raise SystemExit("no stored topic model: run scripts/topicdp_ship.py (or the page) first")
+    draws = dpcore.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler, cache_dir=cache_dir)
     sens = draws.sensitivity(gamma=0.1, m=10, n=10)
     w = dpcore.topic_keyword_matrix(model, m=10, n=10)
-    print(f"ε = 3, γ = 0.1, δ = 1e-5, 10 × 10, Δ_s = {sens.delta_s:.4f}; "
-          f"TopicDP σ = {tdp.topicdp_sigma(epsilon=3, delta=1e-5, sensitivity=sens.delta_s, m=10, n=10):.4g}, "
-          f"MVG σ = {tdp.mvg_sigma(epsilon=3, delta=1e-5, m=10, n=10, gamma_f=10 ** 0.5, s2=sens.delta_s):.4g}, "
-          f"Laplace b = {tdp.matrix_laplace_scale(epsilon=3, m=10):.4g}")
+    print(f"ε = {eps:g}, γ = 0.1, δ = {delta:g}, 10 × 10, N = {sampler.dataset_size(corpus.n_users)}, "
+          f"engine {lda.engine}: Δ_s = {sens.delta_s:.4f} (k = {sens.k} of h = {sens.h}); "
+          f"TopicDP σ = {tdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=sens.delta_s, m=10, n=10):.4g}, "
+          f"MVG σ = {tdp.mvg_sigma(epsilon=eps, delta=delta, m=10, n=10, gamma_f=10 ** 0.5, s2=sens.delta_s):.4g}, "
+          f"Laplace b = {tdp.matrix_laplace_scale(epsilon=eps, m=10):.4g}")
     print("keywords:", ", ".join(w.words))
+    print(tdp.summarise_draws(draws, gamma=0.1, m=10, n=10, delta=delta).sentence)
+    print(tdp.compare_noise(delta_s=sens.delta_s, epsilons=(1, 3, 5, 10), delta=delta, m=10, n=10).sentence)
     for stage in ("released", "noisy"):
-        errs = tdp.release_errors(w.matrix, epsilon=3, delta=1e-5, sensitivity=sens.delta_s, repetitions=reps,
+        errs = tdp.release_errors(w.matrix, epsilon=eps, delta=delta, sensitivity=sens.delta_s, repetitions=reps,
                                   rng=np.random.default_rng(20261121), stage=stage)
         print(f"  {stage} ({reps} draws): " + "; ".join(
             f"{mech}: L1 {errs[mech]['l1'].mean():.4g} [{np.percentile(errs[mech]['l1'], 10):.4g}, "
@@ -178,7 +183,7 @@ def bench_l1(reps: int) -> None:
             f"Kendall {errs[mech]['kendall'].mean():.3f}" for mech in tdp.TOPIC_MECHANISMS))
     # What Δ_s would have to be for TopicDP to beat the baselines (for the report; nothing is tuned).
     for target in (1e-2, 1e-3, 1e-4):
-        errs = tdp.release_errors(w.matrix, epsilon=3, delta=1e-5, sensitivity=target, repetitions=50,
+        errs = tdp.release_errors(w.matrix, epsilon=eps, delta=delta, sensitivity=target, repetitions=50,
                                   rng=np.random.default_rng(1), stage="released")
         print(f"  what-if Δ_s = {target:g}: TopicDP L1 {errs['TopicDP']['l1'].mean():.4g}, "
               f"MVG L1 {errs['MVG']['l1'].mean():.4g}, Laplace L1 {errs['Laplace']['l1'].mean():.4g}")
@@ -230,12 +235,14 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=40, help="pairs for the speed-up measurement (default 40)")
     ap.add_argument("--full-sampler", action="store_true", help="re-run all 285 pairs from scratch (slow)")
     ap.add_argument("--reps", type=int, default=200)
+    ap.add_argument("--cache", default=None, help="read the model and draws from this folder (default: the "
+                                                  "user cache, then the shipped files)")
     ap.add_argument("--runs", type=int, default=20)
     args = ap.parse_args()
     if "engines" in args.parts:
         bench_engines(min(args.pairs, 5))
     if "l1" in args.parts:
-        bench_l1(args.reps)
+        bench_l1(args.reps, args.cache)
     if "curves" in args.parts:
         bench_curves(20)
     if "page" in args.parts:
