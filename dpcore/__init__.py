@@ -128,6 +128,9 @@ from .bayesian_baselines import (
 )
 
 from .topic_model import (
+    LDA_ENGINES,
+    TOPIC_STOP_WORDS,
+    tomotopy_available,
     LdaSettings,
     TopicModel,
     TopicKeywordMatrix,
@@ -138,6 +141,11 @@ from .topic_model import (
     topic_keyword_matrix,
 )
 from .topicdp import (
+    DrawsSummary,
+    NoiseComparison,
+    compare_noise,
+    laplace_break_even_sensitivity,
+    summarise_draws,
     MATRIX_LAPLACE_GUARANTEE,
     TOPICDP_GUARANTEE,
     TOPIC_MECHANISMS,

@@ -1,6 +1,6 @@
 """The topic model behind TopicDP: LDA on a corpus' documents and its m × n topic–keyword matrix.
 
-Thesis 004 §2.1 and SPEC §5: f(D) fits LDA (scikit-learn, fixed ``random_state``) on the
+Thesis 004 §2.1 and SPEC §5: f(D) fits LDA (fixed ``random_state``; engine below) on the
 documents; the released matrix W ∈ [0, 1]^{m×n} has the m most prevalent topics as rows and, as
 columns, the union of the selected topics' top keywords, truncated or padded to n by overall weight;
 every row is renormalised to a probability vector over those n words (thesis §2.1: "the sum of the
@@ -11,17 +11,48 @@ Readings taken here (the thesis and SPEC are silent on them):
 * **Fixed vocabulary.** The CountVectorizer vocabulary is built once from the whole corpus and kept
   for every fit (the full-corpus release and the 2h fits of the sensitivity sampler), so the fits
   of D and D' share their columns. Words a topic does not use still carry the LDA prior mass.
-* **Prevalence** of a topic = the number of word tokens LDA assigns to it (the row sums of
-  ``components_``), which needs no extra E-step.
+  Departure: this vocabulary is computed from the private corpus and then held fixed, so, strictly, the
+  sampled f is "LDA over this vocabulary" and the vocabulary itself is not covered by the sampled
+  sensitivity (the thesis, too, takes its keywords from D without accounting for the choice).
+* **Prevalence** of a topic = the number of word tokens LDA assigns to it (scikit-learn: the row
+  sums of ``components_``, which needs no extra E-step; tomotopy: n_k).
 * **Keyword columns**: each selected topic contributes its top ⌈n/m⌉ words; the union is ordered by
   overall weight Σ_t prevalence_t·β_t,w over the selected topics, truncated to n, and padded with
   the next words by the same weight when the union is smaller than n.
-* **Speed.** The sampler repeats the fit 2h times, so the defaults are chosen for speed: at most
-  1,000 words (min_df = 5, max_df = 0.5, English stop words removed), batch variational Bayes with
-  ``max_iter = 10``, ``max_doc_update_iter = 10`` and ``mean_change_tol = 1e-2`` (sklearn's defaults
-  are 100 and 1e-3; on the sample corpus most topics keep the same top words and a fit is ~1.4× faster:
-  24.7 s → 17.8 s for all 9,465 documents, ~1.4 s → ~1.0 s for a 100-user sample, on a shared 2-core machine).
-  Batch learning is deterministic for a fixed ``random_state`` and processes D and D' identically.
+* **Topic vocabulary** (issue 11: readable topics). Words are lower-case runs of letters; out go
+  :data:`TOPIC_STOP_WORDS` (scikit-learn's ``ENGLISH_STOP_WORDS`` plus the greetings and filler words
+  of e-mails and reviews in :data:`FILLER_WORDS`), words in fewer than ``min_df`` documents (rare words:
+  often one user's) and words in more than ``max_df`` of the documents (too common to tell topics
+  apart); at most ``max_features`` words are kept, the most frequent first.
+* **Three engines behind one function** (:func:`fit_topic_word`; ``LdaSettings.engine``):
+
+  - ``"vb"`` (default) — scikit-learn's batch variational Bayes, step for step and with the same
+    random numbers, but vectorised over all documents (numpy/scipy only): the same matrix as
+    ``"sklearn"`` to ~1e-9 (tests/test_topicdp.py), ~5× faster on the sample corpus.
+  - ``"sklearn"`` — ``sklearn.decomposition.LatentDirichletAllocation`` itself (``max_iter`` passes,
+    ``max_doc_update_iter``, ``mean_change_tol``; priors α = η = 1/K, its defaults).
+  - ``"tomotopy"`` — collapsed Gibbs sampling in tomotopy's compiled sampler (optional extra
+    ``[topics]``; imported lazily; without it, asking for it falls back to ``"vb"`` with a warning):
+    one thread, ``gibbs_iter`` sweeps, the same fixed priors, no hyper-parameter optimisation; topic
+    k's distribution is the posterior mean (n_kw + η)/(n_k + Vη) over the *fixed* vocabulary.
+
+  Why the default is not tomotopy although it is ~25× faster than scikit-learn at the same held-out
+  perplexity (benchmarks/bench_topicdp.py, ``engines``): TopicDP needs f(D) and f(D′) of neighbours to
+  be close, and Gibbs chains of neighbouring datasets decouple — x and x′ hold different numbers of
+  tokens, so after the first sweep the two chains consume the random stream at different offsets and
+  end in different modes (on the sample corpus a 10 × 10 Δ_i of ≈ 2 at N = corpus size, against
+  ≈ 0.007 for variational Bayes on the same pair; with x′ = x with one token moved, i.e. the same
+  token count, the chains stay coupled and Δ_i is 0.03). Variational Bayes from the same seeded start
+  is a deterministic, nearly smooth map of the counts, so neighbours stay close.
+* **No warm start.** Rubinstein & Aldà's sampler needs f to be one fixed function of the dataset: a fit
+  that starts from the full private corpus' fit would make f(D) depend on data outside D (and the
+  released matrix is f of that same corpus), which the guarantee does not cover. A start from a public
+  fit would be allowed, but it is not built. What makes the two fits of a pair comparable: one
+  vocabulary, the same seed (hence the same starting λ for variational Bayes), and the same document
+  order (shared users first).
+* **Determinism.** Every engine is deterministic for a fixed ``random_state`` and the same input
+  (tomotopy with one worker thread); the fits copy and canonicalise their input (sorted indices), so
+  the result does not depend on how the count matrix was built.
 
 Topic alignment: LDA returns its topics in an arbitrary order, so two fits are compared after
 matching their rows with the Hungarian algorithm (``scipy.optimize.linear_sum_assignment``) on
@@ -30,7 +61,9 @@ squared Euclidean distances, which gives the row permutation minimising the Frob
 
 from __future__ import annotations
 
+import hashlib
 import math
+import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -41,7 +74,12 @@ from .corpus import Corpus
 from .validation import check_choice, check_int, check_real
 
 __all__ = [
+    "LDA_ENGINES",
     "LDA_LEARNING_METHODS",
+    "FILLER_WORDS",
+    "TOPIC_STOP_WORDS",
+    "default_lda_engine",
+    "tomotopy_available",
     "LdaSettings",
     "DocumentTermData",
     "TopicModel",
@@ -55,6 +93,69 @@ __all__ = [
 ]
 
 LDA_LEARNING_METHODS = ("batch", "online")
+LDA_ENGINES = ("vb", "tomotopy", "sklearn")
+
+FILLER_WORDS = frozenset("""
+hi hello hey dear thanks thank regards cheers best kind kindly sincerely please pls ok okay yes yeah
+hope hoping just like really quite pretty bit lot lots thing things stuff way ve ll don didn doesn isn
+wasn won wouldn couldn shouldn im ive id dont cant make makes made making use used using uses get gets
+getting got let lets know knew think thought want wanted need needs needed going go goes went come came
+say said says tell told look looking looks good great nice sure maybe actually definitely really
+doing done sorry ext
+""".split())
+"""Greetings, fillers, generic verbs and signature residue ("ext" of a phone extension) of e-mails and
+reviews, kept out of the topic vocabulary beside scikit-learn's list: on the sample corpora they were
+top keywords of several topics ("hope", "thanks", "make", "ext") without saying what a topic is about."""
+
+
+ENGLISH_STOP_WORDS = frozenset("""
+a about above across after afterwards again against all almost alone along already also although
+always am among amongst amoungst amount an and another any anyhow anyone anything anyway anywhere
+are around as at back be became because become becomes becoming been before beforehand behind being
+below beside besides between beyond bill both bottom but by call can cannot cant co con could
+couldnt cry de describe detail do done down due during each eg eight either eleven else elsewhere
+empty enough etc even ever every everyone everything everywhere except few fifteen fifty fill find
+fire first five for former formerly forty found four from front full further get give go had has
+hasnt have he hence her here hereafter hereby herein hereupon hers herself him himself his how
+however hundred i ie if in inc indeed interest into is it its itself keep last latter latterly least
+less ltd made many may me meanwhile might mill mine more moreover most mostly move much must my
+myself name namely neither never nevertheless next nine no nobody none noone nor not nothing now
+nowhere of off often on once one only onto or other others otherwise our ours ourselves out over own
+part per perhaps please put rather re same see seem seemed seeming seems serious several she should
+show side since sincere six sixty so some somehow someone something sometime sometimes somewhere
+still such system take ten than that the their them themselves then thence there thereafter thereby
+therefore therein thereupon these they thick thin third this those though three through throughout
+thru thus to together too top toward towards twelve twenty two un under until up upon us very via
+was we well were what whatever when whence whenever where whereafter whereas whereby wherein
+whereupon wherever whether which while whither who whoever whole whom whose why will with within
+without would yet you your yours yourself yourselves
+""".split())
+"""scikit-learn's ``ENGLISH_STOP_WORDS`` (318 words), copied here: importing it from scikit-learn loads
+pandas, which dpcore must not (tests/test_dependencies.py); tests/test_topicdp.py checks the copy."""
+
+TOPIC_STOP_WORDS = ENGLISH_STOP_WORDS | FILLER_WORDS
+"""Words never used as topic keywords: scikit-learn's ``ENGLISH_STOP_WORDS`` ∪ :data:`FILLER_WORDS`."""
+
+TOKEN_PATTERN = r"(?u)\b[a-z][a-z]+\b"
+"""A word: two or more letters (after lower-casing)."""
+
+VOCABULARY_VERSION = hashlib.sha256((TOKEN_PATTERN + " " + " ".join(sorted(TOPIC_STOP_WORDS))).encode()).hexdigest()[:12]
+"""Fingerprint of the token pattern and stop-word list: part of every cache key (they change the
+vocabulary, hence every Δ_i)."""
+
+
+def default_lda_engine() -> str:
+    """The engine used when none is named: ``"vb"`` (see the module docstring for why not tomotopy)."""
+    return "vb"
+
+
+def tomotopy_available() -> bool:
+    """True when the optional engine (``pip install "dp-text-dashboard[topics]"``) can be imported."""
+    try:
+        import tomotopy  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -62,13 +163,21 @@ class LdaSettings:
     """Everything that determines f(D) besides the data (part of every cache key).
 
     Attributes:
+      engine: ``"tomotopy"`` (collapsed Gibbs) or ``"sklearn"`` (variational Bayes); ``None`` (the
+        default) picks :func:`default_lda_engine` when the settings are made, so the stored value — and
+        every cache key — names the engine that really fits.
       n_topics: number of LDA topics K (the matrix's m is at most K).
-      max_iter, learning_method, max_doc_update_iter, mean_change_tol: scikit-learn LDA settings.
+      gibbs_iter: Gibbs sweeps over all tokens (tomotopy only).
+      max_iter, learning_method, max_doc_update_iter, mean_change_tol: scikit-learn LDA settings
+        (scikit-learn only).
       max_features, min_df, max_df: CountVectorizer vocabulary limits (built once on the corpus).
       random_state: the LDA seed, identical for every fit (SPEC §5: same seed for D and D').
+      vocabulary_version: fingerprint of :data:`TOPIC_STOP_WORDS` (set automatically).
     """
 
+    engine: str | None = None
     n_topics: int = 10
+    gibbs_iter: int = 30
     max_iter: int = 10
     learning_method: str = "batch"
     max_doc_update_iter: int = 10
@@ -77,9 +186,18 @@ class LdaSettings:
     min_df: int = 5
     max_df: float = 0.5
     random_state: int = 0
+    vocabulary_version: str = VOCABULARY_VERSION
 
     def __post_init__(self):
+        if self.engine is None:
+            object.__setattr__(self, "engine", default_lda_engine())
+        check_choice("engine", self.engine, LDA_ENGINES)
+        if self.engine == "tomotopy" and not tomotopy_available():
+            warnings.warn("engine='tomotopy' asked for but tomotopy is not installed: falling back to "
+                          "engine='vb' (scikit-learn's batch variational Bayes)", RuntimeWarning, stacklevel=3)
+            object.__setattr__(self, "engine", "vb")
         check_int("n_topics", self.n_topics, low=2, high=50)
+        check_int("gibbs_iter", self.gibbs_iter, low=1, high=5000)
         check_int("max_iter", self.max_iter, low=1, high=500)
         check_choice("learning_method", self.learning_method, LDA_LEARNING_METHODS)
         check_int("max_doc_update_iter", self.max_doc_update_iter, low=1, high=1000)
@@ -163,7 +281,7 @@ def document_term_data(corpus: Corpus, *, settings: LdaSettings = LdaSettings())
     min_df = min(settings.min_df, max(1, len(texts) // 20))
     max_df = settings.max_df if len(texts) >= 20 else 1.0
     vec = CountVectorizer(max_features=settings.max_features, min_df=min_df, max_df=max_df,
-                          stop_words="english", token_pattern=r"(?u)\b[a-z][a-z']+\b")
+                          stop_words=sorted(TOPIC_STOP_WORDS), token_pattern=TOKEN_PATTERN)
     try:
         counts = vec.fit_transform(texts).tocsr()
     except ValueError:
@@ -180,7 +298,93 @@ def document_term_data(corpus: Corpus, *, settings: LdaSettings = LdaSettings())
 
 
 def fit_topic_word(counts, settings: LdaSettings) -> tuple[np.ndarray, np.ndarray]:
-    """Fit LDA on a count matrix; return (topic_word K × V with rows summing to 1, prevalence K)."""
+    """Fit LDA on a document–term count matrix; return (topic_word K × V with rows summing to 1,
+    prevalence K). The one place an engine is called (``settings.engine``; module docstring)."""
+    if settings.engine == "vb":
+        if settings.learning_method != "batch":
+            raise ValueError(f"learning_method must be 'batch' for engine='vb', got "
+                             f"learning_method={settings.learning_method!r}")
+        return _fit_vb(counts, settings)
+    if settings.engine == "tomotopy":
+        return _fit_tomotopy(counts, settings)
+    return _fit_sklearn(counts, settings)
+
+
+def _canonical_counts(counts, dtype) -> csr_matrix:
+    """A private CSR copy with summed duplicates and sorted indices: the fit never changes its input,
+    and the result does not depend on how the input's indices happen to be ordered."""
+    x = csr_matrix(counts, dtype=dtype, copy=True)
+    x.sum_duplicates()
+    x.sort_indices()
+    return x
+
+
+def _rows(x: csr_matrix, rows: np.ndarray) -> tuple[csr_matrix, np.ndarray]:
+    """The CSR sub-matrix of ``rows`` and, for each of its stored entries, its row number."""
+    sub = x[rows]
+    return sub, np.repeat(np.arange(rows.size), np.diff(sub.indptr))
+
+
+def _psi(x: np.ndarray) -> np.ndarray:
+    from scipy.special import psi
+
+    return psi(x)
+
+
+def _exp_dirichlet_expectation(a: np.ndarray) -> np.ndarray:
+    """exp(E[log X]) for rows X ~ Dirichlet(a): exp(ψ(a) − ψ(Σ a))."""
+    return np.exp(_psi(a) - _psi(a.sum(axis=1))[:, None])
+
+
+def _fit_vb(counts, settings: LdaSettings) -> tuple[np.ndarray, np.ndarray]:
+    """scikit-learn's batch variational Bayes for LDA (Hoffman, Blei & Bach 2010, batch form),
+    step for step, with the per-document loop vectorised over all documents at once.
+
+    Same random numbers (``numpy.random.RandomState(random_state)``: λ ~ Γ(100, 0.01) once, then
+    each E-step's γ ~ Γ(100, 0.01)), the same per-document early stop (a document stops updating once
+    the mean absolute change of its γ is below ``mean_change_tol``), the same ε added to φ's
+    normaliser, the same M-step λ = η + E[n_kw]. It departs from scikit-learn only in rounding (scipy's
+    ψ instead of scikit-learn's own approximation, and sums taken in another order) and it skips the
+    final perplexity E-step, which does not change ``components_``. tests/test_topicdp.py compares the
+    two on random corpora.
+    """
+    x = _canonical_counts(counts, np.float64)
+    n_docs, n_words = x.shape
+    k = settings.n_topics
+    alpha = eta = 1.0 / k
+    eps = np.finfo(np.float64).eps
+    rs = np.random.RandomState(settings.random_state)
+    lam = rs.gamma(100.0, 0.01, (k, n_words))
+    exp_beta = _exp_dirichlet_expectation(lam)
+    all_docs = np.arange(n_docs)
+    doc_of_all = np.repeat(all_docs, np.diff(x.indptr))
+    for _ in range(settings.max_iter):
+        beta_t = np.ascontiguousarray(exp_beta.T)  # V × K: row gathers are contiguous
+        gam = rs.gamma(100.0, 0.01, (n_docs, k))
+        exp_theta = _exp_dirichlet_expectation(gam)
+        active = all_docs
+        for _ in range(settings.max_doc_update_iter):
+            if active.size == 0:
+                break
+            sub, doc_of = (x, doc_of_all) if active.size == n_docs else _rows(x, active)
+            et = exp_theta[active]
+            norm = np.einsum("ik,ik->i", np.take(et, doc_of, axis=0), np.take(beta_t, sub.indices, axis=0)) + eps
+            ratio = csr_matrix((sub.data / norm, sub.indices, sub.indptr), shape=sub.shape)
+            new = et * (ratio @ beta_t) + alpha
+            change = np.abs(new - gam[active]).mean(axis=1)
+            gam[active] = new
+            exp_theta[active] = _exp_dirichlet_expectation(new)
+            active = active[change >= settings.mean_change_tol]
+        norm = np.einsum("ik,ik->i", np.take(exp_theta, doc_of_all, axis=0), np.take(beta_t, x.indices, axis=0)) + eps
+        ratio = csr_matrix((x.data / norm, x.indices, x.indptr), shape=x.shape)
+        sstats = np.asarray(ratio.T @ exp_theta).T * exp_beta
+        lam = eta + sstats
+        exp_beta = _exp_dirichlet_expectation(lam)
+    prevalence = lam.sum(axis=1)
+    return lam / prevalence[:, None], prevalence
+
+
+def _fit_sklearn(counts, settings: LdaSettings) -> tuple[np.ndarray, np.ndarray]:
     from sklearn.decomposition import LatentDirichletAllocation
 
     lda = LatentDirichletAllocation(
@@ -195,6 +399,45 @@ def fit_topic_word(counts, settings: LdaSettings) -> tuple[np.ndarray, np.ndarra
     comp = lda.components_
     prevalence = comp.sum(axis=1)
     return comp / prevalence[:, None], prevalence
+
+
+_TOKEN_NAMES: dict[int, np.ndarray] = {}
+
+
+def _token_names(n_words: int) -> np.ndarray:
+    """Column j of the count matrix goes to tomotopy as the token "j" (object array, built once per V)."""
+    names = _TOKEN_NAMES.get(n_words)
+    if names is None:
+        names = _TOKEN_NAMES[n_words] = np.array([str(j) for j in range(n_words)], dtype=object)
+    return names
+
+
+def _fit_tomotopy(counts, settings: LdaSettings) -> tuple[np.ndarray, np.ndarray]:
+    import tomotopy as tp  # present: LdaSettings falls back to "vb" when it is not
+    x = _canonical_counts(counts, np.int64)
+    k, n_words = settings.n_topics, x.shape[1]
+    prior = 1.0 / k  # scikit-learn's defaults for both priors
+    tokens = _token_names(n_words)[np.repeat(x.indices, x.data.astype(np.int64))]
+    ends = np.cumsum(np.asarray(x.sum(axis=1)).ravel().astype(np.int64))
+    model = tp.LDAModel(k=k, alpha=prior, eta=prior, seed=settings.random_state)
+    model.optim_interval = 0  # fixed priors, as in the scikit-learn engine
+    n_docs = 0
+    for doc in np.split(tokens, ends[:-1]):
+        if doc.size:
+            model.add_doc(doc.tolist())
+            n_docs += 1
+    if n_docs == 0:
+        raise ValueError("the documents must hold at least one vocabulary word, got none")
+    model.train(settings.gibbs_iter, workers=1, parallel=tp.ParallelScheme.NONE)
+    raw = np.array([model.get_topic_word_dist(t, normalize=False) for t in range(k)])  # n_kw + η
+    vocab = model.used_vocabs if len(model.used_vocabs) == raw.shape[1] else model.vocabs
+    used = np.fromiter((int(w) for w in vocab), dtype=np.int64, count=raw.shape[1])
+    n_kw = np.zeros((k, n_words))
+    n_kw[:, used] = np.maximum(raw - prior, 0.0)
+    n_kw = np.rint(n_kw)  # integer counts (float32 round-off removed)
+    prevalence = n_kw.sum(axis=1)
+    topic_word = (n_kw + prior) / (prevalence + n_words * prior)[:, None]
+    return topic_word, prevalence
 
 
 def fit_topic_model(data: DocumentTermData, *, settings: LdaSettings = LdaSettings(), users=None) -> TopicModel:

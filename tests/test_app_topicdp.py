@@ -82,8 +82,8 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     bars = at.get("progress")
     assert bars and bars[-1].proto.value == 100  # reached the end
     assert "Done" in bars[-1].proto.text
-    files = list(tiny_env.glob("sensitivity_*.json"))
-    assert len(files) == 1 and json.loads(files[0].read_text())["pairs"] == h
+    files = list(tiny_env.glob("sensitivity_*.json.gz"))
+    assert len(files) == 1 and json.loads(gzip.decompress(files[0].read_bytes()))["pairs"] == h
     assert _metric(at, "Sampled sensitivity Δ_s") > 0
     assert len(at.get("plotly_chart")) >= 2
     texts = " ".join(m.value for m in at.markdown)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import dpcore
+from dpcore import topic_model as tdp_tm
 from dpcore import topicdp as tdp
 from dpcore.corpus import corpus_from_records
 from dpcore.gaussian import classic_gaussian_sigma
@@ -44,6 +45,7 @@ def tiny_corpus(n_users: int = 24, seed: int = 1):
 
 TINY_LDA = LdaSettings(n_topics=3, min_df=1, max_df=1.0)
 TINY_SAMPLER = tdp.SamplerSettings(sample_users=8, seed=3)
+ENGINES = ["vb", "sklearn"] + (["tomotopy"] if tdp_tm.tomotopy_available() else [])
 
 
 @pytest.fixture(scope="module")
@@ -284,12 +286,12 @@ def test_matrix_validation():
 # ------------------------------------------------------------------ the sampler
 
 
-def _brute_force_delta(data, index, m, n):
+def _brute_force_delta(data, index, m, n, lda=TINY_LDA, sampler=TINY_SAMPLER):
     """Δ_i recomputed literally: build D and D′, fit each, try every row permutation."""
-    shared, x, x2 = tdp.pair_users(data.n_users, index, TINY_SAMPLER)
+    shared, x, x2 = tdp.pair_users(data.n_users, index, sampler)
     mats = []
     for extra in (x, x2):
-        model = fit_topic_model(data, settings=TINY_LDA, users=list(shared) + [extra])
+        model = fit_topic_model(data, settings=lda, users=list(shared) + [extra])
         w = topic_keyword_matrix(model, m=m, n=n)
         mats.append(dict(zip(((t, word) for t in range(m) for word in w.words), w.matrix.ravel())))
     words = sorted({wd for mat in mats for (_, wd) in mat})
@@ -332,7 +334,8 @@ def test_sampler_brute_force_and_cache_reuse(tiny_data, tmp_path, monkeypatch):
                                   cache_dir=tmp_path)
     assert calls == list(range(h, 61))
     assert np.allclose(r20.draws[:h], res.draws, rtol=1e-5)
-    stored = json.loads(next(tmp_path.glob("sensitivity_*.json")).read_text())
+    import gzip
+    stored = json.loads(gzip.decompress(next(tmp_path.glob("sensitivity_*.json.gz")).read_bytes()))
     assert stored["pairs"] == 61 and stored["corpus_hash"] == tiny_data.corpus_hash
 
 
@@ -352,13 +355,175 @@ def test_order_statistic_uses_first_h_draws_only():
         draws.sensitivity(gamma=0.1, m=1, n=3)
 
 
-def test_pairs_do_not_depend_on_worker_count(tiny_data, tmp_path):
-    serial = tdp.extend_sensitivity_draws(tiny_data, n_pairs=6, lda=TINY_LDA, sampler=TINY_SAMPLER,
+@pytest.mark.parametrize("engine", ENGINES)
+def test_pairs_do_not_depend_on_worker_count(tiny_data, tmp_path, engine):
+    """Same seed → the same Δ_i, bit for bit, with 1 and 2 worker processes (and on a rerun)."""
+    lda = LdaSettings(n_topics=3, min_df=1, max_df=1.0, engine=engine)
+    serial = tdp.extend_sensitivity_draws(tiny_data, n_pairs=8, lda=lda, sampler=TINY_SAMPLER,
                                           cache_dir=tmp_path / "a", workers=1)
-    parallel = tdp.extend_sensitivity_draws(tiny_data, n_pairs=6, lda=TINY_LDA, sampler=TINY_SAMPLER,
+    parallel = tdp.extend_sensitivity_draws(tiny_data, n_pairs=8, lda=lda, sampler=TINY_SAMPLER,
                                             cache_dir=tmp_path / "b", workers=2)
-    assert np.allclose(serial.deltas, parallel.deltas, rtol=1e-9, atol=1e-12)
+    again = np.stack([tdp.pair_deltas(tiny_data, i, lda=lda, sampler=TINY_SAMPLER) for i in range(8)])
+    assert np.array_equal(serial.deltas, parallel.deltas)
+    assert np.array_equal(serial.deltas, again)
+    assert np.array_equal(serial.full, parallel.full) and np.all(np.isfinite(serial.full))
+    back = tdp.load_sensitivity_draws(tiny_data.corpus_hash, lda=lda, sampler=TINY_SAMPLER, cache_dir=tmp_path / "a")
+    assert np.allclose(back.full, serial.full, rtol=1e-5) and np.allclose(back.deltas, serial.deltas, rtol=1e-5)
     assert serial.deltas.std() > 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_sampler_matches_literal_recomputation_for_each_engine(tiny_data, tmp_path, engine):
+    """Each engine's Δ_i (same seeds) equals a literal recomputation: D and D′ built user by user,
+    fitted separately, every row permutation tried."""
+    lda = LdaSettings(n_topics=3, min_df=1, max_df=1.0, engine=engine)
+    sampler = tdp.SamplerSettings(seed=9)  # N = the corpus' 24 users
+    draws = tdp.extend_sensitivity_draws(tiny_data, n_pairs=3, lda=lda, sampler=sampler, cache_dir=tmp_path)
+    shared, _, _ = tdp.pair_users(tiny_data.n_users, 0, sampler)
+    assert shared.size == tiny_data.n_users - 1
+    for i in range(3):
+        for m, n in [(2, 3), (3, 5)]:
+            assert draws.draws_for(m, n)[i] == pytest.approx(
+                _brute_force_delta(tiny_data, i, m, n, lda=lda, sampler=sampler), abs=1e-9)
+        # the diagnostic: whole topic–word matrices, best row permutation by brute force
+        shared, x, x2 = tdp.pair_users(tiny_data.n_users, i, sampler)
+        a, b = (fit_topic_model(tiny_data, settings=lda, users=list(shared) + [u]).topic_word for u in (x, x2))
+        best = min(np.linalg.norm(a - b[list(p)]) for p in itertools.permutations(range(3)))
+        assert draws.full[i] == pytest.approx(best, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_vectorised_vb_is_sklearn_batch_vb(seed):
+    """engine="vb" reproduces scikit-learn's batch LDA on random count matrices (same random_state)."""
+    from scipy.sparse import csr_matrix
+
+    rng = np.random.default_rng(seed)
+    n_docs, n_words = 60, 40
+    dense = rng.poisson(rng.gamma(0.3, 2.0, size=(n_docs, n_words)))
+    dense[3] = 0  # an empty document
+    x = csr_matrix(dense)
+    for kw in [dict(max_iter=4), dict(max_iter=10, mean_change_tol=1e-3, max_doc_update_iter=30)]:
+        settings = LdaSettings(n_topics=4, random_state=seed, **kw)
+        vb = tdp_tm.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "engine": "vb"}))
+        sk = tdp_tm.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "engine": "sklearn"}))
+        assert np.allclose(vb[0], sk[0], atol=1e-7, rtol=0)
+        assert np.allclose(vb[1], sk[1], rtol=1e-7)
+
+
+def test_fit_does_not_change_its_input_and_ignores_index_order(tiny_data):
+    x = tiny_data.counts.copy()
+    before = (x.indices.copy(), x.data.copy())
+    a = tdp_tm.fit_topic_word(x, TINY_LDA)
+    assert np.array_equal(x.indices, before[0]) and np.array_equal(x.data, before[1])
+    shuffled = x.tocoo()
+    order = np.random.default_rng(0).permutation(shuffled.nnz)
+    from scipy.sparse import coo_matrix
+    b = tdp_tm.fit_topic_word(coo_matrix((shuffled.data[order], (shuffled.row[order], shuffled.col[order])),
+                                         shape=x.shape).tocsr(), TINY_LDA)
+    assert np.array_equal(a[0], b[0])
+
+
+def test_engine_falls_back_when_tomotopy_is_missing(monkeypatch, tiny_data):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_tomotopy(name, *args, **kwargs):
+        if name == "tomotopy" or name.startswith("tomotopy."):
+            raise ImportError("No module named 'tomotopy'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_tomotopy)
+    monkeypatch.delitem(__import__("sys").modules, "tomotopy", raising=False)
+    assert not tdp_tm.tomotopy_available()
+    assert LdaSettings().engine == "vb"
+    with pytest.warns(RuntimeWarning, match="falling back to engine='vb'"):
+        s = LdaSettings(engine="tomotopy", n_topics=3, min_df=1, max_df=1.0)
+    assert s.engine == "vb"
+    tw, prev = tdp_tm.fit_topic_word(tiny_data.counts, s)
+    assert np.allclose(tw.sum(axis=1), 1.0)
+    # the cache key names the engine that really fits
+    assert tdp._cache_key("h", s, TINY_SAMPLER) == tdp._cache_key("h", TINY_LDA, TINY_SAMPLER)
+
+
+def test_cache_key_changes_with_every_setting_that_changes_the_draws():
+    base_lda = LdaSettings(engine="vb")
+    base = tdp.sensitivity_cache_path("abc", lda=base_lda, sampler=tdp.SamplerSettings())
+    assert base == tdp.sensitivity_cache_path("abc", lda=LdaSettings(engine="vb"), sampler=tdp.SamplerSettings())
+    variants = [
+        ("corpus", "abd", base_lda, tdp.SamplerSettings()),
+        ("engine", "abc", LdaSettings(engine="sklearn"), tdp.SamplerSettings()),
+        ("N", "abc", base_lda, tdp.SamplerSettings(sample_users=100)),
+        ("sampler seed", "abc", base_lda, tdp.SamplerSettings(seed=1)),
+        ("K", "abc", LdaSettings(engine="vb", n_topics=12), tdp.SamplerSettings()),
+        ("max_iter", "abc", LdaSettings(engine="vb", max_iter=11), tdp.SamplerSettings()),
+        ("gibbs_iter", "abc", LdaSettings(engine="vb", gibbs_iter=31), tdp.SamplerSettings()),
+        ("doc iter", "abc", LdaSettings(engine="vb", max_doc_update_iter=11), tdp.SamplerSettings()),
+        ("tol", "abc", LdaSettings(engine="vb", mean_change_tol=2e-2), tdp.SamplerSettings()),
+        ("max_features", "abc", LdaSettings(engine="vb", max_features=900), tdp.SamplerSettings()),
+        ("min_df", "abc", LdaSettings(engine="vb", min_df=4), tdp.SamplerSettings()),
+        ("max_df", "abc", LdaSettings(engine="vb", max_df=0.4), tdp.SamplerSettings()),
+        ("LDA seed", "abc", LdaSettings(engine="vb", random_state=1), tdp.SamplerSettings()),
+        ("stop words", "abc", LdaSettings(engine="vb", vocabulary_version="other"), tdp.SamplerSettings()),
+    ]
+    paths = {name: tdp.sensitivity_cache_path(c, lda=lda, sampler=s) for name, c, lda, s in variants}
+    for name, path in paths.items():
+        assert path != base, name
+    assert len(set(paths.values())) == len(paths)
+    # the full-corpus model file is keyed by the LDA settings (engine included) too
+    assert tdp._model_path("abc", base_lda, None) != tdp._model_path("abc", LdaSettings(engine="sklearn"), None)
+    assert base_lda.vocabulary_version == tdp_tm.VOCABULARY_VERSION
+
+
+def test_default_dataset_size_is_the_corpus():
+    s = tdp.SamplerSettings()
+    assert s.sample_users is None and s.dataset_size(2400) == 2400
+    shared, x, x2 = tdp.pair_users(37, 0, s)
+    assert shared.shape == (36,)
+    assert tdp.SamplerSettings(sample_users=10).dataset_size(2400) == 10
+
+
+STOPPY_TEXT = ("thanks so much , i hope you are well and just wanted to let you know that the "
+               "{a} {b} {c} is really good and we will make it great ")
+
+
+def test_shipped_stop_word_list_is_sklearns():
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    assert tdp_tm.ENGLISH_STOP_WORDS == frozenset(ENGLISH_STOP_WORDS)
+    assert tdp_tm.TOPIC_STOP_WORDS == frozenset(ENGLISH_STOP_WORDS) | tdp_tm.FILLER_WORDS
+
+
+def test_top_keywords_are_never_stop_words():
+    """Stop words and fillers dominate the raw text, yet no topic's top-5 keyword is one of them."""
+    rng = np.random.default_rng(4)
+    names = list(TOPIC_WORDS)
+    records = []
+    for u in range(30):
+        words = TOPIC_WORDS[names[u % 3]]
+        for _ in range(3):
+            a, b, c = rng.choice(words, 3)
+            records.append({"user": f"u{u}", "text": STOPPY_TEXT.format(a=a, b=b, c=c) * 2})
+    corpus = corpus_from_records(records, user_field="user", text_field="text", name="stoppy")
+    lda = LdaSettings(n_topics=3, min_df=1, max_df=1.0)
+    model = fit_topic_model(document_term_data(corpus, settings=lda), settings=lda)
+    assert {"thanks", "hope", "just", "really", "make", "good", "great", "know"} <= tdp_tm.TOPIC_STOP_WORDS
+    for t in range(model.n_topics):
+        top5 = [model.words[i] for i in np.argsort(-model.topic_word[t])[:5]]
+        assert not set(top5) & tdp_tm.TOPIC_STOP_WORDS, top5
+        assert set(top5) <= set(sum(TOPIC_WORDS.values(), []))
+
+
+def test_sample_corpus_top_keywords_are_not_stop_words():
+    """On the shipped sample corpus (whatever it holds): every topic's top-5 keywords are content words."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    corpus = dpcore.load_sample_corpus("private")
+    lda = LdaSettings()
+    model = fit_topic_model(document_term_data(corpus, settings=lda), settings=lda)
+    for t in range(model.n_topics):
+        top5 = {model.words[i] for i in np.argsort(-model.topic_word[t])[:5]}
+        assert not top5 & tdp_tm.TOPIC_STOP_WORDS and not top5 & ENGLISH_STOP_WORDS, top5
 
 
 def test_pair_users_shape_and_range():
@@ -432,3 +597,53 @@ def test_run_time_results_go_to_the_user_cache_and_shipped_files_are_read(tmp_pa
     corpus = load_sample_corpus("private")
     draws = tdp.load_sensitivity_draws(corpus.content_hash)
     assert draws.n_pairs >= 285
+
+
+# ------------------------------------------------------------------ the page's conclusion
+
+
+def test_laplace_break_even_is_where_the_noise_scales_meet():
+    for delta, n, m in [(1e-4, 10, 10), (1e-5, 4, 3)]:
+        even = tdp.laplace_break_even_sensitivity(delta=delta, n=n)
+        for eps in (0.5, 3.0, 10.0):
+            sigma = dpcore.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=even, m=m, n=n)
+            assert sigma == pytest.approx(math.sqrt(2) * tdp.matrix_laplace_scale(epsilon=eps, m=m))
+    assert tdp.laplace_break_even_sensitivity(delta=1e-4, n=10) == pytest.approx(2 / (10 * math.sqrt(math.log(12500))))
+
+
+def test_compare_noise_ranks_and_sentence_follow_the_numbers():
+    eps = (1.0, 3.0, 10.0)
+    even = tdp.laplace_break_even_sensitivity(delta=1e-4, n=10)
+    small = tdp.compare_noise(delta_s=even / 10, epsilons=eps, delta=1e-4, m=10, n=10)
+    large = tdp.compare_noise(delta_s=even * 10, epsilons=eps, delta=1e-4, m=10, n=10)
+    assert small.topicdp_beats_laplace == (True, True, True)
+    assert large.topicdp_beats_laplace == (False, False, False)
+    assert "less noise than Laplace at every ε" in small.sentence and "below" in small.sentence
+    assert "less noise than Laplace at no ε" in large.sentence and "above" in large.sentence
+    for c in (small, large):
+        for i, e in enumerate(eps):
+            assert c.std["MVG"][i] == pytest.approx(
+                dpcore.mvg_sigma(epsilon=e, delta=1e-4, m=10, n=10, gamma_f=math.sqrt(10), s2=c.delta_s))
+            assert c.topicdp_beats_mvg[i] == (c.std["TopicDP"][i] < c.std["MVG"][i])
+    with pytest.raises(ValueError, match="delta_s must be > 0"):
+        tdp.compare_noise(delta_s=0, epsilons=eps, delta=1e-4, m=2, n=2)
+
+
+def test_summarise_draws_reports_the_numbers_it_is_given():
+    h = dpcore.sensitivity_sampler_size(0.2).h  # 61, k = h
+    grid = np.full((h, 1, 1), 0.01)
+    grid[:6, 0, 0] = 1.4  # 6 jumps out of 61
+    full = np.full(h, 0.02)
+    draws = tdp.SensitivityDraws(deltas=grid, m_values=(1,), n_values=(2,), corpus_hash="x", lda=TINY_LDA,
+                                 sampler=TINY_SAMPLER, key="k", full=full)
+    s = tdp.summarise_draws(draws, gamma=0.2, m=1, n=2, delta=1e-4)
+    assert s.delta_s == 1.4 and s.median == pytest.approx(0.01) and s.h == h
+    assert s.share_above_break_even == pytest.approx(6 / h)
+    assert s.break_even_laplace == tdp.laplace_break_even_sensitivity(delta=1e-4, n=2)
+    assert "LDA itself is stable" in s.sentence and f"{6 / h:.0%}" in s.sentence
+    unstable = tdp.SensitivityDraws(deltas=grid, m_values=(1,), n_values=(2,), corpus_hash="x", lda=TINY_LDA,
+                                    sampler=TINY_SAMPLER, key="k", full=np.full(h, 1.2))
+    assert "LDA itself moves" in tdp.summarise_draws(unstable, gamma=0.2, m=1, n=2, delta=1e-4).sentence
+    legacy = tdp.SensitivityDraws(deltas=grid, m_values=(1,), n_values=(2,), corpus_hash="x", lda=TINY_LDA,
+                                  sampler=TINY_SAMPLER, key="k")
+    assert np.isnan(tdp.summarise_draws(legacy, gamma=0.2, m=1, n=2, delta=1e-4).full_median)

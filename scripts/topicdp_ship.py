@@ -1,0 +1,62 @@
+"""Refresh TopicDP's shipped results for the sample corpus (sample_data/topicdp_sensitivity/).
+
+    nice -n 10 python scripts/topicdp_ship.py                 # γ = 0.1, then 0.05, then 0.02, 2 workers
+    nice -n 10 python scripts/topicdp_ship.py --gammas 0.1    # only as far as γ = 0.1 (285 pairs)
+
+Writes the full-corpus LDA model and the sampled Δ_i for the default settings (dpcore.LdaSettings(),
+dpcore.SamplerSettings(): N = the corpus' number of users). The draws file is extended in place every
+10 pairs, so an interrupted run keeps its work and a rerun continues where it stopped; any γ uses the
+first h(γ) draws. Files of other corpus hashes or settings are deleted once the new draws cover γ = 0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import dpcore  # noqa: E402
+from dpcore import topicdp as tdp  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gammas", default="0.1,0.05,0.02")
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    out = tdp.shipped_cache_dir()
+    corpus = dpcore.load_sample_corpus("private")
+    lda, sampler = dpcore.LdaSettings(), dpcore.SamplerSettings()
+    data = dpcore.document_term_data(corpus, settings=lda)
+    print(f"{corpus!r}\n{lda}\n{sampler} (N = {sampler.dataset_size(corpus.n_users)})", flush=True)
+    model = dpcore.fit_topic_model(data, settings=lda)
+    keep = {tdp.save_topic_model(model, cache_dir=out).name,
+            tdp.sensitivity_cache_path(corpus.content_hash, lda=lda, sampler=sampler, cache_dir=out).name}
+    for gamma in (float(g) for g in args.gammas.split(",")):
+        h = dpcore.sensitivity_sampler_size(gamma).h
+        t, c = time.perf_counter(), time.process_time()
+
+        def report(done: int, total: int) -> None:
+            if done % 25 == 0 or done == total:
+                print(f"{time.strftime('%H:%M:%S')} γ = {gamma:g}: {done}/{total} new pairs, "
+                      f"load {os.getloadavg()[0]:.1f}", flush=True)
+
+        draws = tdp.extend_sensitivity_draws(data, n_pairs=h, lda=lda, sampler=sampler, cache_dir=out,
+                                             workers=args.workers, save_every=10, progress=report)
+        r = draws.sensitivity(gamma=gamma, m=10, n=10)
+        print(f"γ = {gamma:g}: h = {h}, wall {time.perf_counter() - t:.0f} s (this process' CPU "
+              f"{time.process_time() - c:.0f} s), Δ_s(10 × 10) = {r.delta_s:.4g}", flush=True)
+        if gamma >= 0.1 or draws.covers(0.1):
+            for old in out.iterdir():
+                if old.name not in keep and old.name.startswith(("sensitivity_", "model_")):
+                    print(f"deleting {old.name} (another corpus or other settings)")
+                    old.unlink()
+
+
+if __name__ == "__main__":
+    main()
