@@ -10,10 +10,13 @@ from .composition import gaussian_composition_sigma, parallel_composition, seque
 from .corpus import (
     MAX_UPLOAD_BYTES,
     SAMPLE_CORPORA,
+    SAMPLE_SIZES,
     Corpus,
     CorpusError,
     Document,
     corpus_from_records,
+    corpus_from_token_arrays,
+    data_cache_dir,
     load_sample_corpus,
     load_uploaded_corpus,
     read_table,
