@@ -522,9 +522,11 @@ def kgram_stats(tc: TokenCorpus, max_k: int = 9) -> dict[int, dict[str, float]]:
         for k in range(1, max_k + 1):
             h[: n - k + 1] = h[: n - k + 1] * np.uint64(1_000_003) + t[k - 1:] + np.uint64(1)
             ok = left_in_sent >= k
-            pairs = np.unique(np.stack([h[ok], user[ok]], 1), axis=0)
-            per_gram = np.unique(pairs[:, 0], return_counts=True)[1]
-            out[k] = {"per_user": len(pairs) / tc.n_users, "distinct": int(len(per_gram)),
+            hk = h[ok]
+            pair_key = hk * np.uint64(0x9E3779B97F4A7C15) + user[ok]  # (k-gram, user) as one 64-bit key
+            first = np.unique(pair_key, return_index=True)[1]
+            per_gram = np.unique(hk[first], return_counts=True)[1]
+            out[k] = {"per_user": len(first) / tc.n_users, "distinct": int(len(per_gram)),
                       "one_user_share": float((per_gram == 1).mean()) if len(per_gram) else 0.0,
                       "users_ge_100": int((per_gram >= 100).sum())}
     return out
