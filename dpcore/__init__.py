@@ -63,7 +63,7 @@ from .validation import (
     check_sensitivity,
 )
 
-from .ngrams import NgramIndex, TokenCorpus, build_ngram_index, encode_users, rows_membership
+from .ngrams import NgramIndex, TokenCorpus, build_ngram_index, encode_corpus, encode_users, rows_membership
 from .dpne import (
     DPNE_GUARANTEE,
     DPSU_POLICIES,

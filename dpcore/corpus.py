@@ -88,6 +88,7 @@ class Corpus:
     user_ids: tuple[str, ...]
     users: tuple[tuple[Document, ...], ...]
     name: str = "corpus"
+    token_arrays: dict | None = field(default=None, repr=False, compare=False)
     content_hash: str = field(init=False)
 
     def __post_init__(self):
@@ -323,6 +324,9 @@ def corpus_from_token_arrays(words: Sequence[str], tokens, sent_off, doc_off, us
                              name: str = "corpus") -> Corpus:
     """Build a :class:`Corpus` from flat token-id arrays (the generator's compact form).
 
+    The arrays are kept on the corpus (``token_arrays``) so that :func:`dpcore.encode_corpus` can
+    skip re-encoding the strings (a paper-size corpus has about 20 M tokens).
+
     ``tokens[sent_off[s]:sent_off[s+1]]`` is sentence ``s``, document ``d`` is sentences
     ``doc_off[d]:doc_off[d+1]``, user ``u`` documents ``user_off[u]:user_off[u+1]``; ``words[id]`` is
     the token. Token strings are shared objects, so the corpus costs pointers, not copies of words.
@@ -330,16 +334,21 @@ def corpus_from_token_arrays(words: Sequence[str], tokens, sent_off, doc_off, us
     import numpy as np
 
     wl = list(words)
-    strs = [wl[i] for i in np.asarray(tokens).tolist()]
-    so, do, uo = (np.asarray(a).tolist() for a in (sent_off, doc_off, user_off))
+    uo = np.asarray(user_off, dtype=np.int64).tolist()
+    do = np.asarray(doc_off, dtype=np.int64)[: uo[-1] + 1].tolist()
+    so = np.asarray(sent_off, dtype=np.int64)[: do[-1] + 1].tolist()
+    toks = np.asarray(tokens)[: so[-1]]
+    strs = [wl[i] for i in toks.tolist()]
     sentences = [tuple(strs[so[i]:so[i + 1]]) for i in range(len(so) - 1)]
     del strs
-    g = [genres[x] for x in np.asarray(doc_genre).tolist()] if doc_genre is not None else [None] * (len(do) - 1)
+    g = [genres[x] for x in np.asarray(doc_genre)[: len(do) - 1].tolist()] if doc_genre is not None else [None] * (len(do) - 1)
     docs = [Document(sentences=tuple(sentences[do[d]:do[d + 1]]), genre=g[d]) for d in range(len(do) - 1)]
     del sentences
     users = tuple(tuple(docs[uo[u]:uo[u + 1]]) for u in range(len(uo) - 1))
     ids = tuple(user_ids) if user_ids is not None else tuple(f"u{u:06d}" for u in range(len(users)))
-    return Corpus(user_ids=ids, users=users, name=name)
+    arrays = {"words": wl, "tokens": toks, "sent_off": np.asarray(so, dtype=np.int64),
+              "doc_off": np.asarray(do, dtype=np.int64), "user_off": np.asarray(uo, dtype=np.int64)}
+    return Corpus(user_ids=ids, users=users, name=name, token_arrays=arrays)
 
 
 def _paper_arrays(which: str, progress=None) -> dict:
@@ -398,10 +407,12 @@ def load_sample_corpus(which: str = "private", *, size: str = "classroom", max_u
     if size == "paper":
         from sample_data.generate import GENRES
 
-        a = _paper_arrays(which, progress)
+        a = _paper_arrays(which, None if progress is None else (lambda f: progress(0.85 * f)))
         uo = a["user_off"] if max_users is None else a["user_off"][: max_users + 1]
         corpus = corpus_from_token_arrays(a["words"].tolist(), a["tokens"], a["sent_off"], a["doc_off"], uo,
                                           doc_genre=a["doc_genre"], genres=GENRES, name=f"sample:{which}:paper")
+        if progress is not None:
+            progress(1.0)
         if len(_LOADED) >= 4:
             _LOADED.pop(next(iter(_LOADED)))
         _LOADED[key] = corpus
