@@ -152,3 +152,4 @@ from .topicdp import (
 )
 
 __version__ = "0.1.0"
+from . import paper_results  # noqa: E402  (paper vs here: the papers' numbers and ours at their settings)
