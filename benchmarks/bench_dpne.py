@@ -35,10 +35,12 @@ def peak_rss_gb() -> float:
 
 
 def bench_corpus(n_users: int, repeats: int = 3) -> dict:
-    from sample_data.generate import generate_token_users
+    from sample_data.generate import generate
 
     t0 = time.perf_counter()
-    users = generate_token_users(n_users, seed=1)
+    gen = generate(n_users, seed=1)
+    users = [gen.user_sentences(u) for u in range(gen.n_users)]
+    del gen
     t_gen = time.perf_counter() - t0
     n_tokens = sum(len(s) for u in users for s in u)
     n_sent = sum(len(u) for u in users)

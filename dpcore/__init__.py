@@ -10,10 +10,13 @@ from .composition import gaussian_composition_sigma, parallel_composition, seque
 from .corpus import (
     MAX_UPLOAD_BYTES,
     SAMPLE_CORPORA,
+    SAMPLE_SIZES,
     Corpus,
     CorpusError,
     Document,
     corpus_from_records,
+    corpus_from_token_arrays,
+    data_cache_dir,
     load_sample_corpus,
     load_uploaded_corpus,
     read_table,
@@ -65,7 +68,7 @@ from .validation import (
     check_sensitivity,
 )
 
-from .ngrams import NgramIndex, TokenCorpus, build_ngram_index, encode_users, rows_membership
+from .ngrams import NgramIndex, TokenCorpus, build_ngram_index, encode_corpus, encode_users, rows_membership
 from .dpne import (
     DPNE_GUARANTEE,
     DPSU_POLICIES,
@@ -203,3 +206,4 @@ __version__ = "0.1.0"
 from . import audit
 from .audit import AuditEvent, AuditResult, audit_scores, run_scenario
 from . import exercises  # callable module: dpcore.exercises() returns every lecture exercise (issue 13)
+from . import paper_results  # noqa: E402  (paper vs here: the papers' numbers and ours at their settings)

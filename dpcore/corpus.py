@@ -36,6 +36,9 @@ __all__ = [
     "load_sample_corpus",
     "sample_data_dir",
     "SAMPLE_CORPORA",
+    "SAMPLE_SIZES",
+    "data_cache_dir",
+    "corpus_from_token_arrays",
     "MAX_UPLOAD_BYTES",
 ]
 
@@ -49,6 +52,8 @@ def _short(value, limit: int = 60) -> str:
     r = repr(value)
     return r if len(r) <= limit else r[: limit - 1] + "…"
 SAMPLE_CORPORA = ("private", "public")
+SAMPLE_SIZES = ("classroom", "paper")
+PAPER_CACHE_VERSION = 1
 
 
 class CorpusError(ValueError):
@@ -92,6 +97,7 @@ class Corpus:
     user_ids: tuple[str, ...]
     users: tuple[tuple[Document, ...], ...]
     name: str = "corpus"
+    token_arrays: dict | None = field(default=None, repr=False, compare=False)
     content_hash: str = field(init=False)
 
     def __post_init__(self):
@@ -398,11 +404,110 @@ def sample_data_dir() -> Path:
     return Path(env) if env else Path(__file__).resolve().parent.parent / "sample_data"
 
 
-def load_sample_corpus(which: str = "private", *, max_users: int | None = None) -> Corpus:
-    """Load a shipped corpus: ``"private"`` (the data to protect) or ``"public"`` (the prior)."""
+def data_cache_dir() -> Path:
+    """Where generated corpora are cached: ``$DPCORE_DATA_CACHE`` or ``~/.cache/dpcore/corpora`` (never the repo)."""
+    env = os.environ.get("DPCORE_DATA_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "dpcore" / "corpora"
+
+
+def corpus_from_token_arrays(words: Sequence[str], tokens, sent_off, doc_off, user_off, *, doc_genre=None,
+                             genres: Sequence[str] = (), user_ids: Sequence[str] | None = None,
+                             name: str = "corpus") -> Corpus:
+    """Build a :class:`Corpus` from flat token-id arrays (the generator's compact form).
+
+    The arrays are kept on the corpus (``token_arrays``) so that :func:`dpcore.encode_corpus` can
+    skip re-encoding the strings (a paper-size corpus has about 20 M tokens).
+
+    ``tokens[sent_off[s]:sent_off[s+1]]`` is sentence ``s``, document ``d`` is sentences
+    ``doc_off[d]:doc_off[d+1]``, user ``u`` documents ``user_off[u]:user_off[u+1]``; ``words[id]`` is
+    the token. Token strings are shared objects, so the corpus costs pointers, not copies of words.
+    """
+    import numpy as np
+
+    wl = list(words)
+    uo = np.asarray(user_off, dtype=np.int64).tolist()
+    do = np.asarray(doc_off, dtype=np.int64)[: uo[-1] + 1].tolist()
+    so = np.asarray(sent_off, dtype=np.int64)[: do[-1] + 1].tolist()
+    toks = np.asarray(tokens)[: so[-1]]
+    strs = [wl[i] for i in toks.tolist()]
+    sentences = [tuple(strs[so[i]:so[i + 1]]) for i in range(len(so) - 1)]
+    del strs
+    g = [genres[x] for x in np.asarray(doc_genre)[: len(do) - 1].tolist()] if doc_genre is not None else [None] * (len(do) - 1)
+    docs = [Document(sentences=tuple(sentences[do[d]:do[d + 1]]), genre=g[d]) for d in range(len(do) - 1)]
+    del sentences
+    users = tuple(tuple(docs[uo[u]:uo[u + 1]]) for u in range(len(uo) - 1))
+    ids = tuple(user_ids) if user_ids is not None else tuple(f"u{u:06d}" for u in range(len(users)))
+    arrays = {"words": wl, "tokens": toks, "sent_off": np.asarray(so, dtype=np.int64),
+              "doc_off": np.asarray(do, dtype=np.int64), "user_off": np.asarray(uo, dtype=np.int64)}
+    return Corpus(user_ids=ids, users=users, name=name, token_arrays=arrays)
+
+
+def _paper_arrays(which: str, progress=None) -> dict:
+    """The paper-size corpus as arrays: read from the disk cache or generated once and cached."""
+    import numpy as np
+
+    path = data_cache_dir() / f"paper-{which}-v{PAPER_CACHE_VERSION}.npz"
+    if path.exists():
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                arrays = {k: z[k] for k in z.files}
+            if progress is not None:
+                progress(1.0)
+            return arrays
+        except (OSError, ValueError):
+            pass  # a broken cache file is regenerated below
+    from sample_data import generate as gen
+
+    n = gen.SIZES["paper"][which]
+    tc = gen.generate(n, seed=gen.PUBLIC_SEED if which == "public" else gen.PRIVATE_SEED,
+                      public=which == "public", progress=progress)
+    arrays = {"words": np.array(tc.words), "tokens": tc.tokens, "sent_off": tc.sent_off, "doc_off": tc.doc_off,
+              "user_off": tc.user_off, "doc_genre": tc.doc_genre}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npz")
+        np.savez(tmp, **arrays)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only home: work without the cache
+    return arrays
+
+
+_LOADED: dict = {}
+
+
+def load_sample_corpus(which: str = "private", *, size: str = "classroom", max_users: int | None = None,
+                       progress=None) -> Corpus:
+    """Load a sample corpus: ``which`` is ``"private"`` (the data to protect) or ``"public"`` (the prior).
+
+    ``size="classroom"`` reads the shipped files (3,000 / 2,000 users); ``size="paper"`` is the
+    paper-scale corpus (100,000 / 30,000 users, about 17 M / 5 M tokens) generated deterministically
+    on first use by ``sample_data.generate`` (``progress(fraction)`` is called as it goes) and cached
+    in :func:`data_cache_dir`. The classroom corpus is the first users of the paper corpus. Loaded
+    corpora are kept in memory (they are immutable), so a second call is free.
+    """
     check_choice("which", which, SAMPLE_CORPORA)
+    check_choice("size", size, SAMPLE_SIZES)
     if max_users is not None:
         max_users = check_int("max_users", max_users, low=1)
+    key = (which, size, max_users, str(sample_data_dir()), str(data_cache_dir()) if size == "paper" else "")
+    if key in _LOADED:
+        if progress is not None:
+            progress(1.0)
+        return _LOADED[key]
+    if size == "paper":
+        from sample_data.generate import GENRES
+
+        a = _paper_arrays(which, None if progress is None else (lambda f: progress(0.85 * f)))
+        uo = a["user_off"] if max_users is None else a["user_off"][: max_users + 1]
+        corpus = corpus_from_token_arrays(a["words"].tolist(), a["tokens"], a["sent_off"], a["doc_off"], uo,
+                                          doc_genre=a["doc_genre"], genres=GENRES, name=f"sample:{which}:paper")
+        if progress is not None:
+            progress(1.0)
+        if len(_LOADED) >= 4:
+            _LOADED.pop(next(iter(_LOADED)))
+        _LOADED[key] = corpus
+        return corpus
     path = sample_data_dir() / f"{which}.jsonl.gz"
     if not path.exists():
         raise CorpusError(f"sample corpus {path} is missing: run `python -m sample_data.generate` from the repo root")
@@ -418,8 +523,12 @@ def load_sample_corpus(which: str = "private", *, max_users: int | None = None) 
                 yield rec
 
     try:
-        return corpus_from_records(records(), user_field="user", text_field="text", genre_field="genre",
-                                   name=f"sample:{which}")
+        corpus = corpus_from_records(records(), user_field="user", text_field="text", genre_field="genre",
+                                     name=f"sample:{which}")
     except (EOFError, OSError, zlib.error, json.JSONDecodeError, UnicodeDecodeError, KeyError) as exc:
         raise CorpusError(f"sample corpus {path} is damaged ({type(exc).__name__}: {exc}): run "
                           "`python -m sample_data.generate` from the repo root") from None
+    if len(_LOADED) >= 4:
+        _LOADED.pop(next(iter(_LOADED)))
+    _LOADED[key] = corpus
+    return corpus

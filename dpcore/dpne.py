@@ -88,6 +88,7 @@ from .ngrams import (
     NgramIndex,
     TokenCorpus,
     build_ngram_index,
+    encode_corpus,
     encode_users,
     group_by_user,
     rows_membership,
@@ -529,7 +530,7 @@ def _as_token_corpus(users) -> TokenCorpus:
     if isinstance(users, NgramIndex):
         return users.corpus
     if hasattr(users, "user_sentences") and callable(users.user_sentences):
-        return encode_users(users.user_sentences())
+        return encode_corpus(users)
     return encode_users(users)
 
 

@@ -32,6 +32,7 @@ import numpy as np
 from .validation import check_int
 
 __all__ = [
+    "encode_corpus",
     "TokenCorpus",
     "KgramLevel",
     "NgramIndex",
@@ -332,6 +333,33 @@ def _encode(users, name: str) -> TokenCorpus:
     sentence_user = np.repeat(np.arange(n_users, dtype=np.int32), sents_per_user)
     user_of = np.repeat(sentence_user, lens).astype(np.int32)
     return TokenCorpus(tokens=tokens, run_left=run_left, user_of=user_of, vocabulary=vocab, n_users=n_users)
+
+
+def encode_corpus(corpus) -> TokenCorpus:
+    """A :class:`dpcore.Corpus` → :class:`TokenCorpus`, identical to ``encode_users(corpus.user_sentences())``.
+
+    Corpora built from token arrays (the generated sample corpora, ``Corpus.token_arrays``) are
+    converted with numpy only: ids are renumbered in first-seen order, as :func:`encode_users` does,
+    so both paths give the same ids and therefore the same seeded releases.
+    """
+    arrays = getattr(corpus, "token_arrays", None)
+    if not arrays:
+        return encode_users(corpus.user_sentences())
+    tokens = np.asarray(arrays["tokens"])
+    so, do, uo = (np.asarray(arrays[k], dtype=np.int64) for k in ("sent_off", "doc_off", "user_off"))
+    uniq, first = np.unique(tokens, return_index=True)
+    order = np.argsort(first, kind="stable")
+    remap = np.zeros(int(uniq.max()) + 1 if uniq.size else 1, dtype=np.int32)
+    remap[uniq[order]] = np.arange(order.size, dtype=np.int32)
+    ids = remap[tokens] if tokens.size else np.zeros(0, dtype=np.int32)
+    words = arrays["words"]
+    vocab = np.empty(order.size, dtype=object)
+    vocab[:] = [words[i] for i in uniq[order].tolist()]
+    lens = np.diff(so)
+    run_left = (np.repeat(so[1:], lens) - np.arange(tokens.size)).astype(np.int32)
+    sent_user = np.repeat(np.repeat(np.arange(len(uo) - 1, dtype=np.int32), np.diff(uo)), np.diff(do))
+    user_of = np.repeat(sent_user, lens).astype(np.int32)
+    return TokenCorpus(tokens=ids, run_left=run_left, user_of=user_of, vocabulary=vocab, n_users=len(uo) - 1)
 
 
 @dataclass(frozen=True, eq=False)

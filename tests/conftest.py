@@ -9,3 +9,30 @@ if str(ROOT) not in sys.path:
 os.environ.setdefault("STREAMLIT_BROWSER_GATHER_USAGE_STATS", "false")
 # Sampler draws and LDA fits made during the tests go to a throw-away folder, never into the repo or ~/.cache.
 os.environ.setdefault("DPCORE_TOPICDP_CACHE", tempfile.mkdtemp(prefix="dpcore-topicdp-test-"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def _tiny_topicdp_dirs(tmp_path_factory):
+    from topicdp_env import build
+
+    return build(tmp_path_factory.mktemp("tiny-topicdp"))
+
+
+@pytest.fixture()
+def tiny_topicdp(_tiny_topicdp_dirs, monkeypatch):
+    """Point the app at a 40-user corpus whose TopicDP draws (γ = 0.1) were computed in this session
+    (tests/topicdp_env.py); open pages with ``topicdp_env.TINY_QUERY`` in the URL. Streamlit's
+    process-wide caches are cleared around the test."""
+    import streamlit as st
+
+    data, cache = _tiny_topicdp_dirs
+    monkeypatch.setenv("DPCORE_SAMPLE_DATA", str(data))
+    monkeypatch.setenv("DPCORE_TOPICDP_CACHE", str(cache))
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    yield data, cache
+    st.cache_resource.clear()
+    st.cache_data.clear()

@@ -124,8 +124,11 @@ def test_dpne_link_with_invalid_values_falls_back():
 
 
 @needs_sample
-def test_topicdp_link_sets_page_knobs():
-    at = run_with_link(TOPIC, {"topicdp_m": "5", "topicdp_n": "4", "topicdp_gamma": "0.2",
+@pytest.mark.slow
+def test_topicdp_link_sets_page_knobs(tiny_topicdp):
+    from topicdp_env import TINY_QUERY  # a corpus with draws computed in this session (tests/topicdp_env.py)
+
+    at = run_with_link(TOPIC, {**TINY_QUERY, "topicdp_m": "5", "topicdp_n": "4", "topicdp_gamma": "0.2",
                                "topicdp_topics": ["Topic 2", "Topic 3"], "topicdp_curve_param": "gamma"})
     assert at.slider(key="topicdp_m").value == 5
     assert at.slider(key="topicdp_n").value == 4
@@ -177,15 +180,18 @@ def test_dpne_exports_sizes_never_counts(media):
 
 
 @needs_sample
-def test_topicdp_exports(media):
-    at = run_with_link(TOPIC, {"topicdp_m": "3", "topicdp_n": "4"})
+@pytest.mark.slow
+def test_topicdp_exports(media, tiny_topicdp):
+    from topicdp_env import TINY_QUERY  # a corpus with draws computed in this session (tests/topicdp_env.py)
+
+    at = run_with_link(TOPIC, {**TINY_QUERY, "topicdp_m": "3", "topicdp_n": "4"})
     b = buttons(at)
     assert {"topicdp_export_keywords_csv", "topicdp_export_keywords_json", "topicdp_export_errors_csv",
             "topicdp_export_errors_json"} <= set(b)
     data = json.loads(media(b["topicdp_export_keywords_json"]))
     s = data["settings"]
     assert (s["m"], s["n"], s["seed"], s["gamma"]) == (3, 4, 0, 0.1)
-    assert s["corpus_hash"] and s["lda"]["n_topics"] == 10 and s["sampled_sensitivity_delta_s"] > 0
+    assert s["corpus_hash"] and s["lda"]["n_topics"] == int(TINY_QUERY["topicdp_k"]) and s["sampled_sensitivity_delta_s"] > 0
     assert len(data["rows"]) == 3 * 4
     assert set(data["rows"][0]) == {"topic", "model_topic", "keyword", "before_noise", "after_TopicDP", "after_MVG",
                                     "after_Laplace"}

@@ -10,8 +10,14 @@ SCRIPTS = ["app.py"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages")
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
-def test_page_opens_without_error(script):
+def test_page_opens_without_error(script, request):
     at = AppTest.from_file(str(ROOT / script), default_timeout=300)
+    if "TopicDP" in script:  # charts need sensitivity draws: a corpus with draws computed in this session
+        from topicdp_env import TINY_QUERY
+
+        request.getfixturevalue("tiny_topicdp")
+        for k, v in TINY_QUERY.items():
+            at.query_params[k] = v
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     assert [e.value for e in at.error] == []

@@ -114,10 +114,16 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     assert not at2.exception and at2.metric
 
 
-def test_shipped_view_opens_with_cached_sensitivity():
-    """The shipped sample corpus and default settings: no sampler run needed, three mechanisms shown."""
-    _clear_caches()
+@pytest.mark.slow
+def test_view_opens_with_cached_sensitivity(tiny_topicdp):
+    """Draws on disk for the corpus and settings (computed in this session on the 40-user corpus of
+    tests/topicdp_env.py; the shipped sample corpus needs the shipped draws, see sample_data/
+    topicdp_sensitivity/README.md): no sampler run needed, three mechanisms shown."""
+    from topicdp_env import TINY_QUERY
+
     at = AppTest.from_file(PAGE, default_timeout=120)
+    for k, v in TINY_QUERY.items():
+        at.query_params[k] = v
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     assert not [b for b in at.button if b.key == "topicdp_run"], "the shipped sensitivity is missing"

@@ -583,19 +583,29 @@ def test_release_errors_match_metrics():
     assert 0 <= errs["MVG"]["kendall"].min() and errs["MVG"]["kendall"].max() <= 1
 
 
-def test_run_time_results_go_to_the_user_cache_and_shipped_files_are_read(tmp_path, monkeypatch, tiny_model):
+def test_run_time_results_go_to_the_user_cache_and_shipped_files_are_read(tmp_path, monkeypatch, tiny_model,
+                                                                          _tiny_topicdp_dirs):
     """The app never writes into the repository: new files go to $DPCORE_TOPICDP_CACHE (or ~/.cache);
-    loading falls back to the shipped sample_data/topicdp_sensitivity."""
+    loading falls back to the shipped folder (here: a folder of draws computed in this test session for
+    the 40-user corpus of tests/topicdp_env.py, standing in for sample_data/topicdp_sensitivity)."""
+    from topicdp_env import TINY_QUERY
+
     monkeypatch.setenv("DPCORE_TOPICDP_CACHE", str(tmp_path))
     shipped_before = sorted(p.name for p in tdp.shipped_cache_dir().iterdir())
     path = tdp.save_topic_model(tiny_model)
     assert path.parent == tmp_path
     assert sorted(p.name for p in tdp.shipped_cache_dir().iterdir()) == shipped_before
     assert tdp.load_topic_model(tiny_model.corpus_hash, lda=TINY_LDA) is not None
-    # the shipped sample-corpus draws are found although the writable cache is empty of them
+    # draws in the shipped folder are found although the writable cache is empty of them
+    data, shipped = _tiny_topicdp_dirs
+    monkeypatch.setattr(tdp, "shipped_cache_dir", lambda: shipped)
+    monkeypatch.setenv("DPCORE_SAMPLE_DATA", str(data))
     from dpcore import load_sample_corpus
     corpus = load_sample_corpus("private")
-    draws = tdp.load_sensitivity_draws(corpus.content_hash)
+    lda = LdaSettings(n_topics=int(TINY_QUERY["topicdp_k"]))
+    sampler = tdp.SamplerSettings(sample_users=int(TINY_QUERY["topicdp_N"]))
+    assert not list(tmp_path.glob("sensitivity_*.json"))
+    draws = tdp.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler)
     assert draws.n_pairs >= 285
 
 

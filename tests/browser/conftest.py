@@ -38,14 +38,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def app_url():
+def _serve(env: dict | None = None):
     _need_browser()
     port = _free_port()
     log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address", "127.0.0.1",
            "--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 60
@@ -66,6 +65,19 @@ def app_url():
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    yield from _serve()
+
+
+@pytest.fixture(scope="session")
+def tiny_topicdp_url(_tiny_topicdp_dirs):
+    """A second app whose sample data is the 40-user corpus of tests/topicdp_env.py, with TopicDP draws
+    computed in this session (the shipped corpus's draws are not needed); open pages with TINY_QUERY."""
+    data, cache = _tiny_topicdp_dirs
+    yield from _serve({"DPCORE_SAMPLE_DATA": str(data), "DPCORE_TOPICDP_CACHE": str(cache)})
 
 
 @pytest.fixture(scope="session")

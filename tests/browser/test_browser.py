@@ -65,8 +65,14 @@ def assert_no_error_text(page, where: str):
 
 
 @pytest.mark.parametrize("page_name", EPS_PAGES)
-def test_deep_link_slider_url_and_page_switch(page, app_url, page_name):
-    page.goto(f"{app_url}/{page_name}?eps=3.5")
+def test_deep_link_slider_url_and_page_switch(page, app_url, page_name, request):
+    query = "eps=3.5"
+    if page_name == "TopicDP":  # charts need sensitivity draws: a corpus with draws computed in this session
+        from topicdp_env import TINY_QUERY
+
+        app_url = request.getfixturevalue("tiny_topicdp_url")
+        query += "".join(f"&{k}={v}" for k, v in TINY_QUERY.items())
+    page.goto(f"{app_url}/{page_name}?{query}")
     page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
     wait_idle(page)
     assert eps_value(page) == "3.5", "the deep link's ε was not applied"

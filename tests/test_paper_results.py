@@ -1,0 +1,64 @@
+"""dpcore.paper_results: the transcription of the papers' numbers and the paper-vs-here comparisons."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dpcore
+from dpcore import paper_results as pr
+from sample_data import generate as gen
+
+
+def test_table4_transcription_adds_up_to_the_papers_totals():
+    """003 Table 4's Total column (DPSU-single has none) checks every transcribed cell."""
+    totals = {"DPNE": 480_191, "DPSU-even": 109_958}
+    for name, total in totals.items():
+        assert sum(pr.TABLE4.values[name]) == total
+    # the printed DPSU-all total (124,637) is the sum of k = 1..8 only: the 9-gram cell (4) is left out
+    assert sum(pr.TABLE4.values["DPSU-all"][:8]) == 124_637 and pr.TABLE4.values["DPSU-all"][8] == 4
+    assert round(sum(pr.TABLE2_REDDIT.values["Reddit"]), 2) == 3563.81  # Table 2's Total
+    assert pr.TABLE4.settings == {"epsilon": 4.0, "delta": 1e-7, "contribution_limit": 100, "eta": 0.01, "max_length": 9}
+    assert all(r.source.startswith(r.paper) for r in pr.REPORTED)
+    assert pr.FIG57_TOPICDP.source == "004 Fig. 5.7(a) (Enron), p. 29"
+
+
+@pytest.fixture(scope="module")
+def small():
+    t = gen.generate(2000, seed=5)
+    return dpcore.corpus_from_token_arrays(t.words, t.tokens, t.sent_off, t.doc_off, t.user_off)
+
+
+def test_compare_table4_rows_and_verdict_agree(small):
+    c = pr.compare_table4(small, seeds=2)
+    here = {r["quantity"]: r["here"] for r in c.rows}
+    d = [here[f"DPNE, k = {k}"] for k in range(1, 10)]
+    a = [here[f"DPSU-all, k = {k}"] for k in range(1, 10)]
+    e = [here[f"DPSU-even, k = {k}"] for k in range(1, 10)]
+    s = [here[f"DPSU-single, k = {k}"] for k in range(1, 10)]
+    shape = all(d[k] > max(a[k], e[k]) for k in range(2, 9)) and all(d[k] > s[k] for k in range(4, 9))
+    assert c.reproduced == shape
+    assert c.verdict.startswith("Shape reproduced" if shape else "Shape not reproduced")
+    assert all(0 <= here[f"DPNE coverage of {k}-grams used by ≥ 100 users"] <= 1 for k in range(1, 10))
+    # the same seeds give the same table
+    assert pr.compare_table4(small, seeds=2).rows == c.rows
+
+
+def test_compare_bayesian_fig1_on_the_classroom_corpus():
+    counts = dpcore.ngram_counts(dpcore.load_sample_corpus("private"), dpcore.load_sample_corpus("public"), n=1)
+    c = pr.compare_bayesian_fig1(counts, seeds=2, repetitions=3)
+    b, lap, red = (r["here"] for r in c.rows)
+    assert red == pytest.approx(1 - b / lap)
+    assert c.reproduced == (b < lap) and f"{red:.0%}" in c.verdict
+
+
+def test_compare_topicdp_verdict_follows_the_sensitivity():
+    rng = np.random.default_rng(0)
+    w = rng.dirichlet(np.ones(10), 10)
+    small = pr.compare_topicdp_fig52(w, delta_s=1e-5, seeds=2, repetitions=5)
+    large = pr.compare_topicdp_fig52(w, delta_s=3.0, seeds=2, repetitions=5)
+    l1 = lambda c: {r["quantity"].rsplit(", ", 1)[1]: r["here"] for r in c.rows}  # noqa: E731
+    assert small.reproduced and l1(small)["TopicDP"] < l1(small)["MVG"]
+    assert not large.reproduced and "Measured reason" in large.verdict
+    with pytest.raises(ValueError, match="delta_s"):
+        pr.compare_topicdp_fig52(w, delta_s=-1.0)
