@@ -25,9 +25,12 @@ def lda_and_sampler_knobs() -> tuple[LdaSettings, SamplerSettings, int]:
         b1, b2, b3, b4 = st.columns(4)
         max_features = b1.number_input("vocabulary size (max_features)", 50, 5000, 1000, step=50, key="topicdp_vocab",
                                        **IN_URL)
-        sample_users = b2.number_input("sampled dataset size N (users)", 2, 5000, 100, key="topicdp_N", **IN_URL,
+        sample_users = b2.number_input("sampled dataset size N (users; 0 = the corpus' size, as the thesis)", 0, 5000,
+                                       0, key="topicdp_N", **IN_URL,
                                        help="Each sampled neighbouring pair has N users drawn uniformly with "
-                                            "replacement from the corpus (the distribution P).")
+                                            "replacement from the corpus (the distribution P). 0 means N = the "
+                                            "corpus' number of users (004 Algorithm 1); a smaller N is faster "
+                                            "but moves the topics more per user.")
         sampler_seed = b3.number_input("sampler seed", 0, 2**31 - 1, 0, key="topicdp_sampler_seed", **IN_URL)
         workers = b4.selectbox("worker processes", (2, 1), key="topicdp_workers", **IN_URL)
         st.caption("Defaults are chosen for speed (the sampler fits LDA 2h times): 1,000 words, batch variational "
@@ -35,5 +38,5 @@ def lda_and_sampler_knobs() -> tuple[LdaSettings, SamplerSettings, int]:
     with user_errors():
         lda = LdaSettings(n_topics=int(n_topics), max_iter=int(max_iter), learning_method=method,
                           max_doc_update_iter=int(doc_iter), max_features=int(max_features))
-        sampler = SamplerSettings(sample_users=int(sample_users), seed=int(sampler_seed))
+        sampler = SamplerSettings(sample_users=int(sample_users) or None, seed=int(sampler_seed))
     return lda, sampler, int(workers)

@@ -20,7 +20,7 @@ def sampled_draws(corpus, lda, sampler, size, gamma: float, workers: int):
         return draws
     st.warning(
         f"No sampled sensitivity for these settings yet: γ = {gamma:g} needs h = {size.h:,} sampled "
-        f"neighbouring pairs ({2 * size.h:,} LDA fits on datasets of N = {sampler.sample_users} users); "
+        f"neighbouring pairs ({2 * size.h:,} LDA fits on datasets of N = {sampler.dataset_size(corpus.n_users)} users); "
         f"{draws.n_pairs:,} are stored for this corpus and these settings.",
         icon="⏳",
     )

@@ -54,7 +54,7 @@ k2.metric("TopicDP σ per entry", f"{sigma_topic:.4g}", help="Δ_s·√(2 ln(1.2
 k3.metric("MVG σ per entry", f"{sigma_mvg:.4g}", help="i.i.d. MVG with s₂ = Δ_s, γ_F = √m")
 k4.metric("Laplace scale b", f"{b_lap:.4g}", help="b = 2m/ε (worst-case ℓ1 sensitivity 2m)")
 with st.container(border=True):
-    st.markdown(text("topicdp", "random_dp", gamma=gamma, N=sampler.sample_users, n_users=corpus.n_users,
+    st.markdown(text("topicdp", "random_dp", gamma=gamma, N=sampler.dataset_size(corpus.n_users), n_users=corpus.n_users,
                      covered=1 - gamma, h=sens.h, k=sens.k, covered_share=sens.covered_share, rho_s=sens.rho_sampler))
     g1, g2, g3 = st.columns(3)
     with g1:
@@ -92,7 +92,7 @@ with tab_words:
     export_settings = {
         "page": "TopicDP", "epsilon": eps, "delta": delta, "seed": settings.seed,
         "corpus": settings.corpus_label, "corpus_hash": corpus.content_hash, "gamma": gamma, "m": m, "n": n,
-        "lda": lda.as_dict(), "sampler": {"sample_users_N": sampler.sample_users, "seed": sampler.seed},
+        "lda": lda.as_dict(), "sampler": {"sample_users_N": sampler.dataset_size(corpus.n_users), "seed": sampler.seed},
         "sampled_pairs_h": sens.h, "sensitivity_rank_k": sens.k, "sampled_sensitivity_delta_s": delta_s,
         "noise_scales": {mech: rel.noise_scale for mech, rel in releases.items()},
         "guarantees": {mech: rel.guarantee for mech, rel in releases.items()},
@@ -132,5 +132,5 @@ with tab_sens:
         {"sampled pair": j + 1, "distance ‖f(D) − f(D′)‖_F": float(v), "≤ Δ_s": bool(v <= delta_s)}
         for j, v in enumerate(sens.draws)])
     st.dataframe(pd.DataFrame(figures.gamma_table(draws, m, n)), hide_index=True, width="stretch")
-    st.caption(text("topicdp", "draws_caption", n_pairs=draws.n_pairs, N=sampler.sample_users,
+    st.caption(text("topicdp", "draws_caption", n_pairs=draws.n_pairs, N=sampler.dataset_size(corpus.n_users),
                     sampler_seed=sampler.seed))

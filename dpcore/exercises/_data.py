@@ -77,6 +77,6 @@ def sensitivity_draws(settings: Mapping):
     settings (read from the shipped results or the local cache; never sampled here)."""
     priv = private_corpus(settings)
     lda = LdaSettings(n_topics=int(settings.get("topicdp_k", 10)))
-    sampler = SamplerSettings(sample_users=int(settings.get("topicdp_N", 100)),
+    sampler = SamplerSettings(sample_users=int(settings.get("topicdp_N", 0)) or None,
                               seed=int(settings.get("topicdp_sampler_seed", 0)))
     return _topicdp.load_sensitivity_draws(priv.content_hash, lda=lda, sampler=sampler)
