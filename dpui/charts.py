@@ -58,16 +58,23 @@ def band_figure(
     return fig
 
 
-def guarantee_badge(text: str) -> None:
-    """Show a result's guarantee, coloured by strength: DP green, random DP orange, not DP red."""
-    low = text.lower()
-    if "not dp" in low or "no privacy" in low or "not differentially private" in low:
-        colour, icon = "red", "⛔"
-    elif "random dp" in low or "weaker" in low:
-        colour, icon = "orange", "⚠️"
-    else:
-        colour, icon = "green", "🔒"
-    st.badge(f"Guarantee: {text}", icon=icon, color=colour)
+def badge_text(guarantee, *, name: str = "") -> str:
+    """The words of a guarantee badge: the strength in words, then the label (so the badge never relies
+    on colour alone): "BayesianDP — not DP: not DP — noise scaled to …"."""
+    from dpcore.guarantees import Guarantee
+
+    if not isinstance(guarantee, Guarantee):
+        raise TypeError(f"guarantee must be a dpcore.guarantees.Guarantee, got {type(guarantee).__name__}; "
+                        "pass the release's .guarantee, never a text label")
+    who = f"{name} — " if name else ""
+    return f"Guarantee: {who}{guarantee.strength}: {guarantee.label}"
+
+
+def guarantee_badge(guarantee, *, name: str = "") -> None:
+    """Show a release's guarantee: colour, icon and words all derived from the Guarantee's kind (never from
+    text matching). Green only for a proven ε-DP / (ε, δ)-DP; orange for random DP, a sensitivity measured
+    on the private data, or DP of part of the release; red for k-anonymity and no protection."""
+    st.badge(badge_text(guarantee, name=name), icon=guarantee.icon, color=guarantee.colour)
 
 
 def grid_figure(rows: int, cols: int, *, titles: Sequence[str] = (), shared_x: bool = False,
