@@ -180,6 +180,7 @@ from .review import (
     NoiseStatement,
     Review,
     ReviewWarning,
+    custom_review,
     dpne_budget,
     dpne_users_per_released,
     end_to_end_budget,

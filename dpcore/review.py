@@ -444,10 +444,16 @@ __all__.append("mechanism_guarantees")
 
 
 def items_per_user(user_counts) -> np.ndarray:
-    """Distinct items (non-zero columns) per user of a users × |V| sparse matrix — what a per-user item cap
+    """Distinct items (non-zero columns) per user of a users × |V| sparse matrix, or distinct unigrams per user of a
+    :class:`dpcore.TokenCorpus` — what a per-user item cap
     (BayesianDP strict's L, DPNE's Δ0 in items) is compared with by the "cap-above-median" rule."""
     import scipy.sparse as sp
 
+    from .ngrams import TokenCorpus
+
+    if isinstance(user_counts, TokenCorpus):  # distinct unigrams per user (DPNE's Δ0 at k = 1)
+        users, _, _ = user_counts.unigram_pairs
+        return np.bincount(np.asarray(users, dtype=np.int64), minlength=user_counts.n_users).astype(int)
     if not sp.issparse(user_counts):
         raise TypeError(f"user_counts must be a scipy.sparse matrix, got {type(user_counts).__name__}")
     m = sp.csr_matrix(user_counts)
@@ -456,3 +462,15 @@ def items_per_user(user_counts) -> np.ndarray:
 
 
 __all__.append("items_per_user")
+
+
+def custom_review(guarantee: Guarantee, *, noise=(), budget: BudgetStatement | None = None, **warning_settings) -> Review:
+    """A :class:`Review` for a release that is not a dpcore release object (e.g. a lecture demo): the guarantee,
+    the noise statements, the budget and :func:`review_warnings` of ``warning_settings``."""
+    if not isinstance(guarantee, Guarantee):
+        raise TypeError(f"guarantee must be a Guarantee, got {type(guarantee).__name__}")
+    noise = (noise,) if isinstance(noise, NoiseStatement) else tuple(noise)
+    return Review(guarantee=guarantee, noise=noise, warnings=review_warnings(**warning_settings), budget=budget)
+
+
+__all__.append("custom_review")

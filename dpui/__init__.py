@@ -1,9 +1,10 @@
 """Shared UI pieces every page calls: the sidebar, error handling and chart helpers (no maths)."""
 
-from .charts import band_figure, guarantee_badge, show_figure
+from .charts import badge_text, band_figure, guarantee_badge, show_figure
 from .errors import user_errors
 from .exercises import exercise_mode
 from .exports import export_view
+from .review import review_requested, reviewer_panel
 from .sidebar import DELTA_OPTIONS, EPSILON_OPTIONS, SharedSettings, shared_sidebar
 
 __all__ = [
@@ -17,4 +18,7 @@ __all__ = [
     "show_figure",
     "band_figure",
     "guarantee_badge",
+    "badge_text",
+    "reviewer_panel",
+    "review_requested",
 ]

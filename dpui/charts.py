@@ -210,16 +210,23 @@ def band_figure(
     return fig
 
 
-def guarantee_badge(guarantee, *, context: str = "") -> None:
-    """Show a release's :class:`dpcore.Guarantee`: colour, icon and words all come from its kind
-    (green only for proven ε-DP / (ε, δ)-DP; orange for random DP, local sensitivity and DP conditional
-    on a non-private step; red for k-anonymity and no protection), never from matching text. The
-    promise sentence is the tooltip-free caption below, so the strength is never carried by colour alone."""
+def badge_text(guarantee, *, name: str = "") -> str:
+    """The words of a guarantee badge: the strength in words, then the label (so the badge never relies
+    on colour alone): "BayesianDP — not DP: not DP — noise scaled to …"."""
+    from dpcore.guarantees import Guarantee
+
     if not isinstance(guarantee, Guarantee):
-        raise TypeError(f"guarantee must be a dpcore.Guarantee, got {type(guarantee).__name__}")
-    lead = f"{context}: " if context else ""
-    st.badge(f"{guarantee.icon} {guarantee.strength.upper()} — {lead}{guarantee.label}", color=guarantee.colour)
-    st.caption(guarantee.promise)
+        raise TypeError(f"guarantee must be a dpcore.guarantees.Guarantee, got {type(guarantee).__name__}; "
+                        "pass the release's .guarantee, never a text label")
+    who = f"{name} — " if name else ""
+    return f"Guarantee: {who}{guarantee.strength}: {guarantee.label}"
+
+
+def guarantee_badge(guarantee, *, name: str = "") -> None:
+    """Show a release's guarantee: colour, icon and words all derived from the Guarantee's kind (never from
+    text matching). Green only for a proven ε-DP / (ε, δ)-DP; orange for random DP, a sensitivity measured
+    on the private data, or DP of part of the release; red for k-anonymity and no protection."""
+    st.badge(badge_text(guarantee, name=name), icon=guarantee.icon, color=guarantee.colour)
 
 
 def grid_figure(rows: int, cols: int, *, titles: Sequence[str] = (), shared_x: bool = False,

@@ -12,6 +12,13 @@ import streamlit as st
 
 
 def _plain(v):
+    from dpcore.guarantees import Guarantee
+    from dpcore.review import Review
+
+    if isinstance(v, (Guarantee, Review)):  # exports carry the whole guarantee (kind, ε, δ, γ, label, promise)
+        return v.to_dict()
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
     if isinstance(v, (np.floating, np.integer, np.bool_)):
         return v.item()
     if isinstance(v, np.ndarray):

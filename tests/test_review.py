@@ -237,3 +237,17 @@ def test_items_per_user():
     assert dpcore.items_per_user(X).tolist() == [2, 0, 3]
     with pytest.raises(TypeError, match="user_counts"):
         dpcore.items_per_user([[1, 2]])
+
+
+def test_custom_review():
+    g = dpcore.guarantees.pure_dp(2.0)
+    r = dpcore.custom_review(g, noise=laplace_noise_in_units(50, scale=0.5), budget=single_budget(epsilon=2.0),
+                             epsilon=12.0)
+    assert r.guarantee is g and len(r.noise) == 1 and [w.rule for w in r.warnings] == ["epsilon-large"]
+    with pytest.raises(TypeError, match="guarantee"):
+        dpcore.custom_review("ε-DP")
+
+
+def test_items_per_user_of_a_token_corpus():
+    tc = dpcore.encode_users([[["a", "b", "a"]], [["c"]], [], [["a", "d"], ["e", "a"]]])
+    assert dpcore.items_per_user(tc).tolist() == [2, 1, 0, 3]
