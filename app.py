@@ -5,7 +5,8 @@ The list of pages lives in dpui.navigation; the texts in dpui/page_texts/home.md
 
 import streamlit as st
 
-from dpui import shared_sidebar
+from dpcore import mechanism_guarantees
+from dpui import guarantee_badge, shared_sidebar
 from dpui.navigation import available_pages
 from dpui.texts import text
 
@@ -15,11 +16,21 @@ settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 st.title("What does differential privacy do to text statistics?")
 st.markdown(text("home", "intro"))
 
+# every mechanism's guarantee, built by the functions its release type labels itself with (never typed here)
+guarantees = mechanism_guarantees(epsilon=settings.epsilon, delta=settings.delta)
 for page in available_pages():  # a page another branch adds shows up once its file exists
     with st.container(border=True):
         st.page_link(page.path, label=f"**{page.title}**", icon="➡️")
         st.markdown(page.summary)
-        st.caption(f"Guarantee — {page.guarantee}")
+        rows = [(mech, g) for title, mech, g in guarantees if title == page.title]
+        for mech, g in rows:
+            guarantee_badge(g, name=mech)
+        if not rows:
+            st.caption(f"Guarantee — {page.guarantee}")
+
+st.subheader(f"Every mechanism's guarantee at ε = {settings.epsilon:g}, δ = {settings.delta:g}")
+st.dataframe([{"page": title, "mechanism": mech, "strength": g.strength, "guarantee": g.label, "kind": g.kind}
+              for title, mech, g in guarantees], hide_index=True, width="stretch")
 
 st.subheader("Guarantees, in words")
 st.markdown(text("home", "guarantees"))

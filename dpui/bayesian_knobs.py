@@ -10,12 +10,12 @@ from dataclasses import dataclass
 import streamlit as st
 
 from .bayesian_data import K_OPTIONS
+from .calibration import calibration_radio
 from .sidebar import format_number
 from .state import IN_URL
 
 S_OPTIONS = (1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0, 1e3, 1e4)
-# Radio captions; the option itself (and so the URL) says classic / analytic.
-CALIBRATION_LABELS = {"classic": "as in the paper; proven for ε < 1", "analytic": "tight, valid for every ε"}
+from .calibration import CALIBRATION_LABELS  # noqa: E402,F401  (auto / classic / analytic; kept for importers)
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,5 @@ def bayesian_knobs() -> BayesKnobs:
         K = st.select_slider("K (k-anonymity: min. users per item)", K_OPTIONS, value=10, key="bayes_K", **IN_URL)
         reps = st.slider("Repetitions (noisy curves)", 2, 30, 10, key="bayes_reps", **IN_URL,
                          help="Curves show the mean and a 10–90% band over this many seeded releases.")
-        calibration = st.radio("Gaussian calibration", tuple(CALIBRATION_LABELS),
-                               captions=tuple(CALIBRATION_LABELS.values()), key="bayes_calibration", **IN_URL,
-                               help="classic: σ = Δ√(2 ln(1.25/δ))/ε, proven for ε < 1 only. analytic: Balle & "
-                                    "Wang (2018), exact for every ε.")
+        calibration = calibration_radio(key="bayes_calibration")  # auto (default) / classic / analytic
     return BayesKnobs(S, rho, C, n, W, K, reps, calibration)

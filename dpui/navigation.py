@@ -45,20 +45,22 @@ PAGES: tuple[Page, ...] = (
     Page("pages/1_Mechanisms_101.py", "Mechanisms 101", "🎓",
          "The lecture demos: two Laplace densities and the privacy loss L(y) against ε; global sensitivity "
          "(the bank-debt cap); the exponential mechanism choosing a meeting city; sampling many times.",
-         "Laplace and exponential mechanisms: ε-DP (pure)."),
+         "Laplace with a global Δ: ε-DP (pure). Noise scaled from the data (bank debt by the largest value, the "
+         "city example's Δu over D's neighbours): not DP."),
     Page("pages/2_Bayesian_ngram_DP.py", "Bayesian n-gram DP", "📊",
          "BayesianDP uses public data as a prior and adds Gaussian noise to a word-weighted posterior mean; "
          "KL divergence vs ε against Laplace baselines, k-anonymity and public/private baselines; users, "
          "vocabulary, public-data quality, perplexity and a membership-inference attack.",
-         "BayesianDP and EndToEndDP: (ε, δ)-DP per user, with the sensitivity measured on the corpus as in the paper "
-         "(see the page). Laplace with a per-user cap: ε-DP per user. k-anonymity: not DP."),
+         "BayesianDP strict: (ε, δ)-DP per user. BayesianDP and EndToEndDP as in the paper: not DP (sensitivity "
+         "measured on the corpus). Laplace with a per-user cap: ε-DP. Laplace + public: not DP. k-anonymity: not DP."),
     Page("pages/3_DP_ngram_extraction.py", "DP n-gram extraction", "🧩",
          "DPNE releases a *set* of n-grams by growing lengths, pruning candidates by shorter released n-grams; "
          "DPSU baselines; how many n-grams used by ≥ K users survive; spurious share vs η.",
-         "DPNE and DPSU: (ε, δ)-DP per user; the released sets only, never counts."),
+         "DPNE and DPSU: (ε, δ)-DP per user (DPSU-single: per length); the released sets only, never counts."),
     Page("pages/4_TopicDP.py", "TopicDP", "🗂️",
          "Noise on an LDA topic–keyword matrix with a *sampled* sensitivity, beside Laplace and MVG baselines.",
-         "TopicDP and MVG as used here: (ε, δ, γ)-random DP — weaker than (ε, δ)-DP. Laplace: ε-DP."),
+         "TopicDP and MVG as used here: (ε, δ, γ)-random DP — weaker than (ε, δ)-DP. Laplace: ε-DP for the values, "
+         "given a non-private choice of topics and keywords."),
     Page("pages/5_Privacy_audit.py", "Privacy audit", "🕵️",
          "Measure ε from the outside: run a mechanism on neighbouring datasets many times and bound its privacy "
          "loss from the observed outputs.",

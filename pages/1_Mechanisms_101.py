@@ -10,17 +10,20 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dpcore import exponential_mechanism, laplace_mechanism, laplace_scale, pure_dp
+from dpcore import custom_review, exponential_mechanism, laplace_mechanism, laplace_noise_in_units, laplace_scale
+from dpcore.guarantees import pure_dp
 from dpcore.lecture import (
     BANK_DEBTS,
     DEBT_CAP,
+    bank_debt_guarantee,
     bank_debt_neighbours,
     bank_debt_worst_case,
     city_example,
     empirical_density_ratios,
     empirical_selection_ratios,
 )
-from dpui import exercise_mode, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpcore.review import single_budget
+from dpui import exercise_mode, export_view, guarantee_badge, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui.m101_figures import cities_figure, loss_figure, sampling_figure, selection_figure
 from dpui.state import IN_URL
 from dpui.texts import latex, text
@@ -32,7 +35,8 @@ eps = settings.epsilon
 
 st.title("Mechanisms 101: Laplace and exponential")
 st.caption("After Habernal, *Pure Differential Privacy Mechanisms* (lecture 4). ε comes from the sidebar.")
-guarantee_badge(pure_dp(eps), context="Laplace mechanism with b = Δ/ε and exponential mechanism with the true Δu")
+guarantee_badge(pure_dp(eps), name="Laplace mechanism with b = Δ/ε and a global Δ")
+reviews = []  # (name, dpcore Review) for the reviewer's panel at the end
 
 tab_loss, tab_sens, tab_exp, tab_sample = st.tabs(
     ["(a) Privacy loss", "(b) Global sensitivity", "(c) Exponential mechanism", "(d) Sample many times"]
@@ -45,7 +49,7 @@ with tab_loss:
     mode = st.radio("Laplace scale b", ["from ε", "by hand"], captions=["b = Δ/ε", "choose b yourself"],
                     horizontal=True, key="m101_scale_mode", **IN_URL)
     if mode == "by hand":
-        b = st.slider("b (scale)", 0.1, 20.0, 1.0, 0.1, key="m101_b", **IN_URL)
+        b = st.slider("b (scale)", 0.05, 20.0, 1.0, 0.05, key="m101_b", **IN_URL)
     else:
         b = laplace_scale(epsilon=eps, sensitivity=1.0)
     a, a2 = 50.0, 51.0
@@ -56,6 +60,11 @@ with tab_loss:
     c2.metric("worst |L(y)| = Δ/b", f"{worst:.3g}")
     c3.metric("ε (sidebar)", f"{eps:g}", delta="within ε" if worst <= eps * (1 + 1e-12) else "exceeds ε",
               delta_color="normal" if worst <= eps * (1 + 1e-12) else "inverse")
+    g_loss = pure_dp(worst, scope="b chosen by hand: ε = Δ/b" if mode == "by hand" else "")
+    guarantee_badge(g_loss, name="(a) counting query")
+    reviews.append(("(a) Laplace on a count", custom_review(
+        g_loss, noise=laplace_noise_in_units(a, scale=b), budget=single_budget(epsilon=worst, name="(a)"),
+        epsilon=worst)))
     fig = loss_figure(y, a, a2, b, eps, f"Laplace densities for neighbouring counts 50 and 51, b = {b:.3g}")
     show_figure(fig, alt=f"Two Laplace densities centred at 50 and 51 with scale {b:.3g}, and the privacy loss "
                          f"L(y), which stays between −{worst:.3g} and {worst:.3g}; the dashed lines mark ±ε = ±{eps:g}.")
@@ -75,6 +84,11 @@ with tab_sens:
     with user_errors():
         rows = bank_debt_neighbours(BANK_DEBTS, epsilon=eps, scale=b)
         worst_case = bank_debt_worst_case(epsilon=eps, scale=b)
+        g_debt = bank_debt_guarantee(epsilon=eps, scale=b)
+    guarantee_badge(g_debt, name="(b) total debt")
+    reviews.append(("(b) Laplace on the total debt", custom_review(
+        g_debt, noise=laplace_noise_in_units(sum(BANK_DEBTS.values()), scale=b, quantity="a total debt (€)"),
+        budget=single_budget(epsilon=eps, name="(b)"), epsilon=eps)))
     table = pd.DataFrame(
         [{"neighbour D'": f"D without {r.removed}", "true total": r.total, "neighbour total": r.neighbour_total,
           "difference": r.difference, "worst loss Δ/b": r.loss_bound, "≤ ε?": "yes" if not r.exceeds_epsilon else "NO"}
@@ -101,6 +115,9 @@ with tab_exp:
     with user_errors():
         base = city_example(epsilon=eps)
         ex = city_example(epsilon=eps, sensitivity=base.sensitivity_true * factor) if factor != 1.0 else base
+    guarantee_badge(ex.guarantee, name="(c) exponential mechanism")
+    reviews.append(("(c) Exponential mechanism", custom_review(ex.guarantee, budget=single_budget(epsilon=eps, name="(c)"),
+                                                               epsilon=eps)))
     city_rows = [{"dataset": nb, **{c: float(v) for c, v in zip(ex.cities, row)}}
                  for nb, row in zip(ex.neighbours, ex.probabilities)]
     left, right = st.columns([2, 3])
@@ -158,3 +175,5 @@ with tab_sample:
     st.caption("The random draws depend only on the sidebar seed, the mechanism and the number of draws.")
     export_view("these frequencies", sample_rows, settings={"page": "Mechanisms 101 (d)", "mechanism": which, "draws": n, "epsilon": eps,
                           "seed": settings.seed, "e^epsilon": bound}, key="m101_export_sample")
+
+reviewer_panel(reviews, extra_warnings=())

@@ -11,7 +11,9 @@ import streamlit as st
 from dpcore import kl_divergence
 from dpcore.bayesian_baselines import k_anonymity_release, public_baseline
 from dpcore.bayesian_experiments import BAYESIAN, LAPLACE, summarise
-from dpui import exercise_mode, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpcore import items_per_user, review
+from dpui import exercise_mode, export_view, guarantee_badge, reviewer_panel, shared_sidebar, show_figure, user_errors
+from dpui.bayesian_modes import mode_knobs, modes_panel, strict_prepared_for
 from dpui import bayesian_data as data, bayesian_figures as figures
 from dpui.bayesian_knobs import bayesian_knobs
 from dpui.bayesian_panels import release_panel
@@ -25,6 +27,7 @@ settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 st.title("Bayesian differential privacy for n-gram distributions")
 st.caption(text("bayesian", "caption"))
 k = bayesian_knobs()
+mk = mode_knobs()  # strict (DP, default) / local (as in the paper), L and N_max
 S, rho, C, n, W, K, reps, calibration = k.S, k.rho, k.C, k.n, k.W, k.K, k.reps, k.calibration
 eps, delta, seed = settings.epsilon, settings.delta, settings.seed
 priv, pub = settings.private, settings.public
@@ -34,19 +37,26 @@ ph, qh = priv.content_hash, pub.content_hash
 with user_errors():
     counts = data.counts_for(ph, qh, n, priv, pub)
     p = data.private_distribution(ph, qh, n, priv, pub)
-    prepared, gamma_worst = data.prepared_for(ph, qh, n, C, S, rho, priv, pub)
+    local, gamma_worst = data.prepared_for(ph, qh, n, C, S, rho, priv, pub)
+    strict = strict_prepared_for(ph, qh, n, C, S, rho, mk.L, mk.N_max, seed, counts.user_counts, counts.public_counts)
+    prepared = strict if mk.mode == "strict" else local
     sigma_classic = prepared.sigma(epsilon=eps, delta=delta, calibration="classic")
     sigma_analytic = prepared.sigma(epsilon=eps, delta=delta, calibration="analytic")
     release = prepared.release(epsilon=eps, delta=delta, calibration=calibration,
-                               rng=settings.rng("bayes-release", n, S, C, rho, calibration))
+                               rng=settings.rng("bayes-release", n, S, C, rho, calibration, mk.mode))
 kl_now, kl_public = kl_divergence(p, release.theta), kl_divergence(p, public_baseline(counts.public_counts))
 # Everything an exported file needs to reproduce this page's view (the URL carries the same knobs).
 view_settings = {"page": "Bayesian n-gram DP", "epsilon": eps, "delta": delta, "seed": seed,
-                 "corpus": settings.corpus_label, "private_corpus_hash": ph, "public_corpus_hash": qh, **k.as_dict()}
+                 "corpus": settings.corpus_label, "private_corpus_hash": ph, "public_corpus_hash": qh, **k.as_dict(),
+                 **mk.as_dict()}
 
-guarantee_badge(release.guarantee, context="BayesianDP")
+guarantee_badge(release.guarantee, name=f"BayesianDP {mk.mode}")
 release_panel(k, counts=counts, prepared=prepared, release=release, gamma_worst=gamma_worst, eps=eps, delta=delta,
               sigma_classic=sigma_classic, sigma_analytic=sigma_analytic, kl_now=kl_now, kl_public=kl_public)
+with user_errors():
+    modes_panel(strict=strict, local=local, p=p, epsilon=eps, delta=delta, calibration=calibration,
+                rng_strict=settings.rng("bayes-release", n, S, C, rho, calibration, "strict"),
+                rng_local=settings.rng("bayes-release", n, S, C, rho, calibration, "local"))
 
 (tab_now, tab_eps, tab_users, tab_vocab, tab_pub, tab_k, tab_ppl, tab_mia, tab_tune) = st.tabs([
     "Release", "KL vs ε", "Users", "Vocabulary", "Public quality", "k-anonymity vs ε", "Perplexity",
@@ -66,7 +76,7 @@ with tab_now:
         st.caption(text("bayesian", "release_caption"))
         export_view(f"top {top} {n}-grams", rows, settings={**view_settings, "top": top, "mechanism": BAYESIAN, "guarantee": release.guarantee,
                       "sensitivity_gamma": prepared.sensitivity, "sigma_ps": release.sigma,
-                      "rng_salt": ["bayes-release", n, S, C, rho, calibration]}, key="bayes_export_release")
+                      "rng_salt": ["bayes-release", n, S, C, rho, calibration, mk.mode]}, key="bayes_export_release")
     release_view()
 
 with tab_eps:
@@ -123,7 +133,7 @@ with tab_k:
     fig, alt = figures.kanon_figure(ph, qh, n, S, C, rho, W, delta, reps, calibration, seed, priv, pub)
     show_figure(fig, alt=alt, key="bayes_kanon")
     rel_k = k_anonymity_release(counts.user_counts, counts.public_counts, K=K)
-    guarantee_badge(rel_k.guarantee)
+    guarantee_badge(rel_k.guarantee, name="k-anonymity")
     st.markdown(text("bayesian", "kanon_text", K=K, kept=rel_k.kept_items, n=n, suppressed=rel_k.suppressed_items,
                      mass=rel_k.suppressed_mass, kl=kl_divergence(p, rel_k.theta)))
 
@@ -167,7 +177,7 @@ with tab_tune:
             prep = data.end_to_end_for(ph, qh, n, C, seed, priv, pub)
             res = prep.release(epsilon=eps, delta=delta, calibration=calibration,
                                rng=settings.rng("bayes-e2e", n, C, calibration))
-        guarantee_badge(res.guarantee, context="EndToEndDP")
+        guarantee_badge(res.guarantee, name="EndToEndDP")
         c1, c2, c3, c4 = st.columns(4)
         c1.metric("chosen S*", fmt(res.S_star))
         c2.metric("chosen ρ*", fmt(res.rho_star))
@@ -178,3 +188,7 @@ with tab_tune:
         st.markdown(text("bayesian", "tuning_note", scale=2 * res.score_sensitivity / res.epsilon_tune,
                          spread=float(grid["score"].max() - grid["score"].min())))
     tuning_view()
+
+# ------------------------------------------------------------------------------ reviewer's panel
+reviewer_panel([(f"BayesianDP {mk.mode}", review(release, n_users=counts.n_users,
+                                                 user_items=items_per_user(counts.user_counts)))])

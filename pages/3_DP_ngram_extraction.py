@@ -9,8 +9,9 @@ Cached loaders: dpui.dpne_data; figures and tables: dpui.dpne_figures; texts: dp
 import pandas as pd
 import streamlit as st
 
-from dpcore import EVALUATION_ONLY, KANONYMITY_LABEL, dpne_with_evaluation, kanonymity_coverage
-from dpui import exercise_mode, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpcore import EVALUATION_ONLY, KANONYMITY_LABEL, dpne_with_evaluation, items_per_user, kanonymity_coverage, review
+from dpcore.dpne import dpne_guarantee
+from dpui import exercise_mode, export_view, guarantee_badge, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui import dpne_data as data
 from dpui import dpne_figures as figures
 from dpui.state import IN_URL
@@ -59,7 +60,7 @@ with user_errors():
     tc = data.token_corpus(chash, corpus)
     result, evaluation = dpne_with_evaluation(tc, **knobs, rng=settings.rng("dpne", T, delta0, decay, pruning, selection, policy, eta))
 
-guarantee_badge(result.guarantee)
+guarantee_badge(result.guarantee, name="DPNE")
 tab_main, tab_sweep = st.tabs(["Extraction at these settings", "Sweep one knob (Figs. 2–4)"])
 
 with tab_main:
@@ -84,6 +85,8 @@ with tab_main:
              "DPNE σ_k": result.sigmas.get(k), "DPNE ρ_k": result.thresholds.get(k),
              "DPNE |V_k|": result.valid_counts.get(k)} for k in range(1, T + 1)]
     show_figure(fig, alt=alt, key="dpne_bars", records=rows)
+    for name in base:  # the baselines' guarantees, from the same function their releases use
+        guarantee_badge(dpne_guarantee(epsilon=eps, delta=delta, single_length=name == "DPSU-single"), name=name)
     st.caption(text("dpne", "defaults_caption"))
     st.caption(text("dpne", "baselines_caption"))
     export_view("n-grams per length", rows, settings={"page": "DP n-gram extraction", "epsilon": eps, "delta": delta, "seed": seed,
@@ -149,3 +152,6 @@ with tab_sweep:
             st.warning("The settings changed since this sweep: press **Run the sweep** to update it.")
         fig, alt = figures.sweep_figure(rows, label, values, log_y=log_y)
         show_figure(fig, alt=alt, key="dpne_sweep_fig")
+
+# ------------------------------------------------------------------------------ reviewer's panel
+reviewer_panel([("DPNE", review(result, n_users=tc.n_users, user_items=items_per_user(tc)))])

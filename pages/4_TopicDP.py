@@ -11,9 +11,17 @@ import math
 import pandas as pd
 import streamlit as st
 
-from dpcore import kendall_tau_distance, l1_distance, release_all, rmse, sensitivity_sampler_size, topic_keyword_matrix
+from dpcore import (
+    kendall_tau_distance,
+    l1_distance,
+    release_all,
+    review,
+    rmse,
+    sensitivity_sampler_size,
+    topic_keyword_matrix,
+)
 from dpcore import topicdp as tdp
-from dpui import exercise_mode, export_view, guarantee_badge, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, export_view, guarantee_badge, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui import topicdp_data as data
 from dpui import topicdp_figures as figures
 from dpui.state import IN_URL
@@ -56,16 +64,12 @@ k4.metric("Laplace scale b", f"{b_lap:.4g}", help="b = 2m/ε (worst-case ℓ1 se
 with st.container(border=True):
     st.markdown(text("topicdp", "random_dp", gamma=gamma, N=sampler.dataset_size(corpus.n_users), n_users=corpus.n_users,
                      covered=1 - gamma, h=sens.h, k=sens.k, covered_share=sens.covered_share, rho_s=sens.rho_sampler))
-    g1, g2, g3 = st.columns(3)
-    with g1:
-        guarantee_badge(tdp.matrix_guarantee("TopicDP", epsilon=eps, delta=delta, gamma=gamma, m=m, n=n), context="TopicDP")
-    with g2:
-        guarantee_badge(tdp.matrix_guarantee("MVG", epsilon=eps, delta=delta, gamma=gamma, m=m, n=n), context="MVG with sampled s₂")
-    with g3:
-        guarantee_badge(tdp.matrix_guarantee("Laplace", epsilon=eps, m=m, n=n), context="Laplace")
-
-releases = release_all(table.matrix, epsilon=eps, delta=delta, sensitivity=delta_s,
-                       rng=settings.rng("topicdp", "release", m, n, gamma))
+    # the SensitivityResult carries γ, so each release labels itself (γ-random DP; Laplace DP for the values only)
+    releases = release_all(table.matrix, epsilon=eps, delta=delta, sensitivity=sens,
+                           rng=settings.rng("topicdp", "release", m, n, gamma))
+    for col, (mech, rel) in zip(st.columns(3), releases.items()):
+        with col:
+            guarantee_badge(rel.guarantee, name="MVG with sampled s₂" if mech == "MVG" else mech)
 labels = figures.topic_labels(table)
 tab_words, tab_curves, tab_sens = st.tabs(["Keywords before and after noise", "Error curves", "Sampled sensitivities"])
 
@@ -134,3 +138,6 @@ with tab_sens:
     st.dataframe(pd.DataFrame(figures.gamma_table(draws, m, n)), hide_index=True, width="stretch")
     st.caption(text("topicdp", "draws_caption", n_pairs=draws.n_pairs, N=sampler.dataset_size(corpus.n_users),
                     sampler_seed=sampler.seed))
+
+# ------------------------------------------------------------------------------ reviewer's panel
+reviewer_panel([(mech, review(rel, n_users=corpus.n_users)) for mech, rel in releases.items()])

@@ -32,18 +32,29 @@ def page():
 def test_default_render(page):
     assert len(page.tabs) == 9
     assert len(page.get("plotly_chart")) >= 3
-    assert float(metric(page, "γ (brute force)")) > 0
-    # ε = 1 with the classic calibration: the page says the bound is outside its proof
-    assert any("outside its proof" in w.value for w in page.warning)
+    # default mode: strict (DP) with γ_strict; default calibration: auto → analytic at ε = 1 (no warning)
+    assert page.radio(key="bayes_mode").value == "strict"
+    assert page.radio(key="bayes_calibration").value == "auto"
+    assert float(metric(page, "γ (strict bound)")) > 0
+    assert metric(page, "σ_ps (analytic)")
+    assert not any("outside its proof" in w.value for w in page.warning)
+    assert any("true δ" in c.value for c in page.caption)  # the classic σ's true δ beside it
     badges = [md.value for md in page.markdown if "badge[" in md.value]
-    # the paper's local γ is measured on the private data: orange "not DP", never a green DP badge
-    assert any(b.startswith(":orange-badge[") and "local sensitivity" in b and "NOT DP" in b for b in badges)
-    assert not any(b.startswith(":green-badge[") and "BayesianDP" in b for b in badges)
-    assert any(b.startswith(":red-badge[") and "k-anonymity (K = 10) — not DP" in b for b in badges)
+    assert any(":green-badge[🔒 Guarantee: BayesianDP strict — DP: (ε, δ)-DP per user (ε = 1, δ = 1e-05)" in b
+               for b in badges)
+    # both modes side by side; the local one orange, never green
+    assert any(":orange-badge[⚠️ Guarantee: BayesianDP local (as in the paper) — not DP:" in b for b in badges)
+    assert not any(":green-badge[" in b and "local" in b for b in badges)
+    assert [m.label for m in page.metric].count("KL to private") == 2
+    assert any(":red-badge[⛔ Guarantee: k-anonymity — not DP: k-anonymity (K = 10) — not DP" in b for b in badges)
     assert any("lower than Laplace at ε = 0.1" in md.value for md in page.markdown)
 
 
 def test_epsilon_moves_sigma_and_the_warning(page):
+    page.radio(key="bayes_calibration").set_value("classic").run()
+    clean(page)
+    # ε = 1 with the classic calibration: the page says the bound is outside its proof, with its true δ
+    assert any("outside its proof" in w.value and "true δ" in w.value for w in page.warning)
     sigma_1 = float(metric(page, "σ_ps (classic)"))
     page.select_slider(key="eps").set_value(0.1).run()
     clean(page)
@@ -59,11 +70,33 @@ def test_analytic_calibration(page):
     assert not any("outside its proof" in w.value for w in page.warning)
 
 
+def test_local_mode_is_labelled_not_dp(page):
+    page.radio(key="bayes_mode").set_value("local").run()
+    clean(page)
+    assert float(metric(page, "γ (brute force, local)")) > 0
+    badges = [md.value for md in page.markdown if "badge[" in md.value]
+    assert any(":orange-badge[⚠️ Guarantee: BayesianDP local — not DP:" in b for b in badges)
+    assert not any(":green-badge[" in b and "BayesianDP local" in b for b in badges)
+
+
+def test_n_max_below_the_corpus_is_an_error_naming_max_users(page):
+    page.select_slider(key="bayes_Nmax").set_value(100).run()
+    assert not page.exception
+    assert any("max_users" in e.value for e in page.error)
+
+
 def test_page_sliders_move(page):
-    gamma = metric(page, "γ (brute force)")
+    gamma = metric(page, "γ (strict bound)")
     page.select_slider(key="bayes_S").set_value(1.0).run()
     clean(page)
-    assert metric(page, "γ (brute force)") != gamma
+    assert metric(page, "γ (strict bound)") != gamma
+    page.slider(key="bayes_L").set_value(10).run()
+    clean(page)
+    page.radio(key="bayes_mode").set_value("local").run()
+    gamma = metric(page, "γ (brute force, local)")
+    page.select_slider(key="bayes_S").set_value(0.1).run()
+    clean(page)
+    assert metric(page, "γ (brute force, local)") != gamma
     page.slider(key="bayes_rho").set_value(1.0).run()
     page.slider(key="bayes_C").set_value(3).run()
     page.slider(key="bayes_W").set_value(5).run()

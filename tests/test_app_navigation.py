@@ -163,7 +163,7 @@ def test_value_survives_a_page_that_does_not_show_it():
     assert not at.exception, [e.message for e in at.exception]
     assert at.select_slider(key="delta").value == 1e-7
     assert at.number_input(key="seed").value == 5
-    assert any(m.label == "σ_ps (classic)" for m in at.metric)
+    assert any(m.label == "σ_ps (analytic)" for m in at.metric)  # calibration auto → analytic at ε = 1
 
 
 def test_hidden_setting_from_a_link_reaches_the_next_page():

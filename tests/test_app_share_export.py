@@ -150,7 +150,11 @@ def test_bayesian_exports(media):
             "bayes_export_kl_json"} <= set(b)
     release = json.loads(media(b["bayes_export_release_json"]))
     s = release["settings"]
-    assert (s["seed"], s["epsilon"], s["delta"], s["n"], s["calibration"], s["repetitions"]) == (0, 1.0, 1e-5, 1, "classic", 2)
+    assert (s["seed"], s["epsilon"], s["delta"], s["n"], s["calibration"], s["repetitions"]) == (0, 1.0, 1e-5, 1, "auto", 2)
+    # the export carries the whole guarantee object (kind, ε, δ, label, colour), not a text label
+    g = s["guarantee"]
+    assert g["kind"] == "approximate DP" and g["epsilon"] == 1.0 and g["delta"] == 1e-5 and g["colour"] == "green"
+    assert (s["mode"], s["L"], s["N_max"]) == ("strict", 50, 10_000)
     assert s["private_corpus_hash"] and s["public_corpus_hash"]
     assert len(release["rows"]) == 5
     assert set(release["rows"][0]) == {"rank", "ngram", "private_probability", "public_prior_probability",

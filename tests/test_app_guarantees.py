@@ -1,0 +1,146 @@
+"""AppTest over every page: each badge's kind matches its mechanism (no green for a sensitivity measured on
+the private data), the reviewer's panel exists everywhere, and each reviewer warning fires on its settings.
+
+Badges are st.badge elements, which AppTest sees as markdown ``:<colour>-badge[<icon> Guarantee: <name> —
+<strength>: <label>]`` (dpui.charts.badge_text): colour, icon and words all derived from a Guarantee.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import dpcore
+from dpcore import corpus_from_records
+
+ROOT = Path(__file__).resolve().parent.parent
+BADGE = re.compile(r":(\w+)-badge\[(\S+) Guarantee: (?:(.+?) — )?([^:]+): (.*)\]$", re.S)
+PAGES = {
+    "app.py": {
+        "Laplace (cap W)": "green", "Laplace + public": "orange", "BayesianDP local (as in the paper)": "orange",
+        "BayesianDP strict (L, N_max caps)": "green", "EndToEndDP": "orange", "k-anonymity": "red",
+        "DPNE": "green", "TopicDP": "orange", "MVG": "orange", "Laplace on the matrix": "orange",
+        "Bank debt, b from the data": "orange", "Private baseline": "red",
+    },
+    "pages/1_Mechanisms_101.py": {"Laplace mechanism with b = Δ/ε and a global Δ": "green",
+                                  "(a) counting query": "green", "(c) exponential mechanism": "orange"},
+    "pages/2_Bayesian_ngram_DP.py": {"BayesianDP strict": "green", "BayesianDP strict (DP)": "green",
+                                     "BayesianDP local (as in the paper)": "orange", "k-anonymity": "red"},
+    "pages/3_DP_ngram_extraction.py": {"DPNE": "green", "DPSU-single": "green"},
+    "pages/4_TopicDP.py": {"TopicDP": "orange", "MVG with sampled s₂": "orange", "Laplace": "orange"},
+}
+LOCAL_WORDS = ("local sensitivity", "measured", "this corpus' neighbours", "b set from the data")
+
+
+def badges(at) -> list[tuple[str, str, str, str, str]]:
+    out = []
+    for m in at.markdown:
+        hit = BADGE.match(m.value.strip())
+        if hit:
+            out.append(hit.groups())
+    return out
+
+
+def run(path, **params):
+    at = AppTest.from_file(str(ROOT / path), default_timeout=300)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+@pytest.mark.parametrize("path", list(PAGES))
+def test_every_badge_matches_its_mechanism(path):
+    at = run(path)
+    found = badges(at)
+    assert found, f"no guarantee badge on {path}"
+    by_name = {}
+    for colour, icon, name, words, label in found:
+        by_name.setdefault(name, set()).add(colour)
+        # colour, icon and words agree (all derived from one Guarantee kind)
+        assert {"green": "🔒", "orange": "⚠️", "red": "⛔"}[colour] == icon
+        if colour == "green":
+            assert words == "DP" and ("ε-DP per user" in label or "(ε, δ)-DP per user" in label), label
+            assert not any(w in label for w in LOCAL_WORDS), f"green badge for a measured sensitivity: {label}"
+        if any(w in label for w in ("local sensitivity", "measured sensitivity")):
+            assert colour == "orange" and words == "not DP"
+    for name, colour in PAGES[path].items():
+        assert by_name.get(name) == {colour}, (name, by_name.get(name), sorted(by_name))
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if p != "app.py"])
+def test_reviewer_panel_on_every_page(path):
+    at = run(path)
+    panels = [e for e in at.expander if "Reviewer's panel" in e.label]
+    assert len(panels) == 1 and panels[0].proto.expanded is False
+    at = run(path, review="1")
+    assert [e for e in at.expander if "Reviewer's panel" in e.label][0].proto.expanded is True
+
+
+# ---------------------------------------------------------------------------------------------- warnings
+
+
+WORDS = ("the cat sat on the mat and the dog ran in the park . a man saw the old house near the river . "
+         "she said that the day was long and the night was cold .").split()
+
+
+def _corpus(n_users: int, words_per_user: int = 6):
+    records = []
+    for u in range(n_users):
+        w = [WORDS[(u * 7 + j * 3) % len(WORDS)] for j in range(words_per_user)]
+        records.append({"user": f"u{u}", "text": " ".join(w) + "."})
+    return corpus_from_records(records, user_field="user", text_field="text", name=f"{n_users} users")
+
+
+def _with_corpus(path, corpus, **params):
+    at = AppTest.from_file(str(ROOT / path), default_timeout=300)
+    at.query_params["corpus"] = "upload"
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.session_state["_uploaded_corpus"] = corpus
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def panel_warnings(at) -> str:
+    return " ".join(w.value for w in at.warning)
+
+
+def test_warning_delta_vs_users_and_cap_above_median():
+    at = _with_corpus("pages/2_Bayesian_ngram_DP.py", _corpus(1200), delta="0.001")
+    text = panel_warnings(at)
+    assert dpcore.REVIEW_RULES["delta-vs-users"] in text and "1/(number of users) = 1/1200" in text
+    assert dpcore.REVIEW_RULES["cap-above-median"] in text and "item cap L 50 is larger than the median user's" in text
+
+
+def test_warning_few_users():
+    at = _with_corpus("pages/2_Bayesian_ngram_DP.py", _corpus(30))
+    text = panel_warnings(at)
+    assert dpcore.REVIEW_RULES["few-users"] in text and "The corpus has 30 users" in text
+
+
+def test_warning_classic_gaussian():
+    at = run("pages/2_Bayesian_ngram_DP.py", bayes_calibration="classic", eps="2")
+    text = panel_warnings(at)
+    assert dpcore.REVIEW_RULES["classic-gaussian"] in text
+    true = dpcore.classic_true_delta(2.0, 1e-5)
+    assert f"its true δ is {true:.3g}" in text
+    at = run("pages/2_Bayesian_ngram_DP.py", eps="2")  # auto: analytic at ε ≥ 1, no warning
+    assert dpcore.REVIEW_RULES["classic-gaussian"] not in panel_warnings(at)
+
+
+def test_warning_epsilon_large():
+    at = run("pages/1_Mechanisms_101.py", m101_scale_mode="by hand", m101_b="0.05")
+    text = panel_warnings(at)
+    assert dpcore.REVIEW_RULES["epsilon-large"] in text and "ε = 20" in text
+
+
+def test_warning_gamma_large():
+    at = run("pages/4_TopicDP.py", topicdp_gamma="0.2")
+    text = panel_warnings(at)
+    assert dpcore.REVIEW_RULES["gamma-large"] in text and "γ = 0.2" in text
