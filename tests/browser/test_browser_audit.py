@@ -1,28 +1,12 @@
 """Real-browser run of the Privacy audit page: a small audit end to end, the broken toggle in the URL."""
 
 import re
-import time
 
 import pytest
 
+from test_browser import wait_idle
+
 pytestmark = pytest.mark.browser
-
-
-def wait_idle(page, settle: float = 0.6, timeout: float = 120.0):
-    """Wait until the script has finished running and stays finished for `settle` seconds."""
-    app = page.locator('[data-testid="stApp"]')
-    deadline = time.time() + timeout
-    quiet_since = None
-    while time.time() < deadline:
-        state = app.get_attribute("data-test-script-state") if app.count() else None
-        if state == "notRunning":
-            quiet_since = quiet_since or time.time()
-            if time.time() - quiet_since >= settle:
-                return
-        else:
-            quiet_since = None
-        time.sleep(0.1)
-    raise AssertionError("the app kept running for more than %.0f s" % timeout)
 
 
 def metrics_text(page) -> str:

@@ -2,81 +2,27 @@
 
 Opens ``/Mechanisms_101?exercise=m101-loss-b2`` (b = 2 set by hand), checks that the widgets show the
 exercise's settings and the question is on top, types a wrong answer (a hint appears), types the right
-one (accepted), opens the solution and follows "next exercise". Until the page calls
-``exercise_mode`` itself the test serves a probe page with Mechanisms 101's widgets instead.
+one (accepted), opens the solution and follows "next exercise".
 """
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 import dpcore
-
-
-def wait_idle(page, settle: float = 0.6, timeout: float = 120.0):
-    """Wait until the script has finished running and stays finished for `settle` seconds."""
-    app = page.locator('[data-testid="stApp"]')
-    deadline, quiet_since = time.time() + timeout, None
-    while time.time() < deadline:
-        if app.count() and app.get_attribute("data-test-script-state") == "notRunning":
-            quiet_since = quiet_since or time.time()
-            if time.time() - quiet_since >= settle:
-                return
-        else:
-            quiet_since = None
-        time.sleep(0.1)
-    raise AssertionError("the app kept running for more than %.0f s" % timeout)
+from test_browser import wait_idle
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-PAGE_FILE = ROOT / "pages" / "1_Mechanisms_101.py"
-PROBE = ROOT / "tests" / "exercise_pages" / "m101_probe.py"
 EX_ID = "m101-loss-b2"
 
 
 @pytest.fixture(scope="module")
-def exercise_url(request):
-    """The URL of the Mechanisms 101 page with exercise mode: the real app once the page makes the call."""
-    if "exercise_mode(" in PAGE_FILE.read_text(encoding="utf-8"):
-        app_url = request.getfixturevalue("app_url")
-        yield f"{app_url}/Mechanisms_101"
-        return
-    request.getfixturevalue("browser")  # skips/fails like the other browser tests when Chromium is missing
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    log = tempfile.NamedTemporaryFile(prefix="streamlit-ex-", suffix=".log", delete=False)
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(PROBE), "--server.port", str(port),
-                             "--server.address", "127.0.0.1", "--server.headless", "true",
-                             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            try:
-                if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
-                    break
-            except OSError:
-                time.sleep(0.3)
-        else:
-            raise RuntimeError(Path(log.name).read_text())
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+def exercise_url(app_url):
+    """The Mechanisms 101 page of the real app (the page calls ``exercise_mode`` itself)."""
+    return f"{app_url}/Mechanisms_101"
 
 
 def test_exercise_from_link_end_to_end(page, exercise_url):
