@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import ndtr, ndtri
+from scipy.special import ndtri
 
 from .gaussian import gaussian_sigma
 from .guarantees import Guarantee, approximate_dp
@@ -91,7 +91,6 @@ from .ngrams import (
     encode_corpus,
     encode_users,
     group_by_user,
-    rows_membership,
 )
 from .validation import check_choice, check_delta, check_epsilon, check_int, check_real, check_rng, check_sequence
 

@@ -6,14 +6,12 @@ n-grams and the KL of this release, then the same in words and the mechanism's f
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
 from dpcore.metrics import KL_SMOOTHING
 
 from .bayesian_knobs import BayesKnobs
 from .calibration import calibration_note
-from .sidebar import format_number as fmt
 from .texts import latex, text
 
 

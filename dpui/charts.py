@@ -19,8 +19,6 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dpcore.guarantees import Guarantee
-
 OKABE_ITO: dict[str, str] = {
     "blue": "#0072B2", "vermillion": "#D55E00", "bluish green": "#009E73", "orange": "#E69F00",
     "reddish purple": "#CC79A7", "sky blue": "#56B4E9", "black": "#000000", "yellow": "#F0E442",

@@ -55,8 +55,8 @@ def _gamma_when_c_grows(s) -> Solution:
     C = int(s["bayes_C"])
     g_low, g_high = low.sensitivity, high.sensitivity
     rel = (g_high - g_low) / g_low
-    options = (f"γ grows: more counts per user means a user can move log(c + 1) further",
-               f"γ shrinks: w = min(1, S·N/C) falls for every n-gram as C grows",
+    options = ("γ grows: more counts per user means a user can move log(c + 1) further",
+               "γ shrinks: w = min(1, S·N/C) falls for every n-gram as C grows",
                "γ stays the same: γ depends on the number of users N only, not on the counts")
     if abs(rel) < 1e-9:
         index = 2
