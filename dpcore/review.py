@@ -372,14 +372,14 @@ def review(release, *, n_users=None, user_items=None, confidence=0.95, value=Non
         if release.mechanism == "Laplace":
             kw.update(contribution_cap=release.W, user_items=user_items, cap_name="count cap W")
     elif isinstance(release, DpneRelease):
-        for k in sorted(release.thresholds):
+        for k in sorted(k for k, rho in release.thresholds.items() if math.isfinite(rho)):  # ρ_k = ∞: nothing at k
             noise.append(dpne_users_per_released(sigma=release.sigmas[k], threshold=release.thresholds[k],
                                                  confidence=confidence, k=k))
         budget = dpne_budget(sigma=release.sigma, sigmas=release.sigmas, epsilon=release.epsilon, delta=release.delta)
         kw.update(epsilon=release.epsilon, delta=release.delta, contribution_cap=release.contribution_limit,
                   user_items=user_items, cap_name="contribution limit Δ0")
     elif isinstance(release, DpsuBaselineRelease):
-        for k in sorted(release.thresholds):
+        for k in sorted(k for k, rho in release.thresholds.items() if math.isfinite(rho)):  # ρ_k = ∞: nothing at k
             noise.append(dpne_users_per_released(sigma=release.sigmas[k], threshold=release.thresholds[k],
                                                  confidence=confidence, k=k))
         kw.update(epsilon=g.epsilon, delta=g.delta, contribution_cap=release.contribution_limit, user_items=user_items,

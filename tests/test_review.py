@@ -251,3 +251,16 @@ def test_custom_review():
 def test_items_per_user_of_a_token_corpus():
     tc = dpcore.encode_users([[["a", "b", "a"]], [["c"]], [], [["a", "d"], ["e", "a"]]])
     assert dpcore.items_per_user(tc).tolist() == [2, 1, 0, 3]
+
+
+def test_review_of_a_dpne_release_with_an_unreachable_length():
+    """When no valid k-gram exists (|V_k| = 0), DPNE sets ρ_k = ∞ (nothing can pass): the review skips that
+    length instead of raising (found on page 3 with 300 users at 003 Table 4's settings)."""
+    users = [[["a", "b"], ["c", "d"]]] * 2000  # "a b" and "c d" pass; no 3-gram has both sides released
+    rel = dpcore.dpne(dpcore.encode_users(users), epsilon=4.0, delta=1e-7, max_length=4, contribution_limit=10,
+                      eta=0.01, rng=0)
+    unreachable = [k for k, rho in rel.thresholds.items() if not math.isfinite(rho)]
+    assert unreachable == [3] and rel.sizes.get(2) == 2
+    r = dpcore.review(rel, n_users=len(users))
+    said = " ".join(s.text for s in r.noise)
+    assert "3-gram" not in said and "2-gram" in said
