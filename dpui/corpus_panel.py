@@ -1,6 +1,10 @@
-"""The corpus the pages run on: the shipped sample, or a file the user uploads in the sidebar.
+"""The corpus the pages run on: the sample (classroom or paper size), or a file the user uploads.
 
-The sample corpora and a parsed upload are cached (``st.cache_resource``; an upload keyed by the
+The sample corpora come in two sizes (``SAMPLE_SIZES``): ``classroom`` (the shipped files, 3,000 private
+users) and ``paper`` (100,000 private / 30,000 public users, generated deterministically by dpcore on
+first use and cached on disk, about 20 s the first time; ``dpcore.load_sample_corpus(size=...)``). The
+first load of the paper corpus in a server process shows a progress bar. The sample corpora and a parsed
+upload are cached (``st.cache_resource``, keyed by which corpus and its size; an upload keyed by the
 SHA-256 of its bytes and the chosen columns); the last usable upload is kept in the session under
 ``UPLOADED_KEY`` so every page of the session uses it.
 """
@@ -8,22 +12,52 @@ SHA-256 of its bytes and the chosen columns); the last usable upload is kept in 
 from __future__ import annotations
 
 import hashlib
+import threading
 
 import streamlit as st
 
 from dpcore import Corpus, CorpusError, MAX_UPLOAD_BYTES, load_sample_corpus, load_uploaded_corpus, read_table, table_columns
+from dpcore.corpus import PAPER_CACHE_VERSION, data_cache_dir
 
 UPLOADED_KEY = "_uploaded_corpus"
+SAMPLE_SIZES = ("classroom", "paper")
+_READY: set = set()  # (which, size) loaded in this server process (st.cache_resource holds the corpus)
+_LOCK = threading.Lock()
 
 
-def sample_corpus(which: str) -> Corpus:
-    """The shipped sample corpus: "private" or "public" (cached)."""
-    return _sample(which)
+def paper_corpus_on_disk() -> bool:
+    """True when the paper-size corpora are already generated in dpcore's disk cache (fast to load)."""
+    d = data_cache_dir()
+    return all((d / f"paper-{w}-v{PAPER_CACHE_VERSION}.npz").exists() for w in ("private", "public"))
+
+
+def sample_corpus(which: str, size: str = "classroom") -> Corpus:
+    """The sample corpus: ``which`` "private" or "public", ``size`` "classroom" or "paper" (cached).
+
+    The first paper-size load of a server process draws a progress bar where it is called (dpcore calls
+    back while it generates or reads the corpus) and removes it when done.
+    """
+    if size != "classroom" and (which, size) not in _READY:
+        with _LOCK:  # two sessions must not generate the same corpus twice at once
+            if (which, size) not in _READY:
+                what = "Reading" if paper_corpus_on_disk() else "Generating (first time only)"
+                bar = st.progress(0.0, text=f"{what} the {size}-size {which} sample corpus …")
+
+                def report(fraction: float) -> None:
+                    bar.progress(min(max(float(fraction), 0.0), 1.0),
+                                 text=f"{what} the {size}-size {which} sample corpus … {fraction:.0%}")
+
+                load_sample_corpus(which, size=size, progress=report)  # dpcore keeps it in memory
+                bar.empty()
+                corpus = _sample(which, size)
+                _READY.add((which, size))
+                return corpus
+    return _sample(which, size)
 
 
 @st.cache_resource(show_spinner="Loading the sample corpus …")
-def _sample(which: str) -> Corpus:
-    return load_sample_corpus(which)
+def _sample(which: str, size: str = "classroom") -> Corpus:
+    return load_sample_corpus(which, size=size)
 
 
 @st.cache_resource(show_spinner="Reading your file …", max_entries=4)

@@ -1,17 +1,20 @@
 """The shared sidebar every page calls: navigation, then the shared settings the page uses.
 
-The shared settings are ε, δ, the seed and the corpus (``SHARED_SETTINGS``). A page declares the ones
-it uses, ``shared_sidebar(uses=("eps", "seed"))``; the sidebar shows only those, and reading another
-one from the returned ``SharedSettings`` raises ``UndeclaredSetting`` (a bug in the page, never a
-user's mistake).
+The shared settings are ε, δ, the seed, the corpus and the sample corpus's size (``SHARED_SETTINGS``).
+A page declares the ones it uses, ``shared_sidebar(uses=("eps", "seed"))``; the sidebar shows only
+those, and reading another one from the returned ``SharedSettings`` raises ``UndeclaredSetting`` (a bug
+in the page, never a user's mistake). Declaring ``"corpus"`` also declares ``"size"``: every page that
+reads the corpus offers both sample sizes (classroom: the shipped 3,000 users; paper: 100,000 users,
+generated on first use, issue 8). An upload replaces the private sample of either size; the public
+corpus (prior, vocabulary) is the public sample of the chosen size.
 
 Values persist across pages and in the URL. A shown setting is a widget with a fixed ``key`` plus
 ``persist_state="session"`` and ``bind="query-params"`` (Streamlit 1.67): a deep link such as
 ``/Mechanisms_101?eps=3.5`` opens with ε = 3.5, a slider move writes the new value into the address
 bar, and the value survives page switches. A hidden setting keeps its value (from the link, else the
 session, else the default), and the navigation links carry every shared value that differs from its
-default, so a value set on one page survives a visit to a page that does not show it. The query parameter names are the keys: ``eps``, ``delta``, ``seed``,
-``corpus``.
+default, so a value set on one page survives a visit to a page that does not show it. The query
+parameter names are the keys: ``eps``, ``delta``, ``seed``, ``corpus``, ``size`` (``?size=paper``).
 
 Adding a shared setting is one ``SharedSetting`` entry (a draw function and a URL parser) in
 ``SHARED_SETTINGS``, one property on ``SharedSettings`` and the key in the pages' ``uses``.
@@ -26,7 +29,7 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from .corpus_panel import sample_corpus, upload_panel, uploaded_corpus
+from .corpus_panel import SAMPLE_SIZES, paper_corpus_on_disk, sample_corpus, upload_panel, uploaded_corpus
 from .navigation import sidebar_navigation
 from .page_style import page_style
 from .state import IN_URL, rng_for
@@ -45,6 +48,9 @@ DEFAULT_DELTA = 1e-5
 DEFAULT_SEED = 0
 MAX_SEED = 2**31 - 1
 CORPUS_CHOICES = ("sample", "upload")
+SIZE_CHOICES = SAMPLE_SIZES  # ("classroom", "paper"): dpcore.load_sample_corpus(size=...)
+PAPER_FIRST_SECONDS = 20
+"""Wall time of the paper corpus's first generation (measured: 13 s private + 4 s public on one core)."""
 EPSILON_DIRECTION = "← more privacy · less privacy →"
 RECORD_KEY = "_shared_settings"  # session state: (page, shared values) of the last run
 
@@ -92,18 +98,38 @@ def _draw_seed(ctx: dict) -> int:
 
 
 def _draw_corpus(ctx: dict) -> str:
+    """The sample/upload radio; the corpora are loaded by :func:`_draw_size`, drawn right below it."""
     choice = st.radio(
         "Corpus", CORPUS_CHOICES, index=0, key="corpus", **IN_URL,
-        captions=["shipped sample data", "your own CSV/JSONL file"],
+        captions=["generated sample data", "your own CSV/JSONL file"],
         horizontal=True, help="Shown in the URL as corpus=sample or corpus=upload.",
     )
-    _load_corpora(ctx, choice, draw_panel=True)
+    ctx["corpus_choice"] = choice
+    return choice
+
+
+def _size_captions() -> list[str]:
+    from sample_data.generate import SIZES
+
+    later = "cached on this server" if paper_corpus_on_disk() else f"~{PAPER_FIRST_SECONDS} s the first time"
+    return [f"{SIZES['classroom']['private']:,} users, instant", f"{SIZES['paper']['private']:,} users, {later}"]
+
+
+def _draw_size(ctx: dict) -> str:
+    size = st.radio(
+        "Sample corpus size", SIZE_CHOICES, index=0, key="size", **IN_URL, captions=_size_captions(), horizontal=True,
+        help="classroom: the shipped sample. paper: the same generator at the papers' scale (100,000 private and "
+             "30,000 public users), generated deterministically on first use and cached on disk; the "
+             "'Paper vs here' sections compare with the papers on it. Shown in the URL as size=classroom or "
+             "size=paper. An upload replaces the private sample of either size.",
+    )
+    _load_corpora(ctx, ctx.get("corpus_choice", CORPUS_CHOICES[0]), size, draw_panel=True)
     private, public = ctx["private"], ctx["public"]
     st.caption(
         f"Private data: {ctx['corpus_label']} — {private.n_users:,} users, {private.n_tokens:,} tokens. "
-        f"Public data (prior / vocabulary): shipped public sample, {public.n_users:,} users."
+        f"Public data (prior / vocabulary): {size}-size public sample, {public.n_users:,} users."
     )
-    return choice
+    return size
 
 
 def _option(options: tuple) -> Callable[[str], object | None]:
@@ -139,23 +165,28 @@ SHARED_SETTINGS: dict[str, SharedSetting] = {s.key: s for s in (
                   "δ must be in (0, 1); this app offers 1e-10 … 1e-3", DELTA_OPTIONS),
     SharedSetting("seed", "Privacy budget", DEFAULT_SEED, _draw_seed, _seed_from_url),
     SharedSetting("corpus", "Data", CORPUS_CHOICES[0], _draw_corpus, _option(CORPUS_CHOICES)),
+    SharedSetting("size", "Data", SIZE_CHOICES[0], _draw_size, _option(SIZE_CHOICES), link_rule="size must be "
+                  "classroom or paper", options=SIZE_CHOICES),
 )}
 """Every shared setting, in sidebar order."""
 ALL_SETTINGS = tuple(SHARED_SETTINGS)
-NEEDS_CORPUS = {"corpus", "delta"}  # δ's caption compares it with 1/(number of users)
+NEEDS_CORPUS = {"corpus", "size", "delta"}  # δ's caption compares it with 1/(number of users)
+DRAW_ORDER = {"corpus": 0, "size": 1}  # the size loads the corpora; δ's caption needs them (then the rest)
+SAMPLE_LABELS = {"classroom": "shipped sample corpus (classroom size)",
+                 "paper": "generated sample corpus (paper size)"}
 
 
-def _load_corpora(ctx: dict, choice: str, *, draw_panel: bool) -> None:
+def _load_corpora(ctx: dict, choice: str, size: str, *, draw_panel: bool) -> None:
     """Put the private and public corpora and a label into ``ctx`` (the upload panel when drawn)."""
-    private, label = None, "shipped sample corpus"
+    private, label = None, SAMPLE_LABELS[size]
     if choice == "upload":
         private = upload_panel() if draw_panel else uploaded_corpus()
         if private is None and draw_panel:
-            st.info("No usable file uploaded in this session yet: the pages use the shipped sample.", icon="ℹ️")
+            st.info("No usable file uploaded in this session yet: the pages use the sample corpus.", icon="ℹ️")
         elif private is not None:
             label = f"uploaded: {private.name}"
-    ctx.update(private=private if private is not None else sample_corpus("private"), public=sample_corpus("public"),
-               corpus_label=label)
+    ctx.update(private=private if private is not None else sample_corpus("private", size),
+               public=sample_corpus("public", size), corpus_label=label, size=size)
 
 
 # ------------------------------------------------------------------------------ what a page gets
@@ -184,6 +215,11 @@ class SharedSettings:
     @property
     def seed(self) -> int:
         return int(self._get("seed"))
+
+    @property
+    def size(self) -> str:
+        """The sample corpus's size: "classroom" or "paper" (an upload replaces the private sample)."""
+        return str(self._get("size"))
 
     def _corpus(self, what: str):
         self._get("corpus")
@@ -266,6 +302,8 @@ def shared_sidebar(uses: Iterable[str] = ALL_SETTINGS) -> SharedSettings:
     requested = set(uses)
     if requested - set(SHARED_SETTINGS):
         raise ValueError(f"uses must name shared settings {ALL_SETTINGS}, got {sorted(requested - set(SHARED_SETTINGS))}")
+    if "corpus" in requested:  # the sample's size goes with the corpus choice
+        requested.add("size")
     uses = tuple(k for k in ALL_SETTINGS if k in requested)
     link_problems = _check_link_values()
     page_style()
@@ -283,11 +321,13 @@ def shared_sidebar(uses: Iterable[str] = ALL_SETTINGS) -> SharedSettings:
     ctx: dict = {}
     values: dict = {}
     if "corpus" not in uses:
-        values["corpus"] = _hidden_value(SHARED_SETTINGS["corpus"], record)
-        if NEEDS_CORPUS & set(uses):
-            _load_corpora(ctx, values["corpus"], draw_panel=False)
-    # the corpus first: δ's caption needs the number of users (the containers keep the sidebar's order)
-    for key in sorted(uses, key=lambda k: k != "corpus"):
+        values["corpus"] = ctx["corpus_choice"] = _hidden_value(SHARED_SETTINGS["corpus"], record)
+        if "size" not in uses:
+            values["size"] = _hidden_value(SHARED_SETTINGS["size"], record)
+            if NEEDS_CORPUS & set(uses):
+                _load_corpora(ctx, values["corpus"], values["size"], draw_panel=False)
+    # the corpus and its size first: δ's caption needs the number of users (the containers keep the sidebar's order)
+    for key in sorted(uses, key=lambda k: DRAW_ORDER.get(k, len(DRAW_ORDER))):
         with boxes[SHARED_SETTINGS[key].section]:
             values[key] = SHARED_SETTINGS[key].draw(ctx)
     for key in ALL_SETTINGS:

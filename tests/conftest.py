@@ -36,3 +36,33 @@ def tiny_topicdp(_tiny_topicdp_dirs, monkeypatch):
     yield data, cache
     st.cache_resource.clear()
     st.cache_data.clear()
+
+
+PAPER_STAND_IN_USERS = {"private": 300, "public": 200}
+
+
+@pytest.fixture()
+def small_paper_size(monkeypatch):
+    """``size=paper`` in fast AppTests without generating the 100,000-user corpus: the app's paper size
+    loads the first 300 private / 200 public users of the classroom sample instead (the sidebar caption
+    then says 300 users). Streamlit's process-wide caches are cleared around the test."""
+    import streamlit as st
+
+    from dpui import corpus_panel
+
+    real = corpus_panel.load_sample_corpus
+    loads = []
+
+    def stand_in(which, *, size="classroom", max_users=None, progress=None):
+        loads.append((which, size))
+        if size == "paper":
+            return real(which, max_users=PAPER_STAND_IN_USERS[which], progress=progress)
+        return real(which, size=size, max_users=max_users, progress=progress)
+
+    monkeypatch.setattr(corpus_panel, "load_sample_corpus", stand_in)
+    monkeypatch.setattr(corpus_panel, "_READY", set())
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    yield loads
+    st.cache_resource.clear()
+    st.cache_data.clear()

@@ -26,8 +26,8 @@ SCRIPTS = ["app.py"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages")
 # What each page uses (the issue: ε only on Mechanisms 101 — plus the seed, which its sampling tab draws with).
 USES = {"app.py": set(ALL_SETTINGS), "pages/1_Mechanisms_101.py": {"eps", "seed"},
         "pages/5_Privacy_audit.py": {"seed"}}  # the audit: each scenario fixes its own claimed ε and δ
-WIDGET_OF = {"eps": "select_slider", "delta": "select_slider", "seed": "number_input", "corpus": "radio"}
-NEW_VALUE = {"eps": 4.0, "delta": 1e-7, "seed": 7, "corpus": "upload"}
+WIDGET_OF = {"eps": "select_slider", "delta": "select_slider", "seed": "number_input", "corpus": "radio", "size": "radio"}
+NEW_VALUE = {"eps": 4.0, "delta": 1e-7, "seed": 7, "corpus": "upload", "size": "paper"}
 
 
 def uses(script: str) -> set[str]:
@@ -118,8 +118,10 @@ TINY = corpus_from_records([{"user": f"u{i}", "text": f"the cat sat on mat {i % 
 
 
 @pytest.mark.parametrize("script, key", [(s, k) for s in SCRIPTS for k in ALL_SETTINGS if k in uses(s)])
-def test_every_shown_control_changes_the_page(script, key):
+def test_every_shown_control_changes_the_page(script, key, request):
     """No sidebar control is shown that the page ignores: moving it changes what the page shows."""
+    if key == "size":  # a 300-user stand-in for the paper corpus (tests/conftest.py)
+        request.getfixturevalue("small_paper_size")
     at = AppTest.from_file(str(ROOT / script), default_timeout=300)
     at.session_state[UPLOADED_KEY] = TINY  # what the upload panel keeps after a file is read
     at.run()
