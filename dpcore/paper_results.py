@@ -8,7 +8,8 @@ the text) are transcribed as the numbers the text states about them (e.g. "up to
 The ``compare_*`` functions compute ours at the paper's settings (mean over seeds) and return a
 :class:`Comparison` whose ``verdict`` says in one line whether the paper's *shape* is reproduced and,
 where not, the measured reason. A claim is a hypothesis to test, not a result to force (PREAMBLE).
-Pages: 000 = Ramadan et al. (BayesianDP), 003 = Kim et al. (DPNE, NeurIPS 2021), 004 = Sharma (TopicDP).
+Pages: 000 = Ramadan et al. (BayesianDP), 003 = Kim et al. (DPNE, NeurIPS 2021), 004 = Sharma (TopicDP),
+001 = Habernal's lecture 4 (its worked examples, on the Mechanisms 101 page).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import numpy as np
 
 __all__ = ["Reported", "Comparison", "REPORTED", "TABLE2_REDDIT", "TABLE4", "FIG4_COVERAGE", "FIG1_BAYES",
            "FIG52_TOPICDP", "FIG56_TOPICDP", "FIG57_TOPICDP", "TABLE4_SETTINGS", "FIG1_SETTINGS",
-           "TOPICDP_SETTINGS", "compare_table4", "compare_bayesian_fig1", "compare_topicdp_fig52"]
+           "TOPICDP_SETTINGS", "LECTURE_001", "LECTURE_SETTINGS", "compare_table4", "compare_bayesian_fig1",
+           "compare_topicdp_fig52", "compare_lecture_001"]
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,18 @@ FIG57_TOPICDP = Reported(
     "004", "Fig. 5.7(a) (Enron)", 29, "range of the L1 distance over γ = 0.02..0.22", "L1",
     {"epsilon": 3.0, "m": 10, "n": 10}, {"TopicDP": (0.1389, 8.4426), "MVG": (4.8034, 6475.0496)})
 
-REPORTED = (TABLE2_REDDIT, TABLE4, FIG4_COVERAGE, FIG1_BAYES, FIG52_TOPICDP, FIG56_TOPICDP, FIG57_TOPICDP)
+LECTURE_SETTINGS = {"epsilon": 1.0, "sensitivity": 1.0}
+LECTURE_001 = Reported(
+    "001", "worked examples (counting query, bank debt, secret society)", None,
+    "the lecture's worked numbers", "various", dict(LECTURE_SETTINGS),
+    {"Laplace scale b for ε = 1 on a counting query (Δ = 1)": 1.0,
+     "total debt y_true(D)": 2_807_799.56, "y_true(D without Alice)": 7_001.56, "y_true(D without Bob)": 2_800_799.56,
+     "members' mean latitude": 36.0, "members' mean longitude": -88.0, "closest city to the members' mean": "Memphis"},
+    "Slides 'Summary' (b = 1 bounds the privacy loss by exp(1); ε = 1/b), the bank-debt slides (€) and 'Example more "
+    "concretely' ('Mean = 36, -88, closest city = Memphis (35, -90)'). One debt slide writes 2,800.798 for "
+    "2,800,798.")
+
+REPORTED = (TABLE2_REDDIT, TABLE4, FIG4_COVERAGE, FIG1_BAYES, FIG52_TOPICDP, FIG56_TOPICDP, FIG57_TOPICDP, LECTURE_001)
 
 
 @dataclass(frozen=True)
@@ -215,3 +228,41 @@ def compare_topicdp_fig52(matrix, *, delta_s: float, seeds: int = 5, repetitions
     if not ok:
         verdict += f" Measured reason: the sampled sensitivity Δ_s = {delta_s:.3g} makes TopicDP's noise as large as the others'."
     return Comparison(FIG52_TOPICDP, rows, ok, verdict, seeds, dict(TOPICDP_SETTINGS, delta_s=delta_s))
+
+
+def compare_lecture_001() -> Comparison:
+    """001's worked numbers recomputed by dpcore.lecture and dpcore.laplace (instant; no corpus, no noise).
+
+    Laplace scale for ε = 1 on a counting query; the bank-debt totals of D and two neighbours (the debts of
+    ``dpcore.lecture.BANK_DEBTS`` are the slides' per-person differences); the secret society's mean
+    position and the city closest to it (u = 1/d, the exponential mechanism's utility for D).
+    """
+    from .laplace import laplace_scale
+    from .lecture import BANK_DEBTS, city_example, bank_debt_neighbours
+
+    s = LECTURE_SETTINGS
+    b = laplace_scale(epsilon=s["epsilon"], sensitivity=s["sensitivity"])
+    debts = {d.removed: d for d in bank_debt_neighbours(BANK_DEBTS, epsilon=s["epsilon"], scale=1.0)}
+    city = city_example(epsilon=s["epsilon"])
+    here = {"Laplace scale b for ε = 1 on a counting query (Δ = 1)": b,
+            "total debt y_true(D)": debts["Alice"].total,
+            "y_true(D without Alice)": debts["Alice"].neighbour_total,
+            "y_true(D without Bob)": debts["Bob"].neighbour_total,
+            "members' mean latitude": city.centre[0], "members' mean longitude": city.centre[1],
+            "closest city to the members' mean": city.cities[int(np.argmax(city.utilities[0]))]}
+    rows = [{"quantity": q, "paper": v, "here": here[q]} for q, v in LECTURE_001.values.items()]
+
+    def same(a, b):
+        return a == b if isinstance(a, str) else bool(np.isclose(a, b, rtol=1e-9, atol=1e-6))
+
+    off = [r for r in rows if not same(r["paper"], r["here"])]
+    ok = not off
+    verdict = ("Reproduced: every worked number of the lecture." if ok else
+               f"Reproduced {len(rows) - len(off)} of {len(rows)}; not reproduced: "
+               + "; ".join(f"{r['quantity']} (lecture {r['paper']:g}, here {r['here']:.4g})" for r in off) + ".")
+    closest = here["closest city to the members' mean"]
+    if any(r["quantity"].startswith("members' mean") for r in off):
+        verdict += (" The four members' coordinates on the slide average to "
+                    f"({city.centre[0]:.4g}, {city.centre[1]:.4g}); the slide's mean is not their average, "
+                    f"and {closest} is the closest city either way.")
+    return Comparison(LECTURE_001, rows, ok, verdict, 0, dict(s))

@@ -62,3 +62,24 @@ def test_compare_topicdp_verdict_follows_the_sensitivity():
     assert not large.reproduced and "Measured reason" in large.verdict
     with pytest.raises(ValueError, match="delta_s"):
         pr.compare_topicdp_fig52(w, delta_s=-1.0)
+
+
+def test_compare_lecture_001_recomputes_the_worked_numbers():
+    """001's worked numbers against dpcore.lecture: expected values recomputed here from the lecture's data."""
+    from dpcore.lecture import BANK_DEBTS, CANDIDATE_CITIES, SOCIETY_MEMBERS
+
+    c = pr.compare_lecture_001()
+    assert [r["quantity"] for r in c.rows] == list(pr.LECTURE_001.values)
+    assert [r["paper"] for r in c.rows] == list(pr.LECTURE_001.values.values())
+    here = {r["quantity"]: r["here"] for r in c.rows}
+    total = sum(BANK_DEBTS.values())
+    assert here["total debt y_true(D)"] == pytest.approx(total)
+    assert here["y_true(D without Bob)"] == pytest.approx(total - BANK_DEBTS["Bob"])
+    lat, lon = np.mean([CANDIDATE_CITIES[c_] for c_ in SOCIETY_MEMBERS.values()], axis=0)
+    assert (here["members' mean latitude"], here["members' mean longitude"]) == pytest.approx((lat, lon))
+    nearest = min(CANDIDATE_CITIES, key=lambda n: np.hypot(CANDIDATE_CITIES[n][0] - lat, CANDIDATE_CITIES[n][1] - lon))
+    assert here["closest city to the members' mean"] == nearest
+    off = [r["quantity"] for r in c.rows if (r["paper"] != r["here"] if isinstance(r["paper"], str)
+                                             else not np.isclose(r["paper"], r["here"]))]
+    assert c.reproduced == (not off)
+    assert all(q in c.verdict for q in off)
