@@ -4,6 +4,7 @@ from .charts import badge_text, band_figure, guarantee_badge, show_figure
 from .errors import user_errors
 from .exercises import exercise_mode
 from .exports import export_view
+from .paper_vs_here import paper_vs_here
 from .review import review_requested, reviewer_panel
 from .sidebar import DELTA_OPTIONS, EPSILON_OPTIONS, SharedSettings, shared_sidebar
 
@@ -15,6 +16,7 @@ __all__ = [
     "user_errors",
     "export_view",
     "exercise_mode",
+    "paper_vs_here",
     "show_figure",
     "band_figure",
     "guarantee_badge",

@@ -23,7 +23,7 @@ from dpcore.lecture import (
     empirical_selection_ratios,
 )
 from dpcore.review import single_budget
-from dpui import exercise_mode, export_view, guarantee_badge, reviewer_panel, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui.m101_figures import cities_figure, loss_figure, sampling_figure, selection_figure
 from dpui.state import IN_URL
 from dpui.texts import latex, text
@@ -35,6 +35,7 @@ eps = settings.epsilon
 
 st.title("Mechanisms 101: Laplace and exponential")
 st.caption("After Habernal, *Pure Differential Privacy Mechanisms* (lecture 4). ε comes from the sidebar.")
+paper_vs_here("1_Mechanisms_101", settings)  # the lecture's worked numbers beside ours, a preset to ε = 1
 guarantee_badge(pure_dp(eps), name="Laplace mechanism with b = Δ/ε and a global Δ")
 reviews = []  # (name, dpcore Review) for the reviewer's panel at the end
 

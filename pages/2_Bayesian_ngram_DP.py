@@ -12,7 +12,7 @@ from dpcore import kl_divergence
 from dpcore.bayesian_baselines import k_anonymity_release, public_baseline
 from dpcore.bayesian_experiments import BAYESIAN, LAPLACE, summarise
 from dpcore import items_per_user, review
-from dpui import exercise_mode, export_view, guarantee_badge, reviewer_panel, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui.bayesian_modes import mode_knobs, modes_panel, strict_prepared_for
 from dpui import bayesian_data as data, bayesian_figures as figures
 from dpui.bayesian_knobs import bayesian_knobs
@@ -26,6 +26,7 @@ exercise_mode("2_Bayesian_ngram_DP")  # lecture exercises: ?exercise=<id> links,
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 st.title("Bayesian differential privacy for n-gram distributions")
 st.caption(text("bayesian", "caption"))
+paper_vs_here("2_Bayesian_ngram_DP", settings)  # the paper's numbers beside ours, a preset to its settings
 k = bayesian_knobs()
 mk = mode_knobs()  # strict (DP, default) / local (as in the paper), L and N_max
 S, rho, C, n, W, K, reps, calibration = k.S, k.rho, k.C, k.n, k.W, k.K, k.reps, k.calibration

@@ -11,7 +11,7 @@ import streamlit as st
 
 from dpcore import EVALUATION_ONLY, KANONYMITY_LABEL, dpne_with_evaluation, items_per_user, kanonymity_coverage, review
 from dpcore.dpne import dpne_guarantee
-from dpui import exercise_mode, export_view, guarantee_badge, reviewer_panel, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui import dpne_data as data
 from dpui import dpne_figures as figures
 from dpui.state import IN_URL
@@ -32,6 +32,7 @@ SWEEP_KNOBS = {  # dpcore parameter → (label, values)
 
 st.title("Differentially private n-gram extraction (DPNE)")
 st.caption(text("dpne", "caption"))
+paper_vs_here("3_DP_ngram_extraction", settings)  # the paper's numbers beside ours, a preset to its settings
 c1, c2, c3, c4 = st.columns(4)
 eta = c1.select_slider("η (tolerated spurious fraction)", data.ETA_OPTIONS, value=0.01, key="dpne_eta", **IN_URL,
                        help="Sets the thresholds ρ_k (k ≥ 2); it does not change the privacy guarantee.")

@@ -21,7 +21,7 @@ from dpcore import (
     topic_keyword_matrix,
 )
 from dpcore import topicdp as tdp
-from dpui import exercise_mode, export_view, guarantee_badge, reviewer_panel, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui import topicdp_data as data
 from dpui import topicdp_figures as figures
 from dpui.state import IN_URL
@@ -35,6 +35,7 @@ settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 corpus, eps, delta = settings.private, settings.epsilon, settings.delta
 st.title("TopicDP: private topic keywords")
 st.caption(text("topicdp", "caption"))
+paper_vs_here("4_TopicDP", settings)  # the paper's numbers beside ours, a preset to its settings
 
 c1, c2, c3 = st.columns(3)
 gamma = c1.slider("γ (share of neighbours not covered)", 0.01, 0.30, 0.10, 0.01, key="topicdp_gamma", **IN_URL,

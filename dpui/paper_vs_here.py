@@ -1,0 +1,271 @@
+"""“Paper vs here”: the paper's reported numbers beside ours at the same settings, and a preset (issue 8 item 3).
+
+One call per paper page, after ``shared_sidebar()`` and before the page's own widgets::
+
+    paper_vs_here("3_DP_ngram_extraction", settings)
+
+It draws an expander with
+
+* a **"Use the paper's settings"** button whose ``on_click`` callback writes the paper's settings into
+  ``st.session_state`` under the widgets' keys (the page's knobs and the shared sidebar's ε, δ, corpus and
+  size). A callback runs before the script, so before any widget is drawn: the only moment Streamlit lets
+  a keyed widget's value be set;
+* a table: quantity, the paper's number and its table/figure, ours at the same settings, and the
+  one-line verdict (reproduced or not, with the measured reason) of :mod:`dpcore.paper_results`.
+
+Ours are **not** computed here: at paper scale 003's Table 4 alone runs DPNE and three DPSU variants five
+times on 100,000 users. ``scripts/paper_compare.py`` runs the ``dpcore.paper_results.compare_*`` functions
+and writes ``sample_data/paper_comparisons.json``; this module reads it, says when and on which corpus
+(content hash) it was measured, and flags the numbers as stale when the corpus they were measured on is
+loaded here with another content hash. The paper's numbers in the file are the ones the compare functions
+took from :mod:`dpcore.paper_results` (tests/test_paper_vs_here.py checks they still match). No maths here.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from dpcore import paper_results as pr
+from dpcore.bayesian_experiments import kl_vs_epsilon
+from dpcore.dpne import dpne
+
+from . import corpus_panel
+
+RESULTS_PATH = Path(__file__).resolve().parent.parent / "sample_data" / "paper_comparisons.json"
+SCRIPT = "scripts/paper_compare.py"
+PRESET_KEY = "paper_preset"  # button key prefix: paper_preset_<page>
+APPLIED_KEY = "_paper_preset_applied"  # session state: the page whose preset was applied last
+
+
+@dataclass(frozen=True)
+class PaperSection:
+    """What one page compares: the entry of the results file, its title and how the preset is built."""
+
+    entry: str
+    title: str
+    intro: str
+    live: object = None  # a compare function cheap enough to run on every render (no results file)
+
+
+SECTIONS = {
+    "1_Mechanisms_101": PaperSection(
+        "lecture_001", "001: the lecture's worked numbers",
+        "Habernal's lecture 4 works its examples out by hand. Ours: the same numbers recomputed by the functions "
+        "this page draws with (dpcore.lecture, dpcore.laplace_scale), on the lecture's own data.",
+        live=pr.compare_lecture_001),
+    "2_Bayesian_ngram_DP": PaperSection(
+        "bayesian_fig1", "000 Fig. 1: KL of BayesianDP vs Laplace at ε = 0.1",
+        "000 reports up to 85 % lower KL divergence than the Laplace mechanism at ε = 0.1 (unigrams of Reddit, "
+        "4 M users). Ours: the same mechanisms (BayesianDP as in the paper, γ measured on the corpus; Laplace "
+        "with a per-user cap W) on unigrams of the paper-size sample corpus, mean over seeds."),
+    "3_DP_ngram_extraction": PaperSection(
+        "table4", "003 Table 4 and Fig. 4: k-grams extracted by DPNE and the DPSU baselines",
+        "003 extracts k-grams from Reddit (1.2 M users) at ε = 4, δ = 1e-7, Δ0 = 100, η = 0.01, T = 9. Ours: the "
+        "same algorithms and settings on the paper-size sample corpus (100,000 users), mean over seeds."),
+    "4_TopicDP": PaperSection(
+        "topicdp_fig52", "004 Figs. 5.2 and 5.6: L1 error of the released 10 × 10 topic–keyword matrix",
+        "004 releases Enron's LDA topic–keyword matrix at ε = 3, γ = 0.1, δ = 1e-4. Ours: the same three "
+        "mechanisms on our LDA model with our sampled sensitivity Δ_s, mean over seeds."),
+}
+
+
+# ------------------------------------------------------------------------------ the shipped measurements
+@lru_cache(maxsize=4)
+def _read(path: str, mtime: float) -> dict:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def load_results(path: Path | None = None) -> dict:
+    """The file scripts/paper_compare.py wrote (``{"comparisons": {}}`` when it is missing)."""
+    path = Path(path) if path is not None else RESULTS_PATH
+    if not path.exists():
+        return {"comparisons": {}}
+    return _read(str(path), path.stat().st_mtime)
+
+
+def _defaults(fn) -> dict:
+    return {k: p.default for k, p in inspect.signature(fn).parameters.items() if p.default is not inspect.Parameter.empty}
+
+
+def preset(page: str, entry: dict | None = None) -> dict:
+    """The widget values (key → value) that put ``page`` at the paper's settings, from dpcore.paper_results
+    (and, for what the paper leaves open, the defaults of the compare function that measured ours).
+
+    The sample corpus's size is the one the shipped measurement ran on (the paper size, except TopicDP when
+    no sampled sensitivities exist for the paper corpus)."""
+    entry = entry or {}
+    shared = {"corpus": "sample", "size": entry.get("corpus", {}).get("size", "paper")}
+    if page == "1_Mechanisms_101":  # no corpus: the shared corpus settings are left alone
+        return {"eps": pr.LECTURE_SETTINGS["epsilon"], "m101_scale_mode": "from ε"}
+    if page == "3_DP_ngram_extraction":
+        s, dp = pr.TABLE4_SETTINGS, _defaults(dpne)
+        return {**shared, "eps": s["epsilon"], "delta": s["delta"], "dpne_delta0": s["contribution_limit"],
+                "dpne_eta": s["eta"], "dpne_T": s["max_length"], "dpne_c": dp["noise_decay"],
+                "dpne_pruning": dp["pruning"], "dpne_selection": dp["selection"], "dpne_policy": dp["policy"]}
+    if page == "2_Bayesian_ngram_DP":
+        s, kl, cmp = pr.FIG1_SETTINGS, _defaults(kl_vs_epsilon), _defaults(pr.compare_bayesian_fig1)
+        return {**shared, "eps": s["epsilon"], "delta": cmp["delta"], "bayes_n": s["n"], "bayes_S": kl["S"],
+                "bayes_rho": kl["rho"], "bayes_C": kl["C"], "bayes_W": kl["W"], "bayes_reps": cmp["repetitions"],
+                "bayes_calibration": kl["calibration"], "bayes_mode": "local"}
+    if page == "4_TopicDP":
+        s = pr.TOPICDP_SETTINGS
+        out = {**shared, "eps": s["epsilon"], "delta": s["delta"], "topicdp_gamma": s["gamma"], "topicdp_m": s["m"],
+               "topicdp_n": s["n"]}
+        draws = entry.get("draws")
+        if draws:  # the LDA and sampler settings ours were measured with
+            lda, sampler = draws["lda"], draws["sampler"]
+            out.update(topicdp_k=lda["n_topics"], topicdp_max_iter=lda["max_iter"],
+                       topicdp_method=lda["learning_method"], topicdp_doc_iter=lda["max_doc_update_iter"],
+                       topicdp_vocab=lda["max_features"], topicdp_N=sampler["sample_users"] or 0,
+                       topicdp_sampler_seed=sampler["seed"])
+        return out
+    raise ValueError(f"page must be one of {sorted(SECTIONS)}, got page={page!r}")
+
+
+def _apply(page: str, values: dict) -> None:
+    """on_click: write the values before the widgets are drawn (a bound widget's URL value would win on a
+    first load, so a clashing query parameter is dropped first when Streamlit allows it)."""
+    for key, value in values.items():
+        if key in st.query_params:
+            try:
+                del st.query_params[key]
+            except StreamlitAPIException:  # bound this run: the session-state write below syncs the URL
+                pass
+        st.session_state[key] = value
+    st.session_state[APPLIED_KEY] = page
+
+
+# ------------------------------------------------------------------------------ formatting (no maths)
+def fmt(x) -> str:
+    """A number as the table shows it: counts with thousands separators, others with 3 significant digits."""
+    if x is None:
+        return "—"
+    if isinstance(x, str):
+        return x
+    if isinstance(x, (list, tuple)):
+        return " … ".join(fmt(v) for v in x) if all(isinstance(v, (int, float)) for v in x) else " ".join(map(str, x))
+    if isinstance(x, float) and (x.is_integer() and abs(x) >= 10):
+        return f"{int(x):,}"
+    if isinstance(x, int):
+        return f"{x:,}"
+    if isinstance(x, float) and abs(x) >= 100:
+        return f"{x:,.0f}"
+    return f"{x:.3g}"
+
+
+def fmt_paper(x) -> str:
+    """A transcribed number as the paper prints it (all its digits): 16,173; 0.8954; 77.1487."""
+    if x is None:
+        return "—"
+    if isinstance(x, str):
+        return x
+    if isinstance(x, float) and not x.is_integer():
+        return f"{x:,.2f}" if abs(x) >= 1000 else f"{x:g}"
+    return f"{int(x):,}"
+
+
+def table_rows(entry: dict) -> list[dict]:
+    """The comparison as display rows: quantity, the paper's number, where the paper reports it, ours."""
+    source = getattr(pr, entry["reported"]).source
+    return [{"quantity": r["quantity"], "paper": fmt_paper(r["paper"]), "paper source": source if r["paper"] is not None
+             else "— (not reported)", "here": fmt(r["here"])} for r in entry["rows"]]
+
+
+def measured_reason(entry: dict) -> str | None:
+    """For 003: our distinct k-grams per user beside Reddit's (003 Table 2), set against the contribution limit."""
+    t2 = entry.get("table2")
+    if not t2:
+        return None
+    rows, limit = t2["rows"], entry["settings"].get("contribution_limit")
+    here = ", ".join(fmt(r["here"]) for r in rows[:5])
+    paper = ", ".join(fmt_paper(r["paper"]) for r in rows[:5])
+    return (f"**Measured difference in the data:** a generated user holds on average {here} … distinct k-grams for "
+            f"k = 1…5, a Reddit user {paper} … ({getattr(pr, t2['reported']).source}; all lengths below). Reddit "
+            f"users hold several times the contribution limit Δ0 = {limit} per length, so DPSU must drop most of a "
+            "user's k-grams and DPNE's pruning decides which survive (003 §2–3); ours hold about Δ0 or fewer, so "
+            "there is little for pruning to gain. That is the likely reason, not a proof.")
+
+
+def _current_hash(corpus_info: dict, settings) -> str | None:
+    """The content hash of the corpus the entry was measured on, when it is loaded in this server (never
+    generates the paper corpus just to check)."""
+    size = corpus_info.get("size")
+    if size == "classroom" or ("private", size) in corpus_panel._READY:
+        return corpus_panel.sample_corpus("private", size).content_hash
+    return None
+
+
+def live_entry(section: PaperSection) -> dict:
+    """A cheap comparison computed now, in the results file's shape."""
+    c = section.live()
+    return {"reported": next(k for k, v in vars(pr).items() if v is c.reported), "rows": c.rows,
+            "reproduced": c.reproduced, "verdict": c.verdict, "seeds": c.seeds, "settings": c.settings,
+            "live": f"dpcore.paper_results.{section.live.__name__}"}
+
+
+def provenance(entry: dict, settings=None) -> tuple[str, bool | None]:
+    """("measured by … on <hash>, <date> …", stale?) — stale is None when the corpus is not loaded here."""
+    if entry.get("live"):
+        return f"Computed now by `{entry['live']}()` (no corpus, no noise).", False
+    c = entry["corpus"]
+    text = (f"Measured by `{SCRIPT}` on the {c['size']}-size sample corpus {c['content_hash'][:12]} "
+            f"({c['n_users']:,} users), {entry['date']}; dpcore {entry['dpcore_version']} ({entry['commit']}), "
+            f"{entry['seeds']} seeds, {entry['wall_seconds']:.0f} s.")
+    current = _current_hash(c, settings)
+    return text, None if current is None else current != c["content_hash"]
+
+
+# ------------------------------------------------------------------------------ the section
+def paper_vs_here(page: str, settings=None, *, path: Path | None = None) -> None:
+    """Draw the "Paper vs here" expander of ``page`` (a key of ``SECTIONS``)."""
+    section = SECTIONS[page]
+    entry = live_entry(section) if section.live else load_results(path).get("comparisons", {}).get(section.entry)
+    values = preset(page, entry)
+    applied = st.session_state.get(APPLIED_KEY) == page
+    with st.expander(f"📄 Paper vs here — {section.title}", expanded=applied):
+        b1, b2 = st.columns([1, 3])
+        b1.button("Use the paper's settings", key=f"{PRESET_KEY}_{page}", on_click=_apply, args=(page, values),
+                  type="primary" if not applied else "secondary",
+                  help="Sets this page's knobs and the sidebar's ε, δ and corpus to the paper's settings.")
+        b2.caption("Sets: " + ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
+                                         for k, v in values.items())
+                   + (". The paper-size corpus takes a while the first time." if values.get("size") == "paper" else "."))
+        st.markdown(section.intro)
+        if entry is None:
+            st.info(f"Not measured yet: run `nice -n 10 python {SCRIPT}` to fill this table.", icon="ℹ️")
+            return
+        if entry.get("corpus", {}).get("size", "paper") != "paper":
+            st.warning(f"Ours here are on the **{entry['corpus']['size']}-size** corpus "
+                       f"({entry['corpus']['n_users']:,} users), not the paper-size one: no LDA model and sampled "
+                       "sensitivities exist for the paper-size corpus yet (the sampler fits LDA twice per sampled "
+                       "pair).", icon="⚠️")
+        st.dataframe(pd.DataFrame(table_rows(entry)), hide_index=True, width="stretch")
+        (st.success if entry["reproduced"] else st.warning)(entry["verdict"], icon="✅" if entry["reproduced"] else "❌")
+        for label, e in (("here", entry), ("contrast", entry.get("contrast"))):
+            if e and e.get("context"):
+                where = f"on the {e['corpus']['size']}-size corpus ({e['corpus']['n_users']:,} users)"
+                if label == "contrast":
+                    st.markdown(f"**The same comparison {where}:** {e['verdict']}")
+                st.markdown(f"What sets the noise {where} (ours; the paper states none of these): " + "; ".join(
+                    f"{r['quantity']}: **{fmt(r['here'])}**" for r in e["context"]) + ".")
+        reason = measured_reason(entry)
+        if reason:
+            st.markdown(reason)
+            st.dataframe(pd.DataFrame([{"k": i + 1, "Reddit (003 Table 2)": fmt_paper(r["paper"]), "here": fmt(r["here"])}
+                                       for i, r in enumerate(entry["table2"]["rows"])]),
+                         hide_index=True, width="stretch")
+        text, stale = provenance(entry, settings)
+        st.caption(text + ("" if entry.get("live") else {
+            None: " (Not checked against this server's corpus: it is not loaded.)",
+            False: " The corpus here has the same content hash.", True: ""}[stale]))
+        if stale:
+            st.error(f"These numbers are **stale**: the {entry['corpus']['size']}-size corpus here no longer has "
+                     f"the content hash they were measured on. Rerun `nice -n 10 python {SCRIPT}`.", icon="⚠️")

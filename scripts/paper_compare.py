@@ -1,0 +1,193 @@
+"""Measure "paper vs here" on the paper-scale sample corpus and write sample_data/paper_comparisons.json.
+
+The pages' "Paper vs here" sections (dpui/paper_vs_here.py) read this file instead of recomputing: at
+paper scale the DPNE comparison alone runs DPNE and three DPSU variants five times on 100,000 users.
+Run from the repository root (heavy: use nice)::
+
+    nice -n 10 python scripts/paper_compare.py                  # every comparison
+    nice -n 10 python scripts/paper_compare.py --only bayesian_fig1 topicdp_fig52
+
+``--only`` recomputes the named comparisons and keeps the others from the existing file. Each entry
+records the corpus it ran on (size, content hash, users), the seeds, the settings, the dpcore version and
+commit, the date, wall and CPU seconds. Comparisons (all in dpcore.paper_results; no maths here):
+
+* ``table4``: 003 Table 4 and Fig. 4 (:func:`dpcore.paper_results.compare_table4`) on the paper corpus,
+  plus 003 Table 2's statistic (distinct k-grams per user, the measured reason when the shape differs).
+* ``bayesian_fig1``: 000 Fig. 1 at ε = 0.1 on unigrams of the paper corpora, with what sets the noise
+  (``context``: γ, σ_ps …), seed 0 alone (``seed0``) and the same comparison on the classroom corpora
+  (``contrast``).
+* ``topicdp_fig52``: 004 Figs. 5.2/5.6 on the LDA model and sampled sensitivities of the paper corpus when
+  they exist on disk for γ = 0.1, else on the shipped classroom ones (the entry says which);
+  tests/test_paper_scale_pages.py recomputes it, so the shipped numbers cannot drift silently.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import inspect
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+import dpcore  # noqa: E402
+from dpcore import bayesian_statistics, paper_results as pr  # noqa: E402
+from dpcore.bayesian_experiments import kl_vs_epsilon  # noqa: E402
+
+OUT = ROOT / "sample_data" / "paper_comparisons.json"
+NAMES = ("table4", "bayesian_fig1", "topicdp_fig52")
+REPORTED_NAME = {id(r): name for name, r in vars(pr).items() if isinstance(r, pr.Reported)}
+
+
+def commit() -> str:
+    try:
+        rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "dpcore", "sample_data"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return rev + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def corpus_info(corpus, size: str) -> dict:
+    return {"size": size, "content_hash": corpus.content_hash, "n_users": corpus.n_users, "n_tokens": corpus.n_tokens}
+
+
+def as_json(c: pr.Comparison) -> dict:
+    """A Comparison as plain JSON (the paper's numbers stay where they are: ``reported`` names them)."""
+    def plain(v):
+        if isinstance(v, (np.floating, np.integer)):
+            return v.item()
+        if isinstance(v, tuple):
+            return list(v)
+        return v
+
+    return {"reported": REPORTED_NAME[id(c.reported)], "source": c.reported.source,
+            "rows": [{k: plain(v) for k, v in r.items()} for r in c.rows],
+            "reproduced": bool(c.reproduced), "verdict": c.verdict, "seeds": c.seeds,
+            "settings": {k: plain(v) for k, v in c.settings.items()}}
+
+
+def timed(f):
+    t0, c0 = time.time(), time.process_time()
+    out = f()
+    out["wall_seconds"] = round(time.time() - t0, 1)
+    out["cpu_seconds"] = round(time.process_time() - c0, 1)
+    out["loadavg"] = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else None
+    return out
+
+
+def table2_rows(corpus) -> list[dict]:
+    """003 Table 2's statistic on our corpus (sample_data.generate.kgram_stats), beside Reddit's."""
+    from sample_data import generate as gen
+
+    a = corpus.token_arrays
+    tc = gen.TokenCorpus(words=a["words"], tokens=a["tokens"], sent_off=a["sent_off"], doc_off=a["doc_off"],
+                         doc_genre=np.zeros(len(a["doc_off"]) - 1, np.int8), doc_topic=np.zeros(0, np.int8),
+                         user_off=a["user_off"])
+    stats = gen.kgram_stats(tc, max_k=9)
+    return [{"quantity": f"distinct {k}-grams per user", "paper": pr.TABLE2_REDDIT.values["Reddit"][k - 1],
+             "here": float(stats[k]["per_user"])} for k in range(1, 10)]
+
+
+def run_table4(seeds: int) -> dict:
+    priv = dpcore.load_sample_corpus("private", size="paper")
+    index = dpcore.build_ngram_index(dpcore.encode_corpus(priv), pr.TABLE4_SETTINGS["max_length"])
+    out = as_json(pr.compare_table4(index, seeds=seeds))
+    del index
+    out["table2"] = {"reported": "TABLE2_REDDIT", "source": pr.TABLE2_REDDIT.source, "rows": table2_rows(priv)}
+    out["corpus"] = corpus_info(priv, "paper")
+    return out
+
+
+def _bayesian(size: str, seeds: int, *, seed0: bool) -> dict:
+    priv = dpcore.load_sample_corpus("private", size=size)
+    pub = dpcore.load_sample_corpus("public", size=size)
+    counts = dpcore.ngram_counts(priv, pub, n=pr.FIG1_SETTINGS["n"])
+    out = as_json(pr.compare_bayesian_fig1(counts, seeds=seeds))
+    if seed0:
+        out["seed0"] = as_json(pr.compare_bayesian_fig1(counts, seeds=1))["rows"]
+    out["corpus"] = corpus_info(priv, size)
+    out["public_corpus"] = corpus_info(pub, size)
+    # what sets the noise (the same prepared mechanism compare_bayesian_fig1 draws from, kl_vs_epsilon's defaults)
+    kw = {k: v.default for k, v in inspect.signature(kl_vs_epsilon).parameters.items() if k in ("S", "C", "rho", "W")}
+    eps, delta = pr.FIG1_SETTINGS["epsilon"], inspect.signature(pr.compare_bayesian_fig1).parameters["delta"].default
+    prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=kw["C"]).prepare(S=kw["S"], rho=kw["rho"])
+    out["context"] = [
+        {"quantity": "private users", "here": counts.n_users},
+        {"quantity": "vocabulary |V| (public unigrams)", "here": prep.vocabulary_size},
+        {"quantity": "BayesianDP sensitivity γ (brute force on this corpus, as in the paper)", "here": prep.sensitivity},
+        {"quantity": f"BayesianDP σ_ps at ε = {eps:g}, δ = {delta:g} (classic)",
+         "here": prep.sigma(epsilon=eps, delta=delta, calibration="classic")},
+        {"quantity": "share of words down-weighted towards the public prior (w < 1)", "here": prep.share_downweighted},
+        {"quantity": f"Laplace: counts per user capped at W = {kw['W']}, noise scale W/ε", "here": kw["W"] / eps},
+    ]
+    return out
+
+
+def run_bayesian(seeds: int) -> dict:
+    """On the paper corpus, with the classroom corpus as a contrast (same settings and seeds)."""
+    out = _bayesian("paper", seeds, seed0=True)
+    out["contrast"] = _bayesian("classroom", seeds, seed0=False)
+    out["calibration"] = "classic"
+    out["mode"] = "local (as in the paper): γ measured on the corpus by brute force"
+    return out
+
+
+def topicdp_inputs():
+    """(size, corpus, model, draws) for γ = 0.1: the paper corpus's when stored on disk, else the classroom's."""
+    gamma = pr.TOPICDP_SETTINGS["gamma"]
+    for size in ("paper", "classroom"):
+        corpus = dpcore.load_sample_corpus("private", size=size)
+        draws = dpcore.load_sensitivity_draws(corpus.content_hash)
+        model = dpcore.load_topic_model(corpus.content_hash, lda=draws.lda)
+        if model is not None and draws.covers(gamma):
+            return size, corpus, model, draws
+    raise SystemExit("no stored LDA model and sampled sensitivities cover γ = 0.1 (not even the shipped classroom ones)")
+
+
+def run_topicdp(seeds: int) -> dict:
+    s = pr.TOPICDP_SETTINGS
+    size, corpus, model, draws = topicdp_inputs()
+    sens = draws.sensitivity(gamma=s["gamma"], m=s["m"], n=s["n"])
+    table = dpcore.topic_keyword_matrix(model, m=s["m"], n=s["n"])
+    out = as_json(pr.compare_topicdp_fig52(table.matrix, delta_s=sens.delta_s, seeds=seeds))
+    out["corpus"] = corpus_info(corpus, size)
+    out["draws"] = {"key": draws.key, "pairs_stored": draws.n_pairs, "h": sens.h, "k": sens.k,
+                    "lda": draws.lda.as_dict(), "sampler": draws.sampler.as_dict()}
+    return out
+
+
+RUNS = {"table4": run_table4, "bayesian_fig1": run_bayesian, "topicdp_fig52": run_topicdp}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", nargs="+", choices=NAMES, default=list(NAMES))
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args(argv)
+    doc = json.loads(args.out.read_text()) if args.out.exists() else {"comparisons": {}}
+    code = commit()  # the code that runs (taken before: the worktree may change during a long run)
+    for name in args.only:
+        print(f"{name} …", flush=True)
+        entry = timed(lambda: RUNS[name](args.seeds))
+        entry.update(date=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                     dpcore_version=dpcore.__version__, commit=code)
+        doc["comparisons"][name] = entry
+        print(f"  {entry['verdict']}\n  wall {entry['wall_seconds']} s, cpu {entry['cpu_seconds']} s", flush=True)
+        doc["generated_by"] = "scripts/paper_compare.py"
+        args.out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

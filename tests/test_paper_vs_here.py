@@ -1,0 +1,227 @@
+"""Issue 8 items 2–3 in the app: the sample corpus's size in the sidebar and the URL, and "Paper vs here".
+
+Fast: the paper size is a 300-user stand-in here (``small_paper_size`` in tests/conftest.py); the real
+paper corpus is exercised by tests/test_paper_scale_pages.py (slow). The paper's numbers are never typed
+in these tests: the expected values come from dpcore.paper_results.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from conftest import PAPER_STAND_IN_USERS
+from dpcore import paper_results as pr
+
+pvh = importlib.import_module("dpui.paper_vs_here")  # the module (dpui.paper_vs_here is also the function's name)
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = {"1_Mechanisms_101": "pages/1_Mechanisms_101.py", "2_Bayesian_ngram_DP": "pages/2_Bayesian_ngram_DP.py", "3_DP_ngram_extraction": "pages/3_DP_ngram_extraction.py",
+         "4_TopicDP": "pages/4_TopicDP.py"}
+RESULTS = json.loads(pvh.RESULTS_PATH.read_text(encoding="utf-8"))
+
+
+def run(script: str, **params) -> AppTest:
+    at = AppTest.from_file(str(ROOT / script), default_timeout=300)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def sidebar_text(at: AppTest) -> str:
+    return " ".join(c.value for c in at.sidebar.caption)
+
+
+def paper_table(at: AppTest):
+    tables = [d.value for d in at.dataframe if "paper source" in d.value.columns]
+    assert len(tables) == 1, f"expected one paper-vs-here table, found {len(tables)}"
+    return tables[0]
+
+
+def widget_value(at: AppTest, key: str):
+    for kind in ("select_slider", "slider", "number_input", "radio", "selectbox", "toggle", "checkbox"):
+        found = [w for w in at.get(kind) if getattr(w, "key", None) == key]
+        if found:
+            return found[0].value
+    raise AssertionError(f"no widget with key {key!r} on the page")
+
+
+# ------------------------------------------------------------------------------ corpus size
+def test_size_from_the_url_loads_the_paper_corpus(small_paper_size):
+    at = run("app.py", size="paper")
+    assert at.radio(key="size").value == "paper"
+    text = sidebar_text(at)
+    assert f"Private data: generated sample corpus (paper size) — {PAPER_STAND_IN_USERS['private']:,} users" in text
+    assert f"paper-size public sample, {PAPER_STAND_IN_USERS['public']:,} users" in text
+    assert ("private", "paper") in small_paper_size and ("public", "paper") in small_paper_size
+    for link in at.sidebar.get("page_link"):  # the navigation carries it on
+        assert parse_qs(link.proto.query_string)["size"] == ["paper"]
+    default = run("app.py")
+    assert default.radio(key="size").value == "classroom" and "(classroom size)" in sidebar_text(default)
+    assert all("size" not in parse_qs(link.proto.query_string) for link in default.sidebar.get("page_link"))
+
+
+def test_bad_size_in_a_link_warns_and_keeps_the_classroom_corpus(small_paper_size):
+    at = run("app.py", size="huge")
+    assert at.radio(key="size").value == "classroom"
+    assert any("size=huge" in w.value and "classroom or paper" in w.value for w in at.warning)
+
+
+def test_size_persists_across_pages_and_reaches_the_page_that_loads_the_corpus(small_paper_size):
+    at = run("app.py")
+    at.radio(key="size").set_value("paper").run()
+    at.switch_page("pages/1_Mechanisms_101.py").run()  # shows no corpus: the size is hidden, and kept
+    assert not at.exception, [e.message for e in at.exception]
+    assert "size" not in [r.key for r in at.sidebar.radio]
+    assert all(parse_qs(link.proto.query_string)["size"] == ["paper"] for link in at.sidebar.get("page_link"))
+    at.switch_page("pages/3_DP_ngram_extraction.py").run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.radio(key="size").value == "paper"
+    assert f"(paper size) — {PAPER_STAND_IN_USERS['private']:,} users" in sidebar_text(at)
+
+
+def test_upload_overrides_the_private_sample_of_either_size(small_paper_size):
+    from dpcore import corpus_from_records
+    from dpui.corpus_panel import UPLOADED_KEY
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.query_params["size"] = "paper"
+    at.query_params["corpus"] = "upload"
+    at.session_state[UPLOADED_KEY] = corpus_from_records(
+        [{"user": f"u{i}", "text": "a cat sat. a dog ran."} for i in range(9)], user_field="user", text_field="text",
+        name="mine")
+    at.run()
+    assert not at.exception
+    text = sidebar_text(at)
+    assert "Private data: uploaded: mine — 9 users" in text
+    assert f"paper-size public sample, {PAPER_STAND_IN_USERS['public']:,} users" in text
+
+
+# ------------------------------------------------------------------------------ the preset
+def test_preset_values_come_from_dpcore_paper_results():
+    t4 = pvh.preset("3_DP_ngram_extraction", RESULTS["comparisons"].get("table4"))
+    s = pr.TABLE4_SETTINGS
+    assert (t4["eps"], t4["delta"], t4["dpne_delta0"], t4["dpne_eta"], t4["dpne_T"]) == (
+        s["epsilon"], s["delta"], s["contribution_limit"], s["eta"], s["max_length"])
+    assert t4["size"] == "paper" and t4["corpus"] == "sample"
+    b = pvh.preset("2_Bayesian_ngram_DP")
+    assert (b["eps"], b["bayes_n"]) == (pr.FIG1_SETTINGS["epsilon"], pr.FIG1_SETTINGS["n"])
+    assert b["bayes_mode"] == "local"  # the paper's γ, measured on the corpus (what compare_bayesian_fig1 runs)
+    tp = pvh.preset("4_TopicDP", RESULTS["comparisons"].get("topicdp_fig52"))
+    s = pr.TOPICDP_SETTINGS
+    assert (tp["eps"], tp["topicdp_gamma"], tp["topicdp_m"], tp["topicdp_n"], tp["delta"]) == (
+        s["epsilon"], s["gamma"], s["m"], s["n"], s["delta"])
+    assert pvh.preset("1_Mechanisms_101") == {"eps": pr.LECTURE_SETTINGS["epsilon"], "m101_scale_mode": "from ε"}
+    with pytest.raises(ValueError, match="page must be one of"):
+        pvh.preset("5_Privacy_audit")
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_preset_button_sets_every_stated_widget(page, small_paper_size):
+    at = run(PAGES[page], eps="0.5", delta="1e-06", m101_scale_mode="by hand")
+    wanted = pvh.preset(page, RESULTS["comparisons"].get(pvh.SECTIONS[page].entry))
+    assert any(widget_value(at, k) != v for k, v in wanted.items())  # the test starts away from the preset
+    at.button(key=f"{pvh.PRESET_KEY}_{page}").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    for key, value in wanted.items():
+        assert widget_value(at, key) == value, key
+    # the widgets stay movable after the preset (it is applied once, by the button's callback)
+    at.select_slider(key="eps").set_value(1.0).run()
+    assert widget_value(at, "eps") == 1.0
+
+
+# ------------------------------------------------------------------------------ the table
+def _expected_paper_cells(page: str) -> set[str]:
+    if page == "3_DP_ngram_extraction":
+        values = [v for vs in pr.TABLE4.values.values() for v in vs] + list(pr.FIG4_COVERAGE.values.values())
+    elif page == "1_Mechanisms_101":
+        values = list(pr.LECTURE_001.values.values())
+    elif page == "2_Bayesian_ngram_DP":
+        values = list(pr.FIG1_BAYES.values.values())
+    else:
+        values = [pr.FIG52_TOPICDP.values[m][1] for m in ("TopicDP", "MVG")]  # the 10 × 10 end of Fig. 5.2's range
+    return {pvh.fmt_paper(v) for v in values}
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_table_shows_the_papers_numbers_from_paper_results(page, small_paper_size):
+    section = pvh.SECTIONS[page]
+    entry = pvh.live_entry(section) if section.live else RESULTS["comparisons"][section.entry]
+    at = run(PAGES[page])
+    table = paper_table(at)
+    assert _expected_paper_cells(page) <= set(table["paper"])
+    reported = getattr(pr, entry["reported"])
+    assert set(table.loc[table["paper"] != "—", "paper source"]) == {reported.source}
+    assert list(table["here"]) == [pvh.fmt(r["here"]) for r in entry["rows"]]
+    shown = [e.value for e in (*at.success, *at.warning)]
+    assert entry["verdict"] in shown
+    if section.live:  # the lecture: computed on the page, from the lecture's own data
+        assert any(f"Computed now by `dpcore.paper_results.{section.live.__name__}()`" in c.value for c in at.caption)
+        return
+    assert any(f"Measured by `{pvh.SCRIPT}`" in c.value and entry["corpus"]["content_hash"][:12] in c.value
+               and entry["date"] in c.value for c in at.caption)
+
+
+def test_shipped_paper_column_is_dpcore_paper_results():
+    """Every "paper" number in sample_data/paper_comparisons.json is the transcription in dpcore.paper_results
+    (the compare functions copied it there): a corrected transcription makes this fail until the script reruns."""
+    c = RESULTS["comparisons"]
+    t4 = {r["quantity"]: r["paper"] for r in c["table4"]["rows"]}
+    for name, values in pr.TABLE4.values.items():
+        assert [t4[f"{name}, k = {k}"] for k in range(1, 10)] == list(values)
+    share = pr.FIG4_COVERAGE.values["k = 6, 7, 8"]
+    assert [t4[f"DPNE coverage of {k}-grams used by ≥ 100 users"] for k in range(1, 10)] == [
+        share if k in (6, 7, 8) else None for k in range(1, 10)]
+    assert [r["paper"] for r in c["table4"]["table2"]["rows"]] == list(pr.TABLE2_REDDIT.values["Reddit"])
+    bayes = {r["quantity"]: r["paper"] for r in c["bayesian_fig1"]["rows"]}
+    assert bayes["KL reduction vs Laplace"] == pr.FIG1_BAYES.values["reduction"]
+    tdp = {r["quantity"].rsplit(", ", 1)[1]: r["paper"] for r in c["topicdp_fig52"]["rows"]}
+    assert tdp == {"TopicDP": pr.FIG52_TOPICDP.values["TopicDP"][1], "MVG": pr.FIG52_TOPICDP.values["MVG"][1],
+                   "Laplace": None}
+    for name, entry in c.items():
+        assert entry["settings"] == {**getattr(pr, {"table4": "TABLE4_SETTINGS", "bayesian_fig1": "FIG1_SETTINGS",
+                                                     "topicdp_fig52": "TOPICDP_SETTINGS"}[name]),
+                                     **({"delta_s": entry["settings"]["delta_s"]} if name == "topicdp_fig52" else {})}
+        assert entry["seeds"] >= 5 and entry["corpus"]["content_hash"] and entry["date"] and entry["commit"]
+
+
+def test_verdicts_in_the_file_follow_the_numbers():
+    """The shipped verdicts are the compare functions' and agree with the numbers beside them."""
+    c = RESULTS["comparisons"]
+    here = {r["quantity"]: r["here"] for r in c["table4"]["rows"]}
+    d, s1 = ([here[f"{m}, k = {k}"] for k in range(1, 10)] for m in ("DPNE", "DPSU-single"))
+    a, e = ([here[f"{m}, k = {k}"] for k in range(1, 10)] for m in ("DPSU-all", "DPSU-even"))
+    shape = all(d[k] > max(a[k], e[k]) for k in range(2, 9)) and all(d[k] > s1[k] for k in range(4, 9))
+    assert c["table4"]["reproduced"] == shape
+    assert c["table4"]["verdict"].startswith("Shape reproduced" if shape else "Shape not reproduced")
+    b = {r["quantity"]: r["here"] for r in c["bayesian_fig1"]["rows"]}
+    assert c["bayesian_fig1"]["reproduced"] == (b["KL, BayesianDP"] < b["KL, Laplace"])
+    t = {r["quantity"].rsplit(", ", 1)[1]: r["here"] for r in c["topicdp_fig52"]["rows"]}
+    assert c["topicdp_fig52"]["reproduced"] == (t["TopicDP"] < min(t["MVG"], t["Laplace"]))
+
+
+def test_stale_numbers_are_flagged(tmp_path, monkeypatch):
+    doc = json.loads(json.dumps(RESULTS))
+    doc["comparisons"]["topicdp_fig52"]["corpus"]["content_hash"] = "0" * 64
+    path = tmp_path / "paper_comparisons.json"
+    path.write_text(json.dumps(doc))
+    monkeypatch.setattr(pvh, "RESULTS_PATH", path)
+    at = run(PAGES["4_TopicDP"], size="classroom")
+    assert any("stale" in e.value and pvh.SCRIPT in e.value for e in at.error)
+    monkeypatch.setattr(pvh, "RESULTS_PATH", tmp_path / "missing.json")
+    at = run(PAGES["4_TopicDP"])
+    assert any("Not measured yet" in i.value for i in at.info)
+    assert not [e for e in at.error if "stale" in e.value]
+
+
+def test_no_section_on_the_page_without_a_paper():
+    at = run("pages/5_Privacy_audit.py")
+    assert not [e for e in at.expander if "Paper vs here" in e.label]
+    assert set(pvh.SECTIONS) == set(PAGES)
