@@ -63,17 +63,20 @@ SECTIONS = {
         live=pr.compare_lecture_001),
     "2_Bayesian_ngram_DP": PaperSection(
         "bayesian_fig1", "000 Fig. 1: KL of BayesianDP vs Laplace at ε = 0.1",
-        "000 reports up to 85 % lower KL divergence than the Laplace mechanism at ε = 0.1 (unigrams of Reddit, "
-        "4 M users). Ours: the same mechanisms (BayesianDP as in the paper, γ measured on the corpus; Laplace "
-        "with a per-user cap W) on unigrams of the paper-size sample corpus, mean over seeds."),
+        f"000 reports up to {pr.FIG1_BAYES.values['reduction']:.0%} lower KL divergence than the Laplace mechanism "
+        f"at ε = {pr.FIG1_SETTINGS['epsilon']:g} (unigrams of Reddit, {pr.FIG1_BAYES.settings['users']:,} users). "
+        "Ours: the same mechanisms (BayesianDP as in the paper, γ measured on the corpus; Laplace with a per-user "
+        "cap W) on unigrams of the paper-size sample corpus, mean over seeds."),
     "3_DP_ngram_extraction": PaperSection(
         "table4", "003 Table 4 and Fig. 4: k-grams extracted by DPNE and the DPSU baselines",
-        "003 extracts k-grams from Reddit (1.2 M users) at ε = 4, δ = 1e-7, Δ0 = 100, η = 0.01, T = 9. Ours: the "
-        "same algorithms and settings on the paper-size sample corpus (100,000 users), mean over seeds."),
+        "003 extracts k-grams from Reddit (1.2 M users) at ε = {epsilon:g}, δ = {delta:g}, Δ0 = {contribution_limit}, "
+        "η = {eta:g}, T = {max_length}. Ours: the same algorithms and settings on the paper-size sample corpus "
+        "(100,000 users), mean over seeds.".format(**pr.TABLE4_SETTINGS)),
     "4_TopicDP": PaperSection(
         "topicdp_fig52", "004 Figs. 5.2 and 5.6: L1 error of the released 10 × 10 topic–keyword matrix",
-        "004 releases Enron's LDA topic–keyword matrix at ε = 3, γ = 0.1, δ = 1e-4. Ours: the same three "
-        "mechanisms on our LDA model with our sampled sensitivity Δ_s, mean over seeds."),
+        "004 releases Enron's LDA topic–keyword matrix at ε = {epsilon:g}, γ = {gamma:g}, δ = {delta:g}. Ours: the "
+        "same three mechanisms on our LDA model with our sampled sensitivity Δ_s, mean over seeds."
+        .format(**pr.TOPICDP_SETTINGS)),
 }
 
 

@@ -45,7 +45,8 @@ PAPER_STAND_IN_USERS = {"private": 300, "public": 200}
 def small_paper_size(monkeypatch):
     """``size=paper`` in fast AppTests without generating the 100,000-user corpus: the app's paper size
     loads the first 300 private / 200 public users of the classroom sample instead (the sidebar caption
-    then says 300 users). Streamlit's process-wide caches are cleared around the test."""
+    then says 300 users). Yields the list of loads as (which, size, with a progress callback?). Streamlit's
+    process-wide caches are cleared around the test."""
     import streamlit as st
 
     from dpui import corpus_panel
@@ -54,7 +55,7 @@ def small_paper_size(monkeypatch):
     loads = []
 
     def stand_in(which, *, size="classroom", max_users=None, progress=None):
-        loads.append((which, size))
+        loads.append((which, size, progress is not None))  # (which, size, drawn with a progress bar?)
         if size == "paper":
             return real(which, max_users=PAPER_STAND_IN_USERS[which], progress=progress)
         return real(which, size=size, max_users=max_users, progress=progress)

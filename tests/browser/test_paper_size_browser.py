@@ -1,0 +1,39 @@
+"""The paper-size corpus in a real browser: ?size=paper, carried by the navigation, and the paper preset.
+
+Slow: the server loads (or, on a clean machine, generates) the 100,000-user corpus. Runs in CI.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dpcore import paper_results as pr
+from test_browser import EPS_INPUT, eps_value, wait_idle
+
+pytestmark = pytest.mark.slow
+
+
+def test_paper_size_link_navigation_and_preset(page, app_url):
+    page.goto(f"{app_url}/?size=paper")
+    wait_idle(page, settle=1.0, timeout=300)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert "generated sample corpus (paper size) — 100,000 users" in sidebar.inner_text()
+    assert page.get_by_role("radio", name=re.compile("^paper")).is_checked()
+    # the navigation carries the size to the next page, which loads the paper corpus
+    sidebar.get_by_role("link", name=re.compile("Bayesian n-gram DP")).click()
+    page.wait_for_url(re.compile(r"/Bayesian_ngram_DP\?.*size=paper"))
+    wait_idle(page, settle=1.0, timeout=300)
+    assert "(paper size) — 100,000 users" in sidebar.inner_text()
+    assert page.locator('[data-testid="stException"]').count() == 0
+    # the "Paper vs here" section: the paper's number beside ours, and the preset button
+    page.get_by_text(re.compile("Paper vs here")).first.click()
+    section = page.locator('[data-testid="stExpander"]').filter(has_text="Paper vs here")
+    assert section.get_by_text("Measured by").count() >= 1
+    section.get_by_role("button", name="Use the paper's settings").click()
+    wait_idle(page, settle=1.0, timeout=300)
+    assert eps_value(page) == f"{pr.FIG1_SETTINGS['epsilon']:g}"
+    assert f"eps={pr.FIG1_SETTINGS['epsilon']:g}" in page.url
+    assert page.locator(EPS_INPUT).count() >= 1
+    assert page.locator('[data-testid="stException"]').count() == 0
