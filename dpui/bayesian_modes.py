@@ -23,6 +23,16 @@ MODES = {"strict": "strict (DP): caps L and N_max, γ bounded for every corpus",
 N_MAX_OPTIONS = (100, 200, 500, 1000, 2000, 2400, 5000, 10_000, 20_000, 50_000, 100_000, 1_000_000)
 DEFAULT_L = 50
 DEFAULT_N_MAX = 10_000
+_SIZE_KEY = "_bayes_nmax_size"  # session state: the sample size N_max's default was last drawn for
+
+
+def default_n_max(size: str) -> int:
+    """N_max's default for the sample corpus of this size: the smallest offered cap at or above the size's
+    stated number of private users (public: sample_data.generate.SIZES; 10,000 for the classroom's 3,000,
+    100,000 for the paper size's 100,000), so the default page is not refused for too many users."""
+    from sample_data.generate import SIZES
+
+    return max(DEFAULT_N_MAX, min(n for n in N_MAX_OPTIONS if n >= SIZES[size]["private"]))
 
 
 @dataclass(frozen=True)
@@ -37,8 +47,13 @@ class ModeKnobs:
         return {"mode": self.mode, "L": self.L, "N_max": self.N_max}
 
 
-def mode_knobs() -> ModeKnobs:
-    """Draw the mode switch and the caps in the sidebar (URL keys bayes_mode, bayes_L, bayes_Nmax)."""
+def mode_knobs(size: str = "classroom") -> ModeKnobs:
+    """Draw the mode switch and the caps in the sidebar (URL keys bayes_mode, bayes_L, bayes_Nmax); N_max's
+    default follows the sample corpus's size (:func:`default_n_max`)."""
+    previous = st.session_state.get(_SIZE_KEY)
+    if previous not in (None, size) and st.session_state.get("bayes_Nmax") == default_n_max(previous):
+        st.session_state["bayes_Nmax"] = default_n_max(size)  # untouched default: follow the new size
+    st.session_state[_SIZE_KEY] = size
     with st.sidebar:
         st.markdown("### Guarantee")
         mode = st.radio("BayesianDP mode", tuple(MODES), captions=tuple(MODES.values()), key="bayes_mode", **_IN_URL,
@@ -47,7 +62,7 @@ def mode_knobs() -> ModeKnobs:
         L = st.slider("L (strict: distinct n-grams kept per user)", 1, 500, DEFAULT_L, key="bayes_L", **_IN_URL,
                       help="A user with more keeps a seeded random L of them; γ_strict grows with √L.")
         N_max = st.select_slider("N_max (strict: public cap on the number of users)", N_MAX_OPTIONS,
-                                 value=DEFAULT_N_MAX, key="bayes_Nmax", **_IN_URL,
+                                 value=default_n_max(size), key="bayes_Nmax", **_IN_URL,
                                  help="Stated, not measured: a corpus with more users is refused. γ_strict grows "
                                       "with ln(C·N_max + 1) (weighted by min(1, S/C)).")
     return ModeKnobs(mode, int(L), int(N_max))

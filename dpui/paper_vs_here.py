@@ -270,5 +270,5 @@ def paper_vs_here(page: str, settings=None, *, path: Path | None = None) -> None
             None: " (Not checked against this server's corpus: it is not loaded.)",
             False: " The corpus here has the same content hash.", True: ""}[stale]))
         if stale:
-            st.error(f"These numbers are **stale**: the {entry['corpus']['size']}-size corpus here no longer has "
+            st.warning(f"These numbers are **stale**: the {entry['corpus']['size']}-size corpus here no longer has "
                      f"the content hash they were measured on. Rerun `nice -n 10 python {SCRIPT}`.", icon="⚠️")

@@ -215,14 +215,33 @@ def test_stale_numbers_are_flagged(tmp_path, monkeypatch):
     path.write_text(json.dumps(doc))
     monkeypatch.setattr(pvh, "RESULTS_PATH", path)
     at = run(PAGES["4_TopicDP"], size="classroom")
-    assert any("stale" in e.value and pvh.SCRIPT in e.value for e in at.error)
+    assert any("stale" in e.value and pvh.SCRIPT in e.value for e in at.warning)
     monkeypatch.setattr(pvh, "RESULTS_PATH", tmp_path / "missing.json")
     at = run(PAGES["4_TopicDP"])
     assert any("Not measured yet" in i.value for i in at.info)
-    assert not [e for e in at.error if "stale" in e.value]
+    assert not [e for e in at.warning if "stale" in e.value]
 
 
 def test_no_section_on_the_page_without_a_paper():
     at = run("pages/5_Privacy_audit.py")
     assert not [e for e in at.expander if "Paper vs here" in e.label]
     assert set(pvh.SECTIONS) == set(PAGES)
+
+
+def test_bayesian_n_max_default_follows_the_sample_size(small_paper_size):
+    """Strict BayesianDP refuses a corpus with more users than N_max: its default follows the sample size
+    (a public, stated number), and a value the user set is kept."""
+    from sample_data.generate import SIZES
+    from dpui.bayesian_modes import N_MAX_OPTIONS, default_n_max
+
+    for size in SIZES:
+        assert default_n_max(size) >= SIZES[size]["private"] and default_n_max(size) in N_MAX_OPTIONS
+    at = run(PAGES["2_Bayesian_ngram_DP"])
+    assert at.select_slider(key="bayes_Nmax").value == default_n_max("classroom")
+    at.radio(key="size").set_value("paper").run()
+    assert at.select_slider(key="bayes_Nmax").value == default_n_max("paper")
+    assert not [e for e in at.error if "max_users" in e.value]
+    at.select_slider(key="bayes_Nmax").set_value(5000).run()
+    at.radio(key="size").set_value("classroom").run()
+    assert at.select_slider(key="bayes_Nmax").value == 5000
+    assert run(PAGES["2_Bayesian_ngram_DP"], size="paper").select_slider(key="bayes_Nmax").value == default_n_max("paper")
