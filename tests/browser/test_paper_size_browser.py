@@ -27,8 +27,12 @@ def test_paper_size_link_navigation_and_preset(page, app_url):
     page.locator(NAV_LINK, has_text="Bayesian n-gram DP").click()
     page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=300_000)
     wait_idle(page, settle=1.0, timeout=300)
-    assert "/Bayesian_ngram_DP" in page.url and "size=paper" in page.url
+    # (the address bar itself may lose size=paper on the switch: Streamlit 1.67 drops a parameter bound on the
+    # previous page; the session keeps the value, which is what the page uses and its links carry on)
+    assert "/Bayesian_ngram_DP" in page.url
+    assert page.get_by_role("radio", name=re.compile("^paper")).is_checked()
     assert "(paper size) — 100,000 users" in sidebar.inner_text()
+    assert all("size=paper" in a.get_attribute("href") for a in page.locator(NAV_LINK).all())
     assert_no_error_text(page, "Bayesian n-gram DP on the paper corpus")
     # the "Paper vs here" section: the paper's number beside ours, and the preset button
     page.get_by_text(re.compile("Paper vs here")).first.click()
