@@ -206,6 +206,11 @@ def _current_hash(corpus_info: dict, settings) -> str | None:
     return None
 
 
+def verdict(entry: dict) -> str:
+    """The compare function's one-line verdict, followed by the measured reason when the script stored one."""
+    return entry["verdict"] + (" " + entry["reason"] if entry.get("reason") else "")
+
+
 def live_entry(section: PaperSection) -> dict:
     """A cheap comparison computed now, in the results file's shape."""
     c = section.live()
@@ -251,7 +256,7 @@ def paper_vs_here(page: str, settings=None, *, path: Path | None = None) -> None
                        "sensitivities exist for the paper-size corpus yet (the sampler fits LDA twice per sampled "
                        "pair).", icon="⚠️")
         st.dataframe(pd.DataFrame(table_rows(entry)), hide_index=True, width="stretch")
-        (st.success if entry["reproduced"] else st.warning)(entry["verdict"], icon="✅" if entry["reproduced"] else "❌")
+        (st.success if entry["reproduced"] else st.warning)(verdict(entry), icon="✅" if entry["reproduced"] else "❌")
         for label, e in (("here", entry), ("contrast", entry.get("contrast"))):
             if e and e.get("context"):
                 where = f"on the {e['corpus']['size']}-size corpus ({e['corpus']['n_users']:,} users)"
