@@ -138,9 +138,10 @@ def attack_figure(df) -> tuple[go.Figure, str]:
     return fig, alt
 
 
-def tuning_figure(res) -> tuple[go.Figure, str, pd.DataFrame]:
-    """000 Algorithm 2: the noiseless validation score of every (S, ρ) on the grid; also returns the grid."""
-    grid = pd.DataFrame(res.grid, columns=["S", "rho"]).assign(score=res.scores, noisy_score=res.noisy_scores)
+def tuning_figure(res, inside) -> tuple[go.Figure, str, pd.DataFrame]:
+    """000 Algorithm 2: the noiseless validation score of every (S, ρ) on the grid (from the release's
+    EndToEndEvaluation ``inside``: not published); also returns the grid."""
+    grid = pd.DataFrame(res.grid, columns=["S", "rho"]).assign(score=inside.scores, noisy_score=inside.noisy_scores)
     fig = go.Figure()
     for i, r in enumerate(sorted(grid["rho"].unique())):
         part = grid[grid.rho == r]
@@ -151,5 +152,5 @@ def tuning_figure(res) -> tuple[go.Figure, str, pd.DataFrame]:
     fig.update_yaxes(title_text="validation cross-entropy q, eq. 6 (lower is better)")
     fig.update_layout(title="Noiseless grid scores; the noisy min picks S*, ρ*")
     alt = (f"Validation score against S for each ρ; chosen S* = {fmt(res.S_star)}, ρ* = {fmt(res.rho_star)}; "
-           f"score sensitivity {res.score_sensitivity:.4g}.")
+           f"score sensitivity {inside.score_sensitivity:.4g}.")
     return fig, alt, grid

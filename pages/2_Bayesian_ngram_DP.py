@@ -177,17 +177,17 @@ with tab_tune:
             return
         with user_errors():
             prep = data.end_to_end_for(ph, qh, n, C, seed, priv, pub)
-            res = prep.release(epsilon=eps, delta=delta, calibration=calibration,
-                               rng=settings.rng("bayes-e2e", n, C, calibration))
+            res, inside = prep.release_with_evaluation(epsilon=eps, delta=delta, calibration=calibration,
+                                                       rng=settings.rng("bayes-e2e", n, C, calibration))
         guarantee_badge(res.guarantee, name="EndToEndDP")
         c1, c2, c3, c4 = st.columns(4)
         c1.metric("chosen S*", fmt(res.S_star))
         c2.metric("chosen ρ*", fmt(res.rho_star))
-        c3.metric("score sensitivity |Δq| (Claim 2)", f"{res.score_sensitivity:.4g}")
+        c3.metric("score sensitivity |Δq| (Claim 2)", f"{inside.score_sensitivity:.4g}")
         c4.metric("KL(private ‖ release)", f"{kl_divergence(p, res.theta):.4g}")
-        fig, alt, grid = figures.tuning_figure(res)
+        fig, alt, grid = figures.tuning_figure(res, inside)
         show_figure(fig, alt=alt, key="bayes_e2e")
-        st.markdown(text("bayesian", "tuning_note", scale=2 * res.score_sensitivity / res.epsilon_tune,
+        st.markdown(text("bayesian", "tuning_note", scale=inside.tuning_scale,
                          spread=float(grid["score"].max() - grid["score"].min())))
     tuning_view()
 
