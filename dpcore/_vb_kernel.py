@@ -37,6 +37,23 @@ def _psi(x: float) -> float:
     return r + math.log(x) - 0.5 / x + t
 
 
+@numba.njit(cache=True, fastmath=False)
+def _exp_psi_minus(x: float, c: float) -> float:
+    """exp(ψ(x) − c) without the logarithm: with y = x (+ 6 below 6) and ψ(x) = log y − 1/(2y) + t(y) − Σ,
+    exp(ψ(x) − c) = y · exp(−1/(2y) + t(y) − Σ − c). The same series as :func:`_psi`."""
+    r = 0.0
+    if x < 6.0:
+        a = x * (x + 1.0)
+        b = (x + 2.0) * (x + 3.0)
+        e = (x + 4.0) * (x + 5.0)
+        r = ((2.0 * x + 1.0) * b * e + (2.0 * x + 5.0) * a * e + (2.0 * x + 9.0) * a * b) / (a * b * e)
+        x += 6.0
+    f = 1.0 / (x * x)
+    t = f * (-1.0 / 12 + f * (1.0 / 120 + f * (-1.0 / 252 + f * (1.0 / 240 + f * (-1.0 / 132
+        + f * (691.0 / 32760 + f * (-1.0 / 12)))))))
+    return x * math.exp(t - 0.5 / x - r - c)
+
+
 @numba.njit(cache=True)
 def exp_dirichlet_rows(a: np.ndarray) -> np.ndarray:
     """exp(ψ(a) − ψ(Σ a)) row by row (exp of E[log X] for X ~ Dirichlet(a))."""
@@ -48,7 +65,7 @@ def exp_dirichlet_rows(a: np.ndarray) -> np.ndarray:
             s += a[i, j]
         ps = _psi(s)
         for j in range(k):
-            out[i, j] = math.exp(_psi(a[i, j]) - ps)
+            out[i, j] = _exp_psi_minus(a[i, j], ps)
     return out
 
 
@@ -73,7 +90,7 @@ def e_step(indptr, indices, data, gam, beta_t, alpha, max_iter, tol):
             s += gam[d, j]
         ps = _psi(s)
         for j in range(k):
-            et[j] = math.exp(_psi(gam[d, j]) - ps)
+            et[j] = _exp_psi_minus(gam[d, j], ps)
         for _ in range(max_iter):
             for j in range(k):
                 psum[j] = 0.0
@@ -94,7 +111,7 @@ def e_step(indptr, indices, data, gam, beta_t, alpha, max_iter, tol):
                 s += new[j]
             ps = _psi(s)
             for j in range(k):
-                et[j] = math.exp(_psi(new[j]) - ps)
+                et[j] = _exp_psi_minus(new[j], ps)
             if change / k < tol:
                 break
         for p in range(lo, hi):
