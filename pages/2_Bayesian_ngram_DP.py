@@ -97,7 +97,7 @@ with tab_eps:
               "upper_kl": kl_k} for x in data.SWEEP_EPS] if K >= 2 else []  # drawn as a flat line (no ε)
     show_figure(fig, alt=alt, key="bayes_kl_eps", records=rows)
     b, b_strict, lap = (dict(zip(summary[m].x.tolist(), summary[m].mean)) for m in (BAYESIAN, BAYESIAN_STRICT, LAPLACE))
-    st.markdown(text("bayesian", "kl_eps_note", red_01=1 - b[0.1] / lap[0.1], red_1=1 - b[1.0] / lap[1.0],
+    st.markdown(text("bayesian", "kl_eps_note", ratio_01=b[0.1] / lap[0.1], ratio_1=b[1.0] / lap[1.0],
                      strict_01=b_strict[0.1] / lap[0.1], strict_1=b_strict[1.0] / lap[1.0], L=mk.L,
                      N_max=mk.N_max))
     export_view("KL vs ε summary", rows, settings={**view_settings, "with_end_to_end": with_e2e, "sweep_epsilons": data.SWEEP_EPS,
