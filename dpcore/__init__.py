@@ -98,6 +98,7 @@ from .bayesian import (
     SENSITIVITY_METHODS,
     BayesianRelease,
     BayesianStatistics,
+    EndToEndEvaluation,
     EndToEndRelease,
     PreparedBayesianDP,
     PreparedEndToEnd,

@@ -59,6 +59,7 @@ __all__ = [
     "PreparedBayesianDP",
     "BayesianRelease",
     "EndToEndRelease",
+    "EndToEndEvaluation",
     "bayesian_statistics",
     "bayesian_sensitivity",
     "brute_force_sensitivity",
@@ -725,9 +726,13 @@ def bayesian_dp(user_counts, public_counts, *, epsilon, delta, S, C, rho, rng,
 
 @dataclass(frozen=True)
 class EndToEndRelease:
-    """EndToEndDP (000 Algorithm 2): the tuned (S*, ρ*), the scores and the final release.
+    """EndToEndDP (000 Algorithm 2): the tuned (S*, ρ*) and the final release — what is published.
 
-    ``epsilon`` is the total ε_train + ε_tune; ``release`` is the BayesianDP release at ε_train.
+    ``epsilon`` is the total ε_train + ε_tune; ``release`` is the BayesianDP release at ε_train. The
+    grid's exact and noisy validation scores and the score sensitivity are not part of the release
+    (report-noisy-min publishes the argmin only; the exact scores are computed from the private
+    validation users): they are in the :class:`EndToEndEvaluation` of
+    :meth:`PreparedEndToEnd.release_with_evaluation`, for teaching and tests.
     """
 
     theta: np.ndarray
@@ -735,9 +740,6 @@ class EndToEndRelease:
     S_star: float
     rho_star: float
     grid: tuple[tuple[float, float], ...]
-    scores: np.ndarray
-    noisy_scores: np.ndarray
-    score_sensitivity: float
     epsilon: float
     epsilon_train: float
     epsilon_tune: float
@@ -754,7 +756,19 @@ class EndToEndRelease:
     def __repr__(self) -> str:
         return (f"EndToEndRelease(S*={self.S_star:g}, rho*={self.rho_star:g}, epsilon={self.epsilon:g} "
                 f"(train {self.epsilon_train:g} + tune {self.epsilon_tune:g}), delta={self.delta:g}, "
-                f"score_sensitivity={self.score_sensitivity:.4g}, guarantee={self.guarantee.label!r})")
+                f"guarantee={self.guarantee.label!r})")
+
+
+@dataclass(frozen=True, eq=False)
+class EndToEndEvaluation:
+    """What happened inside one EndToEndDP release, computed from the private data (never published):
+    the exact validation score q_k of every grid point (000 eq. 6), the noisy scores the noisy min
+    compared, the score sensitivity |Δq| (Claim 2, measured on the data) and the Laplace scale used."""
+
+    scores: np.ndarray
+    noisy_scores: np.ndarray
+    score_sensitivity: float
+    tuning_scale: float
 
 
 def end_to_end_guarantee(*, epsilon_train, epsilon_tune, delta) -> Guarantee:
@@ -797,21 +811,29 @@ class PreparedEndToEnd:
 
     def release(self, *, epsilon, delta, rng, calibration: str = "classic") -> EndToEndRelease:
         """Report-noisy-min over the grid with Lap(0, 2|Δq|/ε_tune), then BayesianDP at ε_train."""
+        return self.release_with_evaluation(epsilon=epsilon, delta=delta, rng=rng, calibration=calibration)[0]
+
+    def release_with_evaluation(self, *, epsilon, delta, rng,
+                                calibration: str = "classic") -> tuple[EndToEndRelease, EndToEndEvaluation]:
+        """:meth:`release` (the same draws for the same rng) and its :class:`EndToEndEvaluation`."""
         epsilon = check_epsilon(epsilon)
         delta = check_delta(delta)
         rng = check_rng(rng)
         check_choice("calibration", calibration, CALIBRATION_CHOICES)
         eps_train, eps_tune = 2.0 * epsilon / 3.0, epsilon / 3.0
-        noisy = self.scores + rng.laplace(0.0, 2.0 * self.score_sensitivity / eps_tune, size=self.scores.shape)
+        scale = 2.0 * self.score_sensitivity / eps_tune
+        noisy = self.scores + rng.laplace(0.0, scale, size=self.scores.shape)
         k = int(np.argmin(noisy))
         S_star, rho_star = self.grid[k]
         rel = self.statistics.prepare(S=S_star, rho=rho_star, sensitivity=self.sensitivity_method).release(
             epsilon=eps_train, delta=delta, rng=rng, calibration=calibration)
-        return EndToEndRelease(
-            theta=rel.theta, release=rel, S_star=S_star, rho_star=rho_star, grid=self.grid, scores=self.scores,
-            noisy_scores=noisy, score_sensitivity=self.score_sensitivity, epsilon=epsilon, epsilon_train=eps_train,
-            epsilon_tune=eps_tune, delta=delta, n_train=self.n_train, n_validation=self.n_validation,
+        release = EndToEndRelease(
+            theta=rel.theta, release=rel, S_star=S_star, rho_star=rho_star, grid=self.grid, epsilon=epsilon,
+            epsilon_train=eps_train, epsilon_tune=eps_tune, delta=delta, n_train=self.n_train,
+            n_validation=self.n_validation,
         )
+        return release, EndToEndEvaluation(scores=self.scores.copy(), noisy_scores=noisy,
+                                           score_sensitivity=self.score_sensitivity, tuning_scale=scale)
 
 
 def prepare_end_to_end(user_counts, public_counts, *, C, rng, S_grid=DEFAULT_S_GRID, rho_grid=DEFAULT_RHO_GRID,

@@ -49,6 +49,7 @@ from .validation import check_choice, check_delta, check_epsilon, check_int, che
 __all__ = [
     "MECHANISMS",
     "BAYESIAN",
+    "BAYESIAN_STRICT",
     "END_TO_END",
     "LAPLACE",
     "LAPLACE_PUBLIC",
@@ -74,13 +75,14 @@ __all__ = [
 ]
 
 BAYESIAN = "BayesianDP"
+BAYESIAN_STRICT = "BayesianDP strict (DP)"
 END_TO_END = "EndToEndDP (tuned)"
 LAPLACE = "Laplace"
 LAPLACE_PUBLIC = "Laplace + public"
 PUBLIC = "Public baseline"
 PRIVATE = "Private baseline"
 K_ANONYMITY = "k-anonymity"
-MECHANISMS = (BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC, PRIVATE, K_ANONYMITY)
+MECHANISMS = (BAYESIAN, BAYESIAN_STRICT, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC, PRIVATE, K_ANONYMITY)
 
 DEFAULT_SETTINGS = {"S": 1e-3, "C": 1, "rho": 0.3, "W": 2, "delta": 1e-5}
 """Defaults used by the page and the tests on the sample corpora: C = 1 and W = |U|/1000 ≈ 2 as
@@ -239,10 +241,15 @@ def _mechanism_kls(counts: NgramCounts, p, *, epsilon, delta, S, C, rho, W, repe
 
 def kl_vs_epsilon(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2, repetitions=10, rng=0,
                   calibration="classic", mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC, PRIVATE),
-                  end_to_end_grid=(DEFAULT_S_GRID, DEFAULT_RHO_GRID)) -> ExperimentTable:
+                  end_to_end_grid=(DEFAULT_S_GRID, DEFAULT_RHO_GRID), max_items=None,
+                  max_users=None) -> ExperimentTable:
     """000 Fig. 1: KL vs ε for every mechanism, one row per (mechanism, ε, repetition).
 
-    BayesianDP's ε-independent part is prepared once, so each ε costs ``repetitions`` draws. The
+    BayesianDP's ε-independent part is prepared once, so each ε costs ``repetitions`` draws.
+    ``BAYESIAN`` is the paper's mechanism (γ measured on the private data: local sensitivity, not
+    DP); ``BAYESIAN_STRICT`` is our strict variant (SPEC §3b: each user keeps at most ``max_items`` = L
+    distinct n-grams, a seeded random choice drawn once from ``rng``; γ_strict bounded for every corpus
+    of at most ``max_users`` = N_max users) — (ε, δ)-DP, the curve to set beside the paper's. The
     Laplace baselines draw a fresh W-subsample of every user per repetition (the subsample is part
     of the mechanism's randomness). EndToEndDP (if asked) splits users once per repetition and
     reuses the split over ε; its ε is the total (2ε/3 train + ε/3 tune).
@@ -254,11 +261,20 @@ def kl_vs_epsilon(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho
         check_choice("mechanism", m, MECHANISMS)
     p = counts.private_distribution()
     rows: list[dict] = []
-    if BAYESIAN in mechanisms:
-        prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=C).prepare(S=S, rho=rho)
+    if BAYESIAN_STRICT in mechanisms and (max_items is None or max_users is None):
+        raise ValueError(f"mechanism {BAYESIAN_STRICT!r} needs max_items (L) and max_users (N_max), got "
+                         f"max_items={max_items}, max_users={max_users}")
+    for name in (BAYESIAN, BAYESIAN_STRICT):
+        if name not in mechanisms:
+            continue
+        if name == BAYESIAN:
+            prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=C).prepare(S=S, rho=rho)
+        else:
+            prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=C, max_items=max_items,
+                                       rng=rng).prepare(S=S, rho=rho, sensitivity="strict", max_users=max_users)
         for e in eps:
             th = prep.sample_theta(epsilon=e, delta=delta, rng=rng, repetitions=repetitions, calibration=calibration)
-            rows += _rows(BAYESIAN, "epsilon", e, kl_divergence(p, th))
+            rows += _rows(name, "epsilon", e, kl_divergence(p, th))
     if END_TO_END in mechanisms:
         S_grid, rho_grid = end_to_end_grid
         kls = {e: [] for e in eps}

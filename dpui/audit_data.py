@@ -7,21 +7,12 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
 import streamlit as st
 
-from dpcore.audit import ScenarioRun, get_scenario, run_scenario
+from dpcore.audit import SCENARIO_LABELS, ScenarioRun, audit_rng, get_scenario, run_scenario
 
-SCENARIO_LABELS: dict[str, str] = {
-    "Laplace count": "laplace_count",
-    "Exponential (cities)": "exponential_city",
-    "DPSU": "dpsu",
-    "DPNE": "dpne_redraw",
-    "BayesianDP": "bayesian",
-    "TopicDP": "topicdp",
-    "k-anonymity": "kanonymity",
-}
-"""Short names shown in the picker and the URL → scenario names of dpcore.audit."""
+__all__ = ["SCENARIO_LABELS", "TRIAL_OPTIONS", "CONFIDENCE_OPTIONS", "variants_of", "variant_explanation",
+           "scenario_text", "run_with_progress"]
 
 TRIAL_OPTIONS: tuple[int, ...] = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000)
 CONFIDENCE_OPTIONS: tuple[float, ...] = (0.9, 0.95, 0.99)
@@ -65,7 +56,7 @@ def run_with_progress(label: str, broken: bool, trials: int, confidence: float, 
         bar.progress(min(1.0, done / total), text=f"{done:,} of {total:,} runs — about {left:.1f} s left")
 
     run = run_scenario(key[0], broken=broken, trials=trials, confidence=confidence,
-                       rng=np.random.default_rng([seed, 10]), progress=progress)
+                       rng=audit_rng(seed), progress=progress)
     bar.empty()
     if len(runs) > 20:
         runs.pop(next(iter(runs)))

@@ -14,6 +14,7 @@ import streamlit as st
 from dpcore import ngram_counts
 from dpcore.bayesian import bayesian_statistics, prepare_end_to_end
 from dpcore.bayesian_experiments import (
+    BAYESIAN_STRICT,
     BAYESIAN,
     END_TO_END,
     LAPLACE,
@@ -68,12 +69,14 @@ def k_sweep(private_hash, public_hash, n, _private, _public):
 
 # ------------------------------------------------------------------------------ seed in the key
 @st.cache_data(show_spinner="Sweeping ε for every mechanism …", max_entries=32)
-def eps_sweep(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibration, seed, with_e2e, _private, _public):
+def eps_sweep(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibration, seed, with_e2e, L, N_max,
+              _private, _public):
+    """000 Fig. 1 with our strict variant beside the paper's BayesianDP (L, N_max: strict mode's caps)."""
     c = counts_for(private_hash, public_hash, n, _private, _public)
-    mechs = (BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC) + ((END_TO_END,) if with_e2e else ())
+    mechs = (BAYESIAN, BAYESIAN_STRICT, LAPLACE, LAPLACE_PUBLIC, PUBLIC) + ((END_TO_END,) if with_e2e else ())
     return kl_vs_epsilon(c, epsilons=SWEEP_EPS, delta=delta, S=S, C=C, rho=rho, W=W, repetitions=reps,
-                         rng=rng_for(seed, "bayes-eps-sweep", n, S, C, rho, W, calibration, with_e2e),
-                         calibration=calibration, mechanisms=mechs)
+                         rng=rng_for(seed, "bayes-eps-sweep", n, S, C, rho, W, calibration, with_e2e, L, N_max),
+                         calibration=calibration, mechanisms=mechs, max_items=L, max_users=N_max)
 
 
 @st.cache_data(show_spinner="Running the experiment …", max_entries=16)

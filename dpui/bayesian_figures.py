@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from dpcore.bayesian_experiments import BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, summarise
+from dpcore.bayesian_experiments import BAYESIAN, BAYESIAN_STRICT, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, summarise
 
 from .bayesian_data import SWEEP_EPS, eps_sweep, k_sweep
 from .charts import NEUTRAL, REFERENCE, band_figure, mechanism_style, rgba, series_style
@@ -20,7 +20,7 @@ from .sidebar import format_number as fmt
 KANON = "k-anonymity"
 KL_AXIS = "KL divergence to private (lower is better, log)"
 EPS_AXIS = "ε (privacy loss, log scale; right = weaker privacy)"
-SWEPT = (BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC)
+SWEPT = (BAYESIAN, BAYESIAN_STRICT, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC)
 
 
 def release_figure(labels, order, private, public, theta, *, n: int) -> tuple[go.Figure, str]:
@@ -50,9 +50,11 @@ def kl_eps_figure(shown, summary, *, title: str, eps: float, K: int, kl_k: float
     fig.add_vline(x=eps, line=dict(color=NEUTRAL, dash="dot"), annotation_text=f"current ε = {fmt(eps)}")
     b = dict(zip(summary[BAYESIAN].x.tolist(), summary[BAYESIAN].mean))
     lap = dict(zip(summary[LAPLACE].x.tolist(), summary[LAPLACE].mean))
-    alt = ("KL divergence against ε on log axes for BayesianDP, Laplace, Laplace with public data and the public "
+    strict = dict(zip(summary[BAYESIAN_STRICT].x.tolist(), summary[BAYESIAN_STRICT].mean)) if BAYESIAN_STRICT in summary else {}
+    alt = ("KL divergence against ε on log axes for BayesianDP (the paper's, local γ), BayesianDP strict (DP), Laplace, Laplace with public data and the public "
            f"baseline, with k-anonymity at K = {K} as a horizontal line ({kl_k:.3g}). Mean KL: "
-           + "; ".join(f"ε={fmt(e)}: BayesianDP {b[e]:.3g}, Laplace {lap[e]:.3g}" for e in SWEEP_EPS))
+           + "; ".join(f"ε={fmt(e)}: BayesianDP {b[e]:.3g}"
+                       + (f", strict {strict[e]:.3g}" if e in strict else "") + f", Laplace {lap[e]:.3g}" for e in SWEEP_EPS))
     return fig, alt
 
 
@@ -74,33 +76,39 @@ def data_sweep_figure(df, x: str, *, title: str, x_title: str) -> tuple[go.Figur
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
-def kanon_figure(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibration, seed, _private, _public):
+def kanon_figure(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibration, seed, L, N_max, _private, _public):
     """000 Fig. 5 on one y-scale. It does not depend on the current ε: built once per setting (plotly's
-    make_subplots alone costs ~50 ms per rerun)."""
+    make_subplots alone costs ~50 ms per rerun). Right panel: our strict BayesianDP ((ε, δ)-DP) and the
+    paper's (γ measured on the private data: not DP), each labelled with what it keeps."""
     kdf = k_sweep(private_hash, public_hash, n, _private, _public)
     kdf = kdf.subset(kdf["K"] >= 2)  # K = 1 is the private distribution itself (KL ≈ 0 off a log axis)
-    df = eps_sweep(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibration, seed, False, _private, _public)
-    bs = summarise(df.filter(mechanism=BAYESIAN), "epsilon")[BAYESIAN]
+    df = eps_sweep(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibration, seed, False, L, N_max,
+                   _private, _public)
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.06,
-                        subplot_titles=("k-anonymity — not DP: KL vs K", "BayesianDP — (ε, δ)-DP: KL vs ε"))
-    kanon, bayes = mechanism_style(KANON), mechanism_style(BAYESIAN)
+                        subplot_titles=("k-anonymity — not DP: KL vs K", "BayesianDP: KL vs ε"))
+    kanon = mechanism_style(KANON)
     fig.add_trace(go.Scatter(x=kdf["K"], y=kdf["kl"], mode="lines+markers", name="k-anonymity (not DP)",
                              line=kanon.line(), marker=kanon.marker()), row=1, col=1)
-    fig.add_trace(go.Scatter(x=list(bs.x) + list(bs.x)[::-1],
-                             y=list(bs.upper) + list(bs.lower)[::-1], fill="toself",
-                             fillcolor=rgba(bayes.colour, 0.18), line=dict(width=0), hoverinfo="skip",
-                             showlegend=False), row=1, col=2)
-    fig.add_trace(go.Scatter(x=bs.x, y=bs.mean, mode="lines+markers", name="BayesianDP", line=bayes.line(),
-                             marker=bayes.marker(), meta={"lower": list(bs.lower), "upper": list(bs.upper)}),
-                  row=1, col=2)
+    curves = []
+    for mech, label in ((BAYESIAN_STRICT, "BayesianDP strict — (ε, δ)-DP"),
+                        (BAYESIAN, "BayesianDP as in the paper — local γ, not DP")):
+        bs, style = summarise(df.filter(mechanism=mech), "epsilon")[mech], mechanism_style(mech)
+        curves.append((label, bs))
+        fig.add_trace(go.Scatter(x=list(bs.x) + list(bs.x)[::-1],
+                                 y=list(bs.upper) + list(bs.lower)[::-1], fill="toself",
+                                 fillcolor=rgba(style.colour, 0.18), line=dict(width=0), hoverinfo="skip",
+                                 showlegend=False), row=1, col=2)
+        fig.add_trace(go.Scatter(x=bs.x, y=bs.mean, mode="lines+markers", name=label, line=style.line(),
+                                 marker=style.marker(), meta={"lower": list(bs.lower), "upper": list(bs.upper)}),
+                      row=1, col=2)
     fig.update_xaxes(type="log", title_text="K (min. users per kept n-gram, log scale; right = more suppression)",
                      row=1, col=1)
     fig.update_xaxes(type="log", title_text=EPS_AXIS, row=1, col=2)
     fig.update_yaxes(type="log", title_text=KL_AXIS, row=1, col=1)
     fig.update_layout(title="Same y-scale: k-anonymity against BayesianDP (000 Fig. 5)")
     alt = ("Two panels sharing a log KL axis. Left, k-anonymity KL against K: " + ", ".join(
-        f"K={k}: {v:.3g}" for k, v in zip(kdf["K"], kdf["kl"])) + ". Right, BayesianDP mean KL against ε: " + ", ".join(
-        f"ε={fmt(e)}: {v:.3g}" for e, v in zip(bs.x, bs.mean)))
+        f"K={k}: {v:.3g}" for k, v in zip(kdf["K"], kdf["kl"])) + ". Right, mean KL against ε — " + "; ".join(
+        f"{label}: " + ", ".join(f"ε={fmt(e)}: {v:.3g}" for e, v in zip(bs.x, bs.mean)) for label, bs in curves))
     return fig, alt
 
 
@@ -130,9 +138,10 @@ def attack_figure(df) -> tuple[go.Figure, str]:
     return fig, alt
 
 
-def tuning_figure(res) -> tuple[go.Figure, str, pd.DataFrame]:
-    """000 Algorithm 2: the noiseless validation score of every (S, ρ) on the grid; also returns the grid."""
-    grid = pd.DataFrame(res.grid, columns=["S", "rho"]).assign(score=res.scores, noisy_score=res.noisy_scores)
+def tuning_figure(res, inside) -> tuple[go.Figure, str, pd.DataFrame]:
+    """000 Algorithm 2: the noiseless validation score of every (S, ρ) on the grid (from the release's
+    EndToEndEvaluation ``inside``: not published); also returns the grid."""
+    grid = pd.DataFrame(res.grid, columns=["S", "rho"]).assign(score=inside.scores, noisy_score=inside.noisy_scores)
     fig = go.Figure()
     for i, r in enumerate(sorted(grid["rho"].unique())):
         part = grid[grid.rho == r]
@@ -143,5 +152,5 @@ def tuning_figure(res) -> tuple[go.Figure, str, pd.DataFrame]:
     fig.update_yaxes(title_text="validation cross-entropy q, eq. 6 (lower is better)")
     fig.update_layout(title="Noiseless grid scores; the noisy min picks S*, ρ*")
     alt = (f"Validation score against S for each ρ; chosen S* = {fmt(res.S_star)}, ρ* = {fmt(res.rho_star)}; "
-           f"score sensitivity {res.score_sensitivity:.4g}.")
+           f"score sensitivity {inside.score_sensitivity:.4g}.")
     return fig, alt, grid

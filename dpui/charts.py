@@ -44,6 +44,8 @@ MECHANISM_INDEX: dict[str, int] = {
     "Private baseline": 6,
 }
 """The style index of every mechanism the pages draw, so it looks the same on every chart."""
+STRICT_VARIANTS: dict[str, str] = {"BayesianDP strict (DP)": "BayesianDP"}
+"""Our strict (DP) variant of a paper's mechanism → that mechanism (same colour, other dash and marker)."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,11 @@ def series_style(i: int) -> SeriesStyle:
 
 def mechanism_style(name: str, fallback: int = 0) -> SeriesStyle:
     """The style of a mechanism by name (``MECHANISM_INDEX``; a name starting with a known one counts
-    as it, e.g. "k-anonymity, K = 10"); ``fallback`` for a name it does not know."""
+    as it, e.g. "k-anonymity, K = 10"); ``fallback`` for a name it does not know. A strict variant
+    keeps its mechanism's colour with its own dash, marker and pattern (``STRICT_VARIANTS``)."""
+    if name in STRICT_VARIANTS:
+        base = mechanism_style(STRICT_VARIANTS[name], fallback)
+        return SeriesStyle(base.colour, "dot", "diamond-open", "x")
     for known, i in MECHANISM_INDEX.items():
         if name == known or name.startswith(known + ","):
             return series_style(i)

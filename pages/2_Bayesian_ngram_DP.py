@@ -10,7 +10,7 @@ import streamlit as st
 
 from dpcore import kl_divergence
 from dpcore.bayesian_baselines import k_anonymity_release, public_baseline
-from dpcore.bayesian_experiments import BAYESIAN, LAPLACE, summarise
+from dpcore.bayesian_experiments import BAYESIAN, BAYESIAN_STRICT, LAPLACE, summarise
 from dpcore import items_per_user, review
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui.bayesian_modes import mode_knobs, modes_panel, strict_prepared_for
@@ -84,10 +84,10 @@ with tab_eps:
     with_e2e = st.toggle("Add EndToEndDP (S and ρ tuned privately, total ε) — a few seconds", value=False,
                          key="bayes_e2e_curve", **IN_URL)
     with user_errors():
-        summary = summarise(data.eps_sweep(ph, qh, n, S, C, rho, W, delta, reps, calibration, seed, False, priv, pub),
+        summary = summarise(data.eps_sweep(ph, qh, n, S, C, rho, W, delta, reps, calibration, seed, False, mk.L, mk.N_max, priv, pub),
                             "epsilon")
         shown = summary if not with_e2e else summarise(
-            data.eps_sweep(ph, qh, n, S, C, rho, W, delta, reps, calibration, seed, True, priv, pub), "epsilon")
+            data.eps_sweep(ph, qh, n, S, C, rho, W, delta, reps, calibration, seed, True, mk.L, mk.N_max, priv, pub), "epsilon")
     kl_k = float(data.k_sweep(ph, qh, n, priv, pub).filter(K=K)["kl"].item())
     fig, alt = figures.kl_eps_figure(shown, summary, eps=eps, K=K, kl_k=kl_k, title=(
         f"KL vs ε ({n}-grams, S = {fmt(S)}, ρ = {rho:g}, C = {C}, W = {W}, δ = {fmt(delta)}, {reps} repetitions)"))
@@ -97,8 +97,10 @@ with tab_eps:
     rows += [{"mechanism": f"k-anonymity, K = {K} (not DP)", "epsilon": x, "mean_kl": kl_k, "lower_kl": kl_k,
               "upper_kl": kl_k} for x in data.SWEEP_EPS] if K >= 2 else []  # drawn as a flat line (no ε)
     show_figure(fig, alt=alt, key="bayes_kl_eps", records=rows)
-    b, lap = (dict(zip(summary[m].x.tolist(), summary[m].mean)) for m in (BAYESIAN, LAPLACE))
-    st.markdown(text("bayesian", "kl_eps_note", red_01=1 - b[0.1] / lap[0.1], red_1=1 - b[1.0] / lap[1.0]))
+    b, b_strict, lap = (dict(zip(summary[m].x.tolist(), summary[m].mean)) for m in (BAYESIAN, BAYESIAN_STRICT, LAPLACE))
+    st.markdown(text("bayesian", "kl_eps_note", ratio_01=b[0.1] / lap[0.1], ratio_1=b[1.0] / lap[1.0],
+                     strict_01=b_strict[0.1] / lap[0.1], strict_1=b_strict[1.0] / lap[1.0], L=mk.L,
+                     N_max=mk.N_max))
     export_view("KL vs ε summary", rows, settings={**view_settings, "with_end_to_end": with_e2e, "sweep_epsilons": data.SWEEP_EPS,
                   "band": f"10–90% over {reps} seeded releases per ε",
                   "rng_salt": ["bayes-eps-sweep", n, S, C, rho, W, calibration, with_e2e],
@@ -131,7 +133,7 @@ with tab_pub:
              "(log scale; right = worse public data)", f"KL vs public-data quality at ε = {fmt(eps)} (000 Fig. 4)")
 
 with tab_k:
-    fig, alt = figures.kanon_figure(ph, qh, n, S, C, rho, W, delta, reps, calibration, seed, priv, pub)
+    fig, alt = figures.kanon_figure(ph, qh, n, S, C, rho, W, delta, reps, calibration, seed, mk.L, mk.N_max, priv, pub)
     show_figure(fig, alt=alt, key="bayes_kanon")
     rel_k = k_anonymity_release(counts.user_counts, counts.public_counts, K=K)
     guarantee_badge(rel_k.guarantee, name="k-anonymity")
@@ -176,17 +178,17 @@ with tab_tune:
             return
         with user_errors():
             prep = data.end_to_end_for(ph, qh, n, C, seed, priv, pub)
-            res = prep.release(epsilon=eps, delta=delta, calibration=calibration,
-                               rng=settings.rng("bayes-e2e", n, C, calibration))
+            res, inside = prep.release_with_evaluation(epsilon=eps, delta=delta, calibration=calibration,
+                                                       rng=settings.rng("bayes-e2e", n, C, calibration))
         guarantee_badge(res.guarantee, name="EndToEndDP")
         c1, c2, c3, c4 = st.columns(4)
         c1.metric("chosen S*", fmt(res.S_star))
         c2.metric("chosen ρ*", fmt(res.rho_star))
-        c3.metric("score sensitivity |Δq| (Claim 2)", f"{res.score_sensitivity:.4g}")
+        c3.metric("score sensitivity |Δq| (Claim 2)", f"{inside.score_sensitivity:.4g}")
         c4.metric("KL(private ‖ release)", f"{kl_divergence(p, res.theta):.4g}")
-        fig, alt, grid = figures.tuning_figure(res)
+        fig, alt, grid = figures.tuning_figure(res, inside)
         show_figure(fig, alt=alt, key="bayes_e2e")
-        st.markdown(text("bayesian", "tuning_note", scale=2 * res.score_sensitivity / res.epsilon_tune,
+        st.markdown(text("bayesian", "tuning_note", scale=inside.tuning_scale,
                          spread=float(grid["score"].max() - grid["score"].min())))
     tuning_view()
 

@@ -29,6 +29,8 @@ from dpui.texts import text
 from dpui.topicdp_knobs import lda_and_sampler_knobs
 from dpui.topicdp_sampler import sampled_draws
 
+CONCLUSION_EPSILONS = (0.5, 1.0, 2.0, 3.0, 5.0, 10.0)  # the thesis' ε range (004 Fig. 5.6) and below
+
 st.set_page_config(page_title="TopicDP", page_icon="🗂️", layout="wide")
 exercise_mode("4_TopicDP")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
@@ -71,6 +73,10 @@ with st.container(border=True):
     for col, (mech, rel) in zip(st.columns(3), releases.items()):
         with col:
             guarantee_badge(rel.guarantee, name="MVG with sampled s₂" if mech == "MVG" else mech)
+with st.container(border=True):  # what this corpus shows (issue 11): computed from the draws, never typed in
+    summary = tdp.summarise_draws(draws, gamma=gamma, m=m, n=n, delta=delta)
+    noise = tdp.compare_noise(delta_s=delta_s, epsilons=CONCLUSION_EPSILONS, delta=delta, m=m, n=n)
+    st.markdown(text("topicdp", "conclusion", summary=summary.sentence, noise=noise.sentence))
 labels = figures.topic_labels(table)
 tab_words, tab_curves, tab_sens = st.tabs(["Keywords before and after noise", "Error curves", "Sampled sensitivities"])
 

@@ -24,8 +24,8 @@ if ! command -v java >/dev/null 2>&1; then
   fi
 fi
 
-echo "== installing the project with its test and spark extras"
-python3 -m pip install -q --disable-pip-version-check -e ".[test,spark]"
+echo "== installing the project with its test, spark and fast extras"
+python3 -m pip install -q --disable-pip-version-check -e ".[test,spark,fast]"
 
 echo "== running the tests"
 exec python3 -m pytest "$@"

@@ -1,8 +1,7 @@
 """Exercise mode in the app (issue 13): deep links set the widgets, answers are checked in place.
 
-Every exercise is opened on its real page with ``?exercise=<id>``. Until a page calls
-``dpui.exercises.exercise_mode`` itself, the test runs the page behind a one-line wrapper that makes the
-call first (exactly what the page's one line will do).
+Every exercise is opened on its real page with ``?exercise=<id>`` (every page calls
+``dpui.exercises.exercise_mode`` itself).
 """
 
 from __future__ import annotations
@@ -23,20 +22,10 @@ ALL = dpcore.exercises()
 WIDGET_KINDS = ("select_slider", "slider", "radio", "number_input", "selectbox", "toggle", "checkbox", "multiselect")
 
 
-def _wrapped(page_path: str, page: str):  # runs inside AppTest: the page's one line, then the page
-    import runpy
-
-    from dpui.exercises import exercise_mode
-
-    exercise_mode(page)
-    runpy.run_path(page_path, run_name="__main__")
-
-
 def _app(page: str) -> AppTest:
     path = ROOT / "pages" / f"{page}.py"
-    if "exercise_mode(" in path.read_text(encoding="utf-8"):
-        return AppTest.from_file(str(path), default_timeout=300)
-    return AppTest.from_function(_wrapped, args=(str(path), page), default_timeout=300)
+    assert "exercise_mode(" in path.read_text(encoding="utf-8"), f"pages/{page}.py does not call exercise_mode"
+    return AppTest.from_file(str(path), default_timeout=300)
 
 
 def widget(at: AppTest, key: str):

@@ -141,3 +141,20 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
     assert not any(":green-badge[" in b for b in badges)
     assert len(at.get("plotly_chart")) >= 5  # 4 topics' bars, the curve, the histogram
     assert at.multiselect(key="topicdp_topics").value == [0, 1, 2, 3]
+    # the page's conclusion is the two sentences computed from the draws at the page's settings
+    import os
+
+    from dpcore import topicdp as tdp
+    from dpcore.topic_model import LdaSettings
+
+    m, n, delta = at.slider(key="topicdp_m").value, at.slider(key="topicdp_n").value, at.select_slider(key="delta").value
+    corpus = dpcore.load_sample_corpus("private")
+    lda = LdaSettings(n_topics=int(TINY_QUERY["topicdp_k"]))
+    sampler = tdp.SamplerSettings(sample_users=int(TINY_QUERY["topicdp_N"]))
+    draws = tdp.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler,
+                                       cache_dir=os.environ["DPCORE_TOPICDP_CACHE"])
+    conclusion = next(md.value for md in at.markdown if md.value.startswith("**What this corpus shows.**"))
+    summary = tdp.summarise_draws(draws, gamma=0.1, m=m, n=n, delta=delta)
+    assert summary.sentence in conclusion
+    noise = tdp.compare_noise(delta_s=summary.delta_s, epsilons=(0.5, 1.0, 2.0, 3.0, 5.0, 10.0), delta=delta, m=m, n=n)
+    assert noise.sentence in conclusion

@@ -353,19 +353,24 @@ def test_end_to_end_budget_grid_and_choice():
     assert (res.S_star, res.rho_star) in res.grid
     assert len(res.grid) == len(DEFAULT_S_GRID) * len(DEFAULT_RHO_GRID)
     assert res.n_train == 54 and res.n_validation == 6  # 90 / 10 split by user
-    assert np.all(np.isfinite(res.scores)) and res.score_sensitivity > 0
+    assert not hasattr(res, "scores") and not hasattr(res, "noisy_scores")  # the release publishes the argmin only
+    again, inside = prepare_end_to_end(m, alpha, C=1, rng=3).release_with_evaluation(epsilon=0.9, delta=1e-5, rng=3)
+    assert np.all(np.isfinite(inside.scores)) and inside.score_sensitivity > 0
+    assert inside.tuning_scale == pytest.approx(2 * inside.score_sensitivity / 0.3)
     assert res.theta.sum() == pytest.approx(1.0)
     assert res.guarantee.kind == dpcore.guarantees.LOCAL_SENSITIVITY  # Claim 2 is local (SPEC §3b)
     assert res.guarantee.epsilon == pytest.approx(0.9)
-    k = res.grid.index((res.S_star, res.rho_star))
-    assert k == int(np.argmin(res.noisy_scores))
+    k = again.grid.index((again.S_star, again.rho_star))
+    assert k == int(np.argmin(inside.noisy_scores))
 
 
 def test_end_to_end_picks_the_true_minimum_when_tuning_noise_vanishes():
     m, alpha = _users_matrix(1)
     prep = prepare_end_to_end(m, alpha, C=1, rng=4)
-    res = prep.release(epsilon=1e9, delta=1e-5, rng=0)  # Lap scale 2|Δq|/(ε/3) ≈ 0
-    assert res.grid[int(np.argmin(res.scores))] == (res.S_star, res.rho_star)
+    res, inside = prep.release_with_evaluation(epsilon=1e9, delta=1e-5, rng=0)  # Lap scale 2|Δq|/(ε/3) ≈ 0
+    assert res.grid[int(np.argmin(inside.scores))] == (res.S_star, res.rho_star)
+    plain = prep.release(epsilon=1e9, delta=1e-5, rng=0)  # the same draws as release_with_evaluation
+    assert np.array_equal(plain.theta, res.theta) and (plain.S_star, plain.rho_star) == (res.S_star, res.rho_star)
 
 
 def test_end_to_end_scores_follow_eq6_and_claim2():

@@ -11,6 +11,7 @@ import scipy.sparse as sp
 from dpcore.corpus import Corpus, Document, load_sample_corpus
 from dpcore.bayesian_experiments import (
     BAYESIAN,
+    BAYESIAN_STRICT,
     DEFAULT_SETTINGS,
     END_TO_END,
     K_ANONYMITY,
@@ -103,6 +104,35 @@ def test_kl_vs_epsilon_is_tidy_and_covers_every_mechanism():
     # more ε → less noise → BayesianDP closer to its noiseless mean: KL at ε=10 below KL at ε=0.1
     b = dict(zip(s[BAYESIAN].x.tolist(), s[BAYESIAN].mean.tolist()))
     assert b[10.0] < b[0.1]
+
+
+def test_kl_vs_epsilon_strict_curve_is_the_strict_release_recomputed():
+    """The strict curve is BayesianDP with γ_strict (SPEC §3b): the same draws as building the capped
+    statistics and the strict prepared mechanism by hand from the same generator, in the same order."""
+    from dpcore.bayesian import bayesian_statistics
+    from dpcore.metrics import kl_divergence
+
+    counts = small_counts(2)
+    eps = [0.3, 3.0]
+    kw = dict(S=0.1, C=1, rho=0.5, delta=1e-5, calibration="classic")
+    df = kl_vs_epsilon(counts, epsilons=eps, repetitions=3, rng=7, mechanisms=(BAYESIAN_STRICT,), max_items=4,
+                       max_users=1000, **kw)
+    rng = np.random.default_rng(7)
+    prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=1, max_items=4, rng=rng).prepare(
+        S=0.1, rho=0.5, sensitivity="strict", max_users=1000)
+    p = counts.private_distribution()
+    for e in eps:
+        th = prep.sample_theta(epsilon=e, delta=1e-5, rng=rng, repetitions=3, calibration="classic")
+        assert np.allclose(df.filter(mechanism=BAYESIAN_STRICT, epsilon=e)["kl"], kl_divergence(p, th), rtol=1e-12)
+    # strict noise is larger than the paper's local γ on this data: its KL at ε = 0.3 is not smaller
+    local = kl_vs_epsilon(counts, epsilons=[0.3], repetitions=30, rng=1, mechanisms=(BAYESIAN,), **kw)
+    strict = kl_vs_epsilon(counts, epsilons=[0.3], repetitions=30, rng=1, mechanisms=(BAYESIAN_STRICT,), max_items=4,
+                           max_users=1000, **kw)
+    assert prep.sensitivity > bayesian_statistics(counts.user_counts, counts.public_counts, C=1).prepare(
+        S=0.1, rho=0.5).sensitivity
+    assert strict["kl"].mean() > local["kl"].mean()
+    with pytest.raises(ValueError, match="needs max_items"):
+        kl_vs_epsilon(counts, epsilons=[1.0], mechanisms=(BAYESIAN_STRICT,), max_items=4)
 
 
 def test_kl_vs_epsilon_is_reproducible():

@@ -102,6 +102,14 @@ ALLOWED = {  # widget key -> what the widget accepts (copied from the pages; the
     "topicdp_gamma": lambda v: 0.01 <= v <= 0.30 and abs(round(v * 100) - v * 100) < 1e-9,
     "topicdp_m": lambda v: isinstance(v, int) and 2 <= v <= 10,
     "topicdp_n": lambda v: isinstance(v, int) and 2 <= v <= 10,
+    "bayes_mode": lambda v: v in ("strict", "local"),
+    "bayes_L": lambda v: isinstance(v, int) and 1 <= v <= 500,
+    "bayes_Nmax": lambda v: v in (100, 200, 500, 1000, 2000, 2400, 5000, 10_000, 20_000, 50_000, 100_000, 1_000_000),
+    "audit_mechanism": lambda v: v in ("Laplace count", "Exponential (cities)", "DPSU", "DPNE", "BayesianDP", "TopicDP",
+                                       "k-anonymity"),
+    "audit_broken": lambda v: isinstance(v, bool),
+    "audit_trials": lambda v: v in (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000),
+    "audit_confidence": lambda v: v in (0.9, 0.95, 0.99),
 }
 SHARED_KEYS = {"eps", "delta", "seed", "corpus"}
 
@@ -177,6 +185,13 @@ def _dpne_sigmas(s, **kw):
     return dpcore.dpne_noise_scales(p["eps"], p["delta"], max_length=p["dpne_T"], noise_decay=p["dpne_c"])[1]
 
 
+def _audit(s):
+    name = {"Laplace count": "laplace_count", "Exponential (cities)": "exponential_city",
+            "BayesianDP": "bayesian"}[s["audit_mechanism"]]
+    return dpcore.audit.run_scenario(name, broken=s["audit_broken"], trials=s["audit_trials"],
+                                     confidence=s["audit_confidence"], rng=np.random.default_rng([s["seed"], 10])).result
+
+
 # id -> the page's own dpcore calls on the exercise's settings (what the page would show)
 RECOMPUTE = {
     "m101-loss-b2": lambda s: dpcore.laplace_privacy_loss_bound(
@@ -230,6 +245,14 @@ RECOMPUTE = {
     "dpne-dpsu-single": lambda s: next(i for i, o in enumerate(E.exercise("dpne-dpsu-single").options())
                                        if f"({s['dpne_T'] * s['eps']:g}, {s['dpne_T'] * s['delta']:g})" in o),
     "topicdp-least-noise": _least_noise,
+    # σ_ps = ρ·γ·σ(ε, δ) in both modes: the factor is γ_strict (SPEC §3b) over the corpus' brute-force γ
+    "bayes-strict-vs-local": lambda s: dpcore.bayesian.strict_sensitivity(
+        S=s["bayes_S"], C=s["bayes_C"], max_items=s["bayes_L"], max_users=s["bayes_Nmax"]) / _prepared(s).sensitivity,
+    "audit-break-laplace": lambda s: _audit(s).epsilon_lower,
+    "audit-exponential-small-du": lambda s: _audit(s).epsilon_lower,
+    # option 1 "a violation" when the bound exceeds the claim, option 0 "no violation found" otherwise
+    "audit-correct-laplace": lambda s: int(_audit(s).epsilon_lower > 1.0),
+    "audit-bayesian-local": lambda s: int(_audit(s).epsilon_lower > 1.0),
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 import math
@@ -392,8 +393,19 @@ def test_sampler_matches_literal_recomputation_for_each_engine(tiny_data, tmp_pa
         assert draws.full[i] == pytest.approx(best, abs=1e-9)
 
 
+VB_KERNELS = ["numpy"] + (["numba"] if importlib.util.find_spec("numba") else [])
+
+
+@pytest.fixture(params=VB_KERNELS)
+def vb_kernel(request, monkeypatch):
+    """Run a test with each path of the "vb" engine: numpy, and the compiled one when numba is installed."""
+    monkeypatch.setenv("DPCORE_VB_KERNEL", request.param)
+    assert (tdp_tm._vb_kernel() is None) == (request.param == "numpy")
+    return request.param
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_vectorised_vb_is_sklearn_batch_vb(seed):
+def test_vectorised_vb_is_sklearn_batch_vb(seed, vb_kernel):
     """engine="vb" reproduces scikit-learn's batch LDA on random count matrices (same random_state)."""
     from scipy.sparse import csr_matrix
 
@@ -408,6 +420,41 @@ def test_vectorised_vb_is_sklearn_batch_vb(seed):
         sk = tdp_tm.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "engine": "sklearn"}))
         assert np.allclose(vb[0], sk[0], atol=1e-7, rtol=0)
         assert np.allclose(vb[1], sk[1], rtol=1e-7)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_compiled_vb_kernel_equals_numpy_path(seed, monkeypatch):
+    """The numba E-step fits the same model as the numpy path (rounding only), documents of every
+    length including empty ones, early stops included."""
+    pytest.importorskip("numba")
+    from scipy.sparse import csr_matrix
+
+    rng = np.random.default_rng(seed)
+    dense = rng.poisson(rng.gamma(0.2, 3.0, size=(200, 80)))
+    dense[::17] = 0
+    x = csr_matrix(dense)
+    settings = LdaSettings(n_topics=6, random_state=seed, max_iter=7, max_doc_update_iter=15, mean_change_tol=1e-3)
+    monkeypatch.setenv("DPCORE_VB_KERNEL", "numpy")
+    ref = tdp_tm.fit_topic_word(x, settings)
+    monkeypatch.setenv("DPCORE_VB_KERNEL", "numba")
+    fast = tdp_tm.fit_topic_word(x, settings)
+    assert np.allclose(fast[0], ref[0], atol=1e-11, rtol=0)
+    assert np.allclose(fast[1], ref[1], rtol=1e-11)
+    assert not np.allclose(ref[0], tdp_tm.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "random_state": 99}))[0])
+
+
+def test_compiled_digamma_matches_scipy():
+    pytest.importorskip("numba")
+    from scipy.special import psi
+
+    from dpcore import _vb_kernel
+
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.uniform(1e-6, 1.0, 2000), rng.uniform(1.0, 6.5, 2000), rng.gamma(1.0, 50.0, 2000),
+                        [1e-6, 5.999999, 6.0, 1.4616321449683622, 1e6]])
+    got = _vb_kernel.exp_dirichlet_rows(np.stack([x, np.full_like(x, 1.0)], axis=1))
+    want = np.exp(psi(np.stack([x, np.ones_like(x)], axis=1)) - psi(x + 1.0)[:, None])
+    assert np.allclose(got, want, rtol=1e-12, atol=0)
 
 
 def test_fit_does_not_change_its_input_and_ignores_index_order(tiny_data):

@@ -23,7 +23,16 @@ from .core import (
     clopper_pearson_upper,
     epsilon_lower_bound,
 )
-from .scenarios import SCENARIOS, Scenario, ScenarioRun, get_scenario, run_scenario, scenario_names
+from .scenarios import (
+    SCENARIO_LABELS,
+    SCENARIOS,
+    Scenario,
+    ScenarioRun,
+    audit_rng,
+    get_scenario,
+    run_scenario,
+    scenario_names,
+)
 
 __all__ = [
     "DIRECTIONS",
@@ -36,6 +45,8 @@ __all__ = [
     "clopper_pearson_upper",
     "epsilon_lower_bound",
     "SCENARIOS",
+    "SCENARIO_LABELS",
+    "audit_rng",
     "Scenario",
     "ScenarioRun",
     "get_scenario",

@@ -36,7 +36,8 @@ from ..topicdp import topicdp_mechanism
 from ..validation import check_choice, check_int, check_rng
 from .core import AuditResult, audit
 
-__all__ = ["Variant", "Scenario", "ScenarioRun", "SCENARIOS", "scenario_names", "get_scenario", "run_scenario"]
+__all__ = ["Variant", "Scenario", "ScenarioRun", "SCENARIOS", "SCENARIO_LABELS", "scenario_names", "get_scenario",
+           "run_scenario", "audit_rng"]
 
 
 @dataclass(frozen=True)
@@ -524,3 +525,20 @@ def run_scenario(name: str, *, broken: bool = False, trials=None, rng, confidenc
                    epsilon_claimed=v.epsilon_claimed, rng=rng, progress=progress, batch=batch)
     return ScenarioRun(name, v.label, v.broken, result, time.perf_counter() - t0, time.process_time() - c0,
                        batch is not None)
+
+
+SCENARIO_LABELS: dict[str, str] = {
+    "Laplace count": "laplace_count",
+    "Exponential (cities)": "exponential_city",
+    "DPSU": "dpsu",
+    "DPNE": "dpne_redraw",
+    "BayesianDP": "bayesian",
+    "TopicDP": "topicdp",
+    "k-anonymity": "kanonymity",
+}
+"""Short names of the scenarios (the Privacy audit page's picker and its URL; lecture exercises) → names."""
+
+
+def audit_rng(seed: int) -> np.random.Generator:
+    """The generator an audit at a given seed runs on (the page and its exercises use the same one)."""
+    return np.random.default_rng([check_int("seed", seed, low=0), 10])

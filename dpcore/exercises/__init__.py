@@ -20,7 +20,7 @@ import sys
 import types
 
 from ._base import CHOICE, EXERCISE_KINDS, NUMBER, Exercise, Solution
-from . import bayesian, mechanisms, ngrams, topics
+from . import audit, bayesian, mechanisms, ngrams, topics
 from .sheets import exercise_link, exercise_sheet, latex_to_text, page_url_path, sheet_filename
 
 __all__ = [
@@ -42,7 +42,7 @@ __all__ = [
     "latex_to_text",
 ]
 
-_MODULES = (mechanisms, bayesian, ngrams, topics)
+_MODULES = (mechanisms, bayesian, ngrams, topics, audit)
 
 
 def _collect() -> tuple[Exercise, ...]:

@@ -47,17 +47,21 @@ def public_corpus(settings: Mapping):
 
 
 @functools.lru_cache(maxsize=8)
-def _statistics(private_hash: str, public_hash: str, n: int, C: int):
+def _statistics(private_hash: str, public_hash: str, n: int, C: int, max_items: int | None = None):
     priv, pub = sample_corpus("private"), sample_corpus("public")
     assert priv.content_hash == private_hash and pub.content_hash == public_hash
     counts = _ngram_counts.ngram_counts(priv, pub, n=n)
-    return _bayesian.bayesian_statistics(counts.user_counts, counts.public_counts, C=C)
+    if max_items is None:
+        return _bayesian.bayesian_statistics(counts.user_counts, counts.public_counts, C=C)
+    # strict mode's item cap: a seeded random choice (γ_strict does not depend on which items are kept)
+    return _bayesian.bayesian_statistics(counts.user_counts, counts.public_counts, C=C, max_items=max_items, rng=0)
 
 
-def bayesian_statistics(settings: Mapping, *, n: int, C: int):
-    """BayesianStatistics of the named corpus (the page's counts_for + statistics_for)."""
+def bayesian_statistics(settings: Mapping, *, n: int, C: int, max_items: int | None = None):
+    """BayesianStatistics of the named corpus (the page's counts_for + statistics_for; with ``max_items``
+    strict mode's strict_statistics_for)."""
     priv, pub = private_corpus(settings), public_corpus(settings)
-    return _statistics(priv.content_hash, pub.content_hash, int(n), int(C))
+    return _statistics(priv.content_hash, pub.content_hash, int(n), int(C), None if max_items is None else int(max_items))
 
 
 @functools.lru_cache(maxsize=2)

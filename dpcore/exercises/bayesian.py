@@ -80,6 +80,21 @@ def _rho_factor(s) -> Solution:
                                    "gamma": _prepared(s).sensitivity})
 
 
+def _strict_over_local(s) -> Solution:
+    eps, delta, cal = float(s["eps"]), float(s["delta"]), s["bayes_calibration"]
+    S, C, rho = float(s["bayes_S"]), int(s["bayes_C"]), float(s["bayes_rho"])
+    L, n_max = int(s["bayes_L"]), int(s["bayes_Nmax"])
+    local = _prepared(s)
+    # γ_strict does not depend on which L items a user keeps: any seed gives the page's σ
+    strict = _data.bayesian_statistics(s, n=int(s["bayes_n"]), C=C, max_items=L).prepare(
+        S=S, rho=rho, sensitivity="strict", max_users=n_max)
+    sig_l = local.sigma(epsilon=eps, delta=delta, calibration=cal)
+    sig_s = strict.sigma(epsilon=eps, delta=delta, calibration=cal)
+    return Solution(sig_s / sig_l, {"L": L, "N_max": n_max, "S": S, "C": C, "gamma_local": local.sensitivity,
+                                    "gamma_strict": strict.sensitivity, "sigma_local": sig_l, "sigma_strict": sig_s,
+                                    "n_users": local.n_users})
+
+
 _BASE = {"bayes_S": 0.001, "bayes_C": 1, "bayes_rho": 0.3, "bayes_n": 1, "corpus": "sample"}
 
 EXERCISES = (
@@ -147,6 +162,29 @@ EXERCISES = (
                   r"user, by at most ρ·γ, and γ = {gamma:.4g} does not depend on ρ. So $\sigma_{{ps}}=\rho\gamma\sigma(\varepsilon,\delta)$ "
                   "grows in proportion to ρ: {sigma0:.4g} → {sigma:.4g}, factor **{answer}**. The signal-to-noise "
                   "ratio of the private part does not change; ρ moves the mean towards the private data."),
+        rel_tol=0.01,
+    ),
+    Exercise(
+        id="bayes-strict-vs-local",
+        page=PAGE,
+        title="The price of a real guarantee: strict against local γ",
+        settings={**_BASE, "eps": 1.0, "delta": 1e-5, "bayes_calibration": "classic", "bayes_mode": "strict",
+                  "bayes_L": 50, "bayes_Nmax": 10_000},
+        question=("The page opens in **strict** mode (each user keeps at most L = {L} distinct n-grams; at most "
+                  "N_max = {N_max:,} users). By what factor is σ_ps larger than in **local** mode, the paper's γ "
+                  "measured on this corpus? (Read the side-by-side panel, or switch the mode.)"),
+        solve=_strict_over_local,
+        uses=("dpcore.bayesian:strict_sensitivity", "dpcore.bayesian:BayesianStatistics.prepare",
+              "dpcore.bayesian:PreparedBayesianDP.sigma"),
+        hints=("σ_ps = ρ·γ·σ(ε, δ): only γ differs between the modes.",
+               "γ_strict = √L·[ln(1 + C) + min(1, S/C)·ln(C·N_max + 1)] (SPEC §3b) holds for every corpus; the "
+               "local γ is measured on this one."),
+        solution=(r"$\gamma_{{strict}}=\sqrt{{L}}\,[\ln(1+C)+\min(1,S/C)\ln(C N_{{max}}+1)]$ = {gamma_strict:.4g} "
+                  "with L = {L}, C = {C}, S = {S:g}, N_max = {N_max:,}; the local γ of this corpus' {n_users:,} users "
+                  "is {gamma_local:.4g}. σ_ps goes from {sigma_local:.4g} to {sigma_strict:.4g}: factor **{answer}**. "
+                  "The local γ is smaller because it only covers removing a user of *this* corpus — and it "
+                  "leaks, since σ itself depends on the data: not DP. The strict one is the price of a real "
+                  "(ε, δ)-DP guarantee."),
         rel_tol=0.01,
     ),
 )
