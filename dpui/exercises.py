@@ -81,8 +81,10 @@ def _forget_link_value(key: str) -> None:
 
 
 def apply_settings(ex: Exercise) -> None:
-    """Write the exercise's widget values into session state (and drop clashing URL parameters)."""
-    for key, value in ex.settings.items():
+    """Write the exercise's widget values into session state (and drop clashing URL parameters). An exercise on
+    the sample corpus is computed on the classroom size (dpcore.exercises), so it also sets ``size``."""
+    settings = {**ex.settings, "size": "classroom"} if "corpus" in ex.settings else ex.settings
+    for key, value in settings.items():
         _forget_link_value(key)
         st.session_state[key] = value
     st.session_state[APPLIED_KEY] = ex.id

@@ -258,3 +258,13 @@ def test_bayesian_reason_is_computed_from_both_sizes():
     kl_lap = [next(r["here"] for r in x["rows"] if r["quantity"] == "KL, Laplace") for x in (c, e)]
     assert f"γ = {gamma[0]:.3g} on {c['corpus']['n_users']:,} users, {gamma[1]:.3g} on {e['corpus']['n_users']:,}" in e["reason"]
     assert f"its KL falls {kl_lap[0]:.3g} → {kl_lap[1]:.3g}" in e["reason"]
+
+
+def test_an_exercise_on_the_sample_corpus_switches_to_the_classroom_size(small_paper_size):
+    """Exercises are computed on the classroom sample (dpcore.exercises): opening one sets size=classroom."""
+    from dpcore import exercises
+
+    ex = next(e for e in exercises.exercises_for_page("2_Bayesian_ngram_DP") if "corpus" in e.settings)
+    at = run(PAGES["2_Bayesian_ngram_DP"], size="paper", exercise=ex.id)
+    assert at.radio(key="size").value == "classroom"
+    assert "(classroom size)" in sidebar_text(at)
