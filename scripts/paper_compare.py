@@ -50,7 +50,8 @@ def commit() -> str:
     try:
         rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True,
                              text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "dpcore", "sample_data"],
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "dpcore", "sample_data", "scripts",
+                                f":!{OUT.relative_to(ROOT)}"],  # the results file itself does not count
                                capture_output=True, text=True, check=True).stdout.strip()
         return rev + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
