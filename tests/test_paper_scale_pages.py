@@ -25,12 +25,13 @@ ROOT = Path(__file__).resolve().parent.parent
 pvh = importlib.import_module("dpui.paper_vs_here")
 RESULTS = json.loads(pvh.RESULTS_PATH.read_text(encoding="utf-8"))
 PAPER_USERS = 100_000
-PAGE_SECONDS = 60  # each page's first render on the paper corpus (the corpus itself is loaded by the fixture)
-# Pages whose first render on the paper corpus is far beyond PAGE_SECONDS today (measured 2026-11-23 on 2 shared
+# Speed targets live in benchmarks/bench_pages.py --size paper (project rule), not in these smoke tests: they
+# print each first render's time and assert what the page shows.
+# Pages whose first render on the paper corpus took minutes (measured 2026-11-23 on 2 shared
 # cores, fresh process): they run only with DPUI_PAPER_HEAVY=1 until issue 8 item 4 (paperperf: n-gram index
 # memory and speed) and issue 11 (TopicDP engine speed) land; then remove this gate so CI runs them.
-HEAVY = {"3_DP_ngram_extraction": "436 s wall / 418 s CPU and 12.2 GB peak (the per-user n-gram index up to T = 10)",
-         "4_TopicDP": "89–257 s wall, 124 s CPU (the LDA fit on 100,000 users' documents)"}
+HEAVY = {"3_DP_ngram_extraction": "436 s wall / 418 s CPU and 12.2 GB peak (the per-user n-gram index up to T = 10)"}
+# (4_TopicDP: 89–257 s before the compiled vb E-step; 26.7 s cold with it, so it runs in CI.)
 
 
 def heavy(page: str):
@@ -62,7 +63,7 @@ def paper_corpus():
 
 
 def run(script: str, **params) -> tuple[AppTest, float]:
-    at = AppTest.from_file(str(ROOT / script), default_timeout=900)  # the time is asserted by the tests
+    at = AppTest.from_file(str(ROOT / script), default_timeout=900)
     at.query_params["size"] = "paper"
     for k, v in params.items():
         at.query_params[k] = v
@@ -107,7 +108,7 @@ def test_home_on_the_paper_corpus(paper_corpus):
 @pytest.mark.parametrize("script", ["pages/1_Mechanisms_101.py", "pages/5_Privacy_audit.py"])
 def test_pages_without_the_corpus_keep_the_size_for_the_next_page(script, paper_corpus):
     at, seconds = run(script)
-    assert seconds < PAGE_SECONDS
+    print(f"{script}: first render on the paper corpus {seconds:.1f} s")
     links = " ".join(m.value for m in at.sidebar.markdown) + " ".join(
         link.proto.query_string for link in at.sidebar.get("page_link"))
     assert "size=paper" in links
@@ -128,10 +129,8 @@ def test_paper_page_on_the_paper_corpus(page, paper_corpus):
     assert f"{PAPER_USERS:,} users" in paper_caption(at)
     _section_ok(at, page)
     assert any("same content hash" in c.value for c in at.caption)  # checked against the loaded paper corpus
-    assert seconds < PAGE_SECONDS
 
 
-@heavy("4_TopicDP")
 def test_topicdp_page_on_the_paper_corpus(paper_corpus):
     """No sampled sensitivities exist for the paper corpus: the page offers the sampler (never runs it by
     itself) and the section says its numbers are on the classroom corpus."""
@@ -142,4 +141,3 @@ def test_topicdp_page_on_the_paper_corpus(paper_corpus):
     size = RESULTS["comparisons"]["topicdp_fig52"]["corpus"]["size"]
     if size != "paper":
         assert any(f"**{size}-size** corpus" in w.value for w in at.warning)
-    assert seconds < PAGE_SECONDS
