@@ -355,15 +355,25 @@ def _dpsu_select(pair_user, pair_item, pair_count, n_items, *, limit, sigma, thr
 
 def _noisy_release(hist, sigma, threshold, rng, noise=None):
     """The items whose weight plus N(0, σ²) noise exceeds ρ (one draw per item of the support, in item
-    order). Returns (released mask, support mask)."""
+    order). Returns (released mask, support mask).
+
+    Runs over blocks of :data:`_NOISE_BLOCK` items so that no support-sized temporaries are built; the
+    normals are drawn block after block in item order, which is the same stream as one draw for the
+    whole support (numpy's Generator draws each normal from fresh bits; ``noise`` is a function of the
+    item) — tested in tests/test_dpne_memory.py.
+    """
     support = hist > 0
     released = np.zeros(hist.size, dtype=bool)
-    supp_idx = np.flatnonzero(support)
-    z = rng.standard_normal(supp_idx.size) if noise is None else noise(supp_idx)
-    noisy = hist[supp_idx] + sigma * z  # one draw per item, once
-    released[supp_idx[noisy > threshold]] = True
+    for a in range(0, hist.size, _NOISE_BLOCK):
+        supp_idx = np.flatnonzero(support[a:a + _NOISE_BLOCK]) + a
+        z = rng.standard_normal(supp_idx.size) if noise is None else noise(supp_idx)
+        noisy = hist[supp_idx] + sigma * z  # one draw per item, once
+        released[supp_idx[noisy > threshold]] = True
     return released, support
 
+
+_NOISE_BLOCK = 1 << 22
+"""Items per block of :func:`_noisy_release`."""
 
 _BLOCK_USERS = 4096
 """Users over the limit handled per block by :func:`_dpsu_weighted_levels` (bounds its working memory)."""
@@ -426,14 +436,16 @@ def _dpsu_weighted_levels(levels, n_users, *, limit, sigma, threshold, selection
             for j in range(len(levels)):
                 keeps[j][idx_all[drop[lev_all[drop] == j]]] = False
         del r_all
-    released = []
-    hists = []
+    offsets = np.cumsum([0] + [lev.n_grams for lev in levels])
+    hist = np.empty(int(offsets[-1]))
     for j, lev in enumerate(levels):
         pu, pi = (lev.pair_user, lev.pair_gram) if keeps[j] is None else (lev.pair_user[keeps[j]], lev.pair_gram[keeps[j]])
         weights = 1.0 / np.sqrt(np.minimum(sizes[pu], limit))
-        hists.append(np.bincount(pi, weights=weights, minlength=lev.n_grams))
-    offsets = np.cumsum([0] + [lev.n_grams for lev in levels])
-    mask, _ = _noisy_release(np.concatenate(hists) if hists else np.zeros(0), sigma, threshold, rng)
+        hist[offsets[j]:offsets[j + 1]] = np.bincount(pi, weights=weights, minlength=lev.n_grams)
+        keeps[j] = None
+        del pu, pi, weights
+    mask, _ = _noisy_release(hist, sigma, threshold, rng)
+    del hist
     return [mask[offsets[j]:offsets[j + 1]] for j in range(len(levels))]
 
 

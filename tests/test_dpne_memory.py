@@ -111,3 +111,28 @@ def test_dpsu_all_equal_paths_release_something():
     old = old_dpsu_all(index, epsilon=8.0, delta=1e-3, T=4, limit=2, selection="random", rng=5)
     assert {k: set(v) for k, v in new.ngrams.items()} == old
     assert sum(len(v) for v in old.values()) > 0
+
+
+def old_noisy_release(hist, sigma, threshold, rng, noise=None):
+    """The former noise step of _dpsu_select: one draw for the whole support."""
+    support = hist > 0
+    released = np.zeros(hist.size, dtype=bool)
+    supp_idx = np.flatnonzero(support)
+    z = rng.standard_normal(supp_idx.size) if noise is None else noise(supp_idx)
+    released[supp_idx[hist[supp_idx] + sigma * z > threshold]] = True
+    return released, support
+
+
+@pytest.mark.parametrize("block", [1, 3, 64, 1 << 22])
+@pytest.mark.parametrize("seed", range(5))
+def test_blockwise_noise_equals_one_draw(seed, block, monkeypatch):
+    monkeypatch.setattr(dpne_mod, "_NOISE_BLOCK", block)
+    gen = np.random.default_rng(seed)
+    hist = np.where(gen.random(200) < 0.4, 0.0, gen.random(200) * 3)
+    keys = gen.integers(0, 2**63, size=200).astype(np.uint64)
+    noise = lambda idx: dpne_mod.keyed_normal(seed, keys[idx], stream=dpne_mod.STREAM_NOISE, k=2)  # noqa: E731
+    for nz in (None, noise):
+        new = dpne_mod._noisy_release(hist, 1.0, 1.5, np.random.default_rng(seed), nz)
+        old = old_noisy_release(hist, 1.0, 1.5, np.random.default_rng(seed), nz)
+        assert np.array_equal(new[0], old[0]) and np.array_equal(new[1], old[1])
+        assert 0 < new[0].sum() < (hist > 0).sum()  # neither nothing nor everything: the comparison bites
