@@ -375,7 +375,7 @@ def _noisy_release(hist, sigma, threshold, rng, noise=None):
 _NOISE_BLOCK = 1 << 22
 """Items per block of :func:`_noisy_release`."""
 
-_BLOCK_USERS = 4096
+_BLOCK_USERS = 1024
 """Users over the limit handled per block by :func:`_dpsu_weighted_levels` (bounds its working memory)."""
 
 
