@@ -350,13 +350,103 @@ def _dpsu_select(pair_user, pair_item, pair_count, n_items, *, limit, sigma, thr
         users, items, _ = _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng, priority)
         hist = _policy_gaussian_histogram(users, items, n_items, threshold + cutoff_alpha * sigma, rng,
                                           priority=order)
+    return _noisy_release(hist, sigma, threshold, rng, noise)
+
+
+def _noisy_release(hist, sigma, threshold, rng, noise=None):
+    """The items whose weight plus N(0, σ²) noise exceeds ρ (one draw per item of the support, in item
+    order). Returns (released mask, support mask).
+
+    Runs over blocks of :data:`_NOISE_BLOCK` items so that no support-sized temporaries are built; the
+    normals are drawn block after block in item order, which is the same stream as one draw for the
+    whole support (numpy's Generator draws each normal from fresh bits; ``noise`` is a function of the
+    item) — tested in tests/test_dpne_memory.py.
+    """
     support = hist > 0
-    released = np.zeros(n_items, dtype=bool)
-    supp_idx = np.flatnonzero(support)
-    z = rng.standard_normal(supp_idx.size) if noise is None else noise(supp_idx)
-    noisy = hist[supp_idx] + sigma * z  # one draw per item, once
-    released[supp_idx[noisy > threshold]] = True
+    released = np.zeros(hist.size, dtype=bool)
+    for a in range(0, hist.size, _NOISE_BLOCK):
+        supp_idx = np.flatnonzero(support[a:a + _NOISE_BLOCK]) + a
+        z = rng.standard_normal(supp_idx.size) if noise is None else noise(supp_idx)
+        noisy = hist[supp_idx] + sigma * z  # one draw per item, once
+        released[supp_idx[noisy > threshold]] = True
     return released, support
+
+
+_NOISE_BLOCK = 1 << 22
+"""Items per block of :func:`_noisy_release`."""
+
+_BLOCK_USERS = 1024
+"""Users over the limit handled per block by :func:`_dpsu_weighted_levels` (bounds its working memory)."""
+
+
+def _dpsu_weighted_levels(levels, n_users, *, limit, sigma, threshold, selection, rng):
+    """Weighted-Gaussian DPSU over the union of several levels' k-grams (DPSU-all), level by level.
+
+    Same draws, same result as :func:`_dpsu_select` on the levels' pairs concatenated (level 1 first,
+    item ids offset level by level): one uniform per pair of a user over the limit, in that
+    concatenated order, the same exact per-user order (a stable lexsort on user, then r — or count,
+    then r), the same weights 1/√min(|items of the user|, limit) summed per item in the same order,
+    one normal per supported item. It never builds the concatenation: the uniforms (8 bytes per pair
+    of a user over the limit) and one keep flag per pair are the only corpus-sized arrays; the
+    per-user ranking runs over blocks of :data:`_BLOCK_USERS` users (a user's rank depends on that
+    user's pairs only, and the lexsort is stable, so a block sees its users' pairs in the same
+    relative order as the whole). Tested against the concatenated path (tests/test_dpne_memory.py).
+
+    Returns the released mask of each level.
+    """
+    n_pairs = [int(lev.pair_user.size) for lev in levels]
+    total = sum(n_pairs)
+    counts = [np.bincount(lev.pair_user, minlength=n_users).astype(np.int64) for lev in levels]
+    sizes = np.sum(counts, axis=0) if counts else np.zeros(n_users, dtype=np.int64)
+    limit = min(int(limit), total) if total else int(limit)
+    over_user = sizes > limit
+    keeps = [None] * len(levels)
+    over_counts = [np.where(over_user, c, 0) for c in counts]
+    n_over = [int(c.sum()) for c in over_counts]
+    if total and sum(n_over):
+        r_all = rng.random(sum(n_over))  # the concatenated path's single draw, in the same order
+        r_off = np.concatenate([[0], np.cumsum(n_over)])
+        pair_start = [np.concatenate([[0], np.cumsum(c)]) for c in counts]  # pairs are grouped by user
+        over_start = [np.concatenate([[0], np.cumsum(c)]) for c in over_counts]
+        keeps = [np.ones(n, dtype=bool) for n in n_pairs]
+        over_users = np.flatnonzero(over_user)
+        for b in range(0, over_users.size, _BLOCK_USERS):
+            first, last = int(over_users[b]), int(over_users[min(b + _BLOCK_USERS, over_users.size) - 1])
+            idx_parts, r_parts, u_parts, c_parts, lev_parts = [], [], [], [], []
+            for j, lev in enumerate(levels):
+                lo, hi = int(pair_start[j][first]), int(pair_start[j][last + 1])
+                idx = np.flatnonzero(over_user[lev.pair_user[lo:hi]]) + lo
+                o_lo = int(r_off[j] + over_start[j][first])
+                idx_parts.append(idx)
+                r_parts.append(r_all[o_lo:o_lo + idx.size])
+                u_parts.append(lev.pair_user[idx])
+                if selection != "random":
+                    c_parts.append(lev.pair_count[idx])
+                lev_parts.append(np.full(idx.size, j, dtype=np.int16))
+            r = np.concatenate(r_parts)
+            u = np.concatenate(u_parts)
+            keys = (r, u) if selection == "random" else (-r, -np.concatenate(c_parts).astype(np.int64), u)
+            order = np.lexsort(keys)
+            su = u[order]
+            head = np.ones(su.size, dtype=bool)
+            head[1:] = su[1:] != su[:-1]
+            group_start = np.maximum.accumulate(np.where(head, np.arange(su.size), 0))
+            drop = order[(np.arange(su.size) - group_start) >= limit]
+            idx_all, lev_all = np.concatenate(idx_parts), np.concatenate(lev_parts)
+            for j in range(len(levels)):
+                keeps[j][idx_all[drop[lev_all[drop] == j]]] = False
+        del r_all
+    offsets = np.cumsum([0] + [lev.n_grams for lev in levels])
+    hist = np.empty(int(offsets[-1]))
+    for j, lev in enumerate(levels):
+        pu, pi = (lev.pair_user, lev.pair_gram) if keeps[j] is None else (lev.pair_user[keeps[j]], lev.pair_gram[keeps[j]])
+        weights = 1.0 / np.sqrt(np.minimum(sizes[pu], limit))
+        hist[offsets[j]:offsets[j + 1]] = np.bincount(pi, weights=weights, minlength=lev.n_grams)
+        keeps[j] = None
+        del pu, pi, weights
+    mask, _ = _noisy_release(hist, sigma, threshold, rng)
+    del hist
+    return [mask[offsets[j]:offsets[j + 1]] for j in range(len(levels))]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1015,14 +1105,20 @@ def dpsu_all(users, *, epsilon, delta, max_length, contribution_limit, rng, sele
     index = _as_index(users, T)
     sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
     rho = dpsu_threshold_for_sigma(sigma, delta, T * limit)
-    offsets = np.cumsum([0] + [index.level(k).n_grams for k in range(1, T + 1)])
-    pu = np.concatenate([index.level(k).pair_user for k in range(1, T + 1)]).astype(np.int64)
-    pi = np.concatenate([index.level(k).pair_gram.astype(np.int64) + offsets[k - 1] for k in range(1, T + 1)])
-    pc = np.concatenate([index.level(k).pair_count for k in range(1, T + 1)])
-    released, _ = _dpsu_select(pu, pi, pc, int(offsets[-1]), limit=T * limit, sigma=sigma,
-                                threshold=rho, selection=selection, rng=rng, policy=policy,
-                                cutoff_alpha=policy_cutoff)
-    ids = {k: index.level(k).grams[released[offsets[k - 1]:offsets[k]]] for k in range(1, T + 1)}
+    if policy == "weighted":  # level by level, without concatenating the pairs (same draws, same result)
+        masks = _dpsu_weighted_levels([index.level(k) for k in range(1, T + 1)], index.corpus.n_users,
+                                      limit=T * limit, sigma=sigma, threshold=rho, selection=selection, rng=rng)
+    else:
+        offsets = np.cumsum([0] + [index.level(k).n_grams for k in range(1, T + 1)])
+        pu = np.concatenate([index.level(k).pair_user for k in range(1, T + 1)]).astype(np.int64)
+        pi = np.concatenate([index.level(k).pair_gram.astype(np.int64) + offsets[k - 1] for k in range(1, T + 1)])
+        pc = np.concatenate([index.level(k).pair_count for k in range(1, T + 1)])
+        released, _ = _dpsu_select(pu, pi, pc, int(offsets[-1]), limit=T * limit, sigma=sigma,
+                                    threshold=rho, selection=selection, rng=rng, policy=policy,
+                                    cutoff_alpha=policy_cutoff)
+        del pu, pi, pc
+        masks = [released[offsets[k - 1]:offsets[k]] for k in range(1, T + 1)]
+    ids = {k: index.level(k).rows(np.flatnonzero(masks[k - 1])) for k in range(1, T + 1)}
     return DpsuBaselineRelease(name="DPSU-all", ngrams=_released_sets(index.corpus.vocabulary, ids),
                                sigmas={k: sigma for k in ids}, thresholds={k: rho for k in ids},
                                contribution_limit=T * limit, guarantee=dpne_guarantee(epsilon=epsilon, delta=delta))
@@ -1059,7 +1155,7 @@ def _dpsu_each_length(index, T, *, sigma, threshold, limit, selection, rng, poli
         released, _ = _dpsu_select(lev.pair_user, lev.pair_gram, lev.pair_count, lev.n_grams,
                                    limit=limit, sigma=sigma, threshold=threshold, selection=selection,
                                    rng=rng, policy=policy, cutoff_alpha=policy_cutoff)
-        ids[k] = lev.grams[released]
+        ids[k] = lev.rows(np.flatnonzero(released))
     return ids
 
 

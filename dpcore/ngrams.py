@@ -10,11 +10,12 @@ Two compact representations are built here, both free of Python tuples in the ho
   number of tokens left in its sentence (``run_left``): the k-gram starting at position p exists iff
   ``run_left[p] >= k``. DPNE (:mod:`dpcore.dpne`) works on positions directly, so it only ever
   touches the positions whose (k−1)-grams were released.
-* :class:`NgramIndex` — for each length k, the distinct k-grams of the corpus as rows of an
-  ``(n_k, k)`` token-id array, and each user's distinct k-grams as (user, k-gram id, occurrences)
-  triples grouped by user. k-gram ids are built level by level: the id of the k-gram at position p is
-  the dense code of the pair (id of the (k−1)-gram at p, token at p+k−1), so keys are packed
-  ``int64`` values that never overflow whatever the vocabulary size or k.
+* :class:`NgramIndex` — for each length k, the distinct k-grams of the corpus, each stored as (id of
+  its (k−1)-gram prefix, last token id) — the token rows are rebuilt from this chain on demand — and
+  each user's distinct k-grams as (user, k-gram id, occurrences) triples grouped by user. k-gram ids
+  are built level by level: the id of the k-gram at position p is the dense code of the pair (id of the
+  (k−1)-gram at p, token at p+k−1), so keys are packed ``int64`` values that never overflow whatever
+  the vocabulary size or k.
 
 Strings appear only at the boundary: :func:`encode_users` maps tokens to ids once (a dict pass
 in C), and :meth:`TokenCorpus.decode` maps id rows back to string tuples.
@@ -368,28 +369,59 @@ class KgramLevel:
 
     Attributes:
       k: the length.
-      grams: ``(n_k, k)`` ``int32`` token ids, one row per distinct k-gram of the corpus.
+      prefix, last: ``int32`` per k-gram id: the id of its (k−1)-gram prefix at level k−1 and its last
+        token id (for k = 1, ``prefix`` is empty and ``last`` is the token id). The token rows are
+        rebuilt from this chain on demand (:meth:`rows`, :attr:`grams`), so the index stores 8 bytes per
+        distinct k-gram instead of 4·k.
       pair_user, pair_gram, pair_count: one entry per (user, distinct k-gram used by that user),
-        grouped by user (users ascending): the user, the k-gram id (row of ``grams``) and how many
-        times the user wrote it.
+        grouped by user (users ascending): the user, the k-gram id and how many times the user wrote it.
       user_counts: for each k-gram id, the number of distinct users who use it.
-      sorted_keys, key_order: the packed keys (id of the (k−1)-gram prefix)·|vocabulary| + last token,
-        sorted, and the k-gram id of each (for :meth:`NgramIndex.lookup`); empty for k = 1, whose ids
-        are the token ids.
+      key_order: ``int32``, the k-gram ids sorted by their packed key prefix·|vocabulary| + last (for
+        :meth:`NgramIndex.lookup`); empty for k = 1, whose ids are the token ids.
+      parent: the level k−1 (None for k = 1).
     """
 
     k: int
-    grams: np.ndarray
+    prefix: np.ndarray
+    last: np.ndarray
     pair_user: np.ndarray
     pair_gram: np.ndarray
     pair_count: np.ndarray
     user_counts: np.ndarray
-    sorted_keys: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
-    key_order: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
+    key_order: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32), repr=False)
+    parent: "KgramLevel | None" = field(default=None, repr=False)
 
     @property
     def n_grams(self) -> int:
-        return int(self.grams.shape[0])
+        return int(self.last.shape[0])
+
+    def rows(self, ids) -> np.ndarray:
+        """``(len(ids), k)`` ``int32`` token-id rows of the k-grams ``ids`` (walks the prefix chain)."""
+        ids = np.asarray(ids, dtype=np.int64).ravel()
+        out = np.empty((ids.size, self.k), dtype=np.int32)
+        lev, cur = self, ids
+        for j in range(self.k - 1, -1, -1):
+            out[:, j] = lev.last[cur]
+            if j:
+                cur = lev.prefix[cur]
+                lev = lev.parent
+        return out
+
+    @property
+    def grams(self) -> np.ndarray:
+        """``(n_k, k)`` ``int32`` token ids, one row per distinct k-gram (built on each access)."""
+        return self.rows(np.arange(self.n_grams))
+
+    def packed_keys(self) -> np.ndarray:
+        """prefix·|vocabulary| + last per k-gram id (``int64``; k ≥ 2)."""
+        V = np.int64(max(self._vocabulary_size(), 1))
+        return self.prefix.astype(np.int64) * V + self.last
+
+    def _vocabulary_size(self) -> int:
+        lev = self
+        while lev.parent is not None:
+            lev = lev.parent
+        return lev.n_grams
 
 
 @dataclass(frozen=True, eq=False)
@@ -418,15 +450,18 @@ class NgramIndex:
         if k < 1 or k > self.max_length:
             raise ValueError(f"row length must be in 1..{self.max_length}, got {k}")
         V = max(self.corpus.vocabulary_size, 1)
-        ids = np.where((rows[:, 0] >= 0) & (rows[:, 0] < self.corpus.vocabulary_size), rows[:, 0], -1)
+        in_vocab = ((rows >= 0) & (rows < self.corpus.vocabulary_size)).all(axis=1)  # an out-of-range id in a
+        ids = np.where(in_vocab, rows[:, 0], -1)  # later column would alias another packed key
         for j in range(2, k + 1):
             lev = self.levels[j]
-            if lev.sorted_keys.size == 0:
+            if lev.n_grams == 0:
                 return np.full(n, -1, dtype=np.int64)
+            keys = lev.packed_keys()  # by id; sorted through key_order (searchsorted's sorter)
             key = ids * V + rows[:, j - 1]
-            at = np.minimum(np.searchsorted(lev.sorted_keys, key), lev.sorted_keys.size - 1)
-            found = (ids >= 0) & (lev.sorted_keys[at] == key)
-            ids = np.where(found, lev.key_order[at], -1)
+            at = np.minimum(np.searchsorted(keys, key, sorter=lev.key_order), lev.n_grams - 1)
+            hit = lev.key_order[at].astype(np.int64)
+            found = (ids >= 0) & (keys[hit] == key)
+            ids = np.where(found, hit, -1)
         return ids
 
     def user_sets(self, k: int) -> list[set[tuple[str, ...]]]:
@@ -458,32 +493,35 @@ def build_ngram_index(corpus: TokenCorpus | Sequence, max_length: int) -> NgramI
     levels: dict[int, KgramLevel] = {}
     pos = np.arange(n, dtype=np.int64)  # positions holding a k-gram at the current level
     gid = tc.tokens.astype(np.int64)  # k-gram id at each position of `pos`
-    grams = np.arange(tc.vocabulary_size, dtype=np.int32).reshape(-1, 1)
+    parent = None
     for k in range(1, max_length + 1):
         if k > 1:
             keep = tc.run_left[pos] >= k
             pos, gid = pos[keep], gid[keep]
+            del keep
             key = gid * V + tc.tokens[pos + k - 1]
-            new_gid, uniq = _factorize(key)
-            prev_rows = grams[uniq // V]
-            last = (uniq % V).astype(np.int32).reshape(-1, 1)
-            grams = np.hstack([prev_rows, last]) if uniq.size else np.zeros((0, k), dtype=np.int32)
-            gid = new_gid
-        n_k = grams.shape[0]
+            gid, uniq = _factorize(key)
+            del key
+            prefix = (uniq // V).astype(np.int32)
+            last = (uniq % V).astype(np.int32)
+            key_order = np.argsort(uniq, kind="stable").astype(np.int32)
+            del uniq
+        else:
+            prefix = np.zeros(0, dtype=np.int32)
+            last = np.arange(tc.vocabulary_size, dtype=np.int32)
+            key_order = np.zeros(0, dtype=np.int32)
+        n_k = last.shape[0]
         users = tc.user_of[pos].astype(np.int64)
         pu, pi, pc, item_keys, _ = group_by_user(users, gid, n_k, need_positions=False)
+        del users
         pair_user = pu.astype(np.int32)
         pair_gram = item_keys[pi].astype(np.int32)
         pair_count = pc.astype(np.int32)
+        del pu, pi, pc, item_keys
         user_counts = np.bincount(pair_gram, minlength=n_k).astype(np.int32)
-        if k > 1:
-            key_order = np.argsort(uniq, kind="stable")
-            sorted_keys = uniq[key_order]
-        else:
-            key_order = sorted_keys = np.zeros(0, dtype=np.int64)
-        levels[k] = KgramLevel(k=k, grams=grams.astype(np.int32), pair_user=pair_user, pair_gram=pair_gram,
-                               pair_count=pair_count, user_counts=user_counts, sorted_keys=sorted_keys,
-                               key_order=key_order)
+        parent = levels[k] = KgramLevel(k=k, prefix=prefix, last=last, pair_user=pair_user, pair_gram=pair_gram,
+                                        pair_count=pair_count, user_counts=user_counts, key_order=key_order,
+                                        parent=parent)
     return NgramIndex(corpus=tc, max_length=max_length, levels=levels)
 
 
