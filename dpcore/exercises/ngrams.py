@@ -67,7 +67,7 @@ def _shared_4gram(s) -> Solution:
         return weight - float(_sigmas(s, epsilon=e)[1][k - 1]) * z
 
     eps_star = brentq(margin, 1e-4, 1e3, xtol=1e-8)
-    words = " ".join(index.corpus.vocabulary[level.grams[gram]].tolist())
+    words = " ".join(index.corpus.vocabulary[level.rows([gram])[0]].tolist())
     return Solution(eps_star, {"gram": words, "users": int(users.size), "weight": weight, "limit": limit, "eta": eta,
                                "z": z, "sigma4": weight / z, "T": int(s["dpne_T"]), "delta": float(s["delta"]),
                                "rank": SHARED_RANK})
