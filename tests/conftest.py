@@ -38,7 +38,7 @@ def tiny_topicdp(_tiny_topicdp_dirs, monkeypatch):
     st.cache_data.clear()
 
 
-PAPER_STAND_IN_USERS = {"private": 300, "public": 200}
+from paper_env import PAPER_STAND_IN_USERS  # noqa: E402
 
 
 @pytest.fixture()

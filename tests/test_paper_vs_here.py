@@ -15,7 +15,7 @@ from urllib.parse import parse_qs
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import PAPER_STAND_IN_USERS
+from paper_env import PAPER_STAND_IN_USERS
 from dpcore import paper_results as pr
 
 pvh = importlib.import_module("dpui.paper_vs_here")  # the module (dpui.paper_vs_here is also the function's name)
