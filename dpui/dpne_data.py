@@ -16,6 +16,9 @@ from .state import rng_for
 ETA_OPTIONS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2)
 """η values of the page's slider and of the spurious-share sweep (003 Table 3)."""
 MAX_T = 10
+LAZY_USERS = 20_000
+"""Above this many users (the paper-size sample: 100,000) the DPSU baselines, the k-anonymity coverage and the η
+sweep wait for a button: each costs minutes there (README, "Sample corpora"), and a slider move must not rerun them."""
 """Longest n-gram length the page offers (the per-user sets are built up to it once)."""
 
 

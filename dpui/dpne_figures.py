@@ -33,13 +33,16 @@ def sizes_figure(series: dict, T: int, *, title: str, log_y: bool) -> tuple[go.F
                              marker=mechanism_style(name).bar()))
     fig.update_layout(barmode="group", title=title, xaxis_title=LENGTH_AXIS)
     _count_axis(fig, log_y)
-    dpne_sizes, even = series["DPNE"], series["DPSU-even"]
+    dpne_sizes = series["DPNE"]
     long_dpne = sum(n for k, n in dpne_sizes.items() if k >= 4)
-    long_even = sum(n for k, n in even.items() if k >= 4)
     alt = (f"Grouped bars of released k-grams per length 1 to {T}. DPNE: "
-           + ", ".join(f"k={k}: {dpne_sizes.get(k, 0)}" for k in lengths)
-           + ". DPSU-even: " + ", ".join(f"k={k}: {even.get(k, 0)}" for k in lengths)
-           + f". Lengths 4 and up: DPNE {long_dpne}, DPSU-even {long_even}.")
+           + ", ".join(f"k={k}: {dpne_sizes.get(k, 0)}" for k in lengths))
+    even = series.get("DPSU-even")  # absent until the baselines are computed (paper-size corpus)
+    if even is None:
+        return fig, alt + f". Lengths 4 and up: DPNE {long_dpne}; the DPSU baselines are not computed yet."
+    long_even = sum(n for k, n in even.items() if k >= 4)
+    alt += (". DPSU-even: " + ", ".join(f"k={k}: {even.get(k, 0)}" for k in lengths)
+            + f". Lengths 4 and up: DPNE {long_dpne}, DPSU-even {long_even}.")
     return fig, alt
 
 

@@ -14,7 +14,7 @@ from dpcore.dpne import dpne_guarantee
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui import dpne_data as data
 from dpui import dpne_figures as figures
-from dpui.state import IN_URL
+from dpui.state import IN_URL, run_button
 from dpui.texts import latex, text
 
 st.set_page_config(page_title="DP n-gram extraction", page_icon="🧩", layout="wide")
@@ -62,6 +62,15 @@ with user_errors():
     result, evaluation = dpne_with_evaluation(tc, **knobs, rng=settings.rng("dpne", T, delta0, decay, pruning, selection, policy, eta))
 
 guarantee_badge(result.guarantee, name="DPNE")
+lazy = tc.n_users > data.LAZY_USERS  # paper-size corpus: the costly comparisons wait for a button
+
+
+def on_demand(label: str, key: str, what: str) -> bool:
+    """True when the part may run: always on a small corpus, after its button on a large one."""
+    return not lazy or run_button(label, key, hint=f"On {tc.n_users:,} users {what} takes minutes: press the button "
+                                                   "to compute it (once per setting).")
+
+
 tab_main, tab_sweep = st.tabs(["Extraction at these settings", "Sweep one knob (Figs. 2–4)"])
 
 with tab_main:
@@ -77,8 +86,10 @@ with tab_main:
                      width="stretch")
 
     # --- n-grams per length: DPNE vs DPSU variants
-    with user_errors():
-        base = data.baseline_sizes(chash, eps, delta, T, delta0, selection, policy, seed, corpus)
+    base = {}
+    if on_demand("Compute the DPSU baselines", "dpne_run_baselines", "running DPSU-all, -even and -single"):
+        with user_errors():
+            base = data.baseline_sizes(chash, eps, delta, T, delta0, selection, policy, seed, corpus)
     series = {"DPNE": result.sizes, **base}
     fig, alt = figures.sizes_figure(series, T, log_y=log_y,
                                     title=f"n-grams extracted per length at ε = {eps:g}, δ = {delta:g}, Δ0 = {delta0}")
@@ -103,20 +114,21 @@ with tab_main:
     st.subheader("How much of the frequent n-grams does DPNE find?")
     ks = st.multiselect("K (users who must share a k-gram)", K_OPTIONS, default=[10, 20, 50, 100], key="dpne_K",
                         **IN_URL, help="The K-anonymous reference set: k-grams used by at least K distinct users.")
-    if ks:
+    if not ks:
+        st.info("Pick at least one K to see the coverage.")
+    elif on_demand("Compute the coverage", "dpne_run_coverage", "the per-user k-gram index"):
         cov = kanonymity_coverage(data.ngram_index(chash, corpus), result, ks=sorted(ks), max_length=T)
         fig, alt = figures.coverage_figure(cov, ks)
         show_figure(fig, alt=alt, key="dpne_cov")
         st.caption(text("dpne", "coverage_caption", kanonymity=KANONYMITY_LABEL, evaluation_only=EVALUATION_ONLY))
-    else:
-        st.info("Pick at least one K to see the coverage.")
 
     st.subheader("Spurious n-grams against η")
-    with user_errors():
-        sweep_rows = data.eta_sweep(chash, eps, delta, T, delta0, decay, pruning, selection, policy, seed, corpus)
-    fig, alt = figures.spurious_figure(sweep_rows, T, eta)
-    show_figure(fig, alt=alt, key="dpne_spurious")
-    st.caption(text("dpne", "spurious_caption", evaluation_only=EVALUATION_ONLY))
+    if on_demand("Compute the η sweep", "dpne_run_eta_sweep", "the η sweep (eight DPNE runs)"):
+        with user_errors():
+            sweep_rows = data.eta_sweep(chash, eps, delta, T, delta0, decay, pruning, selection, policy, seed, corpus)
+        fig, alt = figures.spurious_figure(sweep_rows, T, eta)
+        show_figure(fig, alt=alt, key="dpne_spurious")
+        st.caption(text("dpne", "spurious_caption", evaluation_only=EVALUATION_ONLY))
 
     st.subheader("Step by step: one length")
     diags = {d.k: d for d in evaluation.levels}

@@ -146,3 +146,27 @@ def test_edge_settings_render_messages_not_errors():
     assert_clean(at)
     assert next(m.value for m in at.metric if m.label.startswith("n-grams released")) == "0"
     assert any("Pick at least one K" in i.value for i in at.info)
+
+
+def test_large_corpus_waits_for_buttons_then_draws_the_comparisons(monkeypatch):
+    """Above dpui.dpne_data.LAZY_USERS users (the paper-size sample) the DPSU baselines, the coverage and the η
+    sweep wait for their buttons; DPNE's own release is drawn at once. Lowered here so the classroom corpus counts
+    as large."""
+    from dpui import dpne_data
+
+    monkeypatch.setattr(dpne_data, "LAZY_USERS", 10)
+    at = fresh_app()
+    names = {t["name"] for spec in charts(at) for t in spec["data"] if t.get("name")}
+    assert "DPNE" in names and not names & {"DPSU-all", "DPSU-even", "DPSU-single"}
+    assert {"dpne_run_baselines", "dpne_run_coverage", "dpne_run_eta_sweep"} <= {b.key for b in at.button}
+    assert sum("takes minutes: press the button" in i.value for i in at.info) == 3
+    for key in ("dpne_run_baselines", "dpne_run_coverage", "dpne_run_eta_sweep"):
+        at.button(key=key).click()
+        at.run()
+        assert_clean(at)
+    names = {t["name"] for spec in charts(at) for t in spec["data"] if t.get("name")}
+    assert {"DPSU-all", "DPSU-even", "DPSU-single"} <= names
+    assert not [i for i in at.info if "takes minutes" in i.value]
+    at.select_slider(key="dpne_eta").set_value(0.05).run()  # the buttons stay pressed for the session
+    assert_clean(at)
+    assert not [i for i in at.info if "takes minutes" in i.value]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
-import os
 import time
 from pathlib import Path
 
@@ -27,16 +26,9 @@ RESULTS = json.loads(pvh.RESULTS_PATH.read_text(encoding="utf-8"))
 PAPER_USERS = 100_000
 # Speed targets live in benchmarks/bench_pages.py --size paper (project rule), not in these smoke tests: they
 # print each first render's time and assert what the page shows.
-# Pages whose first render on the paper corpus took minutes (measured 2026-11-23 on 2 shared
-# cores, fresh process): they run only with DPUI_PAPER_HEAVY=1 until issue 8 item 4 (paperperf: n-gram index
-# memory and speed) and issue 11 (TopicDP engine speed) land; then remove this gate so CI runs them.
-HEAVY = {"3_DP_ngram_extraction": "436 s wall / 418 s CPU and 12.2 GB peak (the per-user n-gram index up to T = 10)"}
-# (4_TopicDP: 89–257 s before the compiled vb E-step; 26.7 s cold with it, so it runs in CI.)
-
-
-def heavy(page: str):
-    return pytest.mark.skipif(not os.environ.get("DPUI_PAPER_HEAVY"),
-                              reason=f"{page} on the paper corpus takes {HEAVY[page]}: set DPUI_PAPER_HEAVY=1")
+# 3_DP_ngram_extraction took 436 s / 12.2 GB when it drew every comparison on open; at paper size its DPSU
+# baselines, coverage and η sweep now wait for buttons (dpui.dpne_data.LAZY_USERS). 4_TopicDP took 89–257 s before
+# the compiled vb E-step, 26.7 s cold with it. Every page runs here, in CI.
 
 
 def _script():
@@ -121,14 +113,15 @@ def _section_ok(at: AppTest, page: str) -> None:
     assert not [e for e in at.warning if "stale" in e.value]
 
 
-@pytest.mark.parametrize("page", ["2_Bayesian_ngram_DP",
-                                  pytest.param("3_DP_ngram_extraction", marks=heavy("3_DP_ngram_extraction"))])
+@pytest.mark.parametrize("page", ["2_Bayesian_ngram_DP", "3_DP_ngram_extraction"])
 def test_paper_page_on_the_paper_corpus(page, paper_corpus):
     at, seconds = run(f"pages/{page}.py")
     print(f"{page}: first render on the paper corpus {seconds:.1f} s")
     assert f"{PAPER_USERS:,} users" in paper_caption(at)
     _section_ok(at, page)
     assert any("same content hash" in c.value for c in at.caption)  # checked against the loaded paper corpus
+    if page == "3_DP_ngram_extraction":  # the minutes-long comparisons wait for their buttons at this size
+        assert {"dpne_run_baselines", "dpne_run_coverage", "dpne_run_eta_sweep"} <= {b.key for b in at.button}
 
 
 def test_topicdp_page_on_the_paper_corpus(paper_corpus):
