@@ -69,6 +69,15 @@ def exp_dirichlet_rows(a: np.ndarray) -> np.ndarray:
     return out
 
 
+@numba.njit(cache=True, fastmath=True, inline="always")
+def _phi_norm(et, beta_t, w, eps):
+    """φ's normaliser for word w of one document: exp_θ_d · exp_β_w + ε (scikit-learn's norm_phi)."""
+    norm = eps
+    for j in range(et.shape[0]):
+        norm += et[j] * beta_t[w, j]
+    return norm
+
+
 @numba.njit(cache=True, fastmath=True)
 def e_step(indptr, indices, data, gam, beta_t, alpha, max_iter, tol):
     """One E-step over every document, in place on ``gam`` (n_docs × K, the fresh initial values).
@@ -96,10 +105,7 @@ def e_step(indptr, indices, data, gam, beta_t, alpha, max_iter, tol):
                 psum[j] = 0.0
             for p in range(lo, hi):
                 w = indices[p]
-                norm = eps
-                for j in range(k):
-                    norm += et[j] * beta_t[w, j]
-                r = data[p] / norm
+                r = data[p] / _phi_norm(et, beta_t, w, eps)
                 for j in range(k):
                     psum[j] += r * beta_t[w, j]
             change = 0.0
@@ -116,10 +122,7 @@ def e_step(indptr, indices, data, gam, beta_t, alpha, max_iter, tol):
                 break
         for p in range(lo, hi):
             w = indices[p]
-            norm = eps
-            for j in range(k):
-                norm += et[j] * beta_t[w, j]
-            r = data[p] / norm
+            r = data[p] / _phi_norm(et, beta_t, w, eps)
             for j in range(k):
                 sstats[j, w] += et[j] * r
     return sstats
