@@ -20,6 +20,7 @@ from dpcore import corpus_from_records
 from dpui.corpus_panel import UPLOADED_KEY
 from dpui.navigation import HOME, PAGES, available_pages
 from dpui.sidebar import ALL_SETTINGS, EPSILON_DIRECTION
+from paper_env import run_page as run
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ["app.py"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
@@ -34,13 +35,6 @@ def uses(script: str) -> set[str]:
     return USES.get(script, set(ALL_SETTINGS))
 
 
-def run(script: str, **params) -> AppTest:
-    at = AppTest.from_file(str(ROOT / script), default_timeout=300)
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
 
 
 def shown_settings(at: AppTest) -> set[str]:

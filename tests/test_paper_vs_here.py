@@ -16,6 +16,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from paper_env import PAPER_STAND_IN_USERS
+from paper_env import run_page as run
 from dpcore import paper_results as pr
 
 pvh = importlib.import_module("dpui.paper_vs_here")  # the module (dpui.paper_vs_here is also the function's name)
@@ -26,13 +27,6 @@ PAGES = {"1_Mechanisms_101": "pages/1_Mechanisms_101.py", "2_Bayesian_ngram_DP":
 RESULTS = json.loads(pvh.RESULTS_PATH.read_text(encoding="utf-8"))
 
 
-def run(script: str, **params) -> AppTest:
-    at = AppTest.from_file(str(ROOT / script), default_timeout=300)
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
 
 
 def sidebar_text(at: AppTest) -> str:
