@@ -28,13 +28,13 @@ for page in available_pages():  # a page another branch adds shows up once its f
         if not rows:
             st.caption(f"Guarantee — {page.guarantee}")
 
-st.subheader(f"Every mechanism's guarantee at ε = {settings.epsilon:g}, δ = {settings.delta:g}")
+st.header(f"Every mechanism's guarantee at ε = {settings.epsilon:g}, δ = {settings.delta:g}")
 st.dataframe([{"page": title, "mechanism": mech, "strength": g.strength, "guarantee": g.label, "kind": g.kind}
               for title, mech, g in guarantees], hide_index=True, width="stretch")
 
-st.subheader("Guarantees, in words")
+st.header("Guarantees, in words")
 st.markdown(text("home", "guarantees"))
-st.subheader("Sources")
+st.header("Sources")
 st.markdown(text("home", "sources"))
 st.caption(f"Current settings: ε = {settings.epsilon:g}, δ = {settings.delta:g}, seed = {settings.seed}, "
            f"data = {settings.corpus_label}.")

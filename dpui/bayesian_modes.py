@@ -95,7 +95,7 @@ def modes_panel(*, strict, local, p, epsilon: float, delta: float, calibration: 
 
     rel_s = strict.release(epsilon=epsilon, delta=delta, calibration=calibration, rng=rng_strict)
     rel_l = local.release(epsilon=epsilon, delta=delta, calibration=calibration, rng=rng_local)
-    st.subheader("Strict (DP) and local (as in the paper), side by side")
+    st.header("Strict (DP) and local (as in the paper), side by side")
     cols = st.columns(2)
     for col, name, rel, prep in ((cols[0], "strict (DP)", rel_s, strict), (cols[1], "local (as in the paper)", rel_l,
                                                                              local)):

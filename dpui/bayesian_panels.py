@@ -21,7 +21,7 @@ def release_panel(k: BayesKnobs, *, counts, prepared, release, gamma_worst: floa
     # which calibration is used, both σ_ps and the classic σ's true δ; a warning when classic runs at ε ≥ 1
     calibration_note(choice=k.calibration, epsilon=eps, delta=delta, sigma_classic=sigma_classic,
                      sigma_analytic=sigma_analytic, unit="σ_ps")
-    st.subheader("What happened at these settings")
+    st.header("What happened at these settings")
     m = st.columns(5)
     strict = prepared.sensitivity_method == "strict"
     m[0].metric("γ (strict bound)" if strict else "γ (brute force, local)", f"{prepared.sensitivity:.4g}",

@@ -122,7 +122,7 @@ def _question_panel(ex: Exercise, version: str) -> None:
         st.error(f"Exercise “{ex.title}” cannot be computed here: {exc}", icon="⚠️")
         return
     with st.container(border=True, key=f"exercise_panel_{ex.id}"):
-        st.markdown(f"#### 📝 Exercise: {ex.title}")
+        st.markdown(f"### 📝 Exercise: {ex.title}")
         st.markdown(ex.question_text(sol))
         answer_key = f"exercise_answer_{ex.id}"
         with st.form(key=f"exercise_form_{ex.id}", border=False):

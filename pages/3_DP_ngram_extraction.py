@@ -111,7 +111,7 @@ with tab_main:
                           "release per length; σ_k, ρ_k, |V_k| are DPNE's (ρ_k, |V_k| only for lengths reached)"},
         key="dpne_export_sizes")
 
-    st.subheader("How much of the frequent n-grams does DPNE find?")
+    st.header("How much of the frequent n-grams does DPNE find?")
     ks = st.multiselect("K (users who must share a k-gram)", K_OPTIONS, default=[10, 20, 50, 100], key="dpne_K",
                         **IN_URL, help="The K-anonymous reference set: k-grams used by at least K distinct users.")
     if not ks:
@@ -122,7 +122,7 @@ with tab_main:
         show_figure(fig, alt=alt, key="dpne_cov")
         st.caption(text("dpne", "coverage_caption", kanonymity=KANONYMITY_LABEL, evaluation_only=EVALUATION_ONLY))
 
-    st.subheader("Spurious n-grams against η")
+    st.header("Spurious n-grams against η")
     if on_demand("Compute the η sweep", "dpne_run_eta_sweep", "the η sweep (eight DPNE runs)"):
         with user_errors():
             sweep_rows = data.eta_sweep(chash, eps, delta, T, delta0, decay, pruning, selection, policy, seed, corpus)
@@ -130,7 +130,7 @@ with tab_main:
         show_figure(fig, alt=alt, key="dpne_spurious")
         st.caption(text("dpne", "spurious_caption", evaluation_only=EVALUATION_ONLY))
 
-    st.subheader("Step by step: one length")
+    st.header("Step by step: one length")
     diags = {d.k: d for d in evaluation.levels}
     reached = [k for k in diags if k >= 2]
     if reached:

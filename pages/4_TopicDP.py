@@ -97,7 +97,7 @@ with tab_words:
                 "Kendall's tau distance": kendall_tau_distance(table.matrix, rel.matrix),
                 "noise scale (σ or b)": rel.noise_scale}
          for mech, rel in releases.items()}
-    )
+    ).rename_axis("measure")  # a named index: its column header is not empty (axe: empty-table-header)
     st.markdown("**This draw's errors** (lower is better; after clipping at 0 and renormalising each row)")
     st.dataframe(errs.style.format("{:.4g}"), width="stretch")
     export_settings = {

@@ -45,7 +45,7 @@ confidence = c4.select_slider("Confidence", CONFIDENCE_OPTIONS, value=0.95, key=
                               format_func=lambda c: f"{c:.0%}", **IN_URL)
 
 about = scenario_text(label)
-st.subheader(about["title"])
+st.header(about["title"])
 st.markdown(f"**The pair.** {about['pair']}. {about['why']}  \n**The score** of one output: {about['score']}.")
 if about["note"]:
     st.caption(about["note"])
