@@ -79,6 +79,7 @@ from .dpne import (
     DpneRun,
     DpsuBaselineRelease,
     KAnonymityCoverage,
+    PruningChain,
     count_valid_kgrams,
     dpne,
     dpne_noise_scales,
@@ -89,6 +90,7 @@ from .dpne import (
     dpsu_threshold,
     dpsu_threshold_for_sigma,
     kanonymity_coverage,
+    pruning_chain,
     spurious_threshold,
 )
 

@@ -102,6 +102,8 @@ __all__ = [
     "SELECTION_RULES",
     "DPSU_POLICIES",
     "DEFAULT_K_VALUES",
+    "PruningChain",
+    "pruning_chain",
     "dpne_noise_scales",
     "dpsu_threshold",
     "dpsu_threshold_for_sigma",
@@ -1261,3 +1263,95 @@ def kanonymity_coverage(index: NgramIndex, released, *, ks=DEFAULT_K_VALUES,
             rows.append({"k": k, "K": K, "frequent": n_freq, "covered": n_cov,
                          "share": (n_cov / n_freq) if n_freq else float("nan")})
     return KAnonymityCoverage(rows=rows, ks=ks)
+
+
+@dataclass(frozen=True)
+class PruningChain:
+    """Why DPNE releases (or misses) the k-grams used by at least ``K`` users, length by length.
+
+    ``rows``: one dict per length k = 1..(last length the release reached) with
+
+    * ``popular``: how many k-grams at least K users use;
+    * ``valid``: the share of them that are candidates at length k (k = 1: all; k ≥ 2: both (k−1)-gram
+      halves were released, or the prefix alone under single-side pruning) — a popular k-gram that is not a
+      candidate cannot be released, whatever its count;
+    * ``released``: the share of them that DPNE released (DPNE's coverage, 003 Fig. 4);
+    * ``threshold_dpne`` ρ_k and ``threshold_single`` ρ of DPSU-single (the whole budget on length k);
+    * ``weight_dpne``: the median expected weighted count H_k of the popular *candidates* under DPNE (each user
+      keeps a uniform Δ0 of their candidates at length k, weight 1/√kept), ``weight_single``: the median
+      expected count of the popular k-grams under DPSU-single (a uniform Δ0 of all of the user's k-grams),
+      and ``gain``: the median ratio of the two over the popular candidates (how much pruning raises a
+      candidate's count).
+
+    Expected counts, no noise: for a user with n distinct items of which the policy may keep Δ0, an item's
+    expected weight is min(1, Δ0/n)/√min(n, Δ0) (uniform selection, weighted Gaussian policy). Evaluation only.
+    """
+
+    rows: list
+    K: int
+    label: str = EVALUATION_ONLY
+
+
+def _expected_weights(pair_user: np.ndarray, keep: np.ndarray, n_users: int, limit: int) -> np.ndarray:
+    """Each kept pair's expected weight when a user keeps a uniform ``limit`` of their kept pairs, 1/√kept each."""
+    n = np.bincount(pair_user[keep], minlength=n_users).astype(float)[pair_user]
+    return np.where(keep, np.minimum(1.0, limit / np.maximum(n, 1.0)) / np.sqrt(np.maximum(np.minimum(n, limit), 1.0)), 0.0)
+
+
+def pruning_chain(index: NgramIndex, release: DpneRelease, *, K: int = 100) -> PruningChain:
+    """:class:`PruningChain` of a DPNE ``release`` on the corpus of ``index`` (selection "random", policy
+    "weighted": the expected counts assume both).
+
+    Args:
+      index: the corpus' :class:`NgramIndex` (max_length at least the release's longest length).
+      release: a :class:`DpneRelease` of that corpus.
+      K: the popularity threshold (003 Fig. 4: K = 100).
+    """
+    if not isinstance(index, NgramIndex):
+        raise TypeError(f"index must be an NgramIndex (see build_ngram_index), got {type(index).__name__}")
+    if not isinstance(release, DpneRelease):
+        raise TypeError(f"release must be a DpneRelease, got {type(release).__name__}")
+    if release.selection != "random" or release.policy != "weighted":
+        raise ValueError("pruning_chain's expected counts assume selection='random' and policy='weighted', got "
+                         f"selection={release.selection!r}, policy={release.policy!r}")
+    K = check_int("K", K, low=1)
+    ids = _released_id_rows(index, release)
+    limit = release.contribution_limit
+    _, rho_single = dpsu_threshold(release.epsilon, release.delta, limit)
+    n_users = index.corpus.n_users
+    reached = sorted(k for k in release.thresholds if k <= index.max_length)
+    in_prev = None
+    rows = []
+    for k in reached:
+        lev = index.level(k)
+        released = np.zeros(lev.n_grams, dtype=bool)
+        rel = np.asarray(ids.get(k, np.zeros((0, k), dtype=np.int64))).reshape(-1, k)
+        if rel.shape[0]:
+            found = index.lookup(rel)
+            released[found[found >= 0]] = True
+        if k == 1:
+            valid = np.ones(lev.n_grams, dtype=bool)
+        else:
+            valid = in_prev[lev.prefix]
+            if release.pruning == "both" and lev.n_grams:
+                suffix = index.lookup(lev.grams[:, 1:])
+                valid &= (suffix >= 0) & in_prev[np.maximum(suffix, 0)]
+        pu, pg = lev.pair_user, lev.pair_gram
+        h_dpne = np.bincount(pg, weights=_expected_weights(pu, valid[pg], n_users, limit), minlength=lev.n_grams)
+        h_single = np.bincount(pg, weights=_expected_weights(pu, np.ones(pu.size, dtype=bool), n_users, limit),
+                               minlength=lev.n_grams)
+        popular = lev.user_counts >= K
+        pv = popular & valid
+        n_pop = int(popular.sum())
+
+        def median(x):
+            return float(np.median(x)) if x.size else float("nan")
+
+        rows.append({"k": k, "popular": n_pop,
+                     "valid": float(pv.sum() / n_pop) if n_pop else float("nan"),
+                     "released": float((popular & released).sum() / n_pop) if n_pop else float("nan"),
+                     "threshold_dpne": float(release.thresholds[k]), "threshold_single": float(rho_single),
+                     "weight_dpne": median(h_dpne[pv]), "weight_single": median(h_single[popular]),
+                     "gain": median(h_dpne[pv] / h_single[pv])})
+        in_prev = released
+    return PruningChain(rows=rows, K=K)
