@@ -20,7 +20,8 @@ import numpy as np
 
 __all__ = ["Reported", "Comparison", "REPORTED", "TABLE2_REDDIT", "TABLE4", "FIG4_COVERAGE", "FIG1_BAYES",
            "FIG52_TOPICDP", "FIG56_TOPICDP", "FIG57_TOPICDP", "TABLE4_SETTINGS", "FIG1_SETTINGS",
-           "TOPICDP_SETTINGS", "LECTURE_001", "LECTURE_SETTINGS", "compare_table4", "compare_bayesian_fig1",
+           "TOPICDP_SETTINGS", "LECTURE_001", "LECTURE_SETTINGS", "REDDIT_USERS", "compare_table4",
+           "compare_table4_at_paper_users", "users_equivalent_epsilon", "table4_chain_reason", "table4_sizes", "compare_bayesian_fig1",
            "compare_topicdp_fig52", "compare_lecture_001"]
 
 
@@ -120,6 +121,64 @@ def _fmt(x) -> str:
     return f"{x:.3g}"
 
 
+REDDIT_USERS = 1_217_516
+"""Users of 003's Reddit corpus (Table 2), the scale Table 4 was measured at."""
+
+
+def _table4_index(index):
+    from .ngrams import NgramIndex, build_ngram_index
+
+    if isinstance(index, NgramIndex):
+        return index
+    from .dpne import _as_token_corpus
+
+    return build_ngram_index(_as_token_corpus(index), TABLE4_SETTINGS["max_length"])
+
+
+def table4_sizes(index, seeds: int, settings: dict, Ks=(100,)):
+    """Mean |S_k| of DPNE and the three DPSU variants over seeds 0..seeds−1, and DPNE's mean coverage of
+    the k-grams used by at least K users (K → array over k)."""
+    from .dpne import dpne, dpsu_all, dpsu_even, dpsu_single, kanonymity_coverage
+
+    T = settings["max_length"]
+    kw = {k: settings[k] for k in ("epsilon", "delta", "contribution_limit", "max_length")}
+    sizes = {name: np.zeros(T) for name in TABLE4.values}
+    cover = {K: np.zeros(T) for K in Ks}
+    for s in range(seeds):
+        rel = dpne(index, eta=settings["eta"], rng=s, **kw)
+        sizes["DPNE"] += [rel.sizes.get(k, 0) for k in range(1, T + 1)]
+        cov = kanonymity_coverage(index, rel, ks=Ks, max_length=T)
+        for K in Ks:
+            cover[K] += np.nan_to_num([cov.share(k, K) for k in range(1, T + 1)])
+        for name, f in (("DPSU-all", dpsu_all), ("DPSU-even", dpsu_even), ("DPSU-single", dpsu_single)):
+            r = f(index, rng=s, **kw)
+            sizes[name] += [r.sizes.get(k, 0) for k in range(1, T + 1)]
+    return {k: v / seeds for k, v in sizes.items()}, {K: v / seeds for K, v in cover.items()}
+
+
+def _table4_shape(sizes) -> tuple[list, list]:
+    """(k ≥ 3 where DPNE is not ahead of DPSU-all and -even, k ≥ 5 where it is not ahead of DPSU-single)."""
+    d, a, e, s1 = (sizes[n] for n in ("DPNE", "DPSU-all", "DPSU-even", "DPSU-single"))
+    T = d.size
+    return ([k for k in range(3, T + 1) if not (d[k - 1] > a[k - 1] and d[k - 1] > e[k - 1])],
+            [k for k in range(5, T + 1) if not d[k - 1] > s1[k - 1]])
+
+
+def _table4_size_rows(sizes) -> list:
+    T = sizes["DPNE"].size
+    return [{"quantity": f"{name}, k = {k}", "paper": TABLE4.values[name][k - 1], "here": float(sizes[name][k - 1])}
+            for name in TABLE4.values for k in range(1, T + 1)]
+
+
+def _lost(lose_ae, lose_s) -> str:
+    parts = []
+    if lose_ae:
+        parts.append(f"DPNE is not ahead of DPSU-all/even at k = {', '.join(map(str, lose_ae))}")
+    if lose_s:
+        parts.append(f"not ahead of DPSU-single at k = {', '.join(map(str, lose_s))}")
+    return "; ".join(parts)
+
+
 def compare_table4(index, *, seeds: int = 5) -> Comparison:
     """003 Table 4 and Fig. 4 at Table 4's settings: mean release sizes of DPNE and the three DPSU
     variants over ``seeds`` seeds, and DPNE's coverage of the k-grams used by ≥ 100 users.
@@ -127,51 +186,109 @@ def compare_table4(index, *, seeds: int = 5) -> Comparison:
     ``index``: an :class:`dpcore.NgramIndex` with max_length ≥ 9 (or anything ``dpne`` accepts).
     Shape: DPNE > DPSU-all and DPSU-even for every k ≥ 3, DPNE > DPSU-single for every k ≥ 5.
     """
-    from .dpne import dpne, dpsu_all, dpsu_even, dpsu_single, kanonymity_coverage
-    from .ngrams import NgramIndex, build_ngram_index
     from .validation import check_int
 
     seeds = check_int("seeds", seeds, low=1)
+    index = _table4_index(index)
     T = TABLE4_SETTINGS["max_length"]
-    if not isinstance(index, NgramIndex):
-        from .dpne import _as_token_corpus
-
-        index = build_ngram_index(_as_token_corpus(index), T)
-    kw = {k: TABLE4_SETTINGS[k] for k in ("epsilon", "delta", "contribution_limit", "max_length")}
-    sizes = {name: np.zeros(T) for name in TABLE4.values}
-    cover = np.zeros(T)
-    for s in range(seeds):
-        rel = dpne(index, eta=TABLE4_SETTINGS["eta"], rng=s, **kw)
-        sizes["DPNE"] += [rel.sizes.get(k, 0) for k in range(1, T + 1)]
-        ids = getattr(rel, "ids", rel)
-        cov = kanonymity_coverage(index, ids, ks=(100,), max_length=T)
-        cover += np.nan_to_num([cov.share(k, 100) for k in range(1, T + 1)])
-        for name, f in (("DPSU-all", dpsu_all), ("DPSU-even", dpsu_even), ("DPSU-single", dpsu_single)):
-            r = f(index, rng=s, **kw)
-            sizes[name] += [r.sizes.get(k, 0) for k in range(1, T + 1)]
-    sizes = {k: v / seeds for k, v in sizes.items()}
-    cover /= seeds
-    rows = [{"quantity": f"{name}, k = {k}", "paper": TABLE4.values[name][k - 1], "here": float(sizes[name][k - 1])}
-            for name in TABLE4.values for k in range(1, T + 1)]
+    sizes, cover = table4_sizes(index, seeds, TABLE4_SETTINGS)
+    cover = cover[100]
+    rows = _table4_size_rows(sizes)
     rows += [{"quantity": f"DPNE coverage of {k}-grams used by ≥ 100 users", "paper": 0.90 if k in (6, 7, 8) else None,
               "here": float(cover[k - 1])} for k in range(1, T + 1)]
-    d, a, e, s1 = (sizes[n] for n in ("DPNE", "DPSU-all", "DPSU-even", "DPSU-single"))
-    lose_ae = [k for k in range(3, T + 1) if not (d[k - 1] > a[k - 1] and d[k - 1] > e[k - 1])]
-    lose_s = [k for k in range(5, T + 1) if not d[k - 1] > s1[k - 1]]
+    d, s1 = sizes["DPNE"], sizes["DPSU-single"]
+    lose_ae, lose_s = _table4_shape(sizes)
     ok = not lose_ae and not lose_s
     if ok:
         verdict = (f"Shape reproduced: DPNE releases more k-grams than DPSU-all/even for every k ≥ 3 and more than "
                    f"DPSU-single for every k ≥ 5 (8-grams: {_fmt(d[7])} vs {_fmt(s1[7])}; paper 9,019 vs 329).")
     else:
-        parts = []
-        if lose_ae:
-            parts.append(f"DPNE is not ahead of DPSU-all/even at k = {', '.join(map(str, lose_ae))}")
-        if lose_s:
-            parts.append(f"not ahead of DPSU-single at k = {', '.join(map(str, lose_s))}")
-        verdict = ("Shape not reproduced: " + "; ".join(parts) + f". Measured: 6-grams DPNE {_fmt(d[5])}, "
+        verdict = ("Shape not reproduced: " + _lost(lose_ae, lose_s) + f". Measured: 6-grams DPNE {_fmt(d[5])}, "
                    f"DPSU-single {_fmt(s1[5])}; DPNE covers {cover[5]:.0%} of the 6-grams used by ≥ 100 users.")
     verdict += f" Coverage of 6-grams used by ≥ 100 users: {cover[5]:.0%} (paper ~90 % at Δ0 = 300)."
     return Comparison(TABLE4, rows, ok, verdict, seeds, dict(TABLE4_SETTINGS))
+
+
+def users_equivalent_epsilon(epsilon: float, delta: float, n_users: int, paper_users: int) -> float:
+    """The ε at which the Gaussian noise of DPNE/DPSU (analytic, at δ/2, ℓ2 sensitivity 1) is ``n_users /
+    paper_users`` times the noise at ``epsilon``.
+
+    Writing every user of a corpus m times multiplies every weighted count by m while σ and the thresholds
+    (ρ_k = σ_k·Φ⁻¹(…); ρ_1 up to its 1/√t term) stay: the same release as the original corpus with σ/m. So
+    our corpus at this ε shows what the algorithms do at ``epsilon`` on ``paper_users`` users who write like
+    ours — an experiment on the number of users, not a privacy setting anyone should use.
+    """
+    from scipy.optimize import brentq
+
+    from .gaussian import gaussian_sigma
+    from .validation import check_delta, check_epsilon, check_int
+
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    n_users = check_int("n_users", n_users, low=1)
+    paper_users = check_int("paper_users", paper_users, low=n_users)
+    target = gaussian_sigma(epsilon, delta / 2, method="analytic") * n_users / paper_users
+    if paper_users == n_users:
+        return float(epsilon)
+    f = lambda e: gaussian_sigma(e, delta / 2, method="analytic") - target  # noqa: E731  (σ falls in ε)
+    hi = 2 * epsilon
+    while f(hi) > 0:
+        hi *= 2
+    return float(brentq(f, epsilon, hi, xtol=1e-10, rtol=1e-12))
+
+
+def compare_table4_at_paper_users(index, *, seeds: int = 1, paper_users: int = REDDIT_USERS) -> Comparison:
+    """003 Table 4's shape at the noise of ``paper_users`` users: Table 4's settings except ε, which is
+    :func:`users_equivalent_epsilon` (ε = 4 on 1.2 M users ≈ ε ≈ 90 on our 100,000). Coverage of the k-grams
+    used by at least K users with K = 100 scaled the same way (100·n/paper_users, at least 1) and with K = 100.
+
+    The question it answers: is the difference from the paper the number of users? Not a privacy setting.
+    """
+    from .validation import check_int
+
+    seeds = check_int("seeds", seeds, low=1)
+    index = _table4_index(index)
+    n = index.corpus.n_users
+    eps = users_equivalent_epsilon(TABLE4_SETTINGS["epsilon"], TABLE4_SETTINGS["delta"], n, paper_users)
+    settings = {**TABLE4_SETTINGS, "epsilon": eps, "paper_users": paper_users, "n_users": n}
+    K_scaled = max(1, round(100 * n / paper_users))
+    Ks = tuple(sorted({K_scaled, 100}))
+    sizes, cover = table4_sizes(index, seeds, settings, Ks)
+    T = TABLE4_SETTINGS["max_length"]
+    rows = _table4_size_rows(sizes)
+    for K in Ks:
+        rows += [{"quantity": f"DPNE coverage of {k}-grams used by ≥ {K} users", "paper": 0.90 if (K == K_scaled and k in (6, 7, 8)) else None,
+                  "here": float(cover[K][k - 1])} for k in range(1, T + 1)]
+    lose_ae, lose_s = _table4_shape(sizes)
+    ok = not lose_ae and not lose_s
+    d, s1 = sizes["DPNE"], sizes["DPSU-single"]
+    head = (f"At the noise of {paper_users:,} users (ε = {eps:.3g} on our {n:,}: σ × {n / paper_users:.3g}, "
+            f"{seeds} seed{'s' if seeds > 1 else ''})")
+    verdict = (head + (": shape reproduced" if ok else ": shape partly reproduced — " + _lost(lose_ae, lose_s))
+               + f". 6-grams DPNE {_fmt(d[5])} vs DPSU-single {_fmt(s1[5])}; DPNE covers {cover[K_scaled][5]:.0%} of the "
+               f"6-grams used by ≥ {K_scaled} users (≈ 100 users at that scale; paper ~90 %) and {cover[100][5]:.0%} "
+               f"of those used by ≥ 100.")
+    return Comparison(TABLE4, rows, ok, verdict, seeds, settings)
+
+
+def table4_chain_reason(chain_rows: list, *, K: int = 100) -> str:
+    """The measured reason, in words, from :func:`dpcore.pruning_chain` rows at Table 4's settings."""
+    by_k = {r["k"]: r for r in chain_rows}
+    r2 = by_k.get(2)
+    if r2 is None:
+        return "DPNE stopped after k = 1."
+    longer = [by_k[k] for k in sorted(by_k) if k >= 3]
+    valid = ", ".join(f"{r['valid']:.0%}" for r in longer)
+    gains = [r["gain"] for r in longer if np.isfinite(r["gain"])]
+    text = (f"Measured on one DPNE run: at k = 2 DPNE's threshold is ρ_2 = {r2['threshold_dpne']:.3g} against "
+            f"DPSU-single's {r2['threshold_single']:.3g} (its budget is split over T lengths), and pruning hardly helps "
+            f"there (median gain {r2['gain']:.2g}×), so it releases {r2['released']:.0%} of the {r2['popular']:,} "
+            f"bigrams used by ≥ {K} users.")
+    if longer:
+        text += (f" A k-gram is a candidate only when its (k−1)-gram halves were released, so the loss compounds: "
+                 f"{valid} of the popular k-grams are candidates for k = 3…{longer[-1]['k']}.")
+    if gains:
+        text += f" The candidates themselves gain {min(gains):.2g}–{max(gains):.2g}× in expected count from pruning."
+    return text
 
 
 def compare_bayesian_fig1(counts, *, seeds: int = 5, repetitions: int = 10, delta: float = 1e-5) -> Comparison:

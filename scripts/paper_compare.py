@@ -13,6 +13,11 @@ commit, the date, wall and CPU seconds. Comparisons (all in dpcore.paper_results
 
 * ``table4``: 003 Table 4 and Fig. 4 (:func:`dpcore.paper_results.compare_table4`) on the paper corpus,
   plus 003 Table 2's statistic (distinct k-grams per user, the measured reason when the shape differs).
+* ``table4_reason``: why Table 4's shape differs here, measured on the same index: one DPNE run at Table 4's
+  settings through :func:`dpcore.pruning_chain` (which popular k-grams are candidates, thresholds, expected
+  counts), the whole comparison at the noise of Reddit's 1.2 M users
+  (:func:`dpcore.paper_results.compare_table4_at_paper_users`, one seed) and DPNE vs DPSU-single at Δ0 = 25
+  (our users then hold about as many k-grams per Δ0 as Reddit's at Δ0 = 100: the per-user-volume hypothesis).
 * ``bayesian_fig1``: 000 Fig. 1 at ε = 0.1 on unigrams of the paper corpora, with what sets the noise
   (``context``: γ, σ_ps …), seed 0 alone (``seed0``) and the same comparison on the classroom corpora
   (``contrast``).
@@ -42,7 +47,7 @@ from dpcore import bayesian_statistics, kl_divergence, paper_results as pr  # no
 from dpcore.bayesian_experiments import kl_vs_epsilon  # noqa: E402
 
 OUT = ROOT / "sample_data" / "paper_comparisons.json"
-NAMES = ("table4", "bayesian_fig1", "topicdp_fig52")
+NAMES = ("table4", "table4_reason", "bayesian_fig1", "topicdp_fig52")
 REPORTED_NAME = {id(r): name for name, r in vars(pr).items() if isinstance(r, pr.Reported)}
 
 
@@ -107,6 +112,26 @@ def run_table4(seeds: int) -> dict:
     out["table2"] = {"reported": "TABLE2_REDDIT", "source": pr.TABLE2_REDDIT.source, "rows": table2_rows(priv)}
     out["corpus"] = corpus_info(priv, "paper")
     return out
+
+
+def run_table4_reason(seeds: int) -> dict:
+    """One seed (0) each: the chain diagnostics, the users-equivalent noise, and Δ0 = 25."""
+    priv = dpcore.load_sample_corpus("private", size="paper")
+    index = dpcore.build_ngram_index(dpcore.encode_corpus(priv), pr.TABLE4_SETTINGS["max_length"])
+    s = pr.TABLE4_SETTINGS
+    rel = dpcore.dpne(index, epsilon=s["epsilon"], delta=s["delta"], max_length=s["max_length"],
+                      contribution_limit=s["contribution_limit"], eta=s["eta"], rng=0)
+    chain = dpcore.pruning_chain(index, rel, K=100).rows
+    scaled = as_json(pr.compare_table4_at_paper_users(index, seeds=1))
+    small_limit = 25
+    sizes, _ = pr.table4_sizes(index, 1, {**s, "contribution_limit": small_limit})
+    per_user = {r["quantity"]: r["here"] for r in table2_rows(priv)}
+    return {"chain": chain, "chain_reason": pr.table4_chain_reason(chain, K=100), "at_paper_users": scaled,
+            "small_limit": {"contribution_limit": small_limit,
+                            "rows": [{"k": k, "DPNE": float(sizes["DPNE"][k - 1]),
+                                      "DPSU-single": float(sizes["DPSU-single"][k - 1])} for k in range(1, 10)],
+                            "per_user_6grams": per_user["distinct 6-grams per user"]},
+            "verdict": scaled["verdict"], "seeds": 1, "corpus": corpus_info(priv, "paper")}
 
 
 def _bayesian(size: str, seeds: int, *, seed0: bool) -> dict:
@@ -189,7 +214,7 @@ def run_topicdp(seeds: int) -> dict:
     return out
 
 
-RUNS = {"table4": run_table4, "bayesian_fig1": run_bayesian, "topicdp_fig52": run_topicdp}
+RUNS = {"table4": run_table4, "table4_reason": run_table4_reason, "bayesian_fig1": run_bayesian, "topicdp_fig52": run_topicdp}
 
 
 def main(argv=None) -> None:

@@ -83,3 +83,56 @@ def test_compare_lecture_001_recomputes_the_worked_numbers():
                                              else not np.isclose(r["paper"], r["here"]))]
     assert c.reproduced == (not off)
     assert all(q in c.verdict for q in off)
+
+
+def test_users_equivalent_epsilon_scales_the_noise_exactly():
+    from dpcore.gaussian import gaussian_sigma
+
+    base = gaussian_sigma(4.0, 0.5e-7, method="analytic")
+    for n, N in ((100_000, pr.REDDIT_USERS), (2_000, 24_000), (7, 8)):
+        eps = pr.users_equivalent_epsilon(4.0, 1e-7, n, N)
+        assert eps > 4.0
+        assert gaussian_sigma(eps, 0.5e-7, method="analytic") == pytest.approx(base * n / N, rel=1e-9)
+    assert pr.users_equivalent_epsilon(4.0, 1e-7, 10, 10) == 4.0
+    with pytest.raises(ValueError, match="paper_users must be >= 100"):
+        pr.users_equivalent_epsilon(4.0, 1e-7, 100, 50)
+    with pytest.raises(ValueError, match="epsilon must be > 0"):
+        pr.users_equivalent_epsilon(0, 1e-7, 100, 500)
+
+
+def test_compare_table4_at_paper_users(small):
+    index = dpcore.build_ngram_index(dpcore.encode_corpus(small), 9)
+    n = small.n_users
+    # at the corpus's own number of users it is Table 4's comparison itself (same ε, seeds and draws)
+    same = pr.compare_table4_at_paper_users(index, seeds=1, paper_users=n)
+    assert same.settings["epsilon"] == pr.TABLE4_SETTINGS["epsilon"]
+    assert same.rows[:36] == pr.compare_table4(index, seeds=1).rows[:36]
+    c = pr.compare_table4_at_paper_users(index, seeds=1, paper_users=12 * n)
+    assert c.settings["epsilon"] == pytest.approx(pr.users_equivalent_epsilon(4.0, 1e-7, n, 12 * n))
+    here = {r["quantity"]: r["here"] for r in c.rows}
+    d = [here[f"DPNE, k = {k}"] for k in range(1, 10)]
+    s = [here[f"DPSU-single, k = {k}"] for k in range(1, 10)]
+    a = [here[f"DPSU-all, k = {k}"] for k in range(1, 10)]
+    e = [here[f"DPSU-even, k = {k}"] for k in range(1, 10)]
+    shape = all(d[k] > max(a[k], e[k]) for k in range(2, 9)) and all(d[k] > s[k] for k in range(4, 9))
+    assert c.reproduced == shape and ("shape reproduced" in c.verdict) == shape
+    # less noise: at least as many k-grams at every length as at ε = 4 (the keyed draws are the same)
+    base = {r["quantity"]: r["here"] for r in same.rows}
+    assert all(here[f"DPNE, k = {k}"] >= base[f"DPNE, k = {k}"] for k in (1, 2))
+    assert f"≥ {round(100 / 12)} users" in c.verdict and "coverage of 6-grams used by ≥ 8 users" in " ".join(here)
+
+
+def test_table4_chain_reason_reads_the_rows():
+    rows = [{"k": 1, "popular": 10, "valid": 1.0, "released": 0.3, "threshold_dpne": 20.0, "threshold_single": 8.2,
+             "gain": 1.0},
+            {"k": 2, "popular": 17_136, "valid": 0.99, "released": 0.26, "threshold_dpne": 17.8,
+             "threshold_single": 8.2, "gain": 1.13},
+            {"k": 3, "popular": 3_459, "valid": 0.61, "released": 0.52, "threshold_dpne": 14.5,
+             "threshold_single": 8.2, "gain": 2.28},
+            {"k": 4, "popular": 2_208, "valid": 0.47, "released": 0.47, "threshold_dpne": 10.9,
+             "threshold_single": 8.2, "gain": 2.76}]
+    text = pr.table4_chain_reason(rows)
+    for piece in ("ρ_2 = 17.8", "DPSU-single's 8.2", "releases 26% of the 17,136 bigrams", "61%, 47%",
+                  "k = 3…4", "2.3–2.8×"):
+        assert piece in text, piece
+    assert pr.table4_chain_reason(rows[:1]) == "DPNE stopped after k = 1."
