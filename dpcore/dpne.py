@@ -83,6 +83,7 @@ from .keyed import (
     keyed_uniform,
     level_generator,
 )
+from .keyed import kernel as keyed_kernel
 from .ngrams import (
     MAX_NGRAM_LENGTH,
     NgramIndex,
@@ -275,19 +276,30 @@ def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng, priorit
         return pair_user, pair_item, size_of_pair
     idx = np.flatnonzero(over)
     r = rng.random(idx.size) if priority is None else priority(idx)
-    # Exact order inside a user (a lexsort, no packing of user and priority into one float, whose
-    # rounding could swap near-equal priorities): random = ascending r; most-frequent = descending
-    # count, then descending r. The Spark engine orders its window the same way.
-    keys = (r, pair_user[idx]) if selection == "random" else (-r, -pair_count[idx].astype(np.int64), pair_user[idx])
-    order = idx[np.lexsort(keys)]
-    su = pair_user[order]
+    keep = np.ones(pair_user.size, dtype=bool)
+    keep[idx[_ranked_drops(pair_user[idx], r, None if selection == "random" else pair_count[idx], limit)]] = False
+    return pair_user[keep], pair_item[keep], np.minimum(size_of_pair[keep], limit)
+
+
+def _ranked_drops(user, r, count, limit) -> np.ndarray:
+    """Positions (into ``user``) of the pairs beyond each user's first ``limit`` in the selection order.
+
+    Exact order inside a user (a stable lexsort, no packing of user and priority into one float, whose
+    rounding could swap near-equal priorities): random (``count`` None) = ascending r; most-frequent =
+    descending count, then descending r; remaining ties by position. The Spark engine orders its window
+    the same way. With numba (:func:`dpcore.keyed.kernel`) a per-user partition finds the same pairs
+    without the sort (:func:`dpcore._dpne_kernel.ranked_drops`).
+    """
+    compiled = keyed_kernel()
+    if compiled is not None:
+        return compiled.ranked_drops(user, r, count, limit)
+    keys = (r, user) if count is None else (-r, -np.asarray(count).astype(np.int64), user)
+    order = np.lexsort(keys)
+    su = user[order]
     first = np.ones(su.size, dtype=bool)
     first[1:] = su[1:] != su[:-1]
     group_start = np.maximum.accumulate(np.where(first, np.arange(su.size), 0))
-    rank = np.arange(su.size) - group_start
-    keep = np.ones(pair_user.size, dtype=bool)
-    keep[order[rank >= limit]] = False
-    return pair_user[keep], pair_item[keep], np.minimum(size_of_pair[keep], limit)
+    return order[(np.arange(su.size) - group_start) >= limit]
 
 
 def _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng, priority=None):
@@ -427,13 +439,7 @@ def _dpsu_weighted_levels(levels, n_users, *, limit, sigma, threshold, selection
                 lev_parts.append(np.full(idx.size, j, dtype=np.int16))
             r = np.concatenate(r_parts)
             u = np.concatenate(u_parts)
-            keys = (r, u) if selection == "random" else (-r, -np.concatenate(c_parts).astype(np.int64), u)
-            order = np.lexsort(keys)
-            su = u[order]
-            head = np.ones(su.size, dtype=bool)
-            head[1:] = su[1:] != su[:-1]
-            group_start = np.maximum.accumulate(np.where(head, np.arange(su.size), 0))
-            drop = order[(np.arange(su.size) - group_start) >= limit]
+            drop = _ranked_drops(u, r, None if selection == "random" else np.concatenate(c_parts), limit)
             idx_all, lev_all = np.concatenate(idx_parts), np.concatenate(lev_parts)
             for j in range(len(levels)):
                 keeps[j][idx_all[drop[lev_all[drop] == j]]] = False

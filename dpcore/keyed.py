@@ -15,6 +15,9 @@ is read off a counter-based generator at a counter fixed by the item itself:
   written out in vectorised numpy: one call per item at counter (item key, second key, stream·2³² + k,
   0) under the 128-bit key derived from the seed. Its output equals ``numpy.random.Philox`` at the same
   counter and key (tests/test_keyed.py), so "a keyed counter-based generator" is meant literally.
+  With numba installed (extra ``[fast]``) the same arithmetic runs compiled, one item per loop
+  iteration (:mod:`dpcore._dpne_kernel`; the same bits, tests/test_fast_kernels.py);
+  ``DPCORE_DPNE_KERNEL=numpy`` forces the numpy path.
 * **Normals.** A 64-bit output word x → u = (⌊x/2¹¹⌋ + ½)·2⁻⁵³ ∈ (0, 1) → Φ⁻¹(u). Departure from an
   exact Gaussian: u has 53-bit resolution, so |z| < 8.3; P(|N(0,1)| > 8.3) ≈ 10⁻¹⁶.
 * **Whole-level draws** (the Binomial count of zero-weight k-grams and which ones) come from a
@@ -29,6 +32,7 @@ collision only correlates two items' noise within one run).
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable
 
 import numpy as np
@@ -120,6 +124,24 @@ def row_keys(token_key_rows: np.ndarray) -> np.ndarray:
     return h
 
 
+_KERNEL: list = []
+
+
+def kernel():
+    """DPNE's compiled kernels (:mod:`dpcore._dpne_kernel`: Philox, the per-user selection) if numba is
+    installed and the environment variable ``DPCORE_DPNE_KERNEL`` is not ``"numpy"``; else None (the
+    numpy paths). Both paths give the same bits."""
+    if os.environ.get("DPCORE_DPNE_KERNEL", "").lower() == "numpy":
+        return None
+    if not _KERNEL:
+        try:
+            from . import _dpne_kernel as compiled
+        except ImportError:
+            compiled = None
+        _KERNEL.append(compiled)
+    return _KERNEL[0]
+
+
 def _mulhilo(a: np.ndarray, b: int) -> tuple[np.ndarray, np.ndarray]:
     """(low, high) 64-bit words of a·b for uint64 arrays a and a 64-bit constant b."""
     a0, a1 = a & _M32, a >> _S32
@@ -141,6 +163,10 @@ def philox4x64(counter, key) -> tuple[np.ndarray, ...]:
     c = [np.asarray(x, dtype=np.uint64) for x in np.broadcast_arrays(*[np.asarray(x, dtype=np.uint64)
                                                                          for x in counter])]
     k0, k1 = np.uint64(key[0]), np.uint64(key[1])
+    compiled = kernel()
+    if compiled is not None:
+        out = compiled.philox4x64(*[x.ravel() for x in c], k0, k1)
+        return tuple(w.reshape(c[0].shape) for w in out)
     with np.errstate(over="ignore"):
         for r in range(10):
             if r:
@@ -161,6 +187,16 @@ def _counter(a, b, stream: int, k: int):
 
 def keyed_uniform(seed, a, b=None, *, stream: int, k: int = 0) -> np.ndarray:
     """u ∈ (0, 1) for each item: a function of (seed, a, b, stream, k) only (Philox4x64-10 word 0)."""
+    compiled = kernel()
+    if compiled is not None:
+        a = np.asarray(a, dtype=np.uint64)
+        b = np.zeros((), dtype=np.uint64) if b is None else np.asarray(b, dtype=np.uint64)
+        shape = np.broadcast(a, b, np.zeros(1, dtype=np.uint64)).shape  # as _counter's: at least 1-D
+        if a.shape != shape and a.size != 1 or b.shape != shape and b.size != 1:  # a general broadcast
+            a, b = np.broadcast_arrays(a, b)
+        k0, k1 = (np.uint64(w) for w in seed_key(seed))
+        tag = np.uint64((int(stream) << 32) | int(k))
+        return compiled.keyed_uniform(a.ravel(), b.ravel(), int(np.prod(shape)), tag, k0, k1).reshape(shape)
     out = philox4x64(_counter(a, b, stream, k), seed_key(seed))[0]
     return ((out >> np.uint64(11)).astype(np.float64) + 0.5) * 2.0**-53
 
