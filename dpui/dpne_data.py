@@ -36,6 +36,19 @@ def ngram_index(corpus_hash: str, _corpus):
 
 
 # ------------------------------------------------------------------------------ seed in the key
+@st.cache_resource(show_spinner="Running DPNE …", max_entries=16)
+def dpne_run(corpus_hash, knobs: tuple, seed, _corpus):
+    """DPNE at the page's knobs (``knobs``: sorted (name, value) pairs of dpne_with_evaluation's keywords) with
+    the page's draws (``rng_for(seed, "dpne", T, Δ0, c, pruning, selection, policy, η)``): a widget that is not a
+    DPNE knob (log scale, K, a tab) redraws without rerunning it, and going back to a setting is instant.
+    cache_resource: the run holds the cached token corpus as its encoder, which must not be copied."""
+    kw = dict(knobs)
+    tc = token_corpus(corpus_hash, _corpus)
+    rng = rng_for(seed, "dpne", kw["max_length"], kw["contribution_limit"], kw["noise_decay"], kw["pruning"],
+                  kw["selection"], kw["policy"], kw["eta"])
+    return dpne_with_evaluation(tc, **kw, rng=rng)
+
+
 @st.cache_data(show_spinner="Running the DPSU baselines …", max_entries=64)
 def baseline_sizes(corpus_hash, epsilon, delta, T, delta0, selection, policy, seed, _corpus):
     """|S_k| of DPSU-all, DPSU-even and DPSU-single, by name."""

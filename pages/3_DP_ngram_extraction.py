@@ -9,7 +9,7 @@ Cached loaders: dpui.dpne_data; figures and tables: dpui.dpne_figures; texts: dp
 import pandas as pd
 import streamlit as st
 
-from dpcore import EVALUATION_ONLY, KANONYMITY_LABEL, dpne_with_evaluation, items_per_user, kanonymity_coverage, review
+from dpcore import EVALUATION_ONLY, KANONYMITY_LABEL, items_per_user, kanonymity_coverage, review
 from dpcore.dpne import dpne_guarantee
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui import dpne_data as data
@@ -59,7 +59,7 @@ knobs = dict(epsilon=eps, delta=delta, max_length=T, contribution_limit=delta0, 
              pruning=pruning, selection=selection, policy=policy)
 with user_errors():
     tc = data.token_corpus(chash, corpus)
-    result, evaluation = dpne_with_evaluation(tc, **knobs, rng=settings.rng("dpne", T, delta0, decay, pruning, selection, policy, eta))
+    result, evaluation = data.dpne_run(chash, tuple(sorted(knobs.items())), seed, corpus)
 
 guarantee_badge(result.guarantee, name="DPNE")
 lazy = tc.n_users > data.LAZY_USERS  # paper-size corpus: the costly comparisons wait for a button
