@@ -132,7 +132,7 @@ def test_table4_chain_reason_reads_the_rows():
             {"k": 4, "popular": 2_208, "valid": 0.47, "released": 0.47, "threshold_dpne": 10.9,
              "threshold_single": 8.2, "gain": 2.76}]
     text = pr.table4_chain_reason(rows)
-    for piece in ("ρ_2 = 17.8", "DPSU-single's 8.2", "releases 26% of the 17,136 bigrams", "61%, 47%",
-                  "k = 3…4", "2.3–2.8×"):
+    for piece in ("ρ_1 = 20 and ρ_2 = 17.8 against 8.2", "30% of the 10 words and 26% of the 17,136 bigrams",
+                  "61%, 47%", "k = 3…4", "2.3–2.8×", "releases 85%–100% of the popular ones"):
         assert piece in text, piece
     assert pr.table4_chain_reason(rows[:1]) == "DPNE stopped after k = 1."
