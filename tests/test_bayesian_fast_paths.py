@@ -148,3 +148,63 @@ def test_order_in_rows_is_lexsort(seed):
     assert np.array_equal(order_in_rows(rows, keys), np.lexsort((keys, rows)))
     keys = rng.random(rows.size)
     assert np.array_equal(order_in_rows(rows, keys), np.lexsort((keys, rows)))
+
+
+# ------------------------------------------------------------------------------ n-gram counting
+from dpcore.corpus import Corpus, Document, corpus_from_token_arrays  # noqa: E402
+from dpcore.ngram_counts import _ngram_counts_python, ngram_counts  # noqa: E402
+
+
+def _random_corpus(rng, n_users, alphabet, name, as_arrays):
+    """Random users of random documents of random sentences (some of one token, shorter than n)."""
+    words = [f"w{i}" for i in range(alphabet)] + ["Zed", "ab", "a b"]  # mixed case, a space inside a token
+    if as_arrays:
+        toks, so, do, uo = [], [0], [0], [0]
+        for _ in range(n_users):
+            for _ in range(int(rng.integers(0, 3))):
+                for _ in range(int(rng.integers(1, 4))):
+                    toks += rng.integers(0, len(words), size=int(rng.integers(1, 7))).tolist()
+                    so.append(len(toks))
+                do.append(len(so) - 1)
+            uo.append(len(do) - 1)
+        return corpus_from_token_arrays(words, np.asarray(toks, dtype=np.int32), so, do, uo, name=name)
+    users = tuple(tuple(Document(sentences=tuple(tuple(rng.choice(words, size=int(rng.integers(1, 7))).tolist())
+                                                 for _ in range(int(rng.integers(1, 4)))))
+                        for _ in range(int(rng.integers(0, 3)))) for _ in range(n_users))
+    return Corpus(user_ids=tuple(f"{name}{u}" for u in range(n_users)), users=users, name=name)
+
+
+def _same_counts(a, b):
+    ma, mb = a.user_counts, b.user_counts
+    return (a.n == b.n and a.vocabulary == b.vocabulary and np.array_equal(a.public_counts, b.public_counts)
+            and a.dropped_tokens == b.dropped_tokens and a.user_ids == b.user_ids and ma.shape == mb.shape
+            and ma.dtype == mb.dtype and np.array_equal(ma.indptr, mb.indptr)
+            and np.array_equal(ma.indices, mb.indices) and np.array_equal(ma.data, mb.data)
+            and a.private_hash == b.private_hash and a.public_hash == b.public_hash)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_ngram_counts_equals_the_dict_lookup_per_token(seed):
+    """The vectorised counting (token ids, int64 keys) gives exactly the old per-token dict lookup's
+    result: vocabulary order (count desc, then alphabetical), α, counts, dropped n-grams."""
+    rng = np.random.default_rng(seed)
+    alphabet = int(rng.choice([2, 5, 30]))
+    pub = _random_corpus(rng, int(rng.integers(1, 12)), alphabet, "p", as_arrays=seed % 2 == 0)
+    prv = _random_corpus(rng, int(rng.integers(1, 15)), alphabet + 3, "u", as_arrays=seed % 3 == 0)
+    for n in (1, 2, 3):
+        for max_vocabulary in (None, 2, 5):
+            try:
+                old = _ngram_counts_python(prv, pub, n, max_vocabulary)
+            except ValueError as e:
+                with pytest.raises(ValueError, match=str(e)[:30]):
+                    ngram_counts(prv, pub, n=n, max_vocabulary=max_vocabulary)
+                continue
+            assert _same_counts(ngram_counts(prv, pub, n=n, max_vocabulary=max_vocabulary), old), (seed, n)
+
+
+def test_ngram_counts_on_the_classroom_corpus_equals_the_dict_lookup():
+    from dpcore.corpus import load_sample_corpus
+
+    prv, pub = load_sample_corpus("private"), load_sample_corpus("public")
+    for n in (1, 2, 3):
+        assert _same_counts(ngram_counts(prv, pub, n=n), _ngram_counts_python(prv, pub, n, None)), n
