@@ -202,7 +202,7 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
     n = _check_order(n)
     if max_vocabulary is not None:
         max_vocabulary = check_int("max_vocabulary", max_vocabulary, low=2)
-    pub_ids, pub_run, _, words = _token_ids(public)
+    pub_ids, pub_run, _, words = _token_ids(public, n)
     v = max(len(words), 1)
     if v ** n >= 2 ** 62:  # n-gram keys would not fit in int64 (millions of distinct tokens): count in Python
         return _ngram_counts_python(private, public, n, max_vocabulary)
@@ -228,7 +228,7 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
         )
     # private tokens in the public id space (-1: not a public token, so no n-gram of V holds it)
     lookup = {w: i for i, w in enumerate(words.tolist())}
-    prv_ids, prv_run, prv_user, prv_words = _token_ids(private)
+    prv_ids, prv_run, prv_user, prv_words = _token_ids(private, n)
     to_public = np.fromiter((lookup.get(w, -1) for w in prv_words), dtype=np.int64, count=len(prv_words))
     pkeys, pos = _ngram_keys(to_public[prv_ids], prv_run, n, v)
     del prv_ids, prv_run
@@ -244,7 +244,7 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
     found = col >= 0
     dropped = int(pkeys.size - np.count_nonzero(found))
     col = col[found]
-    row = prv_user[pos[found]].astype(np.int64)
+    row = (prv_user[found] if pos is None else prv_user[pos[found]]).astype(np.int64)
     data = np.ones(col.shape[0], dtype=np.int64)
     m = sp.coo_matrix((data, (row, col)), shape=(private.n_users, len(vocab))).tocsr()
     m.sum_duplicates()
@@ -256,8 +256,9 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
     )
 
 
-def _token_ids(corpus: Corpus):
-    """(token ids, tokens left in the sentence, user of each position, the token strings) of a corpus.
+def _token_ids(corpus: Corpus, n: int):
+    """(token ids, tokens left in the sentence (None for n = 1: not needed), user of each position, the
+    token strings) of a corpus.
 
     The generated sample corpora keep their token arrays (ids into a list of distinct words): used as
     they are. Any other corpus goes through :func:`dpcore.encode_corpus`."""
@@ -268,7 +269,7 @@ def _token_ids(corpus: Corpus):
             tokens = np.asarray(arrays["tokens"])
             so, do, uo = (np.asarray(arrays[k], dtype=np.int64) for k in ("sent_off", "doc_off", "user_off"))
             lens = np.diff(so)
-            run_left = np.repeat(so[1:], lens) - np.arange(tokens.size)
+            run_left = np.repeat(so[1:], lens) - np.arange(tokens.size) if n > 1 else None
             sent_user = np.repeat(np.repeat(np.arange(len(uo) - 1, dtype=np.int32), np.diff(uo)), np.diff(do))
             return tokens, run_left, np.repeat(sent_user, lens), words
     tc = encode_corpus(corpus)
@@ -276,13 +277,16 @@ def _token_ids(corpus: Corpus):
 
 
 def _ngram_keys(ids: np.ndarray, run_left: np.ndarray, n: int, v: int) -> tuple[np.ndarray, np.ndarray]:
-    """The n-grams of a token-id stream as int64 keys Σ_j id_j·v^(n−1−j), and their start positions.
+    """The n-grams of a token-id stream as int64 keys Σ_j id_j·v^(n−1−j), and their start positions
+    (None for n = 1: every position; the keys may then be ``ids`` itself).
 
     An n-gram starts at p iff ``run_left[p] >= n`` (it stays inside its sentence). A window holding an
     id of −1 (a token outside the public vocabulary) gets a negative key, which matches no n-gram of V."""
-    pos = np.flatnonzero(run_left >= n) if n > 1 else np.arange(ids.size, dtype=np.int64)
+    if n == 1:  # every token is a 1-gram (an unknown one is already −1); the start positions are all
+        return ids.astype(np.int64, copy=False), None
+    pos = np.flatnonzero(run_left >= n)
     ids = ids.astype(np.int64, copy=False)
-    keys = ids[pos].copy()
+    keys = ids[pos]
     unknown = keys < 0
     for j in range(1, n):
         nxt = ids[pos + j]
