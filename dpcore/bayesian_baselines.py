@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .bayesian import _check_public, check_count_matrix
+from .bayesian import _check_public, check_count_matrix, smallest_keys_per_row
 from .guarantees import Guarantee, k_anonymity, local_sensitivity, no_private_data, no_protection, pure_dp
 from .validation import check_choice, check_epsilon, check_int, check_noise_scale, check_rng
 
@@ -112,16 +112,16 @@ def cap_user_totals(user_counts, *, W, rng) -> sp.csr_matrix:
         raise ValueError(
             f"user_counts: the {over.size} user(s) above W={W} hold {n_expand:.3g} counts in total; capping draws "
             f"one key per count, so at most {_MAX_CAP_EXPANSION:.0e} are supported (are these real token counts?)")
-    counts = sub.data.astype(np.int64)
-    token_col = np.repeat(sub.indices, counts)
-    token_row = np.repeat(np.repeat(np.arange(over.size), np.diff(sub.indptr)), counts)
-    keys = rng.random(token_col.size)
-    # tokens are grouped by row already; row + key in [row, row+1) sorts within each row only
-    order = np.argsort(token_row + keys, kind="stable")
-    starts = np.concatenate(([0], np.cumsum(totals[over].astype(np.int64))[:-1]))
-    rank = np.arange(token_col.size) - np.repeat(starts, totals[over].astype(np.int64))
-    keep = order[rank < W]
-    kept = sp.coo_matrix((np.ones(keep.size), (over[token_row[keep]], token_col[keep])), shape=m.shape).tocsr()
+    # Tokens are numbered user by user (each entry's count expanded in column order); each user keeps the
+    # W tokens of smallest row + key, ties by position — the first W of a stable sort of row + key —
+    # found without expanding every token (smallest_keys_per_row).
+    entry_start = np.concatenate(([0], np.cumsum(sub.data.astype(np.int64))))
+    row_start = entry_start[sub.indptr]
+    keys = rng.random(int(entry_start[-1]))
+    pos, row = smallest_keys_per_row(keys, row_start, W, add_row=True)
+    del keys
+    col = sub.indices[np.searchsorted(entry_start, pos, side="right") - 1]
+    kept = sp.coo_matrix((np.ones(pos.size), (over[row], col)), shape=m.shape).tocsr()
     under = np.ones(m.shape[0], dtype=bool)
     under[over] = False
     out = sp.diags(under.astype(float)) @ m + kept

@@ -23,6 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .corpus import Corpus
+from .ngrams import encode_corpus
 from .validation import check_int, check_rng
 
 __all__ = ["NgramCounts", "ngram_counts", "sentence_ngrams", "NGRAM_ORDERS"]
@@ -190,8 +191,10 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
       TypeError: a corpus is not a :class:`Corpus`.
       ValueError: n outside {1, 2, 3}, a vocabulary of fewer than 2 items, or no public n-gram.
 
-    Cost: one dict lookup per private token (integer ids), one sparse COO → CSR conversion; no loop
-    over |V| per user.
+    Cost: both corpora as token ids (:func:`dpcore.encode_corpus`: numpy only for the generated sample
+    corpora), each n-gram an int64 key, one ``np.unique`` for V, one ``searchsorted`` for the private
+    n-grams, one sparse COO → CSR conversion; no Python loop over tokens (the same result as the dict
+    lookup per token of :func:`_ngram_counts_python`, used only when the keys would overflow int64).
     """
     for name, c in (("private", private), ("public", public)):
         if not isinstance(c, Corpus):
@@ -199,6 +202,103 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
     n = _check_order(n)
     if max_vocabulary is not None:
         max_vocabulary = check_int("max_vocabulary", max_vocabulary, low=2)
+    pub_ids, pub_run, _, words = _token_ids(public, n)
+    v = max(len(words), 1)
+    if v ** n >= 2 ** 62:  # n-gram keys would not fit in int64 (millions of distinct tokens): count in Python
+        return _ngram_counts_python(private, public, n, max_vocabulary)
+    keys, _ = _ngram_keys(pub_ids, pub_run, n, v)
+    del pub_ids, pub_run
+    if keys.size == 0:
+        raise ValueError(f"the public corpus has no {n}-gram: its sentences are all shorter than n={n}")
+    uniq, freq = np.unique(keys, return_counts=True)
+    del keys
+    digits = [(uniq // v ** (n - 1 - j)) % v for j in range(n)]  # token ids of each distinct n-gram
+    words = np.asarray(words, dtype=object)
+    rank = np.empty(v, dtype=np.int64)  # alphabetical rank of each token: tuples of str compare by these
+    rank[sorted(range(words.size), key=words.__getitem__)] = np.arange(words.size)
+    order = np.lexsort(tuple(rank[d] for d in reversed(digits)) + (-freq,))  # count desc, then alphabetical
+    if max_vocabulary is not None:
+        order = order[:max_vocabulary]
+    columns = [words[d[order]].tolist() for d in digits]
+    vocab = tuple(zip(*columns))
+    alpha = freq[order].astype(float)
+    if len(vocab) < 2:
+        raise ValueError(
+            f"vocabulary size must be >= 2 (a softmax over one item carries no information), got |V|={len(vocab)}"
+        )
+    # private tokens in the public id space (-1: not a public token, so no n-gram of V holds it)
+    lookup = {w: i for i, w in enumerate(words.tolist())}
+    prv_ids, prv_run, prv_user, prv_words = _token_ids(private, n)
+    to_public = np.fromiter((lookup.get(w, -1) for w in prv_words), dtype=np.int64, count=len(prv_words))
+    pkeys, pos = _ngram_keys(to_public[prv_ids], prv_run, n, v)
+    del prv_ids, prv_run
+    column_of = np.full(uniq.size, -1, dtype=np.int64)  # column of each distinct public n-gram (-1: cut off)
+    column_of[order] = np.arange(order.size)
+    if v ** n <= 2 ** 25:  # a direct table over the key space
+        table = np.full(v ** n + 1, -1, dtype=np.int64)  # the last slot: keys of unknown tokens (-1)
+        table[uniq] = column_of
+        col = table[pkeys]
+    else:  # uniq is sorted: binary search, then check the hit
+        at = np.minimum(np.searchsorted(uniq, pkeys), uniq.size - 1)
+        col = np.where(uniq[at] == pkeys, column_of[at], -1)
+    found = col >= 0
+    dropped = int(pkeys.size - np.count_nonzero(found))
+    col = col[found]
+    row = (prv_user[found] if pos is None else prv_user[pos[found]]).astype(np.int64)
+    data = np.ones(col.shape[0], dtype=np.int64)
+    m = sp.coo_matrix((data, (row, col)), shape=(private.n_users, len(vocab))).tocsr()
+    m.sum_duplicates()
+    index = None
+    return NgramCounts(
+        n=n, vocabulary=vocab, user_counts=m, public_counts=alpha, user_ids=private.user_ids,
+        dropped_tokens=dropped, private_hash=private.content_hash, public_hash=public.content_hash,
+        _index=index,
+    )
+
+
+def _token_ids(corpus: Corpus, n: int):
+    """(token ids, tokens left in the sentence (None for n = 1: not needed), user of each position, the
+    token strings) of a corpus.
+
+    The generated sample corpora keep their token arrays (ids into a list of distinct words): used as
+    they are. Any other corpus goes through :func:`dpcore.encode_corpus`."""
+    arrays = getattr(corpus, "token_arrays", None)
+    if arrays:
+        words = list(arrays["words"])
+        if len(set(words)) == len(words):
+            tokens = np.asarray(arrays["tokens"])
+            so, do, uo = (np.asarray(arrays[k], dtype=np.int64) for k in ("sent_off", "doc_off", "user_off"))
+            lens = np.diff(so)
+            run_left = np.repeat(so[1:], lens) - np.arange(tokens.size) if n > 1 else None
+            sent_user = np.repeat(np.repeat(np.arange(len(uo) - 1, dtype=np.int32), np.diff(uo)), np.diff(do))
+            return tokens, run_left, np.repeat(sent_user, lens), words
+    tc = encode_corpus(corpus)
+    return tc.tokens, tc.run_left, tc.user_of, tc.vocabulary.tolist()
+
+
+def _ngram_keys(ids: np.ndarray, run_left: np.ndarray, n: int, v: int) -> tuple[np.ndarray, np.ndarray]:
+    """The n-grams of a token-id stream as int64 keys Σ_j id_j·v^(n−1−j), and their start positions
+    (None for n = 1: every position; the keys may then be ``ids`` itself).
+
+    An n-gram starts at p iff ``run_left[p] >= n`` (it stays inside its sentence). A window holding an
+    id of −1 (a token outside the public vocabulary) gets a negative key, which matches no n-gram of V."""
+    if n == 1:  # every token is a 1-gram (an unknown one is already −1); the start positions are all
+        return ids.astype(np.int64, copy=False), None
+    pos = np.flatnonzero(run_left >= n)
+    ids = ids.astype(np.int64, copy=False)
+    keys = ids[pos]
+    unknown = keys < 0
+    for j in range(1, n):
+        nxt = ids[pos + j]
+        unknown |= nxt < 0
+        keys *= v
+        keys += nxt
+    keys[unknown] = -1
+    return keys, pos
+
+
+def _ngram_counts_python(private: Corpus, public: Corpus, n: int, max_vocabulary: int | None) -> NgramCounts:
+    """:func:`ngram_counts` by a dict lookup per private token (for vocabularies too large for int64 keys)."""
     vocab, alpha = _public_vocabulary(public, n, max_vocabulary)
     if len(vocab) < 2:
         raise ValueError(
