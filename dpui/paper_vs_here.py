@@ -182,7 +182,7 @@ def table_rows(entry: dict) -> list[dict]:
              else "— (not reported)", "here": fmt(r["here"])} for r in entry["rows"]]
 
 
-def measured_reason(entry: dict) -> str | None:
+def table2_text(entry: dict) -> str | None:
     """For 003: our distinct k-grams per user beside Reddit's (003 Table 2), set against the contribution limit."""
     t2 = entry.get("table2")
     if not t2:
@@ -190,11 +190,50 @@ def measured_reason(entry: dict) -> str | None:
     rows, limit = t2["rows"], entry["settings"].get("contribution_limit")
     here = ", ".join(fmt(r["here"]) for r in rows[:5])
     paper = ", ".join(fmt_paper(r["paper"]) for r in rows[:5])
-    return (f"**Measured difference in the data:** a generated user holds on average {here} … distinct k-grams for "
-            f"k = 1…5, a Reddit user {paper} … ({getattr(pr, t2['reported']).source}; all lengths below). Reddit "
-            f"users hold several times the contribution limit Δ0 = {limit} per length, so DPSU must drop most of a "
-            "user's k-grams and DPNE's pruning decides which survive (003 §2–3); ours hold about Δ0 or fewer, so "
-            "there is little for pruning to gain. That is the likely reason, not a proof.")
+    return (f"**The data beside Reddit's:** a generated user holds on average {here} … distinct k-grams for "
+            f"k = 1…5, a Reddit user {paper} … ({getattr(pr, t2['reported']).source}; all lengths below), "
+            f"against the contribution limit Δ0 = {limit} per length.")
+
+
+def small_limit_text(reason: dict) -> str:
+    """The per-user-volume hypothesis, tested: DPNE vs DPSU-single at a smaller Δ0 (numbers from the file)."""
+    sl = reason["small_limit"]
+    rows, limit = sl["rows"], sl["contribution_limit"]
+    behind = [r["k"] for r in rows if r["k"] >= 5 and not r["DPNE"] > r["DPSU-single"]]
+    ratio_here = sl["per_user_6grams"] / limit
+    ratio_paper = pr.TABLE2_REDDIT.values["Reddit"][5] / pr.TABLE4_SETTINGS["contribution_limit"]
+    pairs = ", ".join(f"{fmt(r['DPNE'])} vs {fmt(r['DPSU-single'])}" for r in rows if r["k"] >= 5)
+    return (f"**Is it the k-grams per user?** At Δ0 = {limit} our users hold {ratio_here:.2g}× Δ0 distinct 6-grams on "
+            f"average, as Reddit's hold {ratio_paper:.2g}× Δ0 = {pr.TABLE4_SETTINGS['contribution_limit']}. "
+            + (f"DPNE is still behind DPSU-single at k = {', '.join(map(str, behind))} (k = 5…9: {pairs}; one seed): "
+               "the volume per user alone does not explain the difference." if behind else
+               f"DPNE is then ahead of DPSU-single at every k ≥ 5 ({pairs}; one seed)."))
+
+
+def reason_sections(entry: dict, reason: dict | None) -> list[str]:
+    """For 003 Table 4: the measured reason, as paragraphs (all numbers read from the results file)."""
+    out = []
+    if reason:
+        out.append("**Why, measured (one DPNE run at these settings, `dpcore.pruning_chain`):** " + reason["chain_reason"])
+        sc = reason["at_paper_users"]
+        out.append("**Is it the number of users?** " + sc["verdict"] + " Every user written "
+                   f"{sc['settings']['paper_users'] / sc['settings']['n_users']:.3g} times gives the same release as "
+                   "this smaller noise: a test of scale, not a privacy setting.")
+        out.append(small_limit_text(reason))
+    t2 = table2_text(entry)
+    if t2:
+        out.append(t2)
+    return out
+
+
+def scaled_rows(reason: dict) -> list[dict]:
+    """k-grams per length at the noise of the paper's number of users, beside the paper's Table 4."""
+    sc = reason["at_paper_users"]
+    here = {r["quantity"]: r for r in sc["rows"]}
+    T = sc["settings"]["max_length"]
+    return [{"k": k, **{f"{name} (ours)": fmt(here[f"{name}, k = {k}"]["here"]) for name in pr.TABLE4.values},
+             "DPNE (paper)": fmt_paper(pr.TABLE4.values["DPNE"][k - 1]),
+             "DPSU-single (paper)": fmt_paper(pr.TABLE4.values["DPSU-single"][k - 1])} for k in range(1, T + 1)]
 
 
 def _current_hash(corpus_info: dict, settings) -> str | None:
@@ -264,9 +303,14 @@ def paper_vs_here(page: str, settings=None, *, path: Path | None = None) -> None
                     st.markdown(f"**The same comparison {where}:** {e['verdict']}")
                 st.markdown(f"What sets the noise {where} (ours; the paper states none of these): " + "; ".join(
                     f"{r['quantity']}: **{fmt(r['here'])}**" for r in e["context"]) + ".")
-        reason = measured_reason(entry)
+        reason = load_results(path).get("comparisons", {}).get(section.entry + "_reason")
+        for paragraph in reason_sections(entry, reason):
+            st.markdown(paragraph)
         if reason:
-            st.markdown(reason)
+            st.caption(f"At the noise of {reason['at_paper_users']['settings']['paper_users']:,} users (ε = "
+                       f"{reason['at_paper_users']['settings']['epsilon']:.3g} on ours), k-grams released per length:")
+            st.dataframe(pd.DataFrame(scaled_rows(reason)), hide_index=True, width="stretch")
+        if entry.get("table2"):
             st.dataframe(pd.DataFrame([{"k": i + 1, "Reddit (003 Table 2)": fmt_paper(r["paper"]), "here": fmt(r["here"])}
                                        for i, r in enumerate(entry["table2"]["rows"])]),
                          hide_index=True, width="stretch")

@@ -180,7 +180,7 @@ def test_shipped_paper_column_is_dpcore_paper_results():
     tdp = {r["quantity"].rsplit(", ", 1)[1]: r["paper"] for r in c["topicdp_fig52"]["rows"]}
     assert tdp == {"TopicDP": pr.FIG52_TOPICDP.values["TopicDP"][1], "MVG": pr.FIG52_TOPICDP.values["MVG"][1],
                    "Laplace": None}
-    for name, entry in c.items():
+    for name, entry in ((n, e) for n, e in c.items() if not n.endswith("_reason")):  # reasons: their own test
         assert entry["settings"] == {**getattr(pr, {"table4": "TABLE4_SETTINGS", "bayesian_fig1": "FIG1_SETTINGS",
                                                      "topicdp_fig52": "TOPICDP_SETTINGS"}[name]),
                                      **({"delta_s": entry["settings"]["delta_s"]} if name == "topicdp_fig52" else {})}
@@ -200,6 +200,42 @@ def test_verdicts_in_the_file_follow_the_numbers():
     assert c["bayesian_fig1"]["reproduced"] == (b["KL, BayesianDP"] < b["KL, Laplace"])
     t = {r["quantity"].rsplit(", ", 1)[1]: r["here"] for r in c["topicdp_fig52"]["rows"]}
     assert c["topicdp_fig52"]["reproduced"] == (t["TopicDP"] < min(t["MVG"], t["Laplace"]))
+
+
+def test_table4_reason_follows_its_stored_numbers():
+    """The DPNE page's measured reason: the chain text is table4_chain_reason of the stored rows, the scaled
+    comparison ran at users_equivalent_epsilon and its verdict follows its numbers, the paper column is the
+    transcription."""
+    r = RESULTS["comparisons"]["table4_reason"]
+    assert r["chain_reason"] == pr.table4_chain_reason(r["chain"], K=100)
+    assert [row["k"] for row in r["chain"]] == list(range(1, len(r["chain"]) + 1))
+    sc = r["at_paper_users"]
+    st_ = sc["settings"]
+    assert st_["paper_users"] == pr.REDDIT_USERS and st_["n_users"] == r["corpus"]["n_users"]
+    assert st_["epsilon"] == pytest.approx(pr.users_equivalent_epsilon(4.0, 1e-7, st_["n_users"], st_["paper_users"]))
+    here = {row["quantity"]: row for row in sc["rows"]}
+    for name, values in pr.TABLE4.values.items():
+        assert [here[f"{name}, k = {k}"]["paper"] for k in range(1, 10)] == list(values)
+    d, a, e, s1 = ([here[f"{m}, k = {k}"]["here"] for k in range(1, 10)]
+                   for m in ("DPNE", "DPSU-all", "DPSU-even", "DPSU-single"))
+    shape = all(d[k] > max(a[k], e[k]) for k in range(2, 9)) and all(d[k] > s1[k] for k in range(4, 9))
+    assert sc["reproduced"] == shape and ("shape reproduced" in sc["verdict"]) == shape
+    assert r["verdict"] == sc["verdict"]
+    small = r["small_limit"]
+    assert small["contribution_limit"] < pr.TABLE4_SETTINGS["contribution_limit"] and len(small["rows"]) == 9
+    six = next(x["here"] for x in RESULTS["comparisons"]["table4"]["table2"]["rows"] if x["quantity"].startswith("distinct 6"))
+    assert small["per_user_6grams"] == pytest.approx(six)
+
+
+def test_dpne_page_shows_the_measured_reason(small_paper_size):
+    r = RESULTS["comparisons"]["table4_reason"]
+    at = run(PAGES["3_DP_ngram_extraction"])
+    text = " ".join(m.value for m in at.markdown)
+    assert r["chain_reason"] in text and r["at_paper_users"]["verdict"] in text
+    assert pvh.small_limit_text(r) in text
+    scaled = [d.value for d in at.dataframe if "DPNE (ours)" in d.value.columns]
+    assert len(scaled) == 1 and list(scaled[0]["DPNE (ours)"]) == [
+        pvh.fmt(x["here"]) for x in r["at_paper_users"]["rows"] if x["quantity"].startswith("DPNE, k =")]
 
 
 def test_stale_numbers_are_flagged(tmp_path, monkeypatch):
