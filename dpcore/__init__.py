@@ -79,6 +79,7 @@ from .dpne import (
     DpneRun,
     DpsuBaselineRelease,
     KAnonymityCoverage,
+    DpnePlan,
     PruningChain,
     count_valid_kgrams,
     dpne,
@@ -90,6 +91,7 @@ from .dpne import (
     dpsu_threshold,
     dpsu_threshold_for_sigma,
     kanonymity_coverage,
+    prepare_dpne,
     pruning_chain,
     spurious_threshold,
 )

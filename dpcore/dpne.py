@@ -105,6 +105,8 @@ __all__ = [
     "DEFAULT_K_VALUES",
     "PruningChain",
     "pruning_chain",
+    "DpnePlan",
+    "prepare_dpne",
     "dpne_noise_scales",
     "dpsu_threshold",
     "dpsu_threshold_for_sigma",
@@ -790,13 +792,19 @@ def _merge_items(parts):
     return keys[starts], b, hist
 
 
+def _noisy_values(hist, sigma, seed, k, item_keys):
+    """(support indices, H[u] + σ·Z_u over the support H > 0), Z_u keyed by (seed, k, item key)."""
+    supp_idx = np.flatnonzero(hist > 0)
+    return supp_idx, hist[supp_idx] + sigma * keyed_normal(seed, item_keys[supp_idx], stream=STREAM_NOISE, k=k)
+
+
 def _noisy_threshold(hist, sigma, threshold, seed, k, item_keys):
     """Release item u iff H[u] + σ·Z_u > ρ over the support (H > 0), Z_u keyed by (seed, k, item key)."""
-    support = hist > 0
+    supp_idx, noisy = _noisy_values(hist, sigma, seed, k, item_keys)
     released = np.zeros(hist.size, dtype=bool)
-    supp_idx = np.flatnonzero(support)
-    noisy = hist[supp_idx] + sigma * keyed_normal(seed, item_keys[supp_idx], stream=STREAM_NOISE, k=k)
     released[supp_idx[noisy > threshold]] = True
+    support = np.zeros(hist.size, dtype=bool)
+    support[supp_idx] = True
     return released, support
 
 
@@ -879,16 +887,115 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
     Raises:
       TypeError / ValueError: a parameter of the wrong kind or out of range.
     """
+    checked = _check_dpne(epsilon, delta, max_length, contribution_limit, noise_decay, pruning, selection, policy,
+                          policy_cutoff, eta=eta)
+    return _prepare_dpne(users, rng, *checked[:-1]).run(checked[-1])
+
+
+def prepare_dpne(users, *, epsilon, delta, max_length, contribution_limit, noise_decay=1.0, pruning="both", rng,
+                 selection="random", policy="weighted", policy_cutoff=2.0) -> "DpnePlan":
+    """Everything of a DPNE run that does not depend on η, computed once: ``plan.run(eta)`` then equals
+    ``dpne_with_evaluation(users, eta=eta, …)`` with the same arguments, bit for bit, for any η.
+
+    η only sets the thresholds ρ_k of the lengths k ≥ 2 (SPEC §4). What comes before the first of them does
+    not depend on it: the 1-gram release S_1 and, with the weighted Gaussian policy, the whole length-2
+    histogram and its keyed noise (its candidates S_1 × S_1 depend on S_1 alone). On the 100,000-user sample
+    these are ~90 % of a run's time, so a page that moves η reruns only the rest. (With the Policy Gaussian
+    the length-2 histogram depends on ρ_2 through its cutoff, so only S_1 is kept.)
+
+    Same arguments as :func:`dpne_with_evaluation` except ``eta``. The plan holds the encoded corpus and
+    private intermediate counts: evaluation only, never publish it.
+    """
+    return _prepare_dpne(users, rng, *_check_dpne(epsilon, delta, max_length, contribution_limit, noise_decay, pruning,
+                                                   selection, policy, policy_cutoff))
+
+
+def _check_dpne(epsilon, delta, max_length, contribution_limit, noise_decay, pruning, selection, policy,
+                policy_cutoff, *, eta=None) -> tuple:
+    """The validated arguments, checked in the order of the signature (η last in the tuple when given)."""
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     max_length = check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH)
     limit = check_int("contribution_limit", contribution_limit, low=1)
-    eta = check_real("eta", eta, low=0.0, high=1.0, high_inclusive=False)
+    if eta is not None:
+        eta = _check_eta(eta)
     noise_decay = _check_noise_decay(noise_decay)
     check_choice("pruning", pruning, PRUNING_RULES)
     check_choice("selection", selection, SELECTION_RULES)
     check_choice("policy", policy, DPSU_POLICIES)
     policy_cutoff = _check_policy_cutoff(policy_cutoff)
+    out = (epsilon, delta, max_length, limit, noise_decay, pruning, selection, policy, policy_cutoff)
+    return out + (eta,) if eta is not None else out
+
+
+def _check_eta(eta) -> float:
+    return check_real("eta", eta, low=0.0, high=1.0, high_inclusive=False)
+
+
+@dataclass(frozen=True, eq=False)
+class _LevelHistogram:
+    """One length's weighted histogram over the valid k-grams users wrote, and its noisy values.
+
+    Per shard of users: bounds into the alive positions, the shard's item keys, the item of each candidate
+    position and (when kept) the candidate positions; merged over shards: item keys a·|S_1| + t, suffix index
+    b, H, the items' stable keys; the support (H > 0) with its noisy values H + σ_k·Z (Z keyed by the item) and
+    its sorted valid-space keys a·width + b (for the zero-weight draw)."""
+
+    bounds: list
+    shard_items: list
+    shard_codes: list
+    shard_positions: list | None
+    item_keys: np.ndarray
+    item_b: np.ndarray
+    item_key: np.ndarray
+    supp_idx: np.ndarray
+    noisy: np.ndarray
+    support_keys: np.ndarray
+
+
+def _level_histogram(tc, pos, rel, k, *, st, m, space, sigma_k, policy_gamma, keep_positions) -> _LevelHistogram:
+    """Valid k-grams at the visited positions, keyed by (prefix index a, index t of the last token in S_1):
+    a·|S_1| + t identifies a k-gram whatever the rule and keeps the key space small. Users are taken shard by
+    shard (positions cut at user boundaries); the keyed draws make the result independent of the cut."""
+    s1_size, seed = st["s1_size"], st["seed"]
+    bounds = _shard_bounds(pos, tc, st["user_start"], st["shard"]) if st["shard"] else [(0, pos.size)]
+    parts, shard_codes, shard_positions = [], [], []  # per shard: (items, b, histogram); item of each position
+    for s0, s1 in bounds:
+        p, key, b_at = _level_candidates(tc, pos[s0:s1], rel[s0:s1], k, st["pruning"], st["token_rel"], s1_size)
+        pu, pi, pc, ik, icode = group_by_user(tc.user_of[p], key, m * s1_size)
+        shard_codes.append(icode.astype(np.int32 if ik.size < 2**31 else np.int64))
+        if keep_positions:
+            shard_positions.append(p)
+        ia, it = ik // s1_size, ik % s1_size
+        ikey = fold_keys(st["prev_keys"][ia], st["tok_key"][st["s1_tokens"][it]])
+        if policy_gamma is None:  # weighted Gaussian
+            h = _shard_histogram(pu, pi, pc, ik.size, limit=st["limit"], selection=st["selection"], seed=seed, k=k,
+                                 item_keys=ikey, user_keys=st["user_key"])
+        else:  # Policy Gaussian: one shard (a sequential pass over all users)
+            users, items, _ = _kept_pairs(pu, pi, pc, st["limit"], st["selection"], None, _keyed_priority(
+                seed, k, pu, pi, ikey, st["user_key"]))
+            h = _policy_gaussian_histogram(users, items, ik.size, policy_gamma, None,
+                                           priority=keyed_uniform(seed, st["user_key"], stream=STREAM_ORDER, k=k))
+        if st["pruning"] == "both":
+            ib = np.empty(ik.size, dtype=np.int64)
+            ib[icode] = b_at  # the suffix's index in S_{k−1} (same for every occurrence)
+        else:
+            ib = it
+        parts.append((ik, ib, h))
+        del p, key, b_at, pu, pi, pc, icode
+    shard_items = [part[0] for part in parts]
+    item_keys, item_b, hist = _merge_items(parts)
+    del parts
+    item_a = item_keys // s1_size
+    item_key = fold_keys(st["prev_keys"][item_a], st["tok_key"][st["s1_tokens"][item_keys % s1_size]])
+    supp_idx, noisy = _noisy_values(hist, sigma_k, seed, k, item_key)
+    support_keys = np.sort(item_a[supp_idx] * space.width + item_b[supp_idx])
+    return _LevelHistogram(bounds, shard_items, shard_codes, shard_positions if keep_positions else None, item_keys,
+                           item_b, item_key, supp_idx, noisy, support_keys)
+
+
+def _prepare_dpne(users, rng, epsilon, delta, max_length, limit, noise_decay, pruning, selection, policy,
+                  policy_cutoff) -> "DpnePlan":
     seed = _keyed_seed(rng)
     tc = _as_token_corpus(users)
     tok_key = tc.token_key_array  # stable key of every token id
@@ -896,11 +1003,6 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
 
     sigma, sigmas = dpne_noise_scales(epsilon, delta, max_length=max_length, noise_decay=noise_decay)
     rho1 = dpsu_threshold_for_sigma(sigmas[0], delta, limit)
-    thresholds: dict[int, float] = {1: rho1}
-    valid_counts: dict[int, int] = {}
-    ids: dict[int, np.ndarray] = {}
-    spurious_ids: dict[int, np.ndarray] = {}
-    diags: list[DpneLevelDiagnostics] = []
 
     # ---- k = 1: DPSU over tokens -----------------------------------------------------------------
     V = tc.vocabulary_size
@@ -921,15 +1023,12 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
                                            keyed=(seed, 1, key1, user_key))
     s1_tokens = np.flatnonzero(released1).astype(np.int32)
     s1_tokens = s1_tokens[np.argsort(key1[s1_tokens], kind="stable")]  # canonical order: by key
-    prev_keys = key1[s1_tokens]
     token_rel = np.full(max(V, 1), -1, dtype=np.int64)
     token_rel[s1_tokens] = np.arange(s1_tokens.size)
-    ids[1] = s1_tokens.reshape(-1, 1)
-    spurious_ids[1] = np.zeros((0, 1), dtype=np.int32)
-    diags.append(DpneLevelDiagnostics(
+    diag1 = DpneLevelDiagnostics(
         k=1, previous_size=None, valid_count=None, sigma=float(sigmas[0]), threshold=rho1,
         released=int(s1_tokens.size), spurious_bound=None, supported=int(support1.sum()),
-        used_valid=int(support1.sum()), kept_from_histogram=int(s1_tokens.size), sampled_zero_weight=0, spurious=0))
+        used_valid=int(support1.sum()), kept_from_histogram=int(s1_tokens.size), sampled_zero_weight=0, spurious=0)
 
     # alive positions (their 1-gram released) and the index in S_{k−1} of the (k−1)-gram there
     pos_dtype = np.int32 if tc.n_tokens < 2**31 else np.int64  # 4 bytes a position where they fit
@@ -942,135 +1041,162 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
         del r_s, hit
     pos, rel = _concat(pos_parts, pos_dtype), _concat(rel_parts, pos_dtype)
     del pos_parts, rel_parts
-    prev_rows = ids[1]
-    prev_a = prev_b = None  # S_{k−1} as (prefix, suffix) index pairs into S_{k−2}
-    prev_prev_size = 0
-    s1_size = int(s1_tokens.size)
+    state = dict(seed=seed, tok_key=tok_key, user_key=user_key, s1_tokens=s1_tokens, s1_size=int(s1_tokens.size),
+                 token_rel=token_rel, prev_keys=key1[s1_tokens], user_start=user_start, shard=shard, limit=limit,
+                 selection=selection, pruning=pruning, pos_dtype=pos_dtype)
+    level2 = None
+    m = int(s1_tokens.size)
+    if max_length >= 2 and m and policy == "weighted":
+        space = _ValidSpace(pruning, m, m, None, None, 0)
+        if space.size:
+            level2 = _level_histogram(tc, pos, rel, 2, st=state, m=m, space=space, sigma_k=float(sigmas[1]),
+                                      policy_gamma=None, keep_positions=True)
+    return DpnePlan(tc=tc, state=state, pos=pos, rel=rel, level2=level2, diag1=diag1, sigma=float(sigma),
+                    sigmas=tuple(float(x) for x in sigmas), rho1=rho1,
+                    params=dict(epsilon=epsilon, delta=delta, max_length=max_length, contribution_limit=limit,
+                                noise_decay=noise_decay, pruning=pruning, selection=selection, policy=policy,
+                                policy_cutoff=policy_cutoff))
 
-    for k in range(2, max_length + 1):
-        m = prev_rows.shape[0]
-        if m == 0:
-            break
-        space = _ValidSpace(pruning, m, s1_size, prev_a, prev_b, prev_prev_size)
-        n_valid = space.size
-        valid_counts[k] = int(n_valid)
-        sigma_k = float(sigmas[k - 1])
-        if n_valid == 0:
-            thresholds[k] = math.inf
-            ids[k] = np.zeros((0, k), dtype=np.int32)
-            spurious_ids[k] = np.zeros((0, k), dtype=np.int32)
-            diags.append(DpneLevelDiagnostics(k, m, 0, sigma_k, math.inf, 0, 0.0, 0, 0, 0, 0, 0))
-            break
-        p_zero = _spurious_probability(eta, m, n_valid)
-        rho_k = float(-sigma_k * ndtri(p_zero))
-        thresholds[k] = rho_k
 
-        # Valid k-grams at the visited positions, keyed by (prefix index a, index t of the last token in
-        # S_1): a·|S_1| + t identifies a k-gram whatever the rule and keeps the key space small. Users
-        # are taken shard by shard (positions cut at user boundaries); the keyed draws make the result
-        # independent of the cut.
-        bounds = _shard_bounds(pos, tc, user_start, shard) if shard else [(0, pos.size)]
-        parts, shard_codes = [], []  # per shard: (items, b, histogram); item of each candidate position
-        for s0, s1 in bounds:
-            p, key, b_at = _level_candidates(tc, pos[s0:s1], rel[s0:s1], k, pruning, token_rel, s1_size)
-            pu, pi, pc, ik, icode = group_by_user(tc.user_of[p], key, m * s1_size)
-            shard_codes.append(icode.astype(np.int32 if ik.size < 2**31 else np.int64))
-            ia, it = ik // s1_size, ik % s1_size
-            ikey = fold_keys(prev_keys[ia], tok_key[s1_tokens[it]])
-            if policy == "weighted":
-                h = _shard_histogram(pu, pi, pc, ik.size, limit=limit, selection=selection, seed=seed, k=k,
-                                     item_keys=ikey, user_keys=user_key)
-            else:  # Policy Gaussian: one shard (a sequential pass over all users)
-                users, items, _ = _kept_pairs(pu, pi, pc, limit, selection, None, _keyed_priority(
-                    seed, k, pu, pi, ikey, user_key))
-                h = _policy_gaussian_histogram(users, items, ik.size, rho_k + policy_cutoff * sigma_k, None,
-                                               priority=keyed_uniform(seed, user_key, stream=STREAM_ORDER, k=k))
-            if pruning == "both":
-                ib = np.empty(ik.size, dtype=np.int64)
-                ib[icode] = b_at  # the suffix's index in S_{k−1} (same for every occurrence)
+@dataclass(frozen=True, eq=False)
+class DpnePlan:
+    """The part of a DPNE run that does not depend on η (:func:`prepare_dpne`); ``run(eta)`` finishes it.
+
+    Evaluation only: it holds the encoded private corpus and intermediate counts. Its arrays are never
+    modified by ``run``, so one plan serves any number of runs (a page caches it and redraws on an η move).
+    """
+
+    tc: TokenCorpus = field(repr=False)
+    state: dict = field(repr=False)
+    pos: np.ndarray = field(repr=False)
+    rel: np.ndarray = field(repr=False)
+    level2: _LevelHistogram | None = field(repr=False)
+    diag1: DpneLevelDiagnostics
+    sigma: float
+    sigmas: tuple
+    rho1: float
+    params: dict
+
+    def run(self, eta) -> DpneRun:
+        """``dpne_with_evaluation(…, eta=eta)`` with this plan's corpus, seed and other arguments."""
+        eta = _check_eta(eta)
+        tc, st, p = self.tc, self.state, self.params
+        max_length, pruning, policy = p["max_length"], p["pruning"], p["policy"]
+        s1_tokens, s1_size, token_rel, tok_key = st["s1_tokens"], st["s1_size"], st["token_rel"], st["tok_key"]
+        seed, pos_dtype = st["seed"], st["pos_dtype"]
+        sigmas = self.sigmas
+        thresholds: dict[int, float] = {1: self.rho1}
+        valid_counts: dict[int, int] = {}
+        ids: dict[int, np.ndarray] = {1: s1_tokens.reshape(-1, 1)}
+        spurious_ids: dict[int, np.ndarray] = {1: np.zeros((0, 1), dtype=np.int32)}
+        diags: list[DpneLevelDiagnostics] = [self.diag1]
+        pos, rel = self.pos, self.rel
+        prev_keys = st["prev_keys"]
+        prev_rows = ids[1]
+        prev_a = prev_b = None  # S_{k−1} as (prefix, suffix) index pairs into S_{k−2}
+        prev_prev_size = 0
+
+        for k in range(2, max_length + 1):
+            m = prev_rows.shape[0]
+            if m == 0:
+                break
+            space = _ValidSpace(pruning, m, s1_size, prev_a, prev_b, prev_prev_size)
+            n_valid = space.size
+            valid_counts[k] = int(n_valid)
+            sigma_k = float(sigmas[k - 1])
+            if n_valid == 0:
+                thresholds[k] = math.inf
+                ids[k] = np.zeros((0, k), dtype=np.int32)
+                spurious_ids[k] = np.zeros((0, k), dtype=np.int32)
+                diags.append(DpneLevelDiagnostics(k, m, 0, sigma_k, math.inf, 0, 0.0, 0, 0, 0, 0, 0))
+                break
+            p_zero = _spurious_probability(eta, m, n_valid)
+            rho_k = float(-sigma_k * ndtri(p_zero))
+            thresholds[k] = rho_k
+
+            if k == 2 and self.level2 is not None:
+                lh = self.level2
             else:
-                ib = it
-            parts.append((ik, ib, h))
-            del p, key, b_at, pu, pi, pc, icode
-        shard_items = [part[0] for part in parts]
-        item_keys, item_b, hist = _merge_items(parts)
-        del parts
-        n_items = item_keys.size
-        item_a = item_keys // s1_size
-        item_t = item_keys % s1_size
-        item_key = fold_keys(prev_keys[item_a], tok_key[s1_tokens[item_t]])
-        released, support = _noisy_threshold(hist, sigma_k, rho_k, seed, k, item_key)
-        n_support = int(support.sum())
-        n_zero = int(n_valid - n_support)
-        sampled = zero_weight_draw(space, seed, k, n_zero, p_zero,
-                                   np.sort(item_a[support] * space.width + item_b[support]))
-        n_sampled = int(sampled.size)
-        s_a = sampled // space.width
-        s_b = sampled % space.width
-        s_t = token_rel[prev_rows[s_b, -1]] if pruning == "both" else s_b
-        s_key = s_a * s1_size + s_t
+                lh = _level_histogram(tc, pos, rel, k, st={**st, "prev_keys": prev_keys}, m=m, space=space,
+                                      sigma_k=sigma_k, keep_positions=False,
+                                      policy_gamma=None if policy == "weighted" else rho_k + p["policy_cutoff"] * sigma_k)
+            item_keys, item_b = lh.item_keys, lh.item_b
+            n_items = item_keys.size
+            item_a = item_keys // s1_size
+            item_t = item_keys % s1_size
+            released = np.zeros(n_items, dtype=bool)
+            released[lh.supp_idx[lh.noisy > rho_k]] = True
+            n_support = int(lh.supp_idx.size)
+            n_zero = int(n_valid - n_support)
+            sampled = zero_weight_draw(space, seed, k, n_zero, p_zero, lh.support_keys)
+            n_sampled = int(sampled.size)
+            s_a = sampled // space.width
+            s_b = sampled % space.width
+            s_t = token_rel[prev_rows[s_b, -1]] if pruning == "both" else s_b
+            s_key = s_a * s1_size + s_t
 
-        # Sampled k-grams that some user did write (valid, but zero weight after the limit) are not spurious.
-        if n_items:
-            at = np.minimum(np.searchsorted(item_keys, s_key), n_items - 1)
-            in_corpus = item_keys[at] == s_key
-            sampled_item = np.where(in_corpus, at, -1)
-        else:
-            in_corpus = np.zeros(s_key.size, dtype=bool)
-            sampled_item = np.full(s_key.size, -1)
-        kept_items = np.flatnonzero(released)
-        item_rel = np.full(max(n_items, 1), -1, dtype=np.int64)
-        item_rel[kept_items] = np.arange(kept_items.size)
-        item_rel[sampled_item[in_corpus]] = kept_items.size + np.flatnonzero(in_corpus)
+            # Sampled k-grams that some user did write (valid, but zero weight after the limit) are not spurious.
+            if n_items:
+                at = np.minimum(np.searchsorted(item_keys, s_key), n_items - 1)
+                in_corpus = item_keys[at] == s_key
+                sampled_item = np.where(in_corpus, at, -1)
+            else:
+                in_corpus = np.zeros(s_key.size, dtype=bool)
+                sampled_item = np.full(s_key.size, -1)
+            kept_items = np.flatnonzero(released)
+            item_rel = np.full(max(n_items, 1), -1, dtype=np.int64)
+            item_rel[kept_items] = np.arange(kept_items.size)
+            item_rel[sampled_item[in_corpus]] = kept_items.size + np.flatnonzero(in_corpus)
 
-        a = np.concatenate([item_a[kept_items], s_a]).astype(np.int64)
-        b = np.concatenate([item_b[kept_items], s_b]).astype(np.int64)
-        t = np.concatenate([item_t[kept_items], s_t]).astype(np.int64)
-        spurious_mask = np.zeros(a.size, dtype=bool)
-        spurious_mask[kept_items.size:] = ~in_corpus
-        # Canonical order of S_k (by key), so that V_{k+1} is indexed alike by every engine.
-        new_keys = fold_keys(prev_keys[a], tok_key[s1_tokens[t]])
-        perm = np.argsort(new_keys, kind="stable")
-        inv = np.empty(perm.size, dtype=np.int64)
-        inv[perm] = np.arange(perm.size)
-        hit = item_rel >= 0
-        item_rel[hit] = inv[item_rel[hit]]
-        a, b, t, spurious_mask, prev_keys = a[perm], b[perm], t[perm], spurious_mask[perm], new_keys[perm]
-        rows = np.hstack([prev_rows[a], s1_tokens[t].reshape(-1, 1)]).astype(np.int32)
-        ids[k] = rows
-        spurious_ids[k] = rows[spurious_mask]
-        diags.append(DpneLevelDiagnostics(
-            k=k, previous_size=int(m), valid_count=int(n_valid), sigma=sigma_k, threshold=rho_k,
-            released=int(rows.shape[0]), spurious_bound=float(eta * min(m, n_valid)), supported=n_support,
-            used_valid=int(n_items), kept_from_histogram=int(kept_items.size), sampled_zero_weight=n_sampled,
-            spurious=int(spurious_mask.sum())))
+            a = np.concatenate([item_a[kept_items], s_a]).astype(np.int64)
+            b = np.concatenate([item_b[kept_items], s_b]).astype(np.int64)
+            t = np.concatenate([item_t[kept_items], s_t]).astype(np.int64)
+            spurious_mask = np.zeros(a.size, dtype=bool)
+            spurious_mask[kept_items.size:] = ~in_corpus
+            # Canonical order of S_k (by key), so that V_{k+1} is indexed alike by every engine.
+            new_keys = fold_keys(prev_keys[a], tok_key[s1_tokens[t]])
+            perm = np.argsort(new_keys, kind="stable")
+            inv = np.empty(perm.size, dtype=np.int64)
+            inv[perm] = np.arange(perm.size)
+            hit = item_rel >= 0
+            item_rel[hit] = inv[item_rel[hit]]
+            a, b, t, spurious_mask, prev_keys = a[perm], b[perm], t[perm], spurious_mask[perm], new_keys[perm]
+            rows = np.hstack([prev_rows[a], s1_tokens[t].reshape(-1, 1)]).astype(np.int32)
+            ids[k] = rows
+            spurious_ids[k] = rows[spurious_mask]
+            diags.append(DpneLevelDiagnostics(
+                k=k, previous_size=int(m), valid_count=int(n_valid), sigma=sigma_k, threshold=rho_k,
+                released=int(rows.shape[0]), spurious_bound=float(eta * min(m, n_valid)), supported=n_support,
+                used_valid=int(n_items), kept_from_histogram=int(kept_items.size), sampled_zero_weight=n_sampled,
+                spurious=int(spurious_mask.sum())))
 
-        # Next level: positions whose k-gram was released (a second pass over the shards).
-        pos_parts, rel_parts = [], []
-        for (s0, s1), ik, icode in zip(bounds, shard_items, shard_codes):
-            p, _, _ = _level_candidates(tc, pos[s0:s1], rel[s0:s1], k, pruning, token_rel, s1_size)
-            r = item_rel[np.searchsorted(item_keys, ik)][icode] if n_items else np.zeros(0, dtype=np.int64)
-            alive = r >= 0
-            pos_parts.append(p[alive].astype(pos_dtype))
-            rel_parts.append(r[alive].astype(pos_dtype))
-            del p, r, alive
-        del shard_items, shard_codes
-        pos, rel = _concat(pos_parts, pos_dtype), _concat(rel_parts, pos_dtype)
-        del pos_parts, rel_parts
-        prev_prev_size = m
-        prev_a, prev_b = (a, b) if pruning == "both" else (None, None)
-        prev_rows = rows
+            # Next level: positions whose k-gram was released (a second pass over the shards).
+            pos_parts, rel_parts = [], []
+            for j, ((s0, s1), ik, icode) in enumerate(zip(lh.bounds, lh.shard_items, lh.shard_codes)):
+                if lh.shard_positions is not None:
+                    cand = lh.shard_positions[j]
+                else:
+                    cand, _, _ = _level_candidates(tc, pos[s0:s1], rel[s0:s1], k, pruning, token_rel, s1_size)
+                r = item_rel[np.searchsorted(item_keys, ik)][icode] if n_items else np.zeros(0, dtype=np.int64)
+                alive = r >= 0
+                pos_parts.append(cand[alive].astype(pos_dtype))
+                rel_parts.append(r[alive].astype(pos_dtype))
+                del cand, r, alive
+            del lh
+            pos, rel = _concat(pos_parts, pos_dtype), _concat(rel_parts, pos_dtype)
+            del pos_parts, rel_parts
+            prev_prev_size = m
+            prev_a, prev_b = (a, b) if pruning == "both" else (None, None)
+            prev_rows = rows
 
-    for k in range(1, max_length + 1):
-        ids.setdefault(k, np.zeros((0, k), dtype=np.int32))
-        spurious_ids.setdefault(k, np.zeros((0, k), dtype=np.int32))
-    release = DpneRelease(
-        ngrams=_released_sets(tc.vocabulary, ids), sigma=float(sigma),
-        sigmas={k: float(s) for k, s in enumerate(sigmas, start=1)}, thresholds=thresholds,
-        valid_counts=valid_counts, epsilon=epsilon, delta=delta, max_length=max_length,
-        contribution_limit=limit, eta=eta, noise_decay=noise_decay, pruning=pruning, selection=selection,
-        policy=policy, policy_cutoff=policy_cutoff)
-    return DpneRun(release, DpneEvaluation(levels=tuple(diags), spurious_ids=spurious_ids, ids=ids, corpus=tc))
+        for k in range(1, max_length + 1):
+            ids.setdefault(k, np.zeros((0, k), dtype=np.int32))
+            spurious_ids.setdefault(k, np.zeros((0, k), dtype=np.int32))
+        release = DpneRelease(
+            ngrams=_released_sets(tc.vocabulary, ids), sigma=self.sigma,
+            sigmas={k: float(s) for k, s in enumerate(sigmas, start=1)}, thresholds=thresholds,
+            valid_counts=valid_counts, eta=eta, **p)
+        return DpneRun(release, DpneEvaluation(levels=tuple(diags), spurious_ids=spurious_ids, ids=ids, corpus=tc))
 
 
 # --------------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dpcore import build_ngram_index, dpne, dpne_with_evaluation, dpsu_all, dpsu_even, dpsu_single, encode_users
+from dpcore import build_ngram_index, dpne, dpsu_all, dpsu_even, dpsu_single, encode_users, prepare_dpne
 
 from .state import rng_for
 
@@ -36,17 +36,31 @@ def ngram_index(corpus_hash: str, _corpus):
 
 
 # ------------------------------------------------------------------------------ seed in the key
-@st.cache_resource(show_spinner="Running DPNE …", max_entries=16)
-def dpne_run(corpus_hash, knobs: tuple, seed, _corpus):
-    """DPNE at the page's knobs (``knobs``: sorted (name, value) pairs of dpne_with_evaluation's keywords) with
-    the page's draws (``rng_for(seed, "dpne", T, Δ0, c, pruning, selection, policy, η)``): a widget that is not a
-    DPNE knob (log scale, K, a tab) redraws without rerunning it, and going back to a setting is instant.
-    cache_resource: the run holds the cached token corpus as its encoder, which must not be copied."""
+@st.cache_resource(show_spinner="Preparing DPNE (what does not depend on η) …", max_entries=3)
+def dpne_plan(corpus_hash, knobs: tuple, seed, _corpus):
+    """dpcore.prepare_dpne at the page's knobs except η (``knobs``: sorted (name, value) pairs), with the page's
+    draws ``rng_for(seed, "dpne", T, Δ0, c, pruning, selection, policy)``: S_1 and the length-2 histogram with its
+    noise, ~90 % of a run on the paper-size corpus. η does not salt the seed, so moving η changes the thresholds
+    only, against the same noise. cache_resource: the plan holds the cached token corpus (never copied); a few
+    hundred MB at paper size, hence few entries."""
     kw = dict(knobs)
     tc = token_corpus(corpus_hash, _corpus)
     rng = rng_for(seed, "dpne", kw["max_length"], kw["contribution_limit"], kw["noise_decay"], kw["pruning"],
-                  kw["selection"], kw["policy"], kw["eta"])
-    return dpne_with_evaluation(tc, **kw, rng=rng)
+                  kw["selection"], kw["policy"])
+    return prepare_dpne(tc, **kw, rng=rng)
+
+
+@st.cache_resource(show_spinner="Running DPNE …", max_entries=16)
+def dpne_run(corpus_hash, knobs: tuple, eta, seed, _corpus):
+    """DPNE at η from the cached plan: a widget that is not a DPNE knob (log scale, K, a tab) redraws without
+    rerunning it, and a setting seen before (here or in the η sweep) comes back at once."""
+    return dpne_plan(corpus_hash, knobs, seed, _corpus).run(eta)
+
+
+def plan_knobs(epsilon, delta, T, delta0, decay, pruning, selection, policy) -> tuple:
+    """The key of :func:`dpne_plan`: prepare_dpne's keywords as sorted (name, value) pairs."""
+    return tuple(sorted(dict(epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, noise_decay=decay,
+                             pruning=pruning, selection=selection, policy=policy).items()))
 
 
 @st.cache_data(show_spinner="Running the DPSU baselines …", max_entries=64)
@@ -61,13 +75,12 @@ def baseline_sizes(corpus_hash, epsilon, delta, T, delta0, selection, policy, se
 
 @st.cache_data(show_spinner="Running DPNE for each η …", max_entries=64)
 def eta_sweep(corpus_hash, epsilon, delta, T, delta0, decay, pruning, selection, policy, seed, _corpus):
-    """One DPNE run per η: released and spurious k-grams per length (evaluation only)."""
-    tc = token_corpus(corpus_hash, _corpus)
+    """DPNE at every η of the slider from one plan (the page's own draws): released and spurious k-grams per
+    length (evaluation only)."""
+    knobs = plan_knobs(epsilon, delta, T, delta0, decay, pruning, selection, policy)
     rows = []
     for eta in ETA_OPTIONS:
-        _, res = dpne_with_evaluation(tc, epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, eta=eta,
-                   noise_decay=decay, pruning=pruning, selection=selection, policy=policy,
-                   rng=rng_for(seed, "dpne-eta-sweep", eta, T, delta0, decay, pruning, selection, policy))
+        _, res = dpne_run(corpus_hash, knobs, eta, seed, _corpus)
         for d in res.levels:
             rows.append({"eta": eta, "k": d.k, "released": d.released, "spurious": d.spurious})
     return rows

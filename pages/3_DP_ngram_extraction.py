@@ -59,7 +59,8 @@ knobs = dict(epsilon=eps, delta=delta, max_length=T, contribution_limit=delta0, 
              pruning=pruning, selection=selection, policy=policy)
 with user_errors():
     tc = data.token_corpus(chash, corpus)
-    result, evaluation = data.dpne_run(chash, tuple(sorted(knobs.items())), seed, corpus)
+    result, evaluation = data.dpne_run(chash, data.plan_knobs(eps, delta, T, delta0, decay, pruning, selection, policy),
+                                       eta, seed, corpus)
 
 guarantee_badge(result.guarantee, name="DPNE")
 lazy = tc.n_users > data.LAZY_USERS  # paper-size corpus: the costly comparisons wait for a button
