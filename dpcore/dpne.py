@@ -713,6 +713,8 @@ def _sample_zero_weight(space: _ValidSpace, n_zero: int, count: int, support_key
 
 
 _SHARD_POSITIONS = 1 << 23  # positions per shard of users (bounded working memory); tests set it small
+_KEEP_POSITIONS = 1 << 26  # up to this many alive positions, a level keeps its candidate positions for its
+# second pass (one more array of at most that size) instead of finding them again
 
 
 def _concat(parts, dtype) -> np.ndarray:
@@ -1118,7 +1120,7 @@ class DpnePlan:
                 lh = self.level2
             else:
                 lh = _level_histogram(tc, pos, rel, k, st={**st, "prev_keys": prev_keys}, m=m, space=space,
-                                      sigma_k=sigma_k, keep_positions=False,
+                                      sigma_k=sigma_k, keep_positions=pos.size <= _KEEP_POSITIONS,
                                       policy_gamma=None if policy == "weighted" else rho_k + p["policy_cutoff"] * sigma_k)
             item_keys, item_b = lh.item_keys, lh.item_b
             n_items = item_keys.size

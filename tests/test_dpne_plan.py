@@ -3,7 +3,8 @@
 ``dpne_with_evaluation`` itself is ``prepare_dpne(...).run(eta)``, so the other DPNE tests (worked examples,
 brute force, the Spark engine's identical sets) check the shared code; here: a plan reused for many η in any
 order gives what a fresh run gives each time (``run`` modifies nothing of the plan), for both policies, both
-pruning rules, both selections and the sharded path, and its parameters are checked.
+pruning rules, both selections, the sharded path and both ways of a level's second pass (kept or recomputed
+candidate positions: the same sets), and its parameters are checked.
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ def _fingerprint(plan: DpnePlan) -> str:
     ("weighted", "both", "most-frequent", 700), ("weighted", "single", "random", 700),
     ("policy", "both", "random", None), ("policy", "single", "most-frequent", None)])
 def test_a_reused_plan_gives_fresh_runs_for_any_eta_in_any_order(tc, monkeypatch, policy, pruning, selection, shard):
-    if shard:
+    if shard:  # and the levels find their candidate positions again instead of keeping them (bounded memory)
         monkeypatch.setattr(dpne_mod, "_SHARD_POSITIONS", shard)
+        monkeypatch.setattr(dpne_mod, "_KEEP_POSITIONS", 0)
     kw = dict(epsilon=3.0, delta=1e-5, max_length=5, contribution_limit=8, pruning=pruning, selection=selection,
               policy=policy)
     plan = prepare_dpne(tc, rng=7, **kw)
@@ -70,6 +72,15 @@ def test_a_reused_plan_gives_fresh_runs_for_any_eta_in_any_order(tc, monkeypatch
     # η changes the thresholds of k ≥ 2 only: S_1 is the same, and a larger η releases more bigrams
     assert len({s[1] for s in sizes.values()}) == 1
     assert sizes[0.001][2] <= sizes[0.05][2] <= sizes[0.5][2] and sizes[0.001][2] < sizes[0.5][2]
+
+
+def test_kept_and_recomputed_candidate_positions_give_the_same_run(tc, monkeypatch):
+    kw = dict(epsilon=20.0, delta=1e-5, max_length=6, contribution_limit=8, rng=2, eta=0.05)
+    kept = dpne_with_evaluation(tc, **kw)
+    monkeypatch.setattr(dpne_mod, "_KEEP_POSITIONS", 0)
+    again = dpne_with_evaluation(tc, **kw)
+    _same(kept, again)
+    assert kept.release.sizes[6] > 0  # deep enough for the second pass to matter at every length
 
 
 def test_plan_for_one_length_and_for_an_empty_first_level(tc):
