@@ -83,8 +83,8 @@ with tab_main:
     with st.expander("How the budget and the thresholds are set (003 Thm 2.1, Prop. 2.2)", expanded=False):
         latex("dpne", "budget_latex")
         st.markdown(text("dpne", "budget_note"))
-        st.dataframe(pd.DataFrame({"k": list(result.sigmas), "σ_k": list(result.sigmas.values())}).set_index("k").T,
-                     width="stretch")
+        st.dataframe(pd.DataFrame({"k": list(result.sigmas), "σ_k": list(result.sigmas.values())}).set_index("k").T
+                     .rename_axis("length k"), width="stretch")  # a named index column (axe: empty-table-header)
 
     # --- n-grams per length: DPNE vs DPSU variants
     base = {}
