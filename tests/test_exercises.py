@@ -225,6 +225,9 @@ RECOMPUTE = {
     "dpne-shared-4gram": _dpne_4gram,
     "dpne-eta-threshold": lambda s: norm.ppf(1 - s["dpne_eta"]),
     "dpne-noise-decay": lambda s: _dpne_sigmas(s)[-1] / _dpne_sigmas(s)[0],
+    "dpne-users-equivalent-epsilon": lambda s: brentq(  # σ(ε', δ/2) = σ(ε, δ/2)·n/N, n = 20,000, N = 100,000
+        lambda e: dpcore.gaussian_sigma(e, s["delta"] / 2, method="analytic")
+        - dpcore.gaussian_sigma(s["eps"], s["delta"] / 2, method="analytic") / 5, s["eps"], 1e4, xtol=1e-12),
     "topicdp-sampler-fits": lambda s: 2 * dpcore.sensitivity_sampler_size(s["topicdp_gamma"]).h,
     "topicdp-sigma-table-size": lambda s: (
         dpcore.topicdp_sigma(epsilon=s["eps"], delta=s["delta"], sensitivity=1.0, m=s["topicdp_m"], n=s["topicdp_n"])

@@ -21,6 +21,8 @@ from ._base import CHOICE, Exercise, Solution
 # modules, looked up at call time (a test swaps a function and sees the answer change)
 _composition = importlib.import_module("dpcore.composition")
 _dpne = importlib.import_module("dpcore.dpne")
+_gaussian = importlib.import_module("dpcore.gaussian")
+_paper = importlib.import_module("dpcore.paper_results")
 
 PAGE = "3_DP_ngram_extraction"
 SHARED_RANK = 200
@@ -104,6 +106,17 @@ def _decay_ratio(s) -> Solution:
     return Solution(float(sigmas[-1] / sigmas[0]), {"c": float(s["dpne_c"]), "T": T, "sigma1": float(sigmas[0]),
                                                     "sigmaT": float(sigmas[-1]), "power": T - 1})
 
+
+def _users_equivalent(s) -> Solution:
+    eps, delta = float(s["eps"]), float(s["delta"])
+    n, N = SCALE_USERS
+    sigma = _gaussian.gaussian_sigma(eps, delta / 2, method="analytic")
+    return Solution(_paper.users_equivalent_epsilon(eps, delta, n, N),
+                    {"eps": eps, "delta": delta, "n": n, "N": N, "m": N / n, "sigma": sigma, "target": sigma * n / N})
+
+
+SCALE_USERS = (20_000, 100_000)
+"""The users-equivalent exercise: a corpus of the first number of users standing in for the second."""
 
 _PAPER = {"eps": 4.0, "delta": 1e-7, "dpne_T": 6, "dpne_c": 1.0}
 
@@ -206,6 +219,26 @@ EXERCISES = (
         hints=("σ_k = σ_1·c^(k−1).",),
         solution=(r"$\sigma_k=\sigma_1c^{{k-1}}$, so $\sigma_T/\sigma_1=c^{{T-1}}={c:g}^{{{power}}}$ = **{answer}** "
                   "(σ₁ = {sigma1:.4f}, σ_T = {sigmaT:.4f}): c < 1 spends more budget on long n-grams."),
+        rel_tol=0.005,
+    ),
+    Exercise(
+        id="dpne-users-equivalent-epsilon",
+        page=PAGE,
+        title="More users or less noise?",
+        settings={"eps": 1.0, "delta": 1e-6},
+        question=("A corpus of {n:,} users, and the same users each written m = {m:g} times ({N:,} users). Every "
+                  "weighted count H grows m-fold while σ and the thresholds ρ_k (multiples of σ) stay: the same "
+                  "release as the small corpus with σ divided by m. DPNE's σ comes from (ε, δ/2) by the analytic "
+                  "Gaussian at sensitivity 1. At δ = {delta:g}, which ε gives the small corpus the noise that "
+                  "ε = {eps:g} gives the large one, σ(ε, δ/2) = σ({eps:g}, δ/2)/{m:g}?"),
+        solve=_users_equivalent,
+        uses=("dpcore.paper_results:users_equivalent_epsilon", "dpcore.gaussian:gaussian_sigma"),
+        hints=("σ(ε, δ/2) falls as ε grows: find where it reaches σ({eps:g}, δ/2)/{m:g} (bisection works).",
+               "The 'Paper vs here' section uses the same idea to run our 100,000 users at the noise of Reddit's "
+               "1.2 M."),
+        solution=(r"σ({eps:g}, {delta:g}/2) = {sigma:.4f}, so the target is {sigma:.4f}/{m:g} = {target:.4f}; the "
+                  r"analytic Gaussian reaches it at ε = **{answer}**. Far beyond any ε you would publish with: the "
+                  "users you have, not a setting, decide which n-grams a DP release can show."),
         rel_tol=0.005,
     ),
 )
