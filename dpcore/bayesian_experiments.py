@@ -219,8 +219,20 @@ def _check_common(delta, S, C, rho, W, repetitions, calibration):
     return delta, S, C, rho, W, repetitions
 
 
+def _check_strict(mechanisms, max_items, max_users) -> None:
+    if BAYESIAN_STRICT in mechanisms and (max_items is None or max_users is None):
+        raise ValueError(f"mechanism {BAYESIAN_STRICT!r} needs max_items (L) and max_users (N_max), got "
+                         f"max_items={max_items}, max_users={max_users}")
+
+
+def _strict_statistics(user_counts, public_counts, *, C, max_items, rng):
+    """Strict mode's statistics (SPEC §3b): each user keeps at most L = ``max_items`` distinct items, a seeded
+    random choice from ``rng``."""
+    return bayesian_statistics(user_counts, public_counts, C=C, max_items=max_items, rng=rng)
+
+
 def _mechanism_kls(counts: NgramCounts, p, *, epsilon, delta, S, C, rho, W, repetitions, rng, calibration,
-                   mechanisms, public_counts=None):
+                   mechanisms, public_counts=None, max_items=None, max_users=None):
     """KL per repetition for each mechanism at one ε on one dataset (used by the sweeps over data)."""
     alpha = counts.public_counts if public_counts is None else public_counts
     out = {}
@@ -228,6 +240,11 @@ def _mechanism_kls(counts: NgramCounts, p, *, epsilon, delta, S, C, rho, W, repe
         prep = bayesian_statistics(counts.user_counts, alpha, C=C).prepare(S=S, rho=rho)
         out[BAYESIAN] = kl_divergence(p, prep.sample_theta(epsilon=epsilon, delta=delta, rng=rng,
                                                            repetitions=repetitions, calibration=calibration))
+    if BAYESIAN_STRICT in mechanisms:
+        prep = _strict_statistics(counts.user_counts, alpha, C=C, max_items=max_items, rng=rng).prepare(
+            S=S, rho=rho, sensitivity="strict", max_users=max_users)
+        out[BAYESIAN_STRICT] = kl_divergence(p, prep.sample_theta(epsilon=epsilon, delta=delta, rng=rng,
+                                                                  repetitions=repetitions, calibration=calibration))
     if LAPLACE in mechanisms:
         out[LAPLACE] = [kl_divergence(p, prepare_laplace(counts.user_counts, W=W, rng=rng)
                                       .sample_theta(epsilon=epsilon, rng=rng)[0]) for _ in range(repetitions)]
@@ -261,17 +278,15 @@ def kl_vs_epsilon(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho
         check_choice("mechanism", m, MECHANISMS)
     p = counts.private_distribution()
     rows: list[dict] = []
-    if BAYESIAN_STRICT in mechanisms and (max_items is None or max_users is None):
-        raise ValueError(f"mechanism {BAYESIAN_STRICT!r} needs max_items (L) and max_users (N_max), got "
-                         f"max_items={max_items}, max_users={max_users}")
+    _check_strict(mechanisms, max_items, max_users)
     for name in (BAYESIAN, BAYESIAN_STRICT):
         if name not in mechanisms:
             continue
         if name == BAYESIAN:
             prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=C).prepare(S=S, rho=rho)
         else:
-            prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=C, max_items=max_items,
-                                       rng=rng).prepare(S=S, rho=rho, sensitivity="strict", max_users=max_users)
+            prep = _strict_statistics(counts.user_counts, counts.public_counts, C=C, max_items=max_items,
+                                      rng=rng).prepare(S=S, rho=rho, sensitivity="strict", max_users=max_users)
         for e in eps:
             th = prep.sample_theta(epsilon=e, delta=delta, rng=rng, repetitions=repetitions, calibration=calibration)
             rows += _rows(name, "epsilon", e, kl_divergence(p, th))
@@ -310,12 +325,16 @@ def kl_vs_epsilon(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho
 
 def kl_vs_users(counts: NgramCounts, *, user_numbers, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2,
                 repetitions=5, rng=0, calibration="classic",
-                mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC)) -> ExperimentTable:
+                mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC), max_items=None,
+                max_users=None) -> ExperimentTable:
     """000 Fig. 2: KL vs number of users. Each repetition draws a fresh random subset of users
-    (without replacement); p is that subset's private distribution. Column ``users``."""
+    (without replacement); p is that subset's private distribution. Column ``users``.
+    ``BAYESIAN_STRICT`` (with ``max_items`` = L and ``max_users`` = N_max, as in :func:`kl_vs_epsilon`): its
+    γ_strict does not depend on the data, so unlike the paper's γ it does not change with the users."""
     epsilon = check_epsilon(epsilon)
     delta, S, C, rho, W, repetitions = _check_common(delta, S, C, rho, W, repetitions, calibration)
     rng = check_rng(rng)
+    _check_strict(mechanisms, max_items, max_users)
     sizes = [check_int("number of users", u, low=2, high=counts.n_users) for u in user_numbers]
     rows: list[dict] = []
     for u in sizes:
@@ -325,7 +344,8 @@ def kl_vs_users(counts: NgramCounts, *, user_numbers, epsilon=1.0, delta=1e-5, S
             if sub.total_counts().sum() <= 0:
                 continue
             res = _mechanism_kls(sub, sub.private_distribution(), epsilon=epsilon, delta=delta, S=S, C=C, rho=rho,
-                                 W=W, repetitions=1, rng=rng, calibration=calibration, mechanisms=mechanisms)
+                                 W=W, repetitions=1, rng=rng, calibration=calibration, mechanisms=mechanisms,
+                                 max_items=max_items, max_users=max_users)
             for m, v in res.items():
                 per_mech[m].append(float(np.atleast_1d(v)[0]))
         for m, v in per_mech.items():
@@ -335,49 +355,66 @@ def kl_vs_users(counts: NgramCounts, *, user_numbers, epsilon=1.0, delta=1e-5, S
 
 def kl_vs_vocabulary(counts: NgramCounts, *, sizes, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2,
                      repetitions=5, rng=0, calibration="classic",
-                     mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC)) -> ExperimentTable:
-    """000 Fig. 3: KL vs vocabulary size |V| (the |V| most frequent public items). Column ``vocabulary``."""
+                     mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC), max_items=None,
+                     max_users=None) -> ExperimentTable:
+    """000 Fig. 3: KL vs vocabulary size |V| (the |V| most frequent public items). Column ``vocabulary``.
+    ``BAYESIAN_STRICT`` needs ``max_items`` (L, applied within each vocabulary) and ``max_users``."""
     epsilon = check_epsilon(epsilon)
     delta, S, C, rho, W, repetitions = _check_common(delta, S, C, rho, W, repetitions, calibration)
     rng = check_rng(rng)
+    _check_strict(mechanisms, max_items, max_users)
     rows: list[dict] = []
     for v in sizes:
         sub = counts.top_vocabulary(v)
         if sub.total_counts().sum() <= 0:
             continue
         res = _mechanism_kls(sub, sub.private_distribution(), epsilon=epsilon, delta=delta, S=S, C=C, rho=rho, W=W,
-                             repetitions=repetitions, rng=rng, calibration=calibration, mechanisms=mechanisms)
+                             repetitions=repetitions, rng=rng, calibration=calibration, mechanisms=mechanisms,
+                             max_items=max_items, max_users=max_users)
         for m, kl in res.items():
             rows += _rows(m, "vocabulary", int(v), kl)
     return ExperimentTable.from_rows(rows)
 
 
 def kl_vs_public_quality(counts: NgramCounts, *, noise_scales, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3,
-                         repetitions=5, rng=0, calibration="classic") -> ExperimentTable:
+                         repetitions=5, rng=0, calibration="classic", max_items=None,
+                         max_users=None) -> ExperimentTable:
     """000 Fig. 4: KL vs public-data quality. The public counts get Lap(0, b) noise of growing scale b
     (clipped at 0; a fresh draw per repetition); BayesianDP uses the degraded prior, and the public
-    baseline is shown on the same degraded counts. Column ``public_noise``."""
+    baseline is shown on the same degraded counts. Column ``public_noise``. With ``max_items`` (L) and
+    ``max_users`` (N_max) also ``BAYESIAN_STRICT`` on the same degraded priors (γ_strict; each user's L items
+    drawn once from ``rng`` before the sweep, its noise after the paper's in each repetition). Without them the
+    draws are those of the paper's curve alone."""
     epsilon = check_epsilon(epsilon)
     delta, S, C, rho, _, repetitions = _check_common(delta, S, C, rho, 1, repetitions, calibration)
     rng = check_rng(rng)
+    strict = max_items is not None or max_users is not None
+    if strict:
+        _check_strict((BAYESIAN_STRICT,), max_items, max_users)
     p = counts.private_distribution()
-    stats = bayesian_statistics(counts.user_counts, counts.public_counts, C=C)
-    gamma = stats.sensitivity(S)
-    w_x = stats.weights(S) * stats.x_hat
+    sigma = gaussian_sigma(epsilon, delta, 1.0, method=calibration)
+    variants = [(BAYESIAN, bayesian_statistics(counts.user_counts, counts.public_counts, C=C), None)]
+    if strict:
+        st_ = _strict_statistics(counts.user_counts, counts.public_counts, C=C, max_items=max_items, rng=rng)
+        variants.append((BAYESIAN_STRICT, st_, st_.sensitivity(S, "strict", max_users=max_users)))
+    parts = [(name, stats.weights(S) * stats.x_hat, stats.sensitivity(S) if gamma is None else gamma)
+             for name, stats, gamma in variants]
     rows: list[dict] = []
     for b in noise_scales:
         b = check_real("public noise scale", b, low=0.0, low_inclusive=True)
-        kb, kp = [], []
+        kls = {name: [] for name, _, _ in parts}
+        kp = []
         for _ in range(repetitions):
             alpha = counts.public_counts + (rng.laplace(0.0, b, size=counts.vocabulary_size) if b > 0 else 0.0)
             alpha = np.maximum(alpha, 0.0)
             lg = np.log1p(alpha)
-            mu = rho * w_x + (1.0 - rho) * (lg - lg.mean())  # γ does not depend on α (SPEC §3 step 6)
-            s = rho * gamma * gaussian_sigma(epsilon, delta, 1.0, method=calibration)
-            h = mu + s * rng.standard_normal(mu.size)
-            kb.append(kl_divergence(p, softmax(h)))
+            for name, w_x, gamma in parts:  # γ does not depend on α (SPEC §3 step 6)
+                mu = rho * w_x + (1.0 - rho) * (lg - lg.mean())
+                h = mu + rho * gamma * sigma * rng.standard_normal(mu.size)
+                kls[name].append(kl_divergence(p, softmax(h)))
             kp.append(kl_divergence(p, normalise_clipped(alpha)))
-        rows += _rows(BAYESIAN, "public_noise", float(b), kb)
+        for name, v in kls.items():
+            rows += _rows(name, "public_noise", float(b), v)
         rows += _rows(PUBLIC, "public_noise", float(b), kp)
     return ExperimentTable.from_rows(rows)
 

@@ -80,17 +80,21 @@ def eps_sweep(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibrati
 
 
 @st.cache_data(show_spinner="Running the experiment …", max_entries=16)
-def data_sweep(kind, private_hash, public_hash, n, eps, S, C, rho, W, delta, reps, calibration, seed, _private, _public):
-    """000 Figs. 2–4: KL against the number of users, the vocabulary size or the public data's quality."""
+def data_sweep(kind, private_hash, public_hash, n, eps, S, C, rho, W, delta, reps, calibration, seed, L, N_max,
+               _private, _public):
+    """000 Figs. 2–4: KL against the number of users, the vocabulary size or the public data's quality, with our
+    strict BayesianDP (L, N_max: strict mode's caps) beside the paper's."""
     c = counts_for(private_hash, public_hash, n, _private, _public)
     kw = dict(epsilon=eps, delta=delta, S=S, C=C, rho=rho, repetitions=min(reps, 5), calibration=calibration,
-              rng=rng_for(seed, "bayes", kind, n, eps, S, C, rho, W, calibration))
+              rng=rng_for(seed, "bayes", kind, n, eps, S, C, rho, W, calibration, L, N_max), max_items=L,
+              max_users=N_max)
+    mechs = (BAYESIAN, BAYESIAN_STRICT, LAPLACE, LAPLACE_PUBLIC, PUBLIC)
     if kind == "users":
         sizes = sorted({max(2, int(x)) for x in np.geomspace(min(20, c.n_users), c.n_users, 7).round()})
-        return kl_vs_users(c, user_numbers=sizes, W=W, **kw)
+        return kl_vs_users(c, user_numbers=sizes, W=W, mechanisms=mechs, **kw)
     if kind == "vocabulary":
         sizes = sorted({max(2, int(x)) for x in np.geomspace(min(50, c.vocabulary_size), c.vocabulary_size, 7).round()})
-        return kl_vs_vocabulary(c, sizes=sizes, W=W, **kw)
+        return kl_vs_vocabulary(c, sizes=sizes, W=W, mechanisms=mechs, **kw)
     return kl_vs_public_quality(c, noise_scales=(0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0), **kw)
 
 

@@ -62,7 +62,7 @@ def data_sweep_figure(df, x: str, *, title: str, x_title: str) -> tuple[go.Figur
     """000 Figs. 2–4: mean KL with a band per mechanism against a data property, on a common x grid."""
     s = summarise(df, x)
     xs = sorted(set().union(*(curve.x.tolist() for curve in s.values())))
-    names = [m for m in (BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC) if m in s]
+    names = [m for m in (BAYESIAN, BAYESIAN_STRICT, LAPLACE, LAPLACE_PUBLIC, PUBLIC) if m in s]
     series = {}
     for m in names:  # on the common x grid, NaN where a mechanism has no value (a gap in its line)
         at = {xv: i for i, xv in enumerate(s[m].x.tolist())}

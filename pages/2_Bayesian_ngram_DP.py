@@ -116,7 +116,8 @@ def data_tab(kind, x, x_title, title):
                           hint="Press **Run** to compute this experiment (a few seconds)."):
             return
         with user_errors():
-            df = data.data_sweep(kind, ph, qh, n, eps, S, C, rho, W, delta, reps, calibration, seed, priv, pub)
+            df = data.data_sweep(kind, ph, qh, n, eps, S, C, rho, W, delta, reps, calibration, seed, mk.L, mk.N_max,
+                                 priv, pub)
         fig, alt = figures.data_sweep_figure(df, x, title=title, x_title=x_title)
         show_figure(fig, alt=alt, key=f"bayes_fig_{kind}")
     view()

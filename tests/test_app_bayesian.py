@@ -3,6 +3,8 @@
 from pathlib import Path
 
 import pytest
+
+from dpcore.bayesian_experiments import BAYESIAN, BAYESIAN_STRICT
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,9 +119,13 @@ def test_experiment_tabs_run(page, button):
         page.select_slider(key="bayes_trials").set_value(50).run()
     charts = len(page.get("plotly_chart"))
     frames = len(page.dataframe)
+    before = {c.proto.spec for c in page.get("plotly_chart")}
     page.button(key=button).click().run()
     clean(page)
     assert len(page.get("plotly_chart")) + len(page.dataframe) > charts + frames
+    if button in ("bayes_run_users", "bayes_run_vocabulary", "bayes_run_public"):  # 000 Figs. 2–4: strict beside
+        new = [c.proto.spec for c in page.get("plotly_chart") if c.proto.spec not in before]
+        assert len(new) == 1 and BAYESIAN_STRICT in new[0] and f'"name":"{BAYESIAN}"' in new[0].replace(" ", "")
 
 
 def test_end_to_end_curve_toggle(page):

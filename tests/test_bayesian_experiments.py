@@ -162,6 +162,62 @@ def test_kl_vs_public_quality_degrades_the_public_baseline(unigrams):
     assert m[(BAYESIAN, 1000.0)] > m[(BAYESIAN, 0.0)]
 
 
+def test_data_sweeps_carry_the_strict_curve():
+    """000 Figs. 2–3 with our strict variant: its KL per point is BayesianDP with γ_strict on that point's data
+    (the users subset or the vocabulary), above the paper's local curve (γ_strict ≫ the local γ), and it asks
+    for its caps."""
+    counts = small_counts(3, users=80)
+    kw = dict(epsilon=1.0, delta=1e-5, S=0.1, C=1, rho=0.5, W=2, repetitions=6, rng=2,
+              mechanisms=(BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC), max_items=4, max_users=1000)
+    du = kl_vs_users(counts, user_numbers=[20, 80], **kw)
+    dv = kl_vs_vocabulary(counts, sizes=[10, 25], **kw)
+    for df, col, xs in ((du, "users", (20, 80)), (dv, "vocabulary", (10, 25))):
+        assert set(df["mechanism"]) == {BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC}
+        for x in xs:
+            strict = df.filter(mechanism=BAYESIAN_STRICT, **{col: x})["kl"]
+            assert len(strict) == 6 and np.isfinite(strict).all()
+            assert strict.mean() > df.filter(mechanism=BAYESIAN, **{col: x})["kl"].mean()
+    for f, extra in ((kl_vs_users, {"user_numbers": [20]}), (kl_vs_vocabulary, {"sizes": [10]})):
+        with pytest.raises(ValueError, match="needs max_items"):
+            f(counts, **extra, mechanisms=(BAYESIAN_STRICT,), max_items=4)
+
+
+def test_kl_vs_public_quality_strict_curve_recomputed_by_hand():
+    """Fig. 4 with the strict curve: at b = 0 (no Laplace draw on the prior) one repetition is, in order, the
+    strict statistics' L-item draw, the paper's noise, the strict noise — recomputed here from the same
+    generator; without the caps the paper's curve is the same as before (its draws alone)."""
+    from dpcore.bayesian import bayesian_statistics, softmax
+    from dpcore.gaussian import gaussian_sigma
+    from dpcore.metrics import kl_divergence
+
+    counts = small_counts(4)
+    kw = dict(epsilon=2.0, delta=1e-5, S=0.1, C=1, rho=0.5, calibration="classic")
+    df = kl_vs_public_quality(counts, noise_scales=[0], repetitions=2, rng=5, max_items=3, max_users=500, **kw)
+    rng = np.random.default_rng(5)
+    local = bayesian_statistics(counts.user_counts, counts.public_counts, C=1)
+    strict = bayesian_statistics(counts.user_counts, counts.public_counts, C=1, max_items=3, rng=rng)
+    sigma = gaussian_sigma(2.0, 1e-5, 1.0, method="classic")
+    lg = np.log1p(counts.public_counts)
+    p = counts.private_distribution()
+    want = {BAYESIAN: [], BAYESIAN_STRICT: []}
+    for _ in range(2):
+        for name, st_, gamma in ((BAYESIAN, local, local.sensitivity(0.1)),
+                                 (BAYESIAN_STRICT, strict, strict.sensitivity(0.1, "strict", max_users=500))):
+            mu = 0.5 * st_.weights(0.1) * st_.x_hat + 0.5 * (lg - lg.mean())
+            want[name].append(kl_divergence(p, softmax(mu + 0.5 * gamma * sigma * rng.standard_normal(mu.size))))
+    for name, values in want.items():
+        assert np.allclose(df.filter(mechanism=name, public_noise=0.0)["kl"], values, rtol=1e-12), name
+    assert np.mean(want[BAYESIAN_STRICT]) > np.mean(want[BAYESIAN])
+    paper_only = kl_vs_public_quality(counts, noise_scales=[0, 10], repetitions=2, rng=5, **kw)
+    assert set(paper_only["mechanism"]) == {BAYESIAN, PUBLIC}
+    rng = np.random.default_rng(5)
+    mu = 0.5 * local.weights(0.1) * local.x_hat + 0.5 * (lg - lg.mean())
+    first = kl_divergence(p, softmax(mu + 0.5 * local.sensitivity(0.1) * sigma * rng.standard_normal(mu.size)))
+    assert paper_only.filter(mechanism=BAYESIAN, public_noise=0.0)["kl"][0] == pytest.approx(first, rel=1e-12)
+    with pytest.raises(ValueError, match="needs max_items"):
+        kl_vs_public_quality(counts, noise_scales=[0], max_items=3, **kw)
+
+
 def test_kl_vs_k_starts_at_the_private_distribution_and_grows():
     counts = small_counts(2, users=60)
     df = kl_vs_k(counts, Ks=[1, 5, 20, 60])
