@@ -17,8 +17,9 @@ ETA_OPTIONS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2)
 """η values of the page's slider and of the spurious-share sweep (003 Table 3)."""
 MAX_T = 10
 LAZY_USERS = 20_000
-"""Above this many users (the paper-size sample: 100,000) the DPSU baselines, the k-anonymity coverage and the η
-sweep wait for a button: each costs minutes there (README, "Sample corpora"), and a slider move must not rerun them."""
+"""Above this many users (the paper-size sample: 100,000) the DPSU baselines and the k-anonymity coverage wait for
+a button: each costs minutes there (README, "Sample corpora"), and a slider move must not rerun them. (The η sweep
+does not wait: from the cached plan it is ~0.7 s per η there, and it leaves every η of the slider in the cache.)"""
 """Longest n-gram length the page offers (the per-user sets are built up to it once)."""
 
 
@@ -76,7 +77,8 @@ def baseline_sizes(corpus_hash, epsilon, delta, T, delta0, selection, policy, se
 @st.cache_data(show_spinner="Running DPNE for each η …", max_entries=64)
 def eta_sweep(corpus_hash, epsilon, delta, T, delta0, decay, pruning, selection, policy, seed, _corpus):
     """DPNE at every η of the slider from one plan (the page's own draws): released and spurious k-grams per
-    length (evaluation only)."""
+    length (evaluation only). Each run goes through :func:`dpne_run`'s cache, so afterwards moving η redraws
+    without running DPNE."""
     knobs = plan_knobs(epsilon, delta, T, delta0, decay, pruning, selection, policy)
     rows = []
     for eta in ETA_OPTIONS:

@@ -27,7 +27,7 @@ PAPER_USERS = 100_000
 # Speed targets live in benchmarks/bench_pages.py --size paper (project rule), not in these smoke tests: they
 # print each first render's time and assert what the page shows.
 # 3_DP_ngram_extraction took 436 s / 12.2 GB when it drew every comparison on open; at paper size its DPSU
-# baselines, coverage and η sweep now wait for buttons (dpui.dpne_data.LAZY_USERS). 4_TopicDP took 89–257 s before
+# baselines and coverage now wait for buttons (dpui.dpne_data.LAZY_USERS). 4_TopicDP took 89–257 s before
 # the compiled vb E-step, 26.7 s cold with it. Every page runs here, in CI.
 
 
@@ -121,7 +121,8 @@ def test_paper_page_on_the_paper_corpus(page, paper_corpus):
     _section_ok(at, page)
     assert any("same content hash" in c.value for c in at.caption)  # checked against the loaded paper corpus
     if page == "3_DP_ngram_extraction":  # the minutes-long comparisons wait for their buttons at this size
-        assert {"dpne_run_baselines", "dpne_run_coverage", "dpne_run_eta_sweep"} <= {b.key for b in at.button}
+        assert {"dpne_run_baselines", "dpne_run_coverage"} <= {b.key for b in at.button}
+        assert any(c.key == "dpne_spurious" for c in at.get("plotly_chart"))  # the η sweep: every η, at once
 
 
 def test_topicdp_page_on_the_paper_corpus(paper_corpus):
