@@ -1,5 +1,6 @@
 """Shared by tests/conftest.py and the app tests: the size of the stand-in for the paper-size corpus in fast tests,
-and ``run_page`` (one AppTest run of a script with URL parameters, failing on an exception).
+``run_page`` (one AppTest run of a script with URL parameters, failing on an exception) and ``table4_shape`` (003
+Table 4's shape, recomputed from rows of "<mechanism>, k = <k>" quantities).
 
 (Kept out of conftest.py: with tests/browser/conftest.py on the path too, ``from conftest import …`` can
 resolve to the browser one when the whole suite is collected.)
@@ -20,3 +21,11 @@ def run_page(script: str, **params):
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     return at
+
+
+def table4_shape(rows) -> bool:
+    """003 Table 4's shape from comparison rows ({quantity, here}): DPNE above DPSU-all and -even for every
+    k ≥ 3 and above DPSU-single for every k ≥ 5 (k = 1..9), written out here apart from dpcore's own check."""
+    here = {r["quantity"]: r["here"] for r in rows}
+    d, a, e, s = ([here[f"{m}, k = {k}"] for k in range(1, 10)] for m in ("DPNE", "DPSU-all", "DPSU-even", "DPSU-single"))
+    return all(d[k] > max(a[k], e[k]) for k in range(2, 9)) and all(d[k] > s[k] for k in range(4, 9))
