@@ -2,11 +2,13 @@
 
     nice -n 10 python scripts/topicdp_ship.py                 # γ = 0.1, then 0.05, then 0.02, 2 workers
     nice -n 10 python scripts/topicdp_ship.py --gammas 0.1    # only as far as γ = 0.1 (285 pairs)
+    nice -n 10 python scripts/topicdp_ship.py --size paper --gammas 0.1   # the 100,000-user corpus (~20 s a pair)
 
 Writes the full-corpus LDA model and the sampled Δ_i for the default settings (dpcore.LdaSettings(),
 dpcore.SamplerSettings(): N = the corpus' number of users). The draws file is extended in place every
 10 pairs, so an interrupted run keeps its work and a rerun continues where it stopped; any γ uses the
-first h(γ) draws. Files of other corpus hashes or settings are deleted once the new draws cover γ = 0.1.
+first h(γ) draws. For the classroom corpus, files of other corpus hashes or settings are deleted once the new
+draws cover γ = 0.1; the paper-size corpus's files are added beside the classroom ones (nothing is deleted).
 """
 
 from __future__ import annotations
@@ -28,9 +30,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gammas", default="0.1,0.05,0.02")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--size", choices=dpcore.SAMPLE_SIZES, default="classroom")
     args = ap.parse_args()
     out = tdp.shipped_cache_dir()
-    corpus = dpcore.load_sample_corpus("private")
+    corpus = dpcore.load_sample_corpus("private", size=args.size)
     lda, sampler = dpcore.LdaSettings(), dpcore.SamplerSettings()
     data = dpcore.document_term_data(corpus, settings=lda)
     print(f"{corpus!r}\n{lda}\n{sampler} (N = {sampler.dataset_size(corpus.n_users)})", flush=True)
@@ -51,7 +54,7 @@ def main() -> None:
         r = draws.sensitivity(gamma=gamma, m=10, n=10)
         print(f"γ = {gamma:g}: h = {h}, wall {time.perf_counter() - t:.0f} s (this process' CPU "
               f"{time.process_time() - c:.0f} s), Δ_s(10 × 10) = {r.delta_s:.4g}", flush=True)
-        if gamma >= 0.1 or draws.covers(0.1):
+        if args.size == "classroom" and (gamma >= 0.1 or draws.covers(0.1)):
             for old in out.iterdir():
                 if old.name not in keep and old.name.startswith(("sensitivity_", "model_")):
                     print(f"deleting {old.name} (another corpus or other settings)")
