@@ -129,3 +129,4 @@ def test_table4_chain_reason_reads_the_rows():
                   "61%, 47%", "k = 3…4", "2.3–2.8×", "releases 85%–100% of the popular ones"):
         assert piece in text, piece
     assert pr.table4_chain_reason(rows[:1]) == "DPNE stopped after k = 1."
+

@@ -126,8 +126,8 @@ def test_paper_page_on_the_paper_corpus(page, paper_corpus):
 
 
 def test_topicdp_page_on_the_paper_corpus(paper_corpus):
-    """No sampled sensitivities exist for the paper corpus: the page offers the sampler (never runs it by
-    itself) and the section says its numbers are on the classroom corpus."""
+    """The page on the paper corpus (sampled sensitivities ship for it up to γ = 0.1; the page never runs the
+    sampler by itself); the section says which corpus its numbers are on when it is not this one."""
     at, seconds = run("pages/4_TopicDP.py")
     print(f"4_TopicDP: first render on the paper corpus {seconds:.1f} s")
     assert f"{PAPER_USERS:,} users" in paper_caption(at)

@@ -236,7 +236,8 @@ def test_dpne_page_shows_the_measured_reason(small_paper_size):
 
 def test_stale_numbers_are_flagged(tmp_path, monkeypatch):
     doc = json.loads(json.dumps(RESULTS))
-    doc["comparisons"]["topicdp_fig52"]["corpus"]["content_hash"] = "0" * 64
+    # measured on the classroom corpus (loaded in every test) with another content hash than it has now
+    doc["comparisons"]["topicdp_fig52"]["corpus"].update(content_hash="0" * 64, size="classroom")
     path = tmp_path / "paper_comparisons.json"
     path.write_text(json.dumps(doc))
     monkeypatch.setattr(pvh, "RESULTS_PATH", path)
@@ -294,3 +295,19 @@ def test_an_exercise_on_the_sample_corpus_switches_to_the_classroom_size(small_p
     at = run(PAGES["2_Bayesian_ngram_DP"], size="paper", exercise=ex.id)
     assert at.radio(key="size").value == "classroom"
     assert "(classroom size)" in sidebar_text(at)
+
+
+def test_topicdp_reason_is_the_shipped_draws_summary():
+    """TopicDP's measured reason is dpcore.summarise_draws of the shipped draws the entry names (none typed)."""
+    import dpcore
+
+    e = RESULTS["comparisons"]["topicdp_fig52"]
+    if e["reproduced"]:
+        assert "reason" not in e
+        return
+    draws = dpcore.load_sensitivity_draws(e["corpus"]["content_hash"])
+    assert draws is not None and draws.key == e["draws"]["key"]
+    s = e["settings"]
+    summary = dpcore.summarise_draws(draws, gamma=s["gamma"], m=s["m"], n=s["n"], delta=s["delta"])
+    assert summary.delta_s == pytest.approx(s["delta_s"])
+    assert e["reason"] == "What the sampled pairs show: " + summary.sentence
