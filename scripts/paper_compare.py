@@ -210,7 +210,7 @@ def run_topicdp(seeds: int) -> dict:
     out = as_json(pr.compare_topicdp_fig52(table.matrix, delta_s=sens.delta_s, seeds=seeds))
     out["corpus"] = corpus_info(corpus, size)
     if not out["reproduced"]:
-        out["reason"] = "What the sampled pairs show: " + dpcore.summarise_draws(
+        out["reason"] = "Behind Δ_s: " + dpcore.summarise_draws(
             draws, gamma=s["gamma"], m=s["m"], n=s["n"], delta=s["delta"]).sentence
     out["draws"] = {"key": draws.key, "pairs_stored": draws.n_pairs, "h": sens.h, "k": sens.k,
                     "lda": draws.lda.as_dict(), "sampler": draws.sampler.as_dict()}

@@ -310,4 +310,4 @@ def test_topicdp_reason_is_the_shipped_draws_summary():
     s = e["settings"]
     summary = dpcore.summarise_draws(draws, gamma=s["gamma"], m=s["m"], n=s["n"], delta=s["delta"])
     assert summary.delta_s == pytest.approx(s["delta_s"])
-    assert e["reason"] == "What the sampled pairs show: " + summary.sentence
+    assert e["reason"] == "Behind Δ_s: " + summary.sentence
