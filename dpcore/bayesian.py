@@ -46,6 +46,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp
 
+from ._ranking import ranked_drops
 from .gaussian import CALIBRATION_CHOICES, gaussian_sigma, resolve_calibration
 from .guarantees import Guarantee, approximate_dp, local_sensitivity
 from .validation import (as_float_array, check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_probability,
@@ -170,40 +171,13 @@ def _check_max_users(max_users) -> int:
     return check_int("max_users", max_users, low=1)
 
 
-def order_in_rows(rows, keys) -> np.ndarray:
-    """``np.lexsort((keys, rows))`` (by row, then key, then position) for non-decreasing integer ``rows``
-    and ``keys`` in [0, 1), in a fraction of its time.
+def smallest_keys_per_row(keys, row_start, k) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (ascending) and rows of the k smallest values ``r + key`` of every row r, ties broken by
+    position: the first k per row of a stable sort of row + key over all positions (the float sum, whose
+    rounding can tie near-equal keys, as the Laplace baselines' W cap has always drawn).
 
-    Each entry gets one int64, the row in the high bits and the leading bits of its key below, sorted
-    by one stable argsort of int64 (quick here: the rows are already in order). That order is lexsort's
-    unless two keys of one row share their leading bits (impossible for distinct ``Generator.random``
-    keys under 512 rows; for a 100,000-user corpus with ~100 items per user, about once in 10^5 calls);
-    then lexsort itself is used, so the result is always exactly lexsort's.
-    """
-    rows = np.asarray(rows, dtype=np.int64)
-    keys = np.asarray(keys, dtype=np.float64)
-    if keys.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    row_bits = max(int(rows[-1]).bit_length(), 1)
-    key_bits = min(53, 62 - row_bits)
-    if int(rows[0]) < 0 or key_bits < 20 or not (0.0 <= float(keys.min()) and float(keys.max()) < 1.0):
-        return np.lexsort((keys, rows))
-    packed = (keys * float(2 ** key_bits)).astype(np.int64)  # floor: monotone in the key, < 2^key_bits
-    packed |= rows << key_bits
-    order = np.argsort(packed, kind="stable")
-    q = packed[order]
-    if np.any(q[1:] == q[:-1]):  # two keys of one row not told apart by their leading bits
-        return np.lexsort((keys, rows))
-    return order
-
-
-def smallest_keys_per_row(keys, row_start, k, *, add_row: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Positions (ascending) and rows of the k smallest keys of every row, ties broken by position.
-
-    Row r holds the positions ``row_start[r]:row_start[r+1]`` of ``keys`` (uniform in [0, 1)). The value
-    compared is the key, or with ``add_row`` the float ``r + key`` (what a stable sort of row + key
-    over all positions orders by). Exactly the first k per row of such a sort, but only the keys under
-    a per-row cut τ_r (about k + 4 sd + 4 of them expected) are sorted: a row with at least k values
+    Row r holds the positions ``row_start[r]:row_start[r+1]`` of ``keys`` (uniform in [0, 1)). Only the keys
+    under a per-row cut τ_r (about k + 4 sd + 4 of them expected) are sorted: a row with at least k values
     strictly below its cut is settled by its candidates (every other key is ≥ the cut); any other row
     takes all its positions. The cuts only decide the speed, never the result.
     """
@@ -222,11 +196,11 @@ def smallest_keys_per_row(keys, row_start, k, *, add_row: bool = False) -> tuple
         return np.searchsorted(row_start, pos, side="right") - 1
 
     def value(pos, r):
-        return r + keys[pos] if add_row else keys[pos]
+        return r + keys[pos]
 
     idx = np.flatnonzero(keys < np.repeat(tau, lengths))
     r = rows_of(idx)
-    cut = (r + tau[r]) if add_row else tau[r]
+    cut = r + tau[r]
     strict = value(idx, r) < cut
     settled = big & (np.bincount(r[strict], minlength=n_rows) >= k)
     whole = np.flatnonzero(~settled)  # rows of at most k entries, and big rows the cut did not settle
@@ -242,10 +216,7 @@ def smallest_keys_per_row(keys, row_start, k, *, add_row: bool = False) -> tuple
         o = np.argsort(idx, kind="stable")
         idx, r = idx[o], r[o]
     v = value(idx, r)
-    if add_row:  # non-negative floats order like their bit patterns as int64 (a stable int sort is quicker)
-        order = np.argsort(v.view(np.int64), kind="stable")
-    else:
-        order = order_in_rows(r, v)
+    order = np.argsort(v.view(np.int64), kind="stable")  # non-negative floats order like their int64 bits
     per_row = np.bincount(r, minlength=n_rows)
     starts = np.concatenate(([0], np.cumsum(per_row)[:-1]))
     chosen = np.sort(order[np.arange(idx.size) - starts[r[order]] < k])
@@ -270,10 +241,8 @@ def cap_user_items(user_counts, *, max_items, rng) -> sp.csr_matrix:
         return m
     keys = rng.random(m.nnz)
     rows = np.repeat(np.arange(m.shape[0]), lengths)
-    order = order_in_rows(rows, keys)  # = np.lexsort((keys, rows)): by row, then key, then position
-    rank = np.arange(m.nnz) - np.repeat(m.indptr[:-1], lengths)
-    keep = np.zeros(m.nnz, dtype=bool)
-    keep[order[rank < max_items]] = True
+    keep = np.ones(m.nnz, dtype=bool)  # the L smallest keys of each row, ties by position (DPNE's Δ0 selection)
+    keep[ranked_drops(rows, keys, None, max_items)] = False
     out = sp.csr_matrix((m.data[keep], m.indices[keep], np.concatenate(([0], np.cumsum(np.minimum(lengths, max_items))))),
                         shape=m.shape)
     return out

@@ -118,7 +118,7 @@ def cap_user_totals(user_counts, *, W, rng) -> sp.csr_matrix:
     entry_start = np.concatenate(([0], np.cumsum(sub.data.astype(np.int64))))
     row_start = entry_start[sub.indptr]
     keys = rng.random(int(entry_start[-1]))
-    pos, row = smallest_keys_per_row(keys, row_start, W, add_row=True)
+    pos, row = smallest_keys_per_row(keys, row_start, W)
     del keys
     col = sub.indices[np.searchsorted(entry_start, pos, side="right") - 1]
     kept = sp.coo_matrix((np.ones(pos.size), (over[row], col)), shape=m.shape).tocsr()

@@ -83,7 +83,7 @@ from .keyed import (
     keyed_uniform,
     level_generator,
 )
-from .keyed import kernel as keyed_kernel
+from ._ranking import ranked_drops as _ranked_drops
 from .ngrams import (
     MAX_NGRAM_LENGTH,
     NgramIndex,
@@ -281,27 +281,6 @@ def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng, priorit
     keep = np.ones(pair_user.size, dtype=bool)
     keep[idx[_ranked_drops(pair_user[idx], r, None if selection == "random" else pair_count[idx], limit)]] = False
     return pair_user[keep], pair_item[keep], np.minimum(size_of_pair[keep], limit)
-
-
-def _ranked_drops(user, r, count, limit) -> np.ndarray:
-    """Positions (into ``user``) of the pairs beyond each user's first ``limit`` in the selection order.
-
-    Exact order inside a user (a stable lexsort, no packing of user and priority into one float, whose
-    rounding could swap near-equal priorities): random (``count`` None) = ascending r; most-frequent =
-    descending count, then descending r; remaining ties by position. The Spark engine orders its window
-    the same way. With numba (:func:`dpcore.keyed.kernel`) a per-user partition finds the same pairs
-    without the sort (:func:`dpcore._dpne_kernel.ranked_drops`).
-    """
-    compiled = keyed_kernel()
-    if compiled is not None:
-        return compiled.ranked_drops(user, r, count, limit)
-    keys = (r, user) if count is None else (-r, -np.asarray(count).astype(np.int64), user)
-    order = np.lexsort(keys)
-    su = user[order]
-    first = np.ones(su.size, dtype=bool)
-    first[1:] = su[1:] != su[:-1]
-    group_start = np.maximum.accumulate(np.where(first, np.arange(su.size), 0))
-    return order[(np.arange(su.size) - group_start) >= limit]
 
 
 def _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng, priority=None):
