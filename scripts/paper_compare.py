@@ -125,12 +125,13 @@ def run_table4_reason(seeds: int) -> dict:
     scaled = as_json(pr.compare_table4_at_paper_users(index, seeds=1))
     small_limit = 25
     sizes, _ = pr.table4_sizes(index, 1, {**s, "contribution_limit": small_limit})
-    per_user = {r["quantity"]: r["here"] for r in table2_rows(priv)}
+    per_user = {r["quantity"]: r["here"] for r in table2_rows(priv)}["distinct 6-grams per user"]
+    rows = [{"k": k, "DPNE": float(sizes["DPNE"][k - 1]), "DPSU-single": float(sizes["DPSU-single"][k - 1])}
+            for k in range(1, 10)]
     return {"chain": chain, "chain_reason": pr.table4_chain_reason(chain, K=100), "at_paper_users": scaled,
-            "small_limit": {"contribution_limit": small_limit,
-                            "rows": [{"k": k, "DPNE": float(sizes["DPNE"][k - 1]),
-                                      "DPSU-single": float(sizes["DPSU-single"][k - 1])} for k in range(1, 10)],
-                            "per_user_6grams": per_user["distinct 6-grams per user"]},
+            "small_limit": {"contribution_limit": small_limit, "rows": rows, "per_user_6grams": per_user,
+                            "text": pr.table4_volume_reason(rows, per_user_6grams=per_user,
+                                                            contribution_limit=small_limit)},
             "verdict": scaled["verdict"], "seeds": 1, "corpus": corpus_info(priv, "paper")}
 
 

@@ -130,3 +130,14 @@ def test_table4_chain_reason_reads_the_rows():
         assert piece in text, piece
     assert pr.table4_chain_reason(rows[:1]) == "DPNE stopped after k = 1."
 
+
+
+def test_table4_volume_reason_reads_the_rows():
+    rows = [{"k": k, "DPNE": 10.0 * k, "DPSU-single": 60.0} for k in range(1, 10)]  # DPNE ahead from k = 7 on
+    text = pr.table4_volume_reason(rows, per_user_6grams=100.0, contribution_limit=25)
+    assert "At Δ0 = 25 our users hold 4× Δ0 distinct 6-grams" in text and "Reddit's hold 3.7× Δ0 = 100" in text
+    assert "still behind DPSU-single at k = 5, 6 (k = 5…9: 50 vs 60, 60 vs 60, 70 vs 60, 80 vs 60, 90 vs 60" in text
+    ahead = pr.table4_volume_reason([{**r, "DPSU-single": 1.0} for r in rows], per_user_6grams=50.0,
+                                    contribution_limit=10)
+    assert ahead.endswith("DPNE is then ahead of DPSU-single at every k ≥ 5 (50 vs 1, 60 vs 1, 70 vs 1, 80 vs 1, "
+                          "90 vs 1; one seed).")

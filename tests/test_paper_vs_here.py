@@ -221,6 +221,8 @@ def test_table4_reason_follows_its_stored_numbers():
     assert small["contribution_limit"] < pr.TABLE4_SETTINGS["contribution_limit"] and len(small["rows"]) == 9
     six = next(x["here"] for x in RESULTS["comparisons"]["table4"]["table2"]["rows"] if x["quantity"].startswith("distinct 6"))
     assert small["per_user_6grams"] == pytest.approx(six)
+    assert small["text"] == pr.table4_volume_reason(small["rows"], per_user_6grams=small["per_user_6grams"],
+                                                    contribution_limit=small["contribution_limit"])
 
 
 def test_dpne_page_shows_the_measured_reason(small_paper_size):
@@ -228,7 +230,7 @@ def test_dpne_page_shows_the_measured_reason(small_paper_size):
     at = run(PAGES["3_DP_ngram_extraction"])
     text = " ".join(m.value for m in at.markdown)
     assert r["chain_reason"] in text and r["at_paper_users"]["verdict"] in text
-    assert pvh.small_limit_text(r) in text
+    assert r["small_limit"]["text"] in text
     scaled = [d.value for d in at.dataframe if "DPNE (ours)" in d.value.columns]
     assert len(scaled) == 1 and list(scaled[0]["DPNE (ours)"]) == [
         pvh.fmt(x["here"]) for x in r["at_paper_users"]["rows"] if x["quantity"].startswith("DPNE, k =")]
