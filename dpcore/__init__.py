@@ -24,6 +24,7 @@ from .corpus import (
     table_columns,
     tokenize,
 )
+from .real_corpus import REAL_CORPORA, REAL_SPLITS, load_real_corpus
 from .guarantees import (
     GUARANTEE_KINDS,
     Guarantee,
