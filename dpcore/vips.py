@@ -57,7 +57,7 @@ Departures from the papers, and why:
 * **Unit: a user (all of a person's documents), not a document.** A person's contribution is bounded
   by per-user ℓ2 clipping of their sufficient statistics (DP-SGD's per-example clipping, applied to
   sufficient statistics), not by a bound on document length: a user's text is unbounded in the
-  corpora here (the real chat corpus: median 37 vocabulary tokens per person, the heaviest 46,255).
+  corpora here (the real chat corpus: median 29 vocabulary tokens per person, the heaviest 37,526).
 * **Batch, no subsampling.** Every user takes part in every iteration, so there is no privacy
   amplification by sampling; the accountant composes J full Gaussian mechanisms.
 * **Accountant:** PLD (tight) instead of the moments accountant (an RDP bound, looser).
@@ -82,6 +82,7 @@ from scipy.sparse import csr_matrix
 from scipy.special import psi
 
 from .corpus import Corpus
+from .gaussian import analytic_gaussian_sigma
 from .guarantees import Guarantee, approximate_dp, no_protection
 from .metrics import kendall_tau_distance, l1_distance, rmse
 from .topic_model import TOKEN_PATTERN, TOPIC_STOP_WORDS, LdaSettings, TopicModel, align_topics, topic_keyword_matrix
@@ -129,12 +130,13 @@ VIPS_STOP_WORDS = TOPIC_STOP_WORDS | CHAT_FILLER_WORDS
 
 DEFAULT_CLIP_NORM = 2.0
 """B: per-user ℓ2 bound on one iteration's contribution. Measured on the chat corpus with a public start
-(docs/SPEC_vips.md): L1 is flat for B in 1–5 and rises above (σ ∝ B while most users' norms are a few
-units: median 4–5); B = 2 was the best at every ε from 0.5 to 10."""
+(docs/SPEC_vips.md): L1 is flat for B in 0.5–5 and worse at 20 (σ ∝ B while most users' norms are a few
+units: median 5.2); B = 2 was the best or within 0.05 of it at ε = 1, 2, 5."""
 DEFAULT_ITERATIONS = 1
 """J: variational-Bayes iterations, each a Gaussian mechanism. With a public start one private iteration
-was the best at every ε ≤ 5 on the chat corpus (J = 2 only at ε = 10): every further iteration divides
-the per-iteration budget (σ ∝ √J) and the noise floor flattens the next E-step (docs/SPEC_vips.md)."""
+was the best on the chat corpus at ε ≤ 2 (L1 6.3 against 8.6 for J = 2 at ε = 1) and tied with J = 2 at
+ε = 5 (4.48 / 4.45): each further iteration costs √J in σ, and the noise floor flattens the next E-step
+(docs/SPEC_vips.md)."""
 PUBLIC_START_ITERATIONS = 30
 """Passes of :func:`public_start` over the public corpus."""
 REFERENCE_ITERATIONS = 50
@@ -154,6 +156,8 @@ _PLD_DISCRETISATION = 1e-3
 """PLD value discretisation: 1e-3 gives the same ε as 1e-4 to 1e-6 (connect-the-dots, pessimistic) and is
 ~10× faster at large ε (0.06 s instead of 0.6 s per accountant call at z = 0.5)."""
 _MAX_ITERATIONS = 500
+MAX_EPSILON = 20.0
+"""Largest ε :func:`vips_sigma` calibrates (the sliders stop at 10; at ε = 100 one calibration takes ~10 s)."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -171,6 +175,13 @@ class VipsVocabulary:
     words: tuple[str, ...]
     source: str
     source_hash: str = field(default="", repr=False)
+
+    def __post_init__(self):
+        words = self.words
+        if not isinstance(words, tuple) or not words or not all(isinstance(w, str) and w for w in words):
+            raise ValueError("vocabulary words must be a non-empty tuple of non-empty strings")
+        if len(set(words)) != len(words):
+            raise ValueError("vocabulary must not repeat a word")
 
 
 def public_vocabulary(public: Corpus, *, stop_words=VIPS_STOP_WORDS, max_features: int = DEFAULT_VOCABULARY_SIZE,
@@ -217,8 +228,6 @@ def _as_vocabulary(vocabulary) -> VipsVocabulary:
     words = check_sequence("vocabulary", vocabulary)
     if not words or not all(isinstance(w, str) and w for w in words):
         raise ValueError("vocabulary must be a VipsVocabulary or a non-empty sequence of non-empty words")
-    if len(set(words)) != len(words):
-        raise ValueError("vocabulary must not repeat a word")
     return VipsVocabulary(words=tuple(sorted(words)), source="a word list given by the caller")
 
 
@@ -413,8 +422,6 @@ def _noise_multiplier(epsilon: float, delta: float, iterations: int) -> float:
     The bracket starts around the closed form z₀ = √J·σ_analytic(ε, δ) (only to save accountant calls);
     the accountant decides every step, and the upper end (ε ≤ target) is returned.
     """
-    from .gaussian import analytic_gaussian_sigma
-
     z0 = analytic_gaussian_sigma(epsilon, delta) * math.sqrt(iterations)
     lo, hi = z0 * (1.0 - 1e-3), z0 * (1.0 + 2e-3)
     while _pld_epsilon(lo, delta, iterations) <= epsilon:
@@ -433,7 +440,7 @@ def _noise_multiplier(epsilon: float, delta: float, iterations: int) -> float:
 def vips_sigma(*, epsilon, delta, iterations, clip_norm=1.0) -> float:
     """σ for (ε, δ)-DP of J iterations with per-iteration ℓ2 sensitivity B: σ = B·z, z calibrated by
     bisection on dp_accounting's PLD accountant (:func:`vips_epsilon` of the result is ≤ ε)."""
-    epsilon = check_real("epsilon", epsilon, low=0.0, high=100.0)
+    epsilon = check_real("epsilon", epsilon, low=0.0, high=MAX_EPSILON)
     delta = check_delta(delta)
     iterations = check_int("iterations", iterations, low=1, high=_MAX_ITERATIONS)
     clip_norm = check_real("clip_norm", clip_norm, low=0.0)
@@ -456,6 +463,13 @@ class VipsStart:
     words: tuple[str, ...]
     source: str
     source_hash: str = field(default="", repr=False)
+
+    def __post_init__(self):
+        lam = np.array(self.lam, dtype=np.float64)  # a private, read-only copy
+        if lam.ndim != 2 or lam.shape[1] != len(self.words) or not np.all(lam > 0):
+            raise ValueError(f"start must be a positive K × {len(self.words)} array, got shape {lam.shape}")
+        lam.setflags(write=False)
+        object.__setattr__(self, "lam", lam)
 
     @property
     def n_topics(self) -> int:
@@ -612,7 +626,7 @@ def vips_lda(corpus, *, n_topics: int = 10, epsilon, delta, clip_norm=DEFAULT_CL
       ValueError: a parameter outside its range, or a vocabulary or start built from ``corpus`` itself.
     """
     n_topics = check_int("n_topics", n_topics, low=2, high=50)
-    epsilon = check_real("epsilon", epsilon, low=0.0, high=100.0)
+    epsilon = check_real("epsilon", epsilon, low=0.0, high=MAX_EPSILON)
     delta = check_delta(delta)
     clip_norm = check_real("clip_norm", clip_norm, low=0.0)
     iterations = check_int("iterations", iterations, low=1, high=_MAX_ITERATIONS)

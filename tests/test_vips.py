@@ -333,6 +333,7 @@ def test_vocabulary_or_start_from_the_private_corpus_is_refused(vocab):
 @pytest.mark.parametrize("kwargs, exc, message", [
     (dict(epsilon=-1), ValueError, "epsilon must be > 0, got epsilon=-1"),
     (dict(epsilon=float("nan")), ValueError, "epsilon must be a number"),
+    (dict(epsilon=25), ValueError, "epsilon must be <= 20"),
     (dict(delta=0), ValueError, "delta must be > 0"),
     (dict(delta=1), ValueError, "delta must be < 1"),
     (dict(clip_norm=0), ValueError, "clip_norm must be > 0"),
