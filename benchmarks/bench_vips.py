@@ -106,7 +106,8 @@ def part_table(seeds: int):
           f"Kendall {public_only.kendall:.3f}")
     print(f"  clipped, no noise (not DP):  L1 {clip_only.l1:6.2f}  RMSE {clip_only.rmse:.4f}  "
           f"Kendall {clip_only.kendall:.3f}")
-    print("     ε      σ   VIPS L1                 RMSE    Kendall   seeded start J=10 L1   Laplace L1  strict-Gauss L1")
+    print("     ε      σ   VIPS L1                 RMSE    Kendall   seeded start J=10 L1   Laplace L1  "
+          "strict-Gauss L1")
     seeded = vips.seeded_start(vocab)
     for eps in EPSILONS:
         errs = [vips.vips_errors(vips.vips_lda(counts, epsilon=eps, delta=DELTA, rng=s, vocabulary=vocab,
@@ -121,8 +122,8 @@ def part_table(seeds: int):
         sigma = vips.vips_sigma(epsilon=eps, delta=DELTA, iterations=vips.DEFAULT_ITERATIONS,
                                 clip_norm=vips.DEFAULT_CLIP_NORM)
         print(f"  {eps:5g} {sigma:7.3f}  {_fmt([e.l1 for e in errs])}  {np.mean([e.rmse for e in errs]):.4f}  "
-              f"{np.mean([e.kendall for e in errs]):.3f}     {_fmt(rnd)}   {np.mean(lap):6.2f}      {np.mean(gau):6.2f}",
-              flush=True)
+              f"{np.mean([e.kendall for e in errs]):.3f}     {_fmt(rnd)}   {np.mean(lap):6.2f}      "
+              f"{np.mean(gau):6.2f}", flush=True)
 
 
 def part_keywords():
