@@ -180,6 +180,23 @@ from .topicdp import (
     topicdp_sigma,
 )
 
+# VIPS-LDA (issue 23): noise on the sufficient statistics of LDA, (ε, δ)-DP per user for the whole matrix
+from .vips import (
+    VipsErrors,
+    VipsRelease,
+    VipsStart,
+    VipsVocabulary,
+    person_counts,
+    public_start,
+    public_vocabulary,
+    seeded_start,
+    vips_epsilon,
+    vips_errors,
+    vips_lda,
+    vips_reference_fit,
+    vips_sigma,
+)
+
 from .review import (
     REVIEW_RULES,
     BudgetStatement,

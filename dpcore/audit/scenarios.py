@@ -440,6 +440,70 @@ def _topicdp_scenario() -> Scenario:
 
 
 # --------------------------------------------------------------------------------------------------
+# VIPS-LDA (issue 23): a user who alone writes a rare word many times
+# --------------------------------------------------------------------------------------------------
+
+def _vips_scenario(rare_tokens: int = 50) -> Scenario:
+    from ..corpus import Corpus, Document
+    from ..vips import _fit, clipped_statistics, person_counts, seeded_start, vips_lda, vips_sigma
+
+    eps, delta, clip, k, iterations = 1.0, 1e-5, 1.0, 2, 1
+    rng = np.random.default_rng(23)
+    vocab = tuple(f"word{chr(97 + i)}" for i in range(12)) + ("secret",)  # words: letters only
+    background = [[[f"word{chr(97 + int(w[1:]))}" for w in s] for s in u] for u in _background_users(30, 12, rng)]
+    target = [["secret"] * 10 for _ in range(rare_tokens // 10)]
+
+    def corpus(users, name):
+        return Corpus(user_ids=tuple(f"u{i:03d}" for i in range(len(users))), name=name,
+                      users=tuple((Document(sentences=tuple(tuple(s) for s in u)),) for u in users))
+
+    counts = {which: person_counts(corpus(users, f"vips {which}"), vocab)
+              for which, users in (("D", background + [target]), ("D'", background))}
+    d = _register(("vips", rare_tokens, "D"), counts["D"])
+    d_prime = _register(("vips", rare_tokens, "D'"), counts["D'"])
+    start = seeded_start(vocab, n_topics=k)
+    secret = start.words.index("secret")  # the vocabulary's columns are sorted
+    sigma = vips_sigma(epsilon=eps, delta=delta, iterations=iterations, clip_norm=clip)
+    eta = 1.0 / k
+
+    def variant(broken: bool) -> Variant:
+        bound = None if broken else clip
+
+        def mech(data, rng):
+            if broken:
+                lam = _fit(_DATA[data], start.lam, iterations=iterations, clip_norm=None, sigma=sigma,
+                           rng=check_rng(rng))
+                return float(lam[:, secret].sum())
+            r = vips_lda(_DATA[data], n_topics=k, epsilon=eps, delta=delta, clip_norm=clip, iterations=iterations,
+                         rng=rng, vocabulary=vocab, start=start)
+            return float((r.topic_word[:, secret] * r.prevalence).sum())
+
+        def batch(data, n, rng):  # J = 1: the statistics do not depend on the draw; the entries are independent
+            column = clipped_statistics(_DATA[data], start.lam, clip_norm=bound)[:, secret]
+            return (eta + np.maximum(column + sigma * rng.standard_normal((n, k)), 0.0)).sum(axis=1)
+
+        if broken:
+            text = (f"BROKEN: no per-user clip, while σ = {sigma:.3g} is still set for B = {clip:g}: the user's "
+                    f"{rare_tokens} tokens of 'secret' move its column by about {rare_tokens / math.sqrt(k):.0f} "
+                    f"in ℓ2, not {clip:g}.")
+        else:
+            text = (f"Each user's K × V expected counts are clipped to ℓ2 norm B = {clip:g}; their sum gets "
+                    f"N(0, σ²) on every entry, σ = {sigma:.3g} (PLD accountant, J = {iterations}), then clip at 0.")
+        return Variant("broken: no per-user clip" if broken else "correct", broken, text, eps, delta, mech, batch)
+
+    return Scenario(
+        "vips", "VIPS-LDA: noisy topic–word counts",
+        f"The user alone writes 'secret', {rare_tokens} times: without them its column holds only noise, with "
+        "them their whole (clipped) contribution lies in that column, the largest shift one user can make there.",
+        f"D: 31 users, one of them writing 'secret' {rare_tokens} times and nothing else; D': without that user",
+        "the released expected count of 'secret', summed over the topics", d, d_prime, variant(False),
+        variant(True), 20_000,
+        note=f"K = {k} topics, J = {iterations} iteration from a seeded start, vocabulary of {len(vocab)} public "
+             "words. With J = 1 the E-step does not depend on the draw, so the vectorised path computes the "
+             "statistics once and draws only the 'secret' column's noise (its entries are independent).")
+
+
+# --------------------------------------------------------------------------------------------------
 # k-anonymity (000 §4.5): a user whose presence lifts an item to K users
 # --------------------------------------------------------------------------------------------------
 
@@ -484,6 +548,7 @@ _BUILDERS = {
     "dpne_redraw": _dpne_scenario,
     "bayesian": _bayesian_scenario,
     "topicdp": _topicdp_scenario,
+    "vips": _vips_scenario,
     "kanonymity": _kanonymity_scenario,
 }
 SCENARIOS = tuple(_BUILDERS)
@@ -534,6 +599,7 @@ SCENARIO_LABELS: dict[str, str] = {
     "DPNE": "dpne_redraw",
     "BayesianDP": "bayesian",
     "TopicDP": "topicdp",
+    "VIPS-LDA": "vips",
     "k-anonymity": "kanonymity",
 }
 """Short names of the scenarios (the Privacy audit page's picker and its URL; lecture exercises) → names."""
