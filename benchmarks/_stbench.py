@@ -4,6 +4,7 @@ process tree, the list of pages and the query string of a run. Not a benchmark i
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import signal
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass
@@ -34,8 +36,8 @@ def loadavg() -> str:
 
 def git_describe() -> str:
     try:
-        out = subprocess.run(["git", "log", "-1", "--format=%h %s"], cwd=ROOT, capture_output=True, text=True, timeout=10,
-                             check=False)
+        out = subprocess.run(["git", "log", "-1", "--format=%h %s"], cwd=ROOT, capture_output=True, text=True,
+                             timeout=10, check=False)
         branch = subprocess.run(["git", "rev-parse", "--abbrev-ref", "HEAD"], cwd=ROOT, capture_output=True, text=True,
                                 timeout=10, check=False)
         return f"{branch.stdout.strip()} @ {out.stdout.strip()[:70]}"
@@ -103,7 +105,8 @@ class Server:
             except OSError:
                 time.sleep(0.2)
         self.stop()
-        raise RuntimeError(f"streamlit did not answer in {self.start_timeout:.0f} s:\n{Path(self.log).read_text()[-3000:]}")
+        raise RuntimeError(f"streamlit did not answer in {self.start_timeout:.0f} s:\n"
+                           f"{Path(self.log).read_text()[-3000:]}")
 
     def stop(self) -> None:
         """Stop the server and whatever it started (its own process group, by the id of the process started here)."""
@@ -120,6 +123,26 @@ class Server:
 
     def rss_bytes(self) -> int:
         return tree_rss_bytes(self.pid)
+
+
+class RunningServer:
+    """A server this script did not start (``--url``, e.g. a proxy in front of several Streamlit processes): not
+    started or stopped here; its RSS is the sum over the process trees of ``pids`` (0 when none are given)."""
+
+    def __init__(self, url: str, pids: list[int] | None = None):
+        self.url, self.pids = url.rstrip("/"), pids or []
+        self.ws_url = self.url.replace("http", "ws", 1) + "/_stcore/stream"
+
+    def __enter__(self) -> RunningServer:  # noqa: PYI034
+        if urllib.request.urlopen(self.url + "/_stcore/health", timeout=10).read() != b"ok":
+            raise RuntimeError(f"{self.url} does not answer /_stcore/health with ok")
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def rss_bytes(self) -> int:
+        return sum(tree_rss_bytes(p) for p in self.pids)
 
 
 def tree_rss_bytes(pid: int) -> int:
@@ -147,6 +170,31 @@ def tree_rss_bytes(pid: int) -> int:
         except OSError:
             pass
     return total
+
+
+# ------------------------------------------------------------------------------ memory
+class RssSampler(threading.Thread):
+    """The server tree's RSS every ``interval`` seconds, with the phase it was taken in."""
+
+    def __init__(self, server, interval: float = 0.5):
+        super().__init__(daemon=True)
+        self.server, self.interval = server, interval
+        self.phase = "start"
+        self.samples: list[tuple[float, str, int]] = []
+        self._halt = threading.Event()
+
+    def run(self) -> None:
+        while not self._halt.is_set():
+            with contextlib.suppress(OSError):  # the server went away between two reads of /proc
+                self.samples.append((time.time(), self.phase, self.server.rss_bytes()))
+            self._halt.wait(self.interval)
+
+    def stop(self) -> None:
+        self._halt.set()
+        self.join()
+
+    def in_phases(self, *phases: str) -> list[int]:
+        return [r for _, p, r in self.samples if p in phases]
 
 
 # ------------------------------------------------------------------------------ pages and the query string

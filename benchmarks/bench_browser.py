@@ -16,7 +16,9 @@ port, headless, usage statistics off, and drives Debian's Chromium through Playw
   compiled kernels, the generated paper-size corpus) and the OS file cache — as on a lecturer's server after
   its first start.
 - **first render, warm**: the same page again, in a new browser context (a second person opening the same
-  link: a new session, an empty browser cache) on the now warm server.
+  link: a new session, an empty browser cache) on the now warm server. Both first renders include
+  downloading and compiling Streamlit's JavaScript, and Plotly's (a 4.7 MB chunk loaded with the first
+  chart) — seconds on a loaded machine; the floor app pays the same, so its row shows that part.
 - **slider moves**: in that warm session, ``--moves`` (default 5) keyboard steps of each main slider, one
   after the other: ε on every page that shows it, and the page's own main knob (``MAIN_KNOBS``: η on DP
   n-gram extraction, γ on TopicDP, the confidence on the privacy audit). Each step goes to the next value of
@@ -69,6 +71,7 @@ from _stbench import (
     CHROMIUM_FLAGS,
     ROOT,
     AppPage,
+    RssSampler,
     Server,
     build_query,
     fmt_s,
@@ -112,7 +115,11 @@ INIT_JS = r"""
   // The status of a ForwardMsg's script_finished (top-level field 6, a varint), or -1 when it is another message.
   const finishedStatus = (u) => {
     let i = 0;
-    const varint = () => { let r = 0, m = 1, b; do { b = u[i++]; r += (b & 127) * m; m *= 128; } while ((b & 128) && i < u.length); return r; };
+    const varint = () => {
+      let r = 0, m = 1, b;
+      do { b = u[i++]; r += (b & 127) * m; m *= 128; } while ((b & 128) && i < u.length);
+      return r;
+    };
     while (i < u.length) {
       const tag = varint(), field = Math.floor(tag / 8), wire = tag % 8;
       if (wire === 0) { const v = varint(); if (field === 6) return v; }
@@ -167,6 +174,7 @@ INIT_JS = r"""
     }).observe(document.documentElement, {subtree: true, childList: true, attributes: true, characterData: true});
   };
   if (document.documentElement) observe(); else document.addEventListener('DOMContentLoaded', observe);
+  const texts = (sel) => [...document.querySelectorAll(sel)].map((e) => e.innerText.slice(0, 200));
   const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   // Resolves when this request's script_finished has arrived, the state is notRunning and the DOM has been quiet.
   B.done = ({sincePre, needSend, quiet, timeout}) => new Promise((resolve) => {
@@ -191,8 +199,7 @@ INIT_JS = r"""
           sawRunning: B.states.some((s) => s[0] >= since && s[1] === 'running'),
           main: main && main.__benchT !== undefined ? main.__benchT : null, mainKind: main ? main.dataset.testid : null,
           lastMut: B.lastMut,
-          exceptions: [...document.querySelectorAll('[data-testid="stException"]')].map((e) => e.innerText.slice(0, 200)),
-          errors: [...document.querySelectorAll('[data-testid="stAlertContentError"]')].map((e) => e.innerText.slice(0, 200)),
+          exceptions: texts('[data-testid="stException"]'), errors: texts('[data-testid="stAlertContentError"]'),
           stale: document.querySelectorAll('[data-stale="true"]').length,
         });
         return;
@@ -255,8 +262,7 @@ def move_slider(page, key: str, direction: int, args) -> dict:
     since_pre = page.evaluate("performance.now()")
     page.keyboard.press("ArrowRight" if direction > 0 else "ArrowLeft")
     out = _wait(page, since_pre=since_pre, need_send=True, args=args)
-    after = page.locator(f'[data-testid="stApp"] .st-key-{key} input[type="range"]').first.get_attribute("aria-valuetext")
-    return out | {"from": before, "to": after}
+    return out | {"from": before, "to": inp.get_attribute("aria-valuetext")}  # a locator: found again after the rerun
 
 
 def directions(info: dict, n: int) -> list[int]:
@@ -278,47 +284,59 @@ def bench_page(browser, page: AppPage, run: int, args, *, floor_dir: Path | None
     name = "floor" if floor_dir else (page.url_path or "Home")
     script, cwd = (floor_dir / "floor_app.py", floor_dir) if floor_dir else ("app.py", ROOT)
     base = {"page": name, "title": page.title, "run": run}
-    records = []
-    with Server(script, cwd=cwd) as srv:
-        url = f"{srv.url}/{page.url_path}" + (f"?{args.query}" if args.query and not floor_dir else "")
-        base["url_path"] = url.split(str(srv.port), 1)[1]
-        for kind in ("cold", "warm"):
-            ctx = browser.new_context(viewport=VIEWPORT)
-            ctx.add_init_script(INIT_JS)
-            load = loadavg()
-            try:
-                r = first_render(ctx, url, args)
-            except Exception as e:  # noqa: BLE001 - a page that breaks the browser is reported, the run goes on
-                r = {"error": f"{type(e).__name__}: {e}"[:300]}
-            pg = r.pop("_page", None)
-            records.append(base | {"kind": kind, "load": load, "rss_gb": srv.rss_bytes() / 1e9} | r)
-            _say(records[-1])
-            if kind == "cold" or "error" in r:
-                ctx.close()
-                if "error" in r:
-                    return records
-                continue
-            sliders = ("eps",) + (() if floor_dir else MAIN_KNOBS.get(page.url_path, ()))
-            for key in sliders:
-                info = slider_info(pg, key)
-                if info is None:
-                    if key != "eps":
-                        records.append(base | {"kind": "move", "slider": key, "error": f"no slider with key {key!r}"})
-                        _say(records[-1])
-                    continue
-                for i, d in enumerate(directions(info, args.moves)):
-                    load = loadavg()
-                    try:
-                        r = move_slider(pg, key, d, args)
-                    except Exception as e:  # noqa: BLE001
-                        r = {"error": f"{type(e).__name__}: {e}"[:300]}
-                    records.append(base | {"kind": "move", "slider": key, "step": i + 1, "load": load} | r)
-                    _say(records[-1])
-                    if "error" in r:
-                        break
-            records[-1]["rss_gb_end"] = srv.rss_bytes() / 1e9
-            ctx.close()
+    records: list[dict] = []
+    with Server(script, cwd=cwd, extra_args=args.server_arg) as srv:
+        sampler = RssSampler(srv)
+        sampler.start()
+        try:
+            _run_page(browser, srv, page, base, records, args, floor=floor_dir is not None)
+        finally:
+            sampler.stop()
+    peak = max((r for _, _, r in sampler.samples), default=0) / 1e9
+    for r in records:
+        r["rss_peak_gb"] = peak
     return records
+
+
+def _run_page(browser, srv: Server, page: AppPage, base: dict, records: list[dict], args, *, floor: bool) -> None:
+    """The cold and warm first renders and the slider moves of one page on server ``srv``, into ``records``."""
+    url = f"{srv.url}/{page.url_path}" + (f"?{args.query}" if args.query and not floor else "")
+    base["url_path"] = url.split(str(srv.port), 1)[1]
+    for kind in ("cold", "warm"):
+        ctx = browser.new_context(viewport=VIEWPORT)
+        ctx.add_init_script(INIT_JS)
+        load = loadavg()
+        try:
+            r = first_render(ctx, url, args)
+        except Exception as e:  # noqa: BLE001 - a page that breaks the browser is reported, the run goes on
+            r = {"error": f"{type(e).__name__}: {e}"[:300]}
+        pg = r.pop("_page", None)
+        records.append(base | {"kind": kind, "load": load} | r)
+        _say(records[-1])
+        if kind == "cold" or "error" in r:
+            ctx.close()
+            if "error" in r:
+                return
+            continue
+        sliders = ("eps",) + (() if floor else MAIN_KNOBS.get(page.url_path, ()))
+        for key in sliders:
+            info = slider_info(pg, key)
+            if info is None:
+                if key != "eps":
+                    records.append(base | {"kind": "move", "slider": key, "error": f"no slider with key {key!r}"})
+                    _say(records[-1])
+                continue
+            for i, d in enumerate(directions(info, args.moves)):
+                load = loadavg()
+                try:
+                    r = move_slider(pg, key, d, args)
+                except Exception as e:  # noqa: BLE001
+                    r = {"error": f"{type(e).__name__}: {e}"[:300]}
+                records.append(base | {"kind": "move", "slider": key, "step": i + 1, "load": load} | r)
+                _say(records[-1])
+                if "error" in r:
+                    break
+        ctx.close()
 
 
 def _say(r: dict) -> None:
@@ -332,8 +350,8 @@ def _say(r: dict) -> None:
         extra += f" {r['from']}→{r['to']}"
     if r["exceptions"] or r["errors"]:
         extra += f"  SHOWS {len(r['exceptions'])} exception(s), st.error: {r['errors'][:2]}"
-    print(f"  {r['page']:22s} run {r['run']} {what:18s} main chart {r['t_main']:6.2f} s  notRunning {r['t_script']:6.2f} s"
-          f"  all drawn {r['t_all']:6.2f} s  (load {r['load']}){extra}", flush=True)
+    print(f"  {r['page']:22s} run {r['run']} {what:18s} main chart {r['t_main']:6.2f} s  "
+          f"notRunning {r['t_script']:6.2f} s  all drawn {r['t_all']:6.2f} s  (load {r['load']}){extra}", flush=True)
 
 
 def summarize(records: list[dict]) -> list[dict]:
@@ -343,7 +361,8 @@ def summarize(records: list[dict]) -> list[dict]:
         rs = [r for r in records if r["page"] == page]
         row = {"page": page, "title": rs[0]["title"],
                "errors": sorted({r["error"] for r in rs if "error" in r}),
-               "shown_errors": sum(len(r.get("exceptions", [])) + len(r.get("errors", [])) for r in rs)}
+               "shown_errors": sum(len(r.get("exceptions", [])) + len(r.get("errors", [])) for r in rs),
+               "rss_peak_gb": max(r["rss_peak_gb"] for r in rs)}
         for kind in ("cold", "warm"):
             for metric in ("t_main", "t_script", "t_all"):
                 xs = [r[metric] for r in rs if r["kind"] == kind and metric in r]
@@ -387,16 +406,19 @@ def markdown(summary: list[dict], meta: dict) -> str:
             lines.append(f"| ↳ {title}: {'; '.join(s['errors'])[:150]} {s['shown_errors']} error(s) shown | | | | | |")
     lines += ["", ("Details (medians): to `notRunning` alone / to every chart drawn; moves whose main chart changed; "
                    "key press → rerun request."), "",
-              "| page | cold | warm | slider | move | main chart changed | request after |", "|---|---|---|---|---|---:|---:|"]
+              "| page | cold | warm | slider | move | main chart changed | request after | server peak RSS |",
+              "|---|---|---|---|---|---:|---:|---:|"]
     for s in summary:
         c = f"{fmt_s(s['cold_t_script'])} / {fmt_s(s['cold_t_all'])}"
         w = f"{fmt_s(s['warm_t_script'])} / {fmt_s(s['warm_t_all'])}"
+        rss = f"{s['rss_peak_gb']:.2f} GB"
         if not s["sliders"]:
-            lines.append(f"| {s['title']} | {c} | {w} | — | — | — | — |")
+            lines.append(f"| {s['title']} | {c} | {w} | — | — | — | — | {rss} |")
         for i, (key, m) in enumerate(s["sliders"].items()):
-            lines.append(f"| {s['title'] if i == 0 else ''} | {c if i == 0 else ''} | {w if i == 0 else ''} | "
+            first = i == 0
+            lines.append(f"| {s['title'] if first else ''} | {c if first else ''} | {w if first else ''} | "
                          f"{SLIDER_NAMES.get(key, key)} | {fmt_s(m['median_script'])} / {fmt_s(m['median_all'])} | "
-                         f"{m['main_changed']}/{m['n']} | {m['send_delay'] * 1000:.0f} ms |")
+                         f"{m['main_changed']}/{m['n']} | {m['send_delay'] * 1000:.0f} ms | {rss if first else ''} |")
     return "\n".join(lines)
 
 
@@ -410,6 +432,8 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=5, help="moves per slider and run (default 5)")
     ap.add_argument("--settle", type=float, default=2.5, help="seconds of a quiet page that end a measurement")
     ap.add_argument("--timeout", type=float, default=600, help="seconds one render may take (default 600)")
+    ap.add_argument("--server-arg", action="append", default=[], metavar="ARG",
+                    help="extra argument of `streamlit run` (repeat it), e.g. --server-arg=--runner.fastReruns=false")
     ap.add_argument("--no-floor", action="store_true", help="skip the minimal floor app")
     ap.add_argument("--json", help="write the meta data, every measurement and the summary to this file")
     args = ap.parse_args()
@@ -430,8 +454,8 @@ def main() -> None:
         (floor_dir / "floor_app.py").write_text(FLOOR_APP.format(options=tuple(EPSILON_OPTIONS)))
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
         meta["chromium"] = browser.version
-        print(f"bench_browser: {meta['git']}; query {args.query!r}; Chromium {browser.version}; load {meta['load_before']}",
-              flush=True)
+        print(f"bench_browser: {meta['git']}; query {args.query!r}; Chromium {browser.version}; "
+              f"load {meta['load_before']}", flush=True)
         for run in range(1, args.runs + 1):
             if not args.no_floor:
                 records += bench_page(browser, FLOOR, run, args, floor_dir=floor_dir)

@@ -30,7 +30,13 @@ Per N (each N on a fresh `streamlit run app.py` server, headless, usage statisti
 4. staggered: for ``--duration`` seconds (default 120) each session moves ε every ``--period`` seconds
    (default 5) from a random offset, to a random other value of the ε grid (a new value is likelier to
    miss the server's caches than a one-notch step); a move that takes longer than the period delays the next;
-5. the sessions close; the server's memory is sampled for ``--after`` seconds more (default 30).
+5. the sessions close; the server's memory is sampled for ``--after`` seconds more (default 30). Streamlit
+   keeps a disconnected session (its session state, uploads) for ``server.disconnectedSessionTTL`` seconds
+   (120 by default; expired lazily, when the session manager is next used) so that a reconnecting tab finds
+   it: pass ``--server-arg=--server.disconnectedSessionTTL=5`` to take that out of the picture.
+
+``--url`` measures a server already running (e.g. several Streamlit processes behind one address); ``--pid``
+names the processes whose memory is sampled. ``--server-arg`` passes settings to the `streamlit run` started here.
 
 Reported per N: median / p95 / max latency of the first render, of the all-at-once moves and of the
 staggered moves; errors (exceptions or st.error shown, compile errors, timeouts, closed connections, a
@@ -48,14 +54,14 @@ import random
 import resource
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import websockets  # a dependency of streamlit
-from _stbench import AppPage, Server, app_pages, build_query, fmt_s, git_describe, loadavg, percentile, select_pages
+from _stbench import (AppPage, RssSampler, RunningServer, Server, app_pages, build_query, fmt_s,
+                      git_describe, loadavg, percentile, select_pages)
 from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -251,33 +257,6 @@ def _url_text(w: Slider, value) -> str:
     return f"{int(value)}" if w.data_type == Slider.INT else f"{float(value):g}"
 
 
-# ------------------------------------------------------------------------------ memory
-class RssSampler(threading.Thread):
-    """The server tree's RSS every ``interval`` seconds, with the phase it was taken in."""
-
-    def __init__(self, server: Server, interval: float = 0.5):
-        super().__init__(daemon=True)
-        self.server, self.interval = server, interval
-        self.phase = "start"
-        self.samples: list[tuple[float, str, int]] = []
-        self._halt = threading.Event()
-
-    def run(self) -> None:
-        while not self._halt.is_set():
-            try:
-                self.samples.append((time.time(), self.phase, self.server.rss_bytes()))
-            except OSError:  # the server went away between two reads of /proc
-                continue
-            self._halt.wait(self.interval)
-
-    def stop(self) -> None:
-        self._halt.set()
-        self.join()
-
-    def in_phases(self, *phases: str) -> list[int]:
-        return [r for _, p, r in self.samples if p in phases]
-
-
 # ------------------------------------------------------------------------------ one class
 def eps_pages() -> list[AppPage]:
     """The pages whose sidebar shows ε: those calling ``shared_sidebar()`` without ``uses`` or with "eps" in it."""
@@ -321,7 +300,7 @@ async def run_class(n: int, pages: list[AppPage], args) -> dict:
     rng = random.Random(args.seed + n)
     out: dict = {"n": n, "load_before": loadavg(), "errors": [], "first_render": [], "together": [], "staggered": [],
                  "by_page": {}}
-    with Server() as srv:
+    with make_server(args) as srv:
         sampler = RssSampler(srv)
         sampler.start()
         t_start = time.perf_counter()
@@ -390,7 +369,7 @@ async def run_class(n: int, pages: list[AppPage], args) -> dict:
                 v = _other_option(s, key, rng)
                 t = await _timed(s.move(key, v), out["errors"], f"staggered {s.page or 'Home'} {key}={v}")
                 for e in s.errors:
-                    out["errors"].append(f"staggered {s.page or 'Home'} shows {e}")
+                    out["errors"].append(f"staggered {s.page or 'Home'}?{urlencode(s.query)} shows {e}")
                 if t is None:
                     return
                 _note(out, "staggered", s.page, t)
@@ -422,6 +401,12 @@ async def run_class(n: int, pages: list[AppPage], args) -> dict:
     return out
 
 
+def make_server(args) -> Server | RunningServer:
+    if args.url:
+        return RunningServer(args.url, args.pid)
+    return Server(extra_args=args.server_arg)
+
+
 def _with_seed(query: str, seed: int) -> str:
     q = dict(parse_qsl(query, keep_blank_values=True))
     q["seed"] = str(seed)
@@ -438,7 +423,7 @@ def _other_option(s: Session, key: str, rng: random.Random):
 
 def _page_errors(sessions: list[Session], out: dict, when: str) -> None:
     for s in sessions:
-        out["errors"] += [f"{when} {s.page or 'Home'} shows {e}" for e in s.errors]
+        out["errors"] += [f"{when} {s.page or 'Home'}?{urlencode(s.query)} shows {e}" for e in s.errors]
 
 
 def _gb(b: float) -> float:
@@ -489,23 +474,24 @@ async def amain(args, pages: list[AppPage]) -> list[dict]:
 
 
 # ------------------------------------------------------------------------------ --validate
-async def _protocol_view(srv: Server, page: str, query: str, timeout: float) -> dict:
+async def _protocol_view(srv: Server | RunningServer, page: str, query: str, timeout: float) -> dict:
     s = Session(srv.ws_url, page, query, timeout)
     await s.open()
     if "eps" not in s.widgets:
         await s.close()
         return {"error": "no ε slider"}
-    before = {"metrics": s.main_metrics(), "headings": s.main_headings(), "charts": s.count("plotly_chart"), "eps": s.current("eps"),
-              "errors": list(s.errors)}
+    before = {"metrics": s.main_metrics(), "headings": s.main_headings(), "charts": s.count("plotly_chart"),
+              "eps": s.current("eps"), "errors": list(s.errors)}
     opts = s.options("eps")
     nxt = opts[opts.index(str(before["eps"])) + 1]  # the browser's ArrowRight: the next option
     await s.move("eps", nxt)
-    after = {"metrics": s.main_metrics(), "headings": s.main_headings(), "charts": s.count("plotly_chart"), "eps": nxt, "errors": list(s.errors)}
+    after = {"metrics": s.main_metrics(), "headings": s.main_headings(), "charts": s.count("plotly_chart"),
+             "eps": nxt, "errors": list(s.errors)}
     await s.close()
     return {"before": before, "after": after}
 
 
-def _browser_view(srv: Server, page: str, query: str, timeout: float) -> dict:
+def _browser_view(srv: Server | RunningServer, page: str, query: str, timeout: float) -> dict:
     import bench_browser as bb
     from _stbench import CHROMIUM, CHROMIUM_FLAGS
     from playwright.sync_api import sync_playwright
@@ -538,7 +524,7 @@ def validate(pages: list[AppPage], args) -> bool:
     """The protocol client and Chromium on the same server: same metric values, headings and chart count before
     and after one ε step; the step changed what is shown."""
     ok = True
-    with Server() as srv:
+    with make_server(args) as srv:
         for page in pages:
             query = _with_seed(args.query, 7)
             proto = asyncio.run(_protocol_view(srv, page.url_path, query, args.timeout))
@@ -584,6 +570,13 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=300, help="seconds one request may take")
     ap.add_argument("--no-warmup", action="store_true", help="open the sessions on a cold server")
     ap.add_argument("--seed", type=int, default=0, help="seed of the offsets and values of the staggered moves")
+    ap.add_argument("--server-arg", action="append", default=[], metavar="ARG",
+                    help="extra argument of `streamlit run` (repeat it), "
+                         "e.g. --server-arg=--server.disconnectedSessionTTL=10")
+    ap.add_argument("--url", help="measure this running server (e.g. a proxy before several processes) instead of "
+                                  "starting one per N; its caches stay warm from one N to the next")
+    ap.add_argument("--pid", type=int, action="append", default=[],
+                    help="with --url: a server process whose tree's RSS is sampled (repeat it)")
     ap.add_argument("--validate", action="store_true", help="check the protocol client against Chromium, then stop")
     ap.add_argument("--json", help="write every latency, error and RSS sample to this file")
     args = ap.parse_args()
