@@ -23,7 +23,8 @@ port, headless, usage statistics off, and drives Debian's Chromium through Playw
   after the other: ε on every page that shows it, and the page's own main knob (``MAIN_KNOBS``: η on DP
   n-gram extraction, γ on TopicDP, the confidence on the privacy audit). Each step goes to the next value of
   the slider (towards the side with more room, bouncing at the end), so a server cache keyed by the value
-  is not hit by an earlier step of the same run. The median and the first step are reported.
+  is not hit by an earlier step of the same run (unless it bounced). The median and the first step are
+  reported. The server's RSS (its whole process tree, sampled every 0.5 s) gives each page's peak.
 
 When is a render "done"? Times are read in the page (``performance.now()``: from the navigation start for a
 first render, from the key press for a move) by an init script that watches (a) Streamlit's websocket: the
@@ -422,6 +423,16 @@ def markdown(summary: list[dict], meta: dict) -> str:
     return "\n".join(lines)
 
 
+def _epsilon_options() -> tuple[float, ...]:
+    """The app's ε grid (the floor's slider has the same options)."""
+    try:
+        from dpui.sidebar import EPSILON_OPTIONS
+    except ImportError:  # a branch that moved it: the grid of SPEC §0
+        return (0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25,
+                1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0)
+    return tuple(EPSILON_OPTIONS)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pages", nargs="*", help="pages by URL path or title (Home, Mechanisms_101, TopicDP …); "
@@ -448,10 +459,8 @@ def main() -> None:
     meta = {"git": git_describe(), "query": args.query, "runs": args.runs, "moves": args.moves, "settle": args.settle,
             "load_before": loadavg(), "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     with tempfile.TemporaryDirectory(prefix="bench-floor-") as tmp, sync_playwright() as p:
-        from dpui.sidebar import EPSILON_OPTIONS
-
         floor_dir = Path(tmp)
-        (floor_dir / "floor_app.py").write_text(FLOOR_APP.format(options=tuple(EPSILON_OPTIONS)))
+        (floor_dir / "floor_app.py").write_text(FLOOR_APP.format(options=_epsilon_options()))
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
         meta["chromium"] = browser.version
         print(f"bench_browser: {meta['git']}; query {args.query!r}; Chromium {browser.version}; "
