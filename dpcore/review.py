@@ -253,6 +253,9 @@ def gaussian_noise_in_units(value, *, sigma, confidence=0.95, quantity: str = "a
                           f"{quantity} of {_val(v)} comes back as {_val(v)} ± {_num(half)} ({_pct(c)}).")
 
 
+_MAX_LOG_FACTOR = math.log(np.finfo(float).max)  # ≈ 709.78
+
+
 def log_space_noise_in_units(value, *, sigma, confidence=0.95, quantity: str = "a word probability") -> NoiseStatement:
     """BayesianDP adds N(0, σ_ps²) to h = log θ (up to the softmax normaliser): a probability p comes back
     as p·e^(σZ), i.e. within p ×/÷ e^(zσ) with z = Φ⁻¹((1 + confidence)/2), before the renormalisation
@@ -260,9 +263,15 @@ def log_space_noise_in_units(value, *, sigma, confidence=0.95, quantity: str = "
     s = check_real("sigma", sigma, low=0.0, low_inclusive=True)
     c = _conf(confidence)
     v = check_real("value", value, low=0.0)
-    factor = math.exp(float(ndtri((1.0 + c) / 2.0)) * s)
-    text = (f"{quantity} of {v:.3g} comes back between {v / factor:.3g} and {v * factor:.3g} "
-            f"(×/÷ {factor:.3g}, {_pct(c)}, before renormalising)")
+    log_factor = float(ndtri((1.0 + c) / 2.0)) * s
+    if log_factor > _MAX_LOG_FACTOR:  # e^(zσ) beyond a float (σ in the hundreds at ε = 0.01): say it in words
+        factor = math.inf
+        text = (f"{quantity} of {v:.3g} comes back anywhere between 0 and 1 (×/÷ e^{log_factor:.3g}, beyond any "
+                f"floating-point number, {_pct(c)}, before renormalising)")
+    else:
+        factor = math.exp(log_factor)
+        text = (f"{quantity} of {v:.3g} comes back between {v / factor:.3g} and {v * factor:.3g} "
+                f"(×/÷ {factor:.3g}, {_pct(c)}, before renormalising)")
     return NoiseStatement(quantity, v, "multiplicative", None, factor, c, text + ".")
 
 

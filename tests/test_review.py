@@ -264,3 +264,15 @@ def test_review_of_a_dpne_release_with_an_unreachable_length():
     r = dpcore.review(rel, n_users=len(users))
     said = " ".join(s.text for s in r.noise)
     assert "3-gram" not in said and "2-gram" in said
+
+
+def test_log_space_noise_beyond_a_float_is_said_in_words():
+    """ε = 0.01 on the Bayesian page gives σ_ps in the hundreds: e^(zσ) overflows a float (found by
+    benchmarks/bench_classroom.py as an OverflowError traceback in the reviewer panel)."""
+    from dpcore.review import log_space_noise_in_units
+
+    s = log_space_noise_in_units(0.1, sigma=500.0)
+    assert s.factor == float("inf")
+    assert "beyond any floating-point number" in s.text and "e^980" in s.text
+    ok = log_space_noise_in_units(0.1, sigma=2.0)
+    assert ok.factor == pytest.approx(np.exp(1.959963984540054 * 2.0))
