@@ -167,8 +167,17 @@ def _check_max_items(max_items) -> int:
     return check_int("max_items", max_items, low=1)
 
 
+MAX_USERS_CAP = 10**12
+"""The largest public cap N_max accepted: a hundred times the world's population (10**300 overflowed
+C·N_max in γ_strict before; issue 21 item 8)."""
+
+
 def _check_max_users(max_users) -> int:
-    return check_int("max_users", max_users, low=1)
+    n = check_int("max_users", max_users, low=1)
+    if n > MAX_USERS_CAP:
+        digits = f"<an integer with {len(str(n))} digits>" if n >= 10**60 else str(n)
+        raise ValueError(f"max_users must be at most 1e12 (a public cap on the number of people), got max_users={digits}")
+    return n
 
 
 def smallest_keys_per_row(keys, row_start, k) -> tuple[np.ndarray, np.ndarray]:
@@ -265,7 +274,8 @@ def strict_sensitivity(*, S, C, max_items, max_users) -> float:
     """
     S, C = _check_S(S), _check_C(C)
     L, n_max = _check_max_items(max_items), _check_max_users(max_users)
-    return math.sqrt(L) * (math.log1p(C) + min(1.0, S / C) * math.log(C * n_max + 1.0))
+    # exact integers inside the logs: C·N_max may exceed the float range although its log does not
+    return math.sqrt(L) * (math.log(C + 1) + min(1.0, S / C) * math.log(C * n_max + 1))
 
 
 def _check_user_cap(n_users: int, max_users: int) -> None:
@@ -872,7 +882,13 @@ class PreparedEndToEnd:
         rng = check_rng(rng)
         check_choice("calibration", calibration, CALIBRATION_CHOICES)
         eps_train, eps_tune = 2.0 * epsilon / 3.0, epsilon / 3.0
-        scale = 2.0 * self.score_sensitivity / eps_tune
+        if not eps_tune > 0:  # ε = 5e-324: ε/3 rounds to 0 (a ZeroDivisionError before; issue 21 item 8)
+            raise ValueError(f"epsilon must be large enough to split into ε_train = 2ε/3 and ε_tune = ε/3 (ε/3 is 0 "
+                             f"in floating point here), got epsilon={epsilon!r}: use a larger epsilon")
+        with np.errstate(over="ignore"):
+            scale = 2.0 * self.score_sensitivity / eps_tune
+        if self.score_sensitivity > 0:
+            scale = check_noise_scale("b (tuning)", scale, epsilon=epsilon, score_sensitivity=self.score_sensitivity)
         noisy = self.scores + rng.laplace(0.0, scale, size=self.scores.shape)
         k = int(np.argmin(noisy))
         S_star, rho_star = self.grid[k]

@@ -152,6 +152,19 @@ _EXACT_T = 2**16  # ρ's max over t is exact up to this t, a tight upper bound b
 # Accounting
 # --------------------------------------------------------------------------------------------------
 
+MAX_CONTRIBUTION_LIMIT = 10**300
+"""Δ0 enters ρ as a float (1/√t and (1 − δ/2)^(1/t) over t ≤ Δ0): a larger int would overflow it (issue 21 item 8)."""
+
+
+def check_contribution_limit(contribution_limit) -> int:
+    """Δ0: an integer in [1, 1e300] (10**400 raised OverflowError inside ρ before)."""
+    limit = check_int("contribution_limit", contribution_limit, low=1)
+    if limit > MAX_CONTRIBUTION_LIMIT:
+        raise ValueError(f"contribution_limit must be at most 1e300 (ρ is computed with it as a float), got "
+                         f"contribution_limit=<an integer with {len(str(limit))} digits>")
+    return limit
+
+
 def _check_noise_decay(noise_decay) -> float:
     return check_real("noise_decay", noise_decay, low=0.0)
 
@@ -193,7 +206,7 @@ def dpsu_threshold_for_sigma(sigma, delta, contribution_limit) -> float:
     """
     sigma = check_real("sigma", sigma, low=0.0)
     delta = check_delta(delta)
-    limit = check_int("contribution_limit", contribution_limit, low=1)
+    limit = check_contribution_limit(contribution_limit)
     log_q = np.log1p(-delta / 2.0)
 
     def bracket(first, second):  # 1/√first + σ·Φ⁻¹((1 − δ/2)^(1/second)), Φ⁻¹(1 − x) = −Φ⁻¹(x)
@@ -217,7 +230,7 @@ def dpsu_threshold(epsilon, delta, contribution_limit) -> tuple[float, float]:
     """
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
-    limit = check_int("contribution_limit", contribution_limit, low=1)
+    limit = check_contribution_limit(contribution_limit)
     sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
     return sigma, dpsu_threshold_for_sigma(sigma, delta, limit)
 
@@ -891,14 +904,18 @@ def prepare_dpne(users, *, epsilon, delta, max_length, contribution_limit, noise
                                                    selection, policy, policy_cutoff))
 
 
+_NO_ETA = object()  # prepare_dpne has no η; dpne(eta=None) must still be refused by name (issue 21 item 8)
+
+
 def _check_dpne(epsilon, delta, max_length, contribution_limit, noise_decay, pruning, selection, policy,
-                policy_cutoff, *, eta=None) -> tuple:
+                policy_cutoff, *, eta=_NO_ETA) -> tuple:
     """The validated arguments, checked in the order of the signature (η last in the tuple when given)."""
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     max_length = check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH)
-    limit = check_int("contribution_limit", contribution_limit, low=1)
-    if eta is not None:
+    limit = check_contribution_limit(contribution_limit)
+    with_eta = eta is not _NO_ETA
+    if with_eta:
         eta = _check_eta(eta)
     noise_decay = _check_noise_decay(noise_decay)
     check_choice("pruning", pruning, PRUNING_RULES)
@@ -906,7 +923,7 @@ def _check_dpne(epsilon, delta, max_length, contribution_limit, noise_decay, pru
     check_choice("policy", policy, DPSU_POLICIES)
     policy_cutoff = _check_policy_cutoff(policy_cutoff)
     out = (epsilon, delta, max_length, limit, noise_decay, pruning, selection, policy, policy_cutoff)
-    return out + (eta,) if eta is not None else out
+    return out + (eta,) if with_eta else out
 
 
 def _check_eta(eta) -> float:
@@ -1205,7 +1222,7 @@ def _check_baseline(epsilon, delta, max_length, contribution_limit, selection, r
     _check_policy_cutoff(policy_cutoff)
     return (check_epsilon(epsilon), check_delta(delta),
             check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH),
-            check_int("contribution_limit", contribution_limit, low=1),
+            check_contribution_limit(contribution_limit),
             check_choice("selection", selection, SELECTION_RULES), check_rng(rng))
 
 
