@@ -286,6 +286,20 @@ def _check_user_cap(n_users: int, max_users: int) -> None:
         )
 
 
+def _check_items_capped(m: sp.csr_matrix, max_items: int) -> None:
+    """γ_strict bounds users with at most L distinct items only: refuse a matrix with a longer row (issue 21
+    item 6: one user with 290 items at L = 1 moved w ⊙ x̂ by 9.39 while γ_strict said 8.44)."""
+    lengths = np.diff(m.indptr)
+    if lengths.size and int(lengths.max()) > max_items:
+        worst = int(np.argmax(lengths))
+        over = int(np.count_nonzero(lengths > max_items))
+        raise ValueError(
+            f"max_items must be >= every user's number of distinct items for method='strict', got max_items="
+            f"{max_items} while user (row) {worst} holds {int(lengths[worst])} items ({over} user(s) above the cap): "
+            "γ_strict would not bound them. Cap the users first: dpcore.cap_user_items(user_counts, max_items=L, "
+            "rng=…), or bayesian_statistics(…, max_items=L, rng=…), which keeps a seeded random L of their items")
+
+
 def decay_weights(users_per_item, *, S, C) -> np.ndarray:
     """w = min(1, S·N/C) (000 eq. 5)."""
     S, C = _check_S(S), _check_C(C)
@@ -542,12 +556,17 @@ def bayesian_sensitivity(user_counts, *, S, C, method: str = "brute-force", max_
       method: ``"brute-force"`` (exact over this corpus' remove-one neighbours, O(nnz)),
         ``"worst-case"`` (Claim 1 bound, O(|V|)) — both *local* (measured on the data, not DP) —
         or ``"strict"`` (:func:`strict_sensitivity`: every pair of neighbouring corpora, needs
-        ``max_items`` and ``max_users``; the corpus only checks that it has ≤ max_users users).
+        ``max_items`` and ``max_users``; the corpus is only checked: at most max_users users, and no
+        user with more than max_items distinct items — cap them first with :func:`cap_user_items`).
       max_items: L, the per-user item cap (strict only).
       max_users: N_max, the public cap on the number of users (strict only).
 
     Returns:
       γ as a float (μ_p does not enter γ: x̂ depends on c only, w on N).
+
+    Raises:
+      ValueError: strict, and a user holds more than ``max_items`` distinct items (γ_strict would not be a
+        bound) or the corpus has more than ``max_users`` users.
     """
     check_choice("method", method, SENSITIVITY_METHODS)
     S = _check_S(S)
@@ -555,10 +574,11 @@ def bayesian_sensitivity(user_counts, *, S, C, method: str = "brute-force", max_
         if max_items is None or max_users is None:
             raise ValueError("method='strict' needs max_items (L) and max_users (N_max), got "
                              f"max_items={max_items!r}, max_users={max_users!r}")
-        n_max = _check_max_users(max_users)
+        L, n_max = _check_max_items(max_items), _check_max_users(max_users)
         m = check_count_matrix(user_counts)
         _check_user_cap(m.shape[0], n_max)
-        return strict_sensitivity(S=S, C=C, max_items=max_items, max_users=n_max)
+        _check_items_capped(m, L)
+        return strict_sensitivity(S=S, C=C, max_items=L, max_users=n_max)
     for name, v in (("max_items", max_items), ("max_users", max_users)):
         if v is not None:
             raise ValueError(f"{name} applies to method='strict' only, got method={method!r}, {name}={v!r}")

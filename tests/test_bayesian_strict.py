@@ -47,8 +47,10 @@ def test_spec_check_value():
 
 def test_strict_gamma_does_not_depend_on_the_data():
     rng = np.random.default_rng(0)
-    values = {bayesian_sensitivity(sp.csr_matrix(rng.integers(0, 4, size=(rng.integers(1, 30), 12))),
-                                   S=0.5, C=2, method="strict", max_items=3, max_users=40) for _ in range(5)}
+    # (rows capped at L = 3 items first: an uncapped row is refused since issue 21 item 6)
+    values = {bayesian_sensitivity(cap_user_items(sp.csr_matrix(rng.integers(0, 4, size=(rng.integers(1, 30), 12))),
+                                                  max_items=3, rng=k),
+                                   S=0.5, C=2, method="strict", max_items=3, max_users=40) for k in range(5)}
     assert len(values) == 1
 
 
@@ -264,3 +266,26 @@ def test_end_to_end_is_labelled_local_with_the_total_budget():
     assert "ε_train + ε_tune = 2 + 1 = 3" in g.label
     with pytest.raises(ValueError, match="sensitivity"):
         dpcore.end_to_end_dp(X, alpha, epsilon=3, delta=1e-5, C=2, rng=0, sensitivity="strict")
+
+
+def test_strict_sensitivity_refuses_a_user_above_the_item_cap():
+    """Issue 21 item 6: γ_strict bounds users with ≤ L items only. Before, a user with 290 items at L = 1 got
+    γ_strict back although removing them moved w ⊙ x̂ further; now the uncapped matrix is refused by name."""
+    rng = np.random.default_rng(0)
+    d = np.zeros((40, 3000), dtype=int)
+    d[0, :290] = 1  # user 0 alone writes 290 items; every other user one item
+    d[np.arange(1, 40), 300 + rng.integers(0, 2700, 39)] = 1
+    S, C, L, n_max = 1.0, 1, 1, 100
+    gamma = strict_sensitivity(S=S, C=C, max_items=L, max_users=n_max)
+    assert change(d, d[1:], S, C) > 1.9 * gamma  # what the old return value failed to bound (10.5 against 5.31)
+    with pytest.raises(ValueError, match=r"max_items must be >= every user's number of distinct items .*"
+                                         r"max_items=1 while user \(row\) 0 holds 290 items \(1 user\(s\) above the cap\).*cap_user_items"):
+        bayesian_sensitivity(sp.csr_matrix(d), S=S, C=C, method="strict", max_items=L, max_users=n_max)
+    # capped first (the seeded random L-subset), the same corpus is accepted and γ_strict bounds its neighbour
+    capped = cap_user_items(sp.csr_matrix(d), max_items=L, rng=3).toarray()
+    assert (capped > 0).sum(axis=1).max() <= L
+    g = bayesian_sensitivity(sp.csr_matrix(capped), S=S, C=C, method="strict", max_items=L, max_users=n_max)
+    assert g == gamma and change(capped, capped[1:], S, C) <= gamma
+    # a row at exactly L items is fine
+    assert bayesian_sensitivity(sp.csr_matrix(np.eye(4, dtype=int)), S=S, C=C, method="strict", max_items=1,
+                                max_users=4) == strict_sensitivity(S=S, C=C, max_items=1, max_users=4)
