@@ -203,7 +203,10 @@ def test_local_release_is_labelled_not_dp():
         rel = bayesian_dp(X, alpha, epsilon=1, delta=1e-6, S=0.1, C=2, rho=0.7, rng=5, sensitivity=method)
         assert rel.guarantee.kind == dpcore.guarantees.LOCAL_SENSITIVITY
         assert not rel.guarantee.is_dp and rel.guarantee.colour == "orange"
-        assert "not DP" in rel.guarantee.label and "this corpus' neighbours" in rel.guarantee.label
+        # SPEC §3b (issue 21 item 1): no (ε, δ) at all, not "(ε, δ) for this corpus' neighbours only"
+        assert rel.guarantee.label.startswith("not DP — noise scaled to a sensitivity measured on the private data; "
+                                              "no (ε, δ) holds, not even for this corpus's neighbours")
+        assert "neighbours only" not in rel.guarantee.label + rel.guarantee.promise
 
 
 def test_strict_sigma_is_the_same_for_every_corpus_even_an_empty_one():
@@ -289,3 +292,34 @@ def test_strict_sensitivity_refuses_a_user_above_the_item_cap():
     # a row at exactly L items is fine
     assert bayesian_sensitivity(sp.csr_matrix(np.eye(4, dtype=int)), S=S, C=C, method="strict", max_items=1,
                                 max_users=4) == strict_sensitivity(S=S, C=C, max_items=1, max_users=4)
+
+
+@pytest.mark.parametrize("epsilon", [10, 50, 300])
+def test_strict_classic_sigma_beyond_its_proof_is_refused_about_epsilon(epsilon):
+    """Issue 21 item 7: at ε = 50 the classic σ's exact δ is 0.586 (a green label before), at ε = 300 it is 1
+    ("delta must be in [0, 1)" before, for a caller who passed 1e-5). Now: a ValueError about ε."""
+    X = sp.csr_matrix(np.array([[1, 0, 2, 0], [0, 1, 1, 0], [1, 1, 0, 1]]))
+    alpha = np.array([3.0, 2.0, 2.0, 1.0])
+    kw = dict(epsilon=epsilon, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict", max_items=4, max_users=100)
+    assert dpcore.classic_true_delta(epsilon, 1e-5) > 1e-5
+    with pytest.raises(ValueError, match=rf"epsilon={epsilon} is outside the classic σ's proof .*exact δ is "
+                                         r".*more than the delta=1e-05 asked for.*calibration='auto'"):
+        bayesian_dp(X, alpha, calibration="classic", **kw)
+    # the default is "auto": the analytic σ from ε = 1 on, green with the δ asked for
+    rel = bayesian_dp(X, alpha, **kw)
+    assert rel.calibration == "analytic" and rel.guarantee.is_dp and rel.guarantee.delta == 1e-5
+    # the local (paper's) mode promises nothing anyway: the classic σ is allowed there, and labelled not DP
+    local = dict(kw, sensitivity="brute-force", max_items=None, max_users=None)
+    assert not bayesian_dp(X, alpha, calibration="classic", **local).guarantee.is_dp
+
+
+def test_strict_classic_sigma_at_epsilon_above_one_is_kept_where_its_exact_delta_holds():
+    X = sp.csr_matrix(np.array([[1, 0, 2, 0], [0, 1, 1, 0], [1, 1, 0, 1]]))
+    alpha = np.array([3.0, 2.0, 2.0, 1.0])
+    rel = bayesian_dp(X, alpha, epsilon=2, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict", max_items=4,
+                      max_users=100, calibration="classic")
+    assert dpcore.classic_true_delta(2, 1e-5) < 1e-5  # 1.34e-7
+    assert rel.calibration == "classic" and rel.guarantee.is_dp and rel.guarantee.delta == 1e-5
+    assert "outside its proof" in rel.guarantee.scope
+    # the default below ε = 1 is still the paper's classic σ
+    assert bayesian_dp(X, alpha, epsilon=0.5, delta=1e-5, S=1, C=1, rho=0.5, rng=0).calibration == "classic"
