@@ -823,9 +823,10 @@ class EndToEndRelease:
     """EndToEndDP (000 Algorithm 2): the tuned (S*, ρ*) and the final release — what is published.
 
     ``epsilon`` is the total ε_train + ε_tune; ``release`` is the BayesianDP release at ε_train. The
-    grid's exact and noisy validation scores and the score sensitivity are not part of the release
-    (report-noisy-min publishes the argmin only; the exact scores are computed from the private
-    validation users): they are in the :class:`EndToEndEvaluation` of
+    grid's exact and noisy validation scores, the score sensitivity and the split sizes are not part of
+    the release (report-noisy-min publishes the argmin only; the exact scores are computed from the
+    private validation users; n_train + n_validation is the exact number of users, which tells every
+    pair of neighbours apart — issue 21 item 2): they are in the :class:`EndToEndEvaluation` of
     :meth:`PreparedEndToEnd.release_with_evaluation`, for teaching and tests.
     """
 
@@ -838,8 +839,6 @@ class EndToEndRelease:
     epsilon_train: float
     epsilon_tune: float
     delta: float
-    n_train: int
-    n_validation: int
     guarantee: Guarantee | None = None
 
     def __post_init__(self):
@@ -857,12 +856,15 @@ class EndToEndRelease:
 class EndToEndEvaluation:
     """What happened inside one EndToEndDP release, computed from the private data (never published):
     the exact validation score q_k of every grid point (000 eq. 6), the noisy scores the noisy min
-    compared, the score sensitivity |Δq| (Claim 2, measured on the data) and the Laplace scale used."""
+    compared, the score sensitivity |Δq| (Claim 2, measured on the data), the Laplace scale used, and
+    the split sizes (their sum is the exact number of users)."""
 
     scores: np.ndarray
     noisy_scores: np.ndarray
     score_sensitivity: float
     tuning_scale: float
+    n_train: int = 0
+    n_validation: int = 0
 
 
 def end_to_end_guarantee(*, epsilon_train, epsilon_tune, delta) -> Guarantee:
@@ -931,11 +933,11 @@ class PreparedEndToEnd:
             epsilon=eps_train, delta=delta, rng=rng, calibration=calibration)
         release = EndToEndRelease(
             theta=rel.theta, release=rel, S_star=S_star, rho_star=rho_star, grid=self.grid, epsilon=epsilon,
-            epsilon_train=eps_train, epsilon_tune=eps_tune, delta=delta, n_train=self.n_train,
-            n_validation=self.n_validation,
+            epsilon_train=eps_train, epsilon_tune=eps_tune, delta=delta,
         )
         return release, EndToEndEvaluation(scores=self.scores.copy(), noisy_scores=noisy,
-                                           score_sensitivity=self.score_sensitivity, tuning_scale=scale)
+                                           score_sensitivity=self.score_sensitivity, tuning_scale=scale,
+                                           n_train=self.n_train, n_validation=self.n_validation)
 
 
 def prepare_end_to_end(user_counts, public_counts, *, C, rng, S_grid=DEFAULT_S_GRID, rho_grid=DEFAULT_RHO_GRID,

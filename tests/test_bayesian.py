@@ -354,8 +354,12 @@ def test_end_to_end_budget_grid_and_choice():
     assert res.release.epsilon == pytest.approx(0.6)
     assert (res.S_star, res.rho_star) in res.grid
     assert len(res.grid) == len(DEFAULT_S_GRID) * len(DEFAULT_RHO_GRID)
-    assert res.n_train == 54 and res.n_validation == 6  # 90 / 10 split by user
-    assert not hasattr(res, "scores") and not hasattr(res, "noisy_scores")  # the release publishes the argmin only
+    # the release publishes the argmin only; the split sizes (their sum is the exact user count, issue 21
+    # item 2) are in the evaluation object
+    assert not hasattr(res, "scores") and not hasattr(res, "noisy_scores")
+    assert not hasattr(res, "n_train") and not hasattr(res, "n_validation")
+    _, inside = prepare_end_to_end(m, alpha, C=1, rng=3).release_with_evaluation(epsilon=0.9, delta=1e-5, rng=3)
+    assert inside.n_train == 54 and inside.n_validation == 6  # 90 / 10 split by user
     again, inside = prepare_end_to_end(m, alpha, C=1, rng=3).release_with_evaluation(epsilon=0.9, delta=1e-5, rng=3)
     assert np.all(np.isfinite(inside.scores)) and inside.score_sensitivity > 0
     assert inside.tuning_scale == pytest.approx(2 * inside.score_sensitivity / 0.3)
