@@ -126,6 +126,7 @@ class Review:
     noise: tuple[NoiseStatement, ...]
     warnings: tuple[ReviewWarning, ...]
     budget: BudgetStatement | None
+    session_entry: object = None  # the release's dpcore.budget.BudgetEntry (a session budget's line), if built from one
 
     def to_dict(self) -> dict:
         return {"guarantee": self.guarantee.to_dict(), "noise": [n.to_dict() for n in self.noise],
@@ -414,7 +415,9 @@ def review(release, *, n_users=None, user_items=None, confidence=0.95, value=Non
     # KAnonymityRelease: no noise and no budget; its guarantee says what it is
     if budget is not None and g.kind == LOCAL_SENSITIVITY:
         budget = no_budget(budget)
-    return Review(guarantee=g, noise=tuple(noise), warnings=review_warnings(**kw), budget=budget)
+    from .budget import budget_entry
+    return Review(guarantee=g, noise=tuple(noise), warnings=review_warnings(**kw), budget=budget,
+                  session_entry=budget_entry(release))
 
 
 # ------------------------------------------------------------------------------------------------ overview
