@@ -4,7 +4,9 @@ and what they promise together.
 Every view of a page is a fresh release — moving ε draws new noise — so the views add up. The shared sidebar
 calls :func:`session_budget` once (it draws the panel and remembers where); the reviewer's panel, which every
 page with a release calls at its end, hands each release it lists to :func:`record_reviews`; a page may add
-another with :func:`record_release` (e.g. from a tab's button). The list is kept per corpus (its content
+another with :func:`record_release` (e.g. from a tab's button). What is counted: each page's main releases.
+The experiments (sweeps over ε, the DPSU baselines, the η chart) draw further releases that the panel says it
+does not count — counting every curve point would make every total meaningless at once. The list is kept per corpus (its content
 hash) for the session; "Reset" empties it. The maths — one entry per release and their composition with
 dp_accounting's PLD accountant — is :mod:`dpcore.budget`.
 """
@@ -44,7 +46,10 @@ def _render(slot, entries: list[BudgetEntry]) -> None:
             with st.expander("The releases", expanded=False):
                 st.markdown("\n".join(_line(i, e) for i, e in enumerate(entries, 1)))
                 st.caption("Each view is a fresh release: its noise is drawn from every parameter, so moving a "
-                           "slider releases again. " + (total.method and f"Composition: {total.method}."))
+                           "slider releases again. Listed: each page's main releases (those its reviewer's panel "
+                           "covers, and EndToEndDP when tuned); the experiments' curves — sweeps, the DPSU "
+                           "baselines, the η chart — draw further releases on top and are not counted here. "
+                           + (total.method and f"Composition: {total.method}."))
 
 
 def _reset(corpus_hash: str) -> None:

@@ -44,8 +44,7 @@ with user_errors():
     prepared = strict if mk.mode == "strict" else local
     sigma_classic = prepared.sigma(epsilon=eps, delta=delta, calibration="classic")
     sigma_analytic = prepared.sigma(epsilon=eps, delta=delta, calibration="analytic")
-    # every parameter that changes the release salts its draws (issue 21 item 5): each view is a fresh release
-    release_salt = ("bayes-release", eps, delta, n, S, C, rho, calibration, mk.mode, mk.L, mk.N_max)
+    release_salt = ("bayes-release", eps, delta, n, S, C, rho, calibration, mk.mode, mk.L, mk.N_max)  # all of them
     release = prepared.release(epsilon=eps, delta=delta, calibration=calibration, rng=settings.rng(*release_salt))
 kl_now, kl_public = kl_divergence(p, release.theta), kl_divergence(p, public_baseline(counts.public_counts))
 # Everything an exported file needs to reproduce this page's view (the URL carries the same knobs).

@@ -381,7 +381,8 @@ def _bayesian_scenario() -> Scenario:
 
         if broken:
             text = (f"BROKEN: γ is the local (brute-force) sensitivity of each corpus: σ = {sig[d]:.3g} on D and "
-                    f"{sig[d_prime]:.3g} on D', so the noise scale itself tells whether the user is in.")
+                    f"{sig[d_prime]:.3g} on D', so the noise scale itself tells whether the user is in. The same on "
+                    "the Bayesian page's own corpus: the scenario \"BayesianDP local γ (the page's pair)\".")
         else:
             text = (f"γ is the strict, data-independent bound (SPEC §3b; L = {max_items} items per user, at most "
                     f"{max_users} users): σ = {sig[d]:.3g} on both.")
