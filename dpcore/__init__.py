@@ -216,6 +216,7 @@ from .review import (
     review_warnings,
     single_budget,
 )
+from .budget import BudgetEntry, ComposedBudget, budget_entry, compose_releases
 
 # Big corpora (issue 12): keyed draws, streaming input, the batch engines (Spark: dpcore.spark_engine,
 # imported on demand; the command line: python -m dpcore).

@@ -167,8 +167,17 @@ def _check_max_items(max_items) -> int:
     return check_int("max_items", max_items, low=1)
 
 
+MAX_USERS_CAP = 10**12
+"""The largest public cap N_max accepted: a hundred times the world's population (10**300 overflowed
+C·N_max in γ_strict before; issue 21 item 8)."""
+
+
 def _check_max_users(max_users) -> int:
-    return check_int("max_users", max_users, low=1)
+    n = check_int("max_users", max_users, low=1)
+    if n > MAX_USERS_CAP:
+        digits = f"<an integer with {len(str(n))} digits>" if n >= 10**60 else str(n)
+        raise ValueError(f"max_users must be at most 1e12 (a public cap on the number of people), got max_users={digits}")
+    return n
 
 
 def smallest_keys_per_row(keys, row_start, k) -> tuple[np.ndarray, np.ndarray]:
@@ -265,7 +274,8 @@ def strict_sensitivity(*, S, C, max_items, max_users) -> float:
     """
     S, C = _check_S(S), _check_C(C)
     L, n_max = _check_max_items(max_items), _check_max_users(max_users)
-    return math.sqrt(L) * (math.log1p(C) + min(1.0, S / C) * math.log(C * n_max + 1.0))
+    # exact integers inside the logs: C·N_max may exceed the float range although its log does not
+    return math.sqrt(L) * (math.log(C + 1) + min(1.0, S / C) * math.log(C * n_max + 1))
 
 
 def _check_user_cap(n_users: int, max_users: int) -> None:
@@ -274,6 +284,20 @@ def _check_user_cap(n_users: int, max_users: int) -> None:
             f"max_users must be >= the number of users in the corpus, got max_users={max_users} for {n_users} users; "
             "max_users is a public cap (stated, not measured): raise it, or use fewer users"
         )
+
+
+def _check_items_capped(m: sp.csr_matrix, max_items: int) -> None:
+    """γ_strict bounds users with at most L distinct items only: refuse a matrix with a longer row (issue 21
+    item 6: one user with 290 items at L = 1 moved w ⊙ x̂ by 9.39 while γ_strict said 8.44)."""
+    lengths = np.diff(m.indptr)
+    if lengths.size and int(lengths.max()) > max_items:
+        worst = int(np.argmax(lengths))
+        over = int(np.count_nonzero(lengths > max_items))
+        raise ValueError(
+            f"max_items must be >= every user's number of distinct items for method='strict', got max_items="
+            f"{max_items} while user (row) {worst} holds {int(lengths[worst])} items ({over} user(s) above the cap): "
+            "γ_strict would not bound them. Cap the users first: dpcore.cap_user_items(user_counts, max_items=L, "
+            "rng=…), or bayesian_statistics(…, max_items=L, rng=…), which keeps a seeded random L of their items")
 
 
 def decay_weights(users_per_item, *, S, C) -> np.ndarray:
@@ -532,12 +556,17 @@ def bayesian_sensitivity(user_counts, *, S, C, method: str = "brute-force", max_
       method: ``"brute-force"`` (exact over this corpus' remove-one neighbours, O(nnz)),
         ``"worst-case"`` (Claim 1 bound, O(|V|)) — both *local* (measured on the data, not DP) —
         or ``"strict"`` (:func:`strict_sensitivity`: every pair of neighbouring corpora, needs
-        ``max_items`` and ``max_users``; the corpus only checks that it has ≤ max_users users).
+        ``max_items`` and ``max_users``; the corpus is only checked: at most max_users users, and no
+        user with more than max_items distinct items — cap them first with :func:`cap_user_items`).
       max_items: L, the per-user item cap (strict only).
       max_users: N_max, the public cap on the number of users (strict only).
 
     Returns:
       γ as a float (μ_p does not enter γ: x̂ depends on c only, w on N).
+
+    Raises:
+      ValueError: strict, and a user holds more than ``max_items`` distinct items (γ_strict would not be a
+        bound) or the corpus has more than ``max_users`` users.
     """
     check_choice("method", method, SENSITIVITY_METHODS)
     S = _check_S(S)
@@ -545,10 +574,11 @@ def bayesian_sensitivity(user_counts, *, S, C, method: str = "brute-force", max_
         if max_items is None or max_users is None:
             raise ValueError("method='strict' needs max_items (L) and max_users (N_max), got "
                              f"max_items={max_items!r}, max_users={max_users!r}")
-        n_max = _check_max_users(max_users)
+        L, n_max = _check_max_items(max_items), _check_max_users(max_users)
         m = check_count_matrix(user_counts)
         _check_user_cap(m.shape[0], n_max)
-        return strict_sensitivity(S=S, C=C, max_items=max_items, max_users=n_max)
+        _check_items_capped(m, L)
+        return strict_sensitivity(S=S, C=C, max_items=L, max_users=n_max)
     for name, v in (("max_items", max_items), ("max_users", max_users)):
         if v is not None:
             raise ValueError(f"{name} applies to method='strict' only, got method={method!r}, {name}={v!r}")
@@ -563,10 +593,12 @@ def bayesian_guarantee(*, epsilon, delta, sensitivity_method: str, calibration: 
                        max_items=None, max_users=None) -> Guarantee:
     """What a BayesianDP release promises (SPEC §3b).
 
-    - "strict": (ε, δ)-DP per user (approximate DP), given the caps L and N_max. With the classic σ at
-      ε ≥ 1 (outside its proof) the δ stated is the *true* δ of that σ (:func:`dpcore.gaussian_delta`)
-      where that is larger than the δ asked for.
-    - "brute-force" / "worst-case": γ measured on the private data → local sensitivity, not DP.
+    - "strict": (ε, δ)-DP per user (approximate DP), given the caps L and N_max. The classic σ at ε ≥ 1
+      (outside its proof) keeps the promise only where its exact (Balle–Wang) δ is at most the δ asked
+      for — true up to ε ≈ 8 at δ = 1e-5; beyond, the release is refused with a ValueError about ε
+      (issue 21 item 7: it showed a green (ε = 50, δ = 0.586) before, and failed on δ = 1 at ε = 300).
+    - "brute-force" / "worst-case": γ measured on the private data → local sensitivity: not DP, and no
+      (ε, δ) at all (SPEC §3b) — ε and δ only set the noise scale.
     """
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
     check_choice("sensitivity_method", sensitivity_method, SENSITIVITY_METHODS)
@@ -574,21 +606,25 @@ def bayesian_guarantee(*, epsilon, delta, sensitivity_method: str, calibration: 
     if sensitivity_method == "strict":
         scope = (f"every user capped at L = {max_items} items (C per item); "
                  f"at most N_max = {max_users} users (a public cap)")
-        d = delta
         if calibration == "classic" and epsilon >= 1.0:
-            from .gaussian import classic_gaussian_sigma, gaussian_delta
-            true = gaussian_delta(epsilon, classic_gaussian_sigma(epsilon, delta))
-            if true > delta:  # the exact (Balle–Wang) δ of the classic σ; where it is ≤ δ the promise holds
-                d = true
-                scope += (f"; the classic σ is outside its proof at ε ≥ 1: its true δ is {d:.3g}, "
-                          f"not the {delta:g} asked for")
-        return approximate_dp(epsilon, d, scope=scope)
+            from .gaussian import classic_true_delta
+            true = classic_true_delta(epsilon, delta)  # the exact δ of the classic σ
+            if true > delta:
+                raise ValueError(
+                    f"epsilon={epsilon:g} is outside the classic σ's proof (ε < 1), and there its exact δ is "
+                    f"{true:.3g}, more than the delta={delta:g} asked for: strict BayesianDP refuses this release. "
+                    "Use calibration='auto' (the analytic σ from ε = 1) or 'analytic' (tight for every ε), or a "
+                    "smaller epsilon")
+            scope += f"; the classic σ at ε ≥ 1 is outside its proof, but its exact δ {true:.3g} is ≤ δ"
+        return approximate_dp(epsilon, delta, scope=scope)
     return local_sensitivity(
         epsilon, delta,
-        promise=("(ε, δ) for this corpus' neighbours only — local sensitivity, not DP: γ was measured on the "
-                 "private data (N_i, c_i), so a corpus that differs from this one gets no promise, and σ itself "
-                 "depends on the data."),
-        scope=f"(ε = {epsilon:g}, δ = {delta:g}) for this corpus' neighbours only; γ measured on the data as in the paper")
+        promise=("Not DP, and no (ε, δ) holds — not even for this corpus's neighbours: γ was measured on the "
+                 "private data (N_i, c_i), and run on a neighbour the mechanism measures γ again, so the noise "
+                 "scale itself differs between the two and reveals who is in the data. ε and δ only set the "
+                 "noise scale, as in the paper."),
+        scope=f"σ set from ε = {epsilon:g}, δ = {delta:g} and γ measured on the data, as in the paper — a noise "
+              "scale, not a promise")
 
 
 __all__.append("bayesian_guarantee")
@@ -670,7 +706,7 @@ class PreparedBayesianDP:
         """softmax(μ_ps): the release without noise (what §3.2 tunes against)."""
         return softmax(self.mu_ps)
 
-    def sigma(self, *, epsilon, delta, calibration: str = "classic") -> float:
+    def sigma(self, *, epsilon, delta, calibration: str = "auto") -> float:
         """σ_ps = ρ·γ·σ(ε, δ, Δ=1) (Corollary 1; "classic", "analytic" or "auto" calibration)."""
         check_choice("calibration", calibration, CALIBRATION_CHOICES)
         base = gaussian_sigma(epsilon, delta, 1.0, method=calibration)
@@ -680,7 +716,7 @@ class PreparedBayesianDP:
         return check_noise_scale("σ_ps", s, epsilon=epsilon, delta=delta, rho=self.rho,
                                  sensitivity=self.sensitivity)
 
-    def sample_h(self, *, epsilon, delta, rng, repetitions: int = 1, calibration: str = "classic") -> np.ndarray:
+    def sample_h(self, *, epsilon, delta, rng, repetitions: int = 1, calibration: str = "auto") -> np.ndarray:
         """``repetitions`` draws of h ~ N(μ_ps, σ_ps² I), shape (repetitions, |V|)."""
         rng = check_rng(rng)
         repetitions = check_int("repetitions", repetitions, low=1)
@@ -688,7 +724,7 @@ class PreparedBayesianDP:
         with np.errstate(over="ignore"):  # σ near the float limit: h may hold ±∞ (θ stays finite)
             return self.mu_ps + s * rng.standard_normal((repetitions, self.mu_ps.size))
 
-    def sample_theta(self, *, epsilon, delta, rng, repetitions: int = 1, calibration: str = "classic") -> np.ndarray:
+    def sample_theta(self, *, epsilon, delta, rng, repetitions: int = 1, calibration: str = "auto") -> np.ndarray:
         """``repetitions`` releases θ = softmax(h), shape (repetitions, |V|) (same draws as :meth:`sample_h`)."""
         rng = check_rng(rng)
         repetitions = check_int("repetitions", repetitions, low=1)
@@ -698,13 +734,16 @@ class PreparedBayesianDP:
             return softmax(np.broadcast_to(self.mu_ps, noise.shape))
         return _softmax_of_draw(self.mu_ps, s, noise)
 
-    def release(self, *, epsilon, delta, rng, calibration: str = "classic") -> BayesianRelease:
+    def release(self, *, epsilon, delta, rng, calibration: str = "auto") -> BayesianRelease:
         """Step 8: h ~ N(μ_ps, σ_ps² I), θ = softmax(h)."""
         epsilon = check_epsilon(epsilon)
         delta = check_delta(delta)
         rng = check_rng(rng)
         check_choice("calibration", calibration, CALIBRATION_CHOICES)
         calibration = resolve_calibration(calibration, epsilon)
+        guarantee = bayesian_guarantee(epsilon=epsilon, delta=delta, sensitivity_method=self.sensitivity_method,
+                                       calibration=calibration, max_items=self.max_items,
+                                       max_users=self.max_users)  # refuses before drawing (classic, large ε)
         s = self.sigma(epsilon=epsilon, delta=delta, calibration=calibration)
         noise = rng.standard_normal(self.mu_ps.size)
         with np.errstate(over="ignore"):  # σ near the float limit: h may hold ±∞ (θ stays finite)
@@ -713,7 +752,7 @@ class PreparedBayesianDP:
         return BayesianRelease(
             theta=theta, h=h, sigma=s, sensitivity=self.sensitivity, epsilon=epsilon, delta=delta,
             S=self.S, C=self.C, rho=self.rho, calibration=calibration, sensitivity_method=self.sensitivity_method,
-            max_items=self.max_items, max_users=self.max_users,
+            max_items=self.max_items, max_users=self.max_users, guarantee=guarantee,
         )
 
 
@@ -742,7 +781,7 @@ __all__.append("prepare_bayesian")
 
 
 def bayesian_dp(user_counts, public_counts, *, epsilon, delta, S, C, rho, rng,
-                sensitivity: str = "brute-force", calibration: str = "classic", max_items=None,
+                sensitivity: str = "brute-force", calibration: str = "auto", max_items=None,
                 max_users=None) -> BayesianRelease:
     """BayesianDP (000 Algorithm 1 with Corollary 1): one release θ over V.
 
@@ -755,9 +794,13 @@ def bayesian_dp(user_counts, public_counts, *, epsilon, delta, S, C, rho, rng,
       S: decay weighting > 0; C: clamp, integer ≥ 1; rho: private weight in (0, 1].
       rng: numpy Generator or int seed.
       sensitivity: "brute-force" (exact, local), "worst-case" (Claim 1, local) or "strict" (DP).
-      calibration: "classic" (as in the paper; proven for ε < 1), "analytic" (tight) or "auto"
-        (classic below ε = 1, analytic from 1).
+      calibration: "auto" (default: the classic σ below ε = 1, as in the paper, the analytic σ from 1 on),
+        "classic" (as in the paper; proven for ε < 1 — strict mode refuses it where its exact δ exceeds δ)
+        or "analytic" (tight, every ε).
       max_items, max_users: L and N_max for strict mode.
+
+    Raises:
+      ValueError: a bad parameter; strict mode with the classic σ at an ε ≥ 1 where its exact δ exceeds δ.
 
     Returns:
       :class:`BayesianRelease`.
@@ -780,9 +823,10 @@ class EndToEndRelease:
     """EndToEndDP (000 Algorithm 2): the tuned (S*, ρ*) and the final release — what is published.
 
     ``epsilon`` is the total ε_train + ε_tune; ``release`` is the BayesianDP release at ε_train. The
-    grid's exact and noisy validation scores and the score sensitivity are not part of the release
-    (report-noisy-min publishes the argmin only; the exact scores are computed from the private
-    validation users): they are in the :class:`EndToEndEvaluation` of
+    grid's exact and noisy validation scores, the score sensitivity and the split sizes are not part of
+    the release (report-noisy-min publishes the argmin only; the exact scores are computed from the
+    private validation users; n_train + n_validation is the exact number of users, which tells every
+    pair of neighbours apart — issue 21 item 2): they are in the :class:`EndToEndEvaluation` of
     :meth:`PreparedEndToEnd.release_with_evaluation`, for teaching and tests.
     """
 
@@ -795,8 +839,6 @@ class EndToEndRelease:
     epsilon_train: float
     epsilon_tune: float
     delta: float
-    n_train: int
-    n_validation: int
     guarantee: Guarantee | None = None
 
     def __post_init__(self):
@@ -814,24 +856,29 @@ class EndToEndRelease:
 class EndToEndEvaluation:
     """What happened inside one EndToEndDP release, computed from the private data (never published):
     the exact validation score q_k of every grid point (000 eq. 6), the noisy scores the noisy min
-    compared, the score sensitivity |Δq| (Claim 2, measured on the data) and the Laplace scale used."""
+    compared, the score sensitivity |Δq| (Claim 2, measured on the data), the Laplace scale used, and
+    the split sizes (their sum is the exact number of users)."""
 
     scores: np.ndarray
     noisy_scores: np.ndarray
     score_sensitivity: float
     tuning_scale: float
+    n_train: int = 0
+    n_validation: int = 0
 
 
 def end_to_end_guarantee(*, epsilon_train, epsilon_tune, delta) -> Guarantee:
-    """EndToEndDP: local sensitivity (not DP). Both the BayesianDP γ^(k) and Claim 2's score
-    sensitivity (which uses γ^(k) and the validation counts) are measured on the private data
-    (SPEC §3b). The scope states the total ε_train + ε_tune."""
+    """EndToEndDP: local sensitivity — not DP, and no (ε, δ) at all. Both the BayesianDP γ^(k) and Claim 2's
+    score sensitivity (which uses γ^(k) and the validation counts) are measured on the private data
+    (SPEC §3b). The scope states the ε_train + ε_tune the noise scales were set from."""
     e_train, e_tune = check_epsilon(epsilon_train, "epsilon_train"), check_epsilon(epsilon_tune, "epsilon_tune")
     return local_sensitivity(
         e_train + e_tune, check_delta(delta),
-        promise=("(ε, δ) for this corpus' neighbours only — local sensitivity, not DP: the release's γ and the "
-                 "tuning score's sensitivity (Claim 2) are both measured on the private data."),
-        scope=f"total ε = ε_train + ε_tune = {e_train:.3g} + {e_tune:.3g} = {e_train + e_tune:.3g}, δ = {delta:g}")
+        promise=("Not DP, and no (ε, δ) holds — not even for this corpus's neighbours: the release's γ and the "
+                 "tuning score's sensitivity (Claim 2) are both measured on the private data, so on a neighbour "
+                 "the noise scales themselves change and reveal who is in the data."),
+        scope=f"noise scales set from ε_train + ε_tune = {e_train:.3g} + {e_tune:.3g} = {e_train + e_tune:.3g}, "
+              f"δ = {delta:g} — not a promise")
 
 
 __all__.append("end_to_end_guarantee")
@@ -860,19 +907,25 @@ class PreparedEndToEnd:
     n_train: int
     n_validation: int
 
-    def release(self, *, epsilon, delta, rng, calibration: str = "classic") -> EndToEndRelease:
+    def release(self, *, epsilon, delta, rng, calibration: str = "auto") -> EndToEndRelease:
         """Report-noisy-min over the grid with Lap(0, 2|Δq|/ε_tune), then BayesianDP at ε_train."""
         return self.release_with_evaluation(epsilon=epsilon, delta=delta, rng=rng, calibration=calibration)[0]
 
     def release_with_evaluation(self, *, epsilon, delta, rng,
-                                calibration: str = "classic") -> tuple[EndToEndRelease, EndToEndEvaluation]:
+                                calibration: str = "auto") -> tuple[EndToEndRelease, EndToEndEvaluation]:
         """:meth:`release` (the same draws for the same rng) and its :class:`EndToEndEvaluation`."""
         epsilon = check_epsilon(epsilon)
         delta = check_delta(delta)
         rng = check_rng(rng)
         check_choice("calibration", calibration, CALIBRATION_CHOICES)
         eps_train, eps_tune = 2.0 * epsilon / 3.0, epsilon / 3.0
-        scale = 2.0 * self.score_sensitivity / eps_tune
+        if not eps_tune > 0:  # ε = 5e-324: ε/3 rounds to 0 (a ZeroDivisionError before; issue 21 item 8)
+            raise ValueError(f"epsilon must be large enough to split into ε_train = 2ε/3 and ε_tune = ε/3 (ε/3 is 0 "
+                             f"in floating point here), got epsilon={epsilon!r}: use a larger epsilon")
+        with np.errstate(over="ignore"):
+            scale = 2.0 * self.score_sensitivity / eps_tune
+        if self.score_sensitivity > 0:
+            scale = check_noise_scale("b (tuning)", scale, epsilon=epsilon, score_sensitivity=self.score_sensitivity)
         noisy = self.scores + rng.laplace(0.0, scale, size=self.scores.shape)
         k = int(np.argmin(noisy))
         S_star, rho_star = self.grid[k]
@@ -880,11 +933,11 @@ class PreparedEndToEnd:
             epsilon=eps_train, delta=delta, rng=rng, calibration=calibration)
         release = EndToEndRelease(
             theta=rel.theta, release=rel, S_star=S_star, rho_star=rho_star, grid=self.grid, epsilon=epsilon,
-            epsilon_train=eps_train, epsilon_tune=eps_tune, delta=delta, n_train=self.n_train,
-            n_validation=self.n_validation,
+            epsilon_train=eps_train, epsilon_tune=eps_tune, delta=delta,
         )
         return release, EndToEndEvaluation(scores=self.scores.copy(), noisy_scores=noisy,
-                                           score_sensitivity=self.score_sensitivity, tuning_scale=scale)
+                                           score_sensitivity=self.score_sensitivity, tuning_scale=scale,
+                                           n_train=self.n_train, n_validation=self.n_validation)
 
 
 def prepare_end_to_end(user_counts, public_counts, *, C, rng, S_grid=DEFAULT_S_GRID, rho_grid=DEFAULT_RHO_GRID,
@@ -925,7 +978,7 @@ __all__ += ["PreparedEndToEnd", "prepare_end_to_end"]
 
 def end_to_end_dp(user_counts, public_counts, *, epsilon, delta, C, rng, S_grid=DEFAULT_S_GRID,
                   rho_grid=DEFAULT_RHO_GRID, validation_share: float = 0.1, sensitivity: str = "brute-force",
-                  calibration: str = "classic") -> EndToEndRelease:
+                  calibration: str = "auto") -> EndToEndRelease:
     """EndToEndDP (000 Algorithm 2, Theorem 2, Claim 2; SPEC §3 "EndToEndDP").
 
     Users are split at random (seeded) into a train part (≈ 1 − validation_share, default 90%) on

@@ -61,8 +61,8 @@ def laplace_guarantee(mechanism: str, *, epsilon, W) -> Guarantee:
 
     - "Laplace": every user capped at W counts, Lap(0, W/ε): ε-DP per user (pure).
     - "Laplace + public": Δ₁ of the normalised counts is *measured* on the corpus (brute force over its
-      users, or 2·max t_n/‖c‖₁, both from the data): local sensitivity, not DP ("measured sensitivity";
-      the audit found ε_lower 4.60 at a claimed ε = 1).
+      users, or 2·max t_n/‖c‖₁, both from the data): local sensitivity — not DP and no ε at all, not even
+      for this corpus's neighbours (the audit found ε_lower 4.60 at an ε of 1; SPEC §3b).
     """
     check_choice("mechanism", mechanism, ("Laplace", "Laplace + public"))
     epsilon = check_epsilon(epsilon)
@@ -70,10 +70,11 @@ def laplace_guarantee(mechanism: str, *, epsilon, W) -> Guarantee:
         return pure_dp(epsilon, scope=f"each user capped at W = {W} counts in total")
     return local_sensitivity(
         epsilon, None,
-        promise=("ε for this corpus' neighbours only — measured sensitivity, not DP: Δ₁ of the normalised counts is "
-                 "measured on the private data, so another corpus gets no promise and the noise scale itself "
-                 "depends on the users."),
-        scope=f"measured sensitivity (Δ₁ from this corpus), ε = {epsilon:g}")
+        promise=("Not DP, and no ε holds — not even for this corpus's neighbours: Δ₁ of the normalised counts is "
+                 "measured on the private data, and on a neighbour it is measured again, so the noise scale itself "
+                 "reveals who is in the data."),
+        scope=f"measured sensitivity: b = Δ₁/ε with Δ₁ from this corpus and ε = {epsilon:g} — a noise scale, "
+              "not a promise")
 LAPLACE_PUBLIC_SENSITIVITY_METHODS = ("brute-force", "bound")
 
 

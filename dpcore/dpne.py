@@ -78,10 +78,13 @@ from .keyed import (
     STREAM_NOISE,
     STREAM_ORDER,
     STREAM_SELECT,
+    STREAM_ZERO_ORDER,
+    STREAM_ZERO_WEIGHT,
     fold_keys,
     keyed_normal,
     keyed_uniform,
     level_generator,
+    release_seed,
 )
 from ._ranking import ranked_drops as _ranked_drops
 from .ngrams import (
@@ -125,6 +128,9 @@ __all__ = [
     "kanonymity_coverage",
     "KAnonymityCoverage",
     "dpne_guarantee",
+    "dpne_release_seed",
+    "dpne_level_seed",
+    "eta_dependent_level",
 ]
 
 DPNE_GUARANTEE = "(ε, δ)-DP per user"  # deprecated text label; releases carry a Guarantee (see dpne_guarantee)
@@ -151,6 +157,19 @@ _EXACT_T = 2**16  # ρ's max over t is exact up to this t, a tight upper bound b
 # --------------------------------------------------------------------------------------------------
 # Accounting
 # --------------------------------------------------------------------------------------------------
+
+MAX_CONTRIBUTION_LIMIT = 10**300
+"""Δ0 enters ρ as a float (1/√t and (1 − δ/2)^(1/t) over t ≤ Δ0): a larger int would overflow it (issue 21 item 8)."""
+
+
+def check_contribution_limit(contribution_limit) -> int:
+    """Δ0: an integer in [1, 1e300] (10**400 raised OverflowError inside ρ before)."""
+    limit = check_int("contribution_limit", contribution_limit, low=1)
+    if limit > MAX_CONTRIBUTION_LIMIT:
+        raise ValueError(f"contribution_limit must be at most 1e300 (ρ is computed with it as a float), got "
+                         f"contribution_limit=<an integer with {len(str(limit))} digits>")
+    return limit
+
 
 def _check_noise_decay(noise_decay) -> float:
     return check_real("noise_decay", noise_decay, low=0.0)
@@ -193,7 +212,7 @@ def dpsu_threshold_for_sigma(sigma, delta, contribution_limit) -> float:
     """
     sigma = check_real("sigma", sigma, low=0.0)
     delta = check_delta(delta)
-    limit = check_int("contribution_limit", contribution_limit, low=1)
+    limit = check_contribution_limit(contribution_limit)
     log_q = np.log1p(-delta / 2.0)
 
     def bracket(first, second):  # 1/√first + σ·Φ⁻¹((1 − δ/2)^(1/second)), Φ⁻¹(1 − x) = −Φ⁻¹(x)
@@ -217,7 +236,7 @@ def dpsu_threshold(epsilon, delta, contribution_limit) -> tuple[float, float]:
     """
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
-    limit = check_int("contribution_limit", contribution_limit, low=1)
+    limit = check_contribution_limit(contribution_limit)
     sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
     return sigma, dpsu_threshold_for_sigma(sigma, delta, limit)
 
@@ -669,26 +688,35 @@ class _ValidSpace:
         return a * self.width + b
 
 
+def _first_distinct(draw_chunk, count: int) -> np.ndarray:
+    """The first ``count`` distinct values of the stream ``draw_chunk()``, ``draw_chunk()``, … in stream order.
+    The chunks do not depend on ``count``, so a smaller count gives a prefix of a larger one's result."""
+    chosen = np.zeros(0, dtype=np.int64)
+    while chosen.size < count:
+        both = np.concatenate([chosen, draw_chunk()])
+        _, first = np.unique(both, return_index=True)
+        chosen = both[np.sort(first)]  # first occurrences, draw order kept
+    return np.asarray(chosen[:count], dtype=np.int64)
+
+
 def _sample_zero_weight(space: _ValidSpace, n_zero: int, count: int, support_keys: np.ndarray, rng) -> np.ndarray:
-    """``count`` distinct members of V_k \\ supp(H_k), uniformly (``support_keys`` sorted)."""
+    """The first ``count`` members of one uniformly random order of V_k \\ supp(H_k) (``support_keys`` sorted):
+    uniform distinct members, and for one ``rng`` state a smaller count is a prefix of a larger one."""
     if count <= 0:
         return np.zeros(0, dtype=np.int64)
     if space.size <= _ENUMERATE_LIMIT or (n_zero < space.size // 2 and space.size <= 10 * _ENUMERATE_LIMIT):
         allk = space.enumerate()
         if support_keys.size:
             allk = allk[~_sorted_contains(support_keys, allk)]
-        return rng.choice(allk, size=count, replace=False)
+        count = min(count, allk.size)
+        return allk[_first_distinct(lambda: rng.integers(0, allk.size, size=_ZERO_CHUNK), count)]
+
     # Rejection: acceptance ≥ 1/2 here (n_zero ≥ |V_k|/2) and count ≪ n_zero in practice.
-    chosen = np.zeros(0, dtype=np.int64)
-    while chosen.size < count:
-        need = count - chosen.size
-        draw = space.sample(max(2 * need, 64), rng)
-        if support_keys.size:
-            draw = draw[~_sorted_contains(support_keys, draw)]
-        both = np.concatenate([chosen, draw])
-        _, first = np.unique(both, return_index=True)
-        chosen = both[np.sort(first)]  # first occurrences, draw order kept
-    return np.asarray(chosen[:count], dtype=np.int64)
+    def chunk():
+        draw = space.sample(_ZERO_CHUNK, rng)
+        return draw[~_sorted_contains(support_keys, draw)] if support_keys.size else draw
+
+    return _first_distinct(chunk, count)
 
 
 _SHARD_POSITIONS = 1 << 23  # positions per shard of users (bounded working memory); tests set it small
@@ -798,20 +826,71 @@ def _keyed_seed(rng) -> int:
     return int(rng_checked.integers(0, 2**63))
 
 
+def dpne_release_seed(seed, *, epsilon, delta, max_length, contribution_limit, noise_decay=1.0, pruning="both",
+                      selection="random", policy="weighted", policy_cutoff=2.0) -> int:
+    """The key of a DPNE release's η-independent draws: :func:`dpcore.keyed.release_seed` of the seed and every
+    parameter except η (issue 21 item 5). Lengths 1 and 2 (weighted Gaussian) draw from it; see
+    :func:`dpne_level_seed` for the others. Both engines derive it alike, so they still agree for one seed."""
+    return release_seed(seed, mechanism="dpne", epsilon=float(epsilon), delta=float(delta), max_length=int(max_length),
+                        contribution_limit=int(contribution_limit), noise_decay=float(noise_decay), pruning=pruning,
+                        selection=selection, policy=policy, policy_cutoff=float(policy_cutoff))
+
+
+def eta_dependent_level(k: int, policy: str) -> bool:
+    """Whether length k's histogram depends on η: from k = 3 on always (ρ_{k−1}(η) decided S_{k−1}, hence the
+    valid k-grams and every user's pruned selection); at k = 2 with the Policy Gaussian only (its cutoff
+    Γ_2 = ρ_2 + α·σ_2 moves with η). Length 1 and the weighted length-2 histogram do not: thresholding that
+    one noisy histogram at several ρ_2(η) is post-processing of one Gaussian release."""
+    return k >= 3 or (k == 2 and policy != "weighted")
+
+
+def dpne_level_seed(base: int, k: int, eta, policy: str) -> int:
+    """The key of length k's draws: ``base`` (:func:`dpne_release_seed`) where the length does not depend on
+    η, else a key derived from ``base`` and η — so a run at another η draws fresh noise there (reusing it
+    would not be post-processing: the histograms themselves differ)."""
+    if not eta_dependent_level(k, policy):
+        return int(base)
+    return release_seed(base, eta=float(eta))
+
+
+_ZERO_CHUNK = 8192  # draws per step of the zero-weight count and order: fixed, so every prefix is the same
+
+
+def _uniform_count_below(n: int, p: float, gen: np.random.Generator) -> int:
+    """N(p) = #{i ≤ n : U_(i) < p} for n i.i.d. uniforms, from the Rényi representation of their order
+    statistics, U_(i) = 1 − exp(−Σ_{j≤i} E_j/(n − j + 1)) with E_j i.i.d. exponential: Binomial(n, p) for each
+    p, and for several p (one generator) exactly the joint law of thresholding the same n uniforms."""
+    t = -math.log1p(-p)  # U < p ⇔ −log(1 − U) < t
+    count, total = 0, 0.0
+    while count < n:
+        m = min(_ZERO_CHUNK, n - count)
+        x = total + np.cumsum(gen.standard_exponential(m) / (n - count - np.arange(m, dtype=np.float64)))
+        below = int(np.searchsorted(x, t, side="left"))
+        count += below
+        if below < m:
+            break
+        total = float(x[-1])
+    return count
+
+
 def zero_weight_draw(space: "_ValidSpace", seed: int, k: int, n_zero: int, p_zero: float,
                      support_keys: np.ndarray) -> np.ndarray:
     """The zero-weight k-grams released at level k, as keys a·width + b of ``space`` (SPEC §4).
 
-    B_k ~ Binomial(|V_k| − |supp H_k|, p_zero) members of V_k \\ supp(H_k), uniformly — drawn from
-    :func:`dpcore.keyed.level_generator` (seed, k) over ``space``, whose indices follow the canonical
-    (key-sorted) order of S_{k−1} and S_1. Shared by the local and the Spark engines, so for a given seed
-    both draw the same k-grams. ``support_keys``: the supported valid k-grams' space keys, sorted.
+    B_k ~ Binomial(|V_k| − |supp H_k|, p_zero) members of V_k \\ supp(H_k), uniformly: the first B_k of one
+    uniformly random order of them. B_k comes from the order statistics of n_zero uniforms
+    (:func:`dpcore.keyed.level_generator` (seed, k)) and the order from a second keyed generator, so for
+    one seed and several p_zero (several η at length 2, whose noise is kept across η) the released sets are
+    exactly those of thresholding the same implicit noise N(0, σ_k²) of every zero-weight k-gram at each
+    ρ_k(η) — nested, post-processing of one Gaussian release (issue 21 item 5; a Binomial drawn per p from
+    one generator coupled the η's arbitrarily). Indices follow the canonical (key-sorted) order of S_{k−1}
+    and S_1; shared by the local and the Spark engines, so for a given seed both draw the same k-grams.
+    ``support_keys``: the supported valid k-grams' space keys, sorted.
     """
     if n_zero <= 0:
         return np.zeros(0, dtype=np.int64)
-    gen = level_generator(seed, k)
-    count = int(gen.binomial(n_zero, p_zero))
-    return _sample_zero_weight(space, n_zero, count, support_keys, gen)
+    count = _uniform_count_below(int(n_zero), float(p_zero), level_generator(seed, k, STREAM_ZERO_WEIGHT))
+    return _sample_zero_weight(space, n_zero, count, support_keys, level_generator(seed, k, STREAM_ZERO_ORDER))
 
 
 def _sorted_contains(sorted_keys: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -849,10 +928,15 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
       noise_decay: c > 0, σ_k = σ_1·c^(k−1).
       pruning: "both" (default, (S_{k−1}×S_1) ∩ (S_1×S_{k−1})) or "single" (S_{k−1}×S_1).
       rng: an int seed or a ``numpy.random.Generator`` (which then gives a 63-bit seed). Every draw is
-        keyed (:mod:`dpcore.keyed`): an item's noise is a function of (seed, k, the item's tokens), a
-        user's kept subset of (seed, k, user id, items), the zero-weight k-grams of (seed, k) over
-        the key-sorted S_{k−1} — so the Spark engine releases the same sets for the same int seed. As
-        with any seeded generator, the guarantee assumes the seed is secret.
+        keyed (:mod:`dpcore.keyed`): an item's noise is a function of (key, k, the item's tokens), a
+        user's kept subset of (key, k, user id, items), the zero-weight k-grams of (key, k) over
+        the key-sorted S_{k−1} — so the Spark engine releases the same sets for the same int seed. The
+        key is derived from the seed *and every parameter that changes the release*
+        (:func:`dpne_release_seed`; η too from the length where the histograms depend on it,
+        :func:`dpne_level_seed`), so two releases with other parameters draw independent noise (with
+        the bare seed, S₁(ε = 1) ⊆ S₁(ε = 2) held in every run). **A seed must not be reused for
+        another release** of the same data in any other way; as with any seeded generator, the
+        guarantee assumes the seed is secret.
       selection: "random" (default: a uniform subset of Δ0 valid k-grams per user) or "most-frequent".
       policy: the DPSU update policy at every length: "weighted" (weighted Gaussian, 1/√|U_i| per item,
         as in the paper) or "policy" (Policy Gaussian, Gopi et al. 2020: users in random order push
@@ -891,14 +975,18 @@ def prepare_dpne(users, *, epsilon, delta, max_length, contribution_limit, noise
                                                    selection, policy, policy_cutoff))
 
 
+_NO_ETA = object()  # prepare_dpne has no η; dpne(eta=None) must still be refused by name (issue 21 item 8)
+
+
 def _check_dpne(epsilon, delta, max_length, contribution_limit, noise_decay, pruning, selection, policy,
-                policy_cutoff, *, eta=None) -> tuple:
+                policy_cutoff, *, eta=_NO_ETA) -> tuple:
     """The validated arguments, checked in the order of the signature (η last in the tuple when given)."""
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     max_length = check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH)
-    limit = check_int("contribution_limit", contribution_limit, low=1)
-    if eta is not None:
+    limit = check_contribution_limit(contribution_limit)
+    with_eta = eta is not _NO_ETA
+    if with_eta:
         eta = _check_eta(eta)
     noise_decay = _check_noise_decay(noise_decay)
     check_choice("pruning", pruning, PRUNING_RULES)
@@ -906,7 +994,7 @@ def _check_dpne(epsilon, delta, max_length, contribution_limit, noise_decay, pru
     check_choice("policy", policy, DPSU_POLICIES)
     policy_cutoff = _check_policy_cutoff(policy_cutoff)
     out = (epsilon, delta, max_length, limit, noise_decay, pruning, selection, policy, policy_cutoff)
-    return out + (eta,) if eta is not None else out
+    return out + (eta,) if with_eta else out
 
 
 def _check_eta(eta) -> float:
@@ -977,7 +1065,10 @@ def _level_histogram(tc, pos, rel, k, *, st, m, space, sigma_k, policy_gamma, ke
 
 def _prepare_dpne(users, rng, epsilon, delta, max_length, limit, noise_decay, pruning, selection, policy,
                   policy_cutoff) -> "DpnePlan":
-    seed = _keyed_seed(rng)
+    # every parameter but η keys lengths 1 and 2; η joins the key from where the histograms depend on it
+    seed = dpne_release_seed(_keyed_seed(rng), epsilon=epsilon, delta=delta, max_length=max_length,
+                             contribution_limit=limit, noise_decay=noise_decay, pruning=pruning, selection=selection,
+                             policy=policy, policy_cutoff=policy_cutoff)
     tc = _as_token_corpus(users)
     tok_key = tc.token_key_array  # stable key of every token id
     user_key = tc.user_key_array
@@ -1095,11 +1186,12 @@ class DpnePlan:
             rho_k = float(-sigma_k * ndtri(p_zero))
             thresholds[k] = rho_k
 
+            seed_k = dpne_level_seed(seed, k, eta, policy)
             if k == 2 and self.level2 is not None:
-                lh = self.level2
+                lh = self.level2  # drawn with the η-independent key (weighted Gaussian)
             else:
-                lh = _level_histogram(tc, pos, rel, k, st={**st, "prev_keys": prev_keys}, m=m, space=space,
-                                      sigma_k=sigma_k, keep_positions=pos.size <= _KEEP_POSITIONS,
+                lh = _level_histogram(tc, pos, rel, k, st={**st, "prev_keys": prev_keys, "seed": seed_k}, m=m,
+                                      space=space, sigma_k=sigma_k, keep_positions=pos.size <= _KEEP_POSITIONS,
                                       policy_gamma=None if policy == "weighted" else rho_k + p["policy_cutoff"] * sigma_k)
             item_keys, item_b = lh.item_keys, lh.item_b
             n_items = item_keys.size
@@ -1109,7 +1201,7 @@ class DpnePlan:
             released[lh.supp_idx[lh.noisy > rho_k]] = True
             n_support = int(lh.supp_idx.size)
             n_zero = int(n_valid - n_support)
-            sampled = zero_weight_draw(space, seed, k, n_zero, p_zero, lh.support_keys)
+            sampled = zero_weight_draw(space, seed_k, k, n_zero, p_zero, lh.support_keys)
             n_sampled = int(sampled.size)
             s_a = sampled // space.width
             s_b = sampled % space.width
@@ -1205,7 +1297,7 @@ def _check_baseline(epsilon, delta, max_length, contribution_limit, selection, r
     _check_policy_cutoff(policy_cutoff)
     return (check_epsilon(epsilon), check_delta(delta),
             check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH),
-            check_int("contribution_limit", contribution_limit, low=1),
+            check_contribution_limit(contribution_limit),
             check_choice("selection", selection, SELECTION_RULES), check_rng(rng))
 
 

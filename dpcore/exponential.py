@@ -9,9 +9,13 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import softmax
 
-from .validation import as_float_array, check_epsilon, check_int, check_rng, check_sensitivity
+from .validation import as_float_array, check_int, check_real, check_rng, check_sensitivity
 
-__all__ = ["exponential_mechanism_probabilities", "exponential_mechanism"]
+__all__ = ["exponential_mechanism_probabilities", "exponential_mechanism", "MAX_EPSILON"]
+
+MAX_EPSILON = 1e6
+"""The largest ε accepted (as for the analytic Gaussian): e^ε is not a float beyond ε ≈ 709, and an ε this large
+promises nothing — ε = 1e308 is refused by name instead of failing inside numpy (issue 21 item 8)."""
 
 
 def _utilities(utilities) -> np.ndarray:
@@ -28,16 +32,21 @@ def exponential_mechanism_probabilities(utilities, *, epsilon, sensitivity) -> n
 
     Args:
       utilities: 1-D array of u(D, r), one per candidate r.
-      epsilon: ε > 0.
+      epsilon: 0 < ε ≤ 1e6 (:data:`MAX_EPSILON`).
       sensitivity: Δu > 0, the utility's sensitivity (computed, not assumed).
 
     Returns:
       a numpy array of probabilities that sums to 1.
     """
     u = _utilities(utilities)
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_real("epsilon", epsilon, low=0.0, high=MAX_EPSILON)
     sensitivity = check_sensitivity(sensitivity)
-    return softmax(epsilon * u / (2.0 * sensitivity))
+    # softmax is shift-invariant: (ε/(2Δu))·(u − max u) ≤ 0 never overflows to +∞ (ε·u alone can: ε = 1e308 gave
+    # ∞ − ∞ = NaN); a product that underflows to −∞ only means probability 0, and the argmax keeps 0.
+    gap = u - u.max()
+    with np.errstate(over="ignore", invalid="ignore"):
+        logits = np.where(gap == 0.0, 0.0, (epsilon / (2.0 * sensitivity)) * gap)
+    return softmax(logits)
 
 
 def exponential_mechanism(utilities, *, epsilon, sensitivity, rng, size: int | None = None):

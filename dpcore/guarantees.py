@@ -14,7 +14,9 @@ kind                              colour  meaning
 ``random DP``                     orange  (ε, δ) for a 1 − γ share of neighbouring pairs drawn
                                           from a data distribution (Rubinstein & Aldà 2017)
 ``local sensitivity (not DP)``    orange  noise scaled to a sensitivity measured on the private
-                                          data: (ε, δ) for *this* dataset's neighbours only
+                                          data: no (ε, δ) holds, not even for this dataset's
+                                          own neighbours (on a neighbour the measured
+                                          sensitivity, hence the noise scale, changes)
 ``k-anonymity (not DP)``          red     suppression of rare items; no bound on one user
 ``none``                          red     no protection (e.g. the private baseline)
 ================================  ======  =====================================================
@@ -35,6 +37,7 @@ __all__ = [
     "APPROXIMATE_DP",
     "RANDOM_DP",
     "LOCAL_SENSITIVITY",
+    "LOCAL_SENSITIVITY_LABEL",
     "K_ANONYMITY",
     "NO_PROTECTION",
     "GUARANTEE_KINDS",
@@ -55,6 +58,12 @@ LOCAL_SENSITIVITY = "local sensitivity (not DP)"
 K_ANONYMITY = "k-anonymity (not DP)"
 NO_PROTECTION = "none"
 GUARANTEE_KINDS = (PURE_DP, APPROXIMATE_DP, RANDOM_DP, LOCAL_SENSITIVITY, K_ANONYMITY, NO_PROTECTION)
+
+LOCAL_SENSITIVITY_LABEL = ("not DP — noise scaled to a sensitivity measured on the private data; no (ε, δ) holds, "
+                           "not even for this corpus's neighbours")
+"""SPEC §3b's words for every local-sensitivity release (issue 21 item 1): run on D minus one user, the mechanism
+measures its sensitivity again, so the noise scale itself differs between the two and reveals membership — the
+audit of the Bayesian page's own pair finds ε_lower far above the ε the noise was set from."""
 
 _STYLE = {  # kind -> (colour, icon, words that say the strength without colour)
     PURE_DP: ("green", "🔒", "DP"),
@@ -159,7 +168,7 @@ class Guarantee:
             d = f", δ = {_num(self.delta)}" if self.delta is not None else ""
             core = f"(ε, δ, γ)-random DP{per} (ε = {_num(self.epsilon)}{d}, γ = {_num(self.gamma)}) — weaker than DP"
         elif self.kind == LOCAL_SENSITIVITY:
-            core = "not DP — noise scaled to a sensitivity measured on the private data (local sensitivity)"
+            core = LOCAL_SENSITIVITY_LABEL
         elif self.kind == K_ANONYMITY:
             core = f"k-anonymity (K = {self.K}) — not DP"
         else:
@@ -215,10 +224,14 @@ def random_dp(epsilon: float, delta: float | None, gamma: float, *, promise: str
 
 def local_sensitivity(epsilon: float | None = None, delta: float | None = None, *, promise: str | None = None,
                       **kw) -> Guarantee:
-    """Noise scaled to a sensitivity measured on the private data: (ε, δ) for this dataset's neighbours only."""
+    """Noise scaled to a sensitivity measured on the private data: not DP, and no (ε, δ) at all — not even for
+    this dataset's own neighbours, since the mechanism measures the sensitivity again on a neighbour and the
+    noise scale itself then reveals membership (SPEC §3b). ``epsilon`` and ``delta``, where given, are the
+    values the noise scale was set from, not a promise (``is_dp`` is False; the label never states them)."""
     promise = promise or ("The noise is scaled to how much removing one of *this* dataset's users changes the "
-                          "answer, measured on the private data: other datasets get no promise, and the noise "
-                          "scale itself can reveal who is in the data. This is not differential privacy.")
+                          "answer, measured on the private data. On a neighbouring dataset the mechanism measures "
+                          "again, so the noise scale itself changes and can reveal who is in the data: no (ε, δ) "
+                          "holds, not even for this dataset's neighbours. This is not differential privacy.")
     return Guarantee(LOCAL_SENSITIVITY, promise, epsilon=None if epsilon is None else float(epsilon),
                      delta=None if delta is None else float(delta), **kw)
 

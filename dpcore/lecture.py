@@ -176,8 +176,9 @@ class CityExample:
         """What this exponential-mechanism release promises.
 
         Δu is computed over D's own remove-one neighbours (001's worked example), so even the true
-        value is a local sensitivity: the ratio ≤ e^ε holds for these neighbours, not for every
-        society. With a Δu below the true one the ratio is exceeded: no promise at all.
+        value is a local sensitivity: with that Δu held fixed the ratio ≤ e^ε holds for these pairs,
+        but a mechanism that computes Δu from its input would use another Δu on a neighbour — no ε
+        holds (SPEC §3b). With a Δu below the true one the ratio is exceeded: no promise at all.
         """
         if self.violates:
             return no_protection(promise=(f"Δu = {self.sensitivity_used:.4g} is below the true {self.sensitivity_true:.4g}: "
@@ -185,9 +186,10 @@ class CityExample:
                                           f"{self.bound:.3g} ({self.worst_pair[0]}, {self.worst_pair[1]})."))
         return local_sensitivity(
             self.epsilon, None,
-            promise=(f"Δu = {self.sensitivity_used:.4g} covers the neighbours of this society (each member removed): "
-                     f"every city's probability changes by at most e^ε = {self.bound:.3g} for them. Another "
-                     "society's neighbours are not covered — a global Δu would be needed for ε-DP."),
+            promise=(f"With Δu = {self.sensitivity_used:.4g} held fixed, every city's probability changes by at most "
+                     f"e^ε = {self.bound:.3g} between this society and each of its neighbours (the ratio check). But "
+                     "Δu was computed from this society: computed on a neighbour's data it comes out different, and "
+                     "other societies are not covered at all, so no ε holds — a global Δu is needed for ε-DP."),
             scope="Δu computed over D's remove-one neighbours")
 
 

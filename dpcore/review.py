@@ -25,7 +25,7 @@ import numpy as np
 from scipy.special import ndtri
 
 from .gaussian import classic_gaussian_sigma, gaussian_delta
-from .guarantees import Guarantee
+from .guarantees import LOCAL_SENSITIVITY, Guarantee
 from .validation import check_choice, check_delta, check_epsilon, check_int, check_real, check_sensitivity
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "end_to_end_budget",
     "dpne_budget",
     "single_budget",
+    "no_budget",
     "review",
 ]
 
@@ -102,9 +103,11 @@ class NoiseStatement:
 @dataclass(frozen=True)
 class BudgetStatement:
     """The total privacy budget of what a page released: ``parts`` are (name, value) pairs — ε values
-    (``unit`` "epsilon") or shares of one Gaussian budget (``unit`` "share")."""
+    (``unit`` "epsilon") or shares of one Gaussian budget (``unit`` "share"). A release that is not DP
+    because its sensitivity was measured on the data (local sensitivity) has no budget: ``total_epsilon``
+    and ``delta`` are None, ``unit`` is "none" and ``parts`` are the ε values its noise was set from."""
 
-    total_epsilon: float
+    total_epsilon: float | None
     delta: float | None
     parts: tuple[tuple[str, float], ...]
     unit: str
@@ -123,6 +126,7 @@ class Review:
     noise: tuple[NoiseStatement, ...]
     warnings: tuple[ReviewWarning, ...]
     budget: BudgetStatement | None
+    session_entry: object = None  # the release's dpcore.budget.BudgetEntry (a session budget's line), if built from one
 
     def to_dict(self) -> dict:
         return {"guarantee": self.guarantee.to_dict(), "noise": [n.to_dict() for n in self.noise],
@@ -322,6 +326,18 @@ def dpne_budget(*, sigma, sigmas, epsilon, delta) -> BudgetStatement:
                            f"(sum {total:.3g}).")
 
 
+def no_budget(spent: BudgetStatement) -> BudgetStatement:
+    """What a local-sensitivity release "spends": nothing that adds up — no (ε, δ) holds for it, not even for
+    this corpus's neighbours (SPEC §3b; issue 21 item 1). ``spent``'s parts (the ε values the noise was set
+    from) are kept for the record; the total is None."""
+    settings = " and ".join(f"{name.split()[0] if name.startswith('ε') else 'ε'} = {v:.3g}" for name, v in spent.parts)
+    return BudgetStatement(None, None, spent.parts, "none",
+                           f"No privacy budget: not DP — the noise was set from {settings}"
+                           f"{'' if spent.delta is None else f', δ = {spent.delta:g}'} with a sensitivity measured "
+                           "on the private data, so no (ε, δ) holds, not even for this corpus's neighbours, and "
+                           "nothing here composes.")
+
+
 def single_budget(*, epsilon, delta=None, name: str = "the release") -> BudgetStatement:
     """A page that released one thing: its (ε, δ) is the total."""
     eps = check_epsilon(epsilon)
@@ -406,7 +422,11 @@ def review(release, *, n_users=None, user_items=None, confidence=0.95, value=Non
         # TopicDP's classic σ runs at ε′ = ε/(m·n); where ε′ ≥ 1 its guarantee's scope says so
         kw.update(epsilon=release.epsilon, delta=release.delta, random_dp_gamma=release.gamma)
     # KAnonymityRelease: no noise and no budget; its guarantee says what it is
-    return Review(guarantee=g, noise=tuple(noise), warnings=review_warnings(**kw), budget=budget)
+    if budget is not None and g.kind == LOCAL_SENSITIVITY:
+        budget = no_budget(budget)
+    from .budget import budget_entry
+    return Review(guarantee=g, noise=tuple(noise), warnings=review_warnings(**kw), budget=budget,
+                  session_entry=budget_entry(release))
 
 
 # ------------------------------------------------------------------------------------------------ overview

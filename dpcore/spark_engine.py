@@ -47,7 +47,9 @@ from .dpne import (
     SELECTION_RULES,
     _spurious_probability,
     _ValidSpace,
+    dpne_level_seed,
     dpne_noise_scales,
+    dpne_release_seed,
     dpsu_threshold_for_sigma,
     spurious_threshold,
     zero_weight_draw,
@@ -227,6 +229,10 @@ def _run(spark, files, *, epsilon, delta, T, limit, eta, c, pruning, selection, 
 
     sigma, sigmas = dpne_noise_scales(epsilon, delta, max_length=T, noise_decay=c)
     rho1 = dpsu_threshold_for_sigma(sigmas[0], delta, limit)
+    # the keys of the local engine (weighted Gaussian): the seed and every parameter; η from length 3 on
+    base = dpne_release_seed(seed, epsilon=epsilon, delta=delta, max_length=T, contribution_limit=limit,
+                             noise_decay=c, pruning=pruning, selection=selection)
+    level_seed = {k: dpne_level_seed(base, k, eta, "weighted") for k in range(1, T + 1)}
     thresholds, valid_counts, sets = {1: rho1}, {}, {}
 
     say("Spark: reading and tokenising")
@@ -240,7 +246,7 @@ def _run(spark, files, *, epsilon, delta, T, limit, eta, c, pruning, selection, 
         agg = [F.first(x).alias(x) for x in extra]
         pairs = C.groupBy("user_key", "h").agg(F.count(F.lit(1)).alias("cnt"), *agg)
         pairs = _add_columns(pairs, [("r", DoubleType())], lambda b: [keyed_uniform(
-            seed, _u(b.column("user_key")), _u(b.column("h")), stream=STREAM_SELECT, k=k)])
+            level_seed[k], _u(b.column("user_key")), _u(b.column("h")), stream=STREAM_SELECT, k=k)])
         by_user = Window.partitionBy("user_key")
         order = (Window.partitionBy("user_key").orderBy(F.col("r").asc()) if selection == "random" else
                  Window.partitionBy("user_key").orderBy(F.col("cnt").desc(), F.col("r").desc()))
@@ -251,7 +257,7 @@ def _run(spark, files, *, epsilon, delta, T, limit, eta, c, pruning, selection, 
         H = kept.groupBy("h").agg(F.sum("w").alias("hist"), *agg)
 
         def noisy(b):
-            z = keyed_normal(seed, _u(b.column("h")), stream=STREAM_NOISE, k=k)
+            z = keyed_normal(level_seed[k], _u(b.column("h")), stream=STREAM_NOISE, k=k)
             return [b.column("hist").to_numpy() + sigma_k * z > rho_k]
         H = _add_columns(H, [("released", BooleanType())], noisy)
         return _collect(H, ["h", "released", *extra])
@@ -311,7 +317,7 @@ def _run(spark, files, *, epsilon, delta, T, limit, eta, c, pruning, selection, 
         b_ref = prev_keys if pruning == "both" else s1_keys
         b_all = np.searchsorted(b_ref, got["b_key"].view(np.uint64))
         support_space = np.sort(a_all * space.width + b_all)
-        sampled = zero_weight_draw(space, seed, k, n_valid - int(support_space.size), p_zero, support_space)
+        sampled = zero_weight_draw(space, level_seed[k], k, n_valid - int(support_space.size), p_zero, support_space)
         rel = got["released"].astype(bool)
         A = np.concatenate([a_all[rel], sampled // space.width]).astype(np.int64)
         B = np.concatenate([b_all[rel], sampled % space.width]).astype(np.int64)

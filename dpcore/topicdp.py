@@ -640,6 +640,9 @@ def topicdp_sigma(*, epsilon, delta, sensitivity, m: int, n: int) -> float:
     sensitivity = check_sensitivity(sensitivity)
     m = check_int("m", m, low=1)
     n = check_int("n", n, low=1)
+    if not epsilon / (m * n) > 0:  # ε′ = ε/(m·n) underflows to 0 (e.g. ε = 5e-324): σ would be 1/0
+        raise ValueError(f"epsilon must be large enough that ε′ = ε/(m·n) is not 0 in floating point, got "
+                         f"epsilon={epsilon!r} with m·n = {m * n}: use a larger epsilon")
     return sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / (epsilon / (m * n))
 
 
@@ -651,6 +654,8 @@ def topicdp_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma=None) -
     sensitivity, gamma = _sensitivity_gamma(sensitivity, gamma)
     w = _check_matrix(matrix)
     sigma = topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=sensitivity, m=w.shape[0], n=w.shape[1])
+    from .validation import check_draw_scale  # ε = 1e-320: σ = ∞ and every row NaN (issue 21 item 8)
+    sigma = check_draw_scale("σ", sigma, epsilon=epsilon, delta=delta, sensitivity=sensitivity)
     rng = check_rng(rng)
     noisy = w + sigma * rng.standard_normal(w.shape)
     return MatrixRelease("TopicDP", _clip_renormalise(noisy), noisy, sigma, float(sensitivity), float(epsilon),
@@ -669,6 +674,8 @@ def matrix_laplace_mechanism(matrix, *, epsilon, rng) -> MatrixRelease:
     """Laplace baseline: i.i.d. Lap(0, 2m/ε) on every entry, clip, renormalise rows. ε-DP."""
     w = _check_matrix(matrix)
     b = matrix_laplace_scale(epsilon=epsilon, m=w.shape[0])
+    from .validation import check_draw_scale  # ε = 1e-320: b = ∞ and every row NaN (issue 21 item 8)
+    b = check_draw_scale("b", b, epsilon=epsilon, m=w.shape[0])
     rng = check_rng(rng)
     noisy = w + rng.laplace(0.0, b, size=w.shape)
     return MatrixRelease("Laplace", _clip_renormalise(noisy), noisy, b, 2.0 * w.shape[0], float(epsilon), None,
@@ -692,7 +699,7 @@ def mvg_sigma(*, epsilon, delta, m: int, n: int, gamma_f, s2) -> float:
     delta = check_delta(delta)
     m = check_int("m", m, low=1)
     n = check_int("n", n, low=1)
-    gamma_f = check_real("gamma_f", gamma_f, low=0.0)
+    gamma_f = check_real("gamma_f", gamma_f, low=0.0, high=1e150)  # γ_F ≤ √m for row-stochastic rows; γ_F² must fit
     s2 = check_sensitivity(s2, "s2")
     r = min(m, n)
     h_r = sum(1.0 / k for k in range(1, r + 1))

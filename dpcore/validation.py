@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from collections.abc import Iterable
 
 import numpy as np
@@ -25,6 +26,7 @@ __all__ = [
     "check_choice",
     "check_rng",
     "check_noise_scale",
+    "check_draw_scale",
     "as_float_array",
     "check_sequence",
 ]
@@ -98,9 +100,21 @@ def check_delta(delta, name: str = "delta", *, allow_zero: bool = False) -> floa
     return check_real(name, delta, low=0.0, low_inclusive=allow_zero, high=1.0, high_inclusive=False)
 
 
+SMALLEST_NORMAL = sys.float_info.min
+"""2.2e-308: below it a float is subnormal and keeps only a few significant bits."""
+
+
 def check_sensitivity(sensitivity, name: str = "sensitivity") -> float:
-    """A sensitivity must be a finite real > 0."""
-    return check_real(name, sensitivity, low=0.0)
+    """A sensitivity (or a noise scale given by the caller) must be a finite real > 0 and a normal float.
+
+    A subnormal value (below 2.2e-308) has too few significant bits for σ = Δ·c/ε to be computed to the
+    precision the guarantee needs (5e-324 × 3.73 rounds to 4 × 5e-324), so it is refused by name.
+    """
+    v = check_real(name, sensitivity, low=0.0)
+    if v < SMALLEST_NORMAL:
+        raise ValueError(f"{name} must be at least the smallest normal float {SMALLEST_NORMAL:.3g} (a subnormal "
+                         f"{name} keeps too few significant digits), got {name}={_fmt(sensitivity)}")
+    return v
 
 
 def check_probability(value, name: str, *, allow_zero: bool = True, allow_one: bool = True) -> float:
@@ -141,6 +155,21 @@ def check_noise_scale(name: str, value: float, **parameters) -> float:
     what = "infinite (it overflows a float)" if not math.isnan(v) and v > 0 else f"{v}"
     raise ValueError(f"the noise scale {name} is {what} for {given}: use a larger epsilon "
                      "(or a smaller sensitivity)")
+
+
+MAX_DRAW_SCALE = 1e300
+"""The largest noise scale a mechanism multiplies standard draws by and then sums (rows of a matrix): above
+it σ·Z or a row sum can overflow to ∞, and clipping and renormalising turn ∞/∞ into NaN."""
+
+
+def check_draw_scale(name: str, value: float, **parameters) -> float:
+    """:func:`check_noise_scale`, and at most :data:`MAX_DRAW_SCALE` (1e300) so that its draws stay finite."""
+    v = check_noise_scale(name, value, **parameters)
+    if v > MAX_DRAW_SCALE:
+        given = ", ".join(f"{k}={_short_repr(p)}" for k, p in parameters.items())
+        raise ValueError(f"the noise scale {name} = {v:.3g} is too large to draw (above {MAX_DRAW_SCALE:g}: the noisy "
+                         f"entries and their sums overflow a float) for {given}: use a larger epsilon")
+    return v
 
 
 def check_sequence(name: str, value) -> list:

@@ -68,6 +68,12 @@ def k_sweep(private_hash, public_hash, n, _private, _public):
 
 
 # ------------------------------------------------------------------------------ seed in the key
+# Every parameter that changes a draw salts it (issue 21 item 5), so two views never share their noise.
+def eps_sweep_salt(n, S, C, rho, W, delta, calibration, with_e2e, L, N_max) -> tuple:
+    """The salt of :func:`eps_sweep`'s draws (the page exports it as it is)."""
+    return ("bayes-eps-sweep", delta, n, S, C, rho, W, calibration, with_e2e, L, N_max)
+
+
 @st.cache_data(show_spinner="Sweeping ε for every mechanism …", max_entries=32)
 def eps_sweep(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibration, seed, with_e2e, L, N_max,
               _private, _public):
@@ -75,7 +81,7 @@ def eps_sweep(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibrati
     c = counts_for(private_hash, public_hash, n, _private, _public)
     mechs = (BAYESIAN, BAYESIAN_STRICT, LAPLACE, LAPLACE_PUBLIC, PUBLIC) + ((END_TO_END,) if with_e2e else ())
     return kl_vs_epsilon(c, epsilons=SWEEP_EPS, delta=delta, S=S, C=C, rho=rho, W=W, repetitions=reps,
-                         rng=rng_for(seed, "bayes-eps-sweep", n, S, C, rho, W, calibration, with_e2e, L, N_max),
+                         rng=rng_for(seed, *eps_sweep_salt(n, S, C, rho, W, delta, calibration, with_e2e, L, N_max)),
                          calibration=calibration, mechanisms=mechs, max_items=L, max_users=N_max)
 
 
@@ -86,7 +92,7 @@ def data_sweep(kind, private_hash, public_hash, n, eps, S, C, rho, W, delta, rep
     strict BayesianDP (L, N_max: strict mode's caps) beside the paper's."""
     c = counts_for(private_hash, public_hash, n, _private, _public)
     kw = dict(epsilon=eps, delta=delta, S=S, C=C, rho=rho, repetitions=min(reps, 5), calibration=calibration,
-              rng=rng_for(seed, "bayes", kind, n, eps, S, C, rho, W, calibration, L, N_max), max_items=L,
+              rng=rng_for(seed, "bayes", kind, n, eps, delta, S, C, rho, W, calibration, L, N_max), max_items=L,
               max_users=N_max)
     mechs = (BAYESIAN, BAYESIAN_STRICT, LAPLACE, LAPLACE_PUBLIC, PUBLIC)
     if kind == "users":
@@ -108,7 +114,7 @@ def perplexity_for(private_hash, public_hash, eps, S, C, rho, W, K, delta, calib
     """000 Table 1: the perplexity table, the number of held-out trigrams and of held-out sentences."""
     setup = perplexity_data(private_hash, public_hash, seed, _private, _public)
     return perplexity_table(setup, epsilon=eps, delta=delta, S=S, C=C, rho=rho, W=W, K=K, repetitions=3,
-                            rng=rng_for(seed, "bayes-perplexity", eps, S, C, rho, W, K, calibration),
+                            rng=rng_for(seed, "bayes-perplexity", eps, delta, S, C, rho, W, K, calibration),
                             calibration=calibration), setup.heldout.size, setup.n_heldout_sentences
 
 
@@ -117,7 +123,7 @@ def attack_for(private_hash, public_hash, n, S, C, rho, W, delta, trials, calibr
     c = counts_for(private_hash, public_hash, n, _private, _public)
     return membership_inference(c, epsilons=(0.1, 0.3, 1.0, 3.0, 10.0), delta=delta, S=S, C=C, rho=rho, W=W,
                                 trials=trials, calibration=calibration,
-                                rng=rng_for(seed, "bayes-attack", n, S, C, rho, W, calibration))
+                                rng=rng_for(seed, "bayes-attack", n, delta, S, C, rho, W, trials, calibration))
 
 
 @st.cache_resource(show_spinner="Scoring the (S, ρ) grid on the validation users …", max_entries=8)

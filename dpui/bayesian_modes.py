@@ -58,7 +58,7 @@ def mode_knobs(size: str = "classroom") -> ModeKnobs:
         st.markdown("### Guarantee")
         mode = st.radio("BayesianDP mode", tuple(MODES), captions=tuple(MODES.values()), key="bayes_mode", **_IN_URL,
                         help="strict: our addition (SPEC §3b), a real (ε, δ)-DP guarantee. local: the paper's γ, "
-                             "measured on the private data — the promise covers this corpus' neighbours only.")
+                             "measured on the private data — not DP: no (ε, δ) holds, not even for this corpus's neighbours.")
         L = st.slider("L (strict: distinct n-grams kept per user)", 1, 500, DEFAULT_L, key="bayes_L", **_IN_URL,
                       help="A user with more keeps a seeded random L of them; γ_strict grows with √L.")
         N_max = st.select_slider("N_max (strict: public cap on the number of users)", N_MAX_OPTIONS,

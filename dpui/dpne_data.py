@@ -37,18 +37,26 @@ def ngram_index(corpus_hash: str, _corpus):
 
 
 # ------------------------------------------------------------------------------ seed in the key
+def dpne_salt(knobs: tuple) -> tuple:
+    """The salt of the page's DPNE draws: every parameter of :func:`plan_knobs` (ε and δ included; issue 21
+    item 5). η is not in it: dpcore adds η to the keys of the lengths whose histograms depend on it
+    (:func:`dpcore.dpne.dpne_level_seed`). The page exports this tuple as it is."""
+    kw = dict(knobs)
+    return ("dpne", kw["epsilon"], kw["delta"], kw["max_length"], kw["contribution_limit"], kw["noise_decay"],
+            kw["pruning"], kw["selection"], kw["policy"])
+
+
 @st.cache_resource(show_spinner="Preparing DPNE (what does not depend on η) …", max_entries=3)
 def dpne_plan(corpus_hash, knobs: tuple, seed, _corpus):
     """dpcore.prepare_dpne at the page's knobs except η (``knobs``: sorted (name, value) pairs), with the page's
-    draws ``rng_for(seed, "dpne", T, Δ0, c, pruning, selection, policy)``: S_1 and the length-2 histogram with its
-    noise, ~90 % of a run on the paper-size corpus. η does not salt the seed, so moving η changes the thresholds
-    only, against the same noise. cache_resource: the plan holds the cached token corpus (never copied); a few
-    hundred MB at paper size, hence few entries."""
+    draws ``rng_for(seed, *dpne_salt(knobs))``: S_1 and the length-2 histogram with its noise, ~90 % of a run on
+    the paper-size corpus. Length 1 and the weighted length-2 histogram do not depend on η, so thresholding that
+    one noisy histogram at several ρ_2(η) is post-processing of one Gaussian release (its zero-weight k-grams
+    too: dpcore draws them nested across η); from length 3 on dpcore draws with η in the key. cache_resource:
+    the plan holds the cached token corpus (never copied); a few hundred MB at paper size, hence few entries."""
     kw = dict(knobs)
     tc = token_corpus(corpus_hash, _corpus)
-    rng = rng_for(seed, "dpne", kw["max_length"], kw["contribution_limit"], kw["noise_decay"], kw["pruning"],
-                  kw["selection"], kw["policy"])
-    return prepare_dpne(tc, **kw, rng=rng)
+    return prepare_dpne(tc, **kw, rng=rng_for(seed, *dpne_salt(knobs)))
 
 
 @st.cache_resource(show_spinner="Running DPNE …", max_entries=16)
@@ -64,11 +72,16 @@ def plan_knobs(epsilon, delta, T, delta0, decay, pruning, selection, policy) -> 
                              pruning=pruning, selection=selection, policy=policy).items()))
 
 
+def baseline_salt(epsilon, delta, T, delta0, selection, policy) -> tuple:
+    """The salt of :func:`baseline_sizes`' draws (exported as it is)."""
+    return ("dpne-baselines", epsilon, delta, T, delta0, selection, policy)
+
+
 @st.cache_data(show_spinner="Running the DPSU baselines …", max_entries=64)
 def baseline_sizes(corpus_hash, epsilon, delta, T, delta0, selection, policy, seed, _corpus):
     """|S_k| of DPSU-all, DPSU-even and DPSU-single, by name."""
     index = ngram_index(corpus_hash, _corpus)
-    rng = rng_for(seed, "dpne-baselines", T, delta0, selection, policy)
+    rng = rng_for(seed, *baseline_salt(epsilon, delta, T, delta0, selection, policy))
     kw = dict(epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, selection=selection,
               policy=policy, rng=rng)
     return {rel.name: rel.sizes for rel in (dpsu_all(index, **kw), dpsu_even(index, **kw), dpsu_single(index, **kw))}
@@ -99,7 +112,7 @@ def knob_sweep(corpus_hash, knob, values, base, seed, _corpus):
         res = dpne(tc, epsilon=p["epsilon"], delta=p["delta"], max_length=p["max_length"],
                    contribution_limit=p["contribution_limit"], eta=p["eta"], noise_decay=p["noise_decay"],
                    pruning=p["pruning"], selection=p["selection"], policy=p["policy"],
-                   rng=rng_for(seed, "dpne-sweep", knob, v))
+                   rng=rng_for(seed, "dpne-sweep", knob, v, tuple(sorted(p.items()))))  # every parameter of the run
         for k, n in res.sizes.items():
             rows.append({"value": v, "k": k, "released": n})
     return rows

@@ -51,8 +51,9 @@ PAGES: tuple[Page, ...] = (
          "BayesianDP uses public data as a prior and adds Gaussian noise to a word-weighted posterior mean; "
          "KL divergence vs ε against Laplace baselines, k-anonymity and public/private baselines; users, "
          "vocabulary, public-data quality, perplexity and a membership-inference attack.",
-         "BayesianDP strict: (ε, δ)-DP per user. BayesianDP and EndToEndDP as in the paper: not DP (sensitivity "
-         "measured on the corpus). Laplace with a per-user cap: ε-DP. Laplace + public: not DP. k-anonymity: not DP."),
+         "BayesianDP strict: (ε, δ)-DP per user. BayesianDP and EndToEndDP as in the paper: not DP, no (ε, δ) at "
+         "all (sensitivity measured on the corpus). Laplace with a per-user cap: ε-DP. Laplace + public: not DP, "
+         "no ε. k-anonymity: not DP."),
     Page("pages/3_DP_ngram_extraction.py", "DP n-gram extraction", "🧩",
          "DPNE releases a *set* of n-grams by growing lengths, pruning candidates by shorter released n-grams; "
          "DPSU baselines; how many n-grams used by ≥ K users survive; spurious share vs η.",

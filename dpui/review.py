@@ -50,6 +50,9 @@ def reviewer_panel(reviews, *, budget=None, extra_warnings: Sequence = (), title
     from dpui.charts import guarantee_badge
 
     items = _items(reviews)
+    from dpui.budget import record_reviews
+
+    record_reviews(items)  # the session budget lists every release a reviewer's panel shows (issue 21 item 5)
     seen: set[tuple[str, str]] = set()
     with st.expander(f"🔎 {title} — guarantee, noise in units, warnings, budget", expanded=review_requested()):
         for name, rev in items:

@@ -29,6 +29,7 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from .budget import session_budget
 from .corpus_panel import SAMPLE_SIZES, paper_corpus_on_disk, sample_corpus, upload_panel, uploaded_corpus
 from .navigation import sidebar_navigation
 from .page_style import page_style
@@ -335,6 +336,7 @@ def shared_sidebar(uses: Iterable[str] = ALL_SETTINGS) -> SharedSettings:
             values[key] = _hidden_value(SHARED_SETTINGS[key], record)
     if uses:
         st.sidebar.caption("The address bar carries these settings: copy it to share this exact view.")
+    session_budget(ctx.get("private") if "corpus" in uses else None)  # the releases seen on this corpus (issue 21)
     carried = {k: s.to_url(values[k]) for k, s in SHARED_SETTINGS.items() if values[k] != s.default}
     st.session_state[RECORD_KEY] = (page, dict(values))
     with nav:

@@ -63,6 +63,7 @@ def curve_for(corpus_hash, lda, sampler, n_pairs, parameter, epsilon, delta, gam
               _model, _draws):
     """Error of TopicDP, MVG and Laplace against ε, γ or the table size (mean and band over ``reps`` draws)."""
     values = {"epsilon": EPS_VALUES, "gamma": GAMMA_VALUES, "size": SIZE_VALUES}[parameter]
-    rng = np.random.default_rng(np.random.SeedSequence([seed, zlib.crc32(f"topicdp-curve-{parameter}".encode())]))
+    rng = np.random.default_rng(np.random.SeedSequence([seed, zlib.crc32(f"topicdp-curve-{parameter}".encode())] + [
+        zlib.crc32(repr(v).encode()) for v in (epsilon, delta, gamma, m, n, reps, stage, n_pairs)]))  # every parameter
     return tdp.error_curve(_model, _draws, parameter=parameter, values=values, epsilon=epsilon, delta=delta,
                            gamma=gamma, m=m, n=n, repetitions=reps, rng=rng, stage=stage)

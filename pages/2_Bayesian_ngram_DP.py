@@ -17,6 +17,7 @@ from dpui.bayesian_modes import mode_knobs, modes_panel, strict_prepared_for
 from dpui import bayesian_data as data, bayesian_figures as figures
 from dpui.bayesian_knobs import bayesian_knobs
 from dpui.bayesian_panels import release_panel
+from dpui.budget import record_release
 from dpui.sidebar import format_number as fmt
 from dpui.state import IN_URL, run_button
 from dpui.texts import text
@@ -43,8 +44,8 @@ with user_errors():
     prepared = strict if mk.mode == "strict" else local
     sigma_classic = prepared.sigma(epsilon=eps, delta=delta, calibration="classic")
     sigma_analytic = prepared.sigma(epsilon=eps, delta=delta, calibration="analytic")
-    release = prepared.release(epsilon=eps, delta=delta, calibration=calibration,
-                               rng=settings.rng("bayes-release", n, S, C, rho, calibration, mk.mode))
+    release_salt = ("bayes-release", eps, delta, n, S, C, rho, calibration, mk.mode, mk.L, mk.N_max)  # all of them
+    release = prepared.release(epsilon=eps, delta=delta, calibration=calibration, rng=settings.rng(*release_salt))
 kl_now, kl_public = kl_divergence(p, release.theta), kl_divergence(p, public_baseline(counts.public_counts))
 # Everything an exported file needs to reproduce this page's view (the URL carries the same knobs).
 view_settings = {"page": "Bayesian n-gram DP", "epsilon": eps, "delta": delta, "seed": seed,
@@ -56,8 +57,8 @@ release_panel(k, counts=counts, prepared=prepared, release=release, gamma_worst=
               sigma_classic=sigma_classic, sigma_analytic=sigma_analytic, kl_now=kl_now, kl_public=kl_public)
 with user_errors():
     modes_panel(strict=strict, local=local, p=p, epsilon=eps, delta=delta, calibration=calibration,
-                rng_strict=settings.rng("bayes-release", n, S, C, rho, calibration, "strict"),
-                rng_local=settings.rng("bayes-release", n, S, C, rho, calibration, "local"))
+                rng_strict=settings.rng(*release_salt[:8], "strict", mk.L, mk.N_max),
+                rng_local=settings.rng(*release_salt[:8], "local", mk.L, mk.N_max))
 
 (tab_now, tab_eps, tab_users, tab_vocab, tab_pub, tab_k, tab_ppl, tab_mia, tab_tune) = st.tabs([
     "Release", "KL vs ε", "Users", "Vocabulary", "Public quality", "k-anonymity vs ε", "Perplexity",
@@ -77,7 +78,7 @@ with tab_now:
         st.caption(text("bayesian", "release_caption"))
         export_view(f"top {top} {n}-grams", rows, settings={**view_settings, "top": top, "mechanism": BAYESIAN, "guarantee": release.guarantee,
                       "sensitivity_gamma": prepared.sensitivity, "sigma_ps": release.sigma,
-                      "rng_salt": ["bayes-release", n, S, C, rho, calibration, mk.mode]}, key="bayes_export_release")
+                      "rng_salt": list(release_salt)}, key="bayes_export_release")
     release_view()
 
 with tab_eps:
@@ -103,7 +104,7 @@ with tab_eps:
                      N_max=mk.N_max))
     export_view("KL vs ε summary", rows, settings={**view_settings, "with_end_to_end": with_e2e, "sweep_epsilons": data.SWEEP_EPS,
                   "band": f"10–90% over {reps} seeded releases per ε",
-                  "rng_salt": ["bayes-eps-sweep", n, S, C, rho, W, calibration, with_e2e],
+                  "rng_salt": list(data.eps_sweep_salt(n, S, C, rho, W, delta, calibration, with_e2e, mk.L, mk.N_max)),
                   "k_anonymity_kl (not DP, at K)": kl_k}, key="bayes_export_kl")
 
 
@@ -180,8 +181,9 @@ with tab_tune:
         with user_errors():
             prep = data.end_to_end_for(ph, qh, n, C, seed, priv, pub)
             res, inside = prep.release_with_evaluation(epsilon=eps, delta=delta, calibration=calibration,
-                                                       rng=settings.rng("bayes-e2e", n, C, calibration))
+                                                       rng=settings.rng("bayes-e2e", eps, delta, n, C, calibration))
         guarantee_badge(res.guarantee, name="EndToEndDP")
+        record_release(res, name="EndToEndDP")  # the session budget lists it (from the next full run)
         c1, c2, c3, c4 = st.columns(4)
         c1.metric("chosen S*", fmt(res.S_star))
         c2.metric("chosen ρ*", fmt(res.rho_star))

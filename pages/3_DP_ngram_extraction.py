@@ -59,8 +59,8 @@ knobs = dict(epsilon=eps, delta=delta, max_length=T, contribution_limit=delta0, 
              pruning=pruning, selection=selection, policy=policy)
 with user_errors():
     tc = data.token_corpus(chash, corpus)
-    result, evaluation = data.dpne_run(chash, data.plan_knobs(eps, delta, T, delta0, decay, pruning, selection, policy),
-                                       eta, seed, corpus)
+    plan_knobs = data.plan_knobs(eps, delta, T, delta0, decay, pruning, selection, policy)
+    result, evaluation = data.dpne_run(chash, plan_knobs, eta, seed, corpus)
 
 guarantee_badge(result.guarantee, name="DPNE")
 lazy = tc.n_users > data.LAZY_USERS  # paper-size corpus: the costly comparisons wait for a button
@@ -106,8 +106,9 @@ with tab_main:
                   "corpus": settings.corpus_label, "corpus_hash": chash, "T": T, "delta0": delta0, "eta": eta,
                   "c": decay, "pruning": pruning, "selection": selection, "policy": policy,
                   "sigma_for_eps_delta_half": result.sigma, "guarantee": result.guarantee,
-                  "rng_salt_dpne": ["dpne", T, delta0, decay, pruning, selection, policy, eta],
-                  "rng_salt_dpsu": ["dpne-baselines", T, delta0, selection, policy],
+                  # the salts exactly as drawn (issue 22: they had drifted); η enters dpcore's keys from length 3
+                  "rng_salt_dpne": list(data.dpne_salt(plan_knobs)),
+                  "rng_salt_dpsu": list(data.baseline_salt(eps, delta, T, delta0, selection, policy)),
                   "note": "sizes of the released sets only (never counts); DPSU-single: one separate (ε, δ) "
                           "release per length; σ_k, ρ_k, |V_k| are DPNE's (ρ_k, |V_k| only for lengths reached)"},
         key="dpne_export_sizes")

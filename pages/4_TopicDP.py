@@ -69,7 +69,7 @@ with st.container(border=True):
                      covered=1 - gamma, h=sens.h, k=sens.k, covered_share=sens.covered_share, rho_s=sens.rho_sampler))
     # the SensitivityResult carries γ, so each release labels itself (γ-random DP; Laplace DP for the values only)
     releases = release_all(table.matrix, epsilon=eps, delta=delta, sensitivity=sens,
-                           rng=settings.rng("topicdp", "release", m, n, gamma))
+                           rng=settings.rng("topicdp", "release", eps, delta, m, n, gamma, delta_s))  # every parameter of the release
     for col, (mech, rel) in zip(st.columns(3), releases.items()):
         with col:
             guarantee_badge(rel.guarantee, name="MVG with sampled s₂" if mech == "MVG" else mech)
@@ -107,7 +107,7 @@ with tab_words:
         "sampled_pairs_h": sens.h, "sensitivity_rank_k": sens.k, "sampled_sensitivity_delta_s": delta_s,
         "noise_scales": {mech: rel.noise_scale for mech, rel in releases.items()},
         "guarantees": {mech: rel.guarantee for mech, rel in releases.items()},
-        "rng_salt": ["topicdp", "release", m, n, gamma],
+        "rng_salt": ["topicdp", "release", eps, delta, m, n, gamma, delta_s],
         "released": "clipped at 0, rows renormalised"}
     export_view("keyword table before/after noise", rows, settings=export_settings, key="topicdp_export_keywords")
     export_view("this draw's errors", [{"metric": metric_name, **{mech: errs.at[metric_name, mech] for mech in errs}}

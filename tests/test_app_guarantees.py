@@ -32,7 +32,8 @@ PAGES = {
     "pages/3_DP_ngram_extraction.py": {"DPNE": "green", "DPSU-single": "green"},
     "pages/4_TopicDP.py": {"TopicDP": "orange", "MVG with sampled s₂": "orange", "Laplace": "orange"},
 }
-LOCAL_WORDS = ("local sensitivity", "measured", "this corpus' neighbours", "b set from the data")
+LOCAL_WORDS = ("local sensitivity", "measured", "this corpus' neighbours", "not even for this corpus",
+               "b set from the data")
 
 
 def badges(at) -> list[tuple[str, str, str, str, str]]:

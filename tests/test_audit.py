@@ -259,3 +259,45 @@ def test_membership_attack_bound_on_a_laplace_pair_with_epsilon_2():
     assert 0 <= row["fpr"] <= row["fpr_upper"] <= 1 and 0 <= row["fnr"] <= row["fnr_upper"] <= 1
     # the same number as the audit's, one implementation
     assert row["epsilon_lower_bound"] == audit_scores(s_in, s_out, delta=1e-5).epsilon_lower
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 21 item 1: local-sensitivity mechanisms on their own pairs (D, D minus one user)
+
+
+def _local_guarantee(name):
+    from dpcore.bayesian import bayesian_guarantee, end_to_end_guarantee
+    from dpcore.bayesian_baselines import laplace_guarantee
+    return {"bayesian_local_page": bayesian_guarantee(epsilon=1, delta=1e-5, sensitivity_method="brute-force"),
+            "end_to_end_local_page": end_to_end_guarantee(epsilon_train=2 / 3, epsilon_tune=1 / 3, delta=1e-5),
+            "laplace_public_local": laplace_guarantee("Laplace + public", epsilon=1, W=50)}[name]
+
+
+@pytest.mark.parametrize("name", dpcore.audit.scenarios.LOCAL_SENSITIVITY_SCENARIOS)
+def test_local_sensitivity_mechanisms_break_the_epsilon_their_noise_was_set_from(name):
+    """Each mechanism whose sensitivity is measured on the data, run honestly on D and on D minus one user (so it
+    measures again on D'): the audit proves an ε above the one its noise was set from — the ε its old label
+    promised "for this corpus' neighbours". Its label now promises no (ε, δ) at all."""
+    sc = get_scenario(name)
+    assert sc.correct is None and sc.broken.broken and sc.broken.label.startswith("not DP")
+    d, d_prime = sc.datasets()
+    assert d.shape[0] == d_prime.shape[0] + 1 and d.shape[1] == d_prime.shape[1]  # one user removed
+    g = _local_guarantee(name)
+    assert g.kind == dpcore.guarantees.LOCAL_SENSITIVITY and not g.is_dp and g.colour == "orange"
+    assert "no (ε, δ) holds, not even for this corpus's neighbours" in g.label
+    assert "neighbours only" not in g.label + g.promise
+    run = run_scenario(name, broken=True, rng=21)
+    r = run.result
+    assert r.epsilon_claimed == 1.0 and r.violates_claim and r.epsilon_lower > 2.5, (name, r.epsilon_lower)
+
+
+def test_the_page_pair_is_the_real_chat_corpus_without_its_most_active_user():
+    md, mdp, public, user = dpcore.audit.scenarios.bayesian_page_pair()
+    totals = np.asarray(md.sum(axis=1)).ravel()
+    assert user == int(np.argmax(totals)) and md.shape[0] == 920
+    keep = np.arange(md.shape[0]) != user
+    assert (md[keep] != mdp).nnz == 0
+    # the measured γ moves by far more than a sampling wobble when that user leaves (0.267 → 0.149)
+    from dpcore import bayesian_statistics
+    g = [bayesian_statistics(m, public, C=1).sensitivity(1e-3) for m in (md, mdp)]
+    assert g[1] < 0.7 * g[0]

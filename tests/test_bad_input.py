@@ -412,3 +412,89 @@ def test_delta_at_or_above_one(delta, message, counts):
         dpcore.dpne(USERS, **{**DPNE_KW, "delta": delta})
     with pytest.raises(ValueError, match=message):
         dpcore.bayesian_dp(m, alpha, epsilon=1, delta=delta, S=1, C=5, rho=0.5, rng=0)
+
+
+# ------------------------------------------------------------------------------------------- issue 21 item 8
+# Each input below escaped validation (a TypeError about another parameter, ZeroDivisionError, NaN matrices,
+# numpy's "Probabilities contain NaN", OverflowError); each is now refused with a message naming its parameter.
+
+def test_dpne_eta_none_names_eta_not_policy_cutoff():
+    # None is a wrong *kind* of value: TypeError, as for every other parameter (dpcore.validation's rule)
+    with pytest.raises(TypeError, match=r"eta must be a real number, got eta=None \(NoneType\)"):
+        dpcore.dpne(USERS, **{**DPNE_KW, "eta": None})
+    with pytest.raises(TypeError, match=r"eta must be a real number"):
+        dpcore.dpne_with_evaluation(USERS, **{**DPNE_KW, "eta": None})
+
+
+def test_analytic_sigma_with_a_subnormal_sensitivity_names_sensitivity():
+    with pytest.raises(ValueError, match=r"sensitivity must be at least the smallest normal float .*"
+                                         r"got sensitivity=5e-324"):
+        dpcore.gaussian_sigma(1, 1e-5, 5e-324, method="analytic")
+    # the smallest normal sensitivity still calibrates, and σ scales with it
+    tiny = 2.3e-308
+    assert dpcore.gaussian_sigma(1, 1e-5, tiny, method="analytic") / tiny == pytest.approx(3.730632, rel=1e-6)
+
+
+def test_topicdp_sigma_with_epsilon_5e_324_names_epsilon():
+    with pytest.raises(ValueError, match=r"epsilon must be large enough that ε′ = ε/\(m·n\) is not 0 .*"
+                                         r"epsilon=5e-324"):
+        dpcore.topicdp.topicdp_sigma(epsilon=5e-324, delta=1e-5, sensitivity=1.0, m=10, n=10)
+
+
+def test_end_to_end_dp_with_epsilon_5e_324_names_epsilon(counts):
+    m, alpha = counts
+    with pytest.raises(ValueError, match=r"epsilon must be large enough to split .*epsilon=5e-324"):
+        dpcore.end_to_end_dp(m, alpha, epsilon=5e-324, delta=1e-5, C=1, rng=0)
+
+
+def test_topicdp_mechanism_with_epsilon_1e_320_names_epsilon_not_nan():
+    w = np.full((2, 3), 1 / 3)
+    with pytest.raises(ValueError, match=r"noise scale σ is infinite .*epsilon=1e-320"):
+        dpcore.topicdp.topicdp_mechanism(w, epsilon=1e-320, delta=1e-5, sensitivity=0.1, rng=0)
+    # a finite σ too large to draw (σ·Z and the row sums overflow) is refused too, never NaN rows
+    with pytest.raises(ValueError, match=r"noise scale σ = .* is too large to draw .*epsilon=1e-300"):
+        dpcore.topicdp.topicdp_mechanism(w, epsilon=1e-300, delta=1e-5, sensitivity=0.1, rng=0)
+
+
+def test_matrix_laplace_with_epsilon_1e_320_names_epsilon_not_nan():
+    w = np.full((2, 3), 1 / 3)
+    with pytest.raises(ValueError, match=r"noise scale b is infinite .*epsilon=1e-320"):
+        dpcore.topicdp.matrix_laplace_mechanism(w, epsilon=1e-320, rng=0)
+    rel = dpcore.topicdp.matrix_laplace_mechanism(w, epsilon=1e-290, rng=0)  # b = 4e290: drawable
+    assert np.all(np.isfinite(rel.matrix)) and np.allclose(rel.matrix.sum(axis=1), 1)
+
+
+def test_exponential_mechanism_with_epsilon_1e308_names_epsilon():
+    with pytest.raises(ValueError, match=r"epsilon must be <= 1e\+06, got epsilon=1e\+308"):
+        dpcore.exponential_mechanism([1.0, 2.0, 3.0], epsilon=1e308, sensitivity=1.0, rng=0)
+
+
+def test_exponential_probabilities_do_not_overflow_inside_the_allowed_range():
+    # ε/(2Δu) = 5e311 overflows; the shifted form gives the limit: all mass on the best candidate
+    p = dpcore.exponential_mechanism_probabilities([1.0, 3.0, 2.0], epsilon=1e6, sensitivity=1e-306)
+    assert p.tolist() == [0.0, 1.0, 0.0]
+    u = np.array([0.3, -1.2, 2.5, 0.0])
+    expect = np.exp(0.7 * u / 2) / np.exp(0.7 * u / 2).sum()  # the textbook formula where it is finite
+    assert np.allclose(dpcore.exponential_mechanism_probabilities(u, epsilon=0.7, sensitivity=1.0), expect,
+                       rtol=1e-14, atol=0)
+
+
+def test_dpsu_threshold_with_contribution_limit_10_400_names_it():
+    with pytest.raises(ValueError, match=r"contribution_limit must be at most 1e300 .*<an integer with 401 digits>"):
+        dpcore.dpsu_threshold(1.0, 1e-5, 10**400)
+    with pytest.raises(ValueError, match=r"contribution_limit must be at most 1e300"):
+        dpcore.dpne(USERS, **{**DPNE_KW, "contribution_limit": 10**400})
+    assert math.isfinite(dpcore.dpsu_threshold(1.0, 1e-5, 10**300)[1])  # the largest accepted
+
+
+def test_strict_sensitivity_with_huge_caps_names_max_users():
+    with pytest.raises(ValueError, match=r"max_users must be at most 1e12 .*<an integer with 301 digits>"):
+        dpcore.strict_sensitivity(S=1e-3, C=10**300, max_items=5, max_users=10**300)
+    # a huge C with a sensible cap is computed exactly (the product C·N_max stays an integer inside the log)
+    g = dpcore.strict_sensitivity(S=1e-3, C=10**300, max_items=4, max_users=10**12)
+    assert g == pytest.approx(2 * (300 * math.log(10) + 1e-303 * 312 * math.log(10)), rel=1e-12)
+
+
+def test_mvg_sigma_with_gamma_f_1e308_names_gamma_f():
+    with pytest.raises(ValueError, match=r"gamma_f must be <= 1e\+150, got gamma_f=1e\+308"):
+        dpcore.mvg_sigma(epsilon=1, delta=1e-5, m=2, n=2, gamma_f=1e308, s2=1.0)

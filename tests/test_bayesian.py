@@ -262,9 +262,11 @@ def test_share_downweighted_counts_words_with_weight_below_one():
 
 
 def test_release_repr_and_classic_flag():
-    rel = bayesian_dp(TINY, TINY_ALPHA, epsilon=2.0, delta=1e-5, S=1, C=1, rho=0.5, rng=0)
+    # calibration="classic" named: the default is "auto" (analytic from ε = 1) since issue 21 item 7
+    rel = bayesian_dp(TINY, TINY_ALPHA, epsilon=2.0, delta=1e-5, S=1, C=1, rho=0.5, rng=0, calibration="classic")
     assert "guarantee=" in repr(rel) and "not DP — " in repr(rel)
     assert rel.classic_proven is False
+    assert bayesian_dp(TINY, TINY_ALPHA, epsilon=2.0, delta=1e-5, S=1, C=1, rho=0.5, rng=0).classic_proven
     assert bayesian_dp(TINY, TINY_ALPHA, epsilon=0.5, delta=1e-5, S=1, C=1, rho=0.5, rng=0).classic_proven
 
 
@@ -352,8 +354,12 @@ def test_end_to_end_budget_grid_and_choice():
     assert res.release.epsilon == pytest.approx(0.6)
     assert (res.S_star, res.rho_star) in res.grid
     assert len(res.grid) == len(DEFAULT_S_GRID) * len(DEFAULT_RHO_GRID)
-    assert res.n_train == 54 and res.n_validation == 6  # 90 / 10 split by user
-    assert not hasattr(res, "scores") and not hasattr(res, "noisy_scores")  # the release publishes the argmin only
+    # the release publishes the argmin only; the split sizes (their sum is the exact user count, issue 21
+    # item 2) are in the evaluation object
+    assert not hasattr(res, "scores") and not hasattr(res, "noisy_scores")
+    assert not hasattr(res, "n_train") and not hasattr(res, "n_validation")
+    _, inside = prepare_end_to_end(m, alpha, C=1, rng=3).release_with_evaluation(epsilon=0.9, delta=1e-5, rng=3)
+    assert inside.n_train == 54 and inside.n_validation == 6  # 90 / 10 split by user
     again, inside = prepare_end_to_end(m, alpha, C=1, rng=3).release_with_evaluation(epsilon=0.9, delta=1e-5, rng=3)
     assert np.all(np.isfinite(inside.scores)) and inside.score_sensitivity > 0
     assert inside.tuning_scale == pytest.approx(2 * inside.score_sensitivity / 0.3)
@@ -367,9 +373,10 @@ def test_end_to_end_budget_grid_and_choice():
 def test_end_to_end_picks_the_true_minimum_when_tuning_noise_vanishes():
     m, alpha = _users_matrix(1)
     prep = prepare_end_to_end(m, alpha, C=1, rng=4)
-    res, inside = prep.release_with_evaluation(epsilon=1e9, delta=1e-5, rng=0)  # Lap scale 2|Δq|/(ε/3) ≈ 0
+    # Lap scale 2|Δq|/(ε/3) ≈ 0; the classic σ named (auto's analytic σ stops at ε = 1e6)
+    res, inside = prep.release_with_evaluation(epsilon=1e9, delta=1e-5, rng=0, calibration="classic")
     assert res.grid[int(np.argmin(inside.scores))] == (res.S_star, res.rho_star)
-    plain = prep.release(epsilon=1e9, delta=1e-5, rng=0)  # the same draws as release_with_evaluation
+    plain = prep.release(epsilon=1e9, delta=1e-5, rng=0, calibration="classic")  # the same draws as release_with_evaluation
     assert np.array_equal(plain.theta, res.theta) and (plain.S_star, plain.rho_star) == (res.S_star, res.rho_star)
 
 

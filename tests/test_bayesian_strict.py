@@ -47,8 +47,10 @@ def test_spec_check_value():
 
 def test_strict_gamma_does_not_depend_on_the_data():
     rng = np.random.default_rng(0)
-    values = {bayesian_sensitivity(sp.csr_matrix(rng.integers(0, 4, size=(rng.integers(1, 30), 12))),
-                                   S=0.5, C=2, method="strict", max_items=3, max_users=40) for _ in range(5)}
+    # (rows capped at L = 3 items first: an uncapped row is refused since issue 21 item 6)
+    values = {bayesian_sensitivity(cap_user_items(sp.csr_matrix(rng.integers(0, 4, size=(rng.integers(1, 30), 12))),
+                                                  max_items=3, rng=k),
+                                   S=0.5, C=2, method="strict", max_items=3, max_users=40) for k in range(5)}
     assert len(values) == 1
 
 
@@ -201,7 +203,10 @@ def test_local_release_is_labelled_not_dp():
         rel = bayesian_dp(X, alpha, epsilon=1, delta=1e-6, S=0.1, C=2, rho=0.7, rng=5, sensitivity=method)
         assert rel.guarantee.kind == dpcore.guarantees.LOCAL_SENSITIVITY
         assert not rel.guarantee.is_dp and rel.guarantee.colour == "orange"
-        assert "not DP" in rel.guarantee.label and "this corpus' neighbours" in rel.guarantee.label
+        # SPEC §3b (issue 21 item 1): no (ε, δ) at all, not "(ε, δ) for this corpus' neighbours only"
+        assert rel.guarantee.label.startswith("not DP — noise scaled to a sensitivity measured on the private data; "
+                                              "no (ε, δ) holds, not even for this corpus's neighbours")
+        assert "neighbours only" not in rel.guarantee.label + rel.guarantee.promise
 
 
 def test_strict_sigma_is_the_same_for_every_corpus_even_an_empty_one():
@@ -264,3 +269,57 @@ def test_end_to_end_is_labelled_local_with_the_total_budget():
     assert "ε_train + ε_tune = 2 + 1 = 3" in g.label
     with pytest.raises(ValueError, match="sensitivity"):
         dpcore.end_to_end_dp(X, alpha, epsilon=3, delta=1e-5, C=2, rng=0, sensitivity="strict")
+
+
+def test_strict_sensitivity_refuses_a_user_above_the_item_cap():
+    """Issue 21 item 6: γ_strict bounds users with ≤ L items only. Before, a user with 290 items at L = 1 got
+    γ_strict back although removing them moved w ⊙ x̂ further; now the uncapped matrix is refused by name."""
+    rng = np.random.default_rng(0)
+    d = np.zeros((40, 3000), dtype=int)
+    d[0, :290] = 1  # user 0 alone writes 290 items; every other user one item
+    d[np.arange(1, 40), 300 + rng.integers(0, 2700, 39)] = 1
+    S, C, L, n_max = 1.0, 1, 1, 100
+    gamma = strict_sensitivity(S=S, C=C, max_items=L, max_users=n_max)
+    assert change(d, d[1:], S, C) > 1.9 * gamma  # what the old return value failed to bound (10.5 against 5.31)
+    with pytest.raises(ValueError, match=r"max_items must be >= every user's number of distinct items .*"
+                                         r"max_items=1 while user \(row\) 0 holds 290 items \(1 user\(s\) above the cap\).*cap_user_items"):
+        bayesian_sensitivity(sp.csr_matrix(d), S=S, C=C, method="strict", max_items=L, max_users=n_max)
+    # capped first (the seeded random L-subset), the same corpus is accepted and γ_strict bounds its neighbour
+    capped = cap_user_items(sp.csr_matrix(d), max_items=L, rng=3).toarray()
+    assert (capped > 0).sum(axis=1).max() <= L
+    g = bayesian_sensitivity(sp.csr_matrix(capped), S=S, C=C, method="strict", max_items=L, max_users=n_max)
+    assert g == gamma and change(capped, capped[1:], S, C) <= gamma
+    # a row at exactly L items is fine
+    assert bayesian_sensitivity(sp.csr_matrix(np.eye(4, dtype=int)), S=S, C=C, method="strict", max_items=1,
+                                max_users=4) == strict_sensitivity(S=S, C=C, max_items=1, max_users=4)
+
+
+@pytest.mark.parametrize("epsilon", [10, 50, 300])
+def test_strict_classic_sigma_beyond_its_proof_is_refused_about_epsilon(epsilon):
+    """Issue 21 item 7: at ε = 50 the classic σ's exact δ is 0.586 (a green label before), at ε = 300 it is 1
+    ("delta must be in [0, 1)" before, for a caller who passed 1e-5). Now: a ValueError about ε."""
+    X = sp.csr_matrix(np.array([[1, 0, 2, 0], [0, 1, 1, 0], [1, 1, 0, 1]]))
+    alpha = np.array([3.0, 2.0, 2.0, 1.0])
+    kw = dict(epsilon=epsilon, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict", max_items=4, max_users=100)
+    assert dpcore.classic_true_delta(epsilon, 1e-5) > 1e-5
+    with pytest.raises(ValueError, match=rf"epsilon={epsilon} is outside the classic σ's proof .*exact δ is "
+                                         r".*more than the delta=1e-05 asked for.*calibration='auto'"):
+        bayesian_dp(X, alpha, calibration="classic", **kw)
+    # the default is "auto": the analytic σ from ε = 1 on, green with the δ asked for
+    rel = bayesian_dp(X, alpha, **kw)
+    assert rel.calibration == "analytic" and rel.guarantee.is_dp and rel.guarantee.delta == 1e-5
+    # the local (paper's) mode promises nothing anyway: the classic σ is allowed there, and labelled not DP
+    local = dict(kw, sensitivity="brute-force", max_items=None, max_users=None)
+    assert not bayesian_dp(X, alpha, calibration="classic", **local).guarantee.is_dp
+
+
+def test_strict_classic_sigma_at_epsilon_above_one_is_kept_where_its_exact_delta_holds():
+    X = sp.csr_matrix(np.array([[1, 0, 2, 0], [0, 1, 1, 0], [1, 1, 0, 1]]))
+    alpha = np.array([3.0, 2.0, 2.0, 1.0])
+    rel = bayesian_dp(X, alpha, epsilon=2, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict", max_items=4,
+                      max_users=100, calibration="classic")
+    assert dpcore.classic_true_delta(2, 1e-5) < 1e-5  # 1.34e-7
+    assert rel.calibration == "classic" and rel.guarantee.is_dp and rel.guarantee.delta == 1e-5
+    assert "outside its proof" in rel.guarantee.scope
+    # the default below ε = 1 is still the paper's classic σ
+    assert bayesian_dp(X, alpha, epsilon=0.5, delta=1e-5, S=1, C=1, rho=0.5, rng=0).calibration == "classic"

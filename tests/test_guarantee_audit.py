@@ -98,14 +98,15 @@ def test_baselines_and_lecture():
     assert city_example(epsilon=1, sensitivity=1e-3).guarantee.kind == G.NO_PROTECTION
 
 
-def test_strict_classic_at_large_epsilon_states_the_true_delta():
-    """Issue 15 item 3: the classic σ at ε = 10 has a true δ 2.27 × the stated one; the strict label says so."""
+def test_strict_classic_at_large_epsilon_is_refused_not_relabelled():
+    """Issue 15 item 3: the classic σ at ε = 10 has a true δ 2.27 × the stated one. Since issue 21 item 7 the
+    strict release is refused there (before: a green label with that true δ — 0.586 at ε = 50)."""
     X, alpha = _counts()
-    rel = dpcore.bayesian_dp(X, alpha, epsilon=10, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict",
-                             max_items=4, max_users=100, calibration="classic")
     true_delta = dpcore.gaussian_delta(10, dpcore.classic_gaussian_sigma(10, 1e-5))
     assert true_delta / 1e-5 == pytest.approx(2.27, abs=0.01)
-    assert rel.guarantee.delta == pytest.approx(true_delta)
+    with pytest.raises(ValueError, match=r"epsilon=10 is outside the classic σ's proof .*exact δ is 2.27e-05"):
+        dpcore.bayesian_dp(X, alpha, epsilon=10, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict",
+                           max_items=4, max_users=100, calibration="classic")
     auto = dpcore.bayesian_dp(X, alpha, epsilon=10, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict",
                               max_items=4, max_users=100, calibration="auto")
     assert auto.calibration == "analytic" and auto.guarantee.delta == 1e-5

@@ -173,3 +173,58 @@ def test_matrix_releases_hold_no_words():
         strings = reachable_strings(rel)
         allowed = {rel.mechanism} | set(reachable_strings(rel.guarantee))  # the guarantee's own words
         assert all(s in allowed for s in strings), strings
+
+
+# ------------------------------------------------------------------------------ exact data-dependent numbers
+
+def reachable_numbers(root):
+    """Every scalar number reachable from ``root`` (ints, floats, numpy scalars; arrays are noise and skipped)."""
+    out, seen, stack = [], set(), [root]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (bool, np.bool_)) or x is None or isinstance(x, str):
+            continue
+        if isinstance(x, (int, float, np.integer, np.floating)):
+            out.append(float(x))
+            continue
+        if id(x) in seen or isinstance(x, np.ndarray) or sp.issparse(x):
+            continue
+        seen.add(id(x))
+        if isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, (list, tuple, set, frozenset)):
+            stack.extend(x)
+        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
+    return sorted(out)
+
+
+def test_end_to_end_release_holds_no_exact_user_count():
+    """Issue 21 item 2: EndToEndRelease held n_train + n_validation, the exact number of users (36 + 4 on D,
+    35 + 4 on D minus one user): it told every neighbour apart with certainty. The split sizes now live in the
+    evaluation object; the release's integers are the same on D and on D minus one user."""
+    users, counts = _bayesian_inputs()
+    m, alpha = counts.user_counts, counts.public_counts
+    m_minus = m[1:]
+    a = dpcore.end_to_end_dp(m, alpha, epsilon=1, delta=1e-5, C=5, rng=0)
+    b = dpcore.end_to_end_dp(m_minus, alpha, epsilon=1, delta=1e-5, C=5, rng=0)
+    ints_a = [v for v in reachable_numbers(a) if v.is_integer() and v > 1]
+    ints_b = [v for v in reachable_numbers(b) if v.is_integer() and v > 1]
+    assert ints_a == ints_b, (ints_a, ints_b)
+    n = m.shape[0]
+    assert not {n, n - 1, round(0.9 * n), round(0.9 * (n - 1))} & set(ints_a)
+    # where they went: the evaluation object (evaluation only, never published)
+    _, inside = dpcore.prepare_end_to_end(m, alpha, C=5, rng=0).release_with_evaluation(epsilon=1, delta=1e-5, rng=0)
+    assert inside.n_train + inside.n_validation == n
+
+
+def test_dp_count_releases_hold_the_same_numbers_on_neighbours():
+    """Strict BayesianDP and Laplace (the DP count releases): every scalar they hold — σ, sensitivity,
+    parameters — is the same on D and on D minus one user; only the noisy arrays differ."""
+    users, counts = _bayesian_inputs()
+    m, alpha = counts.user_counts, counts.public_counts
+    for make in (lambda x: dpcore.bayesian_dp(x, alpha, epsilon=1, delta=1e-5, S=1.0, C=5, rho=0.5, rng=0,
+                                              sensitivity="strict", max_items=10, max_users=1000),
+                 lambda x: dpcore.laplace_counts_dp(x, epsilon=1, W=5, rng=0)):
+        assert reachable_numbers(make(m)) == reachable_numbers(make(m[1:]))
