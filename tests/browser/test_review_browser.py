@@ -8,7 +8,9 @@ pytestmark = pytest.mark.browser
 
 
 def panel(page):
-    return page.locator('[data-testid="stExpander"]').filter(has_text="Reviewer's panel").first
+    # by its own title: the sidebar's session budget mentions "the reviewer's panel" in its body
+    title = page.locator("summary").filter(has_text="Reviewer's panel")
+    return page.locator('[data-testid="stExpander"]').filter(has=title).first
 
 
 @pytest.mark.parametrize("path", ["Bayesian_ngram_DP", "Mechanisms_101"])
