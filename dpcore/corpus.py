@@ -299,8 +299,8 @@ class UploadLimits:
     line_chars: int = 4 * _MB
     rows: int = 500_000
     users: int = 100_000
-    tokens: int = 10_000_000
-    parsed_bytes: int = 512 * _MB
+    tokens: int = 5_000_000
+    parsed_bytes: int = 384 * _MB
 
     def __post_init__(self):
         for name in ("file_bytes", "expanded_bytes", "line_chars", "rows", "users", "tokens", "parsed_bytes"):

@@ -21,11 +21,13 @@ _REPR.maxlevel = 2
 _REPR.maxtuple = _REPR.maxlist = _REPR.maxdict = _REPR.maxset = _REPR.maxfrozenset = _REPR.maxdeque = 4
 
 
-def quote(value, limit: int = QUOTE_LIMIT) -> str:
+def quote(value, limit: int = QUOTE_LIMIT, *, bare: bool = False) -> str:
     """``repr(value)`` for a message, at most ``limit`` characters (a cut one ends with "…").
 
     Strings and bytes are cut before ``repr`` is taken, and containers are shortened element by element
-    (:mod:`reprlib`), so the cost is bounded by ``limit`` whatever the size of the value.
+    (:mod:`reprlib`), so the cost is bounded by ``limit`` whatever the size of the value. ``bare=True``
+    leaves out a string's quotes (a file name in a label: ``quote("my file.csv", bare=True)`` is
+    ``my file.csv``), its escapes stay.
 
     >>> quote("user")
     "'user'"
@@ -37,6 +39,8 @@ def quote(value, limit: int = QUOTE_LIMIT) -> str:
     limit = max(int(limit), 4)
     if isinstance(value, (str, bytes, bytearray)):
         r = repr(value[:limit] if not isinstance(value, bytearray) else bytes(value[:limit]))
+        if bare and isinstance(value, str):
+            r = r[1:-1]
         cut = len(value) > limit
     else:
         _REPR.maxstring = _REPR.maxother = max(limit, 8)
