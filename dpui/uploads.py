@@ -274,7 +274,8 @@ def _free_streamlit_leftovers(rt) -> None:
     """Files Streamlit keeps for sessions that are not connected.
 
     * download buttons' files of a disconnected session: their references are dropped (a rerun after a
-      reconnect makes them again), so an export URL stops answering within a sweep of the tab closing;
+      reconnect makes them again), so an export URL stops answering within two sweeps (≤ 10 s) of the tab
+      closing (Streamlit marks an unreferenced download first and deletes it at the next call);
     * uploaded files of a session that is gone for good (neither connected nor kept for a reconnect).
     Only attributes of Streamlit 1.67's in-memory managers are used, each looked up defensively: with
     other managers this does nothing.
@@ -288,8 +289,7 @@ def _free_streamlit_leftovers(rt) -> None:
     if by_session is not None:
         for sid in [s for s in list(by_session) if not mgr.is_active_session(s)]:
             media.clear_session_refs(sid)
-        media.remove_orphaned_files()  # marks unreferenced downloads, deletes those marked before
-        media.remove_orphaned_files()
+        media.remove_orphaned_files()  # marks unreferenced downloads, deletes those marked a sweep ago
     storage = getattr(uploads, "file_storage", None)
     if storage is not None:
         for sid in list(storage):

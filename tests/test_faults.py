@@ -77,7 +77,7 @@ def test_many_users_of_hi_there_are_refused_as_soon_as_the_user_limit_is_passed(
     (UploadLimits(line_chars=1000), gzip.compress(b"a" * 10**7), r"line 1 is longer than 0 MB"),
     (UploadLimits(expanded_bytes=10_000), gzip.compress(b"user,text\n" + b"a,b\n" * 10_000),
      r"expands to more than 0 MB when decompressed"),
-])
+], ids=["rows", "users", "words", "parsed size", "CSV line", "gzipped line", "decompressed size"])
 def test_each_limit_stops_the_read_with_a_clear_message(limits, data, message):
     name = "x.csv.gz" if data[:2] == b"\x1f\x8b" else ("x.jsonl" if data[:1] == b"{" else "x.csv")
     with pytest.raises(CorpusError, match=message):
@@ -212,7 +212,7 @@ def test_a_40_kb_gzip_of_nul_bytes_gets_a_short_message():
         assert len(str(info.value)) < 500 and "NUL" in str(info.value)
 
 
-@pytest.mark.parametrize("header", [b"a" * 3_000_000, "é\u202e\x1b[31m".encode() * 100_000])
+@pytest.mark.parametrize("header", [b"a" * 3_000_000, "é\u202e\x1b[31m".encode() * 100_000], ids=["3 MB", "escapes"])
 def test_a_long_header_is_quoted_shortened_and_escaped(header):
     with pytest.raises(CorpusError, match="only one column") as info:
         read_table(gzip.compress(header + b"\nx\n"), "x.csv.gz")
@@ -503,9 +503,12 @@ def test_topicdp_on_an_upload_writes_nothing_to_the_disk_caches(tmp_path, monkey
 
     monkeypatch.setenv("DPCORE_TOPICDP_CACHE", str(tmp_path / "cache"))
     st.cache_resource.clear()
+    rng = np.random.default_rng(0)
+    words = ("football goal match team player coach league score stadium season pasta pizza sauce cheese garlic "
+             "oven recipe dinner tomato bread invoice payment bank account dollars budget price cost salary").split()
     corpus = dpcore.corpus_from_records(
-        [{"user": f"u{i}", "text": f"football goal match {i % 4}. pasta pizza sauce {i % 3}. bank payment"}
-         for i in range(30)], user_field="user", text_field="text", name="mine.csv")
+        [{"user": f"u{i}", "text": " ".join(rng.choice(words, 15)) + ". " + " ".join(rng.choice(words, 10))}
+         for i in range(60)], user_field="user", text_field="text", name="mine.csv")
     at = AppTest.from_file(str(ROOT / "pages" / "4_TopicDP.py"), default_timeout=300)
     at.query_params["corpus"] = "upload"
     at.session_state["_uploaded_corpus"] = corpus
@@ -547,6 +550,7 @@ def test_download_files_of_a_closed_session_stop_answering_and_gone_sessions_los
             return object() if sid in ("open", "stored") else None
 
     rt = SimpleNamespace(_session_mgr=Sessions(), media_file_mgr=media, uploaded_file_mgr=files)
+    uploads._free_streamlit_leftovers(rt)  # two sweeps: Streamlit marks an orphaned download, then deletes it
     uploads._free_streamlit_leftovers(rt)
 
     def served(url):
