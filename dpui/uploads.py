@@ -262,7 +262,8 @@ def sweep(now: float | None = None, *, active=None) -> list[str]:
         stale = [sid for sid, e in _ENTRIES.items()
                  if now - e.last_used > IDLE_SECONDS or (active is not None and not active(sid))]
     for sid in stale:
-        _evict(sid)
+        if _evict(sid):
+            _LOG.info("upload of session %s given back (session ended or idle)", sid)
     if stale:
         _give_back_memory()
     if rt is not None:
@@ -276,7 +277,8 @@ def _free_streamlit_leftovers(rt) -> None:
     * download buttons' files of a disconnected session: their references are dropped (a rerun after a
       reconnect makes them again), so an export URL stops answering within two sweeps (≤ 10 s) of the tab
       closing (Streamlit marks an unreferenced download first and deletes it at the next call);
-    * uploaded files of a session that is gone for good (neither connected nor kept for a reconnect).
+    * uploaded files of a session that is gone for good (neither connected nor kept for a reconnect), and
+      the sessions kept for a reconnect whose time is up (with their widgets' copies of uploaded files).
     Only attributes of Streamlit 1.67's in-memory managers are used, each looked up defensively: with
     other managers this does nothing.
     """
@@ -290,6 +292,17 @@ def _free_streamlit_leftovers(rt) -> None:
         for sid in [s for s in list(by_session) if not mgr.is_active_session(s)]:
             media.clear_session_refs(sid)
         media.remove_orphaned_files()  # marks unreferenced downloads, deletes those marked a sweep ago
+    kept = getattr(getattr(mgr, "_session_storage", None), "_cache", None)  # sessions kept for a reconnect
+    if hasattr(kept, "expire"):  # drop the expired ones now (Streamlit reaps them only at its next write)
+        lock = getattr(mgr, "_storage_lock", None)
+        if lock is not None:
+            with lock:
+                expired = kept.expire()
+            for sid, info in expired:  # what Streamlit's own close_session does for a stored session
+                session = getattr(info, "session", None)
+                if session is not None:
+                    session.shutdown()
+                    _LOG.info("session %s kept for a reconnect expired: shut down", sid)
     storage = getattr(uploads, "file_storage", None)
     if storage is not None:
         for sid in list(storage):
