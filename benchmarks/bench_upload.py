@@ -156,7 +156,8 @@ def upload_once(browser, url: str, proc_pid: int, sampler: Sampler, path: Path, 
         after.append((round(time.perf_counter() - t_close, 1), status(proc_pid)["VmRSS"]))
     return {"file": path.name, "file_MB": round(path.stat().st_size / 1e6, 2), "baseline_MB": round(base),
             "answer": answer[:300], "seconds_to_answer": round(seconds, 1), "peak_MB": round(peak),
-            "rss_after_session_MB": {f"{s:g} s": round(r) for s, r in after if s in (5.0, 10.0, 20.0, 30.0) or s >= hold - 1},
+            "rss_after_session_MB": {f"{s:g} s": round(r) for s, r in after
+                                     if s in (5.0, 10.0, 20.0, 30.0) or s >= hold - 1},
             "main_area": main[:200], "pages_visited": visited}
 
 
@@ -165,7 +166,8 @@ def main() -> None:
     ap.add_argument("--skip-large", action="store_true")
     ap.add_argument("--hold", type=float, default=30.0, help="seconds to watch RSS after the tab closes")
     ap.add_argument("--repeat", type=int, default=3, help="uploads of the allowed file, one tab after the other")
-    ap.add_argument("--visit", nargs="*", default=[], help="pages to open on the upload (their titles in the sidebar), e.g. \"DP n-gram extraction\"")
+    ap.add_argument("--visit", nargs="*", default=[],
+                    help='pages to open on the upload (their titles in the sidebar), e.g. "DP n-gram extraction"')
     ap.add_argument("--skip-hostile", action="store_true")
     ap.add_argument("--final-hold", type=float, default=150.0, help="seconds to wait after the last tab closes")
     args = ap.parse_args()

@@ -202,7 +202,8 @@ def corpus_from_records(
         raise TypeError(f"genre_field must be a column name or None, got genre_field={_short(genre_field)}")
     min_users = check_int("min_users", min_users, low=1)
     if limits is not None and not isinstance(limits, UploadLimits):
-        raise TypeError(f"limits must be an UploadLimits or None, got limits={_short(limits)} ({type(limits).__name__})")
+        raise TypeError(f"limits must be an UploadLimits or None, got limits={_short(limits)} "
+                        f"({type(limits).__name__})")
     order: list[str] = []
     by_user: dict[str, list[Document]] = {}
     words: dict[str, str] = {}  # one string object per distinct word (and genre)
@@ -464,7 +465,8 @@ def _jsonl_rows(lines: Iterable[str]) -> Iterator[dict]:
         except json.JSONDecodeError as exc:
             if first and line.lstrip().startswith("["):
                 raise CorpusError(_ARRAY) from None
-            raise CorpusError(f"line {line_no} is not valid JSON ({exc.msg}); JSONL needs one JSON object per line") from None
+            raise CorpusError(f"line {line_no} is not valid JSON ({exc.msg}); JSONL needs one JSON object per "
+                              "line") from None
         except RecursionError:
             raise CorpusError(f"line {line_no} nests JSON too deeply to read") from None
         if not isinstance(obj, dict):

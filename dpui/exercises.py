@@ -223,8 +223,8 @@ def exercise_mode(page: str) -> Exercise | None:
         try:
             ex = _exercises.exercise(requested)
         except ValueError:
-            st.warning(f"The link asks for exercise “{user_value(requested, 40)}”, which does not exist. The page's exercises are "
-                       "listed below.", icon="🔗")
+            st.warning(f"The link asks for exercise “{user_value(requested, 40)}”, which does not exist. The page's "
+                       "exercises are listed below.", icon="🔗")
         else:
             if ex.page != page:
                 st.warning(f"Exercise “{ex.title}” belongs to another page.", icon="🔗")

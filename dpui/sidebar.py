@@ -134,7 +134,8 @@ def _draw_size(ctx: dict) -> str:
         st.caption("Private data: no usable upload in this session; the page waits for a file.")
         return size
     st.caption(
-        f"Private data: {plain_text(ctx['corpus_label'])} — {private.n_users:,} users, {private.n_tokens:,} tokens. "
+        f"Private data: {plain_text(ctx['corpus_label'], inline=True)} — {private.n_users:,} users, "
+        f"{private.n_tokens:,} tokens. "
         f"Public data (prior / vocabulary): {size}-size public sample, {public.n_users:,} users."
     )
     return size
@@ -266,7 +267,8 @@ def _check_link_values() -> list[str]:
         if s.link_rule is None or raw is None or s.parse(raw) is not None:
             continue
         problems.append(
-            f"The link asks for {s.key}={user_value(raw, 40)}, which is not a value this slider offers ({s.link_rule}; "
+            f"The link asks for {s.key}={user_value(raw, 40)}, which is not a value this slider offers "
+            f"({s.link_rule}; "
             f"choices: {s.to_url(s.options[0])} … {s.to_url(s.options[-1])}). "
             f"Showing {s.key}={s.to_url(st.session_state.get(s.key, s.default))} instead."
         )

@@ -116,20 +116,21 @@ def parse(key: tuple, data: bytes, filename: str, user_column: str, text_column:
         if others + need > TOTAL_BYTES:
             raise CorpusError(
                 f"this server holds other people's uploads now ({others / 2**20:.0f} MB of the "
-                f"{TOTAL_BYTES / 2**20:.0f} MB it keeps for uploads): try again in a few minutes, or use the sample corpus"
+                f"{TOTAL_BYTES / 2**20:.0f} MB it keeps for uploads): try again in a few minutes, or use the sample "
+                "corpus"
             )
         _RESERVED[sid] = need
     try:
         corpus = load_uploaded_corpus(data, filename, user_column=user_column, text_column=text_column,
                                       limits=replace(UPLOAD_LIMITS, parsed_bytes=need))
-    except BaseException:
         with _LOCK:
-            _RESERVED.pop(sid, None)
+            _ENTRIES[sid] = _Entry(key, corpus, int(corpus.parsed_bytes or 0), time.monotonic())
+    except CorpusError:
         _give_back_memory()  # a refused file's partial corpus is freed: return it to the OS too
         raise
-    with _LOCK:
-        _RESERVED.pop(sid, None)
-        _ENTRIES[sid] = _Entry(key, corpus, int(corpus.parsed_bytes or 0), time.monotonic())
+    finally:
+        with _LOCK:
+            _RESERVED.pop(sid, None)
     _start_janitor()
     return corpus
 
@@ -140,7 +141,7 @@ def _evict(sid: str) -> bool:
         if e is None:
             return False
         shared = any(o.corpus.content_hash == e.corpus.content_hash for o in _ENTRIES.values())
-    if not shared:  # its scratch folder and the page caches computed from it go with it (another session's copy keeps them)
+    if not shared:  # its scratch folder and the page caches computed from it go (another session's copy keeps them)
         shutil.rmtree(_scratch_root() / e.corpus.content_hash[:20], ignore_errors=True)
         for fn, args, kwargs in e.derived.values():
             fn.clear(*args, **kwargs)

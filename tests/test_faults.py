@@ -305,7 +305,8 @@ def topicdp_dirs(monkeypatch, tmp_path):
 
 
 def _delta_s(d):
-    return tdp.load_sensitivity_draws(d["h"], lda=d["lda"], sampler=d["sampler"]).sensitivity(gamma=0.1, m=3, n=10).delta_s
+    draws = tdp.load_sensitivity_draws(d["h"], lda=d["lda"], sampler=d["sampler"])
+    return draws.sensitivity(gamma=0.1, m=3, n=10).delta_s
 
 
 def _rewrite(path: Path, change, *, checksum: str) -> None:
