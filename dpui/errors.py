@@ -23,10 +23,13 @@ MAX_MESSAGE = 2000
 
 # ASCII punctuation that can open a Markdown / GFM / Streamlit construct anywhere in a line: code, emphasis,
 # links and images, HTML and autolinks, entities, LaTeX, strikethrough, tables, headings, directives.
-_ALWAYS = re.compile(r"([\\`*\[\]<$~|&#@])")
-_COLON = re.compile(r":(?=\S)")  # :emoji:, :material/icon:, :red[…], http:// (a colon before a space is inert)
+_ALWAYS = re.compile(r"([\\`*\[\]<$~|&#])")
 _UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")  # emphasis; max_users (intraword) stays
-_WWW = re.compile(r"(?i)(www)\.")  # GFM links www.… without a scheme
+# Streamlit turns some text into links or icons *after* parsing (GFM autolink literals: http://…, www.…, a@b.c;
+# emoji and icon shortcodes :smile:, :material/…:), where a backslash escape is already gone: a WORD JOINER
+# (U+2060, invisible, zero width) inside the pattern breaks it and the text reads the same.
+WORD_JOINER = "\u2060"
+_TEXT_LINKS = re.compile(r"(?i)(?=://)|(?<=www)(?=\.)|(?=@)|(?<=:)(?=[\w+-])")
 _BLOCK = re.compile(r"(?m)^(\s*)([->+=]|\d+[.)])")  # quotes, lists, setext headings at the start of a line
 
 
@@ -37,8 +40,7 @@ def plain_text(text, *, inline: bool = False) -> str:
     s = str(text)
     s = _ALWAYS.sub(r"\\\1", s)
     s = _UNDERSCORE.sub(r"\\_", s)
-    s = _COLON.sub(r"\\:", s)
-    s = _WWW.sub(r"\1\\.", s)
+    s = _TEXT_LINKS.sub(WORD_JOINER, s)
     if inline and "\n" not in s and "\r" not in s:
         return s
     return _BLOCK.sub(lambda m: m.group(1) + (m.group(2)[:-1] + "\\" + m.group(2)[-1]), s)
