@@ -90,6 +90,10 @@ def test_limits_are_stated_in_the_readme_and_the_upload_panel():
     assert UPLOAD_LIMITS.describe() in readme
     panel = (ROOT / "dpui" / "corpus_panel.py").read_text()
     assert "UPLOAD_LIMITS.describe()" in panel
+    import tomllib
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["maxUploadSize"] * 2**20 == UPLOAD_LIMITS.file_bytes  # Streamlit refuses bigger files
 
 
 @pytest.fixture()
