@@ -3,8 +3,8 @@
 Every file dpcore writes into a cache carries a SHA-256 of its own content *inside* it (one file, written
 to a temporary name and renamed, so a reader never sees a new file with an old checksum):
 
-* JSON payloads (TopicDP models and sampled sensitivities): a ``"checksum"`` field, the SHA-256 of the
-  payload's canonical JSON without that field (:func:`with_checksum`, :func:`read_json`);
+* JSON payloads (TopicDP models and sampled sensitivities): a last key ``"checksum"``, the SHA-256 of the
+  file's JSON text without that key (:func:`write_json`, :func:`read_json`; other readers see one more key);
 * ``.npz`` arrays (the paper-size corpus): an array ``__checksum__``, the SHA-256 of every other array's
   name, dtype, shape and bytes (:func:`array_checksum`).
 
@@ -23,6 +23,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import zipfile
 import zlib
 from pathlib import Path
@@ -36,22 +37,26 @@ READ_ERRORS = (OSError, EOFError, ValueError, KeyError, zlib.error, zipfile.BadZ
 """What reading a damaged file can raise (json.JSONDecodeError and gzip.BadGzipFile are among these)."""
 
 
-def _canonical(payload: dict) -> bytes:
-    return json.dumps({k: v for k, v in payload.items() if k != CHECKSUM}, sort_keys=True, separators=(",", ":"),
-                      allow_nan=True).encode()
+_TRAILER = re.compile(r',"checksum":"([0-9a-f]{64})"\}\s*$')
 
 
-def with_checksum(payload: dict) -> dict:
-    """``payload`` plus its checksum (a copy; JSON values only, as json.dump writes them)."""
-    out = dict(payload)
-    out[CHECKSUM] = hashlib.sha256(_canonical(payload)).hexdigest()
-    return out
+def _json_text(payload: dict) -> str:
+    """The file's text: the payload's JSON with ``"checksum": SHA-256 of that JSON`` appended as its last key."""
+    if not payload or CHECKSUM in payload:
+        raise ValueError("a cache payload must be a non-empty dict without a 'checksum' key")
+    body = json.dumps(payload, separators=(",", ":"))
+    return body[:-1] + f',"{CHECKSUM}":"{hashlib.sha256(body.encode()).hexdigest()}"}}'
 
 
-def checksum_ok(payload) -> bool:
-    """Whether ``payload`` (a parsed JSON object) carries a checksum and it matches its content."""
-    return (isinstance(payload, dict) and isinstance(payload.get(CHECKSUM), str)
-            and hashlib.sha256(_canonical(payload)).hexdigest() == payload[CHECKSUM])
+def _checked(text: str):
+    """The payload of a file's text when its trailing checksum matches; None when it has none; False when wrong."""
+    m = _TRAILER.search(text)
+    if m is None:
+        return None
+    body = text[: m.start()] + "}"
+    if hashlib.sha256(body.encode()).hexdigest() != m.group(1):
+        return False
+    return json.loads(body)
 
 
 def discard(path: Path) -> None:
@@ -66,7 +71,8 @@ def read_json(path: Path, *, trusted: bool = False) -> dict | None:
     """The JSON object in ``path`` (gzipped when the name ends in .gz) when it can be used, else None.
 
     None when the file is missing; when it cannot be read or parsed, or holds a checksum that does not
-    match (then it is deleted, unless ``trusted``); when it has no checksum and is not ``trusted``.
+    match (then it is deleted, unless ``trusted``); when it has no checksum and is not ``trusted``. The
+    checksum is over the file's own JSON text (no re-serialisation), so checking costs a hash of the file.
     """
     path = Path(path)
     if not path.exists():
@@ -74,25 +80,23 @@ def read_json(path: Path, *, trusted: bool = False) -> dict | None:
     try:
         if path.name.endswith(".gz"):
             with gzip.open(path, "rt", encoding="utf-8") as fh:
-                payload = json.load(fh)
+                text = fh.read()
         else:
-            with open(path, encoding="utf-8") as fh:
-                payload = json.load(fh)
+            text = path.read_text(encoding="utf-8")
+        payload = _checked(text)
+        if payload is None:  # no checksum where this module writes it
+            payload = json.loads(text)
+            if isinstance(payload, dict) and CHECKSUM in payload:
+                payload = False  # a checksum elsewhere: not a file this module wrote (foreign, or edited)
+            elif not trusted:
+                return None  # no checksum at all: written by an older version; ignored, overwritten by the next save
     except READ_ERRORS:
+        payload = False
+    if payload is False or (payload is not None and not isinstance(payload, dict)):
         if not trusted:
             discard(path)
         return None
-    if not isinstance(payload, dict):
-        if not trusted:
-            discard(path)
-        return None
-    if CHECKSUM in payload:
-        if checksum_ok(payload):
-            return payload
-        if not trusted:
-            discard(path)
-        return None
-    return payload if trusted else None
+    return payload
 
 
 def write_json(path: Path, payload: dict, *, gz: bool | None = None) -> Path:
@@ -101,14 +105,13 @@ def write_json(path: Path, payload: dict, *, gz: bool | None = None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     gz = path.name.endswith(".gz") if gz is None else gz
     tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
-    data = with_checksum(payload)
+    text = _json_text(payload)
     try:
         if gz:
             with gzip.open(tmp, "wt", encoding="utf-8", compresslevel=6) as fh:
-                json.dump(data, fh, separators=(",", ":"))
+                fh.write(text)
         else:
-            with open(tmp, "w", encoding="utf-8") as fh:
-                json.dump(data, fh, separators=(",", ":"))
+            tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
     finally:
         if tmp.exists():

@@ -319,12 +319,13 @@ def _rewrite(path: Path, change, *, checksum: str) -> None:
     p = json.load(gzip.open(path, "rt"))
     old = p.pop("checksum")
     change(p)
+    if checksum == "recomputed":  # by someone who knows the format: only the shipped copy can tell
+        _cache_files.write_json(path, p)
+        return
     if checksum == "stale":
         p["checksum"] = old
-    elif checksum == "recomputed":
-        p = _cache_files.with_checksum(p)
     with gzip.open(path, "wt") as fh:
-        json.dump(p, fh)
+        json.dump(p, fh, separators=(",", ":"))
 
 
 @pytest.mark.parametrize("checksum", ["stale", "none", "recomputed"])
