@@ -7,6 +7,7 @@ import streamlit as st
 
 from dpcore import mechanism_guarantees
 from dpui import guarantee_badge, shared_sidebar
+from dpui.errors import plain_text
 from dpui.navigation import available_pages
 from dpui.texts import text
 
@@ -37,4 +38,4 @@ st.markdown(text("home", "guarantees"))
 st.header("Sources")
 st.markdown(text("home", "sources"))
 st.caption(f"Current settings: ε = {settings.epsilon:g}, δ = {settings.delta:g}, seed = {settings.seed}, "
-           f"data = {settings.corpus_label}.")
+           f"data = {plain_text(settings.corpus_label)}.")

@@ -9,21 +9,26 @@ See ``SPEC.md`` (shared) for the formulas and the readings taken where a paper i
 from .composition import gaussian_composition_sigma, parallel_composition, sequential_composition
 from .corpus import (
     MAX_UPLOAD_BYTES,
+    UPLOAD_LIMITS,
     SAMPLE_CORPORA,
     SAMPLE_SIZES,
     Corpus,
     CorpusError,
     Document,
+    UploadLimits,
     corpus_from_records,
     corpus_from_token_arrays,
     data_cache_dir,
     load_sample_corpus,
     load_uploaded_corpus,
+    iter_table,
+    peek_columns,
     read_table,
     sample_data_dir,
     table_columns,
     tokenize,
 )
+from .quoting import quote
 from .real_corpus import REAL_CORPORA, REAL_SPLITS, load_real_corpus
 from .guarantees import (
     GUARANTEE_KINDS,

@@ -172,3 +172,9 @@ def ranked_drops(user: np.ndarray, r: np.ndarray, count, limit: int) -> np.ndarr
     c = np.asarray(count, dtype=np.int64) if most_frequent else np.zeros(1, dtype=np.int64)
     drop = np.flatnonzero(~_ranked_keep(user, r, c, int(limit), most_frequent))
     return drop if perm is None else perm[drop]
+
+
+# issue 25: numba's disk cache checked before use (a damaged file is a cache miss, never an UnpicklingError)
+from ._numba_cache import check_caches  # noqa: E402
+
+check_caches(globals())

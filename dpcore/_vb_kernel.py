@@ -126,3 +126,9 @@ def e_step(indptr, indices, data, gam, beta_t, alpha, max_iter, tol):
             for j in range(k):
                 sstats[j, w] += et[j] * r
     return sstats
+
+
+# issue 25: numba's disk cache checked before use (a damaged file is a cache miss, never an UnpicklingError)
+from ._numba_cache import check_caches  # noqa: E402
+
+check_caches(globals())

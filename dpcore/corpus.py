@@ -9,19 +9,21 @@ with a message a person can act on; nothing is read from the network.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import gzip
 import hashlib
-import io
 import json
 import os
 import re
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import chain, islice
 from pathlib import Path
 
+from .quoting import quote as _short
 from .validation import check_choice, check_int
 
 __all__ = [
@@ -31,7 +33,11 @@ __all__ = [
     "tokenize",
     "corpus_from_records",
     "read_table",
+    "iter_table",
+    "peek_columns",
     "table_columns",
+    "UploadLimits",
+    "UPLOAD_LIMITS",
     "load_uploaded_corpus",
     "load_sample_corpus",
     "sample_data_dir",
@@ -44,16 +50,10 @@ __all__ = [
 
 _SENTENCE_END = re.compile(r"[.!?\n]+")
 _TOKEN = re.compile(r"[a-z0-9']+")
-MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 _MAX_EXPANSION = 4  # a .gz upload may decompress to at most 4 × the upload limit
-
-
-def _short(value, limit: int = 60) -> str:
-    r = repr(value)
-    return r if len(r) <= limit else r[: limit - 1] + "…"
 SAMPLE_CORPORA = ("private", "public")
 SAMPLE_SIZES = ("classroom", "paper")
-PAPER_CACHE_VERSION = 1
+PAPER_CACHE_VERSION = 2  # 2: the file carries a checksum of its arrays (dpcore._cache_files)
 
 
 class CorpusError(ValueError):
@@ -75,7 +75,7 @@ def tokenize(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(sentences)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Document:
     """One document: its sentences (tuples of tokens) and an optional genre label."""
 
@@ -98,6 +98,8 @@ class Corpus:
     users: tuple[tuple[Document, ...], ...]
     name: str = "corpus"
     token_arrays: dict | None = field(default=None, repr=False, compare=False)
+    parsed_bytes: int | None = field(default=None, repr=False, compare=False)
+    """Estimated size in memory when built by :func:`corpus_from_records` (see :class:`UploadLimits`), else None."""
     content_hash: str = field(init=False)
 
     def __post_init__(self):
@@ -178,12 +180,17 @@ def corpus_from_records(
     genre_field: str | None = None,
     name: str = "corpus",
     min_users: int = 1,
+    limits: UploadLimits | None = None,
 ) -> Corpus:
     """Group records (one per document) by user, keeping first-seen user order.
 
     Rows whose text has no tokens are skipped. Raises :class:`CorpusError` when a field is missing,
     a row is not a mapping, a text is a list or an object rather than text, when nothing remains, or
     when fewer than ``min_users`` users remain; TypeError when ``records`` is not an iterable of rows.
+    With ``limits`` (an :class:`UploadLimits`), the rows, users, words and the estimated size of the
+    corpus in memory are counted as the records come, and a CorpusError stops the reading as soon as one
+    passes its limit. Equal words share one string object, so a word costs a pointer per use; the
+    corpus's estimated size in memory is kept in ``parsed_bytes``.
     """
     if records is None or isinstance(records, (str, bytes, Mapping)) or not isinstance(records, Iterable):
         raise TypeError(f"records must be an iterable of rows (mappings column → value), got "
@@ -194,52 +201,132 @@ def corpus_from_records(
     if genre_field is not None and not isinstance(genre_field, str):
         raise TypeError(f"genre_field must be a column name or None, got genre_field={_short(genre_field)}")
     min_users = check_int("min_users", min_users, low=1)
+    if limits is not None and not isinstance(limits, UploadLimits):
+        raise TypeError(f"limits must be an UploadLimits or None, got limits={_short(limits)} "
+                        f"({type(limits).__name__})")
     order: list[str] = []
     by_user: dict[str, list[Document]] = {}
-    n_rows = 0
+    words: dict[str, str] = {}  # one string object per distinct word (and genre)
+    n_rows = n_tokens = size = 0
+    max_rows, max_users, max_tokens, max_size = ((limits.rows, limits.users, limits.tokens, limits.parsed_bytes)
+                                                 if limits is not None else (None,) * 4)
     for row_no, rec in enumerate(records, start=1):
         n_rows += 1
+        if max_rows is not None and n_rows > max_rows:
+            raise CorpusError(f"the file has more than {max_rows:,} rows (this server's limit): upload a sample of "
+                              "the users")
         if not isinstance(rec, Mapping):
             raise CorpusError(f"row {row_no} is a {type(rec).__name__}, not a record with named columns "
                               f"(got {_short(rec)})")
         if user_field not in rec or text_field not in rec:
             missing = [f for f in (user_field, text_field) if f not in rec]
+            cols = list(islice(rec.keys(), 13))
+            shown = ", ".join(_short(k, 40) for k in cols[:12]) + (", …" if len(cols) > 12 else "")
             raise CorpusError(
-                f"row {row_no} has no column {', '.join(repr(m) for m in missing)}; "
-                f"its columns are {', '.join(repr(k) for k in rec.keys()) or '(none)'}"
+                f"row {row_no} has no column {', '.join(_short(m) for m in missing)}; "
+                f"its columns are {shown or '(none)'}"
             )
         user, text = rec[user_field], rec[text_field]
         if user is None or (isinstance(user, float) and user != user) or str(user).strip() == "":
             continue  # no user (None, NaN or blank): the row cannot be attributed
         if isinstance(user, (dict, list, tuple)):
-            raise CorpusError(f"row {row_no}: the user column {user_field!r} holds a {type(user).__name__}, "
+            raise CorpusError(f"row {row_no}: the user column {_short(user_field)} holds a {type(user).__name__}, "
                               "not a user id")
         if text is None:
             continue
         if isinstance(text, (dict, list, tuple)):
-            raise CorpusError(f"row {row_no}: the text column {text_field!r} holds a JSON "
+            raise CorpusError(f"row {row_no}: the text column {_short(text_field)} holds a JSON "
                               f"{'object' if isinstance(text, dict) else 'array'}, not text")
         sentences = tokenize(str(text))
         if not sentences:
             continue
+        before = len(words)
+        sentences = tuple([tuple([words.setdefault(t, t) for t in sent]) for sent in sentences])
+        k = sum(map(len, sentences))
+        n_tokens += k
+        if max_tokens is not None and n_tokens > max_tokens:
+            raise CorpusError(f"the file has more than {max_tokens:,} words (this server's limit): upload a "
+                              "sample of the users")
+        if len(words) > before:  # the new distinct words: their characters and a dict entry each
+            size += sum(100 + len(w) for w in islice(reversed(words), len(words) - before))
+        size += 120 + 48 * len(sentences) + 8 * k
         uid = str(user).strip()
         genre = str(rec[genre_field]) if genre_field and rec.get(genre_field) is not None else None
+        if genre is not None:
+            genre = words.setdefault(genre, genre)
         if uid not in by_user:
+            if max_users is not None and len(order) >= max_users:
+                raise CorpusError(f"the file has more than {max_users:,} users (this server's limit): upload a "
+                                  "sample of the users")
             by_user[uid] = []
             order.append(uid)
+            size += 200 + len(uid)
         by_user[uid].append(Document(sentences=sentences, genre=genre))
+        if max_size is not None and size > max_size:
+            raise CorpusError(f"the parsed corpus would take more than {_mb(max_size)} of memory (this server's "
+                              "limit): upload a sample of the users")
     if n_rows == 0:
         raise CorpusError("the file has no rows: upload a CSV or JSONL file with one document per row")
     if not order:
         raise CorpusError(
-            f"no usable text: every row had an empty user in {user_field!r} or no words in {text_field!r}"
+            f"no usable text: every row had an empty user in {_short(user_field)} or no words in {_short(text_field)}"
         )
     if len(order) < min_users:
         raise CorpusError(
             f"the corpus has {len(order)} user(s) but at least {min_users} are needed: differential privacy "
             "protects one user among many, so the user column must identify who wrote each row"
         )
-    return Corpus(user_ids=tuple(order), users=tuple(tuple(by_user[u]) for u in order), name=name)
+    return Corpus(user_ids=tuple(order), users=tuple(tuple(by_user.pop(u)) for u in order), name=name,
+                  parsed_bytes=size)
+
+
+_MB = 2**20
+
+
+def _mb(n: int) -> str:
+    return f"{n / _MB:.0f} MB"
+
+
+@dataclass(frozen=True)
+class UploadLimits:
+    """What one uploaded file may hold. Every limit is checked *while* the file is read, so a file over a
+    limit is refused as soon as it passes it (the memory a refused file costs is bounded by the limits, not
+    by the file). ``parsed_bytes`` bounds an estimate of the parsed corpus's size in memory (Python objects:
+    about 8 bytes per word, 40 per sentence, 120 per document, 200 per user, 100 per distinct word plus the
+    characters of the distinct words and user ids)."""
+
+    file_bytes: int = 50 * _MB
+    expanded_bytes: int = 200 * _MB
+    line_chars: int = 4 * _MB
+    rows: int = 500_000
+    users: int = 100_000
+    tokens: int = 5_000_000
+    parsed_bytes: int = 384 * _MB
+
+    def __post_init__(self):
+        for name in ("file_bytes", "expanded_bytes", "line_chars", "rows", "users", "tokens", "parsed_bytes"):
+            check_int(name, getattr(self, name), low=1)
+
+    def describe(self) -> str:
+        """The limits in one sentence (the README and the upload panel state them)."""
+        return (f"at most {_mb(self.file_bytes)} per file ({_mb(self.expanded_bytes)} once decompressed), "
+                f"{self.rows:,} rows, {self.users:,} users, {self.tokens:,} words, {_mb(self.line_chars)} per "
+                f"line or cell, and {_mb(self.parsed_bytes)} of memory once parsed")
+
+
+UPLOAD_LIMITS = UploadLimits()
+"""The limits an upload is read with unless the caller passes others."""
+MAX_UPLOAD_BYTES = UPLOAD_LIMITS.file_bytes
+
+
+def _limits_for(limits: UploadLimits | None, max_bytes: int | None) -> UploadLimits:
+    limits = UPLOAD_LIMITS if limits is None else limits
+    if not isinstance(limits, UploadLimits):
+        raise TypeError(f"limits must be an UploadLimits, got limits={_short(limits)} ({type(limits).__name__})")
+    if max_bytes is not None:  # the older keyword: the file's size, and 4 × that once decompressed
+        max_bytes = check_int("max_bytes", max_bytes, low=1)
+        limits = replace(limits, file_bytes=max_bytes, expanded_bytes=_MAX_EXPANSION * max_bytes)
+    return limits
 
 
 _OTHER_FORMATS = {  # magic bytes of files people upload by mistake
@@ -249,56 +336,108 @@ _OTHER_FORMATS = {  # magic bytes of files people upload by mistake
     b"\x28\xb5\x2f\xfd": "zstd-compressed: only gzip (.gz) is supported",
     b"%PDF": "a PDF document: upload a CSV or JSONL file",
 }
+_CHUNK = _MB  # bytes decompressed / decoded at a time
 
 
-def _gunzip(data: bytes, limit: int) -> bytes:
-    """gzip members → bytes, at most ``limit`` bytes out (a small file cannot expand without bound)."""
-    out, total = [], 0
-    while data:
+def _byte_chunks(data: bytes, limits: UploadLimits) -> Iterator[bytes]:
+    """The file's bytes in chunks of at most 1 MB, gunzipped on the fly (several gzip members are read
+    one after the other, trailing garbage after the last is ignored as gzip does); a CorpusError as soon
+    as more than ``limits.expanded_bytes`` come out."""
+    if data[:2] != b"\x1f\x8b":
+        for i in range(0, len(data), _CHUNK):
+            yield data[i:i + _CHUNK]
+        return
+    total, rest = 0, data
+    while rest:
         d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        try:
-            chunk = d.decompress(data, limit - total + 1)
-        except zlib.error as exc:
-            raise CorpusError(f"the file looks gzip-compressed but could not be decompressed ({exc}); "
-                              "upload the original .gz file or the uncompressed file") from None
-        total += len(chunk)
-        out.append(chunk)
-        if total > limit:
-            raise CorpusError(f"the file expands to more than {limit / 1e6:.0f} MB when decompressed: "
-                              "upload a sample of the users")
-        if not d.eof:
-            raise CorpusError("the gzip file is truncated (it ends before its end-of-stream marker): "
-                              "the upload or the compression did not finish; compress and upload it again")
-        data = d.unused_data  # a further gzip member, if any
-        if data and data[:2] != b"\x1f\x8b":
+        pending = rest
+        while not d.eof:
+            try:
+                chunk = d.decompress(pending, _CHUNK)
+            except zlib.error as exc:
+                raise CorpusError(f"the file looks gzip-compressed but could not be decompressed ({exc}); "
+                                  "upload the original .gz file or the uncompressed file") from None
+            pending = d.unconsumed_tail
+            if not chunk and not pending and not d.eof:
+                raise CorpusError("the gzip file is truncated (it ends before its end-of-stream marker): "
+                                  "the upload or the compression did not finish; compress and upload it again")
+            total += len(chunk)
+            if total > limits.expanded_bytes:
+                raise CorpusError(f"the file expands to more than {_mb(limits.expanded_bytes)} when decompressed: "
+                                  "upload a sample of the users")
+            if chunk:
+                yield chunk
+        rest = d.unused_data  # a further gzip member, if any
+        if rest and rest[:2] != b"\x1f\x8b":
             break  # trailing garbage after the last member, as gzip itself ignores
-    return b"".join(out)
 
 
-def _decode(data: bytes, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
-    if data[:2] == b"\x1f\x8b":
-        data = _gunzip(data, _MAX_EXPANSION * max_bytes)
+def _sniff(head: bytes) -> bytes:
+    """Refuse what is not UTF-8 text by its first bytes; return ``head`` without a UTF-8 byte-order mark."""
     for magic, what in _OTHER_FORMATS.items():
-        if data.startswith(magic):
+        if head.startswith(magic):
             raise CorpusError(f"the file is {what}")
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise CorpusError("the file is not UTF-8 text: it is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8 and upload again")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise CorpusError(
-            f"the file is not UTF-8 text (byte {exc.start} is 0x{data[exc.start]:02x}); "
-            "save it as UTF-8 and upload again"
-        ) from None
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise CorpusError("the file is not UTF-8 text: it is UTF-16 (it starts with a UTF-16 byte-order mark); "
+                          "save it as UTF-8 and upload again")
+    return head[3:] if head.startswith(codecs.BOM_UTF8) else head
 
 
-def _is_array_of_objects(text: str) -> bool:
-    """Whether ``text`` is one JSON array of objects (a .json export, not JSON Lines)."""
+def _text_chunks(chunks: Iterable[bytes]) -> Iterator[str]:
+    """UTF-8 text, decoded chunk by chunk; a CorpusError naming the first byte that is not UTF-8 or a NUL."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = 0  # bytes of the file before this chunk
+    for i, chunk in enumerate(chunks):
+        if i == 0:
+            stripped = _sniff(chunk)
+            offset, chunk = len(chunk) - len(stripped), stripped
+        nul = chunk.find(b"\x00")
+        if nul >= 0:
+            raise CorpusError(f"the file is not text: byte {offset + nul} is a NUL byte (0x00); upload a CSV or JSONL "
+                              "file saved as UTF-8 (a UTF-16 file without a byte-order mark looks like this too)")
+        held = len(decoder.getstate()[0])  # bytes of an unfinished character from the last chunk
+        try:
+            text = decoder.decode(chunk)
+        except UnicodeDecodeError as exc:
+            raise CorpusError(
+                f"the file is not UTF-8 text (byte {offset - held + exc.start} is 0x{exc.object[exc.start]:02x}); "
+                "save it as UTF-8 and upload again"
+            ) from None
+        offset += len(chunk)
+        if text:
+            yield text
     try:
-        obj = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        return False
-    return isinstance(obj, list) and bool(obj) and all(isinstance(o, dict) for o in obj)
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raise CorpusError(f"the file is not UTF-8 text (it ends inside a character, at byte {offset}); save it as "
+                          "UTF-8 and upload again") from None
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def _lines(texts: Iterable[str], limits: UploadLimits) -> Iterator[str]:
+    """Lines with their endings (\\n, \\r\\n or \\r, as ``open(newline="")`` gives them to the csv module); a
+    CorpusError as soon as one line is longer than ``limits.line_chars``."""
+    rest, line_no = "", 0
+    for text in texts:
+        buf = rest + text if rest else text
+        start = 0
+        for m in _NEWLINE.finditer(buf):
+            if m.end() == len(buf) and m.group() == "\r":
+                break  # maybe the first half of \r\n: wait for the next chunk
+            line_no += 1
+            if m.end() - start > limits.line_chars:
+                raise CorpusError(f"line {line_no} is longer than {_mb(limits.line_chars)} (the limit per line): "
+                                  "put one document per line and split very long documents")
+            yield buf[start:m.end()]
+            start = m.end()
+        rest = buf[start:]
+        if len(rest) > limits.line_chars:
+            raise CorpusError(f"line {line_no + 1} is longer than {_mb(limits.line_chars)} (the limit per line): "
+                              "put one document per line and split very long documents")
+    if rest:
+        yield rest
 
 
 def _format_of(filename: str) -> str:
@@ -309,71 +448,138 @@ def _format_of(filename: str) -> str:
         return "csv"
     if name.endswith((".jsonl", ".ndjson", ".json")):
         return "jsonl"
-    raise CorpusError(f"unsupported file type {filename!r}: upload a .csv or .jsonl file (optionally .gz)")
+    raise CorpusError(f"unsupported file type {_short(filename)}: upload a .csv or .jsonl file (optionally .gz)")
 
 
-def read_table(data: bytes, filename: str, *, max_bytes: int = MAX_UPLOAD_BYTES) -> list[dict[str, object]]:
-    """Parse an uploaded CSV or JSONL file into a list of row dicts, or raise :class:`CorpusError`."""
-    if not isinstance(data, (bytes, bytearray)):
+_ARRAY = ("the file is one JSON array, not JSON Lines: JSONL needs one JSON object per line "
+          "(e.g. convert it with `jq -c '.[]' file.json > file.jsonl`)")
+
+
+def _jsonl_rows(lines: Iterable[str]) -> Iterator[dict]:
+    first = True
+    for line_no, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if first and line.lstrip().startswith("["):
+                raise CorpusError(_ARRAY) from None
+            raise CorpusError(f"line {line_no} is not valid JSON ({exc.msg}); JSONL needs one JSON object per "
+                              "line") from None
+        except RecursionError:
+            raise CorpusError(f"line {line_no} nests JSON too deeply to read") from None
+        if not isinstance(obj, dict):
+            if first and isinstance(obj, list) and obj and all(isinstance(o, dict) for o in obj):
+                raise CorpusError(_ARRAY)
+            raise CorpusError(f"line {line_no} is a JSON {type(obj).__name__}, not an object with named fields")
+        first = False
+        yield obj
+
+
+class _Seen:
+    """Whether any line so far held more than white space (for "the file holds no text")."""
+
+    def __init__(self, lines: Iterable[str]):
+        self._lines, self.text = iter(lines), False
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> str:
+        line = next(self._lines)
+        if not self.text and line.strip():
+            self.text = True
+        return line
+
+
+_NO_TEXT = "the file holds no text: upload a CSV or JSONL file with a user column and a text column"
+
+
+def _csv_rows(lines: Iterable[str], limits: UploadLimits) -> Iterator[dict]:
+    if csv.field_size_limit() < limits.line_chars:  # a long document in one cell is fine up to the line limit
+        csv.field_size_limit(limits.line_chars)
+    seen = _Seen(lines)
+    reader = csv.DictReader(seen, strict=True)
+    try:
+        fields = reader.fieldnames
+        if not fields or all(not (f or "").strip() for f in fields):
+            if not seen.text and not any(line.strip() for line in seen):
+                raise CorpusError(_NO_TEXT)
+            raise CorpusError("the CSV file has no header row: the first line must name the columns")
+        if len(fields) == 1:
+            only = fields[0]
+            sep = next((s for s in (";", "\t", "|") if s in only), None)
+            hint = (f": its header {_short(only)} contains {sep!r} — save it with commas as separators"
+                    if sep else f" ({_short(only)}): add a column that says which user wrote each row")
+            raise CorpusError(f"the CSV file has only one column{hint}; a corpus needs a user column and a text column")
+        for row in reader:
+            yield {k: v for k, v in row.items() if k is not None}
+    except csv.Error as exc:
+        raise CorpusError(f"the CSV file could not be parsed near line {reader.line_num} ({_short(str(exc), 120)}): "
+                          "check that every quote \" is closed") from None
+
+
+def iter_table(data: bytes, filename: str, *, limits: UploadLimits | None = None,
+               max_bytes: int | None = None) -> Iterator[dict[str, object]]:
+    """The rows of an uploaded CSV or JSONL file (optionally gzipped), one dict at a time.
+
+    The file is decompressed, decoded and parsed as it is consumed, so memory stays bounded by a chunk and
+    a line whatever the file's size; every limit of ``limits`` (default :data:`UPLOAD_LIMITS`) that can be
+    checked here is checked as soon as it is passed (file size, decompressed size, line length, rows).
+    Raises :class:`CorpusError` with a message that quotes user data only shortened (:func:`dpcore.quote`).
+    """
+    limits = _limits_for(limits, max_bytes)
+    if not isinstance(data, (bytes, bytearray, memoryview)):
         raise CorpusError(f"data must be bytes, got {type(data).__name__}")
+    data = bytes(data) if not isinstance(data, bytes) else data
     if len(data) == 0:
         raise CorpusError("the file is empty: upload a CSV or JSONL file with a user column and a text column")
-    if len(data) > max_bytes:
+    if len(data) > limits.file_bytes:
         raise CorpusError(
-            f"the file is too large: {len(data) / 1e6:.1f} MB, the limit is {max_bytes / 1e6:.0f} MB; "
+            f"the file is too large: {len(data) / _MB:.1f} MB, the limit is {_mb(limits.file_bytes)}; "
             "upload a sample of the users"
         )
     fmt = _format_of(filename)
-    text = _decode(bytes(data), max_bytes)
-    if not text.strip():
-        raise CorpusError("the file holds no text: upload a CSV or JSONL file with a user column and a text column")
-    rows: list[dict[str, object]] = []
-    if fmt == "jsonl":
-        if text.lstrip().startswith("[") and _is_array_of_objects(text):
-            raise CorpusError("the file is one JSON array, not JSON Lines: JSONL needs one JSON object per line "
-                              "(e.g. convert it with `jq -c '.[]' file.json > file.jsonl`)")
-        for line_no, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise CorpusError(f"line {line_no} is not valid JSON ({exc.msg}); JSONL needs one JSON object per line") from None
-            except RecursionError:
-                raise CorpusError(f"line {line_no} nests JSON too deeply to read") from None
-            if not isinstance(obj, dict):
-                raise CorpusError(f"line {line_no} is a JSON {type(obj).__name__}, not an object with named fields")
-            rows.append(obj)
-    else:
-        if csv.field_size_limit() < max_bytes:  # a long document in one cell is fine up to the upload limit
-            csv.field_size_limit(max_bytes)
-        try:
-            reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
-            if not reader.fieldnames or all(not (f or "").strip() for f in reader.fieldnames):
-                raise CorpusError("the CSV file has no header row: the first line must name the columns")
-            for row in reader:
-                rows.append({k: v for k, v in row.items() if k is not None})
-        except csv.Error as exc:
-            raise CorpusError(f"the CSV file could not be parsed ({exc}): check that every quote \" is "
-                              "closed") from None
-        if len(reader.fieldnames) == 1:
-            only = reader.fieldnames[0]
-            sep = next((s for s in (";", "\t", "|") if s in only), None)
-            hint = (f": its header {only!r} contains {sep!r} — save it with commas as separators"
-                    if sep else f" ({only!r}): add a column that says which user wrote each row")
-            raise CorpusError(f"the CSV file has only one column{hint}; a corpus needs a user column and a text column")
-    if not rows:
+    lines = _Seen(_lines(_text_chunks(_byte_chunks(data, limits)), limits))
+    rows = _jsonl_rows(lines) if fmt == "jsonl" else _csv_rows(lines, limits)
+    n = 0
+    for row in rows:
+        n += 1
+        if n > limits.rows:
+            raise CorpusError(f"the file has more than {limits.rows:,} rows (this server's limit): upload a sample "
+                              "of the users")
+        yield row
+    if n == 0:
+        if not lines.text:
+            raise CorpusError(_NO_TEXT)
         raise CorpusError("the file has a header but no rows")
-    return rows
 
 
-def table_columns(rows: Sequence[Mapping[str, object]]) -> list[str]:
+def read_table(data: bytes, filename: str, *, max_bytes: int | None = None,
+               limits: UploadLimits | None = None) -> list[dict[str, object]]:
+    """Parse an uploaded CSV or JSONL file into a list of row dicts, or raise :class:`CorpusError`
+    (:func:`iter_table`, collected; ``max_bytes`` sets the file limit and 4 × it once decompressed)."""
+    return list(iter_table(data, filename, limits=limits, max_bytes=max_bytes))
+
+
+def table_columns(rows: Iterable[Mapping[str, object]]) -> list[str]:
     """Column names in first-seen order across the first 1,000 rows (for the column pickers)."""
     seen: dict[str, None] = {}
-    for row in rows[:1000]:
+    for row in islice(rows, 1000):
         for k in row:
             seen.setdefault(str(k), None)
     return list(seen)
+
+
+def peek_columns(data: bytes, filename: str, *, limits: UploadLimits | None = None) -> list[str]:
+    """The columns of an upload, from its first 1,000 rows only (errors further down show when it is loaded)."""
+    return table_columns(iter_table(data, filename, limits=limits))
+
+
+def _column_list(cols: Sequence[str], shown: int = 12) -> str:
+    out = ", ".join(_short(c, 40) for c in cols[:shown])
+    return out + (f", … ({len(cols):,} columns)" if len(cols) > shown else "")
 
 
 def load_uploaded_corpus(
@@ -382,20 +588,25 @@ def load_uploaded_corpus(
     *,
     user_column: str,
     text_column: str,
-    max_bytes: int = MAX_UPLOAD_BYTES,
+    max_bytes: int | None = None,
+    limits: UploadLimits | None = None,
 ) -> Corpus:
-    """Build a corpus from an uploaded file; at least two users are required."""
+    """Build a corpus from an uploaded file (one pass, every limit checked while reading); at least two users."""
     for label, col in (("user_column", user_column), ("text_column", text_column)):
         if not isinstance(col, str):
             raise TypeError(f"{label} must be a column name (a string), got {label}={_short(col)}")
-    rows = read_table(data, filename, max_bytes=max_bytes)
-    cols = table_columns(rows)
+    limits = _limits_for(limits, max_bytes)
+    rows = iter_table(data, filename, limits=limits)
+    head = list(islice(rows, 1000))
+    cols = table_columns(head)
     for label, col in (("user column", user_column), ("text column", text_column)):
         if col not in cols:
-            raise CorpusError(f"the {label} {col!r} is not in the file; its columns are {', '.join(repr(c) for c in cols)}")
+            raise CorpusError(f"the {label} {_short(col)} is not in the file; its columns are {_column_list(cols)}")
     if user_column == text_column:
         raise CorpusError("the user column and the text column must be different columns")
-    return corpus_from_records(rows, user_field=user_column, text_field=text_column, name=filename, min_users=2)
+    name = filename if len(filename) <= 120 else filename[:119] + "…"
+    return corpus_from_records(chain(head, rows), user_field=user_column, text_field=text_column, name=name,
+                               min_users=2, limits=limits)
 
 
 def sample_data_dir() -> Path:
@@ -443,19 +654,20 @@ def corpus_from_token_arrays(words: Sequence[str], tokens, sent_off, doc_off, us
 
 
 def _paper_arrays(which: str, progress=None) -> dict:
-    """The paper-size corpus as arrays: read from the disk cache or generated once and cached."""
+    """The paper-size corpus as arrays: read from the disk cache or generated once and cached.
+
+    The cache file carries a checksum of its arrays (dpcore._cache_files): a truncated, empty, bit-flipped
+    or foreign file is deleted and the corpus generated again (about 20 s), never a traceback."""
     import numpy as np
 
+    from ._cache_files import read_npz, write_npz
+
     path = data_cache_dir() / f"paper-{which}-v{PAPER_CACHE_VERSION}.npz"
-    if path.exists():
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                arrays = {k: z[k] for k in z.files}
-            if progress is not None:
-                progress(1.0)
-            return arrays
-        except (OSError, ValueError):
-            pass  # a broken cache file is regenerated below
+    arrays = read_npz(path, _PAPER_ARRAYS)  # None when missing, damaged or foreign (then it is deleted)
+    if arrays is not None:
+        if progress is not None:
+            progress(1.0)
+        return arrays
     from sample_data import generate as gen
 
     n = gen.SIZES["paper"][which]
@@ -463,16 +675,11 @@ def _paper_arrays(which: str, progress=None) -> dict:
                       public=which == "public", progress=progress)
     arrays = {"words": np.array(tc.words), "tokens": tc.tokens, "sent_off": tc.sent_off, "doc_off": tc.doc_off,
               "user_off": tc.user_off, "doc_genre": tc.doc_genre}
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npz")
-        np.savez(tmp, **arrays)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only home: work without the cache
+    write_npz(path, arrays)  # with its checksum; a read-only home works without the cache
     return arrays
 
 
+_PAPER_ARRAYS = ("words", "tokens", "sent_off", "doc_off", "user_off", "doc_genre")
 _LOADED: dict = {}
 
 

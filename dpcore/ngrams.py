@@ -30,6 +30,7 @@ from itertools import chain, repeat
 
 import numpy as np
 
+from .quoting import quote as _short
 from .validation import check_int
 
 __all__ = [
@@ -282,11 +283,6 @@ def _raise_bad_token(users, name: str) -> None:
                     raise TypeError(f"tokens must be strings, got {name}[{u}][{s}][{t}]={_short(token)} "
                                     f"({type(token).__name__}); {_shape(name)}")
     raise TypeError(f"tokens must be strings; {_shape(name)}")  # pragma: no cover
-
-
-def _short(value, limit: int = 60) -> str:
-    r = repr(value)
-    return r if len(r) <= limit else r[: limit - 1] + "…"
 
 
 def encode_users(users: Sequence[Sequence[Sequence[str]]]) -> TokenCorpus:

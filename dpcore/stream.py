@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from .corpus import tokenize
+from .quoting import quote
 from .keyed import text_key
 from .ngrams import TokenCorpus
 
@@ -85,7 +86,7 @@ def iter_records(path, *, user_column: str = "user", text_column: str = "text") 
                     cols = reader.fieldnames or []
                     for col in (user_column, text_column):
                         if col not in cols:
-                            raise InputError(f"{f}: no column {col!r}; the header has {cols}")
+                            raise InputError(f"{f}: no column {quote(col)}; the header has {quote(cols, 200)}")
                     for row in reader:
                         yield str(row[user_column]), row[text_column] or ""
                 else:
@@ -100,10 +101,11 @@ def iter_records(path, *, user_column: str = "user", text_column: str = "text") 
                             raise InputError(f"{f}, line {lineno}: each line must be a JSON object")
                         for col in (user_column, text_column):
                             if col not in rec:
-                                raise InputError(f"{f}, line {lineno}: no field {col!r}; fields are {sorted(rec)}")
+                                raise InputError(f"{f}, line {lineno}: no field {quote(col)}; fields are "
+                                                 f"{quote(sorted(rec), 200)}")
                         text = rec[text_column]
                         if text is not None and not isinstance(text, str):
-                            raise InputError(f"{f}, line {lineno}: field {text_column!r} must be text, "
+                            raise InputError(f"{f}, line {lineno}: field {quote(text_column)} must be text, "
                                              f"got {type(text).__name__}")
                         yield str(rec[user_column]), text or ""
         except (UnicodeDecodeError, gzip.BadGzipFile, EOFError, csv.Error) as exc:

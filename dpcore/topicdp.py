@@ -36,7 +36,6 @@ Readings (SPEC is the decision; where it is silent, these are ours):
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import math
@@ -50,6 +49,7 @@ from pathlib import Path
 import numpy as np
 from scipy.special import lambertw
 
+from . import _cache_files
 from .guarantees import Guarantee, approximate_dp, pure_dp, random_dp
 from .metrics import kendall_tau_distance, l1_distance, rmse
 from .topic_model import (
@@ -404,11 +404,7 @@ def load_sensitivity_draws(corpus_hash: str, *, lda: LdaSettings = LdaSettings()
     deltas = np.zeros((0, len(m_values), len(n_values)))
     full = np.zeros(0)
     seconds = 0.0
-    for candidate in _read_candidates(path, cache_dir):  # the file with the most draws wins
-        if not candidate.exists():
-            continue
-        with gzip.open(candidate, "rt", encoding="utf-8") as fh:
-            stored = json.load(fh)
+    for stored in _verified_draws(_read_candidates(path, cache_dir), cache_dir):  # the file with the most draws wins
         if stored.get("key") == key and stored.get("deltas"):
             found = np.asarray(stored["deltas"], dtype=float).reshape(-1, len(m_values), len(n_values))
             if found.shape[0] > deltas.shape[0]:
@@ -436,10 +432,42 @@ def _save(draws: SensitivityDraws, path: Path) -> None:
         "deltas": [[[float(f"{v:.6g}") for v in row] for row in pair] for pair in draws.deltas],
         "full_matrix_deltas": [None if not np.isfinite(v) else float(f"{v:.6g}") for v in draws.full],
     }
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    with gzip.open(tmp, "wt", encoding="utf-8", compresslevel=6) as fh:
-        json.dump(payload, fh, separators=(",", ":"))
-    os.replace(tmp, path)
+    _cache_files.write_json(path, payload)  # with its checksum, atomically
+
+
+def _shipped(path: Path) -> bool:
+    return path.parent.resolve() == shipped_cache_dir().resolve()
+
+
+def _verified_draws(candidates: Sequence[Path], cache_dir) -> list[dict]:
+    """The usable sampler files among ``candidates`` (issue 25): each is read through its checksum
+    (dpcore._cache_files.read_json: a damaged, foreign or unchecked file of the writable cache is not used,
+    and a damaged one is deleted; the shipped one is trusted), and a writable file whose draws disagree with
+    the shipped file's draws for the same key (they are the same pairs, so they must agree to rounding) is
+    deleted and not used: never a silent wrong Δ_s."""
+    found = [(c, _cache_files.read_json(c, trusted=_shipped(c))) for c in candidates]
+    shipped = next((p for c, p in found if p is not None and _shipped(c)), None)
+    out = []
+    for c, p in found:
+        if p is None:
+            continue
+        if shipped is not None and p is not shipped and not _draws_agree(p, shipped):
+            _cache_files.discard(c)
+            continue
+        out.append(p)
+    return out
+
+
+def _draws_agree(a: dict, b: dict) -> bool:
+    """Whether two sampler files of the same key hold the same draws on the pairs both have (to 1e-3)."""
+    if a.get("key") != b.get("key"):
+        return True  # different settings: nothing to compare
+    try:
+        x, y = np.asarray(a.get("deltas") or [], dtype=float), np.asarray(b.get("deltas") or [], dtype=float)
+        n = min(len(x), len(y))
+        return x[:n].shape == y[:n].shape and bool(np.allclose(x[:n], y[:n], rtol=1e-3, atol=1e-9))
+    except (ValueError, TypeError):
+        return False
 
 
 def extend_sensitivity_draws(
@@ -563,24 +591,28 @@ def save_topic_model(model: TopicModel, *, cache_dir: str | os.PathLike | None =
     payload = {"corpus_hash": model.corpus_hash, "lda": model.settings.as_dict(), "words": list(model.words),
                "prevalence": [float(f"{v:.8g}") for v in model.prevalence],
                "topic_word": [[float(f"{v:.6g}") for v in row] for row in model.topic_word]}
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(payload, fh, separators=(",", ":"))
-    os.replace(tmp, path)
-    return path
+    return _cache_files.write_json(path, payload)  # with its checksum, atomically
 
 
 def load_topic_model(corpus_hash: str, *, lda: LdaSettings = LdaSettings(),
                      cache_dir: str | os.PathLike | None = None) -> TopicModel | None:
-    """The stored full-corpus model for these settings, or None."""
-    path = next((c for c in _read_candidates(_model_path(corpus_hash, lda, cache_dir), cache_dir) if c.exists()), None)
-    if path is None:
-        return None
-    with open(path, encoding="utf-8") as fh:
-        p = json.load(fh)
-    if p.get("corpus_hash") != corpus_hash or p.get("lda") != lda.as_dict():
-        return None
+    """The stored full-corpus model for these settings, or None (a damaged or unchecked file of the writable
+    cache is not used, and the shipped copy is read instead when there is one)."""
+    for path in _read_candidates(_model_path(corpus_hash, lda, cache_dir), cache_dir):
+        p = _cache_files.read_json(path, trusted=_shipped(path))  # None: missing, damaged (deleted) or unchecked
+        if p is not None and p.get("corpus_hash") == corpus_hash and p.get("lda") == lda.as_dict():
+            try:
+                return _model_from_payload(p, corpus_hash, lda)
+            except (KeyError, TypeError, ValueError):
+                if not _shipped(path):
+                    _cache_files.discard(path)
+    return None
+
+
+def _model_from_payload(p: dict, corpus_hash: str, lda: LdaSettings) -> TopicModel:
     tw = np.asarray(p["topic_word"], dtype=float)
+    if tw.ndim != 2 or len(p["words"]) != tw.shape[1] or not np.all(np.isfinite(tw)) or (tw < 0).any():
+        raise ValueError("not a topic-word matrix")
     return TopicModel(topic_word=tw / tw.sum(axis=1, keepdims=True), prevalence=np.asarray(p["prevalence"]),
                       words=tuple(p["words"]), settings=lda, corpus_hash=corpus_hash)
 

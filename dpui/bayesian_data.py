@@ -130,3 +130,9 @@ def attack_for(private_hash, public_hash, n, S, C, rho, W, delta, trials, calibr
 def end_to_end_for(private_hash, public_hash, n, C, seed, _private, _public):
     c = counts_for(private_hash, public_hash, n, _private, _public)
     return prepare_end_to_end(c.user_counts, c.public_counts, C=C, rng=rng_for(seed, "bayes-e2e-split", n, C))
+
+
+# what is computed from an upload is given back with it (issue 25)
+from . import uploads as _uploads  # noqa: E402
+
+_uploads.track_caches(globals())

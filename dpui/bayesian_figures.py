@@ -154,3 +154,9 @@ def tuning_figure(res, inside) -> tuple[go.Figure, str, pd.DataFrame]:
     alt = (f"Validation score against S for each ρ; chosen S* = {fmt(res.S_star)}, ρ* = {fmt(res.rho_star)}; "
            f"score sensitivity {inside.score_sensitivity:.4g}.")
     return fig, alt, grid
+
+
+# what is computed from an upload is given back with it (issue 25)
+from . import uploads as _uploads  # noqa: E402
+
+_uploads.track_caches(globals())

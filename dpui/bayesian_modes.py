@@ -110,3 +110,9 @@ def modes_panel(*, strict, local, p, epsilon: float, delta: float, calibration: 
                "not allowed: the local γ is measured on the private data, so it promises nothing for a corpus that "
                "differs from this one, and σ itself depends on who is in the data.")
     return rel_s, rel_l
+
+
+# what is computed from an upload is given back with it (issue 25)
+from . import uploads as _uploads  # noqa: E402
+
+_uploads.track_caches(globals())

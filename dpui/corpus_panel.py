@@ -3,10 +3,12 @@
 The sample corpora come in two sizes (``SAMPLE_SIZES``): ``classroom`` (the shipped files, 3,000 private
 users) and ``paper`` (100,000 private / 30,000 public users, generated deterministically by dpcore on
 first use and cached on disk, about 20 s the first time; ``dpcore.load_sample_corpus(size=...)``). The
-first load of the paper corpus in a server process shows a progress bar. The sample corpora and a parsed
-upload are cached (``st.cache_resource``, keyed by which corpus and its size; an upload keyed by the
-SHA-256 of its bytes and the chosen columns); the last usable upload is kept in the session under
-``UPLOADED_KEY`` so every page of the session uses it.
+first load of the paper corpus in a server process shows a progress bar. The sample corpora are cached
+(``st.cache_resource``, keyed by which corpus and its size). A parsed upload is not: it is held for its
+session only, within limits, and given back when the session ends (:mod:`dpui.uploads`, issue 25); the
+session state keeps which file and columns it is under ``UPLOADED_KEY`` so every page of the session uses
+it, and a page asked to use an upload that the server no longer holds says so instead of falling back to
+the sample.
 """
 
 from __future__ import annotations
@@ -16,10 +18,15 @@ import threading
 
 import streamlit as st
 
-from dpcore import Corpus, CorpusError, MAX_UPLOAD_BYTES, load_sample_corpus, load_uploaded_corpus, read_table, table_columns
+from dpcore import UPLOAD_LIMITS, Corpus, CorpusError, load_sample_corpus, peek_columns, quote
 from dpcore.corpus import PAPER_CACHE_VERSION, data_cache_dir
 
+from . import uploads
+from .errors import show_error
+
 UPLOADED_KEY = "_uploaded_corpus"
+"""Session state: which upload this session uses — (sha256 of the file, file name, user column, text column) —
+or ("refused", sha256) after a file that could not be used; the parsed corpus itself is held by dpui.uploads."""
 SAMPLE_SIZES = ("classroom", "paper")
 _READY: set = set()  # (which, size) loaded in this server process (st.cache_resource holds the corpus)
 _LOCK = threading.Lock()
@@ -60,14 +67,9 @@ def _sample(which: str, size: str = "classroom") -> Corpus:
     return load_sample_corpus(which, size=size)
 
 
-@st.cache_resource(show_spinner="Reading your file …", max_entries=4)
-def _uploaded(digest: str, filename: str, user_column: str, text_column: str, _data: bytes) -> Corpus:
-    return load_uploaded_corpus(_data, filename, user_column=user_column, text_column=text_column)
-
-
 @st.cache_data(max_entries=8, show_spinner=False)
 def _columns(digest: str, filename: str, _data: bytes) -> list[str]:
-    return table_columns(read_table(_data, filename))
+    return peek_columns(_data, filename)  # the first 1,000 rows only: the whole file is read once, by uploads.parse
 
 
 def _guess(columns: list[str], names: tuple[str, ...], fallback: int) -> int:
@@ -77,15 +79,28 @@ def _guess(columns: list[str], names: tuple[str, ...], fallback: int) -> int:
     return min(fallback, len(columns) - 1)
 
 
+def _column_label(name: str) -> str:
+    return quote(name, 60, bare=True)
+
+
 def upload_panel() -> Corpus | None:
-    """File uploader and column pickers; returns the uploaded corpus or None (with a message)."""
+    """File uploader and column pickers; returns this session's uploaded corpus or None (with a message).
+
+    The file is read within :data:`dpcore.UPLOAD_LIMITS` and held for this session only
+    (:mod:`dpui.uploads`); the session state keeps which file and columns it is (``UPLOADED_KEY``), not the
+    corpus. A file that cannot be used gives an error and no corpus: the page then says so and waits
+    (:func:`missing_upload_message`) instead of computing on another corpus.
+    """
     up = st.file_uploader(
         "Your corpus (CSV or JSONL, one document per row)",
         type=["csv", "jsonl", "ndjson", "json", "gz"],
         key="upload_file",
-        help=f"Needs a column naming the user and a column of text; at most {MAX_UPLOAD_BYTES // 2**20} MB. "
+        help=f"Needs a column naming the user and a column of text; {UPLOAD_LIMITS.describe()}. "
         "Nothing leaves this server.",
     )
+    st.caption(f"Limits per file: {UPLOAD_LIMITS.describe()}. The parsed file is kept in this server's memory for "
+               f"this session only (given back when the tab closes or after {uploads.IDLE_SECONDS // 60} minutes "
+               "without use), never written to disk.")
     if up is not None:
         data = up.getvalue()
         digest = hashlib.sha256(data).hexdigest()
@@ -94,20 +109,47 @@ def upload_panel() -> Corpus | None:
             if len(cols) < 2:
                 raise CorpusError(f"the file has {len(cols)} column(s); it needs a user column and a text column")
             user_col = st.selectbox("User column", cols, index=_guess(cols, ("user", "user_id", "author", "userid"), 0),
-                                    key="upload_user_col")
+                                    key="upload_user_col", format_func=_column_label)
             text_col = st.selectbox("Text column", cols, index=_guess(cols, ("text", "body", "content", "document"), 1),
-                                    key="upload_text_col")
-            corpus = _uploaded(digest, up.name, user_col, text_col, data)
+                                    key="upload_text_col", format_func=_column_label)
+            key = (digest, up.name, user_col, text_col)
+            corpus = uploads.lookup(key)
+            if corpus is None:
+                with st.spinner("Reading your file …"):
+                    corpus = uploads.parse(key, data, up.name, user_col, text_col)
         except CorpusError as exc:
-            st.error(f"Could not use {up.name}: {exc}", icon="⚠️")
-            return st.session_state.get(UPLOADED_KEY)
-        st.session_state[UPLOADED_KEY] = corpus
+            show_error(f"Could not use {quote(up.name, 80)}: {exc}")
+            st.session_state[UPLOADED_KEY] = ("refused", digest)
+            return None
+        st.session_state[UPLOADED_KEY] = key
         return corpus
-    return st.session_state.get(UPLOADED_KEY)
+    return uploaded_corpus()
 
 
+def missing_upload_message() -> str:
+    """Why this session has no usable upload (plain text, for a page that was asked to use one)."""
+    held = st.session_state.get(UPLOADED_KEY)
+    if isinstance(held, tuple) and held[:1] == ("refused",):
+        return ("The file in the sidebar could not be used (the message is beside it): upload another file, or "
+                "choose the sample corpus. Nothing is computed on another corpus meanwhile.")
+    if isinstance(held, tuple):
+        return (f"Your upload {quote(held[1], 80)} is no longer held by this server (it gives uploads back after "
+                f"{uploads.IDLE_SECONDS // 60} minutes without use or when the tab disconnects): upload it again in "
+                "the sidebar, or choose the sample corpus. Nothing is computed on another corpus meanwhile.")
+    return ("This page is set to use an uploaded corpus (corpus=upload in the address bar), but this session holds "
+            "none: upload a file in the sidebar, or choose the sample corpus. Uploads live in the server's memory "
+            "only, so a server restart, a closed tab or a long pause gives them back. Nothing is computed on another "
+            "corpus meanwhile.")
 
 
 def uploaded_corpus() -> Corpus | None:
-    """The last usable upload of this session, if any (without drawing the uploader)."""
-    return st.session_state.get(UPLOADED_KEY)
+    """This session's upload if the server still holds it (without drawing the uploader), else None.
+
+    A :class:`~dpcore.Corpus` put in ``st.session_state[UPLOADED_KEY]`` directly (as the app tests do) is
+    taken as this session's upload."""
+    held = st.session_state.get(UPLOADED_KEY)
+    if isinstance(held, Corpus):
+        return uploads.keep(("set directly", held.content_hash), held)
+    if isinstance(held, tuple) and held[:1] != ("refused",):
+        return uploads.lookup(held)
+    return None

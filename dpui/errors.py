@@ -1,10 +1,64 @@
-"""Turn a user's mistake into a message on screen, never a traceback."""
+"""Turn a user's mistake into a message on screen, never a traceback; show text from users as text.
+
+Streamlit renders the body of ``st.error``, ``st.warning``, ``st.caption`` and ``st.markdown`` as Markdown
+(links, images, emoji and colour directives, LaTeX, autolinks). Text that came from a user (a file name, a
+column name, a cell, a URL parameter) and dpcore's plain-text messages that quote it
+(:func:`dpcore.quote`) go through :func:`plain_text` first, so they display as the characters they are
+and never as an image the browser fetches or a link (issue 25).
+"""
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 
 import streamlit as st
+
+from dpcore import quote
+
+__all__ = ["user_errors", "show_error", "plain_text", "user_value", "MAX_MESSAGE"]
+
+MAX_MESSAGE = 2000
+"""Longest message an alert shows (characters); dpcore's messages are far shorter, this is a backstop."""
+
+# ASCII punctuation that can open a Markdown / GFM / Streamlit construct anywhere in a line: code, emphasis,
+# links and images, HTML and autolinks, entities, LaTeX, strikethrough, tables, headings, directives.
+_ALWAYS = re.compile(r"([\\`*\[\]<$~|&#])")
+_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")  # emphasis; max_users (intraword) stays
+# Streamlit turns some text into links or icons *after* parsing (GFM autolink literals: http://…, www.…, a@b.c;
+# emoji and icon shortcodes :smile:, :material/…:), where a backslash escape is already gone: a WORD JOINER
+# (U+2060, invisible, zero width) inside the pattern breaks it and the text reads the same.
+WORD_JOINER = "\u2060"
+_TEXT_LINKS = re.compile(r"(?i)(?=://)|(?<=www)(?=\.)|(?=@)|(?<=:)(?=[\w+-])")
+_BLOCK = re.compile(r"(?m)^(\s*)([->+=]|\d+[.)])")  # quotes, lists, setext headings at the start of a line
+
+
+def plain_text(text, *, inline: bool = False) -> str:
+    """``text`` as Markdown that displays exactly these characters (no link, image, emoji, formula or
+    formatting of any kind). ``inline=True`` for one line put inside a sentence (a line start there is not
+    the start of a Markdown line, so list and quote markers need no escape)."""
+    s = str(text)
+    s = _ALWAYS.sub(r"\\\1", s)
+    s = _UNDERSCORE.sub(r"\\_", s)
+    s = _TEXT_LINKS.sub(WORD_JOINER, s)
+    if inline and "\n" not in s and "\r" not in s:
+        return s
+    return _BLOCK.sub(lambda m: m.group(1) + (m.group(2)[:-1] + "\\" + m.group(2)[-1]), s)
+
+
+def user_value(value, limit: int = 80) -> str:
+    """A value from a user (file or column name, URL parameter) for a Markdown label: shortened, control
+    characters escaped (:func:`dpcore.quote`, without quotes around a string) and :func:`plain_text`."""
+    return plain_text(quote(value, limit, bare=True), inline=True)
+
+
+def show_error(message, *, icon: str = "⚠️") -> None:
+    """``st.error`` of a plain-text message (from dpcore, or quoting user data): shown as text, at most
+    :data:`MAX_MESSAGE` characters."""
+    text = str(message)
+    if len(text) > MAX_MESSAGE:
+        text = text[: MAX_MESSAGE - 1] + "…"
+    st.error(plain_text(text), icon=icon)
 
 
 @contextmanager
@@ -12,11 +66,12 @@ def user_errors(*, stop: bool = True):
     """Show a ``ValueError`` (bad parameter, bad upload) with ``st.error`` and stop this run.
 
     Only ``ValueError`` (and its subclasses such as ``CorpusError``) is caught: those are the
-    messages dpcore writes for people. Anything else is a bug and must stay visible.
+    messages dpcore writes for people. Anything else is a bug and must stay visible. The message is
+    plain text (it may quote user data): :func:`show_error`.
     """
     try:
         yield
     except ValueError as exc:
-        st.error(str(exc), icon="⚠️")
+        show_error(exc)
         if stop:
             st.stop()

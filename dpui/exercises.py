@@ -33,6 +33,8 @@ from streamlit.runtime.state.session_state_proxy import get_session_state
 from dpcore import exercises as _exercises
 from dpcore.exercises import CHOICE, Exercise, exercise_link, exercise_sheet, sheet_filename
 
+from .errors import plain_text, user_value
+
 __all__ = ["exercise_mode", "EXERCISE_PARAM", "PROGRESS_KEY", "APPLIED_KEY"]
 
 EXERCISE_PARAM = "exercise"
@@ -119,7 +121,7 @@ def _question_panel(ex: Exercise, version: str) -> None:
     try:
         sol = _solved(ex.id, version)
     except ValueError as exc:  # e.g. TopicDP draws missing for this corpus
-        st.error(f"Exercise “{ex.title}” cannot be computed here: {exc}", icon="⚠️")
+        st.error(f"Exercise “{ex.title}” cannot be computed here: {plain_text(exc)}", icon="⚠️")
         return
     with st.container(border=True, key=f"exercise_panel_{ex.id}"):
         st.markdown(f"### 📝 Exercise: {ex.title}")
@@ -221,8 +223,8 @@ def exercise_mode(page: str) -> Exercise | None:
         try:
             ex = _exercises.exercise(requested)
         except ValueError:
-            st.warning(f"The link asks for exercise “{requested}”, which does not exist. The page's exercises are "
-                       "listed below.", icon="🔗")
+            st.warning(f"The link asks for exercise “{user_value(requested, 40)}”, which does not exist. The page's "
+                       "exercises are listed below.", icon="🔗")
         else:
             if ex.page != page:
                 st.warning(f"Exercise “{ex.title}” belongs to another page.", icon="🔗")

@@ -29,8 +29,13 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from dpcore import quote
+
+from .corpus_panel import (SAMPLE_SIZES, missing_upload_message, paper_corpus_on_disk, sample_corpus, upload_panel,
+                           uploaded_corpus)
 from .budget import session_budget
-from .corpus_panel import SAMPLE_SIZES, paper_corpus_on_disk, sample_corpus, upload_panel, uploaded_corpus
+from .errors import plain_text, user_value
+from .uploads import start_janitor
 from .navigation import sidebar_navigation
 from .page_style import page_style
 from .state import IN_URL, rng_for
@@ -126,8 +131,12 @@ def _draw_size(ctx: dict) -> str:
     )
     _load_corpora(ctx, ctx.get("corpus_choice", CORPUS_CHOICES[0]), size, draw_panel=True)
     private, public = ctx["private"], ctx["public"]
+    if ctx.get("upload_missing"):
+        st.caption("Private data: no usable upload in this session; the page waits for a file.")
+        return size
     st.caption(
-        f"Private data: {ctx['corpus_label']} — {private.n_users:,} users, {private.n_tokens:,} tokens. "
+        f"Private data: {plain_text(ctx['corpus_label'], inline=True)} — {private.n_users:,} users, "
+        f"{private.n_tokens:,} tokens. "
         f"Public data (prior / vocabulary): {size}-size public sample, {public.n_users:,} users."
     )
     return size
@@ -182,10 +191,11 @@ def _load_corpora(ctx: dict, choice: str, size: str, *, draw_panel: bool) -> Non
     private, label = None, SAMPLE_LABELS[size]
     if choice == "upload":
         private = upload_panel() if draw_panel else uploaded_corpus()
-        if private is None and draw_panel:
-            st.info("No usable file uploaded in this session yet: the pages use the sample corpus.", icon="ℹ️")
+        if private is None and draw_panel:  # never a silent fallback: shared_sidebar stops the page (issue 25)
+            ctx["upload_missing"] = missing_upload_message()
+            label = "no usable upload in this session"
         elif private is not None:
-            label = f"uploaded: {private.name}"
+            label = f"uploaded: {quote(private.name, 80, bare=True)}"
     ctx.update(private=private if private is not None else sample_corpus("private", size),
                public=sample_corpus("public", size), corpus_label=label, size=size)
 
@@ -258,7 +268,8 @@ def _check_link_values() -> list[str]:
         if s.link_rule is None or raw is None or s.parse(raw) is not None:
             continue
         problems.append(
-            f"The link asks for {s.key}={raw}, which is not a value this slider offers ({s.link_rule}; "
+            f"The link asks for {s.key}={user_value(raw, 40)}, which is not a value this slider offers "
+            f"({s.link_rule}; "
             f"choices: {s.to_url(s.options[0])} … {s.to_url(s.options[-1])}). "
             f"Showing {s.key}={s.to_url(st.session_state.get(s.key, s.default))} instead."
         )
@@ -307,6 +318,7 @@ def shared_sidebar(uses: Iterable[str] = ALL_SETTINGS) -> SharedSettings:
         requested.add("size")
     uses = tuple(k for k in ALL_SETTINGS if k in requested)
     link_problems = _check_link_values()
+    start_janitor()  # gives back uploads and download files of ended sessions (dpui.uploads)
     page_style()
     page = _page_id()
     last_page, record = st.session_state.get(RECORD_KEY, (page, {}))
@@ -343,4 +355,7 @@ def shared_sidebar(uses: Iterable[str] = ALL_SETTINGS) -> SharedSettings:
         sidebar_navigation(carried)
     for problem in link_problems:
         st.warning(problem, icon="🔗")
+    if ctx.get("upload_missing"):
+        st.warning(plain_text(ctx["upload_missing"]), icon="📄")
+        st.stop()
     return SharedSettings(uses, values, ctx)

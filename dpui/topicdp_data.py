@@ -24,6 +24,8 @@ from dpcore import (
 )
 from dpcore import topicdp as tdp
 
+from . import uploads
+
 EPS_VALUES = tuple(np.arange(1.0, 10.01, 0.5))
 GAMMA_VALUES = (0.02, 0.07, 0.12, 0.17, 0.22)
 SIZE_VALUES = tuple(range(2, 11))
@@ -37,6 +39,8 @@ def data_for(corpus_hash: str, lda: LdaSettings, _corpus):
 @st.cache_resource(show_spinner="Fitting LDA on the whole corpus …", max_entries=4)
 def model_for(corpus_hash: str, lda: LdaSettings, _corpus):
     """The LDA model: from disk when saved before, else fitted (and saved when the folder is writable)."""
+    if uploads.is_upload(corpus_hash):  # an upload's fit stays in memory: nothing derived from it on disk (issue 25)
+        return fit_topic_model(data_for(corpus_hash, lda, _corpus), settings=lda)
     model = load_topic_model(corpus_hash, lda=lda)
     if model is None:
         model = fit_topic_model(data_for(corpus_hash, lda, _corpus), settings=lda)
@@ -48,14 +52,17 @@ def model_for(corpus_hash: str, lda: LdaSettings, _corpus):
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
-def _draws(corpus_hash: str, lda: LdaSettings, sampler: SamplerSettings, file_stamp: float):
-    return tdp.load_sensitivity_draws(corpus_hash, lda=lda, sampler=sampler)
+def _draws(corpus_hash: str, lda: LdaSettings, sampler: SamplerSettings, file_stamp: float, cache_dir=None):
+    return tdp.load_sensitivity_draws(corpus_hash, lda=lda, sampler=sampler, cache_dir=cache_dir)
 
 
 def draws_for(corpus_hash: str, lda: LdaSettings, sampler: SamplerSettings):
-    """The sampled sensitivities on disk, reloaded when the file changes (its mtime is in the cache key)."""
-    path = tdp.sensitivity_cache_path(corpus_hash, lda=lda, sampler=sampler)
-    return _draws(corpus_hash, lda, sampler, path.stat().st_mtime if path.exists() else 0.0)
+    """The sampled sensitivities on disk, reloaded when the file changes (its mtime is in the cache key).
+    An upload's draws live in its scratch folder, deleted with the upload (dpui.uploads.scratch_dir)."""
+    cache_dir = uploads.scratch_dir(corpus_hash)
+    path = tdp.sensitivity_cache_path(corpus_hash, lda=lda, sampler=sampler, cache_dir=cache_dir)
+    return _draws(corpus_hash, lda, sampler, path.stat().st_mtime if path.exists() else 0.0,
+                  None if cache_dir is None else str(cache_dir))
 
 
 @st.cache_data(show_spinner="Computing error curves …", max_entries=32)
@@ -67,3 +74,6 @@ def curve_for(corpus_hash, lda, sampler, n_pairs, parameter, epsilon, delta, gam
         zlib.crc32(repr(v).encode()) for v in (epsilon, delta, gamma, m, n, reps, stage, n_pairs)]))  # every parameter
     return tdp.error_curve(_model, _draws, parameter=parameter, values=values, epsilon=epsilon, delta=delta,
                            gamma=gamma, m=m, n=n, repetitions=reps, rng=rng, stage=stage)
+
+
+uploads.track_caches(globals())  # what is computed from an upload is given back with it (issue 25)

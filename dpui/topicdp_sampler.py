@@ -8,6 +8,7 @@ import streamlit as st
 
 from dpcore import topicdp as tdp
 
+from . import uploads
 from .errors import user_errors
 from .topicdp_data import data_for, draws_for
 
@@ -38,6 +39,7 @@ def sampled_draws(corpus, lda, sampler, size, gamma: float, workers: int):
 
     with user_errors():
         data = data_for(corpus.content_hash, lda, corpus)
-        tdp.extend_sensitivity_draws(data, n_pairs=size.h, lda=lda, sampler=sampler, progress=report, workers=workers)
+        tdp.extend_sensitivity_draws(data, n_pairs=size.h, lda=lda, sampler=sampler, progress=report, workers=workers,
+                                     cache_dir=uploads.scratch_dir(corpus.content_hash))  # an upload's: deleted with it
     bar.progress(1.0, text="Done: the sampled sensitivities are saved on disk.")
     return draws_for(corpus.content_hash, lda, sampler)

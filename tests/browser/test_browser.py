@@ -132,7 +132,9 @@ def test_bad_uploads_show_a_message_and_the_app_keeps_working(page, app_url, nam
     sidebar = _upload(page, app_url, name, data)
     assert message in sidebar
     assert page.locator('[data-testid="stException"]').count() == 0
-    assert "Private data: shipped sample corpus" in sidebar  # falls back to the sample data
+    # issue 25: no silent fallback to the sample data; the page says it waits for a usable file
+    assert "no usable upload" in sidebar
+    assert "Nothing is computed on another corpus" in page.locator('[data-testid="stMain"]').inner_text()
     # the app still works: another page renders with the sample corpus
     page.goto(f"{app_url}/Mechanisms_101")
     page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)

@@ -1,0 +1,241 @@
+"""Hostile and large uploads against a real server (issue 25): peak RSS, time, RSS after the session ends.
+
+Run by hand from the repo root (not in CI; needs Playwright and /usr/bin/chromium, as the browser tests):
+
+    nice -n 10 python benchmarks/bench_upload.py [--skip-large] [--hold 60]
+
+What it does, each step measured on the server process (``/proc/<pid>/status``: VmRSS sampled every 0.1 s
+and VmHWM, the kernel's own peak):
+
+1. writes the issue's file: 5,300,000 users, each one line {"user":"u0000001","text":"hi there"} (38 bytes,
+   201 MB expanded), gzip level 6 (12.9 MB);
+2. starts ``streamlit run app.py`` on a free port and opens ``/?corpus=upload`` in headless Chromium;
+   the baseline is the server's RSS once that page is idle;
+3. uploads the file through the sidebar's uploader and waits for the panel's answer (the message, or the
+   uploaded corpus in the sidebar caption);
+4. closes the uploader's tab (its session ends) and samples RSS for ``--hold`` seconds;
+5. the same ``--repeat`` times, one tab after the other, for a file within every limit (95,000 users,
+   4.75 M words; ``--skip-large`` leaves it out): RSS must not grow from one uploader to the next;
+   ``--visit`` opens pages on the upload in the same session (their caches of it go with it); they are
+   opened once on the sample corpus first, so one-time costs (imports, compiled kernels) are not counted;
+6. waits ``--final-hold`` seconds (Streamlit keeps a closed tab's session, with its uploaded file, for
+   2 minutes in case it reconnects) and reports the server's RSS against the first baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import io
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-quic"]
+
+
+def hostile_file(path: Path) -> Path:
+    if not path.exists():
+        buf = io.BytesIO()
+        with gzip.GzipFile(fileobj=buf, mode="wb", compresslevel=6, mtime=0) as gz:
+            for start in range(0, 5_300_000, 100_000):
+                gz.write(b"".join(b'{"user":"u%07d","text":"hi there"}\n' % i for i in range(start, start + 100_000)))
+        path.write_bytes(buf.getvalue())
+    return path
+
+
+def large_allowed_file(path: Path) -> Path:
+    """95,000 users, 190,000 rows, 4.75 M words from a 20,000-word vocabulary: within every limit."""
+    if not path.exists():
+        import numpy as np
+
+        rng = np.random.default_rng(0)
+        vocab = [f"w{i}" for i in range(20_000)]
+        buf = io.BytesIO()
+        with gzip.GzipFile(fileobj=buf, mode="wb", compresslevel=6, mtime=0) as gz:
+            for i in range(190_000):
+                w = rng.choice(20_000, 25)
+                text = " ".join(vocab[x] for x in w[:12]) + ". " + " ".join(vocab[x] for x in w[12:])
+                gz.write((json.dumps({"user": f"u{i % 95_000}", "text": text}) + "\n").encode())
+        path.write_bytes(buf.getvalue())
+    return path
+
+
+def status(pid: int) -> dict[str, float]:
+    out = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        k, _, v = line.partition(":")
+        if k in ("VmRSS", "VmHWM"):
+            out[k] = int(v.split()[0]) / 1024
+    return out
+
+
+class Sampler:
+    """VmRSS of ``pid`` every 0.1 s in a thread; ``peak`` since the last ``reset``."""
+
+    def __init__(self, pid: int):
+        self.pid, self.peak, self._stop = pid, 0.0, False
+        self.t = threading.Thread(target=self._run, daemon=True)
+        self.t.start()
+
+    def _run(self):
+        while not self._stop:
+            self.peak = max(self.peak, status(self.pid)["VmRSS"])
+            time.sleep(0.1)
+
+    def reset(self):
+        self.peak = status(self.pid)["VmRSS"]
+
+    def stop(self):
+        self._stop = True
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_idle(page, settle: float = 0.6, timeout: float = 1800):
+    """Until the script has finished and stays finished for ``settle`` seconds (as tests/browser does)."""
+    app = page.locator('[data-testid="stApp"]')
+    deadline, quiet = time.time() + timeout, None
+    while time.time() < deadline:
+        if app.count() and app.get_attribute("data-test-script-state") == "notRunning":
+            quiet = quiet or time.time()
+            if time.time() - quiet >= settle:
+                return
+        else:
+            quiet = None
+        time.sleep(0.1)
+    raise TimeoutError("the app kept running")
+
+
+def upload_once(browser, url: str, proc_pid: int, sampler: Sampler, path: Path, hold: float,
+                visit: tuple = ()) -> dict:
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = ctx.new_page()
+    page.set_default_timeout(900_000)
+    page.goto(f"{url}/?corpus=upload")
+    page.wait_for_selector('[data-testid="stSidebar"] input[type="file"]', state="attached")
+    wait_idle(page)
+    time.sleep(2)
+    base = status(proc_pid)["VmRSS"]
+    sampler.reset()
+    t0 = time.perf_counter()
+    page.locator('[data-testid="stSidebar"] input[type="file"]').set_input_files(str(path))
+    time.sleep(1.0)
+    wait_idle(page, settle=1.5)
+    seconds = time.perf_counter() - t0
+    sidebar = page.locator('[data-testid="stSidebar"]').inner_text()
+    visited = {}
+    for name in visit:  # pages computed on the upload in the same session (their caches go with it)
+        t1 = time.perf_counter()
+        page.locator('.st-key-navigation a', has_text=name).first.click()
+        time.sleep(1.0)
+        wait_idle(page, settle=2.0)
+        visited[name] = {"seconds": round(time.perf_counter() - t1, 1), "rss_MB": round(status(proc_pid)["VmRSS"]),
+                         "shows": page.locator('[data-testid="stMain"]').inner_text()[:120]}
+    main = page.locator('[data-testid="stMain"]').inner_text() if page.locator('[data-testid="stMain"]').count() else ""
+    peak = max(sampler.peak, status(proc_pid)["VmRSS"])
+    answer = next((line for line in sidebar.splitlines() if "Could not use" in line or "Private data" in line), "")
+    ctx.close()  # the uploader's tab closes: its session ends
+    t_close = time.perf_counter()
+    after = []
+    while time.perf_counter() - t_close < hold:
+        time.sleep(1.0)
+        after.append((round(time.perf_counter() - t_close, 1), status(proc_pid)["VmRSS"]))
+    return {"file": path.name, "file_MB": round(path.stat().st_size / 1e6, 2), "baseline_MB": round(base),
+            "answer": answer[:300], "seconds_to_answer": round(seconds, 1), "peak_MB": round(peak),
+            "rss_after_session_MB": {f"{s:g} s": round(r) for s, r in after
+                                     if s in (5.0, 10.0, 20.0, 30.0) or s >= hold - 1},
+            "main_area": main[:200], "pages_visited": visited}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--skip-large", action="store_true")
+    ap.add_argument("--hold", type=float, default=30.0, help="seconds to watch RSS after the tab closes")
+    ap.add_argument("--repeat", type=int, default=3, help="uploads of the allowed file, one tab after the other")
+    ap.add_argument("--visit", nargs="*", default=[],
+                    help='pages to open on the upload (their titles in the sidebar), e.g. "DP n-gram extraction"')
+    ap.add_argument("--skip-hostile", action="store_true")
+    ap.add_argument("--final-hold", type=float, default=150.0, help="seconds to wait after the last tab closes")
+    args = ap.parse_args()
+    work = Path(tempfile.gettempdir()) / "dpcore-bench-upload"
+    work.mkdir(exist_ok=True)
+    files = [] if args.skip_hostile else [hostile_file(work / "hi_there_5.3M.jsonl.gz")]
+    if not args.skip_large:
+        files.append(large_allowed_file(work / "allowed_95k_users.jsonl.gz"))
+    port = free_port()
+    log = open(work / "server.log", "w")
+    # streamlit run, with dpui's INFO log lines (uploads given back, expired sessions shut down) in server.log
+    launcher = ("import logging, sys; logging.basicConfig(level=logging.WARNING); "
+                "logging.getLogger('dpui').setLevel(logging.INFO); from streamlit.web.cli import main; "
+                "sys.argv = ['streamlit'] + sys.argv[1:]; main()")
+    cmd = [sys.executable, "-c", launcher, "run", "app.py", "--server.port", str(port), "--server.address",
+           "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
+           "--server.fileWatcherType", "none"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    results = []
+    try:
+        for _ in range(600):
+            try:
+                if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
+                    break
+            except OSError:
+                time.sleep(0.2)
+        from playwright.sync_api import sync_playwright
+
+        sampler = Sampler(proc.pid)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+            first = status(proc.pid)["VmRSS"]
+            if args.visit:  # warm-up on the sample corpus: imports, compiled kernels, the sample's caches
+                ctx = browser.new_context()
+                page = ctx.new_page()
+                page.set_default_timeout(900_000)
+                page.goto(url)
+                wait_idle(page)
+                for name in args.visit:
+                    page.locator('.st-key-navigation a', has_text=name).first.click()
+                    time.sleep(1.0)
+                    wait_idle(page, settle=2.0)
+                ctx.close()
+                time.sleep(10)
+                print(json.dumps({"after_warm_up_on_the_sample_MB": round(status(proc.pid)["VmRSS"])}), flush=True)
+            for f in files:
+                for _ in range(1 if "hi_there" in f.name else args.repeat):
+                    r = upload_once(browser, url, proc.pid, sampler, f, args.hold,
+                                    () if "hi_there" in f.name else tuple(args.visit))
+                    results.append(r)
+                    print(json.dumps(r, indent=1), flush=True)
+            browser.close()
+            t = time.perf_counter()  # Streamlit keeps a closed tab's session (and its uploaded file) for 2 minutes
+            while time.perf_counter() - t < args.final_hold:
+                time.sleep(5)
+        sampler.stop()
+        print(json.dumps({"server_before_any_page_MB": round(first),
+                          f"server_rss_{args.final_hold:g}s_after_the_last_tab_MB": round(status(proc.pid)["VmRSS"]),
+                          "server_VmHWM_MB": round(status(proc.pid)["VmHWM"]),
+                          "loadavg": Path("/proc/loadavg").read_text().split()[:3]}))
+    finally:
+        proc.terminate()
+        proc.wait(20)
+        log.close()
+        given_back = [line.strip() for line in (work / "server.log").read_text().splitlines() if "dpui" in line]
+        print(json.dumps({"server_log_dpui": given_back[-20:]}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
