@@ -113,6 +113,28 @@ def test_home_page_has_no_error_and_lists_pages(page, app_url):
     assert "not DP" in body and "weaker" in body.lower()
 
 
+def test_no_request_leaves_the_machine(page, app_url):
+    """Issue 24 item 8: a privacy teaching tool does not phone home. The server runs with the shipped
+    .streamlit/config.toml (conftest.py does not switch telemetry off); every request the browser makes while
+    opening two pages and moving a slider goes to the app's own address."""
+    from urllib.parse import urlsplit
+
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(f"{app_url}/Mechanisms_101")
+    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    wait_idle(page)
+    page.locator(EPS_INPUT).first.focus()
+    page.keyboard.press("ArrowRight")
+    wait_idle(page)
+    page.locator(NAV_LINK, has_text="Home").click()
+    wait_idle(page, settle=2.0)
+    own = urlsplit(app_url).netloc
+    outside = sorted({u for u in requests if urlsplit(u).scheme in ("http", "https", "ws", "wss")
+                      and urlsplit(u).netloc != own})
+    assert outside == [], f"requests to other hosts: {outside}"
+
+
 def _upload(page, app_url, name: str, data: bytes):
     page.goto(f"{app_url}/?corpus=upload")
     wait_idle(page)
