@@ -207,6 +207,25 @@ def test_log_tick_labels_read_on_a_projector():
     assert log_ticks(0.0123, 0.0125) == []  # not two ticks on the data even at 1-2-5 steps: plotly's own
 
 
+PSEUDO_LATEX = re.compile(r"_\{|\^\{|(?<![A-Za-z])[A-Za-zΔδεγμρσθ]_[A-Za-z0-9](?![A-Za-z0-9])")
+"""Sub- and superscripts typed as LaTeX (|S_{k−1}|, σ_k, V_k): a table shows them as typed."""
+
+
+def test_tables_show_no_pseudo_latex(view):
+    """Issue 24 item 7: tables (the DPNE step table, the Numbers tables, their column names) and metric labels
+    write subscripts in Unicode (|Sₖ₋₁|, σₖ), never raw pseudo-LaTeX. (TopicDP's Δ_s / ρ_s labels belong to the
+    TopicDP branch and are not checked here yet.)"""
+    name, at = view
+    if name == "pages/4_TopicDP.py":
+        pytest.skip("TopicDP's own labels (Δ_s, ρ_s) are the topicdp branch's")
+    found = set()
+    for frame in [*at.dataframe, *at.table]:
+        found |= {str(c) for c in frame.value.columns if PSEUDO_LATEX.search(str(c))}
+        found |= {str(v) for v in frame.value.to_numpy().ravel() if isinstance(v, str) and PSEUDO_LATEX.search(v)}
+    found |= {m.label for m in at.metric if PSEUDO_LATEX.search(m.label)}
+    assert not found, f"{name}: {sorted(found)}"
+
+
 def test_figure_records_reads_traces_bands_and_axis_titles():
     import plotly.graph_objects as go
 
