@@ -289,23 +289,57 @@ def band_figure(
     return fig
 
 
-def badge_text(guarantee, *, name: str = "") -> str:
-    """The words of a guarantee badge: the strength in words, then the label (so the badge never relies
-    on colour alone): "BayesianDP — not DP: not DP — noise scaled to …"."""
+def _check_guarantee(guarantee):
     from dpcore.guarantees import Guarantee
 
     if not isinstance(guarantee, Guarantee):
         raise TypeError(f"guarantee must be a dpcore.guarantees.Guarantee, got {type(guarantee).__name__}; "
                         "pass the release's .guarantee, never a text label")
+    return guarantee
+
+
+def chip_label(guarantee) -> str:
+    """The guarantee in a few words for its chip: the kind and its parameters, e.g. "(ε, δ)-DP per user (ε = 1,
+    δ = 1e-05)", "local sensitivity", "k-anonymity (K = 10)". The qualifiers (scope, what the proof does not
+    cover) are in the full sentence, :func:`badge_help`."""
+    from dpcore import guarantees as G
+
+    g = _check_guarantee(guarantee)
+    per = f" per {g.unit}" if g.unit else ""
+    params = {"ε": g.epsilon, "δ": g.delta if g.kind != G.PURE_DP else None, "γ": g.gamma}
+    numbers = ", ".join(f"{k} = {v:g}" for k, v in params.items() if v is not None)
+    return {
+        G.PURE_DP: f"ε-DP{per} ({numbers})",
+        G.APPROXIMATE_DP: f"(ε, δ)-DP{per} ({numbers})",
+        G.RANDOM_DP: f"random DP{per} ({numbers})",
+        G.LOCAL_SENSITIVITY: "local sensitivity",
+        G.K_ANONYMITY: f"k-anonymity (K = {g.K})",
+        G.NO_PROTECTION: "the private data as it is",
+    }[g.kind]
+
+
+def badge_text(guarantee, *, name: str = "") -> str:
+    """The words of a guarantee chip: the strength in words, then the short label (so the chip never relies on
+    colour alone, and is short enough never to be cut): "Guarantee: BayesianDP — not DP: local sensitivity".
+    The full sentence is the chip's tooltip (:func:`badge_help`) and the reviewer's panel."""
+    g = _check_guarantee(guarantee)
     who = f"{name} — " if name else ""
-    return f"Guarantee: {who}{guarantee.strength}: {guarantee.label}"
+    return f"Guarantee: {who}{g.strength}: {chip_label(g)}"
+
+
+def badge_help(guarantee) -> str:
+    """The full sentence behind a chip (its tooltip): the whole label, with every qualifier, and the promise."""
+    g = _check_guarantee(guarantee)
+    return f"**{g.strength}: {g.label}.** {g.promise}"
 
 
 def guarantee_badge(guarantee, *, name: str = "") -> None:
     """Show a release's guarantee: colour, icon and words all derived from the Guarantee's kind (never from
     text matching). Green only for a proven ε-DP / (ε, δ)-DP; orange for random DP, a sensitivity measured
-    on the private data, or DP of part of the release; red for k-anonymity and no protection."""
-    st.badge(badge_text(guarantee, name=name), icon=guarantee.icon, color=guarantee.colour)
+    on the private data, or DP of part of the release; red for k-anonymity and no protection. The chip holds
+    the short label; hovering it shows the full sentence (and chips wrap rather than cut: dpui.page_style)."""
+    st.badge(badge_text(guarantee, name=name), icon=guarantee.icon, color=guarantee.colour,
+             help=badge_help(guarantee))
 
 
 def grid_figure(rows: int, cols: int, *, titles: Sequence[str] = (), shared_x: bool = False,

@@ -72,6 +72,35 @@ def test_every_badge_matches_its_mechanism(path):
         assert by_name.get(name) == {colour}, (name, by_name.get(name), sorted(by_name))
 
 
+CHIP_MAX = 100
+"""Longest chip text (the chips wrap in a narrow column instead of being cut; the browser test checks that)."""
+
+
+@pytest.mark.parametrize("path", list(PAGES))
+def test_every_chip_is_short_and_its_full_sentence_is_on_hover(path):
+    """Issue 24 item 7: chips were cut with "…" where the qualifier is. A chip holds the short label; its tooltip
+    holds the full label (every qualifier: scope, what the proof does not cover) and the promise."""
+    from dpcore import guarantees as G
+
+    at = run(path)
+    chips = [(m, BADGE.match(m.value.strip())) for m in at.markdown]
+    chips = [(m, hit) for m, hit in chips if hit]
+    assert chips, f"no guarantee chip on {path}"
+    for m, hit in chips:
+        assert len(m.value.split("[", 1)[1]) <= CHIP_MAX, m.value
+        words = hit.group(4)
+        tooltip = m.proto.help
+        assert tooltip.startswith(f"**{words}: ") and tooltip.count("**") == 2, (m.value, tooltip)
+        label = tooltip[len(f"**{words}: "):].split(".**", 1)[0]
+        assert hit.group(5).split(" (")[0] in label or hit.group(5) == "the private data as it is", (m.value, label)
+        assert tooltip.split(".**", 1)[1].strip(), f"no promise behind {m.value}"
+    # a qualifier the chip leaves out is in its tooltip (the home page shows DPSU-single's and TopicDP's)
+    if path == "app.py":
+        tips = " ".join(m.proto.help for m, _ in chips)
+        assert "not for all lengths together" in tips and "non-private choice of topics and keywords" in tips
+        assert G.local_sensitivity(1.0, 1e-5).label.split(";")[0] in tips
+
+
 @pytest.mark.parametrize("path", [p for p in PAGES if p != "app.py"])
 def test_reviewer_panel_on_every_page(path):
     at = run(path)

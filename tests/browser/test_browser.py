@@ -135,6 +135,29 @@ def test_no_request_leaves_the_machine(page, app_url):
     assert outside == [], f"requests to other hosts: {outside}"
 
 
+@pytest.mark.parametrize("path", ["/", "/Mechanisms_101", "/Bayesian_ngram_DP", "/DP_ngram_extraction"])
+def test_guarantee_chips_are_never_cut(page, app_url, path):
+    """Issue 24 item 7: Streamlit cuts a badge wider than its column with "…" — on the home page exactly where
+    the qualifier was. Every chip shows its whole text (short label; it wraps in a narrow column), and
+    hovering it shows the full sentence."""
+    page.set_viewport_size({"width": 900, "height": 1000})
+    page.goto(app_url + path)
+    if path != "/":
+        page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    wait_idle(page)
+    chips = page.locator(".stMarkdownBadge")
+    sizes = chips.evaluate_all("els => els.filter(e => e.offsetParent !== null && e.textContent.includes('Guarantee:'))"
+                               ".map(e => [e.textContent, e.scrollWidth, e.clientWidth])")
+    assert sizes, f"no guarantee chip on {path}"
+    cut = [text for text, scroll, client in sizes if scroll > client + 1]
+    assert cut == [], f"chips cut on {path}: {cut}"
+    first = page.locator(".stMarkdownBadge", has_text="Guarantee:").first
+    first.hover()
+    tooltip = page.locator('[data-testid="stTooltipContent"]').first
+    tooltip.wait_for(timeout=10_000)
+    assert "Adding or removing one user" in tooltip.inner_text() or "not DP" in tooltip.inner_text()
+
+
 def _upload(page, app_url, name: str, data: bytes):
     page.goto(f"{app_url}/?corpus=upload")
     wait_idle(page)
