@@ -6,6 +6,7 @@ Tab 2 sweeps one knob (Δ0, ε, η, c or the pruning rule) and plots n-grams per
 Cached loaders: dpui.dpne_data; figures and tables: dpui.dpne_figures; texts: dpui/page_texts/dpne.md.
 """
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -100,7 +101,7 @@ with tab_main:
     show_figure(fig, alt=alt, key="dpne_bars", records=rows)
     for name in base:  # the baselines' guarantees, from the same function their releases use
         guarantee_badge(dpne_guarantee(epsilon=eps, delta=delta, single_length=name == "DPSU-single"), name=name)
-    st.caption(text("dpne", "defaults_caption"))
+    st.caption(text("dpne", "defaults_caption", n_users=tc.n_users, median_words=float(np.median(items_per_user(tc)))))
     st.caption(text("dpne", "baselines_caption"))
     export_view("n-grams per length", rows, settings={"page": "DP n-gram extraction", "epsilon": eps, "delta": delta, "seed": seed,
                   "corpus": settings.corpus_label, "corpus_hash": chash, "T": T, "delta0": delta0, "eta": eta,

@@ -172,3 +172,16 @@ def test_large_corpus_waits_for_buttons_then_draws_the_comparisons(monkeypatch):
     at.select_slider(key="dpne_eta").set_value(0.05).run()  # the buttons stay pressed for the session
     assert_clean(at)
     assert not [i for i in at.info if "takes minutes" in i.value]
+
+
+def test_defaults_caption_states_this_corpus_s_median_user():
+    """Issue 24 item 2: the caption justified Δ0 = 50 by "the 2,400-user sample" (the corpus has 3,000 users): it
+    now says how many users the shown corpus has and how many distinct words its median user holds."""
+    import numpy as np
+
+    at = fresh_app()
+    corpus = dpcore.load_sample_corpus("private")
+    words = float(np.median(dpcore.items_per_user(dpcore.encode_corpus(corpus))))
+    caption = next(c.value for c in at.caption if c.value.startswith("The paper's Fig. 1 / Table 4"))
+    assert f"the median user of this corpus, {corpus.n_users:,} users, holds {words:,.0f} distinct words" in caption
+    assert "2,400" not in caption
