@@ -130,10 +130,13 @@ with tab_exp:
         show_figure(fig, alt=alt, records=city_rows)
     c1, c2, c3 = st.columns(3)
     c1.metric("computed Δu", f"{ex.sensitivity_true:.4f}")
-    c2.metric("worst ratio over neighbours and cities", f"{ex.worst_ratio:.4f}",
-              help=f"at {ex.worst_pair[1]}, {ex.worst_pair[0]} vs D (both directions checked)")
-    c3.metric("e^ε", f"{ex.bound:.4f}", delta="ratio within e^ε" if not ex.violates else "ratio EXCEEDS e^ε",
-              delta_color="normal" if not ex.violates else "inverse")
+    c2.metric(f"worst ratio over D's {len(ex.neighbours) - 1} neighbours", f"{ex.worst_ratio:.4f}",
+              help=f"at {ex.worst_pair[1]}, {ex.worst_pair[0]} vs D (every city, both directions). Only D's own "
+                   "neighbours: Δu is computed from D, so this checks these pairs and proves no DP.")
+    c3.metric("e^ε", f"{ex.bound:.4f}", delta="within e^ε · not a DP proof" if not ex.violates else "ratio EXCEEDS e^ε",
+              delta_color="off" if not ex.violates else "inverse", delta_arrow="off" if not ex.violates else "auto",
+              help="The ratio stays within e^ε for D's own neighbours only: Δu is computed from D, so another society's "
+                   "neighbours are not covered (the badge: not DP). ε-DP needs a Δu that holds for every society.")
     if ex.violates:
         st.warning(f"With Δu = {ex.sensitivity_used:.4f} (too small) the ratio {ex.worst_ratio:.3f} exceeds e^ε = "
                    f"{ex.bound:.3f}: the mechanism is no longer ε-DP.", icon="🚨")

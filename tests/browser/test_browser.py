@@ -158,6 +158,30 @@ def test_guarantee_chips_are_never_cut(page, app_url, path):
     assert "Adding or removing one user" in tooltip.inner_text() or "not DP" in tooltip.inner_text()
 
 
+def test_city_map_shows_every_name_and_its_whole_legend(page, app_url):
+    """Issue 24 item 3: on Mechanisms 101's exponential mechanism the city map cut "Los Angeles" at the plot's
+    edge and its legend ("… a member lives ther"). Every city name lies inside the plot area, every legend
+    entry inside the chart."""
+    page.goto(f"{app_url}/Mechanisms_101")
+    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    wait_idle(page)
+    page.get_by_role("tab", name="(c) Exponential mechanism").click()
+    wait_idle(page)
+    chart = page.locator('[data-testid="stPlotlyChart"]', has_text="Candidate cities").first
+    chart.scroll_into_view_if_needed()
+    chart.locator(".textpoint text").first.wait_for(timeout=30_000)
+    boxes = chart.evaluate("""el => {
+        const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+        return {svg: box(el.querySelector(".main-svg")), plot: box(el.querySelector(".nsewdrag")),
+                names: [...el.querySelectorAll(".textpoint text")].map(t => [t.textContent, box(t)]),
+                legend: [...el.querySelectorAll(".legendtext")].map(t => [t.textContent, box(t)])};
+    }""")
+    inside = lambda b, outer: b[0] >= outer[0] - 1 and b[2] <= outer[2] + 1 and b[1] >= outer[1] - 1 and b[3] <= outer[3] + 1  # noqa: E731
+    assert len(boxes["names"]) == 7
+    assert [n for n, b in boxes["names"] if not inside(b, boxes["plot"])] == [], boxes
+    assert boxes["legend"] and [n for n, b in boxes["legend"] if not inside(b, boxes["svg"])] == [], boxes
+
+
 def _upload(page, app_url, name: str, data: bytes):
     page.goto(f"{app_url}/?corpus=upload")
     wait_idle(page)
