@@ -53,7 +53,7 @@ def test_page_renders_tabs_charts_and_guarantee():
         assert c.proto.alt.strip()  # every chart has alt text
     for spec in charts(at):  # axis titles present
         assert spec["layout"]["xaxis"]["title"]["text"] and spec["layout"]["yaxis"]["title"]["text"]
-    badges = [m.value for m in at.markdown if "badge[" in m.value]
+    badges = [f"{m.value} {m.proto.help}" for m in at.markdown if "badge[" in m.value]  # chip + its tooltip
     assert any(":green-badge[🔒 Guarantee: DPNE — DP: (ε, δ)-DP per user (ε = 1, δ = 1e-05)" in b for b in badges)
     assert any("DPSU-single — DP: (ε, δ)-DP per user" in b and "for each length separately" in b for b in badges)
     assert len(at.get("latex")) >= 3  # formulas: budget, thresholds, step view
