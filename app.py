@@ -7,6 +7,7 @@ import streamlit as st
 
 from dpcore import mechanism_guarantees
 from dpui import guarantee_badge, shared_sidebar
+from dpui.bayesian_knobs import guarantee_settings
 from dpui.errors import plain_text
 from dpui.navigation import available_pages
 from dpui.texts import text
@@ -18,7 +19,8 @@ st.title("What does differential privacy do to text statistics?")
 st.markdown(text("home", "intro"))
 
 # every mechanism's guarantee, built by the functions its release type labels itself with (never typed here)
-guarantees = mechanism_guarantees(epsilon=settings.epsilon, delta=settings.delta)
+guarantees = mechanism_guarantees(epsilon=settings.epsilon, delta=settings.delta,
+                                  **guarantee_settings(settings.size))  # the caps the Bayesian page uses
 for page in available_pages():  # a page another branch adds shows up once its file exists
     with st.container(border=True):
         st.page_link(page.path, label=f"**{page.title}**", icon="➡️")

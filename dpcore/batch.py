@@ -11,9 +11,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from .guarantees import Guarantee, approximate_dp
 
-__all__ = ["BatchRelease", "dpne_guarantee", "run_dpne_local"]
+__all__ = ["BatchRelease", "MIN_USERS", "check_enough_users", "dpne_guarantee", "run_dpne_local"]
+
+MIN_USERS = 2
+"""Fewest users (with at least one word) a batch run accepts: as the app's upload
+(:func:`dpcore.corpus.load_uploaded_corpus`, ``min_users=2``)."""
+
+
+def check_enough_users(n_users: int) -> None:
+    """Refuse an input with fewer than :data:`MIN_USERS` users with text, as the app does: DP protects one user
+    among many, and one user's file released as "DP" is that user's text. Raises
+    :class:`dpcore.stream.InputError` (the command line's exit code 2)."""
+    from .stream import InputError
+
+    if n_users < MIN_USERS:
+        raise InputError(f"the input has {n_users} user(s) with text but at least {MIN_USERS} are needed: differential "
+                         "privacy protects one user among many, so the user column must identify who wrote each row")
 
 
 @dataclass(frozen=True)
@@ -43,6 +60,8 @@ def run_dpne_local(path, *, epsilon, delta, max_length, contribution_limit, eta,
 
     tc = read_token_corpus(path, user_column=user_column, text_column=text_column,
                            progress=None if progress is None else progress.reading)
+    with_text = np.unique(tc.user_of[[0, -1]]).size if tc.user_of.size else 0  # rows are in user order
+    check_enough_users(with_text)
     if progress is not None:
         progress.status(f"DPNE on {tc.n_users:,} users, T = {max_length}")
     rel = dpne(tc, epsilon=epsilon, delta=delta, max_length=max_length, contribution_limit=contribution_limit,

@@ -38,9 +38,15 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["main", "build_parser", "write_release"]
+__all__ = ["main", "build_parser", "release_summary", "write_release"]
 
 ENGINES = ("local", "spark")
+DEFAULT_MAX_LENGTH = 6
+"""T, as on the DP n-gram extraction page (tests/test_cli.py checks that the page's defaults agree)."""
+DEFAULT_CONTRIBUTION_LIMIT = 50
+"""Δ0, as on the DP n-gram extraction page."""
+DEFAULT_ETA = 0.01
+"""η, as on the DP n-gram extraction page."""
 
 
 class _Progress:
@@ -99,8 +105,9 @@ def _common(p: argparse.ArgumentParser, *, release: bool = True) -> None:
     if release:
         p.add_argument("--epsilon", required=True, type=_positive_float("epsilon"), help="ε > 0")
         p.add_argument("--delta", required=True, type=_positive_float("delta"), help="δ in (0, 1)")
-        p.add_argument("--contribution-limit", type=_int("contribution_limit"), default=10, metavar="Δ0",
-                       help="most items a user contributes per length (default 10)")
+        p.add_argument("--contribution-limit", type=_int("contribution_limit"), default=DEFAULT_CONTRIBUTION_LIMIT,
+                       metavar="Δ0", help=f"most items a user contributes per length (default "
+                                          f"{DEFAULT_CONTRIBUTION_LIMIT}, as in the app)")
         p.add_argument("--selection", choices=("random", "most-frequent"), default="random",
                        help="which items a user over the limit keeps (default random)")
         p.add_argument("--seed", type=_int("seed"), default=None,
@@ -116,9 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = sub.add_parser("dpne", help="release n-grams of length 1..T with DPNE (003 Algorithm 1)")
     _common(p)
-    p.add_argument("--max-length", type=_int("max_length"), default=10, metavar="T", help="longest length (default 10)")
-    p.add_argument("--eta", type=_positive_float("eta"), default=0.01, metavar="η",
-                   help="tolerated share of spurious k-grams, in (0, 1) (default 0.01)")
+    p.add_argument("--max-length", type=_int("max_length"), default=DEFAULT_MAX_LENGTH, metavar="T",
+                   help=f"longest length (default {DEFAULT_MAX_LENGTH}, as in the app)")
+    p.add_argument("--eta", type=_positive_float("eta"), default=DEFAULT_ETA, metavar="η",
+                   help=f"tolerated share of spurious k-grams, in (0, 1) (default {DEFAULT_ETA:g})")
     p.add_argument("--noise-decay", type=_positive_float("noise_decay"), default=1.0, metavar="c",
                    help="σ_k = σ_1·c^(k−1) (default 1)")
     p.add_argument("--pruning", choices=("both", "single"), default="both", help="valid k-grams rule (default both)")
@@ -199,6 +207,33 @@ def write_release(out_dir: Path, rel, settings: dict, *, overwrite: bool = False
                 "|V_k| = 0 (nothing can be released).",
     }
     _atomic_dir(out_dir, overwrite, lambda tmp: _write_files(tmp, rel.sets, report))
+
+
+def release_summary(out_dir: Path, rel, settings: dict) -> str:
+    """What a run released, for the terminal: the count per length (a function of the release), the settings,
+    σ and ρ_k, the guarantee and where the files are. Nothing else computed from the corpus (no number of
+    users, no counts of an n-gram)."""
+    what = "single tokens" if settings["command"] == "dpsu" else "n-grams"
+    total = sum(len(v) for v in rel.sets.values())
+    lines = [f"{settings['command'].upper()} released {total:,} {what} (the sets only, never counts) into {out_dir}:"]
+    for k, grams in sorted(rel.sets.items()):
+        lines.append(f"  length {k}: {len(grams):>9,}  ngrams-{k}.txt")
+    knobs = [f"ε = {settings['epsilon']:g}", f"δ = {settings['delta']:g}"]
+    if "max_length" in settings:
+        knobs.append(f"T = {settings['max_length']}")
+    knobs.append(f"Δ0 = {settings['contribution_limit']}")
+    if "eta" in settings:
+        knobs += [f"η = {settings['eta']:g}", f"c = {settings['noise_decay']:g}", f"pruning {settings['pruning']}"]
+    knobs += [f"selection {settings['selection']}", f"engine {settings['engine']}", f"seed {settings['seed']}"]
+    lines.append("Settings: " + ", ".join(knobs))
+    rho = ", ".join(f"ρ_{k} = {v:.4g}" for k, v in sorted(rel.thresholds.items()) if np.isfinite(v))
+    sigmas = sorted(rel.sigmas.items())
+    sig = (f"σ_k = {sigmas[0][1]:.4g} at every length" if len({f"{v:.4g}" for _, v in sigmas}) == 1 else
+           ", ".join(f"σ_{k} = {v:.4g}" for k, v in sigmas))
+    lines.append(f"Noise: σ = {rel.sigma:.4g} ({sig}); thresholds {rho}")
+    lines.append(f"Guarantee: {rel.guarantee.label}")
+    lines.append(f"Report (every setting, σ_k, ρ_k, |V_k|): {out_dir / 'report.json'}")
+    return "\n".join(lines)
 
 
 def _write_files(tmp: Path, sets: dict, report: dict) -> None:
@@ -314,6 +349,7 @@ def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)  # exits with code 2 on a usage error
     progress = _Progress()
+    summary = str(Path(args.out))
     try:
         if args.command == "kanon-coverage":
             _run_coverage(args, progress)
@@ -323,6 +359,7 @@ def main(argv=None) -> int:
             rel, settings = _run_release(args, progress)
             progress.status("writing")
             write_release(Path(args.out), rel, settings, overwrite=args.overwrite)
+            summary = release_summary(Path(args.out), rel, settings)
     except (CliError, InputError, ValueError, TypeError) as exc:
         if progress.enabled:
             sys.stderr.write("\n")
@@ -332,5 +369,5 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     progress.done()
-    print(str(Path(args.out)))
+    print(summary)
     return 0

@@ -432,10 +432,12 @@ def review(release, *, n_users=None, user_items=None, confidence=0.95, value=Non
 # ------------------------------------------------------------------------------------------------ overview
 
 
-def mechanism_guarantees(*, epsilon=1.0, delta=1e-5, gamma=0.1, K=10, W=10, max_items=50,
-                         max_users=2400) -> tuple[tuple[str, str, Guarantee], ...]:
+def mechanism_guarantees(*, epsilon=1.0, delta=1e-5, gamma=0.1, K=10, W, max_items,
+                         max_users) -> tuple[tuple[str, str, Guarantee], ...]:
     """(page, mechanism, Guarantee) for every mechanism and baseline the dashboard shows, built by the same
-    functions the release types use to label themselves (so the home page's table cannot drift from them)."""
+    functions the release types use to label themselves (so the home page's table cannot drift from them).
+    The caps the labels name (W, L = ``max_items``, N_max = ``max_users``) have no default here: the caller
+    passes the ones its releases use (the home page: the Bayesian page's, dpui.bayesian_knobs.guarantee_settings)."""
     from .bayesian import bayesian_guarantee, end_to_end_guarantee
     from .bayesian_baselines import PRIVATE_BASELINE_GUARANTEE, PUBLIC_BASELINE_GUARANTEE, laplace_guarantee
     from .dpne import dpne_guarantee

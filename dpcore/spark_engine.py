@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .batch import BatchRelease, dpne_guarantee
+from .batch import BatchRelease, check_enough_users, dpne_guarantee
 from .dpne import (
     PRUNING_RULES,
     SELECTION_RULES,
@@ -58,7 +58,7 @@ from .keyed import STREAM_NOISE, STREAM_SELECT, fold_keys, keyed_normal, keyed_u
 from .stream import input_files
 from .validation import check_choice, check_delta, check_epsilon, check_int, check_real
 
-__all__ = ["EngineUnavailable", "run_dpne_spark", "spark_session"]
+__all__ = ["EngineUnavailable", "run_dpne_spark", "spark_session", "worker_python"]
 
 _SHIPPED: set = set()  # SparkContext ids that already received the dpcore zip
 _BATCH = 1 << 20
@@ -77,17 +77,38 @@ def _import_pyspark():
                                 "(and Java 17, e.g. Debian's openjdk-17-jre-headless)") from None
 
 
+PYTHON_VARIABLES = ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")
+"""The environment variables that name the interpreter of Spark's Python workers and driver."""
+
+
+def worker_python() -> str:
+    """The interpreter Spark's Python workers run: ``PYSPARK_PYTHON`` when the user set it, else this one.
+
+    pyspark starts its workers with ``PYSPARK_PYTHON``, or ``python3`` from PATH when it is unset
+    (``SparkContext.pythonExec``; the ``spark.pyspark.python`` setting does not reach the SQL workers that
+    ``mapInArrow`` runs on). Run from a virtualenv that is not first on PATH, the workers were another
+    Python without this package's dependencies (``No module named 'pyarrow'``). So both variables are set
+    to ``sys.executable`` unless the user set them (a cluster whose workers use another path sets them).
+    """
+    for name in PYTHON_VARIABLES:
+        if not os.environ.get(name):
+            os.environ[name] = sys.executable
+    return os.environ["PYSPARK_PYTHON"]
+
+
 def spark_session(master: str = "local[*]", *, driver_memory: str = "2g", conf: dict | None = None):
-    """A SparkSession for DPNE (UI off, Python workers = this interpreter)."""
+    """A SparkSession for DPNE (UI off, Python workers = this interpreter unless PYSPARK_PYTHON says
+    otherwise: :func:`worker_python`)."""
     _import_pyspark()
     from pyspark.sql import SparkSession
 
+    python = worker_python()
     b = (SparkSession.builder.master(master).appName("dpcore-dpne")
          .config("spark.ui.enabled", "false")
          .config("spark.driver.memory", driver_memory)
          .config("spark.sql.shuffle.partitions", "8")
-         .config("spark.pyspark.python", sys.executable)
-         .config("spark.pyspark.driver.python", sys.executable))
+         .config("spark.pyspark.python", python)
+         .config("spark.pyspark.driver.python", os.environ["PYSPARK_DRIVER_PYTHON"]))
     for k, v in (conf or {}).items():
         b = b.config(k, v)
     try:
@@ -240,6 +261,8 @@ def _run(spark, files, *, epsilon, delta, T, limit, eta, c, pruning, selection, 
     fdf = fdf.repartition(max(1, min(len(files), 64)))
     schema = "sid long, pos int, user_key long, tok_key long, h1 long, tok string"
     P = fdf.mapInArrow(lambda it: _read_partition(it, user_column, text_column), schema).localCheckpoint(eager=True)
+    first, last = P.agg(F.min("user_key"), F.max("user_key")).first()  # position rows: users with text only
+    check_enough_users(0 if first is None else 1 if first == last else 2)
 
     def level_release(C, k, sigma_k, rho_k, extra):
         """C: candidate rows (user_key, h, extra...) → histogram rows (h, extra..., released) as numpy."""

@@ -74,6 +74,9 @@ def _open_text(path: Path):
 def iter_records(path, *, user_column: str = "user", text_column: str = "text") -> Iterator[tuple[str, str]]:
     """(user id as text, text) for every record of every input file, in file order.
 
+    A record without a user id (empty, blank or JSON null) is skipped, as the app's upload skips it
+    (:func:`dpcore.corpus.corpus_from_records`): it cannot be attributed to a user.
+
     Raises:
       InputError: a missing file or column, a line that is not a JSON object, bad UTF-8 or gzip.
     """
@@ -88,7 +91,8 @@ def iter_records(path, *, user_column: str = "user", text_column: str = "text") 
                         if col not in cols:
                             raise InputError(f"{f}: no column {quote(col)}; the header has {quote(cols, 200)}")
                     for row in reader:
-                        yield str(row[user_column]), row[text_column] or ""
+                        if (row[user_column] or "").strip():
+                            yield str(row[user_column]), row[text_column] or ""
                 else:
                     for lineno, line in enumerate(fh, start=1):
                         if not line.strip():
@@ -107,7 +111,9 @@ def iter_records(path, *, user_column: str = "user", text_column: str = "text") 
                         if text is not None and not isinstance(text, str):
                             raise InputError(f"{f}, line {lineno}: field {quote(text_column)} must be text, "
                                              f"got {type(text).__name__}")
-                        yield str(rec[user_column]), text or ""
+                        user = rec[user_column]
+                        if user is not None and str(user).strip():
+                            yield str(user), text or ""
         except (UnicodeDecodeError, gzip.BadGzipFile, EOFError, csv.Error) as exc:
             raise InputError(f"{f}: cannot be read as {fmt}{'.gz' if f.name.endswith('.gz') else ''} ({exc})") from None
 

@@ -15,22 +15,31 @@ from .texts import text
 
 
 def score_histogram(run: ScenarioRun) -> tuple[go.Figure, str]:
-    """The two score distributions (all trials) and the chosen event's threshold, with alt text."""
+    """The two score distributions (all trials) and the chosen event's threshold, with alt text.
+
+    Binned here, not in the browser: the figure (and its Numbers table) holds ~60 bars per dataset whatever the
+    number of trials, instead of every score (200,000 of them at the Laplace pair's 100,000 trials took ~0.4 s
+    per rerun and 0.2 GB more)."""
     r = run.result
     a, b = r.scores_d, r.scores_d_prime
     lo, hi = float(np.min([a.min(), b.min()])), float(np.max([a.max(), b.max()]))
     if np.isfinite(lo) and np.isfinite(hi) and np.unique(np.concatenate([a, b])).size <= 12:
-        xbins = dict(start=lo - 0.5, end=hi + 0.5, size=max((hi - lo) / 10, 0.5) if hi > lo else 1.0)
+        size = max((hi - lo) / 10, 0.5) if hi > lo else 1.0
+        start, end = lo - 0.5, hi + 0.5
     else:
         lo_q, hi_q = np.quantile(np.concatenate([a, b]), [0.001, 0.999])
-        xbins = dict(start=float(lo_q), end=float(hi_q), size=float(hi_q - lo_q) / 60 or 1.0)
+        start, end = float(lo_q), float(hi_q)
+        size = (end - start) / 60 or 1.0
+    edges = start + size * np.arange(int(np.ceil((end - start) / size)) + 1)
+    centres = (edges[:-1] + edges[1:]) / 2
     fig = go.Figure()
     for i, (name, s) in enumerate((("runs on D", a), ("runs on D'", b))):
-        fig.add_trace(go.Histogram(x=s, name=name, xbins=xbins, histnorm="probability", opacity=0.55,
-                                   marker=series_style(i).bar()))
+        counts, _ = np.histogram(s, bins=edges)
+        fig.add_trace(go.Bar(x=centres, y=counts / max(len(s), 1), width=size, name=name, opacity=0.55,
+                             marker=series_style(i).bar()))
     fig.add_vline(x=r.event.threshold, line_dash="dash", line_color=REFERENCE,
                   annotation_text=f"event: score {r.event.direction} {r.event.threshold:.4g}")
-    fig.update_layout(barmode="overlay", title="Scores of the two output distributions",
+    fig.update_layout(barmode="overlay", bargap=0, title="Scores of the two output distributions",
                       xaxis_title="score of one output", yaxis_title="share of runs", height=380)
     alt = (f"Overlaid histograms of the score of each output, {r.trials:,} runs on D and {r.trials:,} on D', with "
            f"a dashed line at the chosen event's threshold, score {r.event.direction} {r.event.threshold:.4g}.")

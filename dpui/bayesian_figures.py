@@ -104,7 +104,8 @@ def kanon_figure(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibr
     fig.update_xaxes(type="log", title_text="K (min. users per kept n-gram, log scale; right = more suppression)",
                      row=1, col=1)
     fig.update_xaxes(type="log", title_text=EPS_AXIS, row=1, col=2)
-    fig.update_yaxes(type="log", title_text=KL_AXIS, row=1, col=1)
+    fig.update_yaxes(type="log")  # both panels: a shared (matched) axis must have the same type, or plotly
+    fig.update_yaxes(title_text=KL_AXIS, row=1, col=1)  # draws the right panel on its own linear scale
     fig.update_layout(title="Same y-scale: k-anonymity against BayesianDP (000 Fig. 5)")
     alt = ("Two panels sharing a log KL axis. Left, k-anonymity KL against K: " + ", ".join(
         f"K={k}: {v:.3g}" for k, v in zip(kdf["K"], kdf["kl"])) + ". Right, mean KL against ε — " + "; ".join(

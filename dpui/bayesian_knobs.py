@@ -15,6 +15,9 @@ from .sidebar import format_number
 from .state import IN_URL
 
 S_OPTIONS = (1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0, 1e3, 1e4)
+DEFAULT_W = 2
+"""W's default (000 §4.3: W = |U|/1000, ≈ 2 for the sample corpus)."""
+DEFAULT_K = 10
 from .calibration import CALIBRATION_LABELS  # noqa: E402,F401  (auto / classic / analytic; kept for importers)
 
 
@@ -51,10 +54,22 @@ def bayesian_knobs() -> BayesKnobs:
         st.markdown("### This page")
         n = st.radio("n-gram order n", (1, 2, 3), index=0, horizontal=True, key="bayes_n", **IN_URL,
                      help="Vocabulary = the public corpus' n-grams; n-grams never cross a sentence boundary.")
-        W = st.slider("W (Laplace baselines: max counts per user)", 1, 50, 2, key="bayes_W", **IN_URL,
+        W = st.slider("W (Laplace baselines: max counts per user)", 1, 50, DEFAULT_W, key="bayes_W", **IN_URL,
                       help="000 §4.3 uses W = |U|/1000 (≈ 2 for the sample corpus).")
-        K = st.select_slider("K (k-anonymity: min. users per item)", K_OPTIONS, value=10, key="bayes_K", **IN_URL)
+        K = st.select_slider("K (k-anonymity: min. users per item)", K_OPTIONS, value=DEFAULT_K, key="bayes_K", **IN_URL)
         reps = st.slider("Repetitions (noisy curves)", 2, 30, 10, key="bayes_reps", **IN_URL,
                          help="Curves show the mean and a 10–90% band over this many seeded releases.")
         calibration = calibration_radio(key="bayes_calibration")  # auto (default) / classic / analytic
     return BayesKnobs(S, rho, C, n, W, K, reps, calibration)
+
+
+def guarantee_settings(size: str = "classroom") -> dict:
+    """The page's caps that its guarantees name, as keywords of :func:`dpcore.mechanism_guarantees` (W, K, L as
+    ``max_items``, N_max as ``max_users``): this session's values where the page has set them, else the page's
+    own defaults (N_max's follows the sample size). The home page shows these, so it says what the page uses."""
+    from .bayesian_modes import DEFAULT_L, default_n_max
+
+    state = st.session_state
+    return {"W": int(state.get("bayes_W", DEFAULT_W)), "K": int(state.get("bayes_K", DEFAULT_K)),
+            "max_items": int(state.get("bayes_L", DEFAULT_L)),
+            "max_users": int(state.get("bayes_Nmax", default_n_max(size)))}

@@ -92,6 +92,7 @@ def modes_panel(*, strict, local, p, epsilon: float, delta: float, calibration: 
     is orange: its noise is scaled to a sensitivity measured on the private data). Returns the two
     releases (strict, local)."""
     from .charts import guarantee_badge
+    from .exercises import spoiler
 
     rel_s = strict.release(epsilon=epsilon, delta=delta, calibration=calibration, rng=rng_strict)
     rel_l = local.release(epsilon=epsilon, delta=delta, calibration=calibration, rng=rng_local)
@@ -106,7 +107,8 @@ def modes_panel(*, strict, local, p, epsilon: float, delta: float, calibration: 
             m[1].metric(f"σ_ps ({rel.calibration})", f"{rel.sigma:.4g}")
             m[2].metric("KL to private", f"{kl_divergence(p, rel.theta):.4g}", help="KL(private ‖ θ); lower is better.")
     ratio = rel_s.sigma / rel_l.sigma if rel_l.sigma > 0 else float("inf")
-    st.caption(f"The strict σ is {ratio:.3g} × the local one: that is what the paper's local γ buys — and why it is "
+    shown = spoiler("bayes_strict_local_ratio", f"{ratio:.3g}")  # an exercise's answer: hidden while it is open
+    st.caption(f"The strict σ is {shown} × the local one: that is what the paper's local γ buys — and why it is "
                "not allowed: the local γ is measured on the private data, so it promises nothing for a corpus that "
                "differs from this one, and σ itself depends on who is in the data.")
     return rel_s, rel_l

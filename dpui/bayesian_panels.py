@@ -12,6 +12,7 @@ from dpcore.metrics import KL_SMOOTHING
 
 from .bayesian_knobs import BayesKnobs
 from .calibration import calibration_note
+from .exercises import spoiler
 from .texts import latex, text
 
 
@@ -41,7 +42,8 @@ def release_panel(k: BayesKnobs, *, counts, prepared, release, gamma_worst: floa
     cap = f" and capped at L = {prepared.max_items} distinct n-grams per user" if strict else ""
     st.markdown(text("bayesian", "in_words", promise=release.guarantee.promise, n_users=counts.n_users,
                      vocabulary=counts.vocabulary_size, n=k.n, C=k.C, cap=cap, downweighted=prepared.share_downweighted,
-                     c_over_s=k.C / k.S, gamma=prepared.sensitivity, gamma_kind=gamma_kind, sigma=release.sigma,
+                     c_over_s=spoiler("bayes_full_weight_users", f"{k.C / k.S:g}"), gamma=prepared.sensitivity,
+                     gamma_kind=gamma_kind, sigma=release.sigma,
                      sigma_classic=sigma_classic, sigma_analytic=sigma_analytic))
     st.info(text("bayesian", "sensitivity_info"), icon="ℹ️")
     with st.expander("The mechanism (000 Algorithm 1, Corollary 1; SPEC §3)", expanded=False):

@@ -108,10 +108,85 @@ def show_figure(fig: go.Figure, *, alt: str, key: str | None = None,
     if not alt or not alt.strip():
         raise ValueError("alt must describe the chart for screen readers, got an empty string")
     fig.update_layout(margin=dict(l=10, r=10, t=50, b=10), legend=dict(orientation="h", y=-0.2))
+    decade_ticks(fig)
     st.plotly_chart(fig, width="stretch", alt=alt, key=key, config={"displaylogo": False})
     rows = figure_records(fig) if records is None else records
     with st.expander(f"Numbers — {figure_title(fig) or 'the data behind this chart'}"):
         st.dataframe(table(rows), hide_index=True, width="stretch")
+
+
+# ------------------------------------------------------------------------------ log axes: decades only
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def tick_label(v: float) -> str:
+    """A log-axis tick as people read it on a projector: 0.001 … 500,000 written out, beyond that 10⁻⁵, 10⁶ (a
+    decade) or 2·10⁻⁵ (a 1-2-5 step)."""
+    if 1e-3 <= v < 1e6:
+        return f"{v:,.3f}".rstrip("0").rstrip(".") if v < 1 else f"{v:,.0f}"
+    exponent = int(np.floor(np.log10(v) + 1e-9))
+    mantissa = round(v / 10.0**exponent)
+    power = "10" + str(exponent).translate(_SUPERSCRIPT)
+    return power if mantissa == 1 else f"{mantissa}·{power}"
+
+
+def log_ticks(low: float, high: float) -> list[float]:
+    """Tick values for a log axis whose data run from ``low`` to ``high`` (> 0): the powers of ten when the
+    data cross at least two of them, else 1-2-5 steps (a range within one decade would otherwise show one
+    label or none); none (plotly's own labels) when even those would label fewer than two points of the data.
+    One step beyond each end is included (plotly pads the range; ticks outside it are not drawn)."""
+    lo, hi = int(np.floor(np.log10(low) + 1e-9)), int(np.ceil(np.log10(high) - 1e-9))
+
+    def within(t: float) -> bool:
+        return low * (1 - 1e-9) <= t <= high * (1 + 1e-9)
+
+    if sum(within(10.0**k) for k in range(lo, hi + 1)) >= 2:
+        return [10.0**k for k in range(lo - 1, hi + 2)]
+    steps = [float(f"{m * 10.0**k:.12g}") for k in range(lo - 1, hi + 1) for m in (1, 2, 5)] + [10.0 ** (hi + 1)]
+    return steps if sum(map(within, steps)) >= 2 else []
+
+
+def _axis_values(fig: go.Figure) -> dict[str, list[float]]:
+    """Every plotted value per axis layout name ("xaxis", "yaxis2" …), bands included."""
+    values: dict[str, list[float]] = {}
+    for trace in fig.data:
+        for letter in ("x", "y"):
+            data = getattr(trace, letter, None)
+            if data is None:
+                continue
+            ref = getattr(trace, f"{letter}axis", None) or letter
+            arr = np.asarray(plain_values(data), dtype=object).ravel()
+            nums = [float(v) for v in arr if isinstance(v, (int, float, np.number)) and not isinstance(v, bool)]
+            values.setdefault(f"{letter}axis{ref[1:]}", []).extend(nums)
+    return values
+
+
+def decade_ticks(fig: go.Figure) -> go.Figure:
+    """Label every log axis of ``fig`` at the powers of ten only (issue 24: plotly's default labels every
+    minor step, "2 3 4 5 … 100 2 …", unreadable on a projector); 1-2-5 steps where the data stay within one
+    decade. Axes that share a scale (``matches``) get the same ticks from the values of all of them. Called
+    by :func:`show_figure` on every chart; an axis whose ticks the figure sets itself is left alone."""
+    layout = fig.layout.to_plotly_json()
+    values = _axis_values(fig)
+    axes = {name: spec for name, spec in layout.items() if re.fullmatch(r"[xy]axis\d*", name)}
+    groups: dict[str, list[str]] = {}
+    for name, spec in axes.items():
+        match = spec.get("matches")
+        root = f"{name[0]}axis{match[1:]}" if match else name
+        groups.setdefault(root, []).append(name)
+    for root, names in groups.items():
+        if not any(axes[n].get("type") == "log" for n in names) or any("tickvals" in axes[n] for n in names):
+            continue
+        data = np.array([v for n in names for v in values.get(n, [])], dtype=float)
+        data = data[np.isfinite(data) & (data > 0)]
+        if data.size == 0:
+            continue
+        ticks = log_ticks(float(data.min()), float(data.max()))
+        if not ticks:
+            continue
+        for n in names:
+            fig.layout[n].update(type="log", tickmode="array", tickvals=ticks, ticktext=[tick_label(t) for t in ticks])
+    return fig
 
 
 def figure_title(fig: go.Figure) -> str:
@@ -214,23 +289,57 @@ def band_figure(
     return fig
 
 
-def badge_text(guarantee, *, name: str = "") -> str:
-    """The words of a guarantee badge: the strength in words, then the label (so the badge never relies
-    on colour alone): "BayesianDP — not DP: not DP — noise scaled to …"."""
+def _check_guarantee(guarantee):
     from dpcore.guarantees import Guarantee
 
     if not isinstance(guarantee, Guarantee):
         raise TypeError(f"guarantee must be a dpcore.guarantees.Guarantee, got {type(guarantee).__name__}; "
                         "pass the release's .guarantee, never a text label")
+    return guarantee
+
+
+def chip_label(guarantee) -> str:
+    """The guarantee in a few words for its chip: the kind and its parameters, e.g. "(ε, δ)-DP per user (ε = 1,
+    δ = 1e-05)", "local sensitivity", "k-anonymity (K = 10)". The qualifiers (scope, what the proof does not
+    cover) are in the full sentence, :func:`badge_help`."""
+    from dpcore import guarantees as G
+
+    g = _check_guarantee(guarantee)
+    per = f" per {g.unit}" if g.unit else ""
+    params = {"ε": g.epsilon, "δ": g.delta if g.kind != G.PURE_DP else None, "γ": g.gamma}
+    numbers = ", ".join(f"{k} = {v:g}" for k, v in params.items() if v is not None)
+    return {
+        G.PURE_DP: f"ε-DP{per} ({numbers})",
+        G.APPROXIMATE_DP: f"(ε, δ)-DP{per} ({numbers})",
+        G.RANDOM_DP: f"random DP{per} ({numbers})",
+        G.LOCAL_SENSITIVITY: "local sensitivity",
+        G.K_ANONYMITY: f"k-anonymity (K = {g.K})",
+        G.NO_PROTECTION: "the private data as it is",
+    }[g.kind]
+
+
+def badge_text(guarantee, *, name: str = "") -> str:
+    """The words of a guarantee chip: the strength in words, then the short label (so the chip never relies on
+    colour alone, and is short enough never to be cut): "Guarantee: BayesianDP — not DP: local sensitivity".
+    The full sentence is the chip's tooltip (:func:`badge_help`) and the reviewer's panel."""
+    g = _check_guarantee(guarantee)
     who = f"{name} — " if name else ""
-    return f"Guarantee: {who}{guarantee.strength}: {guarantee.label}"
+    return f"Guarantee: {who}{g.strength}: {chip_label(g)}"
+
+
+def badge_help(guarantee) -> str:
+    """The full sentence behind a chip (its tooltip): the whole label, with every qualifier, and the promise."""
+    g = _check_guarantee(guarantee)
+    return f"**{g.strength}: {g.label}.** {g.promise}"
 
 
 def guarantee_badge(guarantee, *, name: str = "") -> None:
     """Show a release's guarantee: colour, icon and words all derived from the Guarantee's kind (never from
     text matching). Green only for a proven ε-DP / (ε, δ)-DP; orange for random DP, a sensitivity measured
-    on the private data, or DP of part of the release; red for k-anonymity and no protection."""
-    st.badge(badge_text(guarantee, name=name), icon=guarantee.icon, color=guarantee.colour)
+    on the private data, or DP of part of the release; red for k-anonymity and no protection. The chip holds
+    the short label; hovering it shows the full sentence (and chips wrap rather than cut: dpui.page_style)."""
+    st.badge(badge_text(guarantee, name=name), icon=guarantee.icon, color=guarantee.colour,
+             help=badge_help(guarantee))
 
 
 def grid_figure(rows: int, cols: int, *, titles: Sequence[str] = (), shared_x: bool = False,

@@ -85,7 +85,7 @@ def spurious_figure(sweep_rows, T: int, eta: float) -> tuple[go.Figure, str]:
     fig = go.Figure({"data": traces, "layout": {
         "title": {"text": "Share of released n-grams that no user wrote, per length (003 Table 3)"},
         "xaxis": {"title": {"text": "η (log scale)"}, "type": "log"},
-        "yaxis": {"title": {"text": "spurious share of S_k (lower is better)"}},
+        "yaxis": {"title": {"text": "spurious share of Sₖ (lower is better)"}},
         "shapes": [{"type": "line", "xref": "x", "yref": "paper", "x0": eta, "x1": eta, "y0": 0, "y1": 1,
                     "line": {"color": NEUTRAL, "dash": "dot"}}],
         "annotations": [{"xref": "x", "yref": "paper", "x": math.log10(eta), "y": 1, "text": f"current η = {eta:g}",
@@ -96,18 +96,19 @@ def spurious_figure(sweep_rows, T: int, eta: float) -> tuple[go.Figure, str]:
 
 
 def step_table(d) -> pd.DataFrame:
-    """The quantities of one length k of a DPNE run, and which of them the release itself contains."""
+    """The quantities of one length k of a DPNE run, and which of them the release itself contains (names with
+    Unicode subscripts, never pseudo-LaTeX such as |S_{k−1}|: a table shows them as typed)."""
     step = pd.DataFrame([
-        ("|S_{k−1}|", d.previous_size, "(k−1)-grams released at the previous step", "release"),
-        ("|V_k|", d.valid_count, "valid k-grams (exact count)", "release"),
-        ("σ_k", float(d.sigma), "noise standard deviation at this length", "release"),
-        ("ρ_k", float(d.threshold), "threshold", "release"),
-        ("η·min(|S_{k−1}|, |V_k|)", float(d.spurious_bound), "bound on expected spurious k-grams", "release"),
-        ("|supp H_k|", d.supported, "valid k-grams with positive weight", "evaluation only"),
-        ("kept from the histogram", d.kept_from_histogram, "weight + noise > ρ_k", "evaluation only"),
-        ("drawn among zero-weight", d.sampled_zero_weight, "B_k ~ Binomial(|V_k| − |supp H_k|, 1 − Φ(ρ_k/σ_k))",
+        ("|Sₖ₋₁|", d.previous_size, "(k−1)-grams released at the previous step", "release"),
+        ("|Vₖ|", d.valid_count, "valid k-grams (exact count)", "release"),
+        ("σₖ", float(d.sigma), "noise standard deviation at this length", "release"),
+        ("ρₖ", float(d.threshold), "threshold", "release"),
+        ("η·min(|Sₖ₋₁|, |Vₖ|)", float(d.spurious_bound), "bound on expected spurious k-grams", "release"),
+        ("|supp Hₖ|", d.supported, "valid k-grams with positive weight", "evaluation only"),
+        ("kept from the histogram", d.kept_from_histogram, "weight + noise > ρₖ", "evaluation only"),
+        ("drawn among zero-weight", d.sampled_zero_weight, "Bₖ ~ Binomial(|Vₖ| − |supp Hₖ|, 1 − Φ(ρₖ/σₖ))",
          "evaluation only"),
-        ("|S_k| released", d.released, "kept + drawn", "release"),
+        ("|Sₖ| released", d.released, "kept + drawn", "release"),
         ("spurious", d.spurious, "released k-grams no user wrote", "evaluation only"),
     ], columns=["quantity", "value", "meaning", "part of"], dtype=object)
     step["value"] = [f"{v:,}" if isinstance(v, int) else f"{v:.4g}" for v in step["value"].tolist()]

@@ -19,7 +19,10 @@ What it does:
 * An "Exercises" expander lists the page's exercises (✅ solved) with buttons to open them, and the
   download buttons for the printable sheets (this page / all pages; Markdown / HTML; student /
   lecturer).
-* Progress (tries, solved, solution shown) lives in ``st.session_state`` only, never on disk.
+* Progress (tries, solved, solution shown) lives in ``st.session_state`` only, never on disk: it lasts while
+  the tab stays open and starts afresh on a reload (the panel says so).
+* While an exercise is open and unanswered, the page elements that state its answer (:data:`SPOILERS`) show
+  a placeholder (:func:`answer_hidden`, :func:`spoiler`).
 """
 
 from __future__ import annotations
@@ -35,12 +38,45 @@ from dpcore.exercises import CHOICE, Exercise, exercise_link, exercise_sheet, sh
 
 from .errors import plain_text, user_value
 
-__all__ = ["exercise_mode", "EXERCISE_PARAM", "PROGRESS_KEY", "APPLIED_KEY"]
+__all__ = ["exercise_mode", "EXERCISE_PARAM", "PROGRESS_KEY", "APPLIED_KEY", "SPOILERS", "answer_hidden", "spoiler",
+           "HIDDEN"]
 
 EXERCISE_PARAM = "exercise"
 PROGRESS_KEY = "_exercise_progress"
 APPLIED_KEY = "_exercise_applied"
 _DEFAULT_BASE = "http://localhost:8501"
+
+
+SPOILERS: dict[str, tuple[str, ...]] = {
+    "m101-loss-b2": ("m101_worst_loss", "reviewer_panel"),
+    "m101-prove-backwards": ("m101_scale_b",),
+    "m101-debt-which-pair": ("m101_debt_worst_case", "reviewer_panel"),
+    "m101-debt-outlier-loss": ("m101_debt_worst_case", "reviewer_panel"),
+    "m101-exp-small-du": ("m101_exp_ratio", "reviewer_panel"),
+    "bayes-full-weight": ("bayes_full_weight_users",),
+    "bayes-strict-vs-local": ("bayes_strict_local_ratio",),
+}
+"""Exercise id → the page elements that state its answer at the exercise's own settings (issue 24 item 5: the
+metric "worst |L(y)| 0.5" answered m101-loss-b2). While the exercise is open and neither solved nor its solution
+shown, the page draws a placeholder instead (:func:`answer_hidden`, :func:`spoiler`). Exercises that send the
+student to read a number off the page (an audit's ε_lower, σ_k in the budget expander) list nothing;
+tests/test_app_exercises.py checks that no other answer is readable."""
+HIDDEN = "🙈 hidden until you answer"
+"""What a hidden element shows instead of the answer."""
+
+
+def answer_hidden(name: str) -> bool:
+    """True while the open exercise's answer is what the page element ``name`` shows and it is unanswered."""
+    ex_id = st.session_state.get(APPLIED_KEY)
+    if not ex_id or name not in SPOILERS.get(ex_id, ()) or st.query_params.get(EXERCISE_PARAM) != ex_id:
+        return False
+    prog = st.session_state.get(PROGRESS_KEY, {}).get(ex_id, {})
+    return not (prog.get("solved") or prog.get("solution"))
+
+
+def spoiler(name: str, value: str) -> str:
+    """``value``, or :data:`HIDDEN` while the open exercise asks for it (:func:`answer_hidden`)."""
+    return HIDDEN if answer_hidden(name) else value
 
 
 def _progress(ex_id: str) -> dict:
@@ -188,7 +224,8 @@ def _list_and_sheets(page: str, exs: tuple[Exercise, ...], active: str | None, v
             b.button("Open", key=f"exercise_open_{ex.id}", on_click=_open, args=(ex.id,),
                      disabled=ex.id == active)
         solved = sum(1 for ex in exs if store.get(ex.id, {}).get("solved"))
-        st.caption(f"Solved in this session: {solved} of {len(exs)} (kept in this browser session only).")
+        st.caption(f"Solved so far: {solved} of {len(exs)} (kept while this tab stays open; reloading the page "
+                   "starts afresh, and nothing is stored on disk).")
         st.markdown("**Printable sheets** (questions and deep links; the lecturer's version adds answers and "
                     "worked solutions)")
         base = _base_url()

@@ -33,24 +33,36 @@ def loss_figure(y, a, a2, b, bound, title) -> go.Figure:
     return fig
 
 
+LABEL_POSITIONS = {"Toronto": "middle left", "New York": "middle right", "Washington": "bottom center",
+                   "Memphis": "bottom center"}
+"""Where a city's name goes beside its marker (the north-east cities are close together); others: above."""
+
+
 def cities_figure(ex) -> tuple[go.Figure, str]:
-    """The candidate cities on a map; marker size = selection probability under D; a cross at the members' mean."""
+    """The candidate cities on a map; marker size = selection probability under D; a cross at the members' mean.
+    Cities where a member lives and the others are two series (the legend shows their markers; no shape is
+    named in words), and the axes leave room for every city's name."""
     names = list(CANDIDATE_CITIES)
     lat = [CANDIDATE_CITIES[c][0] for c in names]
     lon = [CANDIDATE_CITIES[c][1] for c in names]
     member_cities = set(SOCIETY_MEMBERS.values())
     mean = ex.centre
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=lon, y=lat, mode="markers+text", text=names, textposition="top center",
-                             marker=dict(size=[10 + 60 * p for p in ex.probabilities[0]],
-                                         color=[MEMBER.colour if c in member_cities else OTHER.colour for c in names],
-                                         symbol=[MEMBER.symbol if c in member_cities else OTHER.symbol for c in names]),
-                             name="cities (size = Pr under D; vermillion diamond = a member lives there)"))
+    for style, name, members in ((MEMBER, "a member lives here", True), (OTHER, "no member lives here", False)):
+        idx = [i for i, c in enumerate(names) if (c in member_cities) == members]
+        fig.add_trace(go.Scatter(x=[lon[i] for i in idx], y=[lat[i] for i in idx], mode="markers+text",
+                                 text=[names[i] for i in idx], name=name, cliponaxis=False,
+                                 textposition=[LABEL_POSITIONS.get(names[i], "top center") for i in idx],
+                                 marker=style.marker(size=[10 + 60 * ex.probabilities[0][i] for i in idx])))
     fig.add_trace(go.Scatter(x=[mean[1]], y=[mean[0]], mode="markers", marker=dict(symbol="x", size=14, color=REFERENCE),
                              name="members' mean"))
-    fig.update_layout(title="Candidate cities", xaxis_title="longitude (°)", yaxis_title="latitude (°)", height=430)
-    alt = ("Scatter of the seven candidate cities by longitude and latitude; marker size shows the probability of "
-           "being chosen under D; a cross marks the members' mean near Memphis.")
+    fig.update_layout(title="Candidate cities (marker size = Pr under D)", xaxis_title="longitude (°)",
+                      yaxis_title="latitude (°)", height=430)
+    fig.update_xaxes(range=[min(lon) - 14, max(lon) + 22])  # room for "Los Angeles" and "New York" beside the points
+    fig.update_yaxes(range=[min(lat) - 5, max(lat) + 5])
+    alt = ("Scatter of the seven candidate cities by longitude and latitude, cities where a member lives apart from "
+           "the others; marker size shows the probability of being chosen under D; a cross marks the members' mean "
+           "near Memphis.")
     return fig, alt
 
 

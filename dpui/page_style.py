@@ -1,5 +1,5 @@
 """Page-wide style fixes that Streamlit's own options do not reach (theme options live in
-.streamlit/config.toml); each one is here because axe-core reported it.
+.streamlit/config.toml); each one is here because axe-core or a browser test reported it.
 """
 
 from __future__ import annotations
@@ -12,6 +12,10 @@ STYLE = """
    rounding, so axe-core reports a "scrollable region without keyboard access" (serious). The formulas
    are one per line and short; let them overflow visibly instead of scrolling. */
 .katex-display { overflow: visible !important; }
+/* Guarantee chips (st.badge) are cut with "…" where they are wider than their column, which is where the
+   qualifier is (issue 24): they wrap instead. */
+.stMarkdownBadge { white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+                   height: auto !important; }
 </style>
 """
 

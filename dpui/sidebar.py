@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dpcore import quote
@@ -293,13 +294,31 @@ def _restore(s: SharedSetting, record: Mapping[str, object]) -> None:
     """
     if s.key not in st.query_params and record.get(s.key, s.default) != s.default:
         st.session_state[s.key] = record[s.key]
+        _back_into_address_bar(s, record[s.key])
+
+
+def _back_into_address_bar(s: SharedSetting, value) -> None:
+    """Put a non-default value the address bar lost on a page switch back into it.
+
+    Streamlit 1.67 removes from the link's query string every parameter bound to a widget of the page
+    left behind (and unbinds it); a widget restored from the session does not write it back unless a
+    value for its key was kept from an earlier visit. So the first switch after opening a shared link
+    left the address bar without ?eps=…: whoever copied it shared the defaults. A parameter still bound
+    to a widget (one of the home page's, which Streamlit keeps on every page) is Streamlit's to write.
+    """
+    if value == s.default or s.key in st.query_params:
+        return
+    try:
+        st.query_params[s.key] = s.to_url(value)
+    except StreamlitAPIException:  # bound to a widget on another page: Streamlit keeps it in the address bar
+        pass
 
 
 def _hidden_value(s: SharedSetting, record: Mapping[str, object]):
     """A setting this page does not show: from the link, else this session's last value, else the default.
 
-    (Streamlit forbids writing a query parameter that is bound to a widget, even one on another page,
-    so the address bar of this page may not carry it; the navigation links carry it on instead.)
+    (The navigation links carry it on; :func:`_back_into_address_bar` puts it in this page's address bar
+    unless a widget of another page holds it there.)
     """
     raw = st.query_params.get(s.key)
     value = s.parse(raw) if raw is not None else None
@@ -346,6 +365,8 @@ def shared_sidebar(uses: Iterable[str] = ALL_SETTINGS) -> SharedSettings:
     for key in ALL_SETTINGS:
         if key not in values:
             values[key] = _hidden_value(SHARED_SETTINGS[key], record)
+        if key not in uses:  # a hidden setting's value stays in the address bar too (copied links carry it)
+            _back_into_address_bar(SHARED_SETTINGS[key], values[key])
     if uses:
         st.sidebar.caption("The address bar carries these settings: copy it to share this exact view.")
     session_budget(ctx.get("private") if "corpus" in uses else None)  # the releases seen on this corpus (issue 21)

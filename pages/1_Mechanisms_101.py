@@ -24,6 +24,7 @@ from dpcore.lecture import (
 )
 from dpcore.review import single_budget
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
+from dpui.exercises import HIDDEN, answer_hidden, spoiler
 from dpui.m101_figures import cities_figure, loss_figure, sampling_figure, selection_figure
 from dpui.state import IN_URL
 from dpui.texts import latex, text
@@ -57,18 +58,22 @@ with tab_loss:
     worst = abs(a - a2) / b
     y = np.linspace(a - 6 * b - 1, a2 + 6 * b + 1, 601)
     c1, c2, c3 = st.columns(3)
-    c1.metric("scale b", f"{b:.3g}")
-    c2.metric("worst |L(y)| = Δ/b", f"{worst:.3g}")
+    b_text, worst_text = spoiler("m101_scale_b", f"{b:.3g}"), spoiler("m101_worst_loss", f"{worst:.3g}")
+    c1.metric("scale b", b_text)
+    c2.metric("worst |L(y)| = Δ/b", worst_text)
     c3.metric("ε (sidebar)", f"{eps:g}", delta="within ε" if worst <= eps * (1 + 1e-12) else "exceeds ε",
               delta_color="normal" if worst <= eps * (1 + 1e-12) else "inverse")
     g_loss = pure_dp(worst, scope="b chosen by hand: ε = Δ/b" if mode == "by hand" else "")
-    guarantee_badge(g_loss, name="(a) counting query")
+    if answer_hidden("m101_worst_loss"):  # its ε is the largest privacy loss the open exercise asks for
+        st.caption(f"Guarantee of (a): {HIDDEN}.")
+    else:
+        guarantee_badge(g_loss, name="(a) counting query")
     reviews.append(("(a) Laplace on a count", custom_review(
         g_loss, noise=laplace_noise_in_units(a, scale=b), budget=single_budget(epsilon=worst, name="(a)"),
         epsilon=worst)))
-    fig = loss_figure(y, a, a2, b, eps, f"Laplace densities for neighbouring counts 50 and 51, b = {b:.3g}")
-    show_figure(fig, alt=f"Two Laplace densities centred at 50 and 51 with scale {b:.3g}, and the privacy loss "
-                         f"L(y), which stays between −{worst:.3g} and {worst:.3g}; the dashed lines mark ±ε = ±{eps:g}.")
+    fig = loss_figure(y, a, a2, b, eps, f"Laplace densities for neighbouring counts 50 and 51, b = {b_text}")
+    show_figure(fig, alt=f"Two Laplace densities centred at 50 and 51 with scale {b_text}, and the privacy loss "
+                         f"L(y), which stays between −{worst_text} and {worst_text}; the dashed lines mark ±ε = ±{eps:g}.")
     st.caption(text("m101", "loss_caption"))
 
 with tab_sens:
@@ -96,16 +101,20 @@ with tab_sens:
          for r in rows + [worst_case]]
     )
     table.loc[len(rows), "neighbour D'"] = "{0, 0, 0, 10,000,000} vs {0, 0, 0} (possible data)"
-    st.dataframe(table, hide_index=True, width="stretch",
+    hide_worst = answer_hidden("m101_debt_worst_case")  # the worst-case pair and its loss answer the open exercise
+    st.dataframe(table.iloc[:len(rows)] if hide_worst else table, hide_index=True, width="stretch",
                  column_config={c: st.column_config.NumberColumn(format="%.4g") for c in ("worst loss Δ/b",)})
-    if worst_case.exceeds_epsilon:
+    if hide_worst:
+        st.caption(f"The worst possible pair of neighbours, its loss and its figure: {HIDDEN}.")
+    elif worst_case.exceeds_epsilon:
         st.warning(text("m101", "debt_fails", loss=worst_case.loss_bound, eps=eps), icon="🚨")
     else:
         st.success(f"With b = cap/ε every neighbour pair the bank's rules allow has loss ≤ ε = {eps:g}.", icon="✅")
-    yv = np.linspace(-2 * DEBT_CAP, 3 * DEBT_CAP, 801)
-    show_figure(loss_figure(yv, DEBT_CAP, 0.0, b, eps, "Worst-case neighbours: total 10,000,000 € vs 0 €"),
-                alt=f"Laplace densities at 10 million and 0 euros with scale {b:,.0f}; the privacy loss reaches "
-                    f"{worst_case.loss_bound:.3g} against the bound ε = {eps:g}.")
+    if not hide_worst:
+        yv = np.linspace(-2 * DEBT_CAP, 3 * DEBT_CAP, 801)
+        show_figure(loss_figure(yv, DEBT_CAP, 0.0, b, eps, "Worst-case neighbours: total 10,000,000 € vs 0 €"),
+                    alt=f"Laplace densities at 10 million and 0 euros with scale {b:,.0f}; the privacy loss reaches "
+                        f"{worst_case.loss_bound:.3g} against the bound ε = {eps:g}.")
 
 with tab_exp:
     st.markdown("Pick a meeting city near the members' mean position without revealing who the members are.")
@@ -130,12 +139,16 @@ with tab_exp:
         show_figure(fig, alt=alt, records=city_rows)
     c1, c2, c3 = st.columns(3)
     c1.metric("computed Δu", f"{ex.sensitivity_true:.4f}")
-    c2.metric("worst ratio over neighbours and cities", f"{ex.worst_ratio:.4f}",
-              help=f"at {ex.worst_pair[1]}, {ex.worst_pair[0]} vs D (both directions checked)")
-    c3.metric("e^ε", f"{ex.bound:.4f}", delta="ratio within e^ε" if not ex.violates else "ratio EXCEEDS e^ε",
-              delta_color="normal" if not ex.violates else "inverse")
+    c2.metric(f"worst ratio over D's {len(ex.neighbours) - 1} neighbours", spoiler("m101_exp_ratio", f"{ex.worst_ratio:.4f}"),
+              help=f"at {ex.worst_pair[1]}, {ex.worst_pair[0]} vs D (every city, both directions). Only D's own "
+                   "neighbours: Δu is computed from D, so this checks these pairs and proves no DP.")
+    c3.metric("e^ε", f"{ex.bound:.4f}", delta="within e^ε · not a DP proof" if not ex.violates else "ratio EXCEEDS e^ε",
+              delta_color="off" if not ex.violates else "inverse", delta_arrow="off" if not ex.violates else "auto",
+              help="The ratio stays within e^ε for D's own neighbours only: Δu is computed from D, so another society's "
+                   "neighbours are not covered (the badge: not DP). ε-DP needs a Δu that holds for every society.")
     if ex.violates:
-        st.warning(f"With Δu = {ex.sensitivity_used:.4f} (too small) the ratio {ex.worst_ratio:.3f} exceeds e^ε = "
+        st.warning(f"With Δu = {ex.sensitivity_used:.4f} (too small) the ratio "
+                   f"{spoiler('m101_exp_ratio', f'{ex.worst_ratio:.3f}')} exceeds e^ε = "
                    f"{ex.bound:.3f}: the mechanism is no longer ε-DP.", icon="🚨")
     export_view("these probabilities", city_rows, settings={"page": "Mechanisms 101 (c)", "epsilon": eps, "sensitivity_used": ex.sensitivity_used,
                           "sensitivity_computed": ex.sensitivity_true, "worst_ratio": ex.worst_ratio},

@@ -6,6 +6,7 @@ Tab 2 sweeps one knob (Δ0, ε, η, c or the pruning rule) and plots n-grams per
 Cached loaders: dpui.dpne_data; figures and tables: dpui.dpne_figures; texts: dpui/page_texts/dpne.md.
 """
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -35,7 +36,7 @@ st.caption(text("dpne", "caption"))
 paper_vs_here("3_DP_ngram_extraction", settings)  # the paper's numbers beside ours, a preset to its settings
 c1, c2, c3, c4 = st.columns(4)
 eta = c1.select_slider("η (tolerated spurious fraction)", data.ETA_OPTIONS, value=0.01, key="dpne_eta", **IN_URL,
-                       help="Sets the thresholds ρ_k (k ≥ 2); it does not change the privacy guarantee.")
+                       help="Sets the thresholds ρₖ (k ≥ 2); it does not change the privacy guarantee.")
 delta0 = int(c2.number_input("Δ0 (items per user per length)", min_value=1, max_value=500, value=50, step=5,
                              key="dpne_delta0", **IN_URL, help="Contribution limit Δ_1 = … = Δ_T = Δ0."))
 T = c3.slider("T (longest n-gram)", 1, data.MAX_T, 6, key="dpne_T", **IN_URL)
@@ -83,7 +84,7 @@ with tab_main:
     with st.expander("How the budget and the thresholds are set (003 Thm 2.1, Prop. 2.2)", expanded=False):
         latex("dpne", "budget_latex")
         st.markdown(text("dpne", "budget_note"))
-        st.dataframe(pd.DataFrame({"k": list(result.sigmas), "σ_k": list(result.sigmas.values())}).set_index("k").T
+        st.dataframe(pd.DataFrame({"k": list(result.sigmas), "σₖ": list(result.sigmas.values())}).set_index("k").T
                      .rename_axis("length k"), width="stretch")  # a named index column (axe: empty-table-header)
 
     # --- n-grams per length: DPNE vs DPSU variants
@@ -94,13 +95,13 @@ with tab_main:
     series = {"DPNE": result.sizes, **base}
     fig, alt = figures.sizes_figure(series, T, log_y=log_y,
                                     title=f"n-grams extracted per length at ε = {eps:g}, δ = {delta:g}, Δ0 = {delta0}")
-    rows = [{"k": k, **{f"{name} |S_k|": sizes.get(k, 0) for name, sizes in series.items()},
-             "DPNE σ_k": result.sigmas.get(k), "DPNE ρ_k": result.thresholds.get(k),
-             "DPNE |V_k|": result.valid_counts.get(k)} for k in range(1, T + 1)]
+    rows = [{"k": k, **{f"{name} |Sₖ|": sizes.get(k, 0) for name, sizes in series.items()},
+             "DPNE σₖ": result.sigmas.get(k), "DPNE ρₖ": result.thresholds.get(k),
+             "DPNE |Vₖ|": result.valid_counts.get(k)} for k in range(1, T + 1)]
     show_figure(fig, alt=alt, key="dpne_bars", records=rows)
     for name in base:  # the baselines' guarantees, from the same function their releases use
         guarantee_badge(dpne_guarantee(epsilon=eps, delta=delta, single_length=name == "DPSU-single"), name=name)
-    st.caption(text("dpne", "defaults_caption"))
+    st.caption(text("dpne", "defaults_caption", n_users=tc.n_users, median_words=float(np.median(items_per_user(tc)))))
     st.caption(text("dpne", "baselines_caption"))
     export_view("n-grams per length", rows, settings={"page": "DP n-gram extraction", "epsilon": eps, "delta": delta, "seed": seed,
                   "corpus": settings.corpus_label, "corpus_hash": chash, "T": T, "delta0": delta0, "eta": eta,
@@ -110,7 +111,7 @@ with tab_main:
                   "rng_salt_dpne": list(data.dpne_salt(plan_knobs)),
                   "rng_salt_dpsu": list(data.baseline_salt(eps, delta, T, delta0, selection, policy)),
                   "note": "sizes of the released sets only (never counts); DPSU-single: one separate (ε, δ) "
-                          "release per length; σ_k, ρ_k, |V_k| are DPNE's (ρ_k, |V_k| only for lengths reached)"},
+                          "release per length; σₖ, ρₖ, |Vₖ| are DPNE's (ρₖ, |Vₖ| only for lengths reached)"},
         key="dpne_export_sizes")
 
     st.header("How much of the frequent n-grams does DPNE find?")

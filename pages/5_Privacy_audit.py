@@ -13,8 +13,11 @@ from dpui.audit_data import (
     CONFIDENCE_OPTIONS,
     SCENARIO_LABELS,
     TRIAL_OPTIONS,
+    remember_mechanism,
     run_with_progress,
     scenario_text,
+    suggested_trials,
+    trials_follow_mechanism,
     variant_explanation,
     variants_of,
 )
@@ -30,7 +33,9 @@ st.title("Privacy audit")
 st.caption(text("audit", "intro"))
 
 c1, c2, c3, c4 = st.columns([2, 1, 2, 1])
-label = c1.selectbox("Mechanism", tuple(SCENARIO_LABELS), index=0, key="audit_mechanism", **IN_URL)
+label = c1.selectbox("Mechanism", tuple(SCENARIO_LABELS), index=0, key="audit_mechanism", **IN_URL,
+                     on_change=trials_follow_mechanism)  # trials at the old suggestion move to the new one's
+remember_mechanism(label)
 has_correct, has_broken = variants_of(label)
 broken = c2.toggle("Break it", value=False, key="audit_broken", **IN_URL,
                    disabled=not (has_correct and has_broken),
@@ -38,7 +43,7 @@ broken = c2.toggle("Break it", value=False, key="audit_broken", **IN_URL,
 if not has_correct:
     c2.caption(text("audit", "only_broken"))
 broken = (broken and has_broken) or not has_correct
-trials = c3.select_slider("Trials per dataset", TRIAL_OPTIONS, value=10_000, key="audit_trials",
+trials = c3.select_slider("Trials per dataset", TRIAL_OPTIONS, value=suggested_trials(label), key="audit_trials",
                           format_func=lambda n: f"{n:,}", **IN_URL,
                           help="Half of them choose the event, the other half measure it.")
 confidence = c4.select_slider("Confidence", CONFIDENCE_OPTIONS, value=0.95, key="audit_confidence",

@@ -48,7 +48,7 @@ def test_default_render(page):
     assert any(":orange-badge[⚠️ Guarantee: BayesianDP local (as in the paper) — not DP:" in b for b in badges)
     assert not any(":green-badge[" in b and "local" in b for b in badges)
     assert [m.label for m in page.metric].count("KL to private") == 2
-    assert any(":red-badge[⛔ Guarantee: k-anonymity — not DP: k-anonymity (K = 10) — not DP" in b for b in badges)
+    assert any(":red-badge[⛔ Guarantee: k-anonymity — not DP: k-anonymity (K = 10)]" in b for b in badges)
     note = next(md.value for md in page.markdown if "Laplace's mean KL at ε = 0.1" in md.value)
     assert "as in the paper" in note and "our strict variant, which is (ε, δ)-DP" in note
 

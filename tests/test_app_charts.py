@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,108 @@ def test_series_differ_without_colour(view):
                 assert look not in seen, (f"{name}, chart {spec['layout'].get('title', {}).get('text')!r}: "
                                           f"{series!r} and {seen.get(look)!r} differ by colour only")
                 seen[look] = series
+
+
+def _axes(spec: dict) -> dict:
+    """Axis layout name → (axis spec, name of the axis it shares a scale with)."""
+    layout = spec["layout"]
+    out = {}
+    for name, axis in layout.items():
+        if re.fullmatch(r"[xy]axis\d*", name):
+            match = axis.get("matches")
+            out[name] = (axis, f"{name[0]}axis{match[1:]}" if match else name)
+    return out
+
+
+def _plotted(spec: dict) -> dict:
+    """Axis layout name → every number plotted against it (bands included)."""
+    values: dict = {}
+    for trace in spec["data"]:
+        for letter in ("x", "y"):
+            data = plain_values(trace.get(letter))
+            if data is None:
+                continue
+            ref = trace.get(f"{letter}axis") or letter
+            values.setdefault(f"{letter}axis{ref[1:]}", []).extend(
+                float(v) for v in np.asarray(data, dtype=object).ravel()
+                if isinstance(v, (int, float, np.number)) and not isinstance(v, bool))
+    return values
+
+
+def test_panels_that_share_an_axis_share_its_scale(view):
+    """Issue 24 item 1: the "Same y-scale" k-anonymity figure's right panel matched the left's log axis but was
+    linear (plotly ignores ``matches`` between axes of different types): every matched axis has its type."""
+    name, at = view
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        axes = _axes(spec)
+        for axis_name, (axis, root) in axes.items():
+            if root != axis_name:
+                assert axis.get("type", "-") == axes[root][0].get("type", "-"), (
+                    f"{name}, {spec['layout'].get('title', {}).get('text')!r}: {axis_name} shares {root}'s scale "
+                    f"but is {axis.get('type', 'auto')}, not {axes[root][0].get('type', 'auto')}")
+
+
+def _is_step(v: float, mantissas) -> bool:
+    k = np.floor(np.log10(v) + 1e-9)
+    return any(np.isclose(v, m * 10**k, rtol=1e-9) for m in mantissas)
+
+
+def test_log_axes_label_decades_only(view):
+    """Issue 24 item 7: a log axis whose data cross two or more powers of ten is labelled at the powers of ten
+    only (plotly's default labels every minor step, "2 3 4 5 … 100 2 …"); within a decade, at 1-2-5 steps."""
+    name, at = view
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        axes, values = _axes(spec), _plotted(spec)
+        title = spec["layout"].get("title", {}).get("text")
+        for axis_name, (axis, root) in axes.items():
+            if axis.get("type") != "log":
+                continue
+            group = [n for n, (_, r) in axes.items() if r == root]
+            data = np.array([v for n in group for v in values.get(n, [])], dtype=float)
+            data = data[np.isfinite(data) & (data > 0)]
+            if data.size == 0:
+                continue
+            ticks = [float(t) for t in plain_values(axis.get("tickvals")) or []]
+            decades = [10.0**k for k in range(-30, 30) if data.min() * (1 - 1e-9) <= 10.0**k <= data.max() * (1 + 1e-9)]
+            if len(decades) >= 2:
+                assert ticks and all(_is_step(t, (1,)) for t in ticks), (
+                    f"{name}, {title!r}: {axis_name} spans {data.min():.3g}…{data.max():.3g} but is labelled {ticks or 'by plotly'}")
+                assert set(decades) <= {float(f"{t:.12g}") for t in ticks}
+            elif ticks:
+                assert all(_is_step(t, (1, 2, 5)) for t in ticks), f"{name}, {title!r}: {axis_name} ticks {ticks}"
+            assert len(axis.get("ticktext") or []) == len(ticks)
+
+
+def test_log_tick_labels_read_on_a_projector():
+    from dpui.charts import log_ticks, tick_label
+
+    assert log_ticks(1e-4, 3) == [10.0**k for k in range(-5, 3)]
+    assert [tick_label(t) for t in log_ticks(1e-4, 3)] == ["10⁻⁵", "10⁻⁴", "0.001", "0.01", "0.1", "1", "10", "100"]
+    assert [tick_label(t) for t in log_ticks(3e4, 2e6)] == ["1,000", "10,000", "100,000", "10⁶", "10⁷", "10⁸"]
+    assert [t for t in log_ticks(0.5, 3) if 0.5 <= t <= 3] == [0.5, 1, 2]  # within a decade: 1-2-5
+    assert tick_label(2e-5) == "2·10⁻⁵"
+    assert log_ticks(0.0123, 0.0125) == []  # not two ticks on the data even at 1-2-5 steps: plotly's own
+
+
+PSEUDO_LATEX = re.compile(r"_\{|\^\{|(?<![A-Za-z])[A-Za-zΔδεγμρσθ]_[A-Za-z0-9](?![A-Za-z0-9])")
+"""Sub- and superscripts typed as LaTeX (|S_{k−1}|, σ_k, V_k): a table shows them as typed."""
+
+
+def test_tables_show_no_pseudo_latex(view):
+    """Issue 24 item 7: tables (the DPNE step table, the Numbers tables, their column names) and metric labels
+    write subscripts in Unicode (|Sₖ₋₁|, σₖ), never raw pseudo-LaTeX. (TopicDP's Δ_s / ρ_s labels belong to the
+    TopicDP branch and are not checked here yet.)"""
+    name, at = view
+    if name == "pages/4_TopicDP.py":
+        pytest.skip("TopicDP's own labels (Δ_s, ρ_s) are the topicdp branch's")
+    found = set()
+    for frame in [*at.dataframe, *at.table]:
+        found |= {str(c) for c in frame.value.columns if PSEUDO_LATEX.search(str(c))}
+        found |= {str(v) for v in frame.value.to_numpy().ravel() if isinstance(v, str) and PSEUDO_LATEX.search(v)}
+    found |= {m.label for m in at.metric if PSEUDO_LATEX.search(m.label)}
+    assert not found, f"{name}: {sorted(found)}"
 
 
 def test_figure_records_reads_traces_bands_and_axis_titles():

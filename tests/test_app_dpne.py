@@ -53,7 +53,7 @@ def test_page_renders_tabs_charts_and_guarantee():
         assert c.proto.alt.strip()  # every chart has alt text
     for spec in charts(at):  # axis titles present
         assert spec["layout"]["xaxis"]["title"]["text"] and spec["layout"]["yaxis"]["title"]["text"]
-    badges = [m.value for m in at.markdown if "badge[" in m.value]
+    badges = [f"{m.value} {m.proto.help}" for m in at.markdown if "badge[" in m.value]  # chip + its tooltip
     assert any(":green-badge[🔒 Guarantee: DPNE — DP: (ε, δ)-DP per user (ε = 1, δ = 1e-05)" in b for b in badges)
     assert any("DPSU-single — DP: (ε, δ)-DP per user" in b and "for each length separately" in b for b in badges)
     assert len(at.get("latex")) >= 3  # formulas: budget, thresholds, step view
@@ -176,3 +176,16 @@ def test_large_corpus_waits_for_buttons_then_draws_the_comparisons(monkeypatch):
     at.select_slider(key="dpne_eta").set_value(0.05).run()  # the buttons stay pressed for the session
     assert_clean(at)
     assert not [i for i in at.info if "takes minutes" in i.value]
+
+
+def test_defaults_caption_states_this_corpus_s_median_user():
+    """Issue 24 item 2: the caption justified Δ0 = 50 by "the 2,400-user sample" (the corpus has 3,000 users): it
+    now says how many users the shown corpus has and how many distinct words its median user holds."""
+    import numpy as np
+
+    at = fresh_app()
+    corpus = dpcore.load_sample_corpus("private")
+    words = float(np.median(dpcore.items_per_user(dpcore.encode_corpus(corpus))))
+    caption = next(c.value for c in at.caption if c.value.startswith("The paper's Fig. 1 / Table 4"))
+    assert f"the median user of this corpus, {corpus.n_users:,} users, holds {words:,.0f} distinct words" in caption
+    assert "2,400" not in caption

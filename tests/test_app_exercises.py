@@ -90,6 +90,106 @@ def test_deep_link_sets_widgets_and_checks_answers(ex):
         assert _same(widget(at, key).value, value)
 
 
+# ---------------------------------------------------------------------------- answers not given away (issue 24 item 5)
+READ_OFF = {
+    "dpne-sigma-per-length": "the question sends the student to the budget expander that lists σ_k",
+    "audit-break-laplace": "running the audit and reading its ε_lower is the exercise",
+    "audit-exponential-small-du": "running the audit and reading its ε_lower is the exercise",
+    "m101-largest-ratio": "the answer e^(Δ/b) at b = 1 equals the e^ε the page states as the bound at ε = 1",
+}
+"""Exercises whose answer may be read on the page, and why."""
+
+
+def _page_texts(at: AppTest, ex_id: str) -> list[str]:
+    """Every text, metric, alert and table cell on the page, outside the exercise's own panel and the list of
+    exercises (charts are pictures; their Numbers tables are in)."""
+    out: list[str] = []
+
+    def walk(node):
+        for child in getattr(node, "children", {}).values():
+            proto_id = getattr(getattr(child, "proto", None), "id", "") or ""
+            if isinstance(proto_id, str) and proto_id.endswith(f"exercise_panel_{ex_id}"):
+                continue
+            if getattr(child, "type", "") == "expandable" and "Exercises on this page" in str(child.label):
+                continue
+            kind = getattr(child, "type", "")
+            if kind == "metric":
+                out.append(f"{child.label}: {child.value} {child.delta or ''}")
+            elif kind in ("markdown", "caption", "alert", "text", "latex") or kind in ("warning", "success", "info"):
+                out.append(str(child.value))
+            elif kind in ("arrow_data_frame", "table"):
+                frame = child.value
+                out.extend([str(c) for c in frame.columns] + [str(v) for v in frame.to_numpy().ravel()])
+            walk(child)
+
+    walk(at._tree)
+    return out
+
+
+def _answer_forms(ans: float) -> set[str]:
+    forms = {f"{ans:.3g}", f"{ans:.4g}"} | ({f"{ans:,.0f}"} if float(ans).is_integer() else set())
+    return {f for f in forms if len(f) >= 2}  # "2" alone is everywhere
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ex", [e for e in ALL if e.kind != CHOICE], ids=[e.id for e in ALL if e.kind != CHOICE])
+def test_answer_is_not_on_the_page_while_the_exercise_is_open(ex):
+    """The metric "worst |L(y)| 0.5" answered m101-loss-b2 at its own settings, "The strict σ is 33.7 ×" answered
+    bayes-strict-vs-local: while an exercise is open and unanswered, its answer is not written on the page."""
+    import re
+
+    at = _app(ex.page)
+    at.query_params["exercise"] = ex.id
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    if ex.id in READ_OFF:
+        return
+    texts = _page_texts(at, ex.id)
+    for form in _answer_forms(ex.answer()):
+        pattern = re.compile(r"(?<![\d.,])" + re.escape(form) + r"(?![\d]|\.\d)")
+        shown = [t for t in texts if pattern.search(t)]
+        assert not shown, f"{ex.id}: the answer {form} is on the page: {shown[:3]}"
+
+
+def test_hidden_elements_come_back_once_answered():
+    from dpui.exercises import HIDDEN
+
+    ex = dpcore.exercises.exercise("m101-loss-b2")
+    at = _app(ex.page)
+    at.query_params["exercise"] = ex.id
+    at.run()
+    metric = lambda: next(m for m in at.metric if m.label == "worst |L(y)| = Δ/b")  # noqa: E731
+    assert metric().value == HIDDEN
+    assert any(HIDDEN in e.label for e in at.expander if "Reviewer's panel" in e.label)
+    at = _check(at, ex, _wrong(ex))
+    assert metric().value == HIDDEN  # a wrong try does not reveal it
+    at = _check(at, ex, ex.answer())
+    assert metric().value == "0.5"
+    assert not any(HIDDEN in e.label for e in at.expander)
+    ex = dpcore.exercises.exercise("m101-prove-backwards")  # answer b = 2: too short for the generic search
+    at = _app(ex.page)
+    at.query_params["exercise"] = ex.id
+    at.run()
+    assert next(m for m in at.metric if m.label == "scale b").value == HIDDEN
+    assert not any("b = 2" in str(c.proto.spec) for c in at.get("plotly_chart"))
+    ex = dpcore.exercises.exercise("m101-debt-which-pair")  # a choice: the worst-case pair is the answer
+    at = _app(ex.page)
+    at.query_params["exercise"] = ex.id
+    at.run()
+    assert not any("10,000,000}" in t for t in _page_texts(at, ex.id)), "the outlier pair is named on the page"
+    at.button(key=f"exercise_show_{ex.id}").click().run()  # asking for the solution reveals it too
+    assert any("10,000,000}" in t for t in _page_texts(at, ex.id))
+
+
+def test_progress_wording_says_what_happens_on_reload():
+    """The panel said progress was "kept in this browser session" but a reload starts a new session."""
+    at = _probe()
+    caption = next(c.value for c in at.caption if c.value.startswith("Solved so far"))
+    assert "reloading the page starts afresh" in caption and "browser session" not in caption
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "Progress is kept in the browser session only" not in readme and "reload" in readme
+
+
 # ---------------------------------------------------------------------------- the component on a probe page
 
 

@@ -73,6 +73,65 @@ def test_every_badge_matches_its_mechanism(path):
         assert by_name.get(name) == {colour}, (name, by_name.get(name), sorted(by_name))
 
 
+CHIP_MAX = 100
+"""Longest chip text (the chips wrap in a narrow column instead of being cut; the browser test checks that)."""
+
+
+@pytest.mark.parametrize("path", list(PAGES))
+def test_every_chip_is_short_and_its_full_sentence_is_on_hover(path):
+    """Issue 24 item 7: chips were cut with "…" where the qualifier is. A chip holds the short label; its tooltip
+    holds the full label (every qualifier: scope, what the proof does not cover) and the promise."""
+    from dpcore import guarantees as G
+
+    at = run(path)
+    chips = [(m, BADGE.match(m.value.strip())) for m in at.markdown]
+    chips = [(m, hit) for m, hit in chips if hit]
+    assert chips, f"no guarantee chip on {path}"
+    for m, hit in chips:
+        assert len(m.value.split("[", 1)[1]) <= CHIP_MAX, m.value
+        words = hit.group(4)
+        tooltip = m.proto.help
+        assert tooltip.startswith(f"**{words}: ") and tooltip.count("**") == 2, (m.value, tooltip)
+        label = tooltip[len(f"**{words}: "):].split(".**", 1)[0]
+        assert hit.group(5).split(" (")[0] in label or hit.group(5) == "the private data as it is", (m.value, label)
+        assert tooltip.split(".**", 1)[1].strip(), f"no promise behind {m.value}"
+    # a qualifier the chip leaves out is in its tooltip (the home page shows DPSU-single's and TopicDP's)
+    if path == "app.py":
+        tips = " ".join(m.proto.help for m, _ in chips)
+        assert "not for all lengths together" in tips and "non-private choice of topics and keywords" in tips
+        assert G.local_sensitivity(1.0, 1e-5).label.split(";")[0] in tips
+
+
+def _home_labels(at) -> dict:
+    table = next(d for d in at.dataframe if "guarantee" in d.value.columns)
+    return dict(zip(table.value["mechanism"], table.value["guarantee"]))
+
+
+def test_home_page_names_the_caps_the_bayesian_page_uses():
+    """Issue 24 item 2: the home page said W = 10 and N_max = 2400 (hard-coded) where the Bayesian page uses W = 2
+    and N_max = 10,000. Its labels name the values read off the page itself, at its defaults and after a change
+    in the same session."""
+    page = run("pages/2_Bayesian_ngram_DP.py")
+    W, K = page.slider(key="bayes_W").value, page.select_slider(key="bayes_K").value
+    L, N_max = page.slider(key="bayes_L").value, page.select_slider(key="bayes_Nmax").value
+    labels = _home_labels(run("app.py"))
+    assert f"W = {W} counts" in labels["Laplace (cap W)"], labels["Laplace (cap W)"]
+    strict = labels["BayesianDP strict (L, N_max caps)"]
+    assert f"L = {L} items" in strict and f"N_max = {N_max} users" in strict, strict
+    assert f"K = {K}" in labels["k-anonymity"]
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()
+    at.switch_page("pages/2_Bayesian_ngram_DP.py").run()
+    at.slider(key="bayes_W").set_value(5).run()
+    at.select_slider(key="bayes_Nmax").set_value(20_000).run()
+    at.switch_page("app.py").run()
+    assert not at.exception, [e.message for e in at.exception]
+    labels = _home_labels(at)
+    assert "W = 5 counts" in labels["Laplace (cap W)"]
+    assert "N_max = 20000 users" in labels["BayesianDP strict (L, N_max caps)"]
+
+
 @pytest.mark.parametrize("path", [p for p in PAGES if p != "app.py"])
 def test_reviewer_panel_on_every_page(path):
     at = run(path)

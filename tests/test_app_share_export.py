@@ -176,10 +176,10 @@ def test_dpne_exports_sizes_never_counts(media):
         assert key in s, key
     assert s["T"] == 4 and s["seed"] == 0
     assert [r["k"] for r in data["rows"]] == [1, 2, 3, 4]
-    assert set(data["rows"][0]) == {"k", "DPNE |S_k|", "DPSU-all |S_k|", "DPSU-even |S_k|", "DPSU-single |S_k|",
-                                    "DPNE σ_k", "DPNE ρ_k", "DPNE |V_k|"}
-    assert data["rows"][0]["DPNE |V_k|"] is None  # |V_1| is not defined
-    total = sum(r["DPNE |S_k|"] for r in data["rows"])
+    assert set(data["rows"][0]) == {"k", "DPNE |Sₖ|", "DPSU-all |Sₖ|", "DPSU-even |Sₖ|", "DPSU-single |Sₖ|",
+                                    "DPNE σₖ", "DPNE ρₖ", "DPNE |Vₖ|"}
+    assert data["rows"][0]["DPNE |Vₖ|"] is None  # |V_1| is not defined
+    total = sum(r["DPNE |Sₖ|"] for r in data["rows"])
     assert any(m.label == "n-grams released" and m.value == f"{total:,}" for m in at.metric)
 
 

@@ -132,8 +132,9 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
     assert not at.exception, [e.message for e in at.exception]
     assert not [b for b in at.button if b.key == "topicdp_run"], "the shipped sensitivity is missing"
     assert _metric(at, "Sampled sensitivity Δ_s") > 0
-    badges = [m.value for m in at.markdown if "-badge[" in m.value]
-    assert any(":orange-badge[⚠️ Guarantee: TopicDP — weaker than DP: (ε, δ, γ)-random DP" in b for b in badges)
+    badges = [f"{m.value} {m.proto.help}" for m in at.markdown if "-badge[" in m.value]  # chip + its tooltip
+    assert any(":orange-badge[⚠️ Guarantee: TopicDP — weaker than DP: random DP per user" in b
+               and "(ε, δ, γ)-random DP" in b for b in badges)
     assert any(":orange-badge[⚠️ Guarantee: MVG with sampled s₂ — weaker than DP:" in b for b in badges)
     # matrix Laplace: ε-DP for the values only, given a non-private choice of topics and keywords — not green
     assert any(":orange-badge[⚠️ Guarantee: Laplace — DP for part of the release only: ε-DP" in b

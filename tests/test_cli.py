@@ -79,7 +79,7 @@ def test_dpsu_releases_tokens_only(corpus, tmp_path):
     assert "eta" not in report["settings"] and list(report["sigma_k"]) == ["1"]
     from dpcore.dpne import dpsu_threshold
 
-    sigma, rho = dpsu_threshold(3, 1e-5, 10)
+    sigma, rho = dpsu_threshold(3, 1e-5, cli.DEFAULT_CONTRIBUTION_LIMIT)  # Δ0 = 50 by default, as in the app
     assert report["sigma_k"]["1"] == pytest.approx(sigma) and report["rho_k"]["1"] == pytest.approx(rho)
 
 
@@ -142,7 +142,8 @@ def test_kanon_coverage_matches_library(corpus, tmp_path):
                      str(tmp_path / "cov")]) == 0
     got = json.loads((tmp_path / "cov" / "coverage.json").read_text())
     tc = read_token_corpus(corpus, user_column="uid", text_column="body")
-    ref = dpne(tc, epsilon=5, delta=1e-6, max_length=3, contribution_limit=10, eta=0.01, rng=2)
+    ref = dpne(tc, epsilon=5, delta=1e-6, max_length=3, contribution_limit=cli.DEFAULT_CONTRIBUTION_LIMIT, eta=0.01,
+               rng=2)
     expected = kanonymity_coverage(build_ngram_index(tc, 3), ref, ks=(5, 20), max_length=3).rows
     assert [(r["k"], r["K"], r["frequent"], r["covered"]) for r in got["rows"]] == \
         [(r["k"], r["K"], r["frequent"], r["covered"]) for r in expected]
@@ -175,3 +176,67 @@ def test_python_m_dpcore_runs_and_reports_usage_errors(corpus, tmp_path):
     assert json.loads((tmp_path / "o" / "report.json").read_text())["settings"]["seed"] == "fresh (not recorded)"
     usage = run("dpne", str(corpus), "--epsilon", "2")
     assert usage.returncode == 2 and "--delta" in usage.stderr
+
+
+def test_cli_prints_a_summary_of_what_was_released(corpus, tmp_path, capsys):
+    """Issue 24 item 9: the terminal says what was released (per length, the settings, σ/ρ, the guarantee),
+    not only the folder."""
+    out = tmp_path / "rel"
+    assert cli.main(["dpne", str(corpus), "--user-column", "uid", "--text-column", "body", "--epsilon", "4",
+                     "--delta", "1e-6", "--eta", "0.2", "--seed", "9", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    report = json.loads((out / "report.json").read_text())
+    assert f"released {sum(report['released_per_length'].values()):,} n-grams" in printed
+    for k, n in report["released_per_length"].items():
+        assert len((out / f"ngrams-{k}.txt").read_text().splitlines()) == n
+        assert f"length {k}: {n:>9,}  ngrams-{k}.txt" in printed
+    assert "ε = 4, δ = 1e-06, T = 6, Δ0 = 50, η = 0.2" in printed  # the app's T and Δ0 when not given
+    assert f"Guarantee: {report['guarantee']['label']}" in printed and "(ε, δ)-DP per user" in printed
+    assert f"ρ_1 = {report['rho_k']['1']:.4g}" in printed and str(out / "report.json") in printed
+    assert "seed given (not recorded)" in printed and "9" not in printed.split("Settings:")[1].split("\n")[0][-30:]
+
+
+def test_cli_defaults_are_the_dpne_pages():
+    """Issue 24 item 9: the command line's defaults (T, Δ0, η, c, pruning, selection) are the DP n-gram extraction
+    page's, read off the page itself."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "pages" / "3_DP_ngram_extraction.py"), default_timeout=300)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    page = {"max_length": at.slider(key="dpne_T").value, "contribution_limit": at.number_input(key="dpne_delta0").value,
+            "eta": at.select_slider(key="dpne_eta").value, "noise_decay": at.select_slider(key="dpne_c").value,
+            "pruning": at.radio(key="dpne_pruning").value, "selection": at.radio(key="dpne_selection").value}
+    args = cli.build_parser().parse_args(["dpne", "in.csv", "--epsilon", "1", "--delta", "1e-6", "--out", "o"])
+    assert {k: getattr(args, k) for k in page} == page
+    assert (args.max_length, args.contribution_limit) == (6, 50)
+
+
+def _rows_file(path: Path, rows) -> Path:
+    path.write_text("".join(json.dumps({"uid": u, "body": t}) + "\n" for u, t in rows), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("rows", [
+    [("alice", "the cat sat on the mat. the dog ran far away.")] * 3,
+    [("alice", "the cat sat on the mat."), ("bob", "  "), ("", "the dog ran far away.")],  # bob: no words; no id
+    [("alice", "the cat sat on the mat."), (None, "the dog ran far away.")],  # JSON null: no user either
+])
+def test_cli_refuses_a_one_user_input_as_the_app_does(tmp_path, capsys, rows):
+    """Issue 24 item 9: one user's text released "with DP" is that user's text; the app's upload refuses it, so
+    does the command line (exit 2, one line, nothing written), with the same rule: users with at least one word."""
+    from dpcore.corpus import CorpusError, load_uploaded_corpus
+
+    f = _rows_file(tmp_path / "one.jsonl", rows)
+    with pytest.raises(CorpusError, match="at least 2"):
+        load_uploaded_corpus(f.read_bytes(), f.name, user_column="uid", text_column="body")
+    for command in ("dpne", "dpsu"):
+        assert cli.main([command, str(f), "--user-column", "uid", "--text-column", "body", "--epsilon", "1",
+                         "--delta", "1e-6", "--out", str(tmp_path / "o")]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: the input has 1 user(s) with text but at least 2 are needed"), err
+        assert not (tmp_path / "o").exists() and _leftovers(tmp_path) == []
+    two = _rows_file(tmp_path / "two.jsonl", [*rows, ("bob", "the cat ran home.")])
+    assert load_uploaded_corpus(two.read_bytes(), two.name, user_column="uid", text_column="body").n_users == 2
+    assert cli.main(["dpne", str(two), "--user-column", "uid", "--text-column", "body", "--epsilon", "1",
+                     "--delta", "1e-6", "--out", str(tmp_path / "o")]) == 0

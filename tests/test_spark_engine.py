@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +20,8 @@ import pytest
 from dpcore import cli, dpne, dpne_with_evaluation
 from dpcore.batch import run_dpne_local
 from dpcore.stream import read_token_corpus
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _engine_missing() -> str | None:
@@ -100,7 +103,7 @@ def test_spark_and_local_release_the_same_sets(spark, tmp_path, pruning, selecti
 def test_cli_spark_engine_writes_the_local_files(spark, tmp_path):
     folder = _write_corpus(tmp_path / "in", n_users=60, seed=1)
     base = ["dpne", str(folder), "--user-column", "author", "--text-column", "body", "--epsilon", "4", "--delta",
-            "1e-6", "--max-length", "3", "--eta", "0.2", "--seed", "8"]
+            "1e-6", "--max-length", "3", "--eta", "0.2", "--seed", "8", "--contribution-limit", "10"]
     assert cli.main([*base, "--engine", "local", "--out", str(tmp_path / "local")]) == 0
     assert cli.main([*base, "--engine", "spark", "--spark-master", "local[2]", "--out", str(tmp_path / "spark")]) == 0
     for k in (1, 2, 3):
@@ -120,3 +123,62 @@ def test_missing_pyspark_is_a_clear_error(tmp_path, monkeypatch, capsys):
     assert code == 2
     err = capsys.readouterr().err
     assert "needs pyspark" in err and "[spark]" in err and not (tmp_path / "o").exists()
+
+
+def test_worker_python_is_this_interpreter_unless_the_user_set_one(monkeypatch):
+    """Issue 24 item 9: pyspark starts its workers with PYSPARK_PYTHON, else `python3` from PATH."""
+    from dpcore.spark_engine import PYTHON_VARIABLES, worker_python
+
+    for name in PYTHON_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    assert worker_python() == sys.executable
+    assert all(os.environ[name] == sys.executable for name in PYTHON_VARIABLES)
+    monkeypatch.setenv("PYSPARK_PYTHON", "/opt/cluster/bin/python")  # the user's choice stays
+    monkeypatch.setenv("PYSPARK_DRIVER_PYTHON", "")  # empty counts as unset
+    assert worker_python() == "/opt/cluster/bin/python"
+    assert os.environ["PYSPARK_DRIVER_PYTHON"] == sys.executable
+
+
+@pytest.mark.slow
+def test_spark_engine_runs_when_python3_on_path_is_another_interpreter(tmp_path):
+    """Issue 24 item 9: run from an interpreter that is not the `python3` first on PATH (a virtualenv not
+    activated), the Spark workers used to start that other `python3` and crash (No module named 'pyarrow').
+    Here PATH's `python3` is a stand-in that only fails; the run must succeed and release the local sets."""
+    import subprocess
+
+    if _engine_missing():
+        pytest.skip(_engine_missing())
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "python3").write_text("#!/bin/sh\necho 'wrong interpreter: python3 from PATH' >&2\nexit 3\n")
+    (fake / "python3").chmod(0o755)
+    folder = _write_corpus(tmp_path / "in", n_users=80, seed=1)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")}
+    env["PATH"] = f"{fake}{os.pathsep}{env.get('PATH', '')}"
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    assert shutil.which("python3", path=env["PATH"]) == str(fake / "python3")
+    base = [sys.executable, "-m", "dpcore", "dpne", str(folder), "--user-column", "author", "--text-column", "body",
+            "--epsilon", "5", "--delta", "1e-6", "--max-length", "3", "--eta", "0.2", "--seed", "8",
+            "--contribution-limit", "6"]
+    spark = subprocess.run([*base, "--engine", "spark", "--spark-master", "local[1]", "--out", str(tmp_path / "spark")],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert spark.returncode == 0, spark.stderr[-3000:]
+    assert "wrong interpreter" not in spark.stderr
+    assert cli.main([*base[3:], "--engine", "local", "--out", str(tmp_path / "local")]) == 0
+    for k in (1, 2, 3):
+        assert (tmp_path / "spark" / f"ngrams-{k}.txt").read_text() == (tmp_path / "local" / f"ngrams-{k}.txt").read_text()
+    assert all((tmp_path / "local" / f"ngrams-{k}.txt").read_text() for k in (1, 2))  # a release, not nothing
+
+
+@pytest.mark.slow
+def test_spark_engine_refuses_a_one_user_input(spark, tmp_path):
+    from dpcore.spark_engine import run_dpne_spark
+    from dpcore.stream import InputError
+
+    folder = tmp_path / "one"
+    folder.mkdir()
+    (folder / "a.jsonl").write_text("".join(json.dumps({"author": a, "body": b}) + "\n" for a, b in (
+        ("alice", "the cat sat on the mat."), ("bob", " "), ("", "the dog ran."), ("alice", "a dog sat."))))
+    with pytest.raises(InputError, match="1 user"):
+        run_dpne_spark(folder, spark=spark, **COLS, epsilon=1, delta=1e-6, max_length=2, contribution_limit=5,
+                       eta=0.1, seed=1)

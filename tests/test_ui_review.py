@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 import dpcore
 from dpcore import guarantees as G
-from dpui.charts import badge_text
+from dpui.charts import badge_help, badge_text, chip_label
 
 
 @pytest.mark.parametrize("g, words", [
@@ -20,8 +20,12 @@ from dpui.charts import badge_text
     (G.pure_dp(1.0, conditional_on="a non-private choice of topics and keywords"), "DP for part of the release only"),
 ])
 def test_badge_text_carries_words_and_label(g, words):
+    # issue 24 item 7: the chip holds the short label (it was the whole label, cut with "…" in narrow columns);
+    # the full label, with every qualifier, and the promise are its tooltip
     t = badge_text(g, name="M")
-    assert t == f"Guarantee: M — {words}: {g.label}"
+    assert t == f"Guarantee: M — {words}: {chip_label(g)}"
+    assert badge_help(g) == f"**{words}: {g.label}.** {g.promise}"
+    assert len(chip_label(g)) <= 60
 
 
 def test_badge_refuses_text():

@@ -43,8 +43,11 @@ def _serve(env: dict | None = None):
     port = _free_port()
     log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address", "127.0.0.1",
-           "--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+           "--server.headless", "true", "--server.fileWatcherType", "none"]
+    # Telemetry as shipped (.streamlit/config.toml), not switched off here: test_browser checks that no request
+    # leaves the machine (tests/conftest.py switches it off for AppTest runs through the environment).
+    base = {k: v for k, v in os.environ.items() if k != "STREAMLIT_BROWSER_GATHER_USAGE_STATS"}
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**base, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 60

@@ -113,6 +113,75 @@ def test_home_page_has_no_error_and_lists_pages(page, app_url):
     assert "not DP" in body and "weaker" in body.lower()
 
 
+def test_no_request_leaves_the_machine(page, app_url):
+    """Issue 24 item 8: a privacy teaching tool does not phone home. The server runs with the shipped
+    .streamlit/config.toml (conftest.py does not switch telemetry off); every request the browser makes while
+    opening two pages and moving a slider goes to the app's own address."""
+    from urllib.parse import urlsplit
+
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(f"{app_url}/Mechanisms_101")
+    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    wait_idle(page)
+    page.locator(EPS_INPUT).first.focus()
+    page.keyboard.press("ArrowRight")
+    wait_idle(page)
+    page.locator(NAV_LINK, has_text="Home").click()
+    wait_idle(page, settle=2.0)
+    own = urlsplit(app_url).netloc
+    outside = sorted({u for u in requests if urlsplit(u).scheme in ("http", "https", "ws", "wss")
+                      and urlsplit(u).netloc != own})
+    assert outside == [], f"requests to other hosts: {outside}"
+
+
+@pytest.mark.parametrize("path", ["/", "/Mechanisms_101", "/Bayesian_ngram_DP", "/DP_ngram_extraction"])
+def test_guarantee_chips_are_never_cut(page, app_url, path):
+    """Issue 24 item 7: Streamlit cuts a badge wider than its column with "…" — on the home page exactly where
+    the qualifier was. Every chip shows its whole text (short label; it wraps in a narrow column), and
+    hovering it shows the full sentence."""
+    page.set_viewport_size({"width": 900, "height": 1000})
+    page.goto(app_url + path)
+    if path != "/":
+        page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    wait_idle(page)
+    chips = page.locator(".stMarkdownBadge")
+    sizes = chips.evaluate_all("els => els.filter(e => e.offsetParent !== null && e.textContent.includes('Guarantee:'))"
+                               ".map(e => [e.textContent, e.scrollWidth, e.clientWidth])")
+    assert sizes, f"no guarantee chip on {path}"
+    cut = [text for text, scroll, client in sizes if scroll > client + 1]
+    assert cut == [], f"chips cut on {path}: {cut}"
+    first = page.locator(".stMarkdownBadge", has_text="Guarantee:").first
+    first.hover()
+    tooltip = page.locator('[data-testid="stTooltipContent"]').first
+    tooltip.wait_for(timeout=10_000)
+    assert "Adding or removing one user" in tooltip.inner_text() or "not DP" in tooltip.inner_text()
+
+
+def test_city_map_shows_every_name_and_its_whole_legend(page, app_url):
+    """Issue 24 item 3: on Mechanisms 101's exponential mechanism the city map cut "Los Angeles" at the plot's
+    edge and its legend ("… a member lives ther"). Every city name lies inside the plot area, every legend
+    entry inside the chart."""
+    page.goto(f"{app_url}/Mechanisms_101")
+    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    wait_idle(page)
+    page.get_by_role("tab", name="(c) Exponential mechanism").click()
+    wait_idle(page)
+    chart = page.locator('[data-testid="stPlotlyChart"]', has_text="Candidate cities").first
+    chart.scroll_into_view_if_needed()
+    chart.locator(".textpoint text").first.wait_for(timeout=30_000)
+    boxes = chart.evaluate("""el => {
+        const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+        return {svg: box(el.querySelector(".main-svg")), plot: box(el.querySelector(".nsewdrag")),
+                names: [...el.querySelectorAll(".textpoint text")].map(t => [t.textContent, box(t)]),
+                legend: [...el.querySelectorAll(".legendtext")].map(t => [t.textContent, box(t)])};
+    }""")
+    inside = lambda b, outer: b[0] >= outer[0] - 1 and b[2] <= outer[2] + 1 and b[1] >= outer[1] - 1 and b[3] <= outer[3] + 1  # noqa: E731
+    assert len(boxes["names"]) == 7
+    assert [n for n, b in boxes["names"] if not inside(b, boxes["plot"])] == [], boxes
+    assert boxes["legend"] and [n for n, b in boxes["legend"] if not inside(b, boxes["svg"])] == [], boxes
+
+
 def _upload(page, app_url, name: str, data: bytes):
     page.goto(f"{app_url}/?corpus=upload")
     wait_idle(page)

@@ -62,11 +62,29 @@ def test_value_survives_a_page_that_hides_it_and_can_go_back_to_default(page, ap
     assert eps_value(page) == "1" and "eps=" not in page.url
 
 
+def _query(page) -> dict:
+    from urllib.parse import parse_qs, urlsplit
+
+    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
+
+
 def test_deep_linked_value_reaches_the_next_page(page, app_url):
-    page.goto(f"{app_url}/Mechanisms_101?eps=3.5&delta=1e-08")
+    page.goto(f"{app_url}/Mechanisms_101?eps=3.5&delta=1e-08&seed=4")
     page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
     wait_idle(page)
     page.locator(NAV_LINK, has_text="DP n-gram extraction").click()
     wait_idle(page)
     assert slider_values(page)[:2] == ["3.5", "1e-08"]
     assert_no_error_text(page, "DP n-gram extraction after a deep link into Mechanisms 101")
+    # issue 24 item 4: the address bar still carries the link's settings, so a copied URL shares this view
+    # (the first switch after opening a link used to drop ε, which Mechanisms 101 had bound)
+    assert _query(page) == {"eps": "3.5", "delta": "1e-08", "seed": "4"}, page.url
+    for title in ("Home", "Mechanisms 101", "Privacy audit", "Bayesian n-gram DP"):
+        page.locator(NAV_LINK, has_text=title).click()
+        wait_idle(page)
+        assert _query(page) == {"eps": "3.5", "delta": "1e-08", "seed": "4"}, f"{title}: {page.url}"
+    page.locator(SLIDERS).first.focus()
+    page.keyboard.press("ArrowRight")  # ε 3.5 → 4: the slider still writes the address bar
+    page.wait_for_url("**eps=4**", timeout=30_000)
+    wait_idle(page)
+    assert _query(page) == {"eps": "4", "delta": "1e-08", "seed": "4"}, page.url

@@ -1,0 +1,25 @@
+"""The shipped Streamlit configuration (.streamlit/config.toml)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_usage_statistics_are_off_in_the_shipped_config():
+    """Issue 24 item 8: no telemetry. Read as Streamlit reads it when started from the repository (the
+    test environment's STREAMLIT_BROWSER_GATHER_USAGE_STATS, set by tests/conftest.py, removed)."""
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert config["browser"]["gatherUsageStats"] is False
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
+    code = ("from streamlit import config; config.get_config_options(force_reparse=True); "
+            "print(config.get_option('browser.gatherUsageStats'), config.get_where_defined('browser.gatherUsageStats'))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    value, where = out.stdout.split(maxsplit=1)
+    assert value == "False", out.stdout
+    assert where.strip() == str(ROOT / ".streamlit" / "config.toml"), out.stdout

@@ -1,0 +1,26 @@
+"""What README.md states about the code, checked against the code (issue 24 item 2: it said 26 exercises when
+there were 27, and a 2,400-user sample corpus of 3,000 users)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import dpcore
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_exercise_count_is_the_number_of_exercises():
+    counts = re.findall(r"(\d+) in all", README)
+    assert counts, "the README's exercise section no longer gives a count: drop this test with it"
+    assert {int(c) for c in counts} == {len(dpcore.exercises())}
+
+
+def test_readme_sample_corpus_sizes_are_the_shipped_ones():
+    line = next(ln for ln in README.splitlines() if 'load_sample_corpus("private")' in ln and "#" in ln)
+    stated = int(re.search(r"#\s*([\d,]+) users", line).group(1).replace(",", ""))
+    private, public = dpcore.load_sample_corpus("private"), dpcore.load_sample_corpus("public")
+    assert stated == private.n_users
+    assert f"{private.n_users:,} private / {public.n_users:,} public users" in README
+    assert not re.search(r"\b2,400[- ]user", README)
