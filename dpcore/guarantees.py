@@ -158,7 +158,8 @@ class Guarantee:
 
     @property
     def label(self) -> str:
-        """A short label, e.g. "(ε = 1, δ = 1e-05)-DP per user" or "not DP — local sensitivity"."""
+        """A short label, e.g. "(ε = 1, δ = 1e-05)-DP per user" or "not DP — noise scaled to a sensitivity measured
+        on the private data; …"."""
         per = f" per {self.unit}" if self.unit else ""
         if self.kind == PURE_DP:
             core = f"ε-DP{per} (ε = {_num(self.epsilon)}, pure)"

@@ -300,7 +300,7 @@ def _check_guarantee(guarantee):
 
 def chip_label(guarantee) -> str:
     """The guarantee in a few words for its chip: the kind and its parameters, e.g. "(ε, δ)-DP per user (ε = 1,
-    δ = 1e-05)", "local sensitivity", "k-anonymity (K = 10)". The qualifiers (scope, what the proof does not
+    δ = 1e-05)", "sensitivity measured on the private data", "k-anonymity (K = 10)". The qualifiers (scope, what the proof does not
     cover) are in the full sentence, :func:`badge_help`."""
     from dpcore import guarantees as G
 
@@ -312,7 +312,7 @@ def chip_label(guarantee) -> str:
         G.PURE_DP: f"ε-DP{per} ({numbers})",
         G.APPROXIMATE_DP: f"(ε, δ)-DP{per} ({numbers})",
         G.RANDOM_DP: f"random DP{per} ({numbers})",
-        G.LOCAL_SENSITIVITY: "local sensitivity",
+        G.LOCAL_SENSITIVITY: "sensitivity measured on the private data",
         G.K_ANONYMITY: f"k-anonymity (K = {g.K})",
         G.NO_PROTECTION: "the private data as it is",
     }[g.kind]
@@ -320,7 +320,8 @@ def chip_label(guarantee) -> str:
 
 def badge_text(guarantee, *, name: str = "") -> str:
     """The words of a guarantee chip: the strength in words, then the short label (so the chip never relies on
-    colour alone, and is short enough never to be cut): "Guarantee: BayesianDP — not DP: local sensitivity".
+    colour alone, and is short enough never to be cut): "Guarantee: BayesianDP — not DP: sensitivity measured on the
+    private data".
     The full sentence is the chip's tooltip (:func:`badge_help`) and the reviewer's panel."""
     g = _check_guarantee(guarantee)
     who = f"{name} — " if name else ""

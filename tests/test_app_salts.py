@@ -177,7 +177,7 @@ def test_dpne_export_rebuilds_the_pages_release_and_epsilon_draws_new_noise(medi
         assert s["rng_salt_dpne"] == ["dpne", s["epsilon"], s["delta"], s["T"], s["delta0"], s["c"], s["pruning"],
                                       s["selection"], s["policy"]]
         rebuilt = _rebuild_dpne(s, corpus)
-        assert [rebuilt.sizes.get(r["k"], 0) for r in data["rows"]] == [r["DPNE |S_k|"] for r in data["rows"]]
+        assert [rebuilt.sizes.get(r["k"], 0) for r in data["rows"]] == [r["DPNE |Sₖ|"] for r in data["rows"]]
         k, shown = _shown_sample(at)
         assert shown == sorted(" ".join(g) for g in rebuilt.ngrams[k])[:15]
         seen[(s["epsilon"], s["eta"])] = (s, rebuilt)
