@@ -178,6 +178,11 @@ from .topicdp import (
     sensitivity_sampler_size,
     topicdp_mechanism,
     topicdp_sigma,
+    corrected_topicdp_sigma,
+    corrected_topicdp_mechanism,
+    strict_topicdp_sigma,
+    strict_topicdp_mechanism,
+    topicdp_true_epsilon,
 )
 
 from .review import (

@@ -64,7 +64,7 @@ def _tiny_settings(at: AppTest) -> None:
 
 
 def _metric(at: AppTest, label: str) -> float:
-    return float(next(m.value for m in at.metric if m.label == label))
+    return float(next(m.value for m in at.metric if m.label == label).replace(",", ""))
 
 
 def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
@@ -100,11 +100,11 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     assert {"gamma-large", "few-users"} <= {r for r, t in dpcore.REVIEW_RULES.items()
                                             if any(t in w.value for w in at2.warning)}
     assert not [b for b in at2.button if b.key == "topicdp_run"]
-    s1 = _metric(at2, "TopicDP σ per entry")
+    s1 = _metric(at2, "TopicDP σ, as in the thesis")
     d1 = _metric(at2, "Sampled sensitivity Δ_s")
     at2.select_slider(key="eps").set_value(2.0)
     at2.run()
-    assert _metric(at2, "TopicDP σ per entry") == pytest.approx(s1 / 2, rel=1e-3)
+    assert _metric(at2, "TopicDP σ, as in the thesis") == pytest.approx(s1 / 2, rel=1e-3)
     assert _metric(at2, "Sampled sensitivity Δ_s") == d1
     # the other curves and a smaller table
     for parameter in ("gamma", "size"):
@@ -133,12 +133,30 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
     assert not [b for b in at.button if b.key == "topicdp_run"], "the shipped sensitivity is missing"
     assert _metric(at, "Sampled sensitivity Δ_s") > 0
     badges = [m.value for m in at.markdown if "-badge[" in m.value]
-    assert any(":orange-badge[⚠️ Guarantee: TopicDP — weaker than DP: (ε, δ, γ)-random DP" in b for b in badges)
+    assert any(":orange-badge[⚠️ Guarantee: TopicDP (as in the thesis) — weaker than DP: (ε, δ, γ)-random DP" in b
+               for b in badges)
+    assert any(":orange-badge[⚠️ Guarantee: TopicDP corrected — weaker than DP: (ε, δ, γ)-random DP" in b for b in badges)
     assert any(":orange-badge[⚠️ Guarantee: MVG with sampled s₂ — weaker than DP:" in b for b in badges)
-    # matrix Laplace: ε-DP for the values only, given a non-private choice of topics and keywords — not green
-    assert any(":orange-badge[⚠️ Guarantee: Laplace — DP for part of the release only: ε-DP" in b
-               and "given a non-private choice of topics and keywords" in b for b in badges)
-    assert not any(":green-badge[" in b for b in badges)
+    # global bounds: (ε, δ)-DP / ε-DP for the values, given a non-private choice of topics and keywords — green,
+    # with exactly that on the label (issue 21 item 4)
+    values = "for the values, given a non-private choice of topics and keywords"
+    assert any(":green-badge[🔒 Guarantee: TopicDP strict — DP: (ε, δ)-DP per user" in b and values in b for b in badges)
+    assert any(":green-badge[🔒 Guarantee: Laplace — DP: ε-DP per user" in b and values in b for b in badges)
+    import re
+
+    green = {re.match(r":green-badge\[🔒 Guarantee: (.+?) — ", b).group(1) for b in badges if ":green-badge[" in b}
+    assert green == {"TopicDP strict", "Laplace"}  # the reviewer's panel repeats the badges
+    # the thesis's σ beside the corrected and the strict one, with its true ε
+    eps, delta = at.select_slider(key="eps").value, at.select_slider(key="delta").value
+    m, n = at.slider(key="topicdp_m").value, at.slider(key="topicdp_n").value
+    thesis = next(x for x in at.metric if x.label == "TopicDP σ, as in the thesis")
+    assert thesis.proto.delta == f"true ε = {dpcore.topicdp_true_epsilon(epsilon=eps, delta=delta, m=m, n=n):.2g}"
+    assert _metric(at, "TopicDP strict σ") == pytest.approx(dpcore.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m),
+                                                            rel=1e-3)
+    ds = _metric(at, "Sampled sensitivity Δ_s")
+    assert _metric(at, "TopicDP σ, corrected") == pytest.approx(
+        dpcore.corrected_topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds), rel=1e-3)
+    assert any("What changes the thesis's story" in md.value for md in at.markdown)
     assert len(at.get("plotly_chart")) >= 5  # 4 topics' bars, the curve, the histogram
     assert at.multiselect(key="topicdp_topics").value == [0, 1, 2, 3]
     # the page's conclusion is the two sentences computed from the draws at the page's settings
