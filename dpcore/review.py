@@ -212,7 +212,7 @@ def review_warnings(*, epsilon=None, delta=None, n_users=None, calibration=None,
             if st.kind == "additive" and st.half_width is not None and st.half_width >= width:
                 out.append(ReviewWarning(
                     "noise-swamps-answer",
-                    f"{st.text[0].upper() + st.text[1:]} The noise's half-width is {st.half_width / width:,.3g} × the "
+                    f"{st.text[0].upper() + st.text[1:]} The noise's half-width is {_num(st.half_width / width)} × the "
                     f"whole range ({width:g}) the answer can take: the released value tells almost nothing "
                     "about the data.",
                     "Raise ε, or release fewer and coarser numbers (a smaller table) so that the noise of one "
