@@ -75,8 +75,9 @@ def curve_for(corpus_hash, lda, sampler, n_pairs, parameter, epsilon, delta, gam
 def prompt_docs_for(corpus_hash: str, words: tuple[str, ...], _corpus):
     """The corpus's documents counted over the model's words, with their prompts (evaluation only), or None
     when the corpus has fewer than 3 distinct prompts (nothing to match topics to)."""
-    docs = prompt_documents(_corpus, words)
-    return docs if docs.n_prompts >= 3 else None
+    if len([g for g in _corpus.genres() if g != "(none)"]) < 3:  # e.g. the sample corpora: "email", "review"
+        return None
+    return prompt_documents(_corpus, words)
 
 
 @st.cache_data(show_spinner="Matching topics to prompts after noise …", max_entries=16)

@@ -176,3 +176,34 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
     assert summary.sentence in conclusion
     noise = tdp.compare_noise(delta_s=summary.delta_s, epsilons=(0.5, 1.0, 2.0, 3.0, 5.0, 10.0), delta=delta, m=m, n=n)
     assert noise.sentence in conclusion
+
+
+def test_real_chat_corpus_opens_on_the_shipped_fit_with_the_prompt_line():
+    """The real chat corpus's private split (here handed to the page as an upload; the sidebar's data choice is
+    issue 20's): the shipped LDA fit and sampled sensitivities open the page without a sampler run, and the page
+    says how many topics match a prompt before noise and keep it after each mechanism's noise."""
+    from dpcore import topic_prompts as tp
+
+    corpus = dpcore.load_real_corpus("chat", which="private")
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    at = AppTest.from_file(PAGE, default_timeout=300)
+    at.query_params["corpus"] = "upload"
+    at.session_state["_uploaded_corpus"] = corpus
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert not [b for b in at.button if b.key == "topicdp_run"], "the shipped real-corpus sensitivities are missing"
+    line = next(md.value for md in at.markdown if "Can a reader still tell what people talked about?" in md.value)
+    model = dpcore.load_topic_model(corpus.content_hash)
+    table = dpcore.topic_keyword_matrix(model, m=10, n=10)
+    before = tp.match_topics_to_prompts(table.matrix, table.words, tp.prompt_documents(corpus, model.words))
+    assert f"Before noise {before.matched} of the 10 topics match a distinct prompt" in line
+    for mech in dpcore.TOPIC_MECHANISMS:
+        assert f"{mech} " in line
+    assert any(tp.MATCH_RULE in c.value for c in at.caption)
+    assert any(t.label == "Prompts after noise" for t in at.tabs)
+    # the matched prompts are listed with each topic's top words
+    tables = [d.value for d in at.dataframe if "prompt matched (before noise)" in d.value.columns]
+    assert len(tables) == 1 and (tables[0]["prompt matched (before noise)"] != "—").sum() == before.matched
+    st.cache_resource.clear()
+    st.cache_data.clear()
