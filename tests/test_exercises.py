@@ -85,7 +85,7 @@ ALLOWED = {  # widget key -> what the widget accepts (copied from the pages; the
     "eps": lambda v: v in _EPS,
     "delta": lambda v: v in _DELTA,
     "seed": lambda v: isinstance(v, int) and 0 <= v <= 2**31 - 1,
-    "corpus": lambda v: v in ("sample", "real"),
+    "corpus": lambda v: v in ("sample", "chat"),  # "chat": the real chat corpus (the sidebar names it so, issue 20)
     "m101_scale_mode": lambda v: v in ("from ε", "by hand"),
     "m101_b": lambda v: 0.1 <= v <= 20.0 and abs(round(v * 10) - v * 10) < 1e-9,
     "m101_debt_rule": lambda v: v in ("largest debt", "cap"),
@@ -163,7 +163,7 @@ def _dpne_4gram(s):
 
 
 def _private(s):
-    if s.get("corpus") == "real":
+    if s.get("corpus") == "chat":
         return dpcore.load_real_corpus("chat", which="private")
     return dpcore.load_sample_corpus("private")
 
@@ -392,7 +392,7 @@ def test_data_dependent_answers_follow_the_corpus(monkeypatch, fresh_caches):
 
 
 def test_exercises_need_the_sample_corpus():
-    with pytest.raises(ValueError, match="corpus must be 'sample' or 'real'"):
+    with pytest.raises(ValueError, match="corpus must be 'sample' or 'chat'"):
         _data.corpus_name({"corpus": "upload"})
 
 

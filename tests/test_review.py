@@ -82,7 +82,8 @@ def test_few_users():
 
 def test_every_rule_has_words_and_warnings_export():
     ws = review_warnings(epsilon=12, delta=0.5, n_users=10, calibration="classic", contribution_cap=9,
-                         user_items=[1, 2, 3], random_dp_gamma=0.3)
+                         user_items=[1, 2, 3], random_dp_gamma=0.3,
+                         noise=dpcore.gaussian_noise_in_units(0.1, sigma=1.0), answer_range=1.0)
     assert {w.rule for w in ws} == set(REVIEW_RULES)
     for w in ws:
         assert w.rule_text == REVIEW_RULES[w.rule] and w.message and w.fix

@@ -25,7 +25,7 @@ from ..topic_model import LdaSettings
 from ..topicdp import SamplerSettings
 
 SAMPLE = "sample"
-REAL = "real"
+REAL = "chat"
 """The real chat corpus (``dpcore.load_real_corpus("chat")``: "private" / "public" are its 920 / 395-person split)."""
 
 

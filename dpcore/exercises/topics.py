@@ -122,7 +122,7 @@ def _strict_keeps_prompts(s) -> Solution:
 
 
 _TABLE = {"eps": 1.0, "delta": 1e-5, "topicdp_m": 10, "topicdp_n": 10, "corpus": "sample"}
-_REAL_TABLE = {**_TABLE, "corpus": "real", "topicdp_gamma": 0.1, "seed": 0}
+_REAL_TABLE = {**_TABLE, "corpus": "chat", "topicdp_gamma": 0.1, "seed": 0}
 
 EXERCISES = (
     Exercise(
