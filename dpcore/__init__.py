@@ -147,7 +147,18 @@ from .topic_model import (
     align_topics,
     document_term_data,
     fit_topic_model,
+    released_matrix_distance,
     topic_keyword_matrix,
+)
+from .topic_prompts import (
+    MATCH_RULE,
+    PromptMatch,
+    PromptSurvival,
+    SurvivalCurve,
+    match_topics_to_prompts,
+    prompt_documents,
+    prompt_survival,
+    prompt_survival_curve,
 )
 from .topicdp import (
     DrawsSummary,

@@ -17,7 +17,7 @@ BADGE_NAMES = {"TopicDP": "TopicDP (as in the thesis)", "MVG": "MVG with sampled
 def sigma_metrics(story, releases) -> None:
     """Δ_s, then the noise of each mechanism: the thesis's σ (with its true ε), the corrected σ, strict TopicDP's
     σ, MVG's σ and Laplace's scale b."""
-    c = st.columns(6)
+    c = st.columns(3) + st.columns(3)  # two rows: six metrics side by side would cut their labels
     c[0].metric("Sampled sensitivity Δ_s", f"{story.delta_s:.4g}",
                 help="k-th smallest of the h sampled ‖f(D) − f(D′)‖_F, the tables compared as released")
     c[1].metric("TopicDP σ, as in the thesis", f"{story.thesis_sigma:,.4g}",
@@ -36,10 +36,9 @@ def sigma_metrics(story, releases) -> None:
 
 
 def guarantee_badges(releases) -> None:
-    """One badge per release, in the page's mechanism order."""
-    for col, (mech, rel) in zip(st.columns(len(releases)), releases.items()):
-        with col:
-            guarantee_badge(rel.guarantee, name=BADGE_NAMES.get(mech, mech))
+    """One badge per release, in the page's mechanism order, one per line (side by side they cut the qualifier)."""
+    for mech, rel in releases.items():
+        guarantee_badge(rel.guarantee, name=BADGE_NAMES.get(mech, mech))
 
 
 def story(story, *, gamma: float) -> None:

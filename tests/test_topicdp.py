@@ -871,3 +871,17 @@ def test_chat_filler_list_is_the_document_frequency_rule_on_the_public_split():
     assert tdp_tm.chat_filler_words(public, min_share=0.2) < tdp_tm.CHAT_FILLER_WORDS
     with pytest.raises(ValueError, match="min_share must be > 0"):
         tdp_tm.chat_filler_words(public, min_share=0)
+
+
+@pytest.mark.parametrize("which", ["classroom", "real"])
+def test_shipped_draws_are_the_current_definition(which):
+    """The shipped Δ_i (sample_data/topicdp_sensitivity) are recomputed for three pairs with today's code: the
+    release order, the vocabulary and the distance as released (a stale file would differ; issue 21 item 3)."""
+    corpus = (dpcore.load_real_corpus("chat", which="private") if which == "real"
+              else dpcore.load_sample_corpus("private"))
+    lda, sampler = LdaSettings(), tdp.SamplerSettings()
+    draws = tdp.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler, cache_dir=tdp.shipped_cache_dir())
+    assert draws.covers(0.1), f"run: nice -n 10 python scripts/topicdp_ship.py --corpus {which}"
+    data = document_term_data(corpus, settings=lda)
+    for i in (0, 1, 2):
+        assert np.allclose(tdp.pair_deltas(data, i, lda=lda, sampler=sampler), draws.deltas[i], rtol=1e-5, atol=1e-9)
