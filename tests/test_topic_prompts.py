@@ -93,7 +93,6 @@ def test_planted_topics_match_their_prompts_and_agree_with_brute_force(fitted):
 
 def test_rule_thresholds_lift_and_documents():
     """A pair with lift ≥ 2 but fewer than 10 documents of its prompt is not matched; one with 10 is."""
-    words = ("a", "b")
     x = np.array([[1, 0]] * 10 + [[0, 1]] * 30)
     for n_first, expect in ((10, 1), (9, 0)):
         prompt = np.array([0] * n_first + [1] * (10 - n_first) + [1] * 30)
