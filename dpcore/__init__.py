@@ -152,7 +152,18 @@ from .topic_model import (
     align_topics,
     document_term_data,
     fit_topic_model,
+    released_matrix_distance,
     topic_keyword_matrix,
+)
+from .topic_prompts import (
+    MATCH_RULE,
+    PromptMatch,
+    PromptSurvival,
+    SurvivalCurve,
+    match_topics_to_prompts,
+    prompt_documents,
+    prompt_survival,
+    prompt_survival_curve,
 )
 from .topicdp import (
     DrawsSummary,
@@ -183,6 +194,11 @@ from .topicdp import (
     sensitivity_sampler_size,
     topicdp_mechanism,
     topicdp_sigma,
+    corrected_topicdp_sigma,
+    corrected_topicdp_mechanism,
+    strict_topicdp_sigma,
+    strict_topicdp_mechanism,
+    topicdp_true_epsilon,
 )
 
 # VIPS-LDA (issue 23): noise on the sufficient statistics of LDA, (ε, δ)-DP per user for the whole matrix

@@ -59,6 +59,7 @@ REVIEW_RULES = {
     "cap-above-median": "a contribution cap should not exceed what the median user contributes",
     "gamma-large": f"random DP with γ above {GAMMA_WARN_ABOVE:g} leaves too many neighbours uncovered",
     "few-users": f"fewer than {MIN_USERS} users: DP noise swamps what the data says",
+    "noise-swamps-answer": "noise wider than the whole range of the answer leaves nothing of it",
 }
 """rule id → the rule in words (shown beside each warning)."""
 
@@ -142,7 +143,8 @@ def _fmt(x: float) -> str:
 
 
 def review_warnings(*, epsilon=None, delta=None, n_users=None, calibration=None, contribution_cap=None,
-                    user_items=None, cap_name: str = "contribution cap", random_dp_gamma=None) -> tuple[ReviewWarning, ...]:
+                    user_items=None, cap_name: str = "contribution cap", random_dp_gamma=None, noise=(),
+                    answer_range=None) -> tuple[ReviewWarning, ...]:
     """The warnings that fire for these settings (every argument optional; a rule whose inputs are missing
     does not fire).
 
@@ -154,9 +156,12 @@ def review_warnings(*, epsilon=None, delta=None, n_users=None, calibration=None,
         ``user_items`` the per-user amounts it caps (a sequence, one number per user, in the cap's unit).
       cap_name: how the page calls the cap, e.g. "L (items per user)".
       random_dp_gamma: γ of (ε, δ, γ)-random DP (TopicDP, MVG).
+      noise, answer_range: the release's :class:`NoiseStatement` records and the width of the range its
+        answer can take (1 for a probability); an additive noise whose half-width is at least that range
+        ("0.1 comes back as 0.1 ± 2,100") fires "noise-swamps-answer".
 
     Rules (:data:`REVIEW_RULES`): δ ≥ 1/n_users; ε > 10; classic Gaussian at ε ≥ 1 (with its true δ);
-    cap > median of ``user_items``; γ > 0.1; n_users < 100.
+    cap > median of ``user_items``; γ > 0.1; n_users < 100; noise half-width ≥ the answer's range.
     """
     out: list[ReviewWarning] = []
     eps = None if epsilon is None else check_epsilon(epsilon)
@@ -171,7 +176,8 @@ def review_warnings(*, epsilon=None, delta=None, n_users=None, calibration=None,
     if eps is not None and eps > EPSILON_WARN_ABOVE:
         out.append(ReviewWarning(
             "epsilon-large",
-            f"ε = {eps:g}: one user may change the probability of an output by a factor e^ε ≈ {math.exp(eps):.3g} "
+            f"ε = {eps:g}: one user may change the probability of an output by a factor e^ε ≈ "
+            f"{math.exp(eps) if eps < 700 else math.inf:.3g} "
             "— practically no promise.",
             f"Use ε ≤ {EPSILON_WARN_ABOVE:g}; ε ≤ 1 for a strong promise."))
     if calibration is not None:
@@ -204,6 +210,17 @@ def review_warnings(*, epsilon=None, delta=None, n_users=None, calibration=None,
                 "distribution — and nobody knows which.",
                 f"Use γ ≤ {GAMMA_WARN_ABOVE:g} (the sensitivity sampler needs more pairs), or a mechanism with a "
                 "proven global sensitivity."))
+    if answer_range is not None:
+        width = check_real("answer_range", answer_range, low=0.0, low_inclusive=False)
+        for st in ((noise,) if isinstance(noise, NoiseStatement) else tuple(noise)):
+            if st.kind == "additive" and st.half_width is not None and st.half_width >= width:
+                out.append(ReviewWarning(
+                    "noise-swamps-answer",
+                    f"{st.text[0].upper() + st.text[1:]} The noise's half-width is {_num(st.half_width / width)} × the "
+                    f"whole range ({width:g}) the answer can take: the released value tells almost nothing "
+                    "about the data.",
+                    "Raise ε, or release fewer and coarser numbers (a smaller table) so that the noise of one "
+                    "answer is small against its range; compare the mechanisms' noise first."))
     if n is not None and n < MIN_USERS:
         out.append(ReviewWarning(
             "few-users",
@@ -419,8 +436,10 @@ def review(release, *, n_users=None, user_items=None, confidence=0.95, value=Non
         else:
             noise.append(gaussian_noise_in_units(v, sigma=release.noise_scale, confidence=confidence, quantity=q))
         budget = single_budget(epsilon=release.epsilon, delta=release.delta, name=release.mechanism)
-        # TopicDP's classic σ runs at ε′ = ε/(m·n); where ε′ ≥ 1 its guarantee's scope says so
-        kw.update(epsilon=release.epsilon, delta=release.delta, random_dp_gamma=release.gamma)
+        # TopicDP's classic σ runs at ε′ = ε/(m·n); where ε′ ≥ 1 its guarantee's scope says so.
+        # A probability lies in [0, 1]: a noise wider than that is flagged (issue 24 item 6).
+        kw.update(epsilon=release.epsilon, delta=release.delta, random_dp_gamma=release.gamma, noise=noise,
+                  answer_range=1.0)
     # KAnonymityRelease: no noise and no budget; its guarantee says what it is
     if budget is not None and g.kind == LOCAL_SENSITIVITY:
         budget = no_budget(budget)
@@ -466,6 +485,8 @@ def mechanism_guarantees(*, epsilon=1.0, delta=1e-5, gamma=0.1, K=10, W, max_ite
         ("DP n-gram extraction", "DPSU-all / DPSU-even", dpne_guarantee(epsilon=eps, delta=d)),
         ("DP n-gram extraction", "DPSU-single", dpne_guarantee(epsilon=eps, delta=d, single_length=True)),
         ("TopicDP", "TopicDP", matrix_guarantee("TopicDP", epsilon=eps, delta=d, gamma=gamma, m=10, n=10)),
+        ("TopicDP", "TopicDP corrected", matrix_guarantee("TopicDP corrected", epsilon=eps, delta=d, gamma=gamma)),
+        ("TopicDP", "TopicDP strict", matrix_guarantee("TopicDP strict", epsilon=eps, delta=d)),
         ("TopicDP", "MVG", matrix_guarantee("MVG", epsilon=eps, delta=d, gamma=gamma)),
         ("TopicDP", "Laplace on the matrix", matrix_guarantee("Laplace", epsilon=eps)),
     )

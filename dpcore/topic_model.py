@@ -16,9 +16,15 @@ Readings taken here (the thesis and SPEC are silent on them):
   sensitivity (the thesis, too, takes its keywords from D without accounting for the choice).
 * **Prevalence** of a topic = the number of word tokens LDA assigns to it (scikit-learn: the row
   sums of ``components_``, which needs no extra E-step; tomotopy: n_k).
-* **Keyword columns**: each selected topic contributes its top ⌈n/m⌉ words; the union is ordered by
+* **Keyword columns**: each selected topic contributes its top ⌈n/m⌉ words; the union is ranked by
   overall weight Σ_t prevalence_t·β_t,w over the selected topics, truncated to n, and padded with
   the next words by the same weight when the union is smaller than n.
+* **Release order** (issue 21 item 3): the m selected topics are released in ascending LDA component
+  index — fixed by the seeded initialisation, not by the data — and the n columns in vocabulary order,
+  each with its word. The rows carry no label but their position, so TopicDP's Δ_i compares the two
+  tables of a sampled pair row by row as released (:func:`released_matrix_distance`). Measured on the
+  classroom corpus against the two other choices (prevalence order, Δ_i measured in
+  release order; alignment to a public reference fit): sample_data/topicdp_sensitivity/README.md.
 * **Topic vocabulary** (issue 11: readable topics). Words are lower-case runs of letters; out go
   :data:`TOPIC_STOP_WORDS` (scikit-learn's ``ENGLISH_STOP_WORDS`` plus the greetings and filler words
   of e-mails and reviews in :data:`FILLER_WORDS`), words in fewer than ``min_df`` documents (rare words:
@@ -78,7 +84,10 @@ __all__ = [
     "LDA_ENGINES",
     "LDA_LEARNING_METHODS",
     "FILLER_WORDS",
+    "CHAT_FILLER_WORDS",
+    "CHAT_FILLER_MIN_SHARE",
     "TOPIC_STOP_WORDS",
+    "chat_filler_words",
     "default_lda_engine",
     "tomotopy_available",
     "LdaSettings",
@@ -91,6 +100,7 @@ __all__ = [
     "topic_keyword_matrix",
     "align_topics",
     "aligned_matrix_distance",
+    "released_matrix_distance",
 ]
 
 LDA_LEARNING_METHODS = ("batch", "online")
@@ -134,8 +144,32 @@ without would yet you your yours yourself yourselves
 """scikit-learn's ``ENGLISH_STOP_WORDS`` (318 words), copied here: importing it from scikit-learn loads
 pandas, which dpcore must not (tests/test_dependencies.py); tests/test_topicdp.py checks the copy."""
 
-TOPIC_STOP_WORDS = ENGLISH_STOP_WORDS | FILLER_WORDS
-"""Words never used as topic keywords: scikit-learn's ``ENGLISH_STOP_WORDS`` ∪ :data:`FILLER_WORDS`."""
+CHAT_FILLER_MIN_SHARE = 0.10
+"""The document-frequency rule behind :data:`CHAT_FILLER_WORDS`: a word (two or more letters, not in
+scikit-learn's list) used in at least this share of the documents of the real chat corpus's *public*
+split is a chat filler."""
+
+CHAT_FILLER_WORDS = frozenset("""
+able actually awesome bad best better big byu chat class cool crazy day definitely did didn different does
+doing don dont favorite feel fun getting going good got great guess haha hahaha hard heard hello hey hi
+interesting just kind know life like little ll lol long lot love make makes maybe mean need new nice oh ok
+people person pretty probably really right say school seen sorry sounds stuff super sure talk talking thats
+thing things think thought time true try use ve want way went work world wow yeah year yes
+""".split())
+"""Chat fillers (issue 20 item 3), found by a document-frequency rule, not chosen by hand: every word that at
+least :data:`CHAT_FILLER_MIN_SHARE` = 10 % of the documents (one person's messages in one conversation) of
+``load_real_corpus("chat", which="public")`` use, beyond scikit-learn's list — 93 words, 49 of them new
+beside :data:`FILLER_WORDS`: laughter and interjections ("haha", "hahaha", "lol", "oh", "wow", "thats"), and
+the words every chat drifts to whatever its prompt ("people", "time", "school", "class", "byu", "love",
+"favorite"). A word in one conversation of ten says nothing about which conversation it is; on the real
+corpus they were 4–7 of the top-10 keywords of most topics. Recomputed from the public split by
+:func:`chat_filler_words` (tests/test_topicdp.py checks that this list is exactly its output). It is public
+data (other people than the private split's), so the list costs no privacy."""
+
+TOPIC_STOP_WORDS = ENGLISH_STOP_WORDS | FILLER_WORDS | CHAT_FILLER_WORDS
+"""Words never used as topic keywords: scikit-learn's ``ENGLISH_STOP_WORDS`` ∪ :data:`FILLER_WORDS` ∪
+:data:`CHAT_FILLER_WORDS` (one list for every corpus: on the synthetic corpora the chat fillers are generic
+words too)."""
 
 TOKEN_PATTERN = r"(?u)\b[a-z][a-z]+\b"
 """A word: two or more letters (after lower-casing)."""
@@ -143,6 +177,25 @@ TOKEN_PATTERN = r"(?u)\b[a-z][a-z]+\b"
 VOCABULARY_VERSION = hashlib.sha256((TOKEN_PATTERN + " " + " ".join(sorted(TOPIC_STOP_WORDS))).encode()).hexdigest()[:12]
 """Fingerprint of the token pattern and stop-word list: part of every cache key (they change the
 vocabulary, hence every Δ_i)."""
+
+
+def chat_filler_words(corpus: Corpus, *, min_share: float = CHAT_FILLER_MIN_SHARE) -> frozenset[str]:
+    """The document-frequency rule of :data:`CHAT_FILLER_WORDS`: the words of :data:`TOKEN_PATTERN` (after
+    lower-casing) that at least ``min_share`` of ``corpus``'s documents use, minus scikit-learn's
+    ``ENGLISH_STOP_WORDS``. Run on the real chat corpus's public split it gives :data:`CHAT_FILLER_WORDS`."""
+    import re
+
+    share = check_real("min_share", min_share, low=0.0, high=1.0, low_inclusive=False)
+    if not isinstance(corpus, Corpus):
+        raise TypeError(f"corpus must be a dpcore Corpus, got corpus={type(corpus).__name__}")
+    pattern = re.compile(TOKEN_PATTERN)
+    texts = corpus.document_texts()
+    df: dict[str, int] = {}
+    for text in texts:
+        for word in set(pattern.findall(text.lower())):
+            df[word] = df.get(word, 0) + 1
+    need = share * len(texts)
+    return frozenset(w for w, c in df.items() if c >= need and w not in ENGLISH_STOP_WORDS)
 
 
 def default_lda_engine() -> str:
@@ -253,7 +306,8 @@ class TopicModel:
 class TopicKeywordMatrix:
     """The released query f(D): an m × n row-stochastic matrix and what its rows and columns are.
 
-    ``topics`` are indices into the model's topics (most prevalent first); ``words`` the column words.
+    ``topics`` are indices into the model's topics — the m most prevalent, in release order (ascending LDA
+    component index, not by prevalence); ``words`` the column words (in vocabulary order).
     """
 
     matrix: np.ndarray
@@ -481,7 +535,8 @@ def fit_topic_model(data: DocumentTermData, *, settings: LdaSettings = LdaSettin
 
 
 def _select(topic_word: np.ndarray, prevalence: np.ndarray, m: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Indices of the m most prevalent topics and of the n keyword columns (see module docstring)."""
+    """Indices of the m most prevalent topics and of the n keyword columns, both **in release order**:
+    rows by LDA component index, columns by vocabulary index (module docstring, "Release order")."""
     topics = np.argsort(-prevalence, kind="stable")[:m]
     sub = topic_word[topics]
     per_topic = math.ceil(n / m)
@@ -493,11 +548,12 @@ def _select(topic_word: np.ndarray, prevalence: np.ndarray, m: int, n: int) -> t
         rest = np.setdiff1d(np.argsort(-overall, kind="stable")[: n + union.size], union, assume_unique=False)
         rest = rest[np.argsort(-overall[rest], kind="stable")]
         union = np.concatenate([union, rest[: n - union.size]])
-    return topics, union
+    return np.sort(topics), np.sort(union)
 
 
 def topic_keyword_matrix(model: TopicModel, *, m: int, n: int) -> TopicKeywordMatrix:
-    """The m × n matrix of SPEC §5 from a fitted model (rows renormalised over the n columns).
+    """The m × n matrix of SPEC §5 from a fitted model (rows renormalised over the n columns), rows and
+    columns in release order (LDA component index; vocabulary index).
 
     Raises:
       ValueError: m outside [1, K] or n outside [2, vocabulary size].
@@ -528,16 +584,42 @@ def align_topics(reference, other) -> np.ndarray:
     return perm
 
 
-def aligned_matrix_distance(a: np.ndarray, a_cols: np.ndarray, b: np.ndarray, b_cols: np.ndarray) -> float:
-    """‖f(D) − f(D')‖_F for two m × n matrices whose columns are vocabulary indices ``a_cols``/``b_cols``.
-
-    Both are placed in the union of their columns (a word a matrix does not show has probability 0,
-    thesis §2.1), then the rows of ``b`` are aligned to those of ``a`` before the norm is taken.
-    """
+def _embed(a: np.ndarray, a_cols: np.ndarray, b: np.ndarray, b_cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Both matrices over the union of their column words (a word a table does not show has probability 0)."""
     union = np.union1d(a_cols, b_cols)
     ea = np.zeros((a.shape[0], union.size))
     eb = np.zeros((b.shape[0], union.size))
     ea[:, np.searchsorted(union, a_cols)] = a
     eb[:, np.searchsorted(union, b_cols)] = b
+    return ea, eb
+
+
+def released_matrix_distance(a: np.ndarray, a_cols: np.ndarray, b: np.ndarray, b_cols: np.ndarray) -> float:
+    """‖f(D) − f(D′)‖_F between two released m × n matrices *as released*: row i against row i (rows carry
+    no label but their position), columns matched by word (each column is released with its word; a word
+    a table does not show has probability 0, thesis §2.1). ``a_cols``/``b_cols`` are vocabulary indices.
+
+    This is TopicDP's Δ_i (SPEC §5, "Release order"): no re-alignment of rows, so a row order that
+    depends on the data is paid for in Δ_s.
+    """
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    if a.ndim != 2 or b.ndim != 2 or a.shape[0] != b.shape[0]:
+        raise ValueError(f"a and b must be 2-D with the same number of rows, got {a.shape} and {b.shape}")
+    ea, eb = _embed(a, np.asarray(a_cols), b, np.asarray(b_cols))
+    return float(np.linalg.norm(ea - eb))
+
+
+def aligned_matrix_distance(a: np.ndarray, a_cols: np.ndarray, b: np.ndarray, b_cols: np.ndarray) -> float:
+    """‖f(D) − f(D')‖_F for two m × n matrices whose columns are vocabulary indices ``a_cols``/``b_cols``.
+
+    Both are placed in the union of their columns (a word a matrix does not show has probability 0,
+    thesis §2.1), then the rows of ``b`` are aligned to those of ``a`` before the norm is taken.
+
+    This *aligned* distance was TopicDP's Δ_i until issue 21 item 3; it is smaller than the distance
+    between the matrices as released whenever the release order differs from the best alignment, so it
+    is kept as a diagnostic only (:func:`released_matrix_distance` is Δ_i).
+    """
+    ea, eb = _embed(a, a_cols, b, b_cols)
     perm = align_topics(ea, eb)
     return float(np.linalg.norm(ea - eb[perm]))

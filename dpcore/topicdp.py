@@ -7,9 +7,12 @@ Pieces, in the order the page uses them:
    k = ⌈h·(1 − γ + ρ_s + √(ln(1/ρ_s)/(2h)))⌉ capped at h.
 2. The sensitivity sampler (004 Alg. 1): pair i draws N−1 users i.i.d. from P plus x and x′,
    fits LDA on D = D₁..N−1 ∪ {x} and D′ = D₁..N−1 ∪ {x′} with the same LDA seed, and records
-   Δ_i = ‖f(D) − f(D′)‖_F after aligning topics. Δ_s = the k-th smallest of Δ_1..Δ_h.
-3. Mechanisms on the m × n matrix W: TopicDP (004 Alg. 2), Laplace with ℓ1 sensitivity 2m (004 §5.2)
-   and MVG in its i.i.d. form (Chanyaswad et al. 2018, as SPEC §5 writes it).
+   Δ_i = ‖f(D) − f(D′)‖_F between the two matrices **as released** (rows in release order, columns
+   matched by word). Δ_s = the k-th smallest of Δ_1..Δ_h.
+3. Mechanisms on the m × n matrix W: TopicDP as the thesis writes it (004 Alg. 2: ε′ = ε/(m·n)),
+   TopicDP with the corrected σ (no split of ε), **strict TopicDP** (ours: the analytic Gaussian on the
+   global bound √(2m), (ε, δ)-DP for the values with no sampling), Laplace with ℓ1 sensitivity 2m
+   (004 §5.2) and MVG in its i.i.d. form (Chanyaswad et al. 2018, as SPEC §5 writes it).
 4. Metrics and experiments: L1, RMSE and Kendall's tau distance vs ε, γ and matrix size.
 
 Readings (SPEC is the decision; where it is silent, these are ours):
@@ -23,6 +26,14 @@ Readings (SPEC is the decision; where it is silent, these are ours):
   every draw made so far for (corpus hash, LDA settings, N, sampler seed) and Δ_i for *every*
   (m, n) in 1..min(K, 10) × 2..10 (each pair's two fits give all of them). Any γ uses the first
   h(γ) draws: moving γ, m or n only needs new fits when h grows beyond the draws on disk.
+* **Release order** (issue 21 item 3; SPEC §5). The released rows are the m most prevalent topics in
+  ascending **LDA component index** — an order fixed by the seeded initialisation, not by the data —
+  and the columns are in vocabulary order (each is released with its word). Δ_i compares the two
+  matrices exactly as released: row i with row i, columns by word, no re-alignment. Until issue 21 the
+  rows were released by prevalence while Δ_i was taken after a Hungarian alignment, so a pair whose two
+  topics swap prevalence moved the release by up to ~2 while its Δ_i stayed ~0. The choice among
+  prevalence order (measured in release order), component order and alignment to a public reference fit
+  was measured on the classroom corpus (sample_data/topicdp_sensitivity/README.md).
 * **Seeds.** Pair i's users come from ``SeedSequence(seed, spawn_key=(i,))``, so the draws do not
   depend on the number of worker processes or the order in which pairs finish.
 * **Post-processing.** All three mechanisms clip at 0 and renormalise each row (an all-zero row
@@ -50,6 +61,7 @@ import numpy as np
 from scipy.special import lambertw
 
 from . import _cache_files
+from .gaussian import analytic_gaussian_sigma, gaussian_delta, gaussian_sigma
 from .guarantees import Guarantee, approximate_dp, pure_dp, random_dp
 from .metrics import kendall_tau_distance, l1_distance, rmse
 from .topic_model import (
@@ -58,8 +70,8 @@ from .topic_model import (
     TopicModel,
     _select,
     align_topics,
-    aligned_matrix_distance,
     fit_topic_word,
+    released_matrix_distance,
     topic_keyword_matrix,
 )
 from .validation import (as_float_array, check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_real, check_rng,
@@ -85,6 +97,12 @@ __all__ = [
     "MatrixRelease",
     "topicdp_sigma",
     "topicdp_mechanism",
+    "corrected_topicdp_sigma",
+    "corrected_topicdp_mechanism",
+    "strict_topicdp_sigma",
+    "strict_topicdp_mechanism",
+    "topicdp_true_epsilon",
+    "SAMPLED_MECHANISMS",
     "matrix_laplace_scale",
     "matrix_laplace_mechanism",
     "mvg_sigma",
@@ -93,6 +111,7 @@ __all__ = [
     "TOPIC_METRICS",
     "release_all",
     "release_errors",
+    "redraw_releases",
     "ErrorCurve",
     "error_curve",
     "load_topic_model",
@@ -102,29 +121,41 @@ __all__ = [
     "compare_noise",
     "DrawsSummary",
     "summarise_draws",
+    "SigmaStory",
+    "sigma_story",
+    "release_error_table",
 ]
 
 # Deprecated text labels, kept while pages print them; every MatrixRelease carries a Guarantee.
 TOPICDP_GUARANTEE = "(ε, δ, γ)-random DP — weaker than (ε, δ)-DP"
 MATRIX_LAPLACE_GUARANTEE = "ε-DP"
 TOPICS_CHOICE = "a non-private choice of topics and keywords"
-"""What none of the three mechanisms covers: W's m topics and n keywords are picked from the private
+"""What none of the mechanisms covers: W's m topics and n keywords are picked from the private
 LDA fit without noise (004 §5.2); the noise protects the values only (issue 15 item 2)."""
 
 
 def matrix_guarantee(mechanism: str, *, epsilon, delta=None, gamma=None, m: int = 1, n: int = 2) -> Guarantee:
     """What a release of W promises.
 
-    - TopicDP and MVG with the sampled Δ_s: (ε, δ, γ)-random DP (004 Thm 4.6.2; orange), given
-      :data:`TOPICS_CHOICE`. Without γ (a sensitivity passed as a bare number) the promise is (ε, δ)-DP
-      *conditional on* that number being a global bound — orange as well, never green.
-    - Laplace (ℓ1 sensitivity 2m): ε-DP for the values, given :data:`TOPICS_CHOICE` (orange).
+    - TopicDP (thesis σ), TopicDP corrected and MVG with the sampled Δ_s: (ε, δ, γ)-random DP (004 Thm
+      4.6.2; orange), given :data:`TOPICS_CHOICE`. Without γ (a sensitivity passed as a bare number) the
+      promise is (ε, δ)-DP *conditional on* that number being a global bound — orange as well, never green.
+    - TopicDP strict (analytic Gaussian on the global bound √(2m)): (ε, δ)-DP for the values, given
+      :data:`TOPICS_CHOICE` — orange ("DP for part of the release only"): the proof covers the m·n values
+      for every pair of neighbours, but which topics are rows and which words are the columns are picked
+      from the private fit without noise and published with them, so the release as a whole is not DP.
+    - Laplace (global ℓ1 sensitivity 2m): ε-DP for the values, given :data:`TOPICS_CHOICE` (orange, the
+      same reason; its proof is the strict mechanism's, with ℓ1 for ℓ2).
+    Green on this page only for a release whose proof covers the choice of topics and keywords too
+    (VIPS-LDA, :mod:`dpcore.vips`).
     """
     check_choice("mechanism", mechanism, TOPIC_MECHANISMS)
     epsilon = check_epsilon(epsilon)
     if mechanism == "Laplace":
         return pure_dp(epsilon, conditional_on=TOPICS_CHOICE)
     delta = check_delta(delta)
+    if mechanism == "TopicDP strict":
+        return approximate_dp(epsilon, delta, conditional_on=TOPICS_CHOICE)
     scope = ""
     if mechanism == "TopicDP" and epsilon / (m * n) >= 1.0:
         scope = f"the classic σ at ε′ = ε/(m·n) = {epsilon / (m * n):.3g} ≥ 1 is outside its proof"
@@ -229,7 +260,8 @@ def pair_deltas(data: DocumentTermData, index: int, *, lda: LdaSettings, sampler
 
     D and D′ list the shared users' documents first, then x's (resp. x′'s); both fits use
     ``lda.random_state`` and run in this one process. Vocabulary columns are fixed (see
-    ``topic_model``), f's rows are aligned with the Hungarian algorithm before the Frobenius norm is taken.
+    ``topic_model``); the Frobenius norm is taken between the two matrices as released
+    (:func:`dpcore.topic_model.released_matrix_distance`: rows in release order, columns by word).
 
     With ``with_full=True`` it returns ``(grid, full)`` where ``full`` is a diagnostic that is *not*
     part of f: the distance between the two whole K × V topic–word matrices after aligning topics. It
@@ -254,7 +286,7 @@ def pair_deltas(data: DocumentTermData, index: int, *, lda: LdaSettings, sampler
             wb = tw_b[np.ix_(tb, cb)]
             wa = wa / wa.sum(axis=1, keepdims=True)
             wb = wb / wb.sum(axis=1, keepdims=True)
-            out[i, j] = aligned_matrix_distance(wa, ca, wb, cb)
+            out[i, j] = released_matrix_distance(wa, ca, wb, cb)
     if with_full:
         return out, float(np.linalg.norm(tw_a - tw_b[align_topics(tw_a, tw_b)]))
     return out
@@ -381,9 +413,11 @@ def _read_candidates(path: Path, cache_dir) -> list[Path]:
 
 def _cache_key(corpus_hash: str, lda: LdaSettings, sampler: SamplerSettings) -> str:
     """Everything Δ_i depends on: the corpus, every LDA setting (engine, iterations, priors' K, the
-    vocabulary limits and the stop-word fingerprint), N and the sampler seed, and the (m, n) grid."""
+    vocabulary limits and the stop-word fingerprint), N and the sampler seed, the (m, n) grid, and the
+    definition of Δ_i (``format``: 3 = between the matrices as released, issue 21 item 3; files of format 2,
+    Δ_i after a Hungarian alignment, are never read)."""
     payload = json.dumps({"corpus": corpus_hash, "lda": lda.as_dict(), "sampler": sampler.as_dict(),
-                          "grid": [list(g) for g in _grid(lda)], "format": 2}, sort_keys=True)
+                          "grid": [list(g) for g in _grid(lda)], "format": 3}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
@@ -427,7 +461,8 @@ def _save(draws: SensitivityDraws, path: Path) -> None:
         "n_values": list(draws.n_values),
         "pairs": draws.n_pairs,
         "seconds": round(draws.seconds, 2),
-        "note": "deltas[i][a][b] = ||f(D_i) - f(D'_i)||_F for m = m_values[a], n = n_values[b]; "
+        "note": "deltas[i][a][b] = ||f(D_i) - f(D'_i)||_F between the matrices as released (rows by LDA component "
+                "index, columns by word) for m = m_values[a], n = n_values[b]; "
                 "for confidence gamma use the k-th smallest of the first h pairs (dpcore.sensitivity_sampler_size)",
         "deltas": [[[float(f"{v:.6g}") for v in row] for row in pair] for pair in draws.deltas],
         "full_matrix_deltas": [None if not np.isfinite(v) else float(f"{v:.6g}") for v in draws.full],
@@ -666,7 +701,12 @@ def _clip_renormalise(noisy: np.ndarray) -> np.ndarray:
 
 
 def topicdp_sigma(*, epsilon, delta, sensitivity, m: int, n: int) -> float:
-    """σ = Δ_s·√(2 ln(1.25/δ))/ε′ with ε′ = ε/(m·n) (004 Alg. 2 lines 2–4; SPEC §5)."""
+    """σ = Δ_s·√(2 ln(1.25/δ))/ε′ with ε′ = ε/(m·n), **as in the thesis** (004 Alg. 2 lines 2–4; SPEC §5).
+
+    The split of ε is an error of the thesis (issue 21 item 4): the Gaussian is calibrated to the whole
+    matrix's ℓ2 sensitivity, so this σ is m·n times larger than needed and its true ε is far below the
+    ε asked for (:func:`topicdp_true_epsilon`: 0.0046 at 10 × 10, ε = 1, δ = 1e-5). Kept to reproduce the
+    thesis; :func:`corrected_topicdp_sigma` is the σ its own argument needs."""
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     sensitivity = check_sensitivity(sensitivity)
@@ -693,6 +733,85 @@ def topicdp_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma=None) -
     return MatrixRelease("TopicDP", _clip_renormalise(noisy), noisy, sigma, float(sensitivity), float(epsilon),
                          float(delta), matrix_guarantee("TopicDP", epsilon=epsilon, delta=delta, gamma=gamma,
                                                         m=w.shape[0], n=w.shape[1]), gamma)
+
+
+def corrected_topicdp_sigma(*, epsilon, delta, sensitivity) -> float:
+    """TopicDP's σ without the thesis's split of ε (issue 21 item 4; SPEC §5).
+
+    A Gaussian on the whole matrix calibrated to its ℓ2 (Frobenius) sensitivity Δ_s is (ε, δ)-DP for
+    that change: no ε′ = ε/(m·n) is needed (that is the composition of m·n separate releases, each
+    with its own ℓ2 sensitivity Δ_s, which overstates the noise m·n-fold). σ = Δ_s·√(2 ln(1.25/δ))/ε
+    (classic, proven for ε < 1) below ε = 1 and the analytic σ (Balle & Wang 2018) from ε = 1 on
+    (``gaussian_sigma(method="auto")``). With a sampled Δ_s the release is still only (ε, δ, γ)-random DP.
+    """
+    return gaussian_sigma(epsilon, delta, check_sensitivity(sensitivity), method="auto")
+
+
+def strict_topicdp_sigma(*, epsilon, delta, m: int) -> float:
+    """σ of strict TopicDP: the analytic Gaussian (Balle & Wang 2018) on the global bound Δ = √(2m).
+
+    Any two row-stochastic m × n matrices are within √(2m) in Frobenius norm — each row is a probability
+    vector, and two probability vectors are at most √2 apart (all mass on different words), whatever the
+    rows, columns or their order — so no sensitivity has to be sampled and the release is (ε, δ)-DP for the
+    values (given a non-private choice of topics and keywords). SPEC check: ε = 1, δ = 1e-5, m = 10 →
+    Δ = 4.4721, σ = 16.68.
+    """
+    m = check_int("m", m, low=1, high=10**12)
+    return analytic_gaussian_sigma(epsilon, delta, math.sqrt(2.0 * m))
+
+
+def topicdp_true_epsilon(*, epsilon, delta, m: int, n: int) -> float:
+    """The ε the thesis's σ really gives: the smallest ε′ with δ(ε′, σ) ≤ δ for an ℓ2 change of Δ_s, where
+    σ = :func:`topicdp_sigma` (the exact privacy profile of Balle & Wang 2018, Thm 8). It does not depend
+    on Δ_s (σ/Δ_s = √(2 ln(1.25/δ))·m·n/ε). SPEC check: 10 × 10, ε = 1, δ = 1e-5 → 0.0046.
+
+    Found by bisection in log ε′ on δ(ε′), which decreases in ε′; 1e-12 relative.
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    ratio = topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=1.0, m=m, n=n)
+    if gaussian_delta(1e-12, ratio) <= delta:
+        return 1e-12
+    lo, hi = math.log(1e-12), math.log(max(2.0 * epsilon, 1.0))
+    while gaussian_delta(math.exp(hi), ratio) > delta:
+        hi += 1.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if gaussian_delta(math.exp(mid), ratio) > delta:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12:
+            break
+    return math.exp(hi)
+
+
+def corrected_topicdp_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma=None) -> MatrixRelease:
+    """TopicDP with the corrected σ (:func:`corrected_topicdp_sigma`): N(0, σ²) on every entry, clip at 0,
+    renormalise rows. (ε, δ, γ)-random DP with the sampled Δ_s, like the thesis's TopicDP, with m·n times
+    less noise below ε = 1."""
+    sensitivity, gamma = _sensitivity_gamma(sensitivity, gamma)
+    w = _check_matrix(matrix)
+    sigma = corrected_topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
+    rng = check_rng(rng)
+    noisy = w + sigma * rng.standard_normal(w.shape)
+    return MatrixRelease("TopicDP corrected", _clip_renormalise(noisy), noisy, sigma, float(sensitivity),
+                         float(epsilon), float(delta),
+                         matrix_guarantee("TopicDP corrected", epsilon=epsilon, delta=delta, gamma=gamma,
+                                          m=w.shape[0], n=w.shape[1]), gamma)
+
+
+def strict_topicdp_mechanism(matrix, *, epsilon, delta, rng) -> MatrixRelease:
+    """Strict TopicDP (ours; SPEC §5): N(0, σ²) with σ = :func:`strict_topicdp_sigma` on every entry, clip
+    at 0, renormalise rows. (ε, δ)-DP for the values with no sampled sensitivity: the guarantee holds for
+    every pair of neighbours, not a 1 − γ share (given a non-private choice of topics and keywords)."""
+    w = _check_matrix(matrix)
+    sigma = strict_topicdp_sigma(epsilon=epsilon, delta=delta, m=w.shape[0])
+    rng = check_rng(rng)
+    noisy = w + sigma * rng.standard_normal(w.shape)
+    return MatrixRelease("TopicDP strict", _clip_renormalise(noisy), noisy, sigma, math.sqrt(2.0 * w.shape[0]),
+                         float(epsilon), float(delta), matrix_guarantee("TopicDP strict", epsilon=epsilon,
+                                                                        delta=delta), None)
 
 
 def matrix_laplace_scale(*, epsilon, m: int) -> float:
@@ -769,24 +888,53 @@ def mvg_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma_f=None, gam
 # 4. Metrics and experiments
 # ---------------------------------------------------------------------------------------------
 
-TOPIC_MECHANISMS = ("TopicDP", "MVG", "Laplace")
+TOPIC_MECHANISMS = ("TopicDP", "TopicDP corrected", "TopicDP strict", "MVG", "Laplace")
+"""Every mechanism of the page, in this order everywhere (releases, curves, exports): TopicDP as in the
+thesis, TopicDP with the corrected σ, strict TopicDP (ours), and the thesis's two baselines."""
+SAMPLED_MECHANISMS = ("TopicDP", "TopicDP corrected", "MVG")
+"""The mechanisms whose noise rests on the sampled Δ_s (random DP); the others use a global bound."""
 TOPIC_METRICS = {"l1": l1_distance, "rmse": rmse, "kendall": kendall_tau_distance}
 METRIC_LABELS = {"l1": "L1 distance Σ|W − W′|", "rmse": "RMSE", "kendall": "Kendall's tau distance"}
 STAGES = ("released", "noisy")
 
 
 def release_all(matrix, *, epsilon, delta, sensitivity, rng, gamma=None) -> dict[str, MatrixRelease]:
-    """One release of W by each mechanism, noise from one generator (TopicDP, MVG, Laplace order).
+    """One release of W by each mechanism of :data:`TOPIC_MECHANISMS`, noise from one generator in that order.
 
-    ``sensitivity``: Δ_s as a number with the sampler's ``gamma``, or a :class:`SensitivityResult`."""
+    ``sensitivity``: Δ_s as a number with the sampler's ``gamma``, or a :class:`SensitivityResult` (strict
+    TopicDP and Laplace do not use it)."""
     rng = check_rng(rng)
     sensitivity, gamma = _sensitivity_gamma(sensitivity, gamma)
     return {
         "TopicDP": topicdp_mechanism(matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng,
                                      gamma=gamma),
+        "TopicDP corrected": corrected_topicdp_mechanism(matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity,
+                                                         rng=rng, gamma=gamma),
+        "TopicDP strict": strict_topicdp_mechanism(matrix, epsilon=epsilon, delta=delta, rng=rng),
         "MVG": mvg_mechanism(matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng, gamma=gamma),
         "Laplace": matrix_laplace_mechanism(matrix, epsilon=epsilon, rng=rng),
     }
+
+
+def redraw_releases(release: MatrixRelease, matrix, repetitions: int, rng) -> np.ndarray:
+    """``repetitions`` fresh releases of ``matrix`` with ``release``'s mechanism and noise scale (shape
+    repetitions × m × n, clipped and renormalised like the release): Laplace noise of scale b for
+    "Laplace", Gaussian noise of standard deviation σ for the others. For experiments that need many
+    draws at one setting without recalibrating σ each time."""
+    if not isinstance(release, MatrixRelease):
+        raise TypeError(f"release must be a MatrixRelease, got release={type(release).__name__}")
+    w = _check_matrix(matrix)
+    repetitions = check_int("repetitions", repetitions, low=1, high=1_000_000)
+    rng = check_rng(rng)
+    shape = (repetitions,) + w.shape
+    if release.mechanism == "Laplace":
+        noise = rng.laplace(0.0, release.noise_scale, size=shape)
+    else:
+        noise = release.noise_scale * rng.standard_normal(shape)
+    out = np.clip(w + noise, 0.0, None)
+    s = out.sum(axis=2, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(s > 0, out / np.where(s > 0, s, 1.0), 1.0 / w.shape[1])
 
 
 def release_errors(matrix, *, epsilon, delta, sensitivity, repetitions: int, rng,
@@ -830,7 +978,7 @@ CURVE_PARAMETERS = ("epsilon", "gamma", "size")
 def error_curve(model: TopicModel, draws: SensitivityDraws, *, parameter: str, values: Sequence[float],
                 epsilon, delta, gamma, m: int, n: int, repetitions: int = 20, rng,
                 stage: str = "released") -> ErrorCurve:
-    """L1 / RMSE / Kendall vs ε, vs γ or vs matrix size (m = n = value) for the three mechanisms.
+    """L1 / RMSE / Kendall vs ε, vs γ or vs matrix size (m = n = value) for every mechanism.
 
     The other parameters stay at ``epsilon``, ``gamma``, ``m``, ``n``. Each point uses its own
     Δ_s from ``draws`` (γ and size change it; ε does not). γ points that need more sampled pairs
@@ -889,7 +1037,7 @@ def laplace_break_even_sensitivity(*, delta, n: int) -> float:
 
 @dataclass(frozen=True, eq=False)
 class NoiseComparison:
-    """Per-entry noise standard deviation of the three mechanisms at each ε, and what it means.
+    """Per-entry noise standard deviation of every mechanism at each ε, and what it means.
 
     ``std[mechanism]`` is aligned with ``epsilons`` (Laplace: √2·b). ``sentence`` says in plain words
     where TopicDP's noise is the smallest, computed from these numbers only.
@@ -914,8 +1062,9 @@ def _ranges(values: Sequence[float], flags: Sequence[bool]) -> str:
 
 
 def compare_noise(*, delta_s, epsilons: Sequence[float], delta, m: int, n: int) -> NoiseComparison:
-    """Compare TopicDP, MVG (i.i.d., s₂ = Δ_s, γ_F = √m) and Laplace (b = 2m/ε) by the standard deviation
-    of the noise each adds to one entry of the m × n matrix, for every ε in ``epsilons``.
+    """Compare TopicDP (thesis σ), TopicDP corrected, TopicDP strict, MVG (i.i.d., s₂ = Δ_s, γ_F = √m) and
+    Laplace (b = 2m/ε) by the standard deviation of the noise each adds to one entry of the m × n matrix,
+    for every ε in ``epsilons``.
 
     This is the comparison the thesis' curves make (004 §5.2), computed exactly instead of by drawing
     noise; the page's error curves show the same ranking. The returned ``sentence`` names the ε where
@@ -931,6 +1080,9 @@ def compare_noise(*, delta_s, epsilons: Sequence[float], delta, m: int, n: int) 
         raise ValueError("epsilons must not be empty")
     std = {
         "TopicDP": np.array([topicdp_sigma(epsilon=e, delta=delta, sensitivity=delta_s, m=m, n=n) for e in eps]),
+        "TopicDP corrected": np.array([corrected_topicdp_sigma(epsilon=e, delta=delta, sensitivity=delta_s)
+                                       for e in eps]),
+        "TopicDP strict": np.array([strict_topicdp_sigma(epsilon=e, delta=delta, m=m) for e in eps]),
         "MVG": np.array([mvg_sigma(epsilon=e, delta=delta, m=m, n=n, gamma_f=math.sqrt(m), s2=delta_s) for e in eps]),
         "Laplace": np.array([math.sqrt(2.0) * matrix_laplace_scale(epsilon=e, m=m) for e in eps]),
     }
@@ -945,9 +1097,69 @@ def compare_noise(*, delta_s, epsilons: Sequence[float], delta, m: int, n: int) 
     mvg_ratio = std["TopicDP"] / std["MVG"]
     mvg_part = (f"it adds less noise than MVG {_ranges(eps, beats_mvg)} (TopicDP/MVG noise ratio "
                 f"{mvg_ratio.min():.3g}–{mvg_ratio.max():.3g} over ε = {eps[0]:g}…{eps[-1]:g})")
+    strict_ratio = std["TopicDP strict"] / std["TopicDP"]
+    corr_ratio = std["TopicDP corrected"] / std["TopicDP strict"]
+    fair = (f"Without the thesis's split of ε, the same Δ_s gives the corrected σ, {corr_ratio.min():.2g}–"
+            f"{corr_ratio.max():.2g}× strict TopicDP's, whose global bound √(2m) = {math.sqrt(2 * m):.3g} needs no "
+            f"sampling and no γ: strict TopicDP adds {1 / strict_ratio.max():.3g}–{1 / strict_ratio.min():.3g}× less "
+            f"noise than the thesis's TopicDP and {'less' if np.all(std['TopicDP strict'] < std['Laplace']) else 'not always less'} "
+            f"than Laplace, with a proven (ε, δ)")
     return NoiseComparison(epsilons=eps, std=std, delta_s=float(delta_s), break_even_laplace=even,
                            topicdp_beats_laplace=beats_lap, topicdp_beats_mvg=beats_mvg,
-                           sentence=f"On this corpus at m × n = {m} × {n}: {lap_part}; {mvg_part}.")
+                           sentence=f"On this corpus at m × n = {m} × {n}: {lap_part}; {mvg_part}. {fair}.")
+
+
+@dataclass(frozen=True)
+class SigmaStory:
+    """The σ of each TopicDP variant at one setting and what they say (issue 21 item 4; the page's story).
+
+    ``thesis_sigma`` (ε′ = ε/(m·n), as in the thesis) and its ``thesis_true_epsilon``; ``corrected_sigma``
+    (same Δ_s, no split); ``strict_sigma`` (global bound √(2m), no sampling); ``bound`` = √(2m).
+    """
+
+    epsilon: float
+    delta: float
+    delta_s: float
+    gamma: float | None
+    m: int
+    n: int
+    thesis_sigma: float
+    thesis_true_epsilon: float
+    corrected_sigma: float
+    strict_sigma: float
+    bound: float
+
+    @property
+    def strict_vs_thesis(self) -> float:
+        """How many times less noise strict TopicDP adds than the thesis's TopicDP."""
+        return self.thesis_sigma / self.strict_sigma
+
+    @property
+    def sampling_gain(self) -> float:
+        """strict σ / corrected σ: what sampling Δ_s instead of using the bound saves (can be < 1)."""
+        return self.strict_sigma / self.corrected_sigma
+
+
+def sigma_story(*, epsilon, delta, delta_s, m: int, n: int, gamma=None) -> SigmaStory:
+    """The σ of the thesis's TopicDP, of TopicDP corrected and of strict TopicDP at (ε, δ, Δ_s, m, n)."""
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    delta_s = check_sensitivity(delta_s, "delta_s")
+    m, n = check_int("m", m, low=1), check_int("n", n, low=1)
+    return SigmaStory(epsilon=float(epsilon), delta=float(delta), delta_s=float(delta_s),
+                      gamma=None if gamma is None else float(gamma), m=m, n=n,
+                      thesis_sigma=topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=delta_s, m=m, n=n),
+                      thesis_true_epsilon=topicdp_true_epsilon(epsilon=epsilon, delta=delta, m=m, n=n),
+                      corrected_sigma=corrected_topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=delta_s),
+                      strict_sigma=strict_topicdp_sigma(epsilon=epsilon, delta=delta, m=m),
+                      bound=math.sqrt(2.0 * m))
+
+
+def release_error_table(matrix, releases: dict[str, MatrixRelease]) -> dict[str, dict[str, float]]:
+    """errors[mechanism] = {"l1", "rmse", "kendall", "noise_scale"} of one release of each mechanism
+    against the noiseless ``matrix`` (after clipping and renormalising)."""
+    w = _check_matrix(matrix)
+    return {mech: {**{metric: float(fn(w, rel.matrix)) for metric, fn in TOPIC_METRICS.items()},
+                   "noise_scale": float(rel.noise_scale)} for mech, rel in releases.items()}
 
 
 @dataclass(frozen=True, eq=False)

@@ -38,13 +38,13 @@ MECHANISM_INDEX: dict[str, int] = {
     "BayesianDP": 0, "DPNE": 0, "TopicDP": 0,
     "Laplace": 1,
     "Laplace + public": 2, "DPSU-all": 2, "MVG": 2,
-    "Public baseline": 3, "DPSU-even": 3,
+    "Public baseline": 3, "DPSU-even": 3, "TopicDP corrected": 3,
     "EndToEndDP (tuned)": 4, "DPSU-single": 4,
     "k-anonymity": 5,
     "Private baseline": 6,
 }
 """The style index of every mechanism the pages draw, so it looks the same on every chart."""
-STRICT_VARIANTS: dict[str, str] = {"BayesianDP strict (DP)": "BayesianDP"}
+STRICT_VARIANTS: dict[str, str] = {"BayesianDP strict (DP)": "BayesianDP", "TopicDP strict": "TopicDP"}
 """Our strict (DP) variant of a paper's mechanism → that mechanism (same colour, other dash and marker)."""
 
 

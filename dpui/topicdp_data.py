@@ -1,7 +1,7 @@
 """Cached loaders of the TopicDP page (thesis 004; SPEC §5): document-term data, the LDA model, the
 sampled sensitivities and the error curves.
 
-The model and the sampled sensitivities do not depend on ε or δ: ``st.cache_resource`` keyed by the
+The model, the sampled sensitivities and the labelled documents (prompts) do not depend on ε or δ: ``st.cache_resource`` keyed by the
 corpus hash and the settings (the shipped sample corpus has both on disk in
 sample_data/topicdp_sensitivity/, so the page opens at once). The error curves are noisy: the seed is
 an argument, so it is in the cache key. All maths lives in dpcore.
@@ -23,6 +23,9 @@ from dpcore import (
     save_topic_model,
 )
 from dpcore import topicdp as tdp
+from dpcore.topic_prompts import prompt_documents, prompt_survival, prompt_survival_curve
+
+from .state import rng_for
 
 from . import uploads
 
@@ -74,6 +77,33 @@ def curve_for(corpus_hash, lda, sampler, n_pairs, parameter, epsilon, delta, gam
         zlib.crc32(repr(v).encode()) for v in (epsilon, delta, gamma, m, n, reps, stage, n_pairs)]))  # every parameter
     return tdp.error_curve(_model, _draws, parameter=parameter, values=values, epsilon=epsilon, delta=delta,
                            gamma=gamma, m=m, n=n, repetitions=reps, rng=rng, stage=stage)
+
+
+@st.cache_resource(show_spinner="Counting the labelled conversations …", max_entries=4)
+def prompt_docs_for(corpus_hash: str, words: tuple[str, ...], _corpus):
+    """The corpus's documents counted over the model's words, with their prompts (evaluation only), or None
+    when the corpus has fewer than 3 distinct prompts (nothing to match topics to)."""
+    if len([g for g in _corpus.genres() if g != "(none)"]) < 3:  # e.g. the sample corpora: "email", "review"
+        return None
+    return prompt_documents(_corpus, words)
+
+
+@st.cache_data(show_spinner="Matching topics to prompts after noise …", max_entries=16)
+def survival_for(corpus_hash: str, lda: LdaSettings, m: int, n: int, delta: float, delta_s: float, gamma: float,
+                 seed: int, _table, _docs):
+    """Topics kept after each mechanism's noise over ε = 1 … 10,000 (dpcore.prompt_survival_curve); the seed
+    is in the key, the noise is drawn from it."""
+    return prompt_survival_curve(_table, _docs, sensitivity=delta_s, delta=delta, gamma=gamma, seed=seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def survival_now(corpus_hash: str, lda: LdaSettings, m: int, n: int, epsilon: float, delta: float, delta_s: float,
+                 gamma: float, seed: int, _table, _docs):
+    """Topics kept at the page's ε (20 fresh draws per mechanism, dpcore.prompt_survival)."""
+    releases = tdp.release_all(_table.matrix, epsilon=epsilon, delta=delta, sensitivity=delta_s, gamma=gamma,
+                               rng=rng_for(seed, "topicdp", "prompts", m, n, gamma, epsilon, delta))
+    return prompt_survival(_table, _docs, releases, draws=20,
+                           rng=rng_for(seed, "topicdp", "prompt-draws", m, n, gamma, epsilon, delta))
 
 
 uploads.track_caches(globals())  # what is computed from an upload is given back with it (issue 25)

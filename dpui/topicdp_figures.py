@@ -30,7 +30,7 @@ def topic_labels(table) -> list[str]:
 
 
 def keyword_figure(table, releases, label: str, i: int) -> tuple[go.Figure, str]:
-    """Topic i's keywords before (grey) and after each mechanism's noise, three panels side by side.
+    """Topic i's keywords before (grey) and after each mechanism's noise, one panel per mechanism.
 
     Built from a plain dict without plotly's per-property validation: make_subplots and validation took
     most of a rerun (4 figures × ~60 ms), and this page must rerun in well under 300 ms when ε moves.
@@ -38,6 +38,8 @@ def keyword_figure(table, releases, label: str, i: int) -> tuple[go.Figure, str]
     order = np.argsort(-table.matrix[i])
     words = [table.words[j] for j in order]
     data, layout = [], {}
+    k = len(releases)
+    step = 1.0 / k
     for c, (mech, rel) in enumerate(releases.items()):
         suffix = "" if c == 0 else str(c + 1)
         common = {"type": "bar", "x": words, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}", "legendgroup": mech}
@@ -45,17 +47,17 @@ def keyword_figure(table, releases, label: str, i: int) -> tuple[go.Figure, str]
                      "marker": {"color": NEUTRAL}})
         data.append({**common, "y": rel.matrix[i, order].tolist(), "name": f"after {mech}",
                      "marker": mechanism_style(mech).bar()})
-        layout[f"xaxis{suffix}"] = {"domain": [c * 0.34, c * 0.34 + 0.32], "anchor": f"y{suffix}",
-                                    "title": {"text": "keyword (left = most probable before noise)"}}
+        layout[f"xaxis{suffix}"] = {"domain": [c * step, c * step + step * 0.92], "anchor": f"y{suffix}",
+                                    "title": {"text": "keyword (left: most probable)" if c == 0 else ""}}
         layout[f"yaxis{suffix}"] = {"anchor": f"x{suffix}", **({"matches": "y", "showticklabels": False} if c else
                                     {"title": {"text": "probability (higher = more typical)"}})}
     layout.update(barmode="group", height=360, showlegend=False,
                   title={"text": f"{label} — plain grey: before noise; coloured, patterned: after each mechanism's noise"},
-                  annotations=[{"text": f"<b>{mech}</b>", "x": c * 0.34 + 0.16, "y": 1.0, "xref": "paper",
+                  annotations=[{"text": f"<b>{mech}</b>", "x": c * step + step * 0.46, "y": 1.0, "xref": "paper",
                                 "yref": "paper", "xanchor": "center", "yanchor": "bottom", "showarrow": False}
                                for c, mech in enumerate(releases)])
-    alt = (f"Bar charts for {label}: the {len(words)} keyword probabilities before noise (grey) and after TopicDP, "
-           "MVG and Laplace noise, side by side.")
+    alt = (f"Bar charts for {label}: the {len(words)} keyword probabilities before noise (grey) and after the noise "
+           f"of {', '.join(releases)}, side by side.")
     return go.Figure({"data": data, "layout": layout}, _validate=False), alt
 
 
@@ -67,8 +69,8 @@ def curve_figure(curve, parameter: str, metric: str, *, fixed: str, delta: float
                             f"mean and 10–90 % band over {reps} draws)",
                       x_title=CURVE_X_AXES[parameter], y_title=METRIC_AXES[metric] + (" — log scale" if log_y else ""),
                       log_y=log_y)
-    alt = (f"Line chart: {METRIC_AXES[metric]} of TopicDP, MVG and Laplace against {parameter}, mean with a shaded "
-           "10 to 90 percent band.")
+    alt = (f"Line chart: {METRIC_AXES[metric]} of {', '.join(tdp.TOPIC_MECHANISMS)} against {parameter}, mean with "
+           "a shaded 10 to 90 percent band.")
     return fig, alt
 
 
@@ -97,3 +99,18 @@ def gamma_table(draws, m: int, n: int) -> list[dict]:
                      "Δ_s": draws.sensitivity(gamma=g, m=m, n=n).delta_s if avail else None,
                      "stored": "yes" if avail else f"needs {sz.h - draws.n_pairs:,} more pairs"})
     return rows
+
+
+def survival_figure(curve) -> tuple[go.Figure, str]:
+    """Topics a reader still matches to their prompt after each mechanism's noise, against ε (log x), with the
+    count before noise and the chance level as reference lines."""
+    fig = band_figure(curve.epsilons, {mech: (kept, None, None) for mech, kept in curve.kept.items()},
+                      title=f"Topics still matched to their prompt after noise (mean of {curve.draws} draws per ε)",
+                      x_title="ε (privacy loss, log scale; right = weaker privacy — far beyond the slider's 10)",
+                      y_title="topics kept (higher = a reader still tells what people talked about)", log_x=True)
+    for y, name, dash in ((curve.before.matched, "before noise", "dash"), (curve.chance, "chance (random rows)", "dot")):
+        fig.add_hline(y=y, line={"color": NEUTRAL if dash == "dot" else REFERENCE, "dash": dash},
+                      annotation_text=f"{name}: {y:.2g}", annotation_position="top left")
+    alt = (f"Line chart: for each mechanism, how many of the {curve.before.matched} topics matched to a prompt before "
+           f"noise keep that prompt after noise, for ε from {curve.epsilons[0]:g} to {curve.epsilons[-1]:g}.")
+    return fig, alt

@@ -1,29 +1,22 @@
-"""TopicDP — LDA topics released with a sampled sensitivity, against Laplace and MVG (thesis 004; SPEC §5).
+"""TopicDP — LDA topics released with a sampled sensitivity (as in the thesis and corrected), strict TopicDP on
+the global bound, Laplace and MVG (thesis 004; SPEC §5; issue 21 items 3–4, issue 20 item 3).
 
 The topic model and the sampled sensitivity do not depend on ε or δ and are cached; when no sampled
 sensitivity exists for the chosen settings, a button runs the sampler with a progress bar.
 Cached loaders: dpui.topicdp_data; LDA/sampler knobs: dpui.topicdp_knobs; the sampler button:
-dpui.topicdp_sampler; figures: dpui.topicdp_figures; texts: dpui/page_texts/topicdp.md.
+dpui.topicdp_sampler; σ metrics, badges, story and prompts: dpui.topicdp_panels; figures:
+dpui.topicdp_figures; texts: dpui/page_texts/topicdp.md.
 """
-
-import math
 
 import pandas as pd
 import streamlit as st
 
-from dpcore import (
-    kendall_tau_distance,
-    l1_distance,
-    release_all,
-    review,
-    rmse,
-    sensitivity_sampler_size,
-    topic_keyword_matrix,
-)
+from dpcore import release_all, review, sensitivity_sampler_size, topic_keyword_matrix
 from dpcore import topicdp as tdp
-from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, export_view, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui import topicdp_data as data
 from dpui import topicdp_figures as figures
+from dpui import topicdp_panels as panels
 from dpui.state import IN_URL
 from dpui.texts import text
 from dpui.topicdp_knobs import lda_and_sampler_knobs
@@ -56,34 +49,34 @@ with user_errors():
 delta_s = sens.delta_s
 
 # ------------------------------------------------------------------------------ what the numbers mean
-sigma_topic = tdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=delta_s, m=m, n=n)
-sigma_mvg = tdp.mvg_sigma(epsilon=eps, delta=delta, m=m, n=n, gamma_f=math.sqrt(m), s2=delta_s)
-b_lap = tdp.matrix_laplace_scale(epsilon=eps, m=m)
-k1, k2, k3, k4 = st.columns(4)
-k1.metric("Sampled sensitivity Δ_s", f"{delta_s:.4g}", help="k-th smallest of the h sampled ‖f(D) − f(D′)‖_F")
-k2.metric("TopicDP σ per entry", f"{sigma_topic:.4g}", help="Δ_s·√(2 ln(1.25/δ))/ε′ with ε′ = ε/(m·n)")
-k3.metric("MVG σ per entry", f"{sigma_mvg:.4g}", help="i.i.d. MVG with s₂ = Δ_s, γ_F = √m")
-k4.metric("Laplace scale b", f"{b_lap:.4g}", help="b = 2m/ε (worst-case ℓ1 sensitivity 2m)")
+# the SensitivityResult carries γ, so each release labels itself (random DP; strict and Laplace: DP for the values)
+releases = release_all(table.matrix, epsilon=eps, delta=delta, sensitivity=sens,
+                       rng=settings.rng("topicdp", "release", eps, delta, m, n, gamma, delta_s))  # every parameter of the release
+story = tdp.sigma_story(epsilon=eps, delta=delta, delta_s=delta_s, m=m, n=n, gamma=gamma)
+panels.sigma_metrics(story, releases)
 with st.container(border=True):
+    panels.guarantee_badges(releases)
+    panels.story(story, gamma=gamma)
+    docs = data.prompt_docs_for(corpus.content_hash, model.words, corpus)  # None: the corpus has no prompts
+    if docs is not None:
+        panels.prompt_line(data.survival_now(corpus.content_hash, lda, m, n, eps, delta, delta_s, gamma, settings.seed,
+                                             table, docs), eps=eps)
+with st.expander(f"What “random DP with confidence γ = {gamma:g}” means, and how Δ_s was sampled"):
     st.markdown(text("topicdp", "random_dp", gamma=gamma, N=sampler.dataset_size(corpus.n_users), n_users=corpus.n_users,
                      covered=1 - gamma, h=sens.h, k=sens.k, covered_share=sens.covered_share, rho_s=sens.rho_sampler))
-    # the SensitivityResult carries γ, so each release labels itself (γ-random DP; Laplace DP for the values only)
-    releases = release_all(table.matrix, epsilon=eps, delta=delta, sensitivity=sens,
-                           rng=settings.rng("topicdp", "release", eps, delta, m, n, gamma, delta_s))  # every parameter of the release
-    for col, (mech, rel) in zip(st.columns(3), releases.items()):
-        with col:
-            guarantee_badge(rel.guarantee, name="MVG with sampled s₂" if mech == "MVG" else mech)
 with st.container(border=True):  # what this corpus shows (issue 11): computed from the draws, never typed in
     summary = tdp.summarise_draws(draws, gamma=gamma, m=m, n=n, delta=delta)
     noise = tdp.compare_noise(delta_s=delta_s, epsilons=CONCLUSION_EPSILONS, delta=delta, m=m, n=n)
     st.markdown(text("topicdp", "conclusion", summary=summary.sentence, noise=noise.sentence))
 labels = figures.topic_labels(table)
-tab_words, tab_curves, tab_sens = st.tabs(["Keywords before and after noise", "Error curves", "Sampled sensitivities"])
+tab_names = ["Keywords before and after noise", "Error curves", "Sampled sensitivities"]
+tabs = st.tabs(tab_names + (["Prompts after noise"] if docs is not None else []))
+tab_words, tab_curves, tab_sens = tabs[:3]
 
 with tab_words:
     # Numbered labels, not the keyword labels: they go into the URL (…?topicdp_topics=Topic+1&…) and must not
     # depend on the fitted words; each chart's title names the topic's top keywords.
-    chosen = st.multiselect("Topics to show (numbered by prevalence; the chart titles name their keywords)",
+    chosen = st.multiselect("Topics to show (rows in LDA component order; the chart titles name their keywords)",
                             list(range(m)), default=list(range(min(4, m))), format_func=lambda i: f"Topic {i + 1}",
                             key="topicdp_topics", **IN_URL)
     rows = [{"topic": i + 1, "model_topic": table.topics[i], "keyword": word, "before_noise": table.matrix[i, j],
@@ -92,12 +85,10 @@ with tab_words:
     for i in chosen:
         fig, alt = figures.keyword_figure(table, releases, labels[i], i)
         show_figure(fig, alt=alt, key=f"topicdp_bars_{i}", records=[r for r in rows if r["topic"] == i + 1])
-    errs = pd.DataFrame(
-        {mech: {"L1 distance": l1_distance(table.matrix, rel.matrix), "RMSE": rmse(table.matrix, rel.matrix),
-                "Kendall's tau distance": kendall_tau_distance(table.matrix, rel.matrix),
-                "noise scale (σ or b)": rel.noise_scale}
-         for mech, rel in releases.items()}
-    ).rename_axis("measure")  # a named index: its column header is not empty (axe: empty-table-header)
+    names = {"l1": "L1 distance", "rmse": "RMSE", "kendall": "Kendall's tau distance", "noise_scale": "noise scale (σ or b)"}
+    errs = pd.DataFrame({mech: {names[k]: v for k, v in e.items()}
+                         for mech, e in tdp.release_error_table(table.matrix, releases).items()}
+                        ).rename_axis("measure")  # a named index: its column header is not empty (axe: empty-table-header)
     st.markdown("**This draw's errors** (lower is better; after clipping at 0 and renormalising each row)")
     st.dataframe(errs.style.format("{:.4g}"), width="stretch")
     export_settings = {
@@ -106,8 +97,10 @@ with tab_words:
         "lda": lda.as_dict(), "sampler": {"sample_users_N": sampler.dataset_size(corpus.n_users), "seed": sampler.seed},
         "sampled_pairs_h": sens.h, "sensitivity_rank_k": sens.k, "sampled_sensitivity_delta_s": delta_s,
         "noise_scales": {mech: rel.noise_scale for mech, rel in releases.items()},
+        "thesis_sigma_true_epsilon": story.thesis_true_epsilon, "strict_bound_sqrt_2m": story.bound,
         "guarantees": {mech: rel.guarantee for mech, rel in releases.items()},
         "rng_salt": ["topicdp", "release", eps, delta, m, n, gamma, delta_s],
+        "release_order": "rows: LDA component index; columns: vocabulary order",
         "released": "clipped at 0, rows renormalised"}
     export_view("keyword table before/after noise", rows, settings=export_settings, key="topicdp_export_keywords")
     export_view("this draw's errors", [{"metric": metric_name, **{mech: errs.at[metric_name, mech] for mech in errs}}
@@ -145,6 +138,14 @@ with tab_sens:
     st.dataframe(pd.DataFrame(figures.gamma_table(draws, m, n)), hide_index=True, width="stretch")
     st.caption(text("topicdp", "draws_caption", n_pairs=draws.n_pairs, N=sampler.dataset_size(corpus.n_users),
                     sampler_seed=sampler.seed))
+
+if docs is not None:
+    with tabs[3]:
+        curve = data.survival_for(corpus.content_hash, lda, m, n, delta, delta_s, gamma, settings.seed, table, docs)
+        st.markdown(text("topicdp", "prompts_tab", m=m, n=n))
+        fig, alt = figures.survival_figure(curve)
+        show_figure(fig, alt=alt, key="topicdp_prompts_curve")
+        st.dataframe(pd.DataFrame(panels.matched_rows(table, curve.before, model)), hide_index=True, width="stretch")
 
 # ------------------------------------------------------------------------------ reviewer's panel
 reviewer_panel([(mech, review(rel, n_users=corpus.n_users)) for mech, rel in releases.items()])

@@ -42,6 +42,8 @@ broken = c2.toggle("Break it", value=False, key="audit_broken", **IN_URL,
                    help="Run the deliberately BROKEN variant of the mechanism instead of the correct one.")
 if not has_correct:
     c2.caption(text("audit", "only_broken"))
+elif not has_broken:  # never a toggle that looks on while the correct variant runs (issue 24 item 6)
+    c2.caption("No broken variant for this pair: the correct one runs.")
 broken = (broken and has_broken) or not has_correct
 trials = c3.select_slider("Trials per dataset", TRIAL_OPTIONS, value=suggested_trials(label), key="audit_trials",
                           format_func=lambda n: f"{n:,}", **IN_URL,

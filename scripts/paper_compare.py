@@ -22,7 +22,8 @@ commit, the date, wall and CPU seconds. Comparisons (all in dpcore.paper_results
   (``context``: γ, σ_ps …), seed 0 alone (``seed0``) and the same comparison on the classroom corpora
   (``contrast``).
 * ``topicdp_fig52``: 004 Figs. 5.2/5.6 on the LDA model and sampled sensitivities of the paper corpus when
-  they exist on disk for γ = 0.1, else on the shipped classroom ones (the entry says which);
+  they exist on disk for γ = 0.1, else on the shipped classroom ones (the entry says which), and (``real``)
+  on the real chat corpus's private split with its shipped fit and draws;
   tests/test_paper_scale_pages.py recomputes it, so the shipped numbers cannot drift silently.
 """
 
@@ -203,9 +204,8 @@ def topicdp_inputs():
     raise SystemExit("no stored LDA model and sampled sensitivities cover γ = 0.1 (not even the shipped classroom ones)")
 
 
-def run_topicdp(seeds: int) -> dict:
+def _topicdp_on(corpus, model, draws, seeds: int, size: str) -> dict:
     s = pr.TOPICDP_SETTINGS
-    size, corpus, model, draws = topicdp_inputs()
     sens = draws.sensitivity(gamma=s["gamma"], m=s["m"], n=s["n"])
     table = dpcore.topic_keyword_matrix(model, m=s["m"], n=s["n"])
     out = as_json(pr.compare_topicdp_fig52(table.matrix, delta_s=sens.delta_s, seeds=seeds))
@@ -215,6 +215,20 @@ def run_topicdp(seeds: int) -> dict:
             draws, gamma=s["gamma"], m=s["m"], n=s["n"], delta=s["delta"]).sentence
     out["draws"] = {"key": draws.key, "pairs_stored": draws.n_pairs, "h": sens.h, "k": sens.k,
                     "lda": draws.lda.as_dict(), "sampler": draws.sampler.as_dict()}
+    return out
+
+
+def run_topicdp(seeds: int) -> dict:
+    """On the synthetic corpus (paper size when its draws exist, else classroom) and, as ``real``, on the real
+    chat corpus's private split (920 people; issue 20 item 5), each with its own LDA fit and sampled Δ_s."""
+    size, corpus, model, draws = topicdp_inputs()
+    out = _topicdp_on(corpus, model, draws, seeds, size)
+    real = dpcore.load_real_corpus("chat", which="private")
+    real_draws = dpcore.load_sensitivity_draws(real.content_hash)
+    real_model = dpcore.load_topic_model(real.content_hash, lda=real_draws.lda)
+    if real_model is not None and real_draws.covers(pr.TOPICDP_SETTINGS["gamma"]):
+        out["real"] = _topicdp_on(real, real_model, real_draws, seeds, "real")
+        out["real"]["corpus"]["name"] = "real chat, private split"
     return out
 
 

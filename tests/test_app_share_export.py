@@ -197,9 +197,12 @@ def test_topicdp_exports(media, tiny_topicdp):
     assert (s["m"], s["n"], s["seed"], s["gamma"]) == (3, 4, 0, 0.1)
     assert s["corpus_hash"] and s["lda"]["n_topics"] == int(TINY_QUERY["topicdp_k"]) and s["sampled_sensitivity_delta_s"] > 0
     assert len(data["rows"]) == 3 * 4
-    assert set(data["rows"][0]) == {"topic", "model_topic", "keyword", "before_noise", "after_TopicDP", "after_MVG",
-                                    "after_Laplace"}
+    assert set(data["rows"][0]) == {"topic", "model_topic", "keyword", "before_noise", "after_TopicDP",
+                                    "after_TopicDP corrected", "after_TopicDP strict", "after_MVG", "after_Laplace"}
     for t in (1, 2, 3):  # each released row is a probability vector
-        assert sum(r["after_TopicDP"] for r in data["rows"] if r["topic"] == t) == pytest.approx(1.0)
+        for mech in ("TopicDP", "TopicDP strict"):
+            assert sum(r[f"after_{mech}"] for r in data["rows"] if r["topic"] == t) == pytest.approx(1.0)
+    assert set(s["noise_scales"]) == set(dpcore.TOPIC_MECHANISMS) and s["strict_bound_sqrt_2m"] == pytest.approx(3 ** 0.5 * 2 ** 0.5)
+    assert s["guarantees"]["TopicDP strict"]["colour"] == "orange" and s["thesis_sigma_true_epsilon"] < 1
     errs = json.loads(media(b["topicdp_export_errors_json"]))["rows"]
     assert [r["metric"] for r in errs][:3] == ["L1 distance", "RMSE", "Kendall's tau distance"]

@@ -64,7 +64,7 @@ def _tiny_settings(at: AppTest) -> None:
 
 
 def _metric(at: AppTest, label: str) -> float:
-    return float(next(m.value for m in at.metric if m.label == label))
+    return float(next(m.value for m in at.metric if m.label == label).replace(",", ""))
 
 
 def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
@@ -100,11 +100,11 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     assert {"gamma-large", "few-users"} <= {r for r, t in dpcore.REVIEW_RULES.items()
                                             if any(t in w.value for w in at2.warning)}
     assert not [b for b in at2.button if b.key == "topicdp_run"]
-    s1 = _metric(at2, "TopicDP σ per entry")
+    s1 = _metric(at2, "TopicDP σ, as in the thesis")
     d1 = _metric(at2, "Sampled sensitivity Δ_s")
     at2.select_slider(key="eps").set_value(2.0)
     at2.run()
-    assert _metric(at2, "TopicDP σ per entry") == pytest.approx(s1 / 2, rel=1e-3)
+    assert _metric(at2, "TopicDP σ, as in the thesis") == pytest.approx(s1 / 2, rel=1e-3)
     assert _metric(at2, "Sampled sensitivity Δ_s") == d1
     # the other curves and a smaller table
     for parameter in ("gamma", "size"):
@@ -133,13 +133,31 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
     assert not [b for b in at.button if b.key == "topicdp_run"], "the shipped sensitivity is missing"
     assert _metric(at, "Sampled sensitivity Δ_s") > 0
     badges = [f"{m.value} {m.proto.help}" for m in at.markdown if "-badge[" in m.value]  # chip + its tooltip
-    assert any(":orange-badge[⚠️ Guarantee: TopicDP — weaker than DP: random DP per user" in b
+    assert any(":orange-badge[⚠️ Guarantee: TopicDP (as in the thesis) — weaker than DP: random DP per user" in b
+               and "(ε, δ, γ)-random DP" in b for b in badges)
+    assert any(":orange-badge[⚠️ Guarantee: TopicDP corrected — weaker than DP: random DP per user" in b
                and "(ε, δ, γ)-random DP" in b for b in badges)
     assert any(":orange-badge[⚠️ Guarantee: MVG with sampled s₂ — weaker than DP:" in b for b in badges)
-    # matrix Laplace: ε-DP for the values only, given a non-private choice of topics and keywords — not green
-    assert any(":orange-badge[⚠️ Guarantee: Laplace — DP for part of the release only: ε-DP" in b
-               and "given a non-private choice of topics and keywords" in b for b in badges)
-    assert not any(":green-badge[" in b for b in badges)
+    # global bounds: (ε, δ)-DP / ε-DP for the values, given a non-private choice of topics and keywords — orange
+    # ("DP for part of the release only"): the chosen topics and column words are published without noise
+    # (issue 21 item 4; green on this page is kept for a proof that covers the whole release, issue 23)
+    values = "given a non-private choice of topics and keywords"
+    part = "DP for part of the release only"
+    assert any(f":orange-badge[⚠️ Guarantee: TopicDP strict — {part}: (ε, δ)-DP per user" in b and values in b
+               for b in badges)
+    assert any(f":orange-badge[⚠️ Guarantee: Laplace — {part}: ε-DP per user" in b and values in b for b in badges)
+    assert not [b for b in badges if ":green-badge[" in b]
+    # the thesis's σ beside the corrected and the strict one, with its true ε
+    eps, delta = at.select_slider(key="eps").value, at.select_slider(key="delta").value
+    m, n = at.slider(key="topicdp_m").value, at.slider(key="topicdp_n").value
+    thesis = next(x for x in at.metric if x.label == "TopicDP σ, as in the thesis")
+    assert thesis.proto.delta == f"true ε = {dpcore.topicdp_true_epsilon(epsilon=eps, delta=delta, m=m, n=n):.2g}"
+    assert _metric(at, "TopicDP strict σ") == pytest.approx(dpcore.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m),
+                                                            rel=1e-3)
+    ds = _metric(at, "Sampled sensitivity Δ_s")
+    assert _metric(at, "TopicDP σ, corrected") == pytest.approx(
+        dpcore.corrected_topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds), rel=1e-3)
+    assert any("What changes the thesis's story" in md.value for md in at.markdown)
     assert len(at.get("plotly_chart")) >= 5  # 4 topics' bars, the curve, the histogram
     assert at.multiselect(key="topicdp_topics").value == [0, 1, 2, 3]
     # the page's conclusion is the two sentences computed from the draws at the page's settings
@@ -159,3 +177,34 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
     assert summary.sentence in conclusion
     noise = tdp.compare_noise(delta_s=summary.delta_s, epsilons=(0.5, 1.0, 2.0, 3.0, 5.0, 10.0), delta=delta, m=m, n=n)
     assert noise.sentence in conclusion
+
+
+def test_real_chat_corpus_opens_on_the_shipped_fit_with_the_prompt_line():
+    """The real chat corpus's private split (here handed to the page as an upload; the sidebar's data choice is
+    issue 20's): the shipped LDA fit and sampled sensitivities open the page without a sampler run, and the page
+    says how many topics match a prompt before noise and keep it after each mechanism's noise."""
+    from dpcore import topic_prompts as tp
+
+    corpus = dpcore.load_real_corpus("chat", which="private")
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    at = AppTest.from_file(PAGE, default_timeout=300)
+    at.query_params["corpus"] = "upload"
+    at.session_state["_uploaded_corpus"] = corpus
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert not [b for b in at.button if b.key == "topicdp_run"], "the shipped real-corpus sensitivities are missing"
+    line = next(md.value for md in at.markdown if "Can a reader still tell what people talked about?" in md.value)
+    model = dpcore.load_topic_model(corpus.content_hash)
+    table = dpcore.topic_keyword_matrix(model, m=10, n=10)
+    before = tp.match_topics_to_prompts(table.matrix, table.words, tp.prompt_documents(corpus, model.words))
+    assert f"Before noise {before.matched} of the 10 topics match a distinct prompt" in line
+    for mech in dpcore.TOPIC_MECHANISMS:
+        assert f"{mech} " in line
+    assert any(tp.MATCH_RULE in c.value for c in at.caption)
+    assert any(t.label == "Prompts after noise" for t in at.tabs)
+    # the matched prompts are listed with each topic's top words
+    tables = [d.value for d in at.dataframe if "prompt matched (before noise)" in d.value.columns]
+    assert len(tables) == 1 and (tables[0]["prompt matched (before noise)"] != "—").sum() == before.matched
+    st.cache_resource.clear()
+    st.cache_data.clear()

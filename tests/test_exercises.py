@@ -85,7 +85,7 @@ ALLOWED = {  # widget key -> what the widget accepts (copied from the pages; the
     "eps": lambda v: v in _EPS,
     "delta": lambda v: v in _DELTA,
     "seed": lambda v: isinstance(v, int) and 0 <= v <= 2**31 - 1,
-    "corpus": lambda v: v == "sample",
+    "corpus": lambda v: v in ("sample", "chat"),  # "chat": the real chat corpus (the sidebar names it so, issue 20)
     "m101_scale_mode": lambda v: v in ("from ε", "by hand"),
     "m101_b": lambda v: 0.1 <= v <= 20.0 and abs(round(v * 10) - v * 10) < 1e-9,
     "m101_debt_rule": lambda v: v in ("largest debt", "cap"),
@@ -162,8 +162,14 @@ def _dpne_4gram(s):
     return brentq(lambda e: weight - sigma4(e) * z, 1e-4, 1e3, xtol=1e-10)
 
 
+def _private(s):
+    if s.get("corpus") == "chat":
+        return dpcore.load_real_corpus("chat", which="private")
+    return dpcore.load_sample_corpus("private")
+
+
 def _draws(s):
-    return dpcore.load_sensitivity_draws(dpcore.load_sample_corpus("private").content_hash)
+    return dpcore.load_sensitivity_draws(_private(s).content_hash)
 
 
 def _topic_sigma(s, gamma):
@@ -175,9 +181,26 @@ def _least_noise(s):
     ds = _draws(s).sensitivity(gamma=s["topicdp_gamma"], m=s["topicdp_m"], n=s["topicdp_n"]).delta_s
     m, n = s["topicdp_m"], s["topicdp_n"]
     sds = [dpcore.topicdp_sigma(epsilon=s["eps"], delta=s["delta"], sensitivity=ds, m=m, n=n),
+           ds * math.sqrt(2 * math.log(1.25 / s["delta"])) / s["eps"] if s["eps"] < 1
+           else dpcore.gaussian_sigma(s["eps"], s["delta"], ds, method="analytic"),
+           dpcore.gaussian_sigma(s["eps"], s["delta"], math.sqrt(2 * m), method="analytic"),
            dpcore.mvg_sigma(epsilon=s["eps"], delta=s["delta"], m=m, n=n, gamma_f=math.sqrt(m), s2=ds),
            math.sqrt(2) * dpcore.topicdp.matrix_laplace_scale(epsilon=s["eps"], m=m)]
     return int(np.argmin(sds))
+
+
+def _real_prompts(s):
+    """Smallest ε of the page's chart where strict TopicDP keeps half of the topics matched before noise."""
+    corpus = _private(s)
+    lda = dpcore.LdaSettings()
+    model = dpcore.load_topic_model(corpus.content_hash, lda=lda)
+    table = dpcore.topic_keyword_matrix(model, m=s["topicdp_m"], n=s["topicdp_n"])
+    from dpcore import topic_prompts as tp
+    docs = tp.prompt_documents(corpus, model.words)
+    ds = _draws(s).sensitivity(gamma=s["topicdp_gamma"], m=s["topicdp_m"], n=s["topicdp_n"]).delta_s
+    curve = tp.prompt_survival_curve(table, docs, sensitivity=ds, delta=s["delta"], gamma=s["topicdp_gamma"],
+                                     seed=s["seed"])
+    return next(e for e, k in zip(curve.epsilons, curve.kept["TopicDP strict"]) if k >= curve.before.matched / 2)
 
 
 def _dpne_sigmas(s, **kw):
@@ -248,6 +271,9 @@ RECOMPUTE = {
     "dpne-dpsu-single": lambda s: next(i for i, o in enumerate(E.exercise("dpne-dpsu-single").options())
                                        if f"({s['dpne_T'] * s['eps']:g}, {s['dpne_T'] * s['delta']:g})" in o),
     "topicdp-least-noise": _least_noise,
+    "topicdp-strict-vs-thesis": lambda s: _topic_sigma(s, s["topicdp_gamma"]) / dpcore.gaussian_sigma(
+        s["eps"], s["delta"], math.sqrt(2 * s["topicdp_m"]), method="analytic"),
+    "topicdp-real-prompts-strict": _real_prompts,
     # σ_ps = ρ·γ·σ(ε, δ) in both modes: the factor is γ_strict (SPEC §3b) over the corpus' brute-force γ
     "bayes-strict-vs-local": lambda s: dpcore.bayesian.strict_sensitivity(
         S=s["bayes_S"], C=s["bayes_C"], max_items=s["bayes_L"], max_users=s["bayes_Nmax"]) / _prepared(s).sensitivity,
@@ -366,7 +392,7 @@ def test_data_dependent_answers_follow_the_corpus(monkeypatch, fresh_caches):
 
 
 def test_exercises_need_the_sample_corpus():
-    with pytest.raises(ValueError, match="corpus must be 'sample'"):
+    with pytest.raises(ValueError, match="corpus must be 'sample' or 'chat'"):
         _data.corpus_name({"corpus": "upload"})
 
 

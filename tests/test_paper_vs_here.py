@@ -34,10 +34,15 @@ def sidebar_text(at: AppTest) -> str:
     return " ".join(c.value for c in at.sidebar.caption)
 
 
+def paper_tables(at: AppTest):
+    return [d.value for d in at.dataframe if "paper source" in d.value.columns]
+
+
 def paper_table(at: AppTest):
-    tables = [d.value for d in at.dataframe if "paper source" in d.value.columns]
-    assert len(tables) == 1, f"expected one paper-vs-here table, found {len(tables)}"
-    return tables[0]
+    """The table of the section's main entry: the only one, or (TopicDP) the synthetic one after the real chat's."""
+    tables = paper_tables(at)
+    assert len(tables) in (1, 2), f"expected one or two paper-vs-here tables, found {len(tables)}"
+    return tables[-1]
 
 
 def widget_value(at: AppTest, key: str):
@@ -158,6 +163,12 @@ def test_table_shows_the_papers_numbers_from_paper_results(page, small_paper_siz
     assert list(table["here"]) == [pvh.fmt(r["here"]) for r in entry["rows"]]
     shown = [e.value for e in (*at.success, *at.warning)]
     assert pvh.verdict(entry) in shown
+    if entry.get("real"):  # TopicDP: the real chat corpus's numbers first, beside the paper's (issue 20 item 5)
+        real = paper_tables(at)[0]
+        assert list(real["here"]) == [pvh.fmt(r["here"]) for r in entry["real"]["rows"]]
+        assert _expected_paper_cells(page) <= set(real["paper"]) and pvh.verdict(entry["real"]) in shown
+        text = " ".join(m.value for m in at.markdown)
+        assert "**Real chat corpus**" in text and "**Synthetic**" in text
     if section.live:  # the lecture: computed on the page, from the lecture's own data
         assert any(f"Computed now by `dpcore.paper_results.{section.live.__name__}()`" in c.value for c in at.caption)
         return
@@ -178,9 +189,10 @@ def test_shipped_paper_column_is_dpcore_paper_results():
     assert [r["paper"] for r in c["table4"]["table2"]["rows"]] == list(pr.TABLE2_REDDIT.values["Reddit"])
     bayes = {r["quantity"]: r["paper"] for r in c["bayesian_fig1"]["rows"]}
     assert bayes["KL reduction vs Laplace"] == pr.FIG1_BAYES.values["reduction"]
-    tdp = {r["quantity"].rsplit(", ", 1)[1]: r["paper"] for r in c["topicdp_fig52"]["rows"]}
-    assert tdp == {"TopicDP": pr.FIG52_TOPICDP.values["TopicDP"][1], "MVG": pr.FIG52_TOPICDP.values["MVG"][1],
-                   "Laplace": None}
+    for e in (c["topicdp_fig52"], c["topicdp_fig52"]["real"]):
+        tdp = {r["quantity"].rsplit(", ", 1)[1]: r["paper"] for r in e["rows"]}
+        assert tdp == {"TopicDP": pr.FIG52_TOPICDP.values["TopicDP"][1], "MVG": pr.FIG52_TOPICDP.values["MVG"][1],
+                       "Laplace": None, "TopicDP corrected": None, "TopicDP strict": None}
     for name, entry in ((n, e) for n, e in c.items() if not n.endswith("_reason")):  # reasons: their own test
         assert entry["settings"] == {**getattr(pr, {"table4": "TABLE4_SETTINGS", "bayesian_fig1": "FIG1_SETTINGS",
                                                      "topicdp_fig52": "TOPICDP_SETTINGS"}[name]),
@@ -303,13 +315,16 @@ def test_topicdp_reason_is_the_shipped_draws_summary():
     """TopicDP's measured reason is dpcore.summarise_draws of the shipped draws the entry names (none typed)."""
     import dpcore
 
-    e = RESULTS["comparisons"]["topicdp_fig52"]
-    if e["reproduced"]:
-        assert "reason" not in e
-        return
-    draws = dpcore.load_sensitivity_draws(e["corpus"]["content_hash"])
-    assert draws is not None and draws.key == e["draws"]["key"]
-    s = e["settings"]
-    summary = dpcore.summarise_draws(draws, gamma=s["gamma"], m=s["m"], n=s["n"], delta=s["delta"])
-    assert summary.delta_s == pytest.approx(s["delta_s"])
-    assert e["reason"] == "Behind Δ_s: " + summary.sentence
+    top = RESULTS["comparisons"]["topicdp_fig52"]
+    assert top.get("real"), "the real chat corpus's numbers are missing (issue 20 item 5)"
+    assert top["real"]["corpus"]["content_hash"] == dpcore.load_real_corpus("chat", which="private").content_hash
+    for e in (top, top["real"]):  # synthetic and real chat, each with its own draws
+        if e["reproduced"]:
+            assert "reason" not in e
+            continue
+        draws = dpcore.load_sensitivity_draws(e["corpus"]["content_hash"])
+        assert draws is not None and draws.key == e["draws"]["key"]
+        s = e["settings"]
+        summary = dpcore.summarise_draws(draws, gamma=s["gamma"], m=s["m"], n=s["n"], delta=s["delta"])
+        assert summary.delta_s == pytest.approx(s["delta_s"])
+        assert e["reason"] == "Behind Δ_s: " + summary.sentence

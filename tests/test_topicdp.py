@@ -138,8 +138,10 @@ def test_topic_keyword_matrix_is_row_stochastic(tiny_model):
         assert w.matrix.shape == (m, n)
         assert np.allclose(w.matrix.sum(axis=1), 1.0)
         assert len(set(w.words)) == n
-        prev = tiny_model.prevalence[list(w.topics)]
-        assert np.all(np.diff(prev) <= 0)  # most prevalent first
+        # the m most prevalent topics, released in LDA component order (issue 21 item 3), columns in vocabulary order
+        assert set(w.topics) == set(np.argsort(-tiny_model.prevalence, kind="stable")[:m].tolist())
+        assert list(w.topics) == sorted(w.topics)
+        assert [tiny_model.words.index(x) for x in w.words] == sorted(tiny_model.words.index(x) for x in w.words)
 
 
 def test_topic_model_finds_the_three_topics(tiny_model):
@@ -230,16 +232,24 @@ def test_guarantees():
     w = np.full((2, 2), 0.5)
     G = dpcore.guarantees
     rels = dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0, gamma=0.05)
-    for mech in ("TopicDP", "MVG"):
+    assert tuple(rels) == tdp.TOPIC_MECHANISMS
+    for mech in ("TopicDP", "TopicDP corrected", "MVG"):  # sampled Δ_s: random DP
         g = rels[mech].guarantee
         assert g.kind == G.RANDOM_DP and g.gamma == 0.05 and g.colour == "orange" and not g.is_dp
         assert "weaker than DP" in g.label and "given a non-private choice of topics and keywords" in g.label
-    g = rels["Laplace"].guarantee
-    assert g.kind == G.PURE_DP and g.colour == "orange" and not g.is_dp  # DP for the values only
-    assert "given a non-private choice of topics and keywords" in g.label
-    # a bare number without γ: never green
+    # global bounds (issue 21 item 4): (ε, δ)-DP / ε-DP for the values, for every pair of neighbours — but the
+    # rows' topics and the columns' words are chosen from the private fit without noise and published with the
+    # values, so the release as a whole is not DP: orange ("DP for part of the release only"), never green
+    # (issue 23: green on this page only for VIPS-LDA, whose proof covers the choice of topics and keywords).
+    for mech, kind in (("TopicDP strict", G.APPROXIMATE_DP), ("Laplace", G.PURE_DP)):
+        g = rels[mech].guarantee
+        assert g.kind == kind and g.colour == "orange" and g.gamma is None and not g.is_dp
+        assert g.strength == "DP for part of the release only"
+        assert g.label.endswith("given a non-private choice of topics and keywords"), g.label
+    assert rels["TopicDP strict"].guarantee.label.startswith("(ε, δ)-DP per user (ε = 1, δ = 1e-05)")
+    # a bare number without γ: never green (the mechanisms that use it)
     bare = dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0)
-    assert all(r.guarantee.colour != "green" for r in bare.values())
+    assert all(bare[m].guarantee.colour != "green" for m in tdp.SAMPLED_MECHANISMS)
     # γ read from a SensitivityResult
     res = tdp.SensitivityResult(delta_s=0.1, gamma=0.2, h=61, k=61, rho_sampler=0.01, m=2, n=2, sample_users=10,
                                 draws=np.full(61, 0.1))
@@ -267,6 +277,11 @@ def test_noise_depends_on_seed_only():
      "sensitivity must be > 0, got sensitivity=0"),
     (dpcore.topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=1, m=0, n=2), ValueError,
      "m must be >= 1, got m=0"),
+    (dpcore.strict_topicdp_sigma, dict(epsilon=1, delta=1e-5, m=0), ValueError, "m must be >= 1, got m=0"),
+    (dpcore.strict_topicdp_sigma, dict(epsilon=0, delta=1e-5, m=3), ValueError, "epsilon must be > 0"),
+    (dpcore.strict_topicdp_sigma, dict(epsilon=1, delta=0, m=3), ValueError, "delta must be > 0"),
+    (dpcore.corrected_topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=-1), ValueError,
+     "sensitivity must be > 0, got sensitivity=-1"),
     (dpcore.mvg_sigma, dict(epsilon=1, delta=1e-5, m=2, n=2, gamma_f=1, s2=-1), ValueError,
      "s2 must be > 0, got s2=-1"),
     (dpcore.topicdp_mechanism, dict(matrix=np.ones((2, 2)), epsilon=1, delta=1e-5, sensitivity=1, rng="x"),
@@ -287,8 +302,10 @@ def test_matrix_validation():
 # ------------------------------------------------------------------ the sampler
 
 
-def _brute_force_delta(data, index, m, n, lda=TINY_LDA, sampler=TINY_SAMPLER):
-    """Δ_i recomputed literally: build D and D′, fit each, try every row permutation."""
+def _brute_force_delta(data, index, m, n, lda=TINY_LDA, sampler=TINY_SAMPLER, aligned=False):
+    """Δ_i recomputed literally: build D and D′, fit each, release each table, compare row i with row i and
+    word with word (a word a table does not show has probability 0). ``aligned=True``: the old definition,
+    the best of every row permutation (a lower bound of Δ_i)."""
     shared, x, x2 = tdp.pair_users(data.n_users, index, sampler)
     mats = []
     for extra in (x, x2):
@@ -298,7 +315,9 @@ def _brute_force_delta(data, index, m, n, lda=TINY_LDA, sampler=TINY_SAMPLER):
     words = sorted({wd for mat in mats for (_, wd) in mat})
     a = np.array([[mats[0].get((t, wd), 0.0) for wd in words] for t in range(m)])
     b = np.array([[mats[1].get((t, wd), 0.0) for wd in words] for t in range(m)])
-    return min(np.linalg.norm(a - b[list(p)]) for p in itertools.permutations(range(m)))
+    if aligned:
+        return min(np.linalg.norm(a - b[list(p)]) for p in itertools.permutations(range(m)))
+    return float(np.linalg.norm(a - b))
 
 
 def test_sampler_brute_force_and_cache_reuse(tiny_data, tmp_path, monkeypatch):
@@ -320,6 +339,7 @@ def test_sampler_brute_force_and_cache_reuse(tiny_data, tmp_path, monkeypatch):
     assert res.draws.shape == (h,)
     for i in range(4):
         assert res.draws[i] == pytest.approx(_brute_force_delta(tiny_data, i, 3, 4), abs=1e-9)
+        assert res.draws[i] >= _brute_force_delta(tiny_data, i, 3, 4, aligned=True) - 1e-12
     assert res.delta_s > 0
 
     # γ = 0.25 needs fewer pairs: nothing is fitted, and it uses the first h(0.25) draws.
@@ -538,7 +558,7 @@ def test_shipped_stop_word_list_is_sklearns():
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     assert tdp_tm.ENGLISH_STOP_WORDS == frozenset(ENGLISH_STOP_WORDS)
-    assert tdp_tm.TOPIC_STOP_WORDS == frozenset(ENGLISH_STOP_WORDS) | tdp_tm.FILLER_WORDS
+    assert tdp_tm.TOPIC_STOP_WORDS == frozenset(ENGLISH_STOP_WORDS) | tdp_tm.FILLER_WORDS | tdp_tm.CHAT_FILLER_WORDS
 
 
 def test_top_keywords_are_never_stop_words():
@@ -704,3 +724,167 @@ def test_summarise_draws_reports_the_numbers_it_is_given():
     legacy = tdp.SensitivityDraws(deltas=grid, m_values=(1,), n_values=(2,), corpus_hash="x", lda=TINY_LDA,
                                   sampler=TINY_SAMPLER, key="k")
     assert np.isnan(tdp.summarise_draws(legacy, gamma=0.2, m=1, n=2, delta=1e-4).full_median)
+
+
+# ------------------------------------------------------------------ issue 21 items 3–4: release order, σ, strict
+
+
+def test_strict_topicdp_sigma_spec_check_and_bound():
+    """SPEC §5 check: ε = 1, δ = 1e-5, m = 10 → Δ = √20 = 4.4721, analytic σ = 16.68 (and the analytic
+    Gaussian of SPEC §2 at Δ = √(2m), for other m)."""
+    assert float(f"{dpcore.strict_topicdp_sigma(epsilon=1, delta=1e-5, m=10):.4g}") == 16.68
+    for m in (1, 3, 10):
+        assert dpcore.strict_topicdp_sigma(epsilon=2, delta=1e-6, m=m) == pytest.approx(
+            dpcore.gaussian_sigma(2, 1e-6, math.sqrt(2 * m), method="analytic"), rel=1e-12)
+    # its σ meets δ exactly for an ℓ2 change of √(2m) (Balle & Wang's profile, recomputed)
+    s = dpcore.strict_topicdp_sigma(epsilon=1, delta=1e-5, m=10)
+    assert dpcore.gaussian_delta(1, s, math.sqrt(20)) == pytest.approx(1e-5, rel=1e-6)
+
+
+def test_any_two_row_stochastic_tables_are_within_sqrt_2m():
+    """The global bound behind strict TopicDP: brute force over random tables (and words) — never above √(2m),
+    reached when every row moves all its mass to another word."""
+    rng = np.random.default_rng(3)
+    for m, n in [(1, 2), (3, 4), (10, 10)]:
+        worst = 0.0
+        for _ in range(2000):
+            a = rng.dirichlet(rng.uniform(0.05, 2, n), size=m)
+            b = rng.dirichlet(rng.uniform(0.05, 2, n), size=m)
+            cols_a, cols_b = rng.choice(30, n, replace=False), rng.choice(30, n, replace=False)
+            worst = max(worst, tdp_tm.released_matrix_distance(a, np.sort(cols_a), b, np.sort(cols_b)))
+        assert worst <= math.sqrt(2 * m) + 1e-12
+        one_hot = np.zeros((m, n))
+        one_hot[:, 0] = 1.0
+        assert np.linalg.norm(one_hot - one_hot[:, ::-1]) == pytest.approx(math.sqrt(2 * m))
+
+
+def test_corrected_sigma_has_no_split_and_switches_to_analytic_at_one():
+    for eps in (0.1, 0.5, 0.99):
+        assert dpcore.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235) == pytest.approx(
+            2.235 * math.sqrt(2 * math.log(1.25e5)) / eps)
+        # the thesis's σ is m·n times larger
+        assert dpcore.topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235, m=10, n=10) == pytest.approx(
+            100 * dpcore.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235))
+    for eps in (1.0, 3.0, 10.0):
+        assert dpcore.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235) == pytest.approx(
+            dpcore.gaussian_sigma(eps, 1e-5, 2.235, method="analytic"), rel=1e-12)
+
+
+def test_thesis_true_epsilon_spec_check():
+    """SPEC §5: at 10 × 10, ε = 1, δ = 1e-5, Δ_s = 2.235 the thesis's σ = 1,082.8 has a true ε of 0.0046."""
+    sigma = dpcore.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=2.235, m=10, n=10)
+    assert float(f"{sigma:.5g}") == 1082.8
+    true = dpcore.topicdp_true_epsilon(epsilon=1, delta=1e-5, m=10, n=10)
+    # 0.004549 (mpmath at 60 digits: 0.0045488841); SPEC's "0.0046" is 0.00455 rounded half up
+    assert float(f"{true:.5g}") == 0.0045489 and abs(true - 0.0046) < 1e-4
+    # the definition, recomputed: δ(ε_true, σ) = δ for an ℓ2 change of Δ_s, whatever Δ_s
+    for ds in (2.235, 0.01):
+        s = dpcore.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=ds, m=10, n=10)
+        assert dpcore.gaussian_delta(true, s, ds) == pytest.approx(1e-5, rel=1e-6)
+        assert dpcore.gaussian_delta(true * 0.99, s, ds) > 1e-5
+
+
+def test_sigma_story_numbers():
+    st_ = tdp.sigma_story(epsilon=1, delta=1e-5, delta_s=2.235, m=10, n=10, gamma=0.1)
+    assert st_.thesis_sigma == pytest.approx(1082.8, rel=1e-4) and st_.strict_sigma == pytest.approx(16.68, rel=1e-3)
+    assert st_.strict_vs_thesis == pytest.approx(st_.thesis_sigma / st_.strict_sigma)
+    assert st_.bound == pytest.approx(math.sqrt(20))
+    assert st_.sampling_gain == pytest.approx(st_.strict_sigma / st_.corrected_sigma)
+
+
+def test_release_all_strict_noise_and_redraws():
+    """Strict TopicDP's noise has standard deviation strict_topicdp_sigma (seeded, 4,000 × 6 values, ±2 %), and
+    redraw_releases draws each mechanism at its release's scale."""
+    w = np.array([[0.2, 0.3, 0.5], [0.6, 0.2, 0.2]])
+    rng = np.random.default_rng(5)
+    noise = np.stack([dpcore.strict_topicdp_mechanism(w, epsilon=3, delta=1e-5, rng=rng).noisy - w for _ in range(4000)])
+    assert noise.std() / dpcore.strict_topicdp_sigma(epsilon=3, delta=1e-5, m=2) == pytest.approx(1.0, abs=0.02)
+    rels = dpcore.release_all(w, epsilon=50, delta=1e-5, sensitivity=0.05, rng=0, gamma=0.1)
+    for mech, rel in rels.items():
+        many = tdp.redraw_releases(rel, w, 3000, np.random.default_rng(1))
+        assert many.shape == (3000, 2, 3) and np.allclose(many.sum(axis=2), 1.0) and np.all(many >= 0)
+    # at tiny noise the redraws sit on w; Laplace's scale is b (std √2·b)
+    calm = dpcore.release_all(w, epsilon=1e4, delta=1e-5, sensitivity=1e-4, rng=0, gamma=0.1)["TopicDP corrected"]
+    assert np.allclose(tdp.redraw_releases(calm, w, 5, 0), w, atol=1e-3)
+
+
+def _swap_corpus():
+    """20 users half on sport, half on food, plus a sport-heavy user and a food-heavy user."""
+    rng = np.random.default_rng(0)
+    records = []
+    for u in range(20):
+        words = TOPIC_WORDS["sport" if u % 2 == 0 else "food"]
+        records += [{"user": f"u{u:02d}", "text": " ".join(rng.choice(words, 15))} for _ in range(3)]
+    for name, topic in (("x_sport", "sport"), ("y_food", "food")):
+        records += [{"user": name, "text": " ".join(rng.choice(TOPIC_WORDS[topic], 15))} for _ in range(12)]
+    return corpus_from_records(records, user_field="user", text_field="text", name="swap")
+
+
+def test_neighbours_whose_topics_swap_prevalence_are_covered_by_the_sampler(monkeypatch):
+    """Issue 21 item 3: D = 20 users + a sport-heavy user, D′ = the same 20 + a food-heavy user. The two topics
+    swap prevalence ranks between D and D′. The released tables keep a data-independent row order (LDA
+    component index) and the sampler's Δ_i is the distance between the two tables *as released* — so it covers
+    what a recipient sees. (Before: rows by prevalence, Δ_i after alignment: the release moved by > 1 while
+    Δ_i stayed at the aligned distance.)"""
+    lda = LdaSettings(n_topics=2, min_df=1, max_df=1.0)
+    data = document_term_data(_swap_corpus(), settings=lda)
+    ids = list(_swap_corpus().user_ids)
+    shared = np.array([ids.index(f"u{u:02d}") for u in range(20)])
+    x, x2 = ids.index("x_sport"), ids.index("y_food")
+    monkeypatch.setattr(tdp, "pair_users", lambda n_users, index, sampler: (shared, x, x2))
+    fits = [fit_topic_model(data, settings=lda, users=list(shared) + [u]) for u in (x, x2)]
+    assert list(np.argsort(-fits[0].prevalence)) == list(np.argsort(-fits[1].prevalence))[::-1]  # the swap
+    grid = tdp.pair_deltas(data, 0, lda=lda, sampler=tdp.SamplerSettings())
+    for m, n in [(2, 2), (2, 4), (2, 6), (1, 3)]:
+        tables = [topic_keyword_matrix(f, m=m, n=n) for f in fits]
+        if m == 2:
+            assert tables[0].topics == tables[1].topics == (0, 1)  # component order, not prevalence order
+        cols = [np.array([data.words.index(w) for w in t.words]) for t in tables]
+        released = tdp_tm.released_matrix_distance(tables[0].matrix, cols[0], tables[1].matrix, cols[1])
+        delta_i = grid[m - 1, n - 2]
+        assert delta_i == pytest.approx(released, abs=1e-12) and delta_i >= released - 1e-12
+        if m == 2:  # what a prevalence-ordered release would have moved, against the aligned distance it was sampled at
+            by_prev = [f.topic_word[np.argsort(-f.prevalence)][:, c] for f, c in zip(fits, cols)]
+            by_prev = [b / b.sum(axis=1, keepdims=True) for b in by_prev]
+            swapped = tdp_tm.released_matrix_distance(by_prev[0], cols[0], by_prev[1], cols[1])
+            aligned = aligned_matrix_distance(tables[0].matrix, cols[0], tables[1].matrix, cols[1])
+            assert swapped > 1.0 and swapped > aligned + 0.5
+
+
+def test_cache_key_names_the_release_order_format():
+    """Δ_i changed meaning (issue 21 item 3): the key carries format 3, so files of the aligned Δ_i (format 2)
+    are never read."""
+    import hashlib
+
+    lda, sampler = LdaSettings(engine="vb"), tdp.SamplerSettings()
+    old = json.dumps({"corpus": "abc", "lda": lda.as_dict(), "sampler": sampler.as_dict(),
+                      "grid": [list(g) for g in tdp._grid(lda)], "format": 2}, sort_keys=True)
+    assert tdp._cache_key("abc", lda, sampler) != hashlib.sha256(old.encode()).hexdigest()
+    new = json.dumps({"corpus": "abc", "lda": lda.as_dict(), "sampler": sampler.as_dict(),
+                      "grid": [list(g) for g in tdp._grid(lda)], "format": 3}, sort_keys=True)
+    assert tdp._cache_key("abc", lda, sampler) == hashlib.sha256(new.encode()).hexdigest()
+
+
+def test_chat_filler_list_is_the_document_frequency_rule_on_the_public_split():
+    """CHAT_FILLER_WORDS is exactly the stated rule's output: words in ≥ 10 % of the public chat documents,
+    beyond scikit-learn's list (issue 20 item 3); every one is a stop word of the topic vocabulary."""
+    public = dpcore.load_real_corpus("chat", which="public")
+    assert tdp_tm.chat_filler_words(public) == tdp_tm.CHAT_FILLER_WORDS
+    assert {"haha", "lol", "oh", "thats"} <= tdp_tm.CHAT_FILLER_WORDS <= tdp_tm.TOPIC_STOP_WORDS
+    assert tdp_tm.chat_filler_words(public, min_share=0.2) < tdp_tm.CHAT_FILLER_WORDS
+    with pytest.raises(ValueError, match="min_share must be > 0"):
+        tdp_tm.chat_filler_words(public, min_share=0)
+
+
+@pytest.mark.parametrize("which", ["classroom", "real"])
+def test_shipped_draws_are_the_current_definition(which):
+    """The shipped Δ_i (sample_data/topicdp_sensitivity) are recomputed for three pairs with today's code: the
+    release order, the vocabulary and the distance as released (a stale file would differ; issue 21 item 3)."""
+    corpus = (dpcore.load_real_corpus("chat", which="private") if which == "real"
+              else dpcore.load_sample_corpus("private"))
+    lda, sampler = LdaSettings(), tdp.SamplerSettings()
+    draws = tdp.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler, cache_dir=tdp.shipped_cache_dir())
+    assert draws.covers(0.1), f"run: nice -n 10 python scripts/topicdp_ship.py --corpus {which}"
+    data = document_term_data(corpus, settings=lda)
+    for i in (0, 1, 2):
+        assert np.allclose(tdp.pair_deltas(data, i, lda=lda, sampler=sampler), draws.deltas[i], rtol=1e-5, atol=1e-9)

@@ -9,8 +9,8 @@ says so (DPSU and DPNE, whose guarantee is mostly the δ part).
 
 Each variant has a ``mechanism(data, rng)`` (one honest run, returning the score) and, where the
 mechanism allows, a vectorised ``batch(data, n, rng)`` with the same distribution (a test compares
-the two). Where a batch audits only the step that matters (TopicDP's noise step given fixed
-matrices; DPNE's table for the target item), the scenario text says so.
+the two). Where a batch audits only the step that matters (TopicDP's noise step given two fixed
+fits; DPNE's table for the target item), the scenario text says so.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from ..exponential import exponential_mechanism, exponential_mechanism_probabili
 from ..laplace import laplace_mechanism
 from ..lecture import CANDIDATE_CITIES, SOCIETY_MEMBERS, city_example, city_utilities
 from ..ngrams import build_ngram_index, encode_users
-from ..topicdp import topicdp_mechanism
+from ..gaussian import analytic_gaussian_sigma
+from ..topicdp import strict_topicdp_mechanism, topicdp_mechanism, topicdp_sigma
 from ..validation import check_choice, check_int, check_rng
 from .core import AuditResult, audit
 
@@ -599,43 +600,106 @@ def _laplace_public_local_scenario() -> Scenario:
 
 
 # --------------------------------------------------------------------------------------------------
-# TopicDP (004 Alg. 2): the noise step given fixed topic–keyword matrices
+# TopicDP (004 Alg. 2): the noise step given two fixed LDA fits; strict TopicDP on the global bound
 # --------------------------------------------------------------------------------------------------
 
+def _released_batch(rows, sigma: float, n, rng):
+    """n releases of the matrix ``rows`` with i.i.d. N(0, σ²) noise, clipped and rows renormalised."""
+    noisy = np.maximum(rows + sigma * rng.standard_normal((n,) + rows.shape), 0.0)
+    sums = noisy.sum(axis=2, keepdims=True)
+    return np.where(sums > 0, noisy / np.where(sums > 0, sums, 1.0), 1.0 / rows.shape[1])
+
+
 def _topicdp_scenario() -> Scenario:
-    eps, delta, sens = 1.0, 1e-5, 0.1
-    md = np.array([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]])
-    step = np.array([[1.0, -1.0, 0.0], [1.0, -1.0, 0.0]])
-    mdp = md + step * (sens / np.linalg.norm(step))
-    d = _register(("topicdp", "D"), md)
-    d_prime = _register(("topicdp", "D'"), mdp)
-    direction = md - mdp
+    eps, delta = 1.0, 1e-5
+    # Two LDA fits of neighbouring datasets: the same two topics, moved by 0.05 in ℓ2, whose prevalences swap.
+    topics_d = np.array([[0.9, 0.1], [0.15, 0.85]])
+    step = np.array([[-1.0, 1.0], [1.0, -1.0]]) * (0.05 / 2.0)
+    topics_dp = topics_d + step
+    fits = {("topicdp", "D"): (topics_d, np.array([0.51, 0.49])),
+            ("topicdp", "D'"): (topics_dp, np.array([0.49, 0.51]))}
+    d = _register(("topicdp", "D"), fits[("topicdp", "D")])
+    d_prime = _register(("topicdp", "D'"), fits[("topicdp", "D'")])
+    sens = float(np.linalg.norm(topics_d - topics_dp))  # the distance in release order: Δ_s covers it
 
-    def mech(data, rng):
-        r = topicdp_mechanism(_DATA[data], epsilon=eps, delta=delta, sensitivity=sens, rng=rng)
-        return float(np.sum(r.matrix * direction))
+    def rows(data, by_prevalence: bool):
+        tw, prevalence = _DATA[data]
+        return tw[np.argsort(-prevalence, kind="stable")] if by_prevalence else tw  # else: component order
 
-    def batch(data, n, rng):
-        from ..topicdp import topicdp_sigma
-        w = _DATA[data]
-        sigma = topicdp_sigma(epsilon=eps, delta=delta, sensitivity=sens, m=w.shape[0], n=w.shape[1])
-        noisy = np.maximum(w + sigma * rng.standard_normal((n,) + w.shape), 0.0)
-        rows = noisy.sum(axis=2, keepdims=True)
-        released = np.where(rows > 0, noisy / np.where(rows > 0, rows, 1.0), 1.0 / w.shape[1])
-        return np.sum(released * direction, axis=(1, 2))
+    def variant(broken: bool) -> Variant:
+        direction = rows(d, broken) - rows(d_prime, broken)
 
-    correct = Variant("correct", False,
-                      f"Gaussian noise σ = Δ_s·√(2 ln(1.25/δ))/ε' with ε' = ε/(m·n), Δ_s = {sens:g}; clip at 0, "
-                      "renormalise rows.", eps, delta, mech, batch)
+        def mech(data, rng):
+            r = topicdp_mechanism(rows(data, broken), epsilon=eps, delta=delta, sensitivity=sens, rng=rng)
+            return float(np.sum(r.matrix * direction))
+
+        def batch(data, n, rng):
+            w = rows(data, broken)
+            sigma = topicdp_sigma(epsilon=eps, delta=delta, sensitivity=sens, m=w.shape[0], n=w.shape[1])
+            return np.sum(_released_batch(w, sigma, n, rng) * direction, axis=(1, 2))
+
+        dist = float(np.linalg.norm(rows(d, broken) - rows(d_prime, broken)))
+        if broken:
+            text = (f"BROKEN: the rows are released by prevalence while Δ_s = {sens:.3g} was measured after aligning "
+                    f"the topics (dpcore before issue 21): the two topics swap rows, so the released matrices are "
+                    f"{dist:.3g} apart, {dist / sens:.0f} × the Δ_s the noise is scaled to.")
+        else:
+            text = (f"As shipped: rows in LDA component order, so the released matrices are {dist:.3g} apart, within "
+                    f"Δ_s = {sens:.3g}; σ = Δ_s·√(2 ln(1.25/δ))/ε′ with ε′ = ε/(m·n) (the thesis's split, which "
+                    "overstates the noise); clip at 0, renormalise rows.")
+        return Variant("broken: rows by prevalence" if broken else "correct", broken, text, eps, delta, mech, batch)
+
     return Scenario(
         "topicdp", "TopicDP: topic–keyword matrix",
-        "Two matrices exactly the sampled sensitivity Δ_s apart, the largest change TopicDP's random-DP "
-        "guarantee covers (a user with many documents can move the matrix further: that is the γ share it "
-        "does not cover).",
-        "D, D': two fixed 2 × 3 row-stochastic matrices at Frobenius distance Δ_s",
-        "the released matrix projected on the difference f(D) − f(D')", d, d_prime, correct, None, 20_000,
-        note="Audits the noise step given fixed matrices (no LDA fit per trial). TopicDP has no broken variant "
-             "here; each entry already carries the noise of the whole matrix (ε' = ε/(m·n)).")
+        "Two fits of neighbouring datasets with the same two topics whose prevalences swap: in a data-independent "
+        "row order the release moves by Δ_s, in prevalence order the rows trade places (issue 21 item 3).",
+        "D, D': two 2 × 2 LDA fits, topics 0.05 apart, prevalence 0.51/0.49 on D and 0.49/0.51 on D'",
+        "the released matrix projected on the difference of the two releases' noiseless matrices", d, d_prime,
+        variant(False), variant(True), 20_000,
+        note="Audits the noise step given the two fits (no LDA fit per trial); Δ_s is the pair's distance in the "
+             "shipped release order, the largest change TopicDP's random-DP guarantee covers.")
+
+
+def _topicdp_strict_scenario() -> Scenario:
+    eps, delta, m = 1.0, 1e-5, 10
+    md = np.tile([1.0, 0.0], (m, 1))  # every topic on the first keyword
+    mdp = md[:, ::-1].copy()  # one user moves every topic to the second: ‖f(D) − f(D')‖_F = √(2m), the bound
+    d = _register(("topicdp_strict", "D"), md)
+    d_prime = _register(("topicdp_strict", "D'"), mdp)
+    direction = md - mdp
+
+    def variant(broken: bool) -> Variant:
+        bound = 1.0 if broken else math.sqrt(2.0 * m)
+        sigma = analytic_gaussian_sigma(eps, delta, bound)
+
+        def mech(data, rng):
+            w = _DATA[data]
+            if broken:
+                rng = check_rng(rng)
+                r = _released_batch(w, sigma, 1, rng)[0]
+            else:
+                r = strict_topicdp_mechanism(w, epsilon=eps, delta=delta, rng=rng).matrix
+            return float(np.sum(r * direction))
+
+        def batch(data, n, rng):
+            return np.sum(_released_batch(_DATA[data], sigma, n, rng) * direction, axis=(1, 2))
+
+        if broken:
+            text = (f"BROKEN: σ = {sigma:.3g} from the change of one probability (at most 1), forgetting that one "
+                    f"user moves two entries of every row: the two releases are √(2m) = {math.sqrt(2 * m):.3g} apart, "
+                    f"{math.sqrt(2 * m):.3g} × what the noise is scaled to.")
+        else:
+            text = (f"Analytic Gaussian σ = {sigma:.3g} on the global bound √(2m) = {bound:.3g} (any two "
+                    "row-stochastic m × n matrices are this close); clip at 0, renormalise rows.")
+        return Variant("broken: one entry's bound" if broken else "correct", broken, text, eps, delta, mech, batch)
+
+    return Scenario(
+        "topicdp_strict", "TopicDP strict: the global bound √(2m)",
+        "One user moves every one of the m topics from one keyword to another: the largest change two "
+        "row-stochastic tables can show, exactly the bound strict TopicDP is calibrated to.",
+        f"D: {m} topics all on keyword 1; D': all on keyword 2 (Frobenius distance √(2m) = {math.sqrt(2 * m):.3g})",
+        "the released matrix projected on f(D) − f(D')", d, d_prime, variant(False), variant(True), 20_000,
+        note="The values only: which topics and keywords make the table is not part of this release's proof.")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -751,6 +815,7 @@ _BUILDERS = {
     "laplace_public_local": _laplace_public_local_scenario,
     "topicdp": _topicdp_scenario,
     "vips": _vips_scenario,
+    "topicdp_strict": _topicdp_strict_scenario,
     "kanonymity": _kanonymity_scenario,
 }
 SCENARIOS = tuple(_BUILDERS)
@@ -807,6 +872,7 @@ SCENARIO_LABELS: dict[str, str] = {
     "Laplace + public": "laplace_public_local",
     "TopicDP": "topicdp",
     "VIPS-LDA": "vips",
+    "TopicDP strict": "topicdp_strict",
     "k-anonymity": "kanonymity",
 }
 """Short names of the scenarios (the Privacy audit page's picker and its URL; lecture exercises) → names."""

@@ -18,16 +18,22 @@ _corpus = importlib.import_module("dpcore.corpus")
 _ngram_counts = importlib.import_module("dpcore.ngram_counts")
 _ngrams = importlib.import_module("dpcore.ngrams")
 _topicdp = importlib.import_module("dpcore.topicdp")
+_real_corpus = importlib.import_module("dpcore.real_corpus")
+_topic_model = importlib.import_module("dpcore.topic_model")
+_topic_prompts = importlib.import_module("dpcore.topic_prompts")
 from ..topic_model import LdaSettings
 from ..topicdp import SamplerSettings
 
 SAMPLE = "sample"
+REAL = "chat"
+"""The real chat corpus (``dpcore.load_real_corpus("chat")``: "private" / "public" are its 920 / 395-person split)."""
 
 
 def corpus_name(settings: Mapping) -> str:
     name = settings.get("corpus", SAMPLE)
-    if name != SAMPLE:
-        raise ValueError(f"corpus must be {SAMPLE!r} for an exercise (a link cannot carry an upload), got corpus={name!r}")
+    if name not in (SAMPLE, REAL):
+        raise ValueError(f"corpus must be {SAMPLE!r} or {REAL!r} for an exercise (a link cannot carry an upload), "
+                         f"got corpus={name!r}")
     return name
 
 
@@ -36,14 +42,17 @@ def sample_corpus(which: str):
     return _corpus.load_sample_corpus(which)
 
 
+@functools.lru_cache(maxsize=2)
+def real_corpus(which: str):
+    return _real_corpus.load_real_corpus("chat", which=which)
+
+
 def private_corpus(settings: Mapping):
-    corpus_name(settings)
-    return sample_corpus("private")
+    return real_corpus("private") if corpus_name(settings) == REAL else sample_corpus("private")
 
 
 def public_corpus(settings: Mapping):
-    corpus_name(settings)
-    return sample_corpus("public")
+    return real_corpus("public") if corpus_name(settings) == REAL else sample_corpus("public")
 
 
 @functools.lru_cache(maxsize=8)
@@ -84,3 +93,24 @@ def sensitivity_draws(settings: Mapping):
     sampler = SamplerSettings(sample_users=int(settings.get("topicdp_N", 0)) or None,
                               seed=int(settings.get("topicdp_sampler_seed", 0)))
     return _topicdp.load_sensitivity_draws(priv.content_hash, lda=lda, sampler=sampler)
+
+
+@functools.lru_cache(maxsize=2)
+def _prompt_inputs(private_hash: str, n_topics: int):
+    """The shipped (or locally cached) LDA model of the real private split and its labelled documents."""
+    priv = real_corpus("private")
+    assert priv.content_hash == private_hash
+    lda = LdaSettings(n_topics=n_topics)
+    model = _topicdp.load_topic_model(priv.content_hash, lda=lda)
+    if model is None:  # no shipped fit for these settings: fit it (as the page does)
+        model = _topic_model.fit_topic_model(_topic_model.document_term_data(priv, settings=lda), settings=lda)
+    return model, _topic_prompts.prompt_documents(priv, model.words)
+
+
+def topic_model_and_prompts(settings: Mapping):
+    """The TopicDP page's LDA model of the named corpus and its documents with their prompts (real corpus only:
+    the sample corpora have no conversation prompts)."""
+    if corpus_name(settings) != REAL:
+        raise ValueError(f"corpus must be {REAL!r} for an exercise about prompts, got corpus={corpus_name(settings)!r}")
+    priv = private_corpus(settings)
+    return _prompt_inputs(priv.content_hash, int(settings.get("topicdp_k", 10)))

@@ -1,11 +1,13 @@
 """Exercises for TopicDP (thesis 004; SPEC §5).
 
-What the page teaches: the sensitivity sampler needs h(γ) neighbouring pairs (2h LDA fits); TopicDP
-splits ε over the m·n entries, so σ grows with the table; raising γ uses fewer pairs and a smaller
-sampled Δ_s — but not by much; and the three mechanisms' noise side by side. Answers that depend on the
-sampled sensitivities read them from the stored draws for the corpus the settings name (shipped results
-or the local cache; nothing is sampled here) and raise a ValueError, which the app shows, when they are
-missing.
+What the page teaches: the sensitivity sampler needs h(γ) neighbouring pairs (2h LDA fits); the thesis's
+TopicDP splits ε over the m·n entries, so its σ grows with the table (an error: strict TopicDP on the
+global bound √(2m) needs no split and no sampling, and adds far less noise); raising γ uses fewer pairs
+and a smaller sampled Δ_s — but not by much; every mechanism's noise side by side; and, on the real chat
+corpus, at what ε the released topics can still be matched to what people talked about. Answers that
+depend on the sampled sensitivities read them from the stored draws for the corpus the settings name
+(shipped results or the local cache; nothing is sampled here) and raise a ValueError, which the app
+shows, when they are missing.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from ._base import CHOICE, Exercise, Solution
 
 # modules, looked up at call time (a test swaps a function and sees the answer change)
 _topicdp = importlib.import_module("dpcore.topicdp")
+_topic_model = importlib.import_module("dpcore.topic_model")
+_topic_prompts = importlib.import_module("dpcore.topic_prompts")
 
 PAGE = "4_TopicDP"
 REFERENCE_GAMMA = 0.1  # the shipped draws cover it (they cover γ ≥ 0.05)
@@ -69,18 +73,56 @@ def _least_noise(s) -> Solution:
     m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
     ds = _sensitivity(s, float(s["topicdp_gamma"])).delta_s
     stds = {
-        "TopicDP": _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds, m=m, n=n),
+        "TopicDP (as in the thesis)": _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds, m=m, n=n),
+        "TopicDP corrected": _topicdp.corrected_topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds),
+        "TopicDP strict": _topicdp.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m),
         "MVG": _topicdp.mvg_sigma(epsilon=eps, delta=delta, m=m, n=n, gamma_f=math.sqrt(m), s2=ds),
         "Laplace": math.sqrt(2.0) * _topicdp.matrix_laplace_scale(epsilon=eps, m=m),  # sd of Lap(b) = √2·b
     }
     names = tuple(stds)
     index = int(np.argmin([stds[k] for k in names]))
+    keys = ("thesis", "corrected", "strict", "mvg", "laplace")
     return Solution(index, {"eps": eps, "delta": delta, "m": m, "n": n, "ds": ds, "gamma": float(s["topicdp_gamma"]),
-                            **{f"sd_{k}": v for k, v in stds.items()}},
-                    tuple(f"{k}" for k in names))
+                            "best": names[index], **{f"sd_{k}": v for k, v in zip(keys, stds.values())}},
+                    names)
+
+
+def _strict_vs_thesis(s) -> Solution:
+    eps, delta = float(s["eps"]), float(s["delta"])
+    m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
+    gamma = float(s["topicdp_gamma"])
+    ds = _sensitivity(s, gamma).delta_s
+    thesis = _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds, m=m, n=n)
+    strict = _topicdp.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m)
+    true_eps = _topicdp.topicdp_true_epsilon(epsilon=eps, delta=delta, m=m, n=n)
+    return Solution(thesis / strict, {"eps": eps, "delta": delta, "m": m, "n": n, "gamma": gamma, "ds": ds,
+                                      "thesis": thesis, "strict": strict, "bound": math.sqrt(2 * m),
+                                      "true_eps": true_eps})
+
+
+def _strict_keeps_prompts(s) -> Solution:
+    delta, gamma = float(s["delta"]), float(s["topicdp_gamma"])
+    m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
+    model, docs = _data.topic_model_and_prompts(s)
+    table = _topic_model.topic_keyword_matrix(model, m=m, n=n)
+    ds = _sensitivity(s, gamma).delta_s
+    curve = _topic_prompts.prompt_survival_curve(table, docs, sensitivity=ds, delta=delta, gamma=gamma,
+                                                 seed=int(s["seed"]))
+    first = curve.first_epsilon("TopicDP strict")
+    if first is None:
+        raise ValueError("strict TopicDP keeps fewer than half of the matched topics at every ε of the chart")
+    i = curve.epsilons.index(first)
+    kept = curve.kept["TopicDP strict"]
+    return Solution(first, {"m": m, "n": n, "delta": delta, "gamma": gamma, "matched": curve.before.matched,
+                            "half": 0.5 * curve.before.matched, "kept": kept[i],
+                            "below": curve.epsilons[i - 1] if i else first, "kept_below": kept[i - 1] if i else kept[i],
+                            "chance": curve.chance, "draws": curve.draws,
+                            "sigma": _topicdp.strict_topicdp_sigma(epsilon=first, delta=delta, m=m),
+                            "sigma1": _topicdp.strict_topicdp_sigma(epsilon=1.0, delta=delta, m=m)})
 
 
 _TABLE = {"eps": 1.0, "delta": 1e-5, "topicdp_m": 10, "topicdp_n": 10, "corpus": "sample"}
+_REAL_TABLE = {**_TABLE, "corpus": "chat", "topicdp_gamma": 0.1, "seed": 0}
 
 EXERCISES = (
     Exercise(
@@ -106,14 +148,17 @@ EXERCISES = (
         page=PAGE,
         title="A bigger table, more noise per entry",
         settings=_TABLE,
-        question=("TopicDP gives each of the m·n entries the budget ε′ = ε/(m·n). With the same Δ_s, ε and δ, by "
-                  "what factor is σ per entry larger for the {m} × {n} table than for a {m0} × {n0} table?"),
+        question=("TopicDP as in the thesis gives each of the m·n entries the budget ε′ = ε/(m·n). With the same Δ_s, "
+                  "ε and δ, by what factor is its σ per entry larger for the {m} × {n} table than for a {m0} × {n0} "
+                  "table?"),
         solve=_sigma_vs_size,
         uses=("dpcore.topicdp:topicdp_sigma",),
         hints=("σ = Δ_s·√(2 ln(1.25/δ))/ε′. What happens to ε′ when m·n grows?",),
         solution=(r"$\sigma=\Delta_s\sqrt{{2\ln(1.25/\delta)}}\,mn/\varepsilon$: ε′ = {eps_entry:g} for {m} × {n}, "
                   r"{eps_entry0:g} for {m0} × {n0}, so σ grows by ({m}·{n})/({m0}·{n0}) = **{answer}**. Splitting ε "
-                  "over entries (sequential composition) makes every entry noisier as the table grows."),
+                  "over entries (sequential composition) makes every entry noisier as the table grows — and is not "
+                  "needed: the Gaussian is calibrated to the whole table's ℓ2 sensitivity, so *TopicDP corrected* "
+                  "and *TopicDP strict* do not split ε."),
         rel_tol=0.005,
     ),
     Exercise(
@@ -142,12 +187,56 @@ EXERCISES = (
                   "smallest standard deviation per entry? (Compare the metrics; Laplace's b is not a standard "
                   "deviation.)"),
         solve=_least_noise,
-        uses=("dpcore.topicdp:topicdp_sigma", "dpcore.topicdp:mvg_sigma", "dpcore.topicdp:matrix_laplace_scale"),
+        uses=("dpcore.topicdp:topicdp_sigma", "dpcore.topicdp:corrected_topicdp_sigma",
+              "dpcore.topicdp:strict_topicdp_sigma", "dpcore.topicdp:mvg_sigma", "dpcore.topicdp:matrix_laplace_scale"),
         hints=("The standard deviation of Lap(0, b) is √2·b.",
-               "TopicDP's ε′ = ε/(m·n) multiplies σ by m·n."),
-        solution=("Standard deviations per entry: TopicDP {sd_TopicDP:.4g} (Δ_s = {ds:.4g}, ε′ = ε/(m·n)), MVG "
-                  "{sd_MVG:.4g}, Laplace √2·2m/ε = {sd_Laplace:.4g}. Smallest: **{answer}**. Note the guarantees "
-                  "differ too: Laplace is ε-DP, TopicDP and MVG with a sampled sensitivity only random DP."),
+               "The thesis's ε′ = ε/(m·n) multiplies its σ by m·n; the corrected σ uses the same Δ_s without the split."),
+        solution=("Standard deviations per entry: TopicDP as in the thesis {sd_thesis:.4g} (Δ_s = {ds:.4g}, ε′ = "
+                  "ε/(m·n)), TopicDP corrected {sd_corrected:.4g} (same Δ_s, no split), TopicDP strict {sd_strict:.4g} "
+                  "(global √(2m), no sampling), MVG {sd_mvg:.4g}, Laplace √2·2m/ε = {sd_laplace:.4g}. Smallest: "
+                  "**{answer}**. The guarantees differ too: strict TopicDP and Laplace are DP for the values "
+                  "(orange: the choice of topics and keywords is not covered), the mechanisms with a sampled Δ_s "
+                  "only random DP."),
         kind=CHOICE,
+    ),
+    Exercise(
+        id="topicdp-strict-vs-thesis",
+        page=PAGE,
+        title="Strict TopicDP against the thesis's σ",
+        settings={**_TABLE, "topicdp_gamma": 0.1},
+        question=("ε = {eps:g}, δ = {delta:g}, a {m} × {n} table, γ = {gamma:g}. Strict TopicDP calibrates the analytic "
+                  "Gaussian to the global bound √(2m) instead of a sampled Δ_s and does not split ε. How many times "
+                  "smaller is its σ than the σ of TopicDP as in the thesis?"),
+        solve=_strict_vs_thesis,
+        uses=("dpcore.topicdp:topicdp_sigma", "dpcore.topicdp:strict_topicdp_sigma"),
+        hints=("Both σ are metrics on the page: *TopicDP σ, as in the thesis* and *TopicDP strict σ*.",
+               "Thesis: Δ_s·√(2 ln(1.25/δ))·m·n/ε. Strict: the analytic σ for Δ = √(2m)."),
+        solution=(r"Thesis: $\Delta_s\sqrt{{2\ln(1.25/\delta)}}\,mn/\varepsilon$ = {thesis:,.4g} with Δ_s = {ds:.4g}; "
+                  r"strict: the analytic Gaussian for $\Delta=\sqrt{{2m}}$ = {bound:.4g}, σ = {strict:.4g}. Ratio "
+                  "**{answer}**. The thesis's σ really gives ε = {true_eps:.2g}, not {eps:g}: its split of ε over the "
+                  "m·n entries is not needed, and the global bound is only a small factor above the sampled Δ_s — so "
+                  "strict TopicDP is proven (ε, δ)-DP for the values and still adds far less noise."),
+        rel_tol=0.01,
+    ),
+    Exercise(
+        id="topicdp-real-prompts-strict",
+        page=PAGE,
+        title="Real chat: when can a reader tell the topics again?",
+        settings=_REAL_TABLE,
+        question=("Real chat corpus, a {m} × {n} table, δ = {delta:g}, γ = {gamma:g}: before noise {matched} topics "
+                  "match a distinct conversation prompt. In the tab *Prompts after noise*, at which ε of the chart does "
+                  "strict TopicDP first keep at least half of them ({half:g}) on their prompt (mean of the chart's "
+                  "draws)?"),
+        solve=_strict_keeps_prompts,
+        uses=("dpcore.topic_prompts:prompt_survival_curve", "dpcore.topicdp:strict_topicdp_sigma"),
+        hints=("Read the strict TopicDP line against the dashed 'before noise' line; the x axis is logarithmic.",
+               "A topic is kept when, after noise, the table still sorts its conversations to the same prompt."),
+        solution=("Strict TopicDP keeps {kept_below:.2g} topics at ε = {below:g} and {kept:.2g} at ε = **{answer}** (mean "
+                  "of {draws} draws; random rows keep {chance:.2g} by chance). Its σ there is {sigma:.3g} against "
+                  "{sigma1:.3g} at ε = 1: the entries of a {m} × {n} table are about 1/{n}, so the noise must shrink "
+                  "below them before the rows say what they are about — at ε far beyond any meaningful promise. "
+                  "A table this fine-grained cannot be released usefully with DP on 920 people."),
+        rel_tol=0.01,
+        decimals=0,
     ),
 )

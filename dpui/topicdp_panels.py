@@ -1,0 +1,67 @@
+"""Panels of the TopicDP page: the noise of every variant side by side, the guarantees, and "can a reader still
+tell what people talked about?" (issue 21 items 3–4, issue 20 item 3). Numbers come from dpcore; no maths here.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dpcore.topic_prompts import MATCH_RULE
+
+from .charts import guarantee_badge
+from .texts import text
+
+BADGE_NAMES = {"TopicDP": "TopicDP (as in the thesis)", "MVG": "MVG with sampled s₂"}
+
+
+def sigma_metrics(story, releases) -> None:
+    """Δ_s, then the noise of each mechanism: the thesis's σ (with its true ε), the corrected σ, strict TopicDP's
+    σ, MVG's σ and Laplace's scale b."""
+    c = st.columns(3) + st.columns(3)  # two rows: six metrics side by side would cut their labels
+    c[0].metric("Sampled sensitivity Δ_s", f"{story.delta_s:.4g}",
+                help="k-th smallest of the h sampled ‖f(D) − f(D′)‖_F, the tables compared as released")
+    c[1].metric("TopicDP σ, as in the thesis", f"{story.thesis_sigma:,.4g}",
+                delta=f"true ε = {story.thesis_true_epsilon:.2g}", delta_color="off",
+                help=f"Δ_s·√(2 ln(1.25/δ))/ε′ with ε′ = ε/(m·n) (004 Alg. 2). For a change of Δ_s this σ gives "
+                     f"ε = {story.thesis_true_epsilon:.2g}, not the ε = {story.epsilon:g} asked for: the split of ε "
+                     "over the m·n entries is an error of the thesis.")
+    c[2].metric("TopicDP σ, corrected", f"{story.corrected_sigma:,.4g}",
+                help="The same Δ_s without the split of ε: Δ_s·√(2 ln(1.25/δ))/ε below ε = 1, the analytic σ "
+                     "(Balle & Wang) from ε = 1. Still random DP: Δ_s is sampled.")
+    c[3].metric("TopicDP strict σ", f"{story.strict_sigma:,.4g}",
+                help=f"Analytic Gaussian on the global bound √(2m) = {story.bound:.4g}: no sampling, no γ.")
+    c[4].metric("MVG σ per entry", f"{releases['MVG'].noise_scale:,.4g}", help="i.i.d. MVG with s₂ = Δ_s, γ_F = √m")
+    c[5].metric("Laplace scale b", f"{releases['Laplace'].noise_scale:,.4g}",
+                help="b = 2m/ε (worst-case ℓ1 sensitivity 2m)")
+
+
+def guarantee_badges(releases) -> None:
+    """One badge per release, in the page's mechanism order, one per line (side by side they cut the qualifier)."""
+    for mech, rel in releases.items():
+        guarantee_badge(rel.guarantee, name=BADGE_NAMES.get(mech, mech))
+
+
+def story(story, *, gamma: float) -> None:
+    """What changes the thesis's story, in numbers (dpui/page_texts/topicdp.md, section "story")."""
+    st.markdown(text("topicdp", "story", eps=story.epsilon, m=story.m, n=story.n, thesis=story.thesis_sigma,
+                     true_eps=story.thesis_true_epsilon, ds=story.delta_s, corrected=story.corrected_sigma,
+                     strict=story.strict_sigma, bound=story.bound, ratio=story.strict_vs_thesis,
+                     gain=story.sampling_gain, gamma=gamma))
+
+
+def prompt_line(survival, *, eps: float) -> None:
+    """One line: topics matched to a prompt before noise, and kept after each mechanism's noise at ε."""
+    st.markdown(text("topicdp", "prompts", eps=eps, sentence=survival.sentence()))
+    st.caption("Matching rule: " + MATCH_RULE)
+
+
+def matched_rows(table, match, model) -> list[dict]:
+    """The table's topics before noise: top words, the prompt matched to it, lift and documents."""
+    import numpy as np
+
+    rows = []
+    for i, t in enumerate(table.topics):
+        top = ", ".join(model.words[j] for j in np.argsort(-model.topic_word[t])[:5])
+        rows.append({"topic": i + 1, "top 5 words": top, "prompt matched (before noise)": match.label(i) or "—",
+                     "lift": round(match.lift[i], 2), "conversations of that prompt": match.documents[i]})
+    return rows
