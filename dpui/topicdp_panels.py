@@ -9,6 +9,7 @@ import streamlit as st
 from dpcore.topic_prompts import MATCH_RULE
 
 from .charts import guarantee_badge
+from .exercises import spoiler
 from .texts import text
 
 BADGE_NAMES = {"TopicDP": "TopicDP (as in the thesis)", "MVG": "MVG with sampled s₂"}
@@ -45,7 +46,8 @@ def story(story, *, gamma: float) -> None:
     """What changes the thesis's story, in numbers (dpui/page_texts/topicdp.md, section "story")."""
     st.markdown(text("topicdp", "story", eps=story.epsilon, m=story.m, n=story.n, thesis=story.thesis_sigma,
                      true_eps=story.thesis_true_epsilon, ds=story.delta_s, corrected=story.corrected_sigma,
-                     strict=story.strict_sigma, bound=story.bound, ratio=story.strict_vs_thesis,
+                     strict=story.strict_sigma, bound=story.bound,
+                     ratio=spoiler("topicdp_story_ratio", f"{story.strict_vs_thesis:,.3g}"),  # an exercise's answer
                      gain=story.sampling_gain, gamma=gamma))
 
 
