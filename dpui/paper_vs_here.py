@@ -38,6 +38,7 @@ from dpcore.bayesian_experiments import kl_vs_epsilon
 from dpcore.dpne import dpne
 
 from . import corpus_panel
+from .state import explicitly_set
 
 RESULTS_PATH = Path(__file__).resolve().parent.parent / "sample_data" / "paper_comparisons.json"
 SCRIPT = "scripts/paper_compare.py"
@@ -105,7 +106,7 @@ def preset(page: str, entry: dict | None = None) -> dict:
     The sample corpus's size is the one the shipped measurement ran on (the paper size, except TopicDP when
     no sampled sensitivities exist for the paper corpus)."""
     entry = entry or {}
-    shared = {"corpus": "sample", "size": entry.get("corpus", {}).get("size", "paper")}
+    shared = {"corpus": entry.get("corpus", {}).get("size", "paper")}
     if page == "1_Mechanisms_101":  # no corpus: the shared corpus settings are left alone
         return {"eps": pr.LECTURE_SETTINGS["epsilon"], "m101_scale_mode": "from ε"}
     if page == "3_DP_ngram_extraction":
@@ -143,6 +144,7 @@ def _apply(page: str, values: dict) -> None:
             except StreamlitAPIException:  # bound this run: the session-state write below syncs the URL
                 pass
         st.session_state[key] = value
+        explicitly_set().add(key)
     st.session_state[APPLIED_KEY] = page
 
 
@@ -269,7 +271,7 @@ def paper_vs_here(page: str, settings=None, *, path: Path | None = None) -> None
                   help="Sets this page's knobs and the sidebar's ε, δ and corpus to the paper's settings.")
         b2.caption("Sets: " + ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
                                          for k, v in values.items())
-                   + (". The paper-size corpus takes a while the first time." if values.get("size") == "paper" else "."))
+                   + (". The paper-size corpus takes a while the first time." if values.get("corpus") == "paper" else "."))
         st.markdown(section.intro)
         if entry is None:
             st.info(f"Not measured yet: run `nice -n 10 python {SCRIPT}` to fill this table.", icon="ℹ️")

@@ -28,7 +28,7 @@ st.title("Bayesian differential privacy for n-gram distributions")
 st.caption(text("bayesian", "caption"))
 paper_vs_here("2_Bayesian_ngram_DP", settings)  # the paper's numbers beside ours, a preset to its settings
 k = bayesian_knobs()
-mk = mode_knobs(settings.size)  # strict (DP, default) / local (as in the paper), L and N_max
+mk = mode_knobs(settings.data)  # strict (DP, default) / local (as in the paper), L and N_max
 S, rho, C, n, W, K, reps, calibration = k.S, k.rho, k.C, k.n, k.W, k.K, k.reps, k.calibration
 eps, delta, seed = settings.epsilon, settings.delta, settings.seed
 priv, pub = settings.private, settings.public

@@ -19,7 +19,8 @@ from dpui.texts import latex, text
 
 st.set_page_config(page_title="DP n-gram extraction", page_icon="🧩", layout="wide")
 exercise_mode("3_DP_ngram_extraction")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
-settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
+# opens at Table 4's ε (δ = 1e-6): on the real chat's 920 people ε = 1 releases a handful of n-grams (dpne.md)
+settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"), defaults=data.PAGE_DEFAULTS)
 DECAY_OPTIONS = (0.8, 0.9, 1.0, 1.1, 1.2)
 K_OPTIONS = (2, 5, 10, 20, 50, 100, 200, 500)
 SWEEP_KNOBS = {  # dpcore parameter → (label, values)

@@ -85,7 +85,7 @@ ALLOWED = {  # widget key -> what the widget accepts (copied from the pages; the
     "eps": lambda v: v in _EPS,
     "delta": lambda v: v in _DELTA,
     "seed": lambda v: isinstance(v, int) and 0 <= v <= 2**31 - 1,
-    "corpus": lambda v: v == "sample",
+    "corpus": lambda v: v in ("chat", "classroom"),  # the sidebar's data choices an exercise may name
     "m101_scale_mode": lambda v: v in ("from ε", "by hand"),
     "m101_b": lambda v: 0.1 <= v <= 20.0 and abs(round(v * 10) - v * 10) < 1e-9,
     "m101_debt_rule": lambda v: v in ("largest debt", "cap"),
@@ -294,7 +294,7 @@ def _swap(monkeypatch, target: str):
 
 @pytest.fixture
 def fresh_caches():
-    cached = (_data.sample_corpus, _data._statistics, _data._index)
+    cached = (_data.sample_corpus, _data.real_corpus, _data._statistics, _data._index)
     for fn in cached:
         fn.cache_clear()
     yield
@@ -365,9 +365,24 @@ def test_data_dependent_answers_follow_the_corpus(monkeypatch, fresh_caches):
     assert E.data_version() != ""
 
 
-def test_exercises_need_the_sample_corpus():
-    with pytest.raises(ValueError, match="corpus must be 'sample'"):
-        _data.corpus_name({"corpus": "upload"})
+@pytest.mark.parametrize("name", ["upload", "paper", "sample", None])
+def test_exercises_name_a_corpus_a_link_can_open_quickly(name):
+    with pytest.raises(ValueError, match=r"corpus must be one of \('chat', 'classroom'\)"):
+        _data.corpus_name({} if name is None else {"corpus": name})
+
+
+@pytest.mark.parametrize("ex", ALL, ids=IDS)
+def test_an_exercise_that_reads_data_names_its_corpus(ex, monkeypatch, fresh_caches):
+    """An exercise whose answer reads a corpus names it in its settings (so its link opens the page on that data);
+    one without a ``corpus`` setting reads none."""
+    read = []
+    real_load = _data._load
+    monkeypatch.setattr(_data, "_load", lambda name, which: read.append((name, which)) or real_load(name, which))
+    ex.answer()
+    if "corpus" in ex.settings:
+        assert {name for name, _ in read} <= {ex.settings["corpus"]}
+    else:
+        assert read == [], f"{ex.id} reads {read} without naming its corpus"
 
 
 # ----------------------------------------------------------------------------------------------- sheets

@@ -162,8 +162,8 @@ EXERCISES = (
         page=PAGE,
         title="When is a shared 4-gram released?",
         settings={"eps": 1.0, "delta": 1e-5, "dpne_T": 4, "dpne_c": 1.0, "dpne_delta0": 50, "dpne_eta": 0.01,
-                  "corpus": "sample"},
-        question=("The 4-gram “{gram}” is used by {users} users of the sample corpus. Suppose each of them keeps it "
+                  "corpus": "classroom"},
+        question=("The 4-gram “{gram}” is used by {users} users of the synthetic classroom corpus. Suppose each of them keeps it "
                   "(adding 1/√(number of 4-grams they keep, at most Δ0 = {limit})), so its weight is {weight:.3f}, "
                   "its 3-grams were released, and |S₃| ≥ |V₄|. With T = {T}, δ = {delta:g}, η = {eta:g}, c = 1: "
                   "what is the smallest ε at which it is released with probability at least 1/2?"),

@@ -80,7 +80,7 @@ def _least_noise(s) -> Solution:
                     tuple(f"{k}" for k in names))
 
 
-_TABLE = {"eps": 1.0, "delta": 1e-5, "topicdp_m": 10, "topicdp_n": 10, "corpus": "sample"}
+_TABLE = {"eps": 1.0, "delta": 1e-5, "topicdp_m": 10, "topicdp_n": 10, "corpus": "classroom"}
 
 EXERCISES = (
     Exercise(
@@ -122,7 +122,7 @@ EXERCISES = (
         title="Does a weaker γ halve the noise?",
         settings={**_TABLE, "topicdp_gamma": 0.3},
         question=("Going from γ = {gamma0:g} to γ = {gamma:g} the sampler uses {h0} → {h} pairs. σ per entry is "
-                  "Δ_s·√(2 ln(1.25/δ))·m·n/ε. What is σ(γ = {gamma:g}) / σ(γ = {gamma0:g}) on the sample corpus? "
+                  "Δ_s·√(2 ln(1.25/δ))·m·n/ε. What is σ(γ = {gamma:g}) / σ(γ = {gamma0:g}) on the synthetic classroom corpus? "
                   "Does σ halve?"),
         solve=_gamma_shrinks_sigma,
         uses=("dpcore.topicdp:topicdp_sigma", "dpcore.topicdp:load_sensitivity_draws"),

@@ -132,8 +132,8 @@ def test_bad_uploads_show_a_message_and_the_app_keeps_working(page, app_url, nam
     sidebar = _upload(page, app_url, name, data)
     assert message in sidebar
     assert page.locator('[data-testid="stException"]').count() == 0
-    assert "Private data: shipped sample corpus" in sidebar  # falls back to the sample data
-    # the app still works: another page renders with the sample corpus
+    assert "Private data: real chat" in sidebar  # falls back to the default data, the real chat
+    # the app still works: another page renders with the real chat
     page.goto(f"{app_url}/Mechanisms_101")
     page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
     wait_idle(page)

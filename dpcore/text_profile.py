@@ -1,0 +1,149 @@
+"""What a corpus's text looks like to DPNE and DPSU: shared k-grams, k-grams per user, activity (issue 20).
+
+Three statistics decide how DPNE fares against DPSU-single on a corpus (003 §3, SPEC §4):
+
+* **distinct k-grams per user** (003 Table 2): a user adds 1/√|U_i| to each of at most Δ0 kept k-grams, so a
+  user who holds many more than Δ0 distinct k-grams spreads a small weight over a random Δ0 of them;
+* **k-grams used by at least K users**: only a k-gram many users share can gather a weight above the
+  threshold ρ; DPNE's pruning (a k-gram is a candidate only when its (k−1)-gram halves were released) then
+  concentrates each user's weight on the shared ones, which is how it finds long n-grams DPSU-single misses;
+* **activity** (sentences per user, the heavy tail): how much of the text the most active users wrote.
+
+:func:`text_profile` computes them from the per-user k-gram sets of :func:`dpcore.build_ngram_index`. A
+*sentence* here is what the :class:`~dpcore.Corpus` keeps: :func:`dpcore.tokenize` splits text at
+``. ! ?`` and line breaks (for the real chat corpus a message is one or more sentences). Evaluation only:
+every number is computed from the private text, without noise; none of it may be published as a release.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import numpy as np
+
+from .ngrams import NgramIndex, TokenCorpus, build_ngram_index, encode_corpus
+from .validation import check_int
+
+__all__ = ["TextProfile", "text_profile", "sentences_per_user"]
+
+ACTIVITY_QUANTILES = (0.5, 0.9, 0.99)
+
+
+@dataclass(frozen=True, eq=False)
+class TextProfile:
+    """:func:`text_profile`'s result (evaluation only: computed from private text without noise).
+
+    Attributes:
+      name: the corpus's name (as given, for labels).
+      n_users: number of users (users without any token count, holding no k-gram).
+      lengths: k = 1 … max_k.
+      thresholds: the K values of ``shared``.
+      distinct_mean: per k, the mean number of distinct k-grams per user (003 Table 2's statistic).
+      distinct_median: per k, the median number of distinct k-grams per user.
+      shared: K → per k, the number of distinct k-grams used by at least K distinct users.
+      sentences: per user, the number of sentences (what the Corpus keeps; see the module docstring).
+      tokens: per user, the number of tokens.
+    """
+
+    name: str
+    n_users: int
+    lengths: tuple[int, ...]
+    thresholds: tuple[int, ...]
+    distinct_mean: tuple[float, ...]
+    distinct_median: tuple[float, ...]
+    shared: Mapping[int, tuple[int, ...]]
+    sentences: np.ndarray = field(repr=False)
+    tokens: np.ndarray = field(repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "shared", MappingProxyType(dict(self.shared)))
+
+    def shared_at(self, k: int, K: int) -> int:
+        """Distinct k-grams used by at least K users."""
+        if K not in self.shared:
+            raise ValueError(f"K must be one of {self.thresholds}, got K={K}")
+        return self.shared[K][self.lengths.index(k)]
+
+    def top_share(self, n: int = 10) -> float:
+        """Share of all sentences written by the ``n`` most active users."""
+        total = int(self.sentences.sum())
+        return float(np.sort(self.sentences)[::-1][:n].sum() / total) if total else 0.0
+
+    def activity(self) -> dict:
+        """Sentences per user: mean, the quantiles of ``ACTIVITY_QUANTILES``, max, and the top 10's share."""
+        s = self.sentences
+        out = {"mean": float(s.mean()) if s.size else 0.0}
+        out.update({f"q{int(q * 100)}": float(np.quantile(s, q)) if s.size else 0.0 for q in ACTIVITY_QUANTILES})
+        out.update(max=int(s.max()) if s.size else 0, top10_share=self.top_share(10))
+        return out
+
+    def rows(self) -> list[dict]:
+        """One dict per length: k, mean and median distinct k-grams per user, k-grams used by ≥ K users."""
+        return [{"k": k, "distinct per user (mean)": self.distinct_mean[i], "distinct per user (median)":
+                 self.distinct_median[i], **{f"used by ≥ {K} users": self.shared[K][i] for K in self.thresholds}}
+                for i, k in enumerate(self.lengths)]
+
+
+def sentences_per_user(corpus: TokenCorpus) -> np.ndarray:
+    """Sentences per user of a :class:`TokenCorpus` (a sentence starts where the previous one has no token left)."""
+    n = corpus.n_tokens
+    if n == 0:
+        return np.zeros(corpus.n_users, dtype=np.int64)
+    starts = np.ones(n, dtype=bool)
+    starts[1:] = corpus.run_left[:-1] == 1
+    return np.bincount(corpus.user_of[starts], minlength=corpus.n_users).astype(np.int64)
+
+
+def _index_for(data, max_k: int, max_users: int | None) -> tuple[NgramIndex, str]:
+    if isinstance(data, (NgramIndex, TokenCorpus)) and max_users is not None:
+        raise ValueError("max_users needs a Corpus (an index or a token corpus is already built on its users)")
+    if isinstance(data, NgramIndex):
+        if data.max_length < max_k:
+            raise ValueError(f"max_k must be at most the index's max_length {data.max_length}, got max_k={max_k}")
+        return data, ""
+    if isinstance(data, TokenCorpus):
+        return build_ngram_index(data, max_k), ""
+    name = str(getattr(data, "name", "") or "")
+    if max_users is not None and max_users < data.n_users:
+        data = data.subset(range(max_users))
+    return build_ngram_index(encode_corpus(data), max_k), name
+
+
+def text_profile(data, *, max_k: int = 9, ks=(10, 100), max_users: int | None = None) -> TextProfile:
+    """The statistics that decide DPNE against DPSU on a corpus (module docstring; issue 20).
+
+    Args:
+      data: a :class:`dpcore.Corpus`, a :class:`TokenCorpus`, or an :class:`NgramIndex` with
+        ``max_length ≥ max_k`` (reused as is: a page that built the index pays nothing more).
+      max_k: the longest length (003 Table 2 goes to 9).
+      ks: the thresholds K of "used by at least K users".
+      max_users: when given (a Corpus only), the profile of its first ``max_users`` users in corpus order —
+        to compare two corpora at the same number of users.
+
+    Returns:
+      :class:`TextProfile`. Evaluation only: it reads the private text and adds no noise.
+    """
+    max_k = check_int("max_k", max_k, low=1, high=20)
+    ks = tuple(sorted({check_int("K", K, low=1) for K in ks}))
+    if not ks:
+        raise ValueError("ks must hold at least one K, got ks=()")
+    if max_users is not None:
+        max_users = check_int("max_users", max_users, low=1)
+    index, name = _index_for(data, max_k, max_users)
+    tc = index.corpus
+    n = tc.n_users
+    mean, median, shared = [], [], {K: [] for K in ks}
+    for k in range(1, max_k + 1):
+        lev = index.level(k)
+        per_user = np.bincount(lev.pair_user, minlength=n) if n else np.zeros(0, dtype=np.int64)
+        mean.append(float(per_user.mean()) if n else 0.0)
+        median.append(float(np.median(per_user)) if n else 0.0)
+        for K in ks:
+            shared[K].append(int(np.count_nonzero(lev.user_counts >= K)))
+    tokens = np.bincount(tc.user_of, minlength=n).astype(np.int64) if tc.n_tokens else np.zeros(n, dtype=np.int64)
+    return TextProfile(name=name, n_users=n, lengths=tuple(range(1, max_k + 1)), thresholds=ks,
+                       distinct_mean=tuple(mean), distinct_median=tuple(median),
+                       shared={K: tuple(v) for K, v in shared.items()}, sentences=sentences_per_user(tc),
+                       tokens=tokens)
