@@ -1,0 +1,112 @@
+"""dpcore.text_profile: distinct k-grams per user, k-grams used by ≥ K users, activity (issue 20 item 4)."""
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import dpcore
+from dpcore import corpus_from_records, text_profile
+
+
+def _corpus(users: list[list[str]], name="worked"):
+    """One record (one document) per user; each string is split into sentences by dpcore.tokenize."""
+    return corpus_from_records([{"user": f"u{i}", "text": " ".join(texts)} for i, texts in enumerate(users)],
+                               user_field="user", text_field="text", name=name)
+
+
+WORKED = [["a b c.", "a b."], ["a b c d."], ["b c."]]
+
+
+def test_worked_example():
+    p = text_profile(_corpus(WORKED), max_k=4, ks=(2, 3))
+    # distinct k-grams per user: u0 {a,b,c} {ab,bc} {abc}; u1 {a,b,c,d} {ab,bc,cd} {abc,bcd} {abcd}; u2 {b,c} {bc}
+    # (u0's "c a" would cross a sentence: not a bigram; u0 writes "a b" twice: one distinct bigram)
+    assert p.distinct_mean == pytest.approx((3.0, 2.0, 1.0, 1 / 3))
+    assert p.distinct_median == (3.0, 2.0, 1.0, 0.0)
+    # used by ≥ 2 users: {a, b, c}, {ab, bc}, {abc}, {}; by ≥ 3 users: {b, c}, {bc}, {}, {}
+    assert p.shared == {2: (3, 2, 1, 0), 3: (2, 1, 0, 0)}
+    assert p.shared_at(2, 3) == 1 and p.shared_at(1, 2) == 3
+    assert p.sentences.tolist() == [2, 1, 1] and p.tokens.tolist() == [5, 4, 2]
+    assert p.top_share(1) == pytest.approx(2 / 4)
+    act = p.activity()
+    assert act["mean"] == pytest.approx(4 / 3) and act["q50"] == 1.0 and act["max"] == 2 and act["top10_share"] == 1.0
+    assert p.n_users == 3 and p.lengths == (1, 2, 3, 4) and p.thresholds == (2, 3) and p.name == "worked"
+    assert p.rows()[1] == {"k": 2, "distinct per user (mean)": 2.0, "distinct per user (median)": 2.0,
+                           "used by ≥ 2 users": 2, "used by ≥ 3 users": 1}
+
+
+def _brute(users_sentences, max_k, ks):
+    """Literal recomputation with Python sets, user by user."""
+    per_user = {k: [] for k in range(1, max_k + 1)}
+    users_of = {k: Counter() for k in range(1, max_k + 1)}
+    for sents in users_sentences:
+        for k in range(1, max_k + 1):
+            grams = {tuple(s[i:i + k]) for s in sents for i in range(len(s) - k + 1)}
+            per_user[k].append(len(grams))
+            users_of[k].update(grams)
+    mean = tuple(float(np.mean(per_user[k])) for k in per_user)
+    median = tuple(float(np.median(per_user[k])) for k in per_user)
+    shared = {K: tuple(sum(v >= K for v in users_of[k].values()) for k in per_user) for K in ks}
+    sentences = [len(s) for s in users_sentences]
+    tokens = [sum(len(x) for x in s) for s in users_sentences]
+    return mean, median, shared, sentences, tokens
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_brute_force_agrees(seed):
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(12)]
+    records = []
+    for u in range(60):
+        for _ in range(int(rng.integers(1, 4))):  # documents
+            sents = [" ".join(rng.choice(words[: 4 + u % 9], size=int(rng.integers(1, 9)))) + "."
+                     for _ in range(int(rng.integers(1, 5)))]
+            records.append({"user": f"u{u:02d}", "text": " ".join(sents)})
+    corpus = corpus_from_records(records, user_field="user", text_field="text")
+    ks = (1, 3, 10)
+    p = text_profile(corpus, max_k=6, ks=ks)
+    mean, median, shared, sentences, tokens = _brute(corpus.user_sentences(), 6, ks)
+    assert p.distinct_mean == pytest.approx(mean) and p.distinct_median == median
+    assert dict(p.shared) == shared
+    assert p.sentences.tolist() == sentences and p.tokens.tolist() == tokens
+    # the first 25 users only, and the same numbers from a prebuilt index
+    sub = text_profile(corpus, max_k=6, ks=ks, max_users=25)
+    mean, median, shared, sentences, _ = _brute(corpus.user_sentences()[:25], 6, ks)
+    assert sub.n_users == 25 and sub.distinct_mean == pytest.approx(mean) and dict(sub.shared) == shared
+    index = dpcore.build_ngram_index(dpcore.encode_corpus(corpus), 8)
+    again = text_profile(index, max_k=6, ks=ks)
+    assert again.distinct_mean == p.distinct_mean and dict(again.shared) == dict(p.shared)
+    assert again.sentences.tolist() == p.sentences.tolist()
+
+
+def test_shared_phrases_of_the_real_chat_as_in_issue_20():
+    """Issue 20's table, k-grams used by ≥ 10 of the chat's 1,315 people (tests/test_real_corpus.py recomputes them
+    with sets), and the heavy tail of the activity: the 10 most active people wrote 41 % of the messages, 39.9 % of
+    the sentences (a message is one or more sentences), and the median person a tenth of the mean."""
+    chat = dpcore.load_real_corpus("chat", which="all")
+    p = text_profile(chat, max_k=6, ks=(10,))
+    assert p.shared[10] == (6181, 19011, 12139, 3304, 683, 169)
+    assert p.n_users == 1315
+    per_person = sorted((len(s) for s in chat.user_sentences()), reverse=True)
+    assert p.top_share(10) == pytest.approx(sum(per_person[:10]) / sum(per_person)) == pytest.approx(0.399, abs=5e-4)
+    assert p.activity()["q50"] == 25.0 and p.activity()["mean"] == pytest.approx(np.mean(per_person))
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"max_k": 0}, "max_k must be"), ({"ks": ()}, "ks must hold at least one K"), ({"ks": (0,)}, "K must be"),
+    ({"max_users": 0}, "max_users must be"),
+])
+def test_bad_arguments(kw, message):
+    with pytest.raises(ValueError, match=message):
+        text_profile(_corpus(WORKED), **kw)
+
+
+def test_index_too_short_or_with_max_users():
+    index = dpcore.build_ngram_index(dpcore.encode_corpus(_corpus(WORKED)), 2)
+    with pytest.raises(ValueError, match="max_k must be at most the index's max_length 2"):
+        text_profile(index, max_k=3)
+    with pytest.raises(ValueError, match="max_users needs a Corpus"):
+        text_profile(index, max_k=2, max_users=1)
+    with pytest.raises(ValueError, match="K must be one of"):
+        text_profile(index, max_k=2, ks=(2,)).shared_at(1, 5)
