@@ -26,7 +26,7 @@ import numpy as np
 from .ngrams import NgramIndex, TokenCorpus, build_ngram_index, encode_corpus
 from .validation import check_int
 
-__all__ = ["TextProfile", "text_profile", "sentences_per_user"]
+__all__ = ["TextProfile", "text_profile", "sentences_per_user", "dpne_vs_dpsu_reason", "reason_length"]
 
 ACTIVITY_QUANTILES = (0.5, 0.9, 0.99)
 
@@ -45,6 +45,7 @@ class TextProfile:
       shared: K → per k, the number of distinct k-grams used by at least K distinct users.
       sentences: per user, the number of sentences (what the Corpus keeps; see the module docstring).
       tokens: per user, the number of tokens.
+      distinct: k → per user, the number of distinct k-grams.
     """
 
     name: str
@@ -56,9 +57,25 @@ class TextProfile:
     shared: Mapping[int, tuple[int, ...]]
     sentences: np.ndarray = field(repr=False)
     tokens: np.ndarray = field(repr=False)
+    distinct: Mapping[int, np.ndarray] = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "shared", MappingProxyType(dict(self.shared)))
+        object.__setattr__(self, "distinct", MappingProxyType(dict(self.distinct)))
+
+    def kept_share(self, k: int, cap: int) -> float:
+        """Share of the (user, distinct k-gram) pairs left when every user keeps at most ``cap`` of their distinct
+        k-grams (DPSU's contribution limit Δ0; BayesianDP's strict L): Σ min(d_u, cap) / Σ d_u."""
+        cap = check_int("cap", cap, low=1)
+        d = self.distinct[k]
+        total = int(d.sum())
+        return float(np.minimum(d, cap).sum() / total) if total else 1.0
+
+    def kept_tokens(self, cap: int) -> float:
+        """Share of the tokens left when every user keeps at most ``cap`` tokens (the Laplace baseline's W)."""
+        cap = check_int("cap", cap, low=1)
+        total = int(self.tokens.sum())
+        return float(np.minimum(self.tokens, cap).sum() / total) if total else 1.0
 
     def shared_at(self, k: int, K: int) -> int:
         """Distinct k-grams used by at least K users."""
@@ -134,10 +151,11 @@ def text_profile(data, *, max_k: int = 9, ks=(10, 100), max_users: int | None = 
     index, name = _index_for(data, max_k, max_users)
     tc = index.corpus
     n = tc.n_users
-    mean, median, shared = [], [], {K: [] for K in ks}
+    mean, median, shared, distinct = [], [], {K: [] for K in ks}, {}
     for k in range(1, max_k + 1):
         lev = index.level(k)
-        per_user = np.bincount(lev.pair_user, minlength=n) if n else np.zeros(0, dtype=np.int64)
+        per_user = np.bincount(lev.pair_user, minlength=n).astype(np.int64) if n else np.zeros(0, dtype=np.int64)
+        distinct[k] = per_user
         mean.append(float(per_user.mean()) if n else 0.0)
         median.append(float(np.median(per_user)) if n else 0.0)
         for K in ks:
@@ -146,4 +164,45 @@ def text_profile(data, *, max_k: int = 9, ks=(10, 100), max_users: int | None = 
     return TextProfile(name=name, n_users=n, lengths=tuple(range(1, max_k + 1)), thresholds=ks,
                        distinct_mean=tuple(mean), distinct_median=tuple(median),
                        shared={K: tuple(v) for K, v in shared.items()}, sentences=sentences_per_user(tc),
-                       tokens=tokens)
+                       tokens=tokens, distinct=distinct)
+
+
+def reason_length(reached, profile: TextProfile, *, K: int, prefer: int = 4) -> int | None:
+    """The length :func:`dpne_vs_dpsu_reason` explains: ``prefer`` (4) when DPNE reached it and some k-gram of that
+    length is used by ≥ K users, else the longest such length ≥ 2 below it; None when there is none.
+    ``reached``: the lengths DPNE reached (``release.thresholds``)."""
+    ok = [k for k in sorted(reached) if 2 <= k <= prefer and k in profile.lengths and profile.shared_at(k, K) > 0]
+    return ok[-1] if ok else None
+
+
+def dpne_vs_dpsu_reason(chain_rows: list, profile: TextProfile, *, K: int, contribution_limit: int,
+                        k: int | None = None) -> str:
+    """Why DPNE and DPSU-single differ on this text, in words, from one DPNE run's :func:`dpcore.pruning_chain`
+    rows (at the popularity threshold ``K``) and the corpus's :class:`TextProfile` (same users).
+
+    ``k``: the length to explain (default: :func:`reason_length` of the chain's lengths: 4, or the longest below
+    it that DPNE reached with a k-gram used by ≥ K users). Evaluation only (it reads the private text).
+    """
+    by_k = {r["k"]: r for r in chain_rows}
+    if k is None:
+        k = reason_length(by_k, profile, K=K)
+        if k is None:
+            return (f"DPNE stopped before a length ≥ 2 with a k-gram used by ≥ {K} users: nothing to compare with "
+                    "DPSU-single at these settings.")
+    if k not in by_k or k not in profile.distinct:
+        raise ValueError(f"k must be a length of the chain and of the profile, got k={k}")
+    r = by_k[k]
+    limit = check_int("contribution_limit", contribution_limit, low=1)
+    i = profile.lengths.index(k)
+    text = (f"{r['popular']:,} {k}-grams are used by ≥ {K} users. A user holds on average "
+            f"{profile.distinct_mean[i]:,.0f} distinct {k}-grams (median {profile.distinct_median[i]:,.0f}); "
+            f"DPSU-single keeps at most Δ0 = {limit} of them per user ({profile.kept_share(k, limit):.0%} of all "
+            f"(user, {k}-gram) pairs) and gives each 1/√(number kept), so the popular ones reach a median weight of "
+            f"{r['weight_single']:.2g} against its threshold {r['threshold_single']:.3g}.")
+    if r["popular"] == 0 or not np.isfinite(r["weight_dpne"]):
+        return text + f" None of them is a DPNE candidate at k = {k} in this run."
+    text += (f" DPNE keeps only the {k}-grams whose (k−1)-gram halves it released ({r['valid']:.0%} of the popular "
+             f"ones are such candidates): a user's weight goes to far fewer {k}-grams — {r['gain']:.2g}× more weight "
+             f"per popular candidate (median) — so their median weight is {r['weight_dpne']:.2g} against DPNE's "
+             f"threshold ρ_{k} = {r['threshold_dpne']:.3g}; it releases {r['released']:.0%} of the popular {k}-grams.")
+    return text

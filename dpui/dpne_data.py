@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dpcore import build_ngram_index, dpne, dpsu_all, dpsu_even, dpsu_single, encode_users, prepare_dpne
+from dpcore import (build_ngram_index, dpne, dpne_vs_dpsu_reason, dpsu_all, kanonymity_coverage, dpsu_even, dpsu_single, encode_users,
+                    prepare_dpne, pruning_chain, reason_length, text_profile)
 
 from .state import rng_for
 
@@ -66,6 +67,36 @@ def plan_knobs(epsilon, delta, T, delta0, decay, pruning, selection, policy) -> 
     """The key of :func:`dpne_plan`: prepare_dpne's keywords as sorted (name, value) pairs."""
     return tuple(sorted(dict(epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, noise_decay=decay,
                              pruning=pruning, selection=selection, policy=policy).items()))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def coverage(corpus_hash, knobs: tuple, eta, seed, ks: tuple, _corpus):
+    """dpcore.kanonymity_coverage of the page's DPNE run (evaluation only), cached with the run's key and the K."""
+    release, _ = dpne_run(corpus_hash, knobs, eta, seed, _corpus)
+    return kanonymity_coverage(ngram_index(corpus_hash, _corpus), release, ks=list(ks), max_length=dict(knobs)["max_length"])
+
+
+WHY_K = 10
+"""The popularity threshold of the measured reason (k-grams used by at least this many users: on 920 people, 100 is
+reached by no 4-gram)."""
+
+
+@st.cache_data(show_spinner="Measuring why DPNE and DPSU-single differ here …", max_entries=32)
+def why_dpne(corpus_hash, knobs: tuple, eta, seed, _corpus) -> str | None:
+    """dpcore.dpne_vs_dpsu_reason for the page's DPNE run: dpcore.pruning_chain at K = WHY_K and the corpus's text
+    profile (evaluation only). None when the run does not use the random selection and the weighted policy (the
+    chain's expected weights assume both)."""
+    kw = dict(knobs)
+    if kw["selection"] != "random" or kw["policy"] != "weighted":
+        return None
+    index = ngram_index(corpus_hash, _corpus)
+    release, _ = dpne_run(corpus_hash, knobs, eta, seed, _corpus)
+    profile = text_profile(index, max_k=min(9, MAX_T), ks=(WHY_K,))
+    k = reason_length(release.thresholds, profile, K=WHY_K)
+    chain = pruning_chain(index, release, K=WHY_K, lengths=() if k is None else (k,)).rows
+    reason = dpne_vs_dpsu_reason(chain, profile, K=WHY_K, contribution_limit=kw["contribution_limit"], k=k) if k else \
+        dpne_vs_dpsu_reason([], profile, K=WHY_K, contribution_limit=kw["contribution_limit"])
+    return "**Why, measured on this run (evaluation only):** " + reason
 
 
 @st.cache_data(show_spinner="Running the DPSU baselines …", max_entries=64)

@@ -16,7 +16,7 @@ from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, rev
 from dpui.bayesian_modes import mode_knobs, modes_panel, strict_prepared_for
 from dpui import bayesian_data as data, bayesian_figures as figures
 from dpui.bayesian_knobs import bayesian_knobs
-from dpui.bayesian_panels import release_panel
+from dpui.bayesian_panels import release_panel, text_panel
 from dpui.sidebar import format_number as fmt
 from dpui.state import IN_URL, run_button
 from dpui.texts import text
@@ -54,6 +54,7 @@ view_settings = {"page": "Bayesian n-gram DP", "epsilon": eps, "delta": delta, "
 guarantee_badge(release.guarantee, name=f"BayesianDP {mk.mode}")
 release_panel(k, counts=counts, prepared=prepared, release=release, gamma_worst=gamma_worst, eps=eps, delta=delta,
               sigma_classic=sigma_classic, sigma_analytic=sigma_analytic, kl_now=kl_now, kl_public=kl_public)
+text_panel(settings, k, mk.L)  # what this text looks like: shared k-grams, k-grams per person, activity
 with user_errors():
     modes_panel(strict=strict, local=local, p=p, epsilon=eps, delta=delta, calibration=calibration,
                 rng_strict=settings.rng("bayes-release", n, S, C, rho, calibration, "strict"),

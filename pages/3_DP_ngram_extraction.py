@@ -9,12 +9,13 @@ Cached loaders: dpui.dpne_data; figures and tables: dpui.dpne_figures; texts: dp
 import pandas as pd
 import streamlit as st
 
-from dpcore import EVALUATION_ONLY, KANONYMITY_LABEL, items_per_user, kanonymity_coverage, review
+from dpcore import EVALUATION_ONLY, KANONYMITY_LABEL, items_per_user, review
 from dpcore.dpne import dpne_guarantee
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui import dpne_data as data
 from dpui import dpne_figures as figures
 from dpui.state import IN_URL, run_button
+from dpui.text_profile_panel import text_profile_panel
 from dpui.texts import latex, text
 
 st.set_page_config(page_title="DP n-gram extraction", page_icon="🧩", layout="wide")
@@ -112,6 +113,10 @@ with tab_main:
                   "note": "sizes of the released sets only (never counts); DPSU-single: one separate (ε, δ) "
                           "release per length; σ_k, ρ_k, |V_k| are DPNE's (ρ_k, |V_k| only for lengths reached)"},
         key="dpne_export_sizes")
+    # what the text looks like, and the measured reason for DPNE vs DPSU-single on it (the index comes with the coverage)
+    index = data.ngram_index(chash, corpus) if not lazy or st.session_state.get("dpne_run_coverage_done") else None
+    text_profile_panel("dpne", settings, index=index, reason=None if index is None else data.why_dpne(
+        chash, data.plan_knobs(eps, delta, T, delta0, decay, pruning, selection, policy), eta, seed, corpus))
 
     st.header("How much of the frequent n-grams does DPNE find?")
     ks = st.multiselect("K (users who must share a k-gram)", K_OPTIONS, default=[10, 20, 50, 100], key="dpne_K",
@@ -119,7 +124,8 @@ with tab_main:
     if not ks:
         st.info("Pick at least one K to see the coverage.")
     elif on_demand("Compute the coverage", "dpne_run_coverage", "the per-user k-gram index"):
-        cov = kanonymity_coverage(data.ngram_index(chash, corpus), result, ks=sorted(ks), max_length=T)
+        cov = data.coverage(chash, data.plan_knobs(eps, delta, T, delta0, decay, pruning, selection, policy), eta, seed,
+                            tuple(sorted(ks)), corpus)
         fig, alt = figures.coverage_figure(cov, ks)
         show_figure(fig, alt=alt, key="dpne_cov")
         st.caption(text("dpne", "coverage_caption", kanonymity=KANONYMITY_LABEL, evaluation_only=EVALUATION_ONLY))
