@@ -206,3 +206,23 @@ def test_large_corpus_waits_for_buttons_then_draws_the_comparisons(monkeypatch):
     at.select_slider(key="dpne_eta").set_value(0.05).run()  # the buttons stay pressed for the session
     assert_clean(at)
     assert not [i for i in at.info if "takes minutes" in i.value]
+
+
+def test_what_this_text_looks_like_panel_on_the_real_chat():
+    """Issue 20 item 4: the real chat beside the synthetic classroom corpus at the same number of people, and the
+    measured reason for DPNE vs DPSU-single on this run (dpcore.dpne_vs_dpsu_reason)."""
+    at = fresh_app()
+    panel = next(e for e in at.expander if e.label.startswith("🔎 What this text looks like"))
+    chat = dpcore.text_profile(dpcore.load_real_corpus("chat", which="private"), max_k=9, ks=(10, 100))
+    synth = dpcore.text_profile(dpcore.load_sample_corpus("private"), max_k=9, ks=(10, 100), max_users=chat.n_users)
+    shared = chart_by_title(at, "k-grams used by at least K people")
+    lines = {tr["name"]: tr["y"] for tr in shared["data"]}
+    assert lines["real chat (920 people), ≥ 10"] == [v or None for v in chat.shared[10]]
+    assert lines["synthetic classroom, first 920 users, ≥ 10"] == [v or None for v in synth.shared[10]]
+    table = next(d.value for d in panel.dataframe if "real chat (920 people): mean (median)" in d.value.columns)
+    assert table["real chat (920 people): mean (median)"].tolist()[3] == (
+        f"{chat.distinct_mean[3]:,.0f} ({chat.distinct_median[3]:,.0f})")
+    why = next(m.value for m in panel.markdown if m.value.startswith("**Why, measured on this run"))
+    assert f"{chat.shared_at(4, 10):,} 4-grams are used by ≥ 10 users" in why
+    assert f"({chat.kept_share(4, 50):.0%} of all (user, 4-gram) pairs)" in why
+    assert any(c.key == "dpne_profile_activity" for c in at.get("plotly_chart"))

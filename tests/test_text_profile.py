@@ -36,6 +36,51 @@ def test_worked_example():
                            "used by ≥ 2 users": 2, "used by ≥ 3 users": 1}
 
 
+def test_kept_shares_of_the_worked_example():
+    p = text_profile(_corpus(WORKED), max_k=4, ks=(2,))
+    # distinct words per user 3, 4, 2: a cap of 2 keeps 2 + 2 + 2 of 9; tokens 5, 4, 2: a cap of 3 keeps 3 + 3 + 2 of 11
+    assert p.kept_share(1, 2) == pytest.approx(6 / 9) and p.kept_share(1, 10) == 1.0
+    assert p.kept_tokens(3) == pytest.approx(8 / 11) and p.kept_tokens(100) == 1.0
+    assert [p.distinct[k].tolist() for k in (1, 2, 3, 4)] == [[3, 4, 2], [2, 3, 1], [1, 2, 0], [0, 1, 0]]
+    with pytest.raises(ValueError, match="cap must be"):
+        p.kept_share(1, 0)
+
+
+def _chain_row(k, **kw):
+    return {"k": k, "popular": 12, "valid": 0.25, "released": 0.5, "threshold_dpne": 6.5, "threshold_single": 7.25,
+            "weight_dpne": 9.5, "weight_single": 0.125, "gain": 40.0, **kw}
+
+
+def test_reason_quotes_the_chain_and_the_profile():
+    p = text_profile(_corpus(WORKED), max_k=4, ks=(2,))
+    assert dpcore.reason_length({1: 0, 2: 0, 3: 0}, p, K=2) == 3  # 4 not reached: the longest below, with a popular k-gram
+    assert dpcore.reason_length({1: 0, 2: 0, 3: 0, 4: 0}, p, K=2) == 3  # no 4-gram is used by 2 users
+    assert dpcore.reason_length({1: 0}, p, K=2) is None
+    text = dpcore.dpne_vs_dpsu_reason([_chain_row(2), _chain_row(3)], p, K=2, contribution_limit=1)
+    assert text.startswith("12 3-grams are used by ≥ 2 users. A user holds on average 1 distinct 3-grams (median 1)")
+    assert f"({p.kept_share(3, 1):.0%} of all (user, 3-gram) pairs)" in text
+    assert "median weight of 0.12 against its threshold 7.25" in text
+    assert "(25% of the popular ones are such candidates)" in text and "40× more weight" in text
+    assert "median weight is 9.5 against DPNE's threshold ρ_3 = 6.5; it releases 50% of the popular 3-grams" in text
+    assert "nothing to compare" in dpcore.dpne_vs_dpsu_reason([_chain_row(1)], p, K=2, contribution_limit=1)
+    with pytest.raises(ValueError, match="k must be a length of the chain"):
+        dpcore.dpne_vs_dpsu_reason([_chain_row(2)], p, K=2, contribution_limit=1, k=3)
+
+
+def test_reason_on_the_real_chat_at_table_4s_epsilon():
+    """On the chat's 920 people at ε = 4: DPSU-single keeps a few % of the people's distinct 4-grams and its popular
+    4-grams stay far below its threshold; pruning raises their weight many-fold (issue 20: why DPNE finds 4-grams)."""
+    index = dpcore.build_ngram_index(dpcore.encode_corpus(dpcore.load_real_corpus("chat", which="private")), 6)
+    rel = dpcore.dpne(index, epsilon=4.0, delta=1e-6, max_length=6, contribution_limit=50, eta=0.01, rng=0)
+    p = text_profile(index, max_k=6, ks=(10,))
+    k = dpcore.reason_length(rel.thresholds, p, K=10)
+    row = dpcore.pruning_chain(index, rel, K=10, lengths=(k,)).rows[0]
+    assert k == 4 and p.kept_share(4, 50) < 0.1 and row["weight_single"] < row["threshold_single"] / 10
+    assert row["gain"] > 10 and row["weight_dpne"] > row["threshold_dpne"]
+    assert f"{row['popular']:,} 4-grams are used by ≥ 10 users" in dpcore.dpne_vs_dpsu_reason(
+        [row], p, K=10, contribution_limit=50)
+
+
 def _brute(users_sentences, max_k, ks):
     """Literal recomputation with Python sets, user by user."""
     per_user = {k: [] for k in range(1, max_k + 1)}
