@@ -10,7 +10,8 @@ import streamlit as st
 
 from dpcore import kl_divergence
 from dpcore.bayesian_baselines import k_anonymity_release, public_baseline
-from dpcore.bayesian_experiments import BAYESIAN, BAYESIAN_STRICT, LAPLACE, summarise
+from dpcore.bayesian_experiments import BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC, summarise
+from dpcore.paper_results import FIG1_BAYES
 from dpcore import items_per_user, review
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui.bayesian_modes import mode_knobs, modes_panel, strict_prepared_for
@@ -98,10 +99,10 @@ with tab_eps:
     rows += [{"mechanism": f"k-anonymity, K = {K} (not DP)", "epsilon": x, "mean_kl": kl_k, "lower_kl": kl_k,
               "upper_kl": kl_k} for x in data.SWEEP_EPS] if K >= 2 else []  # drawn as a flat line (no ε)
     show_figure(fig, alt=alt, key="bayes_kl_eps", records=rows)
-    b, b_strict, lap = (dict(zip(summary[m].x.tolist(), summary[m].mean)) for m in (BAYESIAN, BAYESIAN_STRICT, LAPLACE))
-    st.markdown(text("bayesian", "kl_eps_note", ratio_01=b[0.1] / lap[0.1], ratio_1=b[1.0] / lap[1.0],
-                     strict_01=b_strict[0.1] / lap[0.1], strict_1=b_strict[1.0] / lap[1.0], L=mk.L,
-                     N_max=mk.N_max))
+    b, b_strict, lap, pub_kl = (dict(zip(summary[m].x.tolist(), summary[m].mean)) for m in (BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC))
+    st.markdown(text("bayesian", "kl_eps_note", ratio_01=b[0.1] / lap[0.1], ratio_1=b[1.0] / lap[1.0], L=mk.L,
+                     strict_01=b_strict[0.1] / lap[0.1], strict_1=b_strict[1.0] / lap[1.0], N_max=mk.N_max,
+                     paper=1 - FIG1_BAYES.values["reduction"], public=pub_kl[0.1], public_data=settings.public_label))
     export_view("KL vs ε summary", rows, settings={**view_settings, "with_end_to_end": with_e2e, "sweep_epsilons": data.SWEEP_EPS,
                   "band": f"10–90% over {reps} seeded releases per ε",
                   "rng_salt": ["bayes-eps-sweep", n, S, C, rho, W, calibration, with_e2e],

@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from paper_env import PAPER_STAND_IN_USERS
 from paper_env import run_page as run
-from paper_env import table4_shape
+from paper_env import table4_shape, table4_verdict_start
 from dpcore import paper_results as pr
 
 pvh = importlib.import_module("dpui.paper_vs_here")  # the module (dpui.paper_vs_here is also the function's name)
@@ -160,7 +160,8 @@ def test_preset_values_come_from_dpcore_paper_results():
     s = pr.TABLE4_SETTINGS
     assert (t4["eps"], t4["delta"], t4["dpne_delta0"], t4["dpne_eta"], t4["dpne_T"]) == (
         s["epsilon"], s["delta"], s["contribution_limit"], s["eta"], s["max_length"])
-    assert t4["corpus"] == "paper" and "size" not in t4
+    assert t4["corpus"] == "chat" and "size" not in t4  # the real chat first (issue 20)
+    assert pvh.preset("3_DP_ngram_extraction", RESULTS["comparisons"].get("table4"), data="paper")["corpus"] == "paper"
     b = pvh.preset("2_Bayesian_ngram_DP")
     assert (b["eps"], b["bayes_n"]) == (pr.FIG1_SETTINGS["epsilon"], pr.FIG1_SETTINGS["n"])
     assert b["bayes_mode"] == "local"  # the paper's γ, measured on the corpus (what compare_bayesian_fig1 runs)
@@ -182,6 +183,11 @@ def test_preset_button_sets_every_stated_widget(page, small_paper_size):
     assert not at.exception, [e.message for e in at.exception]
     for key, value in wanted.items():
         assert widget_value(at, key) == value, key
+    if pvh.SECTIONS[page].real:  # the real chat first; a second button for the synthetic paper size
+        assert wanted["corpus"] == "chat"
+        at.button(key=f"{pvh.PRESET_KEY}_{page}_paper").click().run()
+        assert not at.exception, [e.message for e in at.exception]
+        assert widget_value(at, "corpus") == "paper" and widget_value(at, "eps") == wanted["eps"]
     # the widgets stay movable after the preset (it is applied once, by the button's callback)
     at.select_slider(key="eps").set_value(1.0).run()
     assert widget_value(at, "eps") == 1.0
@@ -209,9 +215,19 @@ def test_table_shows_the_papers_numbers_from_paper_results(page, small_paper_siz
     assert _expected_paper_cells(page) <= set(table["paper"])
     reported = getattr(pr, entry["reported"])
     assert set(table.loc[table["paper"] != "—", "paper source"]) == {reported.source}
-    assert list(table["here"]) == [pvh.fmt(r["here"]) for r in entry["rows"]]
     shown = [e.value for e in (*at.success, *at.warning)]
-    assert pvh.verdict(entry) in shown
+    real = RESULTS["comparisons"][section.real] if section.real else None
+    if real is None:
+        assert list(table["here"]) == [pvh.fmt(r["here"]) for r in entry["rows"]]
+        assert pvh.verdict(entry) in shown
+    else:  # the real chat's numbers first, the synthetic paper size's beside them; "—" where one was not measured
+        mine = {r["quantity"]: pvh.fmt(r["here"]) for r in real["rows"]}
+        synthetic = {r["quantity"]: pvh.fmt(r["here"]) for r in entry["rows"]}
+        assert list(table["quantity"])[:len(real["rows"])] == [r["quantity"] for r in real["rows"]]
+        assert set(table["quantity"]) == set(mine) | set(synthetic)
+        assert list(table[pvh.REAL_COLUMN]) == [mine.get(q, "—") for q in table["quantity"]]
+        assert list(table[pvh.SYNTHETIC_COLUMN]) == [synthetic.get(q, "—") for q in table["quantity"]]
+        assert pvh.REAL_LABEL + pvh.verdict(real) in shown and pvh.SYNTHETIC_LABEL + pvh.verdict(entry) in shown
     if section.live:  # the lecture: computed on the page, from the lecture's own data
         assert any(f"Computed now by `dpcore.paper_results.{section.live.__name__}()`" in c.value for c in at.caption)
         return
@@ -236,20 +252,33 @@ def test_shipped_paper_column_is_dpcore_paper_results():
     assert tdp == {"TopicDP": pr.FIG52_TOPICDP.values["TopicDP"][1], "MVG": pr.FIG52_TOPICDP.values["MVG"][1],
                    "Laplace": None}
     for name, entry in ((n, e) for n, e in c.items() if not n.endswith("_reason")):  # reasons: their own test
-        assert entry["settings"] == {**getattr(pr, {"table4": "TABLE4_SETTINGS", "bayesian_fig1": "FIG1_SETTINGS",
-                                                     "topicdp_fig52": "TOPICDP_SETTINGS"}[name]),
-                                     **({"delta_s": entry["settings"]["delta_s"]} if name == "topicdp_fig52" else {})}
+        base = {"table4": "TABLE4_SETTINGS", "bayesian_fig1": "FIG1_SETTINGS",
+                "topicdp_fig52": "TOPICDP_SETTINGS"}[name.removesuffix("_chat")]
+        extra = {k: entry["settings"][k] for k in ("delta_s", "L", "N_max") if k in entry["settings"]}
+        assert entry["settings"] == {**getattr(pr, base), **extra}
+        assert set(extra) == ({"delta_s"} if name == "topicdp_fig52" else {"L", "N_max"} if name == "bayesian_fig1_chat"
+                              else set())
         assert entry["seeds"] >= 5 and entry["corpus"]["content_hash"] and entry["date"] and entry["commit"]
+    # the real chat's Table 4 and Fig. 1 carry the same transcription
+    chat = {r["quantity"]: r["paper"] for r in c["table4_chat"]["rows"]}
+    assert all(chat[q] == p for q, p in t4.items())
+    assert {r["quantity"]: r["paper"] for r in c["bayesian_fig1_chat"]["rows"]}["KL reduction vs Laplace"] == \
+        pr.FIG1_BAYES.values["reduction"]
 
 
 def test_verdicts_in_the_file_follow_the_numbers():
     """The shipped verdicts are the compare functions' and agree with the numbers beside them."""
     c = RESULTS["comparisons"]
-    shape = table4_shape(c["table4"]["rows"])
-    assert c["table4"]["reproduced"] == shape
-    assert c["table4"]["verdict"].startswith("Shape reproduced" if shape else "Shape not reproduced")
-    b = {r["quantity"]: r["here"] for r in c["bayesian_fig1"]["rows"]}
-    assert c["bayesian_fig1"]["reproduced"] == (b["KL, BayesianDP"] < b["KL, Laplace"])
+    for name in ("table4", "table4_chat"):
+        shape = table4_shape(c[name]["rows"])
+        assert c[name]["reproduced"] == shape
+        assert c[name]["verdict"].startswith(table4_verdict_start(c[name]["rows"]) + ":")
+    for name in ("bayesian_fig1", "bayesian_fig1_chat"):
+        b = {r["quantity"]: r["here"] for r in c[name]["rows"]}
+        assert c[name]["reproduced"] == (b["KL, BayesianDP"] < b["KL, Laplace"])
+    strict = {r["quantity"]: r["here"] for r in c["bayesian_fig1_chat"]["rows"]}
+    assert strict["KL reduction vs Laplace, strict"] == pytest.approx(1 - strict["KL, BayesianDP strict (DP)"]
+                                                                      / strict["KL, Laplace"])
     t = {r["quantity"].rsplit(", ", 1)[1]: r["here"] for r in c["topicdp_fig52"]["rows"]}
     assert c["topicdp_fig52"]["reproduced"] == (t["TopicDP"] < min(t["MVG"], t["Laplace"]))
 
@@ -279,12 +308,37 @@ def test_table4_reason_follows_its_stored_numbers():
                                                     contribution_limit=small["contribution_limit"])
 
 
+def test_table4_chat_entry_follows_its_stored_numbers():
+    """The real chat's entry: 003 Table 2's statistic is dpcore.text_profile's, the ε sweep's sentence and the
+    number-of-users reason are dpcore's of the stored rows and profiles (nothing typed)."""
+    import dpcore
+
+    e = RESULTS["comparisons"]["table4_chat"]
+    chat = dpcore.load_real_corpus("chat", which="private")
+    assert e["corpus"] == {"size": "chat", "content_hash": chat.content_hash, "n_users": 920, "n_tokens": chat.n_tokens}
+    prof = e["profiles"]["real"]
+    assert [r["here"] for r in e["table2"]["rows"]] == prof["distinct_mean"]
+    assert prof["shared"]["10"][:6] == list(dpcore.text_profile(chat, max_k=6, ks=(10,)).shared[10])
+    assert e["users_reason"] == pr.users_hypothesis_reason(
+        e["rows"], RESULTS["comparisons"]["table4"]["rows"], n_real=920,
+        n_synthetic=RESULTS["comparisons"]["table4"]["corpus"]["n_users"], real_profile=prof,
+        synthetic_profile=e["profiles"]["synthetic_same_people"])
+    assert e["users_reason"].startswith("Not the number of users alone (refuted)")
+    sw = e["epsilon_sweep"]
+    assert sw["settings"]["epsilons"][0] == 1.0 and "at ε = 1 DPNE releases" in sw["sentence"]
+    at4 = {r["k"]: r for r in sw["rows"] if r["epsilon"] == 4.0}
+    assert all(at4[k]["DPNE"] > at4[k]["DPSU-single"] for k in (2, 3, 4, 5))  # the page's default view, 3 seeds
+
+
 def test_dpne_page_shows_the_measured_reason(small_paper_size):
     r = RESULTS["comparisons"]["table4_reason"]
+    chat = RESULTS["comparisons"]["table4_chat"]
     at = run(PAGES["3_DP_ngram_extraction"])
     text = " ".join(m.value for m in at.markdown)
     assert r["chain_reason"] in text and r["at_paper_users"]["verdict"] in text
     assert r["small_limit"]["text"] in text
+    assert chat["users_reason"] in text and chat["epsilon_sweep"]["sentence"] in text
+    assert "So the gap is the number of users" not in text
     scaled = [d.value for d in at.dataframe if "DPNE (ours)" in d.value.columns]
     assert len(scaled) == 1 and list(scaled[0]["DPNE (ours)"]) == [
         pvh.fmt(x["here"]) for x in r["at_paper_users"]["rows"] if x["quantity"].startswith("DPNE, k =")]
