@@ -76,6 +76,15 @@ def coverage(corpus_hash, knobs: tuple, eta, seed, ks: tuple, _corpus):
     return kanonymity_coverage(ngram_index(corpus_hash, _corpus), release, ks=list(ks), max_length=dict(knobs)["max_length"])
 
 
+def chat_epsilon_sentence() -> str | None:
+    """What ε DPNE needs on the real chat (dpcore.paper_results.dpne_epsilon_sweep, measured by scripts/paper_compare.py
+    into the results file, mean over seeds), or None when the file has no such entry."""
+    from .paper_vs_here import load_results
+
+    entry = load_results().get("comparisons", {}).get("table4_chat") or {}
+    return (entry.get("epsilon_sweep") or {}).get("sentence")
+
+
 WHY_K = 10
 """The popularity threshold of the measured reason (k-grams used by at least this many users: on 920 people, 100 is
 reached by no 4-gram)."""

@@ -65,6 +65,8 @@ with user_errors():
                                        eta, seed, corpus)
 
 guarantee_badge(result.guarantee, name="DPNE")
+if settings.data == "chat" and (sweep := data.chat_epsilon_sentence()):  # what ε the real chat's 920 people need
+    st.info(text("dpne", "opens_at", eps=data.PAGE_DEFAULTS["eps"], delta=data.PAGE_DEFAULTS["delta"], sweep=sweep))
 lazy = tc.n_users > data.LAZY_USERS  # paper-size corpus: the costly comparisons wait for a button
 
 

@@ -97,6 +97,12 @@ def test_default_view_on_the_real_chat_shows_dpne_ahead_of_dpsu_single():
     bars = {tr["name"]: dict(zip(tr["x"], tr["y"])) for tr in chart_by_title(at, "n-grams extracted per length")["data"]}
     assert all(bars["DPNE"][k] > bars["DPSU-single"][k] for k in (2, 3, 4)), bars
     assert bars["DPNE"][5] >= bars["DPSU-single"][5]
+    # and it says what ε the 920 people need (the stored sweep of dpcore.paper_results.dpne_epsilon_sweep)
+    from dpui.paper_vs_here import load_results
+
+    sentence = load_results()["comparisons"]["table4_chat"]["epsilon_sweep"]["sentence"]
+    assert any("This page opens at **ε = 4, δ = 1e-06**" in i.value and sentence in i.value for i in at.info)
+    assert not any(sentence in i.value for i in fresh_app(corpus="classroom").info)  # the chat's numbers, on the chat
 
 
 def test_page_default_epsilon_stays_on_this_page():
