@@ -185,6 +185,46 @@ def _dpne_sigmas(s, **kw):
     return dpcore.dpne_noise_scales(p["eps"], p["delta"], max_length=p["dpne_T"], noise_decay=p["dpne_c"])[1]
 
 
+def _chat_index(max_length):
+    return dpcore.build_ngram_index(dpcore.encode_users(dpcore.load_real_corpus("chat", which="private").user_sentences()),
+                                    max_length)
+
+
+def _chat_why(s):
+    """The option the numbers support, decided here from the same quantities (thresholds, weights, σ, spurious)."""
+    index = _chat_index(s["dpne_T"])
+    rel = dpcore.dpne(index, epsilon=s["eps"], delta=s["delta"], max_length=s["dpne_T"], contribution_limit=s["dpne_delta0"],
+                      eta=s["dpne_eta"], noise_decay=s["dpne_c"], rng=0)
+    row = next(r for r in dpcore.pruning_chain(index, rel, K=10).rows if r["k"] == 4)
+    sigma4 = _dpne_sigmas(s)[3]
+    sigma_single = dpcore.gaussian_sigma(s["eps"], s["delta"] / 2, method="analytic")
+    corpus_4grams = set().union(*index.user_sets(4))
+    released = rel.ngrams.get(4, frozenset())
+    holds = [row["threshold_dpne"] < row["threshold_single"] / 2,
+             row["weight_dpne"] > row["threshold_dpne"] > 10 * row["weight_single"] and row["gain"] > 10,
+             sigma4 < sigma_single, len(released) > 0 and len(released - corpus_4grams) > len(released) / 2]
+    assert sum(holds) == 1
+    return holds.index(True)
+
+
+def _chat_single_epsilon(s):
+    """Brute force with sets: the most shared 4-gram (ties by first appearance in sorted order), its expected weight."""
+    users = [set(u) for u in _chat_index(4).user_sets(4)]
+    count = {}
+    for u in users:
+        for g in u:
+            count[g] = count.get(g, 0) + 1
+    top = max(count.values())
+    index = _chat_index(4)  # the exercise breaks ties by k-gram id; here all tied grams must give the same answer
+    lev = index.level(4)
+    gram_id = int(np.lexsort((np.arange(lev.n_grams), -lev.user_counts))[0])
+    gram = tuple(index.corpus.vocabulary[lev.rows([gram_id])[0]].tolist())
+    assert count[gram] == top
+    L = s["dpne_delta0"]
+    weight = sum(min(1.0, L / len(u)) / math.sqrt(min(len(u), L)) for u in users if gram in u)
+    return brentq(lambda e: weight - dpcore.dpsu_threshold(e, s["delta"], L)[1], 1e-3, 1e4, xtol=1e-10)
+
+
 def _audit(s):
     name = {"Laplace count": "laplace_count", "Exponential (cities)": "exponential_city",
             "BayesianDP": "bayesian"}[s["audit_mechanism"]]
@@ -225,6 +265,8 @@ RECOMPUTE = {
     "dpne-shared-4gram": _dpne_4gram,
     "dpne-eta-threshold": lambda s: norm.ppf(1 - s["dpne_eta"]),
     "dpne-noise-decay": lambda s: _dpne_sigmas(s)[-1] / _dpne_sigmas(s)[0],
+    "dpne-chat-single-epsilon": _chat_single_epsilon,
+    "dpne-chat-why-4grams": _chat_why,
     "dpne-users-equivalent-epsilon": lambda s: brentq(  # σ(ε', δ/2) = σ(ε, δ/2)·n/N, n = 20,000, N = 100,000
         lambda e: dpcore.gaussian_sigma(e, s["delta"] / 2, method="analytic")
         - dpcore.gaussian_sigma(s["eps"], s["delta"] / 2, method="analytic") / 5, s["eps"], 1e4, xtol=1e-12),
