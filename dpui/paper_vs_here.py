@@ -238,10 +238,10 @@ def reason_sections(entry: dict, reason: dict | None, real: dict | None = None) 
         sc = reason["at_paper_users"]
         users = ("**Is it the number of users?** " + (real["users_reason"] + " " if real and real.get("users_reason")
                                                       else ""))
-        out.append(users + "On the synthetic text, at the noise of Reddit's users: " + sc["verdict"] + " Every user "
+        out.append(users + "On the synthetic text: " + sc["verdict"] + " Every user "
                    f"written {sc['settings']['paper_users'] / sc['settings']['n_users']:.3g} times gives the same "
                    "release as this smaller noise: a test of scale, not a privacy setting.")
-        out.append("**Is it the k-grams per user?** " + reason["small_limit"]["text"])
+        out.append("**Is it the k-grams per user?** On the synthetic text: " + reason["small_limit"]["text"])
     t2 = table2_text(entry, real)
     if t2:
         out.append(t2)
