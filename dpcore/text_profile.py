@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
+from types import MappingProxyType, SimpleNamespace
 
 import numpy as np
 
@@ -113,19 +113,42 @@ def sentences_per_user(corpus: TokenCorpus) -> np.ndarray:
     return np.bincount(corpus.user_of[starts], minlength=corpus.n_users).astype(np.int64)
 
 
+def _first_users(corpus: TokenCorpus, n: int) -> TokenCorpus:
+    """The first ``n`` users of a token corpus (its positions are grouped by user, users ascending)."""
+    if n >= corpus.n_users:
+        return corpus
+    end = int(np.searchsorted(corpus.user_of, n))
+    return TokenCorpus(tokens=corpus.tokens[:end], run_left=corpus.run_left[:end], user_of=corpus.user_of[:end],
+                       vocabulary=corpus.vocabulary, n_users=n)
+
+
+def _encode_first(corpus, n: int) -> TokenCorpus:
+    """encode_corpus of the corpus's first ``n`` users; a corpus built from token arrays is cut before encoding (the
+    100,000-user sample is never encoded whole for a 920-user profile). Token ids differ from a whole-corpus
+    encoding, which no statistic here depends on."""
+    arrays = getattr(corpus, "token_arrays", None)
+    if not arrays or n >= corpus.n_users:
+        return _first_users(encode_corpus(corpus), n)
+    uo = np.asarray(arrays["user_off"], dtype=np.int64)[: n + 1]
+    do = np.asarray(arrays["doc_off"], dtype=np.int64)[: uo[-1] + 1]
+    so = np.asarray(arrays["sent_off"], dtype=np.int64)[: do[-1] + 1]
+    cut = {"words": arrays["words"], "tokens": np.asarray(arrays["tokens"])[: so[-1]], "sent_off": so, "doc_off": do,
+           "user_off": uo}
+    return encode_corpus(SimpleNamespace(token_arrays=cut))
+
+
 def _index_for(data, max_k: int, max_users: int | None) -> tuple[NgramIndex, str]:
-    if isinstance(data, (NgramIndex, TokenCorpus)) and max_users is not None:
-        raise ValueError("max_users needs a Corpus (an index or a token corpus is already built on its users)")
     if isinstance(data, NgramIndex):
+        if max_users is not None:
+            raise ValueError("max_users needs a Corpus or a TokenCorpus (an index is already built on its users)")
         if data.max_length < max_k:
             raise ValueError(f"max_k must be at most the index's max_length {data.max_length}, got max_k={max_k}")
         return data, ""
     if isinstance(data, TokenCorpus):
-        return build_ngram_index(data, max_k), ""
+        return build_ngram_index(data if max_users is None else _first_users(data, max_users), max_k), ""
     name = str(getattr(data, "name", "") or "")
-    if max_users is not None and max_users < data.n_users:
-        data = data.subset(range(max_users))
-    return build_ngram_index(encode_corpus(data), max_k), name
+    tc = encode_corpus(data) if max_users is None else _encode_first(data, max_users)
+    return build_ngram_index(tc, max_k), name
 
 
 def text_profile(data, *, max_k: int = 9, ks=(10, 100), max_users: int | None = None) -> TextProfile:
@@ -136,8 +159,8 @@ def text_profile(data, *, max_k: int = 9, ks=(10, 100), max_users: int | None = 
         ``max_length ≥ max_k`` (reused as is: a page that built the index pays nothing more).
       max_k: the longest length (003 Table 2 goes to 9).
       ks: the thresholds K of "used by at least K users".
-      max_users: when given (a Corpus only), the profile of its first ``max_users`` users in corpus order —
-        to compare two corpora at the same number of users.
+      max_users: when given (a Corpus or a TokenCorpus), the profile of its first ``max_users`` users in corpus
+        order — to compare two corpora at the same number of users.
 
     Returns:
       :class:`TextProfile`. Evaluation only: it reads the private text and adds no noise.

@@ -45,7 +45,8 @@ def _columns(label: str, corpus, *, index=None, lazy: bool) -> list[tuple[str, T
     chat = real_corpus("private")
     out = []
     if corpus.content_hash == chat.content_hash:
-        out.append((f"real chat ({chat.n_users:,} people)", profile_for(chat.content_hash, None, chat)))
+        out.append((f"real chat ({chat.n_users:,} people)", profile_from_index(chat.content_hash, index)
+                    if index is not None and index.max_length >= MAX_K else profile_for(chat.content_hash, None, chat)))
         classroom = sample_corpus("private", "classroom")
         out.append((f"synthetic classroom, first {n_chat:,} users",
                     profile_for(classroom.content_hash, n_chat, classroom)))

@@ -151,7 +151,22 @@ def test_index_too_short_or_with_max_users():
     index = dpcore.build_ngram_index(dpcore.encode_corpus(_corpus(WORKED)), 2)
     with pytest.raises(ValueError, match="max_k must be at most the index's max_length 2"):
         text_profile(index, max_k=3)
-    with pytest.raises(ValueError, match="max_users needs a Corpus"):
+    with pytest.raises(ValueError, match="max_users needs a Corpus or a TokenCorpus"):
         text_profile(index, max_k=2, max_users=1)
     with pytest.raises(ValueError, match="K must be one of"):
         text_profile(index, max_k=2, ks=(2,)).shared_at(1, 5)
+
+
+def test_first_users_of_a_token_array_corpus_are_cut_before_encoding():
+    """The paper-size sample is cut to its first users without encoding it whole: the same profile as the subset's."""
+    from sample_data import generate as gen
+
+    t = gen.generate(300, seed=2)
+    corpus = dpcore.corpus_from_token_arrays(t.words, t.tokens, t.sent_off, t.doc_off, t.user_off)
+    assert corpus.token_arrays
+    cut = text_profile(corpus, max_k=5, ks=(2, 10), max_users=120)
+    whole = text_profile(corpus.subset(range(120)), max_k=5, ks=(2, 10))
+    token = text_profile(dpcore.encode_corpus(corpus), max_k=5, ks=(2, 10), max_users=120)
+    for p in (cut, token):
+        assert p.n_users == 120 and p.distinct_mean == whole.distinct_mean and dict(p.shared) == dict(whole.shared)
+        assert p.sentences.tolist() == whole.sentences.tolist() and p.tokens.tolist() == whole.tokens.tolist()
