@@ -180,7 +180,7 @@ def test_edge_settings_render_messages_not_errors():
     assert_clean(at)
     assert any("No length ≥ 2 was reached" in i.value for i in at.info)
     at.slider(key="dpne_T").set_value(10)
-    at.select_slider(key="eps").set_value(0.01)  # nothing passes ρ₁ on 2,400 users
+    at.select_slider(key="eps").set_value(0.01)  # nothing passes ρ₁ on the chat's 920 people
     at.multiselect(key="dpne_K").set_value([])
     at.run()
     assert_clean(at)
