@@ -52,9 +52,9 @@ def release_panel(k: BayesKnobs, *, counts, prepared, release, gamma_worst: floa
 
 def text_panel(settings, k: BayesKnobs, L: int) -> None:
     """"What this text looks like" (dpui.text_profile_panel) with what the activity means for the W and L caps."""
-    def note(profile) -> str:
+    def note(name, profile) -> str:
         act = profile.activity()
-        return text("text_profile", "bayes_note", top10=act["top10_share"], q50=act["q50"], mean=act["mean"], W=k.W,
-                    kept_w=profile.kept_tokens(k.W), L=L, n=k.n, kept_l=profile.kept_share(k.n, L))
+        return text("text_profile", "bayes_note", corpus=name, top10=act["top10_share"], q50=act["q50"],
+                    mean=act["mean"], W=k.W, kept_w=profile.kept_tokens(k.W), L=L, n=k.n, kept_l=profile.kept_share(k.n, L))
 
     text_profile_panel("bayes", settings, note=note)

@@ -112,7 +112,7 @@ def distinct_table(columns: list[tuple[str, TextProfile]]) -> list[dict]:
 def text_profile_panel(page: str, settings, *, index=None, lazy: bool | None = None, reason: str | None = None,
                        note=None) -> dict[str, TextProfile]:
     """The expander: two charts, the per-person table, and the page's sentences (``reason``: Markdown; ``note``: a
-    function of the first column's profile returning Markdown).
+    function of the first column's name and profile returning Markdown).
 
     ``index``: a per-user k-gram index of the private corpus the page already built (max_length ≥ 9; reused).
     ``lazy``: profile only the first 920 users of the private corpus, not all (default: above ``LAZY_USERS`` users).
@@ -139,6 +139,6 @@ def text_profile_panel(page: str, settings, *, index=None, lazy: bool | None = N
         if reason:
             st.markdown(reason)
         if note is not None:
-            st.markdown(note(columns[0][1]))
+            st.markdown(note(*columns[0]))
         st.caption(text("text_profile", "caption"))
     return dict(columns)

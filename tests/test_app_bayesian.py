@@ -143,7 +143,8 @@ def test_what_this_text_looks_like_panel(page):
 
     chat = dpcore.text_profile(dpcore.load_real_corpus("chat", which="private"), max_k=9, ks=(10, 100))
     panel = next(e for e in page.expander if e.label.startswith("🔎 What this text looks like"))
-    note = next(m.value for m in panel.markdown if m.value.startswith("**What this means for the Bayesian page"))
+    note = next(m.value for m in panel.markdown if m.value.startswith("**What this means for the Bayesian page** "
+                                                                      "(real chat (920 people))"))
     act = chat.activity()
     assert f"the most active 10 people wrote {act['top10_share']:.0%} of the sentences" in note
     assert f"keeps at most W = 2 tokens per person — {chat.kept_tokens(2):.1%} of this text" in note
