@@ -26,7 +26,7 @@ st.set_page_config(page_title="Bayesian n-gram DP", page_icon="📊", layout="wi
 exercise_mode("2_Bayesian_ngram_DP")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 st.title("Bayesian differential privacy for n-gram distributions")
-st.caption(text("bayesian", "caption"))
+st.caption(text("bayesian", "caption", public=settings.public_label))
 paper_vs_here("2_Bayesian_ngram_DP", settings)  # the paper's numbers beside ours, a preset to its settings
 k = bayesian_knobs()
 mk = mode_knobs(settings.data)  # strict (DP, default) / local (as in the paper), L and N_max
