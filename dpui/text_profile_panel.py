@@ -123,6 +123,10 @@ def text_profile_panel(page: str, settings, *, index=None, lazy: bool | None = N
     with st.expander("🔎 What this text looks like — why DPNE and DPSU differ on real and synthetic text",
                      expanded=False):
         st.markdown(text("text_profile", "intro", public=settings.public_label))
+        if index is None and not lazy:  # the DP n-gram extraction page's cached index: built once for both pages
+            from .dpne_data import ngram_index
+
+            index = ngram_index(corpus.content_hash, corpus)
         columns = _columns(settings.corpus_label, corpus, index=index, lazy=lazy and index is None)
         if lazy and index is None:
             st.caption(f"The whole {corpus.n_users:,}-user corpus is profiled once its per-user k-gram sets are built "
