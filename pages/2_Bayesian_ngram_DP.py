@@ -55,7 +55,6 @@ view_settings = {"page": "Bayesian n-gram DP", "epsilon": eps, "delta": delta, "
 guarantee_badge(release.guarantee, name=f"BayesianDP {mk.mode}")
 release_panel(k, counts=counts, prepared=prepared, release=release, gamma_worst=gamma_worst, eps=eps, delta=delta,
               sigma_classic=sigma_classic, sigma_analytic=sigma_analytic, kl_now=kl_now, kl_public=kl_public)
-text_panel(settings, k, mk.L)  # what this text looks like: shared k-grams, k-grams per person, activity
 with user_errors():
     modes_panel(strict=strict, local=local, p=p, epsilon=eps, delta=delta, calibration=calibration,
                 rng_strict=settings.rng("bayes-release", n, S, C, rho, calibration, "strict"),
@@ -195,6 +194,7 @@ with tab_tune:
                          spread=float(grid["score"].max() - grid["score"].min())))
     tuning_view()
 
+text_panel(settings, k, mk.L)  # what this text looks like: shared k-grams, k-grams per person, activity
 # ------------------------------------------------------------------------------ reviewer's panel
 reviewer_panel([(f"BayesianDP {mk.mode}", review(release, n_users=counts.n_users,
                                                  user_items=items_per_user(counts.user_counts)))])
