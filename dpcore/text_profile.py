@@ -96,6 +96,24 @@ class TextProfile:
         out.update(max=int(s.max()) if s.size else 0, top10_share=self.top_share(10))
         return out
 
+    def to_dict(self) -> dict:
+        """Plain JSON-ready values (:meth:`from_dict` rebuilds the profile exactly)."""
+        return {"name": self.name, "n_users": self.n_users, "lengths": list(self.lengths),
+                "thresholds": list(self.thresholds), "distinct_mean": list(self.distinct_mean),
+                "distinct_median": list(self.distinct_median),
+                "shared": {str(K): list(v) for K, v in self.shared.items()},
+                "sentences": self.sentences.tolist(), "tokens": self.tokens.tolist(),
+                "distinct": {str(k): v.tolist() for k, v in self.distinct.items()}}
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "TextProfile":
+        return cls(name=d["name"], n_users=int(d["n_users"]), lengths=tuple(d["lengths"]),
+                   thresholds=tuple(d["thresholds"]), distinct_mean=tuple(d["distinct_mean"]),
+                   distinct_median=tuple(d["distinct_median"]),
+                   shared={int(K): tuple(v) for K, v in d["shared"].items()},
+                   sentences=np.asarray(d["sentences"], dtype=np.int64), tokens=np.asarray(d["tokens"], dtype=np.int64),
+                   distinct={int(k): np.asarray(v, dtype=np.int64) for k, v in d["distinct"].items()})
+
     def rows(self) -> list[dict]:
         """One dict per length: k, mean and median distinct k-grams per user, k-grams used by ≥ K users."""
         return [{"k": k, "distinct per user (mean)": self.distinct_mean[i], "distinct per user (median)":

@@ -262,8 +262,8 @@ def _current_hash(corpus_info: dict, settings) -> str | None:
     """The content hash of the corpus the entry was measured on, when it is loaded in this server (never
     generates the paper corpus just to check)."""
     size = corpus_info.get("size")
-    if size == "chat":
-        return corpus_panel.real_corpus("private").content_hash
+    if size == "chat":  # checked when the page shows the chat (never loaded just for this)
+        return settings.private.content_hash if settings is not None and settings.data == "chat" else None
     if size == "classroom" or ("private", size) in corpus_panel._READY:
         return corpus_panel.sample_corpus("private", size).content_hash
     return None

@@ -4,10 +4,16 @@ extraction and Bayesian pages. No maths here: :func:`dpcore.text_profile` comput
 The comparison is made at the same number of people where the corpora differ in size (a corpus with more users
 shares more k-grams): the real chat's private part (920 people) beside the selected corpus's first 920 users, and
 the selected corpus in full when it is another one. On the real chat itself the contrast is the synthetic classroom
-corpus's first 920 users. Profiles are cached by corpus hash (``st.cache_resource``, shared by the pages).
+corpus's first 920 users. Profiles are cached by corpus hash (``st.cache_resource``, shared by the pages); the two
+reference profiles (the chat, the classroom's first 920 users) ship in ``sample_data/text_profiles.json``
+(scripts/text_profiles.py; tests recompute them), so another corpus's page does not load and index the chat.
 """
 
 from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -39,17 +45,58 @@ def profile_from_index(corpus_hash: str, _index) -> TextProfile:
     return text_profile(_index, max_k=MAX_K, ks=KS)
 
 
+SHIPPED = Path(__file__).resolve().parent.parent / "sample_data" / "text_profiles.json"
+CHAT_KEY, CLASSROOM_KEY = "chat-private", f"classroom-private-first-{REAL_PEOPLE['private']}"
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped() -> dict:
+    """scripts/text_profiles.py's reference profiles (empty when the file is missing)."""
+    return json.loads(SHIPPED.read_text(encoding="utf-8"))["profiles"] if SHIPPED.exists() else {}
+
+
+def _chat_is_pinned() -> bool:
+    """The installed chat corpus is the one the shipped profile was computed on (chitchat-dataset 0.9.0, the fixed
+    split seed; tests/test_real_corpus.py pins the content hashes of exactly that)."""
+    from importlib import metadata
+
+    from dpcore.real_corpus import SPLIT_SEED
+
+    try:
+        return metadata.version("chitchat-dataset") == "0.9.0" and SPLIT_SEED == 20180502
+    except metadata.PackageNotFoundError:
+        return False
+
+
+def reference(key: str, corpus=None) -> TextProfile | None:
+    """A shipped reference profile, if it matches: the chat's by its pinned package, the classroom's by content hash."""
+    entry = _shipped().get(key)
+    if entry is None or (entry["max_k"], tuple(entry["ks"])) != (MAX_K, KS):
+        return None
+    if (corpus is None and not _chat_is_pinned()) or (corpus is not None and corpus.content_hash != entry["content_hash"]):
+        return None
+    return TextProfile.from_dict(entry["profile"])
+
+
+def _chat_profile() -> TextProfile:
+    found = reference(CHAT_KEY)
+    if found is not None:
+        return found
+    chat = real_corpus("private")
+    return profile_for(chat.content_hash, None, chat)
+
+
 def _columns(label: str, corpus, *, index=None, lazy: bool) -> list[tuple[str, TextProfile]]:
     """(name, profile) of the corpora to show: the selected one, then at the chat's number of people, then the chat."""
     n_chat = REAL_PEOPLE["private"]
-    chat = real_corpus("private")
     out = []
-    if corpus.content_hash == chat.content_hash:
-        out.append((f"real chat ({chat.n_users:,} people)", profile_from_index(chat.content_hash, index)
-                    if index is not None and index.max_length >= MAX_K else profile_for(chat.content_hash, None, chat)))
+    if corpus.content_hash == (_shipped().get(CHAT_KEY) or {}).get("content_hash") or (
+            not _shipped() and corpus.content_hash == real_corpus("private").content_hash):
+        out.append((f"real chat ({corpus.n_users:,} people)", profile_from_index(corpus.content_hash, index)
+                    if index is not None and index.max_length >= MAX_K else _chat_profile()))
         classroom = sample_corpus("private", "classroom")
-        out.append((f"synthetic classroom, first {n_chat:,} users",
-                    profile_for(classroom.content_hash, n_chat, classroom)))
+        out.append((f"synthetic classroom, first {n_chat:,} users", reference(CLASSROOM_KEY, classroom)
+                    or profile_for(classroom.content_hash, n_chat, classroom)))
         return out
     if index is not None and index.max_length >= MAX_K:
         out.append((f"{label} ({corpus.n_users:,} users)", profile_from_index(corpus.content_hash, index)))
@@ -57,7 +104,7 @@ def _columns(label: str, corpus, *, index=None, lazy: bool) -> list[tuple[str, T
         out.append((f"{label} ({corpus.n_users:,} users)", profile_for(corpus.content_hash, None, corpus)))
     if corpus.n_users > n_chat:
         out.append((f"{label}, first {n_chat:,} users", profile_for(corpus.content_hash, n_chat, corpus)))
-    out.append((f"real chat ({chat.n_users:,} people)", profile_for(chat.content_hash, None, chat)))
+    out.append((f"real chat ({n_chat:,} people)", _chat_profile()))
     return out
 
 

@@ -170,3 +170,28 @@ def test_first_users_of_a_token_array_corpus_are_cut_before_encoding():
     for p in (cut, token):
         assert p.n_users == 120 and p.distinct_mean == whole.distinct_mean and dict(p.shared) == dict(whole.shared)
         assert p.sentences.tolist() == whole.sentences.tolist() and p.tokens.tolist() == whole.tokens.tolist()
+
+
+def test_shipped_reference_profiles_recompute():
+    """sample_data/text_profiles.json (scripts/text_profiles.py) holds exactly what dpcore.text_profile computes now,
+    on the corpora whose content hashes it names; the panel reads it only for those."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("text_profiles", root / "scripts" / "text_profiles.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    shipped = json.loads((root / "sample_data" / "text_profiles.json").read_text())["profiles"]
+    fresh = script.shipped_profiles()
+    assert set(shipped) == set(fresh) == {"chat-private", "classroom-private-first-920"}
+    for key, entry in fresh.items():
+        assert shipped[key] == json.loads(json.dumps(entry)), f"{key}: rerun python scripts/text_profiles.py"
+    from dpui import text_profile_panel as panel
+
+    chat = panel.reference(panel.CHAT_KEY)
+    assert chat is not None and chat.to_dict() == fresh["chat-private"]["profile"]
+    classroom = dpcore.load_sample_corpus("private")
+    assert panel.reference(panel.CLASSROOM_KEY, classroom).to_dict() == fresh["classroom-private-first-920"]["profile"]
+    assert panel.reference(panel.CLASSROOM_KEY, dpcore.load_real_corpus("chat", which="private")) is None  # wrong hash
