@@ -39,8 +39,10 @@ def test_paper_size_link_navigation_and_preset(page, app_url):
     page.get_by_text(re.compile("Paper vs here")).first.click()
     section = page.locator('[data-testid="stExpander"]').filter(has_text="Paper vs here")
     assert section.get_by_text("Measured by").count() >= 1
-    section.get_by_role("button", name="Use the paper's settings").click()
+    # (the page compares on the real chat too: one preset for each; this one keeps the synthetic paper size)
+    section.get_by_role("button", name="… on the synthetic paper size").click()
     wait_idle(page, settle=1.0, timeout=300)
     assert eps_value(page) == f"{pr.FIG1_SETTINGS['epsilon']:g}"
     assert f"eps={pr.FIG1_SETTINGS['epsilon']:g}" in page.url
+    assert page.get_by_role("radio", name=re.compile("^paper")).is_checked()
     assert_no_error_text(page, "Bayesian n-gram DP after the paper preset")
