@@ -86,12 +86,17 @@ def _chat_profile() -> TextProfile:
     return profile_for(chat.content_hash, None, chat)
 
 
+def _is_chat(corpus) -> bool:
+    """The corpus is the real chat's private part (by content hash; the chat is loaded only when nothing ships)."""
+    shipped = (_shipped().get(CHAT_KEY) or {}).get("content_hash")
+    return corpus.content_hash == (shipped or real_corpus("private").content_hash)
+
+
 def _columns(label: str, corpus, *, index=None, lazy: bool) -> list[tuple[str, TextProfile]]:
     """(name, profile) of the corpora to show: the selected one, then at the chat's number of people, then the chat."""
     n_chat = REAL_PEOPLE["private"]
     out = []
-    if corpus.content_hash == (_shipped().get(CHAT_KEY) or {}).get("content_hash") or (
-            not _shipped() and corpus.content_hash == real_corpus("private").content_hash):
+    if _is_chat(corpus):
         out.append((f"real chat ({corpus.n_users:,} people)", profile_from_index(corpus.content_hash, index)
                     if index is not None and index.max_length >= MAX_K else _chat_profile()))
         classroom = sample_corpus("private", "classroom")
@@ -170,8 +175,8 @@ def text_profile_panel(page: str, settings, *, index=None, lazy: bool | None = N
     with st.expander("🔎 What this text looks like — why DPNE and DPSU differ on real and synthetic text",
                      expanded=False):
         st.markdown(text("text_profile", "intro", public=settings.public_label))
-        if index is None and not lazy:  # the DP n-gram extraction page's cached index: built once for both pages
-            from .dpne_data import ngram_index
+        if index is None and not lazy and not _is_chat(corpus):  # the DPNE page's cached index, built once for both
+            from .dpne_data import ngram_index  # pages (the chat's own profile ships: no index for it)
 
             index = ngram_index(corpus.content_hash, corpus)
         columns = _columns(settings.corpus_label, corpus, index=index, lazy=lazy and index is None)
