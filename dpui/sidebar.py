@@ -115,7 +115,8 @@ def _draw_corpus(ctx: dict) -> str:
              "chitchat-dataset package); the pages' private data is a fixed seeded 70 % of its people, the public "
              "data (prior / vocabulary) the other 30 %. classroom / paper: synthetic text from our generator "
              "(paper: the papers' scale, generated on first use and cached on disk; the 'Paper vs here' sections "
-             "compare with the papers on it and on the chat). upload: your file replaces the private data. "
+             "compare with the papers on it and on the chat). upload: your file replaces the private data; the "
+             "public data stays the chat's public part. "
              "Shown in the URL as corpus=chat, classroom, paper or upload.",
     )
     _load_corpora(ctx, choice, draw_panel=True)
