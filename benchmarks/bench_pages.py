@@ -2,7 +2,7 @@
 
 Run by hand from the repo root (not in CI):
 
-    python benchmarks/bench_pages.py [--size classroom|paper] [--runs 20] [page ...]
+    python benchmarks/bench_pages.py [--data chat|classroom|paper] [--runs 20] [page ...]
 
 Each page runs in its own Python process (so "cold" is a new session with empty Streamlit caches and
 the corpus not yet loaded, and the peak RSS is that page's alone), through streamlit's AppTest (the
@@ -10,9 +10,10 @@ script runs in-process, without a browser): the numbers are the Python side of a
 dpcore calls, figure building. Wall time and CPU time (time.process_time, all threads) are printed with
 the load average, since the machine may be shared.
 
-``--size paper`` asks for the 100,000-user sample corpus: through the URL (``?size=paper``, the shared
-sidebar's size setting, issue 8) when the sidebar has that setting; on a branch where it does not yet,
-the benchmark itself makes ``dpui.corpus_panel``'s loader pass ``size`` (a hook in this process only).
+``--data`` is the sidebar's data choice, passed through the URL (``?corpus=chat|classroom|paper``, issue 20):
+``chat`` (the default, as in the app: the real chat's 920 private people), ``classroom`` (3,000 synthetic users) or
+``paper`` (100,000). ``--size classroom|paper`` is the old spelling of ``--data classroom|paper``. On a branch
+whose sidebar has no data choice yet, the size goes through ``?size=`` or a hook in ``dpui.corpus_panel``'s loader.
 """
 
 from __future__ import annotations
@@ -46,9 +47,11 @@ def _loadavg() -> str:
 
 
 def _size_hook(size: str) -> str:
-    """Make the pages read the ``size`` sample corpus. Returns how."""
+    """Make the pages read the ``size`` data. Returns how."""
     from dpui import sidebar
 
+    if size in getattr(sidebar, "CORPUS_CHOICES", ()):
+        return "corpus"  # the sidebar reads ?corpus=…; nothing to patch
     if "size" in getattr(sidebar, "SHARED_SETTINGS", {}):
         return "url"  # the sidebar reads ?size=…; nothing to patch
     if size == "classroom":
@@ -69,7 +72,9 @@ def child(name: str, runs: int, size: str) -> dict:
     if not (ROOT / path).exists():
         return out | {"error": "page file missing"}
     at = AppTest.from_file(str(ROOT / path), default_timeout=3600)
-    if how == "url":
+    if how == "corpus":
+        at.query_params["corpus"] = size
+    elif how == "url":
         at.query_params["size"] = size
     t0, c0 = time.perf_counter(), time.process_time()
     at.run()
@@ -116,10 +121,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("pages", nargs="*", help=f"pages to time (default: all of {', '.join(PAGES)})")
     ap.add_argument("--runs", type=int, default=20)
-    ap.add_argument("--size", choices=("classroom", "paper"), default="classroom")
+    ap.add_argument("--data", choices=("chat", "classroom", "paper"), default="chat")
+    ap.add_argument("--size", choices=("classroom", "paper"), help="old spelling of --data classroom|paper")
     ap.add_argument("--json", help="also append the results as JSON lines to this file")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    args.size = args.size or args.data
     if args.child:
         print("RESULT " + json.dumps(child(args.child, args.runs, args.size)), flush=True)
         return
@@ -128,7 +135,7 @@ def main() -> None:
         ap.error(f"unknown page(s) {unknown}; choose from {list(PAGES)}")
     for name in args.pages or list(PAGES):
         t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, __file__, "--child", name, "--runs", str(args.runs), "--size", args.size],
+        proc = subprocess.run([sys.executable, __file__, "--child", name, "--runs", str(args.runs), "--data", args.size],
                               capture_output=True, text=True, cwd=ROOT, env=os.environ.copy())
         line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")), None)
         if line is None:

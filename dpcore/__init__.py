@@ -30,6 +30,7 @@ from .corpus import (
 )
 from .quoting import quote
 from .real_corpus import REAL_CORPORA, REAL_SPLITS, load_real_corpus
+from .text_profile import TextProfile, dpne_vs_dpsu_reason, reason_length, sentences_per_user, text_profile
 from .guarantees import (
     GUARANTEE_KINDS,
     Guarantee,

@@ -1503,7 +1503,7 @@ def _expected_weights(pair_user: np.ndarray, keep: np.ndarray, n_users: int, lim
     return np.where(keep, np.minimum(1.0, limit / np.maximum(n, 1.0)) / np.sqrt(np.maximum(np.minimum(n, limit), 1.0)), 0.0)
 
 
-def pruning_chain(index: NgramIndex, release: DpneRelease, *, K: int = 100) -> PruningChain:
+def pruning_chain(index: NgramIndex, release: DpneRelease, *, K: int = 100, lengths=None) -> PruningChain:
     """:class:`PruningChain` of a DPNE ``release`` on the corpus of ``index`` (selection "random", policy
     "weighted": the expected counts assume both).
 
@@ -1511,6 +1511,8 @@ def pruning_chain(index: NgramIndex, release: DpneRelease, *, K: int = 100) -> P
       index: the corpus' :class:`NgramIndex` (max_length at least the release's longest length).
       release: a :class:`DpneRelease` of that corpus.
       K: the popularity threshold (003 Fig. 4: K = 100).
+      lengths: the lengths to report (default: every length the release reached); the others are only walked
+        through (their released sets decide the next length's candidates), which saves the weights' cost.
     """
     if not isinstance(index, NgramIndex):
         raise TypeError(f"index must be an NgramIndex (see build_ngram_index), got {type(index).__name__}")
@@ -1525,6 +1527,7 @@ def pruning_chain(index: NgramIndex, release: DpneRelease, *, K: int = 100) -> P
     _, rho_single = dpsu_threshold(release.epsilon, release.delta, limit)
     n_users = index.corpus.n_users
     reached = sorted(k for k in release.thresholds if k <= index.max_length)
+    report = set(reached if lengths is None else (int(k) for k in lengths))
     in_prev = None
     rows = []
     for k in reached:
@@ -1534,13 +1537,17 @@ def pruning_chain(index: NgramIndex, release: DpneRelease, *, K: int = 100) -> P
         if rel.shape[0]:
             found = index.lookup(rel)
             released[found[found >= 0]] = True
+        if k not in report:
+            in_prev = released
+            continue
         if k == 1:
             valid = np.ones(lev.n_grams, dtype=bool)
         else:
             valid = in_prev[lev.prefix]
-            if release.pruning == "both" and lev.n_grams:
-                suffix = index.lookup(lev.grams[:, 1:])
-                valid &= (suffix >= 0) & in_prev[np.maximum(suffix, 0)]
+            candidates = np.flatnonzero(valid)  # the suffix is looked up for the prefix-valid k-grams only
+            if release.pruning == "both" and candidates.size:
+                suffix = index.lookup(lev.rows(candidates)[:, 1:])
+                valid[candidates] = (suffix >= 0) & in_prev[np.maximum(suffix, 0)]
         pu, pg = lev.pair_user, lev.pair_gram
         h_dpne = np.bincount(pg, weights=_expected_weights(pu, valid[pg], n_users, limit), minlength=lev.n_grams)
         h_single = np.bincount(pg, weights=_expected_weights(pu, np.ones(pu.size, dtype=bool), n_users, limit),

@@ -55,7 +55,7 @@ def bayesian_knobs() -> BayesKnobs:
         n = st.radio("n-gram order n", (1, 2, 3), index=0, horizontal=True, key="bayes_n", **IN_URL,
                      help="Vocabulary = the public corpus' n-grams; n-grams never cross a sentence boundary.")
         W = st.slider("W (Laplace baselines: max counts per user)", 1, 50, DEFAULT_W, key="bayes_W", **IN_URL,
-                      help="000 §4.3 uses W = |U|/1000 (≈ 2 for the sample corpus).")
+                      help="000 §4.3 uses W = |U|/1000 (≈ 1 for the real chat's 920 people, 3 for the classroom sample).")
         K = st.select_slider("K (k-anonymity: min. users per item)", K_OPTIONS, value=DEFAULT_K, key="bayes_K", **IN_URL)
         reps = st.slider("Repetitions (noisy curves)", 2, 30, 10, key="bayes_reps", **IN_URL,
                          help="Curves show the mean and a 10–90% band over this many seeded releases.")

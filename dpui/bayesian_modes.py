@@ -23,16 +23,21 @@ MODES = {"strict": "strict (DP): caps L and N_max, γ bounded for every corpus",
 N_MAX_OPTIONS = (100, 200, 500, 1000, 2000, 2400, 5000, 10_000, 20_000, 50_000, 100_000, 1_000_000)
 DEFAULT_L = 50
 DEFAULT_N_MAX = 10_000
-_SIZE_KEY = "_bayes_nmax_size"  # session state: the sample size N_max's default was last drawn for
+_SIZE_KEY = "_bayes_nmax_size"  # session state: the data choice N_max's default was last drawn for
 
 
-def default_n_max(size: str) -> int:
-    """N_max's default for the sample corpus of this size: the smallest offered cap at or above the size's
-    stated number of private users (public: sample_data.generate.SIZES; 10,000 for the classroom's 3,000,
-    100,000 for the paper size's 100,000), so the default page is not refused for too many users."""
+def default_n_max(data: str) -> int:
+    """N_max's default for a data choice (dpui.corpus_panel.DATA_CHOICES): the smallest offered cap at or above
+    its stated number of private users, at least 10,000 (public numbers: sample_data.generate.SIZES and
+    corpus_panel.REAL_PEOPLE; 10,000 for the chat's 920 people and the classroom's 3,000 users, 100,000 for the
+    paper size's 100,000; an upload gets 10,000 and a larger one is refused with a message naming max_users),
+    so the default page is not refused for too many users."""
     from sample_data.generate import SIZES
 
-    return max(DEFAULT_N_MAX, min(n for n in N_MAX_OPTIONS if n >= SIZES[size]["private"]))
+    from .corpus_panel import REAL_PEOPLE
+
+    stated = {"chat": REAL_PEOPLE["private"], "upload": 0, **{k: v["private"] for k, v in SIZES.items()}}[data]
+    return max(DEFAULT_N_MAX, min(n for n in N_MAX_OPTIONS if n >= stated))
 
 
 @dataclass(frozen=True)
@@ -47,9 +52,9 @@ class ModeKnobs:
         return {"mode": self.mode, "L": self.L, "N_max": self.N_max}
 
 
-def mode_knobs(size: str = "classroom") -> ModeKnobs:
+def mode_knobs(size: str = "chat") -> ModeKnobs:
     """Draw the mode switch and the caps in the sidebar (URL keys bayes_mode, bayes_L, bayes_Nmax); N_max's
-    default follows the sample corpus's size (:func:`default_n_max`)."""
+    default follows the data choice ``size`` (:func:`default_n_max`)."""
     previous = st.session_state.get(_SIZE_KEY)
     if previous not in (None, size) and st.session_state.get("bayes_Nmax") == default_n_max(previous):
         st.session_state["bayes_Nmax"] = default_n_max(size)  # untouched default: follow the new size

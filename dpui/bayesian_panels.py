@@ -13,6 +13,7 @@ from dpcore.metrics import KL_SMOOTHING
 from .bayesian_knobs import BayesKnobs
 from .calibration import calibration_note
 from .exercises import spoiler
+from .text_profile_panel import text_profile_panel
 from .texts import latex, text
 
 
@@ -49,3 +50,13 @@ def release_panel(k: BayesKnobs, *, counts, prepared, release, gamma_worst: floa
     with st.expander("The mechanism (000 Algorithm 1, Corollary 1; SPEC §3)", expanded=False):
         latex("bayesian", "mechanism_latex")
         st.markdown(text("bayesian", "mechanism_note", smoothing=KL_SMOOTHING))
+
+
+def text_panel(settings, k: BayesKnobs, L: int) -> None:
+    """"What this text looks like" (dpui.text_profile_panel) with what the activity means for the W and L caps."""
+    def note(name, profile) -> str:
+        act = profile.activity()
+        return text("text_profile", "bayes_note", corpus=name, top10=act["top10_share"], q50=act["q50"],
+                    mean=act["mean"], W=k.W, kept_w=profile.kept_tokens(k.W), L=L, n=k.n, kept_l=profile.kept_share(k.n, L))
+
+    text_profile_panel("bayes", settings, note=note)

@@ -1,4 +1,16 @@
-"""The corpus the pages run on: the sample (classroom or paper size), or a file the user uploads.
+"""The data the pages run on (issue 20): the real chat corpus (the default), the synthetic sample (classroom or
+paper size), or a file the user uploads.
+
+``DATA_CHOICES`` is the sidebar's one data choice (``?corpus=chat|classroom|paper|upload``), and
+:func:`data_corpora` gives its private and public corpora with their labels:
+
+* ``chat`` — real people's messages, the BYU Chit-Chat Challenge 2018 (``dpcore.load_real_corpus``, offline):
+  private = the fixed, seeded 70 % of the 1,315 people (920), public = the other 30 % (395): other people
+  of the same chat, not a separately published corpus (no person is in both);
+* ``classroom`` / ``paper`` — the synthetic sample of that size, private and public from the same generator;
+* ``upload`` — your file replaces the private data; the public data (prior, vocabulary) is the real chat's
+  public part (395 people): real English conversation, the same on every server, independent of the upload.
+  Until a usable file is uploaded the pages run on the real chat.
 
 The sample corpora come in two sizes (``SAMPLE_SIZES``): ``classroom`` (the shipped files, 3,000 private
 users) and ``paper`` (100,000 private / 30,000 public users, generated deterministically by dpcore on
@@ -18,7 +30,7 @@ import threading
 
 import streamlit as st
 
-from dpcore import UPLOAD_LIMITS, Corpus, CorpusError, load_sample_corpus, peek_columns, quote
+from dpcore import UPLOAD_LIMITS, Corpus, CorpusError, load_real_corpus, load_sample_corpus, peek_columns, quote
 from dpcore.corpus import PAPER_CACHE_VERSION, data_cache_dir
 
 from . import uploads
@@ -28,6 +40,12 @@ UPLOADED_KEY = "_uploaded_corpus"
 """Session state: which upload this session uses — (sha256 of the file, file name, user column, text column) —
 or ("refused", sha256) after a file that could not be used; the parsed corpus itself is held by dpui.uploads."""
 SAMPLE_SIZES = ("classroom", "paper")
+DATA_CHOICES = ("chat", "classroom", "paper", "upload")
+"""The sidebar's data choice, as the URL carries it (``?corpus=…``); the first is the default."""
+REAL_PEOPLE = {"all": 1315, "private": 920, "public": 395}
+"""People of the real chat corpus and of its fixed 70/30 split (stated, public numbers; tests check them)."""
+CHAT_PUBLIC_TEXT = ("other people of the same chat: {n:,} people, a fixed seeded 30 % split of the 1,315 people "
+                    "(nobody is in both parts)")
 _READY: set = set()  # (which, size) loaded in this server process (st.cache_resource holds the corpus)
 _LOCK = threading.Lock()
 
@@ -60,6 +78,36 @@ def sample_corpus(which: str, size: str = "classroom") -> Corpus:
                 _READY.add((which, size))
                 return corpus
     return _sample(which, size)
+
+
+@st.cache_resource(show_spinner="Loading the real chat corpus …")
+def real_corpus(which: str) -> Corpus:
+    """The real chat corpus's ``which`` part ("private": 920 people, "public": 395), from chitchat-dataset."""
+    return load_real_corpus("chat", which=which)
+
+
+def data_corpora(choice: str, *, uploaded: Corpus | None = None) -> dict:
+    """The private and public corpora of a data choice, and how the sidebar names them.
+
+    Returns a dict with ``private``, ``public`` (Corpus), ``corpus_label`` (the private data, as exports and
+    captions name it) and ``public_label`` (the public data: prior / vocabulary). ``uploaded`` is the upload
+    for ``choice == "upload"`` (None: no usable file yet, the real chat stands in).
+    """
+    if choice in SAMPLE_SIZES:
+        label = {"classroom": "shipped sample corpus (classroom size)", "paper": "generated sample corpus (paper size)"}
+        public = sample_corpus("public", choice)
+        return {"private": sample_corpus("private", choice), "public": public, "corpus_label": label[choice],
+                "public_label": f"{choice}-size public sample, {public.n_users:,} users"}
+    public = real_corpus("public")
+    out = {"private": real_corpus("private"), "public": public,
+           "corpus_label": f"real chat (BYU Chit-Chat 2018), private part: {REAL_PEOPLE['private']:,} of "
+                           f"{REAL_PEOPLE['all']:,} people",
+           "public_label": CHAT_PUBLIC_TEXT.format(n=public.n_users)}
+    if choice == "upload" and uploaded is not None:
+        out.update(private=uploaded, corpus_label=f"uploaded: {quote(uploaded.name, 80, bare=True)}",
+                   public_label=f"the real chat's public part, {public.n_users:,} people (a fixed seeded 30 % split of "
+                                f"the chat's {REAL_PEOPLE['all']:,} people), not your file")
+    return out
 
 
 @st.cache_resource(show_spinner="Loading the sample corpus …")

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dpcore import build_ngram_index, dpne, dpsu_all, dpsu_even, dpsu_single, encode_users, prepare_dpne
+from dpcore import (build_ngram_index, dpne, dpne_vs_dpsu_reason, dpsu_all, kanonymity_coverage, dpsu_even, dpsu_single, encode_users,
+                    prepare_dpne, pruning_chain, reason_length, text_profile)
 
 from .state import rng_for
 
+PAGE_DEFAULTS = {"eps": 4.0, "delta": 1e-6}
+"""The page's own starting ε and δ (``shared_sidebar(defaults=...)``): Table 4's ε = 4 with δ = 1e-6, where DPNE's
+lead over DPSU-single shows on the real chat's 920 people; at the global ε = 1 both release a handful of n-grams
+there. Used until the session sets ε or δ on purpose; never carried to the other pages."""
 ETA_OPTIONS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2)
 """η values of the page's slider and of the spurious-share sweep (003 Table 3)."""
 MAX_T = 10
@@ -75,6 +80,45 @@ def plan_knobs(epsilon, delta, T, delta0, decay, pruning, selection, policy) -> 
 def baseline_salt(epsilon, delta, T, delta0, selection, policy) -> tuple:
     """The salt of :func:`baseline_sizes`' draws (exported as it is)."""
     return ("dpne-baselines", epsilon, delta, T, delta0, selection, policy)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def coverage(corpus_hash, knobs: tuple, eta, seed, ks: tuple, _corpus):
+    """dpcore.kanonymity_coverage of the page's DPNE run (evaluation only), cached with the run's key and the K."""
+    release, _ = dpne_run(corpus_hash, knobs, eta, seed, _corpus)
+    return kanonymity_coverage(ngram_index(corpus_hash, _corpus), release, ks=list(ks), max_length=dict(knobs)["max_length"])
+
+
+def chat_epsilon_sentence() -> str | None:
+    """What ε DPNE needs on the real chat (dpcore.paper_results.dpne_epsilon_sweep, measured by scripts/paper_compare.py
+    into the results file, mean over seeds), or None when the file has no such entry."""
+    from .paper_vs_here import load_results
+
+    entry = load_results().get("comparisons", {}).get("table4_chat") or {}
+    return (entry.get("epsilon_sweep") or {}).get("sentence")
+
+
+WHY_K = 10
+"""The popularity threshold of the measured reason (k-grams used by at least this many users: on 920 people, 100 is
+reached by no 4-gram)."""
+
+
+@st.cache_data(show_spinner="Measuring why DPNE and DPSU-single differ here …", max_entries=32)
+def why_dpne(corpus_hash, knobs: tuple, eta, seed, _corpus) -> str | None:
+    """dpcore.dpne_vs_dpsu_reason for the page's DPNE run: dpcore.pruning_chain at K = WHY_K and the corpus's text
+    profile (evaluation only). None when the run does not use the random selection and the weighted policy (the
+    chain's expected weights assume both)."""
+    kw = dict(knobs)
+    if kw["selection"] != "random" or kw["policy"] != "weighted":
+        return None
+    index = ngram_index(corpus_hash, _corpus)
+    release, _ = dpne_run(corpus_hash, knobs, eta, seed, _corpus)
+    profile = text_profile(index, max_k=min(9, MAX_T), ks=(WHY_K,))
+    k = reason_length(release.thresholds, profile, K=WHY_K)
+    chain = pruning_chain(index, release, K=WHY_K, lengths=() if k is None else (k,)).rows
+    reason = dpne_vs_dpsu_reason(chain, profile, K=WHY_K, contribution_limit=kw["contribution_limit"], k=k) if k else \
+        dpne_vs_dpsu_reason([], profile, K=WHY_K, contribution_limit=kw["contribution_limit"])
+    return "**Why, measured on this run (evaluation only):** " + reason
 
 
 @st.cache_data(show_spinner="Running the DPSU baselines …", max_entries=64)

@@ -30,13 +30,12 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
-from streamlit.runtime.state.session_state_proxy import get_session_state
 
 from dpcore import exercises as _exercises
 from dpcore.exercises import CHOICE, Exercise, exercise_link, exercise_sheet, sheet_filename
 
 from .errors import plain_text, user_value
+from .state import explicitly_set, forget_link_value
 
 __all__ = ["exercise_mode", "EXERCISE_PARAM", "PROGRESS_KEY", "APPLIED_KEY", "SPOILERS", "answer_hidden", "spoiler",
            "HIDDEN"]
@@ -98,34 +97,16 @@ def _base_url() -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-def _forget_link_value(key: str) -> None:
-    """Let a ``bind="query-params"`` widget take the session-state value rather than the link's.
-
-    On a page's first load Streamlit 1.67 seeds a bound widget from the URL the session opened with,
-    over a value set in ``st.session_state``; a stale ``?m101_b=7.5`` in the exercise link would win.
-    The address bar's parameter is dropped with the public API (allowed while the widget is not bound
-    yet); the remembered opening URL only through Streamlit's query-params object (private, 1.67), and
-    if that ever changes the exercise still opens, with the link's value for that knob.
-    """
-    if key in st.query_params:
-        try:
-            del st.query_params[key]
-        except StreamlitAPIException:  # already bound: the session-state write below syncs the URL
-            pass
-    try:
-        with get_session_state().query_params() as qp:
-            qp._initial_query_params.pop(key, None)
-    except Exception:  # noqa: BLE001 - private API moved: keep the public behaviour
-        pass
+_forget_link_value = forget_link_value  # (moved to dpui.state: the sidebar's old-link translation uses it too)
 
 
 def apply_settings(ex: Exercise) -> None:
-    """Write the exercise's widget values into session state (and drop clashing URL parameters). An exercise on
-    the sample corpus is computed on the classroom size (dpcore.exercises), so it also sets ``size``."""
-    settings = {**ex.settings, "size": "classroom"} if "corpus" in ex.settings else ex.settings
-    for key, value in settings.items():
+    """Write the exercise's widget values into session state (and drop clashing URL parameters). An exercise
+    that depends on data names its corpus (``corpus``: the sidebar's data choice, e.g. chat or classroom)."""
+    for key, value in ex.settings.items():
         _forget_link_value(key)
         st.session_state[key] = value
+        explicitly_set().add(key)  # a shared setting the exercise sets travels to the other pages
     st.session_state[APPLIED_KEY] = ex.id
     st.query_params[EXERCISE_PARAM] = ex.id
 

@@ -7,11 +7,13 @@ One call per paper page, after ``shared_sidebar()`` and before the page's own wi
 It draws an expander with
 
 * a **"Use the paper's settings"** button whose ``on_click`` callback writes the paper's settings into
-  ``st.session_state`` under the widgets' keys (the page's knobs and the shared sidebar's ε, δ, corpus and
-  size). A callback runs before the script, so before any widget is drawn: the only moment Streamlit lets
-  a keyed widget's value be set;
-* a table: quantity, the paper's number and its table/figure, ours at the same settings, and the
-  one-line verdict (reproduced or not, with the measured reason) of :mod:`dpcore.paper_results`.
+  ``st.session_state`` under the widgets' keys (the page's knobs and the shared sidebar's ε, δ and data).
+  A callback runs before the script, so before any widget is drawn: the only moment Streamlit lets
+  a keyed widget's value be set. Pages compared on the real chat too (issue 20) get two: the paper's
+  settings on the real chat, and on the synthetic paper-size corpus;
+* a table: quantity, the paper's number and its table/figure, ours at the same settings (on the real chat's
+  920 people and on the synthetic paper-size corpus, side by side, where both were measured), and the
+  one-line verdicts (reproduced or not, with the measured reason) of :mod:`dpcore.paper_results`.
 
 Ours are **not** computed here: at paper scale 003's Table 4 alone runs DPNE and three DPSU variants five
 times on 100,000 users. ``scripts/paper_compare.py`` runs the ``dpcore.paper_results.compare_*`` functions
@@ -38,6 +40,7 @@ from dpcore.bayesian_experiments import kl_vs_epsilon
 from dpcore.dpne import dpne
 
 from . import corpus_panel
+from .state import explicitly_set
 
 RESULTS_PATH = Path(__file__).resolve().parent.parent / "sample_data" / "paper_comparisons.json"
 SCRIPT = "scripts/paper_compare.py"
@@ -53,6 +56,7 @@ class PaperSection:
     title: str
     intro: str
     live: object = None  # a compare function cheap enough to run on every render (no results file)
+    real: str | None = None  # the entry of the same comparison on the real chat (issue 20), shown beside
 
 
 SECTIONS = {
@@ -66,12 +70,15 @@ SECTIONS = {
         f"000 reports up to {pr.FIG1_BAYES.values['reduction']:.0%} lower KL divergence than the Laplace mechanism "
         f"at ε = {pr.FIG1_SETTINGS['epsilon']:g} (unigrams of Reddit, {pr.FIG1_BAYES.settings['users']:,} users). "
         "Ours: the same mechanisms (BayesianDP as in the paper, γ measured on the corpus; Laplace with a per-user "
-        "cap W) on unigrams of the paper-size sample corpus, mean over seeds."),
+        "cap W) on unigrams of the real chat (private: 920 people; public data: the other 395 people of the same "
+        "chat, a fixed seeded split of people), with our strict (DP) variant beside, and of the synthetic paper-size "
+        "sample corpus (100,000 users), mean over seeds.", real="bayesian_fig1_chat"),
     "3_DP_ngram_extraction": PaperSection(
         "table4", "003 Table 4 and Fig. 4: k-grams extracted by DPNE and the DPSU baselines",
         "003 extracts k-grams from Reddit (1.2 M users) at ε = {epsilon:g}, δ = {delta:g}, Δ0 = {contribution_limit}, "
-        "η = {eta:g}, T = {max_length}. Ours: the same algorithms and settings on the paper-size sample corpus "
-        "(100,000 users), mean over seeds.".format(**pr.TABLE4_SETTINGS)),
+        "η = {eta:g}, T = {max_length}. Ours: the same algorithms and settings on real text, the chat's 920 private "
+        "people, and on the synthetic paper-size sample corpus (100,000 users), mean over seeds."
+        .format(**pr.TABLE4_SETTINGS), real="table4_chat"),
     "4_TopicDP": PaperSection(
         "topicdp_fig52", "004 Figs. 5.2 and 5.6: L1 error of the released 10 × 10 topic–keyword matrix",
         "004 releases Enron's LDA topic–keyword matrix at ε = {epsilon:g}, γ = {gamma:g}, δ = {delta:g}. Ours: the "
@@ -100,14 +107,17 @@ def _defaults(fn) -> dict:
     return {k: p.default for k, p in inspect.signature(fn).parameters.items() if p.default is not inspect.Parameter.empty}
 
 
-def preset(page: str, entry: dict | None = None) -> dict:
+def preset(page: str, entry: dict | None = None, *, data: str | None = None) -> dict:
     """The widget values (key → value) that put ``page`` at the paper's settings, from dpcore.paper_results
     (and, for what the paper leaves open, the defaults of the compare function that measured ours).
 
-    The sample corpus's size is the one the shipped measurement ran on (the paper size, except TopicDP when
-    no sampled sensitivities exist for the paper corpus)."""
+    ``data``: the data choice (``corpus``); by default the real chat on a page compared on it (``real``), else the
+    one the shipped measurement ran on (the paper size, except TopicDP when no sampled sensitivities exist for the
+    paper corpus)."""
     entry = entry or {}
-    shared = {"corpus": "sample", "size": entry.get("corpus", {}).get("size", "paper")}
+    if data is None:
+        data = "chat" if SECTIONS.get(page) and SECTIONS[page].real else entry.get("corpus", {}).get("size", "paper")
+    shared = {"corpus": data}
     if page == "1_Mechanisms_101":  # no corpus: the shared corpus settings are left alone
         return {"eps": pr.LECTURE_SETTINGS["epsilon"], "m101_scale_mode": "from ε"}
     if page == "3_DP_ngram_extraction":
@@ -145,6 +155,7 @@ def _apply(page: str, values: dict) -> None:
             except StreamlitAPIException:  # bound this run: the session-state write below syncs the URL
                 pass
         st.session_state[key] = value
+        explicitly_set().add(key)
     st.session_state[APPLIED_KEY] = page
 
 
@@ -177,37 +188,78 @@ def fmt_paper(x) -> str:
     return f"{int(x):,}"
 
 
-def table_rows(entry: dict) -> list[dict]:
-    """The comparison as display rows: quantity, the paper's number, where the paper reports it, ours."""
+REAL_COLUMN = "here: real chat"
+SYNTHETIC_COLUMN = "here: synthetic, paper size"
+
+
+def _synthetic_size(entry: dict) -> str:
+    """The synthetic corpus an entry was measured on: "paper", or "classroom" where the paper size has no inputs
+    yet (TopicDP's sampled sensitivities)."""
+    size = entry.get("corpus", {}).get("size", "paper")
+    return size if size in ("classroom", "paper") else "paper"
+
+
+def synthetic_column(entry: dict) -> str:
+    return SYNTHETIC_COLUMN.replace("paper size", f"{_synthetic_size(entry)} size")
+
+
+def synthetic_label(entry: dict) -> str:
+    return SYNTHETIC_LABEL.replace("paper size", f"{_synthetic_size(entry)} size")
+
+
+def table_rows(entry: dict, real: dict | None = None) -> list[dict]:
+    """The comparison as display rows: quantity, the paper's number, where the paper reports it, ours. With ``real``
+    (the same comparison on the real chat) ours come in two columns, the real chat's first; a quantity measured on
+    one corpus only shows "—" in the other."""
     source = getattr(pr, entry["reported"]).source
-    return [{"quantity": r["quantity"], "paper": fmt_paper(r["paper"]), "paper source": source if r["paper"] is not None
-             else "— (not reported)", "here": fmt(r["here"])} for r in entry["rows"]]
+    if real is None:
+        return [{"quantity": r["quantity"], "paper": fmt_paper(r["paper"]), "paper source": source if r["paper"] is not None
+                 else "— (not reported)", "here": fmt(r["here"])} for r in entry["rows"]]
+    synthetic = {r["quantity"]: r for r in entry["rows"]}
+    order = [r["quantity"] for r in real["rows"]] + [q for q in synthetic if q not in {r["quantity"] for r in real["rows"]}]
+    mine = {r["quantity"]: r for r in real["rows"]}
+    out = []
+    for q in order:
+        paper = (mine.get(q) or synthetic[q])["paper"]
+        out.append({"quantity": q, "paper": fmt_paper(paper), "paper source": source if paper is not None
+                    else "— (not reported)", REAL_COLUMN: fmt(mine[q]["here"]) if q in mine else "—",
+                    synthetic_column(entry): fmt(synthetic[q]["here"]) if q in synthetic else "—"})
+    return out
 
 
-def table2_text(entry: dict) -> str | None:
-    """For 003: our distinct k-grams per user beside Reddit's (003 Table 2), set against the contribution limit."""
+def table2_text(entry: dict, real: dict | None = None) -> str | None:
+    """For 003: distinct k-grams per user, ours beside Reddit's (003 Table 2), set against the contribution limit."""
     t2 = entry.get("table2")
     if not t2:
         return None
     rows, limit = t2["rows"], entry["settings"].get("contribution_limit")
     here = ", ".join(fmt(r["here"]) for r in rows[:5])
     paper = ", ".join(fmt_paper(r["paper"]) for r in rows[:5])
-    return (f"**The data beside Reddit's:** a generated user holds on average {here} … distinct k-grams for "
+    chat = ""
+    if real and real.get("table2"):
+        chat = "a person of the real chat " + ", ".join(fmt(r["here"]) for r in real["table2"]["rows"][:5]) + " …, "
+    return (f"**The data beside Reddit's:** {chat}a generated user holds on average {here} … distinct k-grams for "
             f"k = 1…5, a Reddit user {paper} … ({getattr(pr, t2['reported']).source}; all lengths below), "
             f"against the contribution limit Δ0 = {limit} per length.")
 
 
-def reason_sections(entry: dict, reason: dict | None) -> list[str]:
-    """For 003 Table 4: the measured reason, as paragraphs (all numbers read from the results file)."""
+def reason_sections(entry: dict, reason: dict | None, real: dict | None = None) -> list[str]:
+    """For 003 Table 4: what ε the real chat needs, then the measured reasons on the synthetic text (all numbers read
+    from the results file)."""
     out = []
+    if real and real.get("epsilon_sweep"):
+        out.append("**What ε it takes on the real chat:** " + real["epsilon_sweep"]["sentence"])
     if reason:
-        out.append("**Why, measured (one DPNE run at these settings, `dpcore.pruning_chain`):** " + reason["chain_reason"])
+        out.append("**Why the synthetic text differs, measured (one DPNE run at Table 4's settings, "
+                   "`dpcore.pruning_chain`):** " + reason["chain_reason"])
         sc = reason["at_paper_users"]
-        out.append("**Is it the number of users?** " + sc["verdict"] + " Every user written "
-                   f"{sc['settings']['paper_users'] / sc['settings']['n_users']:.3g} times gives the same release as "
-                   "this smaller noise: a test of scale, not a privacy setting.")
-        out.append("**Is it the k-grams per user?** " + reason["small_limit"]["text"])
-    t2 = table2_text(entry)
+        users = ("**Is it the number of users?** " + (real["users_reason"] + " " if real and real.get("users_reason")
+                                                      else ""))
+        out.append(users + "On the synthetic text: " + sc["verdict"] + " Every user "
+                   f"written {sc['settings']['paper_users'] / sc['settings']['n_users']:.3g} times gives the same "
+                   "release as this smaller noise: a test of scale, not a privacy setting.")
+        out.append("**Is it the k-grams per user?** On the synthetic text: " + reason["small_limit"]["text"])
+    t2 = table2_text(entry, real)
     if t2:
         out.append(t2)
     return out
@@ -227,6 +279,8 @@ def _current_hash(corpus_info: dict, settings) -> str | None:
     """The content hash of the corpus the entry was measured on, when it is loaded in this server (never
     generates the paper corpus just to check)."""
     size = corpus_info.get("size")
+    if size == "chat":  # checked when the page shows the chat (never loaded just for this)
+        return settings.private.content_hash if settings is not None and settings.data == "chat" else None
     if size == "classroom" or ("private", size) in corpus_panel._READY:
         return corpus_panel.sample_corpus("private", size).content_hash
     return None
@@ -250,7 +304,8 @@ def provenance(entry: dict, settings=None) -> tuple[str, bool | None]:
     if entry.get("live"):
         return f"Computed now by `{entry['live']}()` (no corpus, no noise).", False
     c = entry["corpus"]
-    text = (f"Measured by `{SCRIPT}` on the {c['size']}-size sample corpus {c['content_hash'][:12]} "
+    where = ("the real chat's private part" if c["size"] == "chat" else f"the {c['size']}-size sample corpus")
+    text = (f"Measured by `{SCRIPT}` on {where} {c['content_hash'][:12]} "
             f"({c['n_users']:,} users), {entry['date']}; dpcore {entry['dpcore_version']} ({entry['commit']}), "
             f"{entry['seeds']} seeds, {entry['wall_seconds']:.0f} s.")
     current = _current_hash(c, settings)
@@ -261,57 +316,79 @@ def provenance(entry: dict, settings=None) -> tuple[str, bool | None]:
 def paper_vs_here(page: str, settings=None, *, path: Path | None = None) -> None:
     """Draw the "Paper vs here" expander of ``page`` (a key of ``SECTIONS``)."""
     section = SECTIONS[page]
-    entry = live_entry(section) if section.live else load_results(path).get("comparisons", {}).get(section.entry)
+    results = load_results(path).get("comparisons", {})
+    entry = live_entry(section) if section.live else results.get(section.entry)
+    real = results.get(section.real) if section.real else None
     values = preset(page, entry)
     applied = st.session_state.get(APPLIED_KEY) == page
     with st.expander(f"📄 Paper vs here — {section.title}", expanded=applied):
-        b1, b2 = st.columns([1, 3])
-        b1.button("Use the paper's settings", key=f"{PRESET_KEY}_{page}", on_click=_apply, args=(page, values),
+        b1, b2, b3 = st.columns([1, 1, 2]) if section.real else (*st.columns([1, 3]), None)
+        b1.button("Paper's settings on the real chat" if section.real else "Use the paper's settings",
+                  key=f"{PRESET_KEY}_{page}", on_click=_apply, args=(page, values),
                   type="primary" if not applied else "secondary",
-                  help="Sets this page's knobs and the sidebar's ε, δ and corpus to the paper's settings.")
-        b2.caption("Sets: " + ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
-                                         for k, v in values.items())
-                   + (". The paper-size corpus takes a while the first time." if values.get("size") == "paper" else "."))
+                  help="Sets this page's knobs and the sidebar's ε, δ and data to the paper's settings.")
+        if section.real:
+            synthetic = preset(page, entry, data="paper")
+            b2.button("… on the synthetic paper size", key=f"{PRESET_KEY}_{page}_paper", on_click=_apply,
+                      args=(page, synthetic), help="The same, on the 100,000-user synthetic corpus (slow the first "
+                                                   "time).")
+        (b3 or b2).caption("Sets: " + ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
+                                                for k, v in values.items())
+                           + (". The paper-size corpus takes a while the first time." if values.get("corpus") == "paper"
+                              else "."))
         st.markdown(section.intro)
         if entry is None:
             st.info(f"Not measured yet: run `nice -n 10 python {SCRIPT}` to fill this table.", icon="ℹ️")
             return
-        if entry.get("corpus", {}).get("size", "paper") != "paper":
+        if entry.get("corpus", {}).get("size", "paper") not in ("paper", "chat"):
             st.warning(f"Ours here are on the **{entry['corpus']['size']}-size** corpus "
                        f"({entry['corpus']['n_users']:,} users), not the paper-size one: no LDA model and sampled "
                        "sensitivities exist for the paper-size corpus yet (the sampler fits LDA twice per sampled "
                        "pair).", icon="⚠️")
-        real = entry.get("real")  # the same comparison on the real chat corpus (TopicDP; issue 20 item 5)
-        if real:
-            st.markdown(f"**Real chat corpus** ({real['corpus']['n_users']:,} people, private split), beside the paper:")
-            st.dataframe(pd.DataFrame(table_rows(real)), hide_index=True, width="stretch")
-            (st.success if real["reproduced"] else st.warning)(verdict(real), icon="✅" if real["reproduced"] else "❌")
-            st.markdown(f"**Synthetic** {entry['corpus']['size']}-size sample corpus ({entry['corpus']['n_users']:,} "
-                        "users), kept for scale:")
-        st.dataframe(pd.DataFrame(table_rows(entry)), hide_index=True, width="stretch")
-        (st.success if entry["reproduced"] else st.warning)(verdict(entry), icon="✅" if entry["reproduced"] else "❌")
-        for label, e in (("here", entry), ("contrast", entry.get("contrast"))):
+        real = real or entry.get("real")  # TopicDP keeps its real-chat comparison inside its entry
+        st.dataframe(pd.DataFrame(table_rows(entry, real)), hide_index=True, width="stretch")
+        shown = ((REAL_LABEL, real), (synthetic_label(entry), entry)) if real else (("", entry),)
+        for label, e in shown:
+            (st.success if e["reproduced"] else st.warning)(label + verdict(e), icon="✅" if e["reproduced"] else "❌")
+        for label, e in (("here", real), ("here", entry), ("contrast", entry.get("contrast"))):
             if e and e.get("context"):
-                where = f"on the {e['corpus']['size']}-size corpus ({e['corpus']['n_users']:,} users)"
+                where = _where(e["corpus"])
                 if label == "contrast":
                     st.markdown(f"**The same comparison {where}:** {e['verdict']}")
                 st.markdown(f"What sets the noise {where} (ours; the paper states none of these): " + "; ".join(
                     f"{r['quantity']}: **{fmt(r['here'])}**" for r in e["context"]) + ".")
-        reason = load_results(path).get("comparisons", {}).get(section.entry + "_reason")
-        for paragraph in reason_sections(entry, reason):
+        reason = results.get(section.entry + "_reason")
+        for paragraph in reason_sections(entry, reason, real):
             st.markdown(paragraph)
         if reason:
-            st.caption(f"At the noise of {reason['at_paper_users']['settings']['paper_users']:,} users (ε = "
-                       f"{reason['at_paper_users']['settings']['epsilon']:.3g} on ours), k-grams released per length:")
+            st.caption(f"Synthetic text at the noise of {reason['at_paper_users']['settings']['paper_users']:,} users "
+                       f"(ε = {reason['at_paper_users']['settings']['epsilon']:.3g} on ours), k-grams released per "
+                       "length:")
             st.dataframe(pd.DataFrame(scaled_rows(reason)), hide_index=True, width="stretch")
         if entry.get("table2"):
-            st.dataframe(pd.DataFrame([{"k": i + 1, "Reddit (003 Table 2)": fmt_paper(r["paper"]), "here": fmt(r["here"])}
+            chat = {i: r for i, r in enumerate(real["table2"]["rows"])} if real and real.get("table2") else {}
+            st.dataframe(pd.DataFrame([{"k": i + 1, "Reddit (003 Table 2)": fmt_paper(r["paper"]),
+                                        **({"real chat": fmt(chat[i]["here"])} if chat else {}),
+                                        ("synthetic, paper size" if chat else "here"): fmt(r["here"])}
                                        for i, r in enumerate(entry["table2"]["rows"])]),
                          hide_index=True, width="stretch")
-        text, stale = provenance(entry, settings)
-        st.caption(text + ("" if entry.get("live") else {
-            None: " (Not checked against this server's corpus: it is not loaded.)",
-            False: " The corpus here has the same content hash.", True: ""}[stale]))
-        if stale:
-            st.warning(f"These numbers are **stale**: the {entry['corpus']['size']}-size corpus here no longer has "
-                     f"the content hash they were measured on. Rerun `nice -n 10 python {SCRIPT}`.", icon="⚠️")
+        for e in (real, entry):
+            if e is None:
+                continue
+            text, stale = provenance(e, settings)
+            st.caption(text + ("" if e.get("live") else {
+                None: " (Not checked against this server's corpus: it is not loaded.)",
+                False: " The corpus here has the same content hash.", True: ""}[stale]))
+            if stale:
+                st.warning(f"These numbers are **stale**: {_where(e['corpus'])} here no longer has the content hash "
+                           f"they were measured on. Rerun `nice -n 10 python {SCRIPT}`.", icon="⚠️")
+
+
+REAL_LABEL = "**Real chat:** "
+SYNTHETIC_LABEL = "**Synthetic, paper size:** "
+
+
+def _where(corpus: dict) -> str:
+    if corpus["size"] == "chat":
+        return f"on the real chat ({corpus['n_users']:,} people)"
+    return f"on the {corpus['size']}-size corpus ({corpus['n_users']:,} users)"

@@ -1,12 +1,14 @@
 """The shared sidebar every page calls: navigation, then the shared settings the page uses.
 
-The shared settings are ε, δ, the seed, the corpus and the sample corpus's size (``SHARED_SETTINGS``).
+The shared settings are ε, δ, the seed and the data (``SHARED_SETTINGS``).
 A page declares the ones it uses, ``shared_sidebar(uses=("eps", "seed"))``; the sidebar shows only
 those, and reading another one from the returned ``SharedSettings`` raises ``UndeclaredSetting`` (a bug
-in the page, never a user's mistake). Declaring ``"corpus"`` also declares ``"size"``: every page that
-reads the corpus offers both sample sizes (classroom: the shipped 3,000 users; paper: 100,000 users,
-generated on first use, issue 8). An upload replaces the private sample of either size; the public
-corpus (prior, vocabulary) is the public sample of the chosen size.
+in the page, never a user's mistake). The data is one choice (issue 20; ``dpui.corpus_panel.DATA_CHOICES``):
+``chat`` — real people's messages, the default on every page (private: 920 of its 1,315 people; public
+data: the other 395, a fixed seeded split of people) —, the synthetic ``classroom`` (3,000 users) and
+``paper`` (100,000 users, generated on first use) sizes, and ``upload`` (your file replaces the private data;
+the public data stays the real chat's public part). Links from before issue 20 (``corpus=sample`` with
+``size=classroom|paper``, ``corpus=upload``) open the view they opened then (:func:`legacy_data_choice`).
 
 Values persist across pages and in the URL. A shown setting is a widget with a fixed ``key`` plus
 ``persist_state="session"`` and ``bind="query-params"`` (Streamlit 1.67): a deep link such as
@@ -14,7 +16,7 @@ Values persist across pages and in the URL. A shown setting is a widget with a f
 bar, and the value survives page switches. A hidden setting keeps its value (from the link, else the
 session, else the default), and the navigation links carry every shared value that differs from its
 default, so a value set on one page survives a visit to a page that does not show it. The query
-parameter names are the keys: ``eps``, ``delta``, ``seed``, ``corpus``, ``size`` (``?size=paper``).
+parameter names are the keys: ``eps``, ``delta``, ``seed``, ``corpus`` (``?corpus=paper``).
 
 Adding a shared setting is one ``SharedSetting`` entry (a draw function and a URL parser) in
 ``SHARED_SETTINGS``, one property on ``SharedSettings`` and the key in the pages' ``uses``.
@@ -30,16 +32,14 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from dpcore import quote
-
-from .corpus_panel import (SAMPLE_SIZES, missing_upload_message, paper_corpus_on_disk, sample_corpus, upload_panel,
-                           uploaded_corpus)
 from .budget import session_budget
+from .corpus_panel import (DATA_CHOICES, REAL_PEOPLE, SAMPLE_SIZES, data_corpora, missing_upload_message,
+                           paper_corpus_on_disk, upload_panel, uploaded_corpus)
 from .errors import plain_text, user_value
 from .uploads import start_janitor
 from .navigation import sidebar_navigation
 from .page_style import page_style
-from .state import IN_URL, rng_for
+from .state import IN_URL, explicitly_set, forget_link_value, rng_for
 
 EPSILON_OPTIONS: tuple[float, ...] = (
     0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9,
@@ -54,8 +54,8 @@ DEFAULT_EPSILON = 1.0
 DEFAULT_DELTA = 1e-5
 DEFAULT_SEED = 0
 MAX_SEED = 2**31 - 1
-CORPUS_CHOICES = ("sample", "upload")
-SIZE_CHOICES = SAMPLE_SIZES  # ("classroom", "paper"): dpcore.load_sample_corpus(size=...)
+CORPUS_CHOICES = DATA_CHOICES  # ("chat", "classroom", "paper", "upload"); the URL key is "corpus"
+LEGACY_CORPUS, LEGACY_SIZE = "sample", "size"  # before issue 20: ?corpus=sample|upload & size=classroom|paper
 PAPER_FIRST_SECONDS = 20
 """Wall time of the paper corpus's first generation (measured: 13 s private + 4 s public on one core)."""
 EPSILON_DIRECTION = "← more privacy · less privacy →"
@@ -104,43 +104,34 @@ def _draw_seed(ctx: dict) -> int:
     )
 
 
-def _draw_corpus(ctx: dict) -> str:
-    """The sample/upload radio; the corpora are loaded by :func:`_draw_size`, drawn right below it."""
-    choice = st.radio(
-        "Corpus", CORPUS_CHOICES, index=0, key="corpus", **IN_URL,
-        captions=["generated sample data", "your own CSV/JSONL file"],
-        horizontal=True, help="Shown in the URL as corpus=sample or corpus=upload.",
-    )
-    ctx["corpus_choice"] = choice
-    return choice
-
-
-def _size_captions() -> list[str]:
+def _data_captions() -> list[str]:
     from sample_data.generate import SIZES
 
     later = "cached on this server" if paper_corpus_on_disk() else f"~{PAPER_FIRST_SECONDS} s the first time"
-    return [f"{SIZES['classroom']['private']:,} users, instant", f"{SIZES['paper']['private']:,} users, {later}"]
+    return [f"Real chat ({REAL_PEOPLE['all']:,} people)", f"Synthetic, classroom size ({SIZES['classroom']['private']:,} users)",
+            f"Synthetic, paper size ({SIZES['paper']['private']:,} users, {later})", "Upload (your own CSV/JSONL file)"]
 
 
-def _draw_size(ctx: dict) -> str:
-    size = st.radio(
-        "Sample corpus size", SIZE_CHOICES, index=0, key="size", **IN_URL, captions=_size_captions(), horizontal=True,
-        help="classroom: the shipped sample. paper: the same generator at the papers' scale (100,000 private and "
-             "30,000 public users), generated deterministically on first use and cached on disk; the "
-             "'Paper vs here' sections compare with the papers on it. Shown in the URL as size=classroom or "
-             "size=paper. An upload replaces the private sample of either size.",
+def _draw_corpus(ctx: dict) -> str:
+    """The data choice; loads the private and public corpora into ``ctx`` and says which they are."""
+    choice = st.radio(
+        "Data", CORPUS_CHOICES, index=0, key="corpus", **IN_URL, captions=_data_captions(),
+        help="chat: real people's messages (BYU Chit-Chat Challenge 2018, MIT licence, offline from the "
+             "chitchat-dataset package); the pages' private data is a fixed seeded 70 % of its people, the public "
+             "data (prior / vocabulary) the other 30 %. classroom / paper: synthetic text from our generator "
+             "(paper: the papers' scale, generated on first use and cached on disk; the 'Paper vs here' sections "
+             "compare with the papers on it and on the chat). upload: your file replaces the private data; the "
+             "public data stays the chat's public part. "
+             "Shown in the URL as corpus=chat, classroom, paper or upload.",
     )
-    _load_corpora(ctx, ctx.get("corpus_choice", CORPUS_CHOICES[0]), size, draw_panel=True)
-    private, public = ctx["private"], ctx["public"]
+    _load_corpora(ctx, choice, draw_panel=True)
     if ctx.get("upload_missing"):
         st.caption("Private data: no usable upload in this session; the page waits for a file.")
-        return size
-    st.caption(
-        f"Private data: {plain_text(ctx['corpus_label'], inline=True)} — {private.n_users:,} users, "
-        f"{private.n_tokens:,} tokens. "
-        f"Public data (prior / vocabulary): {size}-size public sample, {public.n_users:,} users."
-    )
-    return size
+        return choice
+    private = ctx["private"]
+    st.caption(f"Private data: {plain_text(ctx['corpus_label'], inline=True)} — {private.n_users:,} users, "
+               f"{private.n_tokens:,} tokens. Public data (prior / vocabulary): {plain_text(ctx['public_label'], inline=True)}.")
+    return choice
 
 
 def _option(options: tuple) -> Callable[[str], object | None]:
@@ -175,30 +166,64 @@ SHARED_SETTINGS: dict[str, SharedSetting] = {s.key: s for s in (
     SharedSetting("delta", "Privacy budget", DEFAULT_DELTA, _draw_delta, _option(DELTA_OPTIONS), format_number,
                   "δ must be in (0, 1); this app offers 1e-10 … 1e-3", DELTA_OPTIONS),
     SharedSetting("seed", "Privacy budget", DEFAULT_SEED, _draw_seed, _seed_from_url),
-    SharedSetting("corpus", "Data", CORPUS_CHOICES[0], _draw_corpus, _option(CORPUS_CHOICES)),
-    SharedSetting("size", "Data", SIZE_CHOICES[0], _draw_size, _option(SIZE_CHOICES), link_rule="size must be "
-                  "classroom or paper", options=SIZE_CHOICES),
+    SharedSetting("corpus", "Data", CORPUS_CHOICES[0], _draw_corpus, _option(CORPUS_CHOICES),
+                  link_rule="corpus must be chat, classroom, paper or upload", options=CORPUS_CHOICES),
 )}
 """Every shared setting, in sidebar order."""
 ALL_SETTINGS = tuple(SHARED_SETTINGS)
-NEEDS_CORPUS = {"corpus", "size", "delta"}  # δ's caption compares it with 1/(number of users)
-DRAW_ORDER = {"corpus": 0, "size": 1}  # the size loads the corpora; δ's caption needs them (then the rest)
-SAMPLE_LABELS = {"classroom": "shipped sample corpus (classroom size)",
-                 "paper": "generated sample corpus (paper size)"}
+NEEDS_CORPUS = {"corpus", "delta"}  # δ's caption compares it with 1/(number of users)
+DRAW_ORDER = {"corpus": 0}  # the data choice loads the corpora; δ's caption needs them (then the rest)
 
 
-def _load_corpora(ctx: dict, choice: str, size: str, *, draw_panel: bool) -> None:
-    """Put the private and public corpora and a label into ``ctx`` (the upload panel when drawn)."""
-    private, label = None, SAMPLE_LABELS[size]
+def legacy_data_choice(params: Mapping[str, str]) -> str | None:
+    """The data choice a link from before issue 20 meant, or None for a current link.
+
+    Then the data was ``corpus=sample|upload`` (default sample) and the sample's ``size=classroom|paper``
+    (default classroom), and only values other than the defaults were in links: ``?size=paper`` meant the
+    paper-size sample, ``?corpus=sample&size=classroom`` the classroom one, ``?corpus=upload`` (with any size)
+    an upload. A link without either parameter opened the classroom sample then and opens the real chat now
+    (the new default); an unknown size meant the classroom sample (with a warning), as it did then.
+    """
+    corpus, size = params.get("corpus"), params.get(LEGACY_SIZE)
+    if size is None and corpus != LEGACY_CORPUS:
+        return None
+    if corpus in CORPUS_CHOICES:
+        return corpus  # a current link with a stray size: the size is dropped
+    if corpus not in (None, LEGACY_CORPUS):
+        return None  # an unknown corpus: the link check warns about it
+    return size if size in SAMPLE_SIZES else SAMPLE_SIZES[0]
+
+
+def _translate_legacy_link() -> tuple[str | None, list[str]]:
+    """Turn an old link's corpus/size into the data choice before any widget is drawn: the address bar's
+    parameters are dropped (the radio then writes the new one) and the choice goes into session state.
+    Returns (the choice or None, warnings)."""
+    params = {k: st.query_params.get(k) for k in ("corpus", LEGACY_SIZE) if k in st.query_params}
+    choice = legacy_data_choice(params)
+    if choice is None:
+        return None, []
+    problems = []
+    size = params.get(LEGACY_SIZE)
+    if size is not None and size not in SAMPLE_SIZES and params.get("corpus") in (None, LEGACY_CORPUS):
+        problems.append(f"The link asks for size={user_value(size, 40)}, which this app never offered (size must be classroom or "
+                        f"paper). Showing corpus={choice} instead.")
+    for key in ("corpus", LEGACY_SIZE):
+        forget_link_value(key)
+    st.session_state["corpus"] = choice
+    explicitly_set().add("corpus")
+    return choice, problems
+
+
+def _load_corpora(ctx: dict, choice: str, *, draw_panel: bool) -> None:
+    """Put the private and public corpora and their labels into ``ctx`` (the upload panel when drawn)."""
+    uploaded = None
     if choice == "upload":
-        private = upload_panel() if draw_panel else uploaded_corpus()
-        if private is None and draw_panel:  # never a silent fallback: shared_sidebar stops the page (issue 25)
+        uploaded = upload_panel() if draw_panel else uploaded_corpus()
+        if uploaded is None and draw_panel:  # never a silent fallback: shared_sidebar stops the page (issue 25)
             ctx["upload_missing"] = missing_upload_message()
-            label = "no usable upload in this session"
-        elif private is not None:
-            label = f"uploaded: {quote(private.name, 80, bare=True)}"
-    ctx.update(private=private if private is not None else sample_corpus("private", size),
-               public=sample_corpus("public", size), corpus_label=label, size=size)
+    ctx.update(data_corpora(choice, uploaded=uploaded), data=choice)
+    if ctx.get("upload_missing"):
+        ctx["corpus_label"] = "no usable upload in this session"
 
 
 # ------------------------------------------------------------------------------ what a page gets
@@ -229,9 +254,9 @@ class SharedSettings:
         return int(self._get("seed"))
 
     @property
-    def size(self) -> str:
-        """The sample corpus's size: "classroom" or "paper" (an upload replaces the private sample)."""
-        return str(self._get("size"))
+    def data(self) -> str:
+        """The data choice: "chat" (the default), "classroom", "paper" or "upload" (dpui.corpus_panel.DATA_CHOICES)."""
+        return str(self._get("corpus"))
 
     def _corpus(self, what: str):
         self._get("corpus")
@@ -239,13 +264,19 @@ class SharedSettings:
 
     @property
     def private(self):
-        """The private corpus (sample or upload)."""
+        """The private corpus (the real chat's private part, a synthetic sample, or an upload)."""
         return self._corpus("private")
 
     @property
     def public(self):
-        """The public corpus (prior / vocabulary): the shipped public sample."""
+        """The public corpus (prior / vocabulary): the real chat's public part (also for an upload) or the
+        synthetic public sample of the chosen size."""
         return self._corpus("public")
+
+    @property
+    def public_label(self) -> str:
+        """What the public data is, in words (every page that names the public data says this)."""
+        return self._corpus("public_label")
 
     @property
     def corpus_label(self) -> str:
@@ -322,28 +353,65 @@ def _hidden_value(s: SharedSetting, record: Mapping[str, object]):
     """
     raw = st.query_params.get(s.key)
     value = s.parse(raw) if raw is not None else None
-    return value if value is not None else record.get(s.key, st.session_state.get(s.key, s.default))
+    if value is not None:
+        return value
+    if s.key not in explicitly_set():  # another page's own default is not this page's value
+        return s.default
+    return record.get(s.key, st.session_state.get(s.key, s.default))
 
 
-def shared_sidebar(uses: Iterable[str] = ALL_SETTINGS) -> SharedSettings:
+def _check_page_defaults(defaults: Mapping[str, object], uses: tuple[str, ...]) -> dict:
+    defaults = dict(defaults or {})
+    for key, value in defaults.items():
+        s = SHARED_SETTINGS.get(key)
+        if s is None or key not in uses or (s.options and value not in s.options):
+            raise ValueError(f"defaults must give shown shared settings a value their widget offers, got {key}={value!r}")
+    return defaults
+
+
+def _arrive(uses: tuple[str, ...], record: Mapping[str, object], defaults: Mapping[str, object]) -> None:
+    """First run on this page (a new session or a page switch): a value the link carries was set on purpose; a
+    setting this session set (``explicitly_set``) gets its last value back; any other starts at this page's
+    default (``shared_sidebar(defaults=...)``), else at the global default."""
+    touched = explicitly_set()
+    touched.update(k for k in SHARED_SETTINGS if k in st.query_params)
+    for key in uses:
+        s = SHARED_SETTINGS[key]
+        if key in st.query_params:
+            continue
+        if key in touched:
+            _restore(s, record)
+        else:
+            st.session_state[key] = defaults.get(key, s.default)
+
+
+def shared_sidebar(uses: Iterable[str] = ALL_SETTINGS, *, defaults: Mapping[str, object] | None = None) -> SharedSettings:
     """Draw the sidebar (navigation, then the shared settings in ``uses``) and return the settings.
 
     Call it once at the top of every page, right after ``st.set_page_config``.
+
+    ``defaults`` gives this page its own starting value of a shown shared setting (the DP n-gram extraction page
+    opens at ε = 4, where its effect shows on the real chat): used while neither the link nor this session has
+    set that setting, and never carried to other pages, which keep the global default. Once the user (or a link,
+    an exercise, a preset) sets it, the value is shared as any other.
     """
     requested = set(uses)
     if requested - set(SHARED_SETTINGS):
         raise ValueError(f"uses must name shared settings {ALL_SETTINGS}, got {sorted(requested - set(SHARED_SETTINGS))}")
-    if "corpus" in requested:  # the sample's size goes with the corpus choice
-        requested.add("size")
     uses = tuple(k for k in ALL_SETTINGS if k in requested)
-    link_problems = _check_link_values()
+    defaults = _check_page_defaults(defaults, uses)
+    legacy, link_problems = _translate_legacy_link()  # before any widget, and before the link check
+    link_problems += _check_link_values()
     start_janitor()  # gives back uploads and download files of ended sessions (dpui.uploads)
     page_style()
     page = _page_id()
+    arrived = RECORD_KEY not in st.session_state
     last_page, record = st.session_state.get(RECORD_KEY, (page, {}))
-    if last_page != page:  # arrived from another page: widgets may have lost their value on the way
-        for key in uses:
-            _restore(SHARED_SETTINGS[key], record)
+    if arrived or last_page != page:  # a new session or another page: widgets may have lost their value on the way
+        _arrive(uses, record, defaults)
+        previous = {}
+    else:
+        previous = record
     nav = st.sidebar.container(key="navigation")  # filled last: its links carry the final values
     boxes = {}
     for section in SECTIONS:
@@ -353,15 +421,15 @@ def shared_sidebar(uses: Iterable[str] = ALL_SETTINGS) -> SharedSettings:
     ctx: dict = {}
     values: dict = {}
     if "corpus" not in uses:
-        values["corpus"] = ctx["corpus_choice"] = _hidden_value(SHARED_SETTINGS["corpus"], record)
-        if "size" not in uses:
-            values["size"] = _hidden_value(SHARED_SETTINGS["size"], record)
-            if NEEDS_CORPUS & set(uses):
-                _load_corpora(ctx, values["corpus"], values["size"], draw_panel=False)
-    # the corpus and its size first: δ's caption needs the number of users (the containers keep the sidebar's order)
+        values["corpus"] = legacy or _hidden_value(SHARED_SETTINGS["corpus"], record)
+        if NEEDS_CORPUS & set(uses):
+            _load_corpora(ctx, values["corpus"], draw_panel=False)
+    # the data first: δ's caption needs the number of users (the containers keep the sidebar's order)
     for key in sorted(uses, key=lambda k: DRAW_ORDER.get(k, len(DRAW_ORDER))):
         with boxes[SHARED_SETTINGS[key].section]:
             values[key] = SHARED_SETTINGS[key].draw(ctx)
+    touched = explicitly_set()
+    touched.update(k for k in uses if k in previous and values[k] != previous[k])  # moved on this page
     for key in ALL_SETTINGS:
         if key not in values:
             values[key] = _hidden_value(SHARED_SETTINGS[key], record)
@@ -370,7 +438,8 @@ def shared_sidebar(uses: Iterable[str] = ALL_SETTINGS) -> SharedSettings:
     if uses:
         st.sidebar.caption("The address bar carries these settings: copy it to share this exact view.")
     session_budget(ctx.get("private") if "corpus" in uses else None)  # the releases seen on this corpus (issue 21)
-    carried = {k: s.to_url(values[k]) for k, s in SHARED_SETTINGS.items() if values[k] != s.default}
+    # only values set on purpose travel: a page's own default (``defaults``) stays on that page
+    carried = {k: s.to_url(values[k]) for k, s in SHARED_SETTINGS.items() if values[k] != s.default and k in touched}
     st.session_state[RECORD_KEY] = (page, dict(values))
     with nav:
         sidebar_navigation(carried)

@@ -11,8 +11,17 @@ import zlib
 
 import numpy as np
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
+from streamlit.runtime.state.session_state_proxy import get_session_state
 
 IN_URL = {"bind": "query-params", "persist_state": "session"}
+EXPLICIT_KEY = "_explicitly_set"  # session state: the shared settings set on purpose (link, widget, exercise, preset)
+
+
+def explicitly_set() -> set:
+    """The keys of the shared settings this session set on purpose: by a link, by moving the widget, by an exercise
+    or a "Paper vs here" preset. Only these travel between pages; the others follow each page's own default."""
+    return st.session_state.setdefault(EXPLICIT_KEY, set())
 
 
 def rng_for(seed: int, *salt) -> np.random.Generator:
@@ -35,3 +44,24 @@ def run_button(label: str, key: str, *, hint: str) -> bool:
         return True
     st.info(hint)
     return False
+
+
+def forget_link_value(key: str) -> None:
+    """Let a ``bind="query-params"`` widget take the session-state value rather than the link's.
+
+    On a page's first load Streamlit 1.67 seeds a bound widget from the URL the session opened with,
+    over a value set in ``st.session_state``; a stale ``?m101_b=7.5`` in an exercise link would win.
+    The address bar's parameter is dropped with the public API (allowed while the widget is not bound
+    yet); the remembered opening URL only through Streamlit's query-params object (private, 1.67), and
+    if that ever changes the caller still works, with the link's value for that key.
+    """
+    if key in st.query_params:
+        try:
+            del st.query_params[key]
+        except StreamlitAPIException:  # already bound: the session-state write that follows syncs the URL
+            pass
+    try:
+        with get_session_state().query_params() as qp:
+            qp._initial_query_params.pop(key, None)
+    except Exception:  # noqa: BLE001 - private API moved: keep the public behaviour
+        pass

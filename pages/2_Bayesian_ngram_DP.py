@@ -10,13 +10,14 @@ import streamlit as st
 
 from dpcore import kl_divergence
 from dpcore.bayesian_baselines import k_anonymity_release, public_baseline
-from dpcore.bayesian_experiments import BAYESIAN, BAYESIAN_STRICT, LAPLACE, summarise
+from dpcore.bayesian_experiments import BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC, summarise
+from dpcore.paper_results import FIG1_BAYES
 from dpcore import items_per_user, review
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui.bayesian_modes import mode_knobs, modes_panel, strict_prepared_for
 from dpui import bayesian_data as data, bayesian_figures as figures
 from dpui.bayesian_knobs import bayesian_knobs
-from dpui.bayesian_panels import release_panel
+from dpui.bayesian_panels import release_panel, text_panel
 from dpui.budget import record_release
 from dpui.sidebar import format_number as fmt
 from dpui.state import IN_URL, run_button
@@ -26,10 +27,10 @@ st.set_page_config(page_title="Bayesian n-gram DP", page_icon="📊", layout="wi
 exercise_mode("2_Bayesian_ngram_DP")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 st.title("Bayesian differential privacy for n-gram distributions")
-st.caption(text("bayesian", "caption"))
+st.caption(text("bayesian", "caption", public=settings.public_label))
 paper_vs_here("2_Bayesian_ngram_DP", settings)  # the paper's numbers beside ours, a preset to its settings
 k = bayesian_knobs()
-mk = mode_knobs(settings.size)  # strict (DP, default) / local (as in the paper), L and N_max
+mk = mode_knobs(settings.data)  # strict (DP, default) / local (as in the paper), L and N_max
 S, rho, C, n, W, K, reps, calibration = k.S, k.rho, k.C, k.n, k.W, k.K, k.reps, k.calibration
 eps, delta, seed = settings.epsilon, settings.delta, settings.seed
 priv, pub = settings.private, settings.public
@@ -98,10 +99,10 @@ with tab_eps:
     rows += [{"mechanism": f"k-anonymity, K = {K} (not DP)", "epsilon": x, "mean_kl": kl_k, "lower_kl": kl_k,
               "upper_kl": kl_k} for x in data.SWEEP_EPS] if K >= 2 else []  # drawn as a flat line (no ε)
     show_figure(fig, alt=alt, key="bayes_kl_eps", records=rows)
-    b, b_strict, lap = (dict(zip(summary[m].x.tolist(), summary[m].mean)) for m in (BAYESIAN, BAYESIAN_STRICT, LAPLACE))
-    st.markdown(text("bayesian", "kl_eps_note", ratio_01=b[0.1] / lap[0.1], ratio_1=b[1.0] / lap[1.0],
-                     strict_01=b_strict[0.1] / lap[0.1], strict_1=b_strict[1.0] / lap[1.0], L=mk.L,
-                     N_max=mk.N_max))
+    b, b_strict, lap, pub_kl = (dict(zip(summary[m].x.tolist(), summary[m].mean)) for m in (BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC))
+    st.markdown(text("bayesian", "kl_eps_note", ratio_01=b[0.1] / lap[0.1], ratio_1=b[1.0] / lap[1.0], L=mk.L,
+                     strict_01=b_strict[0.1] / lap[0.1], strict_1=b_strict[1.0] / lap[1.0], N_max=mk.N_max,
+                     paper=1 - FIG1_BAYES.values["reduction"], public=pub_kl[0.1], public_data=settings.public_label))
     export_view("KL vs ε summary", rows, settings={**view_settings, "with_end_to_end": with_e2e, "sweep_epsilons": data.SWEEP_EPS,
                   "band": f"10–90% over {reps} seeded releases per ε",
                   "rng_salt": list(data.eps_sweep_salt(n, S, C, rho, W, delta, calibration, with_e2e, mk.L, mk.N_max)),
@@ -195,6 +196,7 @@ with tab_tune:
                          spread=float(grid["score"].max() - grid["score"].min())))
     tuning_view()
 
+text_panel(settings, k, mk.L)  # what this text looks like: shared k-grams, k-grams per person, activity
 # ------------------------------------------------------------------------------ reviewer's panel
 reviewer_panel([(f"BayesianDP {mk.mode}", review(release, n_users=counts.n_users,
                                                  user_items=items_per_user(counts.user_counts)))])

@@ -10,17 +10,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dpcore import EVALUATION_ONLY, KANONYMITY_LABEL, items_per_user, kanonymity_coverage, review
+from dpcore import EVALUATION_ONLY, KANONYMITY_LABEL, items_per_user, review
 from dpcore.dpne import dpne_guarantee
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui import dpne_data as data
 from dpui import dpne_figures as figures
 from dpui.state import IN_URL, run_button
+from dpui.text_profile_panel import text_profile_panel
 from dpui.texts import latex, text
 
 st.set_page_config(page_title="DP n-gram extraction", page_icon="🧩", layout="wide")
 exercise_mode("3_DP_ngram_extraction")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
-settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
+# opens at Table 4's ε (δ = 1e-6): on the real chat's 920 people ε = 1 releases a handful of n-grams (dpne.md)
+settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"), defaults=data.PAGE_DEFAULTS)
 DECAY_OPTIONS = (0.8, 0.9, 1.0, 1.1, 1.2)
 K_OPTIONS = (2, 5, 10, 20, 50, 100, 200, 500)
 SWEEP_KNOBS = {  # dpcore parameter → (label, values)
@@ -64,6 +66,8 @@ with user_errors():
     result, evaluation = data.dpne_run(chash, plan_knobs, eta, seed, corpus)
 
 guarantee_badge(result.guarantee, name="DPNE")
+if settings.data == "chat" and (sweep := data.chat_epsilon_sentence()):  # what ε the real chat's 920 people need
+    st.info(text("dpne", "opens_at", eps=data.PAGE_DEFAULTS["eps"], delta=data.PAGE_DEFAULTS["delta"], sweep=sweep))
 lazy = tc.n_users > data.LAZY_USERS  # paper-size corpus: the costly comparisons wait for a button
 
 
@@ -113,6 +117,10 @@ with tab_main:
                   "note": "sizes of the released sets only (never counts); DPSU-single: one separate (ε, δ) "
                           "release per length; σₖ, ρₖ, |Vₖ| are DPNE's (ρₖ, |Vₖ| only for lengths reached)"},
         key="dpne_export_sizes")
+    # what the text looks like, and the measured reason for DPNE vs DPSU-single on it (the index comes with the coverage)
+    index = data.ngram_index(chash, corpus) if not lazy or st.session_state.get("dpne_run_coverage_done") else None
+    text_profile_panel("dpne", settings, index=index, reason=None if index is None else data.why_dpne(
+        chash, data.plan_knobs(eps, delta, T, delta0, decay, pruning, selection, policy), eta, seed, corpus))
 
     st.header("How much of the frequent n-grams does DPNE find?")
     ks = st.multiselect("K (users who must share a k-gram)", K_OPTIONS, default=[10, 20, 50, 100], key="dpne_K",
@@ -120,7 +128,8 @@ with tab_main:
     if not ks:
         st.info("Pick at least one K to see the coverage.")
     elif on_demand("Compute the coverage", "dpne_run_coverage", "the per-user k-gram index"):
-        cov = kanonymity_coverage(data.ngram_index(chash, corpus), result, ks=sorted(ks), max_length=T)
+        cov = data.coverage(chash, data.plan_knobs(eps, delta, T, delta0, decay, pruning, selection, policy), eta, seed,
+                            tuple(sorted(ks)), corpus)
         fig, alt = figures.coverage_figure(cov, ks)
         show_figure(fig, alt=alt, key="dpne_cov")
         st.caption(text("dpne", "coverage_caption", kanonymity=KANONYMITY_LABEL, evaluation_only=EVALUATION_ONLY))

@@ -1,4 +1,4 @@
-"""Measure "paper vs here" on the paper-scale sample corpus and write sample_data/paper_comparisons.json.
+"""Measure "paper vs here" on the real chat and the paper-scale sample corpus; write sample_data/paper_comparisons.json.
 
 The pages' "Paper vs here" sections (dpui/paper_vs_here.py) read this file instead of recomputing: at
 paper scale the DPNE comparison alone runs DPNE and three DPSU variants five times on 100,000 users.
@@ -21,6 +21,13 @@ commit, the date, wall and CPU seconds. Comparisons (all in dpcore.paper_results
 * ``bayesian_fig1``: 000 Fig. 1 at ε = 0.1 on unigrams of the paper corpora, with what sets the noise
   (``context``: γ, σ_ps …), seed 0 alone (``seed0``) and the same comparison on the classroom corpora
   (``contrast``).
+* ``table4_chat``: 003 Table 4 and Fig. 4 on the real chat's 920 private people (issue 20), coverage at K = 10 and
+  100, 003 Table 2's statistic (``dpcore.text_profile``), what ε DPNE needs there
+  (:func:`dpcore.paper_results.dpne_epsilon_sweep`, at the DPNE page's settings), and the number-of-users hypothesis
+  tested against the synthetic paper-size entry (:func:`dpcore.paper_results.users_hypothesis_reason`, with both
+  texts profiled at the chat's number of people). Minutes, not hours.
+* ``bayesian_fig1_chat``: 000 Fig. 1 at ε = 0.1 on unigrams of the real chat (private 920 people, public 395), with
+  our strict variant (L = 50, N_max = 10,000, the page's defaults) and the public baseline beside.
 * ``topicdp_fig52``: 004 Figs. 5.2/5.6 on the LDA model and sampled sensitivities of the paper corpus when
   they exist on disk for γ = 0.1, else on the shipped classroom ones (the entry says which), and (``real``)
   on the real chat corpus's private split with its shipped fit and draws;
@@ -48,7 +55,8 @@ from dpcore import bayesian_statistics, kl_divergence, paper_results as pr  # no
 from dpcore.bayesian_experiments import kl_vs_epsilon  # noqa: E402
 
 OUT = ROOT / "sample_data" / "paper_comparisons.json"
-NAMES = ("table4", "table4_reason", "bayesian_fig1", "topicdp_fig52")
+NAMES = ("table4", "table4_reason", "table4_chat", "bayesian_fig1", "bayesian_fig1_chat", "topicdp_fig52")
+STRICT = (50, 10_000)  # the Bayesian page's default L and N_max (dpui.bayesian_modes) for the chat's strict row
 REPORTED_NAME = {id(r): name for name, r in vars(pr).items() if isinstance(r, pr.Reported)}
 
 
@@ -115,6 +123,51 @@ def run_table4(seeds: int) -> dict:
     return out
 
 
+def _profile(p) -> dict:
+    """The parts of a dpcore.TextProfile the reasons quote (JSON: K as text)."""
+    return {"n_users": p.n_users, "shared": {str(K): list(v) for K, v in p.shared.items()},
+            "distinct_mean": list(p.distinct_mean), "distinct_median": list(p.distinct_median), "activity": p.activity()}
+
+
+def run_table4_chat(seeds: int) -> dict:
+    """Table 4 at its own settings on the real chat's private people, what ε DPNE needs there, and the
+    number-of-users hypothesis against the synthetic paper-size entry of the results file."""
+    priv = dpcore.load_real_corpus("chat", which="private")
+    index = dpcore.build_ngram_index(dpcore.encode_corpus(priv), pr.TABLE4_SETTINGS["max_length"])
+    out = as_json(pr.compare_table4(index, seeds=seeds, Ks=(10,)))
+    prof = dpcore.text_profile(index, max_k=9, ks=(10, 100))
+    out["table2"] = {"reported": "TABLE2_REDDIT", "source": pr.TABLE2_REDDIT.source,
+                     "rows": [{"quantity": f"distinct {k}-grams per user", "paper": pr.TABLE2_REDDIT.values["Reddit"][k - 1],
+                               "here": prof.distinct_mean[k - 1]} for k in range(1, 10)]}
+    out["corpus"] = corpus_info(priv, "chat")
+    sweep = pr.dpne_epsilon_sweep(index, seeds=3)
+    out["epsilon_sweep"] = {"rows": sweep.rows, "sentence": sweep.sentence, "seeds": sweep.seeds,
+                            "settings": sweep.settings}
+    synthetic = json.loads(OUT.read_text()).get("comparisons", {}).get("table4") if OUT.exists() else None
+    if synthetic is not None:
+        paper = dpcore.load_sample_corpus("private", size="paper")
+        assert paper.content_hash == synthetic["corpus"]["content_hash"], "rerun --only table4 first"
+        same = dpcore.text_profile(paper, max_k=9, ks=(10, 100), max_users=priv.n_users)
+        out["profiles"] = {"real": _profile(prof), "synthetic_same_people": _profile(same)}
+        out["users_reason"] = pr.users_hypothesis_reason(
+            out["rows"], synthetic["rows"], n_real=priv.n_users, n_synthetic=synthetic["corpus"]["n_users"],
+            real_profile=out["profiles"]["real"], synthetic_profile=out["profiles"]["synthetic_same_people"])
+    return out
+
+
+def run_bayesian_chat(seeds: int) -> dict:
+    """000 Fig. 1 at ε = 0.1 on the real chat, the strict variant and the public baseline beside."""
+    priv, pub = (dpcore.load_real_corpus("chat", which=w) for w in ("private", "public"))
+    counts = dpcore.ngram_counts(priv, pub, n=pr.FIG1_SETTINGS["n"])
+    out = as_json(pr.compare_bayesian_fig1(counts, seeds=seeds, strict=STRICT))
+    out["corpus"] = corpus_info(priv, "chat")
+    out["public_corpus"] = corpus_info(pub, "chat")
+    out["context"] = bayesian_context(counts)
+    out["calibration"] = "classic"
+    out["mode"] = "local (as in the paper): γ measured on the corpus by brute force; strict beside it"
+    return out
+
+
 def run_table4_reason(seeds: int) -> dict:
     """One seed (0) each: the chain diagnostics, the users-equivalent noise, and Δ0 = 25."""
     priv = dpcore.load_sample_corpus("private", size="paper")
@@ -145,11 +198,16 @@ def _bayesian(size: str, seeds: int, *, seed0: bool) -> dict:
         out["seed0"] = as_json(pr.compare_bayesian_fig1(counts, seeds=1))["rows"]
     out["corpus"] = corpus_info(priv, size)
     out["public_corpus"] = corpus_info(pub, size)
-    # what sets the noise (the same prepared mechanism compare_bayesian_fig1 draws from, kl_vs_epsilon's defaults)
+    out["context"] = bayesian_context(counts)
+    return out
+
+
+def bayesian_context(counts) -> list[dict]:
+    """What sets the noise (the same prepared mechanism compare_bayesian_fig1 draws from, kl_vs_epsilon's defaults)."""
     kw = {k: v.default for k, v in inspect.signature(kl_vs_epsilon).parameters.items() if k in ("S", "C", "rho", "W")}
     eps, delta = pr.FIG1_SETTINGS["epsilon"], inspect.signature(pr.compare_bayesian_fig1).parameters["delta"].default
     prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=kw["C"]).prepare(S=kw["S"], rho=kw["rho"])
-    out["context"] = [
+    return [
         {"quantity": "private users", "here": counts.n_users},
         {"quantity": "vocabulary |V| (public unigrams)", "here": prep.vocabulary_size},
         {"quantity": "BayesianDP sensitivity γ (brute force on this corpus, as in the paper)", "here": prep.sensitivity},
@@ -160,7 +218,6 @@ def _bayesian(size: str, seeds: int, *, seed0: bool) -> dict:
         {"quantity": "KL of BayesianDP's noiseless posterior mean softmax(μ_ps)",
          "here": float(kl_divergence(counts.private_distribution(), prep.mean_theta()))},
     ]
-    return out
 
 
 def bayesian_reason(paper: dict, classroom: dict) -> str:
@@ -232,7 +289,8 @@ def run_topicdp(seeds: int) -> dict:
     return out
 
 
-RUNS = {"table4": run_table4, "table4_reason": run_table4_reason, "bayesian_fig1": run_bayesian, "topicdp_fig52": run_topicdp}
+RUNS = {"table4": run_table4, "table4_reason": run_table4_reason, "table4_chat": run_table4_chat,
+        "bayesian_fig1": run_bayesian, "bayesian_fig1_chat": run_bayesian_chat, "topicdp_fig52": run_topicdp}
 
 
 def main(argv=None) -> None:

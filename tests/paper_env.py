@@ -29,3 +29,17 @@ def table4_shape(rows) -> bool:
     here = {r["quantity"]: r["here"] for r in rows}
     d, a, e, s = ([here[f"{m}, k = {k}"] for k in range(1, 10)] for m in ("DPNE", "DPSU-all", "DPSU-even", "DPSU-single"))
     return all(d[k] > max(a[k], e[k]) for k in range(2, 9)) and all(d[k] > s[k] for k in range(4, 9))
+
+
+def table4_verdict_start(rows) -> str:
+    """How a Table 4 verdict must begin, from its rows: "Shape reproduced" (``table4_shape``), "Shape partly
+    reproduced" when every length that misses the shape is one where no mechanism releases a k-gram, else "Shape not
+    reproduced"."""
+    if table4_shape(rows):
+        return "Shape reproduced"
+    here = {r["quantity"]: r["here"] for r in rows}
+    names = ("DPNE", "DPSU-all", "DPSU-even", "DPSU-single")
+    d, a, e, s = ([here[f"{m}, k = {k}"] for k in range(1, 10)] for m in names)
+    missed = {k for k in range(2, 9) if not d[k] > max(a[k], e[k])} | {k for k in range(4, 9) if not d[k] > s[k]}
+    silent = {k for k in range(9) if d[k] == a[k] == e[k] == s[k] == 0}
+    return "Shape partly reproduced" if missed <= silent else "Shape not reproduced"

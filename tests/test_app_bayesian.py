@@ -135,3 +135,18 @@ def test_end_to_end_curve_toggle(page):
     clean(page)
     specs = [c.proto.spec for c in page.get("plotly_chart")]
     assert any("EndToEndDP (tuned)" in spec for spec in specs)
+
+
+def test_what_this_text_looks_like_panel(page):
+    """Issue 20 item 4 on the Bayesian page: the activity's heavy tail against the W and L caps (dpcore.text_profile)."""
+    import dpcore
+
+    chat = dpcore.text_profile(dpcore.load_real_corpus("chat", which="private"), max_k=9, ks=(10, 100))
+    panel = next(e for e in page.expander if e.label.startswith("🔎 What this text looks like"))
+    note = next(m.value for m in panel.markdown if m.value.startswith("**What this means for the Bayesian page** "
+                                                                      "(real chat (920 people))"))
+    act = chat.activity()
+    assert f"the most active 10 people wrote {act['top10_share']:.0%} of the sentences" in note
+    assert f"keeps at most W = 2 tokens per person — {chat.kept_tokens(2):.1%} of this text" in note
+    assert f"at most L = 50 distinct 1-grams per person ({chat.kept_share(1, 50):.0%} of the" in note
+    assert {"bayes_profile_shared", "bayes_profile_activity"} <= {c.key for c in page.get("plotly_chart")}

@@ -19,8 +19,10 @@ except dpcore.CorpusError:
 pytestmark = pytest.mark.skipif(not HAVE_SAMPLE, reason="sample corpus not generated yet")
 
 
-def fresh_app() -> AppTest:
+def fresh_app(**params) -> AppTest:
     at = AppTest.from_file(PAGE, default_timeout=180)
+    for k, v in params.items():
+        at.query_params[k] = v
     at.run()
     assert_clean(at)
     return at
@@ -54,7 +56,8 @@ def test_page_renders_tabs_charts_and_guarantee():
     for spec in charts(at):  # axis titles present
         assert spec["layout"]["xaxis"]["title"]["text"] and spec["layout"]["yaxis"]["title"]["text"]
     badges = [f"{m.value} {m.proto.help}" for m in at.markdown if "badge[" in m.value]  # chip + its tooltip
-    assert any(":green-badge[🔒 Guarantee: DPNE — DP: (ε, δ)-DP per user (ε = 1, δ = 1e-05)" in b for b in badges)
+    # the page's own default ε, δ (dpui.dpne_data.PAGE_DEFAULTS: Table 4's ε, where the real chat shows the effect)
+    assert any(":green-badge[🔒 Guarantee: DPNE — DP: (ε, δ)-DP per user (ε = 4, δ = 1e-06)" in b for b in badges)
     assert any("DPSU-single — DP: (ε, δ)-DP per user" in b and "for each length separately" in b for b in badges)
     assert len(at.get("latex")) >= 3  # formulas: budget, thresholds, step view
     assert any("k-anonymity — not DP" in c.value for c in at.caption)
@@ -69,7 +72,7 @@ def test_page_renders_tabs_charts_and_guarantee():
 
 
 def test_dpne_beats_dpsu_even_on_long_ngrams_at_eps4_and_chart_shows_it():
-    at = fresh_app()
+    at = fresh_app(corpus="classroom")  # synthetic text: DPSU-even also finds long n-grams there
     at.select_slider(key="eps").set_value(4.0)
     at.select_slider(key="delta").set_value(1e-7)
     at.run()
@@ -80,6 +83,43 @@ def test_dpne_beats_dpsu_even_on_long_ngrams_at_eps4_and_chart_shows_it():
     long_dpne = sum(n for k, n in bars["DPNE"].items() if k >= 4)
     long_even = sum(n for k, n in bars["DPSU-even"].items() if k >= 4)
     assert long_dpne > long_even > 0, (bars["DPNE"], bars["DPSU-even"])
+
+
+def test_default_view_on_the_real_chat_shows_dpne_ahead_of_dpsu_single():
+    """003 Table 4's shape on real text: the page opens on the real chat (920 people) at ε = 4, δ = 1e-6, where DPNE
+    releases more k-grams than DPSU-single at k = 2…4 (issue 20; the mean over seeds is in Paper vs here)."""
+    from dpui.dpne_data import PAGE_DEFAULTS
+
+    at = fresh_app()
+    assert at.radio(key="corpus").value == "chat"
+    assert (at.select_slider(key="eps").value, at.select_slider(key="delta").value) == (PAGE_DEFAULTS["eps"],
+                                                                                        PAGE_DEFAULTS["delta"])
+    bars = {tr["name"]: dict(zip(tr["x"], tr["y"])) for tr in chart_by_title(at, "n-grams extracted per length")["data"]}
+    assert all(bars["DPNE"][k] > bars["DPSU-single"][k] for k in (2, 3, 4)), bars
+    assert bars["DPNE"][5] >= bars["DPSU-single"][5]
+    # and it says what ε the 920 people need (the stored sweep of dpcore.paper_results.dpne_epsilon_sweep)
+    from dpui.paper_vs_here import load_results
+
+    sentence = load_results()["comparisons"]["table4_chat"]["epsilon_sweep"]["sentence"]
+    assert any("This page opens at **ε = 4, δ = 1e-06**" in i.value and sentence in i.value for i in at.info)
+    assert not any(sentence in i.value for i in fresh_app(corpus="classroom").info)  # the chat's numbers, on the chat
+
+
+def test_page_default_epsilon_stays_on_this_page():
+    """The page's own ε = 4 is not carried to the other pages; an ε the user sets is."""
+    at = AppTest.from_file(str(Path(PAGE).parent.parent / "app.py"), default_timeout=180)
+    at.run()
+    at.switch_page("pages/3_DP_ngram_extraction.py").run()
+    assert_clean(at)
+    assert at.select_slider(key="eps").value == 4.0
+    at.switch_page("pages/2_Bayesian_ngram_DP.py").run()
+    assert at.select_slider(key="eps").value == 1.0 and at.select_slider(key="delta").value == 1e-5
+    at.switch_page("pages/3_DP_ngram_extraction.py").run()
+    at.select_slider(key="eps").set_value(2.0).run()
+    at.switch_page("pages/2_Bayesian_ngram_DP.py").run()
+    assert at.select_slider(key="eps").value == 2.0
+    at.switch_page("pages/3_DP_ngram_extraction.py").run()
+    assert at.select_slider(key="eps").value == 2.0
 
 
 def test_widgets_move_and_page_updates():
@@ -144,7 +184,7 @@ def test_edge_settings_render_messages_not_errors():
     assert_clean(at)
     assert any("No length ≥ 2 was reached" in i.value for i in at.info)
     at.slider(key="dpne_T").set_value(10)
-    at.select_slider(key="eps").set_value(0.01)  # nothing passes ρ₁ on 2,400 users
+    at.select_slider(key="eps").set_value(0.01)  # nothing passes ρ₁ on the chat's 920 people
     at.multiselect(key="dpne_K").set_value([])
     at.run()
     assert_clean(at)
@@ -184,8 +224,28 @@ def test_defaults_caption_states_this_corpus_s_median_user():
     import numpy as np
 
     at = fresh_app()
-    corpus = dpcore.load_sample_corpus("private")
+    corpus = dpcore.load_real_corpus("chat", which="private")  # the default data
     words = float(np.median(dpcore.items_per_user(dpcore.encode_corpus(corpus))))
     caption = next(c.value for c in at.caption if c.value.startswith("The paper's Fig. 1 / Table 4"))
     assert f"the median user of this corpus, {corpus.n_users:,} users, holds {words:,.0f} distinct words" in caption
     assert "2,400" not in caption
+
+
+def test_what_this_text_looks_like_panel_on_the_real_chat():
+    """Issue 20 item 4: the real chat beside the synthetic classroom corpus at the same number of people, and the
+    measured reason for DPNE vs DPSU-single on this run (dpcore.dpne_vs_dpsu_reason)."""
+    at = fresh_app()
+    panel = next(e for e in at.expander if e.label.startswith("🔎 What this text looks like"))
+    chat = dpcore.text_profile(dpcore.load_real_corpus("chat", which="private"), max_k=9, ks=(10, 100))
+    synth = dpcore.text_profile(dpcore.load_sample_corpus("private"), max_k=9, ks=(10, 100), max_users=chat.n_users)
+    shared = chart_by_title(at, "k-grams used by at least K people")
+    lines = {tr["name"]: tr["y"] for tr in shared["data"]}
+    assert lines["real chat (920 people), ≥ 10"] == [v or None for v in chat.shared[10]]
+    assert lines["synthetic classroom, first 920 users, ≥ 10"] == [v or None for v in synth.shared[10]]
+    table = next(d.value for d in panel.dataframe if "real chat (920 people): mean (median)" in d.value.columns)
+    assert table["real chat (920 people): mean (median)"].tolist()[3] == (
+        f"{chat.distinct_mean[3]:,.0f} ({chat.distinct_median[3]:,.0f})")
+    why = next(m.value for m in panel.markdown if m.value.startswith("**Why, measured on this run"))
+    assert f"{chat.shared_at(4, 10):,} 4-grams are used by ≥ 10 users" in why
+    assert f"({chat.kept_share(4, 50):.0%} of all (user, 4-gram) pairs)" in why
+    assert any(c.key == "dpne_profile_activity" for c in at.get("plotly_chart"))

@@ -69,6 +69,7 @@ def _metric(at: AppTest, label: str) -> float:
 
 def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["corpus"] = "classroom"  # the tiny corpus stands in for the synthetic classroom sample
     at.run()
     _tiny_settings(at)
     at.run()
@@ -91,6 +92,7 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
 
     # A fresh session finds the draws on disk: no warning, no button, and ε moves the noise scale only.
     at2 = AppTest.from_file(PAGE, default_timeout=60)
+    at2.query_params["corpus"] = "classroom"
     at2.run()
     _tiny_settings(at2)
     at2.run()

@@ -85,7 +85,7 @@ ALLOWED = {  # widget key -> what the widget accepts (copied from the pages; the
     "eps": lambda v: v in _EPS,
     "delta": lambda v: v in _DELTA,
     "seed": lambda v: isinstance(v, int) and 0 <= v <= 2**31 - 1,
-    "corpus": lambda v: v in ("sample", "chat"),  # "chat": the real chat corpus (the sidebar names it so, issue 20)
+    "corpus": lambda v: v in ("chat", "classroom"),  # the sidebar's data choices an exercise may name
     "m101_scale_mode": lambda v: v in ("from ε", "by hand"),
     "m101_b": lambda v: 0.1 <= v <= 20.0 and abs(round(v * 10) - v * 10) < 1e-9,
     "m101_debt_rule": lambda v: v in ("largest debt", "cap"),
@@ -208,6 +208,46 @@ def _dpne_sigmas(s, **kw):
     return dpcore.dpne_noise_scales(p["eps"], p["delta"], max_length=p["dpne_T"], noise_decay=p["dpne_c"])[1]
 
 
+def _chat_index(max_length):
+    return dpcore.build_ngram_index(dpcore.encode_users(dpcore.load_real_corpus("chat", which="private").user_sentences()),
+                                    max_length)
+
+
+def _chat_why(s):
+    """The option the numbers support, decided here from the same quantities (thresholds, weights, σ, spurious)."""
+    index = _chat_index(s["dpne_T"])
+    rel = dpcore.dpne(index, epsilon=s["eps"], delta=s["delta"], max_length=s["dpne_T"], contribution_limit=s["dpne_delta0"],
+                      eta=s["dpne_eta"], noise_decay=s["dpne_c"], rng=0)
+    row = next(r for r in dpcore.pruning_chain(index, rel, K=10).rows if r["k"] == 4)
+    sigma4 = _dpne_sigmas(s)[3]
+    sigma_single = dpcore.gaussian_sigma(s["eps"], s["delta"] / 2, method="analytic")
+    corpus_4grams = set().union(*index.user_sets(4))
+    released = rel.ngrams.get(4, frozenset())
+    holds = [row["threshold_dpne"] < row["threshold_single"] / 2,
+             row["weight_dpne"] > row["threshold_dpne"] > 10 * row["weight_single"] and row["gain"] > 10,
+             sigma4 < sigma_single, len(released) > 0 and len(released - corpus_4grams) > len(released) / 2]
+    assert sum(holds) == 1
+    return holds.index(True)
+
+
+def _chat_single_epsilon(s):
+    """Brute force with sets: the most shared 4-gram (ties by first appearance in sorted order), its expected weight."""
+    users = [set(u) for u in _chat_index(4).user_sets(4)]
+    count = {}
+    for u in users:
+        for g in u:
+            count[g] = count.get(g, 0) + 1
+    top = max(count.values())
+    index = _chat_index(4)  # the exercise breaks ties by k-gram id; here all tied grams must give the same answer
+    lev = index.level(4)
+    gram_id = int(np.lexsort((np.arange(lev.n_grams), -lev.user_counts))[0])
+    gram = tuple(index.corpus.vocabulary[lev.rows([gram_id])[0]].tolist())
+    assert count[gram] == top
+    L = s["dpne_delta0"]
+    weight = sum(min(1.0, L / len(u)) / math.sqrt(min(len(u), L)) for u in users if gram in u)
+    return brentq(lambda e: weight - dpcore.dpsu_threshold(e, s["delta"], L)[1], 1e-3, 1e4, xtol=1e-10)
+
+
 def _audit(s):
     name = {"Laplace count": "laplace_count", "Exponential (cities)": "exponential_city",
             "BayesianDP": "bayesian"}[s["audit_mechanism"]]
@@ -248,6 +288,8 @@ RECOMPUTE = {
     "dpne-shared-4gram": _dpne_4gram,
     "dpne-eta-threshold": lambda s: norm.ppf(1 - s["dpne_eta"]),
     "dpne-noise-decay": lambda s: _dpne_sigmas(s)[-1] / _dpne_sigmas(s)[0],
+    "dpne-chat-single-epsilon": _chat_single_epsilon,
+    "dpne-chat-why-4grams": _chat_why,
     "dpne-users-equivalent-epsilon": lambda s: brentq(  # σ(ε', δ/2) = σ(ε, δ/2)·n/N, n = 20,000, N = 100,000
         lambda e: dpcore.gaussian_sigma(e, s["delta"] / 2, method="analytic")
         - dpcore.gaussian_sigma(s["eps"], s["delta"] / 2, method="analytic") / 5, s["eps"], 1e4, xtol=1e-12),
@@ -320,7 +362,7 @@ def _swap(monkeypatch, target: str):
 
 @pytest.fixture
 def fresh_caches():
-    cached = (_data.sample_corpus, _data._statistics, _data._index)
+    cached = (_data.sample_corpus, _data.real_corpus, _data._statistics, _data._index)
     for fn in cached:
         fn.cache_clear()
     yield
@@ -391,9 +433,24 @@ def test_data_dependent_answers_follow_the_corpus(monkeypatch, fresh_caches):
     assert E.data_version() != ""
 
 
-def test_exercises_need_the_sample_corpus():
-    with pytest.raises(ValueError, match="corpus must be 'sample' or 'chat'"):
-        _data.corpus_name({"corpus": "upload"})
+@pytest.mark.parametrize("name", ["upload", "paper", "sample", None])
+def test_exercises_name_a_corpus_a_link_can_open_quickly(name):
+    with pytest.raises(ValueError, match=r"corpus must be one of \('chat', 'classroom'\)"):
+        _data.corpus_name({} if name is None else {"corpus": name})
+
+
+@pytest.mark.parametrize("ex", ALL, ids=IDS)
+def test_an_exercise_that_reads_data_names_its_corpus(ex, monkeypatch, fresh_caches):
+    """An exercise whose answer reads a corpus names it in its settings (so its link opens the page on that data);
+    one without a ``corpus`` setting reads none."""
+    read = []
+    real_load = _data._load
+    monkeypatch.setattr(_data, "_load", lambda name, which: read.append((name, which)) or real_load(name, which))
+    ex.answer()
+    if "corpus" in ex.settings:
+        assert {name for name, _ in read} <= {ex.settings["corpus"]}
+    else:
+        assert read == [], f"{ex.id} reads {read} without naming its corpus"
 
 
 # ----------------------------------------------------------------------------------------------- sheets

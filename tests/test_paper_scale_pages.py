@@ -1,4 +1,4 @@
-"""Every page on the real paper-size corpus (?size=paper), and the shipped "paper vs here" numbers recomputed.
+"""Every page on the real paper-size corpus (?corpus=paper), and the shipped "paper vs here" numbers recomputed.
 
 Slow (the paper corpus is generated into $DPCORE_DATA_CACHE on first use, ~20 s, then read from disk); they
 run in CI. The TopicDP comparison (the cheapest) is recomputed in full with the script's own function, so
@@ -56,7 +56,7 @@ def paper_corpus():
 
 def run(script: str, **params) -> tuple[AppTest, float]:
     at = AppTest.from_file(str(ROOT / script), default_timeout=900)
-    at.query_params["size"] = "paper"
+    at.query_params["corpus"] = "paper"
     for k, v in params.items():
         at.query_params[k] = v
     t0 = time.time()
@@ -93,23 +93,24 @@ def test_paper_comparisons_ran_on_this_paper_corpus(paper_corpus):
 
 def test_home_on_the_paper_corpus(paper_corpus):
     at, _ = run("app.py")
-    assert at.radio(key="size").value == "paper"
+    assert at.radio(key="corpus").value == "paper"
     assert f"{PAPER_USERS:,} users" in paper_caption(at)
 
 
 @pytest.mark.parametrize("script", ["pages/1_Mechanisms_101.py", "pages/5_Privacy_audit.py"])
-def test_pages_without_the_corpus_keep_the_size_for_the_next_page(script, paper_corpus):
+def test_pages_without_the_corpus_keep_the_data_for_the_next_page(script, paper_corpus):
     at, seconds = run(script)
     print(f"{script}: first render on the paper corpus {seconds:.1f} s")
     links = " ".join(m.value for m in at.sidebar.markdown) + " ".join(
         link.proto.query_string for link in at.sidebar.get("page_link"))
-    assert "size=paper" in links
+    assert "corpus=paper" in links
 
 
 def _section_ok(at: AppTest, page: str) -> None:
     entry = RESULTS["comparisons"][pvh.SECTIONS[page].entry]
     assert [e for e in at.expander if "Paper vs here" in e.label]
-    assert pvh.verdict(entry) in [e.value for e in (*at.success, *at.warning)]
+    label = pvh.SYNTHETIC_LABEL if pvh.SECTIONS[page].real else ""  # beside the real chat's verdict
+    assert label + pvh.verdict(entry) in [e.value for e in (*at.success, *at.warning)]
     assert not [e for e in at.warning if "stale" in e.value]
 
 

@@ -102,6 +102,10 @@ def test_brute_force_agrees_on_random_small_corpora(seed):
     for g, w in zip(got, want):
         for key in w:
             assert g[key] == pytest.approx(w[key], nan_ok=True), (seed, g["k"], key)
+    # reporting chosen lengths only walks the others: the same rows for those lengths
+    last = got[-1]["k"]
+    assert pruning_chain(index, rel, K=K, lengths=(last,)).rows == [got[-1]]
+    assert pruning_chain(index, rel, K=K, lengths=()).rows == []
 
 
 def test_parameters_are_checked():

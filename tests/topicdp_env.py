@@ -21,7 +21,8 @@ WORDS = {
     "money": "invoice payment bank account dollars budget price cost salary refund".split(),
     "travel": "flight hotel airport train ticket luggage passport taxi beach museum".split(),
 }
-TINY_QUERY = {"topicdp_k": "6", "topicdp_N": "8", "topicdp_workers": "1"}
+TINY_QUERY = {"topicdp_k": "6", "topicdp_N": "8", "topicdp_workers": "1", "corpus": "classroom"}
+"""(``corpus=classroom``: the tiny corpus stands in for the synthetic classroom sample, DPCORE_SAMPLE_DATA.)"""
 
 
 def write_tiny(path: Path, n_users: int = 40, seed: int = 0) -> None:

@@ -92,17 +92,23 @@ def next_exercise(exercise_id: str) -> Exercise | None:
 def data_version() -> str:
     """A cheap key that changes when the shipped data behind the answers changes (for an app's cache).
 
-    Built from the names, sizes and modification times of the sample corpora files, so it costs no
-    corpus load on a page that does not need one.
+    Built from the names, sizes and modification times of the sample corpora files and the version of the
+    package holding the real chat corpus, so it costs no corpus load on a page that does not need one.
     """
     import hashlib
+    from importlib import metadata
 
     from ..corpus import sample_data_dir
+    from ..real_corpus import SPLIT_SEED
 
     parts = []
     for path in sorted(sample_data_dir().glob("*.jsonl.gz")):
         st = path.stat()
         parts.append(f"{path.name}:{st.st_size}:{st.st_mtime_ns}")
+    try:
+        parts.append(f"chitchat-dataset:{metadata.version('chitchat-dataset')}:{SPLIT_SEED}")
+    except metadata.PackageNotFoundError:
+        parts.append("chitchat-dataset:missing")
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
 

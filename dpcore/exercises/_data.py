@@ -1,8 +1,10 @@
 """The data an exercise's answer is computed from: the corpus its settings name, loaded once.
 
-Answers that depend on data are computed from the corpus named by the ``corpus`` setting (only the
-shipped ``"sample"`` corpus: a lecturer's link cannot carry an upload), never from numbers written
-into the exercise, so regenerating the sample corpus changes the answers with it.
+Answers that depend on data are computed from the corpus named by the ``corpus`` setting — the sidebar's
+data choice, so the page opens on the same data: ``"chat"`` (the real chat corpus: private = its fixed 70 %
+of people, public = the other 30 %; ``dpcore.load_real_corpus``) or ``"classroom"`` (the shipped synthetic
+sample). A lecturer's link cannot carry an upload, and the paper size is too slow for an answer. Nothing
+about either corpus is written into an exercise, so regenerating the sample changes the answers with it.
 """
 
 from __future__ import annotations
@@ -17,23 +19,24 @@ _bayesian = importlib.import_module("dpcore.bayesian")
 _corpus = importlib.import_module("dpcore.corpus")
 _ngram_counts = importlib.import_module("dpcore.ngram_counts")
 _ngrams = importlib.import_module("dpcore.ngrams")
-_topicdp = importlib.import_module("dpcore.topicdp")
-_real_corpus = importlib.import_module("dpcore.real_corpus")
+_real = importlib.import_module("dpcore.real_corpus")
 _topic_model = importlib.import_module("dpcore.topic_model")
 _topic_prompts = importlib.import_module("dpcore.topic_prompts")
+_topicdp = importlib.import_module("dpcore.topicdp")
 from ..topic_model import LdaSettings
 from ..topicdp import SamplerSettings
 
-SAMPLE = "sample"
-REAL = "chat"
-"""The real chat corpus (``dpcore.load_real_corpus("chat")``: "private" / "public" are its 920 / 395-person split)."""
+CHAT, CLASSROOM = "chat", "classroom"
+CORPORA = (CHAT, CLASSROOM)
+SAMPLE = CLASSROOM  # (the name before issue 20, when the synthetic sample was the only corpus)
 
 
 def corpus_name(settings: Mapping) -> str:
-    name = settings.get("corpus", SAMPLE)
-    if name not in (SAMPLE, REAL):
-        raise ValueError(f"corpus must be {SAMPLE!r} or {REAL!r} for an exercise (a link cannot carry an upload), "
-                         f"got corpus={name!r}")
+    """The corpus an exercise's settings name (``corpus``: "chat" or "classroom"); ValueError otherwise."""
+    name = settings.get("corpus")
+    if name not in CORPORA:
+        raise ValueError(f"corpus must be one of {CORPORA} for an exercise that depends on data (a link cannot carry "
+                         f"an upload; the paper size is too slow), got corpus={name!r}")
     return name
 
 
@@ -44,20 +47,24 @@ def sample_corpus(which: str):
 
 @functools.lru_cache(maxsize=2)
 def real_corpus(which: str):
-    return _real_corpus.load_real_corpus("chat", which=which)
+    return _real.load_real_corpus("chat", which=which)
+
+
+def _load(name: str, which: str):
+    return real_corpus(which) if name == CHAT else sample_corpus(which)
 
 
 def private_corpus(settings: Mapping):
-    return real_corpus("private") if corpus_name(settings) == REAL else sample_corpus("private")
+    return _load(corpus_name(settings), "private")
 
 
 def public_corpus(settings: Mapping):
-    return real_corpus("public") if corpus_name(settings) == REAL else sample_corpus("public")
+    return _load(corpus_name(settings), "public")
 
 
 @functools.lru_cache(maxsize=8)
-def _statistics(private_hash: str, public_hash: str, n: int, C: int, max_items: int | None = None):
-    priv, pub = sample_corpus("private"), sample_corpus("public")
+def _statistics(name: str, private_hash: str, public_hash: str, n: int, C: int, max_items: int | None = None):
+    priv, pub = _load(name, "private"), _load(name, "public")
     assert priv.content_hash == private_hash and pub.content_hash == public_hash
     counts = _ngram_counts.ngram_counts(priv, pub, n=n)
     if max_items is None:
@@ -69,20 +76,22 @@ def _statistics(private_hash: str, public_hash: str, n: int, C: int, max_items: 
 def bayesian_statistics(settings: Mapping, *, n: int, C: int, max_items: int | None = None):
     """BayesianStatistics of the named corpus (the page's counts_for + statistics_for; with ``max_items``
     strict mode's strict_statistics_for)."""
+    name = corpus_name(settings)
     priv, pub = private_corpus(settings), public_corpus(settings)
-    return _statistics(priv.content_hash, pub.content_hash, int(n), int(C), None if max_items is None else int(max_items))
+    return _statistics(name, priv.content_hash, pub.content_hash, int(n), int(C),
+                       None if max_items is None else int(max_items))
 
 
-@functools.lru_cache(maxsize=2)
-def _index(private_hash: str, max_length: int):
-    priv = sample_corpus("private")
+@functools.lru_cache(maxsize=4)
+def _index(name: str, private_hash: str, max_length: int):
+    priv = _load(name, "private")
     assert priv.content_hash == private_hash
     return _ngrams.build_ngram_index(_ngrams.encode_users(priv.user_sentences()), max_length)
 
 
 def ngram_index(settings: Mapping, max_length: int):
     priv = private_corpus(settings)
-    return _index(priv.content_hash, int(max_length))
+    return _index(corpus_name(settings), priv.content_hash, int(max_length))
 
 
 def sensitivity_draws(settings: Mapping):
@@ -110,7 +119,7 @@ def _prompt_inputs(private_hash: str, n_topics: int):
 def topic_model_and_prompts(settings: Mapping):
     """The TopicDP page's LDA model of the named corpus and its documents with their prompts (real corpus only:
     the sample corpora have no conversation prompts)."""
-    if corpus_name(settings) != REAL:
-        raise ValueError(f"corpus must be {REAL!r} for an exercise about prompts, got corpus={corpus_name(settings)!r}")
+    if corpus_name(settings) != CHAT:
+        raise ValueError(f"corpus must be {CHAT!r} for an exercise about prompts, got corpus={corpus_name(settings)!r}")
     priv = private_corpus(settings)
     return _prompt_inputs(priv.content_hash, int(settings.get("topicdp_k", 10)))

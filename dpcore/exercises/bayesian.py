@@ -95,7 +95,7 @@ def _strict_over_local(s) -> Solution:
                                     "n_users": local.n_users})
 
 
-_BASE = {"bayes_S": 0.001, "bayes_C": 1, "bayes_rho": 0.3, "bayes_n": 1, "corpus": "sample"}
+_BASE = {"bayes_S": 0.001, "bayes_C": 1, "bayes_rho": 0.3, "bayes_n": 1, "corpus": "classroom"}
 
 EXERCISES = (
     Exercise(
@@ -138,7 +138,7 @@ EXERCISES = (
         page=PAGE,
         title="Does raising C raise the sensitivity?",
         settings={**_BASE, "bayes_C": 5},
-        question=("Compare C = 1 with C = {C} (S = {S:g}, unigrams, the sample corpus): what happens to the "
+        question=("Compare C = 1 with C = {C} (S = {S:g}, unigrams, the synthetic classroom corpus): what happens to the "
                   "brute-force sensitivity γ? (Move the **C** slider and read the γ metric.)"),
         solve=_gamma_when_c_grows,
         uses=("dpcore.bayesian:BayesianStatistics.prepare", "dpcore.bayesian:bayesian_statistics"),

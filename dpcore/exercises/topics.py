@@ -121,7 +121,7 @@ def _strict_keeps_prompts(s) -> Solution:
                             "sigma1": _topicdp.strict_topicdp_sigma(epsilon=1.0, delta=delta, m=m)})
 
 
-_TABLE = {"eps": 1.0, "delta": 1e-5, "topicdp_m": 10, "topicdp_n": 10, "corpus": "sample"}
+_TABLE = {"eps": 1.0, "delta": 1e-5, "topicdp_m": 10, "topicdp_n": 10, "corpus": "classroom"}
 _REAL_TABLE = {**_TABLE, "corpus": "chat", "topicdp_gamma": 0.1, "seed": 0}
 
 EXERCISES = (
@@ -167,7 +167,7 @@ EXERCISES = (
         title="Does a weaker γ halve the noise?",
         settings={**_TABLE, "topicdp_gamma": 0.3},
         question=("Going from γ = {gamma0:g} to γ = {gamma:g} the sampler uses {h0} → {h} pairs. σ per entry is "
-                  "Δ_s·√(2 ln(1.25/δ))·m·n/ε. What is σ(γ = {gamma:g}) / σ(γ = {gamma0:g}) on the sample corpus? "
+                  "Δ_s·√(2 ln(1.25/δ))·m·n/ε. What is σ(γ = {gamma:g}) / σ(γ = {gamma0:g}) on the synthetic classroom corpus? "
                   "Does σ halve?"),
         solve=_gamma_shrinks_sigma,
         uses=("dpcore.topicdp:topicdp_sigma", "dpcore.topicdp:load_sensitivity_draws"),

@@ -204,7 +204,7 @@ def test_bad_uploads_show_a_message_and_the_app_keeps_working(page, app_url, nam
     # issue 25: no silent fallback to the sample data; the page says it waits for a usable file
     assert "no usable upload" in sidebar
     assert "Nothing is computed on another corpus" in page.locator('[data-testid="stMain"]').inner_text()
-    # the app still works: another page renders with the sample corpus
+    # the app still works: another page renders
     page.goto(f"{app_url}/Mechanisms_101")
     page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
     wait_idle(page)

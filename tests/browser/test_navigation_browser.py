@@ -18,7 +18,7 @@ def slider_values(page) -> list[str]:
     return [s.get_attribute("aria-valuetext") for s in page.locator(SLIDERS).all()]
 
 
-@pytest.mark.parametrize("path", ["/", "/TopicDP"])
+@pytest.mark.parametrize("path", ["/", "/TopicDP?corpus=classroom"])  # TopicDP's draws ship for the classroom sample
 def test_navigation_shows_home_and_every_page_title(page, app_url, path):
     page.goto(app_url + path)
     if path != "/":
