@@ -20,7 +20,7 @@ st.markdown(text("home", "intro"))
 
 # every mechanism's guarantee, built by the functions its release type labels itself with (never typed here)
 guarantees = mechanism_guarantees(epsilon=settings.epsilon, delta=settings.delta,
-                                  **guarantee_settings(settings.size))  # the caps the Bayesian page uses
+                                  **guarantee_settings(settings.data))  # the caps the Bayesian page uses
 for page in available_pages():  # a page another branch adds shows up once its file exists
     with st.container(border=True):
         st.page_link(page.path, label=f"**{page.title}**", icon="➡️")

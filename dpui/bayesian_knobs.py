@@ -63,13 +63,13 @@ def bayesian_knobs() -> BayesKnobs:
     return BayesKnobs(S, rho, C, n, W, K, reps, calibration)
 
 
-def guarantee_settings(size: str = "classroom") -> dict:
+def guarantee_settings(data: str = "chat") -> dict:
     """The page's caps that its guarantees name, as keywords of :func:`dpcore.mechanism_guarantees` (W, K, L as
     ``max_items``, N_max as ``max_users``): this session's values where the page has set them, else the page's
-    own defaults (N_max's follows the sample size). The home page shows these, so it says what the page uses."""
+    own defaults (N_max's follows the data choice). The home page shows these, so it says what the page uses."""
     from .bayesian_modes import DEFAULT_L, default_n_max
 
     state = st.session_state
     return {"W": int(state.get("bayes_W", DEFAULT_W)), "K": int(state.get("bayes_K", DEFAULT_K)),
             "max_items": int(state.get("bayes_L", DEFAULT_L)),
-            "max_users": int(state.get("bayes_Nmax", default_n_max(size)))}
+            "max_users": int(state.get("bayes_Nmax", default_n_max(data)))}

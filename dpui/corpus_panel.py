@@ -179,13 +179,13 @@ def missing_upload_message() -> str:
     held = st.session_state.get(UPLOADED_KEY)
     if isinstance(held, tuple) and held[:1] == ("refused",):
         return ("The file in the sidebar could not be used (the message is beside it): upload another file, or "
-                "choose the sample corpus. Nothing is computed on another corpus meanwhile.")
+                "choose other data (e.g. the real chat). Nothing is computed on another corpus meanwhile.")
     if isinstance(held, tuple):
         return (f"Your upload {quote(held[1], 80)} is no longer held by this server (it gives uploads back after "
                 f"{uploads.IDLE_SECONDS // 60} minutes without use or when the tab disconnects): upload it again in "
-                "the sidebar, or choose the sample corpus. Nothing is computed on another corpus meanwhile.")
+                "the sidebar, or choose other data (e.g. the real chat). Nothing is computed on another corpus meanwhile.")
     return ("This page is set to use an uploaded corpus (corpus=upload in the address bar), but this session holds "
-            "none: upload a file in the sidebar, or choose the sample corpus. Uploads live in the server's memory "
+            "none: upload a file in the sidebar, or choose other data (e.g. the real chat). Uploads live in the server's memory "
             "only, so a server restart, a closed tab or a long pause gives them back. Nothing is computed on another "
             "corpus meanwhile.")
 

@@ -279,7 +279,7 @@ def _current_hash(corpus_info: dict, settings) -> str | None:
     """The content hash of the corpus the entry was measured on, when it is loaded in this server (never
     generates the paper corpus just to check)."""
     size = corpus_info.get("size")
-    if size == "chat":  # checked when the page shows the chat (never loaded just for this)
+    if size in ("chat", "real"):  # checked when the page shows the chat (never loaded just for this)
         return settings.private.content_hash if settings is not None and settings.data == "chat" else None
     if size == "classroom" or ("private", size) in corpus_panel._READY:
         return corpus_panel.sample_corpus("private", size).content_hash
@@ -299,12 +299,16 @@ def live_entry(section: PaperSection) -> dict:
             "live": f"dpcore.paper_results.{section.live.__name__}"}
 
 
+STAMP = ("date", "commit", "dpcore_version", "wall_seconds", "cpu_seconds", "loadavg")
+"""What every measured entry records of how it was measured (scripts/paper_compare.py)."""
+
+
 def provenance(entry: dict, settings=None) -> tuple[str, bool | None]:
     """("measured by … on <hash>, <date> …", stale?) — stale is None when the corpus is not loaded here."""
     if entry.get("live"):
         return f"Computed now by `{entry['live']}()` (no corpus, no noise).", False
     c = entry["corpus"]
-    where = ("the real chat's private part" if c["size"] == "chat" else f"the {c['size']}-size sample corpus")
+    where = ("the real chat's private part" if c["size"] in ("chat", "real") else f"the {c['size']}-size sample corpus")
     text = (f"Measured by `{SCRIPT}` on {where} {c['content_hash'][:12]} "
             f"({c['n_users']:,} users), {entry['date']}; dpcore {entry['dpcore_version']} ({entry['commit']}), "
             f"{entry['seeds']} seeds, {entry['wall_seconds']:.0f} s.")
@@ -345,7 +349,8 @@ def paper_vs_here(page: str, settings=None, *, path: Path | None = None) -> None
                        f"({entry['corpus']['n_users']:,} users), not the paper-size one: no LDA model and sampled "
                        "sensitivities exist for the paper-size corpus yet (the sampler fits LDA twice per sampled "
                        "pair).", icon="⚠️")
-        real = real or entry.get("real")  # TopicDP keeps its real-chat comparison inside its entry
+        if real is None and entry.get("real"):  # TopicDP keeps its real-chat comparison inside its entry, stamped once
+            real = {**{k: entry[k] for k in STAMP if k in entry}, **entry["real"]}
         st.dataframe(pd.DataFrame(table_rows(entry, real)), hide_index=True, width="stretch")
         shown = ((REAL_LABEL, real), (synthetic_label(entry), entry)) if real else (("", entry),)
         for label, e in shown:

@@ -164,7 +164,9 @@ def _shown_sample(at: AppTest) -> tuple[int, list[str]]:
 
 
 def test_dpne_export_rebuilds_the_pages_release_and_epsilon_draws_new_noise(media):
-    at = opened(DPNE, dpne_T="4")
+    # the classroom corpus: enough words released at ε = 1 to compare their noise (the chat's 920 people give ~1);
+    # ε in the link, as the page itself opens at ε = 4
+    at = opened(DPNE, dpne_T="4", eps="1", corpus="classroom")
     corpus, seen = None, {}
     for step, (kind, key, value) in enumerate([(None, None, None), ("select_slider", "dpne_eta", 0.05),
                                               ("select_slider", "eps", 2.0), ("select_slider", "dpne_eta", 0.01)]):

@@ -182,17 +182,16 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
 
 
 def test_real_chat_corpus_opens_on_the_shipped_fit_with_the_prompt_line():
-    """The real chat corpus's private split (here handed to the page as an upload; the sidebar's data choice is
-    issue 20's): the shipped LDA fit and sampled sensitivities open the page without a sampler run, and the page
-    says how many topics match a prompt before noise and keep it after each mechanism's noise."""
+    """The real chat corpus's private split (the sidebar's default data, corpus=chat): the shipped LDA fit and
+    sampled sensitivities open the page without a sampler run, and the page says how many topics match a prompt
+    before noise and keep it after each mechanism's noise."""
     from dpcore import topic_prompts as tp
 
     corpus = dpcore.load_real_corpus("chat", which="private")
     st.cache_resource.clear()
     st.cache_data.clear()
     at = AppTest.from_file(PAGE, default_timeout=300)
-    at.query_params["corpus"] = "upload"
-    at.session_state["_uploaded_corpus"] = corpus
+    at.query_params["corpus"] = "chat"
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     assert not [b for b in at.button if b.key == "topicdp_run"], "the shipped real-corpus sensitivities are missing"
