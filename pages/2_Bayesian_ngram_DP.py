@@ -8,11 +8,10 @@ knobs: dpui.bayesian_knobs; figures: dpui.bayesian_figures; texts: dpui/page_tex
 import numpy as np
 import streamlit as st
 
-from dpcore import kl_divergence
+from dpcore import items_per_user, kl_divergence, review
 from dpcore.bayesian_baselines import k_anonymity_release, public_baseline
 from dpcore.bayesian_experiments import BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC, summarise
 from dpcore.paper_results import FIG1_BAYES
-from dpcore import items_per_user, review
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui.bayesian_modes import mode_knobs, modes_panel, strict_prepared_for
 from dpui import bayesian_data as data, bayesian_figures as figures
@@ -48,8 +47,7 @@ with user_errors():
     release_salt = ("bayes-release", eps, delta, n, S, C, rho, calibration, mk.mode, mk.L, mk.N_max)  # all of them
     release = prepared.release(epsilon=eps, delta=delta, calibration=calibration, rng=settings.rng(*release_salt))
 kl_now, kl_public = kl_divergence(p, release.theta), kl_divergence(p, public_baseline(counts.public_counts))
-# Everything an exported file needs to reproduce this page's view (the URL carries the same knobs).
-view_settings = {"page": "Bayesian n-gram DP", "epsilon": eps, "delta": delta, "seed": seed,
+view_settings = {"page": "Bayesian n-gram DP", "epsilon": eps, "delta": delta, "seed": seed,  # what an export needs
                  "corpus": settings.corpus_label, "private_corpus_hash": ph, "public_corpus_hash": qh, **k.as_dict(),
                  **mk.as_dict()}
 

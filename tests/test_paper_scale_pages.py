@@ -109,7 +109,8 @@ def test_pages_without_the_corpus_keep_the_data_for_the_next_page(script, paper_
 def _section_ok(at: AppTest, page: str) -> None:
     entry = RESULTS["comparisons"][pvh.SECTIONS[page].entry]
     assert [e for e in at.expander if "Paper vs here" in e.label]
-    label = pvh.SYNTHETIC_LABEL if pvh.SECTIONS[page].real else ""  # beside the real chat's verdict
+    real = pvh.SECTIONS[page].real or entry.get("real")  # TopicDP keeps its real-chat comparison inside its entry
+    label = pvh.synthetic_label(entry) if real else ""  # beside the real chat's verdict
     assert label + pvh.verdict(entry) in [e.value for e in (*at.success, *at.warning)]
     assert not [e for e in at.warning if "stale" in e.value]
 
