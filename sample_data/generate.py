@@ -80,7 +80,7 @@ import numpy as np
 
 __all__ = [
     "PRIVATE_SEED", "PUBLIC_SEED", "PRIVATE_PATH", "PUBLIC_PATH", "SIZES", "GENRES", "ORDER", "DISCOUNT",
-    "PROMPT_SHARE", "TokenCorpus", "generate", "user_secrets", "records", "write_corpus", "tokenize_text",
+    "PROMPT_SHARE", "MAX_SENTENCES", "TokenCorpus", "generate", "user_secrets", "records", "write_corpus", "tokenize_text",
     "token_corpus", "kgram_stats", "shared_kgrams", "main",
 ]
 
@@ -98,7 +98,7 @@ MAX_TOKENS = 60  # a generated sentence stops here (real chat: 99.9 % of sentenc
 P_PET, P_SIGNATURE = 0.2, 0.2  # a document starts with its writer's pet phrase / ends with their signature
 COPY_MIN_TOKENS, COPY_MAX_WRITERS, COPY_ATTEMPTS = 6, 2, 8  # see the module docstring
 OWN_MIN_COUNT, OWN_SHARE = 10, 0.5  # a word used >= 10 times, >= half of them in one prompt's documents
-REDRAWS = 8
+REDRAWS = 8  # draws of a token before giving up on an end before the first token / another prompt's word
 MAX_RUN = 4  # a training sentence with a run of this many equal tokens is left out (spam: 'a a a a ...')
 PROMPT_TILT_SEED = 31  # the public corpus's prompt popularity: real popularity × a fixed log-normal factor
 
@@ -192,7 +192,8 @@ def _context_keys(comp: np.ndarray, ctx: list[np.ndarray]) -> list[np.ndarray]:
 
 @dataclass(frozen=True, eq=False)
 class _Model:
-    """The interpolated Kneser-Ney n-gram model (global + one per prompt) and the real activity it samples.
+    """The interpolated Kneser-Ney n-gram model (components: global, one per prompt, openings, closings) and
+    the real activity it samples.
 
     A *row* is one context (component, length j, the j tokens before); its entries are the tokens seen after
     it, ``tok[first:last+1]``, with ``cum`` = row index + cumulative discounted probability (so one
