@@ -59,7 +59,7 @@ in blocks of 1,000, each from ``SeedSequence([seed, block])``; a sentence's toke
 uniforms (splitmix64 of the block's key, the sentence's index in its block, the step and the draw), so a
 user's kept sentences do not depend on the cap and a corpus is a prefix of any larger corpus with the same
 seed and cap: the classroom corpus is the first 3,000 users of the paper corpus. The model is fitted once per
-process (about 6 s); sampling runs at about 2 M tokens per second (numpy: a hash table of contexts and a
+process (about 8 s of CPU); sampling runs at about 2 M tokens per CPU second (numpy: a hash table of contexts and a
 guide table per context). No global random state; output is byte-for-byte deterministic.
 ``python -m sample_data.generate`` rewrites the shipped files.
 """
@@ -225,7 +225,7 @@ class _Model:
 
 @lru_cache(maxsize=1)
 def _model() -> _Model:
-    """Fit the model on the real chat corpus's public split (deterministic; about 10 s, once per process)."""
+    """Fit the model on the real chat corpus's public split (deterministic; about 8 s of CPU, once per process)."""
     from dpcore.real_corpus import load_real_corpus
 
     corpus = load_real_corpus("chat", which="public")
