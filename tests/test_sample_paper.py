@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 
 # Content hashes of the paper-size corpora (dpcore.Corpus.content_hash): a change of the generator, the
 # vocabulary file or the seeds changes them (then also bump dpcore.corpus.PAPER_CACHE_VERSION).
-PAPER_PRIVATE_HASH = "cccbe3cce294"
+PAPER_PRIVATE_HASH = "1cc52af5f662"
 # 003 Table 2 (Reddit): average number of distinct k-grams per user, k = 1..9.
 TABLE2_REDDIT = (497.60, 470.76, 444.37, 418.77, 393.72, 369.32, 345.65, 322.80, 300.82)
 
@@ -63,13 +63,14 @@ def test_paper_corpus_statistics_beside_table_2(paper):
     assert all(a > b for a, b in zip(per[1:], per[2:]))
     assert 0.2 <= per[8] / per[1] <= 0.9
     assert per[8] / per[1] < TABLE2_REDDIT[8] / TABLE2_REDDIT[1]  # shorter sentences than Reddit posts
-    for k in range(4, 10):
+    for k in range(5, 10):  # (k = 4: 92 %; the real chat's 1,315 people: 93 %)
         assert st[k]["one_user_share"] >= 0.95
-    assert st[6]["users_ge_100"] >= 100  # shared phrases: many long k-grams reach 100 users
-    # heavy tail of activity
+    assert st[6]["users_ge_100"] >= 50  # shared phrases: long k-grams reach 100 users (82 measured)
+    # real people's activity, cut at MAX_SENTENCES: the same users as the classroom corpus's
     s = np.add.reduceat(np.diff(tc.doc_off), tc.user_off[:-1])
-    top = np.sort(s)[-len(s) // 100:]
-    assert np.median(s) <= 12 and top.min() >= 100 and top.mean() >= 200
+    classroom = dpcore.load_sample_corpus("private")
+    assert s.max() == gen.MAX_SENTENCES and 20 <= np.median(s) <= 40
+    assert [sum(len(d.sentences) for d in docs) for docs in classroom.users] == s[:classroom.n_users].tolist()
 
 
 def test_paper_signatures_and_pet_phrases_belong_to_one_user(paper):
@@ -77,7 +78,8 @@ def test_paper_signatures_and_pet_phrases_belong_to_one_user(paper):
     corpus, _, _ = paper
     tc = _token_corpus(corpus)
     words = tc.words
-    ids = {w: i for i, w in enumerate(words[: words.index("0")])}
+    ids = gen._model().ids
+    assert all(words[i] == w for w, i in ids.items())
     n_users = tc.n_users
     user = np.repeat(np.repeat(np.arange(n_users), np.diff(tc.user_off)), np.diff(tc.doc_off))
     user = np.repeat(user, np.diff(tc.sent_off))
@@ -90,7 +92,7 @@ def test_paper_signatures_and_pet_phrases_belong_to_one_user(paper):
     assert len(owner_of_number) == n_users
     numbers = [int(words[x]) for x in t[pos + 1]]
     assert all(owner_of_number[n] == u for n, u in zip(numbers, user[pos].tolist()))
-    assert len(set(user[pos].tolist())) >= n_users // 3
+    assert len(set(user[pos].tolist())) >= n_users // 4  # 20 % of documents end with it (31 % of users sign)
     # pet phrases: the last three words are a per-user triple
     triples = {tuple(ids[w] for w in gen.user_secrets(u)[1][-3:]): u for u in range(n_users)}
     assert len(triples) == n_users
