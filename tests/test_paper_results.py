@@ -188,7 +188,15 @@ def test_users_hypothesis_reason_reads_the_rows():
     same = pr.users_hypothesis_reason(real, leads, n_real=920, n_synthetic=920,
                                       real_profile=prof([1, 2, 3, 4], [1] * 4, [1] * 4),
                                       synthetic_profile=prof([1, 2, 3, 4], [1] * 4, [1] * 4))
-    assert "(not tested by this pair of corpora)" in same and "too few" not in same
+    # both show the shape (the calibrated synthetic corpus, issue 20): the sentence says so, no "refuted", no "too few"
+    assert same.startswith("Not the number of users: the real chat's 920 people and the synthetic corpus's 920 users "
+                           "(1× more) both show DPNE ahead of DPSU-single at Table 4's settings — at k = 2–6 on the "
+                           "chat, at k = 2–9 on the synthetic text")
+    assert "refuted" not in same and "too few" not in same
+    neither = pr.users_hypothesis_reason(rows([0] * 9, [1] * 9), synthetic, n_real=920, n_synthetic=100_000,
+                                         real_profile=prof([1, 2, 3, 4], [1] * 4, [1] * 4),
+                                         synthetic_profile=prof([1, 2, 3, 4], [1] * 4, [1] * 4))
+    assert "(not tested by this pair of corpora)" in neither and "k = no length at Table 4" in neither
 
 
 def test_dpne_epsilon_sweep_on_a_small_corpus(small):
