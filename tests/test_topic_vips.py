@@ -284,3 +284,23 @@ def test_real_chat_at_epsilon_1_vips_beats_every_matrix_mechanism_and_matches_ha
     sweep = tv.vips_sweep(setup, model=model, table=table, docs=prompt_documents(private, setup.vocabulary.words),
                           epsilons=(1.0,), delta=1e-5, draws=10, seed=0)
     assert sweep.matched[0] >= 5, sweep.matched
+
+
+@pytest.mark.slow
+def test_shipped_real_chat_start_and_twin_are_todays_fits():
+    """sample_data/topicdp_sensitivity ships VIPS's public start and its twin for the real chat (so that the page's
+    first render does not fit them): they are what today's code fits."""
+    private = dpcore.load_real_corpus("chat", which="private")
+    public = dpcore.load_real_corpus("chat", which="public")
+    key = tv._start_key(public, 10)
+    start = tv._load(f"vips_start_{key[:20]}.npz", key, tdp.shipped_cache_dir())
+    assert start is not None, "the shipped VIPS start of the real chat is missing or stale"
+    vocab = vips.public_vocabulary(public)
+    assert tuple(str(w) for w in start["words"]) == vocab.words
+    fitted = vips.public_start(public, vocabulary=vocab, n_topics=10)
+    np.testing.assert_allclose(start["lam"], fitted.lam, rtol=1e-6)
+    tkey = tv._twin_key(private.content_hash, key)
+    twin = tv._load(f"vips_twin_{tkey[:20]}.npz", tkey, tdp.shipped_cache_dir())
+    assert twin is not None, "the shipped VIPS twin of the real chat is missing or stale"
+    ref = vips.vips_reference_fit(private, n_topics=10, vocabulary=vocab, start=fitted)
+    np.testing.assert_allclose(twin["lam"], ref.topic_word * ref.prevalence[:, None], rtol=1e-6)
