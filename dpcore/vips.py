@@ -123,12 +123,13 @@ chat list of VIPS's own was replaced by the project's rule)."""
 
 DEFAULT_CLIP_NORM = 2.0
 """B: per-user ℓ2 bound on one iteration's contribution. Measured on the chat corpus with a public start
-(docs/SPEC_vips.md): L1 is flat for B in 0.5–5 and worse at 20 (σ ∝ B while most users' norms are a few
-units: median 5.2); B = 2 was the best or within 0.05 of it at ε = 1, 2, 5."""
+(docs/SPEC_vips.md, the project's stop words): L1 is flat for B in 0.5–5 and worse at 20 (σ ∝ B while most
+users' norms are a few units: median 5.0, 81 % of the users above 2); B = 2 was the best at ε = 1, 2 and tied
+with B = 5 at ε = 5."""
 DEFAULT_ITERATIONS = 1
 """J: variational-Bayes iterations, each a Gaussian mechanism. With a public start one private iteration
-was the best on the chat corpus at ε ≤ 2 (L1 6.3 against 8.6 for J = 2 at ε = 1) and tied with J = 2 at
-ε = 5 (4.48 / 4.45): each further iteration costs √J in σ, and the noise floor flattens the next E-step
+was the best on the chat corpus at ε = 1, 2 and 5 (L1 9.2 / 7.0 / 5.3 against 12.0 / 8.8 / 5.9 for J = 2, on the
+model's own reference): each further iteration costs √J in σ, and the noise floor flattens the next E-step
 (docs/SPEC_vips.md)."""
 PUBLIC_START_ITERATIONS = 30
 """Passes of :func:`public_start` over the public corpus."""

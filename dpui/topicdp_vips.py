@@ -26,6 +26,18 @@ from .texts import text
 
 CLIP_OPTIONS = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
 NAME, PUBLIC = tv.VIPS_NAME, tv.PUBLIC_ONLY_NAME
+TWIN_MAX_USERS = 20_000
+"""The non-private twin (50 passes over the private data: 2 s on the chat, ~75 s at paper size) is fitted up to this
+many people; above, the page says nothing about it."""
+BIG_DOCUMENTS = 50_000
+"""Above this many private documents a release with J > 1 costs a second or more (its later E-steps run on every
+document), so the charts draw :data:`FEW_DRAWS` releases per point instead of the page's number."""
+FEW_DRAWS = 3
+
+
+def chart_draws(setup, iterations: int, wanted: int) -> int:
+    """How many releases a chart point draws: ``wanted``, or :data:`FEW_DRAWS` when every release is expensive."""
+    return wanted if iterations == 1 or setup.counts.counts.shape[0] <= BIG_DOCUMENTS else min(wanted, FEW_DRAWS)
 
 
 def knobs() -> tuple[float, int]:
@@ -40,7 +52,9 @@ def knobs() -> tuple[float, int]:
         iterations = b.number_input("iterations J (each one a Gaussian mechanism)", 1, 5, DEFAULT_ITERATIONS,
                                     key="topicdp_vips_J", **IN_URL,
                                     help="Every iteration costs √J in σ (the PLD accountant composes them); "
-                                         "from the public start one private iteration was best on the chat.")
+                                         "from the public start one private iteration was best on the chat. With "
+                                         "J > 1 every release runs J − 1 more E-steps over the private documents: "
+                                         "on a large corpus the charts then draw fewer releases per point.")
     return float(clip), int(iterations)
 
 
@@ -48,7 +62,7 @@ def knobs() -> tuple[float, int]:
 @st.cache_resource(show_spinner="Preparing VIPS-LDA: public vocabulary and start, private counts …", max_entries=4)
 def setup_for(private_hash: str, public_hash: str, n_topics: int, public_name: str, _private, _public):
     return tv.vips_page_setup(_private, _public, n_topics=n_topics, public_name=public_name,
-                              save_private=not uploads.is_upload(private_hash))
+                              twin=_private.n_users <= TWIN_MAX_USERS, save_private=not uploads.is_upload(private_hash))
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -69,11 +83,11 @@ def release_for(private_hash: str, public_hash: str, n_topics: int, clip: float,
                                                                                        iterations)))
 
 
-@st.cache_data(show_spinner="VIPS-LDA against ε (10 releases per ε) …", max_entries=16)
+@st.cache_data(show_spinner="VIPS-LDA against ε …", max_entries=16)
 def sweep_for(private_hash: str, public_hash: str, lda, m: int, n: int, clip: float, iterations: int, delta: float,
               seed: int, public_name: str, _setup, _model, _table, _docs):
     return tv.vips_sweep(_setup, model=_model, table=_table, docs=_docs, delta=delta, clip_norm=clip,
-                         iterations=iterations, seed=seed)
+                         iterations=iterations, seed=seed, draws=chart_draws(_setup, iterations, 10))
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -82,7 +96,8 @@ def curve_for(private_hash: str, public_hash: str, lda, parameter: str, values: 
     rng = rng_for(seed, "topicdp", "vips-curve", parameter, epsilon, delta, m, n, clip, iterations, reps,
                   _setup.n_topics)
     return tv.vips_error_curve(_setup, model=_model, parameter=parameter, values=values, epsilon=epsilon, delta=delta,
-                               m=m, n=n, clip_norm=clip, iterations=iterations, repetitions=reps, rng=rng)
+                               m=m, n=n, clip_norm=clip, iterations=iterations,
+                               repetitions=chart_draws(_setup, iterations, reps), rng=rng)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -98,7 +113,7 @@ def means_for(private_hash: str, public_hash: str, lda, m: int, n: int, clip: fl
     """Mean L1 of every mechanism at the page's ε on the page's table (dpcore.topic_vips.mean_l1_at)."""
     rng = rng_for(seed, "topicdp", "vips-means", epsilon, delta, m, n, gamma, delta_s, clip, iterations, _setup.n_topics)
     return tv.mean_l1_at(_setup, model=_model, table=_table, epsilon=epsilon, delta=delta, delta_s=delta_s,
-                         clip_norm=clip, iterations=iterations, rng=rng)
+                         clip_norm=clip, iterations=iterations, repetitions=chart_draws(_setup, iterations, 20), rng=rng)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -230,7 +245,7 @@ def tab(v: VipsOnPage, lda, table, *, eps: float, delta: float, delta_s: float, 
     from .charts import show_figure
 
     m, n = table.shape
-    st.markdown(text("topicdp", "vips_tab", m=m, n=n, eps=eps, V=len(v.vips.release.words)))
+    st.markdown(text("topicdp", "vips_tab", m=m, n=n, eps=eps, V=len(v.vips.release.words), draws=v.sweep.draws))
     st.dataframe(pd.DataFrame(own_topics_rows(v)), hide_index=True, width="stretch")
     if v.sweep.matched is not None:
         fig, alt = figures.vips_prompts_figure(v.sweep, before=before_matched, public=v.public.match.matched)
