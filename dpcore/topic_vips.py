@@ -55,29 +55,36 @@ from . import _cache_files
 from . import vips as _vips
 from .corpus import Corpus
 from .guarantees import no_private_data
-from .topic_model import TOKEN_PATTERN, TopicKeywordMatrix, TopicModel, align_topics, topic_keyword_matrix
+from .topic_model import (
+    TOKEN_PATTERN,
+    TopicKeywordMatrix,
+    TopicModel,
+    align_topics,
+    topic_keyword_matrix,
+)
 from .topic_prompts import PromptDocuments, PromptMatch, match_topics_to_prompts
 from .validation import check_delta, check_int, check_real
 
 __all__ = [
-    "VIPS_NAME",
     "PUBLIC_ONLY_NAME",
-    "VIPS_EPSILONS",
     "THESIS_EPSILONS",
-    "VipsPageSetup",
+    "VIPS_EPSILONS",
+    "VIPS_NAME",
     "TableView",
     "VipsComparison",
+    "VipsPageSetup",
     "VipsSweep",
-    "vips_page_setup",
-    "public_only_release",
-    "view_on_table",
     "compare_release",
-    "vips_sweep",
-    "vips_error_curve",
     "fixed_release_curve",
     "mean_l1_at",
-    "thesis_l1_curve",
+    "public_only_release",
+    "setup_release",
     "thesis_epsilon_for_l1",
+    "thesis_l1_curve",
+    "view_on_table",
+    "vips_error_curve",
+    "vips_page_setup",
+    "vips_sweep",
 ]
 
 VIPS_NAME = "VIPS-LDA"
@@ -321,7 +328,8 @@ def _seed_words(seed: int, *parts) -> list[int]:
     return [check_int("seed", seed, low=0), 23] + [zlib.crc32(repr(p).encode()) for p in parts]
 
 
-def _release(setup: VipsPageSetup, epsilon: float, delta: float, clip_norm: float, iterations: int, rng):
+def setup_release(setup: VipsPageSetup, epsilon, delta, clip_norm, iterations: int, rng) -> _vips.VipsRelease:
+    """One :func:`dpcore.vips_lda` release on the setup's counts, vocabulary and start (K = the start's)."""
     return _vips.vips_lda(setup.counts, n_topics=setup.n_topics, epsilon=epsilon, delta=delta, clip_norm=clip_norm,
                           iterations=iterations, rng=rng, vocabulary=setup.vocabulary, start=setup.start)
 
@@ -376,7 +384,7 @@ def vips_sweep(setup: VipsPageSetup, *, model: TopicModel, table: TopicKeywordMa
     sigmas = []
     for e in eps:
         rng = np.random.default_rng(_seed_words(seed, "sweep", e, delta, clip_norm, iterations, setup.n_topics, draws))
-        rows = [compare_release(_release(setup, e, delta, clip_norm, iterations, rng), model=model, table=table,
+        rows = [compare_release(setup_release(setup, e, delta, clip_norm, iterations, rng), model=model, table=table,
                                 docs=docs) for _ in range(draws)]
         sigmas.append(rows[0].release.sigma)
         for metric, columns in stats.items():
@@ -405,9 +413,9 @@ def vips_error_curve(setup: VipsPageSetup, *, model: TopicModel, parameter: str,
     out = {metric: ([], [], []) for metric in ("l1", "rmse", "kendall")}
     fixed = None
     if parameter != "epsilon":
-        fixed = [_release(setup, epsilon, delta, clip_norm, iterations, rng) for _ in range(repetitions)]
+        fixed = [setup_release(setup, epsilon, delta, clip_norm, iterations, rng) for _ in range(repetitions)]
     for v in values:
-        rels = fixed or [_release(setup, v, delta, clip_norm, iterations, rng) for _ in range(repetitions)]
+        rels = fixed or [setup_release(setup, v, delta, clip_norm, iterations, rng) for _ in range(repetitions)]
         size = int(v) if parameter == "size" else None
         table = topic_keyword_matrix(model, m=size or m, n=size or n)
         errs = [_errors(table.matrix, view_on_table(r.topic_word, r.words, model=model, table=table).matrix)
@@ -432,7 +440,7 @@ def mean_l1_at(setup: VipsPageSetup, *, model: TopicModel, table: TopicKeywordMa
                           rng=rng)
     out = {mech: float(errs[mech]["l1"].mean()) for mech in TOPIC_MECHANISMS}
     vips = [_errors(table.matrix, view_on_table(r.topic_word, r.words, model=model, table=table).matrix)["l1"]
-            for r in (_release(setup, epsilon, delta, clip_norm, iterations, rng) for _ in range(repetitions))]
+            for r in (setup_release(setup, epsilon, delta, clip_norm, iterations, rng) for _ in range(repetitions))]
     out[VIPS_NAME] = float(np.mean(vips))
     public = public_only_release(setup)
     out[PUBLIC_ONLY_NAME] = _errors(table.matrix, view_on_table(public.topic_word, public.words, model=model,
@@ -511,7 +519,7 @@ def thesis_epsilon_for_l1(matrix, target_l1, *, delta, delta_s, draws: int = 200
     draws = check_int("draws", draws, low=1, high=100_000)
     z = _thesis_noise(w.shape, draws, seed)
     lo, hi = math.log(1e-9), math.log(1e9)
-    f = lambda log_sigma: _mean_l1(w, z, math.exp(log_sigma)) - target  # noqa: E731
+    f = lambda log_sigma: _mean_l1(w, z, math.exp(log_sigma)) - target
     if not f(lo) < 0.0 < f(hi):
         return None
     sigma = math.exp(brentq(f, lo, hi, xtol=1e-10, rtol=1e-12))

@@ -11,13 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 from dpcore import topic_vips as tv
 from dpcore.topic_prompts import prompt_documents
-from dpcore.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS, VIPS_ACCOUNTANT, vips_epsilon
+from dpcore.vips import (
+    DEFAULT_CLIP_NORM,
+    DEFAULT_ITERATIONS,
+    VIPS_ACCOUNTANT,
+    vips_epsilon,
+)
 
 from . import uploads
 from .exercises import spoiler
@@ -79,7 +83,7 @@ def salt(epsilon: float, delta: float, n_topics: int, clip: float, iterations: i
 @st.cache_data(show_spinner=False, max_entries=64)
 def release_for(private_hash: str, public_hash: str, n_topics: int, clip: float, iterations: int, seed: int,
                 epsilon: float, delta: float, public_name: str, _setup):
-    return tv._release(_setup, epsilon, delta, clip, iterations, rng_for(seed, *salt(epsilon, delta, n_topics, clip,
+    return tv.setup_release(_setup, epsilon, delta, clip, iterations, rng_for(seed, *salt(epsilon, delta, n_topics, clip,
                                                                                        iterations)))
 
 
@@ -156,7 +160,7 @@ def prepare(settings, corpus, lda, model, table, *, docs, clip: float, iteration
     vdocs = None if docs is None else docs_for(*keys, k, corpus, setup)
     eps, delta, seed = settings.epsilon, settings.delta, settings.seed
     rel = release_for(*keys, k, clip, iterations, seed, eps, delta, settings.public_label, setup)
-    compare = lambda r, name: tv.compare_release(r, model=model, table=table, docs=vdocs, mechanism=name)  # noqa: E731
+    compare = lambda r, name: tv.compare_release(r, model=model, table=table, docs=vdocs, mechanism=name)
     sweep = sweep_for(*keys, lda, m, n, clip, iterations, delta, seed, settings.public_label, setup, model, table, vdocs)
     means = means_for(*keys, lda, m, n, clip, iterations, eps, delta, delta_s, gamma, seed, settings.public_label,
                       setup, model, table)
@@ -201,7 +205,8 @@ def summary(v: VipsOnPage, *, eps: float, delta: float, m: int, n: int) -> None:
     c = st.columns(4)
     c[0].metric("VIPS-LDA σ per count entry", f"{r.sigma:.4g}", help=f"Per iteration, on every one of the K × V = "
                 f"{r.n_topics} × {len(r.words):,} expected counts; accountant: {VIPS_ACCOUNTANT}")
-    c[1].metric("accountant's ε for (σ, J)", f"{vips_epsilon(sigma=r.sigma, delta=delta, iterations=r.iterations, clip_norm=v.clip):.4g}",
+    spent = vips_epsilon(sigma=r.sigma, delta=delta, iterations=r.iterations, clip_norm=v.clip)
+    c[1].metric("accountant's ε for (σ, J)", f"{spent:.4g}",
                 help=f"dp_accounting's PLD accountant on J = {r.iterations} Gaussian mechanisms with noise multiplier "
                      f"σ/B = {r.sigma / v.clip:.4g}, at δ = {delta:g}: at most the ε asked for")
     c[2].metric(f"L1 to the {m} × {n} table: VIPS-LDA", f"{v.vips.errors['l1']:.3g}",
