@@ -16,6 +16,11 @@ Parts:
             Laplace matrix mechanism (b = 2m/ε) and the strict Gaussian (analytic σ for Δ = √(2m)).
   keywords  the top words of the 10 most prevalent topics: reference, and the release at ε = 1 and 5.
   sweep     mean L1 for B in (0.5, 1, 2, 5, 20) × J in (1, 2, 3, 5) at ε = 1, 2, 5 (public start).
+  page      the TopicDP page's comparison (dpcore.topic_vips, issue 23 item 6): every mechanism's mean L1 to the
+            page's one reference table (the standard LDA fit the five matrix mechanisms perturb) at ε = 0.5, 1, 2,
+            5, 10, VIPS's own table's topics matched to a distinct prompt, the public-only fit and the twin, the ε
+            TopicDP (thesis) needs for VIPS's L1; and the page's VIPS timings (setup cold / from the files, a
+            release at a new ε).
 """
 
 from __future__ import annotations
@@ -153,15 +158,62 @@ def part_sweep(seeds: int):
             print(f"  J={iterations} B={clip:<4g} " + "  ".join(row), flush=True)
 
 
+def part_page(seeds: int):
+    from dpcore import topic_vips as tv
+    from dpcore import topicdp as tdp
+    from dpcore.topic_prompts import match_topics_to_prompts, prompt_documents
+
+    public = dpcore.load_real_corpus("chat", which="public")
+    private = dpcore.load_real_corpus("chat", which="private")
+    print("the page's VIPS timings (2 cores shared)")
+    import tempfile
+    with tempfile.TemporaryDirectory() as empty:
+        setup = _timed("vips_page_setup, nothing on disk (vocabulary, start, counts, twin)", tv.vips_page_setup,
+                       private, public, n_topics=10, cache_dir=empty)
+        _timed("vips_page_setup, start and twin from their files", tv.vips_page_setup, private, public, n_topics=10,
+               cache_dir=empty)
+    _timed("vips_lda at the defaults, ε = 1 (first E-step computed)", vips.vips_lda, setup.counts, epsilon=1.0,
+           delta=DELTA, rng=0, vocabulary=setup.vocabulary, start=setup.start)
+    _timed("vips_lda at ε = 3.7 (new σ calibration, cached E-step)", vips.vips_lda, setup.counts, epsilon=3.7,
+           delta=DELTA, rng=0, vocabulary=setup.vocabulary, start=setup.start)
+    _timed("vips_lda at ε = 3.7 again (σ cached)", vips.vips_lda, setup.counts, epsilon=3.7, delta=DELTA, rng=1,
+           vocabulary=setup.vocabulary, start=setup.start)
+    model = dpcore.load_topic_model(private.content_hash)
+    table = dpcore.topic_keyword_matrix(model, m=M, n=N)
+    ds = dpcore.load_sensitivity_draws(private.content_hash).sensitivity(gamma=0.1, m=M, n=N).delta_s
+    docs = prompt_documents(private, setup.vocabulary.words)
+    before = match_topics_to_prompts(table.matrix, table.words, prompt_documents(private, model.words)).matched
+    pub = tv.compare_release(tv.public_only_release(setup), model=model, table=table, docs=docs)
+    twin = tv.compare_release(setup.twin, model=model, table=table, docs=docs)
+    print(f"\nL1 to the page's {M} × {N} table (L1 ≤ {2 * M}), δ = {DELTA:g}, Δ_s(γ = 0.1) = {ds:.4g}; mean of {seeds} "
+          f"releases per mechanism and ε (VIPS: B = {vips.DEFAULT_CLIP_NORM:g}, J = {vips.DEFAULT_ITERATIONS})")
+    print(f"  before noise: the table matches {before} of {M} topics to a distinct prompt")
+    print(f"  public-only fit (0-DP): L1 {pub.errors['l1']:.2f}, its own table matches {pub.match.matched}")
+    print(f"  VIPS's twin (no clip, no noise, not private): L1 {twin.errors['l1']:.2f}, matches {twin.match.matched}")
+    names = [*tdp.TOPIC_MECHANISMS, tv.VIPS_NAME]
+    print("     ε  " + "  ".join(f"{n:>17s}" for n in names) + "   VIPS matched (min–max)   thesis ε for VIPS's L1")
+    for eps in EPSILONS:
+        means = tv.mean_l1_at(setup, model=model, table=table, epsilon=eps, delta=DELTA, delta_s=ds,
+                              repetitions=seeds, rng=np.random.default_rng([7, int(eps * 10)]))
+        sweep = tv.vips_sweep(setup, model=model, table=table, docs=docs, epsilons=(eps,), delta=DELTA, draws=seeds,
+                              seed=0)
+        rels = [tv.compare_release(vips.vips_lda(setup.counts, epsilon=eps, delta=DELTA, rng=s,
+                                                 vocabulary=setup.vocabulary, start=setup.start),
+                                   model=model, table=table, docs=docs).match.matched for s in range(seeds)]
+        thesis = tv.thesis_epsilon_for_l1(table.matrix, means[tv.VIPS_NAME], delta=DELTA, delta_s=ds)
+        print(f"  {eps:5g}  " + "  ".join(f"{means[n]:17.2f}" for n in names)
+              + f"   {sweep.matched[0]:4.1f} ({min(rels)}–{max(rels)})" + f"   {thesis:,.0f}", flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--parts", nargs="+", default=["speed", "table", "keywords"],
-                    choices=["speed", "table", "keywords", "sweep"])
+                    choices=["speed", "table", "keywords", "sweep", "page"])
     ap.add_argument("--seeds", type=int, default=5)
     args = ap.parse_args(argv)
     for part in args.parts:
         {"speed": part_speed, "table": lambda: part_table(args.seeds), "keywords": part_keywords,
-         "sweep": lambda: part_sweep(max(2, args.seeds // 2))}[part]()
+         "sweep": lambda: part_sweep(max(2, args.seeds // 2)), "page": lambda: part_page(args.seeds)}[part]()
         print()
 
 

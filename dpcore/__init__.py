@@ -218,6 +218,16 @@ from .vips import (
     vips_reference_fit,
     vips_sigma,
 )
+# VIPS-LDA beside TopicDP on the page's one reference table (issue 23 items 2, 4, 6)
+from .topic_vips import (
+    VipsComparison,
+    VipsPageSetup,
+    compare_release,
+    public_only_release,
+    thesis_epsilon_for_l1,
+    vips_page_setup,
+    vips_sweep,
+)
 
 from .review import (
     REVIEW_RULES,

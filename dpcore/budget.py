@@ -6,8 +6,8 @@ views together say more than either — at ε = 0.5 and ε = 1 with one shared d
 and :func:`compose_releases` adds them up with Google's ``dp_accounting`` (privacy loss distributions, PLD):
 
 * the mechanism's own event where it is known — a Gaussian with noise multiplier σ/Δ (BayesianDP strict:
-  σ_ps/(ρ·γ_strict), which is σ(ε, δ) at Δ = 1), a Laplace with b/Δ (Laplace with the per-user cap W:
-  b/W = 1/ε);
+  σ_ps/(ρ·γ_strict), which is σ(ε, δ) at Δ = 1; VIPS-LDA's J iterations with σ/B each: one Gaussian with
+  σ/(B·√J)), a Laplace with b/Δ (Laplace with the per-user cap W: b/W = 1/ε);
 * else the release's (ε, δ) pair as a generic (ε, δ)-DP mechanism (DPNE and the DPSU baselines, whose
   threshold step is not a Gaussian): ``from_privacy_parameters``, the pair that dominates every
   (ε, δ)-DP mechanism, so composing these is the optimal composition of (ε, δ) pairs;
@@ -120,11 +120,17 @@ def _key(*parts) -> str:
 
 def budget_entry(release, *, mechanism: str | None = None) -> BudgetEntry:
     """The :class:`BudgetEntry` of a dpcore release object (BayesianRelease, EndToEndRelease, LaplaceRelease,
-    KAnonymityRelease, DpneRelease, DpsuBaselineRelease, MatrixRelease)."""
+    KAnonymityRelease, DpneRelease, DpsuBaselineRelease, MatrixRelease, VipsRelease).
+
+    VIPS-LDA's event: J adaptively composed Gaussian mechanisms with ℓ2 sensitivity B and noise σ, i.e. noise
+    multiplier z = σ/B each. Their privacy loss distributions compose exactly to that of one Gaussian with
+    multiplier z/√J (each loss is Gaussian with mean 1/(2z²) and variance 1/z²; means and variances add), so the
+    entry is ``("gaussian", σ/(B·√J), δ)`` — the exact composition, not J separate (ε, δ) pairs."""
     from .bayesian import BayesianRelease, EndToEndRelease
     from .bayesian_baselines import KAnonymityRelease, LaplaceRelease
     from .dpne import DpneRelease, DpsuBaselineRelease
     from .topicdp import MatrixRelease
+    from .vips import VipsRelease
 
     g = release.guarantee
     event = None
@@ -154,6 +160,13 @@ def budget_entry(release, *, mechanism: str | None = None) -> BudgetEntry:
             count = len(release.ngrams) if g.scope else 1  # DPSU-single: one (ε, δ) release per length
             event = ("approximate", float(g.epsilon), float(g.delta), count)
         key = _key(name, sets, g.epsilon, g.delta)
+    elif isinstance(release, VipsRelease):
+        name = "VIPS-LDA"
+        released = (f"{release.n_topics} × {len(release.words):,} topic–word matrix "
+                    f"({release.iterations} noisy iteration{'s' if release.iterations > 1 else ''})")
+        if g.is_dp and release.sigma > 0:  # J Gaussians with multiplier z = σ/B compose exactly to one with z/√J
+            event = ("gaussian", release.sigma / (release.clip_norm * math.sqrt(release.iterations)), float(g.delta))
+        key = _key(name, release.topic_word, release.prevalence)
     elif isinstance(release, MatrixRelease):
         name = release.mechanism
         released = f"{release.matrix.shape[0]} × {release.matrix.shape[1]} topic–keyword matrix"

@@ -371,9 +371,10 @@ def review(release, *, n_users=None, user_items=None, confidence=0.95, value=Non
 
     Args:
       release: a BayesianRelease, EndToEndRelease, LaplaceRelease, KAnonymityRelease, DpneRelease,
-        DpsuBaselineRelease or MatrixRelease.
+        DpsuBaselineRelease, MatrixRelease or VipsRelease.
       n_users: users in the corpus (for the δ and corpus-size rules).
-      user_items: per-user amounts in the unit of the release's cap (L, W or Δ0), for the cap rule.
+      user_items: per-user amounts in the unit of the release's cap (L, W or Δ0; VIPS-LDA: every person's ℓ2
+        norm of expected counts, ``VipsPageSetup.user_norms``), for the cap rule.
       value: the answer to express the noise on (a count for Laplace, a probability for BayesianDP and the
         matrices); a sensible default otherwise.
     """
@@ -381,9 +382,10 @@ def review(release, *, n_users=None, user_items=None, confidence=0.95, value=Non
     from .bayesian_baselines import KAnonymityRelease, LaplaceRelease
     from .dpne import DpneRelease, DpsuBaselineRelease
     from .topicdp import MatrixRelease
+    from .vips import VipsRelease
 
     types = (BayesianRelease, EndToEndRelease, KAnonymityRelease, LaplaceRelease, DpneRelease, DpsuBaselineRelease,
-             MatrixRelease)
+             MatrixRelease, VipsRelease)
     if not isinstance(release, types):
         raise TypeError(f"release must be a dpcore release object, got {type(release).__name__}")
     g = release.guarantee
@@ -428,6 +430,16 @@ def review(release, *, n_users=None, user_items=None, confidence=0.95, value=Non
                   cap_name="contribution limit Δ0")
         budget = single_budget(epsilon=g.epsilon, delta=g.delta, name=release.name + (
             " — per length; the lengths together spend more" if g.scope else ""))
+    elif isinstance(release, VipsRelease):
+        if release.sigma > 0:  # noise on expected counts (unbounded above): no answer range to swamp
+            noise.append(gaussian_noise_in_units(100.0 if value is None else value, sigma=release.sigma,
+                                                 confidence=confidence,
+                                                 quantity="an expected topic–word count (in every iteration)"))
+            budget = single_budget(epsilon=release.epsilon, delta=release.delta,
+                                   name=f"VIPS-LDA, {release.iterations} iteration"
+                                        f"{'s' if release.iterations > 1 else ''} composed by the PLD accountant")
+            kw.update(epsilon=release.epsilon, delta=release.delta, contribution_cap=release.clip_norm,
+                      user_items=user_items, cap_name="clip norm B (ℓ2 norm of a person's expected counts)")
     elif isinstance(release, MatrixRelease):
         v = 1.0 / release.matrix.shape[1] if value is None else value
         q = "a topic–word probability"
@@ -463,6 +475,7 @@ def mechanism_guarantees(*, epsilon=1.0, delta=1e-5, gamma=0.1, K=10, W, max_ite
     from .guarantees import k_anonymity, pure_dp
     from .lecture import DEBT_CAP, bank_debt_guarantee
     from .topicdp import matrix_guarantee
+    from .vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS, vips_guarantee
 
     eps, d = check_epsilon(epsilon), check_delta(delta)
     b = "Bayesian n-gram DP"
@@ -489,6 +502,8 @@ def mechanism_guarantees(*, epsilon=1.0, delta=1e-5, gamma=0.1, K=10, W, max_ite
         ("TopicDP", "TopicDP strict", matrix_guarantee("TopicDP strict", epsilon=eps, delta=d)),
         ("TopicDP", "MVG", matrix_guarantee("MVG", epsilon=eps, delta=d, gamma=gamma)),
         ("TopicDP", "Laplace on the matrix", matrix_guarantee("Laplace", epsilon=eps)),
+        ("TopicDP", "VIPS-LDA", vips_guarantee(eps, d, iterations=DEFAULT_ITERATIONS, clip_norm=DEFAULT_CLIP_NORM,
+                                               vocabulary_source="public data", start_source="a fit on public data")),
     )
 
 

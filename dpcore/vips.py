@@ -85,7 +85,7 @@ from .corpus import Corpus
 from .gaussian import analytic_gaussian_sigma
 from .guarantees import Guarantee, approximate_dp, no_protection
 from .metrics import kendall_tau_distance, l1_distance, rmse
-from .topic_model import TOKEN_PATTERN, TOPIC_STOP_WORDS, LdaSettings, TopicModel, align_topics, topic_keyword_matrix
+from .topic_model import CHAT_FILLER_WORDS, TOKEN_PATTERN, TOPIC_STOP_WORDS, LdaSettings, TopicModel, align_topics, topic_keyword_matrix
 from .validation import check_delta, check_int, check_real, check_rng, check_sequence
 
 __all__ = [
@@ -101,6 +101,7 @@ __all__ = [
     "VipsStart",
     "VipsVocabulary",
     "clipped_statistics",
+    "contribution_norms",
     "person_contributions",
     "person_counts",
     "public_start",
@@ -113,29 +114,22 @@ __all__ = [
     "vips_sigma",
 ]
 
-CHAT_FILLER_WORDS = frozenset("""
-haha hahaha hahahaha hahah ha hah heh hehe lol lmao rofl oh ohh ooh ah ahh aw aww um umm uh uhh hmm hm mhm
-yep yup yea yah ya nah nope wow whoa cool thats whats youre theyre didnt doesnt isnt wasnt arent havent hasnt
-wouldnt couldnt shouldnt wont dont cant ive youve youll gonna wanna gotta kinda sorta right true probably
-guess mean sounds awesome interesting totally honestly exactly agree sweet fun super did does guy guys man
-dude talk talking talked chat chatting chatted conversation favorite favourite
-""".split())
-"""Laughter, interjections, apostrophe-less contractions, agreement and chat talk ("chatting",
-"conversation", "favorite" of the prompts): on the real chat corpus they were top words of most topics
-without telling what a topic is about."""
-
-VIPS_STOP_WORDS = TOPIC_STOP_WORDS | CHAT_FILLER_WORDS
-"""The default stop words of :func:`public_vocabulary`: the project's :data:`TOPIC_STOP_WORDS`
-(scikit-learn's English list and e-mail/review fillers) plus :data:`CHAT_FILLER_WORDS`."""
+VIPS_STOP_WORDS = TOPIC_STOP_WORDS
+"""The default stop words of :func:`public_vocabulary`: the project's rule, :data:`dpcore.TOPIC_STOP_WORDS`
+(scikit-learn's English list, the e-mail/review fillers and the chat fillers that a document-frequency rule
+finds on the chat's public split, :data:`dpcore.topic_model.CHAT_FILLER_WORDS`) — the same list as the TopicDP
+page's LDA, so the two vocabularies differ only by the corpus they are counted on (issue 23: a hand-picked
+chat list of VIPS's own was replaced by the project's rule)."""
 
 DEFAULT_CLIP_NORM = 2.0
 """B: per-user ℓ2 bound on one iteration's contribution. Measured on the chat corpus with a public start
-(docs/SPEC_vips.md): L1 is flat for B in 0.5–5 and worse at 20 (σ ∝ B while most users' norms are a few
-units: median 5.2); B = 2 was the best or within 0.05 of it at ε = 1, 2, 5."""
+(docs/SPEC_vips.md, the project's stop words): L1 is flat for B in 0.5–5 and worse at 20 (σ ∝ B while most
+users' norms are a few units: median 5.0, 81 % of the users above 2); B = 2 was the best at ε = 1, 2 and tied
+with B = 5 at ε = 5."""
 DEFAULT_ITERATIONS = 1
 """J: variational-Bayes iterations, each a Gaussian mechanism. With a public start one private iteration
-was the best on the chat corpus at ε ≤ 2 (L1 6.3 against 8.6 for J = 2 at ε = 1) and tied with J = 2 at
-ε = 5 (4.48 / 4.45): each further iteration costs √J in σ, and the noise floor flattens the next E-step
+was the best on the chat corpus at ε = 1, 2 and 5 (L1 9.2 / 7.0 / 5.3 against 12.0 / 8.8 / 5.9 for J = 2, on the
+model's own reference): each further iteration costs √J in σ, and the noise floor flattens the next E-step
 (docs/SPEC_vips.md)."""
 PUBLIC_START_ITERATIONS = 30
 """Passes of :func:`public_start` over the public corpus."""
@@ -353,13 +347,17 @@ def person_contributions(pc: PersonCounts, released_lambda: np.ndarray) -> np.nd
 # THE PRIVACY-CRITICAL LINES: per-user clip, sum, Gaussian noise (module docstring: the proof)
 # --------------------------------------------------------------------------------------------------
 
+def _user_norms(contrib: np.ndarray, pc: PersonCounts) -> np.ndarray:
+    """‖S_u‖_F of every user (0 for a user without a vocabulary word)."""
+    return np.sqrt(np.bincount(pc.pw_user, weights=np.einsum("ik,ik->i", contrib, contrib), minlength=pc.n_users))
+
+
 def _clipped_sum(contrib: np.ndarray, pc: PersonCounts, clip_norm: float | None) -> np.ndarray:
     """Σ_u S_u·min(1, B/‖S_u‖_F) as a K × V array (``clip_norm=None``: no clip — not private)."""
     k, v = contrib.shape[1], len(pc.words)
     scale = np.ones(pc.n_users)
     if clip_norm is not None:
-        norms = np.sqrt(np.bincount(pc.pw_user, weights=np.einsum("ik,ik->i", contrib, contrib),
-                                    minlength=pc.n_users))
+        norms = _user_norms(contrib, pc)
         over = norms > clip_norm
         scale[over] = clip_norm / norms[over]
     weighted = contrib * scale[pc.pw_user][:, None]
@@ -379,13 +377,34 @@ def clipped_statistics(pc: PersonCounts, released_lambda: np.ndarray, *, clip_no
     return _clipped_sum(person_contributions(pc, released_lambda), pc, clip_norm)
 
 
-def _fit(pc: PersonCounts, start: np.ndarray, *, iterations: int, clip_norm: float | None, sigma: float,
+def contribution_norms(pc: PersonCounts, released_lambda: np.ndarray) -> np.ndarray:
+    """Every user's ‖S_u‖_F before the clip, from the released (or public) λ: what the clip norm B bounds.
+    For the reviewer's "cap above the median user" rule; never part of a release."""
+    return _user_norms(person_contributions(pc, released_lambda), pc)
+
+
+@lru_cache(maxsize=8)
+def _start_statistics(pc: PersonCounts, start: VipsStart, clip_norm: float | None) -> np.ndarray:
+    """The first iteration's Σ_u clip_B(S_u(λ₀)), read-only. The E-step from the start λ₀ is the same for every ε,
+    δ and seed, so it is computed once per (counts, start, B) — ``PersonCounts`` and ``VipsStart`` are frozen and
+    hashed by identity, so a cached value always belongs to the very objects it was computed from. Only the
+    noise differs between releases: a J = 1 release at a new ε costs one draw of K·V normals."""
+    out = _clipped_sum(person_contributions(pc, start.lam), pc, clip_norm)
+    out.setflags(write=False)
+    return out
+
+
+def _fit(pc: PersonCounts, start, *, iterations: int, clip_norm: float | None, sigma: float,
          rng: np.random.Generator | None) -> np.ndarray:
-    """λ_J after J iterations of: E-step from the released λ, clipped sum, noise (σ > 0), M-step."""
-    eta = 1.0 / start.shape[0]
-    lam = start
-    for _ in range(iterations):
-        statistics = _clipped_sum(person_contributions(pc, lam), pc, clip_norm)
+    """λ_J after J iterations of: E-step from the released λ, clipped sum, noise (σ > 0), M-step. ``start`` is a
+    :class:`VipsStart` (its first statistics are cached, :func:`_start_statistics`) or a positive K × V array."""
+    lam = start.lam if isinstance(start, VipsStart) else start
+    eta = 1.0 / lam.shape[0]
+    for t in range(iterations):
+        if t == 0 and isinstance(start, VipsStart):
+            statistics = _start_statistics(pc, start, clip_norm)
+        else:
+            statistics = _clipped_sum(person_contributions(pc, lam), pc, clip_norm)
         if sigma > 0:
             statistics = _noisy_release(statistics, sigma, rng)
         lam = eta + statistics
@@ -633,7 +652,7 @@ def vips_lda(corpus, *, n_topics: int = 10, epsilon, delta, clip_norm=DEFAULT_CL
     rng = check_rng(rng)
     pc, vocab, start = _prepare(corpus, vocabulary, start, n_topics)
     sigma = vips_sigma(epsilon=epsilon, delta=delta, iterations=iterations, clip_norm=clip_norm)
-    lam = _fit(pc, start.lam, iterations=iterations, clip_norm=clip_norm, sigma=sigma, rng=rng)
+    lam = _fit(pc, start, iterations=iterations, clip_norm=clip_norm, sigma=sigma, rng=rng)
     guarantee = vips_guarantee(epsilon, delta, iterations=iterations, clip_norm=clip_norm,
                                vocabulary_source=vocab.source, start_source=start.source)
     return _release(lam, words=vocab.words, sigma=sigma, clip_norm=clip_norm, iterations=iterations,
@@ -649,7 +668,7 @@ def vips_reference_fit(corpus, *, n_topics: int = 10, iterations: int = REFERENC
     n_topics = check_int("n_topics", n_topics, low=2, high=50)
     iterations = check_int("iterations", iterations, low=1, high=_MAX_ITERATIONS)
     pc, vocab, start = _prepare(corpus, vocabulary, start, n_topics)
-    lam = _fit(pc, start.lam, iterations=iterations, clip_norm=None, sigma=0.0, rng=None)
+    lam = _fit(pc, start, iterations=iterations, clip_norm=None, sigma=0.0, rng=None)
     return _release(lam, words=vocab.words, sigma=0.0, clip_norm=None, iterations=iterations, n_topics=n_topics,
                     epsilon=None, delta=None, accountant="none (not private)", vocabulary_source=vocab.source,
                     start_source=start.source,

@@ -42,6 +42,7 @@ MECHANISM_INDEX: dict[str, int] = {
     "EndToEndDP (tuned)": 4, "DPSU-single": 4,
     "k-anonymity": 5,
     "Private baseline": 6,
+    "VIPS-LDA": 4, "Public-only fit": 5,  # (the TopicDP page: VIPS-LDA and its public-only baseline)
 }
 """The style index of every mechanism the pages draw, so it looks the same on every chart."""
 STRICT_VARIANTS: dict[str, str] = {"BayesianDP strict (DP)": "BayesianDP", "TopicDP strict": "TopicDP"}

@@ -55,6 +55,7 @@ SPOILERS: dict[str, tuple[str, ...]] = {
     "bayes-full-weight": ("bayes_full_weight_users",),
     "bayes-strict-vs-local": ("bayes_strict_local_ratio",),
     "topicdp-strict-vs-thesis": ("topicdp_story_ratio",),
+    "topicdp-vips-vs-thesis": ("topicdp_vips_equivalent",),
 }
 """Exercise id → the page elements that state its answer at the exercise's own settings (issue 24 item 5: the
 metric "worst |L(y)| 0.5" answered m101-loss-b2). While the exercise is open and neither solved nor its solution

@@ -9,9 +9,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from dpcore import sensitivity_sampler_size
+from dpcore import topic_vips as tv
 from dpcore import topicdp as tdp
 
-from .charts import NEUTRAL, REFERENCE, band_figure, mechanism_style, series_style
+from .charts import NEUTRAL, REFERENCE, band_figure, mechanism_style, rgba, series_style
 
 METRIC_AXES = {
     "l1": "L1 distance Σ|W − W′| (lower is better)",
@@ -61,16 +62,68 @@ def keyword_figure(table, releases, label: str, i: int) -> tuple[go.Figure, str]
     return go.Figure({"data": data, "layout": layout}, _validate=False), alt
 
 
+def add_band(fig: go.Figure, name: str, x, mean, lo=None, hi=None, *, dash: str | None = None) -> None:
+    """One more mean-and-band series on its own x values (band_figure's look: the mechanism's style)."""
+    style = mechanism_style(name)
+    xs, meta = [float(v) for v in x], None
+    if lo is not None and hi is not None:
+        fig.add_trace(go.Scatter(x=xs + xs[::-1], y=list(hi) + list(lo)[::-1], fill="toself", hoverinfo="skip",
+                                 fillcolor=rgba(style.colour, 0.18), line=dict(width=0), showlegend=False,
+                                 name=f"{name} band"))
+        meta = {"lower": [float(v) for v in lo], "upper": [float(v) for v in hi]}
+    fig.add_trace(go.Scatter(x=xs, y=list(mean), mode="lines+markers", name=name, meta=meta,
+                             line=style.line(dash=dash or style.dash), marker=style.marker()))
+
+
 def curve_figure(curve, parameter: str, metric: str, *, fixed: str, delta: float, reps: int,
-                 log_y: bool) -> tuple[go.Figure, str]:
-    """Mean error and 10–90 % band of each mechanism against ε, γ or the table size."""
+                 log_y: bool, extra=None) -> tuple[go.Figure, str]:
+    """Mean error and 10–90 % band of each mechanism against ε, γ or the table size; ``extra``: more series on their
+    own x values, ``{name: (x, (mean, p10, p90))}`` (VIPS-LDA, and the public-only fit with a None band)."""
     fig = band_figure(curve.values, {mech: curve.stats[metric][mech] for mech in tdp.TOPIC_MECHANISMS},
                       title=f"{METRIC_AXES[metric].split(' (')[0]} vs {parameter} ({fixed}, δ = {delta:g}; "
                             f"mean and 10–90 % band over {reps} draws)",
                       x_title=CURVE_X_AXES[parameter], y_title=METRIC_AXES[metric] + (" — log scale" if log_y else ""),
                       log_y=log_y)
-    alt = (f"Line chart: {METRIC_AXES[metric]} of {', '.join(tdp.TOPIC_MECHANISMS)} against {parameter}, mean with "
+    for name, (x, (mean, lo, hi)) in (extra or {}).items():
+        add_band(fig, name, x, mean, lo, hi)
+    names = list(tdp.TOPIC_MECHANISMS) + list(extra or {})
+    alt = (f"Line chart: {METRIC_AXES[metric]} of {', '.join(names)} against {parameter}, mean with "
            "a shaded 10 to 90 percent band.")
+    return fig, alt
+
+
+def vips_prompts_figure(sweep, *, before: int | None, public: int) -> tuple[go.Figure, str]:
+    """VIPS-LDA's own released topics matched to distinct prompts against ε (log x), with the public-only fit, the
+    page's table before noise and half of the table's topics as reference lines."""
+    fig = band_figure(sweep.epsilons, {tv.VIPS_NAME: (sweep.matched, None, None)},
+                      title=f"VIPS-LDA: released topics matched to a distinct prompt (mean of {sweep.draws} releases "
+                            "per ε)", x_title="ε (privacy loss, log scale; right = weaker privacy)",
+                      y_title=f"topics of {sweep.m} matched (higher = a reader tells what people talked about)",
+                      log_x=True)
+    lines = [(public, f"{tv.PUBLIC_ONLY_NAME} (0-DP)", "dot"), (sweep.m / 2, "half of the topics", "dashdot")]
+    if before is not None:
+        lines.insert(0, (before, "the page's table before noise", "dash"))
+    for y, name, dash in lines:
+        fig.add_hline(y=y, line={"color": NEUTRAL if dash == "dot" else REFERENCE, "dash": dash},
+                      annotation_text=f"{name}: {y:.2g}", annotation_position="top left")
+    alt = (f"Line chart: how many of the {sweep.m} topics VIPS-LDA releases match a distinct conversation prompt, for "
+           f"ε from {sweep.epsilons[0]:g} to {sweep.epsilons[-1]:g}, beside the public-only fit and the table before "
+           "noise.")
+    return fig, alt
+
+
+def vips_vs_thesis_figure(sweep, thesis, *, public: float, m: int, n: int) -> tuple[go.Figure, str]:
+    """L1 on the page's table against ε far beyond the slider (log x): TopicDP as in the thesis (the same draws at
+    every ε) and VIPS-LDA (mean and 10–90 % band), the public-only fit as a line."""
+    fig = band_figure(tv.THESIS_EPSILONS, {"TopicDP": (thesis, None, None)},
+                      title=f"L1 to the {m} × {n} table: where TopicDP (as in the thesis) reaches VIPS-LDA",
+                      x_title="ε (privacy loss, log scale; far beyond the slider's 10 for TopicDP)",
+                      y_title=f"L1 distance (lower is better; at most {2 * m})", log_x=True)
+    add_band(fig, tv.VIPS_NAME, sweep.epsilons, *sweep.stats["l1"])
+    fig.add_hline(y=public, line={"color": NEUTRAL, "dash": "dot"},
+                  annotation_text=f"{tv.PUBLIC_ONLY_NAME} (0-DP): {public:.3g}", annotation_position="bottom left")
+    alt = (f"Line chart: mean L1 distance to the {m} × {n} table of TopicDP as in the thesis for ε from 0.1 to a "
+           "million, and of VIPS-LDA for ε from 0.1 to 10, with the public-only fit as a horizontal line.")
     return fig, alt
 
 

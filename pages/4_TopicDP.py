@@ -1,11 +1,12 @@
 """TopicDP — LDA topics released with a sampled sensitivity (as in the thesis and corrected), strict TopicDP on
-the global bound, Laplace and MVG (thesis 004; SPEC §5; issue 21 items 3–4, issue 20 item 3).
+the global bound, Laplace and MVG (thesis 004; SPEC §5; issue 21 items 3–4, issue 20 item 3), and beside them
+VIPS-LDA, noise on the model's counts inside training, with its public-only baseline (issue 23).
 
 The topic model and the sampled sensitivity do not depend on ε or δ and are cached; when no sampled
 sensitivity exists for the chosen settings, a button runs the sampler with a progress bar.
 Cached loaders: dpui.topicdp_data; LDA/sampler knobs: dpui.topicdp_knobs; the sampler button:
 dpui.topicdp_sampler; σ metrics, badges, story and prompts: dpui.topicdp_panels; figures:
-dpui.topicdp_figures; texts: dpui/page_texts/topicdp.md.
+dpui.topicdp_figures; VIPS-LDA's knobs, loaders and panels: dpui.topicdp_vips; texts: dpui/page_texts/topicdp.md.
 """
 
 import pandas as pd
@@ -17,6 +18,7 @@ from dpui import exercise_mode, export_view, paper_vs_here, reviewer_panel, shar
 from dpui import topicdp_data as data
 from dpui import topicdp_figures as figures
 from dpui import topicdp_panels as panels
+from dpui import topicdp_vips as vipsui
 from dpui.state import IN_URL
 from dpui.texts import text
 from dpui.topicdp_knobs import lda_and_sampler_knobs
@@ -37,6 +39,7 @@ gamma = c1.slider("γ (share of neighbours not covered)", 0.01, 0.30, 0.10, 0.01
                   help="Confidence of random DP: the guarantee holds for at least a 1 − γ share of neighbouring "
                        "datasets. Smaller γ needs more sampled pairs (h grows like 1/γ²).")
 lda, sampler, workers = lda_and_sampler_knobs()
+clip, iterations = vipsui.knobs()
 m = c2.slider("m (topics in the table)", 2, min(10, lda.n_topics), min(10, lda.n_topics), key="topicdp_m", **IN_URL)
 n = c3.slider("n (keywords in the table)", 2, 10, 10, key="topicdp_n", **IN_URL)
 with user_errors():
@@ -53,14 +56,21 @@ delta_s = sens.delta_s
 releases = release_all(table.matrix, epsilon=eps, delta=delta, sensitivity=sens,
                        rng=settings.rng("topicdp", "release", eps, delta, m, n, gamma, delta_s))  # every parameter of the release
 story = tdp.sigma_story(epsilon=eps, delta=delta, delta_s=delta_s, m=m, n=n, gamma=gamma)
+docs = data.prompt_docs_for(corpus.content_hash, model.words, corpus)  # None: the corpus has no prompts
+with user_errors():  # VIPS-LDA: its release at (ε, δ, B, J, seed), read on the same table (one reference for all)
+    vips = vipsui.prepare(settings, corpus, lda, model, table, docs=docs, clip=clip, iterations=iterations,
+                          delta_s=delta_s, gamma=gamma)
+shown = {**releases, **vips.shown}  # the five matrix mechanisms, VIPS-LDA and the public-only fit (0-DP)
 panels.sigma_metrics(story, releases)
 with st.container(border=True):
-    panels.guarantee_badges(releases)
+    panels.guarantee_badges({**releases, vipsui.NAME: vips.vips})  # VIPS-LDA's: green, the choice of topics covered
     panels.story(story, gamma=gamma)
-    docs = data.prompt_docs_for(corpus.content_hash, model.words, corpus)  # None: the corpus has no prompts
-    if docs is not None:
-        panels.prompt_line(data.survival_now(corpus.content_hash, lda, m, n, eps, delta, delta_s, gamma, settings.seed,
-                                             table, docs), eps=eps)
+    survival = None if docs is None else data.survival_now(corpus.content_hash, lda, m, n, eps, delta, delta_s, gamma,
+                                                           settings.seed, table, docs)
+    if survival is not None:
+        panels.prompt_line(survival, eps=eps)
+with st.container(border=True):
+    vipsui.summary(vips, eps=eps, delta=delta, m=m, n=n)
 with st.expander(f"What “random DP with confidence γ = {gamma:g}” means, and how Δ_s was sampled"):
     st.markdown(text("topicdp", "random_dp", gamma=gamma, N=sampler.dataset_size(corpus.n_users), n_users=corpus.n_users,
                      covered=1 - gamma, h=sens.h, k=sens.k, covered_share=sens.covered_share, rho_s=sens.rho_sampler))
@@ -70,7 +80,7 @@ with st.container(border=True):  # what this corpus shows (issue 11): computed f
     st.markdown(text("topicdp", "conclusion", summary=summary.sentence, noise=noise.sentence))
 labels = figures.topic_labels(table)
 tab_names = ["Keywords before and after noise", "Error curves", "Sampled sensitivities"]
-tabs = st.tabs(tab_names + (["Prompts after noise"] if docs is not None else []))
+tabs = st.tabs(tab_names + (["Prompts after noise"] if docs is not None else []) + ["VIPS-LDA against ε"])
 tab_words, tab_curves, tab_sens = tabs[:3]
 
 with tab_words:
@@ -80,25 +90,26 @@ with tab_words:
                             list(range(m)), default=list(range(min(4, m))), format_func=lambda i: f"Topic {i + 1}",
                             key="topicdp_topics", **IN_URL)
     rows = [{"topic": i + 1, "model_topic": table.topics[i], "keyword": word, "before_noise": table.matrix[i, j],
-             **{f"after_{mech}": rel.matrix[i, j] for mech, rel in releases.items()}}
+             **{f"after_{mech}": rel.matrix[i, j] for mech, rel in shown.items()}}
             for i in range(m) for j, word in enumerate(table.words)]
     for i in chosen:
-        fig, alt = figures.keyword_figure(table, releases, labels[i], i)
+        fig, alt = figures.keyword_figure(table, {**releases, vipsui.NAME: vips.vips}, labels[i], i)
         show_figure(fig, alt=alt, key=f"topicdp_bars_{i}", records=[r for r in rows if r["topic"] == i + 1])
     names = {"l1": "L1 distance", "rmse": "RMSE", "kendall": "Kendall's tau distance", "noise_scale": "noise scale (σ or b)"}
     errs = pd.DataFrame({mech: {names[k]: v for k, v in e.items()}
-                         for mech, e in tdp.release_error_table(table.matrix, releases).items()}
+                         for mech, e in tdp.release_error_table(table.matrix, shown).items()}
                         ).rename_axis("measure")  # a named index: its column header is not empty (axe: empty-table-header)
-    st.markdown("**This draw's errors** (lower is better; after clipping at 0 and renormalising each row)")
+    st.markdown("**This draw's errors** against the one reference table (lower is better; after clipping at 0 and "
+                "renormalising each row; VIPS-LDA's noise scale σ is on counts, the public-only fit has none)")
     st.dataframe(errs.style.format("{:.4g}"), width="stretch")
     export_settings = {
         "page": "TopicDP", "epsilon": eps, "delta": delta, "seed": settings.seed,
         "corpus": settings.corpus_label, "corpus_hash": corpus.content_hash, "gamma": gamma, "m": m, "n": n,
         "lda": lda.as_dict(), "sampler": {"sample_users_N": sampler.dataset_size(corpus.n_users), "seed": sampler.seed},
         "sampled_pairs_h": sens.h, "sensitivity_rank_k": sens.k, "sampled_sensitivity_delta_s": delta_s,
-        "noise_scales": {mech: rel.noise_scale for mech, rel in releases.items()},
+        "noise_scales": {mech: rel.noise_scale for mech, rel in shown.items()},  # VIPS-LDA's σ: on counts
         "thesis_sigma_true_epsilon": story.thesis_true_epsilon, "strict_bound_sqrt_2m": story.bound,
-        "guarantees": {mech: rel.guarantee for mech, rel in releases.items()},
+        "guarantees": {mech: rel.guarantee for mech, rel in shown.items()}, "vips": vipsui.export_settings(vips),
         "rng_salt": ["topicdp", "release", eps, delta, m, n, gamma, delta_s],
         "release_order": "rows: LDA component index; columns: vocabulary order",
         "released": "clipped at 0, rows renormalised"}
@@ -123,7 +134,10 @@ with tab_curves:
                                reps, stage, settings.seed, model, draws)
     fixed = {"epsilon": f"γ = {gamma:g}, {m} × {n}", "gamma": f"ε = {eps:g}, {m} × {n}",
              "size": f"ε = {eps:g}, γ = {gamma:g}"}[parameter]
-    fig, alt = figures.curve_figure(curve, parameter, metric, fixed=fixed, delta=delta, reps=reps, log_y=log_y)
+    extra = vipsui.curve_series(vips, lda, model, parameter=parameter, metric=metric, values=curve.values, epsilon=eps,
+                                delta=delta, m=m, n=n, reps=reps, seed=settings.seed)
+    fig, alt = figures.curve_figure(curve, parameter, metric, fixed=fixed, delta=delta, reps=reps, log_y=log_y,
+                                    extra=extra)
     show_figure(fig, alt=alt, key="topicdp_curve")
     for note in curve.skipped:
         st.info(f"Not drawn: {note}. Run the sampler at that γ (slider above) to add it.", icon="ℹ️")
@@ -147,5 +161,10 @@ if docs is not None:
         show_figure(fig, alt=alt, key="topicdp_prompts_curve")
         st.dataframe(pd.DataFrame(panels.matched_rows(table, curve.before, model)), hide_index=True, width="stretch")
 
+with tabs[-1]:
+    vipsui.tab(vips, lda, table, eps=eps, delta=delta, delta_s=delta_s, seed=settings.seed,
+               before_matched=None if survival is None else survival.before.matched)
+
 # ------------------------------------------------------------------------------ reviewer's panel
-reviewer_panel([(mech, review(rel, n_users=corpus.n_users)) for mech, rel in releases.items()])
+reviewer_panel([(mech, review(rel, n_users=corpus.n_users)) for mech, rel in releases.items()]
+               + [(vipsui.NAME, review(vips.vips.release, n_users=corpus.n_users, user_items=vips.setup.user_norms))])

@@ -23,7 +23,7 @@ PAGES = {
         "Laplace (cap W)": "green", "Laplace + public": "orange", "BayesianDP local (as in the paper)": "orange",
         "BayesianDP strict (L, N_max caps)": "green", "EndToEndDP": "orange", "k-anonymity": "red",
         "DPNE": "green", "TopicDP": "orange", "TopicDP corrected": "orange", "TopicDP strict": "orange",
-        "MVG": "orange", "Laplace on the matrix": "orange",
+        "MVG": "orange", "Laplace on the matrix": "orange", "VIPS-LDA": "green",
         "Bank debt, b from the data": "orange", "Private baseline": "red",
     },
     "pages/1_Mechanisms_101.py": {"Laplace mechanism with b = Δ/ε and a global Δ": "green",
@@ -32,7 +32,7 @@ PAGES = {
                                      "BayesianDP local (as in the paper)": "orange", "k-anonymity": "red"},
     "pages/3_DP_ngram_extraction.py": {"DPNE": "green", "DPSU-single": "green"},
     "pages/4_TopicDP.py": {"TopicDP (as in the thesis)": "orange", "TopicDP corrected": "orange", "TopicDP strict": "orange",
-                           "MVG with sampled s₂": "orange", "Laplace": "orange"},
+                           "MVG with sampled s₂": "orange", "Laplace": "orange", "VIPS-LDA": "green"},
 }
 LOCAL_WORDS = ("local sensitivity", "measured", "this corpus' neighbours", "not even for this corpus",
                "b set from the data")
@@ -208,3 +208,17 @@ def test_warning_gamma_large():
     at = run("pages/4_TopicDP.py", topicdp_gamma="0.2")
     text = panel_warnings(at)
     assert dpcore.REVIEW_RULES["gamma-large"] in text and "γ = 0.2" in text
+
+
+@pytest.mark.parametrize("corpus", ["classroom", "chat"])
+def test_vips_is_the_only_green_badge_on_the_topicdp_page(corpus):
+    """Issue 23: green on the TopicDP page only for VIPS-LDA, whose proof covers the whole release — the topic–word
+    matrix and the topics and keywords chosen from it; the five matrix mechanisms choose them without noise."""
+    at = run("pages/4_TopicDP.py", corpus=corpus)
+    found = badges(at)
+    green = {name for colour, _, name, _, _ in found if colour == "green"}
+    assert green == {"VIPS-LDA"}, sorted((c, n) for c, _, n, _, _ in found)
+    vips = [(m.value, m.proto.help) for m in at.markdown if BADGE.match(m.value.strip()) and "VIPS-LDA" in m.value]
+    assert vips and all("(ε, δ)-DP per user (ε = 1, δ = 1e-05)" in chip for chip, _ in vips)
+    assert all("whole topic–word matrix" in tip and "post-processing" in tip for _, tip in vips)
+    assert not any("non-private choice" in tip for _, tip in vips)

@@ -224,6 +224,37 @@ def test_topicdp_export_rebuilds_the_release_and_epsilon_draws_new_noise(media, 
                                      gamma=s["gamma"], rng=rng_for(s["seed"], *s["rng_salt"]))
         for mech, rel in rebuilt.items():
             assert np.allclose(rel.matrix.ravel(), [r[f"after_{mech}"] for r in rows], rtol=0, atol=1e-12), mech
+        _rebuild_vips(s, rows)
         views[eps] = s
     z = {e: rng_for(s["seed"], *s["rng_salt"]).standard_normal(12) for e, s in views.items()}
     assert not np.allclose(z[1.0], z[2.0])
+    z = {e: rng_for(s["seed"], *s["vips"]["rng_salt"]).standard_normal(12) for e, s in views.items()}
+    assert not np.allclose(z[1.0], z[2.0])
+    # the session budget lists each VIPS-LDA release with its own (ε, δ): J Gaussians composed exactly
+    n, lines, _ = budget_lines(at)
+    vips = [line for line in lines if "**VIPS-LDA** — (ε = " in line]
+    assert len(vips) == 2 and "(ε = 1, δ = 1e-05)-DP" in vips[0] and "(ε = 2, δ = 1e-05)-DP" in vips[1]
+
+
+def _rebuild_vips(s, rows):
+    """Issue 23: the export carries VIPS-LDA's settings and its seed salt (every parameter that changes its release:
+    ε, δ, K, B, J); they rebuild the release, and its view on the table is the exported column."""
+    from dpcore import topic_vips as tv
+    from dpcore.topic_model import LdaSettings
+
+    v = s["vips"]
+    k, clip, iterations = v["n_topics_K"], v["clip_norm_B"], v["iterations_J"]
+    assert v["rng_salt"] == ["topicdp", "vips", s["epsilon"], s["delta"], k, clip, iterations]
+    assert v["guarantee"]["kind"] == "approximate DP" and v["guarantee"]["epsilon"] == s["epsilon"]
+    private, public = dpcore.load_sample_corpus("private"), dpcore.load_sample_corpus("public")
+    setup = tv.vips_page_setup(private, public, n_topics=k, twin=False)
+    rel = dpcore.vips_lda(setup.counts, n_topics=k, epsilon=s["epsilon"], delta=s["delta"], clip_norm=clip,
+                          iterations=iterations, vocabulary=setup.vocabulary, start=setup.start,
+                          rng=rng_for(s["seed"], *v["rng_salt"]))
+    assert rel.sigma == pytest.approx(v["sigma"], rel=1e-12)
+    lda = LdaSettings(**{f: s["lda"][f] for f in ("n_topics", "max_iter", "learning_method", "max_doc_update_iter",
+                                                   "max_features")})
+    model = dpcore.fit_topic_model(dpcore.document_term_data(private, settings=lda), settings=lda)
+    table = dpcore.topic_keyword_matrix(model, m=s["m"], n=s["n"])
+    view = tv.compare_release(rel, model=model, table=table).matrix
+    assert np.allclose(view.ravel(), [r["after_VIPS-LDA"] for r in rows], rtol=0, atol=1e-12)

@@ -197,12 +197,20 @@ def test_topicdp_exports(media, tiny_topicdp):
     assert (s["m"], s["n"], s["seed"], s["gamma"]) == (3, 4, 0, 0.1)
     assert s["corpus_hash"] and s["lda"]["n_topics"] == int(TINY_QUERY["topicdp_k"]) and s["sampled_sensitivity_delta_s"] > 0
     assert len(data["rows"]) == 3 * 4
+    # issue 23: VIPS-LDA and the public-only fit, read on the same table, beside the five
     assert set(data["rows"][0]) == {"topic", "model_topic", "keyword", "before_noise", "after_TopicDP",
-                                    "after_TopicDP corrected", "after_TopicDP strict", "after_MVG", "after_Laplace"}
+                                    "after_TopicDP corrected", "after_TopicDP strict", "after_MVG", "after_Laplace",
+                                    "after_VIPS-LDA", "after_Public-only fit"}
     for t in (1, 2, 3):  # each released row is a probability vector
-        for mech in ("TopicDP", "TopicDP strict"):
+        for mech in ("TopicDP", "TopicDP strict", "VIPS-LDA", "Public-only fit"):
             assert sum(r[f"after_{mech}"] for r in data["rows"] if r["topic"] == t) == pytest.approx(1.0)
-    assert set(s["noise_scales"]) == set(dpcore.TOPIC_MECHANISMS) and s["strict_bound_sqrt_2m"] == pytest.approx(3 ** 0.5 * 2 ** 0.5)
+    shown = {*dpcore.TOPIC_MECHANISMS, "VIPS-LDA", "Public-only fit"}
+    assert set(s["noise_scales"]) == shown and s["strict_bound_sqrt_2m"] == pytest.approx(3 ** 0.5 * 2 ** 0.5)
     assert s["guarantees"]["TopicDP strict"]["colour"] == "orange" and s["thesis_sigma_true_epsilon"] < 1
+    assert s["guarantees"]["VIPS-LDA"]["colour"] == "green" and s["guarantees"]["Public-only fit"]["epsilon"] == 0
+    v = s["vips"]
+    assert (v["clip_norm_B"], v["iterations_J"], v["n_topics_K"]) == (2.0, 1, int(TINY_QUERY["topicdp_k"]))
+    assert v["sigma"] == s["noise_scales"]["VIPS-LDA"] > 0 and "PLD" in v["accountant"]
+    assert v["rng_salt"] == ["topicdp", "vips", s["epsilon"], s["delta"], v["n_topics_K"], 2.0, 1]
     errs = json.loads(media(b["topicdp_export_errors_json"]))["rows"]
     assert [r["metric"] for r in errs][:3] == ["L1 distance", "RMSE", "Kendall's tau distance"]

@@ -148,7 +148,9 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
     assert any(f":orange-badge[⚠️ Guarantee: TopicDP strict — {part}: (ε, δ)-DP per user" in b and values in b
                for b in badges)
     assert any(f":orange-badge[⚠️ Guarantee: Laplace — {part}: ε-DP per user" in b and values in b for b in badges)
-    assert not [b for b in badges if ":green-badge[" in b]
+    # green only for VIPS-LDA (issue 23): its proof covers the whole matrix, the choice of topics and keywords included
+    green = [b for b in badges if ":green-badge[" in b]
+    assert green and all(b.startswith(":green-badge[🔒 Guarantee: VIPS-LDA — DP: (ε, δ)-DP per user") for b in green)
     # the thesis's σ beside the corrected and the strict one, with its true ε
     eps, delta = at.select_slider(key="eps").value, at.select_slider(key="delta").value
     m, n = at.slider(key="topicdp_m").value, at.slider(key="topicdp_n").value
@@ -207,5 +209,41 @@ def test_real_chat_corpus_opens_on_the_shipped_fit_with_the_prompt_line():
     # the matched prompts are listed with each topic's top words
     tables = [d.value for d in at.dataframe if "prompt matched (before noise)" in d.value.columns]
     assert len(tables) == 1 and (tables[0]["prompt matched (before noise)"] != "—").sum() == before.matched
+    _vips_on_the_real_chat(at, corpus, model, table)
     st.cache_resource.clear()
     st.cache_data.clear()
+
+
+def _vips_on_the_real_chat(at, corpus, model, table):
+    """Issue 23: VIPS-LDA beside the five — its σ and accountant, its L1 on the same table as theirs, the public-only
+    baseline, its prompts, its own topics, the sentences on where it wins and where it does not, its tab."""
+    from dpcore import topic_prompts as tp
+    from dpcore import topic_vips as tv
+    from dpui.state import rng_for
+
+    eps, delta, seed = 1.0, 1e-5, at.sidebar.number_input(key="seed").value
+    public = dpcore.load_real_corpus("chat", which="public")
+    setup = tv.vips_page_setup(corpus, public, n_topics=10)
+    rel = dpcore.vips_lda(setup.counts, n_topics=10, epsilon=eps, delta=delta, clip_norm=2.0, iterations=1,
+                          vocabulary=setup.vocabulary, start=setup.start,
+                          rng=rng_for(seed, "topicdp", "vips", eps, delta, 10, 2.0, 1))  # the page's salt
+    docs = tp.prompt_documents(corpus, setup.vocabulary.words)
+    c = tv.compare_release(rel, model=model, table=table, docs=docs)
+    assert _metric(at, "VIPS-LDA σ per count entry") == pytest.approx(rel.sigma, rel=1e-3)
+    assert _metric(at, "accountant's ε for (σ, J)") == pytest.approx(1.0, abs=1e-3)
+    assert _metric(at, "L1 to the 10 × 10 table: VIPS-LDA") == pytest.approx(c.errors["l1"], rel=5e-3)
+    pub = tv.compare_release(tv.public_only_release(setup), model=model, table=table, docs=docs)
+    assert _metric(at, "L1: Public-only fit (0-DP)") == pytest.approx(pub.errors["l1"], rel=5e-3)
+    errs = next(d.value for d in at.dataframe if "VIPS-LDA" in d.value.columns and "Public-only fit" in d.value.columns)
+    assert errs.loc["L1 distance", "VIPS-LDA"] == pytest.approx(c.errors["l1"], rel=1e-9)
+    assert errs.loc["L1 distance", "VIPS-LDA"] < min(errs.loc["L1 distance", m] for m in dpcore.TOPIC_MECHANISMS)
+    summary = next(md.value for md in at.markdown if md.value.startswith("**VIPS-LDA: noise inside training"))
+    for words in ("One reference for every row", "counts that grow with the 920", "public-only fit",
+                  "not on probabilities in [0, 1]", "other people of the same chat: 395 people"):
+        assert words in summary, words
+    line = next(md.value for md in at.markdown if md.value.startswith("**Prompts.** VIPS-LDA"))
+    assert f"**{c.match.matched} of its 10 topics**" in line and f"fit's matches {pub.match.matched}" in line
+    own = next(d.value for d in at.dataframe if "released topic" in d.value.columns)
+    assert list(own["top 5 words"]) == [", ".join(rel.keywords(t, 5)) for t in c.own_table.topics]
+    assert any(t.label == "VIPS-LDA against ε" for t in at.tabs)
+    assert any("audit_mechanism=VIPS-LDA" in md.value for md in at.markdown)

@@ -102,6 +102,8 @@ ALLOWED = {  # widget key -> what the widget accepts (copied from the pages; the
     "topicdp_gamma": lambda v: 0.01 <= v <= 0.30 and abs(round(v * 100) - v * 100) < 1e-9,
     "topicdp_m": lambda v: isinstance(v, int) and 2 <= v <= 10,
     "topicdp_n": lambda v: isinstance(v, int) and 2 <= v <= 10,
+    "topicdp_vips_B": lambda v: v in (0.5, 1.0, 2.0, 5.0, 10.0, 20.0),
+    "topicdp_vips_J": lambda v: isinstance(v, int) and 1 <= v <= 5,
     "bayes_mode": lambda v: v in ("strict", "local"),
     "bayes_L": lambda v: isinstance(v, int) and 1 <= v <= 500,
     "bayes_Nmax": lambda v: v in (100, 200, 500, 1000, 2000, 2400, 5000, 10_000, 20_000, 50_000, 100_000, 1_000_000),
@@ -201,6 +203,29 @@ def _real_prompts(s):
     curve = tp.prompt_survival_curve(table, docs, sensitivity=ds, delta=s["delta"], gamma=s["topicdp_gamma"],
                                      seed=s["seed"])
     return next(e for e, k in zip(curve.epsilons, curve.kept["TopicDP strict"]) if k >= curve.before.matched / 2)
+
+
+def _vips_vs_thesis(s):
+    """VIPS-LDA's sweep on the real chat (the page's calls); the smallest ε where its own table matches half of its
+    topics to prompts; then the thesis's ε for its L1 there, found here by inverting the plotted curve in ε."""
+    from dpcore import topic_prompts as tp
+    from dpcore import topic_vips as tv
+
+    private, public = _private(s), dpcore.load_real_corpus("chat", which="public")
+    model = dpcore.load_topic_model(private.content_hash)
+    table = dpcore.topic_keyword_matrix(model, m=s["topicdp_m"], n=s["topicdp_n"])
+    setup = tv.vips_page_setup(private, public, n_topics=10, twin=False)
+    sweep = tv.vips_sweep(setup, model=model, table=table, docs=tp.prompt_documents(private, setup.vocabulary.words),
+                          delta=s["delta"], clip_norm=s["topicdp_vips_B"], iterations=s["topicdp_vips_J"], seed=s["seed"])
+    half = next(e for e, k in zip(sweep.epsilons, sweep.matched) if k >= s["topicdp_m"] / 2)
+    l1 = sweep.stats["l1"][0][sweep.epsilons.index(half)]
+    ds = _draws(s).sensitivity(gamma=s["topicdp_gamma"], m=s["topicdp_m"], n=s["topicdp_n"]).delta_s
+
+    def gap(log_eps):
+        return tv.thesis_l1_curve(table.matrix, epsilons=(math.exp(log_eps),), delta=s["delta"], delta_s=ds,
+                                  seed=s["seed"])[0] - l1
+
+    return math.exp(brentq(gap, math.log(1e-3), math.log(1e9), xtol=1e-13))
 
 
 def _dpne_sigmas(s, **kw):
@@ -316,6 +341,7 @@ RECOMPUTE = {
     "topicdp-strict-vs-thesis": lambda s: _topic_sigma(s, s["topicdp_gamma"]) / dpcore.gaussian_sigma(
         s["eps"], s["delta"], math.sqrt(2 * s["topicdp_m"]), method="analytic"),
     "topicdp-real-prompts-strict": _real_prompts,
+    "topicdp-vips-vs-thesis": _vips_vs_thesis,
     # σ_ps = ρ·γ·σ(ε, δ) in both modes: the factor is γ_strict (SPEC §3b) over the corpus' brute-force γ
     "bayes-strict-vs-local": lambda s: dpcore.bayesian.strict_sensitivity(
         S=s["bayes_S"], C=s["bayes_C"], max_items=s["bayes_L"], max_users=s["bayes_Nmax"]) / _prepared(s).sensitivity,

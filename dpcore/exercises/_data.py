@@ -23,6 +23,7 @@ _real = importlib.import_module("dpcore.real_corpus")
 _topic_model = importlib.import_module("dpcore.topic_model")
 _topic_prompts = importlib.import_module("dpcore.topic_prompts")
 _topicdp = importlib.import_module("dpcore.topicdp")
+_topic_vips = importlib.import_module("dpcore.topic_vips")
 from ..topic_model import LdaSettings
 from ..topicdp import SamplerSettings
 
@@ -123,3 +124,21 @@ def topic_model_and_prompts(settings: Mapping):
         raise ValueError(f"corpus must be {CHAT!r} for an exercise about prompts, got corpus={corpus_name(settings)!r}")
     priv = private_corpus(settings)
     return _prompt_inputs(priv.content_hash, int(settings.get("topicdp_k", 10)))
+
+
+@functools.lru_cache(maxsize=2)
+def _vips_inputs(private_hash: str, public_hash: str, n_topics: int):
+    """VIPS-LDA's setup on the real chat (public vocabulary and start, private counts) and the labelled conversations
+    over its vocabulary — what the TopicDP page's VIPS panel computes (dpui.topicdp_vips.setup_for, docs_for)."""
+    priv, pub = real_corpus("private"), real_corpus("public")
+    assert priv.content_hash == private_hash and pub.content_hash == public_hash
+    setup = _topic_vips.vips_page_setup(priv, pub, n_topics=n_topics, twin=False)
+    return setup, _topic_prompts.prompt_documents(priv, setup.vocabulary.words)
+
+
+def vips_setup_and_prompts(settings: Mapping):
+    """The TopicDP page's VIPS-LDA setup on the named corpus and its labelled documents (real corpus only)."""
+    if corpus_name(settings) != CHAT:
+        raise ValueError(f"corpus must be {CHAT!r} for an exercise about prompts, got corpus={corpus_name(settings)!r}")
+    priv, pub = private_corpus(settings), public_corpus(settings)
+    return _vips_inputs(priv.content_hash, pub.content_hash, int(settings.get("topicdp_k", 10)))

@@ -4,7 +4,8 @@ What the page teaches: the sensitivity sampler needs h(γ) neighbouring pairs (2
 TopicDP splits ε over the m·n entries, so its σ grows with the table (an error: strict TopicDP on the
 global bound √(2m) needs no split and no sampling, and adds far less noise); raising γ uses fewer pairs
 and a smaller sampled Δ_s — but not by much; every mechanism's noise side by side; and, on the real chat
-corpus, at what ε the released topics can still be matched to what people talked about. Answers that
+corpus, at what ε the released topics can still be matched to what people talked about, and how far VIPS-LDA
+(noise on counts, inside training) is ahead of the thesis's TopicDP there. Answers that
 depend on the sampled sensitivities read them from the stored draws for the corpus the settings name
 (shipped results or the local cache; nothing is sampled here) and raise a ValueError, which the app
 shows, when they are missing.
@@ -24,6 +25,7 @@ from ._base import CHOICE, Exercise, Solution
 _topicdp = importlib.import_module("dpcore.topicdp")
 _topic_model = importlib.import_module("dpcore.topic_model")
 _topic_prompts = importlib.import_module("dpcore.topic_prompts")
+_topic_vips = importlib.import_module("dpcore.topic_vips")
 
 PAGE = "4_TopicDP"
 REFERENCE_GAMMA = 0.1  # the shipped draws cover it (they cover γ ≥ 0.05)
@@ -119,6 +121,32 @@ def _strict_keeps_prompts(s) -> Solution:
                             "chance": curve.chance, "draws": curve.draws,
                             "sigma": _topicdp.strict_topicdp_sigma(epsilon=first, delta=delta, m=m),
                             "sigma1": _topicdp.strict_topicdp_sigma(epsilon=1.0, delta=delta, m=m)})
+
+
+def _vips_vs_thesis(s) -> Solution:
+    delta, gamma, seed = float(s["delta"]), float(s["topicdp_gamma"]), int(s["seed"])
+    m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
+    clip, iterations = float(s["topicdp_vips_B"]), int(s["topicdp_vips_J"])
+    model, _ = _data.topic_model_and_prompts(s)
+    table = _topic_model.topic_keyword_matrix(model, m=m, n=n)
+    setup, docs = _data.vips_setup_and_prompts(s)
+    sweep = _topic_vips.vips_sweep(setup, model=model, table=table, docs=docs, delta=delta, clip_norm=clip,
+                                   iterations=iterations, seed=seed)
+    half = sweep.first_epsilon(0.5)
+    if half is None:
+        raise ValueError("VIPS-LDA matches fewer than half of its topics to prompts at every ε of the chart")
+    i = sweep.epsilons.index(half)
+    l1 = sweep.at(half)
+    ds = _sensitivity(s, gamma).delta_s
+    answer = _topic_vips.thesis_epsilon_for_l1(table.matrix, l1, delta=delta, delta_s=ds, seed=seed)
+    if answer is None:
+        raise ValueError("TopicDP (as in the thesis) does not reach VIPS-LDA's L1 at any ε")
+    return Solution(answer, {"m": m, "n": n, "delta": delta, "gamma": gamma, "B": clip, "J": iterations,
+                             "half": half, "matched": sweep.matched[i], "below": sweep.epsilons[i - 1] if i else half,
+                             "matched_below": sweep.matched[i - 1] if i else sweep.matched[i], "draws": sweep.draws,
+                             "l1": l1, "ds": ds, "ratio": answer / half,
+                             "sigma": _topicdp.topicdp_sigma(epsilon=answer, delta=delta, sensitivity=ds, m=m, n=n),
+                             "vips_sigma": sweep.sigmas[i]})
 
 
 _TABLE = {"eps": 1.0, "delta": 1e-5, "topicdp_m": 10, "topicdp_n": 10, "corpus": "classroom"}
@@ -237,6 +265,31 @@ EXERCISES = (
                   "below them before the rows say what they are about — at ε far beyond any meaningful promise. "
                   "A table this fine-grained cannot be released usefully with DP on 920 people."),
         rel_tol=0.01,
+        decimals=0,
+    ),
+    Exercise(
+        id="topicdp-vips-vs-thesis",
+        page=PAGE,
+        title="Real chat: VIPS-LDA against TopicDP as in the thesis",
+        settings={**_REAL_TABLE, "topicdp_vips_B": 2.0, "topicdp_vips_J": 1},
+        question=("Real chat corpus, δ = {delta:g}, VIPS-LDA with B = {B:g} and J = {J}. In the tab *VIPS-LDA against ε*: "
+                  "at which ε of the chart does VIPS-LDA's own released table first match at least half of its {m} "
+                  "topics to distinct conversation prompts (mean of the chart's releases)? And what ε would TopicDP "
+                  "as in the thesis (γ = {gamma:g}) need for the same mean L1 to the page's {m} × {n} table? Give that "
+                  "second ε."),
+        solve=_vips_vs_thesis,
+        uses=("dpcore.topic_vips:vips_sweep", "dpcore.topic_vips:thesis_epsilon_for_l1"),
+        hints=("First chart: the smallest ε where the VIPS-LDA line reaches the 'half of the topics' line. Read "
+               "VIPS-LDA's L1 there on the second chart (its Numbers table).",
+               "On the second chart, follow TopicDP's line to the right until it comes down to that L1; between two "
+               "points of its log-scaled axis, interpolate."),
+        solution=("VIPS-LDA's table matches {matched_below:.2g} of {m} topics to distinct prompts at ε = {below:g} and "
+                  "{matched:.2g} at ε = **{half:g}** (mean of {draws} releases); its σ there is {vips_sigma:.3g} on "
+                  "counts, and its mean L1 to the page's table is {l1:.3g}. TopicDP as in the thesis (Δ_s = {ds:.3g}) "
+                  "comes down to that L1 only at ε ≈ **{answer}**, with σ = {sigma:.3g} per entry — about {ratio:,.0f} "
+                  "times the ε VIPS-LDA needs. VIPS-LDA's noise is on counts that grow with the people; TopicDP's on "
+                  "probabilities of at most 1, with ε split over the {m}·{n} entries."),
+        rel_tol=0.25,
         decimals=0,
     ),
 )
