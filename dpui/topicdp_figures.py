@@ -148,8 +148,8 @@ def gamma_table(draws, m: int, n: int) -> list[dict]:
     for g in (0.02, 0.05, 0.07, 0.1, 0.12, 0.17, 0.2, 0.22, 0.3):
         sz = sensitivity_sampler_size(g)
         avail = draws.covers(g)
-        rows.append({"γ": g, "h (pairs)": sz.h, "k": sz.k, "ρ_s": round(sz.rho, 5),
-                     "Δ_s": draws.sensitivity(gamma=g, m=m, n=n).delta_s if avail else None,
+        rows.append({"γ": g, "h (pairs)": sz.h, "k": sz.k, "ρₛ": round(sz.rho, 5),
+                     "Δₛ": draws.sensitivity(gamma=g, m=m, n=n).delta_s if avail else None,
                      "stored": "yes" if avail else f"needs {sz.h - draws.n_pairs:,} more pairs"})
     return rows
 

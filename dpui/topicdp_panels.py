@@ -19,7 +19,7 @@ def sigma_metrics(story, releases) -> None:
     """Δ_s, then the noise of each mechanism: the thesis's σ (with its true ε), the corrected σ, strict TopicDP's
     σ, MVG's σ and Laplace's scale b."""
     c = st.columns(3) + st.columns(3)  # two rows: six metrics side by side would cut their labels
-    c[0].metric("Sampled sensitivity Δ_s", f"{story.delta_s:.4g}",
+    c[0].metric("Sampled sensitivity Δₛ", f"{story.delta_s:.4g}",
                 help="k-th smallest of the h sampled ‖f(D) − f(D′)‖_F, the tables compared as released")
     c[1].metric("TopicDP σ, as in the thesis", f"{story.thesis_sigma:,.4g}",
                 delta=f"true ε = {story.thesis_true_epsilon:.2g}", delta_color="off",

@@ -147,7 +147,7 @@ with tab_curves:
 with tab_sens:
     fig, alt = figures.sensitivity_histogram(sens, m, n)
     show_figure(fig, alt=alt, key="topicdp_hist", records=[
-        {"sampled pair": j + 1, "distance ‖f(D) − f(D′)‖_F": float(v), "≤ Δ_s": bool(v <= delta_s)}
+        {"sampled pair": j + 1, "distance ‖f(D) − f(D′)‖_F": float(v), "≤ Δₛ": bool(v <= delta_s)}
         for j, v in enumerate(sens.draws)])
     st.dataframe(pd.DataFrame(figures.gamma_table(draws, m, n)), hide_index=True, width="stretch")
     st.caption(text("topicdp", "draws_caption", n_pairs=draws.n_pairs, N=sampler.dataset_size(corpus.n_users),

@@ -213,11 +213,8 @@ PSEUDO_LATEX = re.compile(r"_\{|\^\{|(?<![A-Za-z])[A-Za-zΔδεγμρσθ]_[A-Za
 
 def test_tables_show_no_pseudo_latex(view):
     """Issue 24 item 7: tables (the DPNE step table, the Numbers tables, their column names) and metric labels
-    write subscripts in Unicode (|Sₖ₋₁|, σₖ), never raw pseudo-LaTeX. (TopicDP's Δ_s / ρ_s labels belong to the
-    TopicDP branch and are not checked here yet.)"""
+    write subscripts in Unicode (|Sₖ₋₁|, σₖ), never raw pseudo-LaTeX."""
     name, at = view
-    if name == "pages/4_TopicDP.py":
-        pytest.skip("TopicDP's own labels (Δ_s, ρ_s) are the topicdp branch's")
     found = set()
     for frame in [*at.dataframe, *at.table]:
         found |= {str(c) for c in frame.value.columns if PSEUDO_LATEX.search(str(c))}

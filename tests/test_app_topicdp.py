@@ -85,7 +85,7 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     assert "Done" in bars[-1].proto.text
     files = list(tiny_env.glob("sensitivity_*.json.gz"))
     assert len(files) == 1 and json.loads(gzip.decompress(files[0].read_bytes()))["pairs"] == h
-    assert _metric(at, "Sampled sensitivity Δ_s") > 0
+    assert _metric(at, "Sampled sensitivity Δₛ") > 0
     assert len(at.get("plotly_chart")) >= 2
     texts = " ".join(m.value for m in at.markdown)
     assert "weaker than (ε, δ)-DP" in texts and f"{h}-th smallest of the {h} distances" in texts
@@ -103,11 +103,11 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
                                             if any(t in w.value for w in at2.warning)}
     assert not [b for b in at2.button if b.key == "topicdp_run"]
     s1 = _metric(at2, "TopicDP σ, as in the thesis")
-    d1 = _metric(at2, "Sampled sensitivity Δ_s")
+    d1 = _metric(at2, "Sampled sensitivity Δₛ")
     at2.select_slider(key="eps").set_value(2.0)
     at2.run()
     assert _metric(at2, "TopicDP σ, as in the thesis") == pytest.approx(s1 / 2, rel=1e-3)
-    assert _metric(at2, "Sampled sensitivity Δ_s") == d1
+    assert _metric(at2, "Sampled sensitivity Δₛ") == d1
     # the other curves and a smaller table
     for parameter in ("gamma", "size"):
         at2.radio(key="topicdp_curve_param").set_value(parameter)
@@ -133,7 +133,7 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     assert not [b for b in at.button if b.key == "topicdp_run"], "the shipped sensitivity is missing"
-    assert _metric(at, "Sampled sensitivity Δ_s") > 0
+    assert _metric(at, "Sampled sensitivity Δₛ") > 0
     badges = [f"{m.value} {m.proto.help}" for m in at.markdown if "-badge[" in m.value]  # chip + its tooltip
     assert any(":orange-badge[⚠️ Guarantee: TopicDP (as in the thesis) — weaker than DP: random DP per user" in b
                and "(ε, δ, γ)-random DP" in b for b in badges)
@@ -158,7 +158,7 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
     assert thesis.proto.delta == f"true ε = {dpcore.topicdp_true_epsilon(epsilon=eps, delta=delta, m=m, n=n):.2g}"
     assert _metric(at, "TopicDP strict σ") == pytest.approx(dpcore.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m),
                                                             rel=1e-3)
-    ds = _metric(at, "Sampled sensitivity Δ_s")
+    ds = _metric(at, "Sampled sensitivity Δₛ")
     assert _metric(at, "TopicDP σ, corrected") == pytest.approx(
         dpcore.corrected_topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds), rel=1e-3)
     assert any("What changes the thesis's story" in md.value for md in at.markdown)
