@@ -1,0 +1,12 @@
+"""Specs: one frozen description per computation (issue 22) — see :mod:`dpcore.specs.base` for the API.
+
+``Spec`` (the base: fields, ``rng``, ``run``, ``numbers``, ``record``, ``from_record``), ``replay(record, corpus)``,
+``load_corpus(corpus_id)``, and :mod:`dpcore.specs.notebook` (``script``/``notebook``: a runnable ``.py`` and
+``.ipynb``). Each page's spec lives in its own module here and registers itself on import.
+"""
+
+from .base import CORPUS_IDS, Spec, derive_rng, jsonable, load_corpus, replay, spec_kinds
+from .notebook import notebook, script
+
+__all__ = ["CORPUS_IDS", "Spec", "derive_rng", "jsonable", "load_corpus", "notebook", "replay", "script",
+           "spec_kinds"]
