@@ -10,3 +10,7 @@ from .notebook import notebook, script
 
 __all__ = ["CORPUS_IDS", "Spec", "derive_rng", "jsonable", "load_corpus", "notebook", "replay", "script",
            "spec_kinds"]
+
+from .dpne import DpneOutcome, DpneSpec  # noqa: E402  (each page's spec registers itself on import)
+
+__all__ += ["DpneOutcome", "DpneSpec"]

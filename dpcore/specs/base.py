@@ -20,7 +20,7 @@ API (everything a page, an export, a replay or a generated notebook needs):
   changes a release goes into its salt.
 * ``spec.record()`` — ``{"spec": KIND, "version": VERSION, <every field>}``, JSON-able and complete;
   ``Spec.from_record(record)`` (on the base: dispatches on ``record["spec"]``) rebuilds an equal spec;
-  ``spec.key()`` — a SHA-256 of the record (a cache key).
+  ``spec.key(without=(...))`` — a SHA-256 of the record (a cache key; ``without``: fields a part ignores).
 * ``replay(record, corpus=None)`` — ``Spec.from_record(record).run(corpus)`` after checking that the corpus is the
   one the record names (its content hash); exported as ``dpcore.replay``.
 * ``load_corpus(corpus_id, which="private", path=..., user_column=..., text_column=...)`` — the corpus a spec names
@@ -148,9 +148,11 @@ class Spec:
         out.update({f.name: jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)})
         return out
 
-    def key(self) -> str:
-        """A SHA-256 of the record: equal specs give equal keys (a cache key)."""
-        return hashlib.sha256(json.dumps(self.record(), sort_keys=True).encode()).hexdigest()
+    def key(self, *, without: tuple[str, ...] = ()) -> str:
+        """A SHA-256 of the record: equal specs give equal keys (a cache key). ``without``: fields a part of the
+        computation does not depend on (e.g. a plan that every η shares), so that part's cache ignores them."""
+        rec = {k: v for k, v in self.record().items() if k not in without}
+        return hashlib.sha256(json.dumps(rec, sort_keys=True).encode()).hexdigest()
 
     def replace(self, **changes) -> "Spec":
         """A copy with some fields changed (validated again)."""
