@@ -14,3 +14,8 @@ __all__ = ["CORPUS_IDS", "Spec", "derive_rng", "jsonable", "load_corpus", "noteb
 from .dpne import DpneOutcome, DpneSpec  # noqa: E402  (each page's spec registers itself on import)
 
 __all__ += ["DpneOutcome", "DpneSpec"]
+
+from .m101 import M101CitiesSpec, M101Spec  # noqa: E402
+from .audit import AuditSpec  # noqa: E402
+
+__all__ += ["M101CitiesSpec", "M101Spec", "AuditSpec"]
