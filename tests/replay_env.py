@@ -92,4 +92,7 @@ def run_notebook(source: str, tmp_path: Path) -> dict:
                    if o.get("output_type") == "stream")
     assert not any(o.get("output_type") == "error" for c in nb.cells for o in c.get("outputs", []))
     assert "WARNING" not in text, text
+    last = [c for c in nb.cells if c.cell_type == "code"][-1]
+    if "".join(last.source).rstrip().endswith("fig"):  # the figure cell shows the plotly figure
+        assert any("application/vnd.plotly.v1+json" in o.get("data", {}) for o in last.outputs), last.outputs
     return printed_numbers(text)

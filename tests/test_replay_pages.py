@@ -85,3 +85,72 @@ def test_dpne_export_replays_at_another_eta_and_eta_changes_the_draws(downloads,
     base = dpne_release_seed(_keyed_seed(spec.rng(*spec.dpne_salt())), **{k: v for k, v in spec.dpne_kwargs().items()})
     assert dpne_level_seed(base, 3, 0.05, spec.policy) != dpne_level_seed(base, 3, 0.01, spec.policy)
     assert dpne_level_seed(base, 2, 0.05, spec.policy) == dpne_level_seed(base, 2, 0.01, spec.policy) == base
+
+
+# ------------------------------------------------------------------------------ Mechanisms 101
+def _nan_to_none(v):
+    return None if isinstance(v, float) and v != v else v
+
+
+@pytest.mark.parametrize("query", [{}, {"m101_sample_mech": "Laplace", "m101_draws": "10000", "eps": "2",
+                                        "m101_sens_factor": "0.2", "seed": "5"}])
+def test_m101_exports_replay(downloads, query):
+    at = opened("1_Mechanisms_101.py", **query)
+    # (c) the exponential mechanism's probabilities: no draws, ε and the Δu factor only
+    data = export_json(downloads, at, "m101_export_cities")
+    assert data["spec"]["spec"] == "m101-cities"
+    nums = Spec.from_record(data["spec"]).numbers(dpcore.replay(data["spec"]))
+    assert {r["dataset"]: [v for k, v in r.items() if k != "dataset"] for r in data["rows"]} == nums["city_probabilities"]
+    assert data["settings"]["worst_ratio"] == nums["worst_ratio"]
+    assert data["settings"]["sensitivity_used"] == nums["sensitivity_used"]
+    # (d) the sampled shares: the page's seed and every parameter of the draws
+    data = export_json(downloads, at, "m101_export_sample")
+    rec = data["spec"]
+    assert rec["spec"] == "m101" and rec["seed"] == int(query.get("seed", 0))
+    assert rec["mechanism"] == query.get("m101_sample_mech", "exponential")
+    spec = Spec.from_record(rec)
+    nums = spec.numbers(dpcore.replay(rec))
+    rows = data["rows"]
+    assert [list(r.values())[0] for r in rows] == nums["sample_x"]
+    assert [r["share under D"] for r in rows] == nums["share_d"]
+    assert [[v for k, v in r.items() if k.startswith("share under") and k != "share under D"][0] for r in rows] \
+        == nums["share_other"]
+    assert [_nan_to_none(r["ratio"]) for r in rows] == nums["ratio"]
+    shown = next(m.value for m in at.metric if m.label == "largest empirical ratio")
+    assert shown == f"{nums['largest_ratio']:.3f}"
+    assert data["settings"]["rng_salt"] == list(spec.sample_salt())
+
+
+def test_m101_epsilon_is_in_the_salt_of_the_draws():
+    """Before issue 22 the salt was ("m101-sample", mechanism, draws): the Laplace draws at ε = 1 and ε = 2 were the
+    same standard draws scaled by 1/ε, and the two views gave the count 50 away, y₁ − 2(y₂ − 50) = 50 (issue 21)."""
+    from dpcore.specs import M101Spec
+
+    ys = {}
+    for eps in (1.0, 2.0):
+        spec = M101Spec(epsilon=eps, mechanism="Laplace", draws=1000, seed=3)
+        assert eps in spec.sample_salt()
+        ys[eps] = dpcore.laplace_mechanism(np.full(1000, 50.0), epsilon=eps, sensitivity=1.0,
+                                           rng=spec.rng(*spec.sample_salt()))
+    assert not np.allclose(ys[1.0] - 50, 2 * (ys[2.0] - 50))
+    old = [dpcore.laplace_mechanism(np.full(1000, 50.0), epsilon=e, sensitivity=1.0,
+                                    rng=M101Spec(seed=3).rng("m101-sample", "Laplace", 1000)) for e in (1.0, 2.0)]
+    assert np.allclose(old[0] - 50, 2 * (old[1] - 50))  # the old salt's leak, as it was
+
+
+# ------------------------------------------------------------------------------ Privacy audit
+@pytest.mark.parametrize("query", [{}, {"audit_mechanism": "DPNE", "audit_broken": "true", "seed": "4",
+                                        "audit_confidence": "99%"}])
+def test_audit_export_replays(downloads, query):
+    at = opened("5_Privacy_audit.py", **query)
+    data = export_json(downloads, at, "audit_export")
+    rec = data["spec"]
+    assert rec["spec"] == "audit" and rec["seed"] == int(query.get("seed", 0))
+    spec = Spec.from_record(rec)
+    nums = spec.numbers(dpcore.replay(rec))
+    (row,) = data["rows"]
+    assert {k: v for k, v in row.items() if k in nums} == nums
+    assert set(nums) <= set(row)
+    assert next(m.value for m in at.metric if m.label == "ε lower bound") == f"{nums['epsilon_lower']:.3f}"
+    if query:
+        assert spec.broken and spec.scenario == "dpne_redraw" and spec.confidence == 0.99
