@@ -264,3 +264,4 @@ from . import audit
 from .audit import AuditEvent, AuditResult, audit_scores, run_scenario
 from . import exercises  # callable module: dpcore.exercises() returns every lecture exercise (issue 13)
 from . import paper_results  # noqa: E402  (paper vs here: the papers' numbers and ours at their settings)
+from .specs import replay  # noqa: E402  (issue 22: rebuild and run an export's spec record)

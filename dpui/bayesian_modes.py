@@ -16,6 +16,7 @@ import numpy as np
 import streamlit as st
 
 from dpcore import bayesian_statistics, kl_divergence
+from dpcore.specs import derive_rng
 
 _IN_URL = {"bind": "query-params", "persist_state": "session"}
 MODES = {"strict": "strict (DP): caps L and N_max, γ bounded for every corpus",
@@ -74,9 +75,7 @@ def mode_knobs(size: str = "chat") -> ModeKnobs:
 
 
 def _rng(seed: int, *salt) -> np.random.Generator:
-    import zlib
-
-    return np.random.default_rng(np.random.SeedSequence([seed] + [zlib.crc32(repr(s).encode()) for s in salt]))
+    return derive_rng(seed, *salt)  # the one seed derivation (dpcore.specs; issue 22)
 
 
 @st.cache_resource(show_spinner="Capping users at L n-grams …", max_entries=16)

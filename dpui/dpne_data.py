@@ -2,91 +2,75 @@
 
 The token ids and the per-user n-gram sets do not depend on the noise: ``st.cache_resource`` keyed by
 the corpus hash. The DPSU baselines and the sweeps are noisy: the seed is an argument (so it is in the
-cache key) and the draws come from ``rng_for(seed, salt…)``. All maths lives in dpcore.
+cache key) and the draws come from the page's :class:`dpcore.specs.DpneSpec` (its ``rng``, salts and parts); each
+loader is keyed by the spec's key (minus the fields that part does not depend on). All maths lives in dpcore.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dpcore import (build_ngram_index, dpne, dpne_vs_dpsu_reason, dpsu_all, kanonymity_coverage, dpsu_even, dpsu_single, encode_users,
-                    prepare_dpne, pruning_chain, reason_length, text_profile)
-
-from .state import rng_for
+from dpcore import dpne_vs_dpsu_reason, kanonymity_coverage, pruning_chain, reason_length, text_profile
+from dpcore.specs import DpneSpec
+from dpcore.specs.dpne import ETA_GRID, INDEX_LENGTH
 
 PAGE_DEFAULTS = {"eps": 4.0, "delta": 1e-6}
 """The page's own starting ε and δ (``shared_sidebar(defaults=...)``): Table 4's ε = 4 with δ = 1e-6, where DPNE's
 lead over DPSU-single shows on the real chat's 920 people; at the global ε = 1 both release a handful of n-grams
 there. Used until the session sets ε or δ on purpose; never carried to the other pages."""
-ETA_OPTIONS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2)
-"""η values of the page's slider and of the spurious-share sweep (003 Table 3)."""
-MAX_T = 10
+ETA_OPTIONS = ETA_GRID
+"""η values of the page's slider and of the spurious-share sweep (003 Table 3; dpcore.specs.dpne.ETA_GRID)."""
+MAX_T = INDEX_LENGTH
+"""Longest n-gram length the page offers (the per-user sets are built up to it once)."""
 LAZY_USERS = 20_000
 """Above this many users (the paper-size sample: 100,000) the DPSU baselines and the k-anonymity coverage wait for
 a button: each costs minutes there (README, "Sample corpora"), and a slider move must not rerun them. (The η sweep
 does not wait: from the cached plan it is ~0.7 s per η there, and it leaves every η of the slider in the cache.)"""
-"""Longest n-gram length the page offers (the per-user sets are built up to it once)."""
 
 
 # ------------------------------------------------------------------------------ noise-free
 @st.cache_resource(show_spinner="Encoding the corpus as token ids …", max_entries=4)
 def token_corpus(corpus_hash: str, _corpus):
-    tc = encode_users(_corpus.user_sentences())
-    _ = tc.unigram_pairs  # computed once here, reused by every DPNE run (an assignment: no st magic)
-    return tc
+    return DpneSpec.token_corpus(_corpus)
 
 
 @st.cache_resource(show_spinner="Building the per-user n-gram sets …", max_entries=4)
 def ngram_index(corpus_hash: str, _corpus):
-    return build_ngram_index(token_corpus(corpus_hash, _corpus), MAX_T)
+    return DpneSpec.ngram_index(token_corpus(corpus_hash, _corpus))
 
 
-# ------------------------------------------------------------------------------ seed in the key
-def dpne_salt(knobs: tuple) -> tuple:
-    """The salt of the page's DPNE draws: every parameter of :func:`plan_knobs` (ε and δ included; issue 21
-    item 5). η is not in it: dpcore adds η to the keys of the lengths whose histograms depend on it
-    (:func:`dpcore.dpne.dpne_level_seed`). The page exports this tuple as it is."""
-    kw = dict(knobs)
-    return ("dpne", kw["epsilon"], kw["delta"], kw["max_length"], kw["contribution_limit"], kw["noise_decay"],
-            kw["pruning"], kw["selection"], kw["policy"])
-
-
+# ------------------------------------------------------------------------------ keyed by the spec (seed included)
 @st.cache_resource(show_spinner="Preparing DPNE (what does not depend on η) …", max_entries=3)
-def dpne_plan(corpus_hash, knobs: tuple, seed, _corpus):
-    """dpcore.prepare_dpne at the page's knobs except η (``knobs``: sorted (name, value) pairs), with the page's
-    draws ``rng_for(seed, *dpne_salt(knobs))``: S_1 and the length-2 histogram with its noise, ~90 % of a run on
-    the paper-size corpus. Length 1 and the weighted length-2 histogram do not depend on η, so thresholding that
-    one noisy histogram at several ρ_2(η) is post-processing of one Gaussian release (its zero-weight k-grams
-    too: dpcore draws them nested across η); from length 3 on dpcore draws with η in the key. cache_resource:
-    the plan holds the cached token corpus (never copied); a few hundred MB at paper size, hence few entries."""
-    kw = dict(knobs)
-    tc = token_corpus(corpus_hash, _corpus)
-    return prepare_dpne(tc, **kw, rng=rng_for(seed, *dpne_salt(knobs)))
+def dpne_plan(corpus_hash, plan_key: str, _spec: DpneSpec, _corpus):
+    """``spec.prepare``: DPNE at every parameter but η (``plan_key`` = the spec's key without η), drawn from
+    ``spec.rng(*spec.dpne_salt())``: S_1 and the length-2 histogram with its noise, ~90 % of a run on the
+    paper-size corpus. Thresholding that one noisy histogram at several ρ_2(η) is post-processing of one Gaussian
+    release (its zero-weight k-grams too: dpcore draws them nested across η); from length 3 on dpcore draws with η
+    in the key (dpcore.specs.dpne). cache_resource: the plan holds the cached token corpus (never copied); a few
+    hundred MB at paper size, hence few entries."""
+    return _spec.prepare(token_corpus(corpus_hash, _corpus))
 
 
 @st.cache_resource(show_spinner="Running DPNE …", max_entries=16)
-def dpne_run(corpus_hash, knobs: tuple, eta, seed, _corpus):
-    """DPNE at η from the cached plan: a widget that is not a DPNE knob (log scale, K, a tab) redraws without
-    rerunning it, and a setting seen before (here or in the η sweep) comes back at once."""
-    return dpne_plan(corpus_hash, knobs, seed, _corpus).run(eta)
+def _dpne_run(corpus_hash, run_key: str, _spec: DpneSpec, _corpus):
+    return dpne_plan(corpus_hash, _spec.key(without=DpneSpec.PLAN_INDEPENDENT), _spec, _corpus).run(_spec.eta)
 
 
-def plan_knobs(epsilon, delta, T, delta0, decay, pruning, selection, policy) -> tuple:
-    """The key of :func:`dpne_plan`: prepare_dpne's keywords as sorted (name, value) pairs."""
-    return tuple(sorted(dict(epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, noise_decay=decay,
-                             pruning=pruning, selection=selection, policy=policy).items()))
-
-
-def baseline_salt(epsilon, delta, T, delta0, selection, policy) -> tuple:
-    """The salt of :func:`baseline_sizes`' draws (exported as it is)."""
-    return ("dpne-baselines", epsilon, delta, T, delta0, selection, policy)
+def dpne_run(spec: DpneSpec, corpus):
+    """DPNE at the spec's η from the cached plan: a widget that is not a DPNE knob (log scale, K, a tab) redraws
+    without rerunning it, and a setting seen before (here or in the η sweep) comes back at once."""
+    return _dpne_run(corpus.content_hash, spec.key(without=("eta_grid",)), spec, corpus)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def coverage(corpus_hash, knobs: tuple, eta, seed, ks: tuple, _corpus):
+def _coverage(corpus_hash, run_key, ks: tuple, _spec, _corpus):
+    release, _ = dpne_run(_spec, _corpus)
+    return kanonymity_coverage(ngram_index(corpus_hash, _corpus), release, ks=list(ks), max_length=_spec.max_length)
+
+
+def coverage(spec: DpneSpec, ks: tuple, corpus):
     """dpcore.kanonymity_coverage of the page's DPNE run (evaluation only), cached with the run's key and the K."""
-    release, _ = dpne_run(corpus_hash, knobs, eta, seed, _corpus)
-    return kanonymity_coverage(ngram_index(corpus_hash, _corpus), release, ks=list(ks), max_length=dict(knobs)["max_length"])
+    return _coverage(corpus.content_hash, spec.key(without=("eta_grid",)), tuple(ks), spec, corpus)
 
 
 def chat_epsilon_sentence() -> str | None:
@@ -104,62 +88,58 @@ reached by no 4-gram)."""
 
 
 @st.cache_data(show_spinner="Measuring why DPNE and DPSU-single differ here …", max_entries=32)
-def why_dpne(corpus_hash, knobs: tuple, eta, seed, _corpus) -> str | None:
-    """dpcore.dpne_vs_dpsu_reason for the page's DPNE run: dpcore.pruning_chain at K = WHY_K and the corpus's text
-    profile (evaluation only). None when the run does not use the random selection and the weighted policy (the
-    chain's expected weights assume both)."""
-    kw = dict(knobs)
-    if kw["selection"] != "random" or kw["policy"] != "weighted":
+def _why_dpne(corpus_hash, run_key, _spec, _corpus) -> str | None:
+    if _spec.selection != "random" or _spec.policy != "weighted":
         return None
     index = ngram_index(corpus_hash, _corpus)
-    release, _ = dpne_run(corpus_hash, knobs, eta, seed, _corpus)
+    release, _ = dpne_run(_spec, _corpus)
     profile = text_profile(index, max_k=min(9, MAX_T), ks=(WHY_K,))
     k = reason_length(release.thresholds, profile, K=WHY_K)
     chain = pruning_chain(index, release, K=WHY_K, lengths=() if k is None else (k,)).rows
-    reason = dpne_vs_dpsu_reason(chain, profile, K=WHY_K, contribution_limit=kw["contribution_limit"], k=k) if k else \
-        dpne_vs_dpsu_reason([], profile, K=WHY_K, contribution_limit=kw["contribution_limit"])
+    limit = _spec.contribution_limit
+    reason = dpne_vs_dpsu_reason(chain, profile, K=WHY_K, contribution_limit=limit, k=k) if k else \
+        dpne_vs_dpsu_reason([], profile, K=WHY_K, contribution_limit=limit)
     return "**Why, measured on this run (evaluation only):** " + reason
 
 
+def why_dpne(spec: DpneSpec, corpus) -> str | None:
+    """dpcore.dpne_vs_dpsu_reason for the page's DPNE run: dpcore.pruning_chain at K = WHY_K and the corpus's text
+    profile (evaluation only). None when the run does not use the random selection and the weighted policy (the
+    chain's expected weights assume both)."""
+    return _why_dpne(corpus.content_hash, spec.key(without=("eta_grid",)), spec, corpus)
+
+
 @st.cache_data(show_spinner="Running the DPSU baselines …", max_entries=64)
-def baseline_sizes(corpus_hash, epsilon, delta, T, delta0, selection, policy, seed, _corpus):
-    """|S_k| of DPSU-all, DPSU-even and DPSU-single, by name."""
-    index = ngram_index(corpus_hash, _corpus)
-    rng = rng_for(seed, *baseline_salt(epsilon, delta, T, delta0, selection, policy))
-    kw = dict(epsilon=epsilon, delta=delta, max_length=T, contribution_limit=delta0, selection=selection,
-              policy=policy, rng=rng)
-    return {rel.name: rel.sizes for rel in (dpsu_all(index, **kw), dpsu_even(index, **kw), dpsu_single(index, **kw))}
+def _baseline_sizes(corpus_hash, baseline_key, _spec, _corpus):
+    return _spec.dpsu_baselines(ngram_index(corpus_hash, _corpus))
+
+
+def baseline_sizes(spec: DpneSpec, corpus) -> dict:
+    """|S_k| of DPSU-all, DPSU-even and DPSU-single, by name (``spec.dpsu_baselines``; cached by the fields they
+    depend on, so an η move does not rerun them)."""
+    return _baseline_sizes(corpus.content_hash, spec.key(without=DpneSpec.BASELINE_INDEPENDENT), spec, corpus)
 
 
 @st.cache_data(show_spinner="Running DPNE for each η …", max_entries=64)
-def eta_sweep(corpus_hash, epsilon, delta, T, delta0, decay, pruning, selection, policy, seed, _corpus):
-    """DPNE at every η of the slider from one plan (the page's own draws): released and spurious k-grams per
+def _eta_sweep(corpus_hash, sweep_key, _spec, _corpus):
+    return DpneSpec.spurious_rows({e: dpne_run(_spec.replace(eta=e), _corpus).evaluation for e in _spec.eta_grid})
+
+
+def eta_sweep(spec: DpneSpec, corpus) -> list[dict]:
+    """DPNE at every η of ``spec.eta_grid`` from one plan (the page's own draws): released and spurious k-grams per
     length (evaluation only). Each run goes through :func:`dpne_run`'s cache, so afterwards moving η redraws
     without running DPNE."""
-    knobs = plan_knobs(epsilon, delta, T, delta0, decay, pruning, selection, policy)
-    rows = []
-    for eta in ETA_OPTIONS:
-        _, res = dpne_run(corpus_hash, knobs, eta, seed, _corpus)
-        for d in res.levels:
-            rows.append({"eta": eta, "k": d.k, "released": d.released, "spurious": d.spurious})
-    return rows
+    return _eta_sweep(corpus.content_hash, spec.key(without=("eta",)), spec, corpus)
 
 
 @st.cache_data(show_spinner="Sweeping …", max_entries=32)
-def knob_sweep(corpus_hash, knob, values, base, seed, _corpus):
-    """003 Figs. 2–4: one DPNE run per value of one knob, the others at ``base``; |S_k| per length."""
-    tc = token_corpus(corpus_hash, _corpus)
-    rows = []
-    for v in values:
-        p = dict(base)
-        p[knob] = v
-        res = dpne(tc, epsilon=p["epsilon"], delta=p["delta"], max_length=p["max_length"],
-                   contribution_limit=p["contribution_limit"], eta=p["eta"], noise_decay=p["noise_decay"],
-                   pruning=p["pruning"], selection=p["selection"], policy=p["policy"],
-                   rng=rng_for(seed, "dpne-sweep", knob, v, tuple(sorted(p.items()))))  # every parameter of the run
-        for k, n in res.sizes.items():
-            rows.append({"value": v, "k": k, "released": n})
-    return rows
+def _knob_sweep(corpus_hash, knob, values, spec_key, _spec, _corpus):
+    return _spec.knob_sweep(token_corpus(corpus_hash, _corpus), knob, values)
+
+
+def knob_sweep(spec: DpneSpec, knob: str, values: tuple, corpus) -> list[dict]:
+    """003 Figs. 2–4: ``spec.knob_sweep`` (one DPNE run per value of one knob, the others at the spec)."""
+    return _knob_sweep(corpus.content_hash, knob, tuple(values), spec.key(without=("eta_grid",)), spec, corpus)
 
 
 # what is computed from an upload is given back with it (issue 25)

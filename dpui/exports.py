@@ -42,11 +42,13 @@ def records_to_csv(records: Sequence[Mapping[str, object]]) -> str:
     return out.getvalue()
 
 
-def export_view(name: str, records, *, settings: Mapping[str, object], key: str) -> None:
+def export_view(name: str, records, *, settings: Mapping[str, object], key: str, spec=None) -> None:
     """Two download buttons: the rows as CSV, and {settings, rows} as JSON (re-runnable record of the view).
 
     ``records`` is a list of row dicts or a pandas DataFrame; ``settings`` holds every parameter and the
-    seed that produced them, so an exported file says how to reproduce itself.
+    seed that produced them, so an exported file says how to reproduce itself. ``spec`` (a
+    :class:`dpcore.specs.Spec`): the JSON also carries ``"spec": spec.record()``, which ``dpcore.replay(record,
+    corpus)`` runs again (issue 22).
     """
     if hasattr(records, "to_dict"):
         records = records.to_dict(orient="records")
@@ -55,5 +57,6 @@ def export_view(name: str, records, *, settings: Mapping[str, object], key: str)
     c1, c2 = st.columns(2)
     c1.download_button(f"⬇ {name} (CSV)", records_to_csv(rows), file_name=f"{key}.csv", mime="text/csv",
                        key=f"{key}_csv", on_click="ignore")
-    c2.download_button(f"⬇ {name} + settings (JSON)", json.dumps({"settings": meta, "rows": rows}, indent=1, default=str),
+    payload = {"settings": meta, "rows": rows} if spec is None else {"settings": meta, "spec": spec.record(), "rows": rows}
+    c2.download_button(f"⬇ {name} + settings (JSON)", json.dumps(payload, indent=1, default=str),
                        file_name=f"{key}.json", mime="application/json", key=f"{key}_json", on_click="ignore")

@@ -7,12 +7,12 @@ the value survives page switches.
 
 from __future__ import annotations
 
-import zlib
-
 import numpy as np
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 from streamlit.runtime.state.session_state_proxy import get_session_state
+
+from dpcore.specs import derive_rng
 
 IN_URL = {"bind": "query-params", "persist_state": "session"}
 EXPLICIT_KEY = "_explicitly_set"  # session state: the shared settings set on purpose (link, widget, exercise, preset)
@@ -28,11 +28,11 @@ def rng_for(seed: int, *salt) -> np.random.Generator:
     """A generator seeded by ``seed`` and a salt (e.g. ``("bayes", repetition)``).
 
     The same seed and salt always give the same draws, so a shared link reproduces the view, and
-    different parts of a page draw independent noise. Cached loaders take the seed as an argument
+    different parts of a page draw independent noise: :func:`dpcore.specs.derive_rng` (the one derivation,
+    also ``Spec.rng``). Cached loaders take the seed as an argument
     (it is in their cache key) and call this; pages call ``settings.rng(*salt)``.
     """
-    words = [seed] + [zlib.crc32(repr(s).encode()) for s in salt]
-    return np.random.default_rng(np.random.SeedSequence(words))
+    return derive_rng(seed, *salt)
 
 
 def run_button(label: str, key: str, *, hint: str) -> bool:

@@ -12,9 +12,11 @@ import streamlit as st
 
 from dpcore import EVALUATION_ONLY, KANONYMITY_LABEL, items_per_user, review
 from dpcore.dpne import dpne_guarantee
+from dpcore.specs import DpneSpec
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui import dpne_data as data
 from dpui import dpne_figures as figures
+from dpui.reproduce import reproduce_buttons
 from dpui.state import IN_URL, run_button
 from dpui.text_profile_panel import text_profile_panel
 from dpui.texts import latex, text
@@ -58,12 +60,12 @@ log_y = c8.toggle("Log scale for counts", value=True, key="dpne_log", **IN_URL)
 
 corpus, eps, delta, seed = settings.private, settings.epsilon, settings.delta, settings.seed
 chash = corpus.content_hash
-knobs = dict(epsilon=eps, delta=delta, max_length=T, contribution_limit=delta0, eta=eta, noise_decay=decay,
-             pruning=pruning, selection=selection, policy=policy)
-with user_errors():
+with user_errors():  # one spec: the page's computation, its draws, its export record and its notebook (issue 22)
+    spec = DpneSpec(seed=seed, corpus=settings.data, corpus_hash=chash, epsilon=eps, delta=delta, max_length=T,
+                    contribution_limit=delta0, eta=eta, noise_decay=decay, pruning=pruning, selection=selection,
+                    policy=policy)
     tc = data.token_corpus(chash, corpus)
-    plan_knobs = data.plan_knobs(eps, delta, T, delta0, decay, pruning, selection, policy)
-    result, evaluation = data.dpne_run(chash, plan_knobs, eta, seed, corpus)
+    result, evaluation = data.dpne_run(spec, corpus)
 
 guarantee_badge(result.guarantee, name="DPNE")
 if settings.data == "chat" and (sweep := data.chat_epsilon_sentence()):  # what ε the real chat's 920 people need
@@ -95,7 +97,7 @@ with tab_main:
     base = {}
     if on_demand("Compute the DPSU baselines", "dpne_run_baselines", "running DPSU-all, -even and -single"):
         with user_errors():
-            base = data.baseline_sizes(chash, eps, delta, T, delta0, selection, policy, seed, corpus)
+            base = data.baseline_sizes(spec, corpus)
     series = {"DPNE": result.sizes, **base}
     fig, alt = figures.sizes_figure(series, T, log_y=log_y,
                                     title=f"n-grams extracted per length at ε = {eps:g}, δ = {delta:g}, Δ0 = {delta0}")
@@ -112,15 +114,15 @@ with tab_main:
                   "c": decay, "pruning": pruning, "selection": selection, "policy": policy,
                   "sigma_for_eps_delta_half": result.sigma, "guarantee": result.guarantee,
                   # the salts exactly as drawn (issue 22: they had drifted); η enters dpcore's keys from length 3
-                  "rng_salt_dpne": list(data.dpne_salt(plan_knobs)),
-                  "rng_salt_dpsu": list(data.baseline_salt(eps, delta, T, delta0, selection, policy)),
+                  "rng_salt_dpne": list(spec.dpne_salt()), "rng_salt_dpsu": list(spec.baseline_salt()),
                   "note": "sizes of the released sets only (never counts); DPSU-single: one separate (ε, δ) "
                           "release per length; σₖ, ρₖ, |Vₖ| are DPNE's (ρₖ, |Vₖ| only for lengths reached)"},
-        key="dpne_export_sizes")
+        key="dpne_export_sizes", spec=spec)
+    reproduce_buttons(spec, title="the DP n-gram extraction page (DPNE, the DPSU baselines, spurious share vs η)",
+                      key="dpne_reproduce")
     # what the text looks like, and the measured reason for DPNE vs DPSU-single on it (the index comes with the coverage)
     index = data.ngram_index(chash, corpus) if not lazy or st.session_state.get("dpne_run_coverage_done") else None
-    text_profile_panel("dpne", settings, index=index, reason=None if index is None else data.why_dpne(
-        chash, data.plan_knobs(eps, delta, T, delta0, decay, pruning, selection, policy), eta, seed, corpus))
+    text_profile_panel("dpne", settings, index=index, reason=None if index is None else data.why_dpne(spec, corpus))
 
     st.header("How much of the frequent n-grams does DPNE find?")
     ks = st.multiselect("K (users who must share a k-gram)", K_OPTIONS, default=[10, 20, 50, 100], key="dpne_K",
@@ -128,8 +130,7 @@ with tab_main:
     if not ks:
         st.info("Pick at least one K to see the coverage.")
     elif on_demand("Compute the coverage", "dpne_run_coverage", "the per-user k-gram index"):
-        cov = data.coverage(chash, data.plan_knobs(eps, delta, T, delta0, decay, pruning, selection, policy), eta, seed,
-                            tuple(sorted(ks)), corpus)
+        cov = data.coverage(spec, tuple(sorted(ks)), corpus)
         fig, alt = figures.coverage_figure(cov, ks)
         show_figure(fig, alt=alt, key="dpne_cov")
         st.caption(text("dpne", "coverage_caption", kanonymity=KANONYMITY_LABEL, evaluation_only=EVALUATION_ONLY))
@@ -138,7 +139,7 @@ with tab_main:
     # every η of the slider from the cached plan (the page's own draws): on the paper-size corpus ~0.7 s each on
     # the first render, after which an η move is a cache hit
     with user_errors():
-        sweep_rows = data.eta_sweep(chash, eps, delta, T, delta0, decay, pruning, selection, policy, seed, corpus)
+        sweep_rows = data.eta_sweep(spec, corpus)
     fig, alt = figures.spurious_figure(sweep_rows, T, eta)
     show_figure(fig, alt=alt, key="dpne_spurious")
     st.caption(text("dpne", "spurious_caption", evaluation_only=EVALUATION_ONLY))
@@ -164,10 +165,10 @@ with tab_sweep:
     knob = st.selectbox("Knob", list(SWEEP_KNOBS), key="dpne_sweep_knob", **IN_URL,
                         help="dpcore's parameter names: " + ", ".join(f"{k} = {v[0]}" for k, v in SWEEP_KNOBS.items()))
     label, values = SWEEP_KNOBS[knob]
-    request = (chash, knob, tuple(values), tuple(sorted(knobs.items())), seed)
+    request = (spec.key(without=("eta_grid",)), knob, tuple(values))
     if st.button("Run the sweep", key="dpne_sweep_run", type="primary"):
         with user_errors():
-            rows = data.knob_sweep(*request, corpus)
+            rows = data.knob_sweep(spec, knob, tuple(values), corpus)
         st.session_state["dpne_sweep_result"] = (request, rows)
     stored = st.session_state.get("dpne_sweep_result")
     if stored is None or stored[0][1] != knob:

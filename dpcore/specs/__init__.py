@@ -1,0 +1,19 @@
+"""Specs: one frozen description per computation (issue 22) — see :mod:`dpcore.specs.base` for the API.
+
+``Spec`` (the base: fields, ``rng``, ``run``, ``numbers``, ``record``, ``from_record``, ``key``), ``replay(record,
+corpus)``, ``load_corpus(corpus_id)``, and :mod:`dpcore.specs.notebook` (``script``/``notebook``: a runnable ``.py``
+and ``.ipynb``). Each page's spec lives in its own module here and registers itself on import (below).
+"""
+
+from .base import CORPUS_IDS, Spec, derive_rng, jsonable, load_corpus, replay, spec_kinds
+from .notebook import notebook, script
+
+# the pages' specs (importing registers them for replay)
+from .audit import AuditSpec
+from .dpne import DpneOutcome, DpneSpec
+from .m101 import M101CitiesSpec, M101Spec
+
+__all__ = [
+    "CORPUS_IDS", "Spec", "derive_rng", "jsonable", "load_corpus", "replay", "spec_kinds", "notebook", "script",
+    "AuditSpec", "DpneOutcome", "DpneSpec", "M101CitiesSpec", "M101Spec",
+]

@@ -1,0 +1,225 @@
+"""One frozen spec per computation (issue 22): the parameters, the seed derivation, the run and the record.
+
+API (everything a page, an export, a replay or a generated notebook needs):
+
+* ``Spec`` — base of every spec: a frozen, keyword-only dataclass whose fields are dpcore parameters
+  (``seed``, ``corpus`` = the corpus id ``"classroom" | "chat" | "paper" | "upload"``, ``corpus_hash`` =
+  ``Corpus.content_hash``; a subclass adds ε, δ and the page's knobs). Subclasses:
+    - set ``KIND`` (the registry name, e.g. ``"dpne"``) and optionally ``VERSION`` (default 1);
+    - override ``_validated(self) -> dict`` returning ``{field: normalised value}`` for the fields they check
+      with :mod:`dpcore.validation` (``ValueError`` naming parameter, rule and value); the base sets them on
+      the frozen instance, so ``DpneSpec(epsilon=4)`` holds ``4.0``;
+    - implement ``run(self, corpus=None)`` → the release (and evaluation), drawing only from ``self.rng(...)``;
+    - implement ``numbers(self, result) -> dict`` → the key numbers the page shows (JSON-able; the replay test and
+      the generated notebook compare these);
+    - optionally set ``NOTEBOOK_FIGURE`` (plotly code, as text, that builds ``fig`` from ``spec`` and ``result``;
+      dpcore itself never imports plotly) and ``USES_CORPUS = False`` for specs without data.
+  Subclasses register themselves (``KIND`` → class) when defined.
+* ``spec.rng(*salt)`` — THE seed derivation: ``default_rng(SeedSequence([seed, crc32(repr(s)) for s in salt]))``
+  (the one that was ``dpui.state.rng_for``; :func:`derive_rng` is the same as a function). Every parameter that
+  changes a release goes into its salt.
+* ``spec.record()`` — ``{"spec": KIND, "version": VERSION, <every field>}``, JSON-able and complete;
+  ``Spec.from_record(record)`` (on the base: dispatches on ``record["spec"]``) rebuilds an equal spec;
+  ``spec.key(without=(...))`` — a SHA-256 of the record (a cache key; ``without``: fields a part ignores).
+* ``replay(record, corpus=None)`` — ``Spec.from_record(record).run(corpus)`` after checking that the corpus is the
+  one the record names (its content hash); exported as ``dpcore.replay``.
+* ``load_corpus(corpus_id, which="private", path=..., user_column=..., text_column=...)`` — the corpus a spec names
+  (the sample sizes, the real chat, or an uploaded file's path).
+* :mod:`dpcore.specs.notebook` — ``script(spec)`` / ``notebook(spec)``: a runnable ``.py`` and ``.ipynb`` that
+  rebuild a page's result with dpcore only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import zlib
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..validation import check_choice, check_int
+
+__all__ = ["Spec", "derive_rng", "replay", "load_corpus", "spec_kinds", "CORPUS_IDS", "jsonable"]
+
+CORPUS_IDS = ("classroom", "paper", "chat", "upload")
+"""The corpus ids a spec may name: the synthetic sample sizes, the real chat, an uploaded file."""
+
+_REGISTRY: dict[str, type] = {}
+
+
+def derive_rng(seed: int, *salt) -> np.random.Generator:
+    """A generator seeded by ``seed`` and a salt (e.g. ``("bayes", repetition)``): the one seed derivation.
+
+    ``default_rng(SeedSequence([seed] + [crc32(repr(s)) for s in salt]))``: the same seed and salt always give the
+    same draws (a shared link or an export reproduces the view), different salts independent streams. ``repr`` of
+    a salt part is what is hashed, so ``1`` and ``1.0`` are different salts: build a salt from the spec's fields,
+    never from a widget's raw value.
+    """
+    words = [check_int("seed", seed, low=0)] + [zlib.crc32(repr(s).encode()) for s in salt]
+    return np.random.default_rng(np.random.SeedSequence(words))
+
+
+def jsonable(value):
+    """A JSON-able copy of a field value (tuples → lists, numpy scalars → Python, dicts with str keys)."""
+    if isinstance(value, (np.floating, np.integer, np.bool_)):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (tuple, list)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"a spec field must be finite to be recorded, got {value!r}")
+    return value
+
+
+def _from_json(value):
+    """Lists (JSON arrays) back to tuples: spec fields hold tuples, so a replayed spec equals the page's."""
+    if isinstance(value, list):
+        return tuple(_from_json(v) for v in value)
+    return value
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Spec:
+    """Base of the frozen specs (module docstring: the API). Fields: ``seed``, ``corpus``, ``corpus_hash``."""
+
+    KIND: ClassVar[str] = ""
+    VERSION: ClassVar[int] = 1
+    USES_CORPUS: ClassVar[bool] = True
+    NOTEBOOK_FIGURE: ClassVar[str] = ""
+    NOTEBOOK_IMPORTS: ClassVar[str] = ""
+
+    seed: int = 0
+    corpus: str | None = None
+    corpus_hash: str | None = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        kind = cls.__dict__.get("KIND")
+        if kind:
+            if kind in _REGISTRY and _REGISTRY[kind].__qualname__ != cls.__qualname__:
+                raise ValueError(f"spec kind {kind!r} is registered twice ({_REGISTRY[kind].__qualname__}, "
+                                 f"{cls.__qualname__})")
+            _REGISTRY[kind] = cls
+
+    def __post_init__(self):
+        values = {"seed": check_int("seed", self.seed, low=0)}
+        if self.USES_CORPUS:
+            if self.corpus is not None:
+                values["corpus"] = check_choice("corpus", self.corpus, CORPUS_IDS)
+            if self.corpus_hash is not None and not isinstance(self.corpus_hash, str):
+                raise TypeError(f"corpus_hash must be a string (Corpus.content_hash), got corpus_hash={self.corpus_hash!r}")
+        elif self.corpus is not None or self.corpus_hash is not None:
+            raise ValueError(f"{type(self).__name__} uses no corpus, got corpus={self.corpus!r}, "
+                             f"corpus_hash={self.corpus_hash!r}")
+        values.update(self._validated())
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def _validated(self) -> dict[str, Any]:
+        """``{field: value}`` checked with dpcore.validation (subclasses override)."""
+        return {}
+
+    # -------------------------------------------------------------- the one seed derivation
+    def rng(self, *salt) -> np.random.Generator:
+        """:func:`derive_rng` at this spec's seed."""
+        return derive_rng(self.seed, *salt)
+
+    # -------------------------------------------------------------- run and numbers
+    def run(self, corpus=None):
+        """The release (and its evaluation) this spec describes, on ``corpus`` (the one ``corpus_hash`` names)."""
+        raise NotImplementedError(f"{type(self).__name__}.run")
+
+    def numbers(self, result) -> dict:
+        """The key numbers a page shows for ``result`` (JSON-able): what replay tests and notebooks compare."""
+        raise NotImplementedError(f"{type(self).__name__}.numbers")
+
+    # -------------------------------------------------------------- record and replay
+    def record(self) -> dict:
+        """``{"spec": kind, "version": n, <every field>}``: JSON-able, enough to rebuild this spec."""
+        if not self.KIND:
+            raise TypeError(f"{type(self).__name__} has no KIND: only registered specs have a record")
+        out = {"spec": self.KIND, "version": self.VERSION}
+        out.update({f.name: jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)})
+        return out
+
+    def key(self, *, without: tuple[str, ...] = ()) -> str:
+        """A SHA-256 of the record: equal specs give equal keys (a cache key). ``without``: fields a part of the
+        computation does not depend on (e.g. a plan that every η shares), so that part's cache ignores them."""
+        rec = {k: v for k, v in self.record().items() if k not in without}
+        return hashlib.sha256(json.dumps(rec, sort_keys=True).encode()).hexdigest()
+
+    def replace(self, **changes) -> "Spec":
+        """A copy with some fields changed (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_record(cls, record: dict) -> "Spec":
+        """The spec a :meth:`record` describes. On ``Spec`` itself it dispatches on ``record["spec"]``."""
+        if not isinstance(record, dict):
+            raise TypeError(f"record must be a dict (spec.record()), got record={type(record).__name__}")
+        kind = record.get("spec")
+        target = _REGISTRY.get(kind) if cls is Spec else cls
+        if target is None:
+            raise ValueError(f"record['spec'] must be one of {sorted(_REGISTRY)}, got spec={kind!r}")
+        if kind != target.KIND:
+            raise ValueError(f"record['spec'] must be {target.KIND!r} for {target.__name__}, got spec={kind!r}")
+        version = record.get("version")
+        if version != target.VERSION:
+            raise ValueError(f"record['version'] must be {target.VERSION} for spec {kind!r}, got version={version!r}")
+        names = {f.name for f in dataclasses.fields(target)}
+        unknown = sorted(set(record) - names - {"spec", "version"})
+        if unknown:
+            raise ValueError(f"record has fields that spec {kind!r} does not know: {unknown}")
+        return target(**{k: _from_json(v) for k, v in record.items() if k in names})
+
+
+def spec_kinds() -> dict[str, type]:
+    """The registered spec kinds (name → class)."""
+    return dict(_REGISTRY)
+
+
+def replay(record: dict, corpus=None):
+    """Rebuild the spec a record describes and run it on ``corpus``: ``Spec.from_record(record).run(corpus)``.
+
+    Raises ValueError when the spec names a corpus hash and ``corpus`` is another corpus (or missing).
+    """
+    spec = Spec.from_record(record)
+    if spec.USES_CORPUS and spec.corpus_hash is not None:
+        got = getattr(corpus, "content_hash", None)
+        if got != spec.corpus_hash:
+            raise ValueError(f"corpus must be the corpus the record was made on (content hash "
+                             f"{spec.corpus_hash[:12]}…), got corpus with content hash "
+                             f"{'none' if got is None else got[:12] + '…'}")
+    return spec.run(corpus)
+
+
+def load_corpus(corpus_id: str, *, which: str = "private", path=None, user_column: str | None = None,
+                text_column: str | None = None):
+    """The corpus a spec's ``corpus`` id names: ``"classroom"`` / ``"paper"`` (the synthetic samples, ``which`` =
+    "private" or "public"), ``"chat"`` (the real chat's private or public part), or ``"upload"`` (the file at
+    ``path`` with its user and text columns, as the app's upload panel reads it)."""
+    check_choice("corpus_id", corpus_id, CORPUS_IDS)
+    check_choice("which", which, ("private", "public"))
+    if corpus_id in ("classroom", "paper"):
+        from ..corpus import load_sample_corpus
+
+        return load_sample_corpus(which, size=corpus_id)
+    if corpus_id == "chat" or which == "public":  # an upload's public data is the real chat's public part
+        from ..real_corpus import load_real_corpus
+
+        return load_real_corpus("chat", which=which)
+    if path is None or user_column is None or text_column is None:
+        raise ValueError("corpus_id='upload' needs path, user_column and text_column (the file and the columns the "
+                         f"app read), got path={path!r}, user_column={user_column!r}, text_column={text_column!r}")
+    from pathlib import Path
+
+    from ..corpus import load_uploaded_corpus
+
+    p = Path(path)
+    return load_uploaded_corpus(p.read_bytes(), p.name, user_column=user_column, text_column=text_column)
