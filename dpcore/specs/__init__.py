@@ -14,3 +14,19 @@ __all__ = ["CORPUS_IDS", "Spec", "derive_rng", "jsonable", "load_corpus", "noteb
 from .dpne import DpneOutcome, DpneSpec  # noqa: E402  (each page's spec registers itself on import)
 
 __all__ += ["DpneOutcome", "DpneSpec"]
+
+from .bayesian import (  # noqa: E402
+    BayesianAttackSpec,
+    BayesianDataSweepSpec,
+    BayesianEndToEndSpec,
+    BayesianKlEpsilonSpec,
+    BayesianPerplexitySpec,
+    BayesianSpec,
+)
+
+__all__ += ["BayesianAttackSpec", "BayesianDataSweepSpec", "BayesianEndToEndSpec", "BayesianKlEpsilonSpec",
+            "BayesianPerplexitySpec", "BayesianSpec"]
+
+from .topicdp import TopicDpOutcome, TopicDpSpec  # noqa: E402
+
+__all__ += ["TopicDpOutcome", "TopicDpSpec"]
