@@ -9,7 +9,8 @@ import time
 
 import streamlit as st
 
-from dpcore.audit import SCENARIO_LABELS, ScenarioRun, audit_rng, get_scenario, run_scenario
+from dpcore.audit import SCENARIO_LABELS, ScenarioRun, get_scenario
+from dpcore.specs import AuditSpec
 
 __all__ = ["SCENARIO_LABELS", "TRIAL_OPTIONS", "CONFIDENCE_OPTIONS", "variants_of", "variant_explanation",
            "scenario_text", "run_with_progress", "suggested_trials", "trials_follow_mechanism", "remember_mechanism"]
@@ -64,13 +65,14 @@ def scenario_text(label: str) -> dict:
             "suggested_trials": sc.default_trials}
 
 
-def run_with_progress(label: str, broken: bool, trials: int, confidence: float, seed: int) -> ScenarioRun:
-    """Run (or recall) the audit of one scenario variant, showing a progress bar with the time left.
+def run_with_progress(spec: AuditSpec) -> ScenarioRun:
+    """Run (or recall) the audit a :class:`dpcore.specs.AuditSpec` describes, showing a progress bar with the time
+    left.
 
-    Finished runs are kept in the session keyed by every setting and the seed, so a rerun caused by
+    Finished runs are kept in the session keyed by the spec (every setting and the seed), so a rerun caused by
     another widget does not redraw the noise.
     """
-    key = (SCENARIO_LABELS[label], bool(broken), int(trials), float(confidence), int(seed))
+    key, trials = spec.key(), spec.trials
     runs = st.session_state.setdefault(_RUNS, {})
     if key in runs:
         return runs[key]
@@ -82,8 +84,7 @@ def run_with_progress(label: str, broken: bool, trials: int, confidence: float, 
         left = elapsed / done * (total - done) if done else float("nan")
         bar.progress(min(1.0, done / total), text=f"{done:,} of {total:,} runs — about {left:.1f} s left")
 
-    run = run_scenario(key[0], broken=broken, trials=trials, confidence=confidence,
-                       rng=audit_rng(seed), progress=progress)
+    run = spec.run(progress=progress)
     bar.empty()
     if len(runs) > 20:
         runs.pop(next(iter(runs)))

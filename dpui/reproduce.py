@@ -10,7 +10,7 @@ import streamlit as st
 
 from dpcore.specs import Spec, notebook, script
 
-__all__ = ["reproduce_buttons"]
+__all__ = ["reproduce_buttons", "run_spec"]
 
 
 def reproduce_buttons(spec: Spec, *, title: str = "", key: str | None = None) -> None:
@@ -27,3 +27,14 @@ def reproduce_buttons(spec: Spec, *, title: str = "", key: str | None = None) ->
                        mime="application/x-ipynb+json", key=f"{key}_ipynb", on_click="ignore")
     c2.download_button("⬇ Script (.py)", script(spec, title=title), file_name=f"{key}.py", mime="text/x-python",
                        key=f"{key}_py", on_click="ignore")
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _run(spec_key: str, corpus_hash: str | None, _spec: Spec, _corpus):
+    return _spec.run(_corpus)
+
+
+def run_spec(spec: Spec, corpus=None):
+    """``spec.run(corpus)``, cached by the spec's key (seed included: every draw is derived from it) and the
+    corpus hash. For a page whose whole computation is one quick call; pages with costly parts cache each part."""
+    return _run(spec.key(), getattr(corpus, "content_hash", None), spec, corpus)

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dpcore import custom_review, exponential_mechanism, laplace_mechanism, laplace_noise_in_units, laplace_scale
+from dpcore import custom_review, laplace_noise_in_units, laplace_scale
 from dpcore.guarantees import pure_dp
 from dpcore.lecture import (
     BANK_DEBTS,
@@ -18,14 +18,13 @@ from dpcore.lecture import (
     bank_debt_guarantee,
     bank_debt_neighbours,
     bank_debt_worst_case,
-    city_example,
-    empirical_density_ratios,
-    empirical_selection_ratios,
 )
 from dpcore.review import single_budget
+from dpcore.specs import M101CitiesSpec, M101Spec
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui.exercises import HIDDEN, answer_hidden, spoiler
 from dpui.m101_figures import cities_figure, loss_figure, sampling_figure, selection_figure
+from dpui.reproduce import reproduce_buttons, run_spec
 from dpui.state import IN_URL
 from dpui.texts import latex, text
 
@@ -123,8 +122,8 @@ with tab_exp:
                               options=[0.1, 0.2, 0.5, 1.0, 2.0], value=1.0, key="m101_sens_factor", **IN_URL,
                               help="1 is correct. Below 1 the noise is too small and the guarantee breaks.")
     with user_errors():
-        base = city_example(epsilon=eps)
-        ex = city_example(epsilon=eps, sensitivity=base.sensitivity_true * factor) if factor != 1.0 else base
+        cities_spec = M101CitiesSpec(epsilon=eps, sensitivity_factor=factor)
+        ex = run_spec(cities_spec)
     guarantee_badge(ex.guarantee, name="(c) exponential mechanism")
     reviews.append(("(c) Exponential mechanism", custom_review(ex.guarantee, budget=single_budget(epsilon=eps, name="(c)"),
                                                                epsilon=eps)))
@@ -152,7 +151,9 @@ with tab_exp:
                    f"{ex.bound:.3f}: the mechanism is no longer ε-DP.", icon="🚨")
     export_view("these probabilities", city_rows, settings={"page": "Mechanisms 101 (c)", "epsilon": eps, "sensitivity_used": ex.sensitivity_used,
                           "sensitivity_computed": ex.sensitivity_true, "worst_ratio": ex.worst_ratio},
-                key="m101_export_cities")
+                key="m101_export_cities", spec=cities_spec)
+    reproduce_buttons(cities_spec, title="Mechanisms 101 (c): the exponential mechanism on the cities",
+                      key="m101_reproduce_cities")
     st.caption(text("m101", "city_caption"))
 
 with tab_sample:
@@ -161,24 +162,11 @@ with tab_sample:
                      key="m101_sample_mech", **IN_URL)
     n = st.select_slider("number of draws per dataset", options=[10, 100, 1000, 10_000, 100_000], value=1000,
                          key="m101_draws", **IN_URL)
-    rng = settings.rng("m101-sample", which, n)
-    with user_errors():
-        if which == "exponential":
-            ex = city_example(epsilon=eps)
-            j = ex.neighbours.index(ex.worst_pair[0])
-            draws_d = exponential_mechanism(ex.utilities[0], epsilon=eps, sensitivity=ex.sensitivity_used, rng=rng, size=n)
-            draws_n = exponential_mechanism(ex.utilities[j], epsilon=eps, sensitivity=ex.sensitivity_used, rng=rng, size=n)
-            fd, fn, ratio = empirical_selection_ratios(draws_d, draws_n, len(ex.cities))
-            xs, other, unit = list(ex.cities), ex.worst_pair[0], "city"
-        else:
-            b = laplace_scale(epsilon=eps, sensitivity=1.0)
-            draws_d = laplace_mechanism(np.full(n, 50.0), epsilon=eps, sensitivity=1.0, rng=rng)
-            draws_n = laplace_mechanism(np.full(n, 51.0), epsilon=eps, sensitivity=1.0, rng=rng)
-            edges = np.linspace(50.5 - 5 * b, 50.5 + 5 * b, 41)
-            fd, fn, ratio = empirical_density_ratios(draws_d, draws_n, edges)
-            xs, other, unit = list((edges[:-1] + edges[1:]) / 2), "D' (answer 51)", "released value y (bin centre)"
-    bound = float(np.exp(eps))
-    emp = np.maximum(ratio, 1 / ratio)
+    with user_errors():  # one spec: the draws (salted with every parameter, ε included), the export, the notebook
+        sample_spec = M101Spec(seed=settings.seed, epsilon=eps, mechanism=which, draws=n)
+        sample = run_spec(sample_spec)
+    xs, fd, fn, emp, other, unit, bound = (sample.xs, sample.share_d, sample.share_other, sample.ratio, sample.other,
+                                           sample.unit, sample.bound)
     sample_rows = [{unit: x, "share under D": a, f"share under {other}": c, "ratio": r, "e^ε": bound}
                    for x, a, c, r in zip(xs, fd, fn, emp)]
     fig, alt = sampling_figure(xs, fd, fn, emp, other=other, unit=unit, bound=bound, n=n, seed=settings.seed)
@@ -186,8 +174,11 @@ with tab_sample:
     worst_emp = float(np.nanmax(emp)) if np.any(np.isfinite(emp)) else float("nan")
     st.metric("largest empirical ratio", f"{worst_emp:.3f}", help="Few draws give noisy ratios that can exceed e^ε by "
               "chance; the true ratio cannot. Laplace bins with fewer than 30 draws are left out.")
-    st.caption("The random draws depend only on the sidebar seed, the mechanism and the number of draws.")
+    st.caption("The random draws depend only on the sidebar seed and on every parameter of the draws: the "
+               "mechanism, the number of draws and ε.")
     export_view("these frequencies", sample_rows, settings={"page": "Mechanisms 101 (d)", "mechanism": which, "draws": n, "epsilon": eps,
-                          "seed": settings.seed, "e^epsilon": bound}, key="m101_export_sample")
+                          "seed": settings.seed, "e^epsilon": bound, "rng_salt": list(sample_spec.sample_salt())},
+                key="m101_export_sample", spec=sample_spec)
+    reproduce_buttons(sample_spec, title="Mechanisms 101 (d): sampling a mechanism many times", key="m101_reproduce_sample")
 
 reviewer_panel(reviews, extra_warnings=())

@@ -8,6 +8,7 @@ the scenarios are dpcore.audit; the views are dpui.audit_views.
 import pandas as pd
 import streamlit as st
 
+from dpcore.specs import AuditSpec
 from dpui import exercise_mode, export_view, shared_sidebar, show_figure, user_errors
 from dpui.audit_data import (
     CONFIDENCE_OPTIONS,
@@ -22,6 +23,7 @@ from dpui.audit_data import (
     variants_of,
 )
 from dpui.audit_figures import bound_figure, claim_text, export_records, probability_rows, score_histogram, verdict
+from dpui.reproduce import reproduce_buttons
 from dpui.state import IN_URL
 from dpui.texts import text
 
@@ -59,8 +61,10 @@ if about["note"]:
 if trials < about["suggested_trials"]:
     st.caption(f"Suggested for this pair: {about['suggested_trials']:,} trials per dataset or more.")
 
-with user_errors():
-    run = run_with_progress(label, broken, trials, confidence, settings.seed)
+with user_errors():  # one spec: the run, its session cache key, the export record and the notebook (issue 22)
+    spec = AuditSpec(seed=settings.seed, scenario=SCENARIO_LABELS[label], broken=bool(broken), trials=trials,
+                     confidence=confidence)
+    run = run_with_progress(spec)
 
 if run.broken:
     explanation = variant_explanation(label, True)
@@ -92,4 +96,5 @@ with st.expander("What this bound means, and what it does not"):
 
 export_view("Audit result", export_records(run, label), key="audit_export",
             settings={"mechanism": label, "broken": run.broken, "trials": trials, "confidence": confidence,
-                      "seed": settings.seed, "epsilon_claimed": r.epsilon_claimed, "delta": r.delta})
+                      "seed": settings.seed, "epsilon_claimed": r.epsilon_claimed, "delta": r.delta}, spec=spec)
+reproduce_buttons(spec, title=f"the privacy audit of {label}", key="audit_reproduce")

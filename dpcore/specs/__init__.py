@@ -15,6 +15,11 @@ from .dpne import DpneOutcome, DpneSpec  # noqa: E402  (each page's spec registe
 
 __all__ += ["DpneOutcome", "DpneSpec"]
 
+from .m101 import M101CitiesSpec, M101Spec  # noqa: E402
+from .audit import AuditSpec  # noqa: E402
+
+__all__ += ["M101CitiesSpec", "M101Spec", "AuditSpec"]
+
 from .bayesian import (  # noqa: E402
     BayesianAttackSpec,
     BayesianDataSweepSpec,

@@ -1,0 +1,58 @@
+"""AuditSpec: one run of the privacy audit lab (issue 10) — a scenario's variant, trials, confidence and seed.
+
+The audit runs the mechanism ``trials`` times on each of two neighbouring datasets and bounds ε from below
+(:func:`dpcore.audit.run_scenario`). Its generator is :func:`dpcore.audit.audit_rng` (``default_rng([seed, 10])``),
+kept as it was: the exercises and the audit tests use it, and an audit is a measurement of a mechanism on a fixed
+public pair, not a release of anyone's data.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..audit.scenarios import SCENARIOS, audit_rng, get_scenario, run_scenario
+from ..validation import check_choice, check_int, check_real
+from .base import Spec
+
+__all__ = ["AuditSpec"]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class AuditSpec(Spec):
+    """The Privacy audit page: ``scenario`` (a name of dpcore.audit.SCENARIOS), ``broken`` (the BROKEN variant),
+    ``trials`` per dataset, ``confidence`` of the bound, ``seed``."""
+
+    KIND = "audit"
+    USES_CORPUS = False
+    NOTEBOOK_FIGURE = '''
+r = result.result
+fig = go.Figure([go.Bar(x=["ε lower bound", "claimed ε"],
+                        y=[r.epsilon_lower, r.epsilon_claimed if r.epsilon_claimed is not None else 0])])
+fig.update_layout(yaxis_title="ε", title=f"Audit of {spec.scenario} ({'BROKEN' if spec.broken else 'correct'} "
+                                           f"variant), {spec.trials:,} trials per dataset")
+'''
+
+    scenario: str = "laplace_count"
+    broken: bool = False
+    trials: int = 100_000
+    confidence: float = 0.95
+
+    def _validated(self):
+        scenario = check_choice("scenario", self.scenario, SCENARIOS)
+        if not isinstance(self.broken, bool):
+            raise TypeError(f"broken must be True or False, got broken={self.broken!r}")
+        sc = get_scenario(scenario)
+        if (sc.broken if self.broken else sc.correct) is None:
+            raise ValueError(f"broken must name a variant scenario {scenario!r} has "
+                             f"({'correct' if sc.correct is not None else 'broken'} only), got broken={self.broken}")
+        return dict(scenario=scenario, trials=check_int("trials", self.trials, low=10),
+                    confidence=check_real("confidence", self.confidence, low=0.0, high=1.0, high_inclusive=False))
+
+    def run(self, corpus=None, *, progress=None):
+        """:func:`dpcore.audit.run_scenario` on this spec's generator (``progress(done, total)`` optional)."""
+        return run_scenario(self.scenario, broken=self.broken, trials=self.trials, confidence=self.confidence,
+                            rng=audit_rng(self.seed), progress=progress)
+
+    def numbers(self, result) -> dict:
+        """The audit's counts, intervals, event and bound (no timings, no raw scores)."""
+        return {"variant": result.variant, "broken": result.broken, **result.result.as_dict()}
