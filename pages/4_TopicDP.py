@@ -141,8 +141,7 @@ with tab_curves:
     reps = d4.slider("repetitions", 5, 100, 20, 5, key="topicdp_reps", **IN_URL)
     log_y = d4.checkbox("log y-axis", value=True, key="topicdp_logy", **IN_URL)
     with user_errors():
-        curve = data.curve_for(corpus.content_hash, lda, sampler, draws.n_pairs, parameter, eps, delta, gamma, m, n,
-                               reps, stage, settings.seed, model, draws)
+        curve = data.curve_for(spec.curve_spec(parameter=parameter, repetitions=reps, stage=stage), model, draws)
     fixed = {"epsilon": f"γ = {gamma:g}, {m} × {n}", "gamma": f"ε = {eps:g}, {m} × {n}",
              "size": f"ε = {eps:g}, γ = {gamma:g}"}[parameter]
     extra = vipsui.curve_series(vips, lda, model, parameter=parameter, metric=metric, values=curve.values, epsilon=eps,

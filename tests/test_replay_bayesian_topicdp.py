@@ -156,6 +156,17 @@ def test_bayesian_exports_replay_and_the_generated_notebooks(downloads, classroo
 # ------------------------------------------------------------------------------ TopicDP
 
 
+def _values(v) -> list:
+    """A plotly JSON array: a list, or a typed array ``{"dtype", "bdata"}`` (plotly ≥ 6)."""
+    if isinstance(v, dict) and "bdata" in v:
+        import base64
+
+        import numpy as np
+
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"]).tolist()
+    return list(v)
+
+
 def _topicdp_numbers_equal(numbers: dict, rows: list[dict], errors: list[dict]) -> None:
     assert numbers["before_noise"] == [r["before_noise"] for r in rows]
     assert set(numbers["after"]) == {k[len("after_"):] for k in rows[0] if k.startswith("after_")}
@@ -188,6 +199,16 @@ def test_topicdp_exports_replay_and_the_generated_notebooks(downloads, classroom
     assert s["rng_salt"] == _plain(list(spec.salt(out.sensitivity.delta_s)))
     assert s["sampler"]["sample_users"] is None  # the draws' file is keyed by None (= the corpus' size), not by N
     _topicdp_numbers_equal(_plain(spec.numbers(out)), data["rows"], errors["rows"])
+    # the error curves (not exported): the page's chart is the curve spec's replay at the page's settings
+    curve_spec = spec.curve_spec(parameter="epsilon", repetitions=20, stage="released")
+    curve = dpcore.replay(json.loads(json.dumps(curve_spec.record())), priv)
+    titled = [(str(f.get("layout", {}).get("title", "")), f) for f in (json.loads(c.proto.spec)
+                                                                      for c in at.get("plotly_chart"))]
+    fig = next(f for title, f in titled if title.count("L1 distance") and " vs epsilon (" in title)
+    for mech in dpcore.TOPIC_MECHANISMS:
+        trace = next(t for t in fig["data"] if t.get("name") == mech)
+        assert _values(trace["x"]) == list(curve.values)
+        assert _values(trace["y"]) == curve.stats["l1"][mech][0].tolist(), mech
     # Reproduce in Python: the script and the notebook print the page's numbers
     _topicdp_numbers_equal(_run_script(downloads(at, "topicdp_reproduce_py").decode("utf-8"), tmp_path),
                            data["rows"], errors["rows"])

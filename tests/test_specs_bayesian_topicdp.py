@@ -12,11 +12,12 @@ import pytest
 
 import dpcore
 from dpcore.specs import (BayesianAttackSpec, BayesianDataSweepSpec, BayesianEndToEndSpec, BayesianKlEpsilonSpec,
-                          BayesianPerplexitySpec, BayesianSpec, Spec, TopicDpSpec, replay, spec_kinds)
+                          BayesianPerplexitySpec, BayesianSpec, Spec, TopicDpCurveSpec, TopicDpSpec, replay,
+                          spec_kinds)
 from dpcore.specs.bayesian import SWEEP_EPS
 
 SPECS = (BayesianSpec, BayesianKlEpsilonSpec, BayesianDataSweepSpec, BayesianPerplexitySpec, BayesianAttackSpec,
-         BayesianEndToEndSpec, TopicDpSpec)
+         BayesianEndToEndSpec, TopicDpSpec, TopicDpCurveSpec)
 
 
 def _old_rng(seed, *salt):
@@ -46,13 +47,13 @@ def test_registered_and_record_round_trips_through_json(cls):
             changed = spec.replace(**{f.name: {"corpus": "chat"}.get(f.name, "r" * 64)})
         elif f.name == "epsilons":
             changed = spec.replace(epsilons=(0.5, 1.0))
-        elif cls is TopicDpSpec and f.name in ("m", "n"):  # at their largest (10) by default
+        elif cls in (TopicDpSpec, TopicDpCurveSpec) and f.name in ("m", "n"):  # at their largest (10) by default
             changed = spec.replace(**{f.name: value - 1})
         elif f.name == "sample_users":
             changed = spec.replace(sample_users=50)
         elif isinstance(value, str):
             alternatives = {"calibration": "classic", "mode": "local", "sweep": "vocabulary", "learning_method": "online",
-                            "lda_engine": "sklearn"}
+                            "lda_engine": "sklearn", "parameter": "gamma", "stage": "noisy"}
             changed = spec.replace(**{f.name: alternatives[f.name]})
         else:
             changed = spec.replace(**{f.name: other[type(value)](value)})
@@ -124,6 +125,12 @@ def test_salts_are_the_pages_before_issue_22():
     assert _same_stream(t.rng(*t.salt(1.25)), _old_rng(5, "topicdp", "release", 2.0, 1e-6, 4, 6, 0.2, 1.25))
     assert _same_stream(t.rng(*t.vips_salt()), _old_rng(5, "topicdp", "vips", 2.0, 1e-6, 8, 5.0, 2))
     from dpui.topicdp_vips import salt as page_vips_salt
+
+    c = t.curve_spec(parameter="gamma", repetitions=10, stage="noisy")
+    assert isinstance(c, TopicDpCurveSpec) and (c.m, c.n, c.n_topics, c.epsilon) == (4, 6, 8, 2.0)
+    # the one derivation now (issue 22; before, the page seeded the curves with crc32 of "topicdp-curve-gamma")
+    assert _same_stream(c.rng(*c.salt(300)), _old_rng(5, "topicdp-curve", "gamma", 2.0, 1e-6, 0.2, 4, 6, 10, "noisy",
+                                                      300))
 
     assert page_vips_salt(2.0, 1e-6, 8, 5.0, 2) == t.vips_salt()
 

@@ -32,6 +32,6 @@ from .bayesian import (  # noqa: E402
 __all__ += ["BayesianAttackSpec", "BayesianDataSweepSpec", "BayesianEndToEndSpec", "BayesianKlEpsilonSpec",
             "BayesianPerplexitySpec", "BayesianSpec"]
 
-from .topicdp import TopicDpOutcome, TopicDpSpec  # noqa: E402
+from .topicdp import TopicDpCurveSpec, TopicDpOutcome, TopicDpSpec  # noqa: E402
 
-__all__ += ["TopicDpOutcome", "TopicDpSpec"]
+__all__ += ["TopicDpCurveSpec", "TopicDpOutcome", "TopicDpSpec"]

@@ -16,6 +16,11 @@ Draws (bit-identical to the page before issue 22):
   :data:`dpcore.TOPIC_MECHANISMS` order (Δ_s is read off the stored draws, so it is known before the noise);
 * VIPS-LDA: ``rng("topicdp", "vips", ε, δ, K, B, J)`` (:func:`vips_salt`; the vocabulary and the start come from
   the public corpus, fixed).
+
+:class:`TopicDpCurveSpec` (the error curves) draws from ``rng("topicdp-curve", parameter, ε, δ, γ, m, n,
+repetitions, stage, stored pairs)``. Before issue 22 the page seeded them with a derivation of its own
+(``SeedSequence([seed, crc32("topicdp-curve-<parameter>")] + …)``, a third one beside ``rng_for``); they now use
+the one derivation, so the curves' draws (not what they measure) changed once.
 """
 
 from __future__ import annotations
@@ -33,7 +38,8 @@ from ..validation import check_choice, check_delta, check_epsilon, check_int, ch
 from ..vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS
 from .base import Spec, load_corpus
 
-__all__ = ["TopicDpSpec", "TopicDpOutcome", "vips_salt", "VIPS_NAME", "PUBLIC_ONLY_NAME"]
+__all__ = ["TopicDpSpec", "TopicDpCurveSpec", "TopicDpOutcome", "vips_salt", "VIPS_NAME", "PUBLIC_ONLY_NAME",
+           "CURVE_VALUES"]
 
 VIPS_NAME, PUBLIC_ONLY_NAME = "VIPS-LDA", "Public-only fit"  # as dpcore.topic_vips names them
 
@@ -66,18 +72,9 @@ class TopicDpOutcome(NamedTuple):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class TopicDpSpec(Spec):
-    """The TopicDP page: ε, δ, γ, the table's m × n, the LDA and sampler settings, VIPS-LDA's B and J."""
-
-    KIND = "topicdp"
-    NOTEBOOK_FIGURE = '''
-names = list(result.errors)
-fig = go.Figure([go.Bar(x=names, y=[result.errors[name][metric] for name in names], name=label)
-                 for metric, label in (("l1", "L1 distance"), ("rmse", "RMSE"), ("kendall", "Kendall's tau distance"))])
-fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against the table (lower is better, log scale)",
-                  title=f"This draw's errors at ε = {spec.epsilon:g}, δ = {spec.delta:g}, γ = {spec.gamma:g}, "
-                        f"{spec.m} × {spec.n} (Δ_s = {result.sensitivity.delta_s:.4g})")
-'''
+class _TopicTable(Spec):
+    """What every TopicDP computation shares: the public corpus's hash, ε, δ, γ, the table's m × n, the LDA and the
+    sampler settings (the model, the table and the stored draws)."""
 
     public_hash: str | None = None
     epsilon: float = 1.0
@@ -93,9 +90,6 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
     max_features: int = 1000
     sample_users: int | None = None
     sampler_seed: int = 0
-    clip: float = DEFAULT_CLIP_NORM
-    iterations: int = DEFAULT_ITERATIONS
-    with_vips: bool = True
 
     def _validated(self) -> dict:
         if self.public_hash is not None and not isinstance(self.public_hash, str):
@@ -105,8 +99,6 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
         gamma = check_real("gamma", self.gamma, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
         sensitivity_sampler_size(gamma)  # γ the sampler can serve (its own checks)
         n_topics = check_int("n_topics", self.n_topics, low=2, high=50)
-        if not isinstance(self.with_vips, (bool, np.bool_)):
-            raise TypeError(f"with_vips must be a bool, got with_vips={self.with_vips!r}")
         out = dict(epsilon=check_epsilon(self.epsilon), delta=check_delta(self.delta), gamma=gamma,
                    m=check_int("m", self.m, low=1, high=n_topics), n=check_int("n", self.n, low=2, high=10),
                    lda_engine=engine, n_topics=n_topics, max_iter=check_int("max_iter", self.max_iter, low=1),
@@ -114,13 +106,10 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
                    max_features=check_int("max_features", self.max_features, low=10),
                    sample_users=None if self.sample_users is None else check_int("sample_users", self.sample_users,
                                                                                  low=2),
-                   sampler_seed=check_int("sampler_seed", self.sampler_seed, low=0),
-                   clip=check_real("clip", self.clip, low=0.0, low_inclusive=False),
-                   iterations=check_int("iterations", self.iterations, low=1), with_vips=bool(self.with_vips))
+                   sampler_seed=check_int("sampler_seed", self.sampler_seed, low=0))
         self.lda_settings(**out)  # LdaSettings' own checks (learning_method, the engine installed)
         return out
 
-    # -------------------------------------------------------------- settings objects and salts
     def lda_settings(self, **override) -> LdaSettings:
         """The :class:`dpcore.LdaSettings` of the fit (the page's knobs; the rest at LdaSettings' defaults)."""
         f = {k: override.get(k, getattr(self, k)) for k in ("lda_engine", "n_topics", "max_iter", "learning_method",
@@ -130,14 +119,6 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
     def sampler_settings(self) -> SamplerSettings:
         return SamplerSettings(sample_users=self.sample_users, seed=self.sampler_seed)
 
-    def salt(self, delta_s: float) -> tuple:
-        """The five matrix mechanisms' salt (every parameter of their release; Δ_s from the stored draws)."""
-        return ("topicdp", "release", self.epsilon, self.delta, self.m, self.n, self.gamma, delta_s)
-
-    def vips_salt(self) -> list:
-        return vips_salt(self.epsilon, self.delta, self.n_topics, self.clip, self.iterations)
-
-    # -------------------------------------------------------------- the parts (the page caches each)
     def model(self, corpus, *, cache_dir=None, save: bool = True):
         """The LDA model of the whole private corpus: from the disk cache when stored, else fitted (and saved when
         ``save``: the page saves the sample corpora's fits, never an upload's)."""
@@ -166,6 +147,40 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
                              "sampler (the TopicDP page's button, or dpcore.topicdp.extend_sensitivity_draws)")
         return draws
 
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TopicDpSpec(_TopicTable):
+    """The TopicDP page's release: ε, δ, γ, the table's m × n, the LDA and sampler settings, VIPS-LDA's B and J."""
+
+    KIND = "topicdp"
+    NOTEBOOK_FIGURE = '''
+names = list(result.errors)
+fig = go.Figure([go.Bar(x=names, y=[result.errors[name][metric] for name in names], name=label)
+                 for metric, label in (("l1", "L1 distance"), ("rmse", "RMSE"), ("kendall", "Kendall's tau distance"))])
+fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against the table (lower is better, log scale)",
+                  title=f"This draw's errors at ε = {spec.epsilon:g}, δ = {spec.delta:g}, γ = {spec.gamma:g}, "
+                        f"{spec.m} × {spec.n} (Δ_s = {result.sensitivity.delta_s:.4g})")
+'''
+
+    clip: float = DEFAULT_CLIP_NORM
+    iterations: int = DEFAULT_ITERATIONS
+    with_vips: bool = True
+
+    def _validated(self) -> dict:
+        if not isinstance(self.with_vips, (bool, np.bool_)):
+            raise TypeError(f"with_vips must be a bool, got with_vips={self.with_vips!r}")
+        return {**super()._validated(), "clip": check_real("clip", self.clip, low=0.0, low_inclusive=False),
+                "iterations": check_int("iterations", self.iterations, low=1), "with_vips": bool(self.with_vips)}
+
+    # -------------------------------------------------------------- settings objects and salts
+    def salt(self, delta_s: float) -> tuple:
+        """The five matrix mechanisms' salt (every parameter of their release; Δ_s from the stored draws)."""
+        return ("topicdp", "release", self.epsilon, self.delta, self.m, self.n, self.gamma, delta_s)
+
+    def vips_salt(self) -> list:
+        return vips_salt(self.epsilon, self.delta, self.n_topics, self.clip, self.iterations)
+
+    # -------------------------------------------------------------- the parts (the page caches each)
     def release(self, table, sensitivity) -> dict:
         """The five matrix releases of ``table`` (``sensitivity``: the draws' SensitivityResult at γ, m, n)."""
         return release_all(table.matrix, epsilon=self.epsilon, delta=self.delta, sensitivity=sensitivity,
@@ -195,6 +210,11 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
                              f"{self.public_hash[:12]}…), got content hash {public.content_hash[:12]}…")
         return public
 
+    def curve_spec(self, **fields) -> "TopicDpCurveSpec":
+        """The error curves' spec at this spec's shared settings (``fields``: parameter, repetitions, stage)."""
+        shared = {f.name: getattr(self, f.name) for f in dataclasses.fields(_TopicTable)}
+        return TopicDpCurveSpec(**shared, **fields)
+
     # -------------------------------------------------------------- the whole computation
     def run(self, corpus=None, public=None) -> TopicDpOutcome:
         from ..topic_vips import compare_release, public_only_release
@@ -222,3 +242,58 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
                 "after": {name: np.asarray(r.matrix).ravel().tolist() for name, r in result.shown.items()},
                 "noise_scales": {name: float(r.noise_scale) for name, r in result.shown.items()},
                 "errors": {name: {k: float(v) for k, v in e.items()} for name, e in result.errors.items()}}
+
+
+CURVE_VALUES = {"epsilon": tuple(float(x) for x in np.arange(1.0, 10.01, 0.5)), "gamma": (0.02, 0.07, 0.12, 0.17, 0.22),
+                "size": tuple(float(x) for x in range(2, 11))}
+"""The x values of the error curves: ε from 1 to 10, γ from 0.02 to 0.22, the matrix size m = n from 2 to 10."""
+STAGES = ("released", "noisy")
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TopicDpCurveSpec(_TopicTable):
+    """The TopicDP page's error curves: L1 / RMSE / Kendall of the five matrix mechanisms against ε, γ or the size
+    m = n (the others at the spec's values), mean and 10–90 % band over ``repetitions`` releases per point, measured
+    on the release (``stage="released"``: clipped, rows renormalised) or on the noisy matrix (``"noisy"``)."""
+
+    KIND = "topicdp-curve"
+    NOTEBOOK_FIGURE = '''
+fig = go.Figure([go.Scatter(x=result.values, y=result.stats["l1"][mech][0], mode="lines+markers", name=mech)
+                 for mech in result.stats["l1"]])
+fig.update_layout(xaxis_title=spec.parameter, yaxis_type="log", yaxis_title="L1 distance (lower is better, log scale)",
+                  title=f"Error against {spec.parameter} ({spec.repetitions} releases per point, {spec.stage})")
+'''
+
+    parameter: str = "epsilon"
+    repetitions: int = 20
+    stage: str = "released"
+
+    def _validated(self) -> dict:
+        return {**super()._validated(), "parameter": check_choice("parameter", self.parameter, tuple(CURVE_VALUES)),
+                "repetitions": check_int("repetitions", self.repetitions, low=1),
+                "stage": check_choice("stage", self.stage, STAGES)}
+
+    def salt(self, n_pairs: int) -> tuple:
+        """Every parameter of the curve, and the number of stored pairs (more pairs: other Δ_s, new draws)."""
+        return ("topicdp-curve", self.parameter, self.epsilon, self.delta, self.gamma, self.m, self.n,
+                self.repetitions, self.stage, int(n_pairs))
+
+    def curve(self, model, draws):
+        from ..topicdp import error_curve
+
+        return error_curve(model, draws, parameter=self.parameter, values=CURVE_VALUES[self.parameter],
+                           epsilon=self.epsilon, delta=self.delta, gamma=self.gamma, m=self.m, n=self.n,
+                           repetitions=self.repetitions, rng=self.rng(*self.salt(draws.n_pairs)), stage=self.stage)
+
+    def run(self, corpus=None):
+        if corpus is None:
+            raise ValueError("corpus must be a Corpus (TopicDpCurveSpec runs on the private corpus), got corpus=None")
+        return self.curve(self.model(corpus), self.draws(corpus))
+
+    def numbers(self, result) -> dict:
+        def clean(a):
+            return [None if not np.isfinite(x) else float(x) for x in np.asarray(a, dtype=float)]
+
+        return {"values": list(result.values), "sensitivities": clean(result.sensitivities),
+                "stats": {metric: {mech: [clean(a) for a in band] for mech, band in by_mech.items()}
+                          for metric, by_mech in result.stats.items()}}
