@@ -13,6 +13,8 @@ os.environ.setdefault("DPCORE_TOPICDP_CACHE", tempfile.mkdtemp(prefix="dpcore-to
 
 import pytest  # noqa: E402
 
+from replay_env import downloads  # noqa: E402, F401  (the replay and notebook tests' download fixture, issue 22)
+
 
 @pytest.fixture(scope="session")
 def _tiny_topicdp_dirs(tmp_path_factory):

@@ -13,10 +13,10 @@ import os
 import subprocess
 
 import pytest
+from replay_env import ROOT, export_json, opened, run_notebook, run_script
 
 import dpcore
 from dpcore.specs import Spec
-from replay_env import ROOT, downloads, export_json, opened, run_notebook, run_script  # noqa: F401
 
 pytestmark = pytest.mark.slow
 

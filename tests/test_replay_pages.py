@@ -12,10 +12,10 @@ import re
 
 import numpy as np
 import pytest
+from replay_env import export_json, opened
 
 import dpcore
 from dpcore.specs import DpneSpec, Spec
-from replay_env import clean, downloads, export_json, opened  # noqa: F401  (downloads is a fixture)
 
 CLASSROOM = {"corpus": "classroom"}
 
