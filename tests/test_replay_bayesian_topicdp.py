@@ -7,22 +7,12 @@ tests/test_app_salts.py opens the pages; its TopicDP draws ship in sample_data/t
 from __future__ import annotations
 
 import json
-import os
-import re
-import subprocess
-from pathlib import Path
 
 import pytest
-import streamlit.testing.v1.app_test as app_test_module
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
-from streamlit.testing.v1 import AppTest
 
 import dpcore
 from dpcore.specs import BayesianKlEpsilonSpec, BayesianSpec, Spec, TopicDpSpec, load_corpus
-
-ROOT = Path(__file__).resolve().parent.parent
-BAYES = str(ROOT / "pages" / "2_Bayesian_ngram_DP.py")
-TOPIC = str(ROOT / "pages" / "4_TopicDP.py")
+from replay_env import clean, export_json, opened, run_notebook, run_script  # the `downloads` fixture: conftest
 
 try:
     dpcore.load_sample_corpus("private", max_users=1)
@@ -33,70 +23,9 @@ except dpcore.CorpusError:
 pytestmark = pytest.mark.skipif(not HAVE_SAMPLE, reason="sample corpus not generated yet")
 
 
-@pytest.fixture
-def downloads(monkeypatch):
-    """``downloads(at, key) -> bytes``: the payload of the download button with that key (one media storage kept
-    across AppTest runs, so the payloads can be read back)."""
-    storage = MemoryMediaFileStorage("/mock/media")
-    monkeypatch.setattr(app_test_module, "MemoryMediaFileStorage", lambda prefix: storage)
-
-    def payload(at: AppTest, key: str) -> bytes:
-        found = [b for b in at.get("download_button") if b.proto.id.endswith(key)]
-        assert found, f"no download button {key!r}"
-        return storage.get_file(found[-1].proto.url.rsplit("/", 1)[1]).content
-
-    return payload
-
-
-def _clean(at: AppTest) -> None:
-    assert not at.exception, [e.message for e in at.exception]
-    assert [e.value for e in at.error] == []
-
-
-def _export(downloads, at: AppTest, key: str) -> dict:
-    return json.loads(downloads(at, f"{key}_json").decode("utf-8"))
-
-
 def _plain(value):
     """What the export's JSON holds for a value (floats round-trip exactly through JSON)."""
     return json.loads(json.dumps(value))
-
-
-def _numbers(stdout: str) -> dict:
-    match = re.search(r"^NUMBERS (\{.*\})$", stdout, re.M)
-    assert match, stdout[-2000:]
-    return json.loads(match.group(1))
-
-
-def _run_script(source: str, tmp_path: Path) -> dict:
-    path = tmp_path / "reproduce.py"
-    path.write_text(source, encoding="utf-8")
-    out = subprocess.run(["python3", str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=600,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert out.returncode == 0, out.stderr[-3000:]
-    assert "WARNING" not in out.stdout, out.stdout
-    return _numbers(out.stdout)
-
-
-def _run_notebook(source: str, tmp_path: Path) -> dict:
-    import nbformat
-    from nbclient import NotebookClient
-
-    nb = nbformat.reads(source, as_version=4)
-    nbformat.validate(nb)
-    old = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = str(ROOT)  # the kernel imports this checkout's dpcore
-    try:
-        NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
-    finally:
-        if old is None:
-            os.environ.pop("PYTHONPATH", None)
-        else:
-            os.environ["PYTHONPATH"] = old
-    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs
-                   if o.get("output_type") == "stream")
-    assert "WARNING" not in text, text
-    return _numbers(text)
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +37,7 @@ def classroom():
 
 
 def _check_bayesian_exports(downloads, at, priv) -> tuple[dict, dict]:
-    rel = _export(downloads, at, "bayes_export_release")
+    rel = export_json(downloads, at, "bayes_export_release")
     spec = Spec.from_record(rel["spec"])
     assert isinstance(spec, BayesianSpec) and spec.corpus == "classroom" and spec.corpus_hash == priv.content_hash
     out = dpcore.replay(rel["spec"], priv)  # the public corpus: loaded by the record's id, its hash checked
@@ -116,7 +45,7 @@ def _check_bayesian_exports(downloads, at, priv) -> tuple[dict, dict]:
     assert (out.release.sigma, out.prepared.sensitivity) == (rel["settings"]["sigma_ps"],
                                                              rel["settings"]["sensitivity_gamma"])
     assert rel["settings"]["rng_salt"] == _plain(spec.salt())
-    kl = _export(downloads, at, "bayes_export_kl")
+    kl = export_json(downloads, at, "bayes_export_kl")
     kl_spec = Spec.from_record(kl["spec"])
     assert isinstance(kl_spec, BayesianKlEpsilonSpec)
     assert _plain(kl_spec.rows(dpcore.replay(kl["spec"], priv))) == kl["rows"]
@@ -125,25 +54,23 @@ def _check_bayesian_exports(downloads, at, priv) -> tuple[dict, dict]:
 
 def test_bayesian_exports_replay_and_the_generated_notebooks(downloads, classroom, tmp_path):
     priv, _ = classroom
-    at = AppTest.from_file(BAYES, default_timeout=300)
-    at.query_params["corpus"] = "classroom"
-    at.run()
-    _clean(at)
+    at = opened("2_Bayesian_ngram_DP.py", corpus="classroom")
     _check_bayesian_exports(downloads, at, priv)
     # strict mode's caps moved (L and N_max: what the KL-vs-ε export once left out): the records follow them and
     # still replay the page's numbers exactly
     at.slider(key="bayes_L").set_value(7).run()
     at.select_slider(key="bayes_Nmax").set_value(5000).run()
-    _clean(at)
+    clean(at)
     rel, kl = _check_bayesian_exports(downloads, at, priv)
     assert (rel["spec"]["L"], rel["spec"]["N_max"], kl["spec"]["L"], kl["spec"]["N_max"]) == (7, 5000, 7, 5000)
     # Reproduce in Python: the release's script and the KL-vs-ε notebook print the page's numbers
-    got = _run_script(downloads(at, "bayes_reproduce_release_py").decode("utf-8"), tmp_path)
+    got = run_script(downloads(at, "bayes_reproduce_release_py").decode("utf-8"), tmp_path)
     rows = rel["rows"]
     assert got["top_ngrams"][:len(rows)] == [r["ngram"] for r in rows]
     assert got["top_released_probability"][:len(rows)] == [r["released_probability"] for r in rows]
     assert got["sigma_ps"] == rel["settings"]["sigma_ps"]
-    got = _run_notebook(downloads(at, "bayes_reproduce_kl_ipynb").decode("utf-8"), tmp_path)
+    assert (tmp_path / "bayesian_figure.html").stat().st_size > 1000  # the script wrote the plotly figure
+    got = run_notebook(downloads(at, "bayes_reproduce_kl_ipynb").decode("utf-8"), tmp_path)
     for r in kl["rows"]:
         if r["mechanism"].startswith("k-anonymity"):
             assert got["k_anonymity_kl"] == r["mean_kl"]
@@ -182,12 +109,9 @@ def _topicdp_numbers_equal(numbers: dict, rows: list[dict], errors: list[dict]) 
 
 def test_topicdp_exports_replay_and_the_generated_notebooks(downloads, classroom, tmp_path):
     priv, _ = classroom
-    at = AppTest.from_file(TOPIC, default_timeout=300)
-    at.query_params["corpus"] = "classroom"
-    at.run()
-    _clean(at)
-    data = _export(downloads, at, "topicdp_export_keywords")
-    errors = _export(downloads, at, "topicdp_export_errors")
+    at = opened("4_TopicDP.py", corpus="classroom")
+    data = export_json(downloads, at, "topicdp_export_keywords")
+    errors = export_json(downloads, at, "topicdp_export_errors")
     assert errors["spec"] == data["spec"]
     spec = Spec.from_record(data["spec"])
     assert isinstance(spec, TopicDpSpec) and spec.corpus_hash == priv.content_hash and spec.sample_users is None
@@ -210,7 +134,8 @@ def test_topicdp_exports_replay_and_the_generated_notebooks(downloads, classroom
         assert _values(trace["x"]) == list(curve.values)
         assert _values(trace["y"]) == curve.stats["l1"][mech][0].tolist(), mech
     # Reproduce in Python: the script and the notebook print the page's numbers
-    _topicdp_numbers_equal(_run_script(downloads(at, "topicdp_reproduce_py").decode("utf-8"), tmp_path),
+    _topicdp_numbers_equal(run_script(downloads(at, "topicdp_reproduce_py").decode("utf-8"), tmp_path),
                            data["rows"], errors["rows"])
-    _topicdp_numbers_equal(_run_notebook(downloads(at, "topicdp_reproduce_ipynb").decode("utf-8"), tmp_path),
+    assert (tmp_path / "topicdp_figure.html").stat().st_size > 1000
+    _topicdp_numbers_equal(run_notebook(downloads(at, "topicdp_reproduce_ipynb").decode("utf-8"), tmp_path),
                            data["rows"], errors["rows"])
