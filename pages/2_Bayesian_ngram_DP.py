@@ -113,10 +113,12 @@ def data_tab(kind, x, x_title, title):
                           hint="Press **Run** to compute this experiment (a few seconds)."):
             return
         with user_errors():
-            df = data.data_sweep(BayesianDataSweepSpec(**common, n=n, L=mk.L, N_max=mk.N_max, sweep=kind, epsilon=eps,
-                                                       delta=delta, W=W, repetitions=reps), priv, pub)
+            sweep = BayesianDataSweepSpec(**common, n=n, L=mk.L, N_max=mk.N_max, sweep=kind, epsilon=eps, delta=delta,
+                                          W=W, repetitions=reps)
+            df = data.data_sweep(sweep, priv, pub)
         fig, alt = figures.data_sweep_figure(df, x, title=title, x_title=x_title)
         show_figure(fig, alt=alt, key=f"bayes_fig_{kind}")
+        reproduce_buttons(sweep, title=title, key=f"bayes_reproduce_{kind}")
     view()
 
 

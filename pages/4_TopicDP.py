@@ -141,7 +141,8 @@ with tab_curves:
     reps = d4.slider("repetitions", 5, 100, 20, 5, key="topicdp_reps", **IN_URL)
     log_y = d4.checkbox("log y-axis", value=True, key="topicdp_logy", **IN_URL)
     with user_errors():
-        curve = data.curve_for(spec.curve_spec(parameter=parameter, repetitions=reps, stage=stage), model, draws)
+        curve_spec = spec.curve_spec(parameter=parameter, repetitions=reps, stage=stage)
+        curve = data.curve_for(curve_spec, model, draws)
     fixed = {"epsilon": f"γ = {gamma:g}, {m} × {n}", "gamma": f"ε = {eps:g}, {m} × {n}",
              "size": f"ε = {eps:g}, γ = {gamma:g}"}[parameter]
     extra = vipsui.curve_series(vips, lda, model, parameter=parameter, metric=metric, values=curve.values, epsilon=eps,
@@ -149,6 +150,7 @@ with tab_curves:
     fig, alt = figures.curve_figure(curve, parameter, metric, fixed=fixed, delta=delta, reps=reps, log_y=log_y,
                                     extra=extra)
     show_figure(fig, alt=alt, key="topicdp_curve")
+    reproduce_buttons(curve_spec, title=f"the error curves against {parameter}", key="topicdp_reproduce_curve")
     for note in curve.skipped:
         st.info(f"Not drawn: {note}. Run the sampler at that γ (slider above) to add it.", icon="ℹ️")
     if stage == "released":

@@ -73,7 +73,7 @@ def test_registered_and_record_round_trips_through_json(cls):
     (lambda: BayesianKlEpsilonSpec(W=0), r"W must be >= 1, got W=0"),
     (lambda: BayesianKlEpsilonSpec(epsilons=(1.0, -2.0)), r"epsilon must be > 0"),
     (lambda: BayesianDataSweepSpec(sweep="people"), r"sweep must be one of"),
-    (lambda: BayesianAttackSpec(trials=0), r"trials must be >= 1"),
+    (lambda: BayesianAttackSpec(trials=9), r"trials must be >= 10, got trials=9"),
     (lambda: TopicDpSpec(gamma=0), r"gamma must be > 0"),
     (lambda: TopicDpSpec(m=11), r"m must be <= 10, got m=11"),
     (lambda: TopicDpSpec(learning_method="fast"), r"learning_method must be one of"),
@@ -184,3 +184,36 @@ def test_kl_epsilon_record_carries_L_and_N_max(classroom):
         assert not np.array_equal(other.mean, out.summary[dpcore.bayesian_experiments.BAYESIAN_STRICT].mean), missing
     assert spec.rows(out)[-1]["mechanism"] == "k-anonymity, K = 10 (not DP)"
     assert SWEEP_EPS == BayesianKlEpsilonSpec().epsilons
+
+
+def _small_specs(priv, pub):
+    """One spec of every kind the page's tabs offer that the replay test does not run as a script, at small sizes."""
+    common = dict(corpus="classroom", corpus_hash=priv.content_hash, public_hash=pub.content_hash, seed=2)
+    return [BayesianDataSweepSpec(**common, sweep="users", repetitions=2),
+            BayesianPerplexitySpec(**common, epsilon=2.0),
+            BayesianAttackSpec(**common, trials=10),
+            BayesianEndToEndSpec(**common, epsilon=0.5),
+            TopicDpCurveSpec(**common, parameter="size", repetitions=2, stage="noisy")]
+
+
+def test_generated_scripts_of_the_other_kinds_print_their_specs_numbers(classroom, tmp_path, monkeypatch, capsys):
+    """"Reproduce in Python" for the data sweeps, perplexity, the attack, EndToEndDP and the error curves: the
+    generated script (run in this process: dpcore only, corpus by id) prints exactly the numbers of ``spec.run``
+    (twice the same numbers: every draw comes from the spec's seed), and its figure code runs."""
+    import runpy
+
+    from dpcore.specs import script
+
+    priv, pub = classroom
+    monkeypatch.chdir(tmp_path)
+    for spec in _small_specs(priv, pub):
+        expected = json.loads(json.dumps(spec.numbers(spec.run(priv))))
+        path = tmp_path / f"{spec.KIND}.py"
+        path.write_text(script(spec), encoding="utf-8")
+        runpy.run_path(str(path), run_name="__main__")
+        out = capsys.readouterr().out
+        assert "WARNING" not in out, out
+        line = next(x for x in out.splitlines() if x.startswith("NUMBERS "))
+        assert json.loads(line[len("NUMBERS "):]) == expected, spec.KIND
+        if spec.NOTEBOOK_FIGURE:
+            assert (tmp_path / f"{spec.KIND}_figure.html").stat().st_size > 1000, spec.KIND

@@ -430,7 +430,7 @@ class BayesianAttackSpec(_BayesianCommon):
 
     def _validated(self) -> dict:
         return {**super()._validated(), "n": check_int("n", self.n, low=1, high=10), "delta": check_delta(self.delta),
-                "W": check_int("W", self.W, low=1), "trials": check_int("trials", self.trials, low=1)}
+                "W": check_int("W", self.W, low=1), "trials": check_int("trials", self.trials, low=10)}
 
     def salt(self) -> tuple:
         return ("bayes-attack", self.n, self.delta, self.S, self.C, self.rho, self.W, self.trials, self.calibration)
