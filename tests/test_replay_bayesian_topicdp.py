@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from replay_env import clean, export_json, opened, run_notebook, run_script  # the `downloads` fixture: conftest
 
 import dpcore
 from dpcore.specs import BayesianKlEpsilonSpec, BayesianSpec, Spec, TopicDpSpec, load_corpus
-from replay_env import clean, export_json, opened, run_notebook, run_script  # the `downloads` fixture: conftest
 
 try:
     dpcore.load_sample_corpus("private", max_users=1)
@@ -42,8 +42,10 @@ def _check_bayesian_exports(downloads, at, priv) -> tuple[dict, dict]:
     assert isinstance(spec, BayesianSpec) and spec.corpus == "classroom" and spec.corpus_hash == priv.content_hash
     out = dpcore.replay(rel["spec"], priv)  # the public corpus: loaded by the record's id, its hash checked
     assert _plain(BayesianSpec.top_rows(out, len(rel["rows"]))) == rel["rows"]
-    assert (out.release.sigma, out.prepared.sensitivity) == (rel["settings"]["sigma_ps"],
-                                                             rel["settings"]["sensitivity_gamma"])
+    assert (out.release.sigma, out.prepared.sensitivity) == (
+        rel["settings"]["sigma_ps"],
+        rel["settings"]["sensitivity_gamma"],
+    )
     assert rel["settings"]["rng_salt"] == _plain(spec.salt())
     kl = export_json(downloads, at, "bayes_export_kl")
     kl_spec = Spec.from_record(kl["spec"])
@@ -66,8 +68,8 @@ def test_bayesian_exports_replay_and_the_generated_notebooks(downloads, classroo
     # Reproduce in Python: the release's script and the KL-vs-ε notebook print the page's numbers
     got = run_script(downloads(at, "bayes_reproduce_release_py").decode("utf-8"), tmp_path)
     rows = rel["rows"]
-    assert got["top_ngrams"][:len(rows)] == [r["ngram"] for r in rows]
-    assert got["top_released_probability"][:len(rows)] == [r["released_probability"] for r in rows]
+    assert got["top_ngrams"][: len(rows)] == [r["ngram"] for r in rows]
+    assert got["top_released_probability"][: len(rows)] == [r["released_probability"] for r in rows]
     assert got["sigma_ps"] == rel["settings"]["sigma_ps"]
     assert (tmp_path / "bayesian_figure.html").stat().st_size > 1000  # the script wrote the plotly figure
     got = run_notebook(downloads(at, "bayes_reproduce_kl_ipynb").decode("utf-8"), tmp_path)
@@ -96,11 +98,15 @@ def _values(v) -> list:
 
 def _topicdp_numbers_equal(numbers: dict, rows: list[dict], errors: list[dict]) -> None:
     assert numbers["before_noise"] == [r["before_noise"] for r in rows]
-    assert set(numbers["after"]) == {k[len("after_"):] for k in rows[0] if k.startswith("after_")}
+    assert set(numbers["after"]) == {k[len("after_") :] for k in rows[0] if k.startswith("after_")}
     for mech, values in numbers["after"].items():
         assert values == [r[f"after_{mech}"] for r in rows], mech
-    names = {"L1 distance": "l1", "RMSE": "rmse", "Kendall's tau distance": "kendall",
-             "noise scale (σ or b)": "noise_scale"}
+    names = {
+        "L1 distance": "l1",
+        "RMSE": "rmse",
+        "Kendall's tau distance": "kendall",
+        "noise scale (σ or b)": "noise_scale",
+    }
     for row in errors:
         for mech, value in row.items():
             if mech != "metric":
@@ -116,8 +122,14 @@ def test_topicdp_exports_replay_and_the_generated_notebooks(downloads, classroom
     spec = Spec.from_record(data["spec"])
     assert isinstance(spec, TopicDpSpec) and spec.corpus_hash == priv.content_hash and spec.sample_users is None
     s = data["settings"]
-    assert (spec.epsilon, spec.delta, spec.gamma, spec.m, spec.n, spec.seed) == (s["epsilon"], s["delta"], s["gamma"],
-                                                                                 s["m"], s["n"], s["seed"])
+    assert (spec.epsilon, spec.delta, spec.gamma, spec.m, spec.n, spec.seed) == (
+        s["epsilon"],
+        s["delta"],
+        s["gamma"],
+        s["m"],
+        s["n"],
+        s["seed"],
+    )
     out = dpcore.replay(data["spec"], priv)
     assert out.sensitivity.delta_s == s["sampled_sensitivity_delta_s"]
     assert s["rng_salt"] == _plain(list(spec.salt(out.sensitivity.delta_s)))
@@ -126,16 +138,20 @@ def test_topicdp_exports_replay_and_the_generated_notebooks(downloads, classroom
     # the error curves (not exported): the page's chart is the curve spec's replay at the page's settings
     curve_spec = spec.curve_spec(parameter="epsilon", repetitions=20, stage="released")
     curve = dpcore.replay(json.loads(json.dumps(curve_spec.record())), priv)
-    titled = [(str(f.get("layout", {}).get("title", "")), f) for f in (json.loads(c.proto.spec)
-                                                                      for c in at.get("plotly_chart"))]
+    titled = [
+        (str(f.get("layout", {}).get("title", "")), f)
+        for f in (json.loads(c.proto.spec) for c in at.get("plotly_chart"))
+    ]
     fig = next(f for title, f in titled if title.count("L1 distance") and " vs epsilon (" in title)
     for mech in dpcore.TOPIC_MECHANISMS:
         trace = next(t for t in fig["data"] if t.get("name") == mech)
         assert _values(trace["x"]) == list(curve.values)
         assert _values(trace["y"]) == curve.stats["l1"][mech][0].tolist(), mech
     # Reproduce in Python: the script and the notebook print the page's numbers
-    _topicdp_numbers_equal(run_script(downloads(at, "topicdp_reproduce_py").decode("utf-8"), tmp_path),
-                           data["rows"], errors["rows"])
+    _topicdp_numbers_equal(
+        run_script(downloads(at, "topicdp_reproduce_py").decode("utf-8"), tmp_path), data["rows"], errors["rows"]
+    )
     assert (tmp_path / "topicdp_figure.html").stat().st_size > 1000
-    _topicdp_numbers_equal(run_notebook(downloads(at, "topicdp_reproduce_ipynb").decode("utf-8"), tmp_path),
-                           data["rows"], errors["rows"])
+    _topicdp_numbers_equal(
+        run_notebook(downloads(at, "topicdp_reproduce_ipynb").decode("utf-8"), tmp_path), data["rows"], errors["rows"]
+    )

@@ -11,13 +11,31 @@ import numpy as np
 import pytest
 
 import dpcore
-from dpcore.specs import (BayesianAttackSpec, BayesianDataSweepSpec, BayesianEndToEndSpec, BayesianKlEpsilonSpec,
-                          BayesianPerplexitySpec, BayesianSpec, Spec, TopicDpCurveSpec, TopicDpSpec, replay,
-                          spec_kinds)
+from dpcore.specs import (
+    BayesianAttackSpec,
+    BayesianDataSweepSpec,
+    BayesianEndToEndSpec,
+    BayesianKlEpsilonSpec,
+    BayesianPerplexitySpec,
+    BayesianSpec,
+    Spec,
+    TopicDpCurveSpec,
+    TopicDpSpec,
+    replay,
+    spec_kinds,
+)
 from dpcore.specs.bayesian import SWEEP_EPS
 
-SPECS = (BayesianSpec, BayesianKlEpsilonSpec, BayesianDataSweepSpec, BayesianPerplexitySpec, BayesianAttackSpec,
-         BayesianEndToEndSpec, TopicDpSpec, TopicDpCurveSpec)
+SPECS = (
+    BayesianSpec,
+    BayesianKlEpsilonSpec,
+    BayesianDataSweepSpec,
+    BayesianPerplexitySpec,
+    BayesianAttackSpec,
+    BayesianEndToEndSpec,
+    TopicDpSpec,
+    TopicDpCurveSpec,
+)
 
 
 def _old_rng(seed, *salt):
@@ -52,8 +70,15 @@ def test_registered_and_record_round_trips_through_json(cls):
         elif f.name == "sample_users":
             changed = spec.replace(sample_users=50)
         elif isinstance(value, str):
-            alternatives = {"calibration": "classic", "mode": "local", "sweep": "vocabulary", "learning_method": "online",
-                            "lda_engine": "sklearn", "parameter": "gamma", "stage": "noisy"}
+            alternatives = {
+                "calibration": "classic",
+                "mode": "local",
+                "sweep": "vocabulary",
+                "learning_method": "online",
+                "lda_engine": "sklearn",
+                "parameter": "gamma",
+                "stage": "noisy",
+            }
             changed = spec.replace(**{f.name: alternatives[f.name]})
         else:
             changed = spec.replace(**{f.name: other[type(value)](value)})
@@ -61,25 +86,28 @@ def test_registered_and_record_round_trips_through_json(cls):
     assert len(keys) == len(dataclasses.fields(cls)) + 1
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: BayesianSpec(epsilon=-1), r"epsilon must be > 0, got epsilon=-1"),
-    (lambda: BayesianSpec(delta=1.5), r"delta"),
-    (lambda: BayesianSpec(mode="loose"), r"mode must be one of .*got mode='loose'"),
-    (lambda: BayesianSpec(L=0), r"L must be >= 1, got L=0"),
-    (lambda: BayesianSpec(N_max=10**13), r"N_max must be <= "),
-    (lambda: BayesianSpec(rho=0), r"rho"),
-    (lambda: BayesianSpec(C=0), r"C must be >= 1, got C=0"),
-    (lambda: BayesianSpec(calibration="exact"), r"calibration must be one of"),
-    (lambda: BayesianKlEpsilonSpec(W=0), r"W must be >= 1, got W=0"),
-    (lambda: BayesianKlEpsilonSpec(epsilons=(1.0, -2.0)), r"epsilon must be > 0"),
-    (lambda: BayesianDataSweepSpec(sweep="people"), r"sweep must be one of"),
-    (lambda: BayesianAttackSpec(trials=9), r"trials must be >= 10, got trials=9"),
-    (lambda: TopicDpSpec(gamma=0), r"gamma must be > 0"),
-    (lambda: TopicDpSpec(m=11), r"m must be <= 10, got m=11"),
-    (lambda: TopicDpSpec(learning_method="fast"), r"learning_method must be one of"),
-    (lambda: TopicDpSpec(sample_users=1), r"sample_users must be >= 2"),
-    (lambda: TopicDpSpec(clip=0), r"clip must be > 0"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: BayesianSpec(epsilon=-1), r"epsilon must be > 0, got epsilon=-1"),
+        (lambda: BayesianSpec(delta=1.5), r"delta"),
+        (lambda: BayesianSpec(mode="loose"), r"mode must be one of .*got mode='loose'"),
+        (lambda: BayesianSpec(L=0), r"L must be >= 1, got L=0"),
+        (lambda: BayesianSpec(N_max=10**13), r"N_max must be <= "),
+        (lambda: BayesianSpec(rho=0), r"rho"),
+        (lambda: BayesianSpec(C=0), r"C must be >= 1, got C=0"),
+        (lambda: BayesianSpec(calibration="exact"), r"calibration must be one of"),
+        (lambda: BayesianKlEpsilonSpec(W=0), r"W must be >= 1, got W=0"),
+        (lambda: BayesianKlEpsilonSpec(epsilons=(1.0, -2.0)), r"epsilon must be > 0"),
+        (lambda: BayesianDataSweepSpec(sweep="people"), r"sweep must be one of"),
+        (lambda: BayesianAttackSpec(trials=9), r"trials must be >= 10, got trials=9"),
+        (lambda: TopicDpSpec(gamma=0), r"gamma must be > 0"),
+        (lambda: TopicDpSpec(m=11), r"m must be <= 10, got m=11"),
+        (lambda: TopicDpSpec(learning_method="fast"), r"learning_method must be one of"),
+        (lambda: TopicDpSpec(sample_users=1), r"sample_users must be >= 2"),
+        (lambda: TopicDpSpec(clip=0), r"clip must be > 0"),
+    ],
+)
 def test_validation_names_parameter_and_value(make, message):
     with pytest.raises(ValueError, match=message):
         make()
@@ -98,21 +126,57 @@ def test_keyword_only_frozen_and_normalised():
 def test_salts_are_the_pages_before_issue_22():
     """The literal salt tuples of pages/2_Bayesian_ngram_DP.py, dpui/bayesian_data.py, dpui/bayesian_modes.py,
     pages/4_TopicDP.py and dpui/topicdp_vips.py before issue 22: the same streams, so today's numbers are unchanged."""
-    s = BayesianSpec(seed=5, epsilon=0.5, delta=1e-6, n=2, S=0.01, rho=0.4, C=2, calibration="classic", mode="local",
-                     L=20, N_max=2400)
+    s = BayesianSpec(
+        seed=5,
+        epsilon=0.5,
+        delta=1e-6,
+        n=2,
+        S=0.01,
+        rho=0.4,
+        C=2,
+        calibration="classic",
+        mode="local",
+        L=20,
+        N_max=2400,
+    )
     old = ("bayes-release", 0.5, 1e-6, 2, 0.01, 2, 0.4, "classic", "local", 20, 2400)
     assert s.salt() == old and _same_stream(s.rng(*s.salt()), _old_rng(5, *old))
     assert _same_stream(s.rng(*s.salt("strict")), _old_rng(5, *old[:8], "strict", 20, 2400))
     assert _same_stream(s.rng(*s.item_cap_salt()), _old_rng(5, "bayes-item-cap", 2, 2, 20))
-    k = BayesianKlEpsilonSpec(seed=5, delta=1e-6, n=2, S=0.01, rho=0.4, C=2, W=3, calibration="classic",
-                              with_end_to_end=True, L=20, N_max=2400)
-    assert _same_stream(k.rng(*k.salt()), _old_rng(5, "bayes-eps-sweep", 1e-6, 2, 0.01, 2, 0.4, 3, "classic", True,
-                                                   20, 2400))
+    k = BayesianKlEpsilonSpec(
+        seed=5,
+        delta=1e-6,
+        n=2,
+        S=0.01,
+        rho=0.4,
+        C=2,
+        W=3,
+        calibration="classic",
+        with_end_to_end=True,
+        L=20,
+        N_max=2400,
+    )
+    assert _same_stream(
+        k.rng(*k.salt()), _old_rng(5, "bayes-eps-sweep", 1e-6, 2, 0.01, 2, 0.4, 3, "classic", True, 20, 2400)
+    )
     assert k.replace(epsilons=(1.0, 2.0)).salt()[-1] == (1.0, 2.0)  # another ε grid: other draws
-    d = BayesianDataSweepSpec(seed=5, sweep="vocabulary", epsilon=0.5, delta=1e-6, n=2, S=0.01, rho=0.4, C=2, W=3,
-                              calibration="classic", L=20, N_max=2400)
-    assert _same_stream(d.rng(*d.salt()), _old_rng(5, "bayes", "vocabulary", 2, 0.5, 1e-6, 0.01, 2, 0.4, 3, "classic",
-                                                   20, 2400))
+    d = BayesianDataSweepSpec(
+        seed=5,
+        sweep="vocabulary",
+        epsilon=0.5,
+        delta=1e-6,
+        n=2,
+        S=0.01,
+        rho=0.4,
+        C=2,
+        W=3,
+        calibration="classic",
+        L=20,
+        N_max=2400,
+    )
+    assert _same_stream(
+        d.rng(*d.salt()), _old_rng(5, "bayes", "vocabulary", 2, 0.5, 1e-6, 0.01, 2, 0.4, 3, "classic", 20, 2400)
+    )
     p = BayesianPerplexitySpec(seed=5, epsilon=0.5, delta=1e-6, S=0.01, rho=0.4, C=2, W=3, K=20, calibration="classic")
     assert _same_stream(p.rng(*p.salt()), _old_rng(5, "bayes-perplexity", 0.5, 1e-6, 0.01, 2, 0.4, 3, 20, "classic"))
     assert _same_stream(p.rng(*p.split_salt()), _old_rng(5, "bayes-perplexity-split"))
@@ -129,8 +193,9 @@ def test_salts_are_the_pages_before_issue_22():
     c = t.curve_spec(parameter="gamma", repetitions=10, stage="noisy")
     assert isinstance(c, TopicDpCurveSpec) and (c.m, c.n, c.n_topics, c.epsilon) == (4, 6, 8, 2.0)
     # the one derivation now (issue 22; before, the page seeded the curves with crc32 of "topicdp-curve-gamma")
-    assert _same_stream(c.rng(*c.salt(300)), _old_rng(5, "topicdp-curve", "gamma", 2.0, 1e-6, 0.2, 4, 6, 10, "noisy",
-                                                      300))
+    assert _same_stream(
+        c.rng(*c.salt(300)), _old_rng(5, "topicdp-curve", "gamma", 2.0, 1e-6, 0.2, 4, 6, 10, "noisy", 300)
+    )
 
     assert page_vips_salt(2.0, 1e-6, 8, 5.0, 2) == t.vips_salt()
 
@@ -149,15 +214,27 @@ def test_bayesian_release_is_the_old_page_path_and_replays(classroom):
     from dpcore.specs.base import derive_rng
 
     priv, pub = classroom
-    spec = BayesianSpec(seed=1, corpus="classroom", corpus_hash=priv.content_hash, public_hash=pub.content_hash,
-                        epsilon=0.5, L=12, N_max=5000)
+    spec = BayesianSpec(
+        seed=1,
+        corpus="classroom",
+        corpus_hash=priv.content_hash,
+        public_hash=pub.content_hash,
+        epsilon=0.5,
+        L=12,
+        N_max=5000,
+    )
     out = spec.run(priv, pub)
     c = dpcore.ngram_counts(priv, pub, n=1)
-    stats = dpcore.bayesian_statistics(c.user_counts, c.public_counts, C=1, max_items=12,
-                                       rng=derive_rng(1, "bayes-item-cap", 1, 1, 12))
+    stats = dpcore.bayesian_statistics(
+        c.user_counts, c.public_counts, C=1, max_items=12, rng=derive_rng(1, "bayes-item-cap", 1, 1, 12)
+    )
     prep = stats.prepare(S=1e-3, rho=0.3, sensitivity="strict", max_users=5000)
-    rel = prep.release(epsilon=0.5, delta=1e-5, calibration="auto",
-                       rng=derive_rng(1, "bayes-release", 0.5, 1e-5, 1, 1e-3, 1, 0.3, "auto", "strict", 12, 5000))
+    rel = prep.release(
+        epsilon=0.5,
+        delta=1e-5,
+        calibration="auto",
+        rng=derive_rng(1, "bayes-release", 0.5, 1e-5, 1, 1e-3, 1, 0.3, "auto", "strict", 12, 5000),
+    )
     assert np.array_equal(out.release.theta, rel.theta) and out.release.sigma == rel.sigma
     again = replay(json.loads(json.dumps(spec.record())), priv)
     assert np.array_equal(again.release.theta, out.release.theta)
@@ -172,8 +249,16 @@ def test_kl_epsilon_record_carries_L_and_N_max(classroom):
     """Issue 22 found the KL-vs-ε export without L and N_max, which its sweep uses: the strict curve depends on both,
     so a record without them (the defaults) replays other numbers, and the complete record replays the same."""
     priv, pub = classroom
-    spec = BayesianKlEpsilonSpec(seed=0, corpus="classroom", corpus_hash=priv.content_hash,
-                                 public_hash=pub.content_hash, repetitions=2, epsilons=(0.5, 1.0), L=5, N_max=5000)
+    spec = BayesianKlEpsilonSpec(
+        seed=0,
+        corpus="classroom",
+        corpus_hash=priv.content_hash,
+        public_hash=pub.content_hash,
+        repetitions=2,
+        epsilons=(0.5, 1.0),
+        L=5,
+        N_max=5000,
+    )
     out = spec.run(priv, pub)
     rec = spec.record()
     assert (rec["L"], rec["N_max"]) == (5, 5000)
@@ -189,15 +274,17 @@ def test_kl_epsilon_record_carries_L_and_N_max(classroom):
 def _small_specs(priv, pub):
     """One spec of every kind the page's tabs offer that the replay test does not run as a script, at small sizes."""
     common = dict(corpus="classroom", corpus_hash=priv.content_hash, public_hash=pub.content_hash, seed=2)
-    return [BayesianDataSweepSpec(**common, sweep="users", repetitions=2),
-            BayesianPerplexitySpec(**common, epsilon=2.0),
-            BayesianAttackSpec(**common, trials=10),
-            BayesianEndToEndSpec(**common, epsilon=0.5),
-            TopicDpCurveSpec(**common, parameter="size", repetitions=2, stage="noisy")]
+    return [
+        BayesianDataSweepSpec(**common, sweep="users", repetitions=2),
+        BayesianPerplexitySpec(**common, epsilon=2.0),
+        BayesianAttackSpec(**common, trials=10),
+        BayesianEndToEndSpec(**common, epsilon=0.5),
+        TopicDpCurveSpec(**common, parameter="size", repetitions=2, stage="noisy"),
+    ]
 
 
 def test_generated_scripts_of_the_other_kinds_print_their_specs_numbers(classroom, tmp_path, monkeypatch, capsys):
-    """"Reproduce in Python" for the data sweeps, perplexity, the attack, EndToEndDP and the error curves: the
+    """ "Reproduce in Python" for the data sweeps, perplexity, the attack, EndToEndDP and the error curves: the
     generated script (run in this process: dpcore only, corpus by id) prints exactly the numbers of ``spec.run``
     (twice the same numbers: every draw comes from the spec's seed), and its figure code runs."""
     import runpy
@@ -214,6 +301,6 @@ def test_generated_scripts_of_the_other_kinds_print_their_specs_numbers(classroo
         out = capsys.readouterr().out
         assert "WARNING" not in out, out
         line = next(x for x in out.splitlines() if x.startswith("NUMBERS "))
-        assert json.loads(line[len("NUMBERS "):]) == expected, spec.KIND
+        assert json.loads(line[len("NUMBERS ") :]) == expected, spec.KIND
         if spec.NOTEBOOK_FIGURE:
             assert (tmp_path / f"{spec.KIND}_figure.html").stat().st_size > 1000, spec.KIND

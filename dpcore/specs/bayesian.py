@@ -59,9 +59,22 @@ from ..ngram_counts import ngram_counts
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real
 from .base import Spec, load_corpus
 
-__all__ = ["BayesianSpec", "BayesianKlEpsilonSpec", "BayesianDataSweepSpec", "BayesianPerplexitySpec",
-           "BayesianAttackSpec", "BayesianEndToEndSpec", "BayesianOutcome", "KlEpsilonOutcome", "SWEEP_EPS",
-           "MODES", "CALIBRATIONS", "SWEEPS", "ATTACK_EPS", "PERPLEXITY_REPETITIONS"]
+__all__ = [
+    "BayesianSpec",
+    "BayesianKlEpsilonSpec",
+    "BayesianDataSweepSpec",
+    "BayesianPerplexitySpec",
+    "BayesianAttackSpec",
+    "BayesianEndToEndSpec",
+    "BayesianOutcome",
+    "KlEpsilonOutcome",
+    "SWEEP_EPS",
+    "MODES",
+    "CALIBRATIONS",
+    "SWEEPS",
+    "ATTACK_EPS",
+    "PERPLEXITY_REPETITIONS",
+]
 
 SWEEP_EPS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 """ε grid of the KL-vs-ε sweep (000 Fig. 1)."""
@@ -81,8 +94,15 @@ PUBLIC_NOISE_SCALES = (0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0)
 
 
 def _curves(summary: dict) -> dict:
-    return {mech: {"x": [float(x) for x in c.x.tolist()], "mean": c.mean.tolist(), "lower": c.lower.tolist(),
-                   "upper": c.upper.tolist()} for mech, c in summary.items()}
+    return {
+        mech: {
+            "x": [float(x) for x in c.x.tolist()],
+            "mean": c.mean.tolist(),
+            "lower": c.lower.tolist(),
+            "upper": c.upper.tolist(),
+        }
+        for mech, c in summary.items()
+    }
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -99,9 +119,12 @@ class _BayesianCommon(Spec):
     def _validated(self) -> dict:
         if self.public_hash is not None and not isinstance(self.public_hash, str):
             raise TypeError(f"public_hash must be a string (Corpus.content_hash), got public_hash={self.public_hash!r}")
-        return dict(S=check_real("S", self.S, low=0.0), rho=check_probability(
-            self.rho, "rho", allow_zero=False), C=check_int("C", self.C, low=1),
-            calibration=check_choice("calibration", self.calibration, CALIBRATIONS))
+        return dict(
+            S=check_real("S", self.S, low=0.0),
+            rho=check_probability(self.rho, "rho", allow_zero=False),
+            C=check_int("C", self.C, low=1),
+            calibration=check_choice("calibration", self.calibration, CALIBRATIONS),
+        )
 
     # -------------------------------------------------------------- data (noise-free)
     def public_corpus(self, public=None):
@@ -112,8 +135,10 @@ class _BayesianCommon(Spec):
                 raise ValueError("public must be given when the spec names no corpus id, got corpus=None")
             public = load_corpus(self.corpus, which="public")
         if self.public_hash is not None and public.content_hash != self.public_hash:
-            raise ValueError(f"public must be the public corpus the spec was made on (content hash "
-                             f"{self.public_hash[:12]}…), got content hash {public.content_hash[:12]}…")
+            raise ValueError(
+                f"public must be the public corpus the spec was made on (content hash "
+                f"{self.public_hash[:12]}…), got content hash {public.content_hash[:12]}…"
+            )
         return public
 
     @staticmethod
@@ -136,8 +161,12 @@ class _WithCaps(_BayesianCommon):
     N_max: int = 10_000
 
     def _validated(self) -> dict:
-        return {**super()._validated(), "n": check_int("n", self.n, low=1, high=10),
-                "L": check_int("L", self.L, low=1), "N_max": check_int("N_max", self.N_max, low=1, high=MAX_USERS_CAP)}
+        return {
+            **super()._validated(),
+            "n": check_int("n", self.n, low=1, high=10),
+            "L": check_int("L", self.L, low=1),
+            "N_max": check_int("N_max", self.N_max, low=1, high=MAX_USERS_CAP),
+        }
 
 
 class BayesianOutcome(NamedTuple):
@@ -158,7 +187,7 @@ class BayesianSpec(_WithCaps):
     """BayesianDP's release at (ε, δ): θ = softmax(log μ_ps + N(0, σ²)) (000 §3; SPEC §3b for the strict mode)."""
 
     KIND = "bayesian"
-    NOTEBOOK_FIGURE = '''
+    NOTEBOOK_FIGURE = """
 order = np.argsort(-result.p)[:20]
 labels = [" ".join(result.counts.vocabulary[i]) for i in order]
 prior = public_baseline(result.counts.public_counts)
@@ -167,7 +196,7 @@ fig = go.Figure([go.Bar(x=labels, y=result.p[order], name="private (not released
                  go.Bar(x=labels, y=result.release.theta[order], name=f"released θ ({spec.mode})")])
 fig.update_layout(barmode="group", yaxis_title="probability", title=f"The 20 most frequent private {spec.n}-grams, "
                   f"BayesianDP {spec.mode} at ε = {spec.epsilon:g}, δ = {spec.delta:g}")
-'''
+"""
     NOTEBOOK_IMPORTS = "import numpy as np\nfrom dpcore.bayesian_baselines import public_baseline"
 
     epsilon: float = 1.0
@@ -175,15 +204,30 @@ fig.update_layout(barmode="group", yaxis_title="probability", title=f"The 20 mos
     mode: str = "strict"
 
     def _validated(self) -> dict:
-        return {**super()._validated(), "epsilon": check_epsilon(self.epsilon), "delta": check_delta(self.delta),
-                "mode": check_choice("mode", self.mode, MODES)}
+        return {
+            **super()._validated(),
+            "epsilon": check_epsilon(self.epsilon),
+            "delta": check_delta(self.delta),
+            "mode": check_choice("mode", self.mode, MODES),
+        }
 
     # -------------------------------------------------------------- salts
     def salt(self, mode: str | None = None) -> tuple:
         """The release's salt (every parameter of the release); ``mode``: the side-by-side panel's release of that
         mode (the spec's own mode gives the page's release salt)."""
-        return ("bayes-release", self.epsilon, self.delta, self.n, self.S, self.C, self.rho, self.calibration,
-                self.mode if mode is None else check_choice("mode", mode, MODES), self.L, self.N_max)
+        return (
+            "bayes-release",
+            self.epsilon,
+            self.delta,
+            self.n,
+            self.S,
+            self.C,
+            self.rho,
+            self.calibration,
+            self.mode if mode is None else check_choice("mode", mode, MODES),
+            self.L,
+            self.N_max,
+        )
 
     def item_cap_salt(self) -> tuple:
         """The salt of strict mode's seeded choice of L n-grams per user (independent of ε: drawn once)."""
@@ -196,8 +240,9 @@ fig.update_layout(barmode="group", yaxis_title="probability", title=f"The 20 mos
 
     def strict_statistics(self, counts):
         """Clamped and L-capped statistics for the strict mode (the seeded item choice)."""
-        return bayesian_statistics(counts.user_counts, counts.public_counts, C=self.C, max_items=self.L,
-                                   rng=self.rng(*self.item_cap_salt()))
+        return bayesian_statistics(
+            counts.user_counts, counts.public_counts, C=self.C, max_items=self.L, rng=self.rng(*self.item_cap_salt())
+        )
 
     def prepare(self, statistics, mode: str | None = None):
         """The prepared mechanism of ``mode`` (default the spec's) from its statistics: strict → γ_strict with the
@@ -208,8 +253,9 @@ fig.update_layout(barmode="group", yaxis_title="probability", title=f"The 20 mos
 
     def release(self, prepared, mode: str | None = None):
         """One release from ``prepared`` at (ε, δ), drawn from ``rng(*salt(mode))``."""
-        return prepared.release(epsilon=self.epsilon, delta=self.delta, calibration=self.calibration,
-                                rng=self.rng(*self.salt(mode)))
+        return prepared.release(
+            epsilon=self.epsilon, delta=self.delta, calibration=self.calibration, rng=self.rng(*self.salt(mode))
+        )
 
     # -------------------------------------------------------------- the whole computation
     def run(self, corpus=None, public=None) -> BayesianOutcome:
@@ -219,8 +265,15 @@ fig.update_layout(barmode="group", yaxis_title="probability", title=f"The 20 mos
         prepared = self.prepare(stats)
         rel = self.release(prepared)
         p = counts.private_distribution()
-        return BayesianOutcome(counts, p, prepared, rel, local.sensitivity(self.S, "worst-case"),
-                               kl_divergence(p, rel.theta), kl_divergence(p, public_baseline(counts.public_counts)))
+        return BayesianOutcome(
+            counts,
+            p,
+            prepared,
+            rel,
+            local.sensitivity(self.S, "worst-case"),
+            kl_divergence(p, rel.theta),
+            kl_divergence(p, public_baseline(counts.public_counts)),
+        )
 
     @staticmethod
     def top_rows(result: BayesianOutcome, top: int = 20) -> list[dict]:
@@ -228,16 +281,27 @@ fig.update_layout(barmode="group", yaxis_title="probability", title=f"The 20 mos
         probabilities (the export's rows)."""
         order = np.argsort(-result.p)[:top]
         prior = public_baseline(result.counts.public_counts)
-        return [{"rank": r + 1, "ngram": " ".join(result.counts.vocabulary[i]), "private_probability": result.p[i],
-                 "public_prior_probability": prior[i], "released_probability": result.release.theta[i]}
-                for r, i in enumerate(order)]
+        return [
+            {
+                "rank": r + 1,
+                "ngram": " ".join(result.counts.vocabulary[i]),
+                "private_probability": result.p[i],
+                "public_prior_probability": prior[i],
+                "released_probability": result.release.theta[i],
+            }
+            for r, i in enumerate(order)
+        ]
 
     def numbers(self, result: BayesianOutcome) -> dict:
         rows = self.top_rows(result, 50)
-        return {"sensitivity_gamma": float(result.prepared.sensitivity), "sigma_ps": float(result.release.sigma),
-                "kl_to_private": float(result.kl), "kl_public_prior": float(result.kl_public),
-                "top_ngrams": [r["ngram"] for r in rows],
-                "top_released_probability": [float(r["released_probability"]) for r in rows]}
+        return {
+            "sensitivity_gamma": float(result.prepared.sensitivity),
+            "sigma_ps": float(result.release.sigma),
+            "kl_to_private": float(result.kl),
+            "kl_public_prior": float(result.kl_public),
+            "top_ngrams": [r["ngram"] for r in rows],
+            "top_released_probability": [float(r["released_probability"]) for r in rows],
+        }
 
 
 class KlEpsilonOutcome(NamedTuple):
@@ -255,7 +319,7 @@ class BayesianKlEpsilonSpec(_WithCaps):
     Laplace + public, the public prior (and EndToEndDP); k-anonymity at K as a flat line."""
 
     KIND = "bayesian-kl-epsilon"
-    NOTEBOOK_FIGURE = '''
+    NOTEBOOK_FIGURE = """
 fig = go.Figure()
 for mech, curve in result.summary.items():
     fig.add_trace(go.Scatter(x=curve.x, y=curve.mean, mode="lines+markers", name=mech,
@@ -265,7 +329,7 @@ if spec.K >= 2:
     fig.add_hline(y=result.kl_k, line_dash="dot", annotation_text=f"k-anonymity, K = {spec.K} (not DP)")
 fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title="ε (log scale)",
                   yaxis_title="KL(private ‖ release) (lower is better)", title=f"KL vs ε ({spec.n}-grams)")
-'''
+"""
 
     delta: float = 1e-5
     W: int = 2
@@ -280,14 +344,31 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title="ε (log scale
             raise ValueError("epsilons must hold at least one ε, got epsilons=()")
         if not isinstance(self.with_end_to_end, (bool, np.bool_)):
             raise TypeError(f"with_end_to_end must be a bool, got with_end_to_end={self.with_end_to_end!r}")
-        return {**super()._validated(), "delta": check_delta(self.delta), "W": check_int("W", self.W, low=1),
-                "K": check_int("K", self.K, low=1), "repetitions": check_int("repetitions", self.repetitions, low=1),
-                "with_end_to_end": bool(self.with_end_to_end), "epsilons": eps}
+        return {
+            **super()._validated(),
+            "delta": check_delta(self.delta),
+            "W": check_int("W", self.W, low=1),
+            "K": check_int("K", self.K, low=1),
+            "repetitions": check_int("repetitions", self.repetitions, low=1),
+            "with_end_to_end": bool(self.with_end_to_end),
+            "epsilons": eps,
+        }
 
     def salt(self) -> tuple:
         """The sweep's salt (the page exports it): every parameter; the ε grid too when it is not SWEEP_EPS."""
-        base = ("bayes-eps-sweep", self.delta, self.n, self.S, self.C, self.rho, self.W, self.calibration,
-                self.with_end_to_end, self.L, self.N_max)
+        base = (
+            "bayes-eps-sweep",
+            self.delta,
+            self.n,
+            self.S,
+            self.C,
+            self.rho,
+            self.W,
+            self.calibration,
+            self.with_end_to_end,
+            self.L,
+            self.N_max,
+        )
         return base if self.epsilons == SWEEP_EPS else base + (self.epsilons,)
 
     def mechanisms(self) -> tuple:
@@ -295,10 +376,21 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title="ε (log scale
 
     def sweep(self, counts):
         """kl_vs_epsilon at the spec (the part the page caches)."""
-        return kl_vs_epsilon(counts, epsilons=self.epsilons, delta=self.delta, S=self.S, C=self.C, rho=self.rho,
-                             W=self.W, repetitions=self.repetitions, rng=self.rng(*self.salt()),
-                             calibration=self.calibration, mechanisms=self.mechanisms(), max_items=self.L,
-                             max_users=self.N_max)
+        return kl_vs_epsilon(
+            counts,
+            epsilons=self.epsilons,
+            delta=self.delta,
+            S=self.S,
+            C=self.C,
+            rho=self.rho,
+            W=self.W,
+            repetitions=self.repetitions,
+            rng=self.rng(*self.salt()),
+            calibration=self.calibration,
+            mechanisms=self.mechanisms(),
+            max_items=self.L,
+            max_users=self.N_max,
+        )
 
     def k_anonymity_kl(self, counts) -> float:
         """KL(p ‖ k-anonymity's release at K) (deterministic; not DP)."""
@@ -311,12 +403,22 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title="ε (log scale
 
     def rows(self, result: KlEpsilonOutcome) -> list[dict]:
         """The page's export rows: mean and 10–90 % band per (mechanism, ε); k-anonymity at K as a flat line."""
-        rows = [{"mechanism": mech, "epsilon": x, "mean_kl": mean, "lower_kl": lo, "upper_kl": hi}
-                for mech, c in result.summary.items()
-                for x, mean, lo, hi in zip(c.x.tolist(), c.mean.tolist(), c.lower.tolist(), c.upper.tolist())]
+        rows = [
+            {"mechanism": mech, "epsilon": x, "mean_kl": mean, "lower_kl": lo, "upper_kl": hi}
+            for mech, c in result.summary.items()
+            for x, mean, lo, hi in zip(c.x.tolist(), c.mean.tolist(), c.lower.tolist(), c.upper.tolist())
+        ]
         if self.K >= 2:
-            rows += [{"mechanism": f"k-anonymity, K = {self.K} (not DP)", "epsilon": x, "mean_kl": result.kl_k,
-                      "lower_kl": result.kl_k, "upper_kl": result.kl_k} for x in self.epsilons]
+            rows += [
+                {
+                    "mechanism": f"k-anonymity, K = {self.K} (not DP)",
+                    "epsilon": x,
+                    "mean_kl": result.kl_k,
+                    "lower_kl": result.kl_k,
+                    "upper_kl": result.kl_k,
+                }
+                for x in self.epsilons
+            ]
         return rows
 
     def numbers(self, result: KlEpsilonOutcome) -> dict:
@@ -329,11 +431,11 @@ class BayesianDataSweepSpec(_WithCaps):
     (``"vocabulary"``) or the public data's quality (``"public"``), strict BayesianDP beside the paper's."""
 
     KIND = "bayesian-data-sweep"
-    NOTEBOOK_FIGURE = '''
+    NOTEBOOK_FIGURE = """
 fig = go.Figure([go.Scatter(x=c.x, y=c.mean, mode="lines+markers", name=mech) for mech, c in result.items()])
 fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title=spec.x_column(),
                   yaxis_title="KL(private ‖ release) (lower is better)", title=f"KL vs {spec.sweep} at ε = {spec.epsilon:g}")
-'''
+"""
 
     sweep: str = "users"
     epsilon: float = 1.0
@@ -342,21 +444,47 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title=spec.x_column(
     repetitions: int = 10
 
     def _validated(self) -> dict:
-        return {**super()._validated(), "sweep": check_choice("sweep", self.sweep, SWEEPS),
-                "epsilon": check_epsilon(self.epsilon), "delta": check_delta(self.delta),
-                "W": check_int("W", self.W, low=1), "repetitions": check_int("repetitions", self.repetitions, low=1)}
+        return {
+            **super()._validated(),
+            "sweep": check_choice("sweep", self.sweep, SWEEPS),
+            "epsilon": check_epsilon(self.epsilon),
+            "delta": check_delta(self.delta),
+            "W": check_int("W", self.W, low=1),
+            "repetitions": check_int("repetitions", self.repetitions, low=1),
+        }
 
     def salt(self) -> tuple:
-        return ("bayes", self.sweep, self.n, self.epsilon, self.delta, self.S, self.C, self.rho, self.W,
-                self.calibration, self.L, self.N_max)
+        return (
+            "bayes",
+            self.sweep,
+            self.n,
+            self.epsilon,
+            self.delta,
+            self.S,
+            self.C,
+            self.rho,
+            self.W,
+            self.calibration,
+            self.L,
+            self.N_max,
+        )
 
     def x_column(self) -> str:
         return {"users": "users", "vocabulary": "vocabulary", "public": "public_noise"}[self.sweep]
 
     def sweep_table(self, counts):
-        kw = dict(epsilon=self.epsilon, delta=self.delta, S=self.S, C=self.C, rho=self.rho,
-                  repetitions=min(self.repetitions, 5), calibration=self.calibration, rng=self.rng(*self.salt()),
-                  max_items=self.L, max_users=self.N_max)
+        kw = dict(
+            epsilon=self.epsilon,
+            delta=self.delta,
+            S=self.S,
+            C=self.C,
+            rho=self.rho,
+            repetitions=min(self.repetitions, 5),
+            calibration=self.calibration,
+            rng=self.rng(*self.salt()),
+            max_items=self.L,
+            max_users=self.N_max,
+        )
         if self.sweep == "users":
             sizes = sorted({max(2, int(x)) for x in np.geomspace(min(20, counts.n_users), counts.n_users, 7).round()})
             return kl_vs_users(counts, user_numbers=sizes, W=self.W, mechanisms=SWEEP_MECHANISMS, **kw)
@@ -386,24 +514,48 @@ class BayesianPerplexitySpec(_BayesianCommon):
     K: int = 10
 
     def _validated(self) -> dict:
-        return {**super()._validated(), "epsilon": check_epsilon(self.epsilon), "delta": check_delta(self.delta),
-                "W": check_int("W", self.W, low=1), "K": check_int("K", self.K, low=1)}
+        return {
+            **super()._validated(),
+            "epsilon": check_epsilon(self.epsilon),
+            "delta": check_delta(self.delta),
+            "W": check_int("W", self.W, low=1),
+            "K": check_int("K", self.K, low=1),
+        }
 
     def split_salt(self) -> tuple:
         return ("bayes-perplexity-split",)
 
     def salt(self) -> tuple:
-        return ("bayes-perplexity", self.epsilon, self.delta, self.S, self.C, self.rho, self.W, self.K,
-                self.calibration)
+        return (
+            "bayes-perplexity",
+            self.epsilon,
+            self.delta,
+            self.S,
+            self.C,
+            self.rho,
+            self.W,
+            self.K,
+            self.calibration,
+        )
 
     def setup(self, corpus, public=None):
         """The held-out split and the trigram counts (noise-free given the seed; the page caches it)."""
         return perplexity_setup(self._private(corpus), self.public_corpus(public), rng=self.rng(*self.split_salt()))
 
     def table(self, setup):
-        return perplexity_table(setup, epsilon=self.epsilon, delta=self.delta, S=self.S, C=self.C, rho=self.rho,
-                                W=self.W, K=self.K, repetitions=PERPLEXITY_REPETITIONS, rng=self.rng(*self.salt()),
-                                calibration=self.calibration)
+        return perplexity_table(
+            setup,
+            epsilon=self.epsilon,
+            delta=self.delta,
+            S=self.S,
+            C=self.C,
+            rho=self.rho,
+            W=self.W,
+            K=self.K,
+            repetitions=PERPLEXITY_REPETITIONS,
+            rng=self.rng(*self.salt()),
+            calibration=self.calibration,
+        )
 
     def run(self, corpus=None, public=None):
         """(table, number of held-out trigrams, number of held-out sentences)."""
@@ -412,8 +564,11 @@ class BayesianPerplexitySpec(_BayesianCommon):
 
     def numbers(self, result) -> dict:
         tab = result[0]
-        return {"perplexity": dict(zip(tab["mechanism"].tolist(), tab["perplexity"].tolist())),
-                "heldout_trigrams": result[1], "heldout_sentences": result[2]}
+        return {
+            "perplexity": dict(zip(tab["mechanism"].tolist(), tab["perplexity"].tolist())),
+            "heldout_trigrams": result[1],
+            "heldout_sentences": result[2],
+        }
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -429,16 +584,30 @@ class BayesianAttackSpec(_BayesianCommon):
     trials: int = 100
 
     def _validated(self) -> dict:
-        return {**super()._validated(), "n": check_int("n", self.n, low=1, high=10), "delta": check_delta(self.delta),
-                "W": check_int("W", self.W, low=1), "trials": check_int("trials", self.trials, low=10)}
+        return {
+            **super()._validated(),
+            "n": check_int("n", self.n, low=1, high=10),
+            "delta": check_delta(self.delta),
+            "W": check_int("W", self.W, low=1),
+            "trials": check_int("trials", self.trials, low=10),
+        }
 
     def salt(self) -> tuple:
         return ("bayes-attack", self.n, self.delta, self.S, self.C, self.rho, self.W, self.trials, self.calibration)
 
     def attack(self, counts):
-        return membership_inference(counts, epsilons=ATTACK_EPS, delta=self.delta, S=self.S, C=self.C, rho=self.rho,
-                                    W=self.W, trials=self.trials, calibration=self.calibration,
-                                    rng=self.rng(*self.salt()))
+        return membership_inference(
+            counts,
+            epsilons=ATTACK_EPS,
+            delta=self.delta,
+            S=self.S,
+            C=self.C,
+            rho=self.rho,
+            W=self.W,
+            trials=self.trials,
+            calibration=self.calibration,
+            rng=self.rng(*self.salt()),
+        )
 
     def run(self, corpus=None, public=None):
         return self.attack(self.counts(corpus, public))
@@ -459,8 +628,12 @@ class BayesianEndToEndSpec(_BayesianCommon):
     delta: float = 1e-5
 
     def _validated(self) -> dict:
-        return {**super()._validated(), "n": check_int("n", self.n, low=1, high=10),
-                "epsilon": check_epsilon(self.epsilon), "delta": check_delta(self.delta)}
+        return {
+            **super()._validated(),
+            "n": check_int("n", self.n, low=1, high=10),
+            "epsilon": check_epsilon(self.epsilon),
+            "delta": check_delta(self.delta),
+        }
 
     def split_salt(self) -> tuple:
         return ("bayes-e2e-split", self.n, self.C)
@@ -474,8 +647,9 @@ class BayesianEndToEndSpec(_BayesianCommon):
 
     def release(self, prepared):
         """(release, evaluation) at ε from ``rng(*salt())``."""
-        return prepared.release_with_evaluation(epsilon=self.epsilon, delta=self.delta, calibration=self.calibration,
-                                                rng=self.rng(*self.salt()))
+        return prepared.release_with_evaluation(
+            epsilon=self.epsilon, delta=self.delta, calibration=self.calibration, rng=self.rng(*self.salt())
+        )
 
     def run(self, corpus=None, public=None):
         counts = self.counts(corpus, public)
@@ -483,8 +657,12 @@ class BayesianEndToEndSpec(_BayesianCommon):
 
     def numbers(self, result) -> dict:
         rel, inside, p = result
-        return {"S_star": float(rel.S_star), "rho_star": float(rel.rho_star),
-                "score_sensitivity": float(inside.score_sensitivity), "kl_to_private": float(kl_divergence(p, rel.theta))}
+        return {
+            "S_star": float(rel.S_star),
+            "rho_star": float(rel.rho_star),
+            "score_sensitivity": float(inside.score_sensitivity),
+            "kl_to_private": float(kl_divergence(p, rel.theta)),
+        }
 
 
 def k_anonymity(counts, K: int):
