@@ -19,14 +19,16 @@ from dpcore.bayesian_baselines import public_baseline
 from dpcore.bayesian_experiments import kl_vs_k, summarise
 from dpcore.specs.bayesian import (
     SWEEP_EPS,  # noqa: F401  (the ε grid of 000 Fig. 1, read by the page and the figures)
+    BayesianKlEpsilonSpec,
+    BayesianOutcome,
+    BayesianSpec,
+    KlEpsilonOutcome,
+)
+from dpcore.specs.bayesian_experiments import (
     BayesianAttackSpec,
     BayesianDataSweepSpec,
     BayesianEndToEndSpec,
-    BayesianKlEpsilonSpec,
-    BayesianOutcome,
     BayesianPerplexitySpec,
-    BayesianSpec,
-    KlEpsilonOutcome,
 )
 
 K_OPTIONS = (1, 2, 5, 10, 20, 50, 100, 200)

@@ -10,13 +10,12 @@ from .notebook import notebook, script
 
 # the pages' specs (importing registers them for replay)
 from .audit import AuditSpec
-from .bayesian import (
+from .bayesian import BayesianKlEpsilonSpec, BayesianSpec
+from .bayesian_experiments import (
     BayesianAttackSpec,
     BayesianDataSweepSpec,
     BayesianEndToEndSpec,
-    BayesianKlEpsilonSpec,
     BayesianPerplexitySpec,
-    BayesianSpec,
 )
 from .dpne import DpneOutcome, DpneSpec
 from .m101 import M101CitiesSpec, M101Spec
