@@ -86,7 +86,7 @@ class PageRelease(NamedTuple):
                                kl_divergence(self.p, public_baseline(self.counts.public_counts)))
 
 
-_NOT_ITEM_CAP = ("epsilon", "delta", "S", "rho", "calibration", "mode", "N_max")
+_NOT_ITEM_CAP = ("epsilon", "delta", "S", "rho", "calibration", "mode", "max_users")
 """Fields strict mode's item choice does not depend on (its cache ignores them)."""
 
 

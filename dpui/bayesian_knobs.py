@@ -65,7 +65,7 @@ def bayesian_knobs() -> BayesKnobs:
 
 SPEC_WIDGETS = {"corpus": "corpus", "seed": "seed", "epsilon": "eps", "delta": "delta", "n": "bayes_n", "S": "bayes_S",
                 "rho": "bayes_rho", "C": "bayes_C", "calibration": "bayes_calibration", "mode": "bayes_mode",
-                "L": "bayes_L", "N_max": "bayes_Nmax", "W": "bayes_W", "K": "bayes_K", "repetitions": "bayes_reps",
+                "max_items": "bayes_L", "max_users": "bayes_Nmax", "W": "bayes_W", "K": "bayes_K", "repetitions": "bayes_reps",
                 "trials": "bayes_trials"}
 """The widget (URL) key of each field of the page's specs (dpcore.specs.bayesian): the page builds its specs from
 these widgets, and a preset written as a spec sets them (:func:`widget_values`)."""

@@ -84,14 +84,14 @@ def strict_statistics_for(private_hash: str, public_hash: str, n: int, C: int, L
                           _public_counts):
     """Clamped and L-capped statistics; the seed is in the key (the item choice is random): BayesianSpec's
     strict_statistics, drawn from its item-cap salt (dpcore.specs.bayesian)."""
-    spec = BayesianSpec(seed=seed, n=n, C=C, L=L)
+    spec = BayesianSpec(seed=seed, n=n, C=C, max_items=L)
     return spec.strict_statistics(SimpleNamespace(user_counts=_user_counts, public_counts=_public_counts))
 
 
 def strict_prepared_for(private_hash, public_hash, n, C, S, rho, L, N_max, seed, _user_counts, _public_counts):
     """The strict prepared mechanism (γ_strict); raises ValueError naming max_users if the corpus is larger."""
     stats = strict_statistics_for(private_hash, public_hash, n, C, L, seed, _user_counts, _public_counts)
-    return BayesianSpec(seed=seed, n=n, C=C, S=S, rho=rho, L=L, N_max=N_max).prepare(stats, "strict")
+    return BayesianSpec(seed=seed, n=n, C=C, S=S, rho=rho, max_items=L, max_users=N_max).prepare(stats, "strict")
 
 
 def modes_panel(*, strict, local, p, epsilon: float, delta: float, calibration: str, rng_strict, rng_local):

@@ -18,7 +18,7 @@ SPEC_WIDGETS = {"corpus": "corpus", "seed": "seed", "epsilon": "eps", "delta": "
                 "m": "topicdp_m", "n": "topicdp_n", "n_topics": "topicdp_k", "max_iter": "topicdp_max_iter",
                 "learning_method": "topicdp_method", "max_doc_update_iter": "topicdp_doc_iter",
                 "max_features": "topicdp_vocab", "sample_users": "topicdp_N", "sampler_seed": "topicdp_sampler_seed",
-                "clip": "topicdp_vips_B", "iterations": "topicdp_vips_J", "parameter": "topicdp_curve_param",
+                "clip_norm": "topicdp_vips_B", "iterations": "topicdp_vips_J", "parameter": "topicdp_curve_param",
                 "repetitions": "topicdp_reps", "stage": "topicdp_stage"}
 """The widget (URL) key of each field of the page's specs (dpcore.specs.topicdp)."""
 

@@ -42,7 +42,8 @@ ph, qh = priv.content_hash, pub.content_hash
 with user_errors():  # one spec per computation (dpcore.specs.bayesian): its draws, cache key, export and notebook
     common = dict(seed=seed, corpus=settings.data, corpus_hash=ph, public_hash=qh, S=S, rho=rho, C=C,
                   calibration=calibration)
-    spec = BayesianSpec(**common, n=n, L=mk.L, N_max=mk.N_max, epsilon=eps, delta=delta, mode=mk.mode)
+    caps = dict(common, n=n, max_items=mk.L, max_users=mk.N_max)  # strict mode's L and N_max (dpcore's names)
+    spec = BayesianSpec(**caps, epsilon=eps, delta=delta, mode=mk.mode)
     now = data.release_for(spec, priv, pub)
     counts, p, local, gamma_worst, strict, prepared, release = now
     sigma_classic = prepared.sigma(epsilon=eps, delta=delta, calibration="classic")
@@ -84,8 +85,7 @@ with tab_eps:
     with_e2e = st.toggle("Add EndToEndDP (S and ρ tuned privately, total ε) — a few seconds", value=False,
                          key="bayes_e2e_curve", **IN_URL)
     with user_errors():
-        kl_spec = BayesianKlEpsilonSpec(**common, n=n, L=mk.L, N_max=mk.N_max, delta=delta, W=W, K=K, repetitions=reps,
-                                        with_end_to_end=with_e2e)
+        kl_spec = BayesianKlEpsilonSpec(**caps, delta=delta, W=W, K=K, repetitions=reps, with_end_to_end=with_e2e)
         curves = data.kl_epsilon_for(kl_spec, priv, pub)  # with EndToEndDP when asked (the export's spec)
         summary = data.kl_epsilon_for(kl_spec.replace(with_end_to_end=False), priv, pub).summary
     shown, kl_k = curves.summary, curves.kl_k
@@ -113,8 +113,7 @@ def data_tab(kind, x, x_title, title):
                           hint="Press **Run** to compute this experiment (a few seconds)."):
             return
         with user_errors():
-            sweep = BayesianDataSweepSpec(**common, n=n, L=mk.L, N_max=mk.N_max, sweep=kind, epsilon=eps, delta=delta,
-                                          W=W, repetitions=reps)
+            sweep = BayesianDataSweepSpec(**caps, sweep=kind, epsilon=eps, delta=delta, W=W, repetitions=reps)
             df = data.data_sweep(sweep, priv, pub)
         fig, alt = figures.data_sweep_figure(df, x, title=title, x_title=x_title)
         show_figure(fig, alt=alt, key=f"bayes_fig_{kind}")
@@ -148,8 +147,8 @@ with tab_ppl:
                           "the trigram distributions and score them (about a second)."):
             return
         with user_errors():
-            tab, n_tri, n_sent = data.perplexity_for(BayesianPerplexitySpec(**common, epsilon=eps, delta=delta, W=W, K=K),
-                                                     priv, pub)
+            ppl = BayesianPerplexitySpec(**common, epsilon=eps, delta=delta, W=W, K=K)
+            tab, n_tri, n_sent = data.perplexity_for(ppl, priv, pub)
         st.dataframe(tab.rows(), hide_index=True, width="stretch", column_config={
             "perplexity": st.column_config.NumberColumn(format="%.3f")})
         st.caption(text("bayesian", "perplexity_footer", trigrams=n_tri, sentences=n_sent))

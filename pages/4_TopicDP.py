@@ -50,7 +50,7 @@ with user_errors():  # one spec (dpcore.specs.topicdp): the draws, the export's 
                        lda_engine=lda.engine, n_topics=lda.n_topics, max_iter=lda.max_iter,
                        learning_method=lda.learning_method, max_doc_update_iter=lda.max_doc_update_iter,
                        max_features=lda.max_features, sample_users=sampler.sample_users, sampler_seed=sampler.seed,
-                       clip=clip, iterations=iterations)
+                       clip_norm=clip, iterations=iterations)
     size = sensitivity_sampler_size(gamma)
     model = data.model_for(corpus.content_hash, spec.lda_settings(), corpus)
     table = topic_keyword_matrix(model, m=m, n=n)
@@ -61,7 +61,7 @@ delta_s = sens.delta_s
 
 # ------------------------------------------------------------------------------ what the numbers mean
 # the SensitivityResult carries γ, so each release labels itself (random DP; strict and Laplace: DP for the values)
-releases = spec.release(table, sens)  # rng("topicdp", "release", ε, δ, m, n, γ, Δ_s): every parameter of the release
+releases = spec.release(table, sens)  # rng("topicdp", "release", ε, δ, m, n, γ, Δ_s): every parameter
 story = tdp.sigma_story(epsilon=eps, delta=delta, delta_s=delta_s, m=m, n=n, gamma=gamma)
 docs = data.prompt_docs_for(corpus.content_hash, model.words, corpus)  # None: the corpus has no prompts
 with user_errors():  # VIPS-LDA: its release at (ε, δ, B, J, seed), read on the same table (one reference for all)
@@ -112,7 +112,7 @@ with tab_words:
     export_settings = {
         "page": "TopicDP", "epsilon": eps, "delta": delta, "seed": settings.seed,
         "corpus": settings.corpus_label, "corpus_hash": corpus.content_hash, "gamma": gamma, "m": m, "n": n,
-        "lda": lda.as_dict(), "sampler": {"sample_users": sampler.sample_users,  # None: the corpus' size (the draws' file is keyed by it)
+        "lda": lda.as_dict(), "sampler": {"sample_users": sampler.sample_users,  # None = the corpus' size (keys the draws)
                     "sample_users_N": sampler.dataset_size(corpus.n_users), "seed": sampler.seed},
         "sampled_pairs_h": sens.h, "sensitivity_rank_k": sens.k, "sampled_sensitivity_delta_s": delta_s,
         "noise_scales": {mech: rel.noise_scale for mech, rel in shown.items()},  # VIPS-LDA's σ: on counts

@@ -64,7 +64,7 @@ def test_bayesian_exports_replay_and_the_generated_notebooks(downloads, classroo
     at.select_slider(key="bayes_Nmax").set_value(5000).run()
     clean(at)
     rel, kl = _check_bayesian_exports(downloads, at, priv)
-    assert (rel["spec"]["L"], rel["spec"]["N_max"], kl["spec"]["L"], kl["spec"]["N_max"]) == (7, 5000, 7, 5000)
+    assert [r["spec"][f] for r in (rel, kl) for f in ("max_items", "max_users")] == [7, 5000, 7, 5000]
     # Reproduce in Python: the release's script and the KL-vs-ε notebook print the page's numbers
     got = run_script(downloads(at, "bayes_reproduce_release_py").decode("utf-8"), tmp_path)
     rows = rel["rows"]

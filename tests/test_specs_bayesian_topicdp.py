@@ -92,8 +92,8 @@ def test_registered_and_record_round_trips_through_json(cls):
         (lambda: BayesianSpec(epsilon=-1), r"epsilon must be > 0, got epsilon=-1"),
         (lambda: BayesianSpec(delta=1.5), r"delta"),
         (lambda: BayesianSpec(mode="loose"), r"mode must be one of .*got mode='loose'"),
-        (lambda: BayesianSpec(L=0), r"L must be >= 1, got L=0"),
-        (lambda: BayesianSpec(N_max=10**13), r"N_max must be <= "),
+        (lambda: BayesianSpec(max_items=0), r"max_items must be >= 1, got max_items=0"),
+        (lambda: BayesianSpec(max_users=10**13), r"max_users must be <= "),
         (lambda: BayesianSpec(rho=0), r"rho"),
         (lambda: BayesianSpec(C=0), r"C must be >= 1, got C=0"),
         (lambda: BayesianSpec(calibration="exact"), r"calibration must be one of"),
@@ -105,7 +105,7 @@ def test_registered_and_record_round_trips_through_json(cls):
         (lambda: TopicDpSpec(m=11), r"m must be <= 10, got m=11"),
         (lambda: TopicDpSpec(learning_method="fast"), r"learning_method must be one of"),
         (lambda: TopicDpSpec(sample_users=1), r"sample_users must be >= 2"),
-        (lambda: TopicDpSpec(clip=0), r"clip must be > 0"),
+        (lambda: TopicDpSpec(clip_norm=0), r"clip_norm must be > 0"),
     ],
 )
 def test_validation_names_parameter_and_value(make, message):
@@ -116,10 +116,15 @@ def test_validation_names_parameter_and_value(make, message):
 def test_keyword_only_frozen_and_normalised():
     with pytest.raises(TypeError):
         BayesianSpec(1.0)
-    spec = BayesianSpec(epsilon=2, L=7.0)
-    assert spec.epsilon == 2.0 and isinstance(spec.epsilon, float) and spec.L == 7 and isinstance(spec.L, int)
+    spec = BayesianSpec(epsilon=2, max_items=7.0)
+    assert (
+        spec.epsilon == 2.0
+        and isinstance(spec.epsilon, float)
+        and spec.max_items == 7
+        and isinstance(spec.max_items, int)
+    )
     with pytest.raises(dataclasses.FrozenInstanceError):
-        spec.L = 3
+        spec.max_items = 3
     assert TopicDpSpec().lda_engine in dpcore.topic_model.LDA_ENGINES  # the engine that really fits, recorded
 
 
@@ -136,8 +141,8 @@ def test_salts_are_the_pages_before_issue_22():
         C=2,
         calibration="classic",
         mode="local",
-        L=20,
-        N_max=2400,
+        max_items=20,
+        max_users=2400,
     )
     old = ("bayes-release", 0.5, 1e-6, 2, 0.01, 2, 0.4, "classic", "local", 20, 2400)
     assert s.salt() == old and _same_stream(s.rng(*s.salt()), _old_rng(5, *old))
@@ -153,8 +158,8 @@ def test_salts_are_the_pages_before_issue_22():
         W=3,
         calibration="classic",
         with_end_to_end=True,
-        L=20,
-        N_max=2400,
+        max_items=20,
+        max_users=2400,
     )
     assert _same_stream(
         k.rng(*k.salt()), _old_rng(5, "bayes-eps-sweep", 1e-6, 2, 0.01, 2, 0.4, 3, "classic", True, 20, 2400)
@@ -171,8 +176,8 @@ def test_salts_are_the_pages_before_issue_22():
         C=2,
         W=3,
         calibration="classic",
-        L=20,
-        N_max=2400,
+        max_items=20,
+        max_users=2400,
     )
     assert _same_stream(
         d.rng(*d.salt()), _old_rng(5, "bayes", "vocabulary", 2, 0.5, 1e-6, 0.01, 2, 0.4, 3, "classic", 20, 2400)
@@ -185,7 +190,7 @@ def test_salts_are_the_pages_before_issue_22():
     e = BayesianEndToEndSpec(seed=5, n=2, C=2, epsilon=0.5, delta=1e-6, calibration="classic")
     assert _same_stream(e.rng(*e.salt()), _old_rng(5, "bayes-e2e", 0.5, 1e-6, 2, 2, "classic"))
     assert _same_stream(e.rng(*e.split_salt()), _old_rng(5, "bayes-e2e-split", 2, 2))
-    t = TopicDpSpec(seed=5, epsilon=2.0, delta=1e-6, gamma=0.2, m=4, n=6, n_topics=8, clip=5.0, iterations=2)
+    t = TopicDpSpec(seed=5, epsilon=2.0, delta=1e-6, gamma=0.2, m=4, n=6, n_topics=8, clip_norm=5.0, iterations=2)
     assert _same_stream(t.rng(*t.salt(1.25)), _old_rng(5, "topicdp", "release", 2.0, 1e-6, 4, 6, 0.2, 1.25))
     assert _same_stream(t.rng(*t.vips_salt()), _old_rng(5, "topicdp", "vips", 2.0, 1e-6, 8, 5.0, 2))
     from dpui.topicdp_vips import salt as page_vips_salt
@@ -220,8 +225,8 @@ def test_bayesian_release_is_the_old_page_path_and_replays(classroom):
         corpus_hash=priv.content_hash,
         public_hash=pub.content_hash,
         epsilon=0.5,
-        L=12,
-        N_max=5000,
+        max_items=12,
+        max_users=5000,
     )
     out = spec.run(priv, pub)
     c = dpcore.ngram_counts(priv, pub, n=1)
@@ -242,7 +247,7 @@ def test_bayesian_release_is_the_old_page_path_and_replays(classroom):
     with pytest.raises(ValueError, match="public must be the public corpus the spec was made on"):
         spec.replace(public_hash="0" * 64).run(priv, pub)
     with pytest.raises(ValueError, match="max_users"):  # more users than the public cap N_max
-        spec.replace(N_max=100).run(priv, pub)
+        spec.replace(max_users=100).run(priv, pub)
 
 
 def test_kl_epsilon_record_carries_L_and_N_max(classroom):
@@ -256,14 +261,14 @@ def test_kl_epsilon_record_carries_L_and_N_max(classroom):
         public_hash=pub.content_hash,
         repetitions=2,
         epsilons=(0.5, 1.0),
-        L=5,
-        N_max=5000,
+        max_items=5,
+        max_users=5000,
     )
     out = spec.run(priv, pub)
     rec = spec.record()
-    assert (rec["L"], rec["N_max"]) == (5, 5000)
+    assert (rec["max_items"], rec["max_users"]) == (5, 5000)  # L and N_max
     assert spec.numbers(replay(rec, priv)) == spec.numbers(out)
-    for missing in ("L", "N_max"):
+    for missing in ("max_items", "max_users"):
         partial = {k: v for k, v in rec.items() if k != missing}
         other = replay(partial, priv).summary[dpcore.bayesian_experiments.BAYESIAN_STRICT]
         assert not np.array_equal(other.mean, out.summary[dpcore.bayesian_experiments.BAYESIAN_STRICT].mean), missing

@@ -14,7 +14,9 @@ Specs of the experiment tabs (in :mod:`dpcore.specs.bayesian_experiments`):
 
 Every spec names the private corpus (``corpus``, ``corpus_hash``) and the public one (``public_hash``: the prior
 and the vocabulary are the public corpus's n-grams; ``load_corpus(corpus, which="public")`` loads it). ``run(corpus,
-public=None)`` loads the public corpus by id when it is not given and checks its hash.
+public=None)`` loads the public corpus by id when it is not given and checks its hash. Strict mode's caps are the
+fields ``max_items`` (L, distinct n-grams kept per user) and ``max_users`` (N_max, the public cap on users), as
+:func:`dpcore.bayesian_dp` names them; below they are written L and N_max.
 
 Draws (bit-identical to the page before issue 22; :meth:`salt` of each spec is the page's exported ``rng_salt``):
 
@@ -147,18 +149,19 @@ class _BayesianCommon(Spec):
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class _WithCaps(_BayesianCommon):
-    """Order n and strict mode's caps: L distinct n-grams kept per user, N_max users at most (public)."""
+    """Order n and strict mode's caps (SPEC §3b): ``max_items`` = L distinct n-grams kept per user, ``max_users`` =
+    N_max users at most (a public cap) — the names of dpcore.bayesian_dp's keywords."""
 
     n: int = 1
-    L: int = 50
-    N_max: int = 10_000
+    max_items: int = 50
+    max_users: int = 10_000
 
     def _validated(self) -> dict:
         return {
             **super()._validated(),
             "n": check_int("n", self.n, low=1, high=10),
-            "L": check_int("L", self.L, low=1),
-            "N_max": check_int("N_max", self.N_max, low=1, high=MAX_USERS_CAP),
+            "max_items": check_int("max_items", self.max_items, low=1),
+            "max_users": check_int("max_users", self.max_users, low=1, high=MAX_USERS_CAP),
         }
 
 
@@ -218,13 +221,13 @@ fig.update_layout(barmode="group", yaxis_title="probability", title=f"The 20 mos
             self.rho,
             self.calibration,
             self.mode if mode is None else check_choice("mode", mode, MODES),
-            self.L,
-            self.N_max,
+            self.max_items,
+            self.max_users,
         )
 
     def item_cap_salt(self) -> tuple:
         """The salt of strict mode's seeded choice of L n-grams per user (independent of ε: drawn once)."""
-        return ("bayes-item-cap", self.n, self.C, self.L)
+        return ("bayes-item-cap", self.n, self.C, self.max_items)
 
     # -------------------------------------------------------------- the parts (the page caches each)
     def local_statistics(self, counts):
@@ -234,14 +237,18 @@ fig.update_layout(barmode="group", yaxis_title="probability", title=f"The 20 mos
     def strict_statistics(self, counts):
         """Clamped and L-capped statistics for the strict mode (the seeded item choice)."""
         return bayesian_statistics(
-            counts.user_counts, counts.public_counts, C=self.C, max_items=self.L, rng=self.rng(*self.item_cap_salt())
+            counts.user_counts,
+            counts.public_counts,
+            C=self.C,
+            max_items=self.max_items,
+            rng=self.rng(*self.item_cap_salt()),
         )
 
     def prepare(self, statistics, mode: str | None = None):
         """The prepared mechanism of ``mode`` (default the spec's) from its statistics: strict → γ_strict with the
         user cap N_max (ValueError naming max_users for a larger corpus); local → γ measured by brute force."""
         if (mode or self.mode) == "strict":
-            return statistics.prepare(S=self.S, rho=self.rho, sensitivity="strict", max_users=self.N_max)
+            return statistics.prepare(S=self.S, rho=self.rho, sensitivity="strict", max_users=self.max_users)
         return statistics.prepare(S=self.S, rho=self.rho)
 
     def release(self, prepared, mode: str | None = None):
@@ -359,8 +366,8 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title="ε (log scale
             self.W,
             self.calibration,
             self.with_end_to_end,
-            self.L,
-            self.N_max,
+            self.max_items,
+            self.max_users,
         )
         return base if self.epsilons == SWEEP_EPS else base + (self.epsilons,)
 
@@ -381,8 +388,8 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title="ε (log scale
             rng=self.rng(*self.salt()),
             calibration=self.calibration,
             mechanisms=self.mechanisms(),
-            max_items=self.L,
-            max_users=self.N_max,
+            max_items=self.max_items,
+            max_users=self.max_users,
         )
 
     def k_anonymity_kl(self, counts) -> float:

@@ -76,8 +76,8 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title=spec.x_column(
             self.rho,
             self.W,
             self.calibration,
-            self.L,
-            self.N_max,
+            self.max_items,
+            self.max_users,
         )
 
     def x_column(self) -> str:
@@ -93,8 +93,8 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title=spec.x_column(
             repetitions=min(self.repetitions, 5),
             calibration=self.calibration,
             rng=self.rng(*self.salt()),
-            max_items=self.L,
-            max_users=self.N_max,
+            max_items=self.max_items,
+            max_users=self.max_users,
         )
         if self.sweep == "users":
             sizes = sorted({max(2, int(x)) for x in np.geomspace(min(20, counts.n_users), counts.n_users, 7).round()})

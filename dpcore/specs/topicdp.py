@@ -4,7 +4,7 @@ What it describes: the LDA fit of the private corpus (``lda_*`` fields, :class:`
 topic–keyword table, the sampled sensitivity Δ_s at confidence γ (the sampler's N = ``sample_users`` and seed,
 :class:`dpcore.SamplerSettings`), one release of the table by each of TopicDP (as in the thesis), TopicDP corrected,
 TopicDP strict, MVG and Laplace (:func:`dpcore.release_all`), and VIPS-LDA (noise on the model's counts inside
-training, clip norm B = ``clip``, J = ``iterations``) with its public-only fit, both read on the same table
+training, clip norm B = ``clip_norm``, J = ``iterations``) with its public-only fit, both read on the same table
 (:mod:`dpcore.topic_vips`); the errors of each against the table.
 
 The sampled sensitivities are never computed here (2h LDA fits): :meth:`TopicDpSpec.run` reads the stored draws
@@ -196,7 +196,7 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
                         f"{spec.m} × {spec.n} (Δ_s = {result.sensitivity.delta_s:.4g})")
 """
 
-    clip: float = DEFAULT_CLIP_NORM
+    clip_norm: float = DEFAULT_CLIP_NORM
     iterations: int = DEFAULT_ITERATIONS
     with_vips: bool = True
 
@@ -205,7 +205,7 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
             raise TypeError(f"with_vips must be a bool, got with_vips={self.with_vips!r}")
         return {
             **super()._validated(),
-            "clip": check_real("clip", self.clip, low=0.0, low_inclusive=False),
+            "clip_norm": check_real("clip_norm", self.clip_norm, low=0.0, low_inclusive=False),
             "iterations": check_int("iterations", self.iterations, low=1),
             "with_vips": bool(self.with_vips),
         }
@@ -216,7 +216,7 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
         return ("topicdp", "release", self.epsilon, self.delta, self.m, self.n, self.gamma, delta_s)
 
     def vips_salt(self) -> list:
-        return vips_salt(self.epsilon, self.delta, self.n_topics, self.clip, self.iterations)
+        return vips_salt(self.epsilon, self.delta, self.n_topics, self.clip_norm, self.iterations)
 
     # -------------------------------------------------------------- the parts (the page caches each)
     def release(self, table, sensitivity) -> dict:
@@ -240,7 +240,9 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
         """VIPS-LDA's release at (ε, δ, B, J) on the setup, drawn from ``rng(*vips_salt())``."""
         from ..topic_vips import setup_release
 
-        return setup_release(setup, self.epsilon, self.delta, self.clip, self.iterations, self.rng(*self.vips_salt()))
+        return setup_release(
+            setup, self.epsilon, self.delta, self.clip_norm, self.iterations, self.rng(*self.vips_salt())
+        )
 
     def public_corpus(self, public=None):
         """The public corpus (VIPS-LDA's vocabulary and start): ``public``, else the one ``corpus`` names; its hash
