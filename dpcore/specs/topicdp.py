@@ -269,14 +269,14 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
 
         if corpus is None:
             raise ValueError("corpus must be a Corpus (TopicDpSpec runs on the private corpus), got corpus=None")
-        model = self.model(corpus)
+        model = self.model(corpus, save=self.corpus != "upload")  # nothing derived from an upload on disk
         table = self.table(model)
         draws = self.draws(corpus)
         sens = draws.sensitivity(gamma=self.gamma, m=self.m, n=self.n)
         releases = self.release(table, sens)
         vips = public_only = None
         if self.with_vips:
-            setup = self.vips_setup(corpus, self.public_corpus(public))
+            setup = self.vips_setup(corpus, self.public_corpus(public), save=self.corpus != "upload")
             vips = compare_release(self.vips_release(setup), model=model, table=table, mechanism=VIPS_NAME)
             public_only = compare_release(
                 public_only_release(setup), model=model, table=table, mechanism=PUBLIC_ONLY_NAME
@@ -369,7 +369,7 @@ fig.update_layout(xaxis_title=spec.parameter, yaxis_type="log", yaxis_title="L1 
     def run(self, corpus=None):
         if corpus is None:
             raise ValueError("corpus must be a Corpus (TopicDpCurveSpec runs on the private corpus), got corpus=None")
-        return self.curve(self.model(corpus), self.draws(corpus))
+        return self.curve(self.model(corpus, save=self.corpus != "upload"), self.draws(corpus))
 
     def numbers(self, result) -> dict:
         def clean(a):
