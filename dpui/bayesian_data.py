@@ -1,8 +1,8 @@
 """Cached loaders of the Bayesian n-gram DP page (paper 000; SPEC §3): counts, statistics, sweeps.
 
 What does not depend on ε is cached by corpus hashes and parameters (``st.cache_resource`` for the
-large read-only objects, ``st.cache_data`` for small tables); noisy sweeps take the seed as an
-argument, so the seed is in their key, and draw from ``rng_for(seed, salt…)``. The corpora are
+large read-only objects, ``st.cache_data`` for small tables); noisy computations are keyed by their
+spec (dpcore.specs.bayesian: the seed and every parameter are in ``spec.key()``) and draw from the spec's ``rng``. The corpora are
 underscore arguments so Streamlit does not hash them. All maths lives in dpcore.
 """
 
@@ -11,31 +11,29 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from dpcore import ngram_counts
-from dpcore.bayesian import bayesian_statistics, prepare_end_to_end
-from dpcore.bayesian_experiments import (
-    BAYESIAN_STRICT,
-    BAYESIAN,
-    END_TO_END,
-    LAPLACE,
-    LAPLACE_PUBLIC,
-    PUBLIC,
-    kl_vs_epsilon,
-    kl_vs_k,
-    kl_vs_public_quality,
-    kl_vs_users,
-    kl_vs_vocabulary,
-    membership_inference,
-    perplexity_setup,
-    perplexity_table,
-)
+from typing import NamedTuple
 
-from .state import rng_for
+from dpcore import kl_divergence, ngram_counts
+from dpcore.bayesian import bayesian_statistics
+from dpcore.bayesian_baselines import public_baseline
+from dpcore.bayesian_experiments import kl_vs_k, summarise
+from dpcore.specs.bayesian import (
+    SWEEP_EPS,  # noqa: F401  (the ε grid of 000 Fig. 1, read by the page and the figures)
+    BayesianKlEpsilonSpec,
+    BayesianOutcome,
+    BayesianSpec,
+    KlEpsilonOutcome,
+)
+from dpcore.specs.bayesian_experiments import (
+    BayesianAttackSpec,
+    BayesianDataSweepSpec,
+    BayesianEndToEndSpec,
+    BayesianPerplexitySpec,
+)
 
 K_OPTIONS = (1, 2, 5, 10, 20, 50, 100, 200)
 """K of the k-anonymity baseline (the page's K slider and the KL-vs-K sweep)."""
-SWEEP_EPS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
-"""ε grid of the KL-vs-ε sweep (000 Fig. 1)."""
+
 
 
 # ------------------------------------------------------------------------------ noise-free
@@ -67,69 +65,113 @@ def k_sweep(private_hash, public_hash, n, _private, _public):
     return kl_vs_k(counts_for(private_hash, public_hash, n, _private, _public), Ks=K_OPTIONS)
 
 
-# ------------------------------------------------------------------------------ seed in the key
-# Every parameter that changes a draw salts it (issue 21 item 5), so two views never share their noise.
-def eps_sweep_salt(n, S, C, rho, W, delta, calibration, with_e2e, L, N_max) -> tuple:
-    """The salt of :func:`eps_sweep`'s draws (the page exports it as it is)."""
-    return ("bayes-eps-sweep", delta, n, S, C, rho, W, calibration, with_e2e, L, N_max)
+# ------------------------------------------------------------------------------ keyed by the spec (seed included)
+# One spec per computation (dpcore.specs.bayesian, issue 22): its fields are the cache key (``spec.key()``), its
+# ``rng`` and salts the draws, so the page, its export and a replay of the export draw the same numbers.
+class PageRelease(NamedTuple):
+    """The release tab's objects: the counts, p, both modes' prepared mechanisms, the release of the spec's mode."""
+
+    counts: object
+    p: np.ndarray
+    local: object
+    gamma_worst: float
+    strict: object
+    prepared: object
+    release: object
+
+    def outcome(self) -> BayesianOutcome:
+        """As :meth:`BayesianSpec.run` returns it (what the spec's ``numbers`` reads)."""
+        return BayesianOutcome(self.counts, self.p, self.prepared, self.release, self.gamma_worst,
+                               kl_divergence(self.p, self.release.theta),
+                               kl_divergence(self.p, public_baseline(self.counts.public_counts)))
+
+
+_NOT_ITEM_CAP = ("epsilon", "delta", "S", "rho", "calibration", "mode", "max_users")
+"""Fields strict mode's item choice does not depend on (its cache ignores them)."""
+
+
+@st.cache_resource(show_spinner="Capping users at L n-grams …", max_entries=16)
+def _strict_statistics(cap_key: str, _spec: BayesianSpec, _counts):
+    return _spec.strict_statistics(_counts)
+
+
+def release_for(spec: BayesianSpec, _private, _public) -> PageRelease:
+    """The spec's release from the cached parts (counts, the local statistics and γ, strict mode's item choice):
+    the numbers of ``spec.run(private, public)``. The strict mechanism is prepared in both modes (the side-by-side
+    panel shows both): ValueError naming max_users when the corpus has more than N_max users."""
+    ph, qh = _private.content_hash, _public.content_hash
+    counts = counts_for(ph, qh, spec.n, _private, _public)
+    local, gamma_worst = prepared_for(ph, qh, spec.n, spec.C, spec.S, spec.rho, _private, _public)
+    strict = spec.prepare(_strict_statistics(spec.key(without=_NOT_ITEM_CAP), spec, counts), "strict")
+    prepared = strict if spec.mode == "strict" else local
+    return PageRelease(counts, private_distribution(ph, qh, spec.n, _private, _public), local, gamma_worst, strict,
+                       prepared, spec.release(prepared))
 
 
 @st.cache_data(show_spinner="Sweeping ε for every mechanism …", max_entries=32)
-def eps_sweep(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibration, seed, with_e2e, L, N_max,
-              _private, _public):
-    """000 Fig. 1 with our strict variant beside the paper's BayesianDP (L, N_max: strict mode's caps)."""
-    c = counts_for(private_hash, public_hash, n, _private, _public)
-    mechs = (BAYESIAN, BAYESIAN_STRICT, LAPLACE, LAPLACE_PUBLIC, PUBLIC) + ((END_TO_END,) if with_e2e else ())
-    return kl_vs_epsilon(c, epsilons=SWEEP_EPS, delta=delta, S=S, C=C, rho=rho, W=W, repetitions=reps,
-                         rng=rng_for(seed, *eps_sweep_salt(n, S, C, rho, W, delta, calibration, with_e2e, L, N_max)),
-                         calibration=calibration, mechanisms=mechs, max_items=L, max_users=N_max)
+def _eps_sweep(key: str, _spec: BayesianKlEpsilonSpec, _private, _public):
+    c = counts_for(_private.content_hash, _public.content_hash, _spec.n, _private, _public)
+    return _spec.sweep(c)
+
+
+def eps_sweep(spec: BayesianKlEpsilonSpec, _private, _public):
+    """000 Fig. 1 with our strict variant beside the paper's BayesianDP (the spec's table; cached by its key)."""
+    return _eps_sweep(spec.key(without=("K",)), spec, _private, _public)
+
+
+def kl_epsilon_for(spec: BayesianKlEpsilonSpec, _private, _public) -> KlEpsilonOutcome:
+    """The KL-vs-ε tab's outcome, as ``spec.run`` returns it (sweep and k-anonymity's KL from the caches)."""
+    table = eps_sweep(spec, _private, _public)
+    kl_k = float(k_sweep(_private.content_hash, _public.content_hash, spec.n, _private, _public
+                         ).filter(K=spec.K)["kl"].item()) if spec.K in K_OPTIONS else \
+        spec.k_anonymity_kl(counts_for(_private.content_hash, _public.content_hash, spec.n, _private, _public))
+    return KlEpsilonOutcome(table, summarise(table, "epsilon"), kl_k)
 
 
 @st.cache_data(show_spinner="Running the experiment …", max_entries=16)
-def data_sweep(kind, private_hash, public_hash, n, eps, S, C, rho, W, delta, reps, calibration, seed, L, N_max,
-               _private, _public):
-    """000 Figs. 2–4: KL against the number of users, the vocabulary size or the public data's quality, with our
-    strict BayesianDP (L, N_max: strict mode's caps) beside the paper's."""
-    c = counts_for(private_hash, public_hash, n, _private, _public)
-    kw = dict(epsilon=eps, delta=delta, S=S, C=C, rho=rho, repetitions=min(reps, 5), calibration=calibration,
-              rng=rng_for(seed, "bayes", kind, n, eps, delta, S, C, rho, W, calibration, L, N_max), max_items=L,
-              max_users=N_max)
-    mechs = (BAYESIAN, BAYESIAN_STRICT, LAPLACE, LAPLACE_PUBLIC, PUBLIC)
-    if kind == "users":
-        sizes = sorted({max(2, int(x)) for x in np.geomspace(min(20, c.n_users), c.n_users, 7).round()})
-        return kl_vs_users(c, user_numbers=sizes, W=W, mechanisms=mechs, **kw)
-    if kind == "vocabulary":
-        sizes = sorted({max(2, int(x)) for x in np.geomspace(min(50, c.vocabulary_size), c.vocabulary_size, 7).round()})
-        return kl_vs_vocabulary(c, sizes=sizes, W=W, mechanisms=mechs, **kw)
-    return kl_vs_public_quality(c, noise_scales=(0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0), **kw)
+def _data_sweep(key: str, _spec: BayesianDataSweepSpec, _private, _public):
+    return _spec.sweep_table(counts_for(_private.content_hash, _public.content_hash, _spec.n, _private, _public))
+
+
+def data_sweep(spec: BayesianDataSweepSpec, _private, _public):
+    """000 Figs. 2–4 (the spec's table): KL against the number of users, the vocabulary size or the public data's
+    quality, with our strict BayesianDP (L, N_max) beside the paper's."""
+    return _data_sweep(spec.key(), spec, _private, _public)
 
 
 @st.cache_resource(show_spinner="Splitting users and counting trigrams …", max_entries=4)
-def perplexity_data(private_hash, public_hash, seed, _private, _public):
-    return perplexity_setup(_private, _public, rng=rng_for(seed, "bayes-perplexity-split"))
+def perplexity_data(private_hash, public_hash, seed, _spec: BayesianPerplexitySpec, _private, _public):
+    return _spec.setup(_private, _public)
 
 
 @st.cache_data(show_spinner="Releasing trigram distributions …", max_entries=16)
-def perplexity_for(private_hash, public_hash, eps, S, C, rho, W, K, delta, calibration, seed, _private, _public):
+def _perplexity(key: str, _spec: BayesianPerplexitySpec, _private, _public):
+    setup = perplexity_data(_private.content_hash, _public.content_hash, _spec.seed, _spec, _private, _public)
+    return _spec.table(setup), int(setup.heldout.size), int(setup.n_heldout_sentences)
+
+
+def perplexity_for(spec: BayesianPerplexitySpec, _private, _public):
     """000 Table 1: the perplexity table, the number of held-out trigrams and of held-out sentences."""
-    setup = perplexity_data(private_hash, public_hash, seed, _private, _public)
-    return perplexity_table(setup, epsilon=eps, delta=delta, S=S, C=C, rho=rho, W=W, K=K, repetitions=3,
-                            rng=rng_for(seed, "bayes-perplexity", eps, delta, S, C, rho, W, K, calibration),
-                            calibration=calibration), setup.heldout.size, setup.n_heldout_sentences
+    return _perplexity(spec.key(), spec, _private, _public)
 
 
 @st.cache_data(show_spinner="Attacking: releases with and without the most active user …", max_entries=16)
-def attack_for(private_hash, public_hash, n, S, C, rho, W, delta, trials, calibration, seed, _private, _public):
-    c = counts_for(private_hash, public_hash, n, _private, _public)
-    return membership_inference(c, epsilons=(0.1, 0.3, 1.0, 3.0, 10.0), delta=delta, S=S, C=C, rho=rho, W=W,
-                                trials=trials, calibration=calibration,
-                                rng=rng_for(seed, "bayes-attack", n, delta, S, C, rho, W, trials, calibration))
+def _attack(key: str, _spec: BayesianAttackSpec, _private, _public):
+    return _spec.attack(counts_for(_private.content_hash, _public.content_hash, _spec.n, _private, _public))
+
+
+def attack_for(spec: BayesianAttackSpec, _private, _public):
+    return _attack(spec.key(), spec, _private, _public)
 
 
 @st.cache_resource(show_spinner="Scoring the (S, ρ) grid on the validation users …", max_entries=8)
-def end_to_end_for(private_hash, public_hash, n, C, seed, _private, _public):
-    c = counts_for(private_hash, public_hash, n, _private, _public)
-    return prepare_end_to_end(c.user_counts, c.public_counts, C=C, rng=rng_for(seed, "bayes-e2e-split", n, C))
+def _end_to_end(key: str, _spec: BayesianEndToEndSpec, _private, _public):
+    return _spec.prepare(counts_for(_private.content_hash, _public.content_hash, _spec.n, _private, _public))
+
+
+def end_to_end_for(spec: BayesianEndToEndSpec, _private, _public):
+    """The validation split and the scored (S, ρ) grid (independent of ε and δ: cached without them)."""
+    return _end_to_end(spec.key(without=("epsilon", "delta", "calibration")), spec, _private, _public)
 
 
 # what is computed from an upload is given back with it (issue 25)

@@ -75,15 +75,20 @@ def data_sweep_figure(df, x: str, *, title: str, x_title: str) -> tuple[go.Figur
     return fig, alt
 
 
+def kanon_figure(spec, _private, _public):
+    """000 Fig. 5 at the KL-vs-ε spec (its sweep without EndToEndDP; cached by the spec's key)."""
+    spec = spec.replace(with_end_to_end=False)
+    return _kanon_figure(spec.key(without=("K",)), spec, _private, _public)
+
+
 @st.cache_resource(show_spinner=False, max_entries=32)
-def kanon_figure(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibration, seed, L, N_max, _private, _public):
+def _kanon_figure(key: str, _spec, _private, _public):
     """000 Fig. 5 on one y-scale. It does not depend on the current ε: built once per setting (plotly's
     make_subplots alone costs ~50 ms per rerun). Right panel: our strict BayesianDP ((ε, δ)-DP) and the
     paper's (γ measured on the private data: not DP), each labelled with what it keeps."""
-    kdf = k_sweep(private_hash, public_hash, n, _private, _public)
+    kdf = k_sweep(_private.content_hash, _public.content_hash, _spec.n, _private, _public)
     kdf = kdf.subset(kdf["K"] >= 2)  # K = 1 is the private distribution itself (KL ≈ 0 off a log axis)
-    df = eps_sweep(private_hash, public_hash, n, S, C, rho, W, delta, reps, calibration, seed, False, L, N_max,
-                   _private, _public)
+    df = eps_sweep(_spec, _private, _public)
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.06,
                         subplot_titles=("k-anonymity — not DP: KL vs K", "BayesianDP: KL vs ε"))
     kanon = mechanism_style(KANON)

@@ -63,6 +63,19 @@ def bayesian_knobs() -> BayesKnobs:
     return BayesKnobs(S, rho, C, n, W, K, reps, calibration)
 
 
+SPEC_WIDGETS = {"corpus": "corpus", "seed": "seed", "epsilon": "eps", "delta": "delta", "n": "bayes_n", "S": "bayes_S",
+                "rho": "bayes_rho", "C": "bayes_C", "calibration": "bayes_calibration", "mode": "bayes_mode",
+                "max_items": "bayes_L", "max_users": "bayes_Nmax", "W": "bayes_W", "K": "bayes_K", "repetitions": "bayes_reps",
+                "trials": "bayes_trials"}
+"""The widget (URL) key of each field of the page's specs (dpcore.specs.bayesian): the page builds its specs from
+these widgets, and a preset written as a spec sets them (:func:`widget_values`)."""
+
+
+def widget_values(spec, fields) -> dict:
+    """``{widget key: value}`` that put the page's widgets at ``spec``'s ``fields`` (validated by the spec)."""
+    return {SPEC_WIDGETS[f]: getattr(spec, f) for f in fields}
+
+
 def guarantee_settings(data: str = "chat") -> dict:
     """The page's caps that its guarantees name, as keywords of :func:`dpcore.mechanism_guarantees` (W, K, L as
     ``max_items``, N_max as ``max_users``): this session's values where the page has set them, else the page's

@@ -11,12 +11,13 @@ and calls :func:`modes_panel`, which shows both σ and both KLs with their badge
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import numpy as np
 import streamlit as st
 
-from dpcore import bayesian_statistics, kl_divergence
-from dpcore.specs import derive_rng
+from dpcore import kl_divergence
+from dpcore.specs import BayesianSpec, derive_rng
 
 _IN_URL = {"bind": "query-params", "persist_state": "session"}
 MODES = {"strict": "strict (DP): caps L and N_max, γ bounded for every corpus",
@@ -81,14 +82,16 @@ def _rng(seed: int, *salt) -> np.random.Generator:
 @st.cache_resource(show_spinner="Capping users at L n-grams …", max_entries=16)
 def strict_statistics_for(private_hash: str, public_hash: str, n: int, C: int, L: int, seed: int, _user_counts,
                           _public_counts):
-    """Clamped and L-capped statistics; the seed is in the key (the item choice is random)."""
-    return bayesian_statistics(_user_counts, _public_counts, C=C, max_items=L, rng=_rng(seed, "bayes-item-cap", n, C, L))
+    """Clamped and L-capped statistics; the seed is in the key (the item choice is random): BayesianSpec's
+    strict_statistics, drawn from its item-cap salt (dpcore.specs.bayesian)."""
+    spec = BayesianSpec(seed=seed, n=n, C=C, max_items=L)
+    return spec.strict_statistics(SimpleNamespace(user_counts=_user_counts, public_counts=_public_counts))
 
 
 def strict_prepared_for(private_hash, public_hash, n, C, S, rho, L, N_max, seed, _user_counts, _public_counts):
     """The strict prepared mechanism (γ_strict); raises ValueError naming max_users if the corpus is larger."""
     stats = strict_statistics_for(private_hash, public_hash, n, C, L, seed, _user_counts, _public_counts)
-    return stats.prepare(S=S, rho=rho, sensitivity="strict", max_users=N_max)
+    return BayesianSpec(seed=seed, n=n, C=C, S=S, rho=rho, max_items=L, max_users=N_max).prepare(stats, "strict")
 
 
 def modes_panel(*, strict, local, p, epsilon: float, delta: float, calibration: str, rng_strict, rng_local):

@@ -125,23 +125,32 @@ def preset(page: str, entry: dict | None = None, *, data: str | None = None) -> 
         return {**shared, "eps": s["epsilon"], "delta": s["delta"], "dpne_delta0": s["contribution_limit"],
                 "dpne_eta": s["eta"], "dpne_T": s["max_length"], "dpne_c": dp["noise_decay"],
                 "dpne_pruning": dp["pruning"], "dpne_selection": dp["selection"], "dpne_policy": dp["policy"]}
-    if page == "2_Bayesian_ngram_DP":
+    if page == "2_Bayesian_ngram_DP":  # a spec at the paper's settings (validated), written into the widgets
+        from dpcore.specs import BayesianKlEpsilonSpec, BayesianSpec
+
+        from .bayesian_knobs import widget_values
+
         s, kl, cmp = pr.FIG1_SETTINGS, _defaults(kl_vs_epsilon), _defaults(pr.compare_bayesian_fig1)
-        return {**shared, "eps": s["epsilon"], "delta": cmp["delta"], "bayes_n": s["n"], "bayes_S": kl["S"],
-                "bayes_rho": kl["rho"], "bayes_C": kl["C"], "bayes_W": kl["W"], "bayes_reps": cmp["repetitions"],
-                "bayes_calibration": kl["calibration"], "bayes_mode": "local"}
+        common = dict(corpus=data, delta=cmp["delta"], n=s["n"], S=kl["S"], rho=kl["rho"], C=kl["C"],
+                      calibration=kl["calibration"])
+        release = BayesianSpec(**common, epsilon=s["epsilon"], mode="local")
+        sweep = BayesianKlEpsilonSpec(**common, W=kl["W"], repetitions=cmp["repetitions"])
+        return {**widget_values(release, ("corpus", "epsilon", "delta", "n", "S", "rho", "C", "calibration", "mode")),
+                **widget_values(sweep, ("W", "repetitions"))}
     if page == "4_TopicDP":
+        from dpcore.specs import TopicDpSpec
+
+        from .topicdp_knobs import widget_values
+
         s = pr.TOPICDP_SETTINGS
-        out = {**shared, "eps": s["epsilon"], "delta": s["delta"], "topicdp_gamma": s["gamma"], "topicdp_m": s["m"],
-               "topicdp_n": s["n"]}
+        fields = dict(corpus=data, epsilon=s["epsilon"], delta=s["delta"], gamma=s["gamma"], m=s["m"], n=s["n"])
         draws = entry.get("draws")
         if draws:  # the LDA and sampler settings ours were measured with
             lda, sampler = draws["lda"], draws["sampler"]
-            out.update(topicdp_k=lda["n_topics"], topicdp_max_iter=lda["max_iter"],
-                       topicdp_method=lda["learning_method"], topicdp_doc_iter=lda["max_doc_update_iter"],
-                       topicdp_vocab=lda["max_features"], topicdp_N=sampler["sample_users"] or 0,
-                       topicdp_sampler_seed=sampler["seed"])
-        return out
+            fields.update(n_topics=lda["n_topics"], max_iter=lda["max_iter"], learning_method=lda["learning_method"],
+                          max_doc_update_iter=lda["max_doc_update_iter"], max_features=lda["max_features"],
+                          sample_users=sampler["sample_users"], sampler_seed=sampler["seed"])
+        return widget_values(TopicDpSpec(**fields), [f for f in fields])
     raise ValueError(f"page must be one of {sorted(SECTIONS)}, got page={page!r}")
 
 

@@ -9,9 +9,6 @@ an argument, so it is in the cache key. All maths lives in dpcore.
 
 from __future__ import annotations
 
-import zlib
-
-import numpy as np
 import streamlit as st
 
 from dpcore import (
@@ -23,15 +20,13 @@ from dpcore import (
     save_topic_model,
 )
 from dpcore import topicdp as tdp
+from dpcore.specs.topicdp import TopicDpCurveSpec
 from dpcore.topic_prompts import prompt_documents, prompt_survival, prompt_survival_curve
 
 from .state import rng_for
 
 from . import uploads
 
-EPS_VALUES = tuple(np.arange(1.0, 10.01, 0.5))
-GAMMA_VALUES = (0.02, 0.07, 0.12, 0.17, 0.22)
-SIZE_VALUES = tuple(range(2, 11))
 
 
 @st.cache_resource(show_spinner="Counting words per document …", max_entries=4)
@@ -69,14 +64,14 @@ def draws_for(corpus_hash: str, lda: LdaSettings, sampler: SamplerSettings):
 
 
 @st.cache_data(show_spinner="Computing error curves …", max_entries=32)
-def curve_for(corpus_hash, lda, sampler, n_pairs, parameter, epsilon, delta, gamma, m, n, reps, stage, seed,
-              _model, _draws):
-    """Error of TopicDP, MVG and Laplace against ε, γ or the table size (mean and band over ``reps`` draws)."""
-    values = {"epsilon": EPS_VALUES, "gamma": GAMMA_VALUES, "size": SIZE_VALUES}[parameter]
-    rng = np.random.default_rng(np.random.SeedSequence([seed, zlib.crc32(f"topicdp-curve-{parameter}".encode())] + [
-        zlib.crc32(repr(v).encode()) for v in (epsilon, delta, gamma, m, n, reps, stage, n_pairs)]))  # every parameter
-    return tdp.error_curve(_model, _draws, parameter=parameter, values=values, epsilon=epsilon, delta=delta,
-                           gamma=gamma, m=m, n=n, repetitions=reps, rng=rng, stage=stage)
+def _curve(key: str, n_pairs: int, _spec: TopicDpCurveSpec, _model, _draws):
+    return _spec.curve(_model, _draws)
+
+
+def curve_for(spec: TopicDpCurveSpec, model, draws):
+    """Error of TopicDP, MVG and Laplace against ε, γ or the table size (mean and band over the spec's repetitions),
+    drawn from the spec's ``rng`` (dpcore.specs.topicdp); cached by its key and the number of stored pairs."""
+    return _curve(spec.key(), draws.n_pairs, spec, model, draws)
 
 
 @st.cache_resource(show_spinner="Counting the labelled conversations …", max_entries=4)

@@ -14,6 +14,21 @@ from .errors import user_errors
 from .state import IN_URL
 
 
+SPEC_WIDGETS = {"corpus": "corpus", "seed": "seed", "epsilon": "eps", "delta": "delta", "gamma": "topicdp_gamma",
+                "m": "topicdp_m", "n": "topicdp_n", "n_topics": "topicdp_k", "max_iter": "topicdp_max_iter",
+                "learning_method": "topicdp_method", "max_doc_update_iter": "topicdp_doc_iter",
+                "max_features": "topicdp_vocab", "sample_users": "topicdp_N", "sampler_seed": "topicdp_sampler_seed",
+                "clip_norm": "topicdp_vips_B", "iterations": "topicdp_vips_J", "parameter": "topicdp_curve_param",
+                "repetitions": "topicdp_reps", "stage": "topicdp_stage"}
+"""The widget (URL) key of each field of the page's specs (dpcore.specs.topicdp)."""
+
+
+def widget_values(spec, fields) -> dict:
+    """``{widget key: value}`` that put the page's widgets at ``spec``'s ``fields`` (N: 0 for None, the corpus' size)."""
+    return {SPEC_WIDGETS[f]: (0 if f == "sample_users" and getattr(spec, f) is None else getattr(spec, f))
+            for f in fields}
+
+
 def lda_and_sampler_knobs() -> tuple[LdaSettings, SamplerSettings, int]:
     """Draw the expander; return the LDA settings, the sampler settings and the number of worker processes."""
     with st.expander("Advanced: LDA and sampler settings (changing them needs a new sampler run)"):

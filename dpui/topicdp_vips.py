@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from dpcore import topic_vips as tv
+from dpcore.specs.topicdp import vips_salt
 from dpcore.topic_prompts import prompt_documents
 from dpcore.vips import (
     DEFAULT_CLIP_NORM,
@@ -76,8 +77,9 @@ def docs_for(private_hash: str, public_hash: str, n_topics: int, _corpus, _setup
 
 
 def salt(epsilon: float, delta: float, n_topics: int, clip: float, iterations: int) -> list:
-    """Every parameter that changes VIPS's release (the vocabulary and the start are fixed by the public data)."""
-    return ["topicdp", "vips", epsilon, delta, n_topics, clip, iterations]
+    """Every parameter that changes VIPS's release (the vocabulary and the start are fixed by the public data):
+    dpcore.specs.topicdp.vips_salt, the salt TopicDpSpec draws with."""
+    return vips_salt(epsilon, delta, n_topics, clip, iterations)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -10,14 +10,17 @@ import streamlit as st
 
 from dpcore import items_per_user, kl_divergence, review
 from dpcore.bayesian_baselines import k_anonymity_release, public_baseline
-from dpcore.bayesian_experiments import BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC, summarise
+from dpcore.bayesian_experiments import BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC
 from dpcore.paper_results import FIG1_BAYES
+from dpcore.specs import (BayesianAttackSpec, BayesianDataSweepSpec, BayesianEndToEndSpec, BayesianKlEpsilonSpec,
+                          BayesianPerplexitySpec, BayesianSpec)
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
-from dpui.bayesian_modes import mode_knobs, modes_panel, strict_prepared_for
+from dpui.bayesian_modes import mode_knobs, modes_panel
 from dpui import bayesian_data as data, bayesian_figures as figures
 from dpui.bayesian_knobs import bayesian_knobs
 from dpui.bayesian_panels import release_panel, text_panel
 from dpui.budget import record_release
+from dpui.reproduce import reproduce_buttons
 from dpui.sidebar import format_number as fmt
 from dpui.state import IN_URL, run_button
 from dpui.texts import text
@@ -36,16 +39,15 @@ priv, pub = settings.private, settings.public
 ph, qh = priv.content_hash, pub.content_hash
 
 # ------------------------------------------------------------------------------ the release at these settings
-with user_errors():
-    counts = data.counts_for(ph, qh, n, priv, pub)
-    p = data.private_distribution(ph, qh, n, priv, pub)
-    local, gamma_worst = data.prepared_for(ph, qh, n, C, S, rho, priv, pub)
-    strict = strict_prepared_for(ph, qh, n, C, S, rho, mk.L, mk.N_max, seed, counts.user_counts, counts.public_counts)
-    prepared = strict if mk.mode == "strict" else local
+with user_errors():  # one spec per computation (dpcore.specs.bayesian): its draws, cache key, export and notebook
+    common = dict(seed=seed, corpus=settings.data, corpus_hash=ph, public_hash=qh, S=S, rho=rho, C=C,
+                  calibration=calibration)
+    caps = dict(common, n=n, max_items=mk.L, max_users=mk.N_max)  # strict mode's L and N_max (dpcore's names)
+    spec = BayesianSpec(**caps, epsilon=eps, delta=delta, mode=mk.mode)
+    now = data.release_for(spec, priv, pub)
+    counts, p, local, gamma_worst, strict, prepared, release = now
     sigma_classic = prepared.sigma(epsilon=eps, delta=delta, calibration="classic")
     sigma_analytic = prepared.sigma(epsilon=eps, delta=delta, calibration="analytic")
-    release_salt = ("bayes-release", eps, delta, n, S, C, rho, calibration, mk.mode, mk.L, mk.N_max)  # all of them
-    release = prepared.release(epsilon=eps, delta=delta, calibration=calibration, rng=settings.rng(*release_salt))
 kl_now, kl_public = kl_divergence(p, release.theta), kl_divergence(p, public_baseline(counts.public_counts))
 view_settings = {"page": "Bayesian n-gram DP", "epsilon": eps, "delta": delta, "seed": seed,  # what an export needs
                  "corpus": settings.corpus_label, "private_corpus_hash": ph, "public_corpus_hash": qh, **k.as_dict(),
@@ -56,8 +58,7 @@ release_panel(k, counts=counts, prepared=prepared, release=release, gamma_worst=
               sigma_classic=sigma_classic, sigma_analytic=sigma_analytic, kl_now=kl_now, kl_public=kl_public)
 with user_errors():
     modes_panel(strict=strict, local=local, p=p, epsilon=eps, delta=delta, calibration=calibration,
-                rng_strict=settings.rng(*release_salt[:8], "strict", mk.L, mk.N_max),
-                rng_local=settings.rng(*release_salt[:8], "local", mk.L, mk.N_max))
+                rng_strict=spec.rng(*spec.salt("strict")), rng_local=spec.rng(*spec.salt("local")))
 
 (tab_now, tab_eps, tab_users, tab_vocab, tab_pub, tab_k, tab_ppl, tab_mia, tab_tune) = st.tabs([
     "Release", "KL vs ε", "Users", "Vocabulary", "Public quality", "k-anonymity vs ε", "Perplexity",
@@ -70,32 +71,27 @@ with tab_now:
         order = np.argsort(-p)[:top]
         labels = [" ".join(counts.vocabulary[i]) for i in order]
         alpha_t = public_baseline(counts.public_counts)
-        rows = [{"rank": r + 1, "ngram": lab, "private_probability": p[i], "public_prior_probability": alpha_t[i],
-                 "released_probability": release.theta[i]} for r, (lab, i) in enumerate(zip(labels, order))]
+        rows = BayesianSpec.top_rows(now.outcome(), top)  # the spec's numbers: what a replay of the export gives
         fig, alt = figures.release_figure(labels, order, p, alpha_t, release.theta, n=n)
         show_figure(fig, alt=alt, key="bayes_bars", records=rows)
         st.caption(text("bayesian", "release_caption"))
         export_view(f"top {top} {n}-grams", rows, settings={**view_settings, "top": top, "mechanism": BAYESIAN, "guarantee": release.guarantee,
                       "sensitivity_gamma": prepared.sensitivity, "sigma_ps": release.sigma,
-                      "rng_salt": list(release_salt)}, key="bayes_export_release")
+                      "rng_salt": list(spec.salt())}, key="bayes_export_release", spec=spec)
+        reproduce_buttons(spec, title=f"the BayesianDP {mk.mode} release", key="bayes_reproduce_release")
     release_view()
 
 with tab_eps:
     with_e2e = st.toggle("Add EndToEndDP (S and ρ tuned privately, total ε) — a few seconds", value=False,
                          key="bayes_e2e_curve", **IN_URL)
     with user_errors():
-        summary = summarise(data.eps_sweep(ph, qh, n, S, C, rho, W, delta, reps, calibration, seed, False, mk.L, mk.N_max, priv, pub),
-                            "epsilon")
-        shown = summary if not with_e2e else summarise(
-            data.eps_sweep(ph, qh, n, S, C, rho, W, delta, reps, calibration, seed, True, mk.L, mk.N_max, priv, pub), "epsilon")
-    kl_k = float(data.k_sweep(ph, qh, n, priv, pub).filter(K=K)["kl"].item())
+        kl_spec = BayesianKlEpsilonSpec(**caps, delta=delta, W=W, K=K, repetitions=reps, with_end_to_end=with_e2e)
+        curves = data.kl_epsilon_for(kl_spec, priv, pub)  # with EndToEndDP when asked (the export's spec)
+        summary = data.kl_epsilon_for(kl_spec.replace(with_end_to_end=False), priv, pub).summary
+    shown, kl_k = curves.summary, curves.kl_k
     fig, alt = figures.kl_eps_figure(shown, summary, eps=eps, K=K, kl_k=kl_k, title=(
         f"KL vs ε ({n}-grams, S = {fmt(S)}, ρ = {rho:g}, C = {C}, W = {W}, δ = {fmt(delta)}, {reps} repetitions)"))
-    rows = [{"mechanism": mech, "epsilon": x, "mean_kl": mean, "lower_kl": lo, "upper_kl": hi}
-            for mech, curve in shown.items()
-            for x, mean, lo, hi in zip(curve.x.tolist(), curve.mean.tolist(), curve.lower.tolist(), curve.upper.tolist())]
-    rows += [{"mechanism": f"k-anonymity, K = {K} (not DP)", "epsilon": x, "mean_kl": kl_k, "lower_kl": kl_k,
-              "upper_kl": kl_k} for x in data.SWEEP_EPS] if K >= 2 else []  # drawn as a flat line (no ε)
+    rows = kl_spec.rows(curves)  # k-anonymity at K (K ≥ 2) as a flat line: it has no ε
     show_figure(fig, alt=alt, key="bayes_kl_eps", records=rows)
     b, b_strict, lap, pub_kl = (dict(zip(summary[m].x.tolist(), summary[m].mean)) for m in (BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC))
     st.markdown(text("bayesian", "kl_eps_note", ratio_01=b[0.1] / lap[0.1], ratio_1=b[1.0] / lap[1.0], L=mk.L,
@@ -103,8 +99,9 @@ with tab_eps:
                      paper=1 - FIG1_BAYES.values["reduction"], public=pub_kl[0.1], public_data=settings.public_label))
     export_view("KL vs ε summary", rows, settings={**view_settings, "with_end_to_end": with_e2e, "sweep_epsilons": data.SWEEP_EPS,
                   "band": f"10–90% over {reps} seeded releases per ε",
-                  "rng_salt": list(data.eps_sweep_salt(n, S, C, rho, W, delta, calibration, with_e2e, mk.L, mk.N_max)),
-                  "k_anonymity_kl (not DP, at K)": kl_k}, key="bayes_export_kl")
+                  "rng_salt": list(kl_spec.salt()), "k_anonymity_kl (not DP, at K)": kl_k}, key="bayes_export_kl",
+                spec=kl_spec)
+    reproduce_buttons(kl_spec, title="KL vs ε (000 Fig. 1)", key="bayes_reproduce_kl")
 
 
 # ------------------------------------------------------------------------------ data sweeps, on a button
@@ -116,10 +113,11 @@ def data_tab(kind, x, x_title, title):
                           hint="Press **Run** to compute this experiment (a few seconds)."):
             return
         with user_errors():
-            df = data.data_sweep(kind, ph, qh, n, eps, S, C, rho, W, delta, reps, calibration, seed, mk.L, mk.N_max,
-                                 priv, pub)
+            sweep = BayesianDataSweepSpec(**caps, sweep=kind, epsilon=eps, delta=delta, W=W, repetitions=reps)
+            df = data.data_sweep(sweep, priv, pub)
         fig, alt = figures.data_sweep_figure(df, x, title=title, x_title=x_title)
         show_figure(fig, alt=alt, key=f"bayes_fig_{kind}")
+        reproduce_buttons(sweep, title=title, key=f"bayes_reproduce_{kind}")
     view()
 
 
@@ -134,7 +132,7 @@ with tab_pub:
              "(log scale; right = worse public data)", f"KL vs public-data quality at ε = {fmt(eps)} (000 Fig. 4)")
 
 with tab_k:
-    fig, alt = figures.kanon_figure(ph, qh, n, S, C, rho, W, delta, reps, calibration, seed, mk.L, mk.N_max, priv, pub)
+    fig, alt = figures.kanon_figure(kl_spec, priv, pub)
     show_figure(fig, alt=alt, key="bayes_kanon")
     rel_k = k_anonymity_release(counts.user_counts, counts.public_counts, K=K)
     guarantee_badge(rel_k.guarantee, name="k-anonymity")
@@ -149,7 +147,8 @@ with tab_ppl:
                           "the trigram distributions and score them (about a second)."):
             return
         with user_errors():
-            tab, n_tri, n_sent = data.perplexity_for(ph, qh, eps, S, C, rho, W, K, delta, calibration, seed, priv, pub)
+            ppl = BayesianPerplexitySpec(**common, epsilon=eps, delta=delta, W=W, K=K)
+            tab, n_tri, n_sent = data.perplexity_for(ppl, priv, pub)
         st.dataframe(tab.rows(), hide_index=True, width="stretch", column_config={
             "perplexity": st.column_config.NumberColumn(format="%.3f")})
         st.caption(text("bayesian", "perplexity_footer", trigrams=n_tri, sentences=n_sent))
@@ -163,7 +162,7 @@ with tab_mia:
         if not run_button("Run the attack", "bayes_run_mia", hint="Press **Run the attack** (a few seconds)."):
             return
         with user_errors():
-            df = data.attack_for(ph, qh, n, S, C, rho, W, delta, trials, calibration, seed, priv, pub)
+            df = data.attack_for(BayesianAttackSpec(**common, n=n, delta=delta, W=W, trials=trials), priv, pub)
         fig, alt = figures.attack_figure(df)
         show_figure(fig, alt=alt, key="bayes_mia")
         st.dataframe({c: df[c] for c in ("mechanism", "epsilon", "success_rate", "fpr", "fnr", "fpr_upper",
@@ -178,9 +177,8 @@ with tab_tune:
                           hint="Press the button to tune S and ρ privately (about a second)."):
             return
         with user_errors():
-            prep = data.end_to_end_for(ph, qh, n, C, seed, priv, pub)
-            res, inside = prep.release_with_evaluation(epsilon=eps, delta=delta, calibration=calibration,
-                                                       rng=settings.rng("bayes-e2e", eps, delta, n, C, calibration))
+            e2e = BayesianEndToEndSpec(**common, n=n, epsilon=eps, delta=delta)
+            res, inside = e2e.release(data.end_to_end_for(e2e, priv, pub))
         guarantee_badge(res.guarantee, name="EndToEndDP")
         record_release(res, name="EndToEndDP")  # the session budget lists it (from the next full run)
         c1, c2, c3, c4 = st.columns(4)

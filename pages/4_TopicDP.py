@@ -12,13 +12,15 @@ dpui.topicdp_figures; VIPS-LDA's knobs, loaders and panels: dpui.topicdp_vips; t
 import pandas as pd
 import streamlit as st
 
-from dpcore import release_all, review, sensitivity_sampler_size, topic_keyword_matrix
+from dpcore import review, sensitivity_sampler_size, topic_keyword_matrix
 from dpcore import topicdp as tdp
+from dpcore.specs import TopicDpSpec
 from dpui import exercise_mode, export_view, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui import topicdp_data as data
 from dpui import topicdp_figures as figures
 from dpui import topicdp_panels as panels
 from dpui import topicdp_vips as vipsui
+from dpui.reproduce import reproduce_buttons
 from dpui.state import IN_URL
 from dpui.texts import text
 from dpui.topicdp_knobs import lda_and_sampler_knobs
@@ -42,9 +44,15 @@ lda, sampler, workers = lda_and_sampler_knobs()
 clip, iterations = vipsui.knobs()
 m = c2.slider("m (topics in the table)", 2, min(10, lda.n_topics), min(10, lda.n_topics), key="topicdp_m", **IN_URL)
 n = c3.slider("n (keywords in the table)", 2, 10, 10, key="topicdp_n", **IN_URL)
-with user_errors():
+with user_errors():  # one spec (dpcore.specs.topicdp): the draws, the export's record and the notebook (issue 22)
+    spec = TopicDpSpec(seed=settings.seed, corpus=settings.data, corpus_hash=corpus.content_hash,
+                       public_hash=settings.public.content_hash, epsilon=eps, delta=delta, gamma=gamma, m=m, n=n,
+                       lda_engine=lda.engine, n_topics=lda.n_topics, max_iter=lda.max_iter,
+                       learning_method=lda.learning_method, max_doc_update_iter=lda.max_doc_update_iter,
+                       max_features=lda.max_features, sample_users=sampler.sample_users, sampler_seed=sampler.seed,
+                       clip_norm=clip, iterations=iterations)
     size = sensitivity_sampler_size(gamma)
-    model = data.model_for(corpus.content_hash, lda, corpus)
+    model = data.model_for(corpus.content_hash, spec.lda_settings(), corpus)
     table = topic_keyword_matrix(model, m=m, n=n)
 draws = sampled_draws(corpus, lda, sampler, size, gamma, workers)
 with user_errors():
@@ -53,8 +61,7 @@ delta_s = sens.delta_s
 
 # ------------------------------------------------------------------------------ what the numbers mean
 # the SensitivityResult carries γ, so each release labels itself (random DP; strict and Laplace: DP for the values)
-releases = release_all(table.matrix, epsilon=eps, delta=delta, sensitivity=sens,
-                       rng=settings.rng("topicdp", "release", eps, delta, m, n, gamma, delta_s))  # every parameter of the release
+releases = spec.release(table, sens)  # rng("topicdp", "release", ε, δ, m, n, γ, Δ_s): every parameter
 story = tdp.sigma_story(epsilon=eps, delta=delta, delta_s=delta_s, m=m, n=n, gamma=gamma)
 docs = data.prompt_docs_for(corpus.content_hash, model.words, corpus)  # None: the corpus has no prompts
 with user_errors():  # VIPS-LDA: its release at (ε, δ, B, J, seed), read on the same table (one reference for all)
@@ -105,18 +112,22 @@ with tab_words:
     export_settings = {
         "page": "TopicDP", "epsilon": eps, "delta": delta, "seed": settings.seed,
         "corpus": settings.corpus_label, "corpus_hash": corpus.content_hash, "gamma": gamma, "m": m, "n": n,
-        "lda": lda.as_dict(), "sampler": {"sample_users_N": sampler.dataset_size(corpus.n_users), "seed": sampler.seed},
+        "lda": lda.as_dict(), "sampler": {"sample_users": sampler.sample_users,  # None = the corpus' size (keys the draws)
+                    "sample_users_N": sampler.dataset_size(corpus.n_users), "seed": sampler.seed},
         "sampled_pairs_h": sens.h, "sensitivity_rank_k": sens.k, "sampled_sensitivity_delta_s": delta_s,
         "noise_scales": {mech: rel.noise_scale for mech, rel in shown.items()},  # VIPS-LDA's σ: on counts
         "thesis_sigma_true_epsilon": story.thesis_true_epsilon, "strict_bound_sqrt_2m": story.bound,
         "guarantees": {mech: rel.guarantee for mech, rel in shown.items()}, "vips": vipsui.export_settings(vips),
-        "rng_salt": ["topicdp", "release", eps, delta, m, n, gamma, delta_s],
+        "rng_salt": list(spec.salt(delta_s)),
         "release_order": "rows: LDA component index; columns: vocabulary order",
         "released": "clipped at 0, rows renormalised"}
-    export_view("keyword table before/after noise", rows, settings=export_settings, key="topicdp_export_keywords")
+    export_view("keyword table before/after noise", rows, settings=export_settings, key="topicdp_export_keywords",
+                spec=spec)
     export_view("this draw's errors", [{"metric": metric_name, **{mech: errs.at[metric_name, mech] for mech in errs}}
                                        for metric_name in errs.index],
-                settings=export_settings, key="topicdp_export_errors")
+                settings=export_settings, key="topicdp_export_errors", spec=spec)
+    reproduce_buttons(spec, title="the TopicDP releases (five matrix mechanisms, VIPS-LDA and the public-only fit)",
+                      key="topicdp_reproduce")
 
 with tab_curves:
     d1, d2, d3, d4 = st.columns(4)
@@ -130,8 +141,8 @@ with tab_curves:
     reps = d4.slider("repetitions", 5, 100, 20, 5, key="topicdp_reps", **IN_URL)
     log_y = d4.checkbox("log y-axis", value=True, key="topicdp_logy", **IN_URL)
     with user_errors():
-        curve = data.curve_for(corpus.content_hash, lda, sampler, draws.n_pairs, parameter, eps, delta, gamma, m, n,
-                               reps, stage, settings.seed, model, draws)
+        curve_spec = spec.curve_spec(parameter=parameter, repetitions=reps, stage=stage)
+        curve = data.curve_for(curve_spec, model, draws)
     fixed = {"epsilon": f"γ = {gamma:g}, {m} × {n}", "gamma": f"ε = {eps:g}, {m} × {n}",
              "size": f"ε = {eps:g}, γ = {gamma:g}"}[parameter]
     extra = vipsui.curve_series(vips, lda, model, parameter=parameter, metric=metric, values=curve.values, epsilon=eps,
@@ -139,6 +150,7 @@ with tab_curves:
     fig, alt = figures.curve_figure(curve, parameter, metric, fixed=fixed, delta=delta, reps=reps, log_y=log_y,
                                     extra=extra)
     show_figure(fig, alt=alt, key="topicdp_curve")
+    reproduce_buttons(curve_spec, title=f"the error curves against {parameter}", key="topicdp_reproduce_curve")
     for note in curve.skipped:
         st.info(f"Not drawn: {note}. Run the sampler at that γ (slider above) to add it.", icon="ℹ️")
     if stage == "released":

@@ -10,10 +10,20 @@ from .notebook import notebook, script
 
 # the pages' specs (importing registers them for replay)
 from .audit import AuditSpec
+from .bayesian import BayesianKlEpsilonSpec, BayesianSpec
+from .bayesian_experiments import (
+    BayesianAttackSpec,
+    BayesianDataSweepSpec,
+    BayesianEndToEndSpec,
+    BayesianPerplexitySpec,
+)
 from .dpne import DpneOutcome, DpneSpec
 from .m101 import M101CitiesSpec, M101Spec
+from .topicdp import TopicDpCurveSpec, TopicDpOutcome, TopicDpSpec
 
 __all__ = [
     "CORPUS_IDS", "Spec", "derive_rng", "jsonable", "load_corpus", "replay", "spec_kinds", "notebook", "script",
     "AuditSpec", "DpneOutcome", "DpneSpec", "M101CitiesSpec", "M101Spec",
+    "BayesianAttackSpec", "BayesianDataSweepSpec", "BayesianEndToEndSpec", "BayesianKlEpsilonSpec",
+    "BayesianPerplexitySpec", "BayesianSpec", "TopicDpCurveSpec", "TopicDpOutcome", "TopicDpSpec",
 ]

@@ -1,0 +1,385 @@
+"""TopicDpSpec: the TopicDP page's release (thesis 004; SPEC §5; issues 21 and 23) as one frozen spec.
+
+What it describes: the LDA fit of the private corpus (``lda_*`` fields, :class:`dpcore.LdaSettings`), its m × n
+topic–keyword table, the sampled sensitivity Δ_s at confidence γ (the sampler's N = ``sample_users`` and seed,
+:class:`dpcore.SamplerSettings`), one release of the table by each of TopicDP (as in the thesis), TopicDP corrected,
+TopicDP strict, MVG and Laplace (:func:`dpcore.release_all`), and VIPS-LDA (noise on the model's counts inside
+training, clip norm B = ``clip_norm``, J = ``iterations``) with its public-only fit, both read on the same table
+(:mod:`dpcore.topic_vips`); the errors of each against the table.
+
+The sampled sensitivities are never computed here (2h LDA fits): :meth:`TopicDpSpec.run` reads the stored draws
+(:func:`dpcore.topicdp.load_sensitivity_draws`) and raises ValueError naming the sampler when they do not cover γ.
+
+Draws (bit-identical to the page before issue 22):
+
+* the five matrix mechanisms: one generator ``rng("topicdp", "release", ε, δ, m, n, γ, Δ_s)``, drawn in
+  :data:`dpcore.TOPIC_MECHANISMS` order (Δ_s is read off the stored draws, so it is known before the noise);
+* VIPS-LDA: ``rng("topicdp", "vips", ε, δ, K, B, J)`` (:func:`vips_salt`; the vocabulary and the start come from
+  the public corpus, fixed).
+
+:class:`TopicDpCurveSpec` (the error curves) draws from ``rng("topicdp-curve", parameter, ε, δ, γ, m, n,
+repetitions, stage, stored pairs)``. Before issue 22 the page seeded them with a derivation of its own
+(``SeedSequence([seed, crc32("topicdp-curve-<parameter>")] + …)``, a third one beside ``rng_for``); they now use
+the one derivation, so the curves' draws (not what they measure) changed once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import NamedTuple
+
+import numpy as np
+
+from ..topic_model import (
+    LDA_ENGINES,
+    LdaSettings,
+    default_lda_engine,
+    document_term_data,
+    fit_topic_model,
+    topic_keyword_matrix,
+)
+from ..topicdp import (
+    SamplerSettings,
+    load_sensitivity_draws,
+    load_topic_model,
+    release_all,
+    release_error_table,
+    save_topic_model,
+    sensitivity_sampler_size,
+)
+from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
+from ..vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS
+from .base import Spec, load_corpus
+
+__all__ = [
+    "TopicDpSpec",
+    "TopicDpCurveSpec",
+    "TopicDpOutcome",
+    "vips_salt",
+    "VIPS_NAME",
+    "PUBLIC_ONLY_NAME",
+    "CURVE_VALUES",
+]
+
+VIPS_NAME, PUBLIC_ONLY_NAME = "VIPS-LDA", "Public-only fit"  # as dpcore.topic_vips names them
+
+
+def vips_salt(epsilon: float, delta: float, n_topics: int, clip: float, iterations: int) -> list:
+    """VIPS-LDA's salt: every parameter that changes its release (the vocabulary and the start are the public
+    corpus's). The page and :class:`TopicDpSpec` both draw with it (and export it)."""
+    return ["topicdp", "vips", epsilon, delta, n_topics, clip, iterations]
+
+
+class TopicDpOutcome(NamedTuple):
+    """:meth:`TopicDpSpec.run`: the model, the m × n table, the stored draws, the sensitivity result (Δ_s, h, k),
+    the five matrix releases by name, VIPS-LDA's and the public-only fit's comparisons on the table (``None``
+    when ``with_vips`` is False), and the errors ``{mechanism: {l1, rmse, kendall, noise_scale}}`` of all shown."""
+
+    model: object
+    table: object
+    draws: object
+    sensitivity: object
+    releases: dict
+    vips: object
+    public_only: object
+    errors: dict
+
+    @property
+    def shown(self) -> dict:
+        """Every mechanism the page shows → its object with ``.matrix`` and ``.noise_scale``."""
+        extra = {} if self.vips is None else {VIPS_NAME: self.vips, PUBLIC_ONLY_NAME: self.public_only}
+        return {**self.releases, **extra}
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class _TopicTable(Spec):
+    """What every TopicDP computation shares: the public corpus's hash, ε, δ, γ, the table's m × n, the LDA and the
+    sampler settings (the model, the table and the stored draws)."""
+
+    public_hash: str | None = None
+    epsilon: float = 1.0
+    delta: float = 1e-5
+    gamma: float = 0.1
+    m: int = 10
+    n: int = 10
+    lda_engine: str | None = None
+    n_topics: int = 10
+    max_iter: int = 10
+    learning_method: str = "batch"
+    max_doc_update_iter: int = 10
+    max_features: int = 1000
+    sample_users: int | None = None
+    sampler_seed: int = 0
+
+    def _validated(self) -> dict:
+        if self.public_hash is not None and not isinstance(self.public_hash, str):
+            raise TypeError(f"public_hash must be a string (Corpus.content_hash), got public_hash={self.public_hash!r}")
+        engine = (
+            default_lda_engine()
+            if self.lda_engine is None
+            else check_choice("lda_engine", self.lda_engine, LDA_ENGINES)
+        )
+        gamma = check_real("gamma", self.gamma, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+        sensitivity_sampler_size(gamma)  # γ the sampler can serve (its own checks)
+        n_topics = check_int("n_topics", self.n_topics, low=2, high=50)
+        out = dict(
+            epsilon=check_epsilon(self.epsilon),
+            delta=check_delta(self.delta),
+            gamma=gamma,
+            m=check_int("m", self.m, low=1, high=n_topics),
+            n=check_int("n", self.n, low=2, high=10),
+            lda_engine=engine,
+            n_topics=n_topics,
+            max_iter=check_int("max_iter", self.max_iter, low=1),
+            max_doc_update_iter=check_int("max_doc_update_iter", self.max_doc_update_iter, low=1),
+            max_features=check_int("max_features", self.max_features, low=10),
+            sample_users=None if self.sample_users is None else check_int("sample_users", self.sample_users, low=2),
+            sampler_seed=check_int("sampler_seed", self.sampler_seed, low=0),
+        )
+        self.lda_settings(**out)  # LdaSettings' own checks (learning_method, the engine installed)
+        return out
+
+    def lda_settings(self, **override) -> LdaSettings:
+        """The :class:`dpcore.LdaSettings` of the fit (the page's knobs; the rest at LdaSettings' defaults)."""
+        f = {
+            k: override.get(k, getattr(self, k))
+            for k in ("lda_engine", "n_topics", "max_iter", "learning_method", "max_doc_update_iter", "max_features")
+        }
+        return LdaSettings(engine=f.pop("lda_engine"), **f)
+
+    def sampler_settings(self) -> SamplerSettings:
+        return SamplerSettings(sample_users=self.sample_users, seed=self.sampler_seed)
+
+    def model(self, corpus, *, cache_dir=None, save: bool = True):
+        """The LDA model of the whole private corpus: from the disk cache when stored, else fitted (and saved when
+        ``save``: the page saves the sample corpora's fits, never an upload's)."""
+        lda = self.lda_settings()
+        model = load_topic_model(corpus.content_hash, lda=lda, cache_dir=cache_dir) if save else None
+        if model is None:
+            model = fit_topic_model(document_term_data(corpus, settings=lda), settings=lda)
+            if save:
+                try:
+                    save_topic_model(model, cache_dir=cache_dir)
+                except OSError:  # a read-only cache: keep it in memory
+                    pass
+        return model
+
+    def table(self, model):
+        return topic_keyword_matrix(model, m=self.m, n=self.n)
+
+    def draws(self, corpus, *, cache_dir=None):
+        """The stored sampled sensitivities for the spec's LDA and sampler settings; ValueError when they do not
+        cover γ (the sampler is run by the page's button, or dpcore.topicdp.extend_sensitivity_draws)."""
+        draws = load_sensitivity_draws(
+            corpus.content_hash, lda=self.lda_settings(), sampler=self.sampler_settings(), cache_dir=cache_dir
+        )
+        if not draws.covers(self.gamma):
+            raise ValueError(
+                f"gamma={self.gamma:g} needs h = {sensitivity_sampler_size(self.gamma).h:,} sampled pairs, "
+                f"{draws.n_pairs:,} are stored for this corpus and these LDA and sampler settings: run the "
+                "sampler (the TopicDP page's button, or dpcore.topicdp.extend_sensitivity_draws)"
+            )
+        return draws
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TopicDpSpec(_TopicTable):
+    """The TopicDP page's release: ε, δ, γ, the table's m × n, the LDA and sampler settings, VIPS-LDA's B and J."""
+
+    KIND = "topicdp"
+    NOTEBOOK_FIGURE = """
+names = list(result.errors)
+fig = go.Figure([go.Bar(x=names, y=[result.errors[name][metric] for name in names], name=label)
+                 for metric, label in (("l1", "L1 distance"), ("rmse", "RMSE"), ("kendall", "Kendall's tau distance"))])
+fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against the table (lower is better, log scale)",
+                  title=f"This draw's errors at ε = {spec.epsilon:g}, δ = {spec.delta:g}, γ = {spec.gamma:g}, "
+                        f"{spec.m} × {spec.n} (Δ_s = {result.sensitivity.delta_s:.4g})")
+"""
+
+    clip_norm: float = DEFAULT_CLIP_NORM
+    iterations: int = DEFAULT_ITERATIONS
+    with_vips: bool = True
+
+    def _validated(self) -> dict:
+        if not isinstance(self.with_vips, (bool, np.bool_)):
+            raise TypeError(f"with_vips must be a bool, got with_vips={self.with_vips!r}")
+        return {
+            **super()._validated(),
+            "clip_norm": check_real("clip_norm", self.clip_norm, low=0.0, low_inclusive=False),
+            "iterations": check_int("iterations", self.iterations, low=1),
+            "with_vips": bool(self.with_vips),
+        }
+
+    # -------------------------------------------------------------- settings objects and salts
+    def salt(self, delta_s: float) -> tuple:
+        """The five matrix mechanisms' salt (every parameter of their release; Δ_s from the stored draws)."""
+        return ("topicdp", "release", self.epsilon, self.delta, self.m, self.n, self.gamma, delta_s)
+
+    def vips_salt(self) -> list:
+        return vips_salt(self.epsilon, self.delta, self.n_topics, self.clip_norm, self.iterations)
+
+    # -------------------------------------------------------------- the parts (the page caches each)
+    def release(self, table, sensitivity) -> dict:
+        """The five matrix releases of ``table`` (``sensitivity``: the draws' SensitivityResult at γ, m, n)."""
+        return release_all(
+            table.matrix,
+            epsilon=self.epsilon,
+            delta=self.delta,
+            sensitivity=sensitivity,
+            rng=self.rng(*self.salt(sensitivity.delta_s)),
+        )
+
+    def vips_setup(self, corpus, public, *, public_name: str | None = None, twin: bool = False, save: bool = True):
+        from ..topic_vips import vips_page_setup
+
+        return vips_page_setup(
+            corpus, public, n_topics=self.n_topics, public_name=public_name, twin=twin, save_private=save
+        )
+
+    def vips_release(self, setup):
+        """VIPS-LDA's release at (ε, δ, B, J) on the setup, drawn from ``rng(*vips_salt())``."""
+        from ..topic_vips import setup_release
+
+        return setup_release(
+            setup, self.epsilon, self.delta, self.clip_norm, self.iterations, self.rng(*self.vips_salt())
+        )
+
+    def public_corpus(self, public=None):
+        """The public corpus (VIPS-LDA's vocabulary and start): ``public``, else the one ``corpus`` names; its hash
+        checked against ``public_hash``."""
+        if public is None:
+            if self.corpus is None:
+                raise ValueError("public must be given when the spec names no corpus id, got corpus=None")
+            public = load_corpus(self.corpus, which="public")
+        if self.public_hash is not None and public.content_hash != self.public_hash:
+            raise ValueError(
+                f"public must be the public corpus the spec was made on (content hash "
+                f"{self.public_hash[:12]}…), got content hash {public.content_hash[:12]}…"
+            )
+        return public
+
+    def curve_spec(self, **fields) -> "TopicDpCurveSpec":
+        """The error curves' spec at this spec's shared settings (``fields``: parameter, repetitions, stage)."""
+        shared = {f.name: getattr(self, f.name) for f in dataclasses.fields(_TopicTable)}
+        return TopicDpCurveSpec(**shared, **fields)
+
+    # -------------------------------------------------------------- the whole computation
+    def run(self, corpus=None, public=None) -> TopicDpOutcome:
+        from ..topic_vips import compare_release, public_only_release
+
+        if corpus is None:
+            raise ValueError("corpus must be a Corpus (TopicDpSpec runs on the private corpus), got corpus=None")
+        model = self.model(corpus, save=self.corpus != "upload")  # nothing derived from an upload on disk
+        table = self.table(model)
+        draws = self.draws(corpus)
+        sens = draws.sensitivity(gamma=self.gamma, m=self.m, n=self.n)
+        releases = self.release(table, sens)
+        vips = public_only = None
+        if self.with_vips:
+            setup = self.vips_setup(corpus, self.public_corpus(public), save=self.corpus != "upload")
+            vips = compare_release(self.vips_release(setup), model=model, table=table, mechanism=VIPS_NAME)
+            public_only = compare_release(
+                public_only_release(setup), model=model, table=table, mechanism=PUBLIC_ONLY_NAME
+            )
+        shown = {**releases, **({} if vips is None else {VIPS_NAME: vips, PUBLIC_ONLY_NAME: public_only})}
+        return TopicDpOutcome(
+            model, table, draws, sens, releases, vips, public_only, release_error_table(table.matrix, shown)
+        )
+
+    def numbers(self, result: TopicDpOutcome) -> dict:
+        return {
+            "delta_s": float(result.sensitivity.delta_s),
+            "h": int(result.sensitivity.h),
+            "keywords": list(result.table.words),
+            "before_noise": np.asarray(result.table.matrix).ravel().tolist(),
+            "after": {name: np.asarray(r.matrix).ravel().tolist() for name, r in result.shown.items()},
+            "noise_scales": {name: float(r.noise_scale) for name, r in result.shown.items()},
+            "errors": {name: {k: float(v) for k, v in e.items()} for name, e in result.errors.items()},
+        }
+
+
+CURVE_VALUES = {
+    "epsilon": tuple(float(x) for x in np.arange(1.0, 10.01, 0.5)),
+    "gamma": (0.02, 0.07, 0.12, 0.17, 0.22),
+    "size": tuple(float(x) for x in range(2, 11)),
+}
+"""The x values of the error curves: ε from 1 to 10, γ from 0.02 to 0.22, the matrix size m = n from 2 to 10."""
+STAGES = ("released", "noisy")
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TopicDpCurveSpec(_TopicTable):
+    """The TopicDP page's error curves: L1 / RMSE / Kendall of the five matrix mechanisms against ε, γ or the size
+    m = n (the others at the spec's values), mean and 10–90 % band over ``repetitions`` releases per point, measured
+    on the release (``stage="released"``: clipped, rows renormalised) or on the noisy matrix (``"noisy"``)."""
+
+    KIND = "topicdp-curve"
+    NOTEBOOK_FIGURE = """
+fig = go.Figure([go.Scatter(x=result.values, y=result.stats["l1"][mech][0], mode="lines+markers", name=mech)
+                 for mech in result.stats["l1"]])
+fig.update_layout(xaxis_title=spec.parameter, yaxis_type="log", yaxis_title="L1 distance (lower is better, log scale)",
+                  title=f"Error against {spec.parameter} ({spec.repetitions} releases per point, {spec.stage})")
+"""
+
+    parameter: str = "epsilon"
+    repetitions: int = 20
+    stage: str = "released"
+
+    def _validated(self) -> dict:
+        return {
+            **super()._validated(),
+            "parameter": check_choice("parameter", self.parameter, tuple(CURVE_VALUES)),
+            "repetitions": check_int("repetitions", self.repetitions, low=1),
+            "stage": check_choice("stage", self.stage, STAGES),
+        }
+
+    def salt(self, n_pairs: int) -> tuple:
+        """Every parameter of the curve, and the number of stored pairs (more pairs: other Δ_s, new draws)."""
+        return (
+            "topicdp-curve",
+            self.parameter,
+            self.epsilon,
+            self.delta,
+            self.gamma,
+            self.m,
+            self.n,
+            self.repetitions,
+            self.stage,
+            int(n_pairs),
+        )
+
+    def curve(self, model, draws):
+        from ..topicdp import error_curve
+
+        return error_curve(
+            model,
+            draws,
+            parameter=self.parameter,
+            values=CURVE_VALUES[self.parameter],
+            epsilon=self.epsilon,
+            delta=self.delta,
+            gamma=self.gamma,
+            m=self.m,
+            n=self.n,
+            repetitions=self.repetitions,
+            rng=self.rng(*self.salt(draws.n_pairs)),
+            stage=self.stage,
+        )
+
+    def run(self, corpus=None):
+        if corpus is None:
+            raise ValueError("corpus must be a Corpus (TopicDpCurveSpec runs on the private corpus), got corpus=None")
+        return self.curve(self.model(corpus, save=self.corpus != "upload"), self.draws(corpus))
+
+    def numbers(self, result) -> dict:
+        def clean(a):
+            return [None if not np.isfinite(x) else float(x) for x in np.asarray(a, dtype=float)]
+
+        return {
+            "values": list(result.values),
+            "sensitivities": clean(result.sensitivities),
+            "stats": {
+                metric: {mech: [clean(a) for a in band] for mech, band in by_mech.items()}
+                for metric, by_mech in result.stats.items()
+            },
+        }
