@@ -5,7 +5,7 @@ The list of pages lives in dpui.navigation; the texts in dpui/page_texts/home.md
 
 import streamlit as st
 
-from dpcore import mechanism_guarantees
+from dpcore.lab.review import mechanism_guarantees
 from dpui import guarantee_badge, shared_sidebar
 from dpui.bayesian_knobs import guarantee_settings
 from dpui.errors import plain_text

@@ -11,24 +11,10 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from dpcore import ngram_counts
-from dpcore.bayesian import bayesian_statistics, prepare_end_to_end
-from dpcore.bayesian_experiments import (
-    BAYESIAN_STRICT,
-    BAYESIAN,
-    END_TO_END,
-    LAPLACE,
-    LAPLACE_PUBLIC,
-    PUBLIC,
-    kl_vs_epsilon,
-    kl_vs_k,
-    kl_vs_public_quality,
-    kl_vs_users,
-    kl_vs_vocabulary,
-    membership_inference,
-    perplexity_setup,
-    perplexity_table,
-)
+from dpcore.text import ngram_counts
+from dpcore.bayesian import bayesian_statistics
+from dpcore.bayesian.end_to_end import prepare_end_to_end
+from dpcore.bayesian import BAYESIAN_STRICT, BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC, kl_vs_epsilon, kl_vs_k, kl_vs_public_quality, kl_vs_users, kl_vs_vocabulary, membership_inference, perplexity_setup, perplexity_table
 
 from .state import rng_for
 

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from dpcore.bayesian_experiments import BAYESIAN, BAYESIAN_STRICT, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, summarise
+from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, summarise
 
 from .bayesian_data import SWEEP_EPS, eps_sweep, k_sweep
 from .charts import NEUTRAL, REFERENCE, band_figure, mechanism_style, rgba, series_style

@@ -64,7 +64,7 @@ def bayesian_knobs() -> BayesKnobs:
 
 
 def guarantee_settings(data: str = "chat") -> dict:
-    """The page's caps that its guarantees name, as keywords of :func:`dpcore.mechanism_guarantees` (W, K, L as
+    """The page's caps that its guarantees name, as keywords of :func:`dpcore.lab.review.mechanism_guarantees` (W, K, L as
     ``max_items``, N_max as ``max_users``): this session's values where the page has set them, else the page's
     own defaults (N_max's follows the data choice). The home page shows these, so it says what the page uses."""
     from .bayesian_modes import DEFAULT_L, default_n_max

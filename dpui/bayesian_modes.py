@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from dpcore import bayesian_statistics, kl_divergence
+from dpcore.bayesian import bayesian_statistics
+from dpcore.metrics import kl_divergence
 
 _IN_URL = {"bind": "query-params", "persist_state": "session"}
 MODES = {"strict": "strict (DP): caps L and N_max, γ bounded for every corpus",

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dpcore import (build_ngram_index, dpne, dpne_vs_dpsu_reason, dpsu_all, kanonymity_coverage, dpsu_even, dpsu_single, encode_users,
-                    prepare_dpne, pruning_chain, reason_length, text_profile)
+from dpcore import build_ngram_index, dpne_extract, dpsu_all, dpsu_even, dpsu_single, prepare_dpne
+from dpcore.text import dpne_vs_dpsu_reason, encode_users, reason_length, text_profile
+from dpcore.dpne import kanonymity_coverage, pruning_chain
 
 from .state import rng_for
 
@@ -84,13 +85,13 @@ def baseline_salt(epsilon, delta, T, delta0, selection, policy) -> tuple:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def coverage(corpus_hash, knobs: tuple, eta, seed, ks: tuple, _corpus):
-    """dpcore.kanonymity_coverage of the page's DPNE run (evaluation only), cached with the run's key and the K."""
+    """dpcore.dpne.kanonymity_coverage of the page's DPNE run (evaluation only), cached with the run's key and the K."""
     release, _ = dpne_run(corpus_hash, knobs, eta, seed, _corpus)
     return kanonymity_coverage(ngram_index(corpus_hash, _corpus), release, ks=list(ks), max_length=dict(knobs)["max_length"])
 
 
 def chat_epsilon_sentence() -> str | None:
-    """What ε DPNE needs on the real chat (dpcore.paper_results.dpne_epsilon_sweep, measured by scripts/paper_compare.py
+    """What ε DPNE needs on the real chat (dpcore.lab.paper_results.dpne_epsilon_sweep, measured by scripts/paper_compare.py
     into the results file, mean over seeds), or None when the file has no such entry."""
     from .paper_vs_here import load_results
 
@@ -105,7 +106,7 @@ reached by no 4-gram)."""
 
 @st.cache_data(show_spinner="Measuring why DPNE and DPSU-single differ here …", max_entries=32)
 def why_dpne(corpus_hash, knobs: tuple, eta, seed, _corpus) -> str | None:
-    """dpcore.dpne_vs_dpsu_reason for the page's DPNE run: dpcore.pruning_chain at K = WHY_K and the corpus's text
+    """dpcore.text.dpne_vs_dpsu_reason for the page's DPNE run: dpcore.dpne.pruning_chain at K = WHY_K and the corpus's text
     profile (evaluation only). None when the run does not use the random selection and the weighted policy (the
     chain's expected weights assume both)."""
     kw = dict(knobs)
@@ -153,7 +154,7 @@ def knob_sweep(corpus_hash, knob, values, base, seed, _corpus):
     for v in values:
         p = dict(base)
         p[knob] = v
-        res = dpne(tc, epsilon=p["epsilon"], delta=p["delta"], max_length=p["max_length"],
+        res = dpne_extract(tc, epsilon=p["epsilon"], delta=p["delta"], max_length=p["max_length"],
                    contribution_limit=p["contribution_limit"], eta=p["eta"], noise_decay=p["noise_decay"],
                    pruning=p["pruning"], selection=p["selection"], policy=p["policy"],
                    rng=rng_for(seed, "dpne-sweep", knob, v, tuple(sorted(p.items()))))  # every parameter of the run

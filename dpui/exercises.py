@@ -31,8 +31,8 @@ from urllib.parse import urlparse
 
 import streamlit as st
 
-from dpcore import exercises as _exercises
-from dpcore.exercises import CHOICE, Exercise, exercise_link, exercise_sheet, sheet_filename
+from dpcore.lab import exercises as _exercises
+from dpcore.lab.exercises import CHOICE, Exercise, exercise_link, exercise_sheet, sheet_filename
 
 from .errors import plain_text, user_value
 from .state import explicitly_set, forget_link_value

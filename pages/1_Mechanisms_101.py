@@ -10,19 +10,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dpcore import custom_review, exponential_mechanism, laplace_mechanism, laplace_noise_in_units, laplace_scale
+from dpcore.lab.review import custom_review
+from dpcore import exponential_mechanism, laplace_mechanism
+from dpcore.lab import laplace_noise_in_units
+from dpcore.mechanisms import laplace_scale
 from dpcore.guarantees import pure_dp
-from dpcore.lecture import (
-    BANK_DEBTS,
-    DEBT_CAP,
-    bank_debt_guarantee,
-    bank_debt_neighbours,
-    bank_debt_worst_case,
-    city_example,
-    empirical_density_ratios,
-    empirical_selection_ratios,
-)
-from dpcore.review import single_budget
+from dpcore.lab.lecture import BANK_DEBTS, DEBT_CAP, bank_debt_guarantee, bank_debt_neighbours, bank_debt_worst_case, city_example, empirical_density_ratios, empirical_selection_ratios
+from dpcore.lab.review import single_budget
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui.exercises import HIDDEN, answer_hidden, spoiler
 from dpui.m101_figures import cities_figure, loss_figure, sampling_figure, selection_figure

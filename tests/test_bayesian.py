@@ -9,20 +9,11 @@ import pytest
 import scipy.sparse as sp
 
 import dpcore
-from dpcore.bayesian import (
-    DEFAULT_RHO_GRID,
-    DEFAULT_S_GRID,
-    bayesian_dp,
-    bayesian_sensitivity,
-    bayesian_statistics,
-    cross_entropy_score,
-    end_to_end_dp,
-    prepare_bayesian,
-    prepare_end_to_end,
-    softmax,
-)
-from dpcore.corpus import Corpus, Document
-from dpcore.ngram_counts import ngram_counts
+from dpcore.bayesian import DEFAULT_RHO_GRID, DEFAULT_S_GRID, bayesian_dp, bayesian_sensitivity, bayesian_statistics, end_to_end_dp, softmax
+from dpcore.bayesian.end_to_end import cross_entropy_score, prepare_end_to_end
+from dpcore.bayesian.release import prepare_bayesian
+from dpcore.text import Corpus, Document
+from dpcore.text.ngram_counts import ngram_counts
 
 
 # ---------------------------------------------------------------------------------------------

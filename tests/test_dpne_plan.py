@@ -17,15 +17,16 @@ import numpy as np
 import pytest
 
 import dpcore
-from dpcore import DpnePlan, dpne_with_evaluation, prepare_dpne
+from dpcore.dpne import DpnePlan, dpne_with_evaluation
+from dpcore import prepare_dpne
 
-dpne_mod = importlib.import_module("dpcore.dpne")
+dpne_release = importlib.import_module("dpcore.dpne.release")
 
 
 @pytest.fixture(scope="module")
 def tc():
     corpus = dpcore.load_sample_corpus("private")
-    return dpcore.encode_users(corpus.subset(range(600)).user_sentences())
+    return dpcore.text.encode_users(corpus.subset(range(600)).user_sentences())
 
 
 def _same(a, b) -> None:
@@ -55,8 +56,8 @@ def _fingerprint(plan: DpnePlan) -> str:
     ("policy", "both", "random", None), ("policy", "single", "most-frequent", None)])
 def test_a_reused_plan_gives_fresh_runs_for_any_eta_in_any_order(tc, monkeypatch, policy, pruning, selection, shard):
     if shard:  # and the levels find their candidate positions again instead of keeping them (bounded memory)
-        monkeypatch.setattr(dpne_mod, "_SHARD_POSITIONS", shard)
-        monkeypatch.setattr(dpne_mod, "_KEEP_POSITIONS", 0)
+        monkeypatch.setattr(dpne_release, "_SHARD_POSITIONS", shard)
+        monkeypatch.setattr(dpne_release, "_KEEP_POSITIONS", 0)
     kw = dict(epsilon=3.0, delta=1e-5, max_length=5, contribution_limit=8, pruning=pruning, selection=selection,
               policy=policy)
     plan = prepare_dpne(tc, rng=7, **kw)
@@ -77,7 +78,7 @@ def test_a_reused_plan_gives_fresh_runs_for_any_eta_in_any_order(tc, monkeypatch
 def test_kept_and_recomputed_candidate_positions_give_the_same_run(tc, monkeypatch):
     kw = dict(epsilon=20.0, delta=1e-5, max_length=6, contribution_limit=8, rng=2, eta=0.05)
     kept = dpne_with_evaluation(tc, **kw)
-    monkeypatch.setattr(dpne_mod, "_KEEP_POSITIONS", 0)
+    monkeypatch.setattr(dpne_release, "_KEEP_POSITIONS", 0)
     again = dpne_with_evaluation(tc, **kw)
     _same(kept, again)
     assert kept.release.sizes[6] > 0  # deep enough for the second pass to matter at every length

@@ -57,7 +57,7 @@ def stats(tc):
 
 
 def _as_corpus(t):
-    return dpcore.corpus_from_token_arrays(t.words, t.tokens, t.sent_off, t.doc_off, t.user_off,
+    return dpcore.text.corpus_from_token_arrays(t.words, t.tokens, t.sent_off, t.doc_off, t.user_off,
                                            doc_genre=t.doc_genre, genres=gen.GENRES)
 
 
@@ -77,7 +77,7 @@ def _sentences(t):
 
 def _cut(corpus, max_sentences):
     """Every person's first ``max_sentences`` sentences, as the generator caps its users."""
-    from dpcore.corpus import Corpus, Document
+    from dpcore.text import Corpus, Document
 
     users = []
     for docs in corpus.users:
@@ -460,7 +460,7 @@ def test_lda_topics_have_no_stop_words():
     prompts' words instead."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    from dpcore.topic_model import document_term_data, fit_topic_model
+    from dpcore.topicdp import document_term_data, fit_topic_model
 
     for which in ("private", "public"):
         model = fit_topic_model(document_term_data(dpcore.load_sample_corpus(which)))

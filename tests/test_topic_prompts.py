@@ -1,4 +1,4 @@
-"""Tests for dpcore.topic_prompts (issue 20 item 3): released topics matched to conversation prompts, before and
+"""Tests for dpcore.topicdp.prompts (issue 20 item 3): released topics matched to conversation prompts, before and
 after noise; and the Done-when of issue 20 on the real chat corpus (stop words, ≥ 6 of 10 topics matched)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import pytest
 from scipy.optimize import linear_sum_assignment
 
 import dpcore
-from dpcore import topic_model as tm
-from dpcore import topic_prompts as tp
+from dpcore.topicdp import model as tm
+from dpcore.topicdp import prompts as tp
 from dpcore import topicdp as tdp
-from dpcore.corpus import corpus_from_records
+from dpcore.text import corpus_from_records
 
 WORDS = {
     "sport": "football goal match team player coach league score stadium season".split(),
@@ -165,7 +165,7 @@ def test_real_corpus_top5_keywords_are_never_stop_words(real):
 
 
 def test_real_corpus_six_of_ten_topics_match_a_distinct_prompt(real):
-    """Before noise, at least 6 of the 10 most prevalent topics match a distinct prompt (dpcore.topic_prompts
+    """Before noise, at least 6 of the 10 most prevalent topics match a distinct prompt (dpcore.topicdp.prompts
     .MATCH_RULE: sorted by the table's keywords, Hungarian pairing, lift ≥ 2 and ≥ 10 conversations)."""
     corpus, model = real
     table = tm.topic_keyword_matrix(model, m=10, n=10)

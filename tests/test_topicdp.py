@@ -1,4 +1,4 @@
-"""Tests for dpcore.topic_model and dpcore.topicdp (SPEC §5, thesis 004)."""
+"""Tests for dpcore.topicdp.model and dpcore.topicdp (SPEC §5, thesis 004)."""
 
 from __future__ import annotations
 
@@ -11,18 +11,11 @@ import numpy as np
 import pytest
 
 import dpcore
-from dpcore import topic_model as tdp_tm
+from dpcore.topicdp import model as tdp_tm
 from dpcore import topicdp as tdp
-from dpcore.corpus import corpus_from_records
-from dpcore.gaussian import classic_gaussian_sigma
-from dpcore.topic_model import (
-    LdaSettings,
-    aligned_matrix_distance,
-    align_topics,
-    document_term_data,
-    fit_topic_model,
-    topic_keyword_matrix,
-)
+from dpcore.text import corpus_from_records
+from dpcore.mechanisms.gaussian import classic_gaussian_sigma
+from dpcore.topicdp import LdaSettings, aligned_matrix_distance, align_topics, document_term_data, fit_topic_model, topic_keyword_matrix
 
 TOPIC_WORDS = {
     "sport": "football goal match team player coach league score stadium season".split(),
@@ -64,7 +57,7 @@ def tiny_model(tiny_data):
 
 @pytest.mark.parametrize("gamma, h", [(0.02, 9498), (0.05, 1305), (0.1, 285), (0.2, 61)])
 def test_sampler_size_matches_spec(gamma, h):
-    size = dpcore.sensitivity_sampler_size(gamma)
+    size = dpcore.topicdp.sensitivity_sampler_size(gamma)
     assert (size.h, size.k) == (h, h)
     assert 0 < size.rho < gamma
 
@@ -72,7 +65,7 @@ def test_sampler_size_matches_spec(gamma, h):
 def test_sampler_size_satisfies_theorem_conditions():
     # 004 Thm 4.6.1: h ≥ ln(1/ρ)/(2(γ−ρ)²) and k ≥ h(1 − γ + ρ + √(ln(1/ρ)/(2h))) unless capped at h.
     for gamma in (0.01, 0.03, 0.1, 0.25, 0.3):
-        h, k, rho = dpcore.sensitivity_sampler_size(gamma)
+        h, k, rho = dpcore.topicdp.sensitivity_sampler_size(gamma)
         assert h >= math.log(1 / rho) / (2 * (gamma - rho) ** 2)
         assert k == h or k >= h * (1 - gamma + rho + math.sqrt(math.log(1 / rho) / (2 * h)))
         # ρ_s is the optimum: another ρ in (0, γ) never needs fewer pairs.
@@ -81,7 +74,7 @@ def test_sampler_size_satisfies_theorem_conditions():
 
 
 def test_sampler_size_is_named_tuple():
-    size = dpcore.sensitivity_sampler_size(0.1)
+    size = dpcore.topicdp.sensitivity_sampler_size(0.1)
     assert size._fields == ("h", "k", "rho")
 
 
@@ -93,7 +86,7 @@ def test_sampler_size_is_named_tuple():
 ])
 def test_sampler_size_validation(bad, exc, text):
     with pytest.raises(exc, match=text.replace("(", r"\(").replace(")", r"\)")):
-        dpcore.sensitivity_sampler_size(bad)
+        dpcore.topicdp.sensitivity_sampler_size(bad)
 
 
 # ------------------------------------------------------------------ alignment and the matrix
@@ -166,7 +159,7 @@ def test_topic_keyword_matrix_validation(tiny_model, kw, text):
 
 
 def test_mvg_sigma_spec_check():
-    s = dpcore.mvg_sigma(epsilon=1, delta=1e-5, m=10, n=10, gamma_f=1, s2=1)
+    s = dpcore.topicdp.mvg_sigma(epsilon=1, delta=1e-5, m=10, n=10, gamma_f=1, s2=1)
     assert float(f"{s:.4g}") == 404.8
 
 
@@ -181,12 +174,12 @@ def test_mvg_sigma_independent_formula():
     # P solves α·P + β·√P = 2ε ... i.e. the positive root of α x² + β x − 2ε = 0 with x = √P.
     x = (-b + np.sqrt(b * b + 8 * a * eps)) / (2 * a)
     assert a * x * x + b * x == pytest.approx(2 * eps)
-    assert dpcore.mvg_sigma(epsilon=eps, delta=delta, m=m, n=n, gamma_f=gf, s2=s2) == pytest.approx(
+    assert dpcore.topicdp.mvg_sigma(epsilon=eps, delta=delta, m=m, n=n, gamma_f=gf, s2=s2) == pytest.approx(
         math.sqrt(math.sqrt(m * n) / x**2))
 
 
 def test_topicdp_sigma_is_classic_gaussian_at_split_budget():
-    s = dpcore.topicdp_sigma(epsilon=3, delta=1e-5, sensitivity=0.2, m=10, n=10)
+    s = dpcore.topicdp.topicdp_sigma(epsilon=3, delta=1e-5, sensitivity=0.2, m=10, n=10)
     assert s == pytest.approx(classic_gaussian_sigma(3 / 100, 1e-5, 0.2))
     assert s == pytest.approx(0.2 * math.sqrt(2 * math.log(1.25e5)) / 0.03)
 
@@ -195,7 +188,7 @@ def test_topicdp_per_entry_std_before_clipping():
     # Seeded statistical check: 4,000 releases of a 2×3 matrix = 24,000 noise values. The sample
     # standard deviation of N(0, σ²) has relative s.e. 1/√(2·24000) ≈ 0.46 %; accept ±2 %.
     w = np.array([[0.2, 0.3, 0.5], [0.6, 0.2, 0.2]])
-    sigma = dpcore.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=0.01, m=2, n=3)
+    sigma = dpcore.topicdp.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=0.01, m=2, n=3)
     rng = np.random.default_rng(2024)
     noise = np.stack([dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=0.01, rng=rng).noisy - w
                       for _ in range(4000)])
@@ -209,7 +202,7 @@ def test_laplace_matrix_scale_and_std():
     w = np.full((4, 5), 0.2)
     assert dpcore.topicdp.matrix_laplace_scale(epsilon=2, m=4) == 4.0
     rng = np.random.default_rng(7)
-    noise = np.stack([dpcore.matrix_laplace_mechanism(w, epsilon=2, rng=rng).noisy - w for _ in range(2000)])
+    noise = np.stack([dpcore.topicdp.matrix_laplace_mechanism(w, epsilon=2, rng=rng).noisy - w for _ in range(2000)])
     assert noise.std() / (math.sqrt(2) * 4.0) == pytest.approx(1.0, abs=0.03)
 
 
@@ -217,7 +210,7 @@ def test_laplace_matrix_scale_and_std():
 def test_noised_rows_are_probability_vectors(sens):
     rng = np.random.default_rng(1)
     w = rng.dirichlet(np.ones(6), size=4)
-    for rel in dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=sens, rng=rng).values():
+    for rel in dpcore.topicdp.release_all(w, epsilon=1, delta=1e-5, sensitivity=sens, rng=rng).values():
         assert rel.matrix.shape == w.shape
         assert np.all(rel.matrix >= 0)
         assert np.allclose(rel.matrix.sum(axis=1), 1.0)
@@ -231,7 +224,7 @@ def test_all_negative_row_becomes_uniform():
 def test_guarantees():
     w = np.full((2, 2), 0.5)
     G = dpcore.guarantees
-    rels = dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0, gamma=0.05)
+    rels = dpcore.topicdp.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0, gamma=0.05)
     assert tuple(rels) == tdp.TOPIC_MECHANISMS
     for mech in ("TopicDP", "TopicDP corrected", "MVG"):  # sampled Δ_s: random DP
         g = rels[mech].guarantee
@@ -248,7 +241,7 @@ def test_guarantees():
         assert g.label.endswith("given a non-private choice of topics and keywords"), g.label
     assert rels["TopicDP strict"].guarantee.label.startswith("(ε, δ)-DP per user (ε = 1, δ = 1e-05)")
     # a bare number without γ: never green (the mechanisms that use it)
-    bare = dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0)
+    bare = dpcore.topicdp.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0)
     assert all(bare[m].guarantee.colour != "green" for m in tdp.SAMPLED_MECHANISMS)
     # γ read from a SensitivityResult
     res = tdp.SensitivityResult(delta_s=0.1, gamma=0.2, h=61, k=61, rho_sampler=0.01, m=2, n=2, sample_users=10,
@@ -269,20 +262,20 @@ def test_noise_depends_on_seed_only():
 
 
 @pytest.mark.parametrize("fn, kw, exc, text", [
-    (dpcore.topicdp_sigma, dict(epsilon=-1, delta=1e-5, sensitivity=1, m=2, n=2), ValueError,
+    (dpcore.topicdp.topicdp_sigma, dict(epsilon=-1, delta=1e-5, sensitivity=1, m=2, n=2), ValueError,
      "epsilon must be > 0, got epsilon=-1"),
-    (dpcore.topicdp_sigma, dict(epsilon=1, delta=1.5, sensitivity=1, m=2, n=2), ValueError,
+    (dpcore.topicdp.topicdp_sigma, dict(epsilon=1, delta=1.5, sensitivity=1, m=2, n=2), ValueError,
      "delta must be < 1, got delta=1.5"),
-    (dpcore.topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=0, m=2, n=2), ValueError,
+    (dpcore.topicdp.topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=0, m=2, n=2), ValueError,
      "sensitivity must be > 0, got sensitivity=0"),
-    (dpcore.topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=1, m=0, n=2), ValueError,
+    (dpcore.topicdp.topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=1, m=0, n=2), ValueError,
      "m must be >= 1, got m=0"),
-    (dpcore.strict_topicdp_sigma, dict(epsilon=1, delta=1e-5, m=0), ValueError, "m must be >= 1, got m=0"),
-    (dpcore.strict_topicdp_sigma, dict(epsilon=0, delta=1e-5, m=3), ValueError, "epsilon must be > 0"),
-    (dpcore.strict_topicdp_sigma, dict(epsilon=1, delta=0, m=3), ValueError, "delta must be > 0"),
-    (dpcore.corrected_topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=-1), ValueError,
+    (dpcore.topicdp.strict_topicdp_sigma, dict(epsilon=1, delta=1e-5, m=0), ValueError, "m must be >= 1, got m=0"),
+    (dpcore.topicdp.strict_topicdp_sigma, dict(epsilon=0, delta=1e-5, m=3), ValueError, "epsilon must be > 0"),
+    (dpcore.topicdp.strict_topicdp_sigma, dict(epsilon=1, delta=0, m=3), ValueError, "delta must be > 0"),
+    (dpcore.topicdp.corrected_topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=-1), ValueError,
      "sensitivity must be > 0, got sensitivity=-1"),
-    (dpcore.mvg_sigma, dict(epsilon=1, delta=1e-5, m=2, n=2, gamma_f=1, s2=-1), ValueError,
+    (dpcore.topicdp.mvg_sigma, dict(epsilon=1, delta=1e-5, m=2, n=2, gamma_f=1, s2=-1), ValueError,
      "s2 must be > 0, got s2=-1"),
     (dpcore.topicdp_mechanism, dict(matrix=np.ones((2, 2)), epsilon=1, delta=1e-5, sensitivity=1, rng="x"),
      TypeError, "rng must be a numpy.random.Generator or an int seed"),
@@ -296,7 +289,7 @@ def test_matrix_validation():
     with pytest.raises(ValueError, match="matrix must be finite"):
         dpcore.topicdp_mechanism(np.array([[np.nan, 1.0]]), epsilon=1, delta=1e-5, sensitivity=1, rng=0)
     with pytest.raises(ValueError, match="at least 1 row and 2 columns"):
-        dpcore.matrix_laplace_mechanism(np.ones(3), epsilon=1, rng=0)
+        dpcore.topicdp.matrix_laplace_mechanism(np.ones(3), epsilon=1, rng=0)
 
 
 # ------------------------------------------------------------------ the sampler
@@ -332,7 +325,7 @@ def test_sampler_brute_force_and_cache_reuse(tiny_data, tmp_path, monkeypatch):
     seen = []
     res = tdp.sampled_sensitivity(tiny_data, gamma=0.22, m=3, n=4, lda=TINY_LDA, sampler=TINY_SAMPLER,
                                   cache_dir=tmp_path, progress=lambda a, b: seen.append((a, b)))
-    h = dpcore.sensitivity_sampler_size(0.22).h
+    h = dpcore.topicdp.sensitivity_sampler_size(0.22).h
     assert calls == list(range(h)) and seen[-1] == (h, h) and len(seen) == h
     # Δ_s is the k-th smallest of the h draws; each draw matches a literal recomputation.
     assert res.delta_s == pytest.approx(np.sort(res.draws)[res.k - 1])
@@ -345,7 +338,7 @@ def test_sampler_brute_force_and_cache_reuse(tiny_data, tmp_path, monkeypatch):
     # γ = 0.25 needs fewer pairs: nothing is fitted, and it uses the first h(0.25) draws.
     calls.clear()
     draws = tdp.load_sensitivity_draws(tiny_data.corpus_hash, lda=TINY_LDA, sampler=TINY_SAMPLER, cache_dir=tmp_path)
-    h25 = dpcore.sensitivity_sampler_size(0.25).h
+    h25 = dpcore.topicdp.sensitivity_sampler_size(0.25).h
     r25 = tdp.sampled_sensitivity(tiny_data, gamma=0.25, m=3, n=4, lda=TINY_LDA, sampler=TINY_SAMPLER,
                                   cache_dir=tmp_path)
     assert calls == []
@@ -467,7 +460,7 @@ def test_compiled_digamma_matches_scipy():
     pytest.importorskip("numba")
     from scipy.special import psi
 
-    from dpcore import _vb_kernel
+    from dpcore.topicdp import _vb_kernel
 
     rng = np.random.default_rng(0)
     x = np.concatenate([rng.uniform(1e-6, 1.0, 2000), rng.uniform(1.0, 6.5, 2000), rng.gamma(1.0, 50.0, 2000),
@@ -644,7 +637,7 @@ def test_error_curve_shapes_and_skipped_gamma(tiny_model):
 def test_release_errors_match_metrics():
     w = np.array([[0.7, 0.2, 0.1], [0.1, 0.1, 0.8]])
     errs = tdp.release_errors(w, epsilon=5, delta=1e-5, sensitivity=1e-4, repetitions=3, rng=4)
-    rels = dpcore.release_all(w, epsilon=5, delta=1e-5, sensitivity=1e-4, rng=np.random.default_rng(4))
+    rels = dpcore.topicdp.release_all(w, epsilon=5, delta=1e-5, sensitivity=1e-4, rng=np.random.default_rng(4))
     assert errs["TopicDP"]["l1"][0] == pytest.approx(np.abs(rels["TopicDP"].matrix - w).sum())
     assert errs["Laplace"]["rmse"][0] == pytest.approx(np.sqrt(np.mean((rels["Laplace"].matrix - w) ** 2)))
     assert 0 <= errs["MVG"]["kendall"].min() and errs["MVG"]["kendall"].max() <= 1
@@ -683,7 +676,7 @@ def test_laplace_break_even_is_where_the_noise_scales_meet():
     for delta, n, m in [(1e-4, 10, 10), (1e-5, 4, 3)]:
         even = tdp.laplace_break_even_sensitivity(delta=delta, n=n)
         for eps in (0.5, 3.0, 10.0):
-            sigma = dpcore.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=even, m=m, n=n)
+            sigma = dpcore.topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=even, m=m, n=n)
             assert sigma == pytest.approx(math.sqrt(2) * tdp.matrix_laplace_scale(epsilon=eps, m=m))
     assert tdp.laplace_break_even_sensitivity(delta=1e-4, n=10) == pytest.approx(2 / (10 * math.sqrt(math.log(12500))))
 
@@ -700,14 +693,14 @@ def test_compare_noise_ranks_and_sentence_follow_the_numbers():
     for c in (small, large):
         for i, e in enumerate(eps):
             assert c.std["MVG"][i] == pytest.approx(
-                dpcore.mvg_sigma(epsilon=e, delta=1e-4, m=10, n=10, gamma_f=math.sqrt(10), s2=c.delta_s))
+                dpcore.topicdp.mvg_sigma(epsilon=e, delta=1e-4, m=10, n=10, gamma_f=math.sqrt(10), s2=c.delta_s))
             assert c.topicdp_beats_mvg[i] == (c.std["TopicDP"][i] < c.std["MVG"][i])
     with pytest.raises(ValueError, match="delta_s must be > 0"):
         tdp.compare_noise(delta_s=0, epsilons=eps, delta=1e-4, m=2, n=2)
 
 
 def test_summarise_draws_reports_the_numbers_it_is_given():
-    h = dpcore.sensitivity_sampler_size(0.2).h  # 61, k = h
+    h = dpcore.topicdp.sensitivity_sampler_size(0.2).h  # 61, k = h
     grid = np.full((h, 1, 1), 0.01)
     grid[:6, 0, 0] = 1.4  # 6 jumps out of 61
     full = np.full(h, 0.02)
@@ -732,12 +725,12 @@ def test_summarise_draws_reports_the_numbers_it_is_given():
 def test_strict_topicdp_sigma_spec_check_and_bound():
     """SPEC §5 check: ε = 1, δ = 1e-5, m = 10 → Δ = √20 = 4.4721, analytic σ = 16.68 (and the analytic
     Gaussian of SPEC §2 at Δ = √(2m), for other m)."""
-    assert float(f"{dpcore.strict_topicdp_sigma(epsilon=1, delta=1e-5, m=10):.4g}") == 16.68
+    assert float(f"{dpcore.topicdp.strict_topicdp_sigma(epsilon=1, delta=1e-5, m=10):.4g}") == 16.68
     for m in (1, 3, 10):
-        assert dpcore.strict_topicdp_sigma(epsilon=2, delta=1e-6, m=m) == pytest.approx(
+        assert dpcore.topicdp.strict_topicdp_sigma(epsilon=2, delta=1e-6, m=m) == pytest.approx(
             dpcore.gaussian_sigma(2, 1e-6, math.sqrt(2 * m), method="analytic"), rel=1e-12)
     # its σ meets δ exactly for an ℓ2 change of √(2m) (Balle & Wang's profile, recomputed)
-    s = dpcore.strict_topicdp_sigma(epsilon=1, delta=1e-5, m=10)
+    s = dpcore.topicdp.strict_topicdp_sigma(epsilon=1, delta=1e-5, m=10)
     assert dpcore.gaussian_delta(1, s, math.sqrt(20)) == pytest.approx(1e-5, rel=1e-6)
 
 
@@ -760,26 +753,26 @@ def test_any_two_row_stochastic_tables_are_within_sqrt_2m():
 
 def test_corrected_sigma_has_no_split_and_switches_to_analytic_at_one():
     for eps in (0.1, 0.5, 0.99):
-        assert dpcore.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235) == pytest.approx(
+        assert dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235) == pytest.approx(
             2.235 * math.sqrt(2 * math.log(1.25e5)) / eps)
         # the thesis's σ is m·n times larger
-        assert dpcore.topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235, m=10, n=10) == pytest.approx(
-            100 * dpcore.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235))
+        assert dpcore.topicdp.topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235, m=10, n=10) == pytest.approx(
+            100 * dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235))
     for eps in (1.0, 3.0, 10.0):
-        assert dpcore.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235) == pytest.approx(
+        assert dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235) == pytest.approx(
             dpcore.gaussian_sigma(eps, 1e-5, 2.235, method="analytic"), rel=1e-12)
 
 
 def test_thesis_true_epsilon_spec_check():
     """SPEC §5: at 10 × 10, ε = 1, δ = 1e-5, Δ_s = 2.235 the thesis's σ = 1,082.8 has a true ε of 0.0046."""
-    sigma = dpcore.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=2.235, m=10, n=10)
+    sigma = dpcore.topicdp.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=2.235, m=10, n=10)
     assert float(f"{sigma:.5g}") == 1082.8
-    true = dpcore.topicdp_true_epsilon(epsilon=1, delta=1e-5, m=10, n=10)
+    true = dpcore.topicdp.topicdp_true_epsilon(epsilon=1, delta=1e-5, m=10, n=10)
     # 0.004549 (mpmath at 60 digits: 0.0045488841); SPEC's "0.0046" is 0.00455 rounded half up
     assert float(f"{true:.5g}") == 0.0045489 and abs(true - 0.0046) < 1e-4
     # the definition, recomputed: δ(ε_true, σ) = δ for an ℓ2 change of Δ_s, whatever Δ_s
     for ds in (2.235, 0.01):
-        s = dpcore.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=ds, m=10, n=10)
+        s = dpcore.topicdp.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=ds, m=10, n=10)
         assert dpcore.gaussian_delta(true, s, ds) == pytest.approx(1e-5, rel=1e-6)
         assert dpcore.gaussian_delta(true * 0.99, s, ds) > 1e-5
 
@@ -797,14 +790,14 @@ def test_release_all_strict_noise_and_redraws():
     redraw_releases draws each mechanism at its release's scale."""
     w = np.array([[0.2, 0.3, 0.5], [0.6, 0.2, 0.2]])
     rng = np.random.default_rng(5)
-    noise = np.stack([dpcore.strict_topicdp_mechanism(w, epsilon=3, delta=1e-5, rng=rng).noisy - w for _ in range(4000)])
-    assert noise.std() / dpcore.strict_topicdp_sigma(epsilon=3, delta=1e-5, m=2) == pytest.approx(1.0, abs=0.02)
-    rels = dpcore.release_all(w, epsilon=50, delta=1e-5, sensitivity=0.05, rng=0, gamma=0.1)
+    noise = np.stack([dpcore.topicdp.strict_topicdp_mechanism(w, epsilon=3, delta=1e-5, rng=rng).noisy - w for _ in range(4000)])
+    assert noise.std() / dpcore.topicdp.strict_topicdp_sigma(epsilon=3, delta=1e-5, m=2) == pytest.approx(1.0, abs=0.02)
+    rels = dpcore.topicdp.release_all(w, epsilon=50, delta=1e-5, sensitivity=0.05, rng=0, gamma=0.1)
     for mech, rel in rels.items():
         many = tdp.redraw_releases(rel, w, 3000, np.random.default_rng(1))
         assert many.shape == (3000, 2, 3) and np.allclose(many.sum(axis=2), 1.0) and np.all(many >= 0)
     # at tiny noise the redraws sit on w; Laplace's scale is b (std √2·b)
-    calm = dpcore.release_all(w, epsilon=1e4, delta=1e-5, sensitivity=1e-4, rng=0, gamma=0.1)["TopicDP corrected"]
+    calm = dpcore.topicdp.release_all(w, epsilon=1e4, delta=1e-5, sensitivity=1e-4, rng=0, gamma=0.1)["TopicDP corrected"]
     assert np.allclose(tdp.redraw_releases(calm, w, 5, 0), w, atol=1e-3)
 
 

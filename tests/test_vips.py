@@ -1,4 +1,4 @@
-"""VIPS-LDA (dpcore.vips, issue 23): the sensitivity B per iteration, the accountant, the noise, the label.
+"""VIPS-LDA (dpcore.topicdp.vips, issue 23): the sensitivity B per iteration, the accountant, the noise, the label.
 
 - a worked example of the per-user clip (K = 1: φ = 1, so a user's statistics are their word counts);
 - the E-step against a per-document loop written here from scikit-learn's update (both kernel paths);
@@ -22,9 +22,9 @@ from scipy.special import psi
 
 import dpcore
 from dpcore import guarantees as G
-from dpcore import vips
+from dpcore.topicdp import vips
 from dpcore.audit import run_scenario
-from dpcore.corpus import Corpus, Document
+from dpcore.text import Corpus, Document
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 WORDS = tuple(f"word{a}{b}" for a in LETTERS[:4] for b in LETTERS[:5])  # 20 words of letters only
@@ -200,7 +200,7 @@ def test_sigma_is_calibrated_on_the_accountant_and_matches_the_closed_form(eps, 
     clip = 2.5
     sigma = vips.vips_sigma(epsilon=eps, delta=delta, iterations=iterations, clip_norm=clip)
     # J Gaussians with multiplier z compose to one with z/√J: the analytic Gaussian's σ times √J
-    exact = clip * math.sqrt(iterations) * dpcore.analytic_gaussian_sigma(eps, delta)
+    exact = clip * math.sqrt(iterations) * dpcore.mechanisms.analytic_gaussian_sigma(eps, delta)
     assert exact * (1 - 1e-6) <= sigma <= exact * (1 + 2e-3)
     assert dpcore.gaussian_delta(eps, sigma / math.sqrt(iterations), clip) <= delta * (1 + 1e-9)
     # the accountant's ε at σ meets the target, and a slightly smaller σ does not
@@ -318,7 +318,7 @@ def test_public_vocabulary_drops_stop_words_and_chat_fillers():
     assert vips.public_vocabulary(public, min_df=1, max_df=1.0, stop_words=["pizza"]).words == (
         "haha", "hiking", "lol", "the")
     # the project's stop-word rule (issue 23: VIPS's own hand-picked chat list was replaced by it)
-    assert vips.VIPS_STOP_WORDS == dpcore.TOPIC_STOP_WORDS and {"haha", "lol"} <= vips.VIPS_STOP_WORDS
+    assert vips.VIPS_STOP_WORDS == dpcore.topicdp.TOPIC_STOP_WORDS and {"haha", "lol"} <= vips.VIPS_STOP_WORDS
 
 
 def test_vocabulary_or_start_from_the_private_corpus_is_refused(vocab):
@@ -398,7 +398,7 @@ def test_real_corpus_defaults_beat_the_matrix_mechanisms_at_epsilon_1():
 
 
 def test_first_iteration_cached_per_counts_and_start_is_the_plain_computation(vocab):
-    """dpcore.vips caches the E-step from λ₀ per (counts, start, B): releases equal those of the uncached path."""
+    """dpcore.topicdp.vips caches the E-step from λ₀ per (counts, start, B): releases equal those of the uncached path."""
     pc = vips.person_counts(make_corpus(5), vocab)
     start = vips.seeded_start(vocab, n_topics=3)
     for iterations in (1, 2):

@@ -25,15 +25,18 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import ndtr
 
-from ..bayesian import SENSITIVITY_METHODS, bayesian_statistics
-from ..bayesian_baselines import k_anonymity_release
-from ..dpne import _dpsu_select, _limit_contributions, dpne, dpne_noise_scales, dpsu_threshold, dpsu_single
-from ..exponential import exponential_mechanism, exponential_mechanism_probabilities
-from ..laplace import laplace_mechanism
-from ..lecture import CANDIDATE_CITIES, SOCIETY_MEMBERS, city_example, city_utilities
-from ..ngrams import build_ngram_index, encode_users
-from ..gaussian import analytic_gaussian_sigma
-from ..topicdp import strict_topicdp_mechanism, topicdp_mechanism, topicdp_sigma
+from ..bayesian.statistics import SENSITIVITY_METHODS, bayesian_statistics
+from ..bayesian.baselines import k_anonymity_release
+from ..dpne.selection import _dpsu_select, _limit_contributions
+from ..dpne.release import dpne_extract
+from ..dpne.accounting import dpne_noise_scales, dpsu_threshold
+from ..dpne.baselines import dpsu_single
+from ..mechanisms.exponential import exponential_mechanism, exponential_mechanism_probabilities
+from ..mechanisms.laplace import laplace_mechanism
+from ..lab.lecture import CANDIDATE_CITIES, SOCIETY_MEMBERS, city_example, city_utilities
+from ..text.ngrams import build_ngram_index, encode_users
+from ..mechanisms.gaussian import analytic_gaussian_sigma
+from ..topicdp.mechanisms import strict_topicdp_mechanism, topicdp_mechanism, topicdp_sigma
 from ..validation import check_choice, check_int, check_rng
 from .core import AuditResult, audit
 
@@ -300,7 +303,7 @@ def _dpne_scenario() -> Scenario:
         return batch
 
     def correct_mech(data, rng):  # dpcore's DPNE as shipped (T = 1): one draw, logged and written sets agree
-        release = dpne(_DATA[data], epsilon=eps, delta=delta, max_length=1, contribution_limit=limit, eta=0.01,
+        release = dpne_extract(_DATA[data], epsilon=eps, delta=delta, max_length=1, contribution_limit=limit, eta=0.01,
                        rng=rng)
         return float(reads * (("target",) in release.ngrams[1]))
 
@@ -417,8 +420,8 @@ def bayesian_page_pair():
     unigram counts over the public vocabulary; D' = D without its most active user (the largest total
     count — the user the page's membership-inference tab attacks, 000 §5). Returns (D, D', public counts,
     the removed user's row)."""
-    from ..ngram_counts import ngram_counts
-    from ..real_corpus import load_real_corpus
+    from ..text.ngram_counts import ngram_counts
+    from ..text.real_corpus import load_real_corpus
 
     counts = ngram_counts(load_real_corpus(which="private"), load_real_corpus(which="public"), n=PAGE_DEFAULTS["n"])
     m = counts.user_counts.tocsr()
@@ -484,7 +487,7 @@ def _bayesian_local_page_scenario() -> Scenario:
 
 
 def _end_to_end_local_page_scenario() -> Scenario:
-    from ..bayesian import prepare_end_to_end
+    from ..bayesian.end_to_end import prepare_end_to_end
 
     k = PAGE_DEFAULTS
     eps, delta, C = k["epsilon"], k["delta"], k["C"]
@@ -548,7 +551,7 @@ def _end_to_end_local_page_scenario() -> Scenario:
 
 
 def _laplace_public_local_scenario() -> Scenario:
-    from ..bayesian_baselines import laplace_public_dp, prepare_laplace_public
+    from ..bayesian.baselines import laplace_public_dp, prepare_laplace_public
 
     eps, W, v, n_light = 1.0, 50, 10, 2_000
     rng = np.random.default_rng(3)
@@ -707,8 +710,9 @@ def _topicdp_strict_scenario() -> Scenario:
 # --------------------------------------------------------------------------------------------------
 
 def _vips_scenario(rare_tokens: int = 50) -> Scenario:
-    from ..corpus import Corpus, Document
-    from ..vips import _fit, clipped_statistics, person_counts, seeded_start, vips_lda, vips_sigma
+    from ..text.corpus import Corpus, Document
+    from ..topicdp.vips import _fit, clipped_statistics, seeded_start, vips_lda, vips_sigma
+    from ..topicdp.vips_inputs import person_counts
 
     eps, delta, clip, k, iterations = 1.0, 1e-5, 1.0, 2, 1
     rng = np.random.default_rng(23)

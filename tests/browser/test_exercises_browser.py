@@ -26,7 +26,7 @@ def exercise_url(app_url):
 
 
 def test_exercise_from_link_end_to_end(page, exercise_url):
-    ex = dpcore.exercises.exercise(EX_ID)
+    ex = dpcore.lab.exercises.exercise(EX_ID)
     sol = ex.solved()
     page.goto(f"{exercise_url}?exercise={EX_ID}")
     panel = page.locator(f".st-key-exercise_panel_{EX_ID}")
@@ -69,11 +69,11 @@ def test_exercise_from_link_end_to_end(page, exercise_url):
         sheet_button.click()
     sheet = Path(download.value.path()).read_text(encoding="utf-8")
     assert download.value.suggested_filename == "exercises_Mechanisms_101_student.html"
-    for other in dpcore.exercises.exercises_for_page(ex.page):
+    for other in dpcore.lab.exercises.exercises_for_page(ex.page):
         assert f"?exercise={other.id}" in sheet
     assert "Answer:" not in sheet and "<script" not in sheet.lower()
 
-    nxt = dpcore.exercises.next_exercise(EX_ID)
+    nxt = dpcore.lab.exercises.next_exercise(EX_ID)
     panel.get_by_role("button", name="Next exercise").click()
     page.locator(f".st-key-exercise_panel_{nxt.id}").wait_for(timeout=60_000)
     page.wait_for_function("id => location.search.includes('exercise=' + id)", arg=nxt.id, timeout=30_000)
