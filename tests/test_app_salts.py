@@ -98,8 +98,8 @@ def page_corpus(corpus_hash: str):
 
 def test_bayesian_epsilon_moves_draw_new_standard_normals_and_the_budget_counts_them(media):
     at = opened(BAYES, bayes_top="50")
-    # the audit's "page's own pair" scenarios use these defaults (dpcore.audit.scenarios.PAGE_DEFAULTS)
-    from dpcore.audit.scenarios import PAGE_DEFAULTS as P
+    # the audit's "page's own pair" scenarios use these defaults (dpcore.audit.scenarios_bayesian.PAGE_DEFAULTS)
+    from dpcore.audit.scenarios_bayesian import PAGE_DEFAULTS as P
     assert (at.select_slider(key="bayes_S").value, at.slider(key="bayes_rho").value, at.slider(key="bayes_C").value,
             at.radio(key="bayes_n").value, at.slider(key="bayes_W").value) == (P["S"], P["rho"], P["C"], P["n"], P["W"])
     assert (at.select_slider(key="eps").value, at.select_slider(key="delta").value) == (P["epsilon"], P["delta"])

@@ -128,7 +128,7 @@ def test_the_bound_is_conservative_over_many_seeds():
 def test_dpcore_audit_is_the_function_and_the_package():
     r = dpcore.audit(lambda data, rng: data + rng.laplace(0.0, 1.0), 50, 51, trials=2000, rng=0, epsilon_claimed=1.0)
     assert isinstance(r, dpcore.audit.AuditResult) and 0.0 <= r.epsilon_lower <= 1.0
-    assert dpcore.audit.scenarios.SCENARIOS == SCENARIOS and dpcore.audit.audit_scores is audit_scores
+    assert dpcore.audit.SCENARIOS == SCENARIOS and dpcore.audit.audit_scores is audit_scores
     with pytest.raises(AttributeError):
         r.epsilon_lower = 3.0  # frozen
 
@@ -293,7 +293,7 @@ def test_local_sensitivity_mechanisms_break_the_epsilon_their_noise_was_set_from
 
 
 def test_the_page_pair_is_the_real_chat_corpus_without_its_most_active_user():
-    md, mdp, public, user = dpcore.audit.scenarios.bayesian_page_pair()
+    md, mdp, public, user = dpcore.audit.scenarios_bayesian.bayesian_page_pair()
     totals = np.asarray(md.sum(axis=1)).ravel()
     assert user == int(np.argmax(totals)) and md.shape[0] == 920
     keep = np.arange(md.shape[0]) != user
