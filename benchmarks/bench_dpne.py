@@ -10,7 +10,7 @@ Reported times: "encode" = strings → token ids (done once per corpus, cached b
 "dpne" = the mechanism itself on the encoded corpus, "total" = both.
 
 ``--paper``: DPNE on ``load_sample_corpus("private", size="paper")`` (ε=4, δ=1e-7, T=9, Δ0=100, η=0.01,
-the η slider's rerun), CPU seconds, with numba's kernels (:mod:`dpcore.dpne._kernel`) and with
+the η slider's rerun), CPU seconds, with numba's kernels (:mod:`dpcore.dpne._dpne_kernel`) and with
 ``DPCORE_DPNE_KERNEL=numpy``; both must release the same sets. Measured (2 shared CPUs at load ~3, median
 of 3): numpy path 11.8 s, kernels 4.95 s (the code before the kernels: 12.2 s); peak RSS of the process
 2.09 GB after the kernel runs, 2.40 GB after the numpy runs (the corpus load alone peaks at 2.05 GB).

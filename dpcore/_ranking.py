@@ -2,7 +2,7 @@
 DPNE/DPSU's contribution limit (Δ0 items per user) and strict BayesianDP's item cap (L items per user) share.
 
 numpy (a stable lexsort) or, with the ``[fast]`` extra, the compiled per-group partition of
-:mod:`dpcore.dpne._kernel` (the same positions; ``DPCORE_DPNE_KERNEL=numpy`` forces numpy).
+:mod:`dpcore.dpne._dpne_kernel` (the same positions; ``DPCORE_DPNE_KERNEL=numpy`` forces numpy).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def ranked_drops(user, r, count, limit) -> np.ndarray:
     rounding could swap near-equal priorities): random (``count`` None) = ascending r; most-frequent =
     descending count, then descending r; remaining ties by position. The Spark engine orders its window
     the same way. With numba (:func:`dpcore.mechanisms.keyed.kernel`) a per-user partition finds the same pairs
-    without the sort (:func:`dpcore.dpne._kernel.ranked_drops`).
+    without the sort (:func:`dpcore.dpne._dpne_kernel.ranked_drops`).
     """
     compiled = kernel()
     if compiled is not None:

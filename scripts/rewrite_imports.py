@@ -38,7 +38,7 @@ from pathlib import Path
 # BEGIN TABLE (generated; edit by hand only with care)
 MODULES: dict[str, str] = {
     'dpcore.audit.scenarios': 'dpcore.audit.scenarios',
-    'dpcore._dpne_kernel': 'dpcore.dpne._kernel',
+    'dpcore._dpne_kernel': 'dpcore.dpne._dpne_kernel',
     'dpcore._vb_kernel': 'dpcore.topicdp._vb_kernel',
     'dpcore._vips_kernel': 'dpcore.topicdp._vips_kernel',
     'dpcore.batch': 'dpcore.dpne.batch',
@@ -507,7 +507,7 @@ NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
     ('dpcore.corpus', '_lines'): ('dpcore.text.uploads', '_lines', 'dpcore.text.uploads'),
     ('dpcore.corpus', '_mb'): ('dpcore.text.corpus', '_mb', 'dpcore.text.corpus'),
     ('dpcore.corpus', '_paper_arrays'): ('dpcore.text.corpus', '_paper_arrays', 'dpcore.text.corpus'),
-    ('dpcore.corpus', '_short'): ('dpcore.quoting', '_short', 'dpcore.quoting'),
+    ('dpcore.corpus', '_short'): ('dpcore.quoting', 'quote', 'dpcore.quoting'),
     ('dpcore.corpus', '_sniff'): ('dpcore.text.uploads', '_sniff', 'dpcore.text.uploads'),
     ('dpcore.corpus', '_text_chunks'): ('dpcore.text.uploads', '_text_chunks', 'dpcore.text.uploads'),
     ('dpcore.corpus', 'check_choice'): ('dpcore.validation', 'check_choice', 'dpcore.validation'),
@@ -587,7 +587,7 @@ NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
     ('dpcore.dpne', '_noisy_values'): ('dpcore.dpne.selection', '_noisy_values', 'dpcore.dpne.selection'),
     ('dpcore.dpne', '_policy_gaussian_histogram'): ('dpcore.dpne.selection', '_policy_gaussian_histogram', 'dpcore.dpne.selection'),
     ('dpcore.dpne', '_prepare_dpne'): ('dpcore.dpne.release', '_prepare_dpne', 'dpcore.dpne.release'),
-    ('dpcore.dpne', '_ranked_drops'): ('dpcore._ranking', '_ranked_drops', 'dpcore._ranking'),
+    ('dpcore.dpne', '_ranked_drops'): ('dpcore._ranking', 'ranked_drops', 'dpcore._ranking'),
     ('dpcore.dpne', '_released_id_rows'): ('dpcore.dpne.evaluation', '_released_id_rows', 'dpcore.dpne.evaluation'),
     ('dpcore.dpne', '_released_sets'): ('dpcore.dpne.results', '_released_sets', 'dpcore.dpne.results'),
     ('dpcore.dpne', '_sample_zero_weight'): ('dpcore.dpne.space', '_sample_zero_weight', 'dpcore.dpne.space'),
@@ -1075,8 +1075,64 @@ def _rename_tokens(text: str, renames: dict[str, str]) -> str:
     return "".join(lines)
 
 
+_ALIAS_FORMS = (
+    re.compile(r"^[ \t]*from[ \t]+dpcore[ \t]+import[ \t]+(?P<name>\w+)(?:[ \t]+as[ \t]+(?P<alias>\w+))?[ \t]*(?:#.*)?$", re.M),
+    re.compile(r"^[ \t]*import[ \t]+(?P<mod>dpcore\.[\w.]+)[ \t]+as[ \t]+(?P<alias>\w+)", re.M),
+    re.compile(r"^[ \t]*(?P<alias>\w+)[ \t]*=[ \t]*importlib\.import_module\([\"'](?P<mod>dpcore\.[\w.]+)[\"']\)", re.M),
+)
+
+
+def module_aliases(text: str) -> dict[str, str]:
+    """Names bound to an old dpcore module in ``text``: ``from dpcore import topicdp as tdp``,
+    ``import dpcore.topicdp as tdp``, ``tdp = importlib.import_module("dpcore.topicdp")`` → {"tdp": "dpcore.topicdp"}."""
+    out = {}
+    for form in _ALIAS_FORMS:
+        for m in form.finditer(text):
+            d = m.groupdict()
+            mod = d.get("mod") or f"dpcore.{d['name']}"
+            if mod in MODULES and ("dpcore", mod.rpartition(".")[2]) not in NAMES or d.get("mod") in MODULES:
+                out[d.get("alias") or d["name"]] = mod
+    return out
+
+
+def rewrite_aliases(text: str, aliases: dict[str, str]) -> str:
+    """``tdp._cache_key`` (tdp = old dpcore.topicdp) → ``tdp.sampler._cache_key``: an attribute that moved to a
+    submodule of the alias's new package is reached through that submodule (``monkeypatch.setattr(tdp, "x"``
+    too); a renamed function gets its new name. Anything else that moved out of reach is reported."""
+    for alias, old in aliases.items():
+        target = MODULES[old]
+
+        def new_attr(name: str, patch: bool = False) -> str | None:
+            hit = NAMES.get((old, name))
+            if hit is None:
+                return None
+            defining, new_name, public = hit
+            if defining == target or (public == target and not patch):  # a patch goes where the name is read
+                return new_name
+            if defining.startswith(target + "."):
+                return f"{defining[len(target) + 1:]}.{new_name}"
+            print(f"!! {alias}.{name}: now {defining}.{new_name}, not under {target} (rewrite by hand)", file=sys.stderr)
+            return None
+
+        def fix_attr(m: re.Match) -> str:
+            new = new_attr(m.group(1))
+            return m.group(0) if new is None else f"{alias}.{new}"
+
+        def fix_set(m: re.Match) -> str:
+            new = new_attr(m.group(2), patch=True)
+            if new is None:
+                return m.group(0)
+            sub, _, name = new.rpartition(".")
+            return f'{m.group(1)}({alias}{"." + sub if sub else ""}, "{name}"'
+
+        text = re.sub(rf'(setattr|delattr)\({alias}, "(\w+)"', fix_set, text)
+        text = re.sub(rf"(?<![\w.]){alias}\.(\w+)", fix_attr, text)
+    return text
+
+
 def rewrite_text(text: str, *, internal: bool, python: bool) -> str:
     renames: dict[str, str] = {}
+    aliases = module_aliases(text) if python else {}
     pieces, last = [], 0
     spans = []
     for m in _FROM.finditer(text):
@@ -1102,6 +1158,7 @@ def rewrite_text(text: str, *, internal: bool, python: bool) -> str:
     out = "".join(pieces)
     if python:
         out = _rename_tokens(out, renames)
+        out = rewrite_aliases(out, aliases)
     return out
 
 

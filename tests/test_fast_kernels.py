@@ -1,4 +1,4 @@
-"""The compiled keyed kernels (dpcore.dpne._kernel, numba) equal the numpy paths bit for bit.
+"""The compiled keyed kernels (dpcore.dpne._dpne_kernel, numba) equal the numpy paths bit for bit.
 
 * Philox4x64-10 and the keyed uniforms: the same uint64 words / the same float64 bits.
 * The per-user contribution-limit selection: the same dropped pairs as the stable lexsort, ties
@@ -122,7 +122,7 @@ def test_ranked_drops_equal_lexsort(kernel_switch, most_frequent):
             user, r, count = user[perm], r[perm], count[perm]
         c = count if most_frequent else None
         expected = _lexsort_drops(user, r, c, limit)
-        fast, slow = both(kernel_switch, lambda: _ranking_mod._ranked_drops(user, r, c, limit))
+        fast, slow = both(kernel_switch, lambda: _ranking_mod.ranked_drops(user, r, c, limit))
         np.testing.assert_array_equal(np.sort(fast), expected)
         np.testing.assert_array_equal(np.sort(slow), expected)
         cases += expected.size > 0
@@ -131,7 +131,7 @@ def test_ranked_drops_equal_lexsort(kernel_switch, most_frequent):
 
 def test_ranked_drops_edge_cases(kernel_switch):
     kernel_switch(True)
-    drops = _ranking_mod._ranked_drops
+    drops = _ranking_mod.ranked_drops
     empty = np.zeros(0, dtype=np.int64)
     assert drops(empty, np.zeros(0), None, 3).size == 0
     assert drops(empty, np.zeros(0), empty, 3).size == 0

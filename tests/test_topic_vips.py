@@ -22,7 +22,7 @@ import dpcore
 from dpcore import guarantees as G
 from dpcore.topicdp import vips_comparison as tv
 from dpcore import topicdp as tdp
-from dpcore.topicdp import vips
+from dpcore.topicdp import vips, vips_inputs
 from dpcore.text import Corpus, Document
 from dpcore.topicdp import LdaSettings, TopicModel
 
@@ -130,7 +130,7 @@ def test_setup_is_public_and_its_files_are_read_back_identically(world, tmp_path
     assert again.vocabulary.words == setup.vocabulary.words
     np.testing.assert_array_equal(again.start.lam, setup.start.lam)
     np.testing.assert_array_equal(again.twin.topic_word, setup.twin.topic_word)
-    fresh = vips.public_start(public, vocabulary=vips.public_vocabulary(public), n_topics=4)  # what the file holds
+    fresh = vips.public_start(public, vocabulary=vips_inputs.public_vocabulary(public), n_topics=4)  # what the file holds
     np.testing.assert_allclose(setup.start.lam, fresh.lam, rtol=1e-12)
     twin = vips.vips_reference_fit(setup.counts, n_topics=4, vocabulary=setup.vocabulary, start=setup.start)
     np.testing.assert_allclose(setup.twin.topic_word, twin.topic_word, rtol=1e-10)
@@ -295,7 +295,7 @@ def test_shipped_real_chat_start_and_twin_are_todays_fits():
     key = tv._start_key(public, 10)
     start = tv._load(f"vips_start_{key[:20]}.npz", key, tdp.shipped_cache_dir())
     assert start is not None, "the shipped VIPS start of the real chat is missing or stale"
-    vocab = vips.public_vocabulary(public)
+    vocab = vips_inputs.public_vocabulary(public)
     assert tuple(str(w) for w in start["words"]) == vocab.words
     fitted = vips.public_start(public, vocabulary=vocab, n_topics=10)
     np.testing.assert_allclose(start["lam"], fitted.lam, rtol=1e-6)

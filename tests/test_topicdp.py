@@ -12,6 +12,7 @@ import pytest
 
 import dpcore
 from dpcore.topicdp import model as tdp_tm
+from dpcore.topicdp import fitting as tdp_tm_fit
 from dpcore import topicdp as tdp
 from dpcore.text import corpus_from_records
 from dpcore.mechanisms.gaussian import classic_gaussian_sigma
@@ -217,7 +218,7 @@ def test_noised_rows_are_probability_vectors(sens):
 
 
 def test_all_negative_row_becomes_uniform():
-    out = tdp._clip_renormalise(np.array([[-1.0, -2.0, -0.5], [1.0, -1.0, 3.0]]))
+    out = tdp.mechanisms._clip_renormalise(np.array([[-1.0, -2.0, -0.5], [1.0, -1.0, 3.0]]))
     assert np.allclose(out, [[1 / 3] * 3, [0.25, 0.0, 0.75]])
 
 
@@ -299,7 +300,7 @@ def _brute_force_delta(data, index, m, n, lda=TINY_LDA, sampler=TINY_SAMPLER, al
     """Δ_i recomputed literally: build D and D′, fit each, release each table, compare row i with row i and
     word with word (a word a table does not show has probability 0). ``aligned=True``: the old definition,
     the best of every row permutation (a lower bound of Δ_i)."""
-    shared, x, x2 = tdp.pair_users(data.n_users, index, sampler)
+    shared, x, x2 = tdp.sampler.pair_users(data.n_users, index, sampler)
     mats = []
     for extra in (x, x2):
         model = fit_topic_model(data, settings=lda, users=list(shared) + [extra])
@@ -321,7 +322,7 @@ def test_sampler_brute_force_and_cache_reuse(tiny_data, tmp_path, monkeypatch):
         calls.append(index)
         return real(data, index, **kw)
 
-    monkeypatch.setattr(tdp, "pair_deltas", counting)
+    monkeypatch.setattr(tdp.sampler, "pair_deltas", counting)
     seen = []
     res = tdp.sampled_sensitivity(tiny_data, gamma=0.22, m=3, n=4, lda=TINY_LDA, sampler=TINY_SAMPLER,
                                   cache_dir=tmp_path, progress=lambda a, b: seen.append((a, b)))
@@ -393,14 +394,14 @@ def test_sampler_matches_literal_recomputation_for_each_engine(tiny_data, tmp_pa
     lda = LdaSettings(n_topics=3, min_df=1, max_df=1.0, engine=engine)
     sampler = tdp.SamplerSettings(seed=9)  # N = the corpus' 24 users
     draws = tdp.extend_sensitivity_draws(tiny_data, n_pairs=3, lda=lda, sampler=sampler, cache_dir=tmp_path)
-    shared, _, _ = tdp.pair_users(tiny_data.n_users, 0, sampler)
+    shared, _, _ = tdp.sampler.pair_users(tiny_data.n_users, 0, sampler)
     assert shared.size == tiny_data.n_users - 1
     for i in range(3):
         for m, n in [(2, 3), (3, 5)]:
             assert draws.draws_for(m, n)[i] == pytest.approx(
                 _brute_force_delta(tiny_data, i, m, n, lda=lda, sampler=sampler), abs=1e-9)
         # the diagnostic: whole topic–word matrices, best row permutation by brute force
-        shared, x, x2 = tdp.pair_users(tiny_data.n_users, i, sampler)
+        shared, x, x2 = tdp.sampler.pair_users(tiny_data.n_users, i, sampler)
         a, b = (fit_topic_model(tiny_data, settings=lda, users=list(shared) + [u]).topic_word for u in (x, x2))
         best = min(np.linalg.norm(a - b[list(p)]) for p in itertools.permutations(range(3)))
         assert draws.full[i] == pytest.approx(best, abs=1e-9)
@@ -413,7 +414,7 @@ VB_KERNELS = ["numpy"] + (["numba"] if importlib.util.find_spec("numba") else []
 def vb_kernel(request, monkeypatch):
     """Run a test with each path of the "vb" engine: numpy, and the compiled one when numba is installed."""
     monkeypatch.setenv("DPCORE_VB_KERNEL", request.param)
-    assert (tdp_tm._vb_kernel() is None) == (request.param == "numpy")
+    assert (tdp_tm_fit._vb_kernel() is None) == (request.param == "numpy")
     return request.param
 
 
@@ -429,8 +430,8 @@ def test_vectorised_vb_is_sklearn_batch_vb(seed, vb_kernel):
     x = csr_matrix(dense)
     for kw in [dict(max_iter=4), dict(max_iter=10, mean_change_tol=1e-3, max_doc_update_iter=30)]:
         settings = LdaSettings(n_topics=4, random_state=seed, **kw)
-        vb = tdp_tm.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "engine": "vb"}))
-        sk = tdp_tm.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "engine": "sklearn"}))
+        vb = tdp_tm_fit.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "engine": "vb"}))
+        sk = tdp_tm_fit.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "engine": "sklearn"}))
         assert np.allclose(vb[0], sk[0], atol=1e-7, rtol=0)
         assert np.allclose(vb[1], sk[1], rtol=1e-7)
 
@@ -448,12 +449,12 @@ def test_compiled_vb_kernel_equals_numpy_path(seed, monkeypatch):
     x = csr_matrix(dense)
     settings = LdaSettings(n_topics=6, random_state=seed, max_iter=7, max_doc_update_iter=15, mean_change_tol=1e-3)
     monkeypatch.setenv("DPCORE_VB_KERNEL", "numpy")
-    ref = tdp_tm.fit_topic_word(x, settings)
+    ref = tdp_tm_fit.fit_topic_word(x, settings)
     monkeypatch.setenv("DPCORE_VB_KERNEL", "numba")
-    fast = tdp_tm.fit_topic_word(x, settings)
+    fast = tdp_tm_fit.fit_topic_word(x, settings)
     assert np.allclose(fast[0], ref[0], atol=1e-11, rtol=0)
     assert np.allclose(fast[1], ref[1], rtol=1e-11)
-    assert not np.allclose(ref[0], tdp_tm.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "random_state": 99}))[0])
+    assert not np.allclose(ref[0], tdp_tm_fit.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "random_state": 99}))[0])
 
 
 def test_compiled_digamma_matches_scipy():
@@ -473,12 +474,12 @@ def test_compiled_digamma_matches_scipy():
 def test_fit_does_not_change_its_input_and_ignores_index_order(tiny_data):
     x = tiny_data.counts.copy()
     before = (x.indices.copy(), x.data.copy())
-    a = tdp_tm.fit_topic_word(x, TINY_LDA)
+    a = tdp_tm_fit.fit_topic_word(x, TINY_LDA)
     assert np.array_equal(x.indices, before[0]) and np.array_equal(x.data, before[1])
     shuffled = x.tocoo()
     order = np.random.default_rng(0).permutation(shuffled.nnz)
     from scipy.sparse import coo_matrix
-    b = tdp_tm.fit_topic_word(coo_matrix((shuffled.data[order], (shuffled.row[order], shuffled.col[order])),
+    b = tdp_tm_fit.fit_topic_word(coo_matrix((shuffled.data[order], (shuffled.row[order], shuffled.col[order])),
                                          shape=x.shape).tocsr(), TINY_LDA)
     assert np.array_equal(a[0], b[0])
 
@@ -500,10 +501,10 @@ def test_engine_falls_back_when_tomotopy_is_missing(monkeypatch, tiny_data):
     with pytest.warns(RuntimeWarning, match="falling back to engine='vb'"):
         s = LdaSettings(engine="tomotopy", n_topics=3, min_df=1, max_df=1.0)
     assert s.engine == "vb"
-    tw, prev = tdp_tm.fit_topic_word(tiny_data.counts, s)
+    tw, prev = tdp_tm_fit.fit_topic_word(tiny_data.counts, s)
     assert np.allclose(tw.sum(axis=1), 1.0)
     # the cache key names the engine that really fits
-    assert tdp._cache_key("h", s, TINY_SAMPLER) == tdp._cache_key("h", TINY_LDA, TINY_SAMPLER)
+    assert tdp.sampler._cache_key("h", s, TINY_SAMPLER) == tdp.sampler._cache_key("h", TINY_LDA, TINY_SAMPLER)
 
 
 def test_cache_key_changes_with_every_setting_that_changes_the_draws():
@@ -531,14 +532,14 @@ def test_cache_key_changes_with_every_setting_that_changes_the_draws():
         assert path != base, name
     assert len(set(paths.values())) == len(paths)
     # the full-corpus model file is keyed by the LDA settings (engine included) too
-    assert tdp._model_path("abc", base_lda, None) != tdp._model_path("abc", LdaSettings(engine="sklearn"), None)
+    assert tdp.sampler._model_path("abc", base_lda, None) != tdp.sampler._model_path("abc", LdaSettings(engine="sklearn"), None)
     assert base_lda.vocabulary_version == tdp_tm.VOCABULARY_VERSION
 
 
 def test_default_dataset_size_is_the_corpus():
     s = tdp.SamplerSettings()
     assert s.sample_users is None and s.dataset_size(2400) == 2400
-    shared, x, x2 = tdp.pair_users(37, 0, s)
+    shared, x, x2 = tdp.sampler.pair_users(37, 0, s)
     assert shared.shape == (36,)
     assert tdp.SamplerSettings(sample_users=10).dataset_size(2400) == 10
 
@@ -587,9 +588,9 @@ def test_sample_corpus_top_keywords_are_not_stop_words():
 
 
 def test_pair_users_shape_and_range():
-    shared, x, x2 = tdp.pair_users(50, 7, tdp.SamplerSettings(sample_users=20, seed=1))
+    shared, x, x2 = tdp.sampler.pair_users(50, 7, tdp.SamplerSettings(sample_users=20, seed=1))
     assert shared.shape == (19,) and shared.min() >= 0 and shared.max() < 50 and 0 <= x < 50 and 0 <= x2 < 50
-    again = tdp.pair_users(50, 7, tdp.SamplerSettings(sample_users=20, seed=1))
+    again = tdp.sampler.pair_users(50, 7, tdp.SamplerSettings(sample_users=20, seed=1))
     assert np.array_equal(shared, again[0]) and (x, x2) == again[1:]
 
 
@@ -658,7 +659,7 @@ def test_run_time_results_go_to_the_user_cache_and_shipped_files_are_read(tmp_pa
     assert tdp.load_topic_model(tiny_model.corpus_hash, lda=TINY_LDA) is not None
     # draws in the shipped folder are found although the writable cache is empty of them
     data, shipped = _tiny_topicdp_dirs
-    monkeypatch.setattr(tdp, "shipped_cache_dir", lambda: shipped)
+    monkeypatch.setattr(tdp.sampler, "shipped_cache_dir", lambda: shipped)
     monkeypatch.setenv("DPCORE_SAMPLE_DATA", str(data))
     from dpcore import load_sample_corpus
     corpus = load_sample_corpus("private")
@@ -744,7 +745,7 @@ def test_any_two_row_stochastic_tables_are_within_sqrt_2m():
             a = rng.dirichlet(rng.uniform(0.05, 2, n), size=m)
             b = rng.dirichlet(rng.uniform(0.05, 2, n), size=m)
             cols_a, cols_b = rng.choice(30, n, replace=False), rng.choice(30, n, replace=False)
-            worst = max(worst, tdp_tm.released_matrix_distance(a, np.sort(cols_a), b, np.sort(cols_b)))
+            worst = max(worst, tdp_tm_fit.released_matrix_distance(a, np.sort(cols_a), b, np.sort(cols_b)))
         assert worst <= math.sqrt(2 * m) + 1e-12
         one_hot = np.zeros((m, n))
         one_hot[:, 0] = 1.0
@@ -824,7 +825,7 @@ def test_neighbours_whose_topics_swap_prevalence_are_covered_by_the_sampler(monk
     ids = list(_swap_corpus().user_ids)
     shared = np.array([ids.index(f"u{u:02d}") for u in range(20)])
     x, x2 = ids.index("x_sport"), ids.index("y_food")
-    monkeypatch.setattr(tdp, "pair_users", lambda n_users, index, sampler: (shared, x, x2))
+    monkeypatch.setattr(tdp.sampler, "pair_users", lambda n_users, index, sampler: (shared, x, x2))
     fits = [fit_topic_model(data, settings=lda, users=list(shared) + [u]) for u in (x, x2)]
     assert list(np.argsort(-fits[0].prevalence)) == list(np.argsort(-fits[1].prevalence))[::-1]  # the swap
     grid = tdp.pair_deltas(data, 0, lda=lda, sampler=tdp.SamplerSettings())
@@ -833,13 +834,13 @@ def test_neighbours_whose_topics_swap_prevalence_are_covered_by_the_sampler(monk
         if m == 2:
             assert tables[0].topics == tables[1].topics == (0, 1)  # component order, not prevalence order
         cols = [np.array([data.words.index(w) for w in t.words]) for t in tables]
-        released = tdp_tm.released_matrix_distance(tables[0].matrix, cols[0], tables[1].matrix, cols[1])
+        released = tdp_tm_fit.released_matrix_distance(tables[0].matrix, cols[0], tables[1].matrix, cols[1])
         delta_i = grid[m - 1, n - 2]
         assert delta_i == pytest.approx(released, abs=1e-12) and delta_i >= released - 1e-12
         if m == 2:  # what a prevalence-ordered release would have moved, against the aligned distance it was sampled at
             by_prev = [f.topic_word[np.argsort(-f.prevalence)][:, c] for f, c in zip(fits, cols)]
             by_prev = [b / b.sum(axis=1, keepdims=True) for b in by_prev]
-            swapped = tdp_tm.released_matrix_distance(by_prev[0], cols[0], by_prev[1], cols[1])
+            swapped = tdp_tm_fit.released_matrix_distance(by_prev[0], cols[0], by_prev[1], cols[1])
             aligned = aligned_matrix_distance(tables[0].matrix, cols[0], tables[1].matrix, cols[1])
             assert swapped > 1.0 and swapped > aligned + 0.5
 
@@ -851,11 +852,11 @@ def test_cache_key_names_the_release_order_format():
 
     lda, sampler = LdaSettings(engine="vb"), tdp.SamplerSettings()
     old = json.dumps({"corpus": "abc", "lda": lda.as_dict(), "sampler": sampler.as_dict(),
-                      "grid": [list(g) for g in tdp._grid(lda)], "format": 2}, sort_keys=True)
-    assert tdp._cache_key("abc", lda, sampler) != hashlib.sha256(old.encode()).hexdigest()
+                      "grid": [list(g) for g in tdp.sampler._grid(lda)], "format": 2}, sort_keys=True)
+    assert tdp.sampler._cache_key("abc", lda, sampler) != hashlib.sha256(old.encode()).hexdigest()
     new = json.dumps({"corpus": "abc", "lda": lda.as_dict(), "sampler": sampler.as_dict(),
-                      "grid": [list(g) for g in tdp._grid(lda)], "format": 3}, sort_keys=True)
-    assert tdp._cache_key("abc", lda, sampler) == hashlib.sha256(new.encode()).hexdigest()
+                      "grid": [list(g) for g in tdp.sampler._grid(lda)], "format": 3}, sort_keys=True)
+    assert tdp.sampler._cache_key("abc", lda, sampler) == hashlib.sha256(new.encode()).hexdigest()
 
 
 def test_chat_filler_list_is_the_document_frequency_rule_on_the_public_split():

@@ -16,7 +16,7 @@ is read off a counter-based generator at a counter fixed by the item itself:
   0) under the 128-bit key derived from the seed. Its output equals ``numpy.random.Philox`` at the same
   counter and key (tests/test_keyed.py), so "a keyed counter-based generator" is meant literally.
   With numba installed (extra ``[fast]``) the same arithmetic runs compiled, one item per loop
-  iteration (:mod:`dpcore.dpne._kernel`; the same bits, tests/test_fast_kernels.py);
+  iteration (:mod:`dpcore.dpne._dpne_kernel`; the same bits, tests/test_fast_kernels.py);
   ``DPCORE_DPNE_KERNEL=numpy`` forces the numpy path.
 * **Normals.** A 64-bit output word x → u = (⌊x/2¹¹⌋ + ½)·2⁻⁵³ ∈ (0, 1) → Φ⁻¹(u). Departure from an
   exact Gaussian: u has 53-bit resolution, so |z| < 8.3; P(|N(0,1)| > 8.3) ≈ 10⁻¹⁶.
@@ -167,14 +167,14 @@ _KERNEL: list = []
 
 
 def kernel():
-    """DPNE's compiled kernels (:mod:`dpcore.dpne._kernel`: Philox, the per-user selection) if numba is
+    """DPNE's compiled kernels (:mod:`dpcore.dpne._dpne_kernel`: Philox, the per-user selection) if numba is
     installed and the environment variable ``DPCORE_DPNE_KERNEL`` is not ``"numpy"``; else None (the
     numpy paths). Both paths give the same bits."""
     if os.environ.get("DPCORE_DPNE_KERNEL", "").lower() == "numpy":
         return None
     if not _KERNEL:
         try:
-            from ..dpne import _kernel as compiled
+            from ..dpne import _dpne_kernel as compiled
         except ImportError:
             compiled = None
         _KERNEL.append(compiled)

@@ -53,6 +53,7 @@ import numpy as np
 
 from .. import _cache_files
 from . import vips as _vips
+from . import vips_inputs as _vips_inputs
 from ..text.corpus import Corpus
 from ..guarantees import no_private_data
 from .model import TOKEN_PATTERN, TopicKeywordMatrix, TopicModel
@@ -122,8 +123,8 @@ class VipsPageSetup:
 
 
 def _start_key(public: Corpus, n_topics: int) -> str:
-    payload = {"public": public.content_hash, "stop_words": sorted(_vips.VIPS_STOP_WORDS), "token": TOKEN_PATTERN,
-               "max_features": _vips.DEFAULT_VOCABULARY_SIZE, "min_df": 5, "max_df": 0.5, "n_topics": n_topics,
+    payload = {"public": public.content_hash, "stop_words": sorted(_vips_inputs.VIPS_STOP_WORDS), "token": TOKEN_PATTERN,
+               "max_features": _vips_inputs.DEFAULT_VOCABULARY_SIZE, "min_df": 5, "max_df": 0.5, "n_topics": n_topics,
                "passes": _vips.PUBLIC_START_ITERATIONS, "init_seed": 0, "doc_iterations": _vips.DOC_ITERATIONS,
                "doc_tolerance": _vips.DOC_TOLERANCE, "gamma_start": _vips.GAMMA_START, "format": _FORMAT}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
@@ -177,7 +178,7 @@ def vips_page_setup(private: Corpus, public: Corpus, *, n_topics: int = 10, publ
         start = _vips.VipsStart(lam=stored["lam"], words=vocab.words, source=f"a fit on {public_name}",
                                 source_hash=public.content_hash)
     else:
-        vocab = _vips.public_vocabulary(public, source=public_name)
+        vocab = _vips_inputs.public_vocabulary(public, source=public_name)
         fitted = _vips.public_start(public, vocabulary=vocab, n_topics=n_topics)
         start = _vips.VipsStart(lam=fitted.lam, words=vocab.words, source=f"a fit on {public_name}",
                                 source_hash=public.content_hash)

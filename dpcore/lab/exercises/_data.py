@@ -15,14 +15,15 @@ from collections.abc import Mapping
 
 # Modules, not names: the answers look functions up at call time, so a test can swap one and see the
 # answer change (``dpcore.text.ngram_counts`` the attribute is the function, hence import_module).
-_bayesian = importlib.import_module("dpcore.bayesian")
+_bayesian_statistics = importlib.import_module("dpcore.bayesian.statistics")
 _corpus = importlib.import_module("dpcore.text.corpus")
 _ngram_counts = importlib.import_module("dpcore.text.ngram_counts")
 _ngrams = importlib.import_module("dpcore.text.ngrams")
 _real = importlib.import_module("dpcore.text.real_corpus")
 _topic_model = importlib.import_module("dpcore.topicdp.model")
+_topic_model_fitting = importlib.import_module("dpcore.topicdp.fitting")
 _topic_prompts = importlib.import_module("dpcore.topicdp.prompts")
-_topicdp = importlib.import_module("dpcore.topicdp")
+_topicdp_sampler = importlib.import_module("dpcore.topicdp.sampler")
 _topic_vips = importlib.import_module("dpcore.topicdp.vips_comparison")
 from ...topicdp.model import LdaSettings
 from ...topicdp.sampler import SamplerSettings
@@ -69,9 +70,9 @@ def _statistics(name: str, private_hash: str, public_hash: str, n: int, C: int, 
     assert priv.content_hash == private_hash and pub.content_hash == public_hash
     counts = _ngram_counts.ngram_counts(priv, pub, n=n)
     if max_items is None:
-        return _bayesian.bayesian_statistics(counts.user_counts, counts.public_counts, C=C)
+        return _bayesian_statistics.bayesian_statistics(counts.user_counts, counts.public_counts, C=C)
     # strict mode's item cap: a seeded random choice (γ_strict does not depend on which items are kept)
-    return _bayesian.bayesian_statistics(counts.user_counts, counts.public_counts, C=C, max_items=max_items, rng=0)
+    return _bayesian_statistics.bayesian_statistics(counts.user_counts, counts.public_counts, C=C, max_items=max_items, rng=0)
 
 
 def bayesian_statistics(settings: Mapping, *, n: int, C: int, max_items: int | None = None):
@@ -102,7 +103,7 @@ def sensitivity_draws(settings: Mapping):
     lda = LdaSettings(n_topics=int(settings.get("topicdp_k", 10)))
     sampler = SamplerSettings(sample_users=int(settings.get("topicdp_N", 0)) or None,
                               seed=int(settings.get("topicdp_sampler_seed", 0)))
-    return _topicdp.load_sensitivity_draws(priv.content_hash, lda=lda, sampler=sampler)
+    return _topicdp_sampler.load_sensitivity_draws(priv.content_hash, lda=lda, sampler=sampler)
 
 
 @functools.lru_cache(maxsize=2)
@@ -111,9 +112,9 @@ def _prompt_inputs(private_hash: str, n_topics: int):
     priv = real_corpus("private")
     assert priv.content_hash == private_hash
     lda = LdaSettings(n_topics=n_topics)
-    model = _topicdp.load_topic_model(priv.content_hash, lda=lda)
+    model = _topicdp_sampler.load_topic_model(priv.content_hash, lda=lda)
     if model is None:  # no shipped fit for these settings: fit it (as the page does)
-        model = _topic_model.fit_topic_model(_topic_model.document_term_data(priv, settings=lda), settings=lda)
+        model = _topic_model_fitting.fit_topic_model(_topic_model.document_term_data(priv, settings=lda), settings=lda)
     return model, _topic_prompts.prompt_documents(priv, model.words)
 
 

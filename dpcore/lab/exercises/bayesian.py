@@ -16,7 +16,7 @@ from . import _data
 from ._base import CHOICE, Exercise, Solution
 
 # modules, looked up at call time (a test swaps a function and sees the answer change)
-_bayesian = importlib.import_module("dpcore.bayesian")
+_bayesian_statistics = importlib.import_module("dpcore.bayesian.statistics")
 
 PAGE = "2_Bayesian_ngram_DP"
 
@@ -40,7 +40,7 @@ def _users_for_full_weight(s) -> Solution:
     S, C = float(s["bayes_S"]), int(s["bayes_C"])
     # the page's weight function on N = 1, 2, …: the first N whose weight reaches 1
     upper = int(np.ceil(C / S)) + 2
-    w = _bayesian.decay_weights(np.arange(1, upper + 1), S=S, C=C)
+    w = _bayesian_statistics.decay_weights(np.arange(1, upper + 1), S=S, C=C)
     full = np.flatnonzero(w >= 1.0)
     if full.size == 0:
         raise ValueError(f"no N ≤ {upper} gives w = 1 at S={S:g}, C={C}")

@@ -24,7 +24,9 @@ from ._base import CHOICE, Exercise, Solution
 
 # modules, looked up at call time (a test swaps a function and sees the answer change)
 _composition = importlib.import_module("dpcore.mechanisms.composition")
-_dpne = importlib.import_module("dpcore.dpne")
+_dpne_accounting = importlib.import_module("dpcore.dpne.accounting")
+_dpne_evaluation = importlib.import_module("dpcore.dpne.evaluation")
+_dpne_release = importlib.import_module("dpcore.dpne.release")
 _gaussian = importlib.import_module("dpcore.mechanisms.gaussian")
 _paper = importlib.import_module("dpcore.lab.paper_results")
 _profile = importlib.import_module("dpcore.text.text_profile")
@@ -35,7 +37,7 @@ SHARED_RANK = 200
 
 
 def _sigmas(s, epsilon=None):
-    return _dpne.dpne_noise_scales(float(s["eps"]) if epsilon is None else epsilon, float(s["delta"]),
+    return _dpne_accounting.dpne_noise_scales(float(s["eps"]) if epsilon is None else epsilon, float(s["delta"]),
                                    max_length=int(s["dpne_T"]), noise_decay=float(s["dpne_c"]))
 
 
@@ -48,7 +50,7 @@ def _sigma_per_length(s) -> Solution:
 def _users_for_rho1(s) -> Solution:
     sigma, sigmas = _sigmas(s)
     limit = int(s["dpne_delta0"])
-    rho1 = _dpne.dpsu_threshold_for_sigma(sigmas[0], float(s["delta"]), limit)
+    rho1 = _dpne_accounting.dpsu_threshold_for_sigma(sigmas[0], float(s["delta"]), limit)
     users = math.ceil(rho1 * math.sqrt(limit) - 1e-12)
     return Solution(users, {"eps": float(s["eps"]), "delta": float(s["delta"]), "limit": limit, "rho1": rho1,
                             "sigma1": float(sigmas[0]), "per_user": 1 / math.sqrt(limit)})
@@ -68,7 +70,7 @@ def _shared_4gram(s) -> Solution:
     users = level.pair_user[level.pair_gram == gram]
     held = np.bincount(level.pair_user, minlength=index.corpus.n_users)[users]
     weight = float(np.sum(1.0 / np.sqrt(np.minimum(limit, held))))
-    z = _dpne.spurious_threshold(1.0, eta, 1, 1)  # ρ_k/σ_k when |S_{k−1}| ≥ |V_k|
+    z = _dpne_accounting.spurious_threshold(1.0, eta, 1, 1)  # ρ_k/σ_k when |S_{k−1}| ≥ |V_k|
 
     def margin(e: float) -> float:  # weight − ρ_4(ε); increasing in ε
         return weight - float(_sigmas(s, epsilon=e)[1][k - 1]) * z
@@ -82,7 +84,7 @@ def _shared_4gram(s) -> Solution:
 
 def _threshold_in_sigmas(s) -> Solution:
     eta = float(s["dpne_eta"])
-    z = _dpne.spurious_threshold(1.0, eta, 1, 1)
+    z = _dpne_accounting.spurious_threshold(1.0, eta, 1, 1)
     return Solution(z, {"eta": eta, "one_minus": 1 - eta})
 
 
@@ -132,12 +134,12 @@ def _chat_why(s) -> Solution:
     k, K, limit = CHAT_LENGTH, CHAT_K, int(s["dpne_delta0"])
     eps, delta, T = float(s["eps"]), float(s["delta"]), int(s["dpne_T"])
     index = _data.ngram_index(s, T)
-    release = _dpne.dpne(index, epsilon=eps, delta=delta, max_length=T, contribution_limit=limit,
+    release = _dpne_release.dpne_extract(index, epsilon=eps, delta=delta, max_length=T, contribution_limit=limit,
                          eta=float(s["dpne_eta"]), noise_decay=float(s["dpne_c"]), rng=0)
-    row = _dpne.pruning_chain(index, release, K=K, lengths=(k,)).rows[0]
+    row = _dpne_evaluation.pruning_chain(index, release, K=K, lengths=(k,)).rows[0]
     prof = _profile.text_profile(index, max_k=k, ks=(K,))
     _, sigmas = _sigmas(s)
-    sigma_single, _ = _dpne.dpsu_threshold(eps, delta, limit)
+    sigma_single, _ = _dpne_accounting.dpsu_threshold(eps, delta, limit)
     spurious = (index.lookup(index.corpus.encode_rows(sorted(release.ngrams.get(k, ())), k)) < 0).sum()
     n_released = len(release.ngrams.get(k, ()))
     values = {"eps": eps, "delta": delta, "limit": limit, "K": K, "popular": row["popular"], "gain": row["gain"],
@@ -174,11 +176,11 @@ def _chat_single_epsilon(s) -> Solution:
     users = level.pair_user[level.pair_gram == gram]
     # each user keeps it with probability min(1, Δ0/|G_4|) and then adds 1/√min(|G_4|, Δ0)
     weight = float(np.sum(np.minimum(1.0, limit / held[users]) / np.sqrt(np.minimum(held[users], limit))))
-    eps_star = brentq(lambda e: weight - _dpne.dpsu_threshold(e, delta, limit)[1], 1e-3, 1e4, xtol=1e-8)
+    eps_star = brentq(lambda e: weight - _dpne_accounting.dpsu_threshold(e, delta, limit)[1], 1e-3, 1e4, xtol=1e-8)
     words = " ".join(index.corpus.vocabulary[level.rows([gram])[0]].tolist())
     median_held = float(np.median(held[users]))
     return Solution(eps_star, {"gram": words, "users": int(users.size), "weight": weight, "limit": limit, "delta": delta,
-                               "median_held": median_held, "rho4": _dpne.dpsu_threshold(4.0, delta, limit)[1]})
+                               "median_held": median_held, "rho4": _dpne_accounting.dpsu_threshold(4.0, delta, limit)[1]})
 
 
 SCALE_USERS = (20_000, 100_000)

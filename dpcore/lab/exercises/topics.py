@@ -22,8 +22,9 @@ from . import _data
 from ._base import CHOICE, Exercise, Solution
 
 # modules, looked up at call time (a test swaps a function and sees the answer change)
-_topicdp = importlib.import_module("dpcore.topicdp")
-_topic_model = importlib.import_module("dpcore.topicdp.model")
+_topicdp_mechanisms = importlib.import_module("dpcore.topicdp.mechanisms")
+_topicdp_sampler = importlib.import_module("dpcore.topicdp.sampler")
+_topic_model_fitting = importlib.import_module("dpcore.topicdp.fitting")
 _topic_prompts = importlib.import_module("dpcore.topicdp.prompts")
 _topic_vips = importlib.import_module("dpcore.topicdp.vips_comparison")
 
@@ -34,7 +35,7 @@ REFERENCE_GAMMA = 0.1  # the shipped draws cover it (they cover γ ≥ 0.05)
 
 def _fits_for_gamma(s) -> Solution:
     gamma = float(s["topicdp_gamma"])
-    size = _topicdp.sensitivity_sampler_size(gamma)
+    size = _topicdp_sampler.sensitivity_sampler_size(gamma)
     return Solution(2 * size.h, {"gamma": gamma, "h": size.h, "k": size.k, "rho": size.rho})
 
 
@@ -42,8 +43,8 @@ def _sigma_vs_size(s) -> Solution:
     eps, delta = float(s["eps"]), float(s["delta"])
     m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
     m0, n0 = m // 2, n // 2
-    big = _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=1.0, m=m, n=n)
-    small = _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=1.0, m=m0, n=n0)
+    big = _topicdp_mechanisms.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=1.0, m=m, n=n)
+    small = _topicdp_mechanisms.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=1.0, m=m0, n=n0)
     return Solution(big / small, {"m": m, "n": n, "m0": m0, "n0": n0, "eps": eps, "eps_entry": eps / (m * n),
                                   "eps_entry0": eps / (m0 * n0)})
 
@@ -58,8 +59,8 @@ def _gamma_shrinks_sigma(s) -> Solution:
     m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
     gamma = float(s["topicdp_gamma"])
     ref, now = _sensitivity(s, REFERENCE_GAMMA), _sensitivity(s, gamma)
-    sig_ref = _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ref.delta_s, m=m, n=n)
-    sig_now = _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=now.delta_s, m=m, n=n)
+    sig_ref = _topicdp_mechanisms.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ref.delta_s, m=m, n=n)
+    sig_now = _topicdp_mechanisms.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=now.delta_s, m=m, n=n)
     return Solution(sig_now / sig_ref, {"gamma": gamma, "gamma0": REFERENCE_GAMMA, "h": now.h, "h0": ref.h,
                                         "k": now.k, "k0": ref.k,
                                         "ds": now.delta_s, "ds0": ref.delta_s, "sigma": sig_now, "sigma0": sig_ref,
@@ -75,11 +76,11 @@ def _least_noise(s) -> Solution:
     m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
     ds = _sensitivity(s, float(s["topicdp_gamma"])).delta_s
     stds = {
-        "TopicDP (as in the thesis)": _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds, m=m, n=n),
-        "TopicDP corrected": _topicdp.corrected_topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds),
-        "TopicDP strict": _topicdp.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m),
-        "MVG": _topicdp.mvg_sigma(epsilon=eps, delta=delta, m=m, n=n, gamma_f=math.sqrt(m), s2=ds),
-        "Laplace": math.sqrt(2.0) * _topicdp.matrix_laplace_scale(epsilon=eps, m=m),  # sd of Lap(b) = √2·b
+        "TopicDP (as in the thesis)": _topicdp_mechanisms.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds, m=m, n=n),
+        "TopicDP corrected": _topicdp_mechanisms.corrected_topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds),
+        "TopicDP strict": _topicdp_mechanisms.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m),
+        "MVG": _topicdp_mechanisms.mvg_sigma(epsilon=eps, delta=delta, m=m, n=n, gamma_f=math.sqrt(m), s2=ds),
+        "Laplace": math.sqrt(2.0) * _topicdp_mechanisms.matrix_laplace_scale(epsilon=eps, m=m),  # sd of Lap(b) = √2·b
     }
     names = tuple(stds)
     index = int(np.argmin([stds[k] for k in names]))
@@ -94,9 +95,9 @@ def _strict_vs_thesis(s) -> Solution:
     m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
     gamma = float(s["topicdp_gamma"])
     ds = _sensitivity(s, gamma).delta_s
-    thesis = _topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds, m=m, n=n)
-    strict = _topicdp.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m)
-    true_eps = _topicdp.topicdp_true_epsilon(epsilon=eps, delta=delta, m=m, n=n)
+    thesis = _topicdp_mechanisms.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds, m=m, n=n)
+    strict = _topicdp_mechanisms.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m)
+    true_eps = _topicdp_mechanisms.topicdp_true_epsilon(epsilon=eps, delta=delta, m=m, n=n)
     return Solution(thesis / strict, {"eps": eps, "delta": delta, "m": m, "n": n, "gamma": gamma, "ds": ds,
                                       "thesis": thesis, "strict": strict, "bound": math.sqrt(2 * m),
                                       "true_eps": true_eps})
@@ -106,7 +107,7 @@ def _strict_keeps_prompts(s) -> Solution:
     delta, gamma = float(s["delta"]), float(s["topicdp_gamma"])
     m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
     model, docs = _data.topic_model_and_prompts(s)
-    table = _topic_model.topic_keyword_matrix(model, m=m, n=n)
+    table = _topic_model_fitting.topic_keyword_matrix(model, m=m, n=n)
     ds = _sensitivity(s, gamma).delta_s
     curve = _topic_prompts.prompt_survival_curve(table, docs, sensitivity=ds, delta=delta, gamma=gamma,
                                                  seed=int(s["seed"]))
@@ -119,8 +120,8 @@ def _strict_keeps_prompts(s) -> Solution:
                             "half": 0.5 * curve.before.matched, "kept": kept[i],
                             "below": curve.epsilons[i - 1] if i else first, "kept_below": kept[i - 1] if i else kept[i],
                             "chance": curve.chance, "draws": curve.draws,
-                            "sigma": _topicdp.strict_topicdp_sigma(epsilon=first, delta=delta, m=m),
-                            "sigma1": _topicdp.strict_topicdp_sigma(epsilon=1.0, delta=delta, m=m)})
+                            "sigma": _topicdp_mechanisms.strict_topicdp_sigma(epsilon=first, delta=delta, m=m),
+                            "sigma1": _topicdp_mechanisms.strict_topicdp_sigma(epsilon=1.0, delta=delta, m=m)})
 
 
 def _vips_vs_thesis(s) -> Solution:
@@ -128,7 +129,7 @@ def _vips_vs_thesis(s) -> Solution:
     m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
     clip, iterations = float(s["topicdp_vips_B"]), int(s["topicdp_vips_J"])
     model, _ = _data.topic_model_and_prompts(s)
-    table = _topic_model.topic_keyword_matrix(model, m=m, n=n)
+    table = _topic_model_fitting.topic_keyword_matrix(model, m=m, n=n)
     setup, docs = _data.vips_setup_and_prompts(s)
     sweep = _topic_vips.vips_sweep(setup, model=model, table=table, docs=docs, delta=delta, clip_norm=clip,
                                    iterations=iterations, seed=seed)
@@ -145,7 +146,7 @@ def _vips_vs_thesis(s) -> Solution:
                              "half": half, "matched": sweep.matched[i], "below": sweep.epsilons[i - 1] if i else half,
                              "matched_below": sweep.matched[i - 1] if i else sweep.matched[i], "draws": sweep.draws,
                              "l1": l1, "ds": ds, "ratio": answer / half,
-                             "sigma": _topicdp.topicdp_sigma(epsilon=answer, delta=delta, sensitivity=ds, m=m, n=n),
+                             "sigma": _topicdp_mechanisms.topicdp_sigma(epsilon=answer, delta=delta, sensitivity=ds, m=m, n=n),
                              "vips_sigma": sweep.sigmas[i]})
 
 
