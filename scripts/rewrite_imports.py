@@ -56,7 +56,7 @@ MODULES: dict[str, str] = {
     'dpcore.exercises.bayesian': 'dpcore.lab.exercises.bayesian',
     'dpcore.exercises.mechanisms': 'dpcore.lab.exercises.mechanisms',
     'dpcore.exercises.ngrams': 'dpcore.lab.exercises.ngrams',
-    'dpcore.exercises.sheets': 'dpcore.lab.exercises.sheets',
+    'dpcore.exercises.sheets': 'dpui.exercise_sheets',
     'dpcore.exercises.topics': 'dpcore.lab.exercises.topics',
     'dpcore.exponential': 'dpcore.mechanisms.exponential',
     'dpcore.gaussian': 'dpcore.mechanisms.gaussian',
@@ -78,6 +78,12 @@ MODULES: dict[str, str] = {
     'dpcore.vips': 'dpcore.topicdp.vips',
 }
 NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
+    ('dpcore.exercises', 'exercise_link'): ('dpui.exercise_sheets', 'exercise_link', 'dpui.exercise_sheets'),
+    ('dpcore.exercises', 'exercise_sheet'): ('dpui.exercise_sheets', 'exercise_sheet', 'dpui.exercise_sheets'),
+    ('dpcore.exercises', 'latex_to_text'): ('dpui.exercise_sheets', 'latex_to_text', 'dpui.exercise_sheets'),
+    ('dpcore.exercises', 'page_url_path'): ('dpui.exercise_sheets', 'page_url_path', 'dpui.exercise_sheets'),
+    ('dpcore.exercises', 'sheet_filename'): ('dpui.exercise_sheets', 'sheet_filename', 'dpui.exercise_sheets'),
+    ('dpcore.exercises', 'DEFAULT_BASE_URL'): ('dpui.exercise_sheets', 'DEFAULT_BASE_URL', 'dpui.exercise_sheets'),
     ('dpcore.audit.scenarios', 'LOCAL_SENSITIVITY_SCENARIOS'): ('dpcore.audit.scenarios', 'LOCAL_SENSITIVITY_SCENARIOS', 'dpcore.audit.scenarios'),
     ('dpcore.audit.scenarios', 'PAGE_DEFAULTS'): ('dpcore.audit.scenarios_bayesian', 'PAGE_DEFAULTS', 'dpcore.audit.scenarios_bayesian'),
     ('dpcore.audit.scenarios', 'SCENARIOS'): ('dpcore.audit.scenarios', 'SCENARIOS', 'dpcore.audit'),

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dpui.exercise_keys import widget_settings
 import dpcore
 from dpcore.lab.exercises import CHOICE
 from dpui.exercises import APPLIED_KEY, PROGRESS_KEY
@@ -71,7 +72,7 @@ def test_deep_link_sets_widgets_and_checks_answers(ex):
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     assert [e.value for e in at.error] == []
-    for key, value in ex.settings.items():
+    for key, value in widget_settings(ex).items():
         assert _same(widget(at, key).value, value), f"{key}: widget shows {widget(at, key).value!r}, link says {value!r}"
     sol = ex.solved()
     assert ex.question_text(sol) in [m.value for m in at.markdown]  # the question is on the page
@@ -86,7 +87,7 @@ def test_deep_link_sets_widgets_and_checks_answers(ex):
     assert any("Right" in s.value for s in at.success), [s.value for s in at.success]
     progress = at.session_state[PROGRESS_KEY][ex.id]
     assert progress["solved"] and progress["tries"] == 2
-    for key, value in ex.settings.items():  # the reruns did not move the widgets
+    for key, value in widget_settings(ex).items():  # the reruns did not move the widgets
         assert _same(widget(at, key).value, value)
 
 
@@ -235,7 +236,7 @@ def test_link_overrides_clashing_url_values_and_next_and_leave():
     nxt = dpcore.lab.exercises.next_exercise("m101-loss-b2")
     at.button(key="exercise_next_m101-loss-b2").click().run()
     assert at.session_state[APPLIED_KEY] == nxt.id
-    for key, value in nxt.settings.items():
+    for key, value in widget_settings(nxt).items():
         assert _same(widget(at, key).value, value)
     at.button(key=f"exercise_show_{nxt.id}").click().run()
     assert any(m.value.startswith("**Solution.**") for m in at.markdown)

@@ -18,10 +18,12 @@ import pytest
 from scipy.optimize import brentq
 from scipy.stats import norm
 
+from dpui.exercise_keys import widget_settings
 import dpcore
 import dpui
 from dpcore.lab import exercises as E
-from dpcore.lab.exercises import CHOICE, NUMBER, Exercise, _data, exercise_link, exercise_sheet
+from dpcore.lab.exercises import CHOICE, NUMBER, Exercise, _data
+from dpui.exercise_sheets import exercise_link, exercise_sheet, latex_to_text
 
 ROOT = Path(__file__).resolve().parent.parent
 ALL = dpcore.lab.exercises()
@@ -127,7 +129,7 @@ def test_settings_use_the_pages_widget_keys_and_values(ex):
     sidebar = set(re.findall(r'key="([A-Za-z0-9_]+)"', (ROOT / "dpui" / "sidebar.py").read_text(encoding="utf-8")))
     assert SHARED_KEYS <= sidebar
     keys = _page_keys(ex.page) | SHARED_KEYS
-    for key, value in ex.settings.items():
+    for key, value in widget_settings(ex).items():
         assert key in keys, f"{ex.id}: {key} is not a widget key of {ex.page}"
         assert key in ALLOWED, f"{ex.id}: no list of allowed values for {key} in this test"
         assert ALLOWED[key](value), f"{ex.id}: {key}={value!r} is not a value the widget accepts"
@@ -359,7 +361,7 @@ def test_every_exercise_has_a_recomputation():
 
 @pytest.mark.parametrize("ex", ALL, ids=IDS)
 def test_answer_recomputed_from_settings(ex):
-    expected = RECOMPUTE[ex.id](dict(ex.settings))
+    expected = RECOMPUTE[ex.id](widget_settings(ex))
     got = ex.answer()
     if ex.kind == CHOICE:
         assert got == expected
@@ -454,7 +456,7 @@ def test_data_dependent_answers_follow_the_corpus(monkeypatch, fresh_caches):
     monkeypatch.setattr(dpcore, "load_sample_corpus", fake)
     _data.sample_corpus.cache_clear()
     after = ex.answer()
-    assert after == pytest.approx(RECOMPUTE[ex.id](dict(ex.settings)), rel=1e-6)
+    assert after == pytest.approx(RECOMPUTE[ex.id](widget_settings(ex)), rel=1e-6)
     assert after != pytest.approx(before, rel=1e-3)
     assert E.data_version() != ""
 
@@ -522,9 +524,9 @@ def test_html_sheet_is_self_contained(lecturer):
 
 
 def test_latex_to_text():
-    assert E.latex_to_text(r"$b\ge\Delta/\varepsilon$") == "b≥Δ/ε"
-    assert E.latex_to_text(r"$\frac{a}{b}+\sqrt{T}$") == "a/b+√(T)"
-    assert E.latex_to_text("no maths") == "no maths"
+    assert latex_to_text(r"$b\ge\Delta/\varepsilon$") == "b≥Δ/ε"
+    assert latex_to_text(r"$\frac{a}{b}+\sqrt{T}$") == "a/b+√(T)"
+    assert latex_to_text("no maths") == "no maths"
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "html"])

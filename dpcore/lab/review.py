@@ -466,8 +466,10 @@ def review_release(release, *, n_users=None, user_items=None, confidence=0.95, v
 
 def mechanism_guarantees(*, epsilon=1.0, delta=1e-5, gamma=0.1, K=10, W, max_items,
                          max_users) -> tuple[tuple[str, str, Guarantee], ...]:
-    """(page, mechanism, Guarantee) for every mechanism and baseline the dashboard shows, built by the same
+    """(source, mechanism, Guarantee) for every mechanism and baseline the dashboard shows, built by the same
     functions the release types use to label themselves (so the home page's table cannot drift from them).
+    The source is SPEC's paper id ("001" lecture, "000" Bayesian, "003" DPNE, "004" TopicDP); dpui maps it to
+    its page (dpui.navigation.SOURCE_PAGE_TITLES).
     The caps the labels name (W, L = ``max_items``, N_max = ``max_users``) have no default here: the caller
     passes the ones its releases use (the home page: the Bayesian page's, dpui.bayesian_knobs.guarantee_settings)."""
     from ..bayesian.release import bayesian_guarantee
@@ -480,11 +482,11 @@ def mechanism_guarantees(*, epsilon=1.0, delta=1e-5, gamma=0.1, K=10, W, max_ite
     from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS, vips_guarantee
 
     eps, d = check_epsilon(epsilon), check_delta(delta)
-    b = "Bayesian n-gram DP"
+    b = "000"  # each source's page: dpui.navigation.SOURCE_PAGE_TITLES
     return (
-        ("Mechanisms 101", "Laplace mechanism (global Δ)", pure_dp(eps)),
-        ("Mechanisms 101", "Bank debt, b from the cap", bank_debt_guarantee(epsilon=eps, scale=DEBT_CAP / eps)),
-        ("Mechanisms 101", "Bank debt, b from the data", bank_debt_guarantee(epsilon=eps, scale=2_800_798.0 / eps)),
+        ("001", "Laplace mechanism (global Δ)", pure_dp(eps)),
+        ("001", "Bank debt, b from the cap", bank_debt_guarantee(epsilon=eps, scale=DEBT_CAP / eps)),
+        ("001", "Bank debt, b from the data", bank_debt_guarantee(epsilon=eps, scale=2_800_798.0 / eps)),
         (b, "BayesianDP strict (L, N_max caps)", bayesian_guarantee(epsilon=eps, delta=d, sensitivity_method="strict",
                                                                     calibration="auto", max_items=max_items,
                                                                     max_users=max_users)),
@@ -496,15 +498,15 @@ def mechanism_guarantees(*, epsilon=1.0, delta=1e-5, gamma=0.1, K=10, W, max_ite
         (b, "k-anonymity", k_anonymity(K)),
         (b, "Public baseline", PUBLIC_BASELINE_GUARANTEE),
         (b, "Private baseline", PRIVATE_BASELINE_GUARANTEE),
-        ("DP n-gram extraction", "DPNE", dpne_guarantee(epsilon=eps, delta=d)),
-        ("DP n-gram extraction", "DPSU-all / DPSU-even", dpne_guarantee(epsilon=eps, delta=d)),
-        ("DP n-gram extraction", "DPSU-single", dpne_guarantee(epsilon=eps, delta=d, single_length=True)),
-        ("TopicDP", "TopicDP", matrix_guarantee("TopicDP", epsilon=eps, delta=d, gamma=gamma, m=10, n=10)),
-        ("TopicDP", "TopicDP corrected", matrix_guarantee("TopicDP corrected", epsilon=eps, delta=d, gamma=gamma)),
-        ("TopicDP", "TopicDP strict", matrix_guarantee("TopicDP strict", epsilon=eps, delta=d)),
-        ("TopicDP", "MVG", matrix_guarantee("MVG", epsilon=eps, delta=d, gamma=gamma)),
-        ("TopicDP", "Laplace on the matrix", matrix_guarantee("Laplace", epsilon=eps)),
-        ("TopicDP", "VIPS-LDA", vips_guarantee(eps, d, iterations=DEFAULT_ITERATIONS, clip_norm=DEFAULT_CLIP_NORM,
+        ("003", "DPNE", dpne_guarantee(epsilon=eps, delta=d)),
+        ("003", "DPSU-all / DPSU-even", dpne_guarantee(epsilon=eps, delta=d)),
+        ("003", "DPSU-single", dpne_guarantee(epsilon=eps, delta=d, single_length=True)),
+        ("004", "TopicDP", matrix_guarantee("TopicDP", epsilon=eps, delta=d, gamma=gamma, m=10, n=10)),
+        ("004", "TopicDP corrected", matrix_guarantee("TopicDP corrected", epsilon=eps, delta=d, gamma=gamma)),
+        ("004", "TopicDP strict", matrix_guarantee("TopicDP strict", epsilon=eps, delta=d)),
+        ("004", "MVG", matrix_guarantee("MVG", epsilon=eps, delta=d, gamma=gamma)),
+        ("004", "Laplace on the matrix", matrix_guarantee("Laplace", epsilon=eps)),
+        ("004", "VIPS-LDA", vips_guarantee(eps, d, iterations=DEFAULT_ITERATIONS, clip_norm=DEFAULT_CLIP_NORM,
                                                vocabulary_source="public data", start_source="a fit on public data")),
     )
 

@@ -4,7 +4,7 @@ Each exercise is a declarative :class:`Exercise` record — the page it belongs 
 opens with, a question, hints and a worked solution — whose answer is *computed* by the dpcore functions
 the page itself calls (``Exercise.answer()``), never written down. One module per page family:
 :mod:`.mechanisms` (lecture 001), :mod:`.bayesian` (000), :mod:`.ngrams` (003), :mod:`.topics` (004).
-:mod:`.sheets` turns them into printable Markdown/HTML sheets (student and lecturer versions).
+:mod:`dpui.exercise_sheets` turns them into printable Markdown/HTML sheets (student and lecturer versions).
 
 The package itself is callable, so ``dpcore.lab.exercises()`` returns every exercise while
 ``dpcore.lab.exercises.mechanisms`` stays the module::
@@ -21,7 +21,6 @@ import types
 
 from ._base import CHOICE, EXERCISE_KINDS, NUMBER, Exercise, Solution
 from . import audit, bayesian, mechanisms, ngrams, topics
-from .sheets import exercise_link, exercise_sheet, latex_to_text, page_url_path, sheet_filename
 
 __all__ = [
     "Exercise",
@@ -35,11 +34,6 @@ __all__ = [
     "next_exercise",
     "pages",
     "data_version",
-    "exercise_sheet",
-    "exercise_link",
-    "page_url_path",
-    "sheet_filename",
-    "latex_to_text",
 ]
 
 _MODULES = (mechanisms, bayesian, ngrams, topics, audit)

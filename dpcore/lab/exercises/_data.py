@@ -100,9 +100,9 @@ def sensitivity_draws(settings: Mapping):
     """The TopicDP page's sampled sensitivities for the named corpus at the page's default LDA and sampler
     settings (read from the shipped results or the local cache; never sampled here)."""
     priv = private_corpus(settings)
-    lda = LdaSettings(n_topics=int(settings.get("topicdp_k", 10)))
-    sampler = SamplerSettings(sample_users=int(settings.get("topicdp_N", 0)) or None,
-                              seed=int(settings.get("topicdp_sampler_seed", 0)))
+    lda = LdaSettings(n_topics=int(settings.get("n_topics", 10)))
+    sampler = SamplerSettings(sample_users=int(settings.get("sample_users", 0)) or None,
+                              seed=int(settings.get("sampler_seed", 0)))
     return _topicdp_sampler.load_sensitivity_draws(priv.content_hash, lda=lda, sampler=sampler)
 
 
@@ -124,7 +124,7 @@ def topic_model_and_prompts(settings: Mapping):
     if corpus_name(settings) != CHAT:
         raise ValueError(f"corpus must be {CHAT!r} for an exercise about prompts, got corpus={corpus_name(settings)!r}")
     priv = private_corpus(settings)
-    return _prompt_inputs(priv.content_hash, int(settings.get("topicdp_k", 10)))
+    return _prompt_inputs(priv.content_hash, int(settings.get("n_topics", 10)))
 
 
 @functools.lru_cache(maxsize=2)
@@ -142,4 +142,4 @@ def vips_setup_and_prompts(settings: Mapping):
     if corpus_name(settings) != CHAT:
         raise ValueError(f"corpus must be {CHAT!r} for an exercise about prompts, got corpus={corpus_name(settings)!r}")
     priv, pub = private_corpus(settings), public_corpus(settings)
-    return _vips_inputs(priv.content_hash, pub.content_hash, int(settings.get("topicdp_k", 10)))
+    return _vips_inputs(priv.content_hash, pub.content_hash, int(settings.get("n_topics", 10)))

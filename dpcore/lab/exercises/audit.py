@@ -28,15 +28,15 @@ VERDICT_OPTIONS = (
 
 
 def _run(s):
-    name = _scenarios.SCENARIO_LABELS[s["audit_mechanism"]]
-    run = _scenarios.run_scenario(name, broken=bool(s["audit_broken"]), trials=int(s["audit_trials"]),
-                                  confidence=float(s["audit_confidence"]), rng=_scenarios.audit_rng(int(s["seed"])))
-    return run, _scenarios.get_scenario(name).variant(bool(s["audit_broken"]))
+    name = _scenarios.SCENARIO_LABELS[s["mechanism"]]
+    run = _scenarios.run_scenario(name, broken=bool(s["broken"]), trials=int(s["trials"]),
+                                  confidence=float(s["confidence"]), rng=_scenarios.audit_rng(int(s["seed"])))
+    return run, _scenarios.get_scenario(name).variant(bool(s["broken"]))
 
 
 def _values(s, run, variant) -> dict:
     r = run.result
-    return {"mechanism": s["audit_mechanism"], "claimed": r.epsilon_claimed, "delta": r.delta,
+    return {"mechanism": s["mechanism"], "claimed": r.epsilon_claimed, "delta": r.delta,
             "trials": r.trials, "n_eval": r.n_eval, "confidence": r.confidence, "seed": int(s["seed"]),
             "eps_lower": r.epsilon_lower, "p_d": r.p_hat_d, "p_dp": r.p_hat_d_prime, "event": r.event.describe(),
             "variant": variant.explanation}
@@ -53,14 +53,14 @@ def _verdict(s) -> Solution:
     return Solution(int(r.epsilon_lower > r.epsilon_claimed), _values(s, run, variant), VERDICT_OPTIONS)
 
 
-_AUDIT = {"audit_confidence": 0.95, "seed": 0}
+_AUDIT = {"confidence": 0.95, "seed": 0}
 
 EXERCISES = (
     Exercise(
         id="audit-break-laplace",
         page=PAGE,
         title="Break the Laplace mechanism and read ε_lower",
-        settings={**_AUDIT, "audit_mechanism": "Laplace count", "audit_broken": True, "audit_trials": 100_000},
+        settings={**_AUDIT, "mechanism": "Laplace count", "broken": True, "trials": 100_000},
         question=("The page opens on the Laplace count with **Break it** on: the noise scale is halved while the claim "
                   "stays ε = {claimed:g}. What lower bound ε_lower does the audit prove with {trials:,} runs per "
                   "dataset at {confidence:.0%} confidence (seed {seed})?"),
@@ -81,7 +81,7 @@ EXERCISES = (
         id="audit-correct-laplace",
         page=PAGE,
         title="What a passed audit says",
-        settings={**_AUDIT, "audit_mechanism": "Laplace count", "audit_broken": False, "audit_trials": 100_000},
+        settings={**_AUDIT, "mechanism": "Laplace count", "broken": False, "trials": 100_000},
         question=("Audit the correct Laplace count (claimed ε = {claimed:g}) with {trials:,} runs per dataset. What "
                   "does the result show?"),
         solve=_verdict,
@@ -97,7 +97,7 @@ EXERCISES = (
         id="audit-exponential-small-du",
         page=PAGE,
         title="The exponential mechanism with too small a Δu",
-        settings={**_AUDIT, "audit_mechanism": "Exponential (cities)", "audit_broken": True, "audit_trials": 100_000},
+        settings={**_AUDIT, "mechanism": "Exponential (cities)", "broken": True, "trials": 100_000},
         question=("The broken exponential mechanism on the city example uses a quarter of the utility's sensitivity "
                   "Δu while claiming ε = {claimed:g}. What ε_lower does the audit prove ({trials:,} runs per dataset, "
                   "seed {seed})?"),
@@ -115,7 +115,7 @@ EXERCISES = (
         id="audit-bayesian-local",
         page=PAGE,
         title="Is the paper's BayesianDP differentially private?",
-        settings={**_AUDIT, "audit_mechanism": "BayesianDP", "audit_broken": True, "audit_trials": 5_000},
+        settings={**_AUDIT, "mechanism": "BayesianDP", "broken": True, "trials": 5_000},
         question=("With **Break it** on, the BayesianDP scenario uses the paper's γ, measured on each corpus (local "
                   "sensitivity), while claiming (ε, δ) = ({claimed:g}, {delta:g}). What does the audit show?"),
         solve=_verdict,

@@ -23,13 +23,13 @@ PAGE = "2_Bayesian_ngram_DP"
 
 def _prepared(s, **override):
     p = {**s, **override}
-    stats = _data.bayesian_statistics(p, n=int(p["bayes_n"]), C=int(p["bayes_C"]))
-    return stats.prepare(S=float(p["bayes_S"]), rho=float(p["bayes_rho"]))
+    stats = _data.bayesian_statistics(p, n=int(p["n"]), C=int(p["C"]))
+    return stats.prepare(S=float(p["S"]), rho=float(p["rho"]))
 
 
 def _calibration_factor(s) -> Solution:
     prep = _prepared(s)
-    eps, delta = float(s["eps"]), float(s["delta"])
+    eps, delta = float(s["epsilon"]), float(s["delta"])
     classic = prep.sigma(epsilon=eps, delta=delta, calibration="classic")
     analytic = prep.sigma(epsilon=eps, delta=delta, calibration="analytic")
     return Solution(classic / analytic, {"eps": eps, "delta": delta, "classic": classic, "analytic": analytic,
@@ -37,7 +37,7 @@ def _calibration_factor(s) -> Solution:
 
 
 def _users_for_full_weight(s) -> Solution:
-    S, C = float(s["bayes_S"]), int(s["bayes_C"])
+    S, C = float(s["S"]), int(s["C"])
     # the page's weight function on N = 1, 2, …: the first N whose weight reaches 1
     upper = int(np.ceil(C / S)) + 2
     w = _bayesian_statistics.decay_weights(np.arange(1, upper + 1), S=S, C=C)
@@ -50,9 +50,9 @@ def _users_for_full_weight(s) -> Solution:
 
 
 def _gamma_when_c_grows(s) -> Solution:
-    low = _prepared(s, bayes_C=1)
+    low = _prepared(s, C=1)
     high = _prepared(s)
-    C = int(s["bayes_C"])
+    C = int(s["C"])
     g_low, g_high = low.sensitivity, high.sensitivity
     rel = (g_high - g_low) / g_low
     options = ("γ grows: more counts per user means a user can move log(c + 1) further",
@@ -71,22 +71,22 @@ def _gamma_when_c_grows(s) -> Solution:
 
 
 def _rho_factor(s) -> Solution:
-    rho = float(s["bayes_rho"])
+    rho = float(s["rho"])
     base_rho = rho / 2
-    eps, delta, cal = float(s["eps"]), float(s["delta"]), s["bayes_calibration"]
+    eps, delta, cal = float(s["epsilon"]), float(s["delta"]), s["calibration"]
     now = _prepared(s).sigma(epsilon=eps, delta=delta, calibration=cal)
-    before = _prepared(s, bayes_rho=base_rho).sigma(epsilon=eps, delta=delta, calibration=cal)
+    before = _prepared(s, rho=base_rho).sigma(epsilon=eps, delta=delta, calibration=cal)
     return Solution(now / before, {"rho": rho, "rho0": base_rho, "sigma": now, "sigma0": before,
                                    "gamma": _prepared(s).sensitivity})
 
 
 def _strict_over_local(s) -> Solution:
-    eps, delta, cal = float(s["eps"]), float(s["delta"]), s["bayes_calibration"]
-    S, C, rho = float(s["bayes_S"]), int(s["bayes_C"]), float(s["bayes_rho"])
-    L, n_max = int(s["bayes_L"]), int(s["bayes_Nmax"])
+    eps, delta, cal = float(s["epsilon"]), float(s["delta"]), s["calibration"]
+    S, C, rho = float(s["S"]), int(s["C"]), float(s["rho"])
+    L, n_max = int(s["max_items"]), int(s["max_users"])
     local = _prepared(s)
     # γ_strict does not depend on which L items a user keeps: any seed gives the page's σ
-    strict = _data.bayesian_statistics(s, n=int(s["bayes_n"]), C=C, max_items=L).prepare(
+    strict = _data.bayesian_statistics(s, n=int(s["n"]), C=C, max_items=L).prepare(
         S=S, rho=rho, sensitivity="strict", max_users=n_max)
     sig_l = local.sigma(epsilon=eps, delta=delta, calibration=cal)
     sig_s = strict.sigma(epsilon=eps, delta=delta, calibration=cal)
@@ -95,14 +95,14 @@ def _strict_over_local(s) -> Solution:
                                     "n_users": local.n_users})
 
 
-_BASE = {"bayes_S": 0.001, "bayes_C": 1, "bayes_rho": 0.3, "bayes_n": 1, "corpus": "classroom"}
+_BASE = {"S": 0.001, "C": 1, "rho": 0.3, "n": 1, "corpus": "classroom"}
 
 EXERCISES = (
     Exercise(
         id="bayes-classic-vs-analytic",
         page=PAGE,
         title="Classic against analytic Gaussian calibration",
-        settings={**_BASE, "eps": 2.0, "delta": 1e-5, "bayes_calibration": "analytic"},
+        settings={**_BASE, "epsilon": 2.0, "delta": 1e-5, "calibration": "analytic"},
         question=("At ε = {eps:g}, δ = {delta:g} the classic calibration σ = ρ·γ·√(2 ln(1.25/δ))/ε is outside its "
                   "proof (ε ≥ 1). By what factor is σ_ps with the classic calibration larger than with the analytic "
                   "one? (Switch the **Gaussian calibration** radio and compare.)"),
@@ -120,7 +120,7 @@ EXERCISES = (
         id="bayes-full-weight",
         page=PAGE,
         title="When does an n-gram get full weight?",
-        settings={**_BASE, "bayes_S": 0.01, "bayes_C": 2},
+        settings={**_BASE, "S": 0.01, "C": 2},
         question=("With S = {S:g} and C = {C}, how many users N must use an n-gram before its private evidence gets "
                   "the full weight w = 1?"),
         solve=_users_for_full_weight,
@@ -137,7 +137,7 @@ EXERCISES = (
         id="bayes-gamma-vs-C",
         page=PAGE,
         title="Does raising C raise the sensitivity?",
-        settings={**_BASE, "bayes_C": 5},
+        settings={**_BASE, "C": 5},
         question=("Compare C = 1 with C = {C} (S = {S:g}, unigrams, the synthetic classroom corpus): what happens to the "
                   "brute-force sensitivity γ? (Move the **C** slider and read the γ metric.)"),
         solve=_gamma_when_c_grows,
@@ -152,7 +152,7 @@ EXERCISES = (
         id="bayes-rho-noise",
         page=PAGE,
         title="What ρ does to the noise",
-        settings={**_BASE, "bayes_rho": 0.6, "eps": 1.0, "delta": 1e-5, "bayes_calibration": "classic"},
+        settings={**_BASE, "rho": 0.6, "epsilon": 1.0, "delta": 1e-5, "calibration": "classic"},
         question=("The page opens at ρ = {rho:g}. By what factor is σ_ps larger than at ρ = {rho0:g} (all else "
                   "equal)?"),
         solve=_rho_factor,
@@ -168,8 +168,8 @@ EXERCISES = (
         id="bayes-strict-vs-local",
         page=PAGE,
         title="The price of a real guarantee: strict against local γ",
-        settings={**_BASE, "eps": 1.0, "delta": 1e-5, "bayes_calibration": "classic", "bayes_mode": "strict",
-                  "bayes_L": 50, "bayes_Nmax": 10_000},
+        settings={**_BASE, "epsilon": 1.0, "delta": 1e-5, "calibration": "classic", "mode": "strict",
+                  "max_items": 50, "max_users": 10_000},
         question=("The page opens in **strict** mode (each user keeps at most L = {L} distinct n-grams; at most "
                   "N_max = {N_max:,} users). By what factor is σ_ps larger than in **local** mode, the paper's γ "
                   "measured on this corpus? (Read the side-by-side panel, or switch the mode.)"),

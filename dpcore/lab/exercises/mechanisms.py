@@ -26,14 +26,14 @@ PAGE = "1_Mechanisms_101"
 
 def _loss_at_hand_scale(s) -> Solution:
     a, a2 = _lecture.COUNTING_QUERY
-    b = float(s["m101_b"])
+    b = float(s["scale"])
     bound = _laplace.laplace_privacy_loss_bound(true_answer=a, neighbour_answer=a2, scale=b)
     return Solution(bound, {"a": a, "a2": a2, "b": b, "diff": abs(a - a2)})
 
 
 def _scale_backwards(s) -> Solution:
     a, a2 = _lecture.COUNTING_QUERY
-    eps = float(s["eps"])
+    eps = float(s["epsilon"])
     b = _laplace.laplace_scale(epsilon=eps, sensitivity=abs(a - a2))
     return Solution(b, {"a": a, "a2": a2, "eps": eps, "diff": abs(a - a2)})
 
@@ -48,11 +48,11 @@ def _largest_ratio(s) -> Solution:
 
 def _data_scale(s) -> float:
     """The page's "largest debt" rule: b = (the table's largest debt)/ε."""
-    return _laplace.laplace_scale(epsilon=float(s["eps"]), sensitivity=max(_lecture.BANK_DEBTS.values()))
+    return _laplace.laplace_scale(epsilon=float(s["epsilon"]), sensitivity=max(_lecture.BANK_DEBTS.values()))
 
 
 def _which_pair_breaks(s) -> Solution:
-    eps = float(s["eps"])
+    eps = float(s["epsilon"])
     b = _data_scale(s)
     rows = _lecture.bank_debt_neighbours(_lecture.BANK_DEBTS, epsilon=eps, scale=b)
     worst = _lecture.bank_debt_worst_case(epsilon=eps, scale=b)
@@ -72,7 +72,7 @@ def _which_pair_breaks(s) -> Solution:
 
 
 def _outlier_loss(s) -> Solution:
-    eps = float(s["eps"])
+    eps = float(s["epsilon"])
     b = _data_scale(s)
     worst = _lecture.bank_debt_worst_case(epsilon=eps, scale=b)
     return Solution(worst.loss_bound, {"eps": eps, "b": b, "largest": max(_lecture.BANK_DEBTS.values()),
@@ -91,11 +91,11 @@ def _ratio_reaches_two(s) -> Solution:
     eps_star = brentq(lambda e: worst(e) - target, 1e-3, 10.0, xtol=1e-6)
     return Solution(eps_star, {"target": target, "ln_target": math.log(target), "bound_at": math.exp(eps_star),
                                "slope": math.log(target) / eps_star,
-                               "start_ratio": worst(float(s["eps"])), "eps": float(s["eps"])})
+                               "start_ratio": worst(float(s["epsilon"])), "eps": float(s["epsilon"])})
 
 
 def _too_small_sensitivity(s) -> Solution:
-    eps, factor = float(s["eps"]), float(s["m101_sens_factor"])
+    eps, factor = float(s["epsilon"]), float(s["sensitivity_factor"])
     base = _lecture.city_example(epsilon=eps)
     ex = _lecture.city_example(epsilon=eps, sensitivity=base.sensitivity_true * factor)
     return Solution(ex.worst_ratio, {"eps": eps, "factor": factor, "bound": ex.bound, "du": base.sensitivity_true,
@@ -108,7 +108,7 @@ EXERCISES = (
         id="m101-loss-b2",
         page=PAGE,
         title="Largest privacy loss for b = 2",
-        settings={"m101_scale_mode": "by hand", "m101_b": 2.0},
+        settings={"scale_mode": "by hand", "scale": 2.0},
         question=("Tab **(a) Privacy loss**. The counting query answers {a:g} on D and {a2:g} on the neighbour D′. "
                   "The Laplace scale is set by hand to b = {b:g}. What is the largest privacy loss |L(y)| over all "
                   "outputs y (in nats)?"),
@@ -125,7 +125,7 @@ EXERCISES = (
         id="m101-prove-backwards",
         page=PAGE,
         title="Prove it backwards: from ε to the scale b",
-        settings={"eps": 0.5, "m101_scale_mode": "from ε"},
+        settings={"epsilon": 0.5, "scale_mode": "from ε"},
         question=("Tab **(a)**. Work backwards from the definition: you must guarantee "
                   "Pr[Y = y] ≤ e^ε·Pr[Y′ = y] for every y, with ε = {eps:g}, for a counting query whose answers on "
                   "neighbours differ by at most {diff:g}. What is the smallest Laplace scale b that does it?"),
@@ -142,7 +142,7 @@ EXERCISES = (
         id="m101-largest-ratio",
         page=PAGE,
         title="The largest likelihood ratio",
-        settings={"m101_scale_mode": "by hand", "m101_b": 1.0},
+        settings={"scale_mode": "by hand", "scale": 1.0},
         question=("Tab **(a)**, b = {b:g} set by hand. The lecture asks: what is the maximum of "
                   "Pr[Y = y]/Pr[Y′ = y] over all outputs y, for true answers {a:g} and {a2:g}?"),
         solve=_largest_ratio,
@@ -156,7 +156,7 @@ EXERCISES = (
         id="m101-debt-which-pair",
         page=PAGE,
         title="Which neighbouring debt tables break the data-derived scale?",
-        settings={"eps": 1.0, "m101_debt_rule": "largest debt"},
+        settings={"epsilon": 1.0, "debt_rule": "largest debt"},
         question=("Tab **(b) Global sensitivity**, rule **largest debt**: the Laplace scale is "
                   "b = (largest debt in the table)/ε = {largest:,.0f}/{eps:g}. For which pair of neighbouring "
                   "tables does the worst privacy loss exceed ε = {eps:g}?"),
@@ -175,7 +175,7 @@ EXERCISES = (
         id="m101-debt-outlier-loss",
         page=PAGE,
         title="How far the outlier breaks ε",
-        settings={"eps": 1.0, "m101_debt_rule": "largest debt"},
+        settings={"epsilon": 1.0, "debt_rule": "largest debt"},
         question=("Tab **(b)**, rule **largest debt**, ε = {eps:g}. What is the worst privacy loss of the possible "
                   "neighbours D = {{0, 0, 0, {cap:,.0f}}} and D′ = {{0, 0, 0}}?"),
         solve=_outlier_loss,
@@ -190,7 +190,7 @@ EXERCISES = (
         id="m101-exp-ratio-two",
         page=PAGE,
         title="When does the exponential mechanism's worst ratio reach 2?",
-        settings={"eps": 1.0, "m101_sens_factor": 1.0},
+        settings={"epsilon": 1.0, "sensitivity_factor": 1.0},
         question=("Tab **(c) Exponential mechanism**, Δu as computed. At ε = {eps:g} the worst ratio over neighbours "
                   "and cities is {start_ratio:.3f}. At which ε does it first reach {target:g}? (Two decimals.)"),
         solve=_ratio_reaches_two,
@@ -209,7 +209,7 @@ EXERCISES = (
         id="m101-exp-small-du",
         page=PAGE,
         title="Too small a Δu",
-        settings={"eps": 1.0, "m101_sens_factor": 0.2},
+        settings={"epsilon": 1.0, "sensitivity_factor": 0.2},
         question=("Tab **(c)**, ε = {eps:g}, and Δu plugged into the mechanism at {factor:g} × the computed Δu. "
                   "What is the worst ratio over neighbours and cities now? Is the mechanism still ε-DP?"),
         solve=_too_small_sensitivity,

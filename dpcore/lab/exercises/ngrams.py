@@ -37,32 +37,32 @@ SHARED_RANK = 200
 
 
 def _sigmas(s, epsilon=None):
-    return _dpne_accounting.dpne_noise_scales(float(s["eps"]) if epsilon is None else epsilon, float(s["delta"]),
-                                   max_length=int(s["dpne_T"]), noise_decay=float(s["dpne_c"]))
+    return _dpne_accounting.dpne_noise_scales(float(s["epsilon"]) if epsilon is None else epsilon, float(s["delta"]),
+                                   max_length=int(s["max_length"]), noise_decay=float(s["noise_decay"]))
 
 
 def _sigma_per_length(s) -> Solution:
     sigma, sigmas = _sigmas(s)
-    return Solution(float(sigmas[0]), {"eps": float(s["eps"]), "delta": float(s["delta"]), "T": int(s["dpne_T"]),
-                                       "sigma": sigma, "sqrtT": math.sqrt(int(s["dpne_T"]))})
+    return Solution(float(sigmas[0]), {"eps": float(s["epsilon"]), "delta": float(s["delta"]), "T": int(s["max_length"]),
+                                       "sigma": sigma, "sqrtT": math.sqrt(int(s["max_length"]))})
 
 
 def _users_for_rho1(s) -> Solution:
     sigma, sigmas = _sigmas(s)
-    limit = int(s["dpne_delta0"])
+    limit = int(s["contribution_limit"])
     rho1 = _dpne_accounting.dpsu_threshold_for_sigma(sigmas[0], float(s["delta"]), limit)
     users = math.ceil(rho1 * math.sqrt(limit) - 1e-12)
-    return Solution(users, {"eps": float(s["eps"]), "delta": float(s["delta"]), "limit": limit, "rho1": rho1,
+    return Solution(users, {"eps": float(s["epsilon"]), "delta": float(s["delta"]), "limit": limit, "rho1": rho1,
                             "sigma1": float(sigmas[0]), "per_user": 1 / math.sqrt(limit)})
 
 
 def _shared_4gram(s) -> Solution:
     """Smallest ε at which the SHARED_RANK-th most shared 4-gram passes ρ₄ with probability ≥ 1/2."""
     k = 4
-    limit = int(s["dpne_delta0"])
-    eta = float(s["dpne_eta"])
-    if int(s["dpne_T"]) < k:
-        raise ValueError(f"dpne_T must be at least {k} for a 4-gram exercise, got dpne_T={s['dpne_T']}")
+    limit = int(s["contribution_limit"])
+    eta = float(s["eta"])
+    if int(s["max_length"]) < k:
+        raise ValueError(f"max_length must be at least {k} for a 4-gram exercise, got max_length={s['max_length']}")
     index = _data.ngram_index(s, k)
     level = index.level(k)
     order = np.lexsort((np.arange(level.n_grams), -level.user_counts))
@@ -78,18 +78,18 @@ def _shared_4gram(s) -> Solution:
     eps_star = brentq(margin, 1e-4, 1e3, xtol=1e-8)
     words = " ".join(index.corpus.vocabulary[level.rows([gram])[0]].tolist())
     return Solution(eps_star, {"gram": words, "users": int(users.size), "weight": weight, "limit": limit, "eta": eta,
-                               "z": z, "sigma4": weight / z, "T": int(s["dpne_T"]), "delta": float(s["delta"]),
+                               "z": z, "sigma4": weight / z, "T": int(s["max_length"]), "delta": float(s["delta"]),
                                "rank": SHARED_RANK})
 
 
 def _threshold_in_sigmas(s) -> Solution:
-    eta = float(s["dpne_eta"])
+    eta = float(s["eta"])
     z = _dpne_accounting.spurious_threshold(1.0, eta, 1, 1)
     return Solution(z, {"eta": eta, "one_minus": 1 - eta})
 
 
 def _dpsu_single_bars(s) -> Solution:
-    eps, delta, T = float(s["eps"]), float(s["delta"]), int(s["dpne_T"])
+    eps, delta, T = float(s["epsilon"]), float(s["delta"]), int(s["max_length"])
     together = _composition.sequential_composition([eps] * T, [delta] * T)
     parallel = _composition.parallel_composition([eps] * T, [delta] * T)
     # Each length is a separate DPSU run on the *same* users' text: the runs compose sequentially.
@@ -109,20 +109,20 @@ def _dpsu_single_bars(s) -> Solution:
 
 def _decay_ratio(s) -> Solution:
     sigma, sigmas = _sigmas(s)
-    T = int(s["dpne_T"])
-    return Solution(float(sigmas[-1] / sigmas[0]), {"c": float(s["dpne_c"]), "T": T, "sigma1": float(sigmas[0]),
+    T = int(s["max_length"])
+    return Solution(float(sigmas[-1] / sigmas[0]), {"c": float(s["noise_decay"]), "T": T, "sigma1": float(sigmas[0]),
                                                     "sigmaT": float(sigmas[-1]), "power": T - 1})
 
 
 def _users_equivalent(s) -> Solution:
-    eps, delta = float(s["eps"]), float(s["delta"])
+    eps, delta = float(s["epsilon"]), float(s["delta"])
     n, N = SCALE_USERS
     sigma = _gaussian.gaussian_sigma(eps, delta / 2, method="analytic")
     return Solution(_paper.users_equivalent_epsilon(eps, delta, n, N),
                     {"eps": eps, "delta": delta, "n": n, "N": N, "m": N / n, "sigma": sigma, "target": sigma * n / N})
 
 
-_CHAT = {"corpus": "chat", "eps": 4.0, "delta": 1e-6, "dpne_T": 6, "dpne_c": 1.0, "dpne_delta0": 50, "dpne_eta": 0.01}
+_CHAT = {"corpus": "chat", "epsilon": 4.0, "delta": 1e-6, "max_length": 6, "noise_decay": 1.0, "contribution_limit": 50, "eta": 0.01}
 """The DP n-gram extraction page's opening view on the real chat (ε = 4, δ = 1e-6; dpui.dpne_data.PAGE_DEFAULTS)."""
 CHAT_K, CHAT_LENGTH = 10, 4
 """The real-text exercises look at 4-grams used by at least 10 people."""
@@ -131,11 +131,11 @@ CHAT_K, CHAT_LENGTH = 10, 4
 def _chat_why(s) -> Solution:
     """Which explanation the measured numbers support: one DPNE run (seed 0) at the settings, its pruning chain at
     k = 4 (K = 10), the text profile, and the noise scales. Exactly one option must hold, else the data changed."""
-    k, K, limit = CHAT_LENGTH, CHAT_K, int(s["dpne_delta0"])
-    eps, delta, T = float(s["eps"]), float(s["delta"]), int(s["dpne_T"])
+    k, K, limit = CHAT_LENGTH, CHAT_K, int(s["contribution_limit"])
+    eps, delta, T = float(s["epsilon"]), float(s["delta"]), int(s["max_length"])
     index = _data.ngram_index(s, T)
     release = _dpne_release.dpne_extract(index, epsilon=eps, delta=delta, max_length=T, contribution_limit=limit,
-                         eta=float(s["dpne_eta"]), noise_decay=float(s["dpne_c"]), rng=0)
+                         eta=float(s["eta"]), noise_decay=float(s["noise_decay"]), rng=0)
     row = _dpne_evaluation.pruning_chain(index, release, K=K, lengths=(k,)).rows[0]
     prof = _profile.text_profile(index, max_k=k, ks=(K,))
     _, sigmas = _sigmas(s)
@@ -168,7 +168,7 @@ def _chat_why(s) -> Solution:
 
 def _chat_single_epsilon(s) -> Solution:
     """Smallest ε at which DPSU-single's threshold for 4-grams falls to the chat's most shared 4-gram's expected weight."""
-    k, limit, delta = CHAT_LENGTH, int(s["dpne_delta0"]), float(s["delta"])
+    k, limit, delta = CHAT_LENGTH, int(s["contribution_limit"]), float(s["delta"])
     index = _data.ngram_index(s, k)
     level = index.level(k)
     gram = int(np.lexsort((np.arange(level.n_grams), -level.user_counts))[0])
@@ -186,7 +186,7 @@ def _chat_single_epsilon(s) -> Solution:
 SCALE_USERS = (20_000, 100_000)
 """The users-equivalent exercise: a corpus of the first number of users standing in for the second."""
 
-_PAPER = {"eps": 4.0, "delta": 1e-7, "dpne_T": 6, "dpne_c": 1.0}
+_PAPER = {"epsilon": 4.0, "delta": 1e-7, "max_length": 6, "noise_decay": 1.0}
 
 EXERCISES = (
     Exercise(
@@ -210,7 +210,7 @@ EXERCISES = (
         id="dpne-users-for-rho1",
         page=PAGE,
         title="How many users must share a word?",
-        settings={"eps": 1.0, "delta": 1e-5, "dpne_T": 1, "dpne_c": 1.0, "dpne_delta0": 10},
+        settings={"epsilon": 1.0, "delta": 1e-5, "max_length": 1, "noise_decay": 1.0, "contribution_limit": 10},
         question=("ε = {eps:g}, δ = {delta:g}, T = 1 (1-grams only), Δ0 = {limit}. Every user keeps exactly Δ0 "
                   "distinct words and adds 1/√Δ0 to each. How many users must share a word before its weight "
                   "reaches the threshold ρ₁ (shown as a metric)?"),
@@ -229,7 +229,7 @@ EXERCISES = (
         id="dpne-shared-4gram",
         page=PAGE,
         title="When is a shared 4-gram released?",
-        settings={"eps": 1.0, "delta": 1e-5, "dpne_T": 4, "dpne_c": 1.0, "dpne_delta0": 50, "dpne_eta": 0.01,
+        settings={"epsilon": 1.0, "delta": 1e-5, "max_length": 4, "noise_decay": 1.0, "contribution_limit": 50, "eta": 0.01,
                   "corpus": "classroom"},
         question=("The 4-gram “{gram}” is used by {users} users of the synthetic classroom corpus. Suppose each of them keeps it "
                   "(adding 1/√(number of 4-grams they keep, at most Δ0 = {limit})), so its weight is {weight:.3f}, "
@@ -248,7 +248,7 @@ EXERCISES = (
         id="dpne-eta-threshold",
         page=PAGE,
         title="η sets the threshold",
-        settings={"dpne_eta": 0.01},
+        settings={"eta": 0.01},
         question=("η = {eta:g}. At a length where |S_(k−1)| ≥ |V_k|, how many noise standard deviations σ_k above "
                   "zero is the threshold ρ_k? (ρ_k/σ_k)"),
         solve=_threshold_in_sigmas,
@@ -280,7 +280,7 @@ EXERCISES = (
         id="dpne-noise-decay",
         page=PAGE,
         title="Noise decay c",
-        settings={**_PAPER, "dpne_c": 0.8},
+        settings={**_PAPER, "noise_decay": 0.8},
         question="With noise decay c = {c:g} and T = {T}, what is σ_T/σ_1?",
         solve=_decay_ratio,
         uses=("dpcore.dpne.accounting:dpne_noise_scales",),
@@ -334,7 +334,7 @@ EXERCISES = (
         id="dpne-users-equivalent-epsilon",
         page=PAGE,
         title="More users or less noise?",
-        settings={"eps": 1.0, "delta": 1e-6},
+        settings={"epsilon": 1.0, "delta": 1e-6},
         question=("A corpus of {n:,} users, and the same users each written m = {m:g} times ({N:,} users). Every "
                   "weighted count H grows m-fold while σ and the thresholds ρ_k (multiples of σ) stay: the same "
                   "release as the small corpus with σ divided by m. DPNE's σ comes from (ε, δ/2) by the analytic "

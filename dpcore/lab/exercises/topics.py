@@ -34,14 +34,14 @@ REFERENCE_GAMMA = 0.1  # the shipped draws cover it (they cover γ ≥ 0.05)
 
 
 def _fits_for_gamma(s) -> Solution:
-    gamma = float(s["topicdp_gamma"])
+    gamma = float(s["gamma"])
     size = _topicdp_sampler.sensitivity_sampler_size(gamma)
     return Solution(2 * size.h, {"gamma": gamma, "h": size.h, "k": size.k, "rho": size.rho})
 
 
 def _sigma_vs_size(s) -> Solution:
-    eps, delta = float(s["eps"]), float(s["delta"])
-    m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
+    eps, delta = float(s["epsilon"]), float(s["delta"])
+    m, n = int(s["m"]), int(s["n"])
     m0, n0 = m // 2, n // 2
     big = _topicdp_mechanisms.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=1.0, m=m, n=n)
     small = _topicdp_mechanisms.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=1.0, m=m0, n=n0)
@@ -51,13 +51,13 @@ def _sigma_vs_size(s) -> Solution:
 
 def _sensitivity(s, gamma):
     draws = _data.sensitivity_draws(s)
-    return draws.sensitivity(gamma=gamma, m=int(s["topicdp_m"]), n=int(s["topicdp_n"]))
+    return draws.sensitivity(gamma=gamma, m=int(s["m"]), n=int(s["n"]))
 
 
 def _gamma_shrinks_sigma(s) -> Solution:
-    eps, delta = float(s["eps"]), float(s["delta"])
-    m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
-    gamma = float(s["topicdp_gamma"])
+    eps, delta = float(s["epsilon"]), float(s["delta"])
+    m, n = int(s["m"]), int(s["n"])
+    gamma = float(s["gamma"])
     ref, now = _sensitivity(s, REFERENCE_GAMMA), _sensitivity(s, gamma)
     sig_ref = _topicdp_mechanisms.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ref.delta_s, m=m, n=n)
     sig_now = _topicdp_mechanisms.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=now.delta_s, m=m, n=n)
@@ -72,9 +72,9 @@ def _gamma_shrinks_sigma(s) -> Solution:
 
 
 def _least_noise(s) -> Solution:
-    eps, delta = float(s["eps"]), float(s["delta"])
-    m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
-    ds = _sensitivity(s, float(s["topicdp_gamma"])).delta_s
+    eps, delta = float(s["epsilon"]), float(s["delta"])
+    m, n = int(s["m"]), int(s["n"])
+    ds = _sensitivity(s, float(s["gamma"])).delta_s
     stds = {
         "TopicDP (as in the thesis)": _topicdp_mechanisms.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds, m=m, n=n),
         "TopicDP corrected": _topicdp_mechanisms.corrected_topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds),
@@ -85,15 +85,15 @@ def _least_noise(s) -> Solution:
     names = tuple(stds)
     index = int(np.argmin([stds[k] for k in names]))
     keys = ("thesis", "corrected", "strict", "mvg", "laplace")
-    return Solution(index, {"eps": eps, "delta": delta, "m": m, "n": n, "ds": ds, "gamma": float(s["topicdp_gamma"]),
+    return Solution(index, {"eps": eps, "delta": delta, "m": m, "n": n, "ds": ds, "gamma": float(s["gamma"]),
                             "best": names[index], **{f"sd_{k}": v for k, v in zip(keys, stds.values())}},
                     names)
 
 
 def _strict_vs_thesis(s) -> Solution:
-    eps, delta = float(s["eps"]), float(s["delta"])
-    m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
-    gamma = float(s["topicdp_gamma"])
+    eps, delta = float(s["epsilon"]), float(s["delta"])
+    m, n = int(s["m"]), int(s["n"])
+    gamma = float(s["gamma"])
     ds = _sensitivity(s, gamma).delta_s
     thesis = _topicdp_mechanisms.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds, m=m, n=n)
     strict = _topicdp_mechanisms.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m)
@@ -104,8 +104,8 @@ def _strict_vs_thesis(s) -> Solution:
 
 
 def _strict_keeps_prompts(s) -> Solution:
-    delta, gamma = float(s["delta"]), float(s["topicdp_gamma"])
-    m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
+    delta, gamma = float(s["delta"]), float(s["gamma"])
+    m, n = int(s["m"]), int(s["n"])
     model, docs = _data.topic_model_and_prompts(s)
     table = _topic_model_fitting.topic_keyword_matrix(model, m=m, n=n)
     ds = _sensitivity(s, gamma).delta_s
@@ -125,9 +125,9 @@ def _strict_keeps_prompts(s) -> Solution:
 
 
 def _vips_vs_thesis(s) -> Solution:
-    delta, gamma, seed = float(s["delta"]), float(s["topicdp_gamma"]), int(s["seed"])
-    m, n = int(s["topicdp_m"]), int(s["topicdp_n"])
-    clip, iterations = float(s["topicdp_vips_B"]), int(s["topicdp_vips_J"])
+    delta, gamma, seed = float(s["delta"]), float(s["gamma"]), int(s["seed"])
+    m, n = int(s["m"]), int(s["n"])
+    clip, iterations = float(s["clip_norm"]), int(s["iterations"])
     model, _ = _data.topic_model_and_prompts(s)
     table = _topic_model_fitting.topic_keyword_matrix(model, m=m, n=n)
     setup, docs = _data.vips_setup_and_prompts(s)
@@ -150,15 +150,15 @@ def _vips_vs_thesis(s) -> Solution:
                              "vips_sigma": sweep.sigmas[i]})
 
 
-_TABLE = {"eps": 1.0, "delta": 1e-5, "topicdp_m": 10, "topicdp_n": 10, "corpus": "classroom"}
-_REAL_TABLE = {**_TABLE, "corpus": "chat", "topicdp_gamma": 0.1, "seed": 0}
+_TABLE = {"epsilon": 1.0, "delta": 1e-5, "m": 10, "n": 10, "corpus": "classroom"}
+_REAL_TABLE = {**_TABLE, "corpus": "chat", "gamma": 0.1, "seed": 0}
 
 EXERCISES = (
     Exercise(
         id="topicdp-sampler-fits",
         page=PAGE,
         title="What a small γ costs",
-        settings={"topicdp_gamma": 0.05},
+        settings={"gamma": 0.05},
         question=("γ = {gamma:g}. How many LDA fits does the sensitivity sampler need (two per sampled pair of "
                   "neighbouring datasets)?"),
         solve=_fits_for_gamma,
@@ -194,7 +194,7 @@ EXERCISES = (
         id="topicdp-gamma-halves",
         page=PAGE,
         title="Does a weaker γ halve the noise?",
-        settings={**_TABLE, "topicdp_gamma": 0.3},
+        settings={**_TABLE, "gamma": 0.3},
         question=("Going from γ = {gamma0:g} to γ = {gamma:g} the sampler uses {h0} → {h} pairs. σ per entry is "
                   "Δ_s·√(2 ln(1.25/δ))·m·n/ε. What is σ(γ = {gamma:g}) / σ(γ = {gamma0:g}) on the synthetic classroom corpus? "
                   "Does σ halve?"),
@@ -211,7 +211,7 @@ EXERCISES = (
         id="topicdp-least-noise",
         page=PAGE,
         title="Which mechanism adds the least noise?",
-        settings={**_TABLE, "topicdp_gamma": 0.1},
+        settings={**_TABLE, "gamma": 0.1},
         question=("ε = {eps:g}, δ = {delta:g}, a {m} × {n} table, γ = {gamma:g}. Which mechanism adds noise with the "
                   "smallest standard deviation per entry? (Compare the metrics; Laplace's b is not a standard "
                   "deviation.)"),
@@ -232,7 +232,7 @@ EXERCISES = (
         id="topicdp-strict-vs-thesis",
         page=PAGE,
         title="Strict TopicDP against the thesis's σ",
-        settings={**_TABLE, "topicdp_gamma": 0.1},
+        settings={**_TABLE, "gamma": 0.1},
         question=("ε = {eps:g}, δ = {delta:g}, a {m} × {n} table, γ = {gamma:g}. Strict TopicDP calibrates the analytic "
                   "Gaussian to the global bound √(2m) instead of a sampled Δ_s and does not split ε. How many times "
                   "smaller is its σ than the σ of TopicDP as in the thesis?"),
@@ -272,7 +272,7 @@ EXERCISES = (
         id="topicdp-vips-vs-thesis",
         page=PAGE,
         title="Real chat: VIPS-LDA against TopicDP as in the thesis",
-        settings={**_REAL_TABLE, "topicdp_vips_B": 2.0, "topicdp_vips_J": 1},
+        settings={**_REAL_TABLE, "clip_norm": 2.0, "iterations": 1},
         question=("Real chat corpus, δ = {delta:g}, VIPS-LDA with B = {B:g} and J = {J}. In the tab *VIPS-LDA against ε*: "
                   "at which ε of the chart does VIPS-LDA's own released table first match at least half of its {m} "
                   "topics to distinct conversation prompts (mean of the chart's releases)? And what ε would TopicDP "

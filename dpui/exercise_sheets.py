@@ -1,5 +1,8 @@
 """Printable exercise sheets: Markdown and self-contained HTML, student and lecturer versions (pure text).
 
+In dpui (issue 22 item 4): the deep links, the page URL paths and the sheets' HTML/CSS are presentation; the
+exercises themselves (settings, questions, answers) are :mod:`dpcore.lab.exercises`.
+
 The student sheet holds each exercise's title, question, options (choice exercises), the settings and
 the deep link that opens the page at them; never an answer, hint or solution. The lecturer's sheet adds
 the answer, the tolerance, the hints and the worked solution. HTML sheets load nothing: no external CSS,
@@ -13,7 +16,7 @@ import re
 from collections.abc import Sequence
 from urllib.parse import quote
 
-from ._base import CHOICE, Exercise
+from dpcore.lab.exercises import CHOICE, Exercise
 
 __all__ = ["page_url_path", "exercise_link", "exercise_sheet", "sheet_filename", "latex_to_text"]
 
