@@ -36,12 +36,14 @@ for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
-import scipy.sparse as sp  # noqa: E402
+import numpy as np
+import scipy.sparse as sp
 
-from dpcore.bayesian import bayesian_sensitivity# noqa: E402
+from dpcore.bayesian import (
+    bayesian_sensitivity,
+    bayesian_statistics,
+)
 from dpcore.metrics import kl_divergence
-from dpcore.bayesian import bayesian_statistics# noqa: E402
 
 V = 50_000
 ITEMS = 50
@@ -93,7 +95,7 @@ def bench_sensitivity(n_users: int) -> None:
     for _ in range(2):
         c0, t0 = time.process_time(), time.perf_counter()
         stats = bayesian_statistics(m, C=C)
-        c1, t1 = time.process_time(), time.perf_counter()
+        c1, _t1 = time.process_time(), time.perf_counter()
         g = stats.sensitivity(S, "brute-force")
         c2, t2 = time.process_time(), time.perf_counter()
         times.append((c2 - c0, t2 - t0, c1 - c0, c2 - c1))

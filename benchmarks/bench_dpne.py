@@ -30,10 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import dpcore  # noqa: E402
-from dpcore.dpne import dpne_with_evaluation# noqa: E402
+import dpcore
+from dpcore.dpne import dpne_with_evaluation
+from dpcore.mechanisms.keyed import kernel as dpne_kernel
 from dpcore.text import encode_users
-from dpcore.mechanisms.keyed import kernel as dpne_kernel# noqa: E402
 
 PARAMS = dict(epsilon=4.0, delta=1e-7, max_length=10, contribution_limit=50, eta=0.01)
 

@@ -35,9 +35,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import dpcore  # noqa: E402
-from dpcore.topicdp import vips# noqa: E402
-from dpcore.metrics import kendall_tau_distance, l1_distance, rmse  # noqa: E402
+import dpcore
+from dpcore.topicdp import vips
+from dpcore.metrics import kendall_tau_distance, l1_distance, rmse
 
 EPSILONS = (0.5, 1.0, 2.0, 5.0, 10.0)
 DELTA = 1e-5

@@ -119,6 +119,6 @@ def end_to_end_for(private_hash, public_hash, n, C, seed, _private, _public):
 
 
 # what is computed from an upload is given back with it (issue 25)
-from . import uploads as _uploads  # noqa: E402
+from . import uploads as _uploads  # noqa: E402 (at the end: the functions above are what dpui.uploads registers)
 
 _uploads.track_caches(globals())

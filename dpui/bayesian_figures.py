@@ -158,6 +158,6 @@ def tuning_figure(res, inside) -> tuple[go.Figure, str, pd.DataFrame]:
 
 
 # what is computed from an upload is given back with it (issue 25)
-from . import uploads as _uploads  # noqa: E402
+from . import uploads as _uploads  # noqa: E402 (at the end: the functions above are what dpui.uploads registers)
 
 _uploads.track_caches(globals())

@@ -18,7 +18,6 @@ S_OPTIONS = (1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 1
 DEFAULT_W = 2
 """W's default (000 §4.3: W = |U|/1000, ≈ 2 for the sample corpus)."""
 DEFAULT_K = 10
-from .calibration import CALIBRATION_LABELS  # noqa: E402,F401  (auto / classic / analytic; kept for importers)
 
 
 @dataclass(frozen=True)

@@ -121,6 +121,6 @@ def modes_panel(*, strict, local, p, epsilon: float, delta: float, calibration: 
 
 
 # what is computed from an upload is given back with it (issue 25)
-from . import uploads as _uploads  # noqa: E402
+from . import uploads as _uploads  # noqa: E402 (at the end: the functions above are what dpui.uploads registers)
 
 _uploads.track_caches(globals())

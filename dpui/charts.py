@@ -175,7 +175,7 @@ def decade_ticks(fig: go.Figure) -> go.Figure:
         match = spec.get("matches")
         root = f"{name[0]}axis{match[1:]}" if match else name
         groups.setdefault(root, []).append(name)
-    for root, names in groups.items():
+    for names in groups.values():
         if not any(axes[n].get("type") == "log" for n in names) or any("tickvals" in axes[n] for n in names):
             continue
         data = np.array([v for n in names for v in values.get(n, [])], dtype=float)

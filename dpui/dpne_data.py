@@ -164,6 +164,6 @@ def knob_sweep(corpus_hash, knob, values, base, seed, _corpus):
 
 
 # what is computed from an upload is given back with it (issue 25)
-from . import uploads as _uploads  # noqa: E402
+from . import uploads as _uploads  # noqa: E402 (at the end: the functions above are what dpui.uploads registers)
 
 _uploads.track_caches(globals())

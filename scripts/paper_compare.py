@@ -48,13 +48,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-import dpcore  # noqa: E402
-from dpcore.bayesian import bayesian_statistics# noqa: E402
-from dpcore.metrics import kl_divergence
+import dpcore
+from dpcore.bayesian import (
+    bayesian_statistics,
+    kl_vs_epsilon,
+)
 from dpcore.lab import paper_results as pr
-from dpcore.bayesian import kl_vs_epsilon# noqa: E402
+from dpcore.metrics import kl_divergence
 
 OUT = ROOT / "sample_data" / "paper_comparisons.json"
 NAMES = ("table4", "table4_reason", "table4_chat", "bayesian_fig1", "bayesian_fig1_chat", "topicdp_fig52")

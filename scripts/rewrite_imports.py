@@ -1039,11 +1039,8 @@ def rewrite_from(m: re.Match, *, internal: bool, renames: dict[str, str]) -> str
             if new_name != name:
                 renames[name] = new_name
         groups.setdefault(target, []).append(item)
-    lines = []
-    for target, items in groups.items():
-        lines.append(f"{indent}from {target} import {', '.join(dict.fromkeys(items))}")
-    if comment:
-        lines[0] += comment
+    tail = f"  {comment.strip()}" if comment else ""  # a noqa or note holds for every line the import becomes
+    lines = [f"{indent}from {target} import {', '.join(dict.fromkeys(items))}{tail}" for target, items in groups.items()]
     return "\n".join(lines)
 
 

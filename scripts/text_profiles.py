@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import dpcore  # noqa: E402
+import dpcore
 
 OUT = ROOT / "sample_data" / "text_profiles.json"
 MAX_K, KS = 9, (10, 100)

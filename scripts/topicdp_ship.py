@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import dpcore  # noqa: E402
-from dpcore import topicdp as tdp# noqa: E402
+import dpcore
+from dpcore import topicdp as tdp
 
 
 def main() -> None:

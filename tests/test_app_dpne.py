@@ -126,7 +126,7 @@ def test_page_default_epsilon_stays_on_this_page():
 
 def test_widgets_move_and_page_updates():
     at = fresh_app()
-    metric = lambda label: next(m.value for m in at.metric if m.label.startswith(label))  # noqa: E731
+    metric = lambda label: next(m.value for m in at.metric if m.label.startswith(label))
     rho_before = metric("ρ₁ (DPSU threshold)")
     sizes_before = chart_by_title(at, "n-grams extracted per length")["data"][0]["y"]
     at.select_slider(key="dpne_eta").set_value(0.2)

@@ -160,7 +160,7 @@ def test_hidden_elements_come_back_once_answered():
     at = _app(ex.page)
     at.query_params["exercise"] = ex.id
     at.run()
-    metric = lambda: next(m for m in at.metric if m.label == "worst |L(y)| = Δ/b")  # noqa: E731
+    metric = lambda: next(m for m in at.metric if m.label == "worst |L(y)| = Δ/b")
     assert metric().value == HIDDEN
     assert any(HIDDEN in e.label for e in at.expander if "Reviewer's panel" in e.label)
     at = _check(at, ex, _wrong(ex))

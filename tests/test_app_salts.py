@@ -168,7 +168,7 @@ def test_dpne_export_rebuilds_the_pages_release_and_epsilon_draws_new_noise(medi
     # ε in the link, as the page itself opens at ε = 4
     at = opened(DPNE, dpne_T="4", eps="1", corpus="classroom")
     corpus, seen = None, {}
-    for step, (kind, key, value) in enumerate([(None, None, None), ("select_slider", "dpne_eta", 0.05),
+    for _step, (kind, key, value) in enumerate([(None, None, None), ("select_slider", "dpne_eta", 0.05),
                                               ("select_slider", "eps", 2.0), ("select_slider", "dpne_eta", 0.01)]):
         if kind:
             move(at, kind, key, value)
@@ -184,7 +184,7 @@ def test_dpne_export_rebuilds_the_pages_release_and_epsilon_draws_new_noise(medi
         assert shown == sorted(" ".join(g) for g in rebuilt.ngrams[k])[:15]
         seen[(s["epsilon"], s["eta"])] = (s, rebuilt)
     # ε moved: the keyed standard normals of the same items differ (the key holds ε), not only σ
-    (s1, r1), (s2, r2) = seen[(1.0, 0.05)], seen[(2.0, 0.05)]
+    (s1, r1), (s2, _r2) = seen[(1.0, 0.05)], seen[(2.0, 0.05)]
     items = fold_keys(None, token_keys(sorted(g[0] for g in r1.ngrams[1])))
     from dpcore.dpne.selection import _keyed_seed
     from dpcore.dpne import dpne_release_seed

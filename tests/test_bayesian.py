@@ -88,7 +88,7 @@ def test_worst_case_bound_on_corpora_built_from_text():
     # a real Corpus path: users → sentences → n-grams, and users whose n-grams are all outside V
     rng = np.random.default_rng(3)
     words = [f"w{i}" for i in range(15)]
-    for trial in range(10):
+    for _trial in range(10):
         users = tuple(
             (Document(sentences=tuple(tuple(rng.choice(words, size=int(rng.integers(1, 6)))) for _ in range(3))),)
             for _ in range(int(rng.integers(3, 10)))

@@ -167,7 +167,7 @@ def test_progress_only_on_a_terminal():
 
 
 def test_python_m_dpcore_runs_and_reports_usage_errors(corpus, tmp_path):
-    run = lambda *a: subprocess.run([sys.executable, "-m", "dpcore", *a], cwd=ROOT, capture_output=True,  # noqa: E731
+    run = lambda *a: subprocess.run([sys.executable, "-m", "dpcore", *a], cwd=ROOT, capture_output=True,
                                     text=True, timeout=120)
     ok = run("dpne", str(corpus), "--user-column", "uid", "--text-column", "body", "--epsilon", "2", "--delta",
              "1e-6", "--max-length", "2", "--out", str(tmp_path / "o"))

@@ -8,19 +8,19 @@
   the former code of dpsu_all).
 """
 
-import numpy as np
-import pytest
-
 import importlib
 
-dpne_accounting = importlib.import_module("dpcore.dpne.accounting")
-dpne_selection = importlib.import_module("dpcore.dpne.selection")
-keyed_mod = importlib.import_module("dpcore.mechanisms.keyed")
+import numpy as np
+import pytest
+from test_ngrams import random_users
+
 from dpcore import dpsu_all
 from dpcore.mechanisms.gaussian import gaussian_sigma
 from dpcore.text.ngrams import _factorize, build_ngram_index, encode_users, group_by_user
 
-from test_ngrams import random_users
+dpne_accounting = importlib.import_module("dpcore.dpne.accounting")
+dpne_selection = importlib.import_module("dpcore.dpne.selection")
+keyed_mod = importlib.import_module("dpcore.mechanisms.keyed")
 
 
 def old_build(tc, max_length):
@@ -132,7 +132,7 @@ def test_blockwise_noise_equals_one_draw(seed, block, monkeypatch):
     gen = np.random.default_rng(seed)
     hist = np.where(gen.random(200) < 0.4, 0.0, gen.random(200) * 3)
     keys = gen.integers(0, 2**63, size=200).astype(np.uint64)
-    noise = lambda idx: keyed_mod.keyed_normal(seed, keys[idx], stream=keyed_mod.STREAM_NOISE, k=2)  # noqa: E731
+    noise = lambda idx: keyed_mod.keyed_normal(seed, keys[idx], stream=keyed_mod.STREAM_NOISE, k=2)
     for nz in (None, noise):
         new = dpne_selection._noisy_release(hist, 1.0, 1.5, np.random.default_rng(seed), nz)
         old = old_noisy_release(hist, 1.0, 1.5, np.random.default_rng(seed), nz)

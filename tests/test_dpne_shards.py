@@ -35,7 +35,7 @@ def test_shard_bounds_cover_positions_and_never_split_a_user(size):
         assert bounds[0][0] == 0 and bounds[-1][1] == n
         assert all(b0 == a1 for (_, a1), (b0, _) in zip(bounds[:-1], bounds[1:]))
         users = tc.user_of if pos is None else tc.user_of[pos]
-        for a, b in bounds[1:]:
+        for a, _b in bounds[1:]:
             assert users[a] != users[a - 1]  # a cut falls between two users
         assert len(bounds) > 1
 

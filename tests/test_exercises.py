@@ -162,7 +162,7 @@ def _dpne_4gram(s):
     users = lev.pair_user[lev.pair_gram == g].tolist()
     weight = sum(1 / math.sqrt(min(s["dpne_delta0"], per_user[u])) for u in users)
     z = norm.ppf(1 - s["dpne_eta"])
-    sigma4 = lambda e: dpcore.dpne.dpne_noise_scales(e, s["delta"], max_length=s["dpne_T"])[1][3]  # noqa: E731
+    sigma4 = lambda e: dpcore.dpne.dpne_noise_scales(e, s["delta"], max_length=s["dpne_T"])[1][3]
     return brentq(lambda e: weight - sigma4(e) * z, 1e-4, 1e3, xtol=1e-10)
 
 

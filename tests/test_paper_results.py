@@ -77,7 +77,7 @@ def test_compare_topicdp_verdict_follows_the_sensitivity():
     w = rng.dirichlet(np.ones(10), 10)
     small = pr.compare_topicdp_fig52(w, delta_s=1e-5, seeds=2, repetitions=5)
     large = pr.compare_topicdp_fig52(w, delta_s=3.0, seeds=2, repetitions=5)
-    l1 = lambda c: {r["quantity"].rsplit(", ", 1)[1]: r["here"] for r in c.rows}  # noqa: E731
+    l1 = lambda c: {r["quantity"].rsplit(", ", 1)[1]: r["here"] for r in c.rows}
     assert small.reproduced and l1(small)["TopicDP"] < l1(small)["MVG"]
     assert not large.reproduced and "Measured reason" in large.verdict
     with pytest.raises(ValueError, match="delta_s"):
@@ -175,7 +175,7 @@ def test_users_hypothesis_reason_reads_the_rows():
 
     real = rows([40, 99, 60, 21, 2, 1, 0, 0, 0], [170, 28, 3, 0, 0, 0, 0, 0, 0])
     synthetic = rows([9000, 9000, 9000, 900, 90, 9, 1, 0, 0], [9000, 9000, 9000, 1000, 100, 9, 2, 1, 0])
-    prof = lambda shared, mean, median: {"shared": {"10": shared}, "distinct_mean": mean, "distinct_median": median}  # noqa: E731
+    prof = lambda shared, mean, median: {"shared": {"10": shared}, "distinct_mean": mean, "distinct_median": median}
     text = pr.users_hypothesis_reason(real, synthetic, n_real=920, n_synthetic=100_000,
                                       real_profile=prof([1, 200, 300, 40], [1, 2, 3, 1024.0], [1, 2, 3, 104.0]),
                                       synthetic_profile=prof([1, 100, 50, 0], [1, 2, 3, 110.0], [1, 2, 3, 44.0]))

@@ -77,7 +77,7 @@ def _brute(users, rel, K, limit):
 
         hd, hs = H(lambda x: x in valid), H(lambda x: True)
         pv = sorted(popular & valid)
-        med = lambda v: float(np.median(v)) if len(v) else float("nan")  # noqa: E731
+        med = lambda v: float(np.median(v)) if len(v) else float("nan")
         out.append({"k": k, "popular": len(popular),
                     "valid": len(pv) / len(popular) if popular else float("nan"),
                     "released": len(popular & rel.ngrams.get(k, frozenset())) / len(popular) if popular else float("nan"),

@@ -11,8 +11,18 @@ import scipy.sparse as sp
 from scipy import stats
 
 import dpcore
-from dpcore.lab.review import REVIEW_RULES, dpne_budget, dpne_users_per_released, end_to_end_budget, gaussian_noise_in_units, laplace_noise_in_units, log_space_noise_in_units, review_warnings, single_budget
 from dpcore.lab import review_release
+from dpcore.lab.review import (
+    REVIEW_RULES,
+    dpne_budget,
+    dpne_users_per_released,
+    end_to_end_budget,
+    gaussian_noise_in_units,
+    laplace_noise_in_units,
+    log_space_noise_in_units,
+    review_warnings,
+    single_budget,
+)
 
 
 def rules(**kw):
@@ -78,7 +88,7 @@ def test_every_rule_has_words_and_warnings_export():
     for w in ws:
         assert w.rule_text == REVIEW_RULES[w.rule] and w.message and w.fix
         assert w.to_dict()["rule"] == w.rule
-        with pytest.raises(Exception):
+        with pytest.raises(Exception):  # noqa: B017 (dataclasses.FrozenInstanceError: any error is the frozen check)
             w.rule = "x"  # frozen
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dpcore import cli, dpne_extract
+from dpcore import cli
 from dpcore.dpne import dpne_with_evaluation
 from dpcore.dpne.batch import run_dpne_local
 from dpcore.text.stream import read_token_corpus
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _engine_missing() -> str | None:
     try:
-        import pyspark  # noqa: F401
+        import pyspark  # noqa: F401 (imported only to see whether the optional package is installed)
     except ImportError:
         return "pyspark is not installed (pip install -e '.[spark]')"
     if shutil.which("java") is None:

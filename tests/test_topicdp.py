@@ -11,12 +11,19 @@ import numpy as np
 import pytest
 
 import dpcore
-from dpcore.topicdp import model as tdp_tm
-from dpcore.topicdp import fitting as tdp_tm_fit
 from dpcore import topicdp as tdp
-from dpcore.text import corpus_from_records
 from dpcore.mechanisms.gaussian import classic_gaussian_sigma
-from dpcore.topicdp import LdaSettings, aligned_matrix_distance, align_topics, document_term_data, fit_topic_model, topic_keyword_matrix
+from dpcore.text import corpus_from_records
+from dpcore.topicdp import (
+    LdaSettings,
+    align_topics,
+    aligned_matrix_distance,
+    document_term_data,
+    fit_topic_model,
+    topic_keyword_matrix,
+)
+from dpcore.topicdp import fitting as tdp_tm_fit
+from dpcore.topicdp import model as tdp_tm
 
 TOPIC_WORDS = {
     "sport": "football goal match team player coach league score stadium season".split(),
@@ -250,7 +257,7 @@ def test_guarantees():
     assert dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=res, rng=0).guarantee.gamma == 0.2
     with pytest.raises(ValueError, match="gamma must match"):
         dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=res, rng=0, gamma=0.1)
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):  # noqa: B017 (dataclasses.FrozenInstanceError: any error is the frozen check)
         rels["TopicDP"].epsilon = 2  # frozen
 
 
@@ -794,7 +801,7 @@ def test_release_all_strict_noise_and_redraws():
     noise = np.stack([dpcore.topicdp.strict_topicdp_mechanism(w, epsilon=3, delta=1e-5, rng=rng).noisy - w for _ in range(4000)])
     assert noise.std() / dpcore.topicdp.strict_topicdp_sigma(epsilon=3, delta=1e-5, m=2) == pytest.approx(1.0, abs=0.02)
     rels = dpcore.topicdp.release_all(w, epsilon=50, delta=1e-5, sensitivity=0.05, rng=0, gamma=0.1)
-    for mech, rel in rels.items():
+    for _mech, rel in rels.items():
         many = tdp.redraw_releases(rel, w, 3000, np.random.default_rng(1))
         assert many.shape == (3000, 2, 3) and np.allclose(many.sum(axis=2), 1.0) and np.all(many >= 0)
     # at tiny noise the redraws sit on w; Laplace's scale is b (std √2·b)

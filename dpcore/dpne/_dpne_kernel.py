@@ -175,6 +175,6 @@ def ranked_drops(user: np.ndarray, r: np.ndarray, count, limit: int) -> np.ndarr
 
 
 # issue 25: numba's disk cache checked before use (a damaged file is a cache miss, never an UnpicklingError)
-from .._numba_cache import check_caches  # noqa: E402
+from .._numba_cache import check_caches  # noqa: E402 (after the kernels: check_caches() wraps the functions defined above)
 
 check_caches(globals())

@@ -100,9 +100,9 @@ def _dpsu_select(pair_user, pair_item, pair_count, n_items, *, limit, sigma, thr
     priority = order = noise = None
     if keyed is not None:
         seed, k, item_keys, user_keys = keyed
-        priority = lambda idx: keyed_uniform(seed, user_keys[pair_user[idx]], item_keys[pair_item[idx]],  # noqa: E731
+        priority = lambda idx: keyed_uniform(seed, user_keys[pair_user[idx]], item_keys[pair_item[idx]],
                                              stream=STREAM_SELECT, k=k)
-        noise = lambda idx: keyed_normal(seed, item_keys[idx], stream=STREAM_NOISE, k=k)  # noqa: E731
+        noise = lambda idx: keyed_normal(seed, item_keys[idx], stream=STREAM_NOISE, k=k)
         if policy != "weighted":
             order = keyed_uniform(seed, user_keys, stream=STREAM_ORDER, k=k)
     if policy == "weighted":

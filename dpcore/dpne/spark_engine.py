@@ -61,8 +61,8 @@ class EngineUnavailable(RuntimeError):
 
 def _import_pyspark():
     try:
-        import pyspark  # noqa: F401
-        from pyspark.sql import SparkSession  # noqa: F401
+        import pyspark  # noqa: F401 (imported only to see whether the optional package is installed)
+        from pyspark.sql import SparkSession  # noqa: F401 (imported only to see whether the optional package is installed)
     except ImportError:
         raise EngineUnavailable("the spark engine needs pyspark: pip install 'dp-text-dashboard[spark]' "
                                 "(and Java 17, e.g. Debian's openjdk-17-jre-headless)") from None

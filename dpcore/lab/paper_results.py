@@ -380,7 +380,7 @@ def users_hypothesis_reason(real_rows: list, synthetic_rows: list, *, n_real: in
                  f"Table 4's settings — at k = {_ranges(real_ahead) or 'no length'} on the chat, at k = "
                  f"{_ranges(synth_ahead) or 'no length'} on the synthetic text (003: DPNE ahead at every k ≥ 5).")
     return (shape + " At the same "
-            f"number of people the chat has " + ", ".join(f"{r:.1f}×" for r in ratios) + f" the synthetic text's "
+            "number of people the chat has " + ", ".join(f"{r:.1f}×" for r in ratios) + f" the synthetic text's "
             f"{ks}-grams used by ≥ {K} people, and a chat person holds {rp['distinct_mean'][i]:,.0f} distinct "
             f"{k_volume}-grams (median {rp['distinct_median'][i]:,.0f}) against {sp['distinct_mean'][i]:,.0f} "
             f"({sp['distinct_median'][i]:,.0f}): DPSU-single spreads a prolific writer's weight over a random Δ0 of "

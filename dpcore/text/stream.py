@@ -28,9 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .corpus import tokenize
-from ..quoting import quote
 from ..mechanisms.keyed import text_key
+from ..quoting import quote
+from .corpus import tokenize
 from .ngrams import TokenCorpus
 
 __all__ = ["INPUT_SUFFIXES", "InputError", "input_files", "iter_records", "read_token_corpus"]
@@ -154,10 +154,11 @@ def read_token_corpus(path, *, user_column: str = "user", text_column: str = "te
                 flat.extend(sent)
                 lens.append(len(sent))
                 sent_user.append(u)
-        setdefault = vocab.setdefault
-        tok_parts.append(np.fromiter((setdefault(w, len(vocab)) for w in flat), dtype=np.int32, count=len(flat)))
-        len_parts.append(np.asarray(lens, dtype=np.int32))
-        usr_parts.append(np.asarray(sent_user, dtype=np.int32))
+        # (F821 below: the enclosing function `del`s these names only after its last flush())
+        setdefault = vocab.setdefault  # noqa: F821 (see the comment above)
+        tok_parts.append(np.fromiter((setdefault(w, len(vocab)) for w in flat), dtype=np.int32, count=len(flat)))  # noqa: F821 (see the comment above)
+        len_parts.append(np.asarray(lens, dtype=np.int32))  # noqa: F821 (see the comment above)
+        usr_parts.append(np.asarray(sent_user, dtype=np.int32))  # noqa: F821 (see the comment above)
 
     chunk: list[tuple[str, str]] = []
     done_bytes = 0

@@ -129,6 +129,6 @@ def e_step(indptr, indices, data, gam, beta_t, alpha, max_iter, tol):
 
 
 # issue 25: numba's disk cache checked before use (a damaged file is a cache miss, never an UnpicklingError)
-from .._numba_cache import check_caches  # noqa: E402
+from .._numba_cache import check_caches  # noqa: E402 (after the kernels: check_caches() wraps the functions defined above)
 
 check_caches(globals())

@@ -196,7 +196,7 @@ def default_lda_engine() -> str:
 def tomotopy_available() -> bool:
     """True when the optional engine (``pip install "dp-text-dashboard[topics]"``) can be imported."""
     try:
-        import tomotopy  # noqa: F401
+        import tomotopy  # noqa: F401 (imported only to see whether the optional package is installed)
     except ImportError:
         return False
     return True

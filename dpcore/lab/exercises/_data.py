@@ -15,6 +15,9 @@ from collections.abc import Mapping
 
 # Modules, not names: the answers look functions up at call time, so a test can swap one and see the
 # answer change (``dpcore.text.ngram_counts`` the attribute is the function, hence import_module).
+from ...topicdp.model import LdaSettings
+from ...topicdp.sampler import SamplerSettings
+
 _bayesian_statistics = importlib.import_module("dpcore.bayesian.statistics")
 _corpus = importlib.import_module("dpcore.text.corpus")
 _ngram_counts = importlib.import_module("dpcore.text.ngram_counts")
@@ -25,8 +28,6 @@ _topic_model_fitting = importlib.import_module("dpcore.topicdp.fitting")
 _topic_prompts = importlib.import_module("dpcore.topicdp.prompts")
 _topicdp_sampler = importlib.import_module("dpcore.topicdp.sampler")
 _topic_vips = importlib.import_module("dpcore.topicdp.vips_comparison")
-from ...topicdp.model import LdaSettings
-from ...topicdp.sampler import SamplerSettings
 
 CHAT, CLASSROOM = "chat", "classroom"
 CORPORA = (CHAT, CLASSROOM)
