@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from . import audit, bayesian, lab, mechanisms, text, topicdp
 # dpcore.dpne (the subpackage) is bound by the imports from it below; ``from . import dpne`` is not written
-# here because scripts/rewrite_imports.py reads that line as the old top-level function dpcore.dpne.release.dpne_extract()
+# here because scripts/rewrite_imports.py reads that line as the old top-level function dpcore.dpne_extract()
 from .bayesian.release import bayesian_dp
 from .bayesian.end_to_end import end_to_end_dp
 from .dpne import dpne_extract

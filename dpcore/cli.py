@@ -5,7 +5,7 @@ Issue 12. INPUT is a CSV/JSONL(.gz) file or a folder of them with a user and a t
 sorted text file per length, ``ngrams-<k>.txt`` (one n-gram a line, tokens separated by one space),
 and ``report.json`` with every setting, σ, σ_k, ρ_k, |V_k|, the number released per length (the size
 of a released set is a function of the release) and the guarantee
-(:meth:`dpcore.guarantees.Guarantee.to_dict`). ``kanon-coverage`` compares a release folder with the
+(:meth:`dpcore.Guarantee.to_dict`). ``kanon-coverage`` compares a release folder with the
 corpus' K-anonymous n-grams (evaluation only: it reads the private corpus; written to
 ``coverage.json``).
 

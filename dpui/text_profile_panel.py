@@ -1,5 +1,5 @@
 """“What this text looks like” (issue 20 item 4): the selected corpus beside the real chat one, on the DP n-gram
-extraction and Bayesian pages. No maths here: :func:`dpcore.text.text_profile` computes, this module caches and draws.
+extraction and Bayesian pages. No maths here: :func:`dpcore.text.profile` computes, this module caches and draws.
 
 The comparison is made at the same number of people where the corpora differ in size (a corpus with more users
 shares more k-grams): the real chat's private part (920 people) beside the selected corpus's first 920 users, and

@@ -22,7 +22,7 @@ commit, the date, wall and CPU seconds. Comparisons (all in dpcore.lab.paper_res
   (``context``: γ, σ_ps …), seed 0 alone (``seed0``) and the same comparison on the classroom corpora
   (``contrast``).
 * ``table4_chat``: 003 Table 4 and Fig. 4 on the real chat's 920 private people (issue 20), coverage at K = 10 and
-  100, 003 Table 2's statistic (``dpcore.text.text_profile``), what ε DPNE needs there
+  100, 003 Table 2's statistic (``dpcore.text.profile``), what ε DPNE needs there
   (:func:`dpcore.lab.paper_results.dpne_epsilon_sweep`, at the DPNE page's settings), and the number-of-users hypothesis
   tested against the synthetic paper-size entry (:func:`dpcore.lab.paper_results.users_hypothesis_reason`, with both
   texts profiled at the chat's number of people). Minutes, not hours.

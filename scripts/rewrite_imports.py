@@ -63,14 +63,14 @@ MODULES: dict[str, str] = {
     'dpcore.keyed': 'dpcore.mechanisms.keyed',
     'dpcore.laplace': 'dpcore.mechanisms.laplace',
     'dpcore.lecture': 'dpcore.lab.lecture',
-    'dpcore.ngram_counts': 'dpcore.text.ngram_counts',
+    'dpcore.ngram_counts': 'dpcore.text.counts',
     'dpcore.ngrams': 'dpcore.text.ngrams',
     'dpcore.paper_results': 'dpcore.lab.paper_results',
     'dpcore.real_corpus': 'dpcore.text.real_corpus',
     'dpcore.review': 'dpcore.lab.review',
     'dpcore.spark_engine': 'dpcore.dpne.spark_engine',
     'dpcore.stream': 'dpcore.text.stream',
-    'dpcore.text_profile': 'dpcore.text.text_profile',
+    'dpcore.text_profile': 'dpcore.text.profile',
     'dpcore.topic_model': 'dpcore.topicdp.model',
     'dpcore.topic_prompts': 'dpcore.topicdp.prompts',
     'dpcore.topic_vips': 'dpcore.topicdp.vips_comparison',
@@ -162,8 +162,8 @@ NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
     ('dpcore', 'MATRIX_LAPLACE_GUARANTEE'): ('dpcore.topicdp.mechanisms', 'MATRIX_LAPLACE_GUARANTEE', 'dpcore.topicdp'),
     ('dpcore', 'MAX_UPLOAD_BYTES'): ('dpcore.text.uploads', 'MAX_UPLOAD_BYTES', 'dpcore.text'),
     ('dpcore', 'MatrixRelease'): ('dpcore.topicdp.mechanisms', 'MatrixRelease', 'dpcore.topicdp'),
-    ('dpcore', 'NGRAM_ORDERS'): ('dpcore.text.ngram_counts', 'NGRAM_ORDERS', 'dpcore.text'),
-    ('dpcore', 'NgramCounts'): ('dpcore.text.ngram_counts', 'NgramCounts', 'dpcore.text'),
+    ('dpcore', 'NGRAM_ORDERS'): ('dpcore.text.counts', 'NGRAM_ORDERS', 'dpcore.text'),
+    ('dpcore', 'NgramCounts'): ('dpcore.text.counts', 'NgramCounts', 'dpcore.text'),
     ('dpcore', 'NgramIndex'): ('dpcore.text.ngrams', 'NgramIndex', 'dpcore.text'),
     ('dpcore', 'NoiseComparison'): ('dpcore.topicdp.experiments', 'NoiseComparison', 'dpcore.topicdp'),
     ('dpcore', 'NoiseStatement'): ('dpcore.lab.review', 'NoiseStatement', 'dpcore.lab'),
@@ -190,7 +190,7 @@ NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
     ('dpcore', 'TOPICDP_GUARANTEE'): ('dpcore.topicdp.mechanisms', 'TOPICDP_GUARANTEE', 'dpcore.topicdp'),
     ('dpcore', 'TOPIC_MECHANISMS'): ('dpcore.topicdp.mechanisms', 'TOPIC_MECHANISMS', 'dpcore.topicdp'),
     ('dpcore', 'TOPIC_STOP_WORDS'): ('dpcore.topicdp.model', 'TOPIC_STOP_WORDS', 'dpcore.topicdp'),
-    ('dpcore', 'TextProfile'): ('dpcore.text.text_profile', 'TextProfile', 'dpcore.text'),
+    ('dpcore', 'TextProfile'): ('dpcore.text.profile', 'TextProfile', 'dpcore.text'),
     ('dpcore', 'TokenCorpus'): ('dpcore.text.ngrams', 'TokenCorpus', 'dpcore.text'),
     ('dpcore', 'TopicKeywordMatrix'): ('dpcore.topicdp.model', 'TopicKeywordMatrix', 'dpcore.topicdp'),
     ('dpcore', 'TopicModel'): ('dpcore.topicdp.model', 'TopicModel', 'dpcore.topicdp'),
@@ -240,7 +240,7 @@ NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
     ('dpcore', 'dpne_budget'): ('dpcore.lab.review', 'dpne_budget', 'dpcore.lab'),
     ('dpcore', 'dpne_noise_scales'): ('dpcore.dpne.accounting', 'dpne_noise_scales', 'dpcore.dpne'),
     ('dpcore', 'dpne_users_per_released'): ('dpcore.lab.review', 'dpne_users_per_released', 'dpcore.lab'),
-    ('dpcore', 'dpne_vs_dpsu_reason'): ('dpcore.text.text_profile', 'dpne_vs_dpsu_reason', 'dpcore.text'),
+    ('dpcore', 'dpne_vs_dpsu_reason'): ('dpcore.text.profile', 'dpne_vs_dpsu_reason', 'dpcore.text'),
     ('dpcore', 'dpne_with_evaluation'): ('dpcore.dpne.release', 'dpne_with_evaluation', 'dpcore.dpne'),
     ('dpcore', 'dpsu_all'): ('dpcore.dpne.baselines', 'dpsu_all', 'dpcore.dpne'),
     ('dpcore', 'dpsu_even'): ('dpcore.dpne.baselines', 'dpsu_even', 'dpcore.dpne'),
@@ -317,7 +317,7 @@ NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
     ('dpcore', 'random_dp'): ('dpcore.guarantees', 'random_dp', 'dpcore.guarantees'),
     ('dpcore', 'read_table'): ('dpcore.text.uploads', 'read_table', 'dpcore.text'),
     ('dpcore', 'read_token_corpus'): ('dpcore.text.stream', 'read_token_corpus', 'dpcore.text'),
-    ('dpcore', 'reason_length'): ('dpcore.text.text_profile', 'reason_length', 'dpcore.text'),
+    ('dpcore', 'reason_length'): ('dpcore.text.profile', 'reason_length', 'dpcore.text'),
     ('dpcore', 'release_all'): ('dpcore.topicdp.experiments', 'release_all', 'dpcore.topicdp'),
     ('dpcore', 'release_errors'): ('dpcore.topicdp.experiments', 'release_errors', 'dpcore.topicdp'),
     ('dpcore', 'released_matrix_distance'): ('dpcore.topicdp.fitting', 'released_matrix_distance', 'dpcore.topicdp'),
@@ -334,7 +334,7 @@ NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
     ('dpcore', 'save_topic_model'): ('dpcore.topicdp.sampler', 'save_topic_model', 'dpcore.topicdp'),
     ('dpcore', 'seeded_start'): ('dpcore.topicdp.vips', 'seeded_start', 'dpcore.topicdp'),
     ('dpcore', 'sensitivity_sampler_size'): ('dpcore.topicdp.sampler', 'sensitivity_sampler_size', 'dpcore.topicdp'),
-    ('dpcore', 'sentences_per_user'): ('dpcore.text.text_profile', 'sentences_per_user', 'dpcore.text'),
+    ('dpcore', 'sentences_per_user'): ('dpcore.text.profile', 'sentences_per_user', 'dpcore.text'),
     ('dpcore', 'sequential_composition'): ('dpcore.mechanisms.composition', 'sequential_composition', 'dpcore.mechanisms'),
     ('dpcore', 'single_budget'): ('dpcore.lab.review', 'single_budget', 'dpcore.lab'),
     ('dpcore', 'spurious_threshold'): ('dpcore.dpne.accounting', 'spurious_threshold', 'dpcore.dpne'),
@@ -432,7 +432,7 @@ NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
     ('dpcore.bayesian_experiments', 'LAPLACE'): ('dpcore.bayesian.experiments', 'LAPLACE', 'dpcore.bayesian'),
     ('dpcore.bayesian_experiments', 'LAPLACE_PUBLIC'): ('dpcore.bayesian.experiments', 'LAPLACE_PUBLIC', 'dpcore.bayesian'),
     ('dpcore.bayesian_experiments', 'MECHANISMS'): ('dpcore.bayesian.experiments', 'MECHANISMS', 'dpcore.bayesian'),
-    ('dpcore.bayesian_experiments', 'NgramCounts'): ('dpcore.text.ngram_counts', 'NgramCounts', 'dpcore.text'),
+    ('dpcore.bayesian_experiments', 'NgramCounts'): ('dpcore.text.counts', 'NgramCounts', 'dpcore.text'),
     ('dpcore.bayesian_experiments', 'PRIVATE'): ('dpcore.bayesian.experiments', 'PRIVATE', 'dpcore.bayesian'),
     ('dpcore.bayesian_experiments', 'PRIVATE_BASELINE_GUARANTEE'): ('dpcore.bayesian.baselines', 'PRIVATE_BASELINE_GUARANTEE', 'dpcore.bayesian'),
     ('dpcore.bayesian_experiments', 'PUBLIC'): ('dpcore.bayesian.experiments', 'PUBLIC', 'dpcore.bayesian'),
@@ -472,7 +472,7 @@ NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
     ('dpcore.bayesian_experiments', 'laplace_guarantee'): ('dpcore.bayesian.baselines', 'laplace_guarantee', 'dpcore.bayesian'),
     ('dpcore.bayesian_experiments', 'membership_attack'): ('dpcore.bayesian.evaluation', 'membership_attack', 'dpcore.bayesian.evaluation'),
     ('dpcore.bayesian_experiments', 'membership_inference'): ('dpcore.bayesian.evaluation', 'membership_inference', 'dpcore.bayesian'),
-    ('dpcore.bayesian_experiments', 'ngram_counts'): ('dpcore.text.ngram_counts', 'ngram_counts', 'dpcore.text'),
+    ('dpcore.bayesian_experiments', 'ngram_counts'): ('dpcore.text.counts', 'ngram_counts', 'dpcore.text'),
     ('dpcore.bayesian_experiments', 'normalise_clipped'): ('dpcore.bayesian.baselines', 'normalise_clipped', 'dpcore.bayesian'),
     ('dpcore.bayesian_experiments', 'perplexity_setup'): ('dpcore.bayesian.evaluation', 'perplexity_setup', 'dpcore.bayesian'),
     ('dpcore.bayesian_experiments', 'perplexity_table'): ('dpcore.bayesian.evaluation', 'perplexity_table', 'dpcore.bayesian'),
@@ -954,14 +954,14 @@ def relativize(text: str, module: str, is_init: bool) -> str:
 
 
 # --- resolving an old dotted path ----------------------------------------------------------------------------------
-def _resolve_name(module: str, name: str, internal: bool) -> tuple[str, str] | None:
+def _resolve_name(module: str, name: str, internal: bool, in_import: bool = False) -> tuple[str, str] | None:
     """(new module to import from, new name) of ``name`` as seen in old ``module``; None when unknown."""
     hit = NAMES.get((module, name))
     if hit is None:
         return None
     defining, new_name, public = hit
-    if not internal and module == "dpcore" and new_name in TOP:
-        return "dpcore", new_name
+    if (not internal or not in_import) and module == "dpcore" and new_name in TOP:
+        return "dpcore", new_name  # (inside dpcore an import must not go through the top level: cycles)
     return (defining if internal else public), new_name
 
 
@@ -1027,7 +1027,7 @@ def rewrite_from(m: re.Match, *, internal: bool, renames: dict[str, str]) -> str
             parent, _, last = new.rpartition(".")
             groups.setdefault(parent, []).append(last if (alias or name) == last else f"{last} as {alias or name}")
             continue
-        hit = _resolve_name(mod, name, internal)
+        hit = _resolve_name(mod, name, internal, in_import=True)
         if hit is None:
             target, new_name = MODULES.get(mod, mod), name
         else:
@@ -1147,7 +1147,8 @@ def rewrite_text(text: str, *, internal: bool, python: bool) -> str:
     def dotted(seg: str) -> str:
         def fix(m: re.Match) -> str:
             called = seg[m.end() : m.end() + 1] == "("
-            return rewrite_dotted(m.group(0), called=called, internal=internal)
+            # a dotted path in code, a docstring or a message names the public place (imports are handled above)
+            return rewrite_dotted(m.group(0), called=called, internal=False)
 
         return _DOTTED.sub(fix, seg)
 

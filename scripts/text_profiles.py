@@ -2,7 +2,7 @@
 
 The panel (dpui/text_profile_panel.py) sets the real chat's private part (920 people) beside the chosen data, and on
 the chat the synthetic classroom sample's first 920 users. Both are fixed, shipped data, so their profiles
-(``dpcore.text.text_profile``, k = 1…9, K = 10 and 100) ship too: a page that shows another corpus does not load and
+(``dpcore.text.profile``, k = 1…9, K = 10 and 100) ship too: a page that shows another corpus does not load and
 index the chat just for the reference column. Each entry carries the corpus's content hash;
 tests/test_text_profile.py recomputes both. Run from the repository root::
 

@@ -13,7 +13,7 @@ from dpcore.bayesian import DEFAULT_RHO_GRID, DEFAULT_S_GRID, bayesian_dp, bayes
 from dpcore.bayesian.end_to_end import cross_entropy_score, prepare_end_to_end
 from dpcore.bayesian.release import prepare_bayesian
 from dpcore.text import Corpus, Document
-from dpcore.text.ngram_counts import ngram_counts
+from dpcore.text.counts import ngram_counts
 
 
 # ---------------------------------------------------------------------------------------------

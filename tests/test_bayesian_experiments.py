@@ -11,7 +11,7 @@ import scipy.sparse as sp
 from dpcore.text import load_sample_corpus
 from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT, DEFAULT_SETTINGS, END_TO_END, K_ANONYMITY, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, ExperimentTable, PerplexitySetup, empirical_epsilon_lower_bound, kl_vs_epsilon, kl_vs_k, kl_vs_public_quality, kl_vs_users, kl_vs_vocabulary, membership_inference, perplexity_setup, perplexity_table, summarise, trigram_perplexity
 from dpcore.audit import clopper_pearson_upper
-from dpcore.text.ngram_counts import NgramCounts, ngram_counts
+from dpcore.text.counts import NgramCounts, ngram_counts
 
 
 @pytest.fixture(scope="module")

@@ -138,7 +138,7 @@ def test_smallest_keys_per_row_with_float_ties_of_row_plus_key():
 
 # ------------------------------------------------------------------------------ n-gram counting
 from dpcore.text import Corpus, Document, corpus_from_token_arrays  # noqa: E402 (this section's imports, kept beside its tests)
-from dpcore.text.ngram_counts import _ngram_counts_python, ngram_counts  # noqa: E402 (this section's imports, kept beside its tests)
+from dpcore.text.counts import _ngram_counts_python, ngram_counts  # noqa: E402 (this section's imports, kept beside its tests)
 
 
 def _random_corpus(rng, n_users, alphabet, name, as_arrays):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dpcore.text import Corpus, Document, corpus_from_records
-from dpcore.text.ngram_counts import NgramCounts, ngram_counts, sentence_ngrams
+from dpcore.text.counts import NgramCounts, ngram_counts, sentence_ngrams
 
 
 def corpus(users: dict[str, list[str]], name="c") -> Corpus:

@@ -316,7 +316,7 @@ def test_table4_reason_follows_its_stored_numbers():
 
 
 def test_table4_chat_entry_follows_its_stored_numbers():
-    """The real chat's entry: 003 Table 2's statistic is dpcore.text.text_profile's, the ε sweep's sentence and the
+    """The real chat's entry: 003 Table 2's statistic is dpcore.text.profile's, the ε sweep's sentence and the
     number-of-users reason are dpcore's of the stored rows and profiles (nothing typed)."""
     import dpcore
 

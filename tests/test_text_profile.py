@@ -1,4 +1,4 @@
-"""dpcore.text.text_profile: distinct k-grams per user, k-grams used by ≥ K users, activity (issue 20 item 4)."""
+"""dpcore.text.profile: distinct k-grams per user, k-grams used by ≥ K users, activity (issue 20 item 4)."""
 
 from collections import Counter
 

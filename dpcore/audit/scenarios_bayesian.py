@@ -108,7 +108,7 @@ def bayesian_page_pair():
     unigram counts over the public vocabulary; D' = D without its most active user (the largest total
     count — the user the page's membership-inference tab attacks, 000 §5). Returns (D, D', public counts,
     the removed user's row)."""
-    from ..text.ngram_counts import ngram_counts
+    from ..text.counts import ngram_counts
     from ..text.real_corpus import load_real_corpus
 
     counts = ngram_counts(load_real_corpus(which="private"), load_real_corpus(which="public"), n=PAGE_DEFAULTS["n"])

@@ -13,7 +13,7 @@ from ..audit.core import audit_scores  # one implementation with the privacy aud
 from .baselines import PRIVATE_BASELINE_GUARANTEE, PUBLIC_BASELINE_GUARANTEE, cap_user_totals, k_anonymity_release, laplace_guarantee, normalise_clipped, prepare_laplace, prepare_laplace_public, public_baseline
 from ..text.corpus import Corpus
 from ..metrics import KL_SMOOTHING, kl_divergence
-from ..text.ngram_counts import NgramCounts, ngram_counts
+from ..text.counts import NgramCounts, ngram_counts
 from ..validation import check_epsilon, check_int, check_real, check_rng
 from .experiments import BAYESIAN, ExperimentTable, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, _check_common, _epsilons
 from .experiments import K_ANONYMITY

@@ -21,7 +21,7 @@ from .end_to_end import prepare_end_to_end
 from ..mechanisms.gaussian import gaussian_sigma
 from .baselines import k_anonymity_release, normalise_clipped, prepare_laplace, prepare_laplace_public, public_baseline
 from ..metrics import kl_divergence
-from ..text.ngram_counts import NgramCounts
+from ..text.counts import NgramCounts
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real, check_rng
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 SPEC §3, step by step (Δc^n user n's counts over V, users × |V| sparse):
 
-1. V = the public vocabulary (done by :func:`dpcore.text.ngram_counts`).
+1. V = the public vocabulary (done by :func:`dpcore.text.counts`).
 2. Clamp Δc^n ← min(C, Δc^n); c = Σ_n Δc^n; N_i = #users with Δc^n_i > 0.
 3. x̂ = log(c+1) − mean(log(c+1))  (000 eq. 2);  μ_p = log(α+1) − mean(log(α+1))  (000 eq. 1;
    the appendix writes log α, we use log(α+1) as eq. 1 and Algorithm 1 do).
@@ -291,7 +291,7 @@ def _check_items_capped(m: sp.csr_matrix, max_items: int) -> None:
         raise ValueError(
             f"max_items must be >= every user's number of distinct items for method='strict', got max_items="
             f"{max_items} while user (row) {worst} holds {int(lengths[worst])} items ({over} user(s) above the cap): "
-            "γ_strict would not bound them. Cap the users first: dpcore.bayesian.statistics.cap_user_items(user_counts, max_items=L, "
+            "γ_strict would not bound them. Cap the users first: dpcore.bayesian.cap_user_items(user_counts, max_items=L, "
             "rng=…), or bayesian_statistics(…, max_items=L, rng=…), which keeps a seeded random L of their items")
 
 

@@ -19,13 +19,13 @@ __all__ = ["BatchRelease", "MIN_USERS", "check_enough_users", "dpne_guarantee", 
 
 MIN_USERS = 2
 """Fewest users (with at least one word) a batch run accepts: as the app's upload
-(:func:`dpcore.text.uploads.load_uploaded_corpus`, ``min_users=2``)."""
+(:func:`dpcore.load_uploaded_corpus`, ``min_users=2``)."""
 
 
 def check_enough_users(n_users: int) -> None:
     """Refuse an input with fewer than :data:`MIN_USERS` users with text, as the app does: DP protects one user
     among many, and one user's file released as "DP" is that user's text. Raises
-    :class:`dpcore.text.stream.InputError` (the command line's exit code 2)."""
+    :class:`dpcore.text.InputError` (the command line's exit code 2)."""
     from ..text.stream import InputError
 
     if n_users < MIN_USERS:
@@ -54,7 +54,7 @@ def dpne_guarantee(epsilon: float, delta: float, max_length: int) -> Guarantee:
 def run_dpne_local(path, *, epsilon, delta, max_length, contribution_limit, eta, noise_decay=1.0, pruning="both",
                    selection="random", seed: int, user_column="user", text_column="text",
                    progress=None) -> BatchRelease:
-    """Stream ``path`` into a :class:`dpcore.text.ngrams.TokenCorpus` and run :func:`dpcore.dpne` with ``rng=seed``."""
+    """Stream ``path`` into a :class:`dpcore.text.TokenCorpus` and run :func:`dpcore.dpne` with ``rng=seed``."""
     from .release import dpne_extract
     from ..text.stream import read_token_corpus
 

@@ -4,7 +4,7 @@ Neighbouring corpora differ by one *user*. Every mechanism here releases **sets*
 never counts: the weighted or raw counts are not differentially private.
 
 * Accounting (003 Thm 2.1, Prop. 2.3): σ solves δ/2 = Φ(1/(2σ) − εσ) − e^ε·Φ(−1/(2σ) − εσ) (analytic
-  Gaussian, :func:`dpcore.mechanisms.gaussian.gaussian_sigma` with ``method="analytic"``); σ_k = σ_1·c^(k−1) with
+  Gaussian, :func:`dpcore.gaussian_sigma` with ``method="analytic"``); σ_k = σ_1·c^(k−1) with
   Σ_k 1/σ_k² = 1/σ²; ρ_1 = max_{1≤t≤Δ1} [1/√t + σ_1·Φ⁻¹((1 − δ/2)^(1/t))] (the whole max);
   ρ_k = σ_k·Φ⁻¹(1 − η·min(1, |S_{k−1}|/|V_k|)) for k ≥ 2.
 * DPSU (Gopi et al. 2020, weighted Gaussian policy; 003 App. B): each user keeps at most Δ of their
@@ -45,7 +45,7 @@ Readings where the paper or its code leave room (SPEC §4 decides where it speak
   T·Δ0, one threshold with δ. DPSU-single: the whole (ε, δ) per length, each length its own release.
 * k-anonymity coverage counts k-grams used by **at least** K users (the reference code: more than K).
 
-Implementation: the corpus is a flat array of token ids (:class:`dpcore.text.ngrams.TokenCorpus`). A released
+Implementation: the corpus is a flat array of token ids (:class:`dpcore.text.TokenCorpus`). A released
 k-gram is stored as the pair (index of its prefix in S_{k−1}, index of its suffix in S_{k−1}) — both
 sides — or (prefix index, index of its last token in S_1) — single side; so a valid (k+1)-gram is a
 pair of released k-grams that overlap, |V_{k+1}| is a sum of products of two bincounts, and a uniform
@@ -110,7 +110,7 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
 
     Args:
       users: one item per user, each a sequence of sentences, each a list of string tokens (e.g.
-        ``Corpus.user_sentences()``); a :class:`dpcore.text.corpus.Corpus`, a :class:`TokenCorpus` or an
+        ``Corpus.user_sentences()``); a :class:`dpcore.Corpus`, a :class:`TokenCorpus` or an
         :class:`NgramIndex` are accepted too (so a page can cache the encoding).
       epsilon, delta: the total budget; the release is (ε, δ)-DP per user (003 Thm 2.1).
       max_length: T, the longest n-gram length.

@@ -244,7 +244,7 @@ def _keyed_seed(rng) -> int:
 
 def dpne_release_seed(seed, *, epsilon, delta, max_length, contribution_limit, noise_decay=1.0, pruning="both",
                       selection="random", policy="weighted", policy_cutoff=2.0) -> int:
-    """The key of a DPNE release's η-independent draws: :func:`dpcore.mechanisms.keyed.release_seed` of the seed and every
+    """The key of a DPNE release's η-independent draws: :func:`dpcore.mechanisms.release_seed` of the seed and every
     parameter except η (issue 21 item 5). Lengths 1 and 2 (weighted Gaussian) draw from it; see
     :func:`dpne_level_seed` for the others. Both engines derive it alike, so they still agree for one seed."""
     return release_seed(seed, mechanism="dpne", epsilon=float(epsilon), delta=float(delta), max_length=int(max_length),

@@ -140,7 +140,7 @@ def zero_weight_draw(space: "_ValidSpace", seed: int, k: int, n_zero: int, p_zer
 
     B_k ~ Binomial(|V_k| − |supp H_k|, p_zero) members of V_k \\ supp(H_k), uniformly: the first B_k of one
     uniformly random order of them. B_k comes from the order statistics of n_zero uniforms
-    (:func:`dpcore.mechanisms.keyed.level_generator` (seed, k)) and the order from a second keyed generator, so for
+    (:func:`dpcore.mechanisms.level_generator` (seed, k)) and the order from a second keyed generator, so for
     one seed and several p_zero (several η at length 2, whose noise is kept across η) the released sets are
     exactly those of thresholding the same implicit noise N(0, σ_k²) of every zero-weight k-gram at each
     ρ_k(η) — nested, post-processing of one Gaussian release (issue 21 item 5; a Binomial drawn per p from

@@ -6,16 +6,16 @@ when :func:`run_dpne_spark` runs.
 Where the work happens:
 
 * **Executors (DataFrame operations).** Reading and tokenising the files (one task per file, with
-  :func:`dpcore.text.stream.iter_records` and :func:`dpcore.text.corpus.tokenize` — the local reader's own code); per
+  :func:`dpcore.text.stream.iter_records` and :func:`dpcore.tokenize` — the local reader's own code); per
   length k the candidate k-grams at every position whose (k−1)-gram was released (a window ``lead``
   over each sentence gives the next position's (k−1)-gram and the k-th token: both-sides or single-side
   pruning), the distinct (user, k-gram) pairs, the contribution limit (``row_number`` over each user's
   k-grams ordered by the keyed priority), the weighted histogram (``sum`` of 1/√(kept) per k-gram),
   the noise and the threshold. Keys, priorities and noise are computed by :mod:`dpcore.mechanisms.keyed` inside
   ``mapInArrow`` (vectorised numpy on Arrow batches; no pandas).
-* **Driver (public, small).** The accounting — σ, σ_k (:func:`dpcore.dpne.accounting.dpne_noise_scales`), ρ_1
-  (:func:`dpcore.dpne.accounting.dpsu_threshold_for_sigma`), |V_k| and the zero-weight sampling space
-  (:class:`dpcore.dpne.space._ValidSpace`), ρ_k (:func:`dpcore.dpne.accounting.spurious_threshold`) and the zero-weight
+* **Driver (public, small).** The accounting — σ, σ_k (:func:`dpcore.dpne.dpne_noise_scales`), ρ_1
+  (:func:`dpcore.dpne.dpsu_threshold_for_sigma`), |V_k| and the zero-weight sampling space
+  (:class:`dpcore.dpne.space._ValidSpace`), ρ_k (:func:`dpcore.dpne.spurious_threshold`) and the zero-weight
   draw (:func:`dpcore.dpne.space.zero_weight_draw`) — imported from the local engine, not copied. The
   driver holds S_1..S_k (the output) and, per length, the keys of the supported valid k-grams (to
   exclude them from the zero-weight draw).
@@ -203,7 +203,7 @@ def _collect(df, cols):
 def run_dpne_spark(path, *, epsilon, delta, max_length, contribution_limit, eta, noise_decay=1.0, pruning="both",
                    selection="random", seed: int, user_column="user", text_column="text", master="local[*]",
                    spark=None, progress=None, driver_memory="2g") -> BatchRelease:
-    """DPNE (003 Algorithm 1, scalable) on Spark. Same arguments as :func:`dpcore.dpne.batch.run_dpne_local`;
+    """DPNE (003 Algorithm 1, scalable) on Spark. Same arguments as :func:`dpcore.dpne.run_dpne_local`;
     ``spark`` (optional) an existing SparkSession (else one is started on ``master`` and stopped after)."""
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
     T = check_int("max_length", max_length, low=1, high=50)

@@ -49,7 +49,7 @@ class BudgetEntry:
     Attributes:
       mechanism: what the page calls it ("BayesianDP strict", "DPNE", …).
       released: what was published, in words ("θ over 16,998 unigrams").
-      guarantee: the release's own :class:`~dpcore.guarantees.Guarantee`.
+      guarantee: the release's own :class:`~dpcore.Guarantee`.
       event: ``("gaussian", σ/Δ, δ)``, ``("laplace", b/Δ)``, ``("approximate", ε, δ, count)`` or None (no
         DP guarantee). For a Gaussian, δ is the δ its σ was calibrated to (the composed total's δ adds it).
       key: the release's identity (a hash of its parameters and output): the same release seen twice —

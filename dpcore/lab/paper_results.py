@@ -217,7 +217,7 @@ def compare_table4(index, *, seeds: int = 5, Ks=(100,)) -> Comparison:
     variants over ``seeds`` seeds, and DPNE's coverage of the k-grams used by ≥ K users for K in ``Ks``
     (the paper's Fig. 4 uses K = 100; None where no k-gram is used by K users).
 
-    ``index``: an :class:`dpcore.text.ngrams.NgramIndex` with max_length ≥ 9 (or anything ``dpne`` accepts).
+    ``index``: an :class:`dpcore.text.NgramIndex` with max_length ≥ 9 (or anything ``dpne`` accepts).
     Shape: DPNE > DPSU-all and DPSU-even for every k ≥ 3, DPNE > DPSU-single for every k ≥ 5. When the
     only lengths that miss it are lengths where no mechanism releases anything, the verdict says "partly
     reproduced" (``reproduced`` stays False: those lengths are not reproduced) and names them.
@@ -350,7 +350,7 @@ def users_hypothesis_reason(real_rows: list, synthetic_rows: list, *, n_real: in
 
     ``real_rows`` / ``synthetic_rows``: :func:`compare_table4` rows ("<mechanism>, k = <k>") on the real chat and on
     the synthetic paper-size corpus (``n_real`` and ``n_synthetic`` users). ``real_profile`` / ``synthetic_profile``:
-    :class:`dpcore.text.text_profile.TextProfile` summaries at the *same* number of people — dicts with ``shared`` (K → per-length
+    :class:`dpcore.text.TextProfile` summaries at the *same* number of people — dicts with ``shared`` (K → per-length
     counts, k = 1…) and ``distinct_mean`` / ``distinct_median`` (per length).
     """
     def sizes(rows, name):
@@ -424,7 +424,7 @@ def compare_table4_at_paper_users(index, *, seeds: int = 1, paper_users: int = R
 
 
 def table4_chain_reason(chain_rows: list, *, K: int = 100) -> str:
-    """The measured reason, in words, from :func:`dpcore.dpne.evaluation.pruning_chain` rows at Table 4's settings."""
+    """The measured reason, in words, from :func:`dpcore.dpne.pruning_chain` rows at Table 4's settings."""
     by_k = {r["k"]: r for r in chain_rows}
     if 2 not in by_k:
         return "DPNE stopped after k = 1."
@@ -468,7 +468,7 @@ def table4_volume_reason(rows: list, *, per_user_6grams: float, contribution_lim
 def compare_bayesian_fig1(counts, *, seeds: int = 5, repetitions: int = 10, delta: float = 1e-5,
                           strict: tuple | None = None) -> Comparison:
     """000 Fig. 1 at ε = 0.1: mean KL of BayesianDP and Laplace (over ``seeds`` × ``repetitions`` draws)
-    and the relative reduction. ``counts``: :class:`dpcore.text.ngram_counts.NgramCounts` (unigrams for the done-when check).
+    and the relative reduction. ``counts``: :class:`dpcore.text.NgramCounts` (unigrams for the done-when check).
     Shape: BayesianDP's KL below Laplace's (the paper reports up to 85 % less).
 
     ``strict``: (L, N_max) to add our strict (ε, δ)-DP variant (SPEC §3b) and the public baseline beside them
@@ -516,7 +516,7 @@ def compare_bayesian_fig1(counts, *, seeds: int = 5, repetitions: int = 10, delt
 
 def compare_topicdp_fig52(matrix, *, delta_s: float, seeds: int = 5, repetitions: int = 20) -> Comparison:
     """004 Fig. 5.2/5.6 at ε = 3, γ = 0.1, m = n = 10, δ = 1e-4: mean L1 distance of the released
-    topic–keyword matrix for every mechanism of :data:`dpcore.topicdp.mechanisms.TOPIC_MECHANISMS` given the sampled
+    topic–keyword matrix for every mechanism of :data:`dpcore.topicdp.TOPIC_MECHANISMS` given the sampled
     sensitivity ``delta_s`` (TopicDP as in the thesis, corrected, strict, MVG, Laplace).
     Shape (the thesis's claim): TopicDP's L1 below its two baselines', MVG's and Laplace's."""
     from .. import topicdp as tdp

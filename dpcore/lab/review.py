@@ -127,7 +127,7 @@ class Review:
     noise: tuple[NoiseStatement, ...]
     warnings: tuple[ReviewWarning, ...]
     budget: BudgetStatement | None
-    session_entry: object = None  # the release's dpcore.lab.budget.BudgetEntry (a session budget's line), if built from one
+    session_entry: object = None  # the release's dpcore.lab.BudgetEntry (a session budget's line), if built from one
 
     def to_dict(self) -> dict:
         return {"guarantee": self.guarantee.to_dict(), "noise": [n.to_dict() for n in self.noise],
@@ -516,7 +516,7 @@ __all__.append("mechanism_guarantees")
 
 def items_per_user(user_counts) -> np.ndarray:
     """Distinct items (non-zero columns) per user of a users × |V| sparse matrix, or distinct unigrams per user of a
-    :class:`dpcore.text.ngrams.TokenCorpus` — what a per-user item cap
+    :class:`dpcore.text.TokenCorpus` — what a per-user item cap
     (BayesianDP strict's L, DPNE's Δ0 in items) is compared with by the "cap-above-median" rule."""
     import scipy.sparse as sp
 

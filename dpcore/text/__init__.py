@@ -48,7 +48,7 @@ from .ngrams import (
     rows_membership,
     MAX_NGRAM_LENGTH,
 )
-from .ngram_counts import (
+from .counts import (
     NgramCounts,
     ngram_counts,
     sentence_ngrams,
@@ -61,7 +61,7 @@ from .stream import (
     iter_records,
     read_token_corpus,
 )
-from .text_profile import (
+from .profile import (
     TextProfile,
     text_profile,
     sentences_per_user,

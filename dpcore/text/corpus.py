@@ -322,7 +322,7 @@ def corpus_from_token_arrays(words: Sequence[str], tokens, sent_off, doc_off, us
                              name: str = "corpus") -> Corpus:
     """Build a :class:`Corpus` from flat token-id arrays (the generator's compact form).
 
-    The arrays are kept on the corpus (``token_arrays``) so that :func:`dpcore.text.ngrams.encode_corpus` can
+    The arrays are kept on the corpus (``token_arrays``) so that :func:`dpcore.text.encode_corpus` can
     skip re-encoding the strings (a paper-size corpus has about 20 M tokens).
 
     ``tokens[sent_off[s]:sent_off[s+1]]`` is sentence ``s``, document ``d`` is sentences

@@ -170,7 +170,7 @@ class TokenCorpus:
       user_of: ``int32``, the user index of every position.
       vocabulary: ``object`` array, ``vocabulary[i]`` is the string of token id i.
       n_users: number of users (users without any token still count: they hold no k-gram).
-      user_keys: optional ``uint64`` per user, a stable key of the user's id (:func:`dpcore.mechanisms.keyed.text_key`
+      user_keys: optional ``uint64`` per user, a stable key of the user's id (:func:`dpcore.mechanisms.text_key`
         of the id, as the streaming reader sets it); by default the key of the user's index as text.
         DPNE's keyed contribution limit is a function of (seed, user key, item).
     """
@@ -184,7 +184,7 @@ class TokenCorpus:
 
     @cached_property
     def token_key_array(self) -> np.ndarray:
-        """The stable 64-bit key of every token id (:func:`dpcore.mechanisms.keyed.token_keys`), computed once."""
+        """The stable 64-bit key of every token id (:func:`dpcore.mechanisms.token_keys`), computed once."""
         from ..mechanisms.keyed import token_keys
 
         return token_keys(self.vocabulary.tolist())
@@ -260,7 +260,7 @@ def _check_items(users, items: list, name: str, *, depth: int) -> None:
             where = f"{name}[{i}]" if depth == 0 else _sentence_position(users, i, name)
             if isinstance(item, (str, bytes)):
                 hint = (f"the string {_short(item)}, which would be split into characters; split the text "
-                        "first (e.g. dpcore.text.corpus.tokenize(text) gives sentences of tokens)")
+                        "first (e.g. dpcore.tokenize(text) gives sentences of tokens)")
             else:
                 hint = f"{_short(item)} ({type(item).__name__}), not a list"
             raise TypeError(f"{where} must be a list of {'sentences' if depth == 0 else 'string tokens'}, got "
@@ -333,7 +333,7 @@ def _encode(users, name: str) -> TokenCorpus:
 
 
 def encode_corpus(corpus) -> TokenCorpus:
-    """A :class:`dpcore.text.corpus.Corpus` → :class:`TokenCorpus`, identical to ``encode_users(corpus.user_sentences())``.
+    """A :class:`dpcore.Corpus` → :class:`TokenCorpus`, identical to ``encode_users(corpus.user_sentences())``.
 
     Corpora built from token arrays (the generated sample corpora, ``Corpus.token_arrays``) are
     converted with numpy only: ids are renumbered in first-seen order, as :func:`encode_users` does,

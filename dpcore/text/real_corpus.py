@@ -6,12 +6,12 @@ person with a stable anonymous id (``sender``, a UUID), each conversation starte
 prompts ("What's your favorite smell?"). The data lies inside the installed package: nothing is read
 from the network.
 
-How it maps onto a :class:`~dpcore.text.corpus.Corpus` (the unit of privacy is a *person*):
+How it maps onto a :class:`~dpcore.Corpus` (the unit of privacy is a *person*):
 
 * users = people, in the order of their sender ids (UUIDs: an order that says nothing about them);
 * documents = one person's messages in one conversation, in the order of the conversation ids;
 * sentences = the messages, each split further at ``. ! ?`` and line breaks by
-  :func:`dpcore.text.corpus.tokenize` exactly as uploads and the sample corpora are (n-grams never cross a
+  :func:`dpcore.tokenize` exactly as uploads and the sample corpora are (n-grams never cross a
   message, nor a sentence within it);
 * each document's ``genre`` is its conversation's prompt (``None`` for the 243 conversations without
   one). The prompt is a label for *evaluation only* (does a released topic still match what people

@@ -2,16 +2,16 @@
 
 Issue 12: a corpus with millions of users must not be held as Python lists of strings (1 M
 generated users took 6 GB that way). Here records are read in chunks; each chunk's texts are
-tokenised exactly as :func:`dpcore.text.corpus.tokenize` does (sentences never joined, so n-grams never cross
+tokenised exactly as :func:`dpcore.tokenize` does (sentences never joined, so n-grams never cross
 a sentence boundary), its tokens are mapped to ids through one growing ``dict`` of the distinct
 tokens, and only integer arrays are kept: a token id (``int32``) per position and per sentence its
 length and user. Per-token Python objects live only while their chunk is encoded.
 
 At the end sentences are put in user order (a user may have many records anywhere in the input),
-which :class:`dpcore.text.ngrams.TokenCorpus` requires. Memory ≈ 12 bytes per token for the corpus plus
+which :class:`dpcore.text.TokenCorpus` requires. Memory ≈ 12 bytes per token for the corpus plus
 the vocabulary and the user ids (one dict entry each) — 1.2 M users × 500 tokens ≈ 7.2 GB.
 
-Each user's stable key (:func:`dpcore.mechanisms.keyed.text_key` of the user id as text) goes into
+Each user's stable key (:func:`dpcore.mechanisms.text_key` of the user id as text) goes into
 ``TokenCorpus.user_keys``, so DPNE's keyed contribution limit depends on the user id, not on the
 position of the user in the file: the Spark engine reads the same ids and draws the same.
 """
@@ -75,7 +75,7 @@ def iter_records(path, *, user_column: str = "user", text_column: str = "text") 
     """(user id as text, text) for every record of every input file, in file order.
 
     A record without a user id (empty, blank or JSON null) is skipped, as the app's upload skips it
-    (:func:`dpcore.text.corpus.corpus_from_records`): it cannot be attributed to a user.
+    (:func:`dpcore.corpus_from_records`): it cannot be attributed to a user.
 
     Raises:
       InputError: a missing file or column, a line that is not a JSON object, bad UTF-8 or gzip.

@@ -1,5 +1,5 @@
 """Uploaded corpora: size limits, format sniffing, CSV/JSONL(.gz) reading in bounded chunks and the
-user/text columns → :class:`dpcore.text.corpus.Corpus`.
+user/text columns → :class:`dpcore.Corpus`.
 """
 
 from __future__ import annotations

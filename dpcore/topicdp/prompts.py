@@ -74,7 +74,7 @@ class PromptDocuments:
 
 def prompt_documents(corpus: Corpus, words) -> PromptDocuments:
     """Count ``corpus``'s documents over ``words`` (the topic model's vocabulary, same token rule as
-    :func:`dpcore.topicdp.model.document_term_data`), with each document's ``genre`` (its prompt) as the label."""
+    :func:`dpcore.topicdp.document_term_data`), with each document's ``genre`` (its prompt) as the label."""
     from sklearn.feature_extraction.text import CountVectorizer
 
     from .model import TOKEN_PATTERN
@@ -204,10 +204,10 @@ def prompt_survival(table, docs: PromptDocuments, releases: Mapping, *, draws: i
     """:func:`match_topics_to_prompts` on the noiseless table and on ``draws`` fresh releases per mechanism.
 
     Args:
-      table: a :class:`dpcore.topicdp.model.TopicKeywordMatrix` (its ``matrix`` and ``words``).
+      table: a :class:`dpcore.topicdp.TopicKeywordMatrix` (its ``matrix`` and ``words``).
       docs: the labelled documents (:func:`prompt_documents`).
-      releases: ``{mechanism: MatrixRelease}`` of ``table.matrix`` (e.g. :func:`dpcore.topicdp.experiments.release_all`): each
-        mechanism is redrawn ``draws`` times at its noise scale (:func:`dpcore.topicdp.experiments.redraw_releases`).
+      releases: ``{mechanism: MatrixRelease}`` of ``table.matrix`` (e.g. :func:`dpcore.topicdp.release_all`): each
+        mechanism is redrawn ``draws`` times at its noise scale (:func:`dpcore.topicdp.redraw_releases`).
       draws: releases per mechanism.
       rng: generator or seed of the noise.
     """
@@ -258,11 +258,11 @@ class SurvivalCurve:
 
 def prompt_survival_curve(table, docs: PromptDocuments, *, sensitivity, delta, gamma=None,
                           epsilons=SURVIVAL_EPSILONS, draws: int = 10, seed: int = 0) -> SurvivalCurve:
-    """:func:`prompt_survival` of every mechanism of :func:`dpcore.topicdp.experiments.release_all` at each ε of ``epsilons``.
+    """:func:`prompt_survival` of every mechanism of :func:`dpcore.topicdp.release_all` at each ε of ``epsilons``.
 
     The noise comes from ``np.random.default_rng([seed, 4, i])`` at the i-th ε, so the page and an
     exercise that pass the same seed see the same curve. ``sensitivity`` is Δ_s (number or
-    :class:`dpcore.topicdp.sampler.SensitivityResult`)."""
+    :class:`dpcore.topicdp.SensitivityResult`)."""
     from .experiments import release_all
 
     seed = check_int("seed", seed, low=0)

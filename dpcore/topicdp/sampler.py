@@ -169,7 +169,7 @@ def pair_deltas(data: DocumentTermData, index: int, *, lda: LdaSettings, sampler
     D and D′ list the shared users' documents first, then x's (resp. x′'s); both fits use
     ``lda.random_state`` and run in this one process. Vocabulary columns are fixed (see
     ``topic_model``); the Frobenius norm is taken between the two matrices as released
-    (:func:`dpcore.topicdp.fitting.released_matrix_distance`: rows in release order, columns by word).
+    (:func:`dpcore.topicdp.released_matrix_distance`: rows in release order, columns by word).
 
     With ``with_full=True`` it returns ``(grid, full)`` where ``full`` is a diagnostic that is *not*
     part of f: the distance between the two whole K × V topic–word matrices after aligning topics. It
@@ -371,7 +371,7 @@ def _save(draws: SensitivityDraws, path: Path) -> None:
         "seconds": round(draws.seconds, 2),
         "note": "deltas[i][a][b] = ||f(D_i) - f(D'_i)||_F between the matrices as released (rows by LDA component "
                 "index, columns by word) for m = m_values[a], n = n_values[b]; "
-                "for confidence gamma use the k-th smallest of the first h pairs (dpcore.topicdp.sampler.sensitivity_sampler_size)",
+                "for confidence gamma use the k-th smallest of the first h pairs (dpcore.topicdp.sensitivity_sampler_size)",
         "deltas": [[[float(f"{v:.6g}") for v in row] for row in pair] for pair in draws.deltas],
         "full_matrix_deltas": [None if not np.isfinite(v) else float(f"{v:.6g}") for v in draws.full],
     }
@@ -427,7 +427,7 @@ def extend_sensitivity_draws(
     """Make sure at least ``n_pairs`` draws exist on disk; fit only the missing pairs.
 
     Args:
-      data: the corpus' document–term data (:func:`dpcore.topicdp.model.document_term_data`).
+      data: the corpus' document–term data (:func:`dpcore.topicdp.document_term_data`).
       n_pairs: how many pairs are needed (h of the γ in use).
       progress: called as ``progress(done, total)`` after each new pair (the page drives st.progress).
       workers: processes to fit pairs in parallel (joblib's loky backend, which starts clean worker

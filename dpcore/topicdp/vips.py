@@ -45,7 +45,7 @@ SPEC §2). The RDP accountant would give a larger ε for the same σ (e.g. 1.31 
 z = 10, J = 10, δ = 1e-5), hence more noise.
 
 **Guarantee.** (ε, δ)-DP per user for the whole K × V matrix and its prevalence: choosing topics and
-keywords from it afterwards (:func:`dpcore.topicdp.fitting.topic_keyword_matrix`) is post-processing, so the
+keywords from it afterwards (:func:`dpcore.topic_keyword_matrix`) is post-processing, so the
 guarantee is green and needs no "given a non-private choice of topics and keywords". It holds if the
 vocabulary is public, which :func:`public_vocabulary` makes explicit: the words come from a public
 corpus (the real chat corpus' public split of other people, or the public sample corpus), never
@@ -380,7 +380,7 @@ def public_start(public, *, vocabulary, n_topics: int = 10, iterations: int = PU
     reads no private data (the caller vouches that ``public`` is public, as for :func:`public_vocabulary`).
 
     Args:
-      public: the public :class:`dpcore.text.corpus.Corpus` (or its :func:`person_counts` over ``vocabulary``).
+      public: the public :class:`dpcore.Corpus` (or its :func:`person_counts` over ``vocabulary``).
       vocabulary, n_topics, init_seed: as for :func:`vips_lda` and :func:`seeded_start`.
       iterations: passes over the public corpus.
     """
@@ -432,7 +432,7 @@ class VipsRelease:
     guarantee: Guarantee
 
     def topic_model(self) -> TopicModel:
-        """The release as a :class:`dpcore.topicdp.model.TopicModel` (for :func:`dpcore.topicdp.fitting.topic_keyword_matrix`)."""
+        """The release as a :class:`dpcore.topicdp.TopicModel` (for :func:`dpcore.topic_keyword_matrix`)."""
         settings = LdaSettings(engine="vb", n_topics=self.n_topics, max_iter=self.iterations)
         return TopicModel(topic_word=self.topic_word, prevalence=self.prevalence, words=self.words,
                           settings=settings)
@@ -498,7 +498,7 @@ def vips_lda(corpus, *, n_topics: int = 10, epsilon, delta, clip_norm=DEFAULT_CL
     sufficient statistics clipped to ℓ2 norm B and Gaussian noise on their sum; (ε, δ)-DP per user.
 
     Args:
-      corpus: the private :class:`dpcore.text.corpus.Corpus` (or its :func:`person_counts` over ``vocabulary``).
+      corpus: the private :class:`dpcore.Corpus` (or its :func:`person_counts` over ``vocabulary``).
       n_topics: K.
       epsilon, delta: the budget for all J iterations together.
       clip_norm: B, the per-user ℓ2 bound of one iteration's K × V contribution.

@@ -1,12 +1,12 @@
 """VIPS-LDA beside TopicDP: every mechanism's 10 × 10 table against one reference (issue 23 items 2, 4, 6).
 
 :mod:`dpcore.topicdp.vips` trains a topic model with noise on its sufficient statistics; this module puts its release on
-the TopicDP page next to the five matrix mechanisms (:data:`dpcore.topicdp.mechanisms.TOPIC_MECHANISMS`), so that every
+the TopicDP page next to the five matrix mechanisms (:data:`dpcore.topicdp.TOPIC_MECHANISMS`), so that every
 number the page compares was measured the same way.
 
 **The reference.** One table for every mechanism: the page's own m × n table
-(:func:`dpcore.topicdp.fitting.topic_keyword_matrix` of the standard LDA fit on the private data, the "before noise" bars).
-Why this one and not VIPS's natural reference (:func:`dpcore.topicdp.vips.vips_reference_fit`, the same model as VIPS
+(:func:`dpcore.topic_keyword_matrix` of the standard LDA fit on the private data, the "before noise" bars).
+Why this one and not VIPS's natural reference (:func:`dpcore.topicdp.vips_reference_fit`, the same model as VIPS
 without clip and noise):
 
 * it is what the five matrix mechanisms perturb, so their errors are pure noise; measured against another
@@ -19,15 +19,15 @@ without clip and noise):
   measures: the twin's own distance to the table, with no noise at all.
 
 **Reading a K × V release on the reference table** (:func:`view_on_table`, evaluation only — nothing here is
-released): align the release's topics to the page model's topics (:func:`dpcore.topicdp.fitting.align_topics`, Hungarian on
+released): align the release's topics to the page model's topics (:func:`dpcore.topicdp.align_topics`, Hungarian on
 the rows restricted to the words both vocabularies share and renormalised), take the aligned topics of the
 table's rows at the table's column words (a column word outside the release's public vocabulary reads 0),
 renormalise the rows (an all-zero row reads uniform, as the matrix mechanisms' clipped rows do). L1, RMSE and
-Kendall's tau distance are then the page's metrics (:data:`dpcore.topicdp.experiments.TOPIC_METRICS`) on the same cells.
+Kendall's tau distance are then the page's metrics (:data:`dpcore.topicdp.TOPIC_METRICS`) on the same cells.
 
 **Prompts** (the real chat only): a VIPS release chooses its own topics and keywords from the noisy matrix —
-:func:`dpcore.topicdp.fitting.topic_keyword_matrix` of the release, post-processing covered by its guarantee — so its own
-m × n table is matched to conversation prompts with the page's rule (:data:`dpcore.topicdp.prompts.MATCH_RULE`,
+:func:`dpcore.topic_keyword_matrix` of the release, post-processing covered by its guarantee — so its own
+m × n table is matched to conversation prompts with the page's rule (:data:`dpcore.topicdp.MATCH_RULE`,
 unchanged). Unlike the matrix mechanisms, whose column words come from the private fit without noise, a
 VIPS table's words come from the noisy release, so its matches are evidence of what survived the noise.
 
@@ -35,7 +35,7 @@ VIPS table's words come from the noisy release, so its matches are evidence of w
 split alone — it reads no private data (0-DP) and is the baseline VIPS must beat.
 
 **Disk cache** (:func:`vips_page_setup`): the vocabulary and λ₀ (public data only) and the twin (private data)
-are written next to the TopicDP page's models (``dpcore.topicdp.sampler.sensitivity_cache_dir()``, checked ``.npz``
+are written next to the TopicDP page's models (``dpcore.topicdp.sensitivity_cache_dir()``, checked ``.npz``
 files) and read from ``sample_data/topicdp_sensitivity`` when shipped; an upload's twin is never written.
 """
 
@@ -102,10 +102,10 @@ class VipsPageSetup:
     """What every VIPS release on the page reuses (``counts`` and ``twin`` are private: never released).
 
     Attributes:
-      vocabulary, start: from the public corpus (:func:`dpcore.topicdp.vips_inputs.public_vocabulary`, :func:`dpcore.topicdp.vips.public_start`).
-      counts: the private corpus over the vocabulary, grouped by user (:func:`dpcore.topicdp.vips_inputs.person_counts`).
+      vocabulary, start: from the public corpus (:func:`dpcore.topicdp.public_vocabulary`, :func:`dpcore.topicdp.public_start`).
+      counts: the private corpus over the vocabulary, grouped by user (:func:`dpcore.topicdp.person_counts`).
       user_norms: every user's ‖S_u‖_F under λ₀ before the clip (what B bounds; for the reviewer's cap rule).
-      twin: the same model without clip and noise (:func:`dpcore.topicdp.vips.vips_reference_fit`), not private: how far the
+      twin: the same model without clip and noise (:func:`dpcore.topicdp.vips_reference_fit`), not private: how far the
         model itself is from the page's reference, or None when not computed.
       public_name: how the page names the public data.
     """
@@ -325,7 +325,7 @@ def _seed_words(seed: int, *parts) -> list[int]:
 
 
 def setup_release(setup: VipsPageSetup, epsilon, delta, clip_norm, iterations: int, rng) -> _vips.VipsRelease:
-    """One :func:`dpcore.topicdp.vips.vips_lda` release on the setup's counts, vocabulary and start (K = the start's)."""
+    """One :func:`dpcore.vips_lda` release on the setup's counts, vocabulary and start (K = the start's)."""
     return _vips.vips_lda(setup.counts, n_topics=setup.n_topics, epsilon=epsilon, delta=delta, clip_norm=clip_norm,
                           iterations=iterations, rng=rng, vocabulary=setup.vocabulary, start=setup.start)
 
@@ -395,7 +395,7 @@ def vips_sweep(setup: VipsPageSetup, *, model: TopicModel, table: TopicKeywordMa
 def vips_error_curve(setup: VipsPageSetup, *, model: TopicModel, parameter: str, values: Sequence[float], epsilon,
                      delta, m: int, n: int, clip_norm=_vips.DEFAULT_CLIP_NORM,
                      iterations: int = _vips.DEFAULT_ITERATIONS, repetitions: int = 20, rng) -> dict:
-    """VIPS-LDA's (mean, p10, p90) of each metric at each of ``values``, as :func:`dpcore.topicdp.experiments.error_curve` draws
+    """VIPS-LDA's (mean, p10, p90) of each metric at each of ``values``, as :func:`dpcore.topicdp.error_curve` draws
     the matrix mechanisms: ``"epsilon"`` (values are ε), ``"gamma"`` (VIPS has no γ: the same releases at
     ``epsilon`` for every value) or ``"size"`` (the same releases read on the m = n = value table).
     Returns ``{metric: (mean, p10, p90)}``, tuples aligned with ``values``."""
@@ -426,7 +426,7 @@ def mean_l1_at(setup: VipsPageSetup, *, model: TopicModel, table: TopicKeywordMa
                clip_norm=_vips.DEFAULT_CLIP_NORM, iterations: int = _vips.DEFAULT_ITERATIONS,
                repetitions: int = 20, rng) -> dict[str, float]:
     """Mean L1 on the reference ``table`` at one ε over ``repetitions`` releases of each mechanism: the five matrix
-    mechanisms (:func:`dpcore.topicdp.experiments.release_errors`, Δ_s = ``delta_s``), VIPS-LDA, and the public-only fit
+    mechanisms (:func:`dpcore.topicdp.release_errors`, Δ_s = ``delta_s``), VIPS-LDA, and the public-only fit
     (fixed). Noise from ``rng``: the matrix mechanisms first, then VIPS."""
     from .mechanisms import TOPIC_MECHANISMS
     from .experiments import release_errors

@@ -24,7 +24,7 @@ class VipsErrors:
     """Distances between a release and the reference fit.
 
     ``l1``, ``rmse`` and ``kendall`` are on the m × n table of the *reference* (its m most prevalent
-    topics × n keyword columns, :func:`dpcore.topicdp.fitting.topic_keyword_matrix`) against the release's aligned topics
+    topics × n keyword columns, :func:`dpcore.topic_keyword_matrix`) against the release's aligned topics
     at the same cells, rows renormalised — the cells TopicDP and its baselines perturb, so the numbers
     compare (L1 ≤ 2m). ``rmse_full`` is over the whole aligned K × V matrices.
     """
@@ -39,7 +39,7 @@ class VipsErrors:
 
 def vips_errors(release: VipsRelease, reference: VipsRelease, *, m: int = 10, n: int = 10) -> VipsErrors:
     """L1 / RMSE / Kendall's tau distance of ``release`` to ``reference`` after aligning their topics
-    (:func:`dpcore.topicdp.fitting.align_topics` on the K × V rows), on the reference's m × n topic–keyword table."""
+    (:func:`dpcore.topicdp.align_topics` on the K × V rows), on the reference's m × n topic–keyword table."""
     if release.words != reference.words or release.topic_word.shape != reference.topic_word.shape:
         raise ValueError("release and reference must share the vocabulary and the number of topics")
     table = topic_keyword_matrix(reference.topic_model(), m=m, n=n)

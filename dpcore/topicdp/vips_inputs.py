@@ -21,9 +21,9 @@ __all__ = [
 
 
 VIPS_STOP_WORDS = TOPIC_STOP_WORDS
-"""The default stop words of :func:`public_vocabulary`: the project's rule, :data:`dpcore.topicdp.model.TOPIC_STOP_WORDS`
+"""The default stop words of :func:`public_vocabulary`: the project's rule, :data:`dpcore.topicdp.TOPIC_STOP_WORDS`
 (scikit-learn's English list, the e-mail/review fillers and the chat fillers that a document-frequency rule
-finds on the chat's public split, :data:`dpcore.topicdp.model.CHAT_FILLER_WORDS`) — the same list as the TopicDP
+finds on the chat's public split, :data:`dpcore.topicdp.CHAT_FILLER_WORDS`) — the same list as the TopicDP
 page's LDA, so the two vocabularies differ only by the corpus they are counted on (issue 23: a hand-picked
 chat list of VIPS's own was replaced by the project's rule)."""
 DEFAULT_VOCABULARY_SIZE = 1000
@@ -66,7 +66,7 @@ def public_vocabulary(public: Corpus, *, stop_words=VIPS_STOP_WORDS, max_feature
     Args:
       public: the public corpus.
       stop_words: words never kept (one parameter, so the project's stop-word rule can be swapped in).
-      max_features, min_df, max_df: CountVectorizer limits, as in :class:`dpcore.topicdp.model.LdaSettings`.
+      max_features, min_df, max_df: CountVectorizer limits, as in :class:`dpcore.LdaSettings`.
       source: how the page names the public data (default: the corpus name and size).
 
     Raises:

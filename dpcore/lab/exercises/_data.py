@@ -2,7 +2,7 @@
 
 Answers that depend on data are computed from the corpus named by the ``corpus`` setting — the sidebar's
 data choice, so the page opens on the same data: ``"chat"`` (the real chat corpus: private = its fixed 70 %
-of people, public = the other 30 %; ``dpcore.text.real_corpus.load_real_corpus``) or ``"classroom"`` (the shipped synthetic
+of people, public = the other 30 %; ``dpcore.load_real_corpus``) or ``"classroom"`` (the shipped synthetic
 sample). A lecturer's link cannot carry an upload, and the paper size is too slow for an answer. Nothing
 about either corpus is written into an exercise, so regenerating the sample changes the answers with it.
 """
@@ -14,13 +14,13 @@ import importlib
 from collections.abc import Mapping
 
 # Modules, not names: the answers look functions up at call time, so a test can swap one and see the
-# answer change (``dpcore.text.ngram_counts`` the attribute is the function, hence import_module).
+# answer change (``dpcore.text.counts`` the attribute is the function, hence import_module).
 from ...topicdp.model import LdaSettings
 from ...topicdp.sampler import SamplerSettings
 
 _bayesian_statistics = importlib.import_module("dpcore.bayesian.statistics")
 _corpus = importlib.import_module("dpcore.text.corpus")
-_ngram_counts = importlib.import_module("dpcore.text.ngram_counts")
+_ngram_counts = importlib.import_module("dpcore.text.counts")
 _ngrams = importlib.import_module("dpcore.text.ngrams")
 _real = importlib.import_module("dpcore.text.real_corpus")
 _topic_model = importlib.import_module("dpcore.topicdp.model")

@@ -29,7 +29,7 @@ _dpne_evaluation = importlib.import_module("dpcore.dpne.evaluation")
 _dpne_release = importlib.import_module("dpcore.dpne.release")
 _gaussian = importlib.import_module("dpcore.mechanisms.gaussian")
 _paper = importlib.import_module("dpcore.lab.paper_results")
-_profile = importlib.import_module("dpcore.text.text_profile")
+_profile = importlib.import_module("dpcore.text.profile")
 
 PAGE = "3_DP_ngram_extraction"
 SHARED_RANK = 200
@@ -298,7 +298,7 @@ EXERCISES = (
                   "releases 4-grams while DPSU-single, which spends its whole budget on length 4 alone, releases none. "
                   "Which explanation do the measured numbers support? (Open *What this text looks like*.)"),
         solve=_chat_why,
-        uses=("dpcore.dpne.release:dpne_extract", "dpcore.dpne.evaluation:pruning_chain", "dpcore.text.text_profile:text_profile",
+        uses=("dpcore.dpne.release:dpne_extract", "dpcore.dpne.evaluation:pruning_chain", "dpcore.text.profile:text_profile",
               "dpcore.dpne.accounting:dpsu_threshold", "dpcore.dpne.accounting:dpne_noise_scales"),
         hints=("Compare the two thresholds, then the two median weights of the 4-grams used by ≥ {K} people.",
                "A chat person holds many more distinct 4-grams than Δ0 = {limit}: what does DPSU-single do with them?"),

@@ -191,14 +191,14 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
       TypeError: a corpus is not a :class:`Corpus`.
       ValueError: n outside {1, 2, 3}, a vocabulary of fewer than 2 items, or no public n-gram.
 
-    Cost: both corpora as token ids (:func:`dpcore.text.ngrams.encode_corpus`: numpy only for the generated sample
+    Cost: both corpora as token ids (:func:`dpcore.text.encode_corpus`: numpy only for the generated sample
     corpora), each n-gram an int64 key, one ``np.unique`` for V, one ``searchsorted`` for the private
     n-grams, one sparse COO → CSR conversion; no Python loop over tokens (the same result as the dict
     lookup per token of :func:`_ngram_counts_python`, used only when the keys would overflow int64).
     """
     for name, c in (("private", private), ("public", public)):
         if not isinstance(c, Corpus):
-            raise TypeError(f"{name} must be a dpcore.text.corpus.Corpus, got {name}={type(c).__name__}")
+            raise TypeError(f"{name} must be a dpcore.Corpus, got {name}={type(c).__name__}")
     n = _check_order(n)
     if max_vocabulary is not None:
         max_vocabulary = check_int("max_vocabulary", max_vocabulary, low=2)
@@ -261,7 +261,7 @@ def _token_ids(corpus: Corpus, n: int):
     token strings) of a corpus.
 
     The generated sample corpora keep their token arrays (ids into a list of distinct words): used as
-    they are. Any other corpus goes through :func:`dpcore.text.ngrams.encode_corpus`."""
+    they are. Any other corpus goes through :func:`dpcore.text.encode_corpus`."""
     arrays = getattr(corpus, "token_arrays", None)
     if arrays:
         words = list(arrays["words"])

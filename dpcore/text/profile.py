@@ -9,8 +9,8 @@ Three statistics decide how DPNE fares against DPSU-single on a corpus (003 §3,
   concentrates each user's weight on the shared ones, which is how it finds long n-grams DPSU-single misses;
 * **activity** (sentences per user, the heavy tail): how much of the text the most active users wrote.
 
-:func:`text_profile` computes them from the per-user k-gram sets of :func:`dpcore.text.ngrams.build_ngram_index`. A
-*sentence* here is what the :class:`~dpcore.text.corpus.Corpus` keeps: :func:`dpcore.text.corpus.tokenize` splits text at
+:func:`text_profile` computes them from the per-user k-gram sets of :func:`dpcore.build_ngram_index`. A
+*sentence* here is what the :class:`~dpcore.Corpus` keeps: :func:`dpcore.tokenize` splits text at
 ``. ! ?`` and line breaks (for the real chat corpus a message is one or more sentences). Evaluation only:
 every number is computed from the private text, without noise; none of it may be published as a release.
 """
@@ -173,7 +173,7 @@ def text_profile(data, *, max_k: int = 9, ks=(10, 100), max_users: int | None = 
     """The statistics that decide DPNE against DPSU on a corpus (module docstring; issue 20).
 
     Args:
-      data: a :class:`dpcore.text.corpus.Corpus`, a :class:`TokenCorpus`, or an :class:`NgramIndex` with
+      data: a :class:`dpcore.Corpus`, a :class:`TokenCorpus`, or an :class:`NgramIndex` with
         ``max_length ≥ max_k`` (reused as is: a page that built the index pays nothing more).
       max_k: the longest length (003 Table 2 goes to 9).
       ks: the thresholds K of "used by at least K users".
@@ -218,7 +218,7 @@ def reason_length(reached, profile: TextProfile, *, K: int, prefer: int = 4) -> 
 
 def dpne_vs_dpsu_reason(chain_rows: list, profile: TextProfile, *, K: int, contribution_limit: int,
                         k: int | None = None) -> str:
-    """Why DPNE and DPSU-single differ on this text, in words, from one DPNE run's :func:`dpcore.dpne.evaluation.pruning_chain`
+    """Why DPNE and DPSU-single differ on this text, in words, from one DPNE run's :func:`dpcore.dpne.pruning_chain`
     rows (at the popularity threshold ``K``) and the corpus's :class:`TextProfile` (same users).
 
     ``k``: the length to explain (default: :func:`reason_length` of the chain's lengths: 4, or the longest below
