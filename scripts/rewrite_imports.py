@@ -885,6 +885,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SUFFIXES = {".py", ".md", ".ipynb", ".sh", ".toml", ".txt"}
 SKIP_DIRS = {".git", "__pycache__", ".mirror", "node_modules", ".venv", "build", "dist"}
 SELF = Path(__file__).resolve()
+KEEP = {ROOT / "docs" / "ARCHITECTURE.md"}  # documents the old names on purpose
 
 _FROM = re.compile(
     r"^(?P<indent>[ \t]*)from[ \t]+(?P<mod>\.*[\w.]*)[ \t]+import[ \t]+"
@@ -1039,6 +1040,9 @@ def rewrite_from(m: re.Match, *, internal: bool, renames: dict[str, str]) -> str
             if new_name != name:
                 renames[name] = new_name
         groups.setdefault(target, []).append(item)
+    original = [f"{n} as {a}" if a else n for n, a in _split_names(m.group("names"))]
+    if list(groups) == [mod] and groups[mod] == original:
+        return m.group(0)  # nothing moved: keep the statement as written (parentheses, comments)
     tail = f"  {comment.strip()}" if comment else ""  # a noqa or note holds for every line the import becomes
     lines = [f"{indent}from {target} import {', '.join(dict.fromkeys(items))}{tail}" for target, items in groups.items()]
     return "\n".join(lines)
@@ -1101,35 +1105,65 @@ def module_aliases(text: str) -> dict[str, str]:
 def rewrite_aliases(text: str, aliases: dict[str, str]) -> str:
     """``tdp._cache_key`` (tdp = old dpcore.topicdp) → ``tdp.sampler._cache_key``: an attribute that moved to a
     submodule of the alias's new package is reached through that submodule (``monkeypatch.setattr(tdp, "x"``
-    too); a renamed function gets its new name. Anything else that moved out of reach is reported."""
+    too: a patch goes to the module that reads the name); a renamed function gets its new name. An attribute that
+    moved elsewhere (``tm.fit_topic_model``, tm = old dpcore.topic_model → dpcore.topicdp.fitting) gets a module
+    alias of its own, bound right after each line that binds the old alias (``from dpcore.topicdp import fitting``)."""
     for alias, old in aliases.items():
         target = MODULES[old]
+        extra: dict[str, str] = {}  # defining module → its new alias in this file
+
+        def alias_for(defining: str) -> str:
+            if defining not in extra:
+                last = defining.rpartition(".")[2]
+                used = re.search(rf"(?<![\w.]){re.escape(last)}\b", text) or last in extra.values()
+                extra[defining] = f"{alias}_{last.lstrip('_')}" if used else last
+            return extra[defining]
 
         def new_attr(name: str, patch: bool = False) -> str | None:
             hit = NAMES.get((old, name))
             if hit is None:
                 return None
             defining, new_name, public = hit
-            if defining == target or (public == target and not patch):  # a patch goes where the name is read
+            if defining == target or (public == target and not patch):
                 return new_name
             if defining.startswith(target + "."):
                 return f"{defining[len(target) + 1:]}.{new_name}"
-            print(f"!! {alias}.{name}: now {defining}.{new_name}, not under {target} (rewrite by hand)", file=sys.stderr)
-            return None
+            return f"\0{alias_for(defining)}.{new_name}"  # \0: replaces the alias itself
 
         def fix_attr(m: re.Match) -> str:
             new = new_attr(m.group(1))
-            return m.group(0) if new is None else f"{alias}.{new}"
+            if new is None:
+                return m.group(0)
+            return new[1:] if new.startswith("\0") else f"{alias}.{new}"
 
         def fix_set(m: re.Match) -> str:
             new = new_attr(m.group(2), patch=True)
             if new is None:
                 return m.group(0)
-            sub, _, name = new.rpartition(".")
-            return f'{m.group(1)}({alias}{"." + sub if sub else ""}, "{name}"'
+            own = new.startswith("\0")
+            sub, _, name = new.lstrip("\0").rpartition(".")
+            owner = sub if own else alias + ("." + sub if sub else "")
+            return f'{m.group(1)}({owner}, "{name}"'
 
         text = re.sub(rf'(setattr|delattr)\({alias}, "(\w+)"', fix_set, text)
         text = re.sub(rf"(?<![\w.]){alias}\.(\w+)", fix_attr, text)
+        if extra:
+            bind = re.compile(
+                rf"^(?P<indent>[ \t]*)(?:from[ \t]+\S+[ \t]+import[ \t]+[^\n(]*(?<![\w.]){alias}\b[^\n(]*"
+                rf"|import[ \t]+\S+[ \t]+as[ \t]+{alias}\b[^\n]*|{alias}[ \t]*=[ \t]*importlib\.import_module\([^\n]*)$",
+                re.M,
+            )
+
+            def add(m: re.Match) -> str:
+                lines = [m.group(0)]
+                for defining, name in extra.items():
+                    parent, _, last = defining.rpartition(".")
+                    lines.append(f"{m.group('indent')}from {parent} import {last}" + (f" as {name}" if name != last else ""))
+                return "\n".join(lines)
+
+            text, n = bind.subn(add, text)
+            if not n:
+                print(f"!! {alias}: could not find where it is bound; add imports of {sorted(extra)} by hand", file=sys.stderr)
     return text
 
 
@@ -1193,7 +1227,8 @@ def iter_files(args: list[str]):
             yield root
             continue
         for p in sorted(root.rglob("*")):
-            if p.is_file() and p.suffix in SUFFIXES and not (set(p.parts) & SKIP_DIRS) and p.resolve() != SELF:
+            if (p.is_file() and p.suffix in SUFFIXES and not (set(p.parts) & SKIP_DIRS) and p.resolve() != SELF
+                    and p.resolve() not in KEEP):
                 yield p
 
 
