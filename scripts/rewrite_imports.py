@@ -78,6 +78,8 @@ MODULES: dict[str, str] = {
     'dpcore.vips': 'dpcore.topicdp.vips',
 }
 NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
+    ('dpcore', 'ngram_counts'): ('dpcore.text.counts', 'ngram_counts', 'dpcore'),
+    ('dpcore', 'text_profile'): ('dpcore.text.profile', 'text_profile', 'dpcore.text'),
     ('dpcore.exercises', 'exercise_link'): ('dpui.exercise_sheets', 'exercise_link', 'dpui.exercise_sheets'),
     ('dpcore.exercises', 'exercise_sheet'): ('dpui.exercise_sheets', 'exercise_sheet', 'dpui.exercise_sheets'),
     ('dpcore.exercises', 'latex_to_text'): ('dpui.exercise_sheets', 'latex_to_text', 'dpui.exercise_sheets'),
@@ -978,7 +980,8 @@ def rewrite_dotted(dotted: str, *, called: bool, internal: bool) -> str:
         i -= 1
     old_mod = ".".join(parts[:i])  # "dpcore" itself when no old module matches
     rest = parts[i:]
-    # an old module that was also a function of the top level: ``dpcore.dpne(`` is the function
+    # an old module that was also a function of the top level (dpne, review, ngram_counts, text_profile):
+    # ``dpcore.dpne(`` is the function
     if i == 2 and not rest and called and ("dpcore", parts[1]) in NAMES:
         old_mod, rest = "dpcore", [parts[1]]
     new_mod = MODULES.get(old_mod, old_mod)
