@@ -1170,6 +1170,18 @@ def rewrite_aliases(text: str, aliases: dict[str, str]) -> str:
     return text
 
 
+def _code_offsets(text: str) -> set[int] | None:
+    """Offsets where a NAME token starts in ``text`` (Python): code, as opposed to strings and comments."""
+    try:
+        toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    return {starts[t.start[0] - 1] + t.start[1] for t in toks if t.type == tokenize.NAME}
+
+
 def rewrite_text(text: str, *, internal: bool, python: bool) -> str:
     renames: dict[str, str] = {}
     aliases = module_aliases(text) if python else {}
@@ -1181,9 +1193,13 @@ def rewrite_text(text: str, *, internal: bool, python: bool) -> str:
         spans.append((m.start(), m.end(), rewrite_import(m, internal=internal)))
     spans.sort()
 
-    def dotted(seg: str) -> str:
+    code = _code_offsets(text) if python else None  # offsets of code (not strings or comments) in a .py file
+
+    def dotted(seg: str, base: int) -> str:
         def fix(m: re.Match) -> str:
-            called = seg[m.end() : m.end() + 1] == "("
+            nxt = seg[m.end() : m.end() + 1]
+            # ``dpcore.dpne`` was a function of the top level: a call, or a value in code (``fn is dpcore.dpne``)
+            called = nxt == "(" or (code is not None and nxt != "." and (base + m.start()) in code)
             # a dotted path in code, a docstring or a message names the public place (imports are handled above)
             return rewrite_dotted(m.group(0), called=called, internal=False)
 
@@ -1192,10 +1208,10 @@ def rewrite_text(text: str, *, internal: bool, python: bool) -> str:
     for start, end, new in spans:
         if start < last:
             continue
-        pieces.append(dotted(text[last:start]))
+        pieces.append(dotted(text[last:start], last))
         pieces.append(new)
         last = end
-    pieces.append(dotted(text[last:]))
+    pieces.append(dotted(text[last:], last))
     out = "".join(pieces)
     if python:
         out = _rename_tokens(out, renames)

@@ -170,9 +170,9 @@ def test_encode_users_names_what_is_wrong_and_where(users, message):
         dpcore.text.encode_users(users)
 
 
-@pytest.mark.parametrize("fn", [dpcore.dpne, dpcore.dpsu_all, dpcore.dpsu_even, dpcore.dpsu_single])
+@pytest.mark.parametrize("fn", [dpcore.dpne_extract, dpcore.dpsu_all, dpcore.dpsu_even, dpcore.dpsu_single])
 def test_mechanisms_on_string_sentences_none_tokens_and_none(fn):
-    kw = {k: v for k, v in DPNE_KW.items() if fn is dpcore.dpne or k != "eta"}
+    kw = {k: v for k, v in DPNE_KW.items() if fn is dpcore.dpne_extract or k != "eta"}
     with pytest.raises(TypeError, match=r"users\[0\]\[0\] must be a list of string tokens, got the string"):
         fn([["hello world"]] * 50, **kw)
     with pytest.raises(TypeError, match=r"tokens must be strings, got users\[3\]\[0\]\[1\]=None"):
