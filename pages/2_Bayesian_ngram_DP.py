@@ -8,12 +8,10 @@ knobs: dpui.bayesian_knobs; figures: dpui.bayesian_figures; texts: dpui/page_tex
 import numpy as np
 import streamlit as st
 
-from dpcore.lab.review import items_per_user
-from dpcore.metrics import kl_divergence
-from dpcore import review_release
-from dpcore.bayesian.baselines import k_anonymity_release, public_baseline
-from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC, summarise
 from dpcore.lab.paper_results import FIG1_BAYES
+from dpcore.lab.review import items_per_user, review_release
+from dpcore.metrics import kl_divergence
+from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC, k_anonymity_release, public_baseline, summarise
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui.bayesian_modes import mode_knobs, modes_panel, strict_prepared_for
 from dpui import bayesian_data as data, bayesian_figures as figures
