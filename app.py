@@ -5,11 +5,11 @@ The list of pages lives in dpui.navigation; the texts in dpui/page_texts/home.md
 
 import streamlit as st
 
-from dpcore import mechanism_guarantees
+from dpcore.lab.review import mechanism_guarantees
 from dpui import guarantee_badge, shared_sidebar
 from dpui.bayesian_knobs import guarantee_settings
 from dpui.errors import plain_text
-from dpui.navigation import available_pages
+from dpui.navigation import SOURCE_PAGE_TITLES, available_pages
 from dpui.texts import text
 
 st.set_page_config(page_title="DP for text statistics", page_icon="🔒", layout="wide")
@@ -19,8 +19,9 @@ st.title("What does differential privacy do to text statistics?")
 st.markdown(text("home", "intro"))
 
 # every mechanism's guarantee, built by the functions its release type labels itself with (never typed here)
-guarantees = mechanism_guarantees(epsilon=settings.epsilon, delta=settings.delta,
-                                  **guarantee_settings(settings.data))  # the caps the Bayesian page uses
+guarantees = [(SOURCE_PAGE_TITLES[source], mech, g)  # dpcore names the source paper; its page is dpui's
+              for source, mech, g in mechanism_guarantees(epsilon=settings.epsilon, delta=settings.delta,
+                                                          **guarantee_settings(settings.data))]  # the Bayesian caps
 for page in available_pages():  # a page another branch adds shows up once its file exists
     with st.container(border=True):
         st.page_link(page.path, label=f"**{page.title}**", icon="➡️")

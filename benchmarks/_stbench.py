@@ -79,7 +79,7 @@ class Server:
         assert self.proc is not None
         return self.proc.pid
 
-    def __enter__(self) -> Server:  # noqa: PYI034
+    def __enter__(self) -> Server:
         self.start()
         return self
 
@@ -88,7 +88,7 @@ class Server:
 
     def start(self) -> None:
         self.port = free_port()
-        log = tempfile.NamedTemporaryFile(prefix="bench-streamlit-", suffix=".log", delete=False)  # noqa: SIM115
+        log = tempfile.NamedTemporaryFile(prefix="bench-streamlit-", suffix=".log", delete=False)
         self.log = log.name
         cmd = [sys.executable, "-m", "streamlit", "run", self.script, "--server.port", str(self.port), *SERVER_FLAGS,
                *self.extra_args]
@@ -133,7 +133,7 @@ class RunningServer:
         self.url, self.pids = url.rstrip("/"), pids or []
         self.ws_url = self.url.replace("http", "ws", 1) + "/_stcore/stream"
 
-    def __enter__(self) -> RunningServer:  # noqa: PYI034
+    def __enter__(self) -> RunningServer:
         if urllib.request.urlopen(self.url + "/_stcore/health", timeout=10).read() != b"ok":
             raise RuntimeError(f"{self.url} does not answer /_stcore/health with ok")
         return self

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from dpcore.audit import SCENARIOS, get_scenario, run_scenario  # noqa: E402
+from dpcore.audit import SCENARIOS, get_scenario, run_scenario
 
 
 def loadavg() -> str:

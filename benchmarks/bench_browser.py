@@ -331,7 +331,7 @@ def _run_page(browser, srv: Server, page: AppPage, base: dict, records: list[dic
                 load = loadavg()
                 try:
                     r = move_slider(pg, key, d, args)
-                except Exception as e:  # noqa: BLE001
+                except Exception as e:
                     r = {"error": f"{type(e).__name__}: {e}"[:300]}
                 records.append(base | {"kind": "move", "slider": key, "step": i + 1, "load": load} | r)
                 _say(records[-1])

@@ -80,17 +80,17 @@ def child(engine: str, path: str, master: str) -> None:
     out = {"engine": engine}
     t0, c0 = time.perf_counter(), time.process_time()
     if engine == "local":
-        from dpcore import dpne
-        from dpcore.stream import read_token_corpus
+        from dpcore import dpne_extract
+        from dpcore.text.stream import read_token_corpus
 
         tc = read_token_corpus(path)
         t1, c1 = time.perf_counter(), time.process_time()
-        rel = dpne(tc, rng=0, **PARAMS)
+        rel = dpne_extract(tc, rng=0, **PARAMS)
         t2, c2 = time.perf_counter(), time.process_time()
         out.update(users=tc.n_users, tokens=tc.n_tokens, read_wall=t1 - t0, read_cpu=c1 - c0, dpne_wall=t2 - t1,
                    dpne_cpu=c2 - c1, released=rel.sizes)
     else:
-        from dpcore.spark_engine import run_dpne_spark
+        from dpcore.dpne.spark_engine import run_dpne_spark
 
         rel = run_dpne_spark(path, seed=0, master=master, driver_memory="2g", **PARAMS)
         t2, c2 = time.perf_counter(), time.process_time()

@@ -10,7 +10,7 @@ Reported times: "encode" = strings → token ids (done once per corpus, cached b
 "dpne" = the mechanism itself on the encoded corpus, "total" = both.
 
 ``--paper``: DPNE on ``load_sample_corpus("private", size="paper")`` (ε=4, δ=1e-7, T=9, Δ0=100, η=0.01,
-the η slider's rerun), CPU seconds, with numba's kernels (:mod:`dpcore._dpne_kernel`) and with
+the η slider's rerun), CPU seconds, with numba's kernels (:mod:`dpcore.dpne._dpne_kernel`) and with
 ``DPCORE_DPNE_KERNEL=numpy``; both must release the same sets. Measured (2 shared CPUs at load ~3, median
 of 3): numpy path 11.8 s, kernels 4.95 s (the code before the kernels: 12.2 s); peak RSS of the process
 2.09 GB after the kernel runs, 2.40 GB after the numpy runs (the corpus load alone peaks at 2.05 GB).
@@ -30,9 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import dpcore  # noqa: E402
-from dpcore import dpne_with_evaluation, encode_users  # noqa: E402
-from dpcore.keyed import kernel as dpne_kernel  # noqa: E402
+import dpcore
+from dpcore.dpne import dpne_with_evaluation
+from dpcore.mechanisms.keyed import kernel as dpne_kernel
+from dpcore.text import encode_users
 
 PARAMS = dict(epsilon=4.0, delta=1e-7, max_length=10, contribution_limit=50, eta=0.01)
 
@@ -98,11 +99,11 @@ def bench_paper(repeats: int = 3) -> dict:
             if mode == "kernels" and dpne_kernel() is None:
                 print("   kernels: numba not installed (pip install -e '.[fast]'), skipped")
                 continue
-            dpcore.dpne(tc, rng=np.random.default_rng(0), **params)  # warm-up (numba loads its cache)
+            dpcore.dpne_extract(tc, rng=np.random.default_rng(0), **params)  # warm-up (numba loads its cache)
             times = []
             for _ in range(repeats):
                 t0 = time.process_time()
-                releases[mode] = dpcore.dpne(tc, rng=np.random.default_rng(0), **params)
+                releases[mode] = dpcore.dpne_extract(tc, rng=np.random.default_rng(0), **params)
                 times.append(time.process_time() - t0)
             out[mode] = statistics.median(times)
             print(f"   {mode:8s} median {out[mode]:.2f} s  (runs: {', '.join(f'{t:.2f}' for t in times)}); "

@@ -31,14 +31,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import dpcore  # noqa: E402
-from dpcore import topicdp as tdp  # noqa: E402
+import dpcore
+from dpcore import topicdp as tdp
 
 
 def _setup():
     corpus = dpcore.load_sample_corpus("private")
-    lda, sampler = dpcore.LdaSettings(), dpcore.SamplerSettings()
-    data = dpcore.document_term_data(corpus, settings=lda)
+    lda, sampler = dpcore.LdaSettings(), dpcore.topicdp.SamplerSettings()
+    data = dpcore.topicdp.document_term_data(corpus, settings=lda)
     return corpus, lda, sampler, data
 
 
@@ -72,11 +72,11 @@ def completion_perplexity(topic_word, a, b, alpha, iters=100) -> float:
 
 
 def bench_engines(pairs: int) -> None:
-    from dpcore.topic_model import fit_topic_word, tomotopy_available
+    from dpcore.topicdp import fit_topic_word, tomotopy_available
 
     corpus = dpcore.load_sample_corpus("private")
     base = dpcore.LdaSettings()
-    data = dpcore.document_term_data(corpus, settings=base)
+    data = dpcore.topicdp.document_term_data(corpus, settings=base)
     rng = np.random.default_rng(20261122)
     users = rng.permutation(data.n_users)
     held = users[: data.n_users // 10]
@@ -99,7 +99,7 @@ def bench_engines(pairs: int) -> None:
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         sk_cpu = cpu if engine == "sklearn" else sk_cpu
         ppl = completion_perplexity(tw, a, b, alpha=1.0 / lda.n_topics)
-        sampler = dpcore.SamplerSettings()
+        sampler = dpcore.topicdp.SamplerSettings()
         t = time.process_time()
         deltas = [tdp.pair_deltas(data, i, lda=lda, sampler=sampler)[-1, -1] for i in range(pairs)]
         pair_cpu = (time.process_time() - t) / pairs
@@ -111,8 +111,8 @@ def bench_engines(pairs: int) -> None:
 
 def bench_sampler(pairs: int, full: bool) -> None:
     corpus, lda, sampler, data = _setup()
-    size = dpcore.sensitivity_sampler_size(0.1)
-    draws = dpcore.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler)
+    size = dpcore.topicdp.sensitivity_sampler_size(0.1)
+    draws = dpcore.topicdp.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler)
     print(f"corpus {corpus!r}")
     print(f"sampler settings: N = {sampler.sample_users} users per sampled dataset, seed {sampler.seed}; "
           f"LDA {lda.as_dict()}")
@@ -130,7 +130,7 @@ def bench_sampler(pairs: int, full: bool) -> None:
             with tempfile.TemporaryDirectory() as tmp:
                 load = os.getloadavg()[0]
                 t = time.perf_counter()
-                fresh = dpcore.extend_sensitivity_draws(data, n_pairs=size.h, lda=lda, sampler=sampler,
+                fresh = dpcore.topicdp.extend_sensitivity_draws(data, n_pairs=size.h, lda=lda, sampler=sampler,
                                                         cache_dir=tmp, workers=workers)
                 full_times[workers] = time.perf_counter() - t
             same = (np.allclose(fresh.deltas, draws.deltas[: size.h], rtol=1e-4, atol=1e-6)
@@ -144,7 +144,7 @@ def bench_sampler(pairs: int, full: bool) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             load = os.getloadavg()[0]
             t, c = time.perf_counter(), time.process_time()
-            dpcore.extend_sensitivity_draws(data, n_pairs=pairs, lda=lda, sampler=sampler, cache_dir=tmp,
+            dpcore.topicdp.extend_sensitivity_draws(data, n_pairs=pairs, lda=lda, sampler=sampler, cache_dir=tmp,
                                             workers=workers)
             timings[workers] = time.perf_counter() - t
             if workers == 1:
@@ -155,7 +155,7 @@ def bench_sampler(pairs: int, full: bool) -> None:
     print(f"speed-up from 2 workers: {timings[1] / timings[2]:.2f}× (load average now {os.getloadavg()[0]:.1f}; "
           f"the machine's 2 cores are shared, so this is a lower bound on an idle machine)")
     for gamma in (0.1, 0.05, 0.02):
-        h = dpcore.sensitivity_sampler_size(gamma).h
+        h = dpcore.topicdp.sensitivity_sampler_size(gamma).h
         print(f"projected γ = {gamma:g} ({h} pairs) on 2 idle cores: {h * cpu_per_pair / 2 / 60:.1f} min "
               f"(CPU per pair × h / 2); measured rate with 2 workers here: {timings[2] / pairs * h / 60:.1f} min")
 
@@ -164,10 +164,10 @@ def bench_l1(reps: int, cache_dir=None) -> None:
     """The thesis' settings (004 Figs. 5.2a and 5.6: ε = 3, γ = 0.1, m = n = 10, δ = 1e-4)."""
     corpus, lda, sampler, _ = _setup()
     eps, delta = 3.0, 1e-4
-    model = dpcore.load_topic_model(corpus.content_hash, lda=lda, cache_dir=cache_dir)
+    model = dpcore.topicdp.load_topic_model(corpus.content_hash, lda=lda, cache_dir=cache_dir)
     if model is None:
         raise SystemExit("no stored topic model: run scripts/topicdp_ship.py (or the page) first")
-    draws = dpcore.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler, cache_dir=cache_dir)
+    draws = dpcore.topicdp.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler, cache_dir=cache_dir)
     sens = draws.sensitivity(gamma=0.1, m=10, n=10)
     w = dpcore.topic_keyword_matrix(model, m=10, n=10)
     print(f"ε = {eps:g}, γ = 0.1, δ = {delta:g}, 10 × 10, N = {sampler.dataset_size(corpus.n_users)}, "
@@ -195,8 +195,8 @@ def bench_l1(reps: int, cache_dir=None) -> None:
 
 def bench_curves(reps: int) -> None:
     corpus, lda, sampler, _ = _setup()
-    model = dpcore.load_topic_model(corpus.content_hash, lda=lda)
-    draws = dpcore.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler)
+    model = dpcore.topicdp.load_topic_model(corpus.content_hash, lda=lda)
+    draws = dpcore.topicdp.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler)
     grids = {"epsilon": (1, 2, 3, 5, 10), "gamma": (0.02, 0.07, 0.12, 0.17, 0.22), "size": (2, 4, 6, 8, 10)}
     for parameter, values in grids.items():
         for stage in ("released", "noisy"):

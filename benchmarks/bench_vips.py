@@ -1,4 +1,4 @@
-"""Benchmarks for VIPS-LDA (dpcore.vips, issue 23) on the real chat corpus. Prints every number it measures.
+"""Benchmarks for VIPS-LDA (dpcore.topicdp.vips, issue 23) on the real chat corpus. Prints every number it measures.
 
     python benchmarks/bench_vips.py                    # speed, the ε table, the keywords
     python benchmarks/bench_vips.py --parts sweep      # also the B × J sweep (a few minutes)
@@ -6,7 +6,7 @@
 Setting (the page's): private split (920 people) trained on; vocabulary (1,000 words) and start from the
 public split (395 other people); K = 10, δ = 1e-5; errors against the non-private fit of the same model
 (same vocabulary, start, E- and M-steps; no clip, no noise; 50 passes) on its 10 × 10 topic–keyword table
-(dpcore.topic_keyword_matrix), the release's topics aligned with dpcore.align_topics.
+(dpcore.topic_keyword_matrix), the release's topics aligned with dpcore.topicdp.align_topics.
 
 Parts:
   speed     wall and CPU seconds of each step, cold (first call: numba compile, σ calibration) and warm.
@@ -16,7 +16,7 @@ Parts:
             Laplace matrix mechanism (b = 2m/ε) and the strict Gaussian (analytic σ for Δ = √(2m)).
   keywords  the top words of the 10 most prevalent topics: reference, and the release at ε = 1 and 5.
   sweep     mean L1 for B in (0.5, 1, 2, 5, 20) × J in (1, 2, 3, 5) at ε = 1, 2, 5 (public start).
-  page      the TopicDP page's comparison (dpcore.topic_vips, issue 23 item 6): every mechanism's mean L1 to the
+  page      the TopicDP page's comparison (dpcore.topicdp.vips_comparison, issue 23 item 6): every mechanism's mean L1 to the
             page's one reference table (the standard LDA fit the five matrix mechanisms perturb) at ε = 0.5, 1, 2,
             5, 10, VIPS's own table's topics matched to a distinct prompt, the public-only fit and the twin, the ε
             TopicDP (thesis) needs for VIPS's L1; and the page's VIPS timings (setup cold / from the files, a
@@ -35,9 +35,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import dpcore  # noqa: E402
-from dpcore import vips  # noqa: E402
-from dpcore.metrics import kendall_tau_distance, l1_distance, rmse  # noqa: E402
+import dpcore
+from dpcore.topicdp import vips
+from dpcore.metrics import kendall_tau_distance, l1_distance, rmse
 
 EPSILONS = (0.5, 1.0, 2.0, 5.0, 10.0)
 DELTA = 1e-5
@@ -83,7 +83,7 @@ def _as_release(lam, like):
     p = lam.sum(axis=1)
     return vips.VipsRelease(topic_word=lam / p[:, None], prevalence=p, words=like.words, sigma=0.0, clip_norm=None,
                             iterations=1, n_topics=lam.shape[0], epsilon=None, delta=None, accountant="",
-                            vocabulary_source="", start_source="", guarantee=dpcore.no_protection())
+                            vocabulary_source="", start_source="", guarantee=dpcore.guarantees.no_protection())
 
 
 def _matrix_errors(w, noisy):
@@ -122,7 +122,7 @@ def part_table(seeds: int):
                for s in range(min(seeds, 3))]
         rng = np.random.default_rng(0)
         lap = [_matrix_errors(w, w + rng.laplace(0.0, 2 * M / eps, w.shape))[0] for _ in range(200)]
-        sg = dpcore.analytic_gaussian_sigma(eps, DELTA, np.sqrt(2 * M))
+        sg = dpcore.mechanisms.analytic_gaussian_sigma(eps, DELTA, np.sqrt(2 * M))
         gau = [_matrix_errors(w, w + sg * rng.standard_normal(w.shape))[0] for _ in range(200)]
         sigma = vips.vips_sigma(epsilon=eps, delta=DELTA, iterations=vips.DEFAULT_ITERATIONS,
                                 clip_norm=vips.DEFAULT_CLIP_NORM)
@@ -137,7 +137,7 @@ def part_keywords():
     print("top words of the reference's 10 most prevalent topics, and of the aligned released topics")
     rels = {eps: vips.vips_lda(counts, epsilon=eps, delta=DELTA, rng=0, vocabulary=vocab, start=start)
             for eps in (1.0, 5.0)}
-    perms = {eps: dpcore.align_topics(ref.topic_word, r.topic_word) for eps, r in rels.items()}
+    perms = {eps: dpcore.topicdp.align_topics(ref.topic_word, r.topic_word) for eps, r in rels.items()}
     for t in table.topics:
         print(f"  ref    {', '.join(ref.keywords(t, 7))}")
         for eps, r in rels.items():
@@ -159,9 +159,9 @@ def part_sweep(seeds: int):
 
 
 def part_page(seeds: int):
-    from dpcore import topic_vips as tv
+    from dpcore.topicdp import vips_comparison as tv
     from dpcore import topicdp as tdp
-    from dpcore.topic_prompts import match_topics_to_prompts, prompt_documents
+    from dpcore.topicdp.prompts import match_topics_to_prompts, prompt_documents
 
     public = dpcore.load_real_corpus("chat", which="public")
     private = dpcore.load_real_corpus("chat", which="private")
@@ -178,9 +178,9 @@ def part_page(seeds: int):
            delta=DELTA, rng=0, vocabulary=setup.vocabulary, start=setup.start)
     _timed("vips_lda at ε = 3.7 again (σ cached)", vips.vips_lda, setup.counts, epsilon=3.7, delta=DELTA, rng=1,
            vocabulary=setup.vocabulary, start=setup.start)
-    model = dpcore.load_topic_model(private.content_hash)
+    model = dpcore.topicdp.load_topic_model(private.content_hash)
     table = dpcore.topic_keyword_matrix(model, m=M, n=N)
-    ds = dpcore.load_sensitivity_draws(private.content_hash).sensitivity(gamma=0.1, m=M, n=N).delta_s
+    ds = dpcore.topicdp.load_sensitivity_draws(private.content_hash).sensitivity(gamma=0.1, m=M, n=N).delta_s
     docs = prompt_documents(private, setup.vocabulary.words)
     before = match_topics_to_prompts(table.matrix, table.words, prompt_documents(private, model.words)).matched
     pub = tv.compare_release(tv.public_only_release(setup), model=model, table=table, docs=docs)

@@ -24,10 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import dpcore  # noqa: E402
-from dpcore.corpus import Corpus, Document  # noqa: E402
-from dpcore.paper_results import TABLE2_REDDIT  # noqa: E402
-from sample_data import generate as gen  # noqa: E402
+import dpcore
+from dpcore.text import Corpus, Document
+from dpcore.lab.paper_results import TABLE2_REDDIT
+from sample_data import generate as gen
 
 # The generator before issue 20 (commit 7456c02, hand-written phrases and wordfreq words), first 1,315 users
 # of its classroom corpus, measured with gen.shared_kgrams; it can no longer be recomputed from this tree.

@@ -2,14 +2,14 @@
 DPNE/DPSU's contribution limit (Δ0 items per user) and strict BayesianDP's item cap (L items per user) share.
 
 numpy (a stable lexsort) or, with the ``[fast]`` extra, the compiled per-group partition of
-:mod:`dpcore._dpne_kernel` (the same positions; ``DPCORE_DPNE_KERNEL=numpy`` forces numpy).
+:mod:`dpcore.dpne._dpne_kernel` (the same positions; ``DPCORE_DPNE_KERNEL=numpy`` forces numpy).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .keyed import kernel
+from .mechanisms.keyed import kernel
 
 __all__ = ["ranked_drops"]
 
@@ -20,8 +20,8 @@ def ranked_drops(user, r, count, limit) -> np.ndarray:
     Exact order inside a user (a stable lexsort, no packing of user and priority into one float, whose
     rounding could swap near-equal priorities): random (``count`` None) = ascending r; most-frequent =
     descending count, then descending r; remaining ties by position. The Spark engine orders its window
-    the same way. With numba (:func:`dpcore.keyed.kernel`) a per-user partition finds the same pairs
-    without the sort (:func:`dpcore._dpne_kernel.ranked_drops`).
+    the same way. With numba (:func:`dpcore.mechanisms.keyed.kernel`) a per-user partition finds the same pairs
+    without the sort (:func:`dpcore.dpne._dpne_kernel.ranked_drops`).
     """
     compiled = kernel()
     if compiled is not None:

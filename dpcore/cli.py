@@ -1,11 +1,11 @@
 """Command line for big corpora: ``python -m dpcore dpne|dpsu|kanon-coverage INPUT ... --out DIR``.
 
 Issue 12. INPUT is a CSV/JSONL(.gz) file or a folder of them with a user and a text column
-(:mod:`dpcore.stream`). ``dpne`` and ``dpsu`` write the released sets only — never counts — as one
+(:mod:`dpcore.text.stream`). ``dpne`` and ``dpsu`` write the released sets only — never counts — as one
 sorted text file per length, ``ngrams-<k>.txt`` (one n-gram a line, tokens separated by one space),
 and ``report.json`` with every setting, σ, σ_k, ρ_k, |V_k|, the number released per length (the size
 of a released set is a function of the release) and the guarantee
-(:meth:`dpcore.guarantees.Guarantee.to_dict`). ``kanon-coverage`` compares a release folder with the
+(:meth:`dpcore.Guarantee.to_dict`). ``kanon-coverage`` compares a release folder with the
 corpus' K-anonymous n-grams (evaluation only: it reads the private corpus; written to
 ``coverage.json``).
 
@@ -15,8 +15,8 @@ code 2 (argparse's own usage errors do the same). A progress line is drawn on st
 is a terminal.
 
 Engines: ``local`` (numpy, one machine; :func:`dpcore.dpne` on the streamed corpus) and ``spark``
-(:mod:`dpcore.spark_engine`, needs the ``[spark]`` extra and Java 17). For one int ``--seed`` both
-release the same sets (keyed draws, :mod:`dpcore.keyed`). Without ``--seed`` a fresh seed is drawn
+(:mod:`dpcore.dpne.spark_engine`, needs the ``[spark]`` extra and Java 17). For one int ``--seed`` both
+release the same sets (keyed draws, :mod:`dpcore.mechanisms.keyed`). Without ``--seed`` a fresh seed is drawn
 from the operating system.
 
 The seed is never written to the output: the noise is a function of (seed, n-gram), so whoever knows
@@ -146,7 +146,7 @@ class CliError(Exception):
 
 def _run_release(args, progress: _Progress):
     """Run dpne/dpsu on the chosen engine. Returns (BatchRelease, settings dict)."""
-    from .batch import run_dpne_local
+    from .dpne.batch import run_dpne_local
 
     seed = args.seed if args.seed is not None else secrets.randbelow(2**63)
     if seed < 0:
@@ -159,7 +159,7 @@ def _run_release(args, progress: _Progress):
                   eta=eta, noise_decay=c, pruning=pruning, selection=args.selection)
     _validate(params)
     if args.engine == "spark":
-        from .spark_engine import run_dpne_spark
+        from .dpne.spark_engine import run_dpne_spark
 
         progress.status("Spark: starting")
         rel = run_dpne_spark(args.input, seed=seed, user_column=args.user_column, text_column=args.text_column,
@@ -181,7 +181,7 @@ def _run_release(args, progress: _Progress):
 
 def _validate(params: dict) -> None:
     """The library's own checks (one message naming parameter, rule and value), before reading any data."""
-    from .dpne import dpne_noise_scales, spurious_threshold
+    from .dpne.accounting import dpne_noise_scales, spurious_threshold
     from .validation import check_choice, check_int
 
     dpne_noise_scales(params["epsilon"], params["delta"], max_length=params["max_length"],
@@ -300,9 +300,10 @@ def _read_release_dir(path: Path) -> dict[int, list[tuple[str, ...]]]:
 
 
 def _run_coverage(args, progress: _Progress) -> None:
-    from .dpne import EVALUATION_ONLY, KANONYMITY_LABEL, kanonymity_coverage
-    from .ngrams import build_ngram_index
-    from .stream import read_token_corpus
+    from .dpne.accounting import EVALUATION_ONLY, KANONYMITY_LABEL
+    from .dpne.evaluation import kanonymity_coverage
+    from .text.ngrams import build_ngram_index
+    from .text.stream import read_token_corpus
 
     try:
         ks = tuple(int(x) for x in args.ks.split(",") if x.strip())
@@ -336,15 +337,15 @@ def _run_coverage(args, progress: _Progress) -> None:
 
 
 def _input_bytes(path) -> int:
-    from .stream import input_files
+    from .text.stream import input_files
 
     return sum(os.path.getsize(f) for f in input_files(path))
 
 
 def main(argv=None) -> int:
     """Entry point of ``python -m dpcore``. Returns the exit code (0 ok, 2 bad input or parameters)."""
-    from .spark_engine import EngineUnavailable  # numpy only; pyspark is imported when the engine runs
-    from .stream import InputError
+    from .dpne.spark_engine import EngineUnavailable# numpy only; pyspark is imported when the engine runs
+    from .text.stream import InputError
 
     parser = build_parser()
     args = parser.parse_args(argv)  # exits with code 2 on a usage error

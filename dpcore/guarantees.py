@@ -1,8 +1,9 @@
 """One vocabulary for what a release promises (SPEC §3b; issue "Honest guarantees").
 
 Every release in dpcore carries a :class:`Guarantee`. Its *kind* decides everything a page shows:
-the badge colour, icon and words are derived here, never chosen by a page, so no page can show a
-stronger promise than the mechanism keeps.
+its level (green / orange / red: the class of the promise, below) and its words are derived here, never
+chosen by a page, so no page can show a stronger promise than the mechanism keeps. How a level is drawn
+(the badge's colour and icon) is dpui's (:mod:`dpui.charts`).
 
 Kinds, strongest first:
 
@@ -65,13 +66,13 @@ LOCAL_SENSITIVITY_LABEL = ("not DP — noise scaled to a sensitivity measured on
 measures its sensitivity again, so the noise scale itself differs between the two and reveals membership — the
 audit of the Bayesian page's own pair finds ε_lower far above the ε the noise was set from."""
 
-_STYLE = {  # kind -> (colour, icon, words that say the strength without colour)
-    PURE_DP: ("green", "🔒", "DP"),
-    APPROXIMATE_DP: ("green", "🔒", "DP"),
-    RANDOM_DP: ("orange", "⚠️", "weaker than DP"),
-    LOCAL_SENSITIVITY: ("orange", "⚠️", "not DP"),
-    K_ANONYMITY: ("red", "⛔", "not DP"),
-    NO_PROTECTION: ("red", "⛔", "no protection"),
+_STYLE = {  # kind -> (level, words that say the strength without colour); the icon is drawn by dpui
+    PURE_DP: ("green", "DP"),
+    APPROXIMATE_DP: ("green", "DP"),
+    RANDOM_DP: ("orange", "weaker than DP"),
+    LOCAL_SENSITIVITY: ("orange", "not DP"),
+    K_ANONYMITY: ("red", "not DP"),
+    NO_PROTECTION: ("red", "no protection"),
 }
 
 
@@ -139,22 +140,19 @@ class Guarantee:
 
     @property
     def colour(self) -> str:
-        """Badge colour: green only when :attr:`is_dp`; orange for random DP, local sensitivity and
-        DP conditional on a non-private step; red for k-anonymity and no protection."""
+        """The guarantee's level, "green" | "orange" | "red" (data, not rendering: dpui draws the badge's colour
+        and icon from it): green only when :attr:`is_dp`; orange for random DP, local sensitivity and DP
+        conditional on a non-private step; red for k-anonymity and no protection."""
         if self.kind in (PURE_DP, APPROXIMATE_DP) and self.conditional_on:
             return "orange"
         return _STYLE[self.kind][0]
-
-    @property
-    def icon(self) -> str:
-        return "⚠️" if self.colour == "orange" and self.kind in (PURE_DP, APPROXIMATE_DP) else _STYLE[self.kind][1]
 
     @property
     def strength(self) -> str:
         """Words that carry the strength without colour: "DP", "weaker than DP", "not DP", "no protection"."""
         if self.kind in (PURE_DP, APPROXIMATE_DP) and self.conditional_on:
             return "DP for part of the release only"
-        return _STYLE[self.kind][2]
+        return _STYLE[self.kind][1]
 
     @property
     def label(self) -> str:

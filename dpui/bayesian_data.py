@@ -13,10 +13,11 @@ import streamlit as st
 
 from typing import NamedTuple
 
-from dpcore import kl_divergence, ngram_counts
+from dpcore.metrics import kl_divergence
+from dpcore import ngram_counts
 from dpcore.bayesian import bayesian_statistics
-from dpcore.bayesian_baselines import public_baseline
-from dpcore.bayesian_experiments import kl_vs_k, summarise
+from dpcore.bayesian.baselines import public_baseline
+from dpcore.bayesian import kl_vs_k, summarise
 from dpcore.specs.bayesian import (
     SWEEP_EPS,  # noqa: F401  (the ε grid of 000 Fig. 1, read by the page and the figures)
     BayesianKlEpsilonSpec,

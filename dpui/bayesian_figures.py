@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from dpcore.bayesian_experiments import BAYESIAN, BAYESIAN_STRICT, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, summarise
+from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, summarise
 
 from .bayesian_data import SWEEP_EPS, eps_sweep, k_sweep
 from .charts import NEUTRAL, REFERENCE, band_figure, mechanism_style, rgba, series_style
@@ -163,6 +163,6 @@ def tuning_figure(res, inside) -> tuple[go.Figure, str, pd.DataFrame]:
 
 
 # what is computed from an upload is given back with it (issue 25)
-from . import uploads as _uploads  # noqa: E402
+from . import uploads as _uploads  # noqa: E402 (at the end: the functions above are what dpui.uploads registers)
 
 _uploads.track_caches(globals())

@@ -18,7 +18,6 @@ S_OPTIONS = (1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 1
 DEFAULT_W = 2
 """W's default (000 §4.3: W = |U|/1000, ≈ 2 for the sample corpus)."""
 DEFAULT_K = 10
-from .calibration import CALIBRATION_LABELS  # noqa: E402,F401  (auto / classic / analytic; kept for importers)
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,7 @@ def widget_values(spec, fields) -> dict:
 
 
 def guarantee_settings(data: str = "chat") -> dict:
-    """The page's caps that its guarantees name, as keywords of :func:`dpcore.mechanism_guarantees` (W, K, L as
+    """The page's caps that its guarantees name, as keywords of :func:`dpcore.lab.review.mechanism_guarantees` (W, K, L as
     ``max_items``, N_max as ``max_users``): this session's values where the page has set them, else the page's
     own defaults (N_max's follows the data choice). The home page shows these, so it says what the page uses."""
     from .bayesian_modes import DEFAULT_L, default_n_max

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 import streamlit as st
 
-from dpcore import kl_divergence
+from dpcore.metrics import kl_divergence
 from dpcore.specs import BayesianSpec, derive_rng
 
 _IN_URL = {"bind": "query-params", "persist_state": "session"}

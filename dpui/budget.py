@@ -8,7 +8,7 @@ another with :func:`record_release` (e.g. from a tab's button). What is counted:
 The experiments (sweeps over ε, the DPSU baselines, the η chart) draw further releases that the panel says it
 does not count — counting every curve point would make every total meaningless at once. The list is kept per corpus (its content
 hash) for the session; "Reset" empties it. The maths — one entry per release and their composition with
-dp_accounting's PLD accountant — is :mod:`dpcore.budget`.
+dp_accounting's PLD accountant — is :mod:`dpcore.lab.budget`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from dpcore.budget import BudgetEntry, budget_entry, compose_releases
+from dpcore.lab.budget import BudgetEntry, budget_entry, compose_releases
 
 __all__ = ["session_budget", "record_reviews", "record_release", "budget_entries"]
 
@@ -91,8 +91,8 @@ def _add(items: Iterable[tuple[str, BudgetEntry | None]], *, render: bool) -> No
 
 
 def record_reviews(items: Iterable[tuple[str, object]]) -> None:
-    """Record the releases of the reviewer's panel: ``(name, dpcore.review.Review)`` pairs (a Review built from
-    a release carries its :class:`~dpcore.budget.BudgetEntry`; a custom review of a lecture example has none)."""
+    """Record the releases of the reviewer's panel: ``(name, dpcore.lab.review.Review)`` pairs (a Review built from
+    a release carries its :class:`~dpcore.lab.budget.BudgetEntry`; a custom review of a lecture example has none)."""
     _add(((name, getattr(rev, "session_entry", None)) for name, rev in items), render=True)
 
 

@@ -2,7 +2,7 @@
 
 Options (also the URL values): ``auto`` (default: classic below ε = 1, analytic from 1), ``classic`` (as in
 the paper; proven for ε < 1) and ``analytic`` (Balle & Wang 2018, tight). Beside the choice the page shows
-both σ and the *true* δ of the classic σ (dpcore.classic_true_delta), so a student sees what the classic
+both σ and the *true* δ of the classic σ (dpcore.mechanisms.classic_true_delta), so a student sees what the classic
 σ promises at ε ≥ 1.
 """
 
@@ -20,7 +20,7 @@ CALIBRATION_LABELS = CALIBRATION_CAPTIONS
 
 def calibration_radio(*, key: str, label: str = "Gaussian calibration") -> str:
     """The calibration radio, bound to the URL under ``key``; returns the option chosen ("auto" by default).
-    Resolve it with :func:`dpcore.resolve_calibration` (ε decides what "auto" means)."""
+    Resolve it with :func:`dpcore.mechanisms.resolve_calibration` (ε decides what "auto" means)."""
     # options are the short URL values; the words go in captions (a format_func would put the words in the URL)
     return st.radio(label, tuple(CALIBRATION_LABELS), captions=tuple(CALIBRATION_CAPTIONS.values()), key=key,
                     bind="query-params", persist_state="session",
@@ -34,8 +34,8 @@ def calibration_note(*, choice: str, epsilon: float, delta: float, sigma_classic
     """Show which calibration is used, both σ and the classic σ's true δ; returns the resolved method."""
     import dpcore
 
-    used = dpcore.resolve_calibration(choice, epsilon)
-    true_delta = dpcore.classic_true_delta(epsilon, delta)
+    used = dpcore.mechanisms.resolve_calibration(choice, epsilon)
+    true_delta = dpcore.mechanisms.classic_true_delta(epsilon, delta)
     ratio = true_delta / delta
     text = (f"Calibration used: **{used}**{' (auto)' if choice == 'auto' else ''}. "
             f"{unit} classic = {sigma_classic:.4g} (its true δ = {true_delta:.3g}, {ratio:.3g} × the stated "

@@ -175,7 +175,7 @@ def decade_ticks(fig: go.Figure) -> go.Figure:
         match = spec.get("matches")
         root = f"{name[0]}axis{match[1:]}" if match else name
         groups.setdefault(root, []).append(name)
-    for root, names in groups.items():
+    for names in groups.values():
         if not any(axes[n].get("type") == "log" for n in names) or any("tickvals" in axes[n] for n in names):
             continue
         data = np.array([v for n in names for v in values.get(n, [])], dtype=float)
@@ -335,12 +335,23 @@ def badge_help(guarantee) -> str:
     return f"**{g.strength}: {g.label}.** {g.promise}"
 
 
+GUARANTEE_ICONS = {"green": "🔒", "orange": "⚠️", "red": "⛔"}
+"""The badge icon of each guarantee level (dpcore.guarantees.Guarantee.colour: green / orange / red)."""
+BADGE_COLOURS = {"green": "green", "orange": "orange", "red": "red"}
+"""The st.badge colour of each guarantee level."""
+
+
+def guarantee_icon(guarantee) -> str:
+    """The badge icon of a guarantee: 🔒 proven DP, ⚠️ weaker than DP or DP of part of the release, ⛔ none."""
+    return GUARANTEE_ICONS[_check_guarantee(guarantee).colour]
+
+
 def guarantee_badge(guarantee, *, name: str = "") -> None:
     """Show a release's guarantee: colour, icon and words all derived from the Guarantee's kind (never from
     text matching). Green only for a proven ε-DP / (ε, δ)-DP; orange for random DP, a sensitivity measured
     on the private data, or DP of part of the release; red for k-anonymity and no protection. The chip holds
     the short label; hovering it shows the full sentence (and chips wrap rather than cut: dpui.page_style)."""
-    st.badge(badge_text(guarantee, name=name), icon=guarantee.icon, color=guarantee.colour,
+    st.badge(badge_text(guarantee, name=name), icon=guarantee_icon(guarantee), color=BADGE_COLOURS[guarantee.colour],
              help=badge_help(guarantee))
 
 

@@ -30,8 +30,11 @@ import threading
 
 import streamlit as st
 
-from dpcore import UPLOAD_LIMITS, Corpus, CorpusError, load_real_corpus, load_sample_corpus, peek_columns, quote
-from dpcore.corpus import PAPER_CACHE_VERSION, data_cache_dir
+from dpcore.text import UPLOAD_LIMITS, peek_columns
+from dpcore import Corpus, CorpusError, load_real_corpus, load_sample_corpus
+from dpcore.quoting import quote
+from dpcore.text.corpus import PAPER_CACHE_VERSION
+from dpcore.text import data_cache_dir
 
 from . import uploads
 from .errors import show_error
@@ -134,7 +137,7 @@ def _column_label(name: str) -> str:
 def upload_panel() -> Corpus | None:
     """File uploader and column pickers; returns this session's uploaded corpus or None (with a message).
 
-    The file is read within :data:`dpcore.UPLOAD_LIMITS` and held for this session only
+    The file is read within :data:`dpcore.text.UPLOAD_LIMITS` and held for this session only
     (:mod:`dpui.uploads`); the session state keeps which file and columns it is (``UPLOADED_KEY``), not the
     corpus. A file that cannot be used gives an error and no corpus: the page then says so and waits
     (:func:`missing_upload_message`) instead of computing on another corpus.

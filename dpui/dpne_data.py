@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dpcore import dpne_vs_dpsu_reason, kanonymity_coverage, pruning_chain, reason_length, text_profile
+from dpcore.text import dpne_vs_dpsu_reason, reason_length, text_profile
+from dpcore.dpne import kanonymity_coverage, pruning_chain
 from dpcore.specs import DpneSpec
 from dpcore.specs.dpne import ETA_GRID, INDEX_LENGTH
 
@@ -69,12 +70,12 @@ def _coverage(corpus_hash, run_key, ks: tuple, _spec, _corpus):
 
 
 def coverage(spec: DpneSpec, ks: tuple, corpus):
-    """dpcore.kanonymity_coverage of the page's DPNE run (evaluation only), cached with the run's key and the K."""
+    """dpcore.dpne.kanonymity_coverage of the page's DPNE run (evaluation only), cached with the run's key and the K."""
     return _coverage(corpus.content_hash, spec.key(without=("eta_grid",)), tuple(ks), spec, corpus)
 
 
 def chat_epsilon_sentence() -> str | None:
-    """What ε DPNE needs on the real chat (dpcore.paper_results.dpne_epsilon_sweep, measured by scripts/paper_compare.py
+    """What ε DPNE needs on the real chat (dpcore.lab.paper_results.dpne_epsilon_sweep, measured by scripts/paper_compare.py
     into the results file, mean over seeds), or None when the file has no such entry."""
     from .paper_vs_here import load_results
 
@@ -103,7 +104,7 @@ def _why_dpne(corpus_hash, run_key, _spec, _corpus) -> str | None:
 
 
 def why_dpne(spec: DpneSpec, corpus) -> str | None:
-    """dpcore.dpne_vs_dpsu_reason for the page's DPNE run: dpcore.pruning_chain at K = WHY_K and the corpus's text
+    """dpcore.text.dpne_vs_dpsu_reason for the page's DPNE run: dpcore.dpne.pruning_chain at K = WHY_K and the corpus's text
     profile (evaluation only). None when the run does not use the random selection and the weighted policy (the
     chain's expected weights assume both)."""
     return _why_dpne(corpus.content_hash, spec.key(without=("eta_grid",)), spec, corpus)

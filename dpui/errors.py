@@ -3,7 +3,7 @@
 Streamlit renders the body of ``st.error``, ``st.warning``, ``st.caption`` and ``st.markdown`` as Markdown
 (links, images, emoji and colour directives, LaTeX, autolinks). Text that came from a user (a file name, a
 column name, a cell, a URL parameter) and dpcore's plain-text messages that quote it
-(:func:`dpcore.quote`) go through :func:`plain_text` first, so they display as the characters they are
+(:func:`dpcore.quoting.quote`) go through :func:`plain_text` first, so they display as the characters they are
 and never as an image the browser fetches or a link (issue 25).
 """
 
@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from dpcore import quote
+from dpcore.quoting import quote
 
 __all__ = ["user_errors", "show_error", "plain_text", "user_value", "MAX_MESSAGE"]
 
@@ -48,7 +48,7 @@ def plain_text(text, *, inline: bool = False) -> str:
 
 def user_value(value, limit: int = 80) -> str:
     """A value from a user (file or column name, URL parameter) for a Markdown label: shortened, control
-    characters escaped (:func:`dpcore.quote`, without quotes around a string) and :func:`plain_text`."""
+    characters escaped (:func:`dpcore.quoting.quote`, without quotes around a string) and :func:`plain_text`."""
     return plain_text(quote(value, limit, bare=True), inline=True)
 
 

@@ -31,8 +31,11 @@ from urllib.parse import urlparse
 
 import streamlit as st
 
-from dpcore import exercises as _exercises
-from dpcore.exercises import CHOICE, Exercise, exercise_link, exercise_sheet, sheet_filename
+from dpcore.lab import exercises as _exercises
+from .exercise_keys import widget_settings
+from dpcore.lab.exercises import CHOICE, Exercise
+
+from .exercise_sheets import exercise_link, exercise_sheet, sheet_filename
 
 from .errors import plain_text, user_value
 from .state import explicitly_set, forget_link_value
@@ -104,7 +107,7 @@ _forget_link_value = forget_link_value  # (moved to dpui.state: the sidebar's ol
 def apply_settings(ex: Exercise) -> None:
     """Write the exercise's widget values into session state (and drop clashing URL parameters). An exercise
     that depends on data names its corpus (``corpus``: the sidebar's data choice, e.g. chat or classroom)."""
-    for key, value in ex.settings.items():
+    for key, value in widget_settings(ex).items():  # dpcore parameter names → this page's widget keys
         _forget_link_value(key)
         st.session_state[key] = value
         explicitly_set().add(key)  # a shared setting the exercise sets travels to the other pages

@@ -13,7 +13,7 @@ import streamlit as st
 
 def _plain(v):
     from dpcore.guarantees import Guarantee
-    from dpcore.review import Review
+    from dpcore.lab.review import Review
 
     if isinstance(v, (Guarantee, Review)):  # exports carry the whole guarantee (kind, ε, δ, γ, label, promise)
         return v.to_dict()

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from dpcore import laplace_pdf, laplace_privacy_loss
-from dpcore.lecture import CANDIDATE_CITIES, SOCIETY_MEMBERS
+from dpcore.mechanisms import laplace_pdf, laplace_privacy_loss
+from dpcore.lab.lecture import CANDIDATE_CITIES, SOCIETY_MEMBERS
 
 from .charts import REFERENCE, cell_axes, grid_figure, series_style
 

@@ -41,6 +41,10 @@ class Page:
 
 HOME = Page(HOME_PATH, "Home", "🏠")
 
+SOURCE_PAGE_TITLES: Mapping[str, str] = {"001": "Mechanisms 101", "000": "Bayesian n-gram DP",
+                                         "003": "DP n-gram extraction", "004": "TopicDP"}
+"""The page of each source paper (dpcore names a mechanism's source, e.g. in dpcore.lab.review.mechanism_guarantees)."""
+
 PAGES: tuple[Page, ...] = (
     Page("pages/1_Mechanisms_101.py", "Mechanisms 101", "🎓",
          "The lecture demos: two Laplace densities and the privacy loss L(y) against ε; global sensitivity "

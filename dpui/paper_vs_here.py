@@ -13,14 +13,14 @@ It draws an expander with
   settings on the real chat, and on the synthetic paper-size corpus;
 * a table: quantity, the paper's number and its table/figure, ours at the same settings (on the real chat's
   920 people and on the synthetic paper-size corpus, side by side, where both were measured), and the
-  one-line verdicts (reproduced or not, with the measured reason) of :mod:`dpcore.paper_results`.
+  one-line verdicts (reproduced or not, with the measured reason) of :mod:`dpcore.lab.paper_results`.
 
 Ours are **not** computed here: at paper scale 003's Table 4 alone runs DPNE and three DPSU variants five
-times on 100,000 users. ``scripts/paper_compare.py`` runs the ``dpcore.paper_results.compare_*`` functions
+times on 100,000 users. ``scripts/paper_compare.py`` runs the ``dpcore.lab.paper_results.compare_*`` functions
 and writes ``sample_data/paper_comparisons.json``; this module reads it, says when and on which corpus
 (content hash) it was measured, and flags the numbers as stale when the corpus they were measured on is
 loaded here with another content hash. The paper's numbers in the file are the ones the compare functions
-took from :mod:`dpcore.paper_results` (tests/test_paper_vs_here.py checks they still match). No maths here.
+took from :mod:`dpcore.lab.paper_results` (tests/test_paper_vs_here.py checks they still match). No maths here.
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from dpcore import paper_results as pr
-from dpcore.bayesian_experiments import kl_vs_epsilon
-from dpcore.dpne import dpne
+from dpcore.lab import paper_results as pr
+from dpcore.bayesian import kl_vs_epsilon
+from dpcore.dpne import dpne_extract
 
 from . import corpus_panel
 from .state import explicitly_set
@@ -63,7 +63,7 @@ SECTIONS = {
     "1_Mechanisms_101": PaperSection(
         "lecture_001", "001: the lecture's worked numbers",
         "Habernal's lecture 4 works its examples out by hand. Ours: the same numbers recomputed by the functions "
-        "this page draws with (dpcore.lecture, dpcore.laplace_scale), on the lecture's own data.",
+        "this page draws with (dpcore.lab.lecture, dpcore.mechanisms.laplace_scale), on the lecture's own data.",
         live=pr.compare_lecture_001),
     "2_Bayesian_ngram_DP": PaperSection(
         "bayesian_fig1", "000 Fig. 1: KL of BayesianDP vs Laplace at ε = 0.1",
@@ -108,7 +108,7 @@ def _defaults(fn) -> dict:
 
 
 def preset(page: str, entry: dict | None = None, *, data: str | None = None) -> dict:
-    """The widget values (key → value) that put ``page`` at the paper's settings, from dpcore.paper_results
+    """The widget values (key → value) that put ``page`` at the paper's settings, from dpcore.lab.paper_results
     (and, for what the paper leaves open, the defaults of the compare function that measured ours).
 
     ``data``: the data choice (``corpus``); by default the real chat on a page compared on it (``real``), else the
@@ -121,7 +121,7 @@ def preset(page: str, entry: dict | None = None, *, data: str | None = None) -> 
     if page == "1_Mechanisms_101":  # no corpus: the shared corpus settings are left alone
         return {"eps": pr.LECTURE_SETTINGS["epsilon"], "m101_scale_mode": "from ε"}
     if page == "3_DP_ngram_extraction":
-        s, dp = pr.TABLE4_SETTINGS, _defaults(dpne)
+        s, dp = pr.TABLE4_SETTINGS, _defaults(dpne_extract)
         return {**shared, "eps": s["epsilon"], "delta": s["delta"], "dpne_delta0": s["contribution_limit"],
                 "dpne_eta": s["eta"], "dpne_T": s["max_length"], "dpne_c": dp["noise_decay"],
                 "dpne_pruning": dp["pruning"], "dpne_selection": dp["selection"], "dpne_policy": dp["policy"]}
@@ -260,7 +260,7 @@ def reason_sections(entry: dict, reason: dict | None, real: dict | None = None) 
         out.append("**What ε it takes on the real chat:** " + real["epsilon_sweep"]["sentence"])
     if reason:
         out.append("**Why the synthetic text differs, measured (one DPNE run at Table 4's settings, "
-                   "`dpcore.pruning_chain`):** " + reason["chain_reason"])
+                   "`dpcore.dpne.pruning_chain`):** " + reason["chain_reason"])
         sc = reason["at_paper_users"]
         users = ("**Is it the number of users?** " + (real["users_reason"] + " " if real and real.get("users_reason")
                                                       else ""))
@@ -305,7 +305,7 @@ def live_entry(section: PaperSection) -> dict:
     c = section.live()
     return {"reported": next(k for k, v in vars(pr).items() if v is c.reported), "rows": c.rows,
             "reproduced": c.reproduced, "verdict": c.verdict, "seeds": c.seeds, "settings": c.settings,
-            "live": f"dpcore.paper_results.{section.live.__name__}"}
+            "live": f"dpcore.lab.paper_results.{section.live.__name__}"}
 
 
 STAMP = ("date", "commit", "dpcore_version", "wall_seconds", "cpu_seconds", "loadavg")

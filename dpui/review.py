@@ -1,5 +1,5 @@
 """The reviewer's panel (issue 9 item 3): one expander per page with the full guarantee, the noise in the
-answer's units, the warnings (rule and fix) and the total budget. All numbers come from dpcore.review; this
+answer's units, the warnings (rule and fix) and the total budget. All numbers come from dpcore.lab.review; this
 module only lays them out.
 
 Collapsed by default; open when the address has ``review=1`` (share a link that opens it).
@@ -20,7 +20,7 @@ def review_requested() -> bool:
 
 
 def _items(reviews) -> list[tuple[str, object]]:
-    from dpcore.review import Review
+    from dpcore.lab.review import Review
 
     if isinstance(reviews, Review):
         return [("", reviews)]
@@ -31,7 +31,7 @@ def _items(reviews) -> list[tuple[str, object]]:
         else:
             name, rev = item
             if not isinstance(rev, Review):
-                raise TypeError(f"reviews must hold dpcore.review.Review objects, got {type(rev).__name__}")
+                raise TypeError(f"reviews must hold dpcore.lab.review.Review objects, got {type(rev).__name__}")
             out.append((str(name), rev))
     return out
 
@@ -40,12 +40,12 @@ def reviewer_panel(reviews, *, budget=None, extra_warnings: Sequence = (), title
     """Show the reviewer's panel.
 
     Args:
-      reviews: a :class:`dpcore.review.Review` or a list of ``(mechanism name, Review)`` pairs (one per
-        release the page shows), built with :func:`dpcore.review.review`.
-      budget: the page's total budget (:class:`dpcore.review.BudgetStatement`) when it differs from the
+      reviews: a :class:`dpcore.lab.review.Review` or a list of ``(mechanism name, Review)`` pairs (one per
+        release the page shows), built with :func:`dpcore.lab.review_release`.
+      budget: the page's total budget (:class:`dpcore.lab.review.BudgetStatement`) when it differs from the
         releases' own (e.g. several releases composed); default: each release's budget.
-      extra_warnings: page-level :class:`dpcore.review.ReviewWarning` records (e.g. from
-        :func:`dpcore.review.review_warnings` for settings not carried by a release).
+      extra_warnings: page-level :class:`dpcore.lab.review.ReviewWarning` records (e.g. from
+        :func:`dpcore.lab.review.review_warnings` for settings not carried by a release).
     """
     from dpui.charts import guarantee_badge
     from dpui.exercises import HIDDEN, answer_hidden

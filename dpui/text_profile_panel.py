@@ -1,5 +1,5 @@
 """“What this text looks like” (issue 20 item 4): the selected corpus beside the real chat one, on the DP n-gram
-extraction and Bayesian pages. No maths here: :func:`dpcore.text_profile` computes, this module caches and draws.
+extraction and Bayesian pages. No maths here: :func:`dpcore.text.profile` computes, this module caches and draws.
 
 The comparison is made at the same number of people where the corpora differ in size (a corpus with more users
 shares more k-grams): the real chat's private part (920 people) beside the selected corpus's first 920 users, and
@@ -19,8 +19,8 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from dpcore import TextProfile, text_profile
-from dpcore.paper_results import TABLE2_REDDIT
+from dpcore.text import TextProfile, text_profile
+from dpcore.lab.paper_results import TABLE2_REDDIT
 
 from .charts import series_style, show_figure
 from .corpus_panel import REAL_PEOPLE, real_corpus, sample_corpus
@@ -35,7 +35,7 @@ k-gram sets of every length (about a minute at 100,000 users); the profile at th
 
 @st.cache_resource(show_spinner="Profiling the text (distinct k-grams per person) …", max_entries=12)
 def profile_for(corpus_hash: str, max_users: int | None, _corpus) -> TextProfile:
-    """dpcore.text_profile of the corpus (its first ``max_users`` users when given), k = 1…9, K = 10 and 100."""
+    """dpcore.text.text_profile of the corpus (its first ``max_users`` users when given), k = 1…9, K = 10 and 100."""
     return text_profile(_corpus, max_k=MAX_K, ks=KS, max_users=max_users)
 
 
@@ -60,7 +60,7 @@ def _chat_is_pinned() -> bool:
     split seed; tests/test_real_corpus.py pins the content hashes of exactly that)."""
     from importlib import metadata
 
-    from dpcore.real_corpus import SPLIT_SEED
+    from dpcore.text.real_corpus import SPLIT_SEED
 
     try:
         return metadata.version("chitchat-dataset") == "0.9.0" and SPLIT_SEED == 20180502

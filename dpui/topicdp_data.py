@@ -11,17 +11,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dpcore import (
-    LdaSettings,
-    SamplerSettings,
-    document_term_data,
-    fit_topic_model,
-    load_topic_model,
-    save_topic_model,
-)
+from dpcore import LdaSettings, fit_topic_model
+from dpcore.topicdp import SamplerSettings, document_term_data, load_topic_model, save_topic_model
 from dpcore import topicdp as tdp
 from dpcore.specs.topicdp import TopicDpCurveSpec
-from dpcore.topic_prompts import prompt_documents, prompt_survival, prompt_survival_curve
+from dpcore.topicdp.prompts import prompt_documents, prompt_survival, prompt_survival_curve
 
 from .state import rng_for
 
@@ -86,7 +80,7 @@ def prompt_docs_for(corpus_hash: str, words: tuple[str, ...], _corpus):
 @st.cache_data(show_spinner="Matching topics to prompts after noise …", max_entries=16)
 def survival_for(corpus_hash: str, lda: LdaSettings, m: int, n: int, delta: float, delta_s: float, gamma: float,
                  seed: int, _table, _docs):
-    """Topics kept after each mechanism's noise over ε = 1 … 10,000 (dpcore.prompt_survival_curve); the seed
+    """Topics kept after each mechanism's noise over ε = 1 … 10,000 (dpcore.topicdp.prompt_survival_curve); the seed
     is in the key, the noise is drawn from it."""
     return prompt_survival_curve(_table, _docs, sensitivity=delta_s, delta=delta, gamma=gamma, seed=seed)
 
@@ -94,7 +88,7 @@ def survival_for(corpus_hash: str, lda: LdaSettings, m: int, n: int, delta: floa
 @st.cache_data(show_spinner=False, max_entries=64)
 def survival_now(corpus_hash: str, lda: LdaSettings, m: int, n: int, epsilon: float, delta: float, delta_s: float,
                  gamma: float, seed: int, _table, _docs):
-    """Topics kept at the page's ε (20 fresh draws per mechanism, dpcore.prompt_survival)."""
+    """Topics kept at the page's ε (20 fresh draws per mechanism, dpcore.topicdp.prompt_survival)."""
     releases = tdp.release_all(_table.matrix, epsilon=epsilon, delta=delta, sensitivity=delta_s, gamma=gamma,
                                rng=rng_for(seed, "topicdp", "prompts", m, n, gamma, epsilon, delta))
     return prompt_survival(_table, _docs, releases, draws=20,

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from dpcore import sensitivity_sampler_size
-from dpcore import topic_vips as tv
+from dpcore.topicdp import sensitivity_sampler_size
+from dpcore.topicdp import vips_comparison as tv
 from dpcore import topicdp as tdp
 
 from .charts import NEUTRAL, REFERENCE, band_figure, mechanism_style, rgba, series_style

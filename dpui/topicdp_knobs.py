@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dpcore import LdaSettings, SamplerSettings
+from dpcore import LdaSettings
+from dpcore.topicdp import SamplerSettings
 
 from .errors import user_errors
 from .state import IN_URL

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dpcore.topic_prompts import MATCH_RULE
+from dpcore.topicdp.prompts import MATCH_RULE
 
 from .charts import guarantee_badge
 from .exercises import spoiler

@@ -1,10 +1,10 @@
 """VIPS-LDA on the TopicDP page (issue 23): its knobs, cached loaders and panels. All maths is dpcore
-(:mod:`dpcore.vips`, :mod:`dpcore.topic_vips`); this module caches it and lays it out.
+(:mod:`dpcore.topicdp.vips`, :mod:`dpcore.topicdp.vips_comparison`); this module caches it and lays it out.
 
 Caching by dependency: the one-time setup (public vocabulary and start, private counts, the non-private twin) per
-corpus and K (``st.cache_resource``; the start and the twin are also on disk, dpcore.topic_vips); a release per
+corpus and K (``st.cache_resource``; the start and the twin are also on disk, dpcore.topicdp.vips_comparison); a release per
 (corpus, K, B, J, seed, ε, δ) (``st.cache_data``: the seed is in the key). A J = 1 release at a new ε costs one σ
-calibration and one draw of K·V normals (dpcore.vips caches the first E-step per counts and start).
+calibration and one draw of K·V normals (dpcore.topicdp.vips caches the first E-step per counts and start).
 """
 
 from __future__ import annotations
@@ -14,15 +14,10 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from dpcore import topic_vips as tv
+from dpcore.topicdp import vips_comparison as tv
 from dpcore.specs.topicdp import vips_salt
-from dpcore.topic_prompts import prompt_documents
-from dpcore.vips import (
-    DEFAULT_CLIP_NORM,
-    DEFAULT_ITERATIONS,
-    VIPS_ACCOUNTANT,
-    vips_epsilon,
-)
+from dpcore.topicdp.prompts import prompt_documents
+from dpcore.topicdp import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS, VIPS_ACCOUNTANT, vips_epsilon
 
 from . import uploads
 from .exercises import spoiler
@@ -116,7 +111,7 @@ def public_curve_for(private_hash: str, public_hash: str, lda, parameter: str, v
 @st.cache_data(show_spinner=False, max_entries=64)
 def means_for(private_hash: str, public_hash: str, lda, m: int, n: int, clip: float, iterations: int, epsilon: float,
               delta: float, delta_s: float, gamma: float, seed: int, public_name: str, _setup, _model, _table) -> dict:
-    """Mean L1 of every mechanism at the page's ε on the page's table (dpcore.topic_vips.mean_l1_at)."""
+    """Mean L1 of every mechanism at the page's ε on the page's table (dpcore.topicdp.vips_comparison.mean_l1_at)."""
     rng = rng_for(seed, "topicdp", "vips-means", epsilon, delta, m, n, gamma, delta_s, clip, iterations, _setup.n_topics)
     return tv.mean_l1_at(_setup, model=_model, table=_table, epsilon=epsilon, delta=delta, delta_s=delta_s,
                          clip_norm=clip, iterations=iterations, repetitions=chart_draws(_setup, iterations, 20), rng=rng)
@@ -265,7 +260,7 @@ def tab(v: VipsOnPage, lda, table, *, eps: float, delta: float, delta_s: float, 
     st.metric(f"TopicDP (as in the thesis) needs this ε for VIPS-LDA's mean L1 at ε = {eps:g}",
               spoiler("topicdp_vips_equivalent", "out of reach" if now is None else f"{now:,.4g}"),
               help=f"VIPS-LDA's mean L1 at ε = {eps:g} on the page's table is {mean:.3g}; the ε where TopicDP's mean L1 "
-                   "(the same draws at every ε, σ ∝ 1/ε) comes down to it: dpcore.topic_vips.thesis_epsilon_for_l1")
+                   "(the same draws at every ε, σ ∝ 1/ε) comes down to it: dpcore.topicdp.vips_comparison.thesis_epsilon_for_l1")
     _audit_link()
 
 

@@ -2,7 +2,7 @@
 
 A parsed upload is held for its session only (never in a cache shared between sessions):
 
-* at most one per session (a new file replaces the old one), each within :data:`dpcore.UPLOAD_LIMITS`
+* at most one per session (a new file replaces the old one), each within :data:`dpcore.text.UPLOAD_LIMITS`
   (rows, users, words and the parsed size are checked while the file is read);
 * at most :data:`TOTAL_BYTES` of parsed uploads (their estimated size) in the whole server: a new upload
   that could pass it is refused with a message until others are given back;
@@ -36,7 +36,8 @@ from pathlib import Path
 
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from dpcore import UPLOAD_LIMITS, Corpus, CorpusError, load_uploaded_corpus
+from dpcore.text import UPLOAD_LIMITS
+from dpcore import Corpus, CorpusError, load_uploaded_corpus
 
 IDLE_SECONDS = 30 * 60
 """An upload not used for this long is given back (its session reads the file again when it comes back)."""

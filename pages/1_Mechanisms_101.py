@@ -10,16 +10,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dpcore import custom_review, laplace_noise_in_units, laplace_scale
+from dpcore.lab.review import custom_review
+from dpcore.lab import laplace_noise_in_units
+from dpcore.mechanisms import laplace_scale
 from dpcore.guarantees import pure_dp
-from dpcore.lecture import (
-    BANK_DEBTS,
-    DEBT_CAP,
-    bank_debt_guarantee,
-    bank_debt_neighbours,
-    bank_debt_worst_case,
-)
-from dpcore.review import single_budget
+from dpcore.lab.lecture import BANK_DEBTS, DEBT_CAP, bank_debt_guarantee, bank_debt_neighbours, bank_debt_worst_case
+from dpcore.lab.review import single_budget
 from dpcore.specs import M101CitiesSpec, M101Spec
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui.exercises import HIDDEN, answer_hidden, spoiler

@@ -8,10 +8,12 @@ knobs: dpui.bayesian_knobs; figures: dpui.bayesian_figures; texts: dpui/page_tex
 import numpy as np
 import streamlit as st
 
-from dpcore import items_per_user, kl_divergence, review
-from dpcore.bayesian_baselines import k_anonymity_release, public_baseline
-from dpcore.bayesian_experiments import BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC
-from dpcore.paper_results import FIG1_BAYES
+from dpcore.lab.review import items_per_user
+from dpcore.metrics import kl_divergence
+from dpcore import review_release
+from dpcore.bayesian.baselines import k_anonymity_release, public_baseline
+from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC
+from dpcore.lab.paper_results import FIG1_BAYES
 from dpcore.specs import (BayesianAttackSpec, BayesianDataSweepSpec, BayesianEndToEndSpec, BayesianKlEpsilonSpec,
                           BayesianPerplexitySpec, BayesianSpec)
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
@@ -194,5 +196,5 @@ with tab_tune:
 
 text_panel(settings, k, mk.L)  # what this text looks like: shared k-grams, k-grams per person, activity
 # ------------------------------------------------------------------------------ reviewer's panel
-reviewer_panel([(f"BayesianDP {mk.mode}", review(release, n_users=counts.n_users,
+reviewer_panel([(f"BayesianDP {mk.mode}", review_release(release, n_users=counts.n_users,
                                                  user_items=items_per_user(counts.user_counts)))])

@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dpcore import EVALUATION_ONLY, KANONYMITY_LABEL, items_per_user, review
+from dpcore.dpne import EVALUATION_ONLY, KANONYMITY_LABEL
+from dpcore.lab.review import items_per_user
+from dpcore import review_release
 from dpcore.dpne import dpne_guarantee
 from dpcore.specs import DpneSpec
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
@@ -181,4 +183,4 @@ with tab_sweep:
         show_figure(fig, alt=alt, key="dpne_sweep_fig")
 
 # ------------------------------------------------------------------------------ reviewer's panel
-reviewer_panel([("DPNE", review(result, n_users=tc.n_users, user_items=items_per_user(tc)))])
+reviewer_panel([("DPNE", review_release(result, n_users=tc.n_users, user_items=items_per_user(tc)))])

@@ -12,7 +12,8 @@ dpui.topicdp_figures; VIPS-LDA's knobs, loaders and panels: dpui.topicdp_vips; t
 import pandas as pd
 import streamlit as st
 
-from dpcore import review, sensitivity_sampler_size, topic_keyword_matrix
+from dpcore import review_release, topic_keyword_matrix
+from dpcore.topicdp import sensitivity_sampler_size
 from dpcore import topicdp as tdp
 from dpcore.specs import TopicDpSpec
 from dpui import exercise_mode, export_view, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
@@ -178,5 +179,5 @@ with tabs[-1]:
                before_matched=None if survival is None else survival.before.matched)
 
 # ------------------------------------------------------------------------------ reviewer's panel
-reviewer_panel([(mech, review(rel, n_users=corpus.n_users)) for mech, rel in releases.items()]
-               + [(vipsui.NAME, review(vips.vips.release, n_users=corpus.n_users, user_items=vips.setup.user_norms))])
+reviewer_panel([(mech, review_release(rel, n_users=corpus.n_users)) for mech, rel in releases.items()]
+               + [(vipsui.NAME, review_release(vips.vips.release, n_users=corpus.n_users, user_items=vips.setup.user_norms))])

@@ -226,7 +226,7 @@ class _Model:
 @lru_cache(maxsize=1)
 def _model() -> _Model:
     """Fit the model on the real chat corpus's public split (deterministic; about 8 s of CPU, once per process)."""
-    from dpcore.real_corpus import load_real_corpus
+    from dpcore.text.real_corpus import load_real_corpus
 
     corpus = load_real_corpus("chat", which="public")
     counts = Counter(t for docs in corpus.users for d in docs for s in d.sentences for t in s)
@@ -663,7 +663,7 @@ _TOK = re.compile(r"[a-z0-9']+")
 
 
 def tokenize_text(text: str) -> list[list[str]]:
-    """The tokeniser of ``dpcore.corpus.tokenize`` (lower-case, split at . ! ? and line breaks)."""
+    """The tokeniser of ``dpcore.text.tokenize`` (lower-case, split at . ! ? and line breaks)."""
     return [t for t in (_TOK.findall(c) for c in _SENT.split(text.lower())) if t]
 
 

@@ -9,22 +9,22 @@ Run from the repository root (heavy: use nice)::
 
 ``--only`` recomputes the named comparisons and keeps the others from the existing file. Each entry
 records the corpus it ran on (size, content hash, users), the seeds, the settings, the dpcore version and
-commit, the date, wall and CPU seconds. Comparisons (all in dpcore.paper_results; no maths here):
+commit, the date, wall and CPU seconds. Comparisons (all in dpcore.lab.paper_results; no maths here):
 
-* ``table4``: 003 Table 4 and Fig. 4 (:func:`dpcore.paper_results.compare_table4`) on the paper corpus,
+* ``table4``: 003 Table 4 and Fig. 4 (:func:`dpcore.lab.paper_results.compare_table4`) on the paper corpus,
   plus 003 Table 2's statistic (distinct k-grams per user, the measured reason when the shape differs).
 * ``table4_reason``: why Table 4's shape differs here, measured on the same index: one DPNE run at Table 4's
-  settings through :func:`dpcore.pruning_chain` (which popular k-grams are candidates, thresholds, expected
+  settings through :func:`dpcore.dpne.pruning_chain` (which popular k-grams are candidates, thresholds, expected
   counts), the whole comparison at the noise of Reddit's 1.2 M users
-  (:func:`dpcore.paper_results.compare_table4_at_paper_users`, one seed) and DPNE vs DPSU-single at Δ0 = 25
+  (:func:`dpcore.lab.paper_results.compare_table4_at_paper_users`, one seed) and DPNE vs DPSU-single at Δ0 = 25
   (our users then hold about as many k-grams per Δ0 as Reddit's at Δ0 = 100: the per-user-volume hypothesis).
 * ``bayesian_fig1``: 000 Fig. 1 at ε = 0.1 on unigrams of the paper corpora, with what sets the noise
   (``context``: γ, σ_ps …), seed 0 alone (``seed0``) and the same comparison on the classroom corpora
   (``contrast``).
 * ``table4_chat``: 003 Table 4 and Fig. 4 on the real chat's 920 private people (issue 20), coverage at K = 10 and
-  100, 003 Table 2's statistic (``dpcore.text_profile``), what ε DPNE needs there
-  (:func:`dpcore.paper_results.dpne_epsilon_sweep`, at the DPNE page's settings), and the number-of-users hypothesis
-  tested against the synthetic paper-size entry (:func:`dpcore.paper_results.users_hypothesis_reason`, with both
+  100, 003 Table 2's statistic (``dpcore.text.profile``), what ε DPNE needs there
+  (:func:`dpcore.lab.paper_results.dpne_epsilon_sweep`, at the DPNE page's settings), and the number-of-users hypothesis
+  tested against the synthetic paper-size entry (:func:`dpcore.lab.paper_results.users_hypothesis_reason`, with both
   texts profiled at the chat's number of people). Minutes, not hours.
 * ``bayesian_fig1_chat``: 000 Fig. 1 at ε = 0.1 on unigrams of the real chat (private 920 people, public 395), with
   our strict variant (L = 50, N_max = 10,000, the page's defaults) and the public baseline beside.
@@ -48,11 +48,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-import dpcore  # noqa: E402
-from dpcore import bayesian_statistics, kl_divergence, paper_results as pr  # noqa: E402
-from dpcore.bayesian_experiments import kl_vs_epsilon  # noqa: E402
+import dpcore
+from dpcore.bayesian import (
+    bayesian_statistics,
+    kl_vs_epsilon,
+)
+from dpcore.lab import paper_results as pr
+from dpcore.metrics import kl_divergence
 
 OUT = ROOT / "sample_data" / "paper_comparisons.json"
 NAMES = ("table4", "table4_reason", "table4_chat", "bayesian_fig1", "bayesian_fig1_chat", "topicdp_fig52")
@@ -115,7 +119,7 @@ def table2_rows(corpus) -> list[dict]:
 
 def run_table4(seeds: int) -> dict:
     priv = dpcore.load_sample_corpus("private", size="paper")
-    index = dpcore.build_ngram_index(dpcore.encode_corpus(priv), pr.TABLE4_SETTINGS["max_length"])
+    index = dpcore.build_ngram_index(dpcore.text.encode_corpus(priv), pr.TABLE4_SETTINGS["max_length"])
     out = as_json(pr.compare_table4(index, seeds=seeds))
     del index
     out["table2"] = {"reported": "TABLE2_REDDIT", "source": pr.TABLE2_REDDIT.source, "rows": table2_rows(priv)}
@@ -124,7 +128,7 @@ def run_table4(seeds: int) -> dict:
 
 
 def _profile(p) -> dict:
-    """The parts of a dpcore.TextProfile the reasons quote (JSON: K as text)."""
+    """The parts of a dpcore.text.TextProfile the reasons quote (JSON: K as text)."""
     return {"n_users": p.n_users, "shared": {str(K): list(v) for K, v in p.shared.items()},
             "distinct_mean": list(p.distinct_mean), "distinct_median": list(p.distinct_median), "activity": p.activity()}
 
@@ -133,9 +137,9 @@ def run_table4_chat(seeds: int) -> dict:
     """Table 4 at its own settings on the real chat's private people, what ε DPNE needs there, and the
     number-of-users hypothesis against the synthetic paper-size entry of the results file."""
     priv = dpcore.load_real_corpus("chat", which="private")
-    index = dpcore.build_ngram_index(dpcore.encode_corpus(priv), pr.TABLE4_SETTINGS["max_length"])
+    index = dpcore.build_ngram_index(dpcore.text.encode_corpus(priv), pr.TABLE4_SETTINGS["max_length"])
     out = as_json(pr.compare_table4(index, seeds=seeds, Ks=(10,)))
-    prof = dpcore.text_profile(index, max_k=9, ks=(10, 100))
+    prof = dpcore.text.text_profile(index, max_k=9, ks=(10, 100))
     out["table2"] = {"reported": "TABLE2_REDDIT", "source": pr.TABLE2_REDDIT.source,
                      "rows": [{"quantity": f"distinct {k}-grams per user", "paper": pr.TABLE2_REDDIT.values["Reddit"][k - 1],
                                "here": prof.distinct_mean[k - 1]} for k in range(1, 10)]}
@@ -147,7 +151,7 @@ def run_table4_chat(seeds: int) -> dict:
     if synthetic is not None:
         paper = dpcore.load_sample_corpus("private", size="paper")
         assert paper.content_hash == synthetic["corpus"]["content_hash"], "rerun --only table4 first"
-        same = dpcore.text_profile(paper, max_k=9, ks=(10, 100), max_users=priv.n_users)
+        same = dpcore.text.text_profile(paper, max_k=9, ks=(10, 100), max_users=priv.n_users)
         out["profiles"] = {"real": _profile(prof), "synthetic_same_people": _profile(same)}
         out["users_reason"] = pr.users_hypothesis_reason(
             out["rows"], synthetic["rows"], n_real=priv.n_users, n_synthetic=synthetic["corpus"]["n_users"],
@@ -158,7 +162,7 @@ def run_table4_chat(seeds: int) -> dict:
 def run_bayesian_chat(seeds: int) -> dict:
     """000 Fig. 1 at ε = 0.1 on the real chat, the strict variant and the public baseline beside."""
     priv, pub = (dpcore.load_real_corpus("chat", which=w) for w in ("private", "public"))
-    counts = dpcore.ngram_counts(priv, pub, n=pr.FIG1_SETTINGS["n"])
+    counts = dpcore.text.ngram_counts(priv, pub, n=pr.FIG1_SETTINGS["n"])
     out = as_json(pr.compare_bayesian_fig1(counts, seeds=seeds, strict=STRICT))
     out["corpus"] = corpus_info(priv, "chat")
     out["public_corpus"] = corpus_info(pub, "chat")
@@ -171,11 +175,11 @@ def run_bayesian_chat(seeds: int) -> dict:
 def run_table4_reason(seeds: int) -> dict:
     """One seed (0) each: the chain diagnostics, the users-equivalent noise, and Δ0 = 25."""
     priv = dpcore.load_sample_corpus("private", size="paper")
-    index = dpcore.build_ngram_index(dpcore.encode_corpus(priv), pr.TABLE4_SETTINGS["max_length"])
+    index = dpcore.build_ngram_index(dpcore.text.encode_corpus(priv), pr.TABLE4_SETTINGS["max_length"])
     s = pr.TABLE4_SETTINGS
-    rel = dpcore.dpne(index, epsilon=s["epsilon"], delta=s["delta"], max_length=s["max_length"],
+    rel = dpcore.dpne_extract(index, epsilon=s["epsilon"], delta=s["delta"], max_length=s["max_length"],
                       contribution_limit=s["contribution_limit"], eta=s["eta"], rng=0)
-    chain = dpcore.pruning_chain(index, rel, K=100).rows
+    chain = dpcore.dpne.pruning_chain(index, rel, K=100).rows
     scaled = as_json(pr.compare_table4_at_paper_users(index, seeds=1))
     small_limit = 25
     sizes, _ = pr.table4_sizes(index, 1, {**s, "contribution_limit": small_limit})
@@ -192,7 +196,7 @@ def run_table4_reason(seeds: int) -> dict:
 def _bayesian(size: str, seeds: int, *, seed0: bool) -> dict:
     priv = dpcore.load_sample_corpus("private", size=size)
     pub = dpcore.load_sample_corpus("public", size=size)
-    counts = dpcore.ngram_counts(priv, pub, n=pr.FIG1_SETTINGS["n"])
+    counts = dpcore.text.ngram_counts(priv, pub, n=pr.FIG1_SETTINGS["n"])
     out = as_json(pr.compare_bayesian_fig1(counts, seeds=seeds))
     if seed0:
         out["seed0"] = as_json(pr.compare_bayesian_fig1(counts, seeds=1))["rows"]
@@ -254,8 +258,8 @@ def topicdp_inputs():
     gamma = pr.TOPICDP_SETTINGS["gamma"]
     for size in ("paper", "classroom"):
         corpus = dpcore.load_sample_corpus("private", size=size)
-        draws = dpcore.load_sensitivity_draws(corpus.content_hash)
-        model = dpcore.load_topic_model(corpus.content_hash, lda=draws.lda)
+        draws = dpcore.topicdp.load_sensitivity_draws(corpus.content_hash)
+        model = dpcore.topicdp.load_topic_model(corpus.content_hash, lda=draws.lda)
         if model is not None and draws.covers(gamma):
             return size, corpus, model, draws
     raise SystemExit("no stored LDA model and sampled sensitivities cover γ = 0.1 (not even the shipped classroom ones)")
@@ -268,7 +272,7 @@ def _topicdp_on(corpus, model, draws, seeds: int, size: str) -> dict:
     out = as_json(pr.compare_topicdp_fig52(table.matrix, delta_s=sens.delta_s, seeds=seeds))
     out["corpus"] = corpus_info(corpus, size)
     if not out["reproduced"]:
-        out["reason"] = "Behind Δ_s: " + dpcore.summarise_draws(
+        out["reason"] = "Behind Δ_s: " + dpcore.topicdp.summarise_draws(
             draws, gamma=s["gamma"], m=s["m"], n=s["n"], delta=s["delta"]).sentence
     out["draws"] = {"key": draws.key, "pairs_stored": draws.n_pairs, "h": sens.h, "k": sens.k,
                     "lda": draws.lda.as_dict(), "sampler": draws.sampler.as_dict()}
@@ -281,8 +285,8 @@ def run_topicdp(seeds: int) -> dict:
     size, corpus, model, draws = topicdp_inputs()
     out = _topicdp_on(corpus, model, draws, seeds, size)
     real = dpcore.load_real_corpus("chat", which="private")
-    real_draws = dpcore.load_sensitivity_draws(real.content_hash)
-    real_model = dpcore.load_topic_model(real.content_hash, lda=real_draws.lda)
+    real_draws = dpcore.topicdp.load_sensitivity_draws(real.content_hash)
+    real_model = dpcore.topicdp.load_topic_model(real.content_hash, lda=real_draws.lda)
     if real_model is not None and real_draws.covers(pr.TOPICDP_SETTINGS["gamma"]):
         out["real"] = _topicdp_on(real, real_model, real_draws, seeds, "real")
         out["real"]["corpus"]["name"] = "real chat, private split"

@@ -27,5 +27,8 @@ fi
 echo "== installing the project with its test, spark and fast extras"
 python3 -m pip install -q --disable-pip-version-check -e ".[test,spark,fast]"
 
+echo "== lint (ruff check; settings in pyproject.toml)"
+python3 -m ruff check .
+
 echo "== running the tests"
 exec python3 -m pytest "$@"

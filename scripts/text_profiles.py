@@ -2,7 +2,7 @@
 
 The panel (dpui/text_profile_panel.py) sets the real chat's private part (920 people) beside the chosen data, and on
 the chat the synthetic classroom sample's first 920 users. Both are fixed, shipped data, so their profiles
-(``dpcore.text_profile``, k = 1…9, K = 10 and 100) ship too: a page that shows another corpus does not load and
+(``dpcore.text.profile``, k = 1…9, K = 10 and 100) ship too: a page that shows another corpus does not load and
 index the chat just for the reference column. Each entry carries the corpus's content hash;
 tests/test_text_profile.py recomputes both. Run from the repository root::
 
@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import dpcore  # noqa: E402
+import dpcore
 
 OUT = ROOT / "sample_data" / "text_profiles.json"
 MAX_K, KS = 9, (10, 100)
@@ -32,7 +32,7 @@ def shipped_profiles() -> dict:
     out = {}
     for key, corpus, max_users in (("chat-private", chat, None),
                                    (f"classroom-private-first-{REAL_PRIVATE}", classroom, REAL_PRIVATE)):
-        p = dpcore.text_profile(corpus, max_k=MAX_K, ks=KS, max_users=max_users)
+        p = dpcore.text.text_profile(corpus, max_k=MAX_K, ks=KS, max_users=max_users)
         out[key] = {"content_hash": corpus.content_hash, "max_users": max_users, "max_k": MAX_K, "ks": list(KS),
                     "profile": p.to_dict()}
     return out

@@ -11,7 +11,7 @@ os.environ.setdefault("STREAMLIT_BROWSER_GATHER_USAGE_STATS", "false")
 os.environ.setdefault("DPCORE_TOPICDP_CACHE", tempfile.mkdtemp(prefix="dpcore-topicdp-test-"))
 
 
-import pytest  # noqa: E402
+import pytest  # noqa: E402 (after the environment is set: the imports read it)
 
 from replay_env import downloads  # noqa: E402, F401  (the replay and notebook tests' download fixture, issue 22)
 
@@ -40,7 +40,7 @@ def tiny_topicdp(_tiny_topicdp_dirs, monkeypatch):
     st.cache_data.clear()
 
 
-from paper_env import PAPER_STAND_IN_USERS  # noqa: E402
+from paper_env import PAPER_STAND_IN_USERS  # noqa: E402 (after the environment is set: the imports read it)
 
 
 @pytest.fixture()

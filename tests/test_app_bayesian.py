@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from dpcore.bayesian_experiments import BAYESIAN, BAYESIAN_STRICT
+from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -138,10 +138,10 @@ def test_end_to_end_curve_toggle(page):
 
 
 def test_what_this_text_looks_like_panel(page):
-    """Issue 20 item 4 on the Bayesian page: the activity's heavy tail against the W and L caps (dpcore.text_profile)."""
+    """Issue 20 item 4 on the Bayesian page: the activity's heavy tail against the W and L caps (dpcore.text.text_profile)."""
     import dpcore
 
-    chat = dpcore.text_profile(dpcore.load_real_corpus("chat", which="private"), max_k=9, ks=(10, 100))
+    chat = dpcore.text.text_profile(dpcore.load_real_corpus("chat", which="private"), max_k=9, ks=(10, 100))
     panel = next(e for e in page.expander if e.label.startswith("🔎 What this text looks like"))
     note = next(m.value for m in panel.markdown if m.value.startswith("**What this means for the Bayesian page** "
                                                                       "(real chat (920 people))"))

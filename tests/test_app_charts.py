@@ -116,7 +116,7 @@ def test_series_differ_without_colour(view):
             if trace.get("fill") == "toself" or trace.get("hoverinfo") == "skip":
                 continue  # a band belongs to its line
             panels.setdefault(trace.get("xaxis", "x"), {}).setdefault(trace.get("name"), _look(trace))
-        for axis, looks in panels.items():
+        for _axis, looks in panels.items():
             seen = {}
             for series, look in looks.items():
                 assert look not in seen, (f"{name}, chart {spec['layout'].get('title', {}).get('text')!r}: "

@@ -99,7 +99,7 @@ def test_default_view_on_the_real_chat_shows_dpne_ahead_of_dpsu_single():
     bars = {tr["name"]: dict(zip(tr["x"], tr["y"])) for tr in chart_by_title(at, "n-grams extracted per length")["data"]}
     assert all(bars["DPNE"][k] > bars["DPSU-single"][k] for k in (2, 3, 4)), bars
     assert bars["DPNE"][5] >= bars["DPSU-single"][5]
-    # and it says what ε the 920 people need (the stored sweep of dpcore.paper_results.dpne_epsilon_sweep)
+    # and it says what ε the 920 people need (the stored sweep of dpcore.lab.paper_results.dpne_epsilon_sweep)
     from dpui.paper_vs_here import load_results
 
     sentence = load_results()["comparisons"]["table4_chat"]["epsilon_sweep"]["sentence"]
@@ -126,7 +126,7 @@ def test_page_default_epsilon_stays_on_this_page():
 
 def test_widgets_move_and_page_updates():
     at = fresh_app()
-    metric = lambda label: next(m.value for m in at.metric if m.label.startswith(label))  # noqa: E731
+    metric = lambda label: next(m.value for m in at.metric if m.label.startswith(label))
     rho_before = metric("ρ₁ (DPSU threshold)")
     sizes_before = chart_by_title(at, "n-grams extracted per length")["data"][0]["y"]
     at.select_slider(key="dpne_eta").set_value(0.2)
@@ -227,7 +227,7 @@ def test_defaults_caption_states_this_corpus_s_median_user():
 
     at = fresh_app()
     corpus = dpcore.load_real_corpus("chat", which="private")  # the default data
-    words = float(np.median(dpcore.items_per_user(dpcore.encode_corpus(corpus))))
+    words = float(np.median(dpcore.lab.review.items_per_user(dpcore.text.encode_corpus(corpus))))
     caption = next(c.value for c in at.caption if c.value.startswith("The paper's Fig. 1 / Table 4"))
     assert f"the median user of this corpus, {corpus.n_users:,} users, holds {words:,.0f} distinct words" in caption
     assert "2,400" not in caption
@@ -235,11 +235,11 @@ def test_defaults_caption_states_this_corpus_s_median_user():
 
 def test_what_this_text_looks_like_panel_on_the_real_chat():
     """Issue 20 item 4: the real chat beside the synthetic classroom corpus at the same number of people, and the
-    measured reason for DPNE vs DPSU-single on this run (dpcore.dpne_vs_dpsu_reason)."""
+    measured reason for DPNE vs DPSU-single on this run (dpcore.text.dpne_vs_dpsu_reason)."""
     at = fresh_app()
     panel = next(e for e in at.expander if e.label.startswith("🔎 What this text looks like"))
-    chat = dpcore.text_profile(dpcore.load_real_corpus("chat", which="private"), max_k=9, ks=(10, 100))
-    synth = dpcore.text_profile(dpcore.load_sample_corpus("private"), max_k=9, ks=(10, 100), max_users=chat.n_users)
+    chat = dpcore.text.text_profile(dpcore.load_real_corpus("chat", which="private"), max_k=9, ks=(10, 100))
+    synth = dpcore.text.text_profile(dpcore.load_sample_corpus("private"), max_k=9, ks=(10, 100), max_users=chat.n_users)
     shared = chart_by_title(at, "k-grams used by at least K people")
     lines = {tr["name"]: tr["y"] for tr in shared["data"]}
     assert lines["real chat (920 people), ≥ 10"] == [v or None for v in chat.shared[10]]

@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dpui.exercise_keys import widget_settings
 import dpcore
-from dpcore.exercises import CHOICE
+from dpcore.lab.exercises import CHOICE
 from dpui.exercises import APPLIED_KEY, PROGRESS_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = ROOT / "tests" / "exercise_pages" / "m101_probe.py"
-ALL = dpcore.exercises()
+ALL = dpcore.lab.exercises()
 WIDGET_KINDS = ("select_slider", "slider", "radio", "number_input", "selectbox", "toggle", "checkbox", "multiselect")
 
 
@@ -71,7 +72,7 @@ def test_deep_link_sets_widgets_and_checks_answers(ex):
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     assert [e.value for e in at.error] == []
-    for key, value in ex.settings.items():
+    for key, value in widget_settings(ex).items():
         assert _same(widget(at, key).value, value), f"{key}: widget shows {widget(at, key).value!r}, link says {value!r}"
     sol = ex.solved()
     assert ex.question_text(sol) in [m.value for m in at.markdown]  # the question is on the page
@@ -86,7 +87,7 @@ def test_deep_link_sets_widgets_and_checks_answers(ex):
     assert any("Right" in s.value for s in at.success), [s.value for s in at.success]
     progress = at.session_state[PROGRESS_KEY][ex.id]
     assert progress["solved"] and progress["tries"] == 2
-    for key, value in ex.settings.items():  # the reruns did not move the widgets
+    for key, value in widget_settings(ex).items():  # the reruns did not move the widgets
         assert _same(widget(at, key).value, value)
 
 
@@ -155,11 +156,11 @@ def test_answer_is_not_on_the_page_while_the_exercise_is_open(ex):
 def test_hidden_elements_come_back_once_answered():
     from dpui.exercises import HIDDEN
 
-    ex = dpcore.exercises.exercise("m101-loss-b2")
+    ex = dpcore.lab.exercises.exercise("m101-loss-b2")
     at = _app(ex.page)
     at.query_params["exercise"] = ex.id
     at.run()
-    metric = lambda: next(m for m in at.metric if m.label == "worst |L(y)| = Δ/b")  # noqa: E731
+    metric = lambda: next(m for m in at.metric if m.label == "worst |L(y)| = Δ/b")
     assert metric().value == HIDDEN
     assert any(HIDDEN in e.label for e in at.expander if "Reviewer's panel" in e.label)
     at = _check(at, ex, _wrong(ex))
@@ -167,13 +168,13 @@ def test_hidden_elements_come_back_once_answered():
     at = _check(at, ex, ex.answer())
     assert metric().value == "0.5"
     assert not any(HIDDEN in e.label for e in at.expander)
-    ex = dpcore.exercises.exercise("m101-prove-backwards")  # answer b = 2: too short for the generic search
+    ex = dpcore.lab.exercises.exercise("m101-prove-backwards")  # answer b = 2: too short for the generic search
     at = _app(ex.page)
     at.query_params["exercise"] = ex.id
     at.run()
     assert next(m for m in at.metric if m.label == "scale b").value == HIDDEN
     assert not any("b = 2" in str(c.proto.spec) for c in at.get("plotly_chart"))
-    ex = dpcore.exercises.exercise("m101-debt-which-pair")  # a choice: the worst-case pair is the answer
+    ex = dpcore.lab.exercises.exercise("m101-debt-which-pair")  # a choice: the worst-case pair is the answer
     at = _app(ex.page)
     at.query_params["exercise"] = ex.id
     at.run()
@@ -204,7 +205,7 @@ def _probe(exercise: str | None = None) -> AppTest:
 def test_probe_without_link_lists_exercises_and_sheets():
     at = _probe()
     assert not at.exception
-    page_ex = dpcore.exercises.exercises_for_page("1_Mechanisms_101")
+    page_ex = dpcore.lab.exercises.exercises_for_page("1_Mechanisms_101")
     opens = [b for b in at.button if b.key and b.key.startswith("exercise_open_")]
     assert [b.key for b in opens] == [f"exercise_open_{ex.id}" for ex in page_ex]
     sheets = [d for d in at.get("download_button")]
@@ -232,10 +233,10 @@ def test_link_overrides_clashing_url_values_and_next_and_leave():
     at.query_params["m101_b"] = "7.5"  # a stale knob in the link must not beat the exercise's value
     at.run()
     assert at.slider(key="m101_b").value == 2.0 and at.radio(key="m101_scale_mode").value == "by hand"
-    nxt = dpcore.exercises.next_exercise("m101-loss-b2")
+    nxt = dpcore.lab.exercises.next_exercise("m101-loss-b2")
     at.button(key="exercise_next_m101-loss-b2").click().run()
     assert at.session_state[APPLIED_KEY] == nxt.id
-    for key, value in nxt.settings.items():
+    for key, value in widget_settings(nxt).items():
         assert _same(widget(at, key).value, value)
     at.button(key=f"exercise_show_{nxt.id}").click().run()
     assert any(m.value.startswith("**Solution.**") for m in at.markdown)

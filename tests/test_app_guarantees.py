@@ -178,36 +178,36 @@ def panel_warnings(at) -> str:
 def test_warning_delta_vs_users_and_cap_above_median():
     at = _with_corpus("pages/2_Bayesian_ngram_DP.py", _corpus(1200), delta="0.001")
     text = panel_warnings(at)
-    assert dpcore.REVIEW_RULES["delta-vs-users"] in text and "1/(number of users) = 1/1200" in text
-    assert dpcore.REVIEW_RULES["cap-above-median"] in text and "item cap L 50 is larger than the median user's" in text
+    assert dpcore.lab.REVIEW_RULES["delta-vs-users"] in text and "1/(number of users) = 1/1200" in text
+    assert dpcore.lab.REVIEW_RULES["cap-above-median"] in text and "item cap L 50 is larger than the median user's" in text
 
 
 def test_warning_few_users():
     at = _with_corpus("pages/2_Bayesian_ngram_DP.py", _corpus(30))
     text = panel_warnings(at)
-    assert dpcore.REVIEW_RULES["few-users"] in text and "The corpus has 30 users" in text
+    assert dpcore.lab.REVIEW_RULES["few-users"] in text and "The corpus has 30 users" in text
 
 
 def test_warning_classic_gaussian():
     at = run("pages/2_Bayesian_ngram_DP.py", bayes_calibration="classic", eps="2")
     text = panel_warnings(at)
-    assert dpcore.REVIEW_RULES["classic-gaussian"] in text
-    true = dpcore.classic_true_delta(2.0, 1e-5)
+    assert dpcore.lab.REVIEW_RULES["classic-gaussian"] in text
+    true = dpcore.mechanisms.classic_true_delta(2.0, 1e-5)
     assert f"its true δ is {true:.3g}" in text
     at = run("pages/2_Bayesian_ngram_DP.py", eps="2")  # auto: analytic at ε ≥ 1, no warning
-    assert dpcore.REVIEW_RULES["classic-gaussian"] not in panel_warnings(at)
+    assert dpcore.lab.REVIEW_RULES["classic-gaussian"] not in panel_warnings(at)
 
 
 def test_warning_epsilon_large():
     at = run("pages/1_Mechanisms_101.py", m101_scale_mode="by hand", m101_b="0.05")
     text = panel_warnings(at)
-    assert dpcore.REVIEW_RULES["epsilon-large"] in text and "ε = 20" in text
+    assert dpcore.lab.REVIEW_RULES["epsilon-large"] in text and "ε = 20" in text
 
 
 def test_warning_gamma_large():
     at = run("pages/4_TopicDP.py", topicdp_gamma="0.2")
     text = panel_warnings(at)
-    assert dpcore.REVIEW_RULES["gamma-large"] in text and "γ = 0.2" in text
+    assert dpcore.lab.REVIEW_RULES["gamma-large"] in text and "γ = 0.2" in text
 
 
 @pytest.mark.parametrize("corpus", ["classroom", "chat"])

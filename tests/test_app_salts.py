@@ -5,7 +5,7 @@ Before: the Bayesian, TopicDP and DPNE pages salted their draws without ε (and 
 ε = 1 shared their standard normals z and two views gave the noiseless μ_ps away, μ = (σ₂z₁ − σ₁z₂)/(σ₂ − σ₁).
 Here, from what the pages show and export: moving ε changes the standard normals, not only their scale; each
 export's recorded salt rebuilds exactly the page's release (issue 22 found `rng_salt_dpne` drifted); moving ε
-twice adds two releases to the sidebar's session budget, composed as dpcore.budget (dp_accounting) says.
+twice adds two releases to the sidebar's session budget, composed as dpcore.lab.budget (dp_accounting) says.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 import dpcore
-from dpcore.budget import compose_releases
-from dpcore.keyed import keyed_normal, token_keys, fold_keys
+from dpcore.lab.budget import compose_releases
+from dpcore.mechanisms.keyed import keyed_normal, token_keys, fold_keys
 from dpui.state import rng_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,8 +98,8 @@ def page_corpus(corpus_hash: str):
 
 def test_bayesian_epsilon_moves_draw_new_standard_normals_and_the_budget_counts_them(media):
     at = opened(BAYES, bayes_top="50")
-    # the audit's "page's own pair" scenarios use these defaults (dpcore.audit.scenarios.PAGE_DEFAULTS)
-    from dpcore.audit.scenarios import PAGE_DEFAULTS as P
+    # the audit's "page's own pair" scenarios use these defaults (dpcore.audit.scenarios_bayesian.PAGE_DEFAULTS)
+    from dpcore.audit.scenarios_bayesian import PAGE_DEFAULTS as P
     assert (at.select_slider(key="bayes_S").value, at.slider(key="bayes_rho").value, at.slider(key="bayes_C").value,
             at.radio(key="bayes_n").value, at.slider(key="bayes_W").value) == (P["S"], P["rho"], P["C"], P["n"], P["W"])
     assert (at.select_slider(key="eps").value, at.select_slider(key="delta").value) == (P["epsilon"], P["delta"])
@@ -126,7 +126,7 @@ def test_bayesian_epsilon_moves_draw_new_standard_normals_and_the_budget_counts_
     z = {e: rng_for(s["seed"], *s["rng_salt"]).standard_normal(8) for e, (s, _) in views.items()}
     assert not np.allclose(z[0.5], z[1.0]) and not np.allclose(z[2.0], z[1.0])
 
-    # the session budget: one release per view, each with its own (ε, δ), composed as dpcore.budget says
+    # the session budget: one release per view, each with its own (ε, δ), composed as dpcore.lab.budget says
     n, lines, total = budget_lines(at)
     assert n == 3 and len(lines) == 3
     assert [re.search(r"ε = ([\d.]+)", line).group(1) for line in lines] == ["1", "0.5", "2"]
@@ -151,7 +151,7 @@ def test_bayesian_epsilon_moves_draw_new_standard_normals_and_the_budget_counts_
 
 
 def _rebuild_dpne(settings: dict, corpus):
-    return dpcore.dpne(dpcore.encode_users(corpus.user_sentences()), epsilon=settings["epsilon"],
+    return dpcore.dpne_extract(dpcore.text.encode_users(corpus.user_sentences()), epsilon=settings["epsilon"],
                        delta=settings["delta"], max_length=settings["T"], contribution_limit=settings["delta0"],
                        eta=settings["eta"], noise_decay=settings["c"], pruning=settings["pruning"],
                        selection=settings["selection"], policy=settings["policy"],
@@ -168,7 +168,7 @@ def test_dpne_export_rebuilds_the_pages_release_and_epsilon_draws_new_noise(medi
     # ε in the link, as the page itself opens at ε = 4
     at = opened(DPNE, dpne_T="4", eps="1", corpus="classroom")
     corpus, seen = None, {}
-    for step, (kind, key, value) in enumerate([(None, None, None), ("select_slider", "dpne_eta", 0.05),
+    for _step, (kind, key, value) in enumerate([(None, None, None), ("select_slider", "dpne_eta", 0.05),
                                               ("select_slider", "eps", 2.0), ("select_slider", "dpne_eta", 0.01)]):
         if kind:
             move(at, kind, key, value)
@@ -184,9 +184,10 @@ def test_dpne_export_rebuilds_the_pages_release_and_epsilon_draws_new_noise(medi
         assert shown == sorted(" ".join(g) for g in rebuilt.ngrams[k])[:15]
         seen[(s["epsilon"], s["eta"])] = (s, rebuilt)
     # ε moved: the keyed standard normals of the same items differ (the key holds ε), not only σ
-    (s1, r1), (s2, r2) = seen[(1.0, 0.05)], seen[(2.0, 0.05)]
+    (s1, r1), (s2, _r2) = seen[(1.0, 0.05)], seen[(2.0, 0.05)]
     items = fold_keys(None, token_keys(sorted(g[0] for g in r1.ngrams[1])))
-    from dpcore.dpne import _keyed_seed, dpne_release_seed
+    from dpcore.dpne.selection import _keyed_seed
+    from dpcore.dpne import dpne_release_seed
 
     def base(s):
         return dpne_release_seed(_keyed_seed(rng_for(s["seed"], *s["rng_salt_dpne"])), epsilon=s["epsilon"],
@@ -220,7 +221,7 @@ def test_topicdp_export_rebuilds_the_release_and_epsilon_draws_new_noise(media, 
         assert s["epsilon"] == eps and s["rng_salt"][2:4] == [eps, s["delta"]]
         m, n = s["m"], s["n"]
         w = np.array([r["before_noise"] for r in rows]).reshape(m, n)
-        rebuilt = dpcore.release_all(w, epsilon=eps, delta=s["delta"], sensitivity=s["sampled_sensitivity_delta_s"],
+        rebuilt = dpcore.topicdp.release_all(w, epsilon=eps, delta=s["delta"], sensitivity=s["sampled_sensitivity_delta_s"],
                                      gamma=s["gamma"], rng=rng_for(s["seed"], *s["rng_salt"]))
         for mech, rel in rebuilt.items():
             assert np.allclose(rel.matrix.ravel(), [r[f"after_{mech}"] for r in rows], rtol=0, atol=1e-12), mech
@@ -239,8 +240,8 @@ def test_topicdp_export_rebuilds_the_release_and_epsilon_draws_new_noise(media, 
 def _rebuild_vips(s, rows):
     """Issue 23: the export carries VIPS-LDA's settings and its seed salt (every parameter that changes its release:
     ε, δ, K, B, J); they rebuild the release, and its view on the table is the exported column."""
-    from dpcore import topic_vips as tv
-    from dpcore.topic_model import LdaSettings
+    from dpcore.topicdp import vips_comparison as tv
+    from dpcore.topicdp import LdaSettings
 
     v = s["vips"]
     k, clip, iterations = v["n_topics_K"], v["clip_norm_B"], v["iterations_J"]
@@ -254,7 +255,7 @@ def _rebuild_vips(s, rows):
     assert rel.sigma == pytest.approx(v["sigma"], rel=1e-12)
     lda = LdaSettings(**{f: s["lda"][f] for f in ("n_topics", "max_iter", "learning_method", "max_doc_update_iter",
                                                    "max_features")})
-    model = dpcore.fit_topic_model(dpcore.document_term_data(private, settings=lda), settings=lda)
+    model = dpcore.fit_topic_model(dpcore.topicdp.document_term_data(private, settings=lda), settings=lda)
     table = dpcore.topic_keyword_matrix(model, m=s["m"], n=s["n"])
     view = tv.compare_release(rel, model=model, table=table).matrix
     assert np.allclose(view.ravel(), [r["after_VIPS-LDA"] for r in rows], rtol=0, atol=1e-12)

@@ -204,7 +204,7 @@ def test_topicdp_exports(media, tiny_topicdp):
     for t in (1, 2, 3):  # each released row is a probability vector
         for mech in ("TopicDP", "TopicDP strict", "VIPS-LDA", "Public-only fit"):
             assert sum(r[f"after_{mech}"] for r in data["rows"] if r["topic"] == t) == pytest.approx(1.0)
-    shown = {*dpcore.TOPIC_MECHANISMS, "VIPS-LDA", "Public-only fit"}
+    shown = {*dpcore.topicdp.TOPIC_MECHANISMS, "VIPS-LDA", "Public-only fit"}
     assert set(s["noise_scales"]) == shown and s["strict_bound_sqrt_2m"] == pytest.approx(3 ** 0.5 * 2 ** 0.5)
     assert s["guarantees"]["TopicDP strict"]["colour"] == "orange" and s["thesis_sigma_true_epsilon"] < 1
     assert s["guarantees"]["VIPS-LDA"]["colour"] == "green" and s["guarantees"]["Public-only fit"]["epsilon"] == 0

@@ -74,7 +74,7 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     _tiny_settings(at)
     at.run()
     assert not at.exception, [e.message for e in at.exception]
-    h = dpcore.sensitivity_sampler_size(0.3).h
+    h = dpcore.topicdp.sensitivity_sampler_size(0.3).h
     assert any(f"needs h = {h}" in w.value for w in at.warning)
     assert len(at.get("plotly_chart")) == 0  # nothing released before the sensitivity exists
     at.button(key="topicdp_run").click()
@@ -99,7 +99,7 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     assert not at2.exception
     # no sampler warning; the reviewer's panel does warn (γ = 0.3 > 0.1, a tiny corpus) — that is its job
     assert [w.value for w in at2.warning if "needs h" in w.value or "sampled pairs" in w.value] == []
-    assert {"gamma-large", "few-users"} <= {r for r, t in dpcore.REVIEW_RULES.items()
+    assert {"gamma-large", "few-users"} <= {r for r, t in dpcore.lab.REVIEW_RULES.items()
                                             if any(t in w.value for w in at2.warning)}
     assert not [b for b in at2.button if b.key == "topicdp_run"]
     s1 = _metric(at2, "TopicDP σ, as in the thesis")
@@ -155,12 +155,12 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
     eps, delta = at.select_slider(key="eps").value, at.select_slider(key="delta").value
     m, n = at.slider(key="topicdp_m").value, at.slider(key="topicdp_n").value
     thesis = next(x for x in at.metric if x.label == "TopicDP σ, as in the thesis")
-    assert thesis.proto.delta == f"true ε = {dpcore.topicdp_true_epsilon(epsilon=eps, delta=delta, m=m, n=n):.2g}"
-    assert _metric(at, "TopicDP strict σ") == pytest.approx(dpcore.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m),
+    assert thesis.proto.delta == f"true ε = {dpcore.topicdp.topicdp_true_epsilon(epsilon=eps, delta=delta, m=m, n=n):.2g}"
+    assert _metric(at, "TopicDP strict σ") == pytest.approx(dpcore.topicdp.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m),
                                                             rel=1e-3)
     ds = _metric(at, "Sampled sensitivity Δₛ")
     assert _metric(at, "TopicDP σ, corrected") == pytest.approx(
-        dpcore.corrected_topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds), rel=1e-3)
+        dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds), rel=1e-3)
     assert any("What changes the thesis's story" in md.value for md in at.markdown)
     assert len(at.get("plotly_chart")) >= 5  # 4 topics' bars, the curve, the histogram
     assert at.multiselect(key="topicdp_topics").value == [0, 1, 2, 3]
@@ -168,7 +168,7 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
     import os
 
     from dpcore import topicdp as tdp
-    from dpcore.topic_model import LdaSettings
+    from dpcore.topicdp import LdaSettings
 
     m, n, delta = at.slider(key="topicdp_m").value, at.slider(key="topicdp_n").value, at.select_slider(key="delta").value
     corpus = dpcore.load_sample_corpus("private")
@@ -187,7 +187,7 @@ def test_real_chat_corpus_opens_on_the_shipped_fit_with_the_prompt_line():
     """The real chat corpus's private split (the sidebar's default data, corpus=chat): the shipped LDA fit and
     sampled sensitivities open the page without a sampler run, and the page says how many topics match a prompt
     before noise and keep it after each mechanism's noise."""
-    from dpcore import topic_prompts as tp
+    from dpcore.topicdp import prompts as tp
 
     corpus = dpcore.load_real_corpus("chat", which="private")
     st.cache_resource.clear()
@@ -198,11 +198,11 @@ def test_real_chat_corpus_opens_on_the_shipped_fit_with_the_prompt_line():
     assert not at.exception, [e.message for e in at.exception]
     assert not [b for b in at.button if b.key == "topicdp_run"], "the shipped real-corpus sensitivities are missing"
     line = next(md.value for md in at.markdown if "Can a reader still tell what people talked about?" in md.value)
-    model = dpcore.load_topic_model(corpus.content_hash)
+    model = dpcore.topicdp.load_topic_model(corpus.content_hash)
     table = dpcore.topic_keyword_matrix(model, m=10, n=10)
     before = tp.match_topics_to_prompts(table.matrix, table.words, tp.prompt_documents(corpus, model.words))
     assert f"Before noise {before.matched} of the 10 topics match a distinct prompt" in line
-    for mech in dpcore.TOPIC_MECHANISMS:
+    for mech in dpcore.topicdp.TOPIC_MECHANISMS:
         assert f"{mech} " in line
     assert any(tp.MATCH_RULE in c.value for c in at.caption)
     assert any(t.label == "Prompts after noise" for t in at.tabs)
@@ -217,8 +217,8 @@ def test_real_chat_corpus_opens_on_the_shipped_fit_with_the_prompt_line():
 def _vips_on_the_real_chat(at, corpus, model, table):
     """Issue 23: VIPS-LDA beside the five — its σ and accountant, its L1 on the same table as theirs, the public-only
     baseline, its prompts, its own topics, the sentences on where it wins and where it does not, its tab."""
-    from dpcore import topic_prompts as tp
-    from dpcore import topic_vips as tv
+    from dpcore.topicdp import prompts as tp
+    from dpcore.topicdp import vips_comparison as tv
     from dpui.state import rng_for
 
     eps, delta, seed = 1.0, 1e-5, at.sidebar.number_input(key="seed").value
@@ -236,7 +236,7 @@ def _vips_on_the_real_chat(at, corpus, model, table):
     assert _metric(at, "L1: Public-only fit (0-DP)") == pytest.approx(pub.errors["l1"], rel=5e-3)
     errs = next(d.value for d in at.dataframe if "VIPS-LDA" in d.value.columns and "Public-only fit" in d.value.columns)
     assert errs.loc["L1 distance", "VIPS-LDA"] == pytest.approx(c.errors["l1"], rel=1e-9)
-    assert errs.loc["L1 distance", "VIPS-LDA"] < min(errs.loc["L1 distance", m] for m in dpcore.TOPIC_MECHANISMS)
+    assert errs.loc["L1 distance", "VIPS-LDA"] < min(errs.loc["L1 distance", m] for m in dpcore.topicdp.TOPIC_MECHANISMS)
     summary = next(md.value for md in at.markdown if md.value.startswith("**VIPS-LDA: noise inside training"))
     for words in ("One reference for every row", "counts that grow with the 920", "public-only fit",
                   "not on probabilities in [0, 1]", "other people of the same chat: 395 people"):

@@ -23,7 +23,7 @@ from dpcore.audit import (
     run_scenario,
 )
 from dpcore.audit.core import _choose_event
-from dpcore.bayesian_experiments import membership_attack
+from dpcore.bayesian.evaluation import membership_attack
 
 
 # ---------------------------------------------------------------------------------------------
@@ -127,8 +127,8 @@ def test_the_bound_is_conservative_over_many_seeds():
 
 def test_dpcore_audit_is_the_function_and_the_package():
     r = dpcore.audit(lambda data, rng: data + rng.laplace(0.0, 1.0), 50, 51, trials=2000, rng=0, epsilon_claimed=1.0)
-    assert isinstance(r, dpcore.AuditResult) and 0.0 <= r.epsilon_lower <= 1.0
-    assert dpcore.audit.scenarios.SCENARIOS == SCENARIOS and dpcore.audit.audit_scores is audit_scores
+    assert isinstance(r, dpcore.audit.AuditResult) and 0.0 <= r.epsilon_lower <= 1.0
+    assert dpcore.audit.SCENARIOS == SCENARIOS and dpcore.audit.audit_scores is audit_scores
     with pytest.raises(AttributeError):
         r.epsilon_lower = 3.0  # frozen
 
@@ -215,7 +215,7 @@ def test_broken_variants_are_caught(name):
 
 def test_bayesian_local_pair_has_different_noise_scales():
     sc = get_scenario("bayesian")
-    from dpcore import bayesian_statistics
+    from dpcore.bayesian import bayesian_statistics
     gammas = [bayesian_statistics(m, None, C=2).sensitivity(1.0) for m in sc.datasets()]
     assert gammas[0] > 3 * gammas[1]  # γ(D) ≫ γ(D'): σ alone reveals the user
 
@@ -266,8 +266,9 @@ def test_membership_attack_bound_on_a_laplace_pair_with_epsilon_2():
 
 
 def _local_guarantee(name):
-    from dpcore.bayesian import bayesian_guarantee, end_to_end_guarantee
-    from dpcore.bayesian_baselines import laplace_guarantee
+    from dpcore.bayesian.release import bayesian_guarantee
+    from dpcore.bayesian.end_to_end import end_to_end_guarantee
+    from dpcore.bayesian.baselines import laplace_guarantee
     return {"bayesian_local_page": bayesian_guarantee(epsilon=1, delta=1e-5, sensitivity_method="brute-force"),
             "end_to_end_local_page": end_to_end_guarantee(epsilon_train=2 / 3, epsilon_tune=1 / 3, delta=1e-5),
             "laplace_public_local": laplace_guarantee("Laplace + public", epsilon=1, W=50)}[name]
@@ -292,12 +293,12 @@ def test_local_sensitivity_mechanisms_break_the_epsilon_their_noise_was_set_from
 
 
 def test_the_page_pair_is_the_real_chat_corpus_without_its_most_active_user():
-    md, mdp, public, user = dpcore.audit.scenarios.bayesian_page_pair()
+    md, mdp, public, user = dpcore.audit.scenarios_bayesian.bayesian_page_pair()
     totals = np.asarray(md.sum(axis=1)).ravel()
     assert user == int(np.argmax(totals)) and md.shape[0] == 920
     keep = np.arange(md.shape[0]) != user
     assert (md[keep] != mdp).nnz == 0
     # the measured γ moves by far more than a sampling wobble when that user leaves (0.267 → 0.149)
-    from dpcore import bayesian_statistics
+    from dpcore.bayesian import bayesian_statistics
     g = [bayesian_statistics(m, public, C=1).sensitivity(1e-3) for m in (md, mdp)]
     assert g[1] < 0.7 * g[0]

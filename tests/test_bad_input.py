@@ -17,7 +17,8 @@ import scipy.sparse as sp
 from scipy.special import ndtri
 
 import dpcore
-from dpcore import CorpusError, load_uploaded_corpus, read_table
+from dpcore import CorpusError, load_uploaded_corpus
+from dpcore.text import read_table
 
 # ------------------------------------------------------------------------------------------- fixtures
 
@@ -35,7 +36,7 @@ def counts():
     recs = [{"user": f"u{i}", "text": "a b c. b c d"} for i in range(20)]
     private = dpcore.corpus_from_records(recs, user_field="user", text_field="text")
     public = dpcore.corpus_from_records([{"user": "p", "text": "a b c d e"}], user_field="user", text_field="text")
-    nc = dpcore.ngram_counts(private, public, n=1)
+    nc = dpcore.text.ngram_counts(private, public, n=1)
     return nc.user_counts, nc.public_counts
 
 
@@ -166,12 +167,12 @@ def test_tokenize_wants_a_string(text):
 ])
 def test_encode_users_names_what_is_wrong_and_where(users, message):
     with pytest.raises(TypeError, match=message):
-        dpcore.encode_users(users)
+        dpcore.text.encode_users(users)
 
 
-@pytest.mark.parametrize("fn", [dpcore.dpne, dpcore.dpsu_all, dpcore.dpsu_even, dpcore.dpsu_single])
+@pytest.mark.parametrize("fn", [dpcore.dpne_extract, dpcore.dpsu_all, dpcore.dpsu_even, dpcore.dpsu_single])
 def test_mechanisms_on_string_sentences_none_tokens_and_none(fn):
-    kw = {k: v for k, v in DPNE_KW.items() if fn is dpcore.dpne or k != "eta"}
+    kw = {k: v for k, v in DPNE_KW.items() if fn is dpcore.dpne_extract or k != "eta"}
     with pytest.raises(TypeError, match=r"users\[0\]\[0\] must be a list of string tokens, got the string"):
         fn([["hello world"]] * 50, **kw)
     with pytest.raises(TypeError, match=r"tokens must be strings, got users\[3\]\[0\]\[1\]=None"):
@@ -188,45 +189,45 @@ def test_build_ngram_index_names_its_own_parameter():
 
 
 def test_valid_inputs_still_encode():
-    tc = dpcore.encode_users([(("a", "b"),), [], [[]], np.array([["c", "a"]])])
+    tc = dpcore.text.encode_users([(("a", "b"),), [], [[]], np.array([["c", "a"]])])
     assert tc.vocabulary.tolist() == ["a", "b", "c"] and tc.n_users == 4
 
 
 # ------------------------------------------------------------------------------------------- None everywhere
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: dpcore.sequential_composition(None), r"epsilons must be a sequence, got epsilons=None"),
-    (lambda: dpcore.parallel_composition([1.0], 0.5),
+    (lambda: dpcore.mechanisms.sequential_composition(None), r"epsilons must be a sequence, got epsilons=None"),
+    (lambda: dpcore.mechanisms.parallel_composition([1.0], 0.5),
      r"deltas must be a sequence, got deltas=0.5"),
-    (lambda: dpcore.gaussian_composition_sigma(None), r"sigmas must be a sequence, got sigmas=None"),
-    (lambda: dpcore.count_valid_kgrams(None, [("a",)]), r"released must be a sequence, got released=None"),
-    (lambda: dpcore.count_valid_kgrams([("a",)], None), r"one_grams must be a sequence, got one_grams=None"),
-    (lambda: dpcore.kanonymity_coverage(dpcore.build_ngram_index([[["a"]]], 1), {}, ks=None),
+    (lambda: dpcore.mechanisms.gaussian_composition_sigma(None), r"sigmas must be a sequence, got sigmas=None"),
+    (lambda: dpcore.dpne.count_valid_kgrams(None, [("a",)]), r"released must be a sequence, got released=None"),
+    (lambda: dpcore.dpne.count_valid_kgrams([("a",)], None), r"one_grams must be a sequence, got one_grams=None"),
+    (lambda: dpcore.dpne.kanonymity_coverage(dpcore.build_ngram_index([[["a"]]], 1), {}, ks=None),
      r"ks must be a sequence, got ks=None"),
-    (lambda: dpcore.kanonymity_coverage(dpcore.build_ngram_index([[["a"]]], 1), None),
+    (lambda: dpcore.dpne.kanonymity_coverage(dpcore.build_ngram_index([[["a"]]], 1), None),
      r"released must be a DpneRelease, a DpsuBaselineRelease or a mapping"),
     (lambda: dpcore.laplace_mechanism(None, epsilon=1, sensitivity=1, rng=0),
      r"value must be a number or an array of numbers, got value=None"),
     (lambda: dpcore.laplace_mechanism("a", epsilon=1, sensitivity=1, rng=0), r"value must be a number"),
     (lambda: dpcore.exponential_mechanism(None, epsilon=1, sensitivity=1, rng=0),
      r"utilities must be a number or an array of numbers, got utilities=None"),
-    (lambda: dpcore.laplace_pdf(None, loc=0, scale=1), r"y must be a number or an array of numbers, got y=None"),
-    (lambda: dpcore.laplace_pdf(0.0, loc=None, scale=1), r"loc must be a real number, got loc=None"),
-    (lambda: dpcore.kl_divergence(None, [0.5, 0.5]), r"p must be a number or an array of numbers, got p=None"),
-    (lambda: dpcore.l1_distance([0.5, 0.5], None), r"b must be a number or an array of numbers, got b=None"),
-    (lambda: dpcore.rmse([0.5, 0.5], [0.5]), r"a and b must have the same shape, got a.shape=\(2,\) and b.shape=\(1,\)"),
-    (lambda: dpcore.kendall_tau_distance([0.5, np.nan], [0.5, 0.4]), r"a and b must be finite"),
+    (lambda: dpcore.mechanisms.laplace_pdf(None, loc=0, scale=1), r"y must be a number or an array of numbers, got y=None"),
+    (lambda: dpcore.mechanisms.laplace_pdf(0.0, loc=None, scale=1), r"loc must be a real number, got loc=None"),
+    (lambda: dpcore.metrics.kl_divergence(None, [0.5, 0.5]), r"p must be a number or an array of numbers, got p=None"),
+    (lambda: dpcore.metrics.l1_distance([0.5, 0.5], None), r"b must be a number or an array of numbers, got b=None"),
+    (lambda: dpcore.metrics.rmse([0.5, 0.5], [0.5]), r"a and b must have the same shape, got a.shape=\(2,\) and b.shape=\(1,\)"),
+    (lambda: dpcore.metrics.kendall_tau_distance([0.5, np.nan], [0.5, 0.4]), r"a and b must be finite"),
     (lambda: dpcore.topicdp_mechanism(None, epsilon=1, delta=1e-5, sensitivity=1, rng=0),
      r"matrix must be a number or an array of numbers, got matrix=None"),
-    (lambda: dpcore.mvg_mechanism(np.full((2, 3), 1 / 3), epsilon=1, delta=1e-5, sensitivity=None, rng=0),
+    (lambda: dpcore.topicdp.mvg_mechanism(np.full((2, 3), 1 / 3), epsilon=1, delta=1e-5, sensitivity=None, rng=0),
      r"sensitivity must be a real number, got sensitivity=None"),
     (lambda: dpcore.fit_topic_model(None), r"data must be a DocumentTermData .*got data=NoneType"),
     (lambda: dpcore.bayesian_dp(None, [1, 1], epsilon=1, delta=1e-5, S=1, C=1, rho=1, rng=0),
      r"user_counts must be a scipy.sparse matrix .*NoneType"),
-    (lambda: dpcore.ngram_counts(None, None), r"private must be a dpcore.Corpus, got private=NoneType"),
-    (lambda: dpcore.k_anonymity_release(sp.csr_matrix(np.ones((2, 2))), None, K=2),
+    (lambda: dpcore.text.ngram_counts(None, None), r"private must be a dpcore.Corpus, got private=NoneType"),
+    (lambda: dpcore.bayesian.k_anonymity_release(sp.csr_matrix(np.ones((2, 2))), None, K=2),
      r"public_counts must be a number or an array of numbers, got public_counts=None"),
-    (lambda: dpcore.laplace_public_dp(sp.csr_matrix(np.ones((2, 2))), None, epsilon=1, W=2, rng=0),
+    (lambda: dpcore.bayesian.laplace_public_dp(sp.csr_matrix(np.ones((2, 2))), None, epsilon=1, W=2, rng=0),
      r"public_counts must be a number or an array of numbers, got public_counts=None"),
     (lambda: dpcore.bayesian_dp(sp.csr_matrix(np.ones((2, 2))), [10**400, 1], epsilon=1, delta=1e-5, S=1, C=5,
                                 rho=0.5, rng=0), r"public_counts must be finite, got an integer too large"),
@@ -242,16 +243,16 @@ def test_none_and_wrong_kinds_name_the_parameter(call, message):
 # ------------------------------------------------------------------------------------------- huge ints
 
 @pytest.mark.parametrize("call, exc, message", [
-    (lambda: dpcore.dpne(USERS, **{**DPNE_KW, "epsilon": 10**400}), ValueError,
+    (lambda: dpcore.dpne_extract(USERS, **{**DPNE_KW, "epsilon": 10**400}), ValueError,
      r"epsilon must be finite, got epsilon=<an integer with 401 digits> \(too large for a float\)"),
     (lambda: dpcore.gaussian_sigma(1, 1e-5, 10**400), ValueError, r"sensitivity must be finite, got sensitivity=<an"),
     (lambda: dpcore.laplace_mechanism([10**400, 1], epsilon=1, sensitivity=1, rng=0), ValueError,
      r"value must be finite, got an integer too large for a float in value"),
     (lambda: dpcore.exponential_mechanism([10**400, 1], epsilon=1, sensitivity=1, rng=0), ValueError,
      r"utilities must be finite, got an integer too large"),
-    (lambda: dpcore.check_int("n", 10**400, high=3),
+    (lambda: dpcore.validation.check_int("n", 10**400, high=3),
      ValueError, r"n must be <= 3, got n=<an integer with 401 digits>"),
-    (lambda: dpcore.laplace_counts_dp(sp.csr_matrix(np.array([[10**12, 1], [2, 3]])), epsilon=1, W=5, rng=0),
+    (lambda: dpcore.bayesian.laplace_counts_dp(sp.csr_matrix(np.array([[10**12, 1], [2, 3]])), epsilon=1, W=5, rng=0),
      ValueError, r"user_counts: the 1 user\(s\) above W=5 hold 1e\+12 counts in total"),
 ])
 def test_huge_ints_give_value_errors_not_overflow(call, exc, message):
@@ -264,8 +265,8 @@ def test_huge_ints_that_are_meaningful_still_work(counts):
     for rel in (dpcore.bayesian_dp(m, alpha, epsilon=1, delta=1e-5, S=1.0, C=10**30, rho=0.5, rng=10**30),
                 dpcore.bayesian_dp(m, alpha, epsilon=1, delta=1e-5, S=1.0, C=2**63, rho=0.5, rng=2**64)):
         assert np.all(np.isfinite(rel.theta)) and rel.theta.sum() == pytest.approx(1.0)
-    assert dpcore.k_anonymity_release(m, alpha, K=10**30).kept_items == 0
-    rel = dpcore.dpne(USERS * 10, **{**DPNE_KW, "epsilon": 20, "contribution_limit": 10**30, "rng": 10**30})
+    assert dpcore.bayesian.k_anonymity_release(m, alpha, K=10**30).kept_items == 0
+    rel = dpcore.dpne_extract(USERS * 10, **{**DPNE_KW, "epsilon": 20, "contribution_limit": 10**30, "rng": 10**30})
     assert ("the", "cat", "sat") in rel.ngrams[3] and math.isfinite(rel.thresholds[1])
 
 
@@ -274,13 +275,13 @@ def test_huge_ints_that_are_meaningful_still_work(counts):
 def test_contribution_limit_1e9_uses_no_memory_proportional_to_it():
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t0 = time.process_time()
-    sigma, rho = dpcore.dpsu_threshold(1, 1e-5, 10**9)
-    rel = dpcore.dpne(USERS, **{**DPNE_KW, "contribution_limit": 10**9})
+    sigma, rho = dpcore.dpne.dpsu_threshold(1, 1e-5, 10**9)
+    rel = dpcore.dpne_extract(USERS, **{**DPNE_KW, "contribution_limit": 10**9})
     base = dpcore.dpsu_even(USERS, epsilon=2, delta=1e-6, max_length=3, contribution_limit=10**9, rng=0)
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert grown_mb < 200, grown_mb  # an O(Δ0) float array would be 7.5 GB
     assert time.process_time() - t0 < 10
-    assert math.isfinite(rho) and rho > dpcore.dpsu_threshold(1, 1e-5, 10**6)[1]
+    assert math.isfinite(rho) and rho > dpcore.dpne.dpsu_threshold(1, 1e-5, 10**6)[1]
     assert rel.thresholds[1] > 0 and base.thresholds[1] > 0
 
 
@@ -294,7 +295,7 @@ def exact_rho(sigma, delta, limit):
 @pytest.mark.parametrize("limit", [65_536, 65_537, 150_000, 1_000_000])
 def test_rho_beyond_the_exact_range_is_a_tight_upper_bound(sigma, delta, limit):
     """Brute force over every t: ρ is never below the exact max (privacy) and at most 1e-4·σ + 1e-6 above."""
-    fast, exact = dpcore.dpsu_threshold_for_sigma(sigma, delta, limit), exact_rho(sigma, delta, limit)
+    fast, exact = dpcore.dpne.dpsu_threshold_for_sigma(sigma, delta, limit), exact_rho(sigma, delta, limit)
     assert exact <= fast <= exact + 1e-4 * sigma + 1e-6
 
 
@@ -321,7 +322,8 @@ def test_bayesian_theta_is_a_probability_vector_or_a_named_error_for_every_tiny_
 
 
 def test_softmax_of_a_huge_variance_draw_is_a_probability_vector():
-    from dpcore.bayesian import _softmax_of_draw, softmax
+    from dpcore.bayesian.statistics import _softmax_of_draw
+    from dpcore.bayesian import softmax
     mu = np.array([0.3, -0.1, 0.2, 0.0])
     z = np.array([[0.5, 2.0, -1.0, 1.9], [-3.0, -2.0, -1.0, -1.5]])
     th = _softmax_of_draw(mu, 1e308, z)  # μ + σZ overflows to ±∞
@@ -335,7 +337,7 @@ def test_softmax_of_a_huge_variance_draw_is_a_probability_vector():
 
 def test_sample_theta_with_huge_sigma_stays_finite(counts):
     m, alpha = counts
-    prep = dpcore.prepare_bayesian(m, alpha, S=1.0, C=5, rho=0.5)
+    prep = dpcore.bayesian.release.prepare_bayesian(m, alpha, S=1.0, C=5, rho=0.5)
     th = prep.sample_theta(epsilon=1e-307, delta=1e-5, rng=0, repetitions=20)
     assert np.all(np.isfinite(th)) and np.allclose(th.sum(axis=1), 1)
     # the same draws as sample_h
@@ -347,19 +349,19 @@ def test_sample_theta_with_huge_sigma_stays_finite(counts):
     (lambda: dpcore.gaussian_sigma(1e-310, 1e-5), r"noise scale σ is infinite .*epsilon=1e-310"),
     (lambda: dpcore.gaussian_sigma(1, 1e-5, 1e308), r"noise scale σ is infinite .*sensitivity=1e\+308"),
     (lambda: dpcore.gaussian_sigma(1e300, 1e-5, method="analytic"), r"epsilon must be <= 1e\+06, got epsilon=1e\+300"),
-    (lambda: dpcore.laplace_scale(epsilon=1e-320, sensitivity=1), r"noise scale b is infinite .*epsilon=1e-320"),
-    (lambda: dpcore.laplace_counts_dp(sp.csr_matrix(np.ones((3, 2))), epsilon=1e-320, W=5, rng=0),
+    (lambda: dpcore.mechanisms.laplace_scale(epsilon=1e-320, sensitivity=1), r"noise scale b is infinite .*epsilon=1e-320"),
+    (lambda: dpcore.bayesian.laplace_counts_dp(sp.csr_matrix(np.ones((3, 2))), epsilon=1e-320, W=5, rng=0),
      r"noise scale b is infinite"),
-    (lambda: dpcore.mvg_sigma(epsilon=1e-300, delta=1e-5, m=10, n=10, gamma_f=1, s2=1), r"noise scale σ is infinite"),
-    (lambda: dpcore.mvg_sigma(epsilon=1, delta=1e-5, m=10, n=10, gamma_f=1, s2=1e300), r"noise scale σ is infinite"),
-    (lambda: dpcore.sensitivity_sampler_size(1e-300), r"gamma must be >= 1e-12, got gamma=1e-300"),
-    (lambda: dpcore.dpne(USERS, **{**DPNE_KW, "noise_decay": 1e-300, "max_length": 30}),
+    (lambda: dpcore.topicdp.mvg_sigma(epsilon=1e-300, delta=1e-5, m=10, n=10, gamma_f=1, s2=1), r"noise scale σ is infinite"),
+    (lambda: dpcore.topicdp.mvg_sigma(epsilon=1, delta=1e-5, m=10, n=10, gamma_f=1, s2=1e300), r"noise scale σ is infinite"),
+    (lambda: dpcore.topicdp.sensitivity_sampler_size(1e-300), r"gamma must be >= 1e-12, got gamma=1e-300"),
+    (lambda: dpcore.dpne_extract(USERS, **{**DPNE_KW, "noise_decay": 1e-300, "max_length": 30}),
      r"noise_decay=1e-300 with max_length=30 makes some σ_k"),
-    (lambda: dpcore.dpne(USERS, **{**DPNE_KW, "noise_decay": 1e300, "max_length": 30}),
+    (lambda: dpcore.dpne_extract(USERS, **{**DPNE_KW, "noise_decay": 1e300, "max_length": 30}),
      r"noise_decay=1e\+300 with max_length=30"),
-    (lambda: dpcore.dpne(USERS, **{**DPNE_KW, "policy": "policy", "policy_cutoff": 1e308}),
+    (lambda: dpcore.dpne_extract(USERS, **{**DPNE_KW, "policy": "policy", "policy_cutoff": 1e308}),
      r"policy_cutoff must be <= 1000, got policy_cutoff=1e\+308"),
-    (lambda: dpcore.dpne(USERS, **{**DPNE_KW, "epsilon": 1e300}), r"epsilon must be <= 1e\+06"),
+    (lambda: dpcore.dpne_extract(USERS, **{**DPNE_KW, "epsilon": 1e300}), r"epsilon must be <= 1e\+06"),
 ])
 def test_overflowing_noise_scales_are_refused_by_name(call, message):
     with pytest.raises(ValueError, match=message):
@@ -367,10 +369,10 @@ def test_overflowing_noise_scales_are_refused_by_name(call, message):
 
 
 def test_mvg_sigma_stable_form_matches_the_spec_check_value():
-    assert dpcore.mvg_sigma(epsilon=1, delta=1e-5, m=10, n=10, gamma_f=1, s2=1) == pytest.approx(404.8, abs=0.05)
+    assert dpcore.topicdp.mvg_sigma(epsilon=1, delta=1e-5, m=10, n=10, gamma_f=1, s2=1) == pytest.approx(404.8, abs=0.05)
     # tiny ε no longer divides by zero: σ grows like 1/ε
-    a = dpcore.mvg_sigma(epsilon=1e-12, delta=1e-5, m=10, n=10, gamma_f=1, s2=1)
-    b = dpcore.mvg_sigma(epsilon=1e-13, delta=1e-5, m=10, n=10, gamma_f=1, s2=1)
+    a = dpcore.topicdp.mvg_sigma(epsilon=1e-12, delta=1e-5, m=10, n=10, gamma_f=1, s2=1)
+    b = dpcore.topicdp.mvg_sigma(epsilon=1e-13, delta=1e-5, m=10, n=10, gamma_f=1, s2=1)
     assert b / a == pytest.approx(10.0, rel=1e-6)
 
 
@@ -378,9 +380,9 @@ def test_mvg_sigma_stable_form_matches_the_spec_check_value():
 
 def test_edge_inputs_that_are_valid_still_run(counts):
     kw = dict(epsilon=2, delta=1e-6, max_length=3, contribution_limit=5, eta=0.1, rng=0)
-    assert dpcore.dpne([], **kw).total == 0  # no users
-    assert dpcore.dpne([[]], **kw).total == 0  # one user without text
-    assert dpcore.dpne([[["a"]]] * 50, **kw).ngrams[2] == set()  # a one-word vocabulary
+    assert dpcore.dpne_extract([], **kw).total == 0  # no users
+    assert dpcore.dpne_extract([[]], **kw).total == 0  # one user without text
+    assert dpcore.dpne_extract([[["a"]]] * 50, **kw).ngrams[2] == set()  # a one-word vocabulary
     m, alpha = counts
     rel = dpcore.bayesian_dp(m[:1], alpha, epsilon=1, delta=1e-5, S=1.0, C=5, rho=0.5, rng=0)  # one user
     assert rel.theta.sum() == pytest.approx(1.0)
@@ -395,10 +397,10 @@ def test_edge_inputs_that_are_valid_still_run(counts):
 ])
 def test_epsilon_edge_values_across_mechanisms(value, exc, message, counts):
     m, alpha = counts
-    for call in (lambda e: dpcore.dpne(USERS, **{**DPNE_KW, "epsilon": e}),
+    for call in (lambda e: dpcore.dpne_extract(USERS, **{**DPNE_KW, "epsilon": e}),
                  lambda e: dpcore.bayesian_dp(m, alpha, epsilon=e, delta=1e-5, S=1, C=5, rho=0.5, rng=0),
-                 lambda e: dpcore.laplace_counts_dp(m, epsilon=e, W=5, rng=0),
-                 lambda e: dpcore.matrix_laplace_mechanism(np.full((2, 3), 1 / 3), epsilon=e, rng=0)):
+                 lambda e: dpcore.bayesian.laplace_counts_dp(m, epsilon=e, W=5, rng=0),
+                 lambda e: dpcore.topicdp.matrix_laplace_mechanism(np.full((2, 3), 1 / 3), epsilon=e, rng=0)):
         with pytest.raises(exc, match=message):
             call(value)
 
@@ -409,7 +411,7 @@ def test_epsilon_edge_values_across_mechanisms(value, exc, message, counts):
 def test_delta_at_or_above_one(delta, message, counts):
     m, alpha = counts
     with pytest.raises(ValueError, match=message):
-        dpcore.dpne(USERS, **{**DPNE_KW, "delta": delta})
+        dpcore.dpne_extract(USERS, **{**DPNE_KW, "delta": delta})
     with pytest.raises(ValueError, match=message):
         dpcore.bayesian_dp(m, alpha, epsilon=1, delta=delta, S=1, C=5, rho=0.5, rng=0)
 
@@ -421,9 +423,9 @@ def test_delta_at_or_above_one(delta, message, counts):
 def test_dpne_eta_none_names_eta_not_policy_cutoff():
     # None is a wrong *kind* of value: TypeError, as for every other parameter (dpcore.validation's rule)
     with pytest.raises(TypeError, match=r"eta must be a real number, got eta=None \(NoneType\)"):
-        dpcore.dpne(USERS, **{**DPNE_KW, "eta": None})
+        dpcore.dpne_extract(USERS, **{**DPNE_KW, "eta": None})
     with pytest.raises(TypeError, match=r"eta must be a real number"):
-        dpcore.dpne_with_evaluation(USERS, **{**DPNE_KW, "eta": None})
+        dpcore.dpne.dpne_with_evaluation(USERS, **{**DPNE_KW, "eta": None})
 
 
 def test_analytic_sigma_with_a_subnormal_sensitivity_names_sensitivity():
@@ -471,30 +473,30 @@ def test_exponential_mechanism_with_epsilon_1e308_names_epsilon():
 
 def test_exponential_probabilities_do_not_overflow_inside_the_allowed_range():
     # ε/(2Δu) = 5e311 overflows; the shifted form gives the limit: all mass on the best candidate
-    p = dpcore.exponential_mechanism_probabilities([1.0, 3.0, 2.0], epsilon=1e6, sensitivity=1e-306)
+    p = dpcore.mechanisms.exponential_mechanism_probabilities([1.0, 3.0, 2.0], epsilon=1e6, sensitivity=1e-306)
     assert p.tolist() == [0.0, 1.0, 0.0]
     u = np.array([0.3, -1.2, 2.5, 0.0])
     expect = np.exp(0.7 * u / 2) / np.exp(0.7 * u / 2).sum()  # the textbook formula where it is finite
-    assert np.allclose(dpcore.exponential_mechanism_probabilities(u, epsilon=0.7, sensitivity=1.0), expect,
+    assert np.allclose(dpcore.mechanisms.exponential_mechanism_probabilities(u, epsilon=0.7, sensitivity=1.0), expect,
                        rtol=1e-14, atol=0)
 
 
 def test_dpsu_threshold_with_contribution_limit_10_400_names_it():
     with pytest.raises(ValueError, match=r"contribution_limit must be at most 1e300 .*<an integer with 401 digits>"):
-        dpcore.dpsu_threshold(1.0, 1e-5, 10**400)
+        dpcore.dpne.dpsu_threshold(1.0, 1e-5, 10**400)
     with pytest.raises(ValueError, match=r"contribution_limit must be at most 1e300"):
-        dpcore.dpne(USERS, **{**DPNE_KW, "contribution_limit": 10**400})
-    assert math.isfinite(dpcore.dpsu_threshold(1.0, 1e-5, 10**300)[1])  # the largest accepted
+        dpcore.dpne_extract(USERS, **{**DPNE_KW, "contribution_limit": 10**400})
+    assert math.isfinite(dpcore.dpne.dpsu_threshold(1.0, 1e-5, 10**300)[1])  # the largest accepted
 
 
 def test_strict_sensitivity_with_huge_caps_names_max_users():
     with pytest.raises(ValueError, match=r"max_users must be at most 1e12 .*<an integer with 301 digits>"):
-        dpcore.strict_sensitivity(S=1e-3, C=10**300, max_items=5, max_users=10**300)
+        dpcore.bayesian.strict_sensitivity(S=1e-3, C=10**300, max_items=5, max_users=10**300)
     # a huge C with a sensible cap is computed exactly (the product C·N_max stays an integer inside the log)
-    g = dpcore.strict_sensitivity(S=1e-3, C=10**300, max_items=4, max_users=10**12)
+    g = dpcore.bayesian.strict_sensitivity(S=1e-3, C=10**300, max_items=4, max_users=10**12)
     assert g == pytest.approx(2 * (300 * math.log(10) + 1e-303 * 312 * math.log(10)), rel=1e-12)
 
 
 def test_mvg_sigma_with_gamma_f_1e308_names_gamma_f():
     with pytest.raises(ValueError, match=r"gamma_f must be <= 1e\+150, got gamma_f=1e\+308"):
-        dpcore.mvg_sigma(epsilon=1, delta=1e-5, m=2, n=2, gamma_f=1e308, s2=1.0)
+        dpcore.topicdp.mvg_sigma(epsilon=1, delta=1e-5, m=2, n=2, gamma_f=1e308, s2=1.0)

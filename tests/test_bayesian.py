@@ -9,20 +9,11 @@ import pytest
 import scipy.sparse as sp
 
 import dpcore
-from dpcore.bayesian import (
-    DEFAULT_RHO_GRID,
-    DEFAULT_S_GRID,
-    bayesian_dp,
-    bayesian_sensitivity,
-    bayesian_statistics,
-    cross_entropy_score,
-    end_to_end_dp,
-    prepare_bayesian,
-    prepare_end_to_end,
-    softmax,
-)
-from dpcore.corpus import Corpus, Document
-from dpcore.ngram_counts import ngram_counts
+from dpcore.bayesian import DEFAULT_RHO_GRID, DEFAULT_S_GRID, bayesian_dp, bayesian_sensitivity, bayesian_statistics, end_to_end_dp, softmax
+from dpcore.bayesian.end_to_end import cross_entropy_score, prepare_end_to_end
+from dpcore.bayesian.release import prepare_bayesian
+from dpcore.text import Corpus, Document
+from dpcore.text.counts import ngram_counts
 
 
 # ---------------------------------------------------------------------------------------------
@@ -97,7 +88,7 @@ def test_worst_case_bound_on_corpora_built_from_text():
     # a real Corpus path: users → sentences → n-grams, and users whose n-grams are all outside V
     rng = np.random.default_rng(3)
     words = [f"w{i}" for i in range(15)]
-    for trial in range(10):
+    for _trial in range(10):
         users = tuple(
             (Document(sentences=tuple(tuple(rng.choice(words, size=int(rng.integers(1, 6)))) for _ in range(3))),)
             for _ in range(int(rng.integers(3, 10)))
@@ -117,7 +108,7 @@ def test_brute_force_chunking_gives_the_same_answer(monkeypatch):
     counts, S, C = CORPORA[3]
     whole = bayesian_sensitivity(sp.csr_matrix(counts), S=S, C=C)
     import dpcore.bayesian as b
-    monkeypatch.setattr(b, "_CHUNK_NNZ", 3)  # force many small chunks
+    monkeypatch.setattr(b.statistics, "_CHUNK_NNZ", 3)  # force many small chunks
     assert bayesian_sensitivity(sp.csr_matrix(counts), S=S, C=C) == pytest.approx(whole, rel=1e-12)
 
 
@@ -413,9 +404,12 @@ def test_end_to_end_validation_messages():
 
 
 def test_public_names_are_exported():
-    for name in ("bayesian_sensitivity", "bayesian_dp", "end_to_end_dp", "BayesianRelease", "ngram_counts",
+    # issue 22: the mechanisms are exported by their subpackage; the top level keeps what a notebook needs first
+    for name in ("bayesian_sensitivity", "bayesian_dp", "end_to_end_dp", "BayesianRelease",
                  "laplace_counts_dp", "k_anonymity_release"):
-        assert hasattr(dpcore, name)
+        assert name in dpcore.bayesian.__all__ and hasattr(dpcore.bayesian, name)
+    for name in ("bayesian_dp", "end_to_end_dp", "ngram_counts"):
+        assert name in dpcore.__all__ and hasattr(dpcore, name)
 
 
 def test_brute_force_on_a_larger_heavy_tailed_corpus():

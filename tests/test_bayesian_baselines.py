@@ -8,18 +8,7 @@ import scipy.sparse as sp
 
 import dpcore
 
-from dpcore.bayesian_baselines import (
-    cap_user_totals,
-    k_anonymity_release,
-    laplace_counts_dp,
-    laplace_public_dp,
-    laplace_public_sensitivity,
-    normalise_clipped,
-    prepare_laplace,
-    prepare_laplace_public,
-    private_baseline,
-    public_baseline,
-)
+from dpcore.bayesian.baselines import cap_user_totals, k_anonymity_release, laplace_counts_dp, laplace_public_dp, laplace_public_sensitivity, normalise_clipped, prepare_laplace, prepare_laplace_public, private_baseline, public_baseline
 
 
 def random_counts(seed, users=12, v=9):
@@ -71,10 +60,10 @@ def test_laplace_public_is_labelled_measured_sensitivity_not_dp():
 
 
 def test_baseline_guarantees():
-    assert dpcore.PUBLIC_BASELINE_GUARANTEE.is_dp and dpcore.PUBLIC_BASELINE_GUARANTEE.epsilon == 0
-    assert "no private data" in dpcore.PUBLIC_BASELINE_GUARANTEE.label
-    assert dpcore.PRIVATE_BASELINE_GUARANTEE.kind == dpcore.guarantees.NO_PROTECTION
-    assert dpcore.PRIVATE_BASELINE_GUARANTEE.colour == "red"
+    assert dpcore.bayesian.PUBLIC_BASELINE_GUARANTEE.is_dp and dpcore.bayesian.PUBLIC_BASELINE_GUARANTEE.epsilon == 0
+    assert "no private data" in dpcore.bayesian.PUBLIC_BASELINE_GUARANTEE.label
+    assert dpcore.bayesian.PRIVATE_BASELINE_GUARANTEE.kind == dpcore.guarantees.NO_PROTECTION
+    assert dpcore.bayesian.PRIVATE_BASELINE_GUARANTEE.colour == "red"
 
 
 def test_laplace_noise_has_the_right_scale():

@@ -8,33 +8,10 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from dpcore.corpus import Corpus, Document, load_sample_corpus
-from dpcore.bayesian_experiments import (
-    BAYESIAN,
-    BAYESIAN_STRICT,
-    DEFAULT_SETTINGS,
-    END_TO_END,
-    K_ANONYMITY,
-    LAPLACE,
-    LAPLACE_PUBLIC,
-    PRIVATE,
-    PUBLIC,
-    ExperimentTable,
-    PerplexitySetup,
-    clopper_pearson_upper,
-    empirical_epsilon_lower_bound,
-    kl_vs_epsilon,
-    kl_vs_k,
-    kl_vs_public_quality,
-    kl_vs_users,
-    kl_vs_vocabulary,
-    membership_inference,
-    perplexity_setup,
-    perplexity_table,
-    summarise,
-    trigram_perplexity,
-)
-from dpcore.ngram_counts import NgramCounts, ngram_counts
+from dpcore.text import load_sample_corpus
+from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT, DEFAULT_SETTINGS, END_TO_END, K_ANONYMITY, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, ExperimentTable, PerplexitySetup, empirical_epsilon_lower_bound, kl_vs_epsilon, kl_vs_k, kl_vs_public_quality, kl_vs_users, kl_vs_vocabulary, membership_inference, perplexity_setup, perplexity_table, summarise, trigram_perplexity
+from dpcore.audit import clopper_pearson_upper
+from dpcore.text.counts import NgramCounts, ngram_counts
 
 
 @pytest.fixture(scope="module")
@@ -187,7 +164,7 @@ def test_kl_vs_public_quality_strict_curve_recomputed_by_hand():
     strict statistics' L-item draw, the paper's noise, the strict noise — recomputed here from the same
     generator; without the caps the paper's curve is the same as before (its draws alone)."""
     from dpcore.bayesian import bayesian_statistics, softmax
-    from dpcore.gaussian import gaussian_sigma
+    from dpcore.mechanisms.gaussian import gaussian_sigma
     from dpcore.metrics import kl_divergence
 
     counts = small_counts(4)

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from dpcore.bayesian import cap_user_items, check_count_matrix, smallest_keys_per_row
-from dpcore.bayesian_baselines import cap_user_totals
+from dpcore.bayesian import cap_user_items, check_count_matrix
+from dpcore.bayesian.statistics import smallest_keys_per_row
+from dpcore.bayesian.baselines import cap_user_totals
 from dpcore.validation import check_rng
 
 
@@ -136,8 +137,8 @@ def test_smallest_keys_per_row_with_float_ties_of_row_plus_key():
 
 
 # ------------------------------------------------------------------------------ n-gram counting
-from dpcore.corpus import Corpus, Document, corpus_from_token_arrays  # noqa: E402
-from dpcore.ngram_counts import _ngram_counts_python, ngram_counts  # noqa: E402
+from dpcore.text import Corpus, Document, corpus_from_token_arrays  # noqa: E402 (this section's imports, kept beside its tests)
+from dpcore.text.counts import _ngram_counts_python, ngram_counts  # noqa: E402 (this section's imports, kept beside its tests)
 
 
 def _random_corpus(rng, n_users, alphabet, name, as_arrays):
@@ -188,7 +189,7 @@ def test_ngram_counts_equals_the_dict_lookup_per_token(seed):
 
 
 def test_ngram_counts_on_the_classroom_corpus_equals_the_dict_lookup():
-    from dpcore.corpus import load_sample_corpus
+    from dpcore.text import load_sample_corpus
 
     prv, pub = load_sample_corpus("private"), load_sample_corpus("public")
     for n in (1, 2, 3):

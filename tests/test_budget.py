@@ -1,4 +1,4 @@
-"""The session budget's maths (dpcore.budget; issue 21 item 5): one entry per release, composed with
+"""The session budget's maths (dpcore.lab.budget; issue 21 item 5): one entry per release, composed with
 dp_accounting's PLD — checked against dp_accounting's own accountant, a closed form, and basic composition."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import scipy.sparse as sp
 from scipy.optimize import brentq
 
 import dpcore
-from dpcore.budget import BudgetEntry, budget_entry, compose_releases
+from dpcore.lab.budget import BudgetEntry, budget_entry, compose_releases
 from dpcore.guarantees import approximate_dp, local_sensitivity, pure_dp
 
 dpa = pytest.importorskip("dp_accounting")
@@ -104,18 +104,18 @@ def test_entries_carry_each_mechanisms_own_event(counts):
     # h = μ_ps + σ_ps·Z with Δ(μ_ps) = ρ·γ_strict: the noise multiplier is σ(ε, δ) at Δ = 1
     assert e.event[0] == "gaussian" and e.event[1] == pytest.approx(dpcore.gaussian_sigma(1, 1e-5, method="analytic"))
     assert e.epsilon == 1 and e.delta == 1e-5 and e.promise == "(ε = 1, δ = 1e-05)-DP"
-    lap = budget_entry(dpcore.laplace_counts_dp(X, epsilon=0.5, W=5, rng=0))
+    lap = budget_entry(dpcore.bayesian.laplace_counts_dp(X, epsilon=0.5, W=5, rng=0))
     assert lap.event == ("laplace", pytest.approx(2.0)) and lap.promise == "ε = 0.5-DP (pure)"
     for rel in (dpcore.bayesian_dp(X, a, epsilon=1, delta=1e-5, S=1, C=1, rho=0.5, rng=0),
-                dpcore.laplace_public_dp(X, a, epsilon=1, W=5, rng=0),
-                dpcore.k_anonymity_release(X, a, K=5),
+                dpcore.bayesian.laplace_public_dp(X, a, epsilon=1, W=5, rng=0),
+                dpcore.bayesian.k_anonymity_release(X, a, K=5),
                 dpcore.end_to_end_dp(X, a, epsilon=1, delta=1e-5, C=1, rng=0)):
         assert budget_entry(rel).event is None  # not DP: listed with "no guarantee"
-    for rel in dpcore.release_all(np.full((2, 3), 1 / 3), epsilon=1, delta=1e-5, sensitivity=0.1, rng=0,
+    for rel in dpcore.topicdp.release_all(np.full((2, 3), 1 / 3), epsilon=1, delta=1e-5, sensitivity=0.1, rng=0,
                                   gamma=0.1).values():
         assert budget_entry(rel).event is None  # random DP, or DP for the values only
     users = [[["a", "b", "c"]]] * 300
-    d = budget_entry(dpcore.dpne(users, epsilon=1, delta=1e-5, max_length=3, contribution_limit=5, eta=0.1, rng=0))
+    d = budget_entry(dpcore.dpne_extract(users, epsilon=1, delta=1e-5, max_length=3, contribution_limit=5, eta=0.1, rng=0))
     assert d.event == ("approximate", 1.0, 1e-5, 1) and "sets only" in d.released
     single = budget_entry(dpcore.dpsu_single(users, epsilon=1, delta=1e-5, max_length=3, contribution_limit=5, rng=0))
     assert single.event == ("approximate", 1.0, 1e-5, 3)  # one (ε, δ) release per length

@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dpcore import cli, dpne
+from dpcore import cli, dpne_extract
 from dpcore.dpne import kanonymity_coverage
-from dpcore.ngrams import build_ngram_index
-from dpcore.stream import read_token_corpus
+from dpcore.text.ngrams import build_ngram_index
+from dpcore.text.stream import read_token_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,7 +47,7 @@ def test_dpne_writes_sorted_sets_and_full_report(corpus, tmp_path):
     assert cli.main(["dpne", *args]) == 0
     report = json.loads((out / "report.json").read_text())
     tc = read_token_corpus(corpus, user_column="uid", text_column="body")
-    ref = dpne(tc, epsilon=4, delta=1e-6, max_length=5, contribution_limit=6, eta=0.2, rng=9)
+    ref = dpne_extract(tc, epsilon=4, delta=1e-6, max_length=5, contribution_limit=6, eta=0.2, rng=9)
     assert sorted(p.name for p in out.iterdir()) == [f"ngrams-{k}.txt" for k in range(1, 6)] + ["report.json"]
     for k in range(1, 6):
         lines = (out / f"ngrams-{k}.txt").read_text().splitlines()
@@ -142,7 +142,7 @@ def test_kanon_coverage_matches_library(corpus, tmp_path):
                      str(tmp_path / "cov")]) == 0
     got = json.loads((tmp_path / "cov" / "coverage.json").read_text())
     tc = read_token_corpus(corpus, user_column="uid", text_column="body")
-    ref = dpne(tc, epsilon=5, delta=1e-6, max_length=3, contribution_limit=cli.DEFAULT_CONTRIBUTION_LIMIT, eta=0.01,
+    ref = dpne_extract(tc, epsilon=5, delta=1e-6, max_length=3, contribution_limit=cli.DEFAULT_CONTRIBUTION_LIMIT, eta=0.01,
                rng=2)
     expected = kanonymity_coverage(build_ngram_index(tc, 3), ref, ks=(5, 20), max_length=3).rows
     assert [(r["k"], r["K"], r["frequent"], r["covered"]) for r in got["rows"]] == \
@@ -167,7 +167,7 @@ def test_progress_only_on_a_terminal():
 
 
 def test_python_m_dpcore_runs_and_reports_usage_errors(corpus, tmp_path):
-    run = lambda *a: subprocess.run([sys.executable, "-m", "dpcore", *a], cwd=ROOT, capture_output=True,  # noqa: E731
+    run = lambda *a: subprocess.run([sys.executable, "-m", "dpcore", *a], cwd=ROOT, capture_output=True,
                                     text=True, timeout=120)
     ok = run("dpne", str(corpus), "--user-column", "uid", "--text-column", "body", "--epsilon", "2", "--delta",
              "1e-6", "--max-length", "2", "--out", str(tmp_path / "o"))
@@ -225,7 +225,7 @@ def _rows_file(path: Path, rows) -> Path:
 def test_cli_refuses_a_one_user_input_as_the_app_does(tmp_path, capsys, rows):
     """Issue 24 item 9: one user's text released "with DP" is that user's text; the app's upload refuses it, so
     does the command line (exit 2, one line, nothing written), with the same rule: users with at least one word."""
-    from dpcore.corpus import CorpusError, load_uploaded_corpus
+    from dpcore.text import CorpusError, load_uploaded_corpus
 
     f = _rows_file(tmp_path / "one.jsonl", rows)
     with pytest.raises(CorpusError, match="at least 2"):

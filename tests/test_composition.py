@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from dpcore import gaussian_composition_sigma, parallel_composition, sequential_composition
+from dpcore.mechanisms import gaussian_composition_sigma, parallel_composition, sequential_composition
 
 
 def test_sequential_and_parallel():

@@ -3,7 +3,8 @@ import json
 
 import pytest
 
-from dpcore import Corpus, CorpusError, Document, corpus_from_records, load_uploaded_corpus, read_table, table_columns, tokenize
+from dpcore import Corpus, CorpusError, corpus_from_records, load_uploaded_corpus, tokenize
+from dpcore.text import Document, read_table, table_columns
 
 CSV = "user,text,extra\nann,Hello there. How are you?,1\nbob,Fine thanks!,2\nann,Another note.,3\n"
 

@@ -34,9 +34,9 @@ class Spy:
 
 sys.meta_path.insert(0, Spy)
 import dpcore
-modules = sorted(m.name for m in pkgutil.iter_modules(dpcore.__path__))
+modules = sorted(m.name for m in pkgutil.walk_packages(dpcore.__path__, "dpcore."))  # every module, subpackages too
 for name in modules:
-    importlib.import_module("dpcore." + name)
+    importlib.import_module(name)
 present = sorted({{m.split(".")[0] for m in sys.modules}} & set(FORBIDDEN))
 print(json.dumps({{"modules": modules, "present": present, "culprits": culprits}}))
 """
@@ -46,7 +46,7 @@ def test_dpcore_imports_no_pandas_streamlit_or_plotly():
     out = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
-    assert {"ngrams", "dpne", "bayesian_experiments"} <= set(result["modules"]), result["modules"]
+    assert {"dpcore.text.ngrams", "dpcore.dpne", "dpcore.bayesian.experiments"} <= set(result["modules"]), result["modules"]
     assert result["present"] == [], (
         f"dpcore must use numpy/scipy/scikit-learn only, but importing dpcore and its "
         f"{len(result['modules'])} modules loaded {result['present']}; first requested at {result['culprits']}")

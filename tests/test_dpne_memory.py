@@ -1,6 +1,6 @@
 """The paper-scale memory paths equal the paths they replaced, exactly (issue 8 item 4).
 
-* :func:`dpcore.ngrams.build_ngram_index` stores each k-gram as (prefix id, last token) instead of a token
+* :func:`dpcore.text.ngrams.build_ngram_index` stores each k-gram as (prefix id, last token) instead of a token
   row, and ``key_order`` instead of sorted packed keys: the k-gram ids, rows, pairs and lookups must be
   those of the former build (re-implemented literally below as the reference).
 * :func:`dpcore.dpne.dpsu_all` (weighted policy) runs level by level in user blocks instead of on the
@@ -8,17 +8,19 @@
   the former code of dpsu_all).
 """
 
-import numpy as np
-import pytest
-
 import importlib
 
-dpne_mod = importlib.import_module("dpcore.dpne")  # (dpcore.dpne is also the name of the function)
-from dpcore import dpsu_all
-from dpcore.gaussian import gaussian_sigma
-from dpcore.ngrams import _factorize, build_ngram_index, encode_users, group_by_user
-
+import numpy as np
+import pytest
 from test_ngrams import random_users
+
+from dpcore import dpsu_all
+from dpcore.mechanisms.gaussian import gaussian_sigma
+from dpcore.text.ngrams import _factorize, build_ngram_index, encode_users, group_by_user
+
+dpne_accounting = importlib.import_module("dpcore.dpne.accounting")
+dpne_selection = importlib.import_module("dpcore.dpne.selection")
+keyed_mod = importlib.import_module("dpcore.mechanisms.keyed")
 
 
 def old_build(tc, max_length):
@@ -51,12 +53,12 @@ def old_build(tc, max_length):
 def old_dpsu_all(index, *, epsilon, delta, T, limit, selection, rng):
     """The former dpsu_all (weighted policy): one DPSU on the concatenated pairs of lengths 1..T."""
     sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
-    rho = dpne_mod.dpsu_threshold_for_sigma(sigma, delta, T * limit)
+    rho = dpne_accounting.dpsu_threshold_for_sigma(sigma, delta, T * limit)
     offsets = np.cumsum([0] + [index.level(k).n_grams for k in range(1, T + 1)])
     pu = np.concatenate([index.level(k).pair_user for k in range(1, T + 1)]).astype(np.int64)
     pi = np.concatenate([index.level(k).pair_gram.astype(np.int64) + offsets[k - 1] for k in range(1, T + 1)])
     pc = np.concatenate([index.level(k).pair_count for k in range(1, T + 1)])
-    released, _ = dpne_mod._dpsu_select(pu, pi, pc, int(offsets[-1]), limit=T * limit, sigma=sigma, threshold=rho,
+    released, _ = dpne_selection._dpsu_select(pu, pi, pc, int(offsets[-1]), limit=T * limit, sigma=sigma, threshold=rho,
                                         selection=selection, rng=np.random.default_rng(rng))
     return {k: index.corpus.decode(index.level(k).grams[released[offsets[k - 1]:offsets[k]]]) for k in range(1, T + 1)}
 
@@ -90,7 +92,7 @@ def test_index_equals_the_former_build(seed):
 @pytest.mark.parametrize("selection", ["random", "most-frequent"])
 @pytest.mark.parametrize("seed", range(8))
 def test_dpsu_all_equals_the_concatenated_path(seed, selection, block, monkeypatch):
-    monkeypatch.setattr(dpne_mod, "_BLOCK_USERS", block)
+    monkeypatch.setattr(dpne_selection, "_BLOCK_USERS", block)
     rng = np.random.default_rng(100 + seed)
     users = random_users(rng, n_users=int(rng.integers(1, 40)), vocab=int(rng.integers(2, 6)), max_sentences=6, max_len=9)
     index = build_ngram_index(users, 5)
@@ -126,13 +128,13 @@ def old_noisy_release(hist, sigma, threshold, rng, noise=None):
 @pytest.mark.parametrize("block", [1, 3, 64, 1 << 22])
 @pytest.mark.parametrize("seed", range(5))
 def test_blockwise_noise_equals_one_draw(seed, block, monkeypatch):
-    monkeypatch.setattr(dpne_mod, "_NOISE_BLOCK", block)
+    monkeypatch.setattr(dpne_selection, "_NOISE_BLOCK", block)
     gen = np.random.default_rng(seed)
     hist = np.where(gen.random(200) < 0.4, 0.0, gen.random(200) * 3)
     keys = gen.integers(0, 2**63, size=200).astype(np.uint64)
-    noise = lambda idx: dpne_mod.keyed_normal(seed, keys[idx], stream=dpne_mod.STREAM_NOISE, k=2)  # noqa: E731
+    noise = lambda idx: keyed_mod.keyed_normal(seed, keys[idx], stream=keyed_mod.STREAM_NOISE, k=2)
     for nz in (None, noise):
-        new = dpne_mod._noisy_release(hist, 1.0, 1.5, np.random.default_rng(seed), nz)
+        new = dpne_selection._noisy_release(hist, 1.0, 1.5, np.random.default_rng(seed), nz)
         old = old_noisy_release(hist, 1.0, 1.5, np.random.default_rng(seed), nz)
         assert np.array_equal(new[0], old[0]) and np.array_equal(new[1], old[1])
         assert 0 < new[0].sum() < (hist > 0).sum()  # neither nothing nor everything: the comparison bites

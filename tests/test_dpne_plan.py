@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 import dpcore
-from dpcore import DpnePlan, dpne_with_evaluation, prepare_dpne
+from dpcore.dpne import DpnePlan, dpne_with_evaluation
+from dpcore import prepare_dpne
 
 dpne_mod = importlib.import_module("dpcore.dpne")
 
@@ -25,7 +26,7 @@ dpne_mod = importlib.import_module("dpcore.dpne")
 @pytest.fixture(scope="module")
 def tc():
     corpus = dpcore.load_sample_corpus("private")
-    return dpcore.encode_users(corpus.subset(range(600)).user_sentences())
+    return dpcore.text.encode_users(corpus.subset(range(600)).user_sentences())
 
 
 def _same(a, b) -> None:
@@ -55,8 +56,8 @@ def _fingerprint(plan: DpnePlan) -> str:
     ("policy", "both", "random", None), ("policy", "single", "most-frequent", None)])
 def test_a_reused_plan_gives_fresh_runs_for_any_eta_in_any_order(tc, monkeypatch, policy, pruning, selection, shard):
     if shard:  # and the levels find their candidate positions again instead of keeping them (bounded memory)
-        monkeypatch.setattr(dpne_mod, "_SHARD_POSITIONS", shard)
-        monkeypatch.setattr(dpne_mod, "_KEEP_POSITIONS", 0)
+        monkeypatch.setattr(dpne_mod.release, "_SHARD_POSITIONS", shard)
+        monkeypatch.setattr(dpne_mod.release, "_KEEP_POSITIONS", 0)
     # ε = 6: the calibrated classroom corpus's first 600 users release bigrams under every policy (at ε = 3 none)
     kw = dict(epsilon=6.0, delta=1e-5, max_length=5, contribution_limit=8, pruning=pruning, selection=selection,
               policy=policy)
@@ -78,7 +79,7 @@ def test_a_reused_plan_gives_fresh_runs_for_any_eta_in_any_order(tc, monkeypatch
 def test_kept_and_recomputed_candidate_positions_give_the_same_run(tc, monkeypatch):
     kw = dict(epsilon=20.0, delta=1e-5, max_length=6, contribution_limit=8, rng=2, eta=0.05)
     kept = dpne_with_evaluation(tc, **kw)
-    monkeypatch.setattr(dpne_mod, "_KEEP_POSITIONS", 0)
+    monkeypatch.setattr(dpne_mod.release, "_KEEP_POSITIONS", 0)
     again = dpne_with_evaluation(tc, **kw)
     _same(kept, again)
     assert kept.release.sizes[6] > 0  # deep enough for the second pass to matter at every length

@@ -17,9 +17,9 @@ from scipy.stats import binom
 
 import dpcore
 from dpcore import prepare_dpne
-from dpcore.dpne import (_uniform_count_below, dpne_level_seed, dpne_release_seed, eta_dependent_level,
-                         zero_weight_draw, _ValidSpace)
-from dpcore.keyed import level_generator, release_seed
+from dpcore.dpne.space import _uniform_count_below, zero_weight_draw, _ValidSpace
+from dpcore.dpne import dpne_level_seed, dpne_release_seed, eta_dependent_level
+from dpcore.mechanisms.keyed import level_generator, release_seed
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +41,7 @@ def one_word_users():
 
 
 def _s1(users, epsilon, seed):
-    return dpcore.dpne(users, epsilon=epsilon, delta=1e-5, max_length=1, contribution_limit=1, eta=0.05,
+    return dpcore.dpne_extract(users, epsilon=epsilon, delta=1e-5, max_length=1, contribution_limit=1, eta=0.05,
                        rng=seed).ngrams[1]
 
 
@@ -90,7 +90,7 @@ def test_a_plan_keeps_lengths_one_and_two_across_eta_and_redraws_from_three(user
         assert spur_a <= spur_b
     assert runs[0.2].evaluation.levels[1].sampled_zero_weight > 0  # the zero-weight draw took part
     # the plan is a shortcut only: each η's run is the full run at that η, whatever the order of the runs
-    again = dpcore.dpne_with_evaluation(users, epsilon=8.0, delta=1e-5, max_length=4, contribution_limit=5,
+    again = dpcore.dpne.dpne_with_evaluation(users, epsilon=8.0, delta=1e-5, max_length=4, contribution_limit=5,
                                         eta=0.05, rng=3)
     assert again.release.ngrams == runs[0.05].release.ngrams
 
@@ -98,15 +98,15 @@ def test_a_plan_keeps_lengths_one_and_two_across_eta_and_redraws_from_three(user
 def test_length_three_noise_is_redrawn_for_each_eta(users, monkeypatch):
     """The histograms from length 3 on depend on η (S₂(η) decides the valid set and users' selections), so
     their noise is drawn with η in the key: the standard normals of one item differ between two η."""
-    dpne_mod = importlib.import_module("dpcore.dpne")
+    dpne_selection = importlib.import_module("dpcore.dpne.selection")
     seen = {}
-    real = dpne_mod._noisy_values
+    real = dpne_selection._noisy_values
 
     def spy(hist, sigma, seed, k, item_keys):
         seen.setdefault(k, []).append(seed)
         return real(hist, sigma, seed, k, item_keys)
 
-    monkeypatch.setattr(dpne_mod, "_noisy_values", spy)
+    monkeypatch.setattr(dpne_selection, "_noisy_values", spy)
     plan = prepare_dpne(users, epsilon=8.0, delta=1e-5, max_length=3, contribution_limit=5, rng=3)
     for eta in (0.01, 0.2):
         plan.run(eta)
@@ -147,9 +147,9 @@ def test_uniform_count_below_is_the_joint_law_of_one_set_of_uniforms():
 
 @pytest.mark.parametrize("size_case", ["enumerated", "rejection"])
 def test_zero_weight_draws_are_nested_across_thresholds_and_uniform(size_case, monkeypatch):
-    dpne_mod = importlib.import_module("dpcore.dpne")
+    dpne_space = importlib.import_module("dpcore.dpne.space")
     if size_case == "rejection":
-        monkeypatch.setattr(dpne_mod, "_ENUMERATE_LIMIT", 10)
+        monkeypatch.setattr(dpne_space, "_ENUMERATE_LIMIT", 10)
     space = _ValidSpace("both", 40, 40)  # V₂ = S₁ × S₁ = 1,600 k-grams
     support = np.sort(np.random.default_rng(0).choice(space.size, 100, replace=False))
     n_zero = space.size - support.size

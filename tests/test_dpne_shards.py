@@ -7,10 +7,11 @@ import importlib
 import numpy as np
 import pytest
 
-from dpcore import dpne_with_evaluation
-from dpcore.ngrams import encode_users
+from dpcore.dpne import dpne_with_evaluation
+from dpcore.text.ngrams import encode_users
 
-dpne_mod = importlib.import_module("dpcore.dpne")
+dpne_release = importlib.import_module("dpcore.dpne.release")
+dpne_shards = importlib.import_module("dpcore.dpne.shards")
 
 
 def _users(seed, n_users=150):
@@ -30,11 +31,11 @@ def test_shard_bounds_cover_positions_and_never_split_a_user(size):
     rng = np.random.default_rng(size)
     for pos in (None, np.sort(rng.choice(tc.n_tokens, size=tc.n_tokens // 2, replace=False))):
         n = tc.n_tokens if pos is None else pos.size
-        bounds = dpne_mod._shard_bounds(pos, tc, user_start, size)
+        bounds = dpne_shards._shard_bounds(pos, tc, user_start, size)
         assert bounds[0][0] == 0 and bounds[-1][1] == n
         assert all(b0 == a1 for (_, a1), (b0, _) in zip(bounds[:-1], bounds[1:]))
         users = tc.user_of if pos is None else tc.user_of[pos]
-        for a, b in bounds[1:]:
+        for a, _b in bounds[1:]:
             assert users[a] != users[a - 1]  # a cut falls between two users
         assert len(bounds) > 1
 
@@ -45,7 +46,7 @@ def test_sharded_dpne_releases_the_same_sets(monkeypatch, pruning, selection):
     kw = dict(epsilon=6, delta=1e-6, max_length=6, contribution_limit=4, eta=0.3, pruning=pruning,
               selection=selection)
     whole = [dpne_with_evaluation(tc, rng=s, **kw) for s in range(3)]
-    monkeypatch.setattr(dpne_mod, "_SHARD_POSITIONS", 53)
+    monkeypatch.setattr(dpne_release, "_SHARD_POSITIONS", 53)
     for s in range(3):
         part, part_ev = dpne_with_evaluation(tc, rng=s, **kw)
         assert part.ngrams == whole[s].release.ngrams

@@ -1,8 +1,9 @@
 import numpy as np
 import pytest
 
-from dpcore import exponential_mechanism, exponential_mechanism_probabilities
-from dpcore.lecture import CANDIDATE_CITIES, city_example, city_utilities, utility_sensitivity
+from dpcore import exponential_mechanism
+from dpcore.mechanisms import exponential_mechanism_probabilities
+from dpcore.lab.lecture import CANDIDATE_CITIES, city_example, city_utilities, utility_sensitivity
 
 
 def test_probabilities_match_formula_bruteforce():

@@ -1,4 +1,4 @@
-"""The compiled keyed kernels (dpcore._dpne_kernel, numba) equal the numpy paths bit for bit.
+"""The compiled keyed kernels (dpcore.dpne._dpne_kernel, numba) equal the numpy paths bit for bit.
 
 * Philox4x64-10 and the keyed uniforms: the same uint64 words / the same float64 bits.
 * The per-user contribution-limit selection: the same dropped pairs as the stable lexsort, ties
@@ -14,11 +14,13 @@ import numpy as np
 import pytest
 
 import dpcore
-from dpcore import keyed
-from dpcore.keyed import STREAM_SELECT, keyed_uniform, philox4x64, seed_key
+from dpcore.mechanisms import keyed
+from dpcore.mechanisms.keyed import STREAM_SELECT, keyed_uniform, philox4x64, seed_key
 
 pytest.importorskip("numba")
-dpne_mod = importlib.import_module("dpcore.dpne")  # (dpcore.dpne is also the name of the function)
+_ranking_mod = importlib.import_module("dpcore._ranking")
+dpne_release = importlib.import_module("dpcore.dpne.release")
+dpne_selection = importlib.import_module("dpcore.dpne.selection")
 
 
 @pytest.fixture
@@ -120,7 +122,7 @@ def test_ranked_drops_equal_lexsort(kernel_switch, most_frequent):
             user, r, count = user[perm], r[perm], count[perm]
         c = count if most_frequent else None
         expected = _lexsort_drops(user, r, c, limit)
-        fast, slow = both(kernel_switch, lambda: dpne_mod._ranked_drops(user, r, c, limit))
+        fast, slow = both(kernel_switch, lambda: _ranking_mod.ranked_drops(user, r, c, limit))
         np.testing.assert_array_equal(np.sort(fast), expected)
         np.testing.assert_array_equal(np.sort(slow), expected)
         cases += expected.size > 0
@@ -129,7 +131,7 @@ def test_ranked_drops_equal_lexsort(kernel_switch, most_frequent):
 
 def test_ranked_drops_edge_cases(kernel_switch):
     kernel_switch(True)
-    drops = dpne_mod._ranked_drops
+    drops = _ranking_mod.ranked_drops
     empty = np.zeros(0, dtype=np.int64)
     assert drops(empty, np.zeros(0), None, 3).size == 0
     assert drops(empty, np.zeros(0), empty, 3).size == 0
@@ -153,7 +155,7 @@ def test_kept_pairs_equal(kernel_switch, selection):
         limit = int(rng.integers(1, 5))
         user, r, count = _random_pairs(rng, int(rng.integers(0, 8)), limit)
         item = rng.integers(0, 20, size=user.size)
-        fast, slow = both(kernel_switch, lambda: dpne_mod._kept_pairs(
+        fast, slow = both(kernel_switch, lambda: dpne_selection._kept_pairs(
             user, item, count, limit, selection, None, priority=lambda idx: r[idx]))
         for f, s in zip(fast, slow):
             np.testing.assert_array_equal(f, s)
@@ -161,7 +163,7 @@ def test_kept_pairs_equal(kernel_switch, selection):
 
 @pytest.fixture(scope="module")
 def classroom():
-    return dpcore.encode_users(dpcore.load_sample_corpus("private").user_sentences())
+    return dpcore.text.encode_users(dpcore.load_sample_corpus("private").user_sentences())
 
 
 @pytest.mark.parametrize("selection,limit,policy", [("random", 5, "weighted"), ("most-frequent", 3, "weighted"),
@@ -169,7 +171,7 @@ def classroom():
 def test_dpne_same_release_with_and_without_kernels(kernel_switch, classroom, selection, limit, policy):
     kw = dict(epsilon=4, delta=1e-6, max_length=5, contribution_limit=limit, eta=0.05, selection=selection,
               policy=policy, rng=3)
-    fast, slow = both(kernel_switch, lambda: dpcore.dpne_with_evaluation(classroom, **kw).release)
+    fast, slow = both(kernel_switch, lambda: dpcore.dpne.dpne_with_evaluation(classroom, **kw).release)
     assert fast.ngrams == slow.ngrams
     assert fast.thresholds == slow.thresholds and fast.valid_counts == slow.valid_counts
     assert sum(len(v) for v in fast.ngrams.values()) > 50  # a real release, not an empty one
@@ -178,9 +180,9 @@ def test_dpne_same_release_with_and_without_kernels(kernel_switch, classroom, se
 @pytest.mark.parametrize("selection", ["random", "most-frequent"])
 def test_dpne_shards_same_release_with_and_without_kernels(kernel_switch, classroom, selection, monkeypatch):
     """The sharded path (several shards of users per level) too."""
-    monkeypatch.setattr(dpne_mod, "_SHARD_POSITIONS", 5000)
+    monkeypatch.setattr(dpne_release, "_SHARD_POSITIONS", 5000)
     kw = dict(epsilon=4, delta=1e-6, max_length=4, contribution_limit=4, eta=0.05, selection=selection, rng=8)
-    fast, slow = both(kernel_switch, lambda: dpcore.dpne(classroom, **kw))
+    fast, slow = both(kernel_switch, lambda: dpcore.dpne_extract(classroom, **kw))
     assert fast.ngrams == slow.ngrams and len(fast.ngrams[2]) > 0
 
 

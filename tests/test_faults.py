@@ -32,7 +32,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import dpcore
-from dpcore import UPLOAD_LIMITS, CorpusError, UploadLimits, load_uploaded_corpus, quote, read_table
+from dpcore.text import UPLOAD_LIMITS, UploadLimits, read_table
+from dpcore import CorpusError, load_uploaded_corpus
+from dpcore.quoting import quote
 from dpcore import _cache_files
 from dpcore import topicdp as tdp
 
@@ -246,9 +248,9 @@ def tiny_paper(monkeypatch, tmp_path):
 
     monkeypatch.setitem(gen.SIZES, "paper", {"private": 300, "public": 200})
     monkeypatch.setenv("DPCORE_DATA_CACHE", str(tmp_path))
-    monkeypatch.setattr(dpcore.corpus, "_LOADED", {})
-    arrays = dpcore.corpus._paper_arrays("private")
-    path = tmp_path / f"paper-private-v{dpcore.corpus.PAPER_CACHE_VERSION}.npz"
+    monkeypatch.setattr(dpcore.text.corpus, "_LOADED", {})
+    arrays = dpcore.text.corpus._paper_arrays("private")
+    path = tmp_path / f"paper-private-v{dpcore.text.corpus.PAPER_CACHE_VERSION}.npz"
     assert path.exists()
     return path, arrays
 
@@ -275,7 +277,7 @@ def test_a_damaged_paper_corpus_cache_is_generated_again(tiny_paper, damage):
     else:  # written by an older version: no checksum
         np.savez(path.with_suffix(""), **arrays)
     corpus = dpcore.load_sample_corpus("private", size="paper")
-    again = dpcore.corpus._paper_arrays("private")
+    again = dpcore.text.corpus._paper_arrays("private")
     assert all(np.array_equal(again[k], arrays[k]) for k in arrays)
     assert corpus.n_users == 300
     assert _cache_files.read_npz(path, tuple(arrays)) is not None  # rewritten whole
@@ -286,16 +288,16 @@ def topicdp_dirs(monkeypatch, tmp_path):
     """A "shipped" folder (as in the repository: no checksums) and a writable cache, with the same draws."""
     shipped, cache = tmp_path / "shipped", tmp_path / "cache"
     shipped.mkdir()
-    monkeypatch.setattr(tdp, "shipped_cache_dir", lambda: shipped)
+    monkeypatch.setattr(tdp.sampler, "shipped_cache_dir", lambda: shipped)
     monkeypatch.setenv("DPCORE_TOPICDP_CACHE", str(cache))
     lda, sampler = tdp.LdaSettings(n_topics=3), tdp.SamplerSettings(sample_users=8)
     h = "f" * 64
-    m, n = tdp._grid(lda)
+    m, n = tdp.sampler._grid(lda)
     rng = np.random.default_rng(0)
     draws = tdp.SensitivityDraws(deltas=rng.uniform(0.5, 3.0, (300, len(m), len(n))), m_values=m, n_values=n,
-                                 corpus_hash=h, lda=lda, sampler=sampler, key=tdp._cache_key(h, lda, sampler))
+                                 corpus_hash=h, lda=lda, sampler=sampler, key=tdp.sampler._cache_key(h, lda, sampler))
     name = tdp.sensitivity_cache_path(h, lda=lda, sampler=sampler).name
-    tdp._save(draws, cache / name)
+    tdp.sampler._save(draws, cache / name)
     payload = json.load(gzip.open(cache / name, "rt"))
     payload.pop("checksum")
     with gzip.open(shipped / name, "wt") as fh:  # the shipped copy, as git holds it
@@ -386,7 +388,7 @@ def test_a_damaged_model_file_falls_back_to_the_shipped_copy(topicdp_dirs, damag
 
 NUMBA_SCRIPT = textwrap.dedent("""
     import numpy as np
-    from dpcore import _dpne_kernel as k
+    from dpcore.dpne import _dpne_kernel as k
     z = np.zeros(4, np.uint64)
     print(int(k.philox4x64(np.arange(4, dtype=np.uint64), z, z, z, np.uint64(7), np.uint64(9))[0].sum() % 1000003))
 """)

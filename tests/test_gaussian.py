@@ -54,8 +54,8 @@ def test_sigma_decreases_in_epsilon_and_delta():
 
 
 def test_classic_proof_range_flag():
-    assert dpcore.classic_calibration_proven(0.5)
-    assert not dpcore.classic_calibration_proven(1.0)
+    assert dpcore.mechanisms.classic_calibration_proven(0.5)
+    assert not dpcore.mechanisms.classic_calibration_proven(1.0)
 
 
 @pytest.mark.parametrize("kwargs, match", [
@@ -74,7 +74,7 @@ def test_bad_parameters(kwargs, match):
 def test_gaussian_noise_scale_statistically():
     rng = np.random.default_rng(7)
     sigma = gaussian_sigma(1, 1e-5, method="analytic")
-    x = dpcore.gaussian.gaussian_sample(np.zeros(200_000), sigma, rng)
+    x = dpcore.mechanisms.gaussian.gaussian_sample(np.zeros(200_000), sigma, rng)
     # sample sd of 200k normals has relative SE 1/sqrt(2n) = 0.16%; allow 5 SE = 0.8%
     assert np.std(x) == pytest.approx(sigma, rel=0.008)
 
@@ -82,12 +82,12 @@ def test_gaussian_noise_scale_statistically():
 def test_auto_calibration_switches_at_one_and_classic_true_delta():
     import dpcore
 
-    assert dpcore.resolve_calibration("auto", 0.5) == "classic"
-    assert dpcore.resolve_calibration("auto", 1.0) == "analytic"
-    assert dpcore.gaussian_sigma(0.5, 1e-5, method="auto") == dpcore.classic_gaussian_sigma(0.5, 1e-5)
+    assert dpcore.mechanisms.resolve_calibration("auto", 0.5) == "classic"
+    assert dpcore.mechanisms.resolve_calibration("auto", 1.0) == "analytic"
+    assert dpcore.gaussian_sigma(0.5, 1e-5, method="auto") == dpcore.mechanisms.classic_gaussian_sigma(0.5, 1e-5)
     assert dpcore.gaussian_sigma(4, 1e-7, method="auto") == pytest.approx(1.297843, abs=1e-6)
     # the classic σ's true δ: below the stated δ inside the proof, 2.27 × it at ε = 10
-    assert dpcore.classic_true_delta(0.5, 1e-5) < 1e-5
-    assert dpcore.classic_true_delta(10, 1e-5) / 1e-5 == pytest.approx(2.2654, abs=1e-3)
+    assert dpcore.mechanisms.classic_true_delta(0.5, 1e-5) < 1e-5
+    assert dpcore.mechanisms.classic_true_delta(10, 1e-5) / 1e-5 == pytest.approx(2.2654, abs=1e-3)
     with pytest.raises(ValueError, match="calibration must be one of 'auto', 'classic', 'analytic'"):
-        dpcore.resolve_calibration("exact", 1.0)
+        dpcore.mechanisms.resolve_calibration("exact", 1.0)

@@ -10,7 +10,7 @@ import scipy.sparse as sp
 
 import dpcore
 from dpcore import guarantees as G
-from dpcore.lecture import bank_debt_guarantee, city_example
+from dpcore.lab.lecture import bank_debt_guarantee, city_example
 
 
 def _counts(seed=0, users=30, v=12):
@@ -32,14 +32,14 @@ def releases():
         "BayesianDP strict": dpcore.bayesian_dp(X, alpha, epsilon=1, delta=1e-5, S=1, C=1, rho=0.5, rng=0,
                                                  sensitivity="strict", max_items=4, max_users=100),
         "EndToEndDP": dpcore.end_to_end_dp(X, alpha, epsilon=1, delta=1e-5, C=1, rng=0, S_grid=(1.0,), rho_grid=(0.5,)),
-        "Laplace": dpcore.laplace_counts_dp(X, epsilon=1, W=3, rng=0),
-        "Laplace + public": dpcore.laplace_public_dp(X, alpha, epsilon=1, W=3, rng=0),
-        "k-anonymity": dpcore.k_anonymity_release(X, alpha, K=3),
-        "DPNE": dpcore.dpne(_users(), epsilon=1, delta=1e-5, max_length=2, contribution_limit=2, eta=0.05, rng=0),
+        "Laplace": dpcore.bayesian.laplace_counts_dp(X, epsilon=1, W=3, rng=0),
+        "Laplace + public": dpcore.bayesian.laplace_public_dp(X, alpha, epsilon=1, W=3, rng=0),
+        "k-anonymity": dpcore.bayesian.k_anonymity_release(X, alpha, K=3),
+        "DPNE": dpcore.dpne_extract(_users(), epsilon=1, delta=1e-5, max_length=2, contribution_limit=2, eta=0.05, rng=0),
         "DPSU-all": dpcore.dpsu_all(_users(), epsilon=1, delta=1e-5, max_length=2, contribution_limit=2, rng=0),
         "DPSU-even": dpcore.dpsu_even(_users(), epsilon=1, delta=1e-5, max_length=2, contribution_limit=2, rng=0),
         "DPSU-single": dpcore.dpsu_single(_users(), epsilon=1, delta=1e-5, max_length=2, contribution_limit=2, rng=0),
-        **{f"matrix {k}": v for k, v in dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.2, rng=0,
+        **{f"matrix {k}": v for k, v in dpcore.topicdp.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.2, rng=0,
                                                             gamma=0.1).items()},
     }
     return out
@@ -94,9 +94,9 @@ def test_dpsu_single_scope():
 
 
 def test_baselines_and_lecture():
-    assert dpcore.PUBLIC_BASELINE_GUARANTEE.colour == "green" and dpcore.PUBLIC_BASELINE_GUARANTEE.epsilon == 0.0
-    assert dpcore.PRIVATE_BASELINE_GUARANTEE.kind == G.NO_PROTECTION
-    assert bank_debt_guarantee(epsilon=1, scale=dpcore.lecture.DEBT_CAP).kind == G.PURE_DP
+    assert dpcore.bayesian.PUBLIC_BASELINE_GUARANTEE.colour == "green" and dpcore.bayesian.PUBLIC_BASELINE_GUARANTEE.epsilon == 0.0
+    assert dpcore.bayesian.PRIVATE_BASELINE_GUARANTEE.kind == G.NO_PROTECTION
+    assert bank_debt_guarantee(epsilon=1, scale=dpcore.lab.lecture.DEBT_CAP).kind == G.PURE_DP
     assert bank_debt_guarantee(epsilon=1, scale=2_800_798.0).kind == G.LOCAL_SENSITIVITY
     assert city_example(epsilon=1).guarantee.kind == G.LOCAL_SENSITIVITY
     assert city_example(epsilon=1, sensitivity=1e-3).guarantee.kind == G.NO_PROTECTION
@@ -106,7 +106,7 @@ def test_strict_classic_at_large_epsilon_is_refused_not_relabelled():
     """Issue 15 item 3: the classic σ at ε = 10 has a true δ 2.27 × the stated one. Since issue 21 item 7 the
     strict release is refused there (before: a green label with that true δ — 0.586 at ε = 50)."""
     X, alpha = _counts()
-    true_delta = dpcore.gaussian_delta(10, dpcore.classic_gaussian_sigma(10, 1e-5))
+    true_delta = dpcore.gaussian_delta(10, dpcore.mechanisms.classic_gaussian_sigma(10, 1e-5))
     assert true_delta / 1e-5 == pytest.approx(2.27, abs=0.01)
     with pytest.raises(ValueError, match=r"epsilon=10 is outside the classic σ's proof .*exact δ is 2.27e-05"):
         dpcore.bayesian_dp(X, alpha, epsilon=10, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict",
@@ -125,8 +125,8 @@ def test_zero_epsilon_only_for_no_private_data():
 
 
 def test_overview_table_matches_the_release_types(all_releases):
-    """The home page table (dpcore.mechanism_guarantees) uses the releases' own labelling functions."""
-    table = {m: g for _, m, g in dpcore.mechanism_guarantees(epsilon=1, delta=1e-5, gamma=0.1, K=3, W=3,
+    """The home page table (dpcore.lab.review.mechanism_guarantees) uses the releases' own labelling functions."""
+    table = {m: g for _, m, g in dpcore.lab.review.mechanism_guarantees(epsilon=1, delta=1e-5, gamma=0.1, K=3, W=3,
                                                              max_items=4, max_users=100)}
     pairs = {
         "BayesianDP strict (L, N_max caps)": "BayesianDP strict",

@@ -1,4 +1,4 @@
-"""Keyed draws (dpcore.keyed): Philox4x64-10 as numpy's, N(0, 1) noise, independence, order invariance."""
+"""Keyed draws (dpcore.mechanisms.keyed): Philox4x64-10 as numpy's, N(0, 1) noise, independence, order invariance."""
 
 from __future__ import annotations
 
@@ -6,20 +6,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore import dpne
-from dpcore.keyed import (
-    STREAM_NOISE,
-    STREAM_SELECT,
-    fold_keys,
-    keyed_normal,
-    keyed_uniform,
-    philox4x64,
-    row_keys,
-    seed_key,
-    text_key,
-    token_keys,
-)
-from dpcore.ngrams import TokenCorpus, encode_users
+from dpcore import dpne_extract
+from dpcore.mechanisms.keyed import STREAM_NOISE, STREAM_SELECT, fold_keys, keyed_normal, keyed_uniform, philox4x64, row_keys, seed_key, text_key, token_keys
+from dpcore.text.ngrams import TokenCorpus, encode_users
 
 
 @pytest.mark.parametrize("seed", [0, 7, 2**40 + 3])
@@ -87,13 +76,13 @@ def test_dpne_release_is_invariant_to_user_order_and_token_encoding(pruning):
     users = _users(5)
     kw = dict(epsilon=6, delta=1e-6, max_length=5, contribution_limit=4, eta=0.3, pruning=pruning)
     base = encode_users(users)
-    ref = dpne(base, rng=11, **kw).ngrams
+    ref = dpne_extract(base, rng=11, **kw).ngrams
     perm = np.random.default_rng(1).permutation(len(users))
     shuffled = encode_users([users[i] for i in perm])  # other user order, other token ids
     keyed = TokenCorpus(tokens=shuffled.tokens, run_left=shuffled.run_left, user_of=shuffled.user_of,
                         vocabulary=shuffled.vocabulary, n_users=shuffled.n_users,
                         user_keys=base.user_key_array[perm])
-    assert dpne(keyed, rng=11, **kw).ngrams == ref
+    assert dpne_extract(keyed, rng=11, **kw).ngrams == ref
     assert sum(len(v) for k, v in ref.items() if k >= 2) > 0  # the check covers longer n-grams
     # the user ids matter (they key the contribution limit), and so does the seed
-    assert any(dpne(shuffled, rng=s, **kw).ngrams != dpne(keyed, rng=s, **kw).ngrams for s in range(4))
+    assert any(dpne_extract(shuffled, rng=s, **kw).ngrams != dpne_extract(keyed, rng=s, **kw).ngrams for s in range(4))

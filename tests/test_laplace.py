@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
 
-from dpcore import laplace_mechanism, laplace_pdf, laplace_privacy_loss, laplace_privacy_loss_bound, laplace_scale, laplace_variance
+from dpcore import laplace_mechanism
+from dpcore.mechanisms import laplace_pdf, laplace_privacy_loss, laplace_privacy_loss_bound, laplace_scale, laplace_variance
 
 
 def test_scale_is_sensitivity_over_epsilon():

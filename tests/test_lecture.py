@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from dpcore import laplace_scale
-from dpcore.lecture import BANK_DEBTS, DEBT_CAP, bank_debt_neighbours, bank_debt_worst_case, empirical_selection_ratios
+from dpcore.mechanisms import laplace_scale
+from dpcore.lab.lecture import BANK_DEBTS, DEBT_CAP, bank_debt_neighbours, bank_debt_worst_case, empirical_selection_ratios
 
 
 def test_neighbour_differences_are_each_persons_debt():
@@ -40,7 +40,7 @@ def test_negative_debt_rejected():
 
 def test_empirical_density_ratios_respect_min_count_and_bound():
     from dpcore import laplace_mechanism
-    from dpcore.lecture import empirical_density_ratios
+    from dpcore.lab.lecture import empirical_density_ratios
 
     rng = np.random.default_rng(1)
     a = laplace_mechanism(np.full(200_000, 50.0), epsilon=1.0, sensitivity=1.0, rng=rng)

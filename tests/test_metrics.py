@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore import KL_SMOOTHING, kendall_tau_distance, kl_divergence, l1_distance, rmse
+from dpcore.metrics import KL_SMOOTHING, kendall_tau_distance, kl_divergence, l1_distance, rmse
 
 
 def test_kl_worked_example_with_lambda_rule():

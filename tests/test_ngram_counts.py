@@ -7,8 +7,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from dpcore.corpus import Corpus, Document, corpus_from_records
-from dpcore.ngram_counts import NgramCounts, ngram_counts, sentence_ngrams
+from dpcore.text import Corpus, Document, corpus_from_records
+from dpcore.text.counts import NgramCounts, ngram_counts, sentence_ngrams
 
 
 def corpus(users: dict[str, list[str]], name="c") -> Corpus:
@@ -140,7 +140,7 @@ def test_direct_construction_checks_shapes():
 
 
 def test_sample_corpora_counts_are_consistent():
-    from dpcore.corpus import load_sample_corpus
+    from dpcore.text import load_sample_corpus
     priv, pub = load_sample_corpus("private"), load_sample_corpus("public")
     nc = ngram_counts(priv, pub, n=3)
     assert nc.n_users == priv.n_users and nc.vocabulary_size >= 1000

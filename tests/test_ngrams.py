@@ -1,9 +1,9 @@
-"""dpcore.ngrams: fast k-gram extraction against a literal Python recomputation."""
+"""dpcore.text.ngrams: fast k-gram extraction against a literal Python recomputation."""
 
 import numpy as np
 import pytest
 
-from dpcore.ngrams import build_ngram_index, encode_users, rows_membership
+from dpcore.text.ngrams import build_ngram_index, encode_users, rows_membership
 
 
 def naive_user_kgrams(users, k):
@@ -106,7 +106,7 @@ def test_rows_membership_matches_python_sets(seed):
 def test_group_by_user_matches_counter(monkeypatch, table_limit, seed):
     import collections
 
-    import dpcore.ngrams as ng
+    import dpcore.text.ngrams as ng
 
     monkeypatch.setattr(ng, "_TABLE_LIMIT", table_limit)
     rng = np.random.default_rng(seed)

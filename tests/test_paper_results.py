@@ -1,4 +1,4 @@
-"""dpcore.paper_results: the transcription of the papers' numbers and the paper-vs-here comparisons."""
+"""dpcore.lab.paper_results: the transcription of the papers' numbers and the paper-vs-here comparisons."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import dpcore
-from dpcore import paper_results as pr
+from dpcore.lab import paper_results as pr
 from paper_env import table4_shape, table4_verdict_start
 from sample_data import generate as gen
 
@@ -27,7 +27,7 @@ def test_table4_transcription_adds_up_to_the_papers_totals():
 @pytest.fixture(scope="module")
 def small():
     t = gen.generate(2000, seed=5)
-    return dpcore.corpus_from_token_arrays(t.words, t.tokens, t.sent_off, t.doc_off, t.user_off)
+    return dpcore.text.corpus_from_token_arrays(t.words, t.tokens, t.sent_off, t.doc_off, t.user_off)
 
 
 def test_compare_table4_rows_and_verdict_agree(small):
@@ -45,7 +45,7 @@ def test_compare_table4_rows_and_verdict_agree(small):
 
 @pytest.fixture(scope="module")
 def chat_index():
-    return dpcore.build_ngram_index(dpcore.encode_corpus(dpcore.load_real_corpus("chat", which="private")), 9)
+    return dpcore.build_ngram_index(dpcore.text.encode_corpus(dpcore.load_real_corpus("chat", which="private")), 9)
 
 
 def test_compare_table4_on_the_real_chat(chat_index):
@@ -65,7 +65,7 @@ def test_compare_table4_on_the_real_chat(chat_index):
 
 
 def test_compare_bayesian_fig1_on_the_classroom_corpus():
-    counts = dpcore.ngram_counts(dpcore.load_sample_corpus("private"), dpcore.load_sample_corpus("public"), n=1)
+    counts = dpcore.text.ngram_counts(dpcore.load_sample_corpus("private"), dpcore.load_sample_corpus("public"), n=1)
     c = pr.compare_bayesian_fig1(counts, seeds=2, repetitions=3)
     b, lap, red = (r["here"] for r in c.rows)
     assert red == pytest.approx(1 - b / lap)
@@ -77,7 +77,7 @@ def test_compare_topicdp_verdict_follows_the_sensitivity():
     w = rng.dirichlet(np.ones(10), 10)
     small = pr.compare_topicdp_fig52(w, delta_s=1e-5, seeds=2, repetitions=5)
     large = pr.compare_topicdp_fig52(w, delta_s=3.0, seeds=2, repetitions=5)
-    l1 = lambda c: {r["quantity"].rsplit(", ", 1)[1]: r["here"] for r in c.rows}  # noqa: E731
+    l1 = lambda c: {r["quantity"].rsplit(", ", 1)[1]: r["here"] for r in c.rows}
     assert small.reproduced and l1(small)["TopicDP"] < l1(small)["MVG"]
     assert not large.reproduced and "Measured reason" in large.verdict
     with pytest.raises(ValueError, match="delta_s"):
@@ -85,8 +85,8 @@ def test_compare_topicdp_verdict_follows_the_sensitivity():
 
 
 def test_compare_lecture_001_recomputes_the_worked_numbers():
-    """001's worked numbers against dpcore.lecture: expected values recomputed here from the lecture's data."""
-    from dpcore.lecture import BANK_DEBTS, CANDIDATE_CITIES, SOCIETY_MEMBERS
+    """001's worked numbers against dpcore.lab.lecture: expected values recomputed here from the lecture's data."""
+    from dpcore.lab.lecture import BANK_DEBTS, CANDIDATE_CITIES, SOCIETY_MEMBERS
 
     c = pr.compare_lecture_001()
     assert [r["quantity"] for r in c.rows] == list(pr.LECTURE_001.values)
@@ -106,7 +106,7 @@ def test_compare_lecture_001_recomputes_the_worked_numbers():
 
 
 def test_users_equivalent_epsilon_scales_the_noise_exactly():
-    from dpcore.gaussian import gaussian_sigma
+    from dpcore.mechanisms.gaussian import gaussian_sigma
 
     base = gaussian_sigma(4.0, 0.5e-7, method="analytic")
     for n, N in ((100_000, pr.REDDIT_USERS), (2_000, 24_000), (7, 8)):
@@ -121,7 +121,7 @@ def test_users_equivalent_epsilon_scales_the_noise_exactly():
 
 
 def test_compare_table4_at_paper_users(small):
-    index = dpcore.build_ngram_index(dpcore.encode_corpus(small), 9)
+    index = dpcore.build_ngram_index(dpcore.text.encode_corpus(small), 9)
     n = small.n_users
     # at the corpus's own number of users it is Table 4's comparison itself (same ε, seeds and draws)
     same = pr.compare_table4_at_paper_users(index, seeds=1, paper_users=n)
@@ -175,7 +175,7 @@ def test_users_hypothesis_reason_reads_the_rows():
 
     real = rows([40, 99, 60, 21, 2, 1, 0, 0, 0], [170, 28, 3, 0, 0, 0, 0, 0, 0])
     synthetic = rows([9000, 9000, 9000, 900, 90, 9, 1, 0, 0], [9000, 9000, 9000, 1000, 100, 9, 2, 1, 0])
-    prof = lambda shared, mean, median: {"shared": {"10": shared}, "distinct_mean": mean, "distinct_median": median}  # noqa: E731
+    prof = lambda shared, mean, median: {"shared": {"10": shared}, "distinct_mean": mean, "distinct_median": median}
     text = pr.users_hypothesis_reason(real, synthetic, n_real=920, n_synthetic=100_000,
                                       real_profile=prof([1, 200, 300, 40], [1, 2, 3, 1024.0], [1, 2, 3, 104.0]),
                                       synthetic_profile=prof([1, 100, 50, 0], [1, 2, 3, 110.0], [1, 2, 3, 44.0]))
@@ -200,11 +200,11 @@ def test_users_hypothesis_reason_reads_the_rows():
 
 
 def test_dpne_epsilon_sweep_on_a_small_corpus(small):
-    index = dpcore.build_ngram_index(dpcore.encode_corpus(small), 6)
+    index = dpcore.build_ngram_index(dpcore.text.encode_corpus(small), 6)
     sw = pr.dpne_epsilon_sweep(index, epsilons=(8.0, 1.0), seeds=2)
     by = {(r["epsilon"], r["k"]): r for r in sw.rows}
     assert sorted({r["epsilon"] for r in sw.rows}) == [1.0, 8.0] and len(sw.rows) == 12
-    one = [dpcore.dpne(index, epsilon=1.0, rng=s, **{k: pr.PAGE_DPNE_SETTINGS[k] for k in
+    one = [dpcore.dpne_extract(index, epsilon=1.0, rng=s, **{k: pr.PAGE_DPNE_SETTINGS[k] for k in
                                                       ("delta", "contribution_limit", "eta", "max_length")}).sizes.get(2, 0)
            for s in range(2)]
     assert by[(1.0, 2)]["DPNE"] == pytest.approx(np.mean(one))

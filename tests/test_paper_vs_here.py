@@ -3,7 +3,7 @@ old links, and "Paper vs here" (issue 8 item 3).
 
 Fast: the paper size is a 300-user stand-in here (``small_paper_size`` in tests/conftest.py); the real
 paper corpus is exercised by tests/test_paper_scale_pages.py (slow). The paper's numbers are never typed
-in these tests: the expected values come from dpcore.paper_results.
+in these tests: the expected values come from dpcore.lab.paper_results.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 from paper_env import PAPER_STAND_IN_USERS
 from paper_env import run_page as run
 from paper_env import table4_shape, table4_verdict_start
-from dpcore import paper_results as pr
+from dpcore.lab import paper_results as pr
 
 pvh = importlib.import_module("dpui.paper_vs_here")  # the module (dpui.paper_vs_here is also the function's name)
 
@@ -235,14 +235,14 @@ def test_table_shows_the_papers_numbers_from_paper_results(page, small_paper_siz
         assert list(table[pvh.synthetic_column(entry)]) == [synthetic.get(q, "—") for q in table["quantity"]]
         assert pvh.REAL_LABEL + pvh.verdict(real) in shown and pvh.synthetic_label(entry) + pvh.verdict(entry) in shown
     if section.live:  # the lecture: computed on the page, from the lecture's own data
-        assert any(f"Computed now by `dpcore.paper_results.{section.live.__name__}()`" in c.value for c in at.caption)
+        assert any(f"Computed now by `dpcore.lab.paper_results.{section.live.__name__}()`" in c.value for c in at.caption)
         return
     assert any(f"Measured by `{pvh.SCRIPT}`" in c.value and entry["corpus"]["content_hash"][:12] in c.value
                and entry["date"] in c.value for c in at.caption)
 
 
 def test_shipped_paper_column_is_dpcore_paper_results():
-    """Every "paper" number in sample_data/paper_comparisons.json is the transcription in dpcore.paper_results
+    """Every "paper" number in sample_data/paper_comparisons.json is the transcription in dpcore.lab.paper_results
     (the compare functions copied it there): a corrected transcription makes this fail until the script reruns."""
     c = RESULTS["comparisons"]
     t4 = {r["quantity"]: r["paper"] for r in c["table4"]["rows"]}
@@ -316,7 +316,7 @@ def test_table4_reason_follows_its_stored_numbers():
 
 
 def test_table4_chat_entry_follows_its_stored_numbers():
-    """The real chat's entry: 003 Table 2's statistic is dpcore.text_profile's, the ε sweep's sentence and the
+    """The real chat's entry: 003 Table 2's statistic is dpcore.text.profile's, the ε sweep's sentence and the
     number-of-users reason are dpcore's of the stored rows and profiles (nothing typed)."""
     import dpcore
 
@@ -325,7 +325,7 @@ def test_table4_chat_entry_follows_its_stored_numbers():
     assert e["corpus"] == {"size": "chat", "content_hash": chat.content_hash, "n_users": 920, "n_tokens": chat.n_tokens}
     prof = e["profiles"]["real"]
     assert [r["here"] for r in e["table2"]["rows"]] == prof["distinct_mean"]
-    assert prof["shared"]["10"][:6] == list(dpcore.text_profile(chat, max_k=6, ks=(10,)).shared[10])
+    assert prof["shared"]["10"][:6] == list(dpcore.text.text_profile(chat, max_k=6, ks=(10,)).shared[10])
     assert e["users_reason"] == pr.users_hypothesis_reason(
         e["rows"], RESULTS["comparisons"]["table4"]["rows"], n_real=920,
         n_synthetic=RESULTS["comparisons"]["table4"]["corpus"]["n_users"], real_profile=prof,
@@ -410,8 +410,8 @@ def test_bayesian_reason_is_computed_from_both_sizes():
 
 
 def test_an_exercise_opens_on_the_corpus_it_names(small_paper_size):
-    """An exercise that depends on data names its corpus (dpcore.exercises): opening it switches the data choice."""
-    from dpcore import exercises
+    """An exercise that depends on data names its corpus (dpcore.lab.exercises): opening it switches the data choice."""
+    from dpcore.lab import exercises
 
     ex = next(e for e in exercises.exercises_for_page("2_Bayesian_ngram_DP") if "corpus" in e.settings)
     at = run(PAGES["2_Bayesian_ngram_DP"], corpus="paper", exercise=ex.id)
@@ -420,7 +420,7 @@ def test_an_exercise_opens_on_the_corpus_it_names(small_paper_size):
 
 
 def test_topicdp_reason_is_the_shipped_draws_summary():
-    """TopicDP's measured reason is dpcore.summarise_draws of the shipped draws the entry names (none typed)."""
+    """TopicDP's measured reason is dpcore.topicdp.summarise_draws of the shipped draws the entry names (none typed)."""
     import dpcore
 
     top = RESULTS["comparisons"]["topicdp_fig52"]
@@ -430,9 +430,9 @@ def test_topicdp_reason_is_the_shipped_draws_summary():
         if e["reproduced"]:
             assert "reason" not in e
             continue
-        draws = dpcore.load_sensitivity_draws(e["corpus"]["content_hash"])
+        draws = dpcore.topicdp.load_sensitivity_draws(e["corpus"]["content_hash"])
         assert draws is not None and draws.key == e["draws"]["key"]
         s = e["settings"]
-        summary = dpcore.summarise_draws(draws, gamma=s["gamma"], m=s["m"], n=s["n"], delta=s["delta"])
+        summary = dpcore.topicdp.summarise_draws(draws, gamma=s["gamma"], m=s["m"], n=s["n"], delta=s["delta"])
         assert summary.delta_s == pytest.approx(s["delta_s"])
         assert e["reason"] == "Behind Δ_s: " + summary.sentence

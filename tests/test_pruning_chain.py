@@ -1,4 +1,4 @@
-"""dpcore.pruning_chain: why DPNE finds or misses the popular k-grams (the measured reason beside 003 Table 4).
+"""dpcore.dpne.pruning_chain: why DPNE finds or misses the popular k-grams (the measured reason beside 003 Table 4).
 
 A worked example by hand, a brute-force recomputation with Python sets on random small corpora, and the
 parameter checks.
@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpcore import DpneRelease, build_ngram_index, dpne, dpsu_threshold, pruning_chain
+from dpcore.dpne import DpneRelease, dpsu_threshold, pruning_chain
+from dpcore import build_ngram_index, dpne_extract
 
 
 def _release(ngrams, *, limit=1, epsilon=1.0, delta=1e-5, pruning="both"):
@@ -76,7 +77,7 @@ def _brute(users, rel, K, limit):
 
         hd, hs = H(lambda x: x in valid), H(lambda x: True)
         pv = sorted(popular & valid)
-        med = lambda v: float(np.median(v)) if len(v) else float("nan")  # noqa: E731
+        med = lambda v: float(np.median(v)) if len(v) else float("nan")
         out.append({"k": k, "popular": len(popular),
                     "valid": len(pv) / len(popular) if popular else float("nan"),
                     "released": len(popular & rel.ngrams.get(k, frozenset())) / len(popular) if popular else float("nan"),
@@ -93,7 +94,7 @@ def test_brute_force_agrees_on_random_small_corpora(seed):
              for _ in range(int(r.integers(20, 60)))]
     limit, K = int(r.integers(1, 6)), int(r.integers(2, 6))
     pruning = ("both", "single")[seed % 2]
-    rel = dpne(users, epsilon=20.0, delta=1e-3, max_length=4, contribution_limit=limit, eta=0.2, pruning=pruning,
+    rel = dpne_extract(users, epsilon=20.0, delta=1e-3, max_length=4, contribution_limit=limit, eta=0.2, pruning=pruning,
                rng=seed)
     index = build_ngram_index(users, 4)
     got = pruning_chain(index, rel, K=K).rows
@@ -118,5 +119,5 @@ def test_parameters_are_checked():
     with pytest.raises(TypeError, match="release must be a DpneRelease"):
         pruning_chain(index, {1: set()})
     with pytest.raises(ValueError, match="selection='random' and policy='weighted'"):
-        pruning_chain(index, dpne([[["a", "b"]]], epsilon=1, delta=1e-5, max_length=2, contribution_limit=1,
+        pruning_chain(index, dpne_extract([[["a", "b"]]], epsilon=1, delta=1e-5, max_length=2, contribution_limit=1,
                                   eta=0.1, selection="most-frequent", rng=0))

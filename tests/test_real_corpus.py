@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 import dpcore
-from dpcore.real_corpus import PRIVATE_SHARE, load_real_corpus
+from dpcore.text.real_corpus import PRIVATE_SHARE, load_real_corpus
 
 
 @pytest.fixture(scope="module")

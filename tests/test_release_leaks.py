@@ -14,8 +14,8 @@ import pytest
 import scipy.sparse as sp
 
 import dpcore
-from dpcore.dpne import DpneRelease, DpsuBaselineRelease, dpne, dpne_with_evaluation, dpsu_all, dpsu_even, dpsu_single
-from dpcore.ngrams import build_ngram_index, encode_users
+from dpcore.dpne import DpneRelease, DpsuBaselineRelease, dpne_extract, dpne_with_evaluation, dpsu_all, dpsu_even, dpsu_single
+from dpcore.text.ngrams import build_ngram_index, encode_users
 
 SECRET = "alice_ssn_123"
 
@@ -106,7 +106,7 @@ def test_walker_is_not_vacuous():
 def test_dpne_release_reaches_no_unreleased_token(pruning, policy):
     users = corpus_with_secret()
     for seed in range(3):
-        rel = dpne(users, epsilon=8, delta=1e-6, max_length=4, contribution_limit=10, eta=0.2, pruning=pruning,
+        rel = dpne_extract(users, epsilon=8, delta=1e-6, max_length=4, contribution_limit=10, eta=0.2, pruning=pruning,
                    policy=policy, rng=seed)
         assert isinstance(rel, DpneRelease)
         assert rel.ngrams[1] and rel.ngrams[2]  # something was released
@@ -127,8 +127,8 @@ def test_release_order_does_not_follow_the_corpus():
     """The same set from corpora in another user order gives the same release object content."""
     users = corpus_with_secret()
     kw = dict(epsilon=50, delta=1e-6, max_length=2, contribution_limit=50, eta=1e-9, rng=0)
-    a = dpne(users, **kw)
-    b = dpne(users[::-1], **kw)
+    a = dpne_extract(users, **kw)
+    b = dpne_extract(users[::-1], **kw)
     assert a.sorted_ngrams(1) == sorted(a.ngrams[1])
     # a huge ε releases every shared token whatever the order; nothing depends on the first-seen order
     assert a.ngrams[1] == b.ngrams[1]
@@ -141,7 +141,7 @@ def _bayesian_inputs():
     public = dpcore.corpus_from_records(
         [{"user": f"p{i}", "text": "w0 w1 w2 w3 w4 w5 w6 w7 says hi"} for i in range(5)],
         user_field="user", text_field="text")
-    return users, dpcore.ngram_counts(private, public, n=1)
+    return users, dpcore.text.ngram_counts(private, public, n=1)
 
 
 def test_count_releases_over_the_public_vocabulary_reach_no_private_token():
@@ -153,9 +153,9 @@ def test_count_releases_over_the_public_vocabulary_reach_no_private_token():
     releases = [
         dpcore.bayesian_dp(m, alpha, epsilon=1, delta=1e-5, S=1.0, C=5, rho=0.5, rng=0),
         dpcore.end_to_end_dp(m, alpha, epsilon=1, delta=1e-5, C=5, rng=0),
-        dpcore.laplace_counts_dp(m, epsilon=1, W=5, rng=0),
-        dpcore.laplace_public_dp(m, alpha, epsilon=1, W=5, rng=0),
-        dpcore.k_anonymity_release(m, alpha, K=5),
+        dpcore.bayesian.laplace_counts_dp(m, epsilon=1, W=5, rng=0),
+        dpcore.bayesian.laplace_public_dp(m, alpha, epsilon=1, W=5, rng=0),
+        dpcore.bayesian.k_anonymity_release(m, alpha, K=5),
     ]
     for rel in releases:
         strings = reachable_strings(rel)
@@ -169,7 +169,7 @@ def test_matrix_releases_hold_no_words():
     the TopicKeywordMatrix, which is chosen from the private data without privacy (its guarantee
     says so)."""
     w = np.full((2, 3), 1 / 3)
-    for rel in dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0).values():
+    for rel in dpcore.topicdp.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0).values():
         strings = reachable_strings(rel)
         allowed = {rel.mechanism} | set(reachable_strings(rel.guarantee))  # the guarantee's own words
         assert all(s in allowed for s in strings), strings
@@ -215,7 +215,7 @@ def test_end_to_end_release_holds_no_exact_user_count():
     n = m.shape[0]
     assert not {n, n - 1, round(0.9 * n), round(0.9 * (n - 1))} & set(ints_a)
     # where they went: the evaluation object (evaluation only, never published)
-    _, inside = dpcore.prepare_end_to_end(m, alpha, C=5, rng=0).release_with_evaluation(epsilon=1, delta=1e-5, rng=0)
+    _, inside = dpcore.bayesian.end_to_end.prepare_end_to_end(m, alpha, C=5, rng=0).release_with_evaluation(epsilon=1, delta=1e-5, rng=0)
     assert inside.n_train + inside.n_validation == n
 
 
@@ -226,5 +226,5 @@ def test_dp_count_releases_hold_the_same_numbers_on_neighbours():
     m, alpha = counts.user_counts, counts.public_counts
     for make in (lambda x: dpcore.bayesian_dp(x, alpha, epsilon=1, delta=1e-5, S=1.0, C=5, rho=0.5, rng=0,
                                               sensitivity="strict", max_items=10, max_users=1000),
-                 lambda x: dpcore.laplace_counts_dp(x, epsilon=1, W=5, rng=0)):
+                 lambda x: dpcore.bayesian.laplace_counts_dp(x, epsilon=1, W=5, rng=0)):
         assert reachable_numbers(make(m)) == reachable_numbers(make(m[1:]))

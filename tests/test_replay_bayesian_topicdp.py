@@ -143,7 +143,7 @@ def test_topicdp_exports_replay_and_the_generated_notebooks(downloads, classroom
         for f in (json.loads(c.proto.spec) for c in at.get("plotly_chart"))
     ]
     fig = next(f for title, f in titled if title.count("L1 distance") and " vs epsilon (" in title)
-    for mech in dpcore.TOPIC_MECHANISMS:
+    for mech in dpcore.topicdp.TOPIC_MECHANISMS:
         trace = next(t for t in fig["data"] if t.get("name") == mech)
         assert _values(trace["x"]) == list(curve.values)
         assert _values(trace["y"]) == curve.stats["l1"][mech][0].tolist(), mech

@@ -1,4 +1,4 @@
-"""dpcore.review: every warning rule, every noise-in-units function and the budgets, each checked against an
+"""dpcore.lab.review: every warning rule, every noise-in-units function and the budgets, each checked against an
 independent computation (scipy's distributions, Monte-Carlo draws, the DPNE noise split)."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import scipy.sparse as sp
 from scipy import stats
 
 import dpcore
-from dpcore.review import (
+from dpcore.lab import review_release
+from dpcore.lab.review import (
     REVIEW_RULES,
     dpne_budget,
     dpne_users_per_released,
@@ -19,7 +20,6 @@ from dpcore.review import (
     gaussian_noise_in_units,
     laplace_noise_in_units,
     log_space_noise_in_units,
-    review,
     review_warnings,
     single_budget,
 )
@@ -83,12 +83,12 @@ def test_few_users():
 def test_every_rule_has_words_and_warnings_export():
     ws = review_warnings(epsilon=12, delta=0.5, n_users=10, calibration="classic", contribution_cap=9,
                          user_items=[1, 2, 3], random_dp_gamma=0.3,
-                         noise=dpcore.gaussian_noise_in_units(0.1, sigma=1.0), answer_range=1.0)
+                         noise=dpcore.lab.gaussian_noise_in_units(0.1, sigma=1.0), answer_range=1.0)
     assert {w.rule for w in ws} == set(REVIEW_RULES)
     for w in ws:
         assert w.rule_text == REVIEW_RULES[w.rule] and w.message and w.fix
         assert w.to_dict()["rule"] == w.rule
-        with pytest.raises(Exception):
+        with pytest.raises(Exception):  # noqa: B017 (dataclasses.FrozenInstanceError: any error is the frozen check)
             w.rule = "x"  # frozen
 
 
@@ -141,7 +141,7 @@ def test_log_space_factor_matches_bayesian_release_noise():
     """The BayesianDP h − μ_ps is N(0, σ_ps²): θ_i/softmax(μ)_i ÷ the common normaliser ratio is e^(σZ)."""
     rng = np.random.default_rng(1)
     X = sp.csr_matrix(rng.integers(0, 3, size=(50, 40)))
-    prep = dpcore.prepare_bayesian(X, rng.integers(1, 9, 40), S=1, C=1, rho=0.5)
+    prep = dpcore.bayesian.release.prepare_bayesian(X, rng.integers(1, 9, 40), S=1, C=1, rho=0.5)
     rel = prep.release(epsilon=1, delta=1e-5, rng=2)
     s = log_space_noise_in_units(0.025, sigma=rel.sigma)
     ratio = np.log(rel.theta) - np.log(prep.mean_theta())
@@ -167,7 +167,7 @@ def test_dpne_users_with_no_user_needed_says_so():
 def test_dpne_users_on_a_real_release_monte_carlo():
     """Simulate the thresholding of a k-gram with N − 1 users at full weight: released < 5 % of the time."""
     u = [[["a", "b", "c"], ["a", "b"]], [["a", "b", "d"]], [["b", "c"]], [["a", "b", "c", "d"]]] * 50
-    rel = dpcore.dpne(u, epsilon=1, delta=1e-5, max_length=2, contribution_limit=2, eta=0.05, rng=0)
+    rel = dpcore.dpne_extract(u, epsilon=1, delta=1e-5, max_length=2, contribution_limit=2, eta=0.05, rng=0)
     s = dpne_users_per_released(sigma=rel.sigmas[1], threshold=rel.thresholds[1], k=1)
     n = int(s.value)
     draws = (n - 1) + rel.sigmas[1] * np.random.default_rng(3).standard_normal(200_000)
@@ -186,7 +186,7 @@ def test_end_to_end_budget_adds_train_and_tune():
 
 @pytest.mark.parametrize("decay", [0.5, 1.0, 2.0])
 def test_dpne_shares_sum_to_one(decay):
-    sigma, sigmas = dpcore.dpne_noise_scales(1.0, 1e-5, max_length=4, noise_decay=decay)
+    sigma, sigmas = dpcore.dpne.dpne_noise_scales(1.0, 1e-5, max_length=4, noise_decay=decay)
     b = dpne_budget(sigma=sigma, sigmas=dict(enumerate(sigmas, start=1)), epsilon=1.0, delta=1e-5)
     shares = [v for _, v in b.parts]
     assert sum(shares) == pytest.approx(1.0, rel=1e-9)
@@ -215,61 +215,61 @@ def test_review_of_each_release_type():
     # so the classic-gaussian rule is checked on a classic strict release whose exact δ holds, at ε = 2)
     strict = dpcore.bayesian_dp(X, alpha, epsilon=12, delta=0.5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict",
                                 max_items=50, max_users=100, calibration="analytic")
-    r = review(strict, n_users=60, user_items=items)
+    r = review_release(strict, n_users=60, user_items=items)
     assert {w.rule for w in r.warnings} == {"delta-vs-users", "epsilon-large", "cap-above-median", "few-users"}
     assert r.noise[0].kind == "multiplicative" and r.budget.total_epsilon == 12
     classic = dpcore.bayesian_dp(X, alpha, epsilon=2, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict",
                                  max_items=50, max_users=100, calibration="classic")
-    assert "classic-gaussian" in {w.rule for w in review(classic, n_users=60, user_items=items).warnings}
+    assert "classic-gaussian" in {w.rule for w in review_release(classic, n_users=60, user_items=items).warnings}
     e2e = dpcore.end_to_end_dp(X, alpha, epsilon=3, delta=1e-5, C=1, rng=0, S_grid=(1.0,), rho_grid=(0.5,))
-    r = review(e2e, n_users=60)
+    r = review_release(e2e, n_users=60)
     # EndToEndDP is local sensitivity: no budget adds up (issue 21 item 1); the parts say what set the noise
     assert r.budget.total_epsilon is None and r.budget.unit == "none" and len(r.budget.parts) == 2
     assert "no (ε, δ) holds, not even for this corpus's neighbours" in r.budget.text
-    lap = dpcore.laplace_counts_dp(X, epsilon=1, W=3, rng=0)
-    r = review(lap, n_users=500)
+    lap = dpcore.bayesian.laplace_counts_dp(X, epsilon=1, W=3, rng=0)
+    r = review_release(lap, n_users=500)
     assert r.noise[0].half_width == pytest.approx(3 * math.log(20)) and r.warnings == ()
-    tm = dpcore.release_all(np.full((2, 4), 0.25), epsilon=1, delta=1e-5, sensitivity=0.1, rng=0, gamma=0.2)
-    r = review(tm["TopicDP"], n_users=500)
+    tm = dpcore.topicdp.release_all(np.full((2, 4), 0.25), epsilon=1, delta=1e-5, sensitivity=0.1, rng=0, gamma=0.2)
+    r = review_release(tm["TopicDP"], n_users=500)
     # the thesis's σ (3.9 here) is wider than a probability's whole range: issue 24 item 6's warning
     assert [w.rule for w in r.warnings] == ["gamma-large", "noise-swamps-answer"]
     assert r.noise[0].half_width == pytest.approx(1.959964 * tm["TopicDP"].noise_scale, rel=1e-6)
-    assert review(dpcore.k_anonymity_release(X, alpha, K=3)).guarantee.kind == dpcore.guarantees.K_ANONYMITY
-    assert review(strict).to_dict()["guarantee"]["kind"] == dpcore.guarantees.APPROXIMATE_DP
+    assert review_release(dpcore.bayesian.k_anonymity_release(X, alpha, K=3)).guarantee.kind == dpcore.guarantees.K_ANONYMITY
+    assert review_release(strict).to_dict()["guarantee"]["kind"] == dpcore.guarantees.APPROXIMATE_DP
     with pytest.raises(TypeError, match="release"):
-        review(object())
+        review_release(object())
 
 
 def test_items_per_user():
     X = sp.csr_matrix(np.array([[1, 0, 2], [0, 0, 0], [3, 1, 1]]))
-    assert dpcore.items_per_user(X).tolist() == [2, 0, 3]
+    assert dpcore.lab.review.items_per_user(X).tolist() == [2, 0, 3]
     with pytest.raises(TypeError, match="user_counts"):
-        dpcore.items_per_user([[1, 2]])
+        dpcore.lab.review.items_per_user([[1, 2]])
 
 
 def test_custom_review():
     g = dpcore.guarantees.pure_dp(2.0)
-    r = dpcore.custom_review(g, noise=laplace_noise_in_units(50, scale=0.5), budget=single_budget(epsilon=2.0),
+    r = dpcore.lab.review.custom_review(g, noise=laplace_noise_in_units(50, scale=0.5), budget=single_budget(epsilon=2.0),
                              epsilon=12.0)
     assert r.guarantee is g and len(r.noise) == 1 and [w.rule for w in r.warnings] == ["epsilon-large"]
     with pytest.raises(TypeError, match="guarantee"):
-        dpcore.custom_review("ε-DP")
+        dpcore.lab.review.custom_review("ε-DP")
 
 
 def test_items_per_user_of_a_token_corpus():
-    tc = dpcore.encode_users([[["a", "b", "a"]], [["c"]], [], [["a", "d"], ["e", "a"]]])
-    assert dpcore.items_per_user(tc).tolist() == [2, 1, 0, 3]
+    tc = dpcore.text.encode_users([[["a", "b", "a"]], [["c"]], [], [["a", "d"], ["e", "a"]]])
+    assert dpcore.lab.review.items_per_user(tc).tolist() == [2, 1, 0, 3]
 
 
 def test_review_of_a_dpne_release_with_an_unreachable_length():
     """When no valid k-gram exists (|V_k| = 0), DPNE sets ρ_k = ∞ (nothing can pass): the review skips that
     length instead of raising (found on page 3 with 300 users at 003 Table 4's settings)."""
     users = [[["a", "b"], ["c", "d"]]] * 2000  # "a b" and "c d" pass; no 3-gram has both sides released
-    rel = dpcore.dpne(dpcore.encode_users(users), epsilon=4.0, delta=1e-7, max_length=4, contribution_limit=10,
+    rel = dpcore.dpne_extract(dpcore.text.encode_users(users), epsilon=4.0, delta=1e-7, max_length=4, contribution_limit=10,
                       eta=0.01, rng=0)
     unreachable = [k for k, rho in rel.thresholds.items() if not math.isfinite(rho)]
     assert unreachable == [3] and rel.sizes.get(2) == 2
-    r = dpcore.review(rel, n_users=len(users))
+    r = dpcore.review_release(rel, n_users=len(users))
     said = " ".join(s.text for s in r.noise)
     assert "3-gram" not in said and "2-gram" in said
 
@@ -277,7 +277,7 @@ def test_review_of_a_dpne_release_with_an_unreachable_length():
 def test_log_space_noise_beyond_a_float_is_said_in_words():
     """ε = 0.01 on the Bayesian page gives σ_ps in the hundreds: e^(zσ) overflows a float (found by
     benchmarks/bench_classroom.py as an OverflowError traceback in the reviewer panel)."""
-    from dpcore.review import log_space_noise_in_units
+    from dpcore.lab.review import log_space_noise_in_units
 
     s = log_space_noise_in_units(0.1, sigma=500.0)
     assert s.factor == float("inf")

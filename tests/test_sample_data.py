@@ -57,7 +57,7 @@ def stats(tc):
 
 
 def _as_corpus(t):
-    return dpcore.corpus_from_token_arrays(t.words, t.tokens, t.sent_off, t.doc_off, t.user_off,
+    return dpcore.text.corpus_from_token_arrays(t.words, t.tokens, t.sent_off, t.doc_off, t.user_off,
                                            doc_genre=t.doc_genre, genres=gen.GENRES)
 
 
@@ -77,7 +77,7 @@ def _sentences(t):
 
 def _cut(corpus, max_sentences):
     """Every person's first ``max_sentences`` sentences, as the generator caps its users."""
-    from dpcore.corpus import Corpus, Document
+    from dpcore.text import Corpus, Document
 
     users = []
     for docs in corpus.users:
@@ -237,8 +237,6 @@ def _brute_force_kn(real_public):
             per[g[:-1]][g[-1]] = n
         by_ctx.append(per)
 
-    prob_ctx = by_ctx
-
     def prob(ctx: tuple, w: str) -> float:  # ctx: the ORDER-1 tokens before, oldest first
         p = by_ctx[0][()].get(w, 0) / sum(by_ctx[0][()].values())
         for j in range(1, gen.ORDER):
@@ -349,7 +347,7 @@ def test_activity_is_real_peoples_heavy_tail(real_public, uncapped, tc):
     people's; the sample corpora cut every user at MAX_SENTENCES (about a third of users are cut)."""
     real_s = np.array([sum(len(d.sentences) for d in docs) for docs in real_public.users])
     s = _sentences_per_user(uncapped)  # with signatures and pet phrases added
-    top_share = lambda x: np.sort(x)[-max(1, len(x) // 100):].sum() / x.sum()  # noqa: E731
+    top_share = lambda x: np.sort(x)[-max(1, len(x) // 100):].sum() / x.sum()
     assert abs(np.median(s) - np.median(real_s)) <= 0.25 * np.median(real_s)
     assert 0.3 <= top_share(s) <= 0.6 and 0.3 <= top_share(real_s) <= 0.6
     assert s.max() >= 5_000
@@ -460,7 +458,7 @@ def test_lda_topics_have_no_stop_words():
     prompts' words instead."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    from dpcore.topic_model import document_term_data, fit_topic_model
+    from dpcore.topicdp import document_term_data, fit_topic_model
 
     for which in ("private", "public"):
         model = fit_topic_model(document_term_data(dpcore.load_sample_corpus(which)))
@@ -472,7 +470,7 @@ def test_lda_topics_have_no_stop_words():
 def test_public_corpus_is_shifted_but_related(tc, tc_public):
     """Other prompt popularity (total variation >= 0.2 between the prompt mixes), the same words (>= 95 % of
     the private tokens are words the public corpus uses, but not all)."""
-    mix = lambda t: np.bincount(t.doc_genre, minlength=len(gen.GENRES)) / len(t.doc_genre)  # noqa: E731
+    mix = lambda t: np.bincount(t.doc_genre, minlength=len(gen.GENRES)) / len(t.doc_genre)
     assert 0.5 * np.abs(mix(tc) - mix(tc_public)).sum() >= 0.2
     priv, pub = Counter(tc.tokens.tolist()), set(tc_public.tokens.tolist())
     covered = sum(c for w, c in priv.items() if w in pub) / sum(priv.values())

@@ -1,4 +1,4 @@
-"""Spark engine (dpcore.spark_engine): the same released sets as the local engine for one seed.
+"""Spark engine (dpcore.dpne.spark_engine): the same released sets as the local engine for one seed.
 
 One SparkSession (master local[2], small JVM) for the whole test session. Skipped only when pyspark
 or Java is missing AND the CI variable is unset; in CI a missing engine fails the test.
@@ -17,16 +17,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dpcore import cli, dpne, dpne_with_evaluation
-from dpcore.batch import run_dpne_local
-from dpcore.stream import read_token_corpus
+from dpcore import cli
+from dpcore.dpne import dpne_with_evaluation
+from dpcore.dpne.batch import run_dpne_local
+from dpcore.text.stream import read_token_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _engine_missing() -> str | None:
     try:
-        import pyspark  # noqa: F401
+        import pyspark  # noqa: F401 (imported only to see whether the optional package is installed)
     except ImportError:
         return "pyspark is not installed (pip install -e '.[spark]')"
     if shutil.which("java") is None:
@@ -41,7 +42,7 @@ def spark():
         if os.environ.get("CI"):
             pytest.fail(f"the Spark engine must run in CI, but {missing}")
         pytest.skip(missing)
-    from dpcore.spark_engine import spark_session
+    from dpcore.dpne.spark_engine import spark_session
 
     session = spark_session("local[2]", driver_memory="768m",
                             conf={"spark.sql.shuffle.partitions": "4", "spark.executor.memory": "512m"})
@@ -78,7 +79,7 @@ COLS = dict(user_column="author", text_column="body")
 @pytest.mark.slow
 @pytest.mark.parametrize("pruning, selection", [("both", "random"), ("single", "most-frequent")])
 def test_spark_and_local_release_the_same_sets(spark, tmp_path, pruning, selection):
-    from dpcore.spark_engine import run_dpne_spark
+    from dpcore.dpne.spark_engine import run_dpne_spark
 
     folder = _write_corpus(tmp_path / "in")
     kw = dict(epsilon=5, delta=1e-6, max_length=5, contribution_limit=6, eta=0.3, pruning=pruning,
@@ -127,7 +128,7 @@ def test_missing_pyspark_is_a_clear_error(tmp_path, monkeypatch, capsys):
 
 def test_worker_python_is_this_interpreter_unless_the_user_set_one(monkeypatch):
     """Issue 24 item 9: pyspark starts its workers with PYSPARK_PYTHON, else `python3` from PATH."""
-    from dpcore.spark_engine import PYTHON_VARIABLES, worker_python
+    from dpcore.dpne.spark_engine import PYTHON_VARIABLES, worker_python
 
     for name in PYTHON_VARIABLES:
         monkeypatch.delenv(name, raising=False)
@@ -172,8 +173,8 @@ def test_spark_engine_runs_when_python3_on_path_is_another_interpreter(tmp_path)
 
 @pytest.mark.slow
 def test_spark_engine_refuses_a_one_user_input(spark, tmp_path):
-    from dpcore.spark_engine import run_dpne_spark
-    from dpcore.stream import InputError
+    from dpcore.dpne.spark_engine import run_dpne_spark
+    from dpcore.text.stream import InputError
 
     folder = tmp_path / "one"
     folder.mkdir()

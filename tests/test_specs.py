@@ -148,8 +148,8 @@ def test_dpne_spec_draws_as_the_page_did_before():
     spec = DpneSpec(seed=5, corpus="classroom", corpus_hash=corpus.content_hash, epsilon=2.0, delta=1e-6,
                     max_length=4, contribution_limit=20, eta=0.05)
     out = dpcore.replay(spec.record(), corpus)
-    tc = dpcore.encode_users(corpus.user_sentences())
-    old = dpcore.dpne(tc, epsilon=2.0, delta=1e-6, max_length=4, contribution_limit=20, eta=0.05, noise_decay=1.0,
+    tc = dpcore.text.encode_users(corpus.user_sentences())
+    old = dpcore.dpne_extract(tc, epsilon=2.0, delta=1e-6, max_length=4, contribution_limit=20, eta=0.05, noise_decay=1.0,
                       pruning="both", selection="random", policy="weighted",
                       rng=_old_rng_for(5, "dpne", 2.0, 1e-6, 4, 20, 1.0, "both", "random", "weighted"))
     assert out.release.ngrams == old.ngrams and out.release.sizes == old.sizes

@@ -125,7 +125,7 @@ def test_keyword_only_frozen_and_normalised():
     )
     with pytest.raises(dataclasses.FrozenInstanceError):
         spec.max_items = 3
-    assert TopicDpSpec().lda_engine in dpcore.topic_model.LDA_ENGINES  # the engine that really fits, recorded
+    assert TopicDpSpec().lda_engine in dpcore.topicdp.LDA_ENGINES  # the engine that really fits, recorded
 
 
 def test_salts_are_the_pages_before_issue_22():
@@ -230,7 +230,7 @@ def test_bayesian_release_is_the_old_page_path_and_replays(classroom):
     )
     out = spec.run(priv, pub)
     c = dpcore.ngram_counts(priv, pub, n=1)
-    stats = dpcore.bayesian_statistics(
+    stats = dpcore.bayesian.bayesian_statistics(
         c.user_counts, c.public_counts, C=1, max_items=12, rng=derive_rng(1, "bayes-item-cap", 1, 1, 12)
     )
     prep = stats.prepare(S=1e-3, rho=0.3, sensitivity="strict", max_users=5000)
@@ -270,8 +270,8 @@ def test_kl_epsilon_record_carries_L_and_N_max(classroom):
     assert spec.numbers(replay(rec, priv)) == spec.numbers(out)
     for missing in ("max_items", "max_users"):
         partial = {k: v for k, v in rec.items() if k != missing}
-        other = replay(partial, priv).summary[dpcore.bayesian_experiments.BAYESIAN_STRICT]
-        assert not np.array_equal(other.mean, out.summary[dpcore.bayesian_experiments.BAYESIAN_STRICT].mean), missing
+        other = replay(partial, priv).summary[dpcore.bayesian.BAYESIAN_STRICT]
+        assert not np.array_equal(other.mean, out.summary[dpcore.bayesian.BAYESIAN_STRICT].mean), missing
     assert spec.rows(out)[-1]["mechanism"] == "k-anonymity, K = 10 (not DP)"
     assert SWEEP_EPS == BayesianKlEpsilonSpec().epsilons
 

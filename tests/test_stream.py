@@ -1,4 +1,4 @@
-"""Streaming reader (dpcore.stream): same corpus and same DPNE release as the in-memory path."""
+"""Streaming reader (dpcore.text.stream): same corpus and same DPNE release as the in-memory path."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import json
 import numpy as np
 import pytest
 
-from dpcore import dpne, tokenize
-from dpcore.ngrams import encode_users
-from dpcore.stream import InputError, read_token_corpus
+from dpcore import dpne_extract, tokenize
+from dpcore.text.ngrams import encode_users
+from dpcore.text.stream import InputError, read_token_corpus
 
 
 def _records(seed=0, n_users=60):
@@ -73,7 +73,7 @@ def test_stream_matches_in_memory_corpus_and_release(tmp_path):
     # user ids "0", "1", ... key the contribution limit like the in-memory indices: same release
     kw = dict(epsilon=5, delta=1e-6, max_length=4, contribution_limit=3, eta=0.3)
     for seed in (0, 1):
-        assert dpne(tc, rng=seed, **kw).ngrams == dpne(ref, rng=seed, **kw).ngrams
+        assert dpne_extract(tc, rng=seed, **kw).ngrams == dpne_extract(ref, rng=seed, **kw).ngrams
 
 
 @pytest.mark.parametrize("name, content, message", [
@@ -101,7 +101,7 @@ def test_bad_gzip_missing_path_and_empty_folder(tmp_path):
 
 
 def test_reordering_in_small_blocks_gives_the_same_corpus(tmp_path, monkeypatch):
-    import dpcore.stream as stream
+    import dpcore.text.stream as stream
 
     recs = _records(3)  # interleaved users: the reader must regroup sentences by user
     _write(tmp_path, recs)

@@ -1,4 +1,4 @@
-"""dpcore.text_profile: distinct k-grams per user, k-grams used by ≥ K users, activity (issue 20 item 4)."""
+"""dpcore.text.profile: distinct k-grams per user, k-grams used by ≥ K users, activity (issue 20 item 4)."""
 
 from collections import Counter
 
@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import dpcore
-from dpcore import corpus_from_records, text_profile
+from dpcore import corpus_from_records
+from dpcore.text import text_profile
 
 
 def _corpus(users: list[list[str]], name="worked"):
@@ -53,31 +54,31 @@ def _chain_row(k, **kw):
 
 def test_reason_quotes_the_chain_and_the_profile():
     p = text_profile(_corpus(WORKED), max_k=4, ks=(2,))
-    assert dpcore.reason_length({1: 0, 2: 0, 3: 0}, p, K=2) == 3  # 4 not reached: the longest below, with a popular k-gram
-    assert dpcore.reason_length({1: 0, 2: 0, 3: 0, 4: 0}, p, K=2) == 3  # no 4-gram is used by 2 users
-    assert dpcore.reason_length({1: 0}, p, K=2) is None
-    text = dpcore.dpne_vs_dpsu_reason([_chain_row(2), _chain_row(3)], p, K=2, contribution_limit=1)
+    assert dpcore.text.reason_length({1: 0, 2: 0, 3: 0}, p, K=2) == 3  # 4 not reached: the longest below, with a popular k-gram
+    assert dpcore.text.reason_length({1: 0, 2: 0, 3: 0, 4: 0}, p, K=2) == 3  # no 4-gram is used by 2 users
+    assert dpcore.text.reason_length({1: 0}, p, K=2) is None
+    text = dpcore.text.dpne_vs_dpsu_reason([_chain_row(2), _chain_row(3)], p, K=2, contribution_limit=1)
     assert text.startswith("12 3-grams are used by ≥ 2 users. A user holds on average 1 distinct 3-grams (median 1)")
     assert f"({p.kept_share(3, 1):.0%} of all (user, 3-gram) pairs)" in text
     assert "median weight of 0.12 against its threshold 7.25" in text
     assert "(25% of the popular ones are such candidates)" in text and "40× more weight" in text
     assert "median weight is 9.5 against DPNE's threshold ρ_3 = 6.5; it releases 50% of the popular 3-grams" in text
-    assert "nothing to compare" in dpcore.dpne_vs_dpsu_reason([_chain_row(1)], p, K=2, contribution_limit=1)
+    assert "nothing to compare" in dpcore.text.dpne_vs_dpsu_reason([_chain_row(1)], p, K=2, contribution_limit=1)
     with pytest.raises(ValueError, match="k must be a length of the chain"):
-        dpcore.dpne_vs_dpsu_reason([_chain_row(2)], p, K=2, contribution_limit=1, k=3)
+        dpcore.text.dpne_vs_dpsu_reason([_chain_row(2)], p, K=2, contribution_limit=1, k=3)
 
 
 def test_reason_on_the_real_chat_at_table_4s_epsilon():
     """On the chat's 920 people at ε = 4: DPSU-single keeps a few % of the people's distinct 4-grams and its popular
     4-grams stay far below its threshold; pruning raises their weight many-fold (issue 20: why DPNE finds 4-grams)."""
-    index = dpcore.build_ngram_index(dpcore.encode_corpus(dpcore.load_real_corpus("chat", which="private")), 6)
-    rel = dpcore.dpne(index, epsilon=4.0, delta=1e-6, max_length=6, contribution_limit=50, eta=0.01, rng=0)
+    index = dpcore.build_ngram_index(dpcore.text.encode_corpus(dpcore.load_real_corpus("chat", which="private")), 6)
+    rel = dpcore.dpne_extract(index, epsilon=4.0, delta=1e-6, max_length=6, contribution_limit=50, eta=0.01, rng=0)
     p = text_profile(index, max_k=6, ks=(10,))
-    k = dpcore.reason_length(rel.thresholds, p, K=10)
-    row = dpcore.pruning_chain(index, rel, K=10, lengths=(k,)).rows[0]
+    k = dpcore.text.reason_length(rel.thresholds, p, K=10)
+    row = dpcore.dpne.pruning_chain(index, rel, K=10, lengths=(k,)).rows[0]
     assert k == 4 and p.kept_share(4, 50) < 0.1 and row["weight_single"] < row["threshold_single"] / 10
     assert row["gain"] > 10 and row["weight_dpne"] > row["threshold_dpne"]
-    assert f"{row['popular']:,} 4-grams are used by ≥ 10 users" in dpcore.dpne_vs_dpsu_reason(
+    assert f"{row['popular']:,} 4-grams are used by ≥ 10 users" in dpcore.text.dpne_vs_dpsu_reason(
         [row], p, K=10, contribution_limit=50)
 
 
@@ -119,7 +120,7 @@ def test_brute_force_agrees(seed):
     sub = text_profile(corpus, max_k=6, ks=ks, max_users=25)
     mean, median, shared, sentences, _ = _brute(corpus.user_sentences()[:25], 6, ks)
     assert sub.n_users == 25 and sub.distinct_mean == pytest.approx(mean) and dict(sub.shared) == shared
-    index = dpcore.build_ngram_index(dpcore.encode_corpus(corpus), 8)
+    index = dpcore.build_ngram_index(dpcore.text.encode_corpus(corpus), 8)
     again = text_profile(index, max_k=6, ks=ks)
     assert again.distinct_mean == p.distinct_mean and dict(again.shared) == dict(p.shared)
     assert again.sentences.tolist() == p.sentences.tolist()
@@ -148,7 +149,7 @@ def test_bad_arguments(kw, message):
 
 
 def test_index_too_short_or_with_max_users():
-    index = dpcore.build_ngram_index(dpcore.encode_corpus(_corpus(WORKED)), 2)
+    index = dpcore.build_ngram_index(dpcore.text.encode_corpus(_corpus(WORKED)), 2)
     with pytest.raises(ValueError, match="max_k must be at most the index's max_length 2"):
         text_profile(index, max_k=3)
     with pytest.raises(ValueError, match="max_users needs a Corpus or a TokenCorpus"):
@@ -162,18 +163,18 @@ def test_first_users_of_a_token_array_corpus_are_cut_before_encoding():
     from sample_data import generate as gen
 
     t = gen.generate(300, seed=2)
-    corpus = dpcore.corpus_from_token_arrays(t.words, t.tokens, t.sent_off, t.doc_off, t.user_off)
+    corpus = dpcore.text.corpus_from_token_arrays(t.words, t.tokens, t.sent_off, t.doc_off, t.user_off)
     assert corpus.token_arrays
     cut = text_profile(corpus, max_k=5, ks=(2, 10), max_users=120)
     whole = text_profile(corpus.subset(range(120)), max_k=5, ks=(2, 10))
-    token = text_profile(dpcore.encode_corpus(corpus), max_k=5, ks=(2, 10), max_users=120)
+    token = text_profile(dpcore.text.encode_corpus(corpus), max_k=5, ks=(2, 10), max_users=120)
     for p in (cut, token):
         assert p.n_users == 120 and p.distinct_mean == whole.distinct_mean and dict(p.shared) == dict(whole.shared)
         assert p.sentences.tolist() == whole.sentences.tolist() and p.tokens.tolist() == whole.tokens.tolist()
 
 
 def test_shipped_reference_profiles_recompute():
-    """sample_data/text_profiles.json (scripts/text_profiles.py) holds exactly what dpcore.text_profile computes now,
+    """sample_data/text_profiles.json (scripts/text_profiles.py) holds exactly what dpcore.text.text_profile computes now,
     on the corpora whose content hashes it names; the panel reads it only for those."""
     import importlib.util
     import json

@@ -1,4 +1,4 @@
-"""Tests for dpcore.topic_prompts (issue 20 item 3): released topics matched to conversation prompts, before and
+"""Tests for dpcore.topicdp.prompts (issue 20 item 3): released topics matched to conversation prompts, before and
 after noise; and the Done-when of issue 20 on the real chat corpus (stop words, ≥ 6 of 10 topics matched)."""
 
 from __future__ import annotations
@@ -8,10 +8,11 @@ import pytest
 from scipy.optimize import linear_sum_assignment
 
 import dpcore
-from dpcore import topic_model as tm
-from dpcore import topic_prompts as tp
+from dpcore.topicdp import model as tm
+from dpcore.topicdp import fitting as tm_fit
+from dpcore.topicdp import prompts as tp
 from dpcore import topicdp as tdp
-from dpcore.corpus import corpus_from_records
+from dpcore.text import corpus_from_records
 
 WORDS = {
     "sport": "football goal match team player coach league score stadium season".split(),
@@ -39,8 +40,8 @@ def labelled_corpus(n_users: int = 80, seed: int = 0):
 def fitted():
     corpus = labelled_corpus()
     lda = tm.LdaSettings(n_topics=4, min_df=1, max_df=1.0, max_iter=30)
-    model = tm.fit_topic_model(tm.document_term_data(corpus, settings=lda), settings=lda)
-    table = tm.topic_keyword_matrix(model, m=4, n=8)
+    model = tm_fit.fit_topic_model(tm.document_term_data(corpus, settings=lda), settings=lda)
+    table = tm_fit.topic_keyword_matrix(model, m=4, n=8)
     return corpus, model, table, tp.prompt_documents(corpus, model.words)
 
 
@@ -147,7 +148,7 @@ def test_validation(fitted):
 def real():
     corpus = dpcore.load_real_corpus("chat", which="private")
     lda = tm.LdaSettings()
-    model = tm.fit_topic_model(tm.document_term_data(corpus, settings=lda), settings=lda)
+    model = tm_fit.fit_topic_model(tm.document_term_data(corpus, settings=lda), settings=lda)
     return corpus, model
 
 
@@ -156,7 +157,7 @@ def test_real_corpus_top5_keywords_are_never_stop_words(real):
     document-frequency rule recomputed on the public split (so a list that drifts from its rule is caught)."""
     corpus, model = real
     public_fillers = tm.chat_filler_words(dpcore.load_real_corpus("chat", which="public"))
-    table = tm.topic_keyword_matrix(model, m=10, n=10)
+    table = tm_fit.topic_keyword_matrix(model, m=10, n=10)
     for t in table.topics:
         top5 = {model.words[j] for j in np.argsort(-model.topic_word[t])[:5]}
         assert not top5 & tm.TOPIC_STOP_WORDS and not top5 & public_fillers, top5
@@ -165,10 +166,10 @@ def test_real_corpus_top5_keywords_are_never_stop_words(real):
 
 
 def test_real_corpus_six_of_ten_topics_match_a_distinct_prompt(real):
-    """Before noise, at least 6 of the 10 most prevalent topics match a distinct prompt (dpcore.topic_prompts
+    """Before noise, at least 6 of the 10 most prevalent topics match a distinct prompt (dpcore.topicdp.prompts
     .MATCH_RULE: sorted by the table's keywords, Hungarian pairing, lift ≥ 2 and ≥ 10 conversations)."""
     corpus, model = real
-    table = tm.topic_keyword_matrix(model, m=10, n=10)
+    table = tm_fit.topic_keyword_matrix(model, m=10, n=10)
     match = tp.match_topics_to_prompts(table.matrix, table.words, tp.prompt_documents(corpus, model.words))
     assert match.matched >= 6, [(match.label(t), round(match.lift[t], 2), match.documents[t]) for t in range(10)]
     labels = [match.label(t) for t in range(10) if match.label(t)]

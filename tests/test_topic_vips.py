@@ -1,4 +1,4 @@
-"""VIPS-LDA on the TopicDP page (dpcore.topic_vips, issue 23 items 2, 4, 6): one reference table for every mechanism.
+"""VIPS-LDA on the TopicDP page (dpcore.topicdp.vips_comparison, issue 23 items 2, 4, 6): one reference table for every mechanism.
 
 - reading a K × V release on the page's table: a worked example (permuted topics, a word outside the release's
   vocabulary) and a brute-force alignment over every permutation;
@@ -20,11 +20,11 @@ import pytest
 
 import dpcore
 from dpcore import guarantees as G
-from dpcore import topic_vips as tv
+from dpcore.topicdp import vips_comparison as tv
 from dpcore import topicdp as tdp
-from dpcore import vips
-from dpcore.corpus import Corpus, Document
-from dpcore.topic_model import LdaSettings, TopicModel
+from dpcore.topicdp import vips, vips_inputs
+from dpcore.text import Corpus, Document
+from dpcore.topicdp import LdaSettings, TopicModel
 
 TOPICS = {
     "sport": "football goal match team player coach league score stadium season".split(),
@@ -53,7 +53,7 @@ def world(tmp_path_factory):
     and VIPS's setup (its files in a throw-away cache)."""
     private, public = corpus(0, 60, "private"), corpus(1, 40, "public")
     lda = LdaSettings(n_topics=4, max_iter=20)
-    model = dpcore.fit_topic_model(dpcore.document_term_data(private, settings=lda), settings=lda)
+    model = dpcore.fit_topic_model(dpcore.topicdp.document_term_data(private, settings=lda), settings=lda)
     table = dpcore.topic_keyword_matrix(model, m=4, n=6)
     cache = tmp_path_factory.mktemp("vips_cache")
     setup = tv.vips_page_setup(private, public, n_topics=4, cache_dir=cache)
@@ -130,7 +130,7 @@ def test_setup_is_public_and_its_files_are_read_back_identically(world, tmp_path
     assert again.vocabulary.words == setup.vocabulary.words
     np.testing.assert_array_equal(again.start.lam, setup.start.lam)
     np.testing.assert_array_equal(again.twin.topic_word, setup.twin.topic_word)
-    fresh = vips.public_start(public, vocabulary=vips.public_vocabulary(public), n_topics=4)  # what the file holds
+    fresh = vips.public_start(public, vocabulary=vips_inputs.public_vocabulary(public), n_topics=4)  # what the file holds
     np.testing.assert_allclose(setup.start.lam, fresh.lam, rtol=1e-12)
     twin = vips.vips_reference_fit(setup.counts, n_topics=4, vocabulary=setup.vocabulary, start=setup.start)
     np.testing.assert_allclose(setup.twin.topic_word, twin.topic_word, rtol=1e-10)
@@ -159,7 +159,7 @@ def test_compare_release_reads_the_twin_and_a_release_on_the_same_cells(world):
     c = tv.compare_release(rel, model=model, table=table)
     view = tv.view_on_table(rel.topic_word, rel.words, model=model, table=table)
     np.testing.assert_array_equal(c.matrix, view.matrix)
-    assert c.errors["l1"] == pytest.approx(dpcore.l1_distance(table.matrix, view.matrix))
+    assert c.errors["l1"] == pytest.approx(dpcore.metrics.l1_distance(table.matrix, view.matrix))
     assert c.noise_scale == rel.sigma and c.guarantee is rel.guarantee and c.guarantee.colour == "green"
     assert c.own_table.words == dpcore.topic_keyword_matrix(rel.topic_model(), m=4, n=6).words and c.match is None
     assert 0 <= c.errors["l1"] <= 2 * table.shape[0]
@@ -214,7 +214,7 @@ def test_thesis_epsilon_inverts_the_thesis_curve():
     assert tv.thesis_l1_curve(w, epsilons=(eps,), delta=1e-5, delta_s=2.0, draws=50)[0] == pytest.approx(target,
                                                                                                         rel=1e-8)
     # σ at that ε is the thesis's σ (ε split over the m·n entries)
-    sigma = dpcore.topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.0, m=4, n=6)
+    sigma = dpcore.topicdp.topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.0, m=4, n=6)
     assert sigma == pytest.approx(2.0 * math.sqrt(2 * math.log(1.25e5)) * 24 / eps)
     assert tv.thesis_epsilon_for_l1(w, 2 * 4, delta=1e-5, delta_s=2.0, draws=50) is None  # beyond pure noise
 
@@ -239,7 +239,7 @@ def test_budget_composes_vips_exactly_as_j_gaussians(world, iterations):
     *_, setup, _ = world
     rel = vips.vips_lda(setup.counts, n_topics=4, epsilon=1.0, delta=1e-5, rng=0, iterations=iterations,
                         vocabulary=setup.vocabulary, start=setup.start)
-    entry = dpcore.budget_entry(rel)
+    entry = dpcore.lab.budget_entry(rel)
     z = rel.sigma / rel.clip_norm
     assert entry.mechanism == "VIPS-LDA" and entry.event == ("gaussian", pytest.approx(z / math.sqrt(iterations)), 1e-5)
     total = dpcore.compose_releases([entry, entry])  # the same release twice is still one in a session, not here
@@ -253,15 +253,15 @@ def test_reviewer_knows_vips(world):
     *_, setup, _ = world
     rel = vips.vips_lda(setup.counts, n_topics=4, epsilon=1.0, delta=1e-5, rng=0, vocabulary=setup.vocabulary,
                         start=setup.start)
-    rev = dpcore.review(rel, n_users=60, user_items=setup.user_norms)
+    rev = dpcore.review_release(rel, n_users=60, user_items=setup.user_norms)
     assert rev.guarantee is rel.guarantee and rev.session_entry.event[0] == "gaussian"
     assert rev.noise[0].half_width == pytest.approx(1.959964 * rel.sigma, rel=1e-5)
     assert "VIPS-LDA" in rev.budget.text and (rev.budget.total_epsilon, rev.budget.delta) == (1.0, 1e-5)
-    fires = {w.rule for w in dpcore.review(rel, n_users=60, user_items=np.full(60, 0.5)).warnings}
+    fires = {w.rule for w in dpcore.review_release(rel, n_users=60, user_items=np.full(60, 0.5)).warnings}
     assert "cap-above-median" in fires  # B = 2 above every user's norm of 0.5
-    assert "cap-above-median" not in {w.rule for w in dpcore.review(rel, n_users=60,
+    assert "cap-above-median" not in {w.rule for w in dpcore.review_release(rel, n_users=60,
                                                                      user_items=np.full(60, 5.0)).warnings}
-    home = {name: g for page, name, g in dpcore.mechanism_guarantees(W=2, max_items=10, max_users=100)}
+    home = {name: g for page, name, g in dpcore.lab.review.mechanism_guarantees(W=2, max_items=10, max_users=100)}
     assert home["VIPS-LDA"].colour == "green" and home["VIPS-LDA"].is_dp
 
 
@@ -271,14 +271,14 @@ def test_reviewer_knows_vips(world):
 
 @pytest.mark.slow
 def test_real_chat_at_epsilon_1_vips_beats_every_matrix_mechanism_and_matches_half_the_prompts():
-    from dpcore.topic_prompts import prompt_documents
+    from dpcore.topicdp.prompts import prompt_documents
 
     private = dpcore.load_real_corpus("chat", which="private")
     public = dpcore.load_real_corpus("chat", which="public")
-    model = dpcore.load_topic_model(private.content_hash)
+    model = dpcore.topicdp.load_topic_model(private.content_hash)
     table = dpcore.topic_keyword_matrix(model, m=10, n=10)
     setup = tv.vips_page_setup(private, public, n_topics=10, twin=False)
-    ds = dpcore.load_sensitivity_draws(private.content_hash).sensitivity(gamma=0.1, m=10, n=10).delta_s
+    ds = dpcore.topicdp.load_sensitivity_draws(private.content_hash).sensitivity(gamma=0.1, m=10, n=10).delta_s
     means = tv.mean_l1_at(setup, model=model, table=table, epsilon=1.0, delta=1e-5, delta_s=ds, repetitions=10, rng=0)
     assert means[tv.VIPS_NAME] < min(means[m] for m in tdp.TOPIC_MECHANISMS) - 2.0, means
     sweep = tv.vips_sweep(setup, model=model, table=table, docs=prompt_documents(private, setup.vocabulary.words),
@@ -295,7 +295,7 @@ def test_shipped_real_chat_start_and_twin_are_todays_fits():
     key = tv._start_key(public, 10)
     start = tv._load(f"vips_start_{key[:20]}.npz", key, tdp.shipped_cache_dir())
     assert start is not None, "the shipped VIPS start of the real chat is missing or stale"
-    vocab = vips.public_vocabulary(public)
+    vocab = vips_inputs.public_vocabulary(public)
     assert tuple(str(w) for w in start["words"]) == vocab.words
     fitted = vips.public_start(public, vocabulary=vocab, n_topics=10)
     np.testing.assert_allclose(start["lam"], fitted.lam, rtol=1e-6)

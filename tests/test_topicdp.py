@@ -1,4 +1,4 @@
-"""Tests for dpcore.topic_model and dpcore.topicdp (SPEC §5, thesis 004)."""
+"""Tests for dpcore.topicdp.model and dpcore.topicdp (SPEC §5, thesis 004)."""
 
 from __future__ import annotations
 
@@ -11,18 +11,19 @@ import numpy as np
 import pytest
 
 import dpcore
-from dpcore import topic_model as tdp_tm
 from dpcore import topicdp as tdp
-from dpcore.corpus import corpus_from_records
-from dpcore.gaussian import classic_gaussian_sigma
-from dpcore.topic_model import (
+from dpcore.mechanisms.gaussian import classic_gaussian_sigma
+from dpcore.text import corpus_from_records
+from dpcore.topicdp import (
     LdaSettings,
-    aligned_matrix_distance,
     align_topics,
+    aligned_matrix_distance,
     document_term_data,
     fit_topic_model,
     topic_keyword_matrix,
 )
+from dpcore.topicdp import fitting as tdp_tm_fit
+from dpcore.topicdp import model as tdp_tm
 
 TOPIC_WORDS = {
     "sport": "football goal match team player coach league score stadium season".split(),
@@ -64,7 +65,7 @@ def tiny_model(tiny_data):
 
 @pytest.mark.parametrize("gamma, h", [(0.02, 9498), (0.05, 1305), (0.1, 285), (0.2, 61)])
 def test_sampler_size_matches_spec(gamma, h):
-    size = dpcore.sensitivity_sampler_size(gamma)
+    size = dpcore.topicdp.sensitivity_sampler_size(gamma)
     assert (size.h, size.k) == (h, h)
     assert 0 < size.rho < gamma
 
@@ -72,7 +73,7 @@ def test_sampler_size_matches_spec(gamma, h):
 def test_sampler_size_satisfies_theorem_conditions():
     # 004 Thm 4.6.1: h ≥ ln(1/ρ)/(2(γ−ρ)²) and k ≥ h(1 − γ + ρ + √(ln(1/ρ)/(2h))) unless capped at h.
     for gamma in (0.01, 0.03, 0.1, 0.25, 0.3):
-        h, k, rho = dpcore.sensitivity_sampler_size(gamma)
+        h, k, rho = dpcore.topicdp.sensitivity_sampler_size(gamma)
         assert h >= math.log(1 / rho) / (2 * (gamma - rho) ** 2)
         assert k == h or k >= h * (1 - gamma + rho + math.sqrt(math.log(1 / rho) / (2 * h)))
         # ρ_s is the optimum: another ρ in (0, γ) never needs fewer pairs.
@@ -81,7 +82,7 @@ def test_sampler_size_satisfies_theorem_conditions():
 
 
 def test_sampler_size_is_named_tuple():
-    size = dpcore.sensitivity_sampler_size(0.1)
+    size = dpcore.topicdp.sensitivity_sampler_size(0.1)
     assert size._fields == ("h", "k", "rho")
 
 
@@ -93,7 +94,7 @@ def test_sampler_size_is_named_tuple():
 ])
 def test_sampler_size_validation(bad, exc, text):
     with pytest.raises(exc, match=text.replace("(", r"\(").replace(")", r"\)")):
-        dpcore.sensitivity_sampler_size(bad)
+        dpcore.topicdp.sensitivity_sampler_size(bad)
 
 
 # ------------------------------------------------------------------ alignment and the matrix
@@ -166,7 +167,7 @@ def test_topic_keyword_matrix_validation(tiny_model, kw, text):
 
 
 def test_mvg_sigma_spec_check():
-    s = dpcore.mvg_sigma(epsilon=1, delta=1e-5, m=10, n=10, gamma_f=1, s2=1)
+    s = dpcore.topicdp.mvg_sigma(epsilon=1, delta=1e-5, m=10, n=10, gamma_f=1, s2=1)
     assert float(f"{s:.4g}") == 404.8
 
 
@@ -181,12 +182,12 @@ def test_mvg_sigma_independent_formula():
     # P solves α·P + β·√P = 2ε ... i.e. the positive root of α x² + β x − 2ε = 0 with x = √P.
     x = (-b + np.sqrt(b * b + 8 * a * eps)) / (2 * a)
     assert a * x * x + b * x == pytest.approx(2 * eps)
-    assert dpcore.mvg_sigma(epsilon=eps, delta=delta, m=m, n=n, gamma_f=gf, s2=s2) == pytest.approx(
+    assert dpcore.topicdp.mvg_sigma(epsilon=eps, delta=delta, m=m, n=n, gamma_f=gf, s2=s2) == pytest.approx(
         math.sqrt(math.sqrt(m * n) / x**2))
 
 
 def test_topicdp_sigma_is_classic_gaussian_at_split_budget():
-    s = dpcore.topicdp_sigma(epsilon=3, delta=1e-5, sensitivity=0.2, m=10, n=10)
+    s = dpcore.topicdp.topicdp_sigma(epsilon=3, delta=1e-5, sensitivity=0.2, m=10, n=10)
     assert s == pytest.approx(classic_gaussian_sigma(3 / 100, 1e-5, 0.2))
     assert s == pytest.approx(0.2 * math.sqrt(2 * math.log(1.25e5)) / 0.03)
 
@@ -195,7 +196,7 @@ def test_topicdp_per_entry_std_before_clipping():
     # Seeded statistical check: 4,000 releases of a 2×3 matrix = 24,000 noise values. The sample
     # standard deviation of N(0, σ²) has relative s.e. 1/√(2·24000) ≈ 0.46 %; accept ±2 %.
     w = np.array([[0.2, 0.3, 0.5], [0.6, 0.2, 0.2]])
-    sigma = dpcore.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=0.01, m=2, n=3)
+    sigma = dpcore.topicdp.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=0.01, m=2, n=3)
     rng = np.random.default_rng(2024)
     noise = np.stack([dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=0.01, rng=rng).noisy - w
                       for _ in range(4000)])
@@ -209,7 +210,7 @@ def test_laplace_matrix_scale_and_std():
     w = np.full((4, 5), 0.2)
     assert dpcore.topicdp.matrix_laplace_scale(epsilon=2, m=4) == 4.0
     rng = np.random.default_rng(7)
-    noise = np.stack([dpcore.matrix_laplace_mechanism(w, epsilon=2, rng=rng).noisy - w for _ in range(2000)])
+    noise = np.stack([dpcore.topicdp.matrix_laplace_mechanism(w, epsilon=2, rng=rng).noisy - w for _ in range(2000)])
     assert noise.std() / (math.sqrt(2) * 4.0) == pytest.approx(1.0, abs=0.03)
 
 
@@ -217,21 +218,21 @@ def test_laplace_matrix_scale_and_std():
 def test_noised_rows_are_probability_vectors(sens):
     rng = np.random.default_rng(1)
     w = rng.dirichlet(np.ones(6), size=4)
-    for rel in dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=sens, rng=rng).values():
+    for rel in dpcore.topicdp.release_all(w, epsilon=1, delta=1e-5, sensitivity=sens, rng=rng).values():
         assert rel.matrix.shape == w.shape
         assert np.all(rel.matrix >= 0)
         assert np.allclose(rel.matrix.sum(axis=1), 1.0)
 
 
 def test_all_negative_row_becomes_uniform():
-    out = tdp._clip_renormalise(np.array([[-1.0, -2.0, -0.5], [1.0, -1.0, 3.0]]))
+    out = tdp.mechanisms._clip_renormalise(np.array([[-1.0, -2.0, -0.5], [1.0, -1.0, 3.0]]))
     assert np.allclose(out, [[1 / 3] * 3, [0.25, 0.0, 0.75]])
 
 
 def test_guarantees():
     w = np.full((2, 2), 0.5)
     G = dpcore.guarantees
-    rels = dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0, gamma=0.05)
+    rels = dpcore.topicdp.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0, gamma=0.05)
     assert tuple(rels) == tdp.TOPIC_MECHANISMS
     for mech in ("TopicDP", "TopicDP corrected", "MVG"):  # sampled Δ_s: random DP
         g = rels[mech].guarantee
@@ -248,7 +249,7 @@ def test_guarantees():
         assert g.label.endswith("given a non-private choice of topics and keywords"), g.label
     assert rels["TopicDP strict"].guarantee.label.startswith("(ε, δ)-DP per user (ε = 1, δ = 1e-05)")
     # a bare number without γ: never green (the mechanisms that use it)
-    bare = dpcore.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0)
+    bare = dpcore.topicdp.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0)
     assert all(bare[m].guarantee.colour != "green" for m in tdp.SAMPLED_MECHANISMS)
     # γ read from a SensitivityResult
     res = tdp.SensitivityResult(delta_s=0.1, gamma=0.2, h=61, k=61, rho_sampler=0.01, m=2, n=2, sample_users=10,
@@ -256,7 +257,7 @@ def test_guarantees():
     assert dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=res, rng=0).guarantee.gamma == 0.2
     with pytest.raises(ValueError, match="gamma must match"):
         dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=res, rng=0, gamma=0.1)
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):  # noqa: B017 (dataclasses.FrozenInstanceError: any error is the frozen check)
         rels["TopicDP"].epsilon = 2  # frozen
 
 
@@ -269,20 +270,20 @@ def test_noise_depends_on_seed_only():
 
 
 @pytest.mark.parametrize("fn, kw, exc, text", [
-    (dpcore.topicdp_sigma, dict(epsilon=-1, delta=1e-5, sensitivity=1, m=2, n=2), ValueError,
+    (dpcore.topicdp.topicdp_sigma, dict(epsilon=-1, delta=1e-5, sensitivity=1, m=2, n=2), ValueError,
      "epsilon must be > 0, got epsilon=-1"),
-    (dpcore.topicdp_sigma, dict(epsilon=1, delta=1.5, sensitivity=1, m=2, n=2), ValueError,
+    (dpcore.topicdp.topicdp_sigma, dict(epsilon=1, delta=1.5, sensitivity=1, m=2, n=2), ValueError,
      "delta must be < 1, got delta=1.5"),
-    (dpcore.topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=0, m=2, n=2), ValueError,
+    (dpcore.topicdp.topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=0, m=2, n=2), ValueError,
      "sensitivity must be > 0, got sensitivity=0"),
-    (dpcore.topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=1, m=0, n=2), ValueError,
+    (dpcore.topicdp.topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=1, m=0, n=2), ValueError,
      "m must be >= 1, got m=0"),
-    (dpcore.strict_topicdp_sigma, dict(epsilon=1, delta=1e-5, m=0), ValueError, "m must be >= 1, got m=0"),
-    (dpcore.strict_topicdp_sigma, dict(epsilon=0, delta=1e-5, m=3), ValueError, "epsilon must be > 0"),
-    (dpcore.strict_topicdp_sigma, dict(epsilon=1, delta=0, m=3), ValueError, "delta must be > 0"),
-    (dpcore.corrected_topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=-1), ValueError,
+    (dpcore.topicdp.strict_topicdp_sigma, dict(epsilon=1, delta=1e-5, m=0), ValueError, "m must be >= 1, got m=0"),
+    (dpcore.topicdp.strict_topicdp_sigma, dict(epsilon=0, delta=1e-5, m=3), ValueError, "epsilon must be > 0"),
+    (dpcore.topicdp.strict_topicdp_sigma, dict(epsilon=1, delta=0, m=3), ValueError, "delta must be > 0"),
+    (dpcore.topicdp.corrected_topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=-1), ValueError,
      "sensitivity must be > 0, got sensitivity=-1"),
-    (dpcore.mvg_sigma, dict(epsilon=1, delta=1e-5, m=2, n=2, gamma_f=1, s2=-1), ValueError,
+    (dpcore.topicdp.mvg_sigma, dict(epsilon=1, delta=1e-5, m=2, n=2, gamma_f=1, s2=-1), ValueError,
      "s2 must be > 0, got s2=-1"),
     (dpcore.topicdp_mechanism, dict(matrix=np.ones((2, 2)), epsilon=1, delta=1e-5, sensitivity=1, rng="x"),
      TypeError, "rng must be a numpy.random.Generator or an int seed"),
@@ -296,7 +297,7 @@ def test_matrix_validation():
     with pytest.raises(ValueError, match="matrix must be finite"):
         dpcore.topicdp_mechanism(np.array([[np.nan, 1.0]]), epsilon=1, delta=1e-5, sensitivity=1, rng=0)
     with pytest.raises(ValueError, match="at least 1 row and 2 columns"):
-        dpcore.matrix_laplace_mechanism(np.ones(3), epsilon=1, rng=0)
+        dpcore.topicdp.matrix_laplace_mechanism(np.ones(3), epsilon=1, rng=0)
 
 
 # ------------------------------------------------------------------ the sampler
@@ -306,7 +307,7 @@ def _brute_force_delta(data, index, m, n, lda=TINY_LDA, sampler=TINY_SAMPLER, al
     """Δ_i recomputed literally: build D and D′, fit each, release each table, compare row i with row i and
     word with word (a word a table does not show has probability 0). ``aligned=True``: the old definition,
     the best of every row permutation (a lower bound of Δ_i)."""
-    shared, x, x2 = tdp.pair_users(data.n_users, index, sampler)
+    shared, x, x2 = tdp.sampler.pair_users(data.n_users, index, sampler)
     mats = []
     for extra in (x, x2):
         model = fit_topic_model(data, settings=lda, users=list(shared) + [extra])
@@ -328,11 +329,11 @@ def test_sampler_brute_force_and_cache_reuse(tiny_data, tmp_path, monkeypatch):
         calls.append(index)
         return real(data, index, **kw)
 
-    monkeypatch.setattr(tdp, "pair_deltas", counting)
+    monkeypatch.setattr(tdp.sampler, "pair_deltas", counting)
     seen = []
     res = tdp.sampled_sensitivity(tiny_data, gamma=0.22, m=3, n=4, lda=TINY_LDA, sampler=TINY_SAMPLER,
                                   cache_dir=tmp_path, progress=lambda a, b: seen.append((a, b)))
-    h = dpcore.sensitivity_sampler_size(0.22).h
+    h = dpcore.topicdp.sensitivity_sampler_size(0.22).h
     assert calls == list(range(h)) and seen[-1] == (h, h) and len(seen) == h
     # Δ_s is the k-th smallest of the h draws; each draw matches a literal recomputation.
     assert res.delta_s == pytest.approx(np.sort(res.draws)[res.k - 1])
@@ -345,7 +346,7 @@ def test_sampler_brute_force_and_cache_reuse(tiny_data, tmp_path, monkeypatch):
     # γ = 0.25 needs fewer pairs: nothing is fitted, and it uses the first h(0.25) draws.
     calls.clear()
     draws = tdp.load_sensitivity_draws(tiny_data.corpus_hash, lda=TINY_LDA, sampler=TINY_SAMPLER, cache_dir=tmp_path)
-    h25 = dpcore.sensitivity_sampler_size(0.25).h
+    h25 = dpcore.topicdp.sensitivity_sampler_size(0.25).h
     r25 = tdp.sampled_sensitivity(tiny_data, gamma=0.25, m=3, n=4, lda=TINY_LDA, sampler=TINY_SAMPLER,
                                   cache_dir=tmp_path)
     assert calls == []
@@ -400,14 +401,14 @@ def test_sampler_matches_literal_recomputation_for_each_engine(tiny_data, tmp_pa
     lda = LdaSettings(n_topics=3, min_df=1, max_df=1.0, engine=engine)
     sampler = tdp.SamplerSettings(seed=9)  # N = the corpus' 24 users
     draws = tdp.extend_sensitivity_draws(tiny_data, n_pairs=3, lda=lda, sampler=sampler, cache_dir=tmp_path)
-    shared, _, _ = tdp.pair_users(tiny_data.n_users, 0, sampler)
+    shared, _, _ = tdp.sampler.pair_users(tiny_data.n_users, 0, sampler)
     assert shared.size == tiny_data.n_users - 1
     for i in range(3):
         for m, n in [(2, 3), (3, 5)]:
             assert draws.draws_for(m, n)[i] == pytest.approx(
                 _brute_force_delta(tiny_data, i, m, n, lda=lda, sampler=sampler), abs=1e-9)
         # the diagnostic: whole topic–word matrices, best row permutation by brute force
-        shared, x, x2 = tdp.pair_users(tiny_data.n_users, i, sampler)
+        shared, x, x2 = tdp.sampler.pair_users(tiny_data.n_users, i, sampler)
         a, b = (fit_topic_model(tiny_data, settings=lda, users=list(shared) + [u]).topic_word for u in (x, x2))
         best = min(np.linalg.norm(a - b[list(p)]) for p in itertools.permutations(range(3)))
         assert draws.full[i] == pytest.approx(best, abs=1e-9)
@@ -420,7 +421,7 @@ VB_KERNELS = ["numpy"] + (["numba"] if importlib.util.find_spec("numba") else []
 def vb_kernel(request, monkeypatch):
     """Run a test with each path of the "vb" engine: numpy, and the compiled one when numba is installed."""
     monkeypatch.setenv("DPCORE_VB_KERNEL", request.param)
-    assert (tdp_tm._vb_kernel() is None) == (request.param == "numpy")
+    assert (tdp_tm_fit._vb_kernel() is None) == (request.param == "numpy")
     return request.param
 
 
@@ -436,8 +437,8 @@ def test_vectorised_vb_is_sklearn_batch_vb(seed, vb_kernel):
     x = csr_matrix(dense)
     for kw in [dict(max_iter=4), dict(max_iter=10, mean_change_tol=1e-3, max_doc_update_iter=30)]:
         settings = LdaSettings(n_topics=4, random_state=seed, **kw)
-        vb = tdp_tm.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "engine": "vb"}))
-        sk = tdp_tm.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "engine": "sklearn"}))
+        vb = tdp_tm_fit.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "engine": "vb"}))
+        sk = tdp_tm_fit.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "engine": "sklearn"}))
         assert np.allclose(vb[0], sk[0], atol=1e-7, rtol=0)
         assert np.allclose(vb[1], sk[1], rtol=1e-7)
 
@@ -455,19 +456,19 @@ def test_compiled_vb_kernel_equals_numpy_path(seed, monkeypatch):
     x = csr_matrix(dense)
     settings = LdaSettings(n_topics=6, random_state=seed, max_iter=7, max_doc_update_iter=15, mean_change_tol=1e-3)
     monkeypatch.setenv("DPCORE_VB_KERNEL", "numpy")
-    ref = tdp_tm.fit_topic_word(x, settings)
+    ref = tdp_tm_fit.fit_topic_word(x, settings)
     monkeypatch.setenv("DPCORE_VB_KERNEL", "numba")
-    fast = tdp_tm.fit_topic_word(x, settings)
+    fast = tdp_tm_fit.fit_topic_word(x, settings)
     assert np.allclose(fast[0], ref[0], atol=1e-11, rtol=0)
     assert np.allclose(fast[1], ref[1], rtol=1e-11)
-    assert not np.allclose(ref[0], tdp_tm.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "random_state": 99}))[0])
+    assert not np.allclose(ref[0], tdp_tm_fit.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "random_state": 99}))[0])
 
 
 def test_compiled_digamma_matches_scipy():
     pytest.importorskip("numba")
     from scipy.special import psi
 
-    from dpcore import _vb_kernel
+    from dpcore.topicdp import _vb_kernel
 
     rng = np.random.default_rng(0)
     x = np.concatenate([rng.uniform(1e-6, 1.0, 2000), rng.uniform(1.0, 6.5, 2000), rng.gamma(1.0, 50.0, 2000),
@@ -480,12 +481,12 @@ def test_compiled_digamma_matches_scipy():
 def test_fit_does_not_change_its_input_and_ignores_index_order(tiny_data):
     x = tiny_data.counts.copy()
     before = (x.indices.copy(), x.data.copy())
-    a = tdp_tm.fit_topic_word(x, TINY_LDA)
+    a = tdp_tm_fit.fit_topic_word(x, TINY_LDA)
     assert np.array_equal(x.indices, before[0]) and np.array_equal(x.data, before[1])
     shuffled = x.tocoo()
     order = np.random.default_rng(0).permutation(shuffled.nnz)
     from scipy.sparse import coo_matrix
-    b = tdp_tm.fit_topic_word(coo_matrix((shuffled.data[order], (shuffled.row[order], shuffled.col[order])),
+    b = tdp_tm_fit.fit_topic_word(coo_matrix((shuffled.data[order], (shuffled.row[order], shuffled.col[order])),
                                          shape=x.shape).tocsr(), TINY_LDA)
     assert np.array_equal(a[0], b[0])
 
@@ -507,10 +508,10 @@ def test_engine_falls_back_when_tomotopy_is_missing(monkeypatch, tiny_data):
     with pytest.warns(RuntimeWarning, match="falling back to engine='vb'"):
         s = LdaSettings(engine="tomotopy", n_topics=3, min_df=1, max_df=1.0)
     assert s.engine == "vb"
-    tw, prev = tdp_tm.fit_topic_word(tiny_data.counts, s)
+    tw, prev = tdp_tm_fit.fit_topic_word(tiny_data.counts, s)
     assert np.allclose(tw.sum(axis=1), 1.0)
     # the cache key names the engine that really fits
-    assert tdp._cache_key("h", s, TINY_SAMPLER) == tdp._cache_key("h", TINY_LDA, TINY_SAMPLER)
+    assert tdp.sampler._cache_key("h", s, TINY_SAMPLER) == tdp.sampler._cache_key("h", TINY_LDA, TINY_SAMPLER)
 
 
 def test_cache_key_changes_with_every_setting_that_changes_the_draws():
@@ -538,14 +539,14 @@ def test_cache_key_changes_with_every_setting_that_changes_the_draws():
         assert path != base, name
     assert len(set(paths.values())) == len(paths)
     # the full-corpus model file is keyed by the LDA settings (engine included) too
-    assert tdp._model_path("abc", base_lda, None) != tdp._model_path("abc", LdaSettings(engine="sklearn"), None)
+    assert tdp.sampler._model_path("abc", base_lda, None) != tdp.sampler._model_path("abc", LdaSettings(engine="sklearn"), None)
     assert base_lda.vocabulary_version == tdp_tm.VOCABULARY_VERSION
 
 
 def test_default_dataset_size_is_the_corpus():
     s = tdp.SamplerSettings()
     assert s.sample_users is None and s.dataset_size(2400) == 2400
-    shared, x, x2 = tdp.pair_users(37, 0, s)
+    shared, x, x2 = tdp.sampler.pair_users(37, 0, s)
     assert shared.shape == (36,)
     assert tdp.SamplerSettings(sample_users=10).dataset_size(2400) == 10
 
@@ -594,9 +595,9 @@ def test_sample_corpus_top_keywords_are_not_stop_words():
 
 
 def test_pair_users_shape_and_range():
-    shared, x, x2 = tdp.pair_users(50, 7, tdp.SamplerSettings(sample_users=20, seed=1))
+    shared, x, x2 = tdp.sampler.pair_users(50, 7, tdp.SamplerSettings(sample_users=20, seed=1))
     assert shared.shape == (19,) and shared.min() >= 0 and shared.max() < 50 and 0 <= x < 50 and 0 <= x2 < 50
-    again = tdp.pair_users(50, 7, tdp.SamplerSettings(sample_users=20, seed=1))
+    again = tdp.sampler.pair_users(50, 7, tdp.SamplerSettings(sample_users=20, seed=1))
     assert np.array_equal(shared, again[0]) and (x, x2) == again[1:]
 
 
@@ -644,7 +645,7 @@ def test_error_curve_shapes_and_skipped_gamma(tiny_model):
 def test_release_errors_match_metrics():
     w = np.array([[0.7, 0.2, 0.1], [0.1, 0.1, 0.8]])
     errs = tdp.release_errors(w, epsilon=5, delta=1e-5, sensitivity=1e-4, repetitions=3, rng=4)
-    rels = dpcore.release_all(w, epsilon=5, delta=1e-5, sensitivity=1e-4, rng=np.random.default_rng(4))
+    rels = dpcore.topicdp.release_all(w, epsilon=5, delta=1e-5, sensitivity=1e-4, rng=np.random.default_rng(4))
     assert errs["TopicDP"]["l1"][0] == pytest.approx(np.abs(rels["TopicDP"].matrix - w).sum())
     assert errs["Laplace"]["rmse"][0] == pytest.approx(np.sqrt(np.mean((rels["Laplace"].matrix - w) ** 2)))
     assert 0 <= errs["MVG"]["kendall"].min() and errs["MVG"]["kendall"].max() <= 1
@@ -665,7 +666,7 @@ def test_run_time_results_go_to_the_user_cache_and_shipped_files_are_read(tmp_pa
     assert tdp.load_topic_model(tiny_model.corpus_hash, lda=TINY_LDA) is not None
     # draws in the shipped folder are found although the writable cache is empty of them
     data, shipped = _tiny_topicdp_dirs
-    monkeypatch.setattr(tdp, "shipped_cache_dir", lambda: shipped)
+    monkeypatch.setattr(tdp.sampler, "shipped_cache_dir", lambda: shipped)
     monkeypatch.setenv("DPCORE_SAMPLE_DATA", str(data))
     from dpcore import load_sample_corpus
     corpus = load_sample_corpus("private")
@@ -683,7 +684,7 @@ def test_laplace_break_even_is_where_the_noise_scales_meet():
     for delta, n, m in [(1e-4, 10, 10), (1e-5, 4, 3)]:
         even = tdp.laplace_break_even_sensitivity(delta=delta, n=n)
         for eps in (0.5, 3.0, 10.0):
-            sigma = dpcore.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=even, m=m, n=n)
+            sigma = dpcore.topicdp.topicdp_sigma(epsilon=eps, delta=delta, sensitivity=even, m=m, n=n)
             assert sigma == pytest.approx(math.sqrt(2) * tdp.matrix_laplace_scale(epsilon=eps, m=m))
     assert tdp.laplace_break_even_sensitivity(delta=1e-4, n=10) == pytest.approx(2 / (10 * math.sqrt(math.log(12500))))
 
@@ -700,14 +701,14 @@ def test_compare_noise_ranks_and_sentence_follow_the_numbers():
     for c in (small, large):
         for i, e in enumerate(eps):
             assert c.std["MVG"][i] == pytest.approx(
-                dpcore.mvg_sigma(epsilon=e, delta=1e-4, m=10, n=10, gamma_f=math.sqrt(10), s2=c.delta_s))
+                dpcore.topicdp.mvg_sigma(epsilon=e, delta=1e-4, m=10, n=10, gamma_f=math.sqrt(10), s2=c.delta_s))
             assert c.topicdp_beats_mvg[i] == (c.std["TopicDP"][i] < c.std["MVG"][i])
     with pytest.raises(ValueError, match="delta_s must be > 0"):
         tdp.compare_noise(delta_s=0, epsilons=eps, delta=1e-4, m=2, n=2)
 
 
 def test_summarise_draws_reports_the_numbers_it_is_given():
-    h = dpcore.sensitivity_sampler_size(0.2).h  # 61, k = h
+    h = dpcore.topicdp.sensitivity_sampler_size(0.2).h  # 61, k = h
     grid = np.full((h, 1, 1), 0.01)
     grid[:6, 0, 0] = 1.4  # 6 jumps out of 61
     full = np.full(h, 0.02)
@@ -732,12 +733,12 @@ def test_summarise_draws_reports_the_numbers_it_is_given():
 def test_strict_topicdp_sigma_spec_check_and_bound():
     """SPEC §5 check: ε = 1, δ = 1e-5, m = 10 → Δ = √20 = 4.4721, analytic σ = 16.68 (and the analytic
     Gaussian of SPEC §2 at Δ = √(2m), for other m)."""
-    assert float(f"{dpcore.strict_topicdp_sigma(epsilon=1, delta=1e-5, m=10):.4g}") == 16.68
+    assert float(f"{dpcore.topicdp.strict_topicdp_sigma(epsilon=1, delta=1e-5, m=10):.4g}") == 16.68
     for m in (1, 3, 10):
-        assert dpcore.strict_topicdp_sigma(epsilon=2, delta=1e-6, m=m) == pytest.approx(
+        assert dpcore.topicdp.strict_topicdp_sigma(epsilon=2, delta=1e-6, m=m) == pytest.approx(
             dpcore.gaussian_sigma(2, 1e-6, math.sqrt(2 * m), method="analytic"), rel=1e-12)
     # its σ meets δ exactly for an ℓ2 change of √(2m) (Balle & Wang's profile, recomputed)
-    s = dpcore.strict_topicdp_sigma(epsilon=1, delta=1e-5, m=10)
+    s = dpcore.topicdp.strict_topicdp_sigma(epsilon=1, delta=1e-5, m=10)
     assert dpcore.gaussian_delta(1, s, math.sqrt(20)) == pytest.approx(1e-5, rel=1e-6)
 
 
@@ -751,7 +752,7 @@ def test_any_two_row_stochastic_tables_are_within_sqrt_2m():
             a = rng.dirichlet(rng.uniform(0.05, 2, n), size=m)
             b = rng.dirichlet(rng.uniform(0.05, 2, n), size=m)
             cols_a, cols_b = rng.choice(30, n, replace=False), rng.choice(30, n, replace=False)
-            worst = max(worst, tdp_tm.released_matrix_distance(a, np.sort(cols_a), b, np.sort(cols_b)))
+            worst = max(worst, tdp_tm_fit.released_matrix_distance(a, np.sort(cols_a), b, np.sort(cols_b)))
         assert worst <= math.sqrt(2 * m) + 1e-12
         one_hot = np.zeros((m, n))
         one_hot[:, 0] = 1.0
@@ -760,26 +761,26 @@ def test_any_two_row_stochastic_tables_are_within_sqrt_2m():
 
 def test_corrected_sigma_has_no_split_and_switches_to_analytic_at_one():
     for eps in (0.1, 0.5, 0.99):
-        assert dpcore.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235) == pytest.approx(
+        assert dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235) == pytest.approx(
             2.235 * math.sqrt(2 * math.log(1.25e5)) / eps)
         # the thesis's σ is m·n times larger
-        assert dpcore.topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235, m=10, n=10) == pytest.approx(
-            100 * dpcore.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235))
+        assert dpcore.topicdp.topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235, m=10, n=10) == pytest.approx(
+            100 * dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235))
     for eps in (1.0, 3.0, 10.0):
-        assert dpcore.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235) == pytest.approx(
+        assert dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235) == pytest.approx(
             dpcore.gaussian_sigma(eps, 1e-5, 2.235, method="analytic"), rel=1e-12)
 
 
 def test_thesis_true_epsilon_spec_check():
     """SPEC §5: at 10 × 10, ε = 1, δ = 1e-5, Δ_s = 2.235 the thesis's σ = 1,082.8 has a true ε of 0.0046."""
-    sigma = dpcore.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=2.235, m=10, n=10)
+    sigma = dpcore.topicdp.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=2.235, m=10, n=10)
     assert float(f"{sigma:.5g}") == 1082.8
-    true = dpcore.topicdp_true_epsilon(epsilon=1, delta=1e-5, m=10, n=10)
+    true = dpcore.topicdp.topicdp_true_epsilon(epsilon=1, delta=1e-5, m=10, n=10)
     # 0.004549 (mpmath at 60 digits: 0.0045488841); SPEC's "0.0046" is 0.00455 rounded half up
     assert float(f"{true:.5g}") == 0.0045489 and abs(true - 0.0046) < 1e-4
     # the definition, recomputed: δ(ε_true, σ) = δ for an ℓ2 change of Δ_s, whatever Δ_s
     for ds in (2.235, 0.01):
-        s = dpcore.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=ds, m=10, n=10)
+        s = dpcore.topicdp.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=ds, m=10, n=10)
         assert dpcore.gaussian_delta(true, s, ds) == pytest.approx(1e-5, rel=1e-6)
         assert dpcore.gaussian_delta(true * 0.99, s, ds) > 1e-5
 
@@ -797,14 +798,14 @@ def test_release_all_strict_noise_and_redraws():
     redraw_releases draws each mechanism at its release's scale."""
     w = np.array([[0.2, 0.3, 0.5], [0.6, 0.2, 0.2]])
     rng = np.random.default_rng(5)
-    noise = np.stack([dpcore.strict_topicdp_mechanism(w, epsilon=3, delta=1e-5, rng=rng).noisy - w for _ in range(4000)])
-    assert noise.std() / dpcore.strict_topicdp_sigma(epsilon=3, delta=1e-5, m=2) == pytest.approx(1.0, abs=0.02)
-    rels = dpcore.release_all(w, epsilon=50, delta=1e-5, sensitivity=0.05, rng=0, gamma=0.1)
-    for mech, rel in rels.items():
+    noise = np.stack([dpcore.topicdp.strict_topicdp_mechanism(w, epsilon=3, delta=1e-5, rng=rng).noisy - w for _ in range(4000)])
+    assert noise.std() / dpcore.topicdp.strict_topicdp_sigma(epsilon=3, delta=1e-5, m=2) == pytest.approx(1.0, abs=0.02)
+    rels = dpcore.topicdp.release_all(w, epsilon=50, delta=1e-5, sensitivity=0.05, rng=0, gamma=0.1)
+    for _mech, rel in rels.items():
         many = tdp.redraw_releases(rel, w, 3000, np.random.default_rng(1))
         assert many.shape == (3000, 2, 3) and np.allclose(many.sum(axis=2), 1.0) and np.all(many >= 0)
     # at tiny noise the redraws sit on w; Laplace's scale is b (std √2·b)
-    calm = dpcore.release_all(w, epsilon=1e4, delta=1e-5, sensitivity=1e-4, rng=0, gamma=0.1)["TopicDP corrected"]
+    calm = dpcore.topicdp.release_all(w, epsilon=1e4, delta=1e-5, sensitivity=1e-4, rng=0, gamma=0.1)["TopicDP corrected"]
     assert np.allclose(tdp.redraw_releases(calm, w, 5, 0), w, atol=1e-3)
 
 
@@ -831,7 +832,7 @@ def test_neighbours_whose_topics_swap_prevalence_are_covered_by_the_sampler(monk
     ids = list(_swap_corpus().user_ids)
     shared = np.array([ids.index(f"u{u:02d}") for u in range(20)])
     x, x2 = ids.index("x_sport"), ids.index("y_food")
-    monkeypatch.setattr(tdp, "pair_users", lambda n_users, index, sampler: (shared, x, x2))
+    monkeypatch.setattr(tdp.sampler, "pair_users", lambda n_users, index, sampler: (shared, x, x2))
     fits = [fit_topic_model(data, settings=lda, users=list(shared) + [u]) for u in (x, x2)]
     assert list(np.argsort(-fits[0].prevalence)) == list(np.argsort(-fits[1].prevalence))[::-1]  # the swap
     grid = tdp.pair_deltas(data, 0, lda=lda, sampler=tdp.SamplerSettings())
@@ -840,13 +841,13 @@ def test_neighbours_whose_topics_swap_prevalence_are_covered_by_the_sampler(monk
         if m == 2:
             assert tables[0].topics == tables[1].topics == (0, 1)  # component order, not prevalence order
         cols = [np.array([data.words.index(w) for w in t.words]) for t in tables]
-        released = tdp_tm.released_matrix_distance(tables[0].matrix, cols[0], tables[1].matrix, cols[1])
+        released = tdp_tm_fit.released_matrix_distance(tables[0].matrix, cols[0], tables[1].matrix, cols[1])
         delta_i = grid[m - 1, n - 2]
         assert delta_i == pytest.approx(released, abs=1e-12) and delta_i >= released - 1e-12
         if m == 2:  # what a prevalence-ordered release would have moved, against the aligned distance it was sampled at
             by_prev = [f.topic_word[np.argsort(-f.prevalence)][:, c] for f, c in zip(fits, cols)]
             by_prev = [b / b.sum(axis=1, keepdims=True) for b in by_prev]
-            swapped = tdp_tm.released_matrix_distance(by_prev[0], cols[0], by_prev[1], cols[1])
+            swapped = tdp_tm_fit.released_matrix_distance(by_prev[0], cols[0], by_prev[1], cols[1])
             aligned = aligned_matrix_distance(tables[0].matrix, cols[0], tables[1].matrix, cols[1])
             assert swapped > 1.0 and swapped > aligned + 0.5
 
@@ -858,11 +859,11 @@ def test_cache_key_names_the_release_order_format():
 
     lda, sampler = LdaSettings(engine="vb"), tdp.SamplerSettings()
     old = json.dumps({"corpus": "abc", "lda": lda.as_dict(), "sampler": sampler.as_dict(),
-                      "grid": [list(g) for g in tdp._grid(lda)], "format": 2}, sort_keys=True)
-    assert tdp._cache_key("abc", lda, sampler) != hashlib.sha256(old.encode()).hexdigest()
+                      "grid": [list(g) for g in tdp.sampler._grid(lda)], "format": 2}, sort_keys=True)
+    assert tdp.sampler._cache_key("abc", lda, sampler) != hashlib.sha256(old.encode()).hexdigest()
     new = json.dumps({"corpus": "abc", "lda": lda.as_dict(), "sampler": sampler.as_dict(),
-                      "grid": [list(g) for g in tdp._grid(lda)], "format": 3}, sort_keys=True)
-    assert tdp._cache_key("abc", lda, sampler) == hashlib.sha256(new.encode()).hexdigest()
+                      "grid": [list(g) for g in tdp.sampler._grid(lda)], "format": 3}, sort_keys=True)
+    assert tdp.sampler._cache_key("abc", lda, sampler) == hashlib.sha256(new.encode()).hexdigest()
 
 
 def test_chat_filler_list_is_the_document_frequency_rule_on_the_public_split():

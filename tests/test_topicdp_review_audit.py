@@ -17,32 +17,32 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _releases(epsilon=1.0, delta_s=2.235):
-    return dpcore.release_all(np.full((10, 10), 0.1), epsilon=epsilon, delta=1e-5, sensitivity=delta_s, rng=0,
+    return dpcore.topicdp.release_all(np.full((10, 10), 0.1), epsilon=epsilon, delta=1e-5, sensitivity=delta_s, rng=0,
                               gamma=0.1)
 
 
 def test_review_warns_when_the_noise_is_wider_than_a_probability():
     rel = _releases()["TopicDP"]
-    rev = dpcore.review(rel, n_users=920)
+    rev = dpcore.review_release(rel, n_users=920)
     assert rev.noise[0].text.startswith("a topic–word probability of 0.1 comes back as 0.1 ± 2,100")
     swamp = [w for w in rev.warnings if w.rule == "noise-swamps-answer"]
     assert len(swamp) == 1 and "± 2,100" in swamp[0].message and "whole range (1)" in swamp[0].message
-    assert dpcore.REVIEW_RULES["noise-swamps-answer"]
+    assert dpcore.lab.REVIEW_RULES["noise-swamps-answer"]
     # every mechanism at the defaults swamps a 10 × 10 table of probabilities; at a huge ε none does
     for mech, r in _releases().items():
-        assert any(w.rule == "noise-swamps-answer" for w in dpcore.review(r, n_users=920).warnings), mech
+        assert any(w.rule == "noise-swamps-answer" for w in dpcore.review_release(r, n_users=920).warnings), mech
     for mech, r in _releases(epsilon=1e5, delta_s=1e-3).items():
-        assert not any(w.rule == "noise-swamps-answer" for w in dpcore.review(r, n_users=920).warnings), mech
+        assert not any(w.rule == "noise-swamps-answer" for w in dpcore.review_release(r, n_users=920).warnings), mech
 
 
 def test_noise_rule_fires_on_the_half_width_against_the_range():
-    ok = dpcore.gaussian_noise_in_units(0.1, sigma=0.5 / 1.96 * 0.999)  # half-width just below 0.5
-    assert dpcore.review_warnings(noise=ok, answer_range=0.5) == ()
-    wide = dpcore.gaussian_noise_in_units(0.1, sigma=0.5 / 1.96 * 1.001)
-    assert [w.rule for w in dpcore.review_warnings(noise=[wide], answer_range=0.5)] == ["noise-swamps-answer"]
-    assert dpcore.review_warnings(noise=[wide]) == ()  # no range given: the rule cannot fire
+    ok = dpcore.lab.gaussian_noise_in_units(0.1, sigma=0.5 / 1.96 * 0.999)  # half-width just below 0.5
+    assert dpcore.lab.review_warnings(noise=ok, answer_range=0.5) == ()
+    wide = dpcore.lab.gaussian_noise_in_units(0.1, sigma=0.5 / 1.96 * 1.001)
+    assert [w.rule for w in dpcore.lab.review_warnings(noise=[wide], answer_range=0.5)] == ["noise-swamps-answer"]
+    assert dpcore.lab.review_warnings(noise=[wide]) == ()  # no range given: the rule cannot fire
     with pytest.raises(ValueError, match="answer_range must be > 0"):
-        dpcore.review_warnings(noise=[wide], answer_range=0)
+        dpcore.lab.review_warnings(noise=[wide], answer_range=0)
 
 
 def test_topicdp_page_panel_warns_instead_of_no_warnings(tiny_topicdp):
@@ -58,7 +58,7 @@ def test_topicdp_page_panel_warns_instead_of_no_warnings(tiny_topicdp):
     noise = [m.value for m in at.markdown if "comes back as" in m.value]
     assert noise and any("± " in t for t in noise)
     warnings = " ".join(w.value for w in at.warning)
-    assert dpcore.REVIEW_RULES["noise-swamps-answer"] in warnings
+    assert dpcore.lab.REVIEW_RULES["noise-swamps-answer"] in warnings
     assert not any("No reviewer warnings" in s.value for s in at.success)
 
 

@@ -44,8 +44,8 @@ def _panel_script():
     X = sp.csr_matrix(rng.integers(0, 3, size=(30, 10)))
     rel = dpcore.bayesian_dp(X, rng.integers(1, 5, 10), epsilon=12, delta=0.5, S=1, C=1, rho=0.5, rng=0,
                              calibration="classic")
-    lap = dpcore.laplace_counts_dp(X, epsilon=1, W=3, rng=0)
-    reviewer_panel([("BayesianDP", dpcore.review(rel, n_users=30)), ("Laplace", dpcore.review(lap, n_users=30))])
+    lap = dpcore.bayesian.laplace_counts_dp(X, epsilon=1, W=3, rng=0)
+    reviewer_panel([("BayesianDP", dpcore.review_release(rel, n_users=30)), ("Laplace", dpcore.review_release(lap, n_users=30))])
 
 
 def test_panel_collapsed_by_default_and_shows_everything():
@@ -58,7 +58,7 @@ def test_panel_collapsed_by_default_and_shows_everything():
     assert "Budget" in text
     warns = " ".join(w.value for w in at.warning)
     for rule in ("delta-vs-users", "epsilon-large", "classic-gaussian", "few-users"):
-        assert dpcore.REVIEW_RULES[rule] in warns
+        assert dpcore.lab.REVIEW_RULES[rule] in warns
     assert "Fix:" in warns
     assert ":orange-badge[" in text and ":green-badge[" in text  # BayesianDP local is orange, Laplace green
 
@@ -118,9 +118,9 @@ def _modes_script():
     rng = np.random.default_rng(0)
     X = sp.csr_matrix(rng.integers(0, 3, size=(150, 30)) * (rng.random((150, 30)) < 0.3))
     alpha = rng.integers(1, 9, 30)
-    local = dpcore.prepare_bayesian(X, alpha, S=0.1, C=1, rho=0.5)
+    local = dpcore.bayesian.release.prepare_bayesian(X, alpha, S=0.1, C=1, rho=0.5)
     strict = strict_prepared_for("h", "q", 1, 1, 0.1, 0.5, k.L, k.N_max, 0, X, alpha)
-    rel_s, rel_l = modes_panel(strict=strict, local=local, p=dpcore.private_baseline(X), epsilon=1.0, delta=1e-5,
+    rel_s, rel_l = modes_panel(strict=strict, local=local, p=dpcore.bayesian.private_baseline(X), epsilon=1.0, delta=1e-5,
                                calibration="auto", rng_strict=1, rng_local=2)
     st.text(f"mode={k.mode} strict_sigma={rel_s.sigma:.6g} local_sigma={rel_l.sigma:.6g}")
 
@@ -134,7 +134,7 @@ def test_modes_panel_defaults_to_strict_and_labels_local_orange():
     assert ":orange-badge[⚠️ Guarantee: BayesianDP local (as in the paper) — not DP:" in text
     labels = [m.label for m in at.metric]
     assert labels.count("KL to private") == 2 and "γ (strict)" in labels and "γ (local)" in labels
-    g = dpcore.strict_sensitivity(S=0.1, C=1, max_items=50, max_users=10_000)
+    g = dpcore.bayesian.strict_sensitivity(S=0.1, C=1, max_items=50, max_users=10_000)
     assert any(m.value == f"{g:.4g}" for m in at.metric)
 
 

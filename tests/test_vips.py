@@ -1,4 +1,4 @@
-"""VIPS-LDA (dpcore.vips, issue 23): the sensitivity B per iteration, the accountant, the noise, the label.
+"""VIPS-LDA (dpcore.topicdp.vips, issue 23): the sensitivity B per iteration, the accountant, the noise, the label.
 
 - a worked example of the per-user clip (K = 1: φ = 1, so a user's statistics are their word counts);
 - the E-step against a per-document loop written here from scikit-learn's update (both kernel paths);
@@ -22,9 +22,9 @@ from scipy.special import psi
 
 import dpcore
 from dpcore import guarantees as G
-from dpcore import vips
+from dpcore.topicdp import vips, vips_evaluation, vips_inputs
 from dpcore.audit import run_scenario
-from dpcore.corpus import Corpus, Document
+from dpcore.text import Corpus, Document
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 WORDS = tuple(f"word{a}{b}" for a in LETTERS[:4] for b in LETTERS[:5])  # 20 words of letters only
@@ -55,7 +55,7 @@ def gamma_state(k: int, v: int, seed: int) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def vocab():
-    return vips.public_vocabulary(make_corpus(99, 40, name="public"), min_df=1, max_df=1.0)
+    return vips_inputs.public_vocabulary(make_corpus(99, 40, name="public"), min_df=1, max_df=1.0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -66,7 +66,7 @@ def test_clip_worked_example():
     a = Document(sentences=(("apple",) * 3 + ("banana",) * 4,))  # counts (3, 4): ‖·‖ = 5
     b = Document(sentences=(("apple",),))  # counts (1, 0): ‖·‖ = 1
     corpus = Corpus(user_ids=("a", "b"), users=((a,), (b,)))
-    pc = vips.person_counts(corpus, ("banana", "apple"))  # columns sorted: apple, banana
+    pc = vips_inputs.person_counts(corpus, ("banana", "apple"))  # columns sorted: apple, banana
     lam = np.ones((1, 2))
     np.testing.assert_allclose(vips.clipped_statistics(pc, lam, clip_norm=1.0), [[0.6 + 1.0, 0.8]], rtol=1e-12)
     np.testing.assert_allclose(vips.clipped_statistics(pc, lam, clip_norm=10.0), [[4.0, 4.0]], rtol=1e-12)
@@ -129,7 +129,7 @@ def test_estep_matches_a_per_document_loop(vocab, monkeypatch, path, seed):
     else:
         monkeypatch.setenv("DPCORE_VB_KERNEL", "numpy")
     corpus = make_corpus(seed, heavy=40)
-    pc = vips.person_counts(corpus, vocab)
+    pc = vips_inputs.person_counts(corpus, vocab)
     lam = gamma_state(3, len(vocab.words), seed)
     fast = summed_per_user(pc, vips.person_contributions(pc, lam))
     slow = brute_user_statistics(corpus, vocab.words, lam)
@@ -148,12 +148,12 @@ def test_removing_one_user_moves_one_iteration_by_at_most_B(vocab, seed):
     clip = 2.0
     corpus = make_corpus(seed, heavy=60)
     lam = gamma_state(3, len(vocab.words), 100 + seed)  # the previous released state, shared by D and D'
-    full = vips.clipped_statistics(vips.person_counts(corpus, vocab), lam, clip_norm=clip)
+    full = vips.clipped_statistics(vips_inputs.person_counts(corpus, vocab), lam, clip_norm=clip)
     own = brute_user_statistics(corpus, vocab.words, lam)
     changes = []
     for v in range(corpus.n_users):
         without = corpus.subset([u for u in range(corpus.n_users) if u != v], name="D'")
-        rest = vips.clipped_statistics(vips.person_counts(without, vocab), lam, clip_norm=clip)
+        rest = vips.clipped_statistics(vips_inputs.person_counts(without, vocab), lam, clip_norm=clip)
         change = np.linalg.norm(full - rest)
         assert change <= clip * (1 + 1e-9), (v, change)
         assert change == pytest.approx(min(np.linalg.norm(own[v]), clip), rel=1e-9, abs=1e-12)
@@ -166,7 +166,7 @@ def test_without_the_clip_a_heavy_writer_moves_the_statistics_far_beyond_B(vocab
     corpus = make_corpus(7, heavy=200)
     lam = gamma_state(3, len(vocab.words), 7)
     without = corpus.subset(range(1, corpus.n_users), name="D'")
-    full, rest = (vips.clipped_statistics(vips.person_counts(c, vocab), lam, clip_norm=None) for c in (corpus, without))
+    full, rest = (vips.clipped_statistics(vips_inputs.person_counts(c, vocab), lam, clip_norm=None) for c in (corpus, without))
     heavy = np.linalg.norm(full - rest)
     assert heavy > 20 * clip
     assert heavy == pytest.approx(np.linalg.norm(brute_user_statistics(corpus, vocab.words, lam)[0]), rel=1e-9)
@@ -176,9 +176,9 @@ def test_a_user_is_one_user_however_many_documents(vocab):
     """The clip is per user, not per document: 30 documents of one user together move the sum by ≤ B."""
     docs = tuple(Document(sentences=((w, w, w),)) for w in vocab.words[:10] for _ in range(3))
     corpus = Corpus(user_ids=("many", "other"), users=(docs, (Document(sentences=((vocab.words[0],),)),)))
-    pc = vips.person_counts(corpus, vocab)
+    pc = vips_inputs.person_counts(corpus, vocab)
     lam = gamma_state(2, len(vocab.words), 3)
-    alone = vips.person_counts(corpus.subset([1]), vocab)
+    alone = vips_inputs.person_counts(corpus.subset([1]), vocab)
     change = np.linalg.norm(vips.clipped_statistics(pc, lam, clip_norm=1.0) - vips.clipped_statistics(alone, lam,
                                                                                                    clip_norm=1.0))
     assert change == pytest.approx(1.0, rel=1e-9)
@@ -200,7 +200,7 @@ def test_sigma_is_calibrated_on_the_accountant_and_matches_the_closed_form(eps, 
     clip = 2.5
     sigma = vips.vips_sigma(epsilon=eps, delta=delta, iterations=iterations, clip_norm=clip)
     # J Gaussians with multiplier z compose to one with z/√J: the analytic Gaussian's σ times √J
-    exact = clip * math.sqrt(iterations) * dpcore.analytic_gaussian_sigma(eps, delta)
+    exact = clip * math.sqrt(iterations) * dpcore.mechanisms.analytic_gaussian_sigma(eps, delta)
     assert exact * (1 - 1e-6) <= sigma <= exact * (1 + 2e-3)
     assert dpcore.gaussian_delta(eps, sigma / math.sqrt(iterations), clip) <= delta * (1 + 1e-9)
     # the accountant's ε at σ meets the target, and a slightly smaller σ does not
@@ -301,9 +301,9 @@ def test_keyword_table_is_post_processing_of_the_release(vocab):
     assert table.shape == (3, 5) and set(table.words) <= set(vocab.words)
     assert r.keywords(table.topics[0], 3)[0] in vocab.words
     ref = vips.vips_reference_fit(make_corpus(3), n_topics=4, vocabulary=vocab)
-    same = vips.vips_errors(ref, ref, m=3, n=5)
+    same = vips_evaluation.vips_errors(ref, ref, m=3, n=5)
     assert (same.l1, same.rmse, same.kendall, same.rmse_full) == (0.0, 0.0, 0.0, 0.0)
-    err = vips.vips_errors(r, ref, m=3, n=5)
+    err = vips_evaluation.vips_errors(r, ref, m=3, n=5)
     assert 0.0 < err.l1 <= 2 * 3 and (err.m, err.n) == (3, 5)
 
 
@@ -314,16 +314,16 @@ def test_keyword_table_is_post_processing_of_the_release(vocab):
 def test_public_vocabulary_drops_stop_words_and_chat_fillers():
     docs = (Document(sentences=(("haha", "the", "pizza", "pizza", "lol", "hiking"),)),)
     public = Corpus(user_ids=("p",), users=(docs,), name="pub")
-    assert vips.public_vocabulary(public, min_df=1, max_df=1.0).words == ("hiking", "pizza")
-    assert vips.public_vocabulary(public, min_df=1, max_df=1.0, stop_words=["pizza"]).words == (
+    assert vips_inputs.public_vocabulary(public, min_df=1, max_df=1.0).words == ("hiking", "pizza")
+    assert vips_inputs.public_vocabulary(public, min_df=1, max_df=1.0, stop_words=["pizza"]).words == (
         "haha", "hiking", "lol", "the")
     # the project's stop-word rule (issue 23: VIPS's own hand-picked chat list was replaced by it)
-    assert vips.VIPS_STOP_WORDS == dpcore.TOPIC_STOP_WORDS and {"haha", "lol"} <= vips.VIPS_STOP_WORDS
+    assert vips_inputs.VIPS_STOP_WORDS == dpcore.topicdp.TOPIC_STOP_WORDS and {"haha", "lol"} <= vips_inputs.VIPS_STOP_WORDS
 
 
 def test_vocabulary_or_start_from_the_private_corpus_is_refused(vocab):
     private = make_corpus(1)
-    own = vips.public_vocabulary(private, min_df=1, max_df=1.0)
+    own = vips_inputs.public_vocabulary(private, min_df=1, max_df=1.0)
     with pytest.raises(ValueError, match="vocabulary was built from the corpus being trained on"):
         vips.vips_lda(private, n_topics=3, epsilon=1, delta=1e-5, rng=0, vocabulary=own)
     start = vips.public_start(private, vocabulary=vocab, n_topics=3, iterations=2)
@@ -359,7 +359,7 @@ def test_bad_inputs_are_refused(vocab, kwargs, exc, message):
 def test_corpus_must_be_a_corpus_or_its_counts(vocab):
     with pytest.raises(TypeError, match="corpus must be a dpcore Corpus or PersonCounts"):
         vips.vips_lda([["a"]], epsilon=1, delta=1e-5, rng=0, vocabulary=vocab)
-    other = vips.person_counts(make_corpus(1), ("worda", "wordb"))
+    other = vips_inputs.person_counts(make_corpus(1), ("worda", "wordb"))
     with pytest.raises(ValueError, match="must be counted over the given vocabulary"):
         vips.vips_lda(other, epsilon=1, delta=1e-5, rng=0, vocabulary=vocab)
 
@@ -383,11 +383,11 @@ def test_audit_passes_the_clipped_mechanism_and_catches_the_unclipped_one():
 def test_real_corpus_defaults_beat_the_matrix_mechanisms_at_epsilon_1():
     public = dpcore.load_real_corpus("chat", which="public")
     private = dpcore.load_real_corpus("chat", which="private")
-    vocab = vips.public_vocabulary(public)
+    vocab = vips_inputs.public_vocabulary(public)
     start = vips.public_start(public, vocabulary=vocab)
-    pc = vips.person_counts(private, vocab)
+    pc = vips_inputs.person_counts(private, vocab)
     ref = vips.vips_reference_fit(pc, vocabulary=vocab, start=start)
-    l1 = [vips.vips_errors(vips.vips_lda(pc, epsilon=1.0, delta=1e-5, rng=s, vocabulary=vocab, start=start),
+    l1 = [vips_evaluation.vips_errors(vips.vips_lda(pc, epsilon=1.0, delta=1e-5, rng=s, vocabulary=vocab, start=start),
                            ref).l1 for s in range(3)]
     # the matrix mechanisms whose noise needs no sampled Δ_s, on the same reference table (issue 23: the vocabulary
     # now follows the project's stop-word rule, and VIPS's L1 here went from ≈ 6 to ≈ 9.2; the claim is the margin)
@@ -398,8 +398,8 @@ def test_real_corpus_defaults_beat_the_matrix_mechanisms_at_epsilon_1():
 
 
 def test_first_iteration_cached_per_counts_and_start_is_the_plain_computation(vocab):
-    """dpcore.vips caches the E-step from λ₀ per (counts, start, B): releases equal those of the uncached path."""
-    pc = vips.person_counts(make_corpus(5), vocab)
+    """dpcore.topicdp.vips caches the E-step from λ₀ per (counts, start, B): releases equal those of the uncached path."""
+    pc = vips_inputs.person_counts(make_corpus(5), vocab)
     start = vips.seeded_start(vocab, n_topics=3)
     for iterations in (1, 2):
         rel = vips.vips_lda(pc, n_topics=3, epsilon=1.0, delta=1e-5, rng=7, vocabulary=vocab, start=start,

@@ -23,16 +23,8 @@ from .core import (
     clopper_pearson_upper,
     epsilon_lower_bound,
 )
-from .scenarios import (
-    SCENARIO_LABELS,
-    SCENARIOS,
-    Scenario,
-    ScenarioRun,
-    audit_rng,
-    get_scenario,
-    run_scenario,
-    scenario_names,
-)
+from .scenarios import SCENARIO_LABELS, SCENARIOS, audit_rng, get_scenario, run_scenario, scenario_names
+from .scenario_types import Scenario, ScenarioRun
 
 __all__ = [
     "DIRECTIONS",

@@ -284,7 +284,7 @@ def _choose_event(a: np.ndarray, b: np.ndarray, delta: float, level: float) -> t
 def audit_scores(scores_d, scores_d_prime, *, delta=0.0, confidence=0.95, epsilon_claimed=None) -> AuditResult:
     """The audit's statistics on given scores: choose the event on the first half of each sample,
     bound ε on the second half (see the module docstring). Also the engine of
-    :func:`dpcore.bayesian_experiments.membership_inference` (one implementation).
+    :func:`dpcore.bayesian.membership_inference` (one implementation).
 
     Args:
       scores_d, scores_d_prime: 1-D real scores of independent runs on D and on D' (same length ≥ 10;

@@ -207,11 +207,11 @@ def load_corpus(corpus_id: str, *, which: str = "private", path=None, user_colum
     check_choice("corpus_id", corpus_id, CORPUS_IDS)
     check_choice("which", which, ("private", "public"))
     if corpus_id in ("classroom", "paper"):
-        from ..corpus import load_sample_corpus
+        from ..text.corpus import load_sample_corpus
 
         return load_sample_corpus(which, size=corpus_id)
     if corpus_id == "chat" or which == "public":  # an upload's public data is the real chat's public part
-        from ..real_corpus import load_real_corpus
+        from ..text.real_corpus import load_real_corpus
 
         return load_real_corpus("chat", which=which)
     if path is None or user_column is None or text_column is None:
@@ -219,7 +219,7 @@ def load_corpus(corpus_id: str, *, which: str = "private", path=None, user_colum
                          f"app read), got path={path!r}, user_column={user_column!r}, text_column={text_column!r}")
     from pathlib import Path
 
-    from ..corpus import load_uploaded_corpus
+    from ..text.uploads import load_uploaded_corpus
 
     p = Path(path)
     return load_uploaded_corpus(p.read_bytes(), p.name, user_column=user_column, text_column=text_column)

@@ -40,21 +40,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..bayesian import MAX_USERS_CAP, bayesian_statistics
-from ..bayesian_baselines import public_baseline
-from ..bayesian_experiments import (
-    BAYESIAN,
-    BAYESIAN_STRICT,
-    END_TO_END,
-    LAPLACE,
-    LAPLACE_PUBLIC,
-    PUBLIC,
-    kl_vs_epsilon,
-    kl_vs_k,
-    summarise,
-)
+from ..bayesian.statistics import MAX_USERS_CAP, bayesian_statistics
+from ..bayesian.baselines import public_baseline
+from ..bayesian.experiments import BAYESIAN, BAYESIAN_STRICT, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC, kl_vs_epsilon, kl_vs_k, summarise
 from ..metrics import kl_divergence
-from ..ngram_counts import ngram_counts
+from ..text.counts import ngram_counts
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real
 from .base import Spec, load_corpus
 
@@ -143,7 +133,7 @@ class _BayesianCommon(Spec):
         return corpus
 
     def counts(self, corpus, public=None, *, n=None):
-        """dpcore.ngram_counts of the private and the public corpus at order ``n`` (default: the spec's)."""
+        """dpcore.text.counts of the private and the public corpus at order ``n`` (default: the spec's)."""
         return ngram_counts(self._private(corpus), self.public_corpus(public), n=self.n if n is None else n)
 
 
@@ -193,7 +183,7 @@ fig = go.Figure([go.Bar(x=labels, y=result.p[order], name="private (not released
 fig.update_layout(barmode="group", yaxis_title="probability", title=f"The 20 most frequent private {spec.n}-grams, "
                   f"BayesianDP {spec.mode} at ε = {spec.epsilon:g}, δ = {spec.delta:g}")
 """
-    NOTEBOOK_IMPORTS = "import numpy as np\nfrom dpcore.bayesian_baselines import public_baseline"
+    NOTEBOOK_IMPORTS = "import numpy as np\nfrom dpcore.bayesian.baselines import public_baseline"
 
     epsilon: float = 1.0
     delta: float = 1e-5

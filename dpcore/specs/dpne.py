@@ -20,8 +20,9 @@ from __future__ import annotations
 import dataclasses
 from typing import NamedTuple
 
-from ..dpne import _check_dpne, dpne, dpsu_all, dpsu_even, dpsu_single, prepare_dpne
-from ..ngrams import build_ngram_index, encode_users
+from ..dpne.release import _check_dpne, dpne_extract, prepare_dpne
+from ..dpne.baselines import dpsu_all, dpsu_even, dpsu_single
+from ..text.ngrams import build_ngram_index, encode_users
 from ..validation import check_real
 from .base import Spec
 
@@ -141,7 +142,7 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
         rows = []
         for v in values:
             p = {**base, knob: v}
-            res = dpne(token_corpus, **p, rng=self.rng("dpne-sweep", knob, v, tuple(sorted(p.items()))))
+            res = dpne_extract(token_corpus, **p, rng=self.rng("dpne-sweep", knob, v, tuple(sorted(p.items()))))
             rows.extend({"value": v, "k": k, "released": n} for k, n in res.sizes.items())
         return rows
 

@@ -16,9 +16,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..exponential import exponential_mechanism
-from ..laplace import laplace_mechanism, laplace_scale
-from ..lecture import city_example, empirical_density_ratios, empirical_selection_ratios
+from ..mechanisms.exponential import exponential_mechanism
+from ..mechanisms.laplace import laplace_mechanism, laplace_scale
+from ..lab.lecture import city_example, empirical_density_ratios, empirical_selection_ratios
 from ..validation import check_choice, check_epsilon, check_int, check_real
 from .base import Spec
 

@@ -2,10 +2,10 @@
 
 What it describes: the LDA fit of the private corpus (``lda_*`` fields, :class:`dpcore.LdaSettings`), its m × n
 topic–keyword table, the sampled sensitivity Δ_s at confidence γ (the sampler's N = ``sample_users`` and seed,
-:class:`dpcore.SamplerSettings`), one release of the table by each of TopicDP (as in the thesis), TopicDP corrected,
-TopicDP strict, MVG and Laplace (:func:`dpcore.release_all`), and VIPS-LDA (noise on the model's counts inside
+:class:`dpcore.topicdp.SamplerSettings`), one release of the table by each of TopicDP (as in the thesis), TopicDP corrected,
+TopicDP strict, MVG and Laplace (:func:`dpcore.topicdp.release_all`), and VIPS-LDA (noise on the model's counts inside
 training, clip norm B = ``clip_norm``, J = ``iterations``) with its public-only fit, both read on the same table
-(:mod:`dpcore.topic_vips`); the errors of each against the table.
+(:mod:`dpcore.topicdp.vips_comparison`); the errors of each against the table.
 
 The sampled sensitivities are never computed here (2h LDA fits): :meth:`TopicDpSpec.run` reads the stored draws
 (:func:`dpcore.topicdp.load_sensitivity_draws`) and raises ValueError naming the sampler when they do not cover γ.
@@ -13,7 +13,7 @@ The sampled sensitivities are never computed here (2h LDA fits): :meth:`TopicDpS
 Draws (bit-identical to the page before issue 22):
 
 * the five matrix mechanisms: one generator ``rng("topicdp", "release", ε, δ, m, n, γ, Δ_s)``, drawn in
-  :data:`dpcore.TOPIC_MECHANISMS` order (Δ_s is read off the stored draws, so it is known before the noise);
+  :data:`dpcore.topicdp.TOPIC_MECHANISMS` order (Δ_s is read off the stored draws, so it is known before the noise);
 * VIPS-LDA: ``rng("topicdp", "vips", ε, δ, K, B, J)`` (:func:`vips_salt`; the vocabulary and the start come from
   the public corpus, fixed).
 
@@ -30,25 +30,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..topic_model import (
-    LDA_ENGINES,
-    LdaSettings,
-    default_lda_engine,
-    document_term_data,
-    fit_topic_model,
-    topic_keyword_matrix,
-)
-from ..topicdp import (
-    SamplerSettings,
-    load_sensitivity_draws,
-    load_topic_model,
-    release_all,
-    release_error_table,
-    save_topic_model,
-    sensitivity_sampler_size,
-)
+from ..topicdp.model import LDA_ENGINES, LdaSettings, default_lda_engine, document_term_data
+from ..topicdp.fitting import fit_topic_model, topic_keyword_matrix
+from ..topicdp.sampler import SamplerSettings, load_sensitivity_draws, load_topic_model, save_topic_model, sensitivity_sampler_size
+from ..topicdp.experiments import release_all, release_error_table
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
-from ..vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS
+from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS
 from .base import Spec, load_corpus
 
 __all__ = [
@@ -61,7 +48,7 @@ __all__ = [
     "CURVE_VALUES",
 ]
 
-VIPS_NAME, PUBLIC_ONLY_NAME = "VIPS-LDA", "Public-only fit"  # as dpcore.topic_vips names them
+VIPS_NAME, PUBLIC_ONLY_NAME = "VIPS-LDA", "Public-only fit"  # as dpcore.topicdp.vips_comparison names them
 
 
 def vips_salt(epsilon: float, delta: float, n_topics: int, clip: float, iterations: int) -> list:
@@ -230,7 +217,7 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
         )
 
     def vips_setup(self, corpus, public, *, public_name: str | None = None, twin: bool = False, save: bool = True):
-        from ..topic_vips import vips_page_setup
+        from ..topicdp.vips_comparison import vips_page_setup
 
         return vips_page_setup(
             corpus, public, n_topics=self.n_topics, public_name=public_name, twin=twin, save_private=save
@@ -238,7 +225,7 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
 
     def vips_release(self, setup):
         """VIPS-LDA's release at (ε, δ, B, J) on the setup, drawn from ``rng(*vips_salt())``."""
-        from ..topic_vips import setup_release
+        from ..topicdp.vips_comparison import setup_release
 
         return setup_release(
             setup, self.epsilon, self.delta, self.clip_norm, self.iterations, self.rng(*self.vips_salt())
@@ -265,7 +252,7 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
 
     # -------------------------------------------------------------- the whole computation
     def run(self, corpus=None, public=None) -> TopicDpOutcome:
-        from ..topic_vips import compare_release, public_only_release
+        from ..topicdp.vips_comparison import compare_release, public_only_release
 
         if corpus is None:
             raise ValueError("corpus must be a Corpus (TopicDpSpec runs on the private corpus), got corpus=None")
@@ -349,7 +336,7 @@ fig.update_layout(xaxis_title=spec.parameter, yaxis_type="log", yaxis_title="L1 
         )
 
     def curve(self, model, draws):
-        from ..topicdp import error_curve
+        from ..topicdp.experiments import error_curve
 
         return error_curve(
             model,

@@ -22,7 +22,7 @@ def _need_browser():
     if not Path(CHROMIUM).exists():
         missing.append(CHROMIUM)
     try:
-        import playwright  # noqa: F401
+        import playwright  # noqa: F401 (imported only to see whether the optional package is installed)
     except ImportError:
         missing.append("playwright (pip install -e '.[test]')")
     if missing:

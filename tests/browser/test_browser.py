@@ -176,7 +176,7 @@ def test_city_map_shows_every_name_and_its_whole_legend(page, app_url):
                 names: [...el.querySelectorAll(".textpoint text")].map(t => [t.textContent, box(t)]),
                 legend: [...el.querySelectorAll(".legendtext")].map(t => [t.textContent, box(t)])};
     }""")
-    inside = lambda b, outer: b[0] >= outer[0] - 1 and b[2] <= outer[2] + 1 and b[1] >= outer[1] - 1 and b[3] <= outer[3] + 1  # noqa: E731
+    inside = lambda b, outer: b[0] >= outer[0] - 1 and b[2] <= outer[2] + 1 and b[1] >= outer[1] - 1 and b[3] <= outer[3] + 1
     assert len(boxes["names"]) == 7
     assert [n for n, b in boxes["names"] if not inside(b, boxes["plot"])] == [], boxes
     assert boxes["legend"] and [n for n, b in boxes["legend"] if not inside(b, boxes["svg"])] == [], boxes

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from dpui.exercise_keys import widget_settings
 import dpcore
 from test_browser import wait_idle
 
@@ -26,7 +27,7 @@ def exercise_url(app_url):
 
 
 def test_exercise_from_link_end_to_end(page, exercise_url):
-    ex = dpcore.exercises.exercise(EX_ID)
+    ex = dpcore.lab.exercises.exercise(EX_ID)
     sol = ex.solved()
     page.goto(f"{exercise_url}?exercise={EX_ID}")
     panel = page.locator(f".st-key-exercise_panel_{EX_ID}")
@@ -37,7 +38,7 @@ def test_exercise_from_link_end_to_end(page, exercise_url):
     by_hand = page.get_by_role("radio", name="by hand")
     assert by_hand.first.is_checked()
     b_slider = page.locator('[data-testid="stSlider"]').filter(has_text="b (scale)").locator('input[type="range"]')
-    assert float(b_slider.first.get_attribute("aria-valuetext")) == ex.settings["m101_b"], b_slider.first.evaluate("e => e.outerHTML")
+    assert float(b_slider.first.get_attribute("aria-valuetext")) == widget_settings(ex)["m101_b"], b_slider.first.evaluate("e => e.outerHTML")
     # the question is on top of the page, above the page's own content
     assert "Largest privacy loss" in panel.inner_text()
     assert ex.question_text(sol).split(".")[0].replace("**", "") in panel.inner_text()
@@ -69,15 +70,15 @@ def test_exercise_from_link_end_to_end(page, exercise_url):
         sheet_button.click()
     sheet = Path(download.value.path()).read_text(encoding="utf-8")
     assert download.value.suggested_filename == "exercises_Mechanisms_101_student.html"
-    for other in dpcore.exercises.exercises_for_page(ex.page):
+    for other in dpcore.lab.exercises.exercises_for_page(ex.page):
         assert f"?exercise={other.id}" in sheet
     assert "Answer:" not in sheet and "<script" not in sheet.lower()
 
-    nxt = dpcore.exercises.next_exercise(EX_ID)
+    nxt = dpcore.lab.exercises.next_exercise(EX_ID)
     panel.get_by_role("button", name="Next exercise").click()
     page.locator(f".st-key-exercise_panel_{nxt.id}").wait_for(timeout=60_000)
     page.wait_for_function("id => location.search.includes('exercise=' + id)", arg=nxt.id, timeout=30_000)
     wait_idle(page)
     eps = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"] input[type="range"]').first
-    assert eps.get_attribute("aria-valuetext") == f"{nxt.settings['eps']:g}"
+    assert eps.get_attribute("aria-valuetext") == f"{widget_settings(nxt)['eps']:g}"
     assert page.locator('[data-testid="stException"]').count() == 0

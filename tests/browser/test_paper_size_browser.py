@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from dpcore import paper_results as pr
+from dpcore.lab import paper_results as pr
 from test_browser import NAV_LINK, assert_no_error_text, eps_value, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -1,0 +1,249 @@
+"""BayesianDP's release (000 Algorithm 1, Corollary 1; SPEC §3): the guarantee, σ from the sensitivity,
+the Gaussian noise on the statistics and the released distribution.
+
+Privacy-critical: with the sensitivity in :mod:`dpcore.bayesian.statistics` this is what a reviewer reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import numpy as np
+from ..mechanisms.gaussian import CALIBRATION_CHOICES, gaussian_sigma, resolve_calibration
+from ..guarantees import Guarantee, approximate_dp, local_sensitivity
+from ..validation import (check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_rng)
+from .statistics import SENSITIVITY_METHODS, _softmax_of_draw, bayesian_statistics, softmax
+
+__all__ = [
+    "PreparedBayesianDP",
+    "BayesianRelease",
+    "bayesian_dp",
+]
+
+
+# ----------------------------------------------------------------------------------------------
+# release
+
+
+def bayesian_guarantee(*, epsilon, delta, sensitivity_method: str, calibration: str = "analytic",
+                       max_items=None, max_users=None) -> Guarantee:
+    """What a BayesianDP release promises (SPEC §3b).
+
+    - "strict": (ε, δ)-DP per user (approximate DP), given the caps L and N_max. The classic σ at ε ≥ 1
+      (outside its proof) keeps the promise only where its exact (Balle–Wang) δ is at most the δ asked
+      for — true up to ε ≈ 8 at δ = 1e-5; beyond, the release is refused with a ValueError about ε
+      (issue 21 item 7: it showed a green (ε = 50, δ = 0.586) before, and failed on δ = 1 at ε = 300).
+    - "brute-force" / "worst-case": γ measured on the private data → local sensitivity: not DP, and no
+      (ε, δ) at all (SPEC §3b) — ε and δ only set the noise scale.
+    """
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    check_choice("sensitivity_method", sensitivity_method, SENSITIVITY_METHODS)
+    calibration = resolve_calibration(calibration, epsilon)
+    if sensitivity_method == "strict":
+        scope = (f"every user capped at L = {max_items} items (C per item); "
+                 f"at most N_max = {max_users} users (a public cap)")
+        if calibration == "classic" and epsilon >= 1.0:
+            from ..mechanisms.gaussian import classic_true_delta
+            true = classic_true_delta(epsilon, delta)  # the exact δ of the classic σ
+            if true > delta:
+                raise ValueError(
+                    f"epsilon={epsilon:g} is outside the classic σ's proof (ε < 1), and there its exact δ is "
+                    f"{true:.3g}, more than the delta={delta:g} asked for: strict BayesianDP refuses this release. "
+                    "Use calibration='auto' (the analytic σ from ε = 1) or 'analytic' (tight for every ε), or a "
+                    "smaller epsilon")
+            scope += f"; the classic σ at ε ≥ 1 is outside its proof, but its exact δ {true:.3g} is ≤ δ"
+        return approximate_dp(epsilon, delta, scope=scope)
+    return local_sensitivity(
+        epsilon, delta,
+        promise=("Not DP, and no (ε, δ) holds — not even for this corpus's neighbours: γ was measured on the "
+                 "private data (N_i, c_i), and run on a neighbour the mechanism measures γ again, so the noise "
+                 "scale itself differs between the two and reveals who is in the data. ε and δ only set the "
+                 "noise scale, as in the paper."),
+        scope=f"σ set from ε = {epsilon:g}, δ = {delta:g} and γ measured on the data, as in the paper — a noise "
+              "scale, not a promise")
+
+
+__all__.append("bayesian_guarantee")
+
+
+@dataclass(frozen=True)
+class BayesianRelease:
+    """One BayesianDP release (000 Algorithm 1).
+
+    θ the released distribution, h the Gaussian draw it came from, σ_ps the noise standard
+    deviation, γ the sensitivity of w ⊙ x̂, and the parameters. ``guarantee`` says what holds
+    (:func:`bayesian_guarantee`: approximate DP in strict mode, local sensitivity otherwise).
+    """
+
+    theta: np.ndarray
+    h: np.ndarray
+    sigma: float
+    sensitivity: float
+    epsilon: float
+    delta: float
+    S: float
+    C: int
+    rho: float
+    calibration: str
+    sensitivity_method: str
+    max_items: int | None = None
+    max_users: int | None = None
+    guarantee: Guarantee | None = None
+
+    def __post_init__(self):
+        if self.guarantee is None:
+            object.__setattr__(self, "guarantee", bayesian_guarantee(
+                epsilon=self.epsilon, delta=self.delta, sensitivity_method=self.sensitivity_method,
+                calibration=self.calibration, max_items=self.max_items, max_users=self.max_users))
+
+    def __repr__(self) -> str:
+        return (f"BayesianRelease(|V|={self.theta.size}, sigma={self.sigma:.4g}, sensitivity={self.sensitivity:.4g}, "
+                f"epsilon={self.epsilon:g}, delta={self.delta:g}, S={self.S:g}, C={self.C}, rho={self.rho:g}, "
+                f"calibration={self.calibration!r}, guarantee={self.guarantee.label!r})")
+
+    @property
+    def classic_proven(self) -> bool:
+        """False when the classic calibration was used outside its proof (ε ≥ 1)."""
+        return self.calibration != "classic" or self.epsilon < 1.0
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedBayesianDP:
+    """Steps 1–7 of BayesianDP for fixed (S, C, ρ): μ_ps, w and γ; σ_ps follows from (ε, δ).
+
+    Build with :meth:`BayesianStatistics.prepare` or :func:`prepare_bayesian`.
+    """
+
+    mu_ps: np.ndarray
+    weights: np.ndarray
+    sensitivity: float
+    S: float
+    C: int
+    rho: float
+    sensitivity_method: str
+    n_users: int
+    max_items: int | None = None
+    max_users: int | None = None
+
+    def __repr__(self) -> str:
+        return (f"PreparedBayesianDP(|V|={self.mu_ps.size}, sensitivity={self.sensitivity:.4g}, S={self.S:g}, "
+                f"C={self.C}, rho={self.rho:g}, method={self.sensitivity_method!r})")
+
+    @property
+    def vocabulary_size(self) -> int:
+        return self.mu_ps.size
+
+    @property
+    def share_downweighted(self) -> float:
+        """Share of words with w < 1, whose mass is partly taken from the public prior."""
+        return float(np.mean(self.weights < 1.0))
+
+    def mean_theta(self) -> np.ndarray:
+        """softmax(μ_ps): the release without noise (what §3.2 tunes against)."""
+        return softmax(self.mu_ps)
+
+    def sigma(self, *, epsilon, delta, calibration: str = "auto") -> float:
+        """σ_ps = ρ·γ·σ(ε, δ, Δ=1) (Corollary 1; "classic", "analytic" or "auto" calibration)."""
+        check_choice("calibration", calibration, CALIBRATION_CHOICES)
+        base = gaussian_sigma(epsilon, delta, 1.0, method=calibration)
+        s = self.rho * self.sensitivity * base
+        if s == 0.0:  # γ = 0 (no user moves w ⊙ x̂): no noise is needed
+            return s
+        return check_noise_scale("σ_ps", s, epsilon=epsilon, delta=delta, rho=self.rho,
+                                 sensitivity=self.sensitivity)
+
+    def sample_h(self, *, epsilon, delta, rng, repetitions: int = 1, calibration: str = "auto") -> np.ndarray:
+        """``repetitions`` draws of h ~ N(μ_ps, σ_ps² I), shape (repetitions, |V|)."""
+        rng = check_rng(rng)
+        repetitions = check_int("repetitions", repetitions, low=1)
+        s = self.sigma(epsilon=epsilon, delta=delta, calibration=calibration)
+        with np.errstate(over="ignore"):  # σ near the float limit: h may hold ±∞ (θ stays finite)
+            return self.mu_ps + s * rng.standard_normal((repetitions, self.mu_ps.size))
+
+    def sample_theta(self, *, epsilon, delta, rng, repetitions: int = 1, calibration: str = "auto") -> np.ndarray:
+        """``repetitions`` releases θ = softmax(h), shape (repetitions, |V|) (same draws as :meth:`sample_h`)."""
+        rng = check_rng(rng)
+        repetitions = check_int("repetitions", repetitions, low=1)
+        s = self.sigma(epsilon=epsilon, delta=delta, calibration=calibration)
+        noise = rng.standard_normal((repetitions, self.mu_ps.size))
+        if s == 0.0:
+            return softmax(np.broadcast_to(self.mu_ps, noise.shape))
+        return _softmax_of_draw(self.mu_ps, s, noise)
+
+    def release(self, *, epsilon, delta, rng, calibration: str = "auto") -> BayesianRelease:
+        """Step 8: h ~ N(μ_ps, σ_ps² I), θ = softmax(h)."""
+        epsilon = check_epsilon(epsilon)
+        delta = check_delta(delta)
+        rng = check_rng(rng)
+        check_choice("calibration", calibration, CALIBRATION_CHOICES)
+        calibration = resolve_calibration(calibration, epsilon)
+        guarantee = bayesian_guarantee(epsilon=epsilon, delta=delta, sensitivity_method=self.sensitivity_method,
+                                       calibration=calibration, max_items=self.max_items,
+                                       max_users=self.max_users)  # refuses before drawing (classic, large ε)
+        s = self.sigma(epsilon=epsilon, delta=delta, calibration=calibration)
+        noise = rng.standard_normal(self.mu_ps.size)
+        with np.errstate(over="ignore"):  # σ near the float limit: h may hold ±∞ (θ stays finite)
+            h = self.mu_ps + s * noise
+        theta = _softmax_of_draw(self.mu_ps, s, noise) if s > 0 else softmax(h)
+        return BayesianRelease(
+            theta=theta, h=h, sigma=s, sensitivity=self.sensitivity, epsilon=epsilon, delta=delta,
+            S=self.S, C=self.C, rho=self.rho, calibration=calibration, sensitivity_method=self.sensitivity_method,
+            max_items=self.max_items, max_users=self.max_users, guarantee=guarantee,
+        )
+
+
+def prepare_bayesian(user_counts, public_counts, *, S, C, rho, sensitivity: str = "brute-force",
+                     max_items=None, max_users=None, rng=None) -> PreparedBayesianDP:
+    """Steps 1–7 of 000 Algorithm 1 (everything but σ and the draw).
+
+    ``sensitivity="strict"`` (SPEC §3b) needs ``max_items`` (L), ``max_users`` (N_max) and ``rng``
+    (the per-user item choice); the local methods take none of them.
+    """
+    check_choice("sensitivity", sensitivity, SENSITIVITY_METHODS)
+    if sensitivity == "strict":
+        if max_items is None or max_users is None:
+            raise ValueError("sensitivity='strict' needs max_items (L) and max_users (N_max), got "
+                             f"max_items={max_items!r}, max_users={max_users!r}")
+    else:
+        for name, v in (("max_items", max_items), ("max_users", max_users)):
+            if v is not None:
+                raise ValueError(f"{name} applies to sensitivity='strict' only, got sensitivity={sensitivity!r}, "
+                                 f"{name}={v!r}")
+    stats = bayesian_statistics(user_counts, public_counts, C=C, max_items=max_items, rng=rng)
+    return stats.prepare(S=S, rho=rho, sensitivity=sensitivity, max_users=max_users)
+
+
+__all__.append("prepare_bayesian")
+
+
+def bayesian_dp(user_counts, public_counts, *, epsilon, delta, S, C, rho, rng,
+                sensitivity: str = "brute-force", calibration: str = "auto", max_items=None,
+                max_users=None) -> BayesianRelease:
+    """BayesianDP (000 Algorithm 1 with Corollary 1): one release θ over V.
+
+    (ε, δ)-DP per user only with ``sensitivity="strict"`` (SPEC §3b: caps L = ``max_items`` and
+    N_max = ``max_users``); with the paper's local γ the release is labelled "local sensitivity (not DP)".
+
+    Args:
+      user_counts: scipy.sparse users × |V| raw counts; public_counts: α over V.
+      epsilon, delta: privacy parameters (ε > 0, δ ∈ (0, 1)).
+      S: decay weighting > 0; C: clamp, integer ≥ 1; rho: private weight in (0, 1].
+      rng: numpy Generator or int seed.
+      sensitivity: "brute-force" (exact, local), "worst-case" (Claim 1, local) or "strict" (DP).
+      calibration: "auto" (default: the classic σ below ε = 1, as in the paper, the analytic σ from 1 on),
+        "classic" (as in the paper; proven for ε < 1 — strict mode refuses it where its exact δ exceeds δ)
+        or "analytic" (tight, every ε).
+      max_items, max_users: L and N_max for strict mode.
+
+    Raises:
+      ValueError: a bad parameter; strict mode with the classic σ at an ε ≥ 1 where its exact δ exceeds δ.
+
+    Returns:
+      :class:`BayesianRelease`.
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    check_choice("calibration", calibration, CALIBRATION_CHOICES)
+    rng = check_rng(rng)
+    prepared = prepare_bayesian(user_counts, public_counts, S=S, C=C, rho=rho, sensitivity=sensitivity,
+                                max_items=max_items, max_users=max_users, rng=rng)
+    return prepared.release(epsilon=epsilon, delta=delta, rng=rng, calibration=calibration)

@@ -1,0 +1,401 @@
+"""Differentially private n-gram extraction: DPSU, DPNE and the DPSU baselines (paper 003, SPEC §4).
+
+Neighbouring corpora differ by one *user*. Every mechanism here releases **sets** of n-grams only —
+never counts: the weighted or raw counts are not differentially private.
+
+* Accounting (003 Thm 2.1, Prop. 2.3): σ solves δ/2 = Φ(1/(2σ) − εσ) − e^ε·Φ(−1/(2σ) − εσ) (analytic
+  Gaussian, :func:`dpcore.gaussian_sigma` with ``method="analytic"``); σ_k = σ_1·c^(k−1) with
+  Σ_k 1/σ_k² = 1/σ²; ρ_1 = max_{1≤t≤Δ1} [1/√t + σ_1·Φ⁻¹((1 − δ/2)^(1/t))] (the whole max);
+  ρ_k = σ_k·Φ⁻¹(1 − η·min(1, |S_{k−1}|/|V_k|)) for k ≥ 2.
+* DPSU (Gopi et al. 2020, weighted Gaussian policy; 003 App. B): each user keeps at most Δ of their
+  distinct items (random, or most frequent), adds 1/√|U_i| to each; release u iff H[u] + N(0, σ²) > ρ.
+* DPNE (003 Algorithm 1 with the scalable implicit histogram of §2 "Scaling up DPNE"): 1-grams by DPSU,
+  then for k ≥ 2 only valid k-grams V_k (both sides: (S_{k−1}×S_1) ∩ (S_1×S_{k−1}); single side:
+  S_{k−1}×S_1) enter the histogram. Valid k-grams with zero weight are never enumerated: B_k ~
+  Binomial(|V_k| − |supp H_k|, 1 − Φ(ρ_k/σ_k)) of them are added, drawn uniformly from
+  V_k \\ supp(H_k) (every draw is itself a member of V_k, so it satisfies the pruning rule — the public
+  reference code draws from S_{k−1}×S_1 without the both-sides check for k ≥ 3; we do not copy that).
+  |V_k| is exact. Noise is drawn once per item. Stop at the first empty S_k.
+* Baselines (003 §3.1.2): DPSU-all, DPSU-even, DPSU-single.
+* Optional second DPSU policy (``policy="policy"``): the Policy Gaussian of Gopi et al. 2020 — users in
+  random order move their kept items towards the cutoff Γ = ρ + α·σ (α = 2, as in the DPSU reference
+  code) by an ℓ2 step ≤ 1; same σ and ρ (ℓ2 sensitivity 1), same guarantee; a Python loop over users.
+* Release and evaluation are two objects. :func:`dpne` returns a :class:`DpneRelease` that holds the
+  released sets as string tuples and the public parameters, nothing else; :func:`dpne_with_evaluation`
+  returns it together with a :class:`DpneEvaluation` (the encoder and its private vocabulary, the token
+  ids, the diagnostics). Evaluation only (needs the private corpus, never part of a release): which
+  released k-grams are spurious (used by no user), histogram support sizes, k-anonymity coverage.
+
+Readings where the paper or its code leave room (SPEC §4 decides where it speaks):
+
+* Δ_1 = … = Δ_T = Δ0 (as in the paper's experiments). A user's k-grams are first pruned to V_k, then
+  limited to Δ0 (Algorithm 1 order). "most-frequent" ranks by occurrences in the user's text, ties at
+  random.
+* "Spurious" in the diagnostics = released but used by no user (the paper's definition). Prop. 2.2
+  bounds the zero-*weight* releases, a superset (valid k-grams a user wrote but dropped under the
+  contribution limit also have weight 0), so the bound covers our count too.
+* Zero-weight k-grams are drawn uniformly from V_k \\ supp(H_k) directly (both sides: a member of V_k
+  is a pair of released (k−1)-grams that overlap in k−2 tokens), not from S_{k−1}×S_1 with rejection;
+  the distribution is the same, the acceptance rate is higher, and the pruning rule holds by
+  construction. Below 2·10⁶ valid k-grams V_k is enumerated and a subset drawn without replacement.
+* |V_1| is not defined (the vocabulary is unbounded); no spurious 1-gram can be released. If |V_k| = 0
+  the run stops. Users without any token count as users (they hold no k-gram).
+* DPSU-even: σ_k = σ√T per length (SPEC §4); each threshold is a (0, δ/(2T)) part, so ρ_k uses δ/T in
+  the ρ formula (whose δ/2 then becomes δ/(2T)) and the whole is (ε, δ)-DP. DPSU-all: contribution
+  T·Δ0, one threshold with δ. DPSU-single: the whole (ε, δ) per length, each length its own release.
+* k-anonymity coverage counts k-grams used by **at least** K users (the reference code: more than K).
+
+Implementation: the corpus is a flat array of token ids (:class:`dpcore.text.TokenCorpus`). A released
+k-gram is stored as the pair (index of its prefix in S_{k−1}, index of its suffix in S_{k−1}) — both
+sides — or (prefix index, index of its last token in S_1) — single side; so a valid (k+1)-gram is a
+pair of released k-grams that overlap, |V_{k+1}| is a sum of products of two bincounts, and a uniform
+member of V_{k+1} is drawn in O(1). At level k only positions whose (k−1)-gram was released are visited,
+and they are grouped per (user, k-gram) by a lookup table or a sort, never by Python objects.
+Users are taken in shards of about 2^23 positions (cut between users) and only the per-k-gram weight
+sums are merged, so the working memory stays near 20 bytes a token however large the corpus. Every
+draw is keyed (:mod:`dpcore.mechanisms.keyed`; issue 12): an item's noise is a function of (seed, k, the item's
+tokens), a user's kept subset of (seed, k, user key, items), the zero-weight draw of (seed, k) over
+S_{k−1} sorted by key — so the shards, the visiting order and the engine (:mod:`dpcore.dpne.spark_engine`)
+do not change the release.
+Measured (benchmarks/bench_dpne.py, 2 CPUs shared with other jobs): T = 10 on 10,000 generated users
+0.18–0.27 s (encoding + DPNE); on 1,000,000 users (35.5 M tokens) 55 s at moderate load (encoding 11 s +
+DPNE 44 s) and up to ~2 min under heavy load; peak RSS 6.3 GB, most of it the corpus as Python lists.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+import numpy as np
+from scipy.special import ndtri
+from ..mechanisms.keyed import fold_keys
+from ..text.ngrams import MAX_NGRAM_LENGTH, TokenCorpus, group_by_user
+from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
+from .accounting import DPSU_POLICIES, PRUNING_RULES, SELECTION_RULES, _check_noise_decay, _spurious_probability, check_contribution_limit, dpne_noise_scales, dpsu_threshold_for_sigma
+from .selection import _LevelHistogram, _dpsu_select, _keyed_seed, _level_histogram, _noisy_threshold, _shard_histogram, dpne_level_seed, dpne_release_seed
+from .results import DpneEvaluation, DpneLevelDiagnostics, DpneRelease, DpneRun, _released_sets
+from .space import _ValidSpace, _as_token_corpus, zero_weight_draw
+from .shards import _concat, _level_candidates, _shard_bounds
+from .baselines import _check_policy_cutoff
+
+__all__ = [
+    "DpnePlan",
+    "prepare_dpne",
+    "dpne_extract",
+    "dpne_with_evaluation",
+]
+
+
+_SHARD_POSITIONS = 1 << 23  # positions per shard of users (bounded working memory); tests set it small
+_KEEP_POSITIONS = 1 << 26  # up to this many alive positions, a level keeps its candidate positions for its
+
+
+def dpne_extract(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_decay=1.0, pruning="both",
+         rng, selection="random", policy="weighted", policy_cutoff=2.0) -> DpneRelease:
+    """Differentially private n-gram extraction: the release only (see :func:`dpne_with_evaluation`).
+
+    Same arguments and the same draw as :func:`dpne_with_evaluation`; returns its ``release``, which
+    holds the released sets and the public parameters and nothing else of the corpus.
+    """
+    return dpne_with_evaluation(
+        users, epsilon=epsilon, delta=delta, max_length=max_length, contribution_limit=contribution_limit,
+        eta=eta, noise_decay=noise_decay, pruning=pruning, rng=rng, selection=selection, policy=policy,
+        policy_cutoff=policy_cutoff).release
+
+
+def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_decay=1.0,
+                         pruning="both", rng, selection="random", policy="weighted",
+                         policy_cutoff=2.0) -> DpneRun:
+    """Differentially private n-gram extraction (003 Algorithm 1, scalable version of §2).
+
+    Args:
+      users: one item per user, each a sequence of sentences, each a list of string tokens (e.g.
+        ``Corpus.user_sentences()``); a :class:`dpcore.Corpus`, a :class:`TokenCorpus` or an
+        :class:`NgramIndex` are accepted too (so a page can cache the encoding).
+      epsilon, delta: the total budget; the release is (ε, δ)-DP per user (003 Thm 2.1).
+      max_length: T, the longest n-gram length.
+      contribution_limit: Δ0 = Δ_1 = … = Δ_T, the most items a user contributes per length.
+      eta: η ∈ (0, 1), the tolerated fraction of spurious k-grams (sets ρ_k; does not affect privacy).
+      noise_decay: c > 0, σ_k = σ_1·c^(k−1).
+      pruning: "both" (default, (S_{k−1}×S_1) ∩ (S_1×S_{k−1})) or "single" (S_{k−1}×S_1).
+      rng: an int seed or a ``numpy.random.Generator`` (which then gives a 63-bit seed). Every draw is
+        keyed (:mod:`dpcore.mechanisms.keyed`): an item's noise is a function of (key, k, the item's tokens), a
+        user's kept subset of (key, k, user id, items), the zero-weight k-grams of (key, k) over
+        the key-sorted S_{k−1} — so the Spark engine releases the same sets for the same int seed. The
+        key is derived from the seed *and every parameter that changes the release*
+        (:func:`dpne_release_seed`; η too from the length where the histograms depend on it,
+        :func:`dpne_level_seed`), so two releases with other parameters draw independent noise (with
+        the bare seed, S₁(ε = 1) ⊆ S₁(ε = 2) held in every run). **A seed must not be reused for
+        another release** of the same data in any other way; as with any seeded generator, the
+        guarantee assumes the seed is secret.
+      selection: "random" (default: a uniform subset of Δ0 valid k-grams per user) or "most-frequent".
+      policy: the DPSU update policy at every length: "weighted" (weighted Gaussian, 1/√|U_i| per item,
+        as in the paper) or "policy" (Policy Gaussian, Gopi et al. 2020: users in random order push
+        their items towards the cutoff Γ_k = ρ_k + policy_cutoff·σ_k). Both have ℓ2 sensitivity 1, so
+        σ_k and ρ_k are the same.
+      policy_cutoff: α ≥ 0 in Γ = ρ + α·σ (Policy Gaussian only; the DPSU reference code uses 2 by default).
+
+    Returns:
+      :class:`DpneRun` ``(release, evaluation)``: the :class:`DpneRelease` (the sets S_1..S_T as string
+      tuples and the public parameters — the only part that may be published) and the
+      :class:`DpneEvaluation` (encoder, token ids, diagnostics: evaluation only).
+
+    Raises:
+      TypeError / ValueError: a parameter of the wrong kind or out of range.
+    """
+    checked = _check_dpne(epsilon, delta, max_length, contribution_limit, noise_decay, pruning, selection, policy,
+                          policy_cutoff, eta=eta)
+    return _prepare_dpne(users, rng, *checked[:-1]).run(checked[-1])
+
+
+def prepare_dpne(users, *, epsilon, delta, max_length, contribution_limit, noise_decay=1.0, pruning="both", rng,
+                 selection="random", policy="weighted", policy_cutoff=2.0) -> "DpnePlan":
+    """Everything of a DPNE run that does not depend on η, computed once: ``plan.run(eta)`` then equals
+    ``dpne_with_evaluation(users, eta=eta, …)`` with the same arguments, bit for bit, for any η.
+
+    η only sets the thresholds ρ_k of the lengths k ≥ 2 (SPEC §4). What comes before the first of them does
+    not depend on it: the 1-gram release S_1 and, with the weighted Gaussian policy, the whole length-2
+    histogram and its keyed noise (its candidates S_1 × S_1 depend on S_1 alone). On the 100,000-user sample
+    these are ~90 % of a run's time, so a page that moves η reruns only the rest. (With the Policy Gaussian
+    the length-2 histogram depends on ρ_2 through its cutoff, so only S_1 is kept.)
+
+    Same arguments as :func:`dpne_with_evaluation` except ``eta``. The plan holds the encoded corpus and
+    private intermediate counts: evaluation only, never publish it.
+    """
+    return _prepare_dpne(users, rng, *_check_dpne(epsilon, delta, max_length, contribution_limit, noise_decay, pruning,
+                                                   selection, policy, policy_cutoff))
+
+
+_NO_ETA = object()  # prepare_dpne has no η; dpne(eta=None) must still be refused by name (issue 21 item 8)
+
+
+def _check_dpne(epsilon, delta, max_length, contribution_limit, noise_decay, pruning, selection, policy,
+                policy_cutoff, *, eta=_NO_ETA) -> tuple:
+    """The validated arguments, checked in the order of the signature (η last in the tuple when given)."""
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    max_length = check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH)
+    limit = check_contribution_limit(contribution_limit)
+    with_eta = eta is not _NO_ETA
+    if with_eta:
+        eta = _check_eta(eta)
+    noise_decay = _check_noise_decay(noise_decay)
+    check_choice("pruning", pruning, PRUNING_RULES)
+    check_choice("selection", selection, SELECTION_RULES)
+    check_choice("policy", policy, DPSU_POLICIES)
+    policy_cutoff = _check_policy_cutoff(policy_cutoff)
+    out = (epsilon, delta, max_length, limit, noise_decay, pruning, selection, policy, policy_cutoff)
+    return out + (eta,) if with_eta else out
+
+
+def _check_eta(eta) -> float:
+    return check_real("eta", eta, low=0.0, high=1.0, high_inclusive=False)
+
+
+def _prepare_dpne(users, rng, epsilon, delta, max_length, limit, noise_decay, pruning, selection, policy,
+                  policy_cutoff) -> "DpnePlan":
+    # every parameter but η keys lengths 1 and 2; η joins the key from where the histograms depend on it
+    seed = dpne_release_seed(_keyed_seed(rng), epsilon=epsilon, delta=delta, max_length=max_length,
+                             contribution_limit=limit, noise_decay=noise_decay, pruning=pruning, selection=selection,
+                             policy=policy, policy_cutoff=policy_cutoff)
+    tc = _as_token_corpus(users)
+    tok_key = tc.token_key_array  # stable key of every token id
+    user_key = tc.user_key_array
+
+    sigma, sigmas = dpne_noise_scales(epsilon, delta, max_length=max_length, noise_decay=noise_decay)
+    rho1 = dpsu_threshold_for_sigma(sigmas[0], delta, limit)
+
+    # ---- k = 1: DPSU over tokens -----------------------------------------------------------------
+    V = tc.vocabulary_size
+    key1 = fold_keys(None, tok_key)  # the 1-gram keys
+    shard = _SHARD_POSITIONS if policy == "weighted" else None
+    user_start = np.searchsorted(tc.user_of, np.arange(tc.n_users + 1)) if shard else None
+    if shard and tc.n_tokens > shard:  # users in shards: bounded working memory (issue 12)
+        hist1 = np.zeros(V)
+        for s0, s1 in _shard_bounds(None, tc, user_start, shard):
+            pu, pi, pc, ik, _ = group_by_user(tc.user_of[s0:s1], tc.tokens[s0:s1], V, need_positions=False)
+            hist1 += _shard_histogram(pu, ik[pi], pc, V, limit=limit, selection=selection, seed=seed, k=1,
+                                      item_keys=key1, user_keys=user_key)
+        released1, support1 = _noisy_threshold(hist1, sigmas[0], rho1, seed, 1, key1)
+    else:
+        pu, pi, pc = tc.unigram_pairs
+        released1, support1 = _dpsu_select(pu, pi, pc, V, limit=limit, sigma=sigmas[0], threshold=rho1,
+                                           selection=selection, rng=None, policy=policy, cutoff_alpha=policy_cutoff,
+                                           keyed=(seed, 1, key1, user_key))
+    s1_tokens = np.flatnonzero(released1).astype(np.int32)
+    s1_tokens = s1_tokens[np.argsort(key1[s1_tokens], kind="stable")]  # canonical order: by key
+    token_rel = np.full(max(V, 1), -1, dtype=np.int64)
+    token_rel[s1_tokens] = np.arange(s1_tokens.size)
+    diag1 = DpneLevelDiagnostics(
+        k=1, previous_size=None, valid_count=None, sigma=float(sigmas[0]), threshold=rho1,
+        released=int(s1_tokens.size), spurious_bound=None, supported=int(support1.sum()),
+        used_valid=int(support1.sum()), kept_from_histogram=int(s1_tokens.size), sampled_zero_weight=0, spurious=0)
+
+    # alive positions (their 1-gram released) and the index in S_{k−1} of the (k−1)-gram there
+    pos_dtype = np.int32 if tc.n_tokens < 2**31 else np.int64  # 4 bytes a position where they fit
+    pos_parts, rel_parts = [], []
+    for s0, s1 in (_shard_bounds(None, tc, user_start, shard) if shard else [(0, tc.n_tokens)]):
+        r_s = token_rel[tc.tokens[s0:s1]]
+        hit = np.flatnonzero(r_s >= 0)
+        pos_parts.append((hit + s0).astype(pos_dtype))
+        rel_parts.append(r_s[hit].astype(pos_dtype))
+        del r_s, hit
+    pos, rel = _concat(pos_parts, pos_dtype), _concat(rel_parts, pos_dtype)
+    del pos_parts, rel_parts
+    state = dict(seed=seed, tok_key=tok_key, user_key=user_key, s1_tokens=s1_tokens, s1_size=int(s1_tokens.size),
+                 token_rel=token_rel, prev_keys=key1[s1_tokens], user_start=user_start, shard=shard, limit=limit,
+                 selection=selection, pruning=pruning, pos_dtype=pos_dtype)
+    level2 = None
+    m = int(s1_tokens.size)
+    if max_length >= 2 and m and policy == "weighted":
+        space = _ValidSpace(pruning, m, m, None, None, 0)
+        if space.size:
+            level2 = _level_histogram(tc, pos, rel, 2, st=state, m=m, space=space, sigma_k=float(sigmas[1]),
+                                      policy_gamma=None, keep_positions=True)
+    return DpnePlan(tc=tc, state=state, pos=pos, rel=rel, level2=level2, diag1=diag1, sigma=float(sigma),
+                    sigmas=tuple(float(x) for x in sigmas), rho1=rho1,
+                    params=dict(epsilon=epsilon, delta=delta, max_length=max_length, contribution_limit=limit,
+                                noise_decay=noise_decay, pruning=pruning, selection=selection, policy=policy,
+                                policy_cutoff=policy_cutoff))
+
+
+@dataclass(frozen=True, eq=False)
+class DpnePlan:
+    """The part of a DPNE run that does not depend on η (:func:`prepare_dpne`); ``run(eta)`` finishes it.
+
+    Evaluation only: it holds the encoded private corpus and intermediate counts. Its arrays are never
+    modified by ``run``, so one plan serves any number of runs (a page caches it and redraws on an η move).
+    """
+
+    tc: TokenCorpus = field(repr=False)
+    state: dict = field(repr=False)
+    pos: np.ndarray = field(repr=False)
+    rel: np.ndarray = field(repr=False)
+    level2: _LevelHistogram | None = field(repr=False)
+    diag1: DpneLevelDiagnostics
+    sigma: float
+    sigmas: tuple
+    rho1: float
+    params: dict
+
+    def run(self, eta) -> DpneRun:
+        """``dpne_with_evaluation(…, eta=eta)`` with this plan's corpus, seed and other arguments."""
+        eta = _check_eta(eta)
+        tc, st, p = self.tc, self.state, self.params
+        max_length, pruning, policy = p["max_length"], p["pruning"], p["policy"]
+        s1_tokens, s1_size, token_rel, tok_key = st["s1_tokens"], st["s1_size"], st["token_rel"], st["tok_key"]
+        seed, pos_dtype = st["seed"], st["pos_dtype"]
+        sigmas = self.sigmas
+        thresholds: dict[int, float] = {1: self.rho1}
+        valid_counts: dict[int, int] = {}
+        ids: dict[int, np.ndarray] = {1: s1_tokens.reshape(-1, 1)}
+        spurious_ids: dict[int, np.ndarray] = {1: np.zeros((0, 1), dtype=np.int32)}
+        diags: list[DpneLevelDiagnostics] = [self.diag1]
+        pos, rel = self.pos, self.rel
+        prev_keys = st["prev_keys"]
+        prev_rows = ids[1]
+        prev_a = prev_b = None  # S_{k−1} as (prefix, suffix) index pairs into S_{k−2}
+        prev_prev_size = 0
+
+        for k in range(2, max_length + 1):
+            m = prev_rows.shape[0]
+            if m == 0:
+                break
+            space = _ValidSpace(pruning, m, s1_size, prev_a, prev_b, prev_prev_size)
+            n_valid = space.size
+            valid_counts[k] = int(n_valid)
+            sigma_k = float(sigmas[k - 1])
+            if n_valid == 0:
+                thresholds[k] = math.inf
+                ids[k] = np.zeros((0, k), dtype=np.int32)
+                spurious_ids[k] = np.zeros((0, k), dtype=np.int32)
+                diags.append(DpneLevelDiagnostics(k, m, 0, sigma_k, math.inf, 0, 0.0, 0, 0, 0, 0, 0))
+                break
+            p_zero = _spurious_probability(eta, m, n_valid)
+            rho_k = float(-sigma_k * ndtri(p_zero))
+            thresholds[k] = rho_k
+
+            seed_k = dpne_level_seed(seed, k, eta, policy)
+            if k == 2 and self.level2 is not None:
+                lh = self.level2  # drawn with the η-independent key (weighted Gaussian)
+            else:
+                lh = _level_histogram(tc, pos, rel, k, st={**st, "prev_keys": prev_keys, "seed": seed_k}, m=m,
+                                      space=space, sigma_k=sigma_k, keep_positions=pos.size <= _KEEP_POSITIONS,
+                                      policy_gamma=None if policy == "weighted" else rho_k + p["policy_cutoff"] * sigma_k)
+            item_keys, item_b = lh.item_keys, lh.item_b
+            n_items = item_keys.size
+            item_a = item_keys // s1_size
+            item_t = item_keys % s1_size
+            released = np.zeros(n_items, dtype=bool)
+            released[lh.supp_idx[lh.noisy > rho_k]] = True
+            n_support = int(lh.supp_idx.size)
+            n_zero = int(n_valid - n_support)
+            sampled = zero_weight_draw(space, seed_k, k, n_zero, p_zero, lh.support_keys)
+            n_sampled = int(sampled.size)
+            s_a = sampled // space.width
+            s_b = sampled % space.width
+            s_t = token_rel[prev_rows[s_b, -1]] if pruning == "both" else s_b
+            s_key = s_a * s1_size + s_t
+
+            # Sampled k-grams that some user did write (valid, but zero weight after the limit) are not spurious.
+            if n_items:
+                at = np.minimum(np.searchsorted(item_keys, s_key), n_items - 1)
+                in_corpus = item_keys[at] == s_key
+                sampled_item = np.where(in_corpus, at, -1)
+            else:
+                in_corpus = np.zeros(s_key.size, dtype=bool)
+                sampled_item = np.full(s_key.size, -1)
+            kept_items = np.flatnonzero(released)
+            item_rel = np.full(max(n_items, 1), -1, dtype=np.int64)
+            item_rel[kept_items] = np.arange(kept_items.size)
+            item_rel[sampled_item[in_corpus]] = kept_items.size + np.flatnonzero(in_corpus)
+
+            a = np.concatenate([item_a[kept_items], s_a]).astype(np.int64)
+            b = np.concatenate([item_b[kept_items], s_b]).astype(np.int64)
+            t = np.concatenate([item_t[kept_items], s_t]).astype(np.int64)
+            spurious_mask = np.zeros(a.size, dtype=bool)
+            spurious_mask[kept_items.size:] = ~in_corpus
+            # Canonical order of S_k (by key), so that V_{k+1} is indexed alike by every engine.
+            new_keys = fold_keys(prev_keys[a], tok_key[s1_tokens[t]])
+            perm = np.argsort(new_keys, kind="stable")
+            inv = np.empty(perm.size, dtype=np.int64)
+            inv[perm] = np.arange(perm.size)
+            hit = item_rel >= 0
+            item_rel[hit] = inv[item_rel[hit]]
+            a, b, t, spurious_mask, prev_keys = a[perm], b[perm], t[perm], spurious_mask[perm], new_keys[perm]
+            rows = np.hstack([prev_rows[a], s1_tokens[t].reshape(-1, 1)]).astype(np.int32)
+            ids[k] = rows
+            spurious_ids[k] = rows[spurious_mask]
+            diags.append(DpneLevelDiagnostics(
+                k=k, previous_size=int(m), valid_count=int(n_valid), sigma=sigma_k, threshold=rho_k,
+                released=int(rows.shape[0]), spurious_bound=float(eta * min(m, n_valid)), supported=n_support,
+                used_valid=int(n_items), kept_from_histogram=int(kept_items.size), sampled_zero_weight=n_sampled,
+                spurious=int(spurious_mask.sum())))
+
+            # Next level: positions whose k-gram was released (a second pass over the shards).
+            pos_parts, rel_parts = [], []
+            for j, ((s0, s1), ik, icode) in enumerate(zip(lh.bounds, lh.shard_items, lh.shard_codes)):
+                if lh.shard_positions is not None:
+                    cand = lh.shard_positions[j]
+                else:
+                    cand, _, _ = _level_candidates(tc, pos[s0:s1], rel[s0:s1], k, pruning, token_rel, s1_size)
+                r = item_rel[np.searchsorted(item_keys, ik)][icode] if n_items else np.zeros(0, dtype=np.int64)
+                alive = r >= 0
+                pos_parts.append(cand[alive].astype(pos_dtype))
+                rel_parts.append(r[alive].astype(pos_dtype))
+                del cand, r, alive
+            del lh
+            pos, rel = _concat(pos_parts, pos_dtype), _concat(rel_parts, pos_dtype)
+            del pos_parts, rel_parts
+            prev_prev_size = m
+            prev_a, prev_b = (a, b) if pruning == "both" else (None, None)
+            prev_rows = rows
+
+        for k in range(1, max_length + 1):
+            ids.setdefault(k, np.zeros((0, k), dtype=np.int32))
+            spurious_ids.setdefault(k, np.zeros((0, k), dtype=np.int32))
+        release = DpneRelease(
+            ngrams=_released_sets(tc.vocabulary, ids), sigma=self.sigma,
+            sigmas={k: float(s) for k, s in enumerate(sigmas, start=1)}, thresholds=thresholds,
+            valid_counts=valid_counts, eta=eta, **p)
+        return DpneRun(release, DpneEvaluation(levels=tuple(diags), spurious_ids=spurious_ids, ids=ids, corpus=tc))

@@ -1,0 +1,63 @@
+"""What is teaching rather than mechanism: the lecture's worked examples, the papers' reported numbers vs
+ours, the privacy reviewer's warnings and budgets, the session budget, and the lecture exercises.
+"""
+
+from __future__ import annotations
+
+from .review import (
+    ReviewWarning,
+    NoiseStatement,
+    BudgetStatement,
+    Review,
+    REVIEW_RULES,
+    EPSILON_WARN_ABOVE,
+    GAMMA_WARN_ABOVE,
+    MIN_USERS,
+    review_warnings,
+    laplace_noise_in_units,
+    gaussian_noise_in_units,
+    log_space_noise_in_units,
+    dpne_users_per_released,
+    end_to_end_budget,
+    dpne_budget,
+    single_budget,
+    no_budget,
+    review_release,
+)
+from .budget import (
+    BudgetEntry,
+    ComposedBudget,
+    budget_entry,
+    compose_releases,
+    PLD_DISCRETIZATION,
+)
+from . import lecture, paper_results, exercises
+
+__all__ = [
+    "lecture",
+    "paper_results",
+    "exercises",
+    "ReviewWarning",
+    "NoiseStatement",
+    "BudgetStatement",
+    "Review",
+    "REVIEW_RULES",
+    "EPSILON_WARN_ABOVE",
+    "GAMMA_WARN_ABOVE",
+    "MIN_USERS",
+    "review_warnings",
+    "laplace_noise_in_units",
+    "gaussian_noise_in_units",
+    "log_space_noise_in_units",
+    "dpne_users_per_released",
+    "end_to_end_budget",
+    "dpne_budget",
+    "single_budget",
+    "no_budget",
+    "review_release",
+    "BudgetEntry",
+    "ComposedBudget",
+    "budget_entry",
+    "compose_releases",
+    "PLD_DISCRETIZATION",
+]

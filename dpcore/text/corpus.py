@@ -1,0 +1,437 @@
+"""Corpora: users → documents → sentences → tokens, with a stable content hash.
+
+Neighbouring datasets in every mechanism of this project differ by one *user* (all of that user's
+text), so the corpus keeps text grouped by user. Loaders read the shipped samples
+(``sample_data/*.jsonl.gz``) and a user's own CSV or JSONL file with a user column and a text
+column chosen by the user. Every loading problem raises :class:`CorpusError` (a ``ValueError``)
+with a message a person can act on; nothing is read from the network.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import re
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import islice
+from pathlib import Path
+from ..quoting import quote as _short
+from ..validation import check_choice, check_int
+
+__all__ = [
+    "Corpus",
+    "Document",
+    "CorpusError",
+    "tokenize",
+    "corpus_from_records",
+    "UploadLimits",
+    "load_sample_corpus",
+    "sample_data_dir",
+    "SAMPLE_CORPORA",
+    "SAMPLE_SIZES",
+    "data_cache_dir",
+    "corpus_from_token_arrays",
+]
+
+
+_SENTENCE_END = re.compile(r"[.!?\n]+")
+_TOKEN = re.compile(r"[a-z0-9']+")
+_MAX_EXPANSION = 4  # a .gz upload may decompress to at most 4 × the upload limit
+SAMPLE_CORPORA = ("private", "public")
+SAMPLE_SIZES = ("classroom", "paper")
+PAPER_CACHE_VERSION = 4  # 4: the generator calibrated on the real chat corpus (issue 20), the file with a checksum of its arrays
+
+
+class CorpusError(ValueError):
+    """A corpus could not be built from the given input; the message says why and what to do."""
+
+
+def tokenize(text: str) -> tuple[tuple[str, ...], ...]:
+    """Lower-case, split sentences at . ! ? or a line break, tokens = runs of [a-z0-9'].
+
+    Empty sentences are dropped. n-grams are never formed across the returned sentences.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string, got text={_short(text)} ({type(text).__name__})")
+    sentences = []
+    for chunk in _SENTENCE_END.split(text.lower()):
+        toks = _TOKEN.findall(chunk)
+        if toks:
+            sentences.append(tuple(toks))
+    return tuple(sentences)
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Document:
+    """One document: its sentences (tuples of tokens) and an optional genre label."""
+
+    sentences: tuple[tuple[str, ...], ...]
+    genre: str | None = None
+
+    def text(self) -> str:
+        return " . ".join(" ".join(s) for s in self.sentences)
+
+
+@dataclass(frozen=True, eq=False)
+class Corpus:
+    """Text grouped by user: ``users[i]`` is the tuple of user ``user_ids[i]``'s documents.
+
+    ``content_hash`` is a SHA-256 over user ids, genres and tokens (not over the name), so two
+    corpora with the same content share cache entries and any change of content changes the key.
+    """
+
+    user_ids: tuple[str, ...]
+    users: tuple[tuple[Document, ...], ...]
+    name: str = "corpus"
+    token_arrays: dict | None = field(default=None, repr=False, compare=False)
+    parsed_bytes: int | None = field(default=None, repr=False, compare=False)
+    """Estimated size in memory when built by :func:`corpus_from_records` (see :class:`UploadLimits`), else None."""
+    content_hash: str = field(init=False)
+
+    def __post_init__(self):
+        if len(self.user_ids) != len(self.users):
+            raise CorpusError(f"user_ids and users must have the same length, got {len(self.user_ids)} and {len(self.users)}")
+        if len(set(self.user_ids)) != len(self.user_ids):
+            raise CorpusError("user_ids must be distinct")
+        h = hashlib.sha256()
+        for uid, docs in zip(self.user_ids, self.users):
+            h.update(b"\x1duser\x1f" + uid.encode())
+            for doc in docs:
+                h.update(b"\x1cdoc\x1f" + (doc.genre or "").encode())
+                for sent in doc.sentences:
+                    h.update(b"\x1e" + "\x1f".join(sent).encode())
+        object.__setattr__(self, "content_hash", h.hexdigest())
+
+    def __repr__(self) -> str:
+        return (f"Corpus(name={self.name!r}, users={self.n_users}, documents={self.n_documents}, "
+                f"tokens={self.n_tokens}, hash={self.content_hash[:12]})")
+
+    def __hash__(self) -> int:
+        return hash(self.content_hash)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Corpus) and other.content_hash == self.content_hash
+
+    @property
+    def n_users(self) -> int:
+        return len(self.users)
+
+    @cached_property
+    def n_documents(self) -> int:
+        return sum(len(d) for d in self.users)
+
+    @cached_property
+    def n_sentences(self) -> int:
+        return sum(len(doc.sentences) for docs in self.users for doc in docs)
+
+    @cached_property
+    def n_tokens(self) -> int:
+        return sum(len(s) for docs in self.users for doc in docs for s in doc.sentences)
+
+    def user_sentences(self) -> list[list[tuple[str, ...]]]:
+        """Per user, the flat list of that user's sentences (the input DPNE takes)."""
+        return [[s for doc in docs for s in doc.sentences] for docs in self.users]
+
+    def document_texts(self) -> list[str]:
+        """Every document as one string of space-joined tokens (for LDA), in user order."""
+        return [" ".join(t for s in doc.sentences for t in s) for docs in self.users for doc in docs]
+
+    def document_users(self) -> list[int]:
+        """For each document of :meth:`document_texts`, the index of its user."""
+        return [i for i, docs in enumerate(self.users) for _ in docs]
+
+    def genres(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for docs in self.users:
+            for doc in docs:
+                key = doc.genre or "(none)"
+                out[key] = out.get(key, 0) + 1
+        return out
+
+    def subset(self, user_indices: Iterable[int], *, name: str | None = None) -> "Corpus":
+        """The corpus of the given users (in the given order; an index may not repeat)."""
+        idx = list(user_indices)
+        return Corpus(
+            user_ids=tuple(self.user_ids[i] for i in idx),
+            users=tuple(self.users[i] for i in idx),
+            name=name or f"{self.name}[{len(idx)} users]",
+        )
+
+
+def corpus_from_records(
+    records: Iterable[Mapping[str, object]],
+    *,
+    user_field: str,
+    text_field: str,
+    genre_field: str | None = None,
+    name: str = "corpus",
+    min_users: int = 1,
+    limits: UploadLimits | None = None,
+) -> Corpus:
+    """Group records (one per document) by user, keeping first-seen user order.
+
+    Rows whose text has no tokens are skipped. Raises :class:`CorpusError` when a field is missing,
+    a row is not a mapping, a text is a list or an object rather than text, when nothing remains, or
+    when fewer than ``min_users`` users remain; TypeError when ``records`` is not an iterable of rows.
+    With ``limits`` (an :class:`UploadLimits`), the rows, users, words and the estimated size of the
+    corpus in memory are counted as the records come, and a CorpusError stops the reading as soon as one
+    passes its limit. Equal words share one string object, so a word costs a pointer per use; the
+    corpus's estimated size in memory is kept in ``parsed_bytes``.
+    """
+    if records is None or isinstance(records, (str, bytes, Mapping)) or not isinstance(records, Iterable):
+        raise TypeError(f"records must be an iterable of rows (mappings column → value), got "
+                        f"records={_short(records)} ({type(records).__name__})")
+    for label, f in (("user_field", user_field), ("text_field", text_field)):
+        if not isinstance(f, str):
+            raise TypeError(f"{label} must be a column name (a string), got {label}={_short(f)} ({type(f).__name__})")
+    if genre_field is not None and not isinstance(genre_field, str):
+        raise TypeError(f"genre_field must be a column name or None, got genre_field={_short(genre_field)}")
+    min_users = check_int("min_users", min_users, low=1)
+    if limits is not None and not isinstance(limits, UploadLimits):
+        raise TypeError(f"limits must be an UploadLimits or None, got limits={_short(limits)} "
+                        f"({type(limits).__name__})")
+    order: list[str] = []
+    by_user: dict[str, list[Document]] = {}
+    words: dict[str, str] = {}  # one string object per distinct word (and genre)
+    n_rows = n_tokens = size = 0
+    max_rows, max_users, max_tokens, max_size = ((limits.rows, limits.users, limits.tokens, limits.parsed_bytes)
+                                                 if limits is not None else (None,) * 4)
+    for row_no, rec in enumerate(records, start=1):
+        n_rows += 1
+        if max_rows is not None and n_rows > max_rows:
+            raise CorpusError(f"the file has more than {max_rows:,} rows (this server's limit): upload a sample of "
+                              "the users")
+        if not isinstance(rec, Mapping):
+            raise CorpusError(f"row {row_no} is a {type(rec).__name__}, not a record with named columns "
+                              f"(got {_short(rec)})")
+        if user_field not in rec or text_field not in rec:
+            missing = [f for f in (user_field, text_field) if f not in rec]
+            cols = list(islice(rec.keys(), 13))
+            shown = ", ".join(_short(k, 40) for k in cols[:12]) + (", …" if len(cols) > 12 else "")
+            raise CorpusError(
+                f"row {row_no} has no column {', '.join(_short(m) for m in missing)}; "
+                f"its columns are {shown or '(none)'}"
+            )
+        user, text = rec[user_field], rec[text_field]
+        if user is None or (isinstance(user, float) and user != user) or str(user).strip() == "":
+            continue  # no user (None, NaN or blank): the row cannot be attributed
+        if isinstance(user, (dict, list, tuple)):
+            raise CorpusError(f"row {row_no}: the user column {_short(user_field)} holds a {type(user).__name__}, "
+                              "not a user id")
+        if text is None:
+            continue
+        if isinstance(text, (dict, list, tuple)):
+            raise CorpusError(f"row {row_no}: the text column {_short(text_field)} holds a JSON "
+                              f"{'object' if isinstance(text, dict) else 'array'}, not text")
+        sentences = tokenize(str(text))
+        if not sentences:
+            continue
+        before = len(words)
+        sentences = tuple([tuple([words.setdefault(t, t) for t in sent]) for sent in sentences])
+        k = sum(map(len, sentences))
+        n_tokens += k
+        if max_tokens is not None and n_tokens > max_tokens:
+            raise CorpusError(f"the file has more than {max_tokens:,} words (this server's limit): upload a "
+                              "sample of the users")
+        if len(words) > before:  # the new distinct words: their characters and a dict entry each
+            size += sum(100 + len(w) for w in islice(reversed(words), len(words) - before))
+        size += 120 + 48 * len(sentences) + 8 * k
+        uid = str(user).strip()
+        genre = str(rec[genre_field]) if genre_field and rec.get(genre_field) is not None else None
+        if genre is not None:
+            genre = words.setdefault(genre, genre)
+        if uid not in by_user:
+            if max_users is not None and len(order) >= max_users:
+                raise CorpusError(f"the file has more than {max_users:,} users (this server's limit): upload a "
+                                  "sample of the users")
+            by_user[uid] = []
+            order.append(uid)
+            size += 200 + len(uid)
+        by_user[uid].append(Document(sentences=sentences, genre=genre))
+        if max_size is not None and size > max_size:
+            raise CorpusError(f"the parsed corpus would take more than {_mb(max_size)} of memory (this server's "
+                              "limit): upload a sample of the users")
+    if n_rows == 0:
+        raise CorpusError("the file has no rows: upload a CSV or JSONL file with one document per row")
+    if not order:
+        raise CorpusError(
+            f"no usable text: every row had an empty user in {_short(user_field)} or no words in {_short(text_field)}"
+        )
+    if len(order) < min_users:
+        raise CorpusError(
+            f"the corpus has {len(order)} user(s) but at least {min_users} are needed: differential privacy "
+            "protects one user among many, so the user column must identify who wrote each row"
+        )
+    return Corpus(user_ids=tuple(order), users=tuple(tuple(by_user.pop(u)) for u in order), name=name,
+                  parsed_bytes=size)
+
+
+_MB = 2**20
+
+
+def _mb(n: int) -> str:
+    return f"{n / _MB:.0f} MB"
+
+
+@dataclass(frozen=True)
+class UploadLimits:
+    """What one uploaded file may hold. Every limit is checked *while* the file is read, so a file over a
+    limit is refused as soon as it passes it (the memory a refused file costs is bounded by the limits, not
+    by the file). ``parsed_bytes`` bounds an estimate of the parsed corpus's size in memory (Python objects:
+    about 8 bytes per word, 40 per sentence, 120 per document, 200 per user, 100 per distinct word plus the
+    characters of the distinct words and user ids)."""
+
+    file_bytes: int = 50 * _MB
+    expanded_bytes: int = 200 * _MB
+    line_chars: int = 4 * _MB
+    rows: int = 500_000
+    users: int = 100_000
+    tokens: int = 5_000_000
+    parsed_bytes: int = 384 * _MB
+
+    def __post_init__(self):
+        for name in ("file_bytes", "expanded_bytes", "line_chars", "rows", "users", "tokens", "parsed_bytes"):
+            check_int(name, getattr(self, name), low=1)
+
+    def describe(self) -> str:
+        """The limits in one sentence (the README and the upload panel state them)."""
+        return (f"at most {_mb(self.file_bytes)} per file ({_mb(self.expanded_bytes)} once decompressed), "
+                f"{self.rows:,} rows, {self.users:,} users, {self.tokens:,} words, {_mb(self.line_chars)} per "
+                f"line or cell, and {_mb(self.parsed_bytes)} of memory once parsed")
+
+
+def sample_data_dir() -> Path:
+    """The folder of the shipped corpora: ``$DPCORE_SAMPLE_DATA`` or ``sample_data/`` beside dpcore."""
+    env = os.environ.get("DPCORE_SAMPLE_DATA")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "sample_data"
+
+
+def data_cache_dir() -> Path:
+    """Where generated corpora are cached: ``$DPCORE_DATA_CACHE`` or ``~/.cache/dpcore/corpora`` (never the repo)."""
+    env = os.environ.get("DPCORE_DATA_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "dpcore" / "corpora"
+
+
+def corpus_from_token_arrays(words: Sequence[str], tokens, sent_off, doc_off, user_off, *, doc_genre=None,
+                             genres: Sequence[str] = (), user_ids: Sequence[str] | None = None,
+                             name: str = "corpus") -> Corpus:
+    """Build a :class:`Corpus` from flat token-id arrays (the generator's compact form).
+
+    The arrays are kept on the corpus (``token_arrays``) so that :func:`dpcore.text.encode_corpus` can
+    skip re-encoding the strings (a paper-size corpus has about 20 M tokens).
+
+    ``tokens[sent_off[s]:sent_off[s+1]]`` is sentence ``s``, document ``d`` is sentences
+    ``doc_off[d]:doc_off[d+1]``, user ``u`` documents ``user_off[u]:user_off[u+1]``; ``words[id]`` is
+    the token. Token strings are shared objects, so the corpus costs pointers, not copies of words.
+    """
+    import numpy as np
+
+    wl = list(words)
+    uo = np.asarray(user_off, dtype=np.int64).tolist()
+    do = np.asarray(doc_off, dtype=np.int64)[: uo[-1] + 1].tolist()
+    so = np.asarray(sent_off, dtype=np.int64)[: do[-1] + 1].tolist()
+    toks = np.asarray(tokens)[: so[-1]]
+    strs = [wl[i] for i in toks.tolist()]
+    sentences = [tuple(strs[so[i]:so[i + 1]]) for i in range(len(so) - 1)]
+    del strs
+    g = [genres[x] for x in np.asarray(doc_genre)[: len(do) - 1].tolist()] if doc_genre is not None else [None] * (len(do) - 1)
+    docs = [Document(sentences=tuple(sentences[do[d]:do[d + 1]]), genre=g[d]) for d in range(len(do) - 1)]
+    del sentences
+    users = tuple(tuple(docs[uo[u]:uo[u + 1]]) for u in range(len(uo) - 1))
+    ids = tuple(user_ids) if user_ids is not None else tuple(f"u{u:06d}" for u in range(len(users)))
+    arrays = {"words": wl, "tokens": toks, "sent_off": np.asarray(so, dtype=np.int64),
+              "doc_off": np.asarray(do, dtype=np.int64), "user_off": np.asarray(uo, dtype=np.int64)}
+    return Corpus(user_ids=ids, users=users, name=name, token_arrays=arrays)
+
+
+def _paper_arrays(which: str, progress=None) -> dict:
+    """The paper-size corpus as arrays: read from the disk cache or generated once and cached.
+
+    The cache file carries a checksum of its arrays (dpcore._cache_files): a truncated, empty, bit-flipped
+    or foreign file is deleted and the corpus generated again (about 20 s), never a traceback."""
+    import numpy as np
+
+    from .._cache_files import read_npz, write_npz
+
+    path = data_cache_dir() / f"paper-{which}-v{PAPER_CACHE_VERSION}.npz"
+    arrays = read_npz(path, _PAPER_ARRAYS)  # None when missing, damaged or foreign (then it is deleted)
+    if arrays is not None:
+        if progress is not None:
+            progress(1.0)
+        return arrays
+    from sample_data import generate as gen
+
+    n = gen.SIZES["paper"][which]
+    tc = gen.generate(n, seed=gen.PUBLIC_SEED if which == "public" else gen.PRIVATE_SEED,
+                      public=which == "public", progress=progress)
+    arrays = {"words": np.array(tc.words), "tokens": tc.tokens, "sent_off": tc.sent_off, "doc_off": tc.doc_off,
+              "user_off": tc.user_off, "doc_genre": tc.doc_genre}
+    write_npz(path, arrays)  # with its checksum; a read-only home works without the cache
+    return arrays
+
+
+_PAPER_ARRAYS = ("words", "tokens", "sent_off", "doc_off", "user_off", "doc_genre")
+_LOADED: dict = {}
+
+
+def load_sample_corpus(which: str = "private", *, size: str = "classroom", max_users: int | None = None,
+                       progress=None) -> Corpus:
+    """Load a sample corpus: ``which`` is ``"private"`` (the data to protect) or ``"public"`` (the prior).
+
+    ``size="classroom"`` reads the shipped files (3,000 / 2,000 users); ``size="paper"`` is the
+    paper-scale corpus (100,000 / 30,000 users, about 24 M / 7 M tokens) generated deterministically
+    on first use by ``sample_data.generate`` (``progress(fraction)`` is called as it goes) and cached
+    in :func:`data_cache_dir`. The classroom corpus is the first users of the paper corpus. Loaded
+    corpora are kept in memory (they are immutable), so a second call is free.
+    """
+    check_choice("which", which, SAMPLE_CORPORA)
+    check_choice("size", size, SAMPLE_SIZES)
+    if max_users is not None:
+        max_users = check_int("max_users", max_users, low=1)
+    key = (which, size, max_users, str(sample_data_dir()), str(data_cache_dir()) if size == "paper" else "")
+    if key in _LOADED:
+        if progress is not None:
+            progress(1.0)
+        return _LOADED[key]
+    if size == "paper":
+        from sample_data.generate import GENRES
+
+        a = _paper_arrays(which, None if progress is None else (lambda f: progress(0.85 * f)))
+        uo = a["user_off"] if max_users is None else a["user_off"][: max_users + 1]
+        corpus = corpus_from_token_arrays(a["words"].tolist(), a["tokens"], a["sent_off"], a["doc_off"], uo,
+                                          doc_genre=a["doc_genre"], genres=GENRES, name=f"sample:{which}:paper")
+        if progress is not None:
+            progress(1.0)
+        if len(_LOADED) >= 4:
+            _LOADED.pop(next(iter(_LOADED)))
+        _LOADED[key] = corpus
+        return corpus
+    path = sample_data_dir() / f"{which}.jsonl.gz"
+    if not path.exists():
+        raise CorpusError(f"sample corpus {path} is missing: run `python -m sample_data.generate` from the repo root")
+
+    def records():
+        seen = set()
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            for line in fh:
+                rec = json.loads(line)
+                if max_users is not None and rec["user"] not in seen and len(seen) >= max_users:
+                    break
+                seen.add(rec["user"])
+                yield rec
+
+    try:
+        corpus = corpus_from_records(records(), user_field="user", text_field="text", genre_field="genre",
+                                     name=f"sample:{which}")
+    except (EOFError, OSError, zlib.error, json.JSONDecodeError, UnicodeDecodeError, KeyError) as exc:
+        raise CorpusError(f"sample corpus {path} is damaged ({type(exc).__name__}: {exc}): run "
+                          "`python -m sample_data.generate` from the repo root") from None
+    if len(_LOADED) >= 4:
+        _LOADED.pop(next(iter(_LOADED)))
+    _LOADED[key] = corpus
+    return corpus

@@ -1,0 +1,330 @@
+"""TopicDP's matrix mechanisms (thesis 004 ch. 4–5; SPEC §5): their guarantees, TopicDP (as published,
+corrected and strict), the matrix Laplace mechanism and the matrix-variate Gaussian (MVG).
+
+Privacy-critical: this is the module a reviewer reads for TopicDP; the sampled sensitivity it is fed is
+in :mod:`dpcore.topicdp.sampler` (a random-DP quantity, labelled orange).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+import numpy as np
+from ..mechanisms.gaussian import analytic_gaussian_sigma, gaussian_delta, gaussian_sigma
+from ..guarantees import Guarantee, approximate_dp, pure_dp, random_dp
+from ..validation import (as_float_array, check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_real, check_rng,
+                         check_sensitivity)
+from .sampler import SensitivityResult
+
+__all__ = [
+    "TOPICDP_GUARANTEE",
+    "MATRIX_LAPLACE_GUARANTEE",
+    "TOPICS_CHOICE",
+    "matrix_guarantee",
+    "MatrixRelease",
+    "topicdp_sigma",
+    "topicdp_mechanism",
+    "corrected_topicdp_sigma",
+    "corrected_topicdp_mechanism",
+    "strict_topicdp_sigma",
+    "strict_topicdp_mechanism",
+    "topicdp_true_epsilon",
+    "SAMPLED_MECHANISMS",
+    "matrix_laplace_scale",
+    "matrix_laplace_mechanism",
+    "mvg_sigma",
+    "mvg_mechanism",
+    "TOPIC_MECHANISMS",
+]
+
+
+# Deprecated text labels, kept while pages print them; every MatrixRelease carries a Guarantee.
+TOPICDP_GUARANTEE = "(ε, δ, γ)-random DP — weaker than (ε, δ)-DP"
+MATRIX_LAPLACE_GUARANTEE = "ε-DP"
+TOPICS_CHOICE = "a non-private choice of topics and keywords"
+"""What none of the mechanisms covers: W's m topics and n keywords are picked from the private
+LDA fit without noise (004 §5.2); the noise protects the values only (issue 15 item 2)."""
+
+
+def matrix_guarantee(mechanism: str, *, epsilon, delta=None, gamma=None, m: int = 1, n: int = 2) -> Guarantee:
+    """What a release of W promises.
+
+    - TopicDP (thesis σ), TopicDP corrected and MVG with the sampled Δ_s: (ε, δ, γ)-random DP (004 Thm
+      4.6.2; orange), given :data:`TOPICS_CHOICE`. Without γ (a sensitivity passed as a bare number) the
+      promise is (ε, δ)-DP *conditional on* that number being a global bound — orange as well, never green.
+    - TopicDP strict (analytic Gaussian on the global bound √(2m)): (ε, δ)-DP for the values, given
+      :data:`TOPICS_CHOICE` — orange ("DP for part of the release only"): the proof covers the m·n values
+      for every pair of neighbours, but which topics are rows and which words are the columns are picked
+      from the private fit without noise and published with them, so the release as a whole is not DP.
+    - Laplace (global ℓ1 sensitivity 2m): ε-DP for the values, given :data:`TOPICS_CHOICE` (orange, the
+      same reason; its proof is the strict mechanism's, with ℓ1 for ℓ2).
+    Green on this page only for a release whose proof covers the choice of topics and keywords too
+    (VIPS-LDA, :mod:`dpcore.topicdp.vips`).
+    """
+    check_choice("mechanism", mechanism, TOPIC_MECHANISMS)
+    epsilon = check_epsilon(epsilon)
+    if mechanism == "Laplace":
+        return pure_dp(epsilon, conditional_on=TOPICS_CHOICE)
+    delta = check_delta(delta)
+    if mechanism == "TopicDP strict":
+        return approximate_dp(epsilon, delta, conditional_on=TOPICS_CHOICE)
+    scope = ""
+    if mechanism == "TopicDP" and epsilon / (m * n) >= 1.0:
+        scope = f"the classic σ at ε′ = ε/(m·n) = {epsilon / (m * n):.3g} ≥ 1 is outside its proof"
+    if gamma is None:
+        return approximate_dp(epsilon, delta, conditional_on="a supplied sensitivity taken as a global bound (not "
+                              "checked) and " + TOPICS_CHOICE, scope=scope)
+    return random_dp(epsilon, delta, check_real("gamma", gamma, low=0.0, high=1.0, high_inclusive=False),
+                     conditional_on=TOPICS_CHOICE, scope=scope)
+
+
+def _sensitivity_gamma(sensitivity, gamma):
+    """Accept Δ_s as a number (γ from ``gamma``) or as a :class:`SensitivityResult` (γ from it)."""
+    if isinstance(sensitivity, SensitivityResult):
+        if gamma is not None and float(gamma) != sensitivity.gamma:
+            raise ValueError(f"gamma must match the sensitivity's gamma={sensitivity.gamma:g}, got gamma={gamma}")
+        return sensitivity.delta_s, sensitivity.gamma
+    return sensitivity, gamma
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Mechanisms on the topic–keyword matrix
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class MatrixRelease:
+    """One noisy release of W.
+
+    Attributes:
+      mechanism: "TopicDP", "Laplace" or "MVG".
+      matrix: the released matrix (noisy, clipped at 0, rows renormalised; an all-zero row → uniform).
+      noisy: the noisy matrix before clipping and renormalising.
+      noise_scale: the per-entry Gaussian standard deviation σ, or the Laplace scale b.
+      sensitivity: the sensitivity used (Δ_s, or 2m for Laplace).
+      guarantee: what the release promises (:func:`matrix_guarantee`).
+      gamma: the random-DP γ behind a sampled sensitivity, or None.
+    """
+
+    mechanism: str
+    matrix: np.ndarray
+    noisy: np.ndarray
+    noise_scale: float
+    sensitivity: float
+    epsilon: float
+    delta: float | None
+    guarantee: Guarantee
+    gamma: float | None = None
+
+
+def _check_matrix(matrix) -> np.ndarray:
+    w = as_float_array("matrix", matrix)
+    if w.ndim != 2 or w.shape[0] < 1 or w.shape[1] < 2:
+        raise ValueError(f"matrix must be 2-D with at least 1 row and 2 columns, got shape {w.shape}")
+    if not np.all(np.isfinite(w)):
+        raise ValueError("matrix must be finite, got a NaN or infinite entry")
+    return w
+
+
+def _clip_renormalise(noisy: np.ndarray) -> np.ndarray:
+    out = np.clip(noisy, 0.0, None)
+    s = out.sum(axis=1, keepdims=True)
+    uniform = np.full_like(out, 1.0 / out.shape[1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(s > 0, out / np.where(s > 0, s, 1.0), uniform)
+    return out
+
+
+def topicdp_sigma(*, epsilon, delta, sensitivity, m: int, n: int) -> float:
+    """σ = Δ_s·√(2 ln(1.25/δ))/ε′ with ε′ = ε/(m·n), **as in the thesis** (004 Alg. 2 lines 2–4; SPEC §5).
+
+    The split of ε is an error of the thesis (issue 21 item 4): the Gaussian is calibrated to the whole
+    matrix's ℓ2 sensitivity, so this σ is m·n times larger than needed and its true ε is far below the
+    ε asked for (:func:`topicdp_true_epsilon`: 0.0046 at 10 × 10, ε = 1, δ = 1e-5). Kept to reproduce the
+    thesis; :func:`corrected_topicdp_sigma` is the σ its own argument needs."""
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    sensitivity = check_sensitivity(sensitivity)
+    m = check_int("m", m, low=1)
+    n = check_int("n", n, low=1)
+    if not epsilon / (m * n) > 0:  # ε′ = ε/(m·n) underflows to 0 (e.g. ε = 5e-324): σ would be 1/0
+        raise ValueError(f"epsilon must be large enough that ε′ = ε/(m·n) is not 0 in floating point, got "
+                         f"epsilon={epsilon!r} with m·n = {m * n}: use a larger epsilon")
+    return sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / (epsilon / (m * n))
+
+
+def topicdp_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma=None) -> MatrixRelease:
+    """TopicDP (004 Alg. 2): add N(0, σ²) to every entry, σ from :func:`topicdp_sigma`; clip at 0 and
+    renormalise rows. (ε, δ, γ)-random DP with the sampled sensitivity Δ_s (004 Thm 4.6.2).
+
+    ``sensitivity`` is Δ_s as a number (then pass the sampler's ``gamma``) or a :class:`SensitivityResult`."""
+    sensitivity, gamma = _sensitivity_gamma(sensitivity, gamma)
+    w = _check_matrix(matrix)
+    sigma = topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=sensitivity, m=w.shape[0], n=w.shape[1])
+    from ..validation import check_draw_scale  # ε = 1e-320: σ = ∞ and every row NaN (issue 21 item 8)
+    sigma = check_draw_scale("σ", sigma, epsilon=epsilon, delta=delta, sensitivity=sensitivity)
+    rng = check_rng(rng)
+    noisy = w + sigma * rng.standard_normal(w.shape)
+    return MatrixRelease("TopicDP", _clip_renormalise(noisy), noisy, sigma, float(sensitivity), float(epsilon),
+                         float(delta), matrix_guarantee("TopicDP", epsilon=epsilon, delta=delta, gamma=gamma,
+                                                        m=w.shape[0], n=w.shape[1]), gamma)
+
+
+def corrected_topicdp_sigma(*, epsilon, delta, sensitivity) -> float:
+    """TopicDP's σ without the thesis's split of ε (issue 21 item 4; SPEC §5).
+
+    A Gaussian on the whole matrix calibrated to its ℓ2 (Frobenius) sensitivity Δ_s is (ε, δ)-DP for
+    that change: no ε′ = ε/(m·n) is needed (that is the composition of m·n separate releases, each
+    with its own ℓ2 sensitivity Δ_s, which overstates the noise m·n-fold). σ = Δ_s·√(2 ln(1.25/δ))/ε
+    (classic, proven for ε < 1) below ε = 1 and the analytic σ (Balle & Wang 2018) from ε = 1 on
+    (``gaussian_sigma(method="auto")``). With a sampled Δ_s the release is still only (ε, δ, γ)-random DP.
+    """
+    return gaussian_sigma(epsilon, delta, check_sensitivity(sensitivity), method="auto")
+
+
+def strict_topicdp_sigma(*, epsilon, delta, m: int) -> float:
+    """σ of strict TopicDP: the analytic Gaussian (Balle & Wang 2018) on the global bound Δ = √(2m).
+
+    Any two row-stochastic m × n matrices are within √(2m) in Frobenius norm — each row is a probability
+    vector, and two probability vectors are at most √2 apart (all mass on different words), whatever the
+    rows, columns or their order — so no sensitivity has to be sampled and the release is (ε, δ)-DP for the
+    values (given a non-private choice of topics and keywords). SPEC check: ε = 1, δ = 1e-5, m = 10 →
+    Δ = 4.4721, σ = 16.68.
+    """
+    m = check_int("m", m, low=1, high=10**12)
+    return analytic_gaussian_sigma(epsilon, delta, math.sqrt(2.0 * m))
+
+
+def topicdp_true_epsilon(*, epsilon, delta, m: int, n: int) -> float:
+    """The ε the thesis's σ really gives: the smallest ε′ with δ(ε′, σ) ≤ δ for an ℓ2 change of Δ_s, where
+    σ = :func:`topicdp_sigma` (the exact privacy profile of Balle & Wang 2018, Thm 8). It does not depend
+    on Δ_s (σ/Δ_s = √(2 ln(1.25/δ))·m·n/ε). SPEC check: 10 × 10, ε = 1, δ = 1e-5 → 0.0046.
+
+    Found by bisection in log ε′ on δ(ε′), which decreases in ε′; 1e-12 relative.
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    ratio = topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=1.0, m=m, n=n)
+    if gaussian_delta(1e-12, ratio) <= delta:
+        return 1e-12
+    lo, hi = math.log(1e-12), math.log(max(2.0 * epsilon, 1.0))
+    while gaussian_delta(math.exp(hi), ratio) > delta:
+        hi += 1.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if gaussian_delta(math.exp(mid), ratio) > delta:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12:
+            break
+    return math.exp(hi)
+
+
+def corrected_topicdp_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma=None) -> MatrixRelease:
+    """TopicDP with the corrected σ (:func:`corrected_topicdp_sigma`): N(0, σ²) on every entry, clip at 0,
+    renormalise rows. (ε, δ, γ)-random DP with the sampled Δ_s, like the thesis's TopicDP, with m·n times
+    less noise below ε = 1."""
+    sensitivity, gamma = _sensitivity_gamma(sensitivity, gamma)
+    w = _check_matrix(matrix)
+    sigma = corrected_topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
+    rng = check_rng(rng)
+    noisy = w + sigma * rng.standard_normal(w.shape)
+    return MatrixRelease("TopicDP corrected", _clip_renormalise(noisy), noisy, sigma, float(sensitivity),
+                         float(epsilon), float(delta),
+                         matrix_guarantee("TopicDP corrected", epsilon=epsilon, delta=delta, gamma=gamma,
+                                          m=w.shape[0], n=w.shape[1]), gamma)
+
+
+def strict_topicdp_mechanism(matrix, *, epsilon, delta, rng) -> MatrixRelease:
+    """Strict TopicDP (ours; SPEC §5): N(0, σ²) with σ = :func:`strict_topicdp_sigma` on every entry, clip
+    at 0, renormalise rows. (ε, δ)-DP for the values with no sampled sensitivity: the guarantee holds for
+    every pair of neighbours, not a 1 − γ share (given a non-private choice of topics and keywords)."""
+    w = _check_matrix(matrix)
+    sigma = strict_topicdp_sigma(epsilon=epsilon, delta=delta, m=w.shape[0])
+    rng = check_rng(rng)
+    noisy = w + sigma * rng.standard_normal(w.shape)
+    return MatrixRelease("TopicDP strict", _clip_renormalise(noisy), noisy, sigma, math.sqrt(2.0 * w.shape[0]),
+                         float(epsilon), float(delta), matrix_guarantee("TopicDP strict", epsilon=epsilon,
+                                                                        delta=delta), None)
+
+
+def matrix_laplace_scale(*, epsilon, m: int) -> float:
+    """b = 2m/ε: ℓ1 sensitivity 2m, each of the m row-stochastic rows can move by at most 2 (004 §5.2)."""
+    epsilon = check_epsilon(epsilon)
+    m = check_int("m", m, low=1)
+    return 2.0 * m / epsilon
+
+
+def matrix_laplace_mechanism(matrix, *, epsilon, rng) -> MatrixRelease:
+    """Laplace baseline: i.i.d. Lap(0, 2m/ε) on every entry, clip, renormalise rows. ε-DP."""
+    w = _check_matrix(matrix)
+    b = matrix_laplace_scale(epsilon=epsilon, m=w.shape[0])
+    from ..validation import check_draw_scale  # ε = 1e-320: b = ∞ and every row NaN (issue 21 item 8)
+    b = check_draw_scale("b", b, epsilon=epsilon, m=w.shape[0])
+    rng = check_rng(rng)
+    noisy = w + rng.laplace(0.0, b, size=w.shape)
+    return MatrixRelease("Laplace", _clip_renormalise(noisy), noisy, b, 2.0 * w.shape[0], float(epsilon), None,
+                         matrix_guarantee("Laplace", epsilon=epsilon))
+
+
+def mvg_sigma(*, epsilon, delta, m: int, n: int, gamma_f, s2) -> float:
+    """Per-entry standard deviation of the i.i.d. MVG mechanism (Chanyaswad et al. 2018; SPEC §5).
+
+    r = min(m, n), H_r = Σ_{k≤r} 1/k, H_{r,1/2} = Σ_{k≤r} 1/√k,
+    ζ(δ) = √(2√(−mn·ln δ) − 2 ln δ + mn), α = (H_r + H_{r,1/2})γ_F² + 2H_r·γ_F·s₂,
+    β = 2(mn)^{1/4}·H_r·s₂·ζ(δ), P = (−β + √(β² + 8αε))²/(4α²); the noise is N(0, √(mn)/P) with
+    √(mn)/P the *variance*, so σ = √(√(mn)/P). SPEC check: m = n = 10, γ_F = 1, s₂ = 1, ε = 1,
+    δ = 1e-5 → σ ≈ 404.8.
+
+    Args:
+      gamma_f: γ_F = sup ‖f(D)‖_F (≤ √m for row-stochastic rows).
+      s2: the ℓ2 sensitivity s₂ (here the sampled Δ_s).
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    m = check_int("m", m, low=1)
+    n = check_int("n", n, low=1)
+    gamma_f = check_real("gamma_f", gamma_f, low=0.0, high=1e150)  # γ_F ≤ √m for row-stochastic rows; γ_F² must fit
+    s2 = check_sensitivity(s2, "s2")
+    r = min(m, n)
+    h_r = sum(1.0 / k for k in range(1, r + 1))
+    h_half = sum(1.0 / math.sqrt(k) for k in range(1, r + 1))
+    mn = m * n
+    ln_d = math.log(delta)
+    zeta = math.sqrt(2.0 * math.sqrt(-mn * ln_d) - 2.0 * ln_d + mn)
+    alpha = (h_r + h_half) * gamma_f**2 + 2.0 * h_r * gamma_f * s2
+    beta = 2.0 * mn**0.25 * h_r * s2 * zeta
+    # (−β + √(β² + 8αε))² / (4α²), written without the cancellation of −β + √(β² + …) (tiny ε, huge s₂)
+    r = 4.0 * epsilon / (beta + math.hypot(beta, math.sqrt(8.0 * alpha * epsilon)))
+    p = r * r
+    with np.errstate(over="ignore"):
+        sigma = float(np.sqrt(np.sqrt(float(mn)) / np.float64(p))) if p > 0 else math.inf
+    return check_noise_scale("σ", sigma, epsilon=epsilon, delta=delta, s2=s2)
+
+
+def mvg_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma_f=None, gamma=None) -> MatrixRelease:
+    """MVG baseline, i.i.d. form, with s₂ = Δ_s and γ_F = √m by default; clip, renormalise rows.
+
+    With a sampled s₂ the guarantee is (ε, δ, γ)-random DP, like TopicDP's (thesis §5.2); ``gamma`` is the
+    sampler's γ (or pass a :class:`SensitivityResult` as ``sensitivity``)."""
+    sensitivity, gamma = _sensitivity_gamma(sensitivity, gamma)
+    w = _check_matrix(matrix)
+    sensitivity = check_sensitivity(sensitivity)
+    gf = math.sqrt(w.shape[0]) if gamma_f is None else gamma_f
+    sigma = mvg_sigma(epsilon=epsilon, delta=delta, m=w.shape[0], n=w.shape[1], gamma_f=gf, s2=sensitivity)
+    rng = check_rng(rng)
+    noisy = w + sigma * rng.standard_normal(w.shape)
+    return MatrixRelease("MVG", _clip_renormalise(noisy), noisy, sigma, float(sensitivity), float(epsilon),
+                         float(delta), matrix_guarantee("MVG", epsilon=epsilon, delta=delta, gamma=gamma), gamma)
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Metrics and experiments
+# ---------------------------------------------------------------------------------------------
+
+TOPIC_MECHANISMS = ("TopicDP", "TopicDP corrected", "TopicDP strict", "MVG", "Laplace")
+"""Every mechanism of the page, in this order everywhere (releases, curves, exports): TopicDP as in the
+thesis, TopicDP with the corrected σ, strict TopicDP (ours), and the thesis's two baselines."""
+SAMPLED_MECHANISMS = ("TopicDP", "TopicDP corrected", "MVG")
+"""The mechanisms whose noise rests on the sampled Δ_s (random DP); the others use a global bound."""
