@@ -29,7 +29,7 @@ st.set_page_config(page_title="Bayesian n-gram DP", page_icon="📊", layout="wi
 exercise_mode("2_Bayesian_ngram_DP")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 st.title("Bayesian differential privacy for n-gram distributions")
-st.caption(text("bayesian", "caption", public=settings.public_label))
+st.markdown(text("bayesian", "lead"))
 paper_vs_here("2_Bayesian_ngram_DP", settings)  # the paper's numbers beside ours, a preset to its settings
 k = bayesian_knobs()
 mk = mode_knobs(settings.data)  # strict (DP, default) / local (as in the paper), L and N_max
@@ -54,11 +54,6 @@ view_settings = {"page": "Bayesian n-gram DP", "epsilon": eps, "delta": delta, "
                  **mk.as_dict()}
 
 guarantee_badge(release.guarantee, name=f"BayesianDP {mk.mode}")
-release_panel(k, counts=counts, prepared=prepared, release=release, gamma_worst=gamma_worst, eps=eps, delta=delta,
-              sigma_classic=sigma_classic, sigma_analytic=sigma_analytic, kl_now=kl_now, kl_public=kl_public)
-with user_errors():
-    modes_panel(strict=strict, local=local, p=p, epsilon=eps, delta=delta, calibration=calibration,
-                rng_strict=spec.rng(*spec.salt("strict")), rng_local=spec.rng(*spec.salt("local")))
 
 (tab_now, tab_eps, tab_users, tab_vocab, tab_pub, tab_k, tab_ppl, tab_mia, tab_tune) = st.tabs([
     "Release", "KL vs ε", "Users", "Vocabulary", "Public quality", "k-anonymity vs ε", "Perplexity",
@@ -192,6 +187,13 @@ with tab_tune:
                          spread=float(grid["score"].max() - grid["score"].min())))
     tuning_view()
 
+# ------------------------------------------------------------------------------ below the charts: what they mean
+release_panel(k, about=text("bayesian", "caption", public=settings.public_label), counts=counts, prepared=prepared,
+              release=release, gamma_worst=gamma_worst, eps=eps, delta=delta, sigma_classic=sigma_classic,
+              sigma_analytic=sigma_analytic, kl_now=kl_now, kl_public=kl_public)
+with user_errors():
+    modes_panel(strict=strict, local=local, p=p, epsilon=eps, delta=delta, calibration=calibration,
+                rng_strict=spec.rng(*spec.salt("strict")), rng_local=spec.rng(*spec.salt("local")))
 text_panel(settings, k, mk.L)  # what this text looks like: shared k-grams, k-grams per person, activity
 # ------------------------------------------------------------------------------ reviewer's panel
 reviewer_panel([(f"BayesianDP {mk.mode}", review(release, n_users=counts.n_users,
