@@ -31,7 +31,7 @@ rows = [{"page": title, "mechanism": mech, "level": f"{g.icon} {g.strength}", "g
 COLOURS = {"green": "#d8f3dc", "orange": "#ffe8cc", "red": "#ffd6d6"}
 shades = [COLOURS.get(g.colour, "") for _, _, g in guarantees]
 table = pd.DataFrame(rows).style.apply(lambda col: [f"background-color: {c}" for c in shades], subset=["level"])
-st.dataframe(table, hide_index=True, width="stretch")
+st.table(table, hide_index=True)  # a static table: every sentence wraps in full, none is cut
 
 with st.expander("How to use this dashboard and which data it shows"):
     st.markdown(text("home", "how_to"))
