@@ -26,7 +26,7 @@ for page in available_pages():  # a page another branch adds shows up once its f
 guarantees = mechanism_guarantees(epsilon=settings.epsilon, delta=settings.delta,
                                   **guarantee_settings(settings.data))  # the caps the Bayesian page uses
 st.subheader(f"Guarantees at ε = {settings.epsilon:g}, δ = {settings.delta:g}")
-rows = [{"page": title, "mechanism": mech, "level": f"{g.icon} {g.strength}", "guarantee": f"{g.label}. {g.promise}"}
+rows = [{"page": title, "mechanism": mech, "level": f"{g.icon} {g.strength}", "guarantee": g.label}
         for title, mech, g in guarantees]
 COLOURS = {"green": "#d8f3dc", "orange": "#ffe8cc", "red": "#ffd6d6"}
 shades = [COLOURS.get(g.colour, "") for _, _, g in guarantees]
