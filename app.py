@@ -1,12 +1,15 @@
-"""Home page of the DP text-statistics dashboard (run: streamlit run app.py).
+"""Home page of the DP text-statistics dashboard (run: streamlit run app.py): a map of the pages, one line each,
+and ONE guarantee table (every mechanism's level and full sentence, built by dpcore; never typed here).
 
 The list of pages lives in dpui.navigation; the texts in dpui/page_texts/home.md.
 """
 
+import pandas as pd
 import streamlit as st
 
 from dpcore.lab.review import mechanism_guarantees
-from dpui import guarantee_badge, shared_sidebar
+from dpui import shared_sidebar
+from dpui.charts import guarantee_icon
 from dpui.bayesian_knobs import guarantee_settings
 from dpui.errors import plain_text
 from dpui.navigation import SOURCE_PAGE_TITLES, available_pages
@@ -17,28 +20,26 @@ settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 
 st.title("What does differential privacy do to text statistics?")
 st.markdown(text("home", "intro"))
+for page in available_pages():  # a page another branch adds shows up once its file exists
+    st.page_link(page.path, label=f"**{page.title}** — {page.line or page.summary}", icon=page.icon)
 
 # every mechanism's guarantee, built by the functions its release type labels itself with (never typed here)
 guarantees = [(SOURCE_PAGE_TITLES[source], mech, g)  # dpcore names the source paper; its page is dpui's
               for source, mech, g in mechanism_guarantees(epsilon=settings.epsilon, delta=settings.delta,
                                                           **guarantee_settings(settings.data))]  # the Bayesian caps
-for page in available_pages():  # a page another branch adds shows up once its file exists
-    with st.container(border=True):
-        st.page_link(page.path, label=f"**{page.title}**", icon="➡️")
-        st.markdown(page.summary)
-        rows = [(mech, g) for title, mech, g in guarantees if title == page.title]
-        for mech, g in rows:
-            guarantee_badge(g, name=mech)
-        if not rows:
-            st.caption(f"Guarantee — {page.guarantee}")
+st.subheader(f"Guarantees at ε = {settings.epsilon:g}, δ = {settings.delta:g}")
+rows = [{"page": title, "mechanism": mech, "level": f"{guarantee_icon(g)} {g.strength}", "guarantee": g.label}
+        for title, mech, g in guarantees]
+COLOURS = {"green": "#d8f3dc", "orange": "#ffe8cc", "red": "#ffd6d6"}
+shades = [COLOURS.get(g.colour, "") for _, _, g in guarantees]
+table = pd.DataFrame(rows).style.apply(lambda col: [f"background-color: {c}" for c in shades], subset=["level"])
+st.table(table, hide_index=True)  # a static table: every sentence wraps in full, none is cut
 
-st.header(f"Every mechanism's guarantee at ε = {settings.epsilon:g}, δ = {settings.delta:g}")
-st.dataframe([{"page": title, "mechanism": mech, "strength": g.strength, "guarantee": g.label, "kind": g.kind}
-              for title, mech, g in guarantees], hide_index=True, width="stretch")
-
-st.header("Guarantees, in words")
-st.markdown(text("home", "guarantees"))
-st.header("Sources")
-st.markdown(text("home", "sources"))
+with st.expander("How to use this dashboard and which data it shows"):
+    st.markdown(text("home", "how_to"))
+with st.expander("Guarantees, in words"):
+    st.markdown(text("home", "guarantees"))
+with st.expander("Sources (the papers and the lecture)"):
+    st.markdown(text("home", "sources"))
 st.caption(f"Current settings: ε = {settings.epsilon:g}, δ = {settings.delta:g}, seed = {settings.seed}, "
            f"data = {plain_text(settings.corpus_label)}.")

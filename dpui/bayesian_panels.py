@@ -17,9 +17,10 @@ from .text_profile_panel import text_profile_panel
 from .texts import latex, text
 
 
-def release_panel(k: BayesKnobs, *, counts, prepared, release, gamma_worst: float, eps: float, delta: float,
-                  sigma_classic: float, sigma_analytic: float, kl_now: float, kl_public: float) -> None:
-    """Warning when the classic calibration is used outside its proof, metrics, the words, the formulas."""
+def release_panel(k: BayesKnobs, *, about: str = "", counts, prepared, release, gamma_worst: float, eps: float,
+                  delta: float, sigma_classic: float, sigma_analytic: float, kl_now: float, kl_public: float) -> None:
+    """Warning when the classic calibration is used outside its proof, metrics, then (folded, below the page's
+    charts) what the page is about, the release in words and the formulas."""
     # which calibration is used, both σ_ps and the classic σ's true δ; a warning when classic runs at ε ≥ 1
     calibration_note(choice=k.calibration, epsilon=eps, delta=delta, sigma_classic=sigma_classic,
                      sigma_analytic=sigma_analytic, unit="σ_ps")
@@ -41,12 +42,16 @@ def release_panel(k: BayesKnobs, *, counts, prepared, release, gamma_worst: floa
     gamma_kind = ("the strict bound, the same for every corpus of at most N_max users" if strict else
                   f"measured on this corpus by brute force, as in the paper; Claim 1's bound: {gamma_worst:.4g}")
     cap = f" and capped at L = {prepared.max_items} distinct n-grams per user" if strict else ""
-    st.markdown(text("bayesian", "in_words", promise=release.guarantee.promise, n_users=counts.n_users,
-                     vocabulary=counts.vocabulary_size, n=k.n, C=k.C, cap=cap, downweighted=prepared.share_downweighted,
-                     c_over_s=spoiler("bayes_full_weight_users", f"{k.C / k.S:g}"), gamma=prepared.sensitivity,
-                     gamma_kind=gamma_kind, sigma=release.sigma,
-                     sigma_classic=sigma_classic, sigma_analytic=sigma_analytic))
-    st.info(text("bayesian", "sensitivity_info"), icon="ℹ️")
+    with st.expander("What happened, in words: the guarantee, γ, σ and what the sensitivity covers"):
+        if about:
+            st.caption(about)
+        st.markdown(text("bayesian", "in_words", promise=release.guarantee.promise, n_users=counts.n_users,
+                         vocabulary=counts.vocabulary_size, n=k.n, C=k.C, cap=cap,
+                         downweighted=prepared.share_downweighted,
+                         c_over_s=spoiler("bayes_full_weight_users", f"{k.C / k.S:g}"), gamma=prepared.sensitivity,
+                         gamma_kind=gamma_kind, sigma=release.sigma,
+                         sigma_classic=sigma_classic, sigma_analytic=sigma_analytic))
+        st.info(text("bayesian", "sensitivity_info"), icon="ℹ️")
     with st.expander("The mechanism (000 Algorithm 1, Corollary 1; SPEC §3)", expanded=False):
         latex("bayesian", "mechanism_latex")
         st.markdown(text("bayesian", "mechanism_note", smoothing=KL_SMOOTHING))

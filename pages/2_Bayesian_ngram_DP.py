@@ -1,24 +1,23 @@
 """Bayesian n-gram DP — BayesianDP against Laplace, k-anonymity and the public prior (paper 000; SPEC §3).
 
-The current release (θ at the sidebar's ε, δ) with a "what happened" panel, then one tab per
-experiment of 000 §4–§5; the heavy experiments run on a button. Cached loaders: dpui.bayesian_data;
-knobs: dpui.bayesian_knobs; figures: dpui.bayesian_figures; texts: dpui/page_texts/bayesian.md.
+The current release (θ at the sidebar's ε, δ), then one tab per experiment of 000 §4–§5 (heavy ones on a button).
+Loaders: dpui.bayesian_data; knobs: dpui.bayesian_knobs; figures: dpui.bayesian_figures; texts: page_texts.
 """
 
 import numpy as np
 import streamlit as st
 
+from dpcore import review_release
+from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC
+from dpcore.bayesian.baselines import k_anonymity_release, public_baseline
 from dpcore.lab.review import items_per_user
 from dpcore.metrics import kl_divergence
-from dpcore import review_release
-from dpcore.bayesian.baselines import k_anonymity_release, public_baseline
-from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC
 from dpcore.lab.paper_results import FIG1_BAYES
 from dpcore.specs import (BayesianAttackSpec, BayesianDataSweepSpec, BayesianEndToEndSpec, BayesianKlEpsilonSpec,
                           BayesianPerplexitySpec, BayesianSpec)
 from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure, user_errors
-from dpui.bayesian_modes import mode_knobs, modes_panel
 from dpui import bayesian_data as data, bayesian_figures as figures
+from dpui.bayesian_modes import mode_knobs, modes_panel
 from dpui.bayesian_knobs import bayesian_knobs
 from dpui.bayesian_panels import release_panel, text_panel
 from dpui.budget import record_release
@@ -31,7 +30,7 @@ st.set_page_config(page_title="Bayesian n-gram DP", page_icon="📊", layout="wi
 exercise_mode("2_Bayesian_ngram_DP")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 st.title("Bayesian differential privacy for n-gram distributions")
-st.caption(text("bayesian", "caption", public=settings.public_label))
+st.markdown(text("bayesian", "lead"))
 paper_vs_here("2_Bayesian_ngram_DP", settings)  # the paper's numbers beside ours, a preset to its settings
 k = bayesian_knobs()
 mk = mode_knobs(settings.data)  # strict (DP, default) / local (as in the paper), L and N_max
@@ -56,11 +55,6 @@ view_settings = {"page": "Bayesian n-gram DP", "epsilon": eps, "delta": delta, "
                  **mk.as_dict()}
 
 guarantee_badge(release.guarantee, name=f"BayesianDP {mk.mode}")
-release_panel(k, counts=counts, prepared=prepared, release=release, gamma_worst=gamma_worst, eps=eps, delta=delta,
-              sigma_classic=sigma_classic, sigma_analytic=sigma_analytic, kl_now=kl_now, kl_public=kl_public)
-with user_errors():
-    modes_panel(strict=strict, local=local, p=p, epsilon=eps, delta=delta, calibration=calibration,
-                rng_strict=spec.rng(*spec.salt("strict")), rng_local=spec.rng(*spec.salt("local")))
 
 (tab_now, tab_eps, tab_users, tab_vocab, tab_pub, tab_k, tab_ppl, tab_mia, tab_tune) = st.tabs([
     "Release", "KL vs ε", "Users", "Vocabulary", "Public quality", "k-anonymity vs ε", "Perplexity",
@@ -104,7 +98,6 @@ with tab_eps:
                   "rng_salt": list(kl_spec.salt()), "k_anonymity_kl (not DP, at K)": kl_k}, key="bayes_export_kl",
                 spec=kl_spec)
     reproduce_buttons(kl_spec, title="KL vs ε (000 Fig. 1)", key="bayes_reproduce_kl")
-
 
 # ------------------------------------------------------------------------------ data sweeps, on a button
 def data_tab(kind, x, x_title, title):
@@ -194,6 +187,13 @@ with tab_tune:
                          spread=float(grid["score"].max() - grid["score"].min())))
     tuning_view()
 
+# ------------------------------------------------------------------------------ below the charts: what they mean
+release_panel(k, about=text("bayesian", "caption", public=settings.public_label), counts=counts, prepared=prepared,
+              release=release, gamma_worst=gamma_worst, eps=eps, delta=delta, sigma_classic=sigma_classic,
+              sigma_analytic=sigma_analytic, kl_now=kl_now, kl_public=kl_public)
+with user_errors():
+    modes_panel(strict=strict, local=local, p=p, epsilon=eps, delta=delta, calibration=calibration,
+                rng_strict=spec.rng(*spec.salt("strict")), rng_local=spec.rng(*spec.salt("local")))
 text_panel(settings, k, mk.L)  # what this text looks like: shared k-grams, k-grams per person, activity
 # ------------------------------------------------------------------------------ reviewer's panel
 reviewer_panel([(f"BayesianDP {mk.mode}", review_release(release, n_users=counts.n_users,

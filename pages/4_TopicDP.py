@@ -34,7 +34,7 @@ exercise_mode("4_TopicDP")  # lecture exercises: ?exercise=<id> links, checked a
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 corpus, eps, delta = settings.private, settings.epsilon, settings.delta
 st.title("TopicDP: private topic keywords")
-st.caption(text("topicdp", "caption"))
+st.markdown(text("topicdp", "lead"))
 paper_vs_here("4_TopicDP", settings)  # the paper's numbers beside ours, a preset to its settings
 
 c1, c2, c3 = st.columns(3)
@@ -72,20 +72,8 @@ shown = {**releases, **vips.shown}  # the five matrix mechanisms, VIPS-LDA and t
 panels.sigma_metrics(story, releases)
 with st.container(border=True):
     panels.guarantee_badges({**releases, vipsui.NAME: vips.vips})  # VIPS-LDA's: green, the choice of topics covered
-    panels.story(story, gamma=gamma)
-    survival = None if docs is None else data.survival_now(corpus.content_hash, lda, m, n, eps, delta, delta_s, gamma,
-                                                           settings.seed, table, docs)
-    if survival is not None:
-        panels.prompt_line(survival, eps=eps)
-with st.container(border=True):
-    vipsui.summary(vips, eps=eps, delta=delta, m=m, n=n)
-with st.expander(f"What “random DP with confidence γ = {gamma:g}” means, and how Δ_s was sampled"):
-    st.markdown(text("topicdp", "random_dp", gamma=gamma, N=sampler.dataset_size(corpus.n_users), n_users=corpus.n_users,
-                     covered=1 - gamma, h=sens.h, k=sens.k, covered_share=sens.covered_share, rho_s=sens.rho_sampler))
-with st.container(border=True):  # what this corpus shows (issue 11): computed from the draws, never typed in
-    summary = tdp.summarise_draws(draws, gamma=gamma, m=m, n=n, delta=delta)
-    noise = tdp.compare_noise(delta_s=delta_s, epsilons=CONCLUSION_EPSILONS, delta=delta, m=m, n=n)
-    st.markdown(text("topicdp", "conclusion", summary=summary.sentence, noise=noise.sentence))
+survival = None if docs is None else data.survival_now(corpus.content_hash, lda, m, n, eps, delta, delta_s, gamma,
+                                                       settings.seed, table, docs)
 labels = figures.topic_labels(table)
 tab_names = ["Keywords before and after noise", "Error curves", "Sampled sensitivities"]
 tabs = st.tabs(tab_names + (["Prompts after noise"] if docs is not None else []) + ["VIPS-LDA against ε"])
@@ -177,6 +165,20 @@ if docs is not None:
 with tabs[-1]:
     vipsui.tab(vips, lda, table, eps=eps, delta=delta, delta_s=delta_s, seed=settings.seed,
                before_matched=None if survival is None else survival.before.matched)
+
+# ------------------------------------------------------------------------------ what the numbers mean, below the charts
+with st.expander("What the table and the noise are: σ, the prompts, VIPS-LDA and what this corpus shows"):
+    st.caption(text("topicdp", "caption"))
+    panels.story(story, gamma=gamma)
+    if survival is not None:
+        panels.prompt_line(survival, eps=eps)
+    vipsui.summary(vips, eps=eps, delta=delta, m=m, n=n)
+    summary = tdp.summarise_draws(draws, gamma=gamma, m=m, n=n, delta=delta)  # issue 11: computed from the draws
+    noise = tdp.compare_noise(delta_s=delta_s, epsilons=CONCLUSION_EPSILONS, delta=delta, m=m, n=n)
+    st.markdown(text("topicdp", "conclusion", summary=summary.sentence, noise=noise.sentence))
+with st.expander(f"What “random DP with confidence γ = {gamma:g}” means, and how Δ_s was sampled"):
+    st.markdown(text("topicdp", "random_dp", gamma=gamma, N=sampler.dataset_size(corpus.n_users), n_users=corpus.n_users,
+                     covered=1 - gamma, h=sens.h, k=sens.k, covered_share=sens.covered_share, rho_s=sens.rho_sampler))
 
 # ------------------------------------------------------------------------------ reviewer's panel
 reviewer_panel([(mech, review_release(rel, n_users=corpus.n_users)) for mech, rel in releases.items()]

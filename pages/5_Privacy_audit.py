@@ -32,7 +32,7 @@ exercise_mode("5_Privacy_audit")  # lecture exercises: ?exercise=<id> links, che
 settings = shared_sidebar(uses=("seed",))  # each scenario fixes its own claimed ε and δ
 
 st.title("Privacy audit")
-st.caption(text("audit", "intro"))
+st.markdown(text("audit", "lead"))
 
 c1, c2, c3, c4 = st.columns([2, 1, 2, 1])
 label = c1.selectbox("Mechanism", tuple(SCENARIO_LABELS), index=0, key="audit_mechanism", **IN_URL,
@@ -55,9 +55,6 @@ confidence = c4.select_slider("Confidence", CONFIDENCE_OPTIONS, value=0.95, key=
 
 about = scenario_text(label)
 st.header(about["title"])
-st.markdown(f"**The pair.** {about['pair']}. {about['why']}  \n**The score** of one output: {about['score']}.")
-if about["note"]:
-    st.caption(about["note"])
 if trials < about["suggested_trials"]:
     st.caption(f"Suggested for this pair: {about['suggested_trials']:,} trials per dataset or more.")
 
@@ -69,8 +66,6 @@ with user_errors():  # one spec: the run, its session cache key, the export reco
 if run.broken:
     explanation = variant_explanation(label, True)
     st.warning(explanation if explanation.startswith("BROKEN") else f"BROKEN (not DP): {explanation}", icon="🛠️")
-else:
-    st.caption(f"Correct variant: {variant_explanation(label, False)}")
 kind, sentence = verdict(run)
 (st.warning if kind == "caught" else st.success)(sentence, icon="🔍" if kind == "caught" else "✅")
 
@@ -81,9 +76,6 @@ m2.metric("claimed ε", "none" if r.epsilon_claimed is None else f"{r.epsilon_cl
           help=f"claimed δ = {r.delta:g}")
 m3.metric("share of runs in the event, D", f"{r.p_hat_d:.4f}")
 m4.metric("share of runs in the event, D'", f"{r.p_hat_d_prime:.4f}")
-st.markdown(f"**The claim:** {claim_text(run)}.  \n**Chosen event** (on the first half of the runs): {r.event.describe()}. "
-            f"Measured on the other {r.n_eval:,} runs per dataset; took {run.seconds:.2f} s "
-            f"({run.cpu_seconds:.2f} s CPU).")
 
 fig, alt = bound_figure(run)
 show_figure(fig, alt=alt, key="audit_bound_chart")
@@ -91,7 +83,17 @@ fig, alt = score_histogram(run)
 show_figure(fig, alt=alt, key="audit_hist_chart")
 st.dataframe(pd.DataFrame(probability_rows(run)), hide_index=True)
 
+with st.expander("The pair, the score and the claim"):  # below the charts: what was run (issue 24 item 5)
+    st.markdown(f"**The pair.** {about['pair']}. {about['why']}  \n**The score** of one output: {about['score']}.")
+    if about["note"]:
+        st.caption(about["note"])
+    if not run.broken:
+        st.caption(f"Correct variant: {variant_explanation(label, False)}")
+    st.markdown(f"**The claim:** {claim_text(run)}.  \n**Chosen event** (on the first half of the runs): "
+                f"{r.event.describe()}. Measured on the other {r.n_eval:,} runs per dataset; took {run.seconds:.2f} s "
+                f"({run.cpu_seconds:.2f} s CPU).")
 with st.expander("What this bound means, and what it does not"):
+    st.caption(text("audit", "intro"))
     st.markdown(text("audit", "meaning"))
 
 export_view("Audit result", export_records(run, label), key="audit_export",
