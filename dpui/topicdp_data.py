@@ -64,8 +64,9 @@ def _curve(key: str, n_pairs: int, _spec: TopicDpCurveSpec, _model, _draws):
 
 def curve_for(spec: TopicDpCurveSpec, model, draws):
     """Error of TopicDP, MVG and Laplace against ε, γ or the table size (mean and band over the spec's repetitions),
-    drawn from the spec's ``rng`` (dpcore.specs.topicdp); cached by its key and the number of stored pairs."""
-    return _curve(spec.key(), draws.n_pairs, spec, model, draws)
+    drawn from the spec's ``rng`` (dpcore.specs.topicdp); cached by its key without the swept field (an ε move leaves
+    the curve against ε alone) and the number of stored pairs."""
+    return _curve(spec.key(without=spec.swept()), draws.n_pairs, spec, model, draws)
 
 
 @st.cache_resource(show_spinner="Counting the labelled conversations …", max_entries=4)

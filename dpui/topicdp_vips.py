@@ -92,8 +92,8 @@ def sweep_for(private_hash: str, public_hash: str, lda, m: int, n: int, clip: fl
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def curve_for(private_hash: str, public_hash: str, lda, parameter: str, values: tuple, epsilon: float, delta: float,
-              m: int, n: int, clip: float, iterations: int, reps: int, seed: int, public_name: str, _setup, _model):
+def curve_for(private_hash: str, public_hash: str, lda, parameter: str, values: tuple, epsilon, delta: float,
+              m, n, clip: float, iterations: int, reps: int, seed: int, public_name: str, _setup, _model):
     rng = rng_for(seed, "topicdp", "vips-curve", parameter, epsilon, delta, m, n, clip, iterations, reps,
                   _setup.n_topics)
     return tv.vips_error_curve(_setup, model=_model, parameter=parameter, values=values, epsilon=epsilon, delta=delta,
@@ -172,6 +172,10 @@ def curve_series(v: VipsOnPage, lda, model, *, parameter: str, metric: str, valu
     hi))}``): against ε at the VIPS grid points inside the chart's range; against γ or the size at its values."""
     x = tuple(e for e in tv.VIPS_EPSILONS if min(values) <= e <= max(values)) if parameter == "epsilon" else \
         tuple(float(x) for x in values)
+    if parameter == "epsilon":  # the swept value is not a parameter of the curve (an ε move keeps it)
+        epsilon = None
+    elif parameter == "size":
+        m = n = None
     curve = curve_for(*v.keys[:2], lda, parameter, x, epsilon, delta, m, n, v.clip, v.iterations, reps, seed,
                       v.keys[2], v.setup, model)
     fixed = public_curve_for(*v.keys[:2], lda, parameter, tuple(float(x) for x in values), m, n, v.keys[2], v.setup,

@@ -197,9 +197,10 @@ def test_salts_are_the_pages_before_issue_22():
 
     c = t.curve_spec(parameter="gamma", repetitions=10, stage="noisy")
     assert isinstance(c, TopicDpCurveSpec) and (c.m, c.n, c.n_topics, c.epsilon) == (4, 6, 8, 2.0)
-    # the one derivation now (issue 22; before, the page seeded the curves with crc32 of "topicdp-curve-gamma")
+    # the one derivation now (issue 22; before, the page seeded the curves with crc32 of "topicdp-curve-gamma");
+    # the swept γ is not in it (None): the curve against γ does not depend on the sidebar's γ
     assert _same_stream(
-        c.rng(*c.salt(300)), _old_rng(5, "topicdp-curve", "gamma", 2.0, 1e-6, 0.2, 4, 6, 10, "noisy", 300)
+        c.rng(*c.salt(300)), _old_rng(5, "topicdp-curve", "gamma", 2.0, 1e-6, None, 4, 6, 10, "noisy", 300)
     )
 
     assert page_vips_salt(2.0, 1e-6, 8, 5.0, 2) == t.vips_salt()
@@ -309,3 +310,18 @@ def test_generated_scripts_of_the_other_kinds_print_their_specs_numbers(classroo
         assert json.loads(line[len("NUMBERS ") :]) == expected, spec.KIND
         if spec.NOTEBOOK_FIGURE:
             assert (tmp_path / f"{spec.KIND}_figure.html").stat().st_size > 1000, spec.KIND
+
+
+def test_an_error_curve_does_not_depend_on_the_field_it_sweeps():
+    """The curve against ε replaces ε by its x values: an ε move keeps its draws and cache key (the page's ε slider
+    no longer recomputes it); the curves against γ and the size do depend on ε, and ignore γ or m, n in turn."""
+    base = TopicDpSpec(epsilon=1.0).curve_spec(parameter="epsilon", repetitions=5, stage="released")
+    moved = base.replace(epsilon=4.0)
+    assert base.salt(100) == moved.salt(100) and base.key(without=base.swept()) == moved.key(without=moved.swept())
+    assert base.key() != moved.key()  # the record still says which ε the page showed
+    assert base.salt(100) != base.replace(delta=1e-6).salt(100)
+    by_gamma = base.replace(parameter="gamma")
+    assert by_gamma.salt(100) != by_gamma.replace(epsilon=4.0).salt(100)
+    assert by_gamma.salt(100) == by_gamma.replace(gamma=0.05).salt(100)
+    by_size = base.replace(parameter="size")
+    assert by_size.salt(100) == by_size.replace(m=5, n=5).salt(100) != by_size.replace(epsilon=4.0).salt(100)

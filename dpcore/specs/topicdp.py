@@ -320,16 +320,25 @@ fig.update_layout(xaxis_title=spec.parameter, yaxis_type="log", yaxis_title="L1 
             "stage": check_choice("stage", self.stage, STAGES),
         }
 
+    SWEPT = {"epsilon": ("epsilon",), "gamma": ("gamma",), "size": ("m", "n")}
+    """The fields a curve replaces by its x values: the curve does not depend on them (an ε move leaves the curve
+    against ε as it is)."""
+
+    def swept(self) -> tuple[str, ...]:
+        return self.SWEPT[self.parameter]
+
     def salt(self, n_pairs: int) -> tuple:
-        """Every parameter of the curve, and the number of stored pairs (more pairs: other Δ_s, new draws)."""
+        """Every parameter the curve depends on (the swept one is None), and the number of stored pairs (more
+        pairs: other Δ_s, new draws)."""
+        fixed = {f: None if f in self.swept() else getattr(self, f) for f in ("epsilon", "gamma", "m", "n")}
         return (
             "topicdp-curve",
             self.parameter,
-            self.epsilon,
+            fixed["epsilon"],
             self.delta,
-            self.gamma,
-            self.m,
-            self.n,
+            fixed["gamma"],
+            fixed["m"],
+            fixed["n"],
             self.repetitions,
             self.stage,
             int(n_pairs),
