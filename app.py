@@ -27,7 +27,7 @@ for page in available_pages():  # a page another branch adds shows up once its f
 guarantees = [(SOURCE_PAGE_TITLES[source], mech, g)  # dpcore names the source paper; its page is dpui's
               for source, mech, g in mechanism_guarantees(epsilon=settings.epsilon, delta=settings.delta,
                                                           **guarantee_settings(settings.data))]  # the Bayesian caps
-st.subheader(f"Guarantees at ε = {settings.epsilon:g}, δ = {settings.delta:g}")
+st.header(f"Guarantees at ε = {settings.epsilon:g}, δ = {settings.delta:g}")
 rows = [{"page": title, "mechanism": mech, "level": f"{guarantee_icon(g)} {g.strength}", "guarantee": g.label}
         for title, mech, g in guarantees]
 COLOURS = {"green": "#d8f3dc", "orange": "#ffe8cc", "red": "#ffd6d6"}
