@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import dpcore
-from dpcore.topicdp import vips
+from dpcore.topicdp import vips, vips_evaluation, vips_inputs
 from dpcore.metrics import kendall_tau_distance, l1_distance, rmse
 
 EPSILONS = (0.5, 1.0, 2.0, 5.0, 10.0)
@@ -57,9 +57,9 @@ def _setup(verbose: bool):
     public = run("load_real_corpus public + private", lambda: (dpcore.load_real_corpus("chat", which="public"),
                                                                  dpcore.load_real_corpus("chat", which="private")))
     public, private = public
-    vocab = run("public_vocabulary (public split)", vips.public_vocabulary, public)
+    vocab = run("public_vocabulary (public split)", vips_inputs.public_vocabulary, public)
     start = run("public_start (30 passes over the public split)", vips.public_start, public, vocabulary=vocab)
-    counts = run("person_counts (private split)", vips.person_counts, private, vocab)
+    counts = run("person_counts (private split)", vips_inputs.person_counts, private, vocab)
     ref = run("vips_reference_fit (50 passes, non-private)", vips.vips_reference_fit, counts, vocabulary=vocab,
               start=start)
     return public, private, vocab, start, counts, ref
@@ -101,8 +101,8 @@ def _fmt(values):
 def part_table(seeds: int):
     _, _, vocab, start, counts, ref = _setup(verbose=False)
     w = dpcore.topic_keyword_matrix(ref.topic_model(), m=M, n=N).matrix
-    public_only = vips.vips_errors(_as_release(start.lam, ref), ref)
-    clip_only = vips.vips_errors(_as_release(vips._fit(counts, start.lam, iterations=vips.DEFAULT_ITERATIONS,
+    public_only = vips_evaluation.vips_errors(_as_release(start.lam, ref), ref)
+    clip_only = vips_evaluation.vips_errors(_as_release(vips._fit(counts, start.lam, iterations=vips.DEFAULT_ITERATIONS,
                                                        clip_norm=vips.DEFAULT_CLIP_NORM, sigma=0.0, rng=None), ref),
                                  ref)
     print(f"errors on the reference's {M} × {N} table (L1 ≤ {2 * M}); B = {vips.DEFAULT_CLIP_NORM:g}, "
@@ -115,9 +115,9 @@ def part_table(seeds: int):
           "strict-Gauss L1")
     seeded = vips.seeded_start(vocab)
     for eps in EPSILONS:
-        errs = [vips.vips_errors(vips.vips_lda(counts, epsilon=eps, delta=DELTA, rng=s, vocabulary=vocab,
+        errs = [vips_evaluation.vips_errors(vips.vips_lda(counts, epsilon=eps, delta=DELTA, rng=s, vocabulary=vocab,
                                                start=start), ref) for s in range(seeds)]
-        rnd = [vips.vips_errors(vips.vips_lda(counts, epsilon=eps, delta=DELTA, rng=s, vocabulary=vocab,
+        rnd = [vips_evaluation.vips_errors(vips.vips_lda(counts, epsilon=eps, delta=DELTA, rng=s, vocabulary=vocab,
                                               iterations=10, clip_norm=20.0, start=seeded), ref).l1
                for s in range(min(seeds, 3))]
         rng = np.random.default_rng(0)
@@ -151,7 +151,7 @@ def part_sweep(seeds: int):
         for clip in (0.5, 1.0, 2.0, 5.0, 20.0):
             row = []
             for eps in (1.0, 2.0, 5.0):
-                l1 = [vips.vips_errors(vips.vips_lda(counts, epsilon=eps, delta=DELTA, rng=s, vocabulary=vocab,
+                l1 = [vips_evaluation.vips_errors(vips.vips_lda(counts, epsilon=eps, delta=DELTA, rng=s, vocabulary=vocab,
                                                      start=start, clip_norm=clip, iterations=iterations), ref).l1
                       for s in range(seeds)]
                 row.append(f"ε={eps:g}: {np.mean(l1):5.2f}")

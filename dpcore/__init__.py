@@ -44,7 +44,7 @@ from .topicdp.model import LdaSettings
 from .topicdp import fit_topic_model, vips_lda
 from .topicdp.sampler import sampled_sensitivity
 from .topicdp.fitting import topic_keyword_matrix
-from .topicdp.mechanisms import topicdp_mechanism
+from .topicdp.mechanisms import strict_topicdp_sigma, topicdp_mechanism
 from .specs import replay  # issue 22: rebuild and run an export's spec record
 
 __version__ = "0.1.0"
@@ -89,6 +89,7 @@ __all__ = [
     "fit_topic_model",
     "topic_keyword_matrix",
     "topicdp_mechanism",
+    "strict_topicdp_sigma",
     "sampled_sensitivity",
     "vips_lda",
     # reading a release

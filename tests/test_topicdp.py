@@ -734,6 +734,8 @@ def test_strict_topicdp_sigma_spec_check_and_bound():
     """SPEC §5 check: ε = 1, δ = 1e-5, m = 10 → Δ = √20 = 4.4721, analytic σ = 16.68 (and the analytic
     Gaussian of SPEC §2 at Δ = √(2m), for other m)."""
     assert float(f"{dpcore.topicdp.strict_topicdp_sigma(epsilon=1, delta=1e-5, m=10):.4g}") == 16.68
+    # issue 21 names it at the top level: the same function
+    assert dpcore.strict_topicdp_sigma is dpcore.topicdp.strict_topicdp_sigma
     for m in (1, 3, 10):
         assert dpcore.topicdp.strict_topicdp_sigma(epsilon=2, delta=1e-6, m=m) == pytest.approx(
             dpcore.gaussian_sigma(2, 1e-6, math.sqrt(2 * m), method="analytic"), rel=1e-12)

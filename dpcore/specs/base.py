@@ -199,6 +199,22 @@ def replay(record: dict, corpus=None):
     return spec.run(corpus)
 
 
+def public_corpus_of(spec, public=None):
+    """The public corpus of a spec with ``corpus`` and ``public_hash`` fields: ``public`` when given, else the one
+    ``spec.corpus`` names (``load_corpus(corpus, which="public")``); ValueError when its content hash is not
+    ``spec.public_hash``."""
+    if public is None:
+        if spec.corpus is None:
+            raise ValueError("public must be given when the spec names no corpus id, got corpus=None")
+        public = load_corpus(spec.corpus, which="public")
+    if spec.public_hash is not None and public.content_hash != spec.public_hash:
+        raise ValueError(
+            f"public must be the public corpus the spec was made on (content hash "
+            f"{spec.public_hash[:12]}…), got content hash {public.content_hash[:12]}…"
+        )
+    return public
+
+
 def load_corpus(corpus_id: str, *, which: str = "private", path=None, user_column: str | None = None,
                 text_column: str | None = None):
     """The corpus a spec's ``corpus`` id names: ``"classroom"`` / ``"paper"`` (the synthetic samples, ``which`` =

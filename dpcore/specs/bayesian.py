@@ -46,7 +46,7 @@ from ..bayesian.experiments import BAYESIAN, BAYESIAN_STRICT, END_TO_END, LAPLAC
 from ..metrics import kl_divergence
 from ..text.counts import ngram_counts
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real
-from .base import Spec, load_corpus
+from .base import Spec, public_corpus_of
 
 __all__ = [
     "BayesianSpec",
@@ -115,16 +115,7 @@ class _BayesianCommon(Spec):
     def public_corpus(self, public=None):
         """The public corpus: ``public`` when given, else the one ``corpus`` names (``load_corpus(corpus,
         which="public")``); ValueError when its content hash is not ``public_hash``."""
-        if public is None:
-            if self.corpus is None:
-                raise ValueError("public must be given when the spec names no corpus id, got corpus=None")
-            public = load_corpus(self.corpus, which="public")
-        if self.public_hash is not None and public.content_hash != self.public_hash:
-            raise ValueError(
-                f"public must be the public corpus the spec was made on (content hash "
-                f"{self.public_hash[:12]}…), got content hash {public.content_hash[:12]}…"
-            )
-        return public
+        return public_corpus_of(self, public)
 
     @staticmethod
     def _private(corpus):

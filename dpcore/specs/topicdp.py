@@ -36,7 +36,7 @@ from ..topicdp.sampler import SamplerSettings, load_sensitivity_draws, load_topi
 from ..topicdp.experiments import release_all, release_error_table
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
 from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS
-from .base import Spec, load_corpus
+from .base import Spec, public_corpus_of
 
 __all__ = [
     "TopicDpSpec",
@@ -234,16 +234,7 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
     def public_corpus(self, public=None):
         """The public corpus (VIPS-LDA's vocabulary and start): ``public``, else the one ``corpus`` names; its hash
         checked against ``public_hash``."""
-        if public is None:
-            if self.corpus is None:
-                raise ValueError("public must be given when the spec names no corpus id, got corpus=None")
-            public = load_corpus(self.corpus, which="public")
-        if self.public_hash is not None and public.content_hash != self.public_hash:
-            raise ValueError(
-                f"public must be the public corpus the spec was made on (content hash "
-                f"{self.public_hash[:12]}…), got content hash {public.content_hash[:12]}…"
-            )
-        return public
+        return public_corpus_of(self, public)
 
     def curve_spec(self, **fields) -> "TopicDpCurveSpec":
         """The error curves' spec at this spec's shared settings (``fields``: parameter, repetitions, stage)."""

@@ -5,12 +5,11 @@ and distances (thesis 004 §2.1, SPEC §5). The settings and data types are in :
 from __future__ import annotations
 
 import math
-import os
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 from scipy.sparse import csr_matrix
 from ..validation import check_int
-from .model import DocumentTermData, LdaSettings, TopicKeywordMatrix, TopicModel
+from .model import DocumentTermData, LdaSettings, TopicKeywordMatrix, TopicModel, compiled_kernel
 
 __all__ = [
     "fit_topic_word",
@@ -61,21 +60,10 @@ def _exp_dirichlet_expectation(a: np.ndarray) -> np.ndarray:
     return np.exp(_psi(a) - _psi(a.sum(axis=1))[:, None])
 
 
-_KERNEL: list = []
-
-
 def _vb_kernel():
     """The compiled E-step (dpcore.topicdp._vb_kernel) if numba is installed and ``DPCORE_VB_KERNEL`` is not
     ``"numpy"``; else None (the numpy path). Both fit the same model up to rounding."""
-    if os.environ.get("DPCORE_VB_KERNEL", "").lower() == "numpy":
-        return None
-    if not _KERNEL:
-        try:
-            from . import _vb_kernel as kernel
-        except ImportError:
-            kernel = None
-        _KERNEL.append(kernel)
-    return _KERNEL[0]
+    return compiled_kernel("_vb_kernel")
 
 
 def _fit_vb(counts, settings: LdaSettings) -> tuple[np.ndarray, np.ndarray]:

@@ -73,7 +73,6 @@ Departures from the papers, and why:
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 import numpy as np
@@ -82,7 +81,7 @@ from scipy.special import psi
 from ..text.corpus import Corpus
 from ..mechanisms.gaussian import analytic_gaussian_sigma
 from ..guarantees import Guarantee, approximate_dp, no_protection
-from .model import LdaSettings, TopicModel
+from .model import LdaSettings, TopicModel, compiled_kernel
 from ..validation import check_delta, check_int, check_real, check_rng
 from .vips_inputs import PersonCounts, VipsVocabulary, _as_vocabulary, person_counts
 
@@ -139,20 +138,9 @@ MAX_EPSILON = 20.0
 # E-step: every user's contribution, given the released state (not privacy-critical)
 # --------------------------------------------------------------------------------------------------
 
-_KERNEL: list = []
-
-
 def _kernel():
     """dpcore.topicdp._vips_kernel if numba is installed and ``DPCORE_VB_KERNEL`` is not ``"numpy"``; else None."""
-    if os.environ.get("DPCORE_VB_KERNEL", "").lower() == "numpy":
-        return None
-    if not _KERNEL:
-        try:
-            from . import _vips_kernel as kernel
-        except ImportError:
-            kernel = None
-        _KERNEL.append(kernel)
-    return _KERNEL[0]
+    return compiled_kernel("_vips_kernel")
 
 
 def _exp_dirichlet(a: np.ndarray) -> np.ndarray:
