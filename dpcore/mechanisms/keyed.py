@@ -40,11 +40,12 @@ collision only correlates two items' noise within one run).
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Iterable
 
 import numpy as np
 from scipy.special import ndtri
+
+from .._kernels import optional_kernel
 
 __all__ = [
     "STREAM_NOISE",
@@ -163,22 +164,11 @@ def row_keys(token_key_rows: np.ndarray) -> np.ndarray:
     return h
 
 
-_KERNEL: list = []
-
-
 def kernel():
     """DPNE's compiled kernels (:mod:`dpcore.dpne._dpne_kernel`: Philox, the per-user selection) if numba is
     installed and the environment variable ``DPCORE_DPNE_KERNEL`` is not ``"numpy"``; else None (the
     numpy paths). Both paths give the same bits."""
-    if os.environ.get("DPCORE_DPNE_KERNEL", "").lower() == "numpy":
-        return None
-    if not _KERNEL:
-        try:
-            from ..dpne import _dpne_kernel as compiled
-        except ImportError:
-            compiled = None
-        _KERNEL.append(compiled)
-    return _KERNEL[0]
+    return optional_kernel("dpcore.dpne._dpne_kernel", env="DPCORE_DPNE_KERNEL")
 
 
 def _mulhilo(a: np.ndarray, b: int) -> tuple[np.ndarray, np.ndarray]:

@@ -9,7 +9,8 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 from scipy.sparse import csr_matrix
 from ..validation import check_int
-from .model import DocumentTermData, LdaSettings, TopicKeywordMatrix, TopicModel, compiled_kernel
+from .._kernels import optional_kernel
+from .model import DocumentTermData, LdaSettings, TopicKeywordMatrix, TopicModel
 
 __all__ = [
     "fit_topic_word",
@@ -63,7 +64,7 @@ def _exp_dirichlet_expectation(a: np.ndarray) -> np.ndarray:
 def _vb_kernel():
     """The compiled E-step (dpcore.topicdp._vb_kernel) if numba is installed and ``DPCORE_VB_KERNEL`` is not
     ``"numpy"``; else None (the numpy path). Both fit the same model up to rounding."""
-    return compiled_kernel("_vb_kernel")
+    return optional_kernel("dpcore.topicdp._vb_kernel", env="DPCORE_VB_KERNEL")
 
 
 def _fit_vb(counts, settings: LdaSettings) -> tuple[np.ndarray, np.ndarray]:

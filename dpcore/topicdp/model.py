@@ -341,23 +341,3 @@ def document_term_data(corpus: Corpus, *, settings: LdaSettings = LdaSettings())
     return DocumentTermData(counts=counts, words=tuple(vec.get_feature_names_out()), user_rows=user_rows,
                             corpus_hash=corpus.content_hash)
 
-
-_KERNELS: dict = {}
-
-
-def compiled_kernel(name: str):
-    """The compiled module ``dpcore.topicdp.<name>`` (``_vb_kernel``: the LDA E-step; ``_vips_kernel``: VIPS-LDA's)
-    if numba is installed and ``DPCORE_VB_KERNEL`` is not ``"numpy"``; else None (the numpy path, the same model
-    up to rounding). Imported once per process."""
-    import os
-
-    if os.environ.get("DPCORE_VB_KERNEL", "").lower() == "numpy":
-        return None
-    if name not in _KERNELS:
-        import importlib
-
-        try:
-            _KERNELS[name] = importlib.import_module(f"{__package__}.{name}")
-        except ImportError:
-            _KERNELS[name] = None
-    return _KERNELS[name]

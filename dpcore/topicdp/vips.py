@@ -81,7 +81,8 @@ from scipy.special import psi
 from ..text.corpus import Corpus
 from ..mechanisms.gaussian import analytic_gaussian_sigma
 from ..guarantees import Guarantee, approximate_dp, no_protection
-from .model import LdaSettings, TopicModel, compiled_kernel
+from .._kernels import optional_kernel
+from .model import LdaSettings, TopicModel
 from ..validation import check_delta, check_int, check_real, check_rng
 from .vips_inputs import PersonCounts, VipsVocabulary, _as_vocabulary, person_counts
 
@@ -140,7 +141,7 @@ MAX_EPSILON = 20.0
 
 def _kernel():
     """dpcore.topicdp._vips_kernel if numba is installed and ``DPCORE_VB_KERNEL`` is not ``"numpy"``; else None."""
-    return compiled_kernel("_vips_kernel")
+    return optional_kernel("dpcore.topicdp._vips_kernel", env="DPCORE_VB_KERNEL")
 
 
 def _exp_dirichlet(a: np.ndarray) -> np.ndarray:
