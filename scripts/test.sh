@@ -24,6 +24,16 @@ if ! command -v java >/dev/null 2>&1; then
   fi
 fi
 
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "== installing Debian's nginx-light for the class deployment's configuration test (deploy/)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null
+  else
+    echo "!! nginx is missing and cannot be installed here (needs root + apt-get); its configuration test will skip" >&2
+  fi
+fi
+
 echo "== installing the project with its test, spark and fast extras"
 python3 -m pip install -q --disable-pip-version-check -e ".[test,spark,fast]"
 

@@ -1,0 +1,170 @@
+"""Serve the app to a class: several Streamlit processes behind one address (nginx, sticky per browser).
+
+One Streamlit process runs every session's script on one core at a time (Python's GIL), so a room that moves
+a slider together queues behind one core. This starts ``--processes`` servers (default: one per core) on
+local ports and nginx in front of them on ``--port``; a browser keeps its process for the whole session
+(a cookie, see nginx-class.conf.template). Each process has its own caches: memory grows with the number of
+processes, and each process renders a page cold once (this script opens every page once on every process
+before it opens the address; `--no-warm` skips that).
+
+    apt-get install nginx-light            # Debian; any nginx >= 1.18
+    python3 deploy/serve_class.py                       # http://0.0.0.0:8501, one process per core
+    python3 deploy/serve_class.py --processes 3 --port 8080 --address 127.0.0.1
+
+Ctrl-C stops nginx and every process. The servers get the settings of .streamlit/config.toml (usage
+statistics off, upload cap) plus headless mode and no file watcher.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE = Path(__file__).resolve().parent / "nginx-class.conf.template"
+STREAMLIT_FLAGS = ["--server.headless", "true", "--server.fileWatcherType", "none",
+                   "--browser.gatherUsageStats", "false", "--server.address", "127.0.0.1"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def max_upload_mb() -> int:
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    return int(config.get("server", {}).get("maxUploadSize", 200))
+
+
+def nginx_config(*, ports: list[int], address: str, port: int, run_dir: Path) -> str:
+    """The nginx configuration for these local Streamlit ports (the template with its fields filled in)."""
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in ports)
+    fields = {"servers": servers, "address": address, "port": port, "run_dir": run_dir, "max_upload_mb": max_upload_mb() + 1}
+    text = TEMPLATE.read_text(encoding="utf-8")
+    for name, value in fields.items():
+        text = text.replace("{{" + name + "}}", str(value))
+    missing = re.findall(r"\{\{(\w+)\}\}", text)
+    if missing:
+        raise ValueError(f"{TEMPLATE.name} has fields no value is given for: {missing}")
+    return text
+
+
+def wait_healthy(port: int, proc: subprocess.Popen, timeout: float = 120) -> None:
+    import urllib.request
+
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"streamlit on port {port} exited with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise SystemExit(f"streamlit on port {port} did not answer /_stcore/health within {timeout:.0f} s")
+
+
+def warm(ports: list[int], timeout: float = 300) -> None:
+    """Open every page once on every process (default settings), so that no student waits for a cold cache.
+
+    Uses the Streamlit protocol client of benchmarks/bench_classroom.py (a session is one websocket, as a tab)."""
+    import asyncio
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from _stbench import app_pages
+    from bench_classroom import Session
+
+    async def one(port: int, path: str) -> str:
+        session = Session(f"ws://127.0.0.1:{port}/_stcore/stream", path, "", timeout)
+        try:
+            seconds = await session.open()
+            return f"{seconds:.1f} s" + (f" ({'; '.join(session.errors)})" if session.errors else "")
+        except Exception as e:  # noqa: BLE001 - a page that fails to warm is reported, the class can still start
+            return f"failed: {e}"
+        finally:
+            await session.close()
+
+    async def process(port: int) -> list[str]:
+        return [f"{page.url_path or 'Home'} {await one(port, page.url_path)}" for page in app_pages()]
+
+    async def every_process() -> list[list[str]]:
+        return await asyncio.gather(*(process(p) for p in ports))
+
+    for port, lines in zip(ports, asyncio.run(every_process())):
+        print(f"warmed :{port}: " + ", ".join(lines), flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--processes", type=int, default=os.cpu_count() or 1,
+                        help="Streamlit processes (default: one per core, %(default)s here)")
+    parser.add_argument("--port", type=int, default=8501, help="the address's port (default %(default)s)")
+    parser.add_argument("--address", default="0.0.0.0", help="the address nginx listens on (default %(default)s)")
+    parser.add_argument("--nginx", default=shutil.which("nginx") or "/usr/sbin/nginx", help="the nginx binary")
+    parser.add_argument("--no-warm", action="store_true", help="do not open every page once on every process first")
+    parser.add_argument("--print-config", action="store_true", help="print the nginx configuration and exit")
+    args = parser.parse_args(argv)
+    if args.processes < 1:
+        parser.error(f"--processes must be >= 1, got --processes={args.processes}")
+    if not args.print_config and not Path(args.nginx).exists():
+        parser.error(f"nginx not found at {args.nginx}: apt-get install nginx-light (or pass --nginx PATH)")
+
+    ports = [free_port() for _ in range(args.processes)]
+    run_dir = Path(tempfile.mkdtemp(prefix="dp-class-"))
+    config = run_dir / "nginx.conf"
+    config.write_text(nginx_config(ports=ports, address=args.address, port=args.port, run_dir=run_dir))
+    if args.print_config:
+        print(config.read_text())
+        shutil.rmtree(run_dir, ignore_errors=True)
+        return 0
+
+    procs: list[subprocess.Popen] = []
+
+    def stop(*_):
+        for p in reversed(procs):
+            if p.poll() is None:
+                p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+    signal.signal(signal.SIGTERM, lambda *_: (stop(), sys.exit(0)))
+    try:
+        for p in ports:  # the same interpreter as this script: its packages are the app's
+            procs.append(subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(p),
+                                           *STREAMLIT_FLAGS], cwd=ROOT))
+        for p, proc in zip(ports, procs):
+            wait_healthy(p, proc)
+        if not args.no_warm:
+            warm(ports)
+        nginx = subprocess.Popen([args.nginx, "-c", str(config), "-p", str(run_dir), "-g", "daemon off;"])
+        procs.append(nginx)
+        host = "localhost" if args.address in ("0.0.0.0", "127.0.0.1") else args.address
+        print(f"serving {args.processes} Streamlit processes (ports {', '.join(map(str, ports))}) at "
+              f"http://{host}:{args.port}  (nginx pid {nginx.pid}; Ctrl-C stops all)", flush=True)
+        while all(p.poll() is None for p in procs):
+            time.sleep(1)
+        return next(p.returncode for p in procs if p.poll() is not None) or 1
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
