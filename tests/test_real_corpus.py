@@ -68,3 +68,38 @@ def test_shared_phrases_as_measured_in_issue_20(chat):
 def test_bad_choices(kw, msg):
     with pytest.raises(ValueError, match=msg):
         load_real_corpus(**kw)
+
+
+# ------------------------------------------------------------------------------ the tokenized chat on disk
+def test_the_disk_cache_gives_the_same_people_and_a_damaged_file_is_rebuilt(tmp_path, monkeypatch):
+    from dpcore.text import real_corpus as rc
+
+    monkeypatch.setenv("DPCORE_DATA_CACHE", str(tmp_path))
+    rc._people.cache_clear()
+    try:
+        from_package = dpcore.Corpus(*rc._people_from_package())
+        built = dpcore.Corpus(*rc._people())  # tokenizes and writes the cache
+        path = rc.people_cache_path()
+        assert path.parent == tmp_path and path.exists()
+        rc._people.cache_clear()
+        cached = rc._people()  # read back from the file
+        assert cached[1][0][0].genre == from_package.users[0][0].genre
+        for corpus in (built, dpcore.Corpus(*cached)):
+            assert corpus.content_hash == from_package.content_hash  # ids, genres (None kept) and every token
+        assert sum(d.genre is None for docs in cached[1] for d in docs) == sum(
+            d.genre is None for docs in from_package.users for d in docs) > 0
+        path.write_bytes(path.read_bytes()[: 1000])  # truncated: discarded and rebuilt, never a traceback
+        rc._people.cache_clear()
+        assert dpcore.Corpus(*rc._people()).content_hash == from_package.content_hash
+        assert path.stat().st_size > 1000
+    finally:
+        rc._people.cache_clear()
+
+
+def test_the_cache_is_named_by_the_data_and_the_tokenizer(tmp_path, monkeypatch):
+    from dpcore.text import real_corpus as rc
+
+    monkeypatch.setenv("DPCORE_DATA_CACHE", str(tmp_path))
+    first = rc.people_cache_path()
+    monkeypatch.setattr(rc, "PEOPLE_CACHE_VERSION", rc.PEOPLE_CACHE_VERSION + 1)
+    assert rc.people_cache_path() != first  # a new format or tokenizer source is a new file, never a stale read

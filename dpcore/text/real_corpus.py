@@ -26,11 +26,13 @@ corpus — a page that names the public data says so.
 
 from __future__ import annotations
 
+import hashlib
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
-from .corpus import Corpus, CorpusError, Document, tokenize
+from .corpus import Corpus, CorpusError, Document, corpus_from_token_arrays, data_cache_dir, tokenize
 from ..validation import check_choice
 
 __all__ = ["REAL_CORPORA", "REAL_SPLITS", "PRIVATE_SHARE", "SPLIT_SEED", "REAL_CORPUS_CITATION",
@@ -55,9 +57,73 @@ def _dataset() -> dict:
     return chitchat_dataset.Dataset()
 
 
+_PEOPLE_ARRAYS = ("words_joined", "tokens", "sent_off", "doc_off", "user_off", "doc_genre", "genres", "user_ids")
+PEOPLE_CACHE_VERSION = 2
+
+
+def people_cache_path() -> Path | None:
+    """Where the tokenized chat is cached (``data_cache_dir()``), named by what it is derived from: the
+    package's data file and the tokenizer's source (dpcore/text/corpus.py and this module). None without the package.
+
+    Tokenizing the 258,145 messages costs ~2–5 s of CPU on every new server; reading the cache ~0.5 s."""
+    try:
+        import chitchat_dataset
+    except ImportError:
+        return None
+    digest = hashlib.sha256(f"v{PEOPLE_CACHE_VERSION}".encode())
+    for path in (Path(chitchat_dataset.__file__).with_name("dataset.json"), Path(__file__).with_name("corpus.py"),
+                 Path(__file__)):
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            return None
+    return data_cache_dir() / f"chat-people-{digest.hexdigest()[:16]}.npz"
+
+
+def _people_arrays(ids, users) -> dict:
+    """The people in the compact form of :func:`corpus_from_token_arrays` (token ids, offsets, genre ids)."""
+    word_id: dict[str, int] = {}
+    genre_id: dict[str | None, int] = {}
+    tokens, sent_off, doc_off, user_off, doc_genre = [], [0], [0], [0], []
+    for docs in users:
+        for doc in docs:
+            for sent in doc.sentences:
+                tokens.extend(word_id.setdefault(w, len(word_id)) for w in sent)
+                sent_off.append(len(tokens))
+            doc_off.append(len(sent_off) - 1)
+            doc_genre.append(genre_id.setdefault(doc.genre, len(genre_id)))
+        user_off.append(len(doc_off) - 1)
+    genres = list(genre_id)
+    # the words as one string (tokens never hold a line break): an array of strings pads each to the longest (464)
+    return {"words_joined": np.array("\n".join(word_id)), "tokens": np.array(tokens, dtype=np.int32),
+            "sent_off": np.array(sent_off, dtype=np.int64), "doc_off": np.array(doc_off, dtype=np.int64),
+            "user_off": np.array(user_off, dtype=np.int64), "doc_genre": np.array(doc_genre, dtype=np.int32),
+            # None (no prompt) is stored as the empty string: no prompt of the data set is empty
+            "genres": np.array(["" if g is None else g for g in genres], dtype=str), "user_ids": np.array(ids, dtype=str)}
+
+
 @lru_cache(maxsize=1)
 def _people() -> tuple[tuple[str, ...], tuple[tuple[Document, ...], ...]]:
-    """Every person's documents, people sorted by sender id, documents by conversation id."""
+    """Every person's documents, people sorted by sender id, documents by conversation id (from the disk cache
+    when it holds this data and tokenizer's result; a missing, damaged or foreign file is rebuilt)."""
+    from .._cache_files import read_npz, write_npz
+
+    path = people_cache_path()
+    arrays = read_npz(path, _PEOPLE_ARRAYS) if path is not None else None
+    if arrays is not None:
+        genres = [g or None for g in arrays["genres"].tolist()]
+        corpus = corpus_from_token_arrays(str(arrays["words_joined"]).split("\n"), arrays["tokens"], arrays["sent_off"],
+                                          arrays["doc_off"], arrays["user_off"], doc_genre=arrays["doc_genre"],
+                                          genres=genres, user_ids=arrays["user_ids"].tolist())
+        return corpus.user_ids, corpus.users
+    ids, users = _people_from_package()
+    if path is not None:
+        write_npz(path, _people_arrays(ids, users))  # a read-only home works without the cache
+    return ids, users
+
+
+def _people_from_package() -> tuple[tuple[str, ...], tuple[tuple[Document, ...], ...]]:
+    """Every person's documents, tokenized from the package's data file."""
     data = _dataset()
     by_person: dict[str, list[Document]] = {}
     for conv_id in sorted(data):
