@@ -20,13 +20,37 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Reported", "Comparison", "REPORTED", "TABLE2_REDDIT", "TABLE4", "FIG4_COVERAGE", "FIG1_BAYES",
-           "FIG52_TOPICDP", "FIG56_TOPICDP", "FIG57_TOPICDP", "TABLE4_SETTINGS", "FIG1_SETTINGS",
-           "TOPICDP_SETTINGS", "LECTURE_001", "LECTURE_SETTINGS", "REDDIT_USERS", "compare_table4",
-           "compare_table4_at_paper_users", "users_equivalent_epsilon", "table4_chain_reason", "table4_sizes",
-           "table4_volume_reason", "compare_bayesian_fig1", "EpsilonSweep", "dpne_epsilon_sweep", "PAGE_DPNE_SETTINGS",
-           "users_hypothesis_reason",
-           "compare_topicdp_fig52", "compare_lecture_001"]
+__all__ = [
+    "Reported",
+    "Comparison",
+    "REPORTED",
+    "TABLE2_REDDIT",
+    "TABLE4",
+    "FIG4_COVERAGE",
+    "FIG1_BAYES",
+    "FIG52_TOPICDP",
+    "FIG56_TOPICDP",
+    "FIG57_TOPICDP",
+    "TABLE4_SETTINGS",
+    "FIG1_SETTINGS",
+    "TOPICDP_SETTINGS",
+    "LECTURE_001",
+    "LECTURE_SETTINGS",
+    "REDDIT_USERS",
+    "compare_table4",
+    "compare_table4_at_paper_users",
+    "users_equivalent_epsilon",
+    "table4_chain_reason",
+    "table4_sizes",
+    "table4_volume_reason",
+    "compare_bayesian_fig1",
+    "EpsilonSweep",
+    "dpne_epsilon_sweep",
+    "PAGE_DPNE_SETTINGS",
+    "users_hypothesis_reason",
+    "compare_topicdp_fig52",
+    "compare_lecture_001",
+]
 
 
 @dataclass(frozen=True)
@@ -53,56 +77,108 @@ FIG1_SETTINGS = {"epsilon": 0.1, "n": 1}
 TOPICDP_SETTINGS = {"epsilon": 3.0, "gamma": 0.1, "m": 10, "n": 10, "delta": 1e-4}
 
 TABLE2_REDDIT = Reported(
-    "003", "Table 2", None, "average number of distinct k-grams per user, k = 1..9", "k-grams per user",
+    "003",
+    "Table 2",
+    None,
+    "average number of distinct k-grams per user, k = 1..9",
+    "k-grams per user",
     {"dataset": "Reddit, 1,217,516 users"},
-    {"Reddit": (497.60, 470.76, 444.37, 418.77, 393.72, 369.32, 345.65, 322.80, 300.82)})
+    {"Reddit": (497.60, 470.76, 444.37, 418.77, 393.72, 369.32, 345.65, 322.80, 300.82)},
+)
 
 TABLE4 = Reported(
-    "003", "Table 4", None, "number of extracted k-grams, k = 1..9", "k-grams", dict(TABLE4_SETTINGS),
-    {"DPNE": (16_173, 59_918, 110_160, 119_039, 88_174, 51_816, 23_144, 9_019, 2_748),
-     "DPSU-all": (18_010, 54_937, 38_283, 10_990, 1_978, 352, 71, 16, 4),
-     "DPSU-even": (16_164, 44_871, 35_032, 11_093, 2_210, 440, 113, 28, 7),
-     "DPSU-single": (44_635, 194_131, 201_901, 92_486, 25_451, 5_906, 1_385, 329, 92)},
+    "003",
+    "Table 4",
+    None,
+    "number of extracted k-grams, k = 1..9",
+    "k-grams",
+    dict(TABLE4_SETTINGS),
+    {
+        "DPNE": (16_173, 59_918, 110_160, 119_039, 88_174, 51_816, 23_144, 9_019, 2_748),
+        "DPSU-all": (18_010, 54_937, 38_283, 10_990, 1_978, 352, 71, 16, 4),
+        "DPSU-even": (16_164, 44_871, 35_032, 11_093, 2_210, 440, 113, 28, 7),
+        "DPSU-single": (44_635, 194_131, 201_901, 92_486, 25_451, 5_906, 1_385, 329, 92),
+    },
     "Reddit (1.2 M users); DPSU-single spends the whole budget on one length at a time. The printed DPSU-all "
-    "total, 124,637, omits its 9-gram cell (the cells add up to 124,641).")
+    "total, 124,637, omits its 9-gram cell (the cells add up to 124,641).",
+)
 
 FIG4_COVERAGE = Reported(
-    "003", "Fig. 4 (right), §3.1.2", None, "share of the k-grams used by at least K = 100 users that DPNE releases",
-    "share", {"epsilon": 4.0, "delta": 1e-7, "contribution_limit": 300, "eta": 0.01, "max_length": 9},
+    "003",
+    "Fig. 4 (right), §3.1.2",
+    None,
+    "share of the k-grams used by at least K = 100 users that DPNE releases",
+    "share",
+    {"epsilon": 4.0, "delta": 1e-7, "contribution_limit": 300, "eta": 0.01, "max_length": 9},
     {"k = 6, 7, 8": 0.90},
     "Text: 'our new algorithm could output 90% of the n-grams of length 6,7,8 that appear in the dataset at least "
-    "100 times'. §3.1 fixes Δ0 = 300 unless stated otherwise; we compare at Table 4's Δ0 = 100.")
+    "100 times'. §3.1 fixes Δ0 = 300 unless stated otherwise; we compare at Table 4's Δ0 = 100.",
+)
 
 FIG1_BAYES = Reported(
-    "000", "Fig. 1 and abstract", None, "reduction of the KL divergence of BayesianDP relative to Laplace at ε = 0.1",
-    "share", {"epsilon": 0.1, "users": 4_000_000, "vocabulary": 50_000},
+    "000",
+    "Fig. 1 and abstract",
+    None,
+    "reduction of the KL divergence of BayesianDP relative to Laplace at ε = 0.1",
+    "share",
+    {"epsilon": 0.1, "users": 4_000_000, "vocabulary": 50_000},
     {"reduction": 0.85},
     "Abstract: 'up to 85% reduction in KL-divergence compared to the Laplace mechanism for ε = 0.1' (n-grams of "
     "Reddit). Figs. 2–5 (KL vs users, vocabulary, public-data noise, K-anonymity) state no numbers; Fig. 5: at "
-    "ε = 0.2 BayesianDP's KL is similar to K-anonymity with K = 50.")
+    "ε = 0.2 BayesianDP's KL is similar to K-anonymity with K = 50.",
+)
 
 FIG52_TOPICDP = Reported(
-    "004", "Fig. 5.2(a) (Enron)", 23, "range of the L1 distance over matrix sizes m, n = 2..10", "L1",
-    {"epsilon": 3.0, "gamma": 0.1}, {"TopicDP": (0.0179, 0.8954), "MVG": (0.0794, 77.1487)},
-    "Laplace is 'much larger' than both (no number given).")
+    "004",
+    "Fig. 5.2(a) (Enron)",
+    23,
+    "range of the L1 distance over matrix sizes m, n = 2..10",
+    "L1",
+    {"epsilon": 3.0, "gamma": 0.1},
+    {"TopicDP": (0.0179, 0.8954), "MVG": (0.0794, 77.1487)},
+    "Laplace is 'much larger' than both (no number given).",
+)
 FIG56_TOPICDP = Reported(
-    "004", "Fig. 5.6(a) (Enron)", 28, "L1 distance at small ε (ε from 1 to 10, γ = 0.1, 10 × 10)", "L1",
-    {"gamma": 0.1, "m": 10, "n": 10}, {"TopicDP": ("<", 6), "MVG": (">", 2500)},
-    "Text: 'greater than 2500 in MVG mechanism but less than 6 in our TopicDP'.")
+    "004",
+    "Fig. 5.6(a) (Enron)",
+    28,
+    "L1 distance at small ε (ε from 1 to 10, γ = 0.1, 10 × 10)",
+    "L1",
+    {"gamma": 0.1, "m": 10, "n": 10},
+    {"TopicDP": ("<", 6), "MVG": (">", 2500)},
+    "Text: 'greater than 2500 in MVG mechanism but less than 6 in our TopicDP'.",
+)
 FIG57_TOPICDP = Reported(
-    "004", "Fig. 5.7(a) (Enron)", 29, "range of the L1 distance over γ = 0.02..0.22", "L1",
-    {"epsilon": 3.0, "m": 10, "n": 10}, {"TopicDP": (0.1389, 8.4426), "MVG": (4.8034, 6475.0496)})
+    "004",
+    "Fig. 5.7(a) (Enron)",
+    29,
+    "range of the L1 distance over γ = 0.02..0.22",
+    "L1",
+    {"epsilon": 3.0, "m": 10, "n": 10},
+    {"TopicDP": (0.1389, 8.4426), "MVG": (4.8034, 6475.0496)},
+)
 
 LECTURE_SETTINGS = {"epsilon": 1.0, "sensitivity": 1.0}
 LECTURE_001 = Reported(
-    "001", "worked examples (counting query, bank debt, secret society)", None,
-    "the lecture's worked numbers", "various", dict(LECTURE_SETTINGS),
-    {"Laplace scale b for ε = 1 on a counting query (Δ = 1)": 1.0,
-     "total debt y_true(D)": 2_807_799.56, "y_true(D without Alice)": 7_001.56, "y_true(D without Bob)": 2_800_799.56,
-     "members' mean latitude": 36.0, "members' mean longitude": -88.0, "closest city to the members' mean": "Memphis"},
+    "001",
+    "worked examples (counting query, bank debt, secret society)",
+    None,
+    "the lecture's worked numbers",
+    "various",
+    dict(LECTURE_SETTINGS),
+    {
+        "Laplace scale b for ε = 1 on a counting query (Δ = 1)": 1.0,
+        "total debt y_true(D)": 2_807_799.56,
+        "y_true(D without Alice)": 7_001.56,
+        "y_true(D without Bob)": 2_800_799.56,
+        "members' mean latitude": 36.0,
+        "members' mean longitude": -88.0,
+        "closest city to the members' mean": "Memphis",
+    },
     "Slides 'Summary' (b = 1 bounds the privacy loss by exp(1); ε = 1/b), the bank-debt slides (€) and 'Example more "
     "concretely' ('Mean = 36, -88, closest city = Memphis (35, -90)'). One debt slide writes 2,800.798 for "
-    "2,800,798.")
+    "2,800,798.",
+)
 
 REPORTED = (TABLE2_REDDIT, TABLE4, FIG4_COVERAGE, FIG1_BAYES, FIG52_TOPICDP, FIG56_TOPICDP, FIG57_TOPICDP, LECTURE_001)
 
@@ -166,14 +242,19 @@ def _table4_shape(sizes) -> tuple[list, list]:
     """(k ≥ 3 where DPNE is not ahead of DPSU-all and -even, k ≥ 5 where it is not ahead of DPSU-single)."""
     d, a, e, s1 = (sizes[n] for n in ("DPNE", "DPSU-all", "DPSU-even", "DPSU-single"))
     T = d.size
-    return ([k for k in range(3, T + 1) if not (d[k - 1] > a[k - 1] and d[k - 1] > e[k - 1])],
-            [k for k in range(5, T + 1) if not d[k - 1] > s1[k - 1]])
+    return (
+        [k for k in range(3, T + 1) if not (d[k - 1] > a[k - 1] and d[k - 1] > e[k - 1])],
+        [k for k in range(5, T + 1) if not d[k - 1] > s1[k - 1]],
+    )
 
 
 def _table4_size_rows(sizes) -> list:
     T = sizes["DPNE"].size
-    return [{"quantity": f"{name}, k = {k}", "paper": TABLE4.values[name][k - 1], "here": float(sizes[name][k - 1])}
-            for name in TABLE4.values for k in range(1, T + 1)]
+    return [
+        {"quantity": f"{name}, k = {k}", "paper": TABLE4.values[name][k - 1], "here": float(sizes[name][k - 1])}
+        for name in TABLE4.values
+        for k in range(1, T + 1)
+    ]
 
 
 def _lost(lose_ae, lose_s) -> str:
@@ -207,8 +288,10 @@ def _ranges(ks) -> str:
 
 def _coverage_note(cover, K: int, n_users: int) -> str:
     if np.isnan(cover[5]):
-        return (f" No 6-gram is used by ≥ {K} of these {n_users:,} users, so Fig. 4's coverage (paper ~90 % at "
-                f"Δ0 = 300) has nothing to cover here.")
+        return (
+            f" No 6-gram is used by ≥ {K} of these {n_users:,} users, so Fig. 4's coverage (paper ~90 % at "
+            f"Δ0 = 300) has nothing to cover here."
+        )
     return f" Coverage of 6-grams used by ≥ {K} users: {cover[5]:.0%} (paper ~90 % at Δ0 = 300)."
 
 
@@ -232,27 +315,39 @@ def compare_table4(index, *, seeds: int = 5, Ks=(100,)) -> Comparison:
     cover = covers[100]
     rows = _table4_size_rows(sizes)
     for K in Ks:
-        rows += [{"quantity": f"DPNE coverage of {k}-grams used by ≥ {K} users",
-                  "paper": 0.90 if (K == 100 and k in (6, 7, 8)) else None,
-                  "here": None if np.isnan(covers[K][k - 1]) else float(covers[K][k - 1])} for k in range(1, T + 1)]
+        rows += [
+            {
+                "quantity": f"DPNE coverage of {k}-grams used by ≥ {K} users",
+                "paper": 0.90 if (K == 100 and k in (6, 7, 8)) else None,
+                "here": None if np.isnan(covers[K][k - 1]) else float(covers[K][k - 1]),
+            }
+            for k in range(1, T + 1)
+        ]
     d, s1 = sizes["DPNE"], sizes["DPSU-single"]
     lose_ae, lose_s = _table4_shape(sizes)
     ok = not lose_ae and not lose_s
     silent = _silent(sizes, range(1, T + 1))
     n = index.corpus.n_users
     if ok:
-        verdict = (f"Shape reproduced: DPNE releases more k-grams than DPSU-all/even for every k ≥ 3 and more than "
-                   f"DPSU-single for every k ≥ 5 (8-grams: {_fmt(d[7])} vs {_fmt(s1[7])}; paper 9,019 vs 329).")
+        verdict = (
+            f"Shape reproduced: DPNE releases more k-grams than DPSU-all/even for every k ≥ 3 and more than "
+            f"DPSU-single for every k ≥ 5 (8-grams: {_fmt(d[7])} vs {_fmt(s1[7])}; paper 9,019 vs 329)."
+        )
     elif set(lose_ae) | set(lose_s) <= set(silent):
         ahead = [k for k in range(1, T + 1) if d[k - 1] > s1[k - 1]]
-        verdict = (f"Shape partly reproduced: DPNE releases more k-grams than DPSU-all/even at every k ≥ 3 and more "
-                   f"than DPSU-single at every k ≥ 5 where any of them releases one; at k = {_ranges(silent)} none "
-                   f"does. DPNE is ahead of DPSU-single at k = {_ranges(ahead)} (paper: from k = 4): "
-                   + ", ".join(f"{_fmt(d[k - 1])} vs {_fmt(s1[k - 1])}" for k in ahead) + ".")
+        verdict = (
+            f"Shape partly reproduced: DPNE releases more k-grams than DPSU-all/even at every k ≥ 3 and more "
+            f"than DPSU-single at every k ≥ 5 where any of them releases one; at k = {_ranges(silent)} none "
+            f"does. DPNE is ahead of DPSU-single at k = {_ranges(ahead)} (paper: from k = 4): "
+            + ", ".join(f"{_fmt(d[k - 1])} vs {_fmt(s1[k - 1])}" for k in ahead)
+            + "."
+        )
     else:
-        verdict = ("Shape not reproduced: " + _lost(lose_ae, lose_s) + f". Measured: 6-grams DPNE {_fmt(d[5])}, "
-                   f"DPSU-single {_fmt(s1[5])}" + ("." if np.isnan(cover[5]) else
-                                                   f"; DPNE covers {cover[5]:.0%} of the 6-grams used by ≥ 100 users."))
+        verdict = (
+            "Shape not reproduced: " + _lost(lose_ae, lose_s) + f". Measured: 6-grams DPNE {_fmt(d[5])}, "
+            f"DPSU-single {_fmt(s1[5])}"
+            + ("." if np.isnan(cover[5]) else f"; DPNE covers {cover[5]:.0%} of the 6-grams used by ≥ 100 users.")
+        )
     verdict += _coverage_note(cover, 100, n)
     return Comparison(TABLE4, rows, ok, verdict, seeds, dict(TABLE4_SETTINGS))
 
@@ -273,8 +368,9 @@ class EpsilonSweep:
     n_users: int
 
 
-def dpne_epsilon_sweep(index, *, epsilons=(1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0), settings=None, seeds: int = 3,
-                       lengths=(2, 3, 4)) -> EpsilonSweep:
+def dpne_epsilon_sweep(
+    index, *, epsilons=(1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0), settings=None, seeds: int = 3, lengths=(2, 3, 4)
+) -> EpsilonSweep:
     """What ε DPNE needs on this corpus: |S_k| of DPNE and DPSU-single at each ε (the other settings
     ``settings``, default :data:`PAGE_DPNE_SETTINGS`), mean over seeds 0..seeds−1, and a sentence: the releases at
     the smallest ε, the first ε at which DPNE releases a k-gram of each length in ``lengths`` (mean ≥ 1), and the
@@ -293,17 +389,26 @@ def dpne_epsilon_sweep(index, *, epsilons=(1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0), s
     for e in eps:
         d, s1 = np.zeros(T), np.zeros(T)
         for seed in range(seeds):
-            d += [dpne_extract(index, epsilon=e, eta=st["eta"], rng=seed, **kw).sizes.get(k, 0) for k in range(1, T + 1)]
+            d += [
+                dpne_extract(index, epsilon=e, eta=st["eta"], rng=seed, **kw).sizes.get(k, 0) for k in range(1, T + 1)
+            ]
             s1 += [dpsu_single(index, epsilon=e, rng=seed, **kw).sizes.get(k, 0) for k in range(1, T + 1)]
         mean[e] = (d / seeds, s1 / seeds)
-    rows = [{"epsilon": e, "k": k, "DPNE": float(mean[e][0][k - 1]), "DPSU-single": float(mean[e][1][k - 1])}
-            for e in eps for k in range(1, T + 1)]
+    rows = [
+        {"epsilon": e, "k": k, "DPNE": float(mean[e][0][k - 1]), "DPSU-single": float(mean[e][1][k - 1])}
+        for e in eps
+        for k in range(1, T + 1)
+    ]
     n = index.corpus.n_users
     d0, s0 = mean[eps[0]]
-    parts = [f"On these {n:,} users (δ = {st['delta']:g}, Δ0 = {st['contribution_limit']}, T = {T}, "
-             f"η = {st['eta']:g}; mean of {seeds} seeds), at ε = {eps[0]:g} DPNE releases "
-             + ", ".join(f"{_fmt(d0[k - 1])}" for k in range(1, 4)) + " 1-, 2-, 3-grams and DPSU-single "
-             + ", ".join(f"{_fmt(s0[k - 1])}" for k in range(1, 4)) + "."]
+    parts = [
+        f"On these {n:,} users (δ = {st['delta']:g}, Δ0 = {st['contribution_limit']}, T = {T}, "
+        f"η = {st['eta']:g}; mean of {seeds} seeds), at ε = {eps[0]:g} DPNE releases "
+        + ", ".join(f"{_fmt(d0[k - 1])}" for k in range(1, 4))
+        + " 1-, 2-, 3-grams and DPSU-single "
+        + ", ".join(f"{_fmt(s0[k - 1])}" for k in range(1, 4))
+        + "."
+    ]
     firsts = []
     for k in lengths:
         e_k = next((e for e in eps if mean[e][0][k - 1] >= 1), None)
@@ -312,8 +417,11 @@ def dpne_epsilon_sweep(index, *, epsilons=(1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0), s
     ahead = [e for e in eps if all(mean[e][0][k - 1] > mean[e][1][k - 1] for k in lengths)]
     lead = next((e for i, e in enumerate(eps) if all(x in ahead for x in eps[i:])), None)
     ks = f"{lengths[0]}–{lengths[-1]}" if len(lengths) > 2 else ", ".join(map(str, lengths))
-    parts.append(f"It releases more k-grams than DPSU-single at every k = {ks} from ε = {lead:g} on." if lead is not None
-                 else f"At none of these ε does it release more k-grams than DPSU-single at every k = {ks} from there on.")
+    parts.append(
+        f"It releases more k-grams than DPSU-single at every k = {ks} from ε = {lead:g} on."
+        if lead is not None
+        else f"At none of these ε does it release more k-grams than DPSU-single at every k = {ks} from there on."
+    )
     return EpsilonSweep(rows, " ".join(parts), seeds, {**st, "epsilons": eps, "lengths": list(lengths)}, n)
 
 
@@ -344,8 +452,18 @@ def users_equivalent_epsilon(epsilon: float, delta: float, n_users: int, paper_u
     return float(brentq(f, epsilon, hi, xtol=1e-10, rtol=1e-12))
 
 
-def users_hypothesis_reason(real_rows: list, synthetic_rows: list, *, n_real: int, n_synthetic: int, real_profile: dict,
-                            synthetic_profile: dict, K: int = 10, lengths=(2, 3, 4), k_volume: int = 4) -> str:
+def users_hypothesis_reason(
+    real_rows: list,
+    synthetic_rows: list,
+    *,
+    n_real: int,
+    n_synthetic: int,
+    real_profile: dict,
+    synthetic_profile: dict,
+    K: int = 10,
+    lengths=(2, 3, 4),
+    k_volume: int = 4,
+) -> str:
     """Is the gap between our synthetic corpus and 003 Table 4 the number of users? Tested with real text, in words.
 
     ``real_rows`` / ``synthetic_rows``: :func:`compare_table4` rows ("<mechanism>, k = <k>") on the real chat and on
@@ -353,6 +471,7 @@ def users_hypothesis_reason(real_rows: list, synthetic_rows: list, *, n_real: in
     :class:`dpcore.text.TextProfile` summaries at the *same* number of people — dicts with ``shared`` (K → per-length
     counts, k = 1…) and ``distinct_mean`` / ``distinct_median`` (per length).
     """
+
     def sizes(rows, name):
         here = {r["quantity"]: r["here"] for r in rows}
         return [here[f"{name}, k = {k}"] for k in range(1, TABLE4_SETTINGS["max_length"] + 1)]
@@ -368,25 +487,34 @@ def users_hypothesis_reason(real_rows: list, synthetic_rows: list, *, n_real: in
     synth_ahead = [k for k in range(2, len(sd) + 1) if sd[k - 1] > ss[k - 1]]
     if synth_behind:
         verdict = "refuted" if real_ahead else "not tested by this pair of corpora"
-        shape = (f"Not the number of users alone ({verdict}): the real chat's {n_real:,} people — "
-                 f"{n_synthetic / n_real:.0f}× fewer than the synthetic corpus's {n_synthetic:,} users — show DPNE "
-                 f"ahead of DPSU-single at k = {_ranges(real_ahead) or 'no length'} at Table 4's settings, while on "
-                 f"the synthetic text DPSU-single keeps up with or leads DPNE at k = {_ranges(synth_behind)} (003: "
-                 "DPNE ahead at every k ≥ 5).")
+        shape = (
+            f"Not the number of users alone ({verdict}): the real chat's {n_real:,} people — "
+            f"{n_synthetic / n_real:.0f}× fewer than the synthetic corpus's {n_synthetic:,} users — show DPNE "
+            f"ahead of DPSU-single at k = {_ranges(real_ahead) or 'no length'} at Table 4's settings, while on "
+            f"the synthetic text DPSU-single keeps up with or leads DPNE at k = {_ranges(synth_behind)} (003: "
+            "DPNE ahead at every k ≥ 5)."
+        )
     else:  # both corpora show the shape: it needs neither Reddit's users nor the synthetic corpus's
         verdict = "both show the shape"
-        shape = (f"Not the number of users: the real chat's {n_real:,} people and the synthetic corpus's "
-                 f"{n_synthetic:,} users ({n_synthetic / n_real:.0f}× more) both show DPNE ahead of DPSU-single at "
-                 f"Table 4's settings — at k = {_ranges(real_ahead) or 'no length'} on the chat, at k = "
-                 f"{_ranges(synth_ahead) or 'no length'} on the synthetic text (003: DPNE ahead at every k ≥ 5).")
-    return (shape + " At the same "
-            "number of people the chat has " + ", ".join(f"{r:.1f}×" for r in ratios) + f" the synthetic text's "
-            f"{ks}-grams used by ≥ {K} people, and a chat person holds {rp['distinct_mean'][i]:,.0f} distinct "
-            f"{k_volume}-grams (median {rp['distinct_median'][i]:,.0f}) against {sp['distinct_mean'][i]:,.0f} "
-            f"({sp['distinct_median'][i]:,.0f}): DPSU-single spreads a prolific writer's weight over a random Δ0 of "
-            f"them, while DPNE's pruning gathers it on the phrases many people share."
-            + (" The synthetic text has too few of those, and too few prolific writers, for the paper's shape."
-               if verdict == "refuted" and min(ratios) > 1 and rp["distinct_mean"][i] > sp["distinct_mean"][i] else ""))
+        shape = (
+            f"Not the number of users: the real chat's {n_real:,} people and the synthetic corpus's "
+            f"{n_synthetic:,} users ({n_synthetic / n_real:.0f}× more) both show DPNE ahead of DPSU-single at "
+            f"Table 4's settings — at k = {_ranges(real_ahead) or 'no length'} on the chat, at k = "
+            f"{_ranges(synth_ahead) or 'no length'} on the synthetic text (003: DPNE ahead at every k ≥ 5)."
+        )
+    return (
+        shape + " At the same "
+        "number of people the chat has " + ", ".join(f"{r:.1f}×" for r in ratios) + f" the synthetic text's "
+        f"{ks}-grams used by ≥ {K} people, and a chat person holds {rp['distinct_mean'][i]:,.0f} distinct "
+        f"{k_volume}-grams (median {rp['distinct_median'][i]:,.0f}) against {sp['distinct_mean'][i]:,.0f} "
+        f"({sp['distinct_median'][i]:,.0f}): DPSU-single spreads a prolific writer's weight over a random Δ0 of "
+        f"them, while DPNE's pruning gathers it on the phrases many people share."
+        + (
+            " The synthetic text has too few of those, and too few prolific writers, for the paper's shape."
+            if verdict == "refuted" and min(ratios) > 1 and rp["distinct_mean"][i] > sp["distinct_mean"][i]
+            else ""
+        )
+    )
 
 
 def compare_table4_at_paper_users(index, *, seeds: int = 1, paper_users: int = REDDIT_USERS) -> Comparison:
@@ -409,17 +537,28 @@ def compare_table4_at_paper_users(index, *, seeds: int = 1, paper_users: int = R
     T = TABLE4_SETTINGS["max_length"]
     rows = _table4_size_rows(sizes)
     for K in Ks:
-        rows += [{"quantity": f"DPNE coverage of {k}-grams used by ≥ {K} users", "paper": 0.90 if (K == K_scaled and k in (6, 7, 8)) else None,
-                  "here": float(cover[K][k - 1])} for k in range(1, T + 1)]
+        rows += [
+            {
+                "quantity": f"DPNE coverage of {k}-grams used by ≥ {K} users",
+                "paper": 0.90 if (K == K_scaled and k in (6, 7, 8)) else None,
+                "here": float(cover[K][k - 1]),
+            }
+            for k in range(1, T + 1)
+        ]
     lose_ae, lose_s = _table4_shape(sizes)
     ok = not lose_ae and not lose_s
     d, s1 = sizes["DPNE"], sizes["DPSU-single"]
-    head = (f"At the noise of {paper_users:,} users (ε = {eps:.3g} on our {n:,}: σ × {n / paper_users:.3g}, "
-            f"{seeds} seed{'s' if seeds > 1 else ''})")
-    verdict = (head + (": shape reproduced" if ok else ": shape partly reproduced — " + _lost(lose_ae, lose_s))
-               + f". 6-grams DPNE {_fmt(d[5])} vs DPSU-single {_fmt(s1[5])}; DPNE covers {cover[K_scaled][5]:.0%} of the "
-               f"6-grams used by ≥ {K_scaled} users (≈ 100 users at that scale; paper ~90 %) and {cover[100][5]:.0%} "
-               f"of those used by ≥ 100.")
+    head = (
+        f"At the noise of {paper_users:,} users (ε = {eps:.3g} on our {n:,}: σ × {n / paper_users:.3g}, "
+        f"{seeds} seed{'s' if seeds > 1 else ''})"
+    )
+    verdict = (
+        head
+        + (": shape reproduced" if ok else ": shape partly reproduced — " + _lost(lose_ae, lose_s))
+        + f". 6-grams DPNE {_fmt(d[5])} vs DPSU-single {_fmt(s1[5])}; DPNE covers {cover[K_scaled][5]:.0%} of the "
+        f"6-grams used by ≥ {K_scaled} users (≈ 100 users at that scale; paper ~90 %) and {cover[100][5]:.0%} "
+        f"of those used by ≥ 100."
+    )
     return Comparison(TABLE4, rows, ok, verdict, seeds, settings)
 
 
@@ -431,23 +570,30 @@ def table4_chain_reason(chain_rows: list, *, K: int = 100) -> str:
     r1, r2 = by_k.get(1), by_k[2]
     short = [r for r in (r1, r2) if r is not None]
     longer = [by_k[k] for k in sorted(by_k) if k >= 3]
-    text = ("Measured on one DPNE run: DPNE splits its budget over the T lengths, so its thresholds are above "
-            "DPSU-single's, which spends the whole budget on one length ("
-            + " and ".join(f"ρ_{r['k']} = {r['threshold_dpne']:.3g}" for r in short)
-            + f" against {r2['threshold_single']:.3g}), and at k ≤ 2 pruning hardly helps (median gain "
-            f"{r2['gain']:.2g}× at k = 2): it releases "
-            + " and ".join(f"{r['released']:.0%} of the {r['popular']:,} {'words' if r['k'] == 1 else 'bigrams'}"
-                           for r in short)
-            + f" used by ≥ {K} users.")
+    text = (
+        "Measured on one DPNE run: DPNE splits its budget over the T lengths, so its thresholds are above "
+        "DPSU-single's, which spends the whole budget on one length ("
+        + " and ".join(f"ρ_{r['k']} = {r['threshold_dpne']:.3g}" for r in short)
+        + f" against {r2['threshold_single']:.3g}), and at k ≤ 2 pruning hardly helps (median gain "
+        f"{r2['gain']:.2g}× at k = 2): it releases "
+        + " and ".join(
+            f"{r['released']:.0%} of the {r['popular']:,} {'words' if r['k'] == 1 else 'bigrams'}" for r in short
+        )
+        + f" used by ≥ {K} users."
+    )
     if longer:
         valid = ", ".join(f"{r['valid']:.0%}" for r in longer)
-        text += (f" A k-gram is a candidate only when its (k−1)-gram halves were released, so the loss compounds: "
-                 f"{valid} of the popular k-grams are candidates for k = 3…{longer[-1]['k']}.")
+        text += (
+            f" A k-gram is a candidate only when its (k−1)-gram halves were released, so the loss compounds: "
+            f"{valid} of the popular k-grams are candidates for k = 3…{longer[-1]['k']}."
+        )
         gains = [r["gain"] for r in longer if np.isfinite(r["gain"])]
         passed = [r["released"] / r["valid"] for r in longer if r["valid"] > 0]
         if gains and passed:
-            text += (f" The candidates themselves pass: pruning raises their expected count {min(gains):.2g}–"
-                     f"{max(gains):.2g}×, and DPNE releases {min(passed):.0%}–{max(passed):.0%} of the popular ones.")
+            text += (
+                f" The candidates themselves pass: pruning raises their expected count {min(gains):.2g}–"
+                f"{max(gains):.2g}×, and DPNE releases {min(passed):.0%}–{max(passed):.0%} of the popular ones."
+            )
     return text
 
 
@@ -457,16 +603,21 @@ def table4_volume_reason(rows: list, *, per_user_6grams: float, contribution_lim
     behind = [r["k"] for r in rows if r["k"] >= 5 and not r["DPNE"] > r["DPSU-single"]]
     ratio_paper = TABLE2_REDDIT.values["Reddit"][5] / TABLE4_SETTINGS["contribution_limit"]
     pairs = ", ".join(f"{_fmt(r['DPNE'])} vs {_fmt(r['DPSU-single'])}" for r in rows if r["k"] >= 5)
-    text = (f"At Δ0 = {contribution_limit} our users hold {per_user_6grams / contribution_limit:.2g}× Δ0 distinct "
-            f"6-grams on average, as Reddit's hold {ratio_paper:.2g}× Δ0 = {TABLE4_SETTINGS['contribution_limit']}. ")
+    text = (
+        f"At Δ0 = {contribution_limit} our users hold {per_user_6grams / contribution_limit:.2g}× Δ0 distinct "
+        f"6-grams on average, as Reddit's hold {ratio_paper:.2g}× Δ0 = {TABLE4_SETTINGS['contribution_limit']}. "
+    )
     if behind:
-        return text + (f"DPNE is still behind DPSU-single at k = {', '.join(map(str, behind))} (k = 5…9: {pairs}; one "
-                       "seed): the volume per user alone does not explain the difference.")
+        return text + (
+            f"DPNE is still behind DPSU-single at k = {', '.join(map(str, behind))} (k = 5…9: {pairs}; one "
+            "seed): the volume per user alone does not explain the difference."
+        )
     return text + f"DPNE is then ahead of DPSU-single at every k ≥ 5 ({pairs}; one seed)."
 
 
-def compare_bayesian_fig1(counts, *, seeds: int = 5, repetitions: int = 10, delta: float = 1e-5,
-                          strict: tuple | None = None) -> Comparison:
+def compare_bayesian_fig1(
+    counts, *, seeds: int = 5, repetitions: int = 10, delta: float = 1e-5, strict: tuple | None = None
+) -> Comparison:
     """000 Fig. 1 at ε = 0.1: mean KL of BayesianDP and Laplace (over ``seeds`` × ``repetitions`` draws)
     and the relative reduction. ``counts``: :class:`dpcore.text.NgramCounts` (unigrams for the done-when check).
     Shape: BayesianDP's KL below Laplace's (the paper reports up to 85 % less).
@@ -483,33 +634,48 @@ def compare_bayesian_fig1(counts, *, seeds: int = 5, repetitions: int = 10, delt
     extra = {} if strict is None else {"max_items": int(strict[0]), "max_users": int(strict[1])}
     kl = {m: [] for m in mechs}
     for s in range(seeds):
-        table = kl_vs_epsilon(counts, epsilons=[FIG1_SETTINGS["epsilon"]], delta=delta, repetitions=repetitions, rng=s,
-                              mechanisms=mechs, **extra)
+        table = kl_vs_epsilon(
+            counts,
+            epsilons=[FIG1_SETTINGS["epsilon"]],
+            delta=delta,
+            repetitions=repetitions,
+            rng=s,
+            mechanisms=mechs,
+            **extra,
+        )
         summ = summarise(table, "epsilon")
         for m in kl:
             kl[m].append(float(np.mean(summ[m].mean)))
     mean = {m: float(np.mean(v)) for m, v in kl.items()}
     b, lap = mean[BAYESIAN], mean[LAPLACE]
     red = 1 - b / lap if lap > 0 else float("nan")
-    rows = [{"quantity": "KL, BayesianDP", "paper": None, "here": b},
-            {"quantity": "KL, Laplace", "paper": None, "here": lap},
-            {"quantity": "KL reduction vs Laplace", "paper": 0.85, "here": red}]
+    rows = [
+        {"quantity": "KL, BayesianDP", "paper": None, "here": b},
+        {"quantity": "KL, Laplace", "paper": None, "here": lap},
+        {"quantity": "KL reduction vs Laplace", "paper": 0.85, "here": red},
+    ]
     ok = b < lap
 
     def relation(r: float) -> str:
         return f"{r:.0%} below" if r >= 0 else f"{-r:.0%} above"  # never "−15 % below"
 
-    verdict = (f"Shape {'reproduced' if ok else 'not reproduced'}: BayesianDP's KL is {relation(red)} Laplace's at "
-               f"ε = 0.1 ({b:.3g} vs {lap:.3g}; paper: up to 85 % below).")
+    verdict = (
+        f"Shape {'reproduced' if ok else 'not reproduced'}: BayesianDP's KL is {relation(red)} Laplace's at "
+        f"ε = 0.1 ({b:.3g} vs {lap:.3g}; paper: up to 85 % below)."
+    )
     settings = dict(FIG1_SETTINGS)
     if strict is not None:
         bs = mean[BAYESIAN_STRICT]
         red_s = 1 - bs / lap if lap > 0 else float("nan")
-        rows += [{"quantity": "KL, BayesianDP strict (DP)", "paper": None, "here": bs},
-                 {"quantity": "KL reduction vs Laplace, strict", "paper": None, "here": red_s},
-                 {"quantity": "KL, public baseline", "paper": None, "here": mean[PUBLIC]}]
-        verdict += (f" Our strict variant, (ε, δ)-DP with L = {extra['max_items']} and N_max = {extra['max_users']:,}, "
-                    f"is {relation(red_s)} Laplace's ({bs:.3g}).")
+        rows += [
+            {"quantity": "KL, BayesianDP strict (DP)", "paper": None, "here": bs},
+            {"quantity": "KL reduction vs Laplace, strict", "paper": None, "here": red_s},
+            {"quantity": "KL, public baseline", "paper": None, "here": mean[PUBLIC]},
+        ]
+        verdict += (
+            f" Our strict variant, (ε, δ)-DP with L = {extra['max_items']} and N_max = {extra['max_users']:,}, "
+            f"is {relation(red_s)} Laplace's ({bs:.3g})."
+        )
         settings.update(L=extra["max_items"], N_max=extra["max_users"])
     return Comparison(FIG1_BAYES, rows, ok, verdict, seeds, settings)
 
@@ -527,30 +693,42 @@ def compare_topicdp_fig52(matrix, *, delta_s: float, seeds: int = 5, repetitions
     w = np.asarray(matrix, dtype=float)
     l1 = {}
     for s in range(seeds):
-        errs = tdp.release_errors(w, epsilon=TOPICDP_SETTINGS["epsilon"], delta=TOPICDP_SETTINGS["delta"],
-                                  sensitivity=delta_s, repetitions=repetitions, rng=s)
+        errs = tdp.release_errors(
+            w,
+            epsilon=TOPICDP_SETTINGS["epsilon"],
+            delta=TOPICDP_SETTINGS["delta"],
+            sensitivity=delta_s,
+            repetitions=repetitions,
+            rng=s,
+        )
         for name, e in errs.items():
             l1.setdefault(name, []).append(float(np.mean(e["l1"])))
     mean = {k: float(np.mean(v)) for k, v in l1.items()}
     hi = {"TopicDP": 0.8954, "MVG": 77.1487}
-    rows = [{"quantity": f"L1 at {w.shape[0]} × {w.shape[1]}, {k}", "paper": hi.get(k), "here": v} for k, v in mean.items()]
+    rows = [
+        {"quantity": f"L1 at {w.shape[0]} × {w.shape[1]}, {k}", "paper": hi.get(k), "here": v} for k, v in mean.items()
+    ]
     ok = mean.get("TopicDP", np.inf) < min(mean.get("MVG", np.inf), mean.get("Laplace", np.inf))
     ceiling = 2 * w.shape[0]
     ours = "".join(f", {k} {mean[k]:.3g}" for k in ("TopicDP corrected", "TopicDP strict") if k in mean)
-    verdict = (f"Shape {'reproduced' if ok else 'not reproduced'}: L1 TopicDP {mean.get('TopicDP', float('nan')):.3g}, "
-               f"MVG {mean.get('MVG', float('nan')):.3g}, Laplace {mean.get('Laplace', float('nan')):.3g}{ours} "
-               f"(paper at 10 × 10: 0.895 vs 77.1; the largest possible L1 of {w.shape[0]} clipped rows is {ceiling}).")
+    verdict = (
+        f"Shape {'reproduced' if ok else 'not reproduced'}: L1 TopicDP {mean.get('TopicDP', float('nan')):.3g}, "
+        f"MVG {mean.get('MVG', float('nan')):.3g}, Laplace {mean.get('Laplace', float('nan')):.3g}{ours} "
+        f"(paper at 10 × 10: 0.895 vs 77.1; the largest possible L1 of {w.shape[0]} clipped rows is {ceiling})."
+    )
     if not ok:
         st = TOPICDP_SETTINGS
         m, n = w.shape
         thesis = tdp.topicdp_sigma(epsilon=st["epsilon"], delta=st["delta"], sensitivity=delta_s, m=m, n=n)
         strict = tdp.strict_topicdp_sigma(epsilon=st["epsilon"], delta=st["delta"], m=m)
         low = min(mean.values()) / ceiling
-        verdict += (f" Measured reason: every mechanism's noise swamps the table — all L1 are at least {low:.0%} of the "
-                    f"ceiling {ceiling}. The sampled Δ_s = {delta_s:.3g} is not small (the global bound is √(2m) = "
-                    f"{math.sqrt(2 * m):.3g}), and the thesis's split of ε over the {m}·{n} entries makes its σ = "
-                    f"{thesis:,.4g} {thesis / strict:,.0f}× strict TopicDP's; even strict TopicDP's σ = {strict:.3g} is "
-                    f"{strict * n:,.0f}× an average entry (1/n).")
+        verdict += (
+            f" Measured reason: every mechanism's noise swamps the table — all L1 are at least {low:.0%} of the "
+            f"ceiling {ceiling}. The sampled Δ_s = {delta_s:.3g} is not small (the global bound is √(2m) = "
+            f"{math.sqrt(2 * m):.3g}), and the thesis's split of ε over the {m}·{n} entries makes its σ = "
+            f"{thesis:,.4g} {thesis / strict:,.0f}× strict TopicDP's; even strict TopicDP's σ = {strict:.3g} is "
+            f"{strict * n:,.0f}× an average entry (1/n)."
+        )
     return Comparison(FIG52_TOPICDP, rows, ok, verdict, seeds, dict(TOPICDP_SETTINGS, delta_s=delta_s))
 
 
@@ -568,12 +746,15 @@ def compare_lecture_001() -> Comparison:
     b = laplace_scale(epsilon=s["epsilon"], sensitivity=s["sensitivity"])
     debts = {d.removed: d for d in bank_debt_neighbours(BANK_DEBTS, epsilon=s["epsilon"], scale=1.0)}
     city = city_example(epsilon=s["epsilon"])
-    here = {"Laplace scale b for ε = 1 on a counting query (Δ = 1)": b,
-            "total debt y_true(D)": debts["Alice"].total,
-            "y_true(D without Alice)": debts["Alice"].neighbour_total,
-            "y_true(D without Bob)": debts["Bob"].neighbour_total,
-            "members' mean latitude": city.centre[0], "members' mean longitude": city.centre[1],
-            "closest city to the members' mean": city.cities[int(np.argmax(city.utilities[0]))]}
+    here = {
+        "Laplace scale b for ε = 1 on a counting query (Δ = 1)": b,
+        "total debt y_true(D)": debts["Alice"].total,
+        "y_true(D without Alice)": debts["Alice"].neighbour_total,
+        "y_true(D without Bob)": debts["Bob"].neighbour_total,
+        "members' mean latitude": city.centre[0],
+        "members' mean longitude": city.centre[1],
+        "closest city to the members' mean": city.cities[int(np.argmax(city.utilities[0]))],
+    }
     rows = [{"quantity": q, "paper": v, "here": here[q]} for q, v in LECTURE_001.values.items()]
 
     def same(a, b):
@@ -581,12 +762,18 @@ def compare_lecture_001() -> Comparison:
 
     off = [r for r in rows if not same(r["paper"], r["here"])]
     ok = not off
-    verdict = ("Reproduced: every worked number of the lecture." if ok else
-               f"Reproduced {len(rows) - len(off)} of {len(rows)}; not reproduced: "
-               + "; ".join(f"{r['quantity']} (lecture {r['paper']:g}, here {r['here']:.4g})" for r in off) + ".")
+    verdict = (
+        "Reproduced: every worked number of the lecture."
+        if ok
+        else f"Reproduced {len(rows) - len(off)} of {len(rows)}; not reproduced: "
+        + "; ".join(f"{r['quantity']} (lecture {r['paper']:g}, here {r['here']:.4g})" for r in off)
+        + "."
+    )
     closest = here["closest city to the members' mean"]
     if any(r["quantity"].startswith("members' mean") for r in off):
-        verdict += (" The four members' coordinates on the slide average to "
-                    f"({city.centre[0]:.4g}, {city.centre[1]:.4g}); the slide's mean is not their average, "
-                    f"and {closest} is the closest city either way.")
+        verdict += (
+            " The four members' coordinates on the slide average to "
+            f"({city.centre[0]:.4g}, {city.centre[1]:.4g}); the slide's mean is not their average, "
+            f"and {closest} is the closest city either way."
+        )
     return Comparison(LECTURE_001, rows, ok, verdict, 0, dict(s))

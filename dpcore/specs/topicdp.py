@@ -32,7 +32,13 @@ import numpy as np
 
 from ..topicdp.model import LDA_ENGINES, LdaSettings, default_lda_engine, document_term_data
 from ..topicdp.fitting import fit_topic_model, topic_keyword_matrix
-from ..topicdp.sampler import SamplerSettings, load_sensitivity_draws, load_topic_model, save_topic_model, sensitivity_sampler_size
+from ..topicdp.sampler import (
+    SamplerSettings,
+    load_sensitivity_draws,
+    load_topic_model,
+    save_topic_model,
+    sensitivity_sampler_size,
+)
 from ..topicdp.experiments import release_all, release_error_table
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
 from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS

@@ -139,6 +139,7 @@ MAX_EPSILON = 20.0
 # E-step: every user's contribution, given the released state (not privacy-critical)
 # --------------------------------------------------------------------------------------------------
 
+
 def _kernel():
     """dpcore.topicdp._vips_kernel if numba is installed and ``DPCORE_VB_KERNEL`` is not ``"numpy"``; else None."""
     return optional_kernel("dpcore.topicdp._vips_kernel", env="DPCORE_VB_KERNEL")
@@ -195,14 +196,24 @@ def person_contributions(pc: PersonCounts, released_lambda: np.ndarray) -> np.nd
     if kernel is None:
         return _person_word_statistics_numpy(pc, exp_beta)
     x = pc.counts
-    return kernel.person_word_statistics(x.indptr, x.indices, x.data, pc.entry_pw, pc.n_pairs,
-                                         np.ascontiguousarray(exp_beta.T), 1.0 / lam.shape[0], GAMMA_START,
-                                         DOC_ITERATIONS, DOC_TOLERANCE)
+    return kernel.person_word_statistics(
+        x.indptr,
+        x.indices,
+        x.data,
+        pc.entry_pw,
+        pc.n_pairs,
+        np.ascontiguousarray(exp_beta.T),
+        1.0 / lam.shape[0],
+        GAMMA_START,
+        DOC_ITERATIONS,
+        DOC_TOLERANCE,
+    )
 
 
 # --------------------------------------------------------------------------------------------------
 # THE PRIVACY-CRITICAL LINES: per-user clip, sum, Gaussian noise (module docstring: the proof)
 # --------------------------------------------------------------------------------------------------
+
 
 def _user_norms(contrib: np.ndarray, pc: PersonCounts) -> np.ndarray:
     """‖S_u‖_F of every user (0 for a user without a vocabulary word)."""
@@ -251,8 +262,9 @@ def _start_statistics(pc: PersonCounts, start: VipsStart, clip_norm: float | Non
     return out
 
 
-def _fit(pc: PersonCounts, start, *, iterations: int, clip_norm: float | None, sigma: float,
-         rng: np.random.Generator | None) -> np.ndarray:
+def _fit(
+    pc: PersonCounts, start, *, iterations: int, clip_norm: float | None, sigma: float, rng: np.random.Generator | None
+) -> np.ndarray:
     """λ_J after J iterations of: E-step from the released λ, clipped sum, noise (σ > 0), M-step. ``start`` is a
     :class:`VipsStart` (its first statistics are cached, :func:`_start_statistics`) or a positive K × V array."""
     lam = start.lam if isinstance(start, VipsStart) else start
@@ -271,6 +283,7 @@ def _fit(pc: PersonCounts, start, *, iterations: int, clip_norm: float | None, s
 # --------------------------------------------------------------------------------------------------
 # Accounting: J Gaussian mechanisms with noise multiplier σ/B, dp_accounting's PLD accountant
 # --------------------------------------------------------------------------------------------------
+
 
 def _pld_epsilon(noise_multiplier: float, delta: float, iterations: int) -> float:
     import dp_accounting
@@ -352,6 +365,7 @@ def vips_sigma(*, epsilon, delta, iterations, clip_norm=1.0) -> float:
 # The start λ₀: seeded, or a fit on public data (never the private corpus)
 # --------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, eq=False)
 class VipsStart:
     """The start λ₀ (K × V, positive) of VIPS-LDA's first E-step and where it comes from.
@@ -387,8 +401,9 @@ def seeded_start(vocabulary, *, n_topics: int = 10, init_seed: int = 0) -> VipsS
     return VipsStart(lam=lam, words=vocab.words, source=f"seeded random (init_seed={init_seed})")
 
 
-def public_start(public, *, vocabulary, n_topics: int = 10, iterations: int = PUBLIC_START_ITERATIONS,
-                 init_seed: int = 0) -> VipsStart:
+def public_start(
+    public, *, vocabulary, n_topics: int = 10, iterations: int = PUBLIC_START_ITERATIONS, init_seed: int = 0
+) -> VipsStart:
     """λ₀ = the non-private fit of the same model on a *public* corpus (the same E- and M-steps, no clip,
     no noise, ``iterations`` passes from :func:`seeded_start`). Costs the private users nothing: it
     reads no private data (the caller vouches that ``public`` is public, as for :func:`public_vocabulary`).
@@ -403,13 +418,18 @@ def public_start(public, *, vocabulary, n_topics: int = 10, iterations: int = PU
     pc = _counts_over(public, _as_vocabulary(vocabulary), "public")
     lam = _fit(pc, seed.lam, iterations=iterations, clip_norm=None, sigma=0.0, rng=None)
     name = public.name if isinstance(public, Corpus) else "public counts"
-    return VipsStart(lam=lam, words=seed.words, source=f"a fit on the public corpus '{name}' ({pc.n_users} people)",
-                     source_hash=pc.corpus_hash)
+    return VipsStart(
+        lam=lam,
+        words=seed.words,
+        source=f"a fit on the public corpus '{name}' ({pc.n_users} people)",
+        source_hash=pc.corpus_hash,
+    )
 
 
 # --------------------------------------------------------------------------------------------------
 # The release
 # --------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, eq=False)
 class VipsRelease:
@@ -448,8 +468,7 @@ class VipsRelease:
     def topic_model(self) -> TopicModel:
         """The release as a :class:`dpcore.topicdp.TopicModel` (for :func:`dpcore.topic_keyword_matrix`)."""
         settings = LdaSettings(engine="vb", n_topics=self.n_topics, max_iter=self.iterations)
-        return TopicModel(topic_word=self.topic_word, prevalence=self.prevalence, words=self.words,
-                          settings=settings)
+        return TopicModel(topic_word=self.topic_word, prevalence=self.prevalence, words=self.words, settings=settings)
 
     def keywords(self, topic: int, n: int = 10) -> tuple[str, ...]:
         """Topic ``topic``'s n most probable words (post-processing of the release)."""
@@ -458,24 +477,33 @@ class VipsRelease:
         return tuple(self.words[i] for i in np.argsort(-self.topic_word[topic], kind="stable")[:n])
 
 
-def vips_guarantee(epsilon: float, delta: float, *, iterations: int, clip_norm: float, vocabulary_source: str,
-                   start_source: str) -> Guarantee:
+def vips_guarantee(
+    epsilon: float, delta: float, *, iterations: int, clip_norm: float, vocabulary_source: str, start_source: str
+) -> Guarantee:
     """(ε, δ)-DP per user for the whole matrix: topics and keywords chosen from it are post-processing."""
     factor = f"e^ε ≈ {math.exp(epsilon):.3g}" if epsilon <= 50 else "e^ε"
-    promise = (f"Adding or removing one user's text (all of their documents) changes the probability of any "
-               f"released topic–word matrix by at most a factor {factor}, except with probability δ = {delta:g}. "
-               f"Each of the {iterations} iteration{'s' if iterations > 1 else ''} clips every user's expected "
-               f"counts to ℓ2 norm {clip_norm:g} before Gaussian noise; the PLD accountant composes them. The "
-               f"vocabulary ({vocabulary_source}) and the start ({start_source}) read no private data.")
-    return approximate_dp(epsilon, delta, promise=promise, scope=(
-        "for the whole topic–word matrix: topics and keywords chosen from it are post-processing"))
+    promise = (
+        f"Adding or removing one user's text (all of their documents) changes the probability of any "
+        f"released topic–word matrix by at most a factor {factor}, except with probability δ = {delta:g}. "
+        f"Each of the {iterations} iteration{'s' if iterations > 1 else ''} clips every user's expected "
+        f"counts to ℓ2 norm {clip_norm:g} before Gaussian noise; the PLD accountant composes them. The "
+        f"vocabulary ({vocabulary_source}) and the start ({start_source}) read no private data."
+    )
+    return approximate_dp(
+        epsilon,
+        delta,
+        promise=promise,
+        scope=("for the whole topic–word matrix: topics and keywords chosen from it are post-processing"),
+    )
 
 
 def _counts_over(corpus, vocab: VipsVocabulary, name: str) -> PersonCounts:
     if isinstance(corpus, PersonCounts):
         if corpus.words != vocab.words:
-            raise ValueError(f"{name} (PersonCounts) must be counted over the given vocabulary: build it with "
-                             "person_counts(corpus, vocabulary)")
+            raise ValueError(
+                f"{name} (PersonCounts) must be counted over the given vocabulary: build it with "
+                "person_counts(corpus, vocabulary)"
+            )
         return corpus
     if isinstance(corpus, Corpus):
         return person_counts(corpus, vocab)
@@ -489,15 +517,20 @@ def _prepare(corpus, vocabulary, start, n_topics: int) -> tuple[PersonCounts, Vi
     if start is None:
         start = seeded_start(vocab, n_topics=n_topics)
     if not isinstance(start, VipsStart):
-        raise TypeError(f"start must be a VipsStart (seeded_start or public_start) or None, got "
-                        f"start={type(start).__name__}")
+        raise TypeError(
+            f"start must be a VipsStart (seeded_start or public_start) or None, got start={type(start).__name__}"
+        )
     if start.words != vocab.words or start.n_topics != n_topics:
-        raise ValueError(f"start must be over the same vocabulary and n_topics={n_topics}, got "
-                         f"{start.n_topics} topics over {len(start.words)} words")
+        raise ValueError(
+            f"start must be over the same vocabulary and n_topics={n_topics}, got "
+            f"{start.n_topics} topics over {len(start.words)} words"
+        )
     for what, h in (("vocabulary", vocab.source_hash), ("start", start.source_hash)):
         if h and h == pc.corpus_hash:
-            raise ValueError(f"{what} was built from the corpus being trained on: it must come from public data "
-                             "(e.g. load_real_corpus('chat', which='public'))")
+            raise ValueError(
+                f"{what} was built from the corpus being trained on: it must come from public data "
+                "(e.g. load_real_corpus('chat', which='public'))"
+            )
     return pc, vocab, start
 
 
@@ -506,8 +539,18 @@ def _release(lam: np.ndarray, **fields) -> VipsRelease:
     return VipsRelease(topic_word=lam / prevalence[:, None], prevalence=prevalence, **fields)
 
 
-def vips_lda(corpus, *, n_topics: int = 10, epsilon, delta, clip_norm=DEFAULT_CLIP_NORM,
-             iterations: int = DEFAULT_ITERATIONS, rng, vocabulary, start: VipsStart | None = None) -> VipsRelease:
+def vips_lda(
+    corpus,
+    *,
+    n_topics: int = 10,
+    epsilon,
+    delta,
+    clip_norm=DEFAULT_CLIP_NORM,
+    iterations: int = DEFAULT_ITERATIONS,
+    rng,
+    vocabulary,
+    start: VipsStart | None = None,
+) -> VipsRelease:
     """VIPS-LDA (module docstring): J iterations of batch variational Bayes with each user's
     sufficient statistics clipped to ℓ2 norm B and Gaussian noise on their sum; (ε, δ)-DP per user.
 
@@ -535,15 +578,33 @@ def vips_lda(corpus, *, n_topics: int = 10, epsilon, delta, clip_norm=DEFAULT_CL
     pc, vocab, start = _prepare(corpus, vocabulary, start, n_topics)
     sigma = vips_sigma(epsilon=epsilon, delta=delta, iterations=iterations, clip_norm=clip_norm)
     lam = _fit(pc, start, iterations=iterations, clip_norm=clip_norm, sigma=sigma, rng=rng)
-    guarantee = vips_guarantee(epsilon, delta, iterations=iterations, clip_norm=clip_norm,
-                               vocabulary_source=vocab.source, start_source=start.source)
-    return _release(lam, words=vocab.words, sigma=sigma, clip_norm=clip_norm, iterations=iterations,
-                    n_topics=n_topics, epsilon=epsilon, delta=delta, accountant=VIPS_ACCOUNTANT,
-                    vocabulary_source=vocab.source, start_source=start.source, guarantee=guarantee)
+    guarantee = vips_guarantee(
+        epsilon,
+        delta,
+        iterations=iterations,
+        clip_norm=clip_norm,
+        vocabulary_source=vocab.source,
+        start_source=start.source,
+    )
+    return _release(
+        lam,
+        words=vocab.words,
+        sigma=sigma,
+        clip_norm=clip_norm,
+        iterations=iterations,
+        n_topics=n_topics,
+        epsilon=epsilon,
+        delta=delta,
+        accountant=VIPS_ACCOUNTANT,
+        vocabulary_source=vocab.source,
+        start_source=start.source,
+        guarantee=guarantee,
+    )
 
 
-def vips_reference_fit(corpus, *, n_topics: int = 10, iterations: int = REFERENCE_ITERATIONS, vocabulary,
-                       start: VipsStart | None = None) -> VipsRelease:
+def vips_reference_fit(
+    corpus, *, n_topics: int = 10, iterations: int = REFERENCE_ITERATIONS, vocabulary, start: VipsStart | None = None
+) -> VipsRelease:
     """The non-private fit of the same model: the same vocabulary, start and E- and M-steps with no clip
     and no noise, run to convergence (``iterations``; 50 and 100 passes differ by L1 0.3 on the chat
     corpus' 10 × 10 table). What :func:`vips_lda`'s errors are measured against. Not private."""
@@ -551,8 +612,20 @@ def vips_reference_fit(corpus, *, n_topics: int = 10, iterations: int = REFERENC
     iterations = check_int("iterations", iterations, low=1, high=_MAX_ITERATIONS)
     pc, vocab, start = _prepare(corpus, vocabulary, start, n_topics)
     lam = _fit(pc, start, iterations=iterations, clip_norm=None, sigma=0.0, rng=None)
-    return _release(lam, words=vocab.words, sigma=0.0, clip_norm=None, iterations=iterations, n_topics=n_topics,
-                    epsilon=None, delta=None, accountant="none (not private)", vocabulary_source=vocab.source,
-                    start_source=start.source,
-                    guarantee=no_protection(promise="The non-private fit: the same model without clipping or "
-                                            "noise, computed from the private data itself."))
+    return _release(
+        lam,
+        words=vocab.words,
+        sigma=0.0,
+        clip_norm=None,
+        iterations=iterations,
+        n_topics=n_topics,
+        epsilon=None,
+        delta=None,
+        accountant="none (not private)",
+        vocabulary_source=vocab.source,
+        start_source=start.source,
+        guarantee=no_protection(
+            promise="The non-private fit: the same model without clipping or "
+            "noise, computed from the private data itself."
+        ),
+    )
