@@ -28,7 +28,7 @@ _dpne_accounting = importlib.import_module("dpcore.dpne.accounting")
 _dpne_evaluation = importlib.import_module("dpcore.dpne.evaluation")
 _dpne_release = importlib.import_module("dpcore.dpne.release")
 _gaussian = importlib.import_module("dpcore.mechanisms.gaussian")
-_paper = importlib.import_module("dpcore.lab.paper_results")
+_paper = importlib.import_module("dpcore.lab.paper_dpne")
 _profile = importlib.import_module("dpcore.text.profile")
 
 PAGE = "3_DP_ngram_extraction"
@@ -483,7 +483,7 @@ EXERCISES = (
             "ε = {eps:g} gives the large one, σ(ε, δ/2) = σ({eps:g}, δ/2)/{m:g}?"
         ),
         solve=_users_equivalent,
-        uses=("dpcore.lab.paper_results:users_equivalent_epsilon", "dpcore.mechanisms.gaussian:gaussian_sigma"),
+        uses=("dpcore.lab.paper_dpne:users_equivalent_epsilon", "dpcore.mechanisms.gaussian:gaussian_sigma"),
         hints=(
             "σ(ε, δ/2) falls as ε grows: find where it reaches σ({eps:g}, δ/2)/{m:g} (bisection works).",
             "The 'Paper vs here' section uses the same idea to run our 100,000 users at the noise of Reddit's 1.2 M.",
