@@ -35,10 +35,9 @@ from ..topicdp.fitting import fit_topic_model, topic_keyword_matrix
 from ..topicdp.sampler import (
     SamplerSettings,
     load_sensitivity_draws,
-    load_topic_model,
-    save_topic_model,
     sensitivity_sampler_size,
 )
+from ..topicdp.model_cache import load_topic_model, save_topic_model
 from ..topicdp.experiments import release_all, release_error_table
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
 from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS

@@ -1,7 +1,8 @@
 """Topic models with DP (thesis 004, SPEC §5; VIPS-LDA, issue 23).
 
 - :mod:`.model`, :mod:`.fitting`: LDA and the topic–keyword matrix (no noise);
-- :mod:`.sampler`: the sampled sensitivity Δ_s (random DP) and its shipped/disk caches;
+- :mod:`.sampler`: the sampled sensitivity Δ_s (random DP) and its shipped/disk caches; :mod:`.model_cache`: the
+  full-corpus model on disk;
 - :mod:`.mechanisms`: TopicDP (published, corrected, strict), matrix Laplace, MVG — privacy-critical;
 - :mod:`.vips`: VIPS-LDA (noise on LDA's sufficient statistics) — privacy-critical; :mod:`.vips_inputs`;
 - :mod:`.experiments`, :mod:`.vips_evaluation`, :mod:`.vips_comparison`, :mod:`.prompts`: evaluation.
@@ -46,9 +47,8 @@ from .sampler import (
     load_sensitivity_draws,
     extend_sensitivity_draws,
     sampled_sensitivity,
-    load_topic_model,
-    save_topic_model,
 )
+from .model_cache import load_topic_model, save_topic_model
 from .mechanisms import (
     TOPICDP_GUARANTEE,
     MATRIX_LAPLACE_GUARANTEE,

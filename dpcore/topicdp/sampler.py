@@ -59,7 +59,7 @@ from pathlib import Path
 import numpy as np
 from scipy.special import lambertw
 from .. import _cache_files
-from .model import DocumentTermData, LdaSettings, TopicModel
+from .model import DocumentTermData, LdaSettings
 from .fitting import _select, align_topics, fit_topic_word, released_matrix_distance
 from ..validation import check_int, check_real
 
@@ -76,8 +76,6 @@ __all__ = [
     "load_sensitivity_draws",
     "extend_sensitivity_draws",
     "sampled_sensitivity",
-    "load_topic_model",
-    "save_topic_model",
 ]
 
 
@@ -560,59 +558,3 @@ def sampled_sensitivity(
         data, n_pairs=size.h, lda=lda, sampler=sampler, cache_dir=cache_dir, progress=progress, workers=workers
     )
     return draws.sensitivity(gamma=gamma, m=m, n=n)
-
-
-# ---------------------------------------------------------------------------------------------
-# Full-corpus model cache (so that the page opens without a 15-second LDA fit)
-# ---------------------------------------------------------------------------------------------
-
-
-def _model_path(corpus_hash: str, lda: LdaSettings, cache_dir) -> Path:
-    d = Path(cache_dir) if cache_dir is not None else sensitivity_cache_dir()
-    key = hashlib.sha256(
-        json.dumps({"corpus": corpus_hash, "lda": lda.as_dict(), "format": 2}, sort_keys=True).encode()
-    ).hexdigest()
-    return d / f"model_{key[:20]}.json"
-
-
-def save_topic_model(model: TopicModel, *, cache_dir: str | os.PathLike | None = None) -> Path:
-    """Write a fitted full-corpus model as JSON next to the sampler results."""
-    path = _model_path(model.corpus_hash, model.settings, cache_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    payload = {
-        "corpus_hash": model.corpus_hash,
-        "lda": model.settings.as_dict(),
-        "words": list(model.words),
-        "prevalence": [float(f"{v:.8g}") for v in model.prevalence],
-        "topic_word": [[float(f"{v:.6g}") for v in row] for row in model.topic_word],
-    }
-    return _cache_files.write_json(path, payload)  # with its checksum, atomically
-
-
-def load_topic_model(
-    corpus_hash: str, *, lda: LdaSettings = LdaSettings(), cache_dir: str | os.PathLike | None = None
-) -> TopicModel | None:
-    """The stored full-corpus model for these settings, or None (a damaged or unchecked file of the writable
-    cache is not used, and the shipped copy is read instead when there is one)."""
-    for path in _read_candidates(_model_path(corpus_hash, lda, cache_dir), cache_dir):
-        p = _cache_files.read_json(path, trusted=_shipped(path))  # None: missing, damaged (deleted) or unchecked
-        if p is not None and p.get("corpus_hash") == corpus_hash and p.get("lda") == lda.as_dict():
-            try:
-                return _model_from_payload(p, corpus_hash, lda)
-            except (KeyError, TypeError, ValueError):
-                if not _shipped(path):
-                    _cache_files.discard(path)
-    return None
-
-
-def _model_from_payload(p: dict, corpus_hash: str, lda: LdaSettings) -> TopicModel:
-    tw = np.asarray(p["topic_word"], dtype=float)
-    if tw.ndim != 2 or len(p["words"]) != tw.shape[1] or not np.all(np.isfinite(tw)) or (tw < 0).any():
-        raise ValueError("not a topic-word matrix")
-    return TopicModel(
-        topic_word=tw / tw.sum(axis=1, keepdims=True),
-        prevalence=np.asarray(p["prevalence"]),
-        words=tuple(p["words"]),
-        settings=lda,
-        corpus_hash=corpus_hash,
-    )

@@ -27,6 +27,7 @@ _topic_model = importlib.import_module("dpcore.topicdp.model")
 _topic_model_fitting = importlib.import_module("dpcore.topicdp.fitting")
 _topic_prompts = importlib.import_module("dpcore.topicdp.prompts")
 _topicdp_sampler = importlib.import_module("dpcore.topicdp.sampler")
+_topicdp_models = importlib.import_module("dpcore.topicdp.model_cache")
 _topic_vips = importlib.import_module("dpcore.topicdp.vips_comparison")
 
 CHAT, CLASSROOM = "chat", "classroom"
@@ -119,7 +120,7 @@ def _prompt_inputs(private_hash: str, n_topics: int):
     priv = real_corpus("private")
     assert priv.content_hash == private_hash
     lda = LdaSettings(n_topics=n_topics)
-    model = _topicdp_sampler.load_topic_model(priv.content_hash, lda=lda)
+    model = _topicdp_models.load_topic_model(priv.content_hash, lda=lda)
     if model is None:  # no shipped fit for these settings: fit it (as the page does)
         model = _topic_model_fitting.fit_topic_model(_topic_model.document_term_data(priv, settings=lda), settings=lda)
     return model, _topic_prompts.prompt_documents(priv, model.words)
