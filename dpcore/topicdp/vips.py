@@ -12,9 +12,10 @@ scikit-learn and :mod:`dpcore.topicdp.model` do it), from a start λ₀ that rea
 non-private fit of the same model on public data (:func:`public_start`) or Γ(100, 0.01)^{K×V} from a
 seed (:func:`seeded_start`) — for t = 1..J:
 
-1. E-step from the previous *released* state: exp(E[log β]) from λ_{t−1}; for every document d a
-   fresh γ_d (start γ_dk = 1, at most ``DOC_ITERATIONS`` updates, early stop at ``DOC_TOLERANCE``),
-   φ_dwk ∝ exp(E[log θ_dk])·exp(E[log β_kw]); person u's contribution S_u = Σ_{d of u} n_d·φ_d (K × V).
+1. E-step from the previous *released* state (:mod:`dpcore.topicdp.vips_estep`): exp(E[log β]) from
+   λ_{t−1}; for every document d a fresh γ_d (start γ_dk = 1, at most ``DOC_ITERATIONS`` updates, early stop
+   at ``DOC_TOLERANCE``), φ_dwk ∝ exp(E[log θ_dk])·exp(E[log β_kw]); person u's contribution
+   S_u = Σ_{d of u} n_d·φ_d (K × V).
 2. Clip, sum, noise (:func:`_clipped_sum`, :func:`_noisy_release` — the privacy-critical lines):
    S̃_t = max(0, Σ_u S_u·min(1, B/‖S_u‖_F) + Z_t), Z_t ~ N(0, σ²)^{K×V}.
 3. M-step: λ_t = η + S̃_t (η = 1/K).
@@ -76,15 +77,13 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.special import psi
 from ..text.corpus import Corpus
 from ..mechanisms.gaussian import analytic_gaussian_sigma
 from ..guarantees import Guarantee, approximate_dp, no_protection
-from .._kernels import optional_kernel
 from .model import LdaSettings, TopicModel
 from ..validation import check_delta, check_int, check_real, check_rng
 from .vips_inputs import PersonCounts, VipsVocabulary, _as_vocabulary, person_counts
+from .vips_estep import person_contributions
 
 __all__ = [
     "DEFAULT_CLIP_NORM",
@@ -119,13 +118,6 @@ PUBLIC_START_ITERATIONS = 30
 REFERENCE_ITERATIONS = 50
 """Passes of :func:`vips_reference_fit` (the non-private fit the errors are measured against)."""
 
-DOC_ITERATIONS = 20
-"""At most this many updates of one document's γ per E-step (scikit-learn's ``max_doc_update_iter``)."""
-DOC_TOLERANCE = 1e-3
-"""A document stops updating once the mean absolute change of its γ is below this (``mean_change_tol``)."""
-GAMMA_START = 1.0
-"""Every document's γ_dk starts here in every E-step (the mean of scikit-learn's Γ(100, 0.01) start)."""
-
 VIPS_ACCOUNTANT = "PLD (dp_accounting PLDAccountant, add-or-remove-one, pessimistic, discretisation 1e-3)"
 _PLD_DISCRETISATION = 1e-3
 """PLD value discretisation: 1e-3 gives the same ε as 1e-4 to 1e-6 (connect-the-dots, pessimistic) and is
@@ -133,81 +125,6 @@ _PLD_DISCRETISATION = 1e-3
 _MAX_ITERATIONS = 500
 MAX_EPSILON = 20.0
 """Largest ε :func:`vips_sigma` calibrates (the sliders stop at 10; at ε = 100 one calibration takes ~10 s)."""
-
-
-# --------------------------------------------------------------------------------------------------
-# E-step: every user's contribution, given the released state (not privacy-critical)
-# --------------------------------------------------------------------------------------------------
-
-
-def _kernel():
-    """dpcore.topicdp._vips_kernel if numba is installed and ``DPCORE_VB_KERNEL`` is not ``"numpy"``; else None."""
-    return optional_kernel("dpcore.topicdp._vips_kernel", env="DPCORE_VB_KERNEL")
-
-
-def _exp_dirichlet(a: np.ndarray) -> np.ndarray:
-    """exp(E[log X]) for rows X ~ Dirichlet(a): exp(ψ(a) − ψ(Σ a))."""
-    return np.exp(psi(a) - psi(a.sum(axis=1))[:, None])
-
-
-def _person_word_statistics_numpy(pc: PersonCounts, exp_beta: np.ndarray) -> np.ndarray:
-    """The numpy path of :func:`dpcore.topicdp._vips_kernel.person_word_statistics` (same model up to rounding)."""
-    x = pc.counts
-    k = exp_beta.shape[0]
-    alpha = 1.0 / k
-    eps = np.finfo(np.float64).eps
-    beta_t = np.ascontiguousarray(exp_beta.T)
-    n_docs = x.shape[0]
-    doc_of = np.repeat(np.arange(n_docs), np.diff(x.indptr))
-    gam = np.full((n_docs, k), GAMMA_START)
-    exp_theta = _exp_dirichlet(gam)
-    active = np.flatnonzero(np.diff(x.indptr) > 0)
-    for _ in range(DOC_ITERATIONS):
-        if active.size == 0:
-            break
-        sub = x[active]
-        sub_doc = np.repeat(np.arange(active.size), np.diff(sub.indptr))
-        et = exp_theta[active]
-        norm = np.einsum("ik,ik->i", et[sub_doc], beta_t[sub.indices]) + eps
-        ratio = csr_matrix((sub.data / norm, sub.indices, sub.indptr), shape=sub.shape)
-        new = et * (ratio @ beta_t) + alpha
-        change = np.abs(new - gam[active]).mean(axis=1)
-        gam[active] = new
-        exp_theta[active] = _exp_dirichlet(new)
-        active = active[change >= DOC_TOLERANCE]
-    et = exp_theta[doc_of]
-    bt = beta_t[x.indices]
-    norm = np.einsum("ik,ik->i", et, bt) + eps
-    contrib = et * bt * (x.data / norm)[:, None]
-    out = np.zeros((pc.n_pairs, k))
-    np.add.at(out, pc.entry_pw, contrib)
-    return out
-
-
-def person_contributions(pc: PersonCounts, released_lambda: np.ndarray) -> np.ndarray:
-    """Every (user, word) pair's expected topic counts Σ_{d of u} n_dw·φ_dwk (n_pairs × K), computed
-    from the released variational parameter λ (K × V) only; row i belongs to ``pc.pw_user[i]``,
-    ``pc.pw_word[i]``. Summing the rows of user u gives S_u."""
-    lam = np.asarray(released_lambda, dtype=np.float64)
-    if lam.ndim != 2 or lam.shape[1] != len(pc.words) or not np.all(lam > 0):
-        raise ValueError(f"released_lambda must be a positive K × {len(pc.words)} array, got shape {lam.shape}")
-    exp_beta = _exp_dirichlet(lam)
-    kernel = _kernel()
-    if kernel is None:
-        return _person_word_statistics_numpy(pc, exp_beta)
-    x = pc.counts
-    return kernel.person_word_statistics(
-        x.indptr,
-        x.indices,
-        x.data,
-        pc.entry_pw,
-        pc.n_pairs,
-        np.ascontiguousarray(exp_beta.T),
-        1.0 / lam.shape[0],
-        GAMMA_START,
-        DOC_ITERATIONS,
-        DOC_TOLERANCE,
-    )
 
 
 # --------------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ _topic_model_fitting = importlib.import_module("dpcore.topicdp.fitting")
 _topic_prompts = importlib.import_module("dpcore.topicdp.prompts")
 _topicdp_sampler = importlib.import_module("dpcore.topicdp.sampler")
 _topicdp_models = importlib.import_module("dpcore.topicdp.model_cache")
-_topic_vips = importlib.import_module("dpcore.topicdp.vips_comparison")
+_topic_vips = importlib.import_module("dpcore.topicdp.vips_setup")
 
 CHAT, CLASSROOM = "chat", "classroom"
 CORPORA = (CHAT, CLASSROOM)
