@@ -32,8 +32,16 @@ import numpy as np
 
 CHECKSUM = "checksum"
 ARRAY_CHECKSUM = "__checksum__"
-READ_ERRORS = (OSError, EOFError, ValueError, KeyError, zlib.error, zipfile.BadZipFile, UnicodeDecodeError,
-               RecursionError)
+READ_ERRORS = (
+    OSError,
+    EOFError,
+    ValueError,
+    KeyError,
+    zlib.error,
+    zipfile.BadZipFile,
+    UnicodeDecodeError,
+    RecursionError,
+)
 """What reading a damaged file can raise (json.JSONDecodeError and gzip.BadGzipFile are among these)."""
 
 
@@ -142,8 +150,12 @@ def read_npz(path: Path, required: tuple[str, ...]) -> dict | None:
         discard(path)
         return None
     stored = arrays.pop(ARRAY_CHECKSUM, None)
-    if (stored is None or stored.shape != () or str(stored) != array_checksum(arrays)
-            or any(k not in arrays for k in required)):
+    if (
+        stored is None
+        or stored.shape != ()
+        or str(stored) != array_checksum(arrays)
+        or any(k not in arrays for k in required)
+    ):
         discard(path)
         return None
     return arrays

@@ -21,8 +21,17 @@ from numba.core.dispatcher import Dispatcher
 
 _MAGIC = b"dpcore-sha256\x00"
 _DIGEST = 32
-_UNPICKLE_ERRORS = (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, KeyError, AttributeError,
-                    ImportError, OSError)
+_UNPICKLE_ERRORS = (
+    pickle.UnpicklingError,
+    EOFError,
+    ValueError,
+    TypeError,
+    IndexError,
+    KeyError,
+    AttributeError,
+    ImportError,
+    OSError,
+)
 
 
 class _Damaged(Exception):
@@ -47,7 +56,7 @@ class CheckedCacheFile(IndexDataCacheFile):
     def _verified(blob: bytes) -> bytes:
         if not blob.startswith(_MAGIC):
             raise _Damaged("no checksum")
-        digest, data = blob[len(_MAGIC):len(_MAGIC) + _DIGEST], blob[len(_MAGIC) + _DIGEST:]
+        digest, data = blob[len(_MAGIC) : len(_MAGIC) + _DIGEST], blob[len(_MAGIC) + _DIGEST :]
         if hashlib.sha256(data).digest() != digest:
             raise _Damaged("checksum mismatch")
         return data
@@ -87,8 +96,11 @@ class CheckedFunctionCache(FunctionCache):
 
     def __init__(self, py_func):
         super().__init__(py_func)
-        self._cache_file = CheckedCacheFile(cache_path=self._cache_path, filename_base=self._impl.filename_base,
-                                            source_stamp=self._impl.locator.get_source_stamp())
+        self._cache_file = CheckedCacheFile(
+            cache_path=self._cache_path,
+            filename_base=self._impl.filename_base,
+            source_stamp=self._impl.locator.get_source_stamp(),
+        )
 
 
 def check_caches(namespace: dict) -> int:

@@ -83,6 +83,7 @@ def _positive_float(name):
             return float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
+
     return parse
 
 
@@ -92,6 +93,7 @@ def _int(name):
             return int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
+
     return parse
 
 
@@ -99,41 +101,74 @@ def _common(p: argparse.ArgumentParser, *, release: bool = True) -> None:
     p.add_argument("input", metavar="INPUT", help="a CSV/JSONL(.gz) file or a folder of them")
     p.add_argument("--user-column", default="user", help="column/field with the user id (default: user)")
     p.add_argument("--text-column", default="text", help="column/field with the text (default: text)")
-    p.add_argument("--out", required=True, metavar="DIR", help="output folder (created; must not exist unless "
-                   "--overwrite)")
+    p.add_argument(
+        "--out", required=True, metavar="DIR", help="output folder (created; must not exist unless --overwrite)"
+    )
     p.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
     if release:
         p.add_argument("--epsilon", required=True, type=_positive_float("epsilon"), help="ε > 0")
         p.add_argument("--delta", required=True, type=_positive_float("delta"), help="δ in (0, 1)")
-        p.add_argument("--contribution-limit", type=_int("contribution_limit"), default=DEFAULT_CONTRIBUTION_LIMIT,
-                       metavar="Δ0", help=f"most items a user contributes per length (default "
-                                          f"{DEFAULT_CONTRIBUTION_LIMIT}, as in the app)")
-        p.add_argument("--selection", choices=("random", "most-frequent"), default="random",
-                       help="which items a user over the limit keeps (default random)")
-        p.add_argument("--seed", type=_int("seed"), default=None,
-                       help="int seed ≥ 0 of the keyed draws (default: a fresh one). Keep it secret: it is never "
-                            "written to the output, and publishing it voids the guarantee")
+        p.add_argument(
+            "--contribution-limit",
+            type=_int("contribution_limit"),
+            default=DEFAULT_CONTRIBUTION_LIMIT,
+            metavar="Δ0",
+            help=f"most items a user contributes per length (default {DEFAULT_CONTRIBUTION_LIMIT}, as in the app)",
+        )
+        p.add_argument(
+            "--selection",
+            choices=("random", "most-frequent"),
+            default="random",
+            help="which items a user over the limit keeps (default random)",
+        )
+        p.add_argument(
+            "--seed",
+            type=_int("seed"),
+            default=None,
+            help="int seed ≥ 0 of the keyed draws (default: a fresh one). Keep it secret: it is never "
+            "written to the output, and publishing it voids the guarantee",
+        )
         p.add_argument("--engine", choices=ENGINES, default="local", help="local (numpy) or spark (default local)")
         p.add_argument("--spark-master", default="local[*]", help="Spark master URL (engine spark; default local[*])")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m dpcore", description="Differentially private n-gram extraction "
-                                 "(DPNE, DPSU; paper 003) on big corpora, as a batch job.")
+    ap = argparse.ArgumentParser(
+        prog="python -m dpcore",
+        description="Differentially private n-gram extraction (DPNE, DPSU; paper 003) on big corpora, as a batch job.",
+    )
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = sub.add_parser("dpne", help="release n-grams of length 1..T with DPNE (003 Algorithm 1)")
     _common(p)
-    p.add_argument("--max-length", type=_int("max_length"), default=DEFAULT_MAX_LENGTH, metavar="T",
-                   help=f"longest length (default {DEFAULT_MAX_LENGTH}, as in the app)")
-    p.add_argument("--eta", type=_positive_float("eta"), default=DEFAULT_ETA, metavar="η",
-                   help=f"tolerated share of spurious k-grams, in (0, 1) (default {DEFAULT_ETA:g})")
-    p.add_argument("--noise-decay", type=_positive_float("noise_decay"), default=1.0, metavar="c",
-                   help="σ_k = σ_1·c^(k−1) (default 1)")
+    p.add_argument(
+        "--max-length",
+        type=_int("max_length"),
+        default=DEFAULT_MAX_LENGTH,
+        metavar="T",
+        help=f"longest length (default {DEFAULT_MAX_LENGTH}, as in the app)",
+    )
+    p.add_argument(
+        "--eta",
+        type=_positive_float("eta"),
+        default=DEFAULT_ETA,
+        metavar="η",
+        help=f"tolerated share of spurious k-grams, in (0, 1) (default {DEFAULT_ETA:g})",
+    )
+    p.add_argument(
+        "--noise-decay",
+        type=_positive_float("noise_decay"),
+        default=1.0,
+        metavar="c",
+        help="σ_k = σ_1·c^(k−1) (default 1)",
+    )
     p.add_argument("--pruning", choices=("both", "single"), default="both", help="valid k-grams rule (default both)")
     p = sub.add_parser("dpsu", help="release single tokens (1-grams) with DPSU, the weighted Gaussian policy")
     _common(p)
-    p = sub.add_parser("kanon-coverage", help="share of the n-grams used by at least K users that a release holds "
-                       "(evaluation only, not DP: it reads the private corpus)")
+    p = sub.add_parser(
+        "kanon-coverage",
+        help="share of the n-grams used by at least K users that a release holds "
+        "(evaluation only, not DP: it reads the private corpus)",
+    )
     _common(p, release=False)
     p.add_argument("--release", required=True, metavar="DIR", help="a folder written by the dpne or dpsu command")
     p.add_argument("--ks", default="10,20,50,100", help="comma-separated K values (default 10,20,50,100)")
@@ -155,22 +190,48 @@ def _run_release(args, progress: _Progress):
         T, eta, c, pruning = 1, 0.5, 1.0, "both"  # η, c and the pruning rule do not act at T = 1
     else:
         T, eta, c, pruning = args.max_length, args.eta, args.noise_decay, args.pruning
-    params = dict(epsilon=args.epsilon, delta=args.delta, max_length=T, contribution_limit=args.contribution_limit,
-                  eta=eta, noise_decay=c, pruning=pruning, selection=args.selection)
+    params = dict(
+        epsilon=args.epsilon,
+        delta=args.delta,
+        max_length=T,
+        contribution_limit=args.contribution_limit,
+        eta=eta,
+        noise_decay=c,
+        pruning=pruning,
+        selection=args.selection,
+    )
     _validate(params)
     if args.engine == "spark":
         from .dpne.spark_engine import run_dpne_spark
 
         progress.status("Spark: starting")
-        rel = run_dpne_spark(args.input, seed=seed, user_column=args.user_column, text_column=args.text_column,
-                             master=args.spark_master, progress=progress.status, **params)
+        rel = run_dpne_spark(
+            args.input,
+            seed=seed,
+            user_column=args.user_column,
+            text_column=args.text_column,
+            master=args.spark_master,
+            progress=progress.status,
+            **params,
+        )
     else:
-        rel = run_dpne_local(args.input, seed=seed, user_column=args.user_column, text_column=args.text_column,
-                             progress=progress, **params)
-    settings = {"command": args.command, "engine": args.engine,
-                "seed": "given (not recorded)" if args.seed is not None else "fresh (not recorded)",
-                "input": str(args.input),
-                "user_column": args.user_column, "text_column": args.text_column, **params}
+        rel = run_dpne_local(
+            args.input,
+            seed=seed,
+            user_column=args.user_column,
+            text_column=args.text_column,
+            progress=progress,
+            **params,
+        )
+    settings = {
+        "command": args.command,
+        "engine": args.engine,
+        "seed": "given (not recorded)" if args.seed is not None else "fresh (not recorded)",
+        "input": str(args.input),
+        "user_column": args.user_column,
+        "text_column": args.text_column,
+        **params,
+    }
     if args.command == "dpsu":
         for key in ("eta", "noise_decay", "pruning", "max_length"):
             settings.pop(key)
@@ -184,8 +245,9 @@ def _validate(params: dict) -> None:
     from .dpne.accounting import dpne_noise_scales, spurious_threshold
     from .validation import check_choice, check_int
 
-    dpne_noise_scales(params["epsilon"], params["delta"], max_length=params["max_length"],
-                      noise_decay=params["noise_decay"])
+    dpne_noise_scales(
+        params["epsilon"], params["delta"], max_length=params["max_length"], noise_decay=params["noise_decay"]
+    )
     check_int("contribution_limit", params["contribution_limit"], low=1)
     spurious_threshold(1.0, params["eta"], 1, 1)
     check_choice("pruning", params["pruning"], ("both", "single"))
@@ -203,8 +265,8 @@ def write_release(out_dir: Path, rel, settings: dict, *, overwrite: bool = False
         "guarantee": rel.guarantee.to_dict(),
         "files": [f"ngrams-{k}.txt" for k in sorted(rel.sets)],
         "note": "The files hold the released sets only, never counts. |V_1| is not defined (unbounded vocabulary); "
-                "ρ_k and |V_k| are given for the lengths reached before the first empty set; ρ_k is null where "
-                "|V_k| = 0 (nothing can be released).",
+        "ρ_k and |V_k| are given for the lengths reached before the first empty set; ρ_k is null where "
+        "|V_k| = 0 (nothing can be released).",
     }
     _atomic_dir(out_dir, overwrite, lambda tmp: _write_files(tmp, rel.sets, report))
 
@@ -228,8 +290,11 @@ def release_summary(out_dir: Path, rel, settings: dict) -> str:
     lines.append("Settings: " + ", ".join(knobs))
     rho = ", ".join(f"ρ_{k} = {v:.4g}" for k, v in sorted(rel.thresholds.items()) if np.isfinite(v))
     sigmas = sorted(rel.sigmas.items())
-    sig = (f"σ_k = {sigmas[0][1]:.4g} at every length" if len({f"{v:.4g}" for _, v in sigmas}) == 1 else
-           ", ".join(f"σ_{k} = {v:.4g}" for k, v in sigmas))
+    sig = (
+        f"σ_k = {sigmas[0][1]:.4g} at every length"
+        if len({f"{v:.4g}" for _, v in sigmas}) == 1
+        else ", ".join(f"σ_{k} = {v:.4g}" for k, v in sigmas)
+    )
     lines.append(f"Noise: σ = {rel.sigma:.4g} ({sig}); thresholds {rho}")
     lines.append(f"Guarantee: {rel.guarantee.label}")
     lines.append(f"Report (every setting, σ_k, ρ_k, |V_k|): {out_dir / 'report.json'}")
@@ -314,8 +379,9 @@ def _run_coverage(args, progress: _Progress) -> None:
     released = _read_release_dir(Path(args.release))
     _check_out(Path(args.out), args.overwrite)
     progress.total_bytes = _input_bytes(args.input)
-    tc = read_token_corpus(args.input, user_column=args.user_column, text_column=args.text_column,
-                           progress=progress.reading)
+    tc = read_token_corpus(
+        args.input, user_column=args.user_column, text_column=args.text_column, progress=progress.reading
+    )
     T = max(released)
     progress.status(f"indexing n-grams of length 1..{T}")
     index = build_ngram_index(tc, T)
@@ -323,16 +389,26 @@ def _run_coverage(args, progress: _Progress) -> None:
     cov = kanonymity_coverage(index, ids, ks=ks, max_length=T)
     from .guarantees import k_anonymity
 
-    report = {"label": EVALUATION_ONLY, "reference": KANONYMITY_LABEL,
-              "reference_guarantee": k_anonymity(min(ks)).to_dict(),
-              "settings": {"command": "kanon-coverage", "input": str(args.input), "release": str(args.release),
-                           "ks": list(ks), "user_column": args.user_column, "text_column": args.text_column},
-              "rows": [{**r, "share": None if r["share"] != r["share"] else r["share"]} for r in cov.rows]}
+    report = {
+        "label": EVALUATION_ONLY,
+        "reference": KANONYMITY_LABEL,
+        "reference_guarantee": k_anonymity(min(ks)).to_dict(),
+        "settings": {
+            "command": "kanon-coverage",
+            "input": str(args.input),
+            "release": str(args.release),
+            "ks": list(ks),
+            "user_column": args.user_column,
+            "text_column": args.text_column,
+        },
+        "rows": [{**r, "share": None if r["share"] != r["share"] else r["share"]} for r in cov.rows],
+    }
 
     def fill(tmp):
         with open(tmp / "coverage.json", "w", encoding="utf-8") as fh:
             json.dump(report, fh, indent=2, ensure_ascii=False, default=_json_default)
             fh.write("\n")
+
     _atomic_dir(Path(args.out), args.overwrite, fill)
 
 
@@ -344,7 +420,7 @@ def _input_bytes(path) -> int:
 
 def main(argv=None) -> int:
     """Entry point of ``python -m dpcore``. Returns the exit code (0 ok, 2 bad input or parameters)."""
-    from .dpne.spark_engine import EngineUnavailable# numpy only; pyspark is imported when the engine runs
+    from .dpne.spark_engine import EngineUnavailable  # numpy only; pyspark is imported when the engine runs
     from .text.stream import InputError
 
     parser = build_parser()

@@ -60,8 +60,10 @@ K_ANONYMITY = "k-anonymity (not DP)"
 NO_PROTECTION = "none"
 GUARANTEE_KINDS = (PURE_DP, APPROXIMATE_DP, RANDOM_DP, LOCAL_SENSITIVITY, K_ANONYMITY, NO_PROTECTION)
 
-LOCAL_SENSITIVITY_LABEL = ("not DP — noise scaled to a sensitivity measured on the private data; no (ε, δ) holds, "
-                           "not even for this corpus's neighbours")
+LOCAL_SENSITIVITY_LABEL = (
+    "not DP — noise scaled to a sensitivity measured on the private data; no (ε, δ) holds, "
+    "not even for this corpus's neighbours"
+)
 """SPEC §3b's words for every local-sensitivity release (issue 21 item 1): run on D minus one user, the mechanism
 measures its sensitivity again, so the noise scale itself differs between the two and reveals membership — the
 audit of the Bayesian page's own pair finds ε_lower far above the ε the noise was set from."""
@@ -199,47 +201,69 @@ def _factor(epsilon: float) -> str:
 
 def pure_dp(epsilon: float, *, promise: str | None = None, **kw) -> Guarantee:
     """ε-DP: for any two datasets that differ by one user, every output is at most e^ε times more likely."""
-    promise = promise or (f"Adding or removing one user's data changes the probability of any output by at most "
-                          f"a factor {_factor(epsilon)}.")
+    promise = promise or (
+        f"Adding or removing one user's data changes the probability of any output by at most "
+        f"a factor {_factor(epsilon)}."
+    )
     return Guarantee(PURE_DP, promise, epsilon=float(epsilon), delta=0.0, **kw)
 
 
 def approximate_dp(epsilon: float, delta: float, *, promise: str | None = None, **kw) -> Guarantee:
     """(ε, δ)-DP over every pair of neighbouring datasets."""
-    promise = promise or (f"Adding or removing one user's data changes the probability of any output by at most "
-                          f"a factor {_factor(epsilon)}, except with probability δ = {_num(delta)}.")
+    promise = promise or (
+        f"Adding or removing one user's data changes the probability of any output by at most "
+        f"a factor {_factor(epsilon)}, except with probability δ = {_num(delta)}."
+    )
     return Guarantee(APPROXIMATE_DP, promise, epsilon=float(epsilon), delta=float(delta), **kw)
 
 
 def random_dp(epsilon: float, delta: float | None, gamma: float, *, promise: str | None = None, **kw) -> Guarantee:
     """(ε, δ, γ)-random DP: the (ε, δ) promise holds for a 1 − γ share of neighbouring pairs drawn from P."""
-    promise = promise or (f"For at least {1 - gamma:.0%} of neighbouring datasets drawn from the data distribution, "
-                          f"one user changes any output's probability by at most a factor {_factor(epsilon)}"
-                          + (f" (except with probability δ = {_num(delta)})" if delta else "")
-                          + f"; for the other {gamma:.0%} there is no promise.")
-    return Guarantee(RANDOM_DP, promise, epsilon=float(epsilon), delta=None if delta is None else float(delta),
-                     gamma=float(gamma), **kw)
+    promise = promise or (
+        f"For at least {1 - gamma:.0%} of neighbouring datasets drawn from the data distribution, "
+        f"one user changes any output's probability by at most a factor {_factor(epsilon)}"
+        + (f" (except with probability δ = {_num(delta)})" if delta else "")
+        + f"; for the other {gamma:.0%} there is no promise."
+    )
+    return Guarantee(
+        RANDOM_DP,
+        promise,
+        epsilon=float(epsilon),
+        delta=None if delta is None else float(delta),
+        gamma=float(gamma),
+        **kw,
+    )
 
 
-def local_sensitivity(epsilon: float | None = None, delta: float | None = None, *, promise: str | None = None,
-                      **kw) -> Guarantee:
+def local_sensitivity(
+    epsilon: float | None = None, delta: float | None = None, *, promise: str | None = None, **kw
+) -> Guarantee:
     """Noise scaled to a sensitivity measured on the private data: not DP, and no (ε, δ) at all — not even for
     this dataset's own neighbours, since the mechanism measures the sensitivity again on a neighbour and the
     noise scale itself then reveals membership (SPEC §3b). ``epsilon`` and ``delta``, where given, are the
     values the noise scale was set from, not a promise (``is_dp`` is False; the label never states them)."""
-    promise = promise or ("The noise is scaled to how much removing one of *this* dataset's users changes the "
-                          "answer, measured on the private data. On a neighbouring dataset the mechanism measures "
-                          "again, so the noise scale itself changes and can reveal who is in the data: no (ε, δ) "
-                          "holds, not even for this dataset's neighbours. This is not differential privacy.")
-    return Guarantee(LOCAL_SENSITIVITY, promise, epsilon=None if epsilon is None else float(epsilon),
-                     delta=None if delta is None else float(delta), **kw)
+    promise = promise or (
+        "The noise is scaled to how much removing one of *this* dataset's users changes the "
+        "answer, measured on the private data. On a neighbouring dataset the mechanism measures "
+        "again, so the noise scale itself changes and can reveal who is in the data: no (ε, δ) "
+        "holds, not even for this dataset's neighbours. This is not differential privacy."
+    )
+    return Guarantee(
+        LOCAL_SENSITIVITY,
+        promise,
+        epsilon=None if epsilon is None else float(epsilon),
+        delta=None if delta is None else float(delta),
+        **kw,
+    )
 
 
 def k_anonymity(K: int, *, promise: str | None = None, **kw) -> Guarantee:
     """Items used by fewer than K users are suppressed: not DP."""
-    promise = promise or (f"Only items used by at least K = {K} users are shown as they are. This is not "
-                          "differential privacy: one user can lift an item to K and so change the output "
-                          "with certainty, and nothing bounds what the output reveals under side information.")
+    promise = promise or (
+        f"Only items used by at least K = {K} users are shown as they are. This is not "
+        "differential privacy: one user can lift an item to K and so change the output "
+        "with certainty, and nothing bounds what the output reveals under side information."
+    )
     return Guarantee(K_ANONYMITY, promise, K=int(K), **kw)
 
 
@@ -247,8 +271,10 @@ def no_private_data(*, promise: str | None = None, **kw) -> Guarantee:
     """A release computed from public data only (e.g. the public baseline): its output distribution is the
     same with or without any user, i.e. 0-DP (pure DP with ε = 0) — it protects fully and learns nothing
     from the users."""
-    promise = promise or ("Computed from public data only: adding or removing any user changes nothing, so the "
-                          "output reveals nothing about the users (0-DP) — and learns nothing from them.")
+    promise = promise or (
+        "Computed from public data only: adding or removing any user changes nothing, so the "
+        "output reveals nothing about the users (0-DP) — and learns nothing from them."
+    )
     kw.setdefault("scope", "uses no private data")
     return Guarantee(PURE_DP, promise, epsilon=0.0, delta=0.0, **kw)
 

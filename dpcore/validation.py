@@ -112,8 +112,10 @@ def check_sensitivity(sensitivity, name: str = "sensitivity") -> float:
     """
     v = check_real(name, sensitivity, low=0.0)
     if v < SMALLEST_NORMAL:
-        raise ValueError(f"{name} must be at least the smallest normal float {SMALLEST_NORMAL:.3g} (a subnormal "
-                         f"{name} keeps too few significant digits), got {name}={_fmt(sensitivity)}")
+        raise ValueError(
+            f"{name} must be at least the smallest normal float {SMALLEST_NORMAL:.3g} (a subnormal "
+            f"{name} keeps too few significant digits), got {name}={_fmt(sensitivity)}"
+        )
     return v
 
 
@@ -153,8 +155,7 @@ def check_noise_scale(name: str, value: float, **parameters) -> float:
         return v
     given = ", ".join(f"{k}={_short_repr(p)}" for k, p in parameters.items())
     what = "infinite (it overflows a float)" if not math.isnan(v) and v > 0 else f"{v}"
-    raise ValueError(f"the noise scale {name} is {what} for {given}: use a larger epsilon "
-                     "(or a smaller sensitivity)")
+    raise ValueError(f"the noise scale {name} is {what} for {given}: use a larger epsilon (or a smaller sensitivity)")
 
 
 MAX_DRAW_SCALE = 1e300
@@ -167,8 +168,10 @@ def check_draw_scale(name: str, value: float, **parameters) -> float:
     v = check_noise_scale(name, value, **parameters)
     if v > MAX_DRAW_SCALE:
         given = ", ".join(f"{k}={_short_repr(p)}" for k, p in parameters.items())
-        raise ValueError(f"the noise scale {name} = {v:.3g} is too large to draw (above {MAX_DRAW_SCALE:g}: the noisy "
-                         f"entries and their sums overflow a float) for {given}: use a larger epsilon")
+        raise ValueError(
+            f"the noise scale {name} = {v:.3g} is too large to draw (above {MAX_DRAW_SCALE:g}: the noisy "
+            f"entries and their sums overflow a float) for {given}: use a larger epsilon"
+        )
     return v
 
 
@@ -183,15 +186,17 @@ def as_float_array(name: str, value) -> np.ndarray:
     """``value`` (a number or a nested sequence of numbers) as a float array, or a TypeError/ValueError
     naming ``name`` (None, strings, ragged lists and integers beyond the float range are refused)."""
     if value is None or isinstance(value, (str, bytes)):
-        raise TypeError(f"{name} must be a number or an array of numbers, got {name}={_short_repr(value)} "
-                        f"({type(value).__name__})")
+        raise TypeError(
+            f"{name} must be a number or an array of numbers, got {name}={_short_repr(value)} ({type(value).__name__})"
+        )
     try:
         return np.asarray(value, dtype=float)
     except OverflowError:
         raise ValueError(f"{name} must be finite, got an integer too large for a float in {name}") from None
     except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a number or an array of numbers, got {name}={_short_repr(value)} "
-                        f"({exc})") from None
+        raise TypeError(
+            f"{name} must be a number or an array of numbers, got {name}={_short_repr(value)} ({exc})"
+        ) from None
 
 
 def check_choice(name: str, value, choices) -> str:

@@ -22,7 +22,7 @@ import dpcore
 from dpcore import guarantees as G
 from dpcore.topicdp import vips_comparison as tv
 from dpcore import topicdp as tdp
-from dpcore.topicdp import vips, vips_inputs
+from dpcore.topicdp import vips, vips_inputs, vips_setup
 from dpcore.text import Corpus, Document
 from dpcore.topicdp import LdaSettings, TopicModel
 
@@ -292,15 +292,15 @@ def test_shipped_real_chat_start_and_twin_are_todays_fits():
     first render does not fit them): they are what today's code fits."""
     private = dpcore.load_real_corpus("chat", which="private")
     public = dpcore.load_real_corpus("chat", which="public")
-    key = tv._start_key(public, 10)
-    start = tv._load(f"vips_start_{key[:20]}.npz", key, tdp.shipped_cache_dir())
+    key = vips_setup._start_key(public, 10)
+    start = vips_setup._load(f"vips_start_{key[:20]}.npz", key, tdp.shipped_cache_dir())
     assert start is not None, "the shipped VIPS start of the real chat is missing or stale"
     vocab = vips_inputs.public_vocabulary(public)
     assert tuple(str(w) for w in start["words"]) == vocab.words
     fitted = vips.public_start(public, vocabulary=vocab, n_topics=10)
     np.testing.assert_allclose(start["lam"], fitted.lam, rtol=1e-6)
-    tkey = tv._twin_key(private.content_hash, key)
-    twin = tv._load(f"vips_twin_{tkey[:20]}.npz", tkey, tdp.shipped_cache_dir())
+    tkey = vips_setup._twin_key(private.content_hash, key)
+    twin = vips_setup._load(f"vips_twin_{tkey[:20]}.npz", tkey, tdp.shipped_cache_dir())
     assert twin is not None, "the shipped VIPS twin of the real chat is missing or stale"
     ref = vips.vips_reference_fit(private, n_topics=10, vocabulary=vocab, start=fitted)
     np.testing.assert_allclose(twin["lam"], ref.topic_word * ref.prevalence[:, None], rtol=1e-6)

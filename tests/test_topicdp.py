@@ -539,7 +539,7 @@ def test_cache_key_changes_with_every_setting_that_changes_the_draws():
         assert path != base, name
     assert len(set(paths.values())) == len(paths)
     # the full-corpus model file is keyed by the LDA settings (engine included) too
-    assert tdp.sampler._model_path("abc", base_lda, None) != tdp.sampler._model_path("abc", LdaSettings(engine="sklearn"), None)
+    assert tdp.model_cache._model_path("abc", base_lda, None) != tdp.model_cache._model_path("abc", LdaSettings(engine="sklearn"), None)
     assert base_lda.vocabulary_version == tdp_tm.VOCABULARY_VERSION
 
 

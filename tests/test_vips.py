@@ -22,7 +22,7 @@ from scipy.special import psi
 
 import dpcore
 from dpcore import guarantees as G
-from dpcore.topicdp import vips, vips_evaluation, vips_inputs
+from dpcore.topicdp import vips, vips_estep, vips_evaluation, vips_inputs
 from dpcore.audit import run_scenario
 from dpcore.text import Corpus, Document
 
@@ -99,13 +99,13 @@ def brute_user_statistics(corpus: Corpus, words: tuple[str, ...], lam: np.ndarra
             cts = np.array([counts[i] for i in ids], dtype=float)
             gamma = np.ones(k)
             et = np.exp(psi(gamma) - psi(gamma.sum()))
-            for _ in range(vips.DOC_ITERATIONS):
+            for _ in range(vips_estep.DOC_ITERATIONS):
                 norm = et @ exp_beta[:, ids] + eps
                 new = 1.0 / k + et * (exp_beta[:, ids] @ (cts / norm))
                 change = np.abs(new - gamma).mean()
                 gamma = new
                 et = np.exp(psi(gamma) - psi(gamma.sum()))
-                if change < vips.DOC_TOLERANCE:
+                if change < vips_estep.DOC_TOLERANCE:
                     break
             norm = et @ exp_beta[:, ids] + eps
             s[:, ids] += np.outer(et, cts / norm) * exp_beta[:, ids]

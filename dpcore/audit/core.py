@@ -64,6 +64,7 @@ MIN_TRIALS = 10
 # Clopper–Pearson bounds (one-sided, exact binomial)
 # --------------------------------------------------------------------------------------------------
 
+
 def _cp_lower(k: np.ndarray, n: np.ndarray, level: float) -> np.ndarray:
     k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore"):
@@ -126,6 +127,7 @@ def epsilon_lower_bound(numerator_lower, denominator_upper, *, delta=0.0) -> flo
 # Result types
 # --------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class AuditEvent:
     """The event E = {score ≥ threshold} or {score ≤ threshold}; ``numerator`` says which dataset's
@@ -141,8 +143,7 @@ class AuditEvent:
 
     def describe(self) -> str:
         other = "D'" if self.numerator == "D" else "D"
-        return (f"score {self.direction} {self.threshold:.6g}, more likely on {self.numerator} "
-                f"than on {other}")
+        return f"score {self.direction} {self.threshold:.6g}, more likely on {self.numerator} than on {other}"
 
 
 @dataclass(frozen=True)
@@ -202,8 +203,9 @@ class AuditResult:
     @property
     def point_estimate(self) -> float:
         """ln((p̂_num − δ)/p̂_den) without confidence bounds (inf when p̂_den = 0; for display only)."""
-        num, den = ((self.p_hat_d, self.p_hat_d_prime) if self.event.numerator == "D"
-                    else (self.p_hat_d_prime, self.p_hat_d))
+        num, den = (
+            (self.p_hat_d, self.p_hat_d_prime) if self.event.numerator == "D" else (self.p_hat_d_prime, self.p_hat_d)
+        )
         if num - self.delta <= 0:
             return 0.0
         return math.inf if den == 0 else max(0.0, math.log((num - self.delta) / den))
@@ -218,20 +220,33 @@ class AuditResult:
     def as_dict(self) -> dict:
         """Everything but the raw scores, as plain Python values (for exports)."""
         return {
-            "epsilon_lower": self.epsilon_lower, "epsilon_claimed": self.epsilon_claimed, "delta": self.delta,
-            "confidence": self.confidence, "bound_level": self.bound_level, "trials": self.trials,
-            "n_pilot": self.n_pilot, "n_eval": self.n_eval, "event_direction": self.event.direction,
-            "event_threshold": self.event.threshold, "event_numerator": self.event.numerator,
-            "count_d": self.count_d, "count_d_prime": self.count_d_prime, "p_hat_d": self.p_hat_d,
-            "p_hat_d_prime": self.p_hat_d_prime, "interval_d": list(self.interval_d),
-            "interval_d_prime": list(self.interval_d_prime), "pilot_epsilon": self.pilot_epsilon,
-            "point_estimate": self.point_estimate, "violates_claim": self.violates_claim,
+            "epsilon_lower": self.epsilon_lower,
+            "epsilon_claimed": self.epsilon_claimed,
+            "delta": self.delta,
+            "confidence": self.confidence,
+            "bound_level": self.bound_level,
+            "trials": self.trials,
+            "n_pilot": self.n_pilot,
+            "n_eval": self.n_eval,
+            "event_direction": self.event.direction,
+            "event_threshold": self.event.threshold,
+            "event_numerator": self.event.numerator,
+            "count_d": self.count_d,
+            "count_d_prime": self.count_d_prime,
+            "p_hat_d": self.p_hat_d,
+            "p_hat_d_prime": self.p_hat_d_prime,
+            "interval_d": list(self.interval_d),
+            "interval_d_prime": list(self.interval_d_prime),
+            "pilot_epsilon": self.pilot_epsilon,
+            "point_estimate": self.point_estimate,
+            "violates_claim": self.violates_claim,
         }
 
 
 # --------------------------------------------------------------------------------------------------
 # The statistics: choose on the pilot half, bound on the evaluation half
 # --------------------------------------------------------------------------------------------------
+
 
 def _check_scores(name: str, scores) -> np.ndarray:
     try:
@@ -319,13 +334,15 @@ def audit_scores(scores_d, scores_d_prime, *, delta=0.0, confidence=0.95, epsilo
     eps = max(0.0, float(_log_ratio(num, den, delta)))
     a.setflags(write=False)
     b.setflags(write=False)
-    return AuditResult(eps, epsilon_claimed, delta, confidence, n, half, n_eval, event, kd, kdp, interval_d,
-                       interval_dp, pilot, a, b)
+    return AuditResult(
+        eps, epsilon_claimed, delta, confidence, n, half, n_eval, event, kd, kdp, interval_d, interval_dp, pilot, a, b
+    )
 
 
 # --------------------------------------------------------------------------------------------------
 # Running the mechanism
 # --------------------------------------------------------------------------------------------------
+
 
 def _check_callable(name: str, f, *, optional: bool = False):
     if f is None and optional:
@@ -370,15 +387,27 @@ def _run(mechanism, data, trials, score, rng, batch, progress, done0, total, lab
             s = np.array([_as_score(o, score, "score") for o in outputs], dtype=float)
         if s.shape != (m,):
             raise ValueError(f"batch(data, n, rng) must return n = {m} outputs, got {len(s)}")
-        out[i:i + m] = s
+        out[i : i + m] = s
         i += m
         if progress is not None:
             progress(done0 + i, total)
     return out
 
 
-def audit(mechanism: Callable, d, d_prime, *, trials, score: Callable | None = None, delta=0.0, confidence=0.95,
-          epsilon_claimed=None, rng, progress: Callable | None = None, batch: Callable | None = None) -> AuditResult:
+def audit(
+    mechanism: Callable,
+    d,
+    d_prime,
+    *,
+    trials,
+    score: Callable | None = None,
+    delta=0.0,
+    confidence=0.95,
+    epsilon_claimed=None,
+    rng,
+    progress: Callable | None = None,
+    batch: Callable | None = None,
+) -> AuditResult:
     """Audit ``mechanism`` on the neighbouring pair (d, d_prime): an ε lower bound at ``confidence``.
 
     Runs the mechanism ``trials`` times on ``d`` and ``trials`` times on ``d_prime`` (``d`` first,

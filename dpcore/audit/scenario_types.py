@@ -1,5 +1,4 @@
-"""What an audit scenario is: a worst-case neighbouring pair, its correct and broken variants, a run.
-"""
+"""What an audit scenario is: a worst-case neighbouring pair, its correct and broken variants, a run."""
 
 from __future__ import annotations
 

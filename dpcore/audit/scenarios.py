@@ -25,7 +25,12 @@ from ..validation import check_choice, check_int, check_rng
 from .core import audit
 from .scenario_types import Scenario, ScenarioRun, Variant
 from .scenarios_ngrams import _dpne_scenario, _dpsu_scenario, _kanonymity_scenario
-from .scenarios_bayesian import _bayesian_local_page_scenario, _bayesian_scenario, _end_to_end_local_page_scenario, _laplace_public_local_scenario
+from .scenarios_bayesian import (
+    _bayesian_local_page_scenario,
+    _bayesian_scenario,
+    _end_to_end_local_page_scenario,
+    _laplace_public_local_scenario,
+)
 from .scenarios_topics import _topicdp_scenario, _topicdp_strict_scenario, _vips_scenario
 
 __all__ = [
@@ -42,6 +47,7 @@ __all__ = [
 # --------------------------------------------------------------------------------------------------
 # Laplace count (lecture 001): 50 vs 51, Δ = 1
 # --------------------------------------------------------------------------------------------------
+
 
 def _laplace_scenario() -> Scenario:
     eps = 1.0
@@ -64,15 +70,24 @@ def _laplace_scenario() -> Scenario:
         return Variant("broken: half the scale" if broken else "correct", broken, text, eps, 0.0, mech, batch)
 
     return Scenario(
-        "laplace_count", "Laplace mechanism: a count",
+        "laplace_count",
+        "Laplace mechanism: a count",
         "Two counts one apart are the largest change one person can make, so every output ratio of the "
         "pair reaches the bound e^ε far out in the tails.",
-        "D: count 50; D': count 51", "the released value", 50, 51, variant(1.0, False), variant(0.5, True), 100_000)
+        "D: count 50; D': count 51",
+        "the released value",
+        50,
+        51,
+        variant(1.0, False),
+        variant(0.5, True),
+        100_000,
+    )
 
 
 # --------------------------------------------------------------------------------------------------
 # Exponential mechanism on the city example (lecture 001)
 # --------------------------------------------------------------------------------------------------
+
 
 def _exponential_scenario() -> Scenario:
     eps = 1.0
@@ -91,27 +106,36 @@ def _exponential_scenario() -> Scenario:
         llr = np.log(pd) - np.log(pdp)  # the attacker knows the mechanism: the Neyman–Pearson score
 
         def mech(data, rng):
-            return float(llr[exponential_mechanism(city_utilities(data, cities), epsilon=eps, sensitivity=sens,
-                                                   rng=rng)])
+            return float(
+                llr[exponential_mechanism(city_utilities(data, cities), epsilon=eps, sensitivity=sens, rng=rng)]
+            )
 
         def batch(data, n, rng):
             p = exponential_mechanism_probabilities(city_utilities(data, cities), epsilon=eps, sensitivity=sens)
             return llr[rng.choice(p.size, size=n, p=p)]
 
         if broken:
-            text = (f"BROKEN: Δu = {sens:.4g}, a quarter of the computed Δu = {du:.4g} — the utility moves "
-                    "more than the mechanism assumes.")
+            text = (
+                f"BROKEN: Δu = {sens:.4g}, a quarter of the computed Δu = {du:.4g} — the utility moves "
+                "more than the mechanism assumes."
+            )
         else:
             text = f"Δu = {du:.4g}, computed over D's remove-one neighbours (SPEC §1)."
         return Variant("broken: Δu too small" if broken else "correct", broken, text, eps, 0.0, mech, batch)
 
     return Scenario(
-        "exponential_city", "Exponential mechanism: the secret society's city",
+        "exponential_city",
+        "Exponential mechanism: the secret society's city",
         f"Removing {removed} moves the members' mean city the most, so the selection probabilities of this "
         "pair differ the most (lecture 001).",
         f"D: the four members; D': without {removed}",
-        "log(Pr[city | D] / Pr[city | D']) of the selected city", d, d_prime,
-        variant(du, False), variant(du / 4.0, True), 100_000)
+        "log(Pr[city | D] / Pr[city | D']) of the selected city",
+        d,
+        d_prime,
+        variant(du, False),
+        variant(du / 4.0, True),
+        100_000,
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -149,8 +173,9 @@ def get_scenario(name: str) -> Scenario:
     return _BUILDERS[name]()
 
 
-def run_scenario(name: str, *, broken: bool = False, trials=None, rng, confidence=0.95, progress=None,
-                 vectorised: bool = True) -> ScenarioRun:
+def run_scenario(
+    name: str, *, broken: bool = False, trials=None, rng, confidence=0.95, progress=None, vectorised: bool = True
+) -> ScenarioRun:
     """Audit one variant of a registered scenario.
 
     Args:
@@ -169,10 +194,21 @@ def run_scenario(name: str, *, broken: bool = False, trials=None, rng, confidenc
     trials = sc.default_trials if trials is None else check_int("trials", trials, low=10)
     t0, c0 = time.perf_counter(), time.process_time()
     batch = v.batch if vectorised else None
-    result = audit(v.mechanism, sc.d, sc.d_prime, trials=trials, delta=v.delta, confidence=confidence,
-                   epsilon_claimed=v.epsilon_claimed, rng=rng, progress=progress, batch=batch)
-    return ScenarioRun(name, v.label, v.broken, result, time.perf_counter() - t0, time.process_time() - c0,
-                       batch is not None)
+    result = audit(
+        v.mechanism,
+        sc.d,
+        sc.d_prime,
+        trials=trials,
+        delta=v.delta,
+        confidence=confidence,
+        epsilon_claimed=v.epsilon_claimed,
+        rng=rng,
+        progress=progress,
+        batch=batch,
+    )
+    return ScenarioRun(
+        name, v.label, v.broken, result, time.perf_counter() - t0, time.process_time() - c0, batch is not None
+    )
 
 
 SCENARIO_LABELS: dict[str, str] = {

@@ -21,6 +21,7 @@ __all__ = [
 # BayesianDP (000 Alg. 1): a pair where the local γ differs
 # --------------------------------------------------------------------------------------------------
 
+
 def _bayesian_matrices():
     rng = np.random.default_rng(11)
     v, n = 20, 30
@@ -68,28 +69,38 @@ def _bayesian_scenario() -> Scenario:
             return float(llr(release.theta))
 
         def batch(data, n, rng):  # steps 1–7 do not depend on the draw here (no user is above the cap)
-            return llr(prepared[data].sample_theta(epsilon=eps, delta=delta, rng=rng, repetitions=n,
-                                                   calibration="analytic"))
+            return llr(
+                prepared[data].sample_theta(epsilon=eps, delta=delta, rng=rng, repetitions=n, calibration="analytic")
+            )
 
         if broken:
-            text = (f"BROKEN: γ is the local (brute-force) sensitivity of each corpus: σ = {sig[d]:.3g} on D and "
-                    f"{sig[d_prime]:.3g} on D', so the noise scale itself tells whether the user is in. The same on "
-                    "the Bayesian page's own corpus: the scenario \"BayesianDP local γ (the page's pair)\".")
+            text = (
+                f"BROKEN: γ is the local (brute-force) sensitivity of each corpus: σ = {sig[d]:.3g} on D and "
+                f"{sig[d_prime]:.3g} on D', so the noise scale itself tells whether the user is in. The same on "
+                "the Bayesian page's own corpus: the scenario \"BayesianDP local γ (the page's pair)\"."
+            )
         else:
-            text = (f"γ is the strict, data-independent bound (SPEC §3b; L = {max_items} items per user, at most "
-                    f"{max_users} users): σ = {sig[d]:.3g} on both.")
-        return Variant("broken: local γ" if broken else "correct (strict γ)", broken, text, eps, delta, mech,
-                       batch)
+            text = (
+                f"γ is the strict, data-independent bound (SPEC §3b; L = {max_items} items per user, at most "
+                f"{max_users} users): σ = {sig[d]:.3g} on both."
+            )
+        return Variant("broken: local γ" if broken else "correct (strict γ)", broken, text, eps, delta, mech, batch)
 
     return Scenario(
-        "bayesian", "BayesianDP: unigram distribution",
+        "bayesian",
+        "BayesianDP: unigram distribution",
         "The user alone writes six rare words: removing them changes the brute-force γ, hence the noise scale, "
         "and the log-likelihood ratio of the two Gaussians separates the outputs.",
         "D: 30 users over 20 words, one of them alone writing words 14–19; D': without that user",
-        "log-likelihood ratio of N(μ_D, σ_D²) against N(μ_D', σ_D'²) at the centred log θ", d, d_prime,
-        variant("strict", False) if strict else None, variant("brute-force", True), 2_000,
+        "log-likelihood ratio of N(μ_D, σ_D²) against N(μ_D', σ_D'²) at the centred log θ",
+        d,
+        d_prime,
+        variant("strict", False) if strict else None,
+        variant("brute-force", True),
+        2_000,
         note="Analytic Gaussian calibration (tight and proven for every ε). "
-             + ("" if strict else "The strict γ is not available in this build: no correct variant."))
+        + ("" if strict else "The strict γ is not available in this build: no correct variant."),
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -150,28 +161,39 @@ def _bayesian_local_page_scenario() -> Scenario:
         out = np.empty(n)
         for i in range(0, n, _SCORE_CHUNK):
             h = p.mu_ps + sig[data] * rng.standard_normal((min(_SCORE_CHUNK, n - i), p.mu_ps.size))
-            out[i:i + h.shape[0]] = _gaussian_llr(h - h.mean(axis=-1, keepdims=True), mu, sig, d, d_prime)
+            out[i : i + h.shape[0]] = _gaussian_llr(h - h.mean(axis=-1, keepdims=True), mu, sig, d, d_prime)
         return out
 
     g = {key: p.sensitivity for key, p in prepared.items()}
     broken = Variant(
-        "not DP: local γ", True,
+        "not DP: local γ",
+        True,
         f"BayesianDP as in the paper: γ measured by brute force on each dataset — {g[d]:.4g} on D, {g[d_prime]:.4g} "
         f"on D' — so σ_ps = {sig[d]:.4g} on D and {sig[d_prime]:.4g} on D': the noise scale itself says whether the "
         f"user is in. The noise was set from ε = {eps:g}, δ = {delta:g} (the claim below), which the release's label "
         "no longer promises: no (ε, δ) holds, not even for this corpus's neighbours (SPEC §3b).",
-        eps, delta, mech, batch)
+        eps,
+        delta,
+        mech,
+        batch,
+    )
     return Scenario(
-        "bayesian_local_page", "BayesianDP as in the paper (local γ): the Bayesian page's own pair",
+        "bayesian_local_page",
+        "BayesianDP as in the paper (local γ): the Bayesian page's own pair",
         "The page's own corpus and settings; the neighbour is the same corpus without its most active user, whose "
         "removal changes the measured γ the most.",
         f"D: the real chat corpus at the Bayesian page's defaults ({md.shape[0]:,} users, |V| = {md.shape[1]:,} "
         f"words, S = {S:g}, ρ = {rho:g}, C = {C}); D': without user {user} (the largest total count)",
-        "log-likelihood ratio of N(μ_D, σ_D²) against N(μ_D', σ_D'²) at the centred log θ", d, d_prime, None, broken,
+        "log-likelihood ratio of N(μ_D, σ_D²) against N(μ_D', σ_D'²) at the centred log θ",
+        d,
+        d_prime,
+        None,
+        broken,
         2_000,
         note="ε = 1, δ = 1e-5, auto calibration (analytic at ε = 1). Steps 1–7 are deterministic here, so they are "
-             "computed once per dataset; each run draws the Gaussian. The bound is limited by the number of trials "
-             "(the runs on D and on D' barely overlap): more trials push it higher.")
+        "computed once per dataset; each run draws the Gaussian. The bound is limited by the number of trials "
+        "(the runs on D and on D' barely overlap): more trials push it higher.",
+    )
 
 
 def _end_to_end_local_page_scenario() -> Scenario:
@@ -212,30 +234,41 @@ def _end_to_end_local_page_scenario() -> Scenario:
             idx = np.flatnonzero(chosen == j)
             b, _, s = models[data, j]
             for i in range(0, idx.size, _SCORE_CHUNK):
-                rows = idx[i:i + _SCORE_CHUNK]
+                rows = idx[i : i + _SCORE_CHUNK]
                 h = b.mu_ps + s * rng.standard_normal((rows.size, b.mu_ps.size))
                 out[rows] = llr(h - h.mean(axis=-1, keepdims=True), j)
         return out
 
     q = {key: p.score_sensitivity for key, p in prep.items()}
     broken = Variant(
-        "not DP: local γ and |Δq|", True,
+        "not DP: local γ and |Δq|",
+        True,
         f"EndToEndDP (000 Algorithm 2) as in the paper: γ^(k) and Claim 2's score sensitivity |Δq| are measured on "
         f"each dataset (|Δq| = {q[d]:.4g} on D, {q[d_prime]:.4g} on D'; at the first grid point σ = "
         f"{models[d, 0][2]:.4g} on D and {models[d_prime, 0][2]:.4g} on D'). The noise was set from a total "
         f"ε = {eps:g}, δ = {delta:g} (the claim below), which the label no longer promises (SPEC §3b).",
-        eps, delta, mech, batch)
+        eps,
+        delta,
+        mech,
+        batch,
+    )
     return Scenario(
-        "end_to_end_local_page", "EndToEndDP as in the paper: the Bayesian page's own pair",
+        "end_to_end_local_page",
+        "EndToEndDP as in the paper: the Bayesian page's own pair",
         "The page's own corpus and settings; the neighbour is the corpus without its most active user: the "
         "train split's measured γ^(k), hence σ at every grid point, changes with them.",
         f"D: the real chat corpus at the Bayesian page's defaults ({md.shape[0]:,} users, C = {C}); D': without "
         f"user {user} (the largest total count)",
-        "log-likelihood ratio of the two datasets' Gaussians at the published (S*, ρ*), at the centred log θ", d,
-        d_prime, None, broken, 2_000,
+        "log-likelihood ratio of the two datasets' Gaussians at the published (S*, ρ*), at the centred log θ",
+        d,
+        d_prime,
+        None,
+        broken,
+        2_000,
         note="The 90 / 10 user split is drawn once per dataset (seed 0), as the page draws it once per seed and "
-             "keeps it; each run does the report-noisy-min over the 40 grid points and the Gaussian draw "
-             "(ε_train = 2ε/3, ε_tune = ε/3, auto calibration: classic at ε_train < 1).")
+        "keeps it; each run does the report-noisy-min over the 40 grid points and the Gaussian draw "
+        "(ε_train = 2ε/3, ε_tune = ε/3, auto calibration: classic at ε_train < 1).",
+    )
 
 
 def _laplace_public_local_scenario() -> Scenario:
@@ -268,23 +301,37 @@ def _laplace_public_local_scenario() -> Scenario:
     try:  # what the same mechanism measures on the Bayesian page's own pair (W = 2 there)
         md, mdp, pub, _ = bayesian_page_pair()
         g = [prepare_laplace_public(x, pub, W=PAGE_DEFAULTS["W"], rng=0).sensitivity for x in (md, mdp)]
-        page = (f" On the Bayesian page's own pair (real chat, W = {PAGE_DEFAULTS['W']}) Δ₁ is {g[0]:.5g} on D and "
-                f"{g[1]:.5g} without the most active user — a change of {abs(g[1] / g[0] - 1):.2%}: the same leak, "
-                "far too small for an audit of this size to see, hence this pair.")
+        page = (
+            f" On the Bayesian page's own pair (real chat, W = {PAGE_DEFAULTS['W']}) Δ₁ is {g[0]:.5g} on D and "
+            f"{g[1]:.5g} without the most active user — a change of {abs(g[1] / g[0] - 1):.2%}: the same leak, "
+            "far too small for an audit of this size to see, hence this pair."
+        )
     except ValueError:  # the real corpus is not installed: the constructed pair still stands
         pass
     broken = Variant(
-        "not DP: measured Δ₁", True,
+        "not DP: measured Δ₁",
+        True,
         f"Laplace + public data (000 §4.2) as in the paper: Δ₁ of the normalised counts is measured on each dataset "
         f"— {prepared[d].sensitivity:.4g} on D, {prepared[d_prime].sensitivity:.4g} on D' — so the noise scale "
         f"b = Δ₁/ε differs and gives the user away. The noise was set from ε = {eps:g} (the claim below), which the "
         "label no longer promises (SPEC §3b).",
-        eps, 0.0, mech, batch)
+        eps,
+        0.0,
+        mech,
+        batch,
+    )
     return Scenario(
-        "laplace_public_local", "Laplace + public data: a pair where the measured Δ₁ moves",
+        "laplace_public_local",
+        "Laplace + public data: a pair where the measured Δ₁ moves",
         "One user writes far more than anyone else: with them the measured Δ₁, hence the Laplace scale, is "
         "larger, and the released distribution spreads further around f(D).",
         f"D: {n_light:,} users with one token each over {v} words and one user with W = {W} tokens; D': without "
         "that user",
-        "L1 distance of the released θ to f(D)", d, d_prime, None, broken, 2_000,
-        note=f"ε = {eps:g}, W = {W} (no user is above it, so the cap draws nothing)." + page)
+        "L1 distance of the released θ to f(D)",
+        d,
+        d_prime,
+        None,
+        broken,
+        2_000,
+        note=f"ε = {eps:g}, W = {W} (no user is above it, so the cap draws nothing)." + page,
+    )

@@ -53,7 +53,8 @@ what public data alone gives; we label it as DP with ε = 0 rather than "none" b
 affected by it — "none" is for the private baseline."""
 PRIVATE_BASELINE_GUARANTEE = no_protection(
     promise="Nothing protects the users: this is the private distribution itself (the reference every KL is "
-            "measured against).")
+    "measured against)."
+)
 
 
 def laplace_guarantee(mechanism: str, *, epsilon, W) -> Guarantee:
@@ -69,12 +70,18 @@ def laplace_guarantee(mechanism: str, *, epsilon, W) -> Guarantee:
     if mechanism == "Laplace":
         return pure_dp(epsilon, scope=f"each user capped at W = {W} counts in total")
     return local_sensitivity(
-        epsilon, None,
-        promise=("Not DP, and no ε holds — not even for this corpus's neighbours: Δ₁ of the normalised counts is "
-                 "measured on the private data, and on a neighbour it is measured again, so the noise scale itself "
-                 "reveals who is in the data."),
+        epsilon,
+        None,
+        promise=(
+            "Not DP, and no ε holds — not even for this corpus's neighbours: Δ₁ of the normalised counts is "
+            "measured on the private data, and on a neighbour it is measured again, so the noise scale itself "
+            "reveals who is in the data."
+        ),
         scope=f"measured sensitivity: b = Δ₁/ε with Δ₁ from this corpus and ε = {epsilon:g} — a noise scale, "
-              "not a promise")
+        "not a promise",
+    )
+
+
 LAPLACE_PUBLIC_SENSITIVITY_METHODS = ("brute-force", "bound")
 
 
@@ -112,7 +119,8 @@ def cap_user_totals(user_counts, *, W, rng) -> sp.csr_matrix:
     if n_expand > _MAX_CAP_EXPANSION:
         raise ValueError(
             f"user_counts: the {over.size} user(s) above W={W} hold {n_expand:.3g} counts in total; capping draws "
-            f"one key per count, so at most {_MAX_CAP_EXPANSION:.0e} are supported (are these real token counts?)")
+            f"one key per count, so at most {_MAX_CAP_EXPANSION:.0e} are supported (are these real token counts?)"
+        )
     # Tokens are numbered user by user (each entry's count expanded in column order); each user keeps the
     # W tokens of smallest row + key, ties by position — the first W of a stable sort of row + key —
     # found without expanding every token (smallest_keys_per_row).
@@ -149,8 +157,10 @@ class LaplaceRelease:
             object.__setattr__(self, "guarantee", laplace_guarantee(self.mechanism, epsilon=self.epsilon, W=self.W))
 
     def __repr__(self) -> str:
-        return (f"LaplaceRelease(mechanism={self.mechanism!r}, |V|={self.theta.size}, scale={self.scale:.4g}, "
-                f"sensitivity={self.sensitivity:.4g}, epsilon={self.epsilon:g}, W={self.W}, guarantee={self.guarantee.label!r})")
+        return (
+            f"LaplaceRelease(mechanism={self.mechanism!r}, |V|={self.theta.size}, scale={self.scale:.4g}, "
+            f"sensitivity={self.sensitivity:.4g}, epsilon={self.epsilon:g}, W={self.W}, guarantee={self.guarantee.label!r})"
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -174,15 +184,24 @@ class PreparedLaplace:
         rng = check_rng(rng)
         repetitions = check_int("repetitions", repetitions, low=1)
         b = self.scale(epsilon)
-        noisy = self.value + rng.laplace(0.0, b, size=(repetitions, self.value.size)) if b > 0 else \
-            np.repeat(self.value[None, :], repetitions, axis=0)
+        noisy = (
+            self.value + rng.laplace(0.0, b, size=(repetitions, self.value.size))
+            if b > 0
+            else np.repeat(self.value[None, :], repetitions, axis=0)
+        )
         return normalise_clipped(noisy)
 
     def release(self, *, epsilon, rng) -> LaplaceRelease:
         epsilon = check_epsilon(epsilon)
         theta = self.sample_theta(epsilon=epsilon, rng=rng)[0]
-        return LaplaceRelease(theta=theta, scale=self.scale(epsilon), sensitivity=self.sensitivity, epsilon=epsilon,
-                              W=self.W, mechanism=self.mechanism)
+        return LaplaceRelease(
+            theta=theta,
+            scale=self.scale(epsilon),
+            sensitivity=self.sensitivity,
+            epsilon=epsilon,
+            W=self.W,
+            mechanism=self.mechanism,
+        )
 
 
 def prepare_laplace(user_counts, *, W, rng) -> PreparedLaplace:
@@ -263,7 +282,9 @@ def prepare_laplace_public(user_counts, public_counts, *, W, rng, sensitivity: s
     return PreparedLaplace(value=value, sensitivity=gamma, W=int(W), mechanism="Laplace + public")
 
 
-def laplace_public_dp(user_counts, public_counts, *, epsilon, W, rng, sensitivity: str = "brute-force") -> LaplaceRelease:
+def laplace_public_dp(
+    user_counts, public_counts, *, epsilon, W, rng, sensitivity: str = "brute-force"
+) -> LaplaceRelease:
     """Laplace with public data (000 §4.2 item 2), the formula as written.
 
     Output (un-normalised): max[Σ_n w_n(Δc̃^n − α̃) + e + α̃, 0], with α̃ the normalised public
@@ -280,7 +301,8 @@ def laplace_public_dp(user_counts, public_counts, *, epsilon, W, rng, sensitivit
     epsilon = check_epsilon(epsilon)
     rng = check_rng(rng)
     return prepare_laplace_public(user_counts, public_counts, W=W, rng=rng, sensitivity=sensitivity).release(
-        epsilon=epsilon, rng=rng)
+        epsilon=epsilon, rng=rng
+    )
 
 
 @dataclass(frozen=True)
@@ -300,8 +322,10 @@ class KAnonymityRelease:
             object.__setattr__(self, "guarantee", k_anonymity(self.K))
 
     def __repr__(self) -> str:
-        return (f"KAnonymityRelease(K={self.K}, kept_items={self.kept_items}, suppressed_mass={self.suppressed_mass:.4g}, "
-                f"fill={self.fill!r}, guarantee={self.guarantee.label!r})")
+        return (
+            f"KAnonymityRelease(K={self.K}, kept_items={self.kept_items}, suppressed_mass={self.suppressed_mass:.4g}, "
+            f"fill={self.fill!r}, guarantee={self.guarantee.label!r})"
+        )
 
 
 def k_anonymity_release(user_counts, public_counts, *, K, fill: str = "public") -> KAnonymityRelease:
@@ -326,8 +350,12 @@ def k_anonymity_release(user_counts, public_counts, *, K, fill: str = "public") 
         out[suppressed] = mass * share
     total = c.sum()
     return KAnonymityRelease(
-        theta=normalise_clipped(out), K=K, kept_items=int(keep.sum()), suppressed_items=int(suppressed.sum()),
-        suppressed_mass=mass / total if total > 0 else 0.0, fill=fill,
+        theta=normalise_clipped(out),
+        K=K,
+        kept_items=int(keep.sum()),
+        suppressed_items=int(suppressed.sum()),
+        suppressed_mass=mass / total if total > 0 else 0.0,
+        fill=fill,
     )
 
 

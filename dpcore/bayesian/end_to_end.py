@@ -11,8 +11,27 @@ import numpy as np
 from scipy.special import logsumexp
 from ..mechanisms.gaussian import CALIBRATION_CHOICES
 from ..guarantees import Guarantee, local_sensitivity
-from ..validation import (check_choice, check_delta, check_epsilon, check_noise_scale, check_real, check_rng, check_sequence)
-from .statistics import BayesianStatistics, DEFAULT_RHO_GRID, DEFAULT_S_GRID, LOCAL_SENSITIVITY_METHODS, _check_C, _check_S, _check_rho, bayesian_statistics, check_count_matrix, clamp_counts
+from ..validation import (
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_noise_scale,
+    check_real,
+    check_rng,
+    check_sequence,
+)
+from .statistics import (
+    BayesianStatistics,
+    DEFAULT_RHO_GRID,
+    DEFAULT_S_GRID,
+    LOCAL_SENSITIVITY_METHODS,
+    _check_C,
+    _check_S,
+    _check_rho,
+    bayesian_statistics,
+    check_count_matrix,
+    clamp_counts,
+)
 from .release import BayesianRelease
 
 __all__ = [
@@ -51,13 +70,20 @@ class EndToEndRelease:
 
     def __post_init__(self):
         if self.guarantee is None:
-            object.__setattr__(self, "guarantee", end_to_end_guarantee(
-                epsilon_train=self.epsilon_train, epsilon_tune=self.epsilon_tune, delta=self.delta))
+            object.__setattr__(
+                self,
+                "guarantee",
+                end_to_end_guarantee(
+                    epsilon_train=self.epsilon_train, epsilon_tune=self.epsilon_tune, delta=self.delta
+                ),
+            )
 
     def __repr__(self) -> str:
-        return (f"EndToEndRelease(S*={self.S_star:g}, rho*={self.rho_star:g}, epsilon={self.epsilon:g} "
-                f"(train {self.epsilon_train:g} + tune {self.epsilon_tune:g}), delta={self.delta:g}, "
-                f"guarantee={self.guarantee.label!r})")
+        return (
+            f"EndToEndRelease(S*={self.S_star:g}, rho*={self.rho_star:g}, epsilon={self.epsilon:g} "
+            f"(train {self.epsilon_train:g} + tune {self.epsilon_tune:g}), delta={self.delta:g}, "
+            f"guarantee={self.guarantee.label!r})"
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,12 +107,16 @@ def end_to_end_guarantee(*, epsilon_train, epsilon_tune, delta) -> Guarantee:
     (SPEC §3b). The scope states the ε_train + ε_tune the noise scales were set from."""
     e_train, e_tune = check_epsilon(epsilon_train, "epsilon_train"), check_epsilon(epsilon_tune, "epsilon_tune")
     return local_sensitivity(
-        e_train + e_tune, check_delta(delta),
-        promise=("Not DP, and no (ε, δ) holds — not even for this corpus's neighbours: the release's γ and the "
-                 "tuning score's sensitivity (Claim 2) are both measured on the private data, so on a neighbour "
-                 "the noise scales themselves change and reveal who is in the data."),
+        e_train + e_tune,
+        check_delta(delta),
+        promise=(
+            "Not DP, and no (ε, δ) holds — not even for this corpus's neighbours: the release's γ and the "
+            "tuning score's sensitivity (Claim 2) are both measured on the private data, so on a neighbour "
+            "the noise scales themselves change and reveal who is in the data."
+        ),
         scope=f"noise scales set from ε_train + ε_tune = {e_train:.3g} + {e_tune:.3g} = {e_train + e_tune:.3g}, "
-              f"δ = {delta:g} — not a promise")
+        f"δ = {delta:g} — not a promise",
+    )
 
 
 __all__.append("end_to_end_guarantee")
@@ -119,8 +149,9 @@ class PreparedEndToEnd:
         """Report-noisy-min over the grid with Lap(0, 2|Δq|/ε_tune), then BayesianDP at ε_train."""
         return self.release_with_evaluation(epsilon=epsilon, delta=delta, rng=rng, calibration=calibration)[0]
 
-    def release_with_evaluation(self, *, epsilon, delta, rng,
-                                calibration: str = "auto") -> tuple[EndToEndRelease, EndToEndEvaluation]:
+    def release_with_evaluation(
+        self, *, epsilon, delta, rng, calibration: str = "auto"
+    ) -> tuple[EndToEndRelease, EndToEndEvaluation]:
         """:meth:`release` (the same draws for the same rng) and its :class:`EndToEndEvaluation`."""
         epsilon = check_epsilon(epsilon)
         delta = check_delta(delta)
@@ -128,8 +159,10 @@ class PreparedEndToEnd:
         check_choice("calibration", calibration, CALIBRATION_CHOICES)
         eps_train, eps_tune = 2.0 * epsilon / 3.0, epsilon / 3.0
         if not eps_tune > 0:  # ε = 5e-324: ε/3 rounds to 0 (a ZeroDivisionError before; issue 21 item 8)
-            raise ValueError(f"epsilon must be large enough to split into ε_train = 2ε/3 and ε_tune = ε/3 (ε/3 is 0 "
-                             f"in floating point here), got epsilon={epsilon!r}: use a larger epsilon")
+            raise ValueError(
+                f"epsilon must be large enough to split into ε_train = 2ε/3 and ε_tune = ε/3 (ε/3 is 0 "
+                f"in floating point here), got epsilon={epsilon!r}: use a larger epsilon"
+            )
         with np.errstate(over="ignore"):
             scale = 2.0 * self.score_sensitivity / eps_tune
         if self.score_sensitivity > 0:
@@ -138,18 +171,40 @@ class PreparedEndToEnd:
         k = int(np.argmin(noisy))
         S_star, rho_star = self.grid[k]
         rel = self.statistics.prepare(S=S_star, rho=rho_star, sensitivity=self.sensitivity_method).release(
-            epsilon=eps_train, delta=delta, rng=rng, calibration=calibration)
-        release = EndToEndRelease(
-            theta=rel.theta, release=rel, S_star=S_star, rho_star=rho_star, grid=self.grid, epsilon=epsilon,
-            epsilon_train=eps_train, epsilon_tune=eps_tune, delta=delta,
+            epsilon=eps_train, delta=delta, rng=rng, calibration=calibration
         )
-        return release, EndToEndEvaluation(scores=self.scores.copy(), noisy_scores=noisy,
-                                           score_sensitivity=self.score_sensitivity, tuning_scale=scale,
-                                           n_train=self.n_train, n_validation=self.n_validation)
+        release = EndToEndRelease(
+            theta=rel.theta,
+            release=rel,
+            S_star=S_star,
+            rho_star=rho_star,
+            grid=self.grid,
+            epsilon=epsilon,
+            epsilon_train=eps_train,
+            epsilon_tune=eps_tune,
+            delta=delta,
+        )
+        return release, EndToEndEvaluation(
+            scores=self.scores.copy(),
+            noisy_scores=noisy,
+            score_sensitivity=self.score_sensitivity,
+            tuning_scale=scale,
+            n_train=self.n_train,
+            n_validation=self.n_validation,
+        )
 
 
-def prepare_end_to_end(user_counts, public_counts, *, C, rng, S_grid=DEFAULT_S_GRID, rho_grid=DEFAULT_RHO_GRID,
-                       validation_share: float = 0.1, sensitivity: str = "brute-force") -> PreparedEndToEnd:
+def prepare_end_to_end(
+    user_counts,
+    public_counts,
+    *,
+    C,
+    rng,
+    S_grid=DEFAULT_S_GRID,
+    rho_grid=DEFAULT_RHO_GRID,
+    validation_share: float = 0.1,
+    sensitivity: str = "brute-force",
+) -> PreparedEndToEnd:
     """Split users, compute the train statistics, the grid scores and |Δq| (see :func:`end_to_end_dp`)."""
     C = _check_C(C)
     rng = check_rng(rng)
@@ -177,16 +232,34 @@ def prepare_end_to_end(user_counts, public_counts, *, C, rng, S_grid=DEFAULT_S_G
             grid.append((S, rho))
             scores.append(float(-np.dot(c_val, log_theta)))
             sens.append(max(rho * c_val_norm * gamma, C * float(np.abs(log_theta).sum())))
-    return PreparedEndToEnd(statistics=stats, grid=tuple(grid), scores=np.asarray(scores), score_sensitivity=max(sens),
-                            sensitivity_method=sensitivity, n_train=len(train_rows), n_validation=len(val_rows))
+    return PreparedEndToEnd(
+        statistics=stats,
+        grid=tuple(grid),
+        scores=np.asarray(scores),
+        score_sensitivity=max(sens),
+        sensitivity_method=sensitivity,
+        n_train=len(train_rows),
+        n_validation=len(val_rows),
+    )
 
 
 __all__ += ["PreparedEndToEnd", "prepare_end_to_end"]
 
 
-def end_to_end_dp(user_counts, public_counts, *, epsilon, delta, C, rng, S_grid=DEFAULT_S_GRID,
-                  rho_grid=DEFAULT_RHO_GRID, validation_share: float = 0.1, sensitivity: str = "brute-force",
-                  calibration: str = "auto") -> EndToEndRelease:
+def end_to_end_dp(
+    user_counts,
+    public_counts,
+    *,
+    epsilon,
+    delta,
+    C,
+    rng,
+    S_grid=DEFAULT_S_GRID,
+    rho_grid=DEFAULT_RHO_GRID,
+    validation_share: float = 0.1,
+    sensitivity: str = "brute-force",
+    calibration: str = "auto",
+) -> EndToEndRelease:
     """EndToEndDP (000 Algorithm 2, Theorem 2, Claim 2; SPEC §3 "EndToEndDP").
 
     Users are split at random (seeded) into a train part (≈ 1 − validation_share, default 90%) on
@@ -206,6 +279,14 @@ def end_to_end_dp(user_counts, public_counts, *, epsilon, delta, C, rng, S_grid=
     delta = check_delta(delta)
     rng = check_rng(rng)
     check_choice("calibration", calibration, CALIBRATION_CHOICES)
-    prepared = prepare_end_to_end(user_counts, public_counts, C=C, rng=rng, S_grid=S_grid, rho_grid=rho_grid,
-                                  validation_share=validation_share, sensitivity=sensitivity)
+    prepared = prepare_end_to_end(
+        user_counts,
+        public_counts,
+        C=C,
+        rng=rng,
+        S_grid=S_grid,
+        rho_grid=rho_grid,
+        validation_share=validation_share,
+        sensitivity=sensitivity,
+    )
     return prepared.release(epsilon=epsilon, delta=delta, rng=rng, calibration=calibration)

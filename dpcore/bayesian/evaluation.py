@@ -10,7 +10,17 @@ import numpy as np
 from .statistics import bayesian_statistics, check_count_matrix
 from .release import bayesian_guarantee
 from ..audit.core import audit_scores  # one implementation with the privacy audit
-from .baselines import PRIVATE_BASELINE_GUARANTEE, PUBLIC_BASELINE_GUARANTEE, cap_user_totals, k_anonymity_release, laplace_guarantee, normalise_clipped, prepare_laplace, prepare_laplace_public, public_baseline
+from .baselines import (
+    PRIVATE_BASELINE_GUARANTEE,
+    PUBLIC_BASELINE_GUARANTEE,
+    cap_user_totals,
+    k_anonymity_release,
+    laplace_guarantee,
+    normalise_clipped,
+    prepare_laplace,
+    prepare_laplace_public,
+    public_baseline,
+)
 from ..text.corpus import Corpus
 from ..metrics import KL_SMOOTHING, kl_divergence
 from ..text.counts import NgramCounts, ngram_counts
@@ -71,10 +81,18 @@ def perplexity_setup(private: Corpus, public: Corpus, *, heldout_share=0.1, rng=
                     ids.extend(g)
                     n_sent += 1
     prefixes: dict = {}
-    prefix = np.fromiter((prefixes.setdefault(t[:2], len(prefixes)) for t in counts.vocabulary), dtype=np.int64,
-                         count=counts.vocabulary_size)
-    return PerplexitySetup(counts=counts, heldout=np.asarray(ids, dtype=np.int64), prefix=prefix,
-                           n_heldout_sentences=n_sent, n_heldout_users=len(held))
+    prefix = np.fromiter(
+        (prefixes.setdefault(t[:2], len(prefixes)) for t in counts.vocabulary),
+        dtype=np.int64,
+        count=counts.vocabulary_size,
+    )
+    return PerplexitySetup(
+        counts=counts,
+        heldout=np.asarray(ids, dtype=np.int64),
+        prefix=prefix,
+        n_heldout_sentences=n_sent,
+        n_heldout_users=len(held),
+    )
 
 
 def trigram_perplexity(theta, setup: PerplexitySetup, *, smoothing=KL_SMOOTHING) -> float:
@@ -91,8 +109,20 @@ def trigram_perplexity(theta, setup: PerplexitySetup, *, smoothing=KL_SMOOTHING)
     return float(math.exp(-logp.mean()))
 
 
-def perplexity_table(setup: PerplexitySetup, *, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2, K=10,
-                     repetitions=5, rng=0, calibration="classic") -> ExperimentTable:
+def perplexity_table(
+    setup: PerplexitySetup,
+    *,
+    epsilon=1.0,
+    delta=1e-5,
+    S=1e-3,
+    C=1,
+    rho=0.3,
+    W=2,
+    K=10,
+    repetitions=5,
+    rng=0,
+    calibration="classic",
+) -> ExperimentTable:
     """000 Table 1: word perplexity per mechanism (mean over ``repetitions`` for the noisy ones)."""
     epsilon = check_epsilon(epsilon)
     delta, S, C, rho, W, repetitions = _check_common(delta, S, C, rho, W, repetitions, calibration)
@@ -105,11 +135,19 @@ def perplexity_table(setup: PerplexitySetup, *, epsilon=1.0, delta=1e-5, S=1e-3,
     rows.append((f"{K_ANONYMITY} (K = {K})", trigram_perplexity(ka.theta, setup), ka.guarantee.label))
     prep = bayesian_statistics(c.user_counts, c.public_counts, C=C).prepare(S=S, rho=rho)
     th = prep.sample_theta(epsilon=epsilon, delta=delta, rng=rng, repetitions=repetitions, calibration=calibration)
-    rows.append((BAYESIAN, float(np.mean([trigram_perplexity(t, setup) for t in th])),
-                 bayesian_guarantee(epsilon=epsilon, delta=delta, sensitivity_method=prep.sensitivity_method,
-                                    calibration=calibration).label))
-    for name, make in ((LAPLACE_PUBLIC, lambda: prepare_laplace_public(c.user_counts, c.public_counts, W=W, rng=rng)),
-                       (LAPLACE, lambda: prepare_laplace(c.user_counts, W=W, rng=rng))):
+    rows.append(
+        (
+            BAYESIAN,
+            float(np.mean([trigram_perplexity(t, setup) for t in th])),
+            bayesian_guarantee(
+                epsilon=epsilon, delta=delta, sensitivity_method=prep.sensitivity_method, calibration=calibration
+            ).label,
+        )
+    )
+    for name, make in (
+        (LAPLACE_PUBLIC, lambda: prepare_laplace_public(c.user_counts, c.public_counts, W=W, rng=rng)),
+        (LAPLACE, lambda: prepare_laplace(c.user_counts, W=W, rng=rng)),
+    ):
         vals = [trigram_perplexity(make().sample_theta(epsilon=epsilon, rng=rng)[0], setup) for _ in range(repetitions)]
         rows.append((name, float(np.mean(vals)), laplace_guarantee(name, epsilon=epsilon, W=W).label))
     rows.append((PUBLIC, trigram_perplexity(public_baseline(c.public_counts), setup), PUBLIC_BASELINE_GUARANTEE.label))
@@ -152,13 +190,33 @@ def membership_attack(s_in, s_out, *, delta, confidence=0.95) -> dict:
     else:  # flagged = outside the event
         fn, fp = r.count_d, n - r.count_d_prime
         fnr_u, fpr_u = hi_d, 1.0 - lo_dp
-    return {"threshold": r.event.threshold, "event": r.event.describe(), "fnr": fn / n, "fpr": fp / n,
-            "fnr_upper": fnr_u, "fpr_upper": fpr_u, "epsilon_lower_bound": r.epsilon_lower}
+    return {
+        "threshold": r.event.threshold,
+        "event": r.event.describe(),
+        "fnr": fn / n,
+        "fpr": fp / n,
+        "fnr_upper": fnr_u,
+        "fpr_upper": fpr_u,
+        "epsilon_lower_bound": r.epsilon_lower,
+    }
 
 
-def membership_inference(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2, trials=200,
-                         rng=0, calibration="classic", mechanisms=(BAYESIAN, LAPLACE),
-                         pool=16, confidence=0.95) -> ExperimentTable:
+def membership_inference(
+    counts: NgramCounts,
+    *,
+    epsilons,
+    delta=1e-5,
+    S=1e-3,
+    C=1,
+    rho=0.3,
+    W=2,
+    trials=200,
+    rng=0,
+    calibration="classic",
+    mechanisms=(BAYESIAN, LAPLACE),
+    pool=16,
+    confidence=0.95,
+) -> ExperimentTable:
     """000 §5 / Fig. 6: membership inference on the user u with the largest total count.
 
     For each ε and mechanism, ``trials`` times: θ ~ M(D) and θ' ~ M(D₋ᵤ) (each mechanism run
@@ -186,17 +244,26 @@ def membership_inference(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C
 
     def attack(s_in, s_out, mech, e):
         success = float(np.mean(s_in < s_out))
-        rows.append({"mechanism": mech, "epsilon": e, "success_rate": success, "trials": trials,
-                     **membership_attack(s_in, s_out, delta=delta, confidence=confidence)})
+        rows.append(
+            {
+                "mechanism": mech,
+                "epsilon": e,
+                "success_rate": success,
+                "trials": trials,
+                **membership_attack(s_in, s_out, delta=delta, confidence=confidence),
+            }
+        )
 
     if BAYESIAN in mechanisms:
         p_in = bayesian_statistics(m, alpha, C=C).prepare(S=S, rho=rho)
         p_out = bayesian_statistics(m_out, alpha, C=C).prepare(S=S, rho=rho)
         for e in eps:
-            s_in = kl_divergence(pu, p_in.sample_theta(epsilon=e, delta=delta, rng=rng, repetitions=trials,
-                                                       calibration=calibration))
-            s_out = kl_divergence(pu, p_out.sample_theta(epsilon=e, delta=delta, rng=rng, repetitions=trials,
-                                                         calibration=calibration))
+            s_in = kl_divergence(
+                pu, p_in.sample_theta(epsilon=e, delta=delta, rng=rng, repetitions=trials, calibration=calibration)
+            )
+            s_out = kl_divergence(
+                pu, p_out.sample_theta(epsilon=e, delta=delta, rng=rng, repetitions=trials, calibration=calibration)
+            )
             attack(np.asarray(s_in), np.asarray(s_out), BAYESIAN, e)
     if LAPLACE in mechanisms:
         others = [np.asarray(cap_user_totals(m_out, W=W, rng=rng).sum(axis=0)).ravel() for _ in range(pool)]

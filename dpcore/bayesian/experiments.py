@@ -130,8 +130,11 @@ class ExperimentTable:
 
     def equals(self, other) -> bool:
         """Same column names in the same order and equal values in every column."""
-        return (isinstance(other, ExperimentTable) and list(self.columns) == list(other.columns)
-                and all(np.array_equal(self.columns[c], other.columns[c]) for c in self.columns))
+        return (
+            isinstance(other, ExperimentTable)
+            and list(self.columns) == list(other.columns)
+            and all(np.array_equal(self.columns[c], other.columns[c]) for c in self.columns)
+        )
 
 
 class Summary(NamedTuple):
@@ -154,11 +157,13 @@ def summarise(table: ExperimentTable, x: str, value: str = "kl", by: str = "mech
     out = {}
     for b, per_x in groups.items():
         vals = [np.asarray(v) for v in per_x.values()]
-        out[b] = Summary(x=np.asarray(list(per_x)),
-                         mean=np.array([v.mean() for v in vals]),
-                         lower=np.array([np.quantile(v, _BAND[0]) for v in vals]),
-                         upper=np.array([np.quantile(v, _BAND[1]) for v in vals]),
-                         repetitions=np.array([v.size for v in vals], dtype=np.int64))
+        out[b] = Summary(
+            x=np.asarray(list(per_x)),
+            mean=np.array([v.mean() for v in vals]),
+            lower=np.array([np.quantile(v, _BAND[0]) for v in vals]),
+            upper=np.array([np.quantile(v, _BAND[1]) for v in vals]),
+            repetitions=np.array([v.size for v in vals], dtype=np.int64),
+        )
     return out
 
 
@@ -193,8 +198,10 @@ def _check_common(delta, S, C, rho, W, repetitions, calibration):
 
 def _check_strict(mechanisms, max_items, max_users) -> None:
     if BAYESIAN_STRICT in mechanisms and (max_items is None or max_users is None):
-        raise ValueError(f"mechanism {BAYESIAN_STRICT!r} needs max_items (L) and max_users (N_max), got "
-                         f"max_items={max_items}, max_users={max_users}")
+        raise ValueError(
+            f"mechanism {BAYESIAN_STRICT!r} needs max_items (L) and max_users (N_max), got "
+            f"max_items={max_items}, max_users={max_users}"
+        )
 
 
 def _strict_statistics(user_counts, public_counts, *, C, max_items, rng):
@@ -203,35 +210,80 @@ def _strict_statistics(user_counts, public_counts, *, C, max_items, rng):
     return bayesian_statistics(user_counts, public_counts, C=C, max_items=max_items, rng=rng)
 
 
-def _mechanism_kls(counts: NgramCounts, p, *, epsilon, delta, S, C, rho, W, repetitions, rng, calibration,
-                   mechanisms, public_counts=None, max_items=None, max_users=None):
+def _mechanism_kls(
+    counts: NgramCounts,
+    p,
+    *,
+    epsilon,
+    delta,
+    S,
+    C,
+    rho,
+    W,
+    repetitions,
+    rng,
+    calibration,
+    mechanisms,
+    public_counts=None,
+    max_items=None,
+    max_users=None,
+):
     """KL per repetition for each mechanism at one ε on one dataset (used by the sweeps over data)."""
     alpha = counts.public_counts if public_counts is None else public_counts
     out = {}
     if BAYESIAN in mechanisms:
         prep = bayesian_statistics(counts.user_counts, alpha, C=C).prepare(S=S, rho=rho)
-        out[BAYESIAN] = kl_divergence(p, prep.sample_theta(epsilon=epsilon, delta=delta, rng=rng,
-                                                           repetitions=repetitions, calibration=calibration))
+        out[BAYESIAN] = kl_divergence(
+            p,
+            prep.sample_theta(epsilon=epsilon, delta=delta, rng=rng, repetitions=repetitions, calibration=calibration),
+        )
     if BAYESIAN_STRICT in mechanisms:
         prep = _strict_statistics(counts.user_counts, alpha, C=C, max_items=max_items, rng=rng).prepare(
-            S=S, rho=rho, sensitivity="strict", max_users=max_users)
-        out[BAYESIAN_STRICT] = kl_divergence(p, prep.sample_theta(epsilon=epsilon, delta=delta, rng=rng,
-                                                                  repetitions=repetitions, calibration=calibration))
+            S=S, rho=rho, sensitivity="strict", max_users=max_users
+        )
+        out[BAYESIAN_STRICT] = kl_divergence(
+            p,
+            prep.sample_theta(epsilon=epsilon, delta=delta, rng=rng, repetitions=repetitions, calibration=calibration),
+        )
     if LAPLACE in mechanisms:
-        out[LAPLACE] = [kl_divergence(p, prepare_laplace(counts.user_counts, W=W, rng=rng)
-                                      .sample_theta(epsilon=epsilon, rng=rng)[0]) for _ in range(repetitions)]
+        out[LAPLACE] = [
+            kl_divergence(
+                p, prepare_laplace(counts.user_counts, W=W, rng=rng).sample_theta(epsilon=epsilon, rng=rng)[0]
+            )
+            for _ in range(repetitions)
+        ]
     if LAPLACE_PUBLIC in mechanisms:
-        out[LAPLACE_PUBLIC] = [kl_divergence(p, prepare_laplace_public(counts.user_counts, alpha, W=W, rng=rng)
-                                             .sample_theta(epsilon=epsilon, rng=rng)[0]) for _ in range(repetitions)]
+        out[LAPLACE_PUBLIC] = [
+            kl_divergence(
+                p,
+                prepare_laplace_public(counts.user_counts, alpha, W=W, rng=rng).sample_theta(epsilon=epsilon, rng=rng)[
+                    0
+                ],
+            )
+            for _ in range(repetitions)
+        ]
     if PUBLIC in mechanisms:
         out[PUBLIC] = [kl_divergence(p, public_baseline(alpha))] * repetitions
     return out
 
 
-def kl_vs_epsilon(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2, repetitions=10, rng=0,
-                  calibration="classic", mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC, PRIVATE),
-                  end_to_end_grid=(DEFAULT_S_GRID, DEFAULT_RHO_GRID), max_items=None,
-                  max_users=None) -> ExperimentTable:
+def kl_vs_epsilon(
+    counts: NgramCounts,
+    *,
+    epsilons,
+    delta=1e-5,
+    S=1e-3,
+    C=1,
+    rho=0.3,
+    W=2,
+    repetitions=10,
+    rng=0,
+    calibration="classic",
+    mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC, PRIVATE),
+    end_to_end_grid=(DEFAULT_S_GRID, DEFAULT_RHO_GRID),
+    max_items=None,
+    max_users=None,
+) -> ExperimentTable:
     """000 Fig. 1: KL vs ε for every mechanism, one row per (mechanism, ε, repetition).
 
     BayesianDP's ε-independent part is prepared once, so each ε costs ``repetitions`` draws.
@@ -257,8 +309,9 @@ def kl_vs_epsilon(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho
         if name == BAYESIAN:
             prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=C).prepare(S=S, rho=rho)
         else:
-            prep = _strict_statistics(counts.user_counts, counts.public_counts, C=C, max_items=max_items,
-                                      rng=rng).prepare(S=S, rho=rho, sensitivity="strict", max_users=max_users)
+            prep = _strict_statistics(
+                counts.user_counts, counts.public_counts, C=C, max_items=max_items, rng=rng
+            ).prepare(S=S, rho=rho, sensitivity="strict", max_users=max_users)
         for e in eps:
             th = prep.sample_theta(epsilon=e, delta=delta, rng=rng, repetitions=repetitions, calibration=calibration)
             rows += _rows(name, "epsilon", e, kl_divergence(p, th))
@@ -266,15 +319,19 @@ def kl_vs_epsilon(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho
         S_grid, rho_grid = end_to_end_grid
         kls = {e: [] for e in eps}
         for _ in range(repetitions):
-            pe = prepare_end_to_end(counts.user_counts, counts.public_counts, C=C, rng=rng, S_grid=S_grid,
-                                    rho_grid=rho_grid)
+            pe = prepare_end_to_end(
+                counts.user_counts, counts.public_counts, C=C, rng=rng, S_grid=S_grid, rho_grid=rho_grid
+            )
             for e in eps:
-                kls[e].append(kl_divergence(p, pe.release(epsilon=e, delta=delta, rng=rng, calibration=calibration).theta))
+                kls[e].append(
+                    kl_divergence(p, pe.release(epsilon=e, delta=delta, rng=rng, calibration=calibration).theta)
+                )
         for e in eps:
             rows += _rows(END_TO_END, "epsilon", e, kls[e])
-    for name, prepare in ((LAPLACE, lambda: prepare_laplace(counts.user_counts, W=W, rng=rng)),
-                          (LAPLACE_PUBLIC, lambda: prepare_laplace_public(counts.user_counts, counts.public_counts,
-                                                                          W=W, rng=rng))):
+    for name, prepare in (
+        (LAPLACE, lambda: prepare_laplace(counts.user_counts, W=W, rng=rng)),
+        (LAPLACE_PUBLIC, lambda: prepare_laplace_public(counts.user_counts, counts.public_counts, W=W, rng=rng)),
+    ):
         if name not in mechanisms:
             continue
         kls = {e: [] for e in eps}
@@ -295,10 +352,23 @@ def kl_vs_epsilon(counts: NgramCounts, *, epsilons, delta=1e-5, S=1e-3, C=1, rho
     return ExperimentTable.from_rows(rows)
 
 
-def kl_vs_users(counts: NgramCounts, *, user_numbers, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2,
-                repetitions=5, rng=0, calibration="classic",
-                mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC), max_items=None,
-                max_users=None) -> ExperimentTable:
+def kl_vs_users(
+    counts: NgramCounts,
+    *,
+    user_numbers,
+    epsilon=1.0,
+    delta=1e-5,
+    S=1e-3,
+    C=1,
+    rho=0.3,
+    W=2,
+    repetitions=5,
+    rng=0,
+    calibration="classic",
+    mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC),
+    max_items=None,
+    max_users=None,
+) -> ExperimentTable:
     """000 Fig. 2: KL vs number of users. Each repetition draws a fresh random subset of users
     (without replacement); p is that subset's private distribution. Column ``users``.
     ``BAYESIAN_STRICT`` (with ``max_items`` = L and ``max_users`` = N_max, as in :func:`kl_vs_epsilon`): its
@@ -315,9 +385,22 @@ def kl_vs_users(counts: NgramCounts, *, user_numbers, epsilon=1.0, delta=1e-5, S
             sub = counts.subset_users(np.sort(rng.choice(counts.n_users, size=u, replace=False)))
             if sub.total_counts().sum() <= 0:
                 continue
-            res = _mechanism_kls(sub, sub.private_distribution(), epsilon=epsilon, delta=delta, S=S, C=C, rho=rho,
-                                 W=W, repetitions=1, rng=rng, calibration=calibration, mechanisms=mechanisms,
-                                 max_items=max_items, max_users=max_users)
+            res = _mechanism_kls(
+                sub,
+                sub.private_distribution(),
+                epsilon=epsilon,
+                delta=delta,
+                S=S,
+                C=C,
+                rho=rho,
+                W=W,
+                repetitions=1,
+                rng=rng,
+                calibration=calibration,
+                mechanisms=mechanisms,
+                max_items=max_items,
+                max_users=max_users,
+            )
             for m, v in res.items():
                 per_mech[m].append(float(np.atleast_1d(v)[0]))
         for m, v in per_mech.items():
@@ -325,10 +408,23 @@ def kl_vs_users(counts: NgramCounts, *, user_numbers, epsilon=1.0, delta=1e-5, S
     return ExperimentTable.from_rows(rows)
 
 
-def kl_vs_vocabulary(counts: NgramCounts, *, sizes, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3, W=2,
-                     repetitions=5, rng=0, calibration="classic",
-                     mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC), max_items=None,
-                     max_users=None) -> ExperimentTable:
+def kl_vs_vocabulary(
+    counts: NgramCounts,
+    *,
+    sizes,
+    epsilon=1.0,
+    delta=1e-5,
+    S=1e-3,
+    C=1,
+    rho=0.3,
+    W=2,
+    repetitions=5,
+    rng=0,
+    calibration="classic",
+    mechanisms=(BAYESIAN, LAPLACE, LAPLACE_PUBLIC, PUBLIC),
+    max_items=None,
+    max_users=None,
+) -> ExperimentTable:
     """000 Fig. 3: KL vs vocabulary size |V| (the |V| most frequent public items). Column ``vocabulary``.
     ``BAYESIAN_STRICT`` needs ``max_items`` (L, applied within each vocabulary) and ``max_users``."""
     epsilon = check_epsilon(epsilon)
@@ -340,17 +436,42 @@ def kl_vs_vocabulary(counts: NgramCounts, *, sizes, epsilon=1.0, delta=1e-5, S=1
         sub = counts.top_vocabulary(v)
         if sub.total_counts().sum() <= 0:
             continue
-        res = _mechanism_kls(sub, sub.private_distribution(), epsilon=epsilon, delta=delta, S=S, C=C, rho=rho, W=W,
-                             repetitions=repetitions, rng=rng, calibration=calibration, mechanisms=mechanisms,
-                             max_items=max_items, max_users=max_users)
+        res = _mechanism_kls(
+            sub,
+            sub.private_distribution(),
+            epsilon=epsilon,
+            delta=delta,
+            S=S,
+            C=C,
+            rho=rho,
+            W=W,
+            repetitions=repetitions,
+            rng=rng,
+            calibration=calibration,
+            mechanisms=mechanisms,
+            max_items=max_items,
+            max_users=max_users,
+        )
         for m, kl in res.items():
             rows += _rows(m, "vocabulary", int(v), kl)
     return ExperimentTable.from_rows(rows)
 
 
-def kl_vs_public_quality(counts: NgramCounts, *, noise_scales, epsilon=1.0, delta=1e-5, S=1e-3, C=1, rho=0.3,
-                         repetitions=5, rng=0, calibration="classic", max_items=None,
-                         max_users=None) -> ExperimentTable:
+def kl_vs_public_quality(
+    counts: NgramCounts,
+    *,
+    noise_scales,
+    epsilon=1.0,
+    delta=1e-5,
+    S=1e-3,
+    C=1,
+    rho=0.3,
+    repetitions=5,
+    rng=0,
+    calibration="classic",
+    max_items=None,
+    max_users=None,
+) -> ExperimentTable:
     """000 Fig. 4: KL vs public-data quality. The public counts get Lap(0, b) noise of growing scale b
     (clipped at 0; a fresh draw per repetition); BayesianDP uses the degraded prior, and the public
     baseline is shown on the same degraded counts. Column ``public_noise``. With ``max_items`` (L) and
@@ -369,8 +490,10 @@ def kl_vs_public_quality(counts: NgramCounts, *, noise_scales, epsilon=1.0, delt
     if strict:
         st_ = _strict_statistics(counts.user_counts, counts.public_counts, C=C, max_items=max_items, rng=rng)
         variants.append((BAYESIAN_STRICT, st_, st_.sensitivity(S, "strict", max_users=max_users)))
-    parts = [(name, stats.weights(S) * stats.x_hat, stats.sensitivity(S) if gamma is None else gamma)
-             for name, stats, gamma in variants]
+    parts = [
+        (name, stats.weights(S) * stats.x_hat, stats.sensitivity(S) if gamma is None else gamma)
+        for name, stats, gamma in variants
+    ]
     rows: list[dict] = []
     for b in noise_scales:
         b = check_real("public noise scale", b, low=0.0, low_inclusive=True)
@@ -397,6 +520,11 @@ def kl_vs_k(counts: NgramCounts, *, Ks, fill="public") -> ExperimentTable:
     rows = []
     for K in Ks:
         rel = k_anonymity_release(counts.user_counts, counts.public_counts, K=K, fill=fill)
-        rows += _rows(K_ANONYMITY, "K", int(K), [kl_divergence(p, rel.theta)],
-                      {"suppressed_mass": rel.suppressed_mass, "guarantee": rel.guarantee.label})
+        rows += _rows(
+            K_ANONYMITY,
+            "K",
+            int(K),
+            [kl_divergence(p, rel.theta)],
+            {"suppressed_mass": rel.suppressed_mass, "guarantee": rel.guarantee.label},
+        )
     return ExperimentTable.from_rows(rows)

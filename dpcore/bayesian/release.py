@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from ..mechanisms.gaussian import CALIBRATION_CHOICES, gaussian_sigma, resolve_calibration
 from ..guarantees import Guarantee, approximate_dp, local_sensitivity
-from ..validation import (check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_rng)
+from ..validation import check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_rng
 from .statistics import SENSITIVITY_METHODS, _softmax_of_draw, bayesian_statistics, softmax
 
 __all__ = [
@@ -24,8 +24,9 @@ __all__ = [
 # release
 
 
-def bayesian_guarantee(*, epsilon, delta, sensitivity_method: str, calibration: str = "analytic",
-                       max_items=None, max_users=None) -> Guarantee:
+def bayesian_guarantee(
+    *, epsilon, delta, sensitivity_method: str, calibration: str = "analytic", max_items=None, max_users=None
+) -> Guarantee:
     """What a BayesianDP release promises (SPEC §3b).
 
     - "strict": (ε, δ)-DP per user (approximate DP), given the caps L and N_max. The classic σ at ε ≥ 1
@@ -39,27 +40,34 @@ def bayesian_guarantee(*, epsilon, delta, sensitivity_method: str, calibration: 
     check_choice("sensitivity_method", sensitivity_method, SENSITIVITY_METHODS)
     calibration = resolve_calibration(calibration, epsilon)
     if sensitivity_method == "strict":
-        scope = (f"every user capped at L = {max_items} items (C per item); "
-                 f"at most N_max = {max_users} users (a public cap)")
+        scope = (
+            f"every user capped at L = {max_items} items (C per item); at most N_max = {max_users} users (a public cap)"
+        )
         if calibration == "classic" and epsilon >= 1.0:
             from ..mechanisms.gaussian import classic_true_delta
+
             true = classic_true_delta(epsilon, delta)  # the exact δ of the classic σ
             if true > delta:
                 raise ValueError(
                     f"epsilon={epsilon:g} is outside the classic σ's proof (ε < 1), and there its exact δ is "
                     f"{true:.3g}, more than the delta={delta:g} asked for: strict BayesianDP refuses this release. "
                     "Use calibration='auto' (the analytic σ from ε = 1) or 'analytic' (tight for every ε), or a "
-                    "smaller epsilon")
+                    "smaller epsilon"
+                )
             scope += f"; the classic σ at ε ≥ 1 is outside its proof, but its exact δ {true:.3g} is ≤ δ"
         return approximate_dp(epsilon, delta, scope=scope)
     return local_sensitivity(
-        epsilon, delta,
-        promise=("Not DP, and no (ε, δ) holds — not even for this corpus's neighbours: γ was measured on the "
-                 "private data (N_i, c_i), and run on a neighbour the mechanism measures γ again, so the noise "
-                 "scale itself differs between the two and reveals who is in the data. ε and δ only set the "
-                 "noise scale, as in the paper."),
+        epsilon,
+        delta,
+        promise=(
+            "Not DP, and no (ε, δ) holds — not even for this corpus's neighbours: γ was measured on the "
+            "private data (N_i, c_i), and run on a neighbour the mechanism measures γ again, so the noise "
+            "scale itself differs between the two and reveals who is in the data. ε and δ only set the "
+            "noise scale, as in the paper."
+        ),
         scope=f"σ set from ε = {epsilon:g}, δ = {delta:g} and γ measured on the data, as in the paper — a noise "
-              "scale, not a promise")
+        "scale, not a promise",
+    )
 
 
 __all__.append("bayesian_guarantee")
@@ -91,14 +99,25 @@ class BayesianRelease:
 
     def __post_init__(self):
         if self.guarantee is None:
-            object.__setattr__(self, "guarantee", bayesian_guarantee(
-                epsilon=self.epsilon, delta=self.delta, sensitivity_method=self.sensitivity_method,
-                calibration=self.calibration, max_items=self.max_items, max_users=self.max_users))
+            object.__setattr__(
+                self,
+                "guarantee",
+                bayesian_guarantee(
+                    epsilon=self.epsilon,
+                    delta=self.delta,
+                    sensitivity_method=self.sensitivity_method,
+                    calibration=self.calibration,
+                    max_items=self.max_items,
+                    max_users=self.max_users,
+                ),
+            )
 
     def __repr__(self) -> str:
-        return (f"BayesianRelease(|V|={self.theta.size}, sigma={self.sigma:.4g}, sensitivity={self.sensitivity:.4g}, "
-                f"epsilon={self.epsilon:g}, delta={self.delta:g}, S={self.S:g}, C={self.C}, rho={self.rho:g}, "
-                f"calibration={self.calibration!r}, guarantee={self.guarantee.label!r})")
+        return (
+            f"BayesianRelease(|V|={self.theta.size}, sigma={self.sigma:.4g}, sensitivity={self.sensitivity:.4g}, "
+            f"epsilon={self.epsilon:g}, delta={self.delta:g}, S={self.S:g}, C={self.C}, rho={self.rho:g}, "
+            f"calibration={self.calibration!r}, guarantee={self.guarantee.label!r})"
+        )
 
     @property
     def classic_proven(self) -> bool:
@@ -125,8 +144,10 @@ class PreparedBayesianDP:
     max_users: int | None = None
 
     def __repr__(self) -> str:
-        return (f"PreparedBayesianDP(|V|={self.mu_ps.size}, sensitivity={self.sensitivity:.4g}, S={self.S:g}, "
-                f"C={self.C}, rho={self.rho:g}, method={self.sensitivity_method!r})")
+        return (
+            f"PreparedBayesianDP(|V|={self.mu_ps.size}, sensitivity={self.sensitivity:.4g}, S={self.S:g}, "
+            f"C={self.C}, rho={self.rho:g}, method={self.sensitivity_method!r})"
+        )
 
     @property
     def vocabulary_size(self) -> int:
@@ -148,8 +169,7 @@ class PreparedBayesianDP:
         s = self.rho * self.sensitivity * base
         if s == 0.0:  # γ = 0 (no user moves w ⊙ x̂): no noise is needed
             return s
-        return check_noise_scale("σ_ps", s, epsilon=epsilon, delta=delta, rho=self.rho,
-                                 sensitivity=self.sensitivity)
+        return check_noise_scale("σ_ps", s, epsilon=epsilon, delta=delta, rho=self.rho, sensitivity=self.sensitivity)
 
     def sample_h(self, *, epsilon, delta, rng, repetitions: int = 1, calibration: str = "auto") -> np.ndarray:
         """``repetitions`` draws of h ~ N(μ_ps, σ_ps² I), shape (repetitions, |V|)."""
@@ -176,23 +196,40 @@ class PreparedBayesianDP:
         rng = check_rng(rng)
         check_choice("calibration", calibration, CALIBRATION_CHOICES)
         calibration = resolve_calibration(calibration, epsilon)
-        guarantee = bayesian_guarantee(epsilon=epsilon, delta=delta, sensitivity_method=self.sensitivity_method,
-                                       calibration=calibration, max_items=self.max_items,
-                                       max_users=self.max_users)  # refuses before drawing (classic, large ε)
+        guarantee = bayesian_guarantee(
+            epsilon=epsilon,
+            delta=delta,
+            sensitivity_method=self.sensitivity_method,
+            calibration=calibration,
+            max_items=self.max_items,
+            max_users=self.max_users,
+        )  # refuses before drawing (classic, large ε)
         s = self.sigma(epsilon=epsilon, delta=delta, calibration=calibration)
         noise = rng.standard_normal(self.mu_ps.size)
         with np.errstate(over="ignore"):  # σ near the float limit: h may hold ±∞ (θ stays finite)
             h = self.mu_ps + s * noise
         theta = _softmax_of_draw(self.mu_ps, s, noise) if s > 0 else softmax(h)
         return BayesianRelease(
-            theta=theta, h=h, sigma=s, sensitivity=self.sensitivity, epsilon=epsilon, delta=delta,
-            S=self.S, C=self.C, rho=self.rho, calibration=calibration, sensitivity_method=self.sensitivity_method,
-            max_items=self.max_items, max_users=self.max_users, guarantee=guarantee,
+            theta=theta,
+            h=h,
+            sigma=s,
+            sensitivity=self.sensitivity,
+            epsilon=epsilon,
+            delta=delta,
+            S=self.S,
+            C=self.C,
+            rho=self.rho,
+            calibration=calibration,
+            sensitivity_method=self.sensitivity_method,
+            max_items=self.max_items,
+            max_users=self.max_users,
+            guarantee=guarantee,
         )
 
 
-def prepare_bayesian(user_counts, public_counts, *, S, C, rho, sensitivity: str = "brute-force",
-                     max_items=None, max_users=None, rng=None) -> PreparedBayesianDP:
+def prepare_bayesian(
+    user_counts, public_counts, *, S, C, rho, sensitivity: str = "brute-force", max_items=None, max_users=None, rng=None
+) -> PreparedBayesianDP:
     """Steps 1–7 of 000 Algorithm 1 (everything but σ and the draw).
 
     ``sensitivity="strict"`` (SPEC §3b) needs ``max_items`` (L), ``max_users`` (N_max) and ``rng``
@@ -201,13 +238,16 @@ def prepare_bayesian(user_counts, public_counts, *, S, C, rho, sensitivity: str 
     check_choice("sensitivity", sensitivity, SENSITIVITY_METHODS)
     if sensitivity == "strict":
         if max_items is None or max_users is None:
-            raise ValueError("sensitivity='strict' needs max_items (L) and max_users (N_max), got "
-                             f"max_items={max_items!r}, max_users={max_users!r}")
+            raise ValueError(
+                "sensitivity='strict' needs max_items (L) and max_users (N_max), got "
+                f"max_items={max_items!r}, max_users={max_users!r}"
+            )
     else:
         for name, v in (("max_items", max_items), ("max_users", max_users)):
             if v is not None:
-                raise ValueError(f"{name} applies to sensitivity='strict' only, got sensitivity={sensitivity!r}, "
-                                 f"{name}={v!r}")
+                raise ValueError(
+                    f"{name} applies to sensitivity='strict' only, got sensitivity={sensitivity!r}, {name}={v!r}"
+                )
     stats = bayesian_statistics(user_counts, public_counts, C=C, max_items=max_items, rng=rng)
     return stats.prepare(S=S, rho=rho, sensitivity=sensitivity, max_users=max_users)
 
@@ -215,9 +255,21 @@ def prepare_bayesian(user_counts, public_counts, *, S, C, rho, sensitivity: str 
 __all__.append("prepare_bayesian")
 
 
-def bayesian_dp(user_counts, public_counts, *, epsilon, delta, S, C, rho, rng,
-                sensitivity: str = "brute-force", calibration: str = "auto", max_items=None,
-                max_users=None) -> BayesianRelease:
+def bayesian_dp(
+    user_counts,
+    public_counts,
+    *,
+    epsilon,
+    delta,
+    S,
+    C,
+    rho,
+    rng,
+    sensitivity: str = "brute-force",
+    calibration: str = "auto",
+    max_items=None,
+    max_users=None,
+) -> BayesianRelease:
     """BayesianDP (000 Algorithm 1 with Corollary 1): one release θ over V.
 
     (ε, δ)-DP per user only with ``sensitivity="strict"`` (SPEC §3b: caps L = ``max_items`` and
@@ -244,6 +296,15 @@ def bayesian_dp(user_counts, public_counts, *, epsilon, delta, S, C, rho, rng,
     delta = check_delta(delta)
     check_choice("calibration", calibration, CALIBRATION_CHOICES)
     rng = check_rng(rng)
-    prepared = prepare_bayesian(user_counts, public_counts, S=S, C=C, rho=rho, sensitivity=sensitivity,
-                                max_items=max_items, max_users=max_users, rng=rng)
+    prepared = prepare_bayesian(
+        user_counts,
+        public_counts,
+        S=S,
+        C=C,
+        rho=rho,
+        sensitivity=sensitivity,
+        max_items=max_items,
+        max_users=max_users,
+        rng=rng,
+    )
     return prepared.release(epsilon=epsilon, delta=delta, rng=rng, calibration=calibration)

@@ -46,8 +46,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 from .._ranking import ranked_drops
-from ..validation import (as_float_array, check_choice, check_int, check_probability,
-                         check_real, check_rng)
+from ..validation import as_float_array, check_choice, check_int, check_probability, check_real, check_rng
 
 if TYPE_CHECKING:  # release.py imports this module
     from .release import PreparedBayesianDP
@@ -103,9 +102,7 @@ def check_count_matrix(user_counts, name: str = "user_counts") -> sp.csr_matrix:
     m = sp.csr_matrix((np.array(m.data, dtype=np.float64, copy=True), m.indices, m.indptr), shape=m.shape)
     n_users, v = m.shape
     if v < 2:
-        raise ValueError(
-            f"vocabulary size |V| must be >= 2 (a softmax over one word always outputs 1), got |V|={v}"
-        )
+        raise ValueError(f"vocabulary size |V| must be >= 2 (a softmax over one word always outputs 1), got |V|={v}")
     if n_users < 1:
         raise ValueError(f"{name} must have at least 1 user (row), got {n_users}")
     d = m.data
@@ -171,7 +168,9 @@ def _check_max_users(max_users) -> int:
     n = check_int("max_users", max_users, low=1)
     if n > MAX_USERS_CAP:
         digits = f"<an integer with {len(str(n))} digits>" if n >= 10**60 else str(n)
-        raise ValueError(f"max_users must be at most 1e12 (a public cap on the number of people), got max_users={digits}")
+        raise ValueError(
+            f"max_users must be at most 1e12 (a public cap on the number of people), got max_users={digits}"
+        )
     return n
 
 
@@ -213,8 +212,9 @@ def smallest_keys_per_row(keys, row_start, k) -> tuple[np.ndarray, np.ndarray]:
         idx, r = idx[sel], r[sel]
         n_whole = lengths[whole]
         r_whole = np.repeat(whole, n_whole)
-        pos_whole = np.arange(int(n_whole.sum()), dtype=np.int64) + np.repeat(row_start[whole] - np.concatenate(
-            ([0], np.cumsum(n_whole)[:-1])), n_whole)
+        pos_whole = np.arange(int(n_whole.sum()), dtype=np.int64) + np.repeat(
+            row_start[whole] - np.concatenate(([0], np.cumsum(n_whole)[:-1])), n_whole
+        )
         idx = np.concatenate((idx, pos_whole))
         r = np.concatenate((r, r_whole))
         o = np.argsort(idx, kind="stable")
@@ -247,8 +247,9 @@ def cap_user_items(user_counts, *, max_items, rng) -> sp.csr_matrix:
     rows = np.repeat(np.arange(m.shape[0]), lengths)
     keep = np.ones(m.nnz, dtype=bool)  # the L smallest keys of each row, ties by position (DPNE's Δ0 selection)
     keep[ranked_drops(rows, keys, None, max_items)] = False
-    out = sp.csr_matrix((m.data[keep], m.indices[keep], np.concatenate(([0], np.cumsum(np.minimum(lengths, max_items))))),
-                        shape=m.shape)
+    out = sp.csr_matrix(
+        (m.data[keep], m.indices[keep], np.concatenate(([0], np.cumsum(np.minimum(lengths, max_items))))), shape=m.shape
+    )
     return out
 
 
@@ -292,7 +293,8 @@ def _check_items_capped(m: sp.csr_matrix, max_items: int) -> None:
             f"max_items must be >= every user's number of distinct items for method='strict', got max_items="
             f"{max_items} while user (row) {worst} holds {int(lengths[worst])} items ({over} user(s) above the cap): "
             "γ_strict would not bound them. Cap the users first: dpcore.bayesian.cap_user_items(user_counts, max_items=L, "
-            "rng=…), or bayesian_statistics(…, max_items=L, rng=…), which keeps a seeded random L of their items")
+            "rng=…), or bayesian_statistics(…, max_items=L, rng=…), which keeps a seeded random L of their items"
+        )
 
 
 def decay_weights(users_per_item, *, S, C) -> np.ndarray:
@@ -333,8 +335,9 @@ def _softmax_of_draw(mu: np.ndarray, sigma: float, noise: np.ndarray) -> np.ndar
     # here σ·|Z| overflowed, so σ is huge and μ/σ is a finite, tiny shift
     k = np.argmax(mu / sigma + noise, axis=-1)[..., None]
     with np.errstate(over="ignore", invalid="ignore"):
-        d = (mu - np.take_along_axis(np.broadcast_to(mu, noise.shape), k, axis=-1)) + \
-            sigma * (noise - np.take_along_axis(noise, k, axis=-1))
+        d = (mu - np.take_along_axis(np.broadcast_to(mu, noise.shape), k, axis=-1)) + sigma * (
+            noise - np.take_along_axis(noise, k, axis=-1)
+        )
     d = np.where(np.isnan(d), -np.inf, d)
     z = np.exp(np.minimum(d, 0.0))
     return z / z.sum(axis=-1, keepdims=True)
@@ -373,7 +376,7 @@ def _brute_force(clamped: sp.csr_matrix, c, N, log_c1, x_hat, w, S, C) -> float:
         a, b = indptr[start], indptr[end]
         if b > a:
             idx = indices[a:b]
-            lengths = np.diff(indptr[start:end + 1])
+            lengths = np.diff(indptr[start : end + 1])
             nonempty = lengths > 0
             offsets = (indptr[start:end] - a)[nonempty]  # rows are contiguous: segment sums by reduceat
             d = log_c1[idx] - np.log1p(c[idx] - data[a:b])
@@ -448,8 +451,10 @@ class BayesianStatistics:
         check_choice("method", method, SENSITIVITY_METHODS)
         if method == "strict":
             if self.max_items is None:
-                raise ValueError("method='strict' needs the per-user item cap: build the statistics with "
-                                 "bayesian_statistics(..., max_items=L, rng=...)")
+                raise ValueError(
+                    "method='strict' needs the per-user item cap: build the statistics with "
+                    "bayesian_statistics(..., max_items=L, rng=...)"
+                )
             if max_users is None:
                 raise ValueError("method='strict' needs max_users (a public cap on the number of users)")
             max_users = _check_max_users(max_users)
@@ -471,7 +476,9 @@ class BayesianStatistics:
     def posterior_mean(self, S, rho) -> np.ndarray:
         """μ_ps = ρ·(w ⊙ x̂) + (1−ρ)·μ_p (Corollary 1)."""
         if self.mu_p is None:
-            raise ValueError("public_counts are needed for the posterior mean; build with bayesian_statistics(..., public_counts)")
+            raise ValueError(
+                "public_counts are needed for the posterior mean; build with bayesian_statistics(..., public_counts)"
+            )
         rho = _check_rho(rho)
         return rho * (self.weights(S) * self.x_hat) + (1.0 - rho) * self.mu_p
 
@@ -486,8 +493,14 @@ class BayesianStatistics:
         from .release import PreparedBayesianDP  # (release.py imports this module)
 
         return PreparedBayesianDP(
-            mu_ps=self.posterior_mean(S, rho), weights=w, sensitivity=gamma,
-            S=S, C=self.C, rho=rho, sensitivity_method=sensitivity, n_users=self.n_users,
+            mu_ps=self.posterior_mean(S, rho),
+            weights=w,
+            sensitivity=gamma,
+            S=S,
+            C=self.C,
+            rho=rho,
+            sensitivity_method=sensitivity,
+            n_users=self.n_users,
             max_items=self.max_items if sensitivity == "strict" else None,
             max_users=None if max_users is None else int(max_users),
         )
@@ -522,8 +535,9 @@ def bayesian_statistics(user_counts, public_counts=None, *, C, max_items=None, r
     mu_p = None
     if public_counts is not None:
         mu_p = _centered_log1p(_check_public(public_counts, m.shape[1]))
-    return BayesianStatistics(clamped=m, counts=c, users_per_item=N, log_counts1=log_c1, x_hat=x_hat, mu_p=mu_p, C=C,
-                              max_items=max_items)
+    return BayesianStatistics(
+        clamped=m, counts=c, users_per_item=N, log_counts1=log_c1, x_hat=x_hat, mu_p=mu_p, C=C, max_items=max_items
+    )
 
 
 def brute_force_sensitivity(user_counts, *, S, C) -> float:
@@ -569,8 +583,10 @@ def bayesian_sensitivity(user_counts, *, S, C, method: str = "brute-force", max_
     S = _check_S(S)
     if method == "strict":
         if max_items is None or max_users is None:
-            raise ValueError("method='strict' needs max_items (L) and max_users (N_max), got "
-                             f"max_items={max_items!r}, max_users={max_users!r}")
+            raise ValueError(
+                "method='strict' needs max_items (L) and max_users (N_max), got "
+                f"max_items={max_items!r}, max_users={max_users!r}"
+            )
         L, n_max = _check_max_items(max_items), _check_max_users(max_users)
         m = check_count_matrix(user_counts)
         _check_user_cap(m.shape[0], n_max)

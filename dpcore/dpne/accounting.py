@@ -64,8 +64,10 @@ def check_contribution_limit(contribution_limit) -> int:
     """Δ0: an integer in [1, 1e300] (10**400 raised OverflowError inside ρ before)."""
     limit = check_int("contribution_limit", contribution_limit, low=1)
     if limit > MAX_CONTRIBUTION_LIMIT:
-        raise ValueError(f"contribution_limit must be at most 1e300 (ρ is computed with it as a float), got "
-                         f"contribution_limit=<an integer with {len(str(limit))} digits>")
+        raise ValueError(
+            f"contribution_limit must be at most 1e300 (ρ is computed with it as a float), got "
+            f"contribution_limit=<an integer with {len(str(limit))} digits>"
+        )
     return limit
 
 
@@ -90,10 +92,12 @@ def dpne_noise_scales(epsilon, delta, *, max_length, noise_decay=1.0) -> tuple[f
     powers = np.arange(max_length, dtype=float)
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         sigma1 = sigma * math.sqrt(float(np.sum(c ** (-2.0 * powers))))
-        sigmas = sigma1 * c ** powers
+        sigmas = sigma1 * c**powers
     if not np.all(np.isfinite(sigmas) & (sigmas > 0)):
-        raise ValueError(f"noise_decay={c:g} with max_length={max_length} makes some σ_k = σ_1·c^(k−1) overflow or "
-                         "vanish in floating point; use a noise_decay closer to 1 (e.g. 0.5 … 2)")
+        raise ValueError(
+            f"noise_decay={c:g} with max_length={max_length} makes some σ_k = σ_1·c^(k−1) overflow or "
+            "vanish in floating point; use a noise_decay closer to 1 (e.g. 0.5 … 2)"
+        )
     return sigma, sigmas
 
 

@@ -29,8 +29,10 @@ def check_enough_users(n_users: int) -> None:
     from ..text.stream import InputError
 
     if n_users < MIN_USERS:
-        raise InputError(f"the input has {n_users} user(s) with text but at least {MIN_USERS} are needed: differential "
-                         "privacy protects one user among many, so the user column must identify who wrote each row")
+        raise InputError(
+            f"the input has {n_users} user(s) with text but at least {MIN_USERS} are needed: differential "
+            "privacy protects one user among many, so the user column must identify who wrote each row"
+        )
 
 
 @dataclass(frozen=True)
@@ -51,21 +53,51 @@ def dpne_guarantee(epsilon: float, delta: float, max_length: int) -> Guarantee:
     return approximate_dp(epsilon, delta, scope=f"for the released sets of {what} together (never counts)")
 
 
-def run_dpne_local(path, *, epsilon, delta, max_length, contribution_limit, eta, noise_decay=1.0, pruning="both",
-                   selection="random", seed: int, user_column="user", text_column="text",
-                   progress=None) -> BatchRelease:
+def run_dpne_local(
+    path,
+    *,
+    epsilon,
+    delta,
+    max_length,
+    contribution_limit,
+    eta,
+    noise_decay=1.0,
+    pruning="both",
+    selection="random",
+    seed: int,
+    user_column="user",
+    text_column="text",
+    progress=None,
+) -> BatchRelease:
     """Stream ``path`` into a :class:`dpcore.text.TokenCorpus` and run :func:`dpcore.dpne` with ``rng=seed``."""
     from .release import dpne_extract
     from ..text.stream import read_token_corpus
 
-    tc = read_token_corpus(path, user_column=user_column, text_column=text_column,
-                           progress=None if progress is None else progress.reading)
+    tc = read_token_corpus(
+        path, user_column=user_column, text_column=text_column, progress=None if progress is None else progress.reading
+    )
     with_text = np.unique(tc.user_of[[0, -1]]).size if tc.user_of.size else 0  # rows are in user order
     check_enough_users(with_text)
     if progress is not None:
         progress.status(f"DPNE on {tc.n_users:,} users, T = {max_length}")
-    rel = dpne_extract(tc, epsilon=epsilon, delta=delta, max_length=max_length, contribution_limit=contribution_limit,
-               eta=eta, noise_decay=noise_decay, pruning=pruning, selection=selection, rng=int(seed))
+    rel = dpne_extract(
+        tc,
+        epsilon=epsilon,
+        delta=delta,
+        max_length=max_length,
+        contribution_limit=contribution_limit,
+        eta=eta,
+        noise_decay=noise_decay,
+        pruning=pruning,
+        selection=selection,
+        rng=int(seed),
+    )
     sets = {k: {" ".join(g) for g in grams} for k, grams in rel.ngrams.items()}
-    return BatchRelease(sets=sets, sigma=float(rel.sigma), sigmas=dict(rel.sigmas), thresholds=dict(rel.thresholds),
-                        valid_counts=dict(rel.valid_counts), guarantee=dpne_guarantee(epsilon, delta, max_length))
+    return BatchRelease(
+        sets=sets,
+        sigma=float(rel.sigma),
+        sigmas=dict(rel.sigmas),
+        thresholds=dict(rel.thresholds),
+        valid_counts=dict(rel.valid_counts),
+        guarantee=dpne_guarantee(epsilon, delta, max_length),
+    )

@@ -23,6 +23,7 @@ __all__ = [
 # k-anonymity coverage (evaluation only)
 # --------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, eq=False)
 class KAnonymityCoverage:
     """For each length k and K: how many k-grams are used by at least K users (the K-anonymous set,
@@ -50,8 +51,10 @@ def _released_id_rows(index: NgramIndex, released) -> dict:
     if isinstance(released, (DpneRelease, DpsuBaselineRelease)):
         released = released.ngrams
     if not isinstance(released, Mapping):
-        raise TypeError("released must be a DpneRelease, a DpsuBaselineRelease or a mapping k → released k-grams, "
-                        f"got released={released!r} ({type(released).__name__})")
+        raise TypeError(
+            "released must be a DpneRelease, a DpsuBaselineRelease or a mapping k → released k-grams, "
+            f"got released={released!r} ({type(released).__name__})"
+        )
     lookup = None
     out = {}
     for k, grams in released.items():
@@ -61,14 +64,16 @@ def _released_id_rows(index: NgramIndex, released) -> dict:
             continue
         if lookup is None:
             lookup = {w: i for i, w in enumerate(index.corpus.vocabulary.tolist())}
-        rows = [[lookup[w] for w in g] for g in grams
-                if len(g) == k and all(isinstance(w, str) and w in lookup for w in g)]
+        rows = [
+            [lookup[w] for w in g] for g in grams if len(g) == k and all(isinstance(w, str) and w in lookup for w in g)
+        ]
         out[k] = np.asarray(rows, dtype=np.int64).reshape(-1, k)
     return out
 
 
-def kanonymity_coverage(index: NgramIndex, released, *, ks=DEFAULT_K_VALUES,
-                        max_length: int | None = None) -> KAnonymityCoverage:
+def kanonymity_coverage(
+    index: NgramIndex, released, *, ks=DEFAULT_K_VALUES, max_length: int | None = None
+) -> KAnonymityCoverage:
     """Share of the k-grams used by **at least** K users that ``released`` contains (003 Fig. 4 right).
 
     Args:
@@ -85,8 +90,7 @@ def kanonymity_coverage(index: NgramIndex, released, *, ks=DEFAULT_K_VALUES,
     ks = tuple(check_int(f"ks[{i}]", K, low=1) for i, K in enumerate(check_sequence("ks", ks)))
     if not ks:
         raise ValueError("ks must hold at least one K, got an empty sequence")
-    T = index.max_length if max_length is None else check_int("max_length", max_length, low=1,
-                                                               high=index.max_length)
+    T = index.max_length if max_length is None else check_int("max_length", max_length, low=1, high=index.max_length)
     rows = []
     for k in range(1, T + 1):
         lev = index.level(k)
@@ -99,8 +103,15 @@ def kanonymity_coverage(index: NgramIndex, released, *, ks=DEFAULT_K_VALUES,
             freq = lev.user_counts >= K
             n_freq = int(freq.sum())
             n_cov = int((freq & covered_mask).sum())
-            rows.append({"k": k, "K": K, "frequent": n_freq, "covered": n_cov,
-                         "share": (n_cov / n_freq) if n_freq else float("nan")})
+            rows.append(
+                {
+                    "k": k,
+                    "K": K,
+                    "frequent": n_freq,
+                    "covered": n_cov,
+                    "share": (n_cov / n_freq) if n_freq else float("nan"),
+                }
+            )
     return KAnonymityCoverage(rows=rows, ks=ks)
 
 
@@ -134,7 +145,9 @@ class PruningChain:
 def _expected_weights(pair_user: np.ndarray, keep: np.ndarray, n_users: int, limit: int) -> np.ndarray:
     """Each kept pair's expected weight when a user keeps a uniform ``limit`` of their kept pairs, 1/√kept each."""
     n = np.bincount(pair_user[keep], minlength=n_users).astype(float)[pair_user]
-    return np.where(keep, np.minimum(1.0, limit / np.maximum(n, 1.0)) / np.sqrt(np.maximum(np.minimum(n, limit), 1.0)), 0.0)
+    return np.where(
+        keep, np.minimum(1.0, limit / np.maximum(n, 1.0)) / np.sqrt(np.maximum(np.minimum(n, limit), 1.0)), 0.0
+    )
 
 
 def pruning_chain(index: NgramIndex, release: DpneRelease, *, K: int = 100, lengths=None) -> PruningChain:
@@ -153,8 +166,10 @@ def pruning_chain(index: NgramIndex, release: DpneRelease, *, K: int = 100, leng
     if not isinstance(release, DpneRelease):
         raise TypeError(f"release must be a DpneRelease, got {type(release).__name__}")
     if release.selection != "random" or release.policy != "weighted":
-        raise ValueError("pruning_chain's expected counts assume selection='random' and policy='weighted', got "
-                         f"selection={release.selection!r}, policy={release.policy!r}")
+        raise ValueError(
+            "pruning_chain's expected counts assume selection='random' and policy='weighted', got "
+            f"selection={release.selection!r}, policy={release.policy!r}"
+        )
     K = check_int("K", K, low=1)
     ids = _released_id_rows(index, release)
     limit = release.contribution_limit
@@ -184,8 +199,9 @@ def pruning_chain(index: NgramIndex, release: DpneRelease, *, K: int = 100, leng
                 valid[candidates] = (suffix >= 0) & in_prev[np.maximum(suffix, 0)]
         pu, pg = lev.pair_user, lev.pair_gram
         h_dpne = np.bincount(pg, weights=_expected_weights(pu, valid[pg], n_users, limit), minlength=lev.n_grams)
-        h_single = np.bincount(pg, weights=_expected_weights(pu, np.ones(pu.size, dtype=bool), n_users, limit),
-                               minlength=lev.n_grams)
+        h_single = np.bincount(
+            pg, weights=_expected_weights(pu, np.ones(pu.size, dtype=bool), n_users, limit), minlength=lev.n_grams
+        )
         popular = lev.user_counts >= K
         pv = popular & valid
         n_pop = int(popular.sum())
@@ -193,11 +209,18 @@ def pruning_chain(index: NgramIndex, release: DpneRelease, *, K: int = 100, leng
         def median(x):
             return float(np.median(x)) if x.size else float("nan")
 
-        rows.append({"k": k, "popular": n_pop,
-                     "valid": float(pv.sum() / n_pop) if n_pop else float("nan"),
-                     "released": float((popular & released).sum() / n_pop) if n_pop else float("nan"),
-                     "threshold_dpne": float(release.thresholds[k]), "threshold_single": float(rho_single),
-                     "weight_dpne": median(h_dpne[pv]), "weight_single": median(h_single[popular]),
-                     "gain": median(h_dpne[pv] / h_single[pv])})
+        rows.append(
+            {
+                "k": k,
+                "popular": n_pop,
+                "valid": float(pv.sum() / n_pop) if n_pop else float("nan"),
+                "released": float((popular & released).sum() / n_pop) if n_pop else float("nan"),
+                "threshold_dpne": float(release.thresholds[k]),
+                "threshold_single": float(rho_single),
+                "weight_dpne": median(h_dpne[pv]),
+                "weight_single": median(h_single[popular]),
+                "gain": median(h_dpne[pv] / h_single[pv]),
+            }
+        )
         in_prev = released
     return PruningChain(rows=rows, K=K)

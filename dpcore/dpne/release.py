@@ -71,8 +71,26 @@ from scipy.special import ndtri
 from ..mechanisms.keyed import fold_keys
 from ..text.ngrams import MAX_NGRAM_LENGTH, TokenCorpus, group_by_user
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
-from .accounting import DPSU_POLICIES, PRUNING_RULES, SELECTION_RULES, _check_noise_decay, _spurious_probability, check_contribution_limit, dpne_noise_scales, dpsu_threshold_for_sigma
-from .selection import _LevelHistogram, _dpsu_select, _keyed_seed, _level_histogram, _noisy_threshold, _shard_histogram, dpne_level_seed, dpne_release_seed
+from .accounting import (
+    DPSU_POLICIES,
+    PRUNING_RULES,
+    SELECTION_RULES,
+    _check_noise_decay,
+    _spurious_probability,
+    check_contribution_limit,
+    dpne_noise_scales,
+    dpsu_threshold_for_sigma,
+)
+from .selection import (
+    _LevelHistogram,
+    _dpsu_select,
+    _keyed_seed,
+    _level_histogram,
+    _noisy_threshold,
+    _shard_histogram,
+    dpne_level_seed,
+    dpne_release_seed,
+)
 from .results import DpneEvaluation, DpneLevelDiagnostics, DpneRelease, DpneRun, _released_sets
 from .space import _ValidSpace, _as_token_corpus, zero_weight_draw
 from .shards import _concat, _level_candidates, _shard_bounds
@@ -90,22 +108,57 @@ _SHARD_POSITIONS = 1 << 23  # positions per shard of users (bounded working memo
 _KEEP_POSITIONS = 1 << 26  # up to this many alive positions, a level keeps its candidate positions for its
 
 
-def dpne_extract(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_decay=1.0, pruning="both",
-         rng, selection="random", policy="weighted", policy_cutoff=2.0) -> DpneRelease:
+def dpne_extract(
+    users,
+    *,
+    epsilon,
+    delta,
+    max_length,
+    contribution_limit,
+    eta,
+    noise_decay=1.0,
+    pruning="both",
+    rng,
+    selection="random",
+    policy="weighted",
+    policy_cutoff=2.0,
+) -> DpneRelease:
     """Differentially private n-gram extraction: the release only (see :func:`dpne_with_evaluation`).
 
     Same arguments and the same draw as :func:`dpne_with_evaluation`; returns its ``release``, which
     holds the released sets and the public parameters and nothing else of the corpus.
     """
     return dpne_with_evaluation(
-        users, epsilon=epsilon, delta=delta, max_length=max_length, contribution_limit=contribution_limit,
-        eta=eta, noise_decay=noise_decay, pruning=pruning, rng=rng, selection=selection, policy=policy,
-        policy_cutoff=policy_cutoff).release
+        users,
+        epsilon=epsilon,
+        delta=delta,
+        max_length=max_length,
+        contribution_limit=contribution_limit,
+        eta=eta,
+        noise_decay=noise_decay,
+        pruning=pruning,
+        rng=rng,
+        selection=selection,
+        policy=policy,
+        policy_cutoff=policy_cutoff,
+    ).release
 
 
-def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limit, eta, noise_decay=1.0,
-                         pruning="both", rng, selection="random", policy="weighted",
-                         policy_cutoff=2.0) -> DpneRun:
+def dpne_with_evaluation(
+    users,
+    *,
+    epsilon,
+    delta,
+    max_length,
+    contribution_limit,
+    eta,
+    noise_decay=1.0,
+    pruning="both",
+    rng,
+    selection="random",
+    policy="weighted",
+    policy_cutoff=2.0,
+) -> DpneRun:
     """Differentially private n-gram extraction (003 Algorithm 1, scalable version of §2).
 
     Args:
@@ -143,13 +196,26 @@ def dpne_with_evaluation(users, *, epsilon, delta, max_length, contribution_limi
     Raises:
       TypeError / ValueError: a parameter of the wrong kind or out of range.
     """
-    checked = _check_dpne(epsilon, delta, max_length, contribution_limit, noise_decay, pruning, selection, policy,
-                          policy_cutoff, eta=eta)
+    checked = _check_dpne(
+        epsilon, delta, max_length, contribution_limit, noise_decay, pruning, selection, policy, policy_cutoff, eta=eta
+    )
     return _prepare_dpne(users, rng, *checked[:-1]).run(checked[-1])
 
 
-def prepare_dpne(users, *, epsilon, delta, max_length, contribution_limit, noise_decay=1.0, pruning="both", rng,
-                 selection="random", policy="weighted", policy_cutoff=2.0) -> "DpnePlan":
+def prepare_dpne(
+    users,
+    *,
+    epsilon,
+    delta,
+    max_length,
+    contribution_limit,
+    noise_decay=1.0,
+    pruning="both",
+    rng,
+    selection="random",
+    policy="weighted",
+    policy_cutoff=2.0,
+) -> "DpnePlan":
     """Everything of a DPNE run that does not depend on η, computed once: ``plan.run(eta)`` then equals
     ``dpne_with_evaluation(users, eta=eta, …)`` with the same arguments, bit for bit, for any η.
 
@@ -162,15 +228,31 @@ def prepare_dpne(users, *, epsilon, delta, max_length, contribution_limit, noise
     Same arguments as :func:`dpne_with_evaluation` except ``eta``. The plan holds the encoded corpus and
     private intermediate counts: evaluation only, never publish it.
     """
-    return _prepare_dpne(users, rng, *_check_dpne(epsilon, delta, max_length, contribution_limit, noise_decay, pruning,
-                                                   selection, policy, policy_cutoff))
+    return _prepare_dpne(
+        users,
+        rng,
+        *_check_dpne(
+            epsilon, delta, max_length, contribution_limit, noise_decay, pruning, selection, policy, policy_cutoff
+        ),
+    )
 
 
 _NO_ETA = object()  # prepare_dpne has no η; dpne(eta=None) must still be refused by name (issue 21 item 8)
 
 
-def _check_dpne(epsilon, delta, max_length, contribution_limit, noise_decay, pruning, selection, policy,
-                policy_cutoff, *, eta=_NO_ETA) -> tuple:
+def _check_dpne(
+    epsilon,
+    delta,
+    max_length,
+    contribution_limit,
+    noise_decay,
+    pruning,
+    selection,
+    policy,
+    policy_cutoff,
+    *,
+    eta=_NO_ETA,
+) -> tuple:
     """The validated arguments, checked in the order of the signature (η last in the tuple when given)."""
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
@@ -192,12 +274,22 @@ def _check_eta(eta) -> float:
     return check_real("eta", eta, low=0.0, high=1.0, high_inclusive=False)
 
 
-def _prepare_dpne(users, rng, epsilon, delta, max_length, limit, noise_decay, pruning, selection, policy,
-                  policy_cutoff) -> "DpnePlan":
+def _prepare_dpne(
+    users, rng, epsilon, delta, max_length, limit, noise_decay, pruning, selection, policy, policy_cutoff
+) -> "DpnePlan":
     # every parameter but η keys lengths 1 and 2; η joins the key from where the histograms depend on it
-    seed = dpne_release_seed(_keyed_seed(rng), epsilon=epsilon, delta=delta, max_length=max_length,
-                             contribution_limit=limit, noise_decay=noise_decay, pruning=pruning, selection=selection,
-                             policy=policy, policy_cutoff=policy_cutoff)
+    seed = dpne_release_seed(
+        _keyed_seed(rng),
+        epsilon=epsilon,
+        delta=delta,
+        max_length=max_length,
+        contribution_limit=limit,
+        noise_decay=noise_decay,
+        pruning=pruning,
+        selection=selection,
+        policy=policy,
+        policy_cutoff=policy_cutoff,
+    )
     tc = _as_token_corpus(users)
     tok_key = tc.token_key_array  # stable key of every token id
     user_key = tc.user_key_array
@@ -214,27 +306,49 @@ def _prepare_dpne(users, rng, epsilon, delta, max_length, limit, noise_decay, pr
         hist1 = np.zeros(V)
         for s0, s1 in _shard_bounds(None, tc, user_start, shard):
             pu, pi, pc, ik, _ = group_by_user(tc.user_of[s0:s1], tc.tokens[s0:s1], V, need_positions=False)
-            hist1 += _shard_histogram(pu, ik[pi], pc, V, limit=limit, selection=selection, seed=seed, k=1,
-                                      item_keys=key1, user_keys=user_key)
+            hist1 += _shard_histogram(
+                pu, ik[pi], pc, V, limit=limit, selection=selection, seed=seed, k=1, item_keys=key1, user_keys=user_key
+            )
         released1, support1 = _noisy_threshold(hist1, sigmas[0], rho1, seed, 1, key1)
     else:
         pu, pi, pc = tc.unigram_pairs
-        released1, support1 = _dpsu_select(pu, pi, pc, V, limit=limit, sigma=sigmas[0], threshold=rho1,
-                                           selection=selection, rng=None, policy=policy, cutoff_alpha=policy_cutoff,
-                                           keyed=(seed, 1, key1, user_key))
+        released1, support1 = _dpsu_select(
+            pu,
+            pi,
+            pc,
+            V,
+            limit=limit,
+            sigma=sigmas[0],
+            threshold=rho1,
+            selection=selection,
+            rng=None,
+            policy=policy,
+            cutoff_alpha=policy_cutoff,
+            keyed=(seed, 1, key1, user_key),
+        )
     s1_tokens = np.flatnonzero(released1).astype(np.int32)
     s1_tokens = s1_tokens[np.argsort(key1[s1_tokens], kind="stable")]  # canonical order: by key
     token_rel = np.full(max(V, 1), -1, dtype=np.int64)
     token_rel[s1_tokens] = np.arange(s1_tokens.size)
     diag1 = DpneLevelDiagnostics(
-        k=1, previous_size=None, valid_count=None, sigma=float(sigmas[0]), threshold=rho1,
-        released=int(s1_tokens.size), spurious_bound=None, supported=int(support1.sum()),
-        used_valid=int(support1.sum()), kept_from_histogram=int(s1_tokens.size), sampled_zero_weight=0, spurious=0)
+        k=1,
+        previous_size=None,
+        valid_count=None,
+        sigma=float(sigmas[0]),
+        threshold=rho1,
+        released=int(s1_tokens.size),
+        spurious_bound=None,
+        supported=int(support1.sum()),
+        used_valid=int(support1.sum()),
+        kept_from_histogram=int(s1_tokens.size),
+        sampled_zero_weight=0,
+        spurious=0,
+    )
 
     # alive positions (their 1-gram released) and the index in S_{k−1} of the (k−1)-gram there
     pos_dtype = np.int32 if tc.n_tokens < 2**31 else np.int64  # 4 bytes a position where they fit
     pos_parts, rel_parts = [], []
-    for s0, s1 in (_shard_bounds(None, tc, user_start, shard) if shard else [(0, tc.n_tokens)]):
+    for s0, s1 in _shard_bounds(None, tc, user_start, shard) if shard else [(0, tc.n_tokens)]:
         r_s = token_rel[tc.tokens[s0:s1]]
         hit = np.flatnonzero(r_s >= 0)
         pos_parts.append((hit + s0).astype(pos_dtype))
@@ -242,21 +356,60 @@ def _prepare_dpne(users, rng, epsilon, delta, max_length, limit, noise_decay, pr
         del r_s, hit
     pos, rel = _concat(pos_parts, pos_dtype), _concat(rel_parts, pos_dtype)
     del pos_parts, rel_parts
-    state = dict(seed=seed, tok_key=tok_key, user_key=user_key, s1_tokens=s1_tokens, s1_size=int(s1_tokens.size),
-                 token_rel=token_rel, prev_keys=key1[s1_tokens], user_start=user_start, shard=shard, limit=limit,
-                 selection=selection, pruning=pruning, pos_dtype=pos_dtype)
+    state = dict(
+        seed=seed,
+        tok_key=tok_key,
+        user_key=user_key,
+        s1_tokens=s1_tokens,
+        s1_size=int(s1_tokens.size),
+        token_rel=token_rel,
+        prev_keys=key1[s1_tokens],
+        user_start=user_start,
+        shard=shard,
+        limit=limit,
+        selection=selection,
+        pruning=pruning,
+        pos_dtype=pos_dtype,
+    )
     level2 = None
     m = int(s1_tokens.size)
     if max_length >= 2 and m and policy == "weighted":
         space = _ValidSpace(pruning, m, m, None, None, 0)
         if space.size:
-            level2 = _level_histogram(tc, pos, rel, 2, st=state, m=m, space=space, sigma_k=float(sigmas[1]),
-                                      policy_gamma=None, keep_positions=True)
-    return DpnePlan(tc=tc, state=state, pos=pos, rel=rel, level2=level2, diag1=diag1, sigma=float(sigma),
-                    sigmas=tuple(float(x) for x in sigmas), rho1=rho1,
-                    params=dict(epsilon=epsilon, delta=delta, max_length=max_length, contribution_limit=limit,
-                                noise_decay=noise_decay, pruning=pruning, selection=selection, policy=policy,
-                                policy_cutoff=policy_cutoff))
+            level2 = _level_histogram(
+                tc,
+                pos,
+                rel,
+                2,
+                st=state,
+                m=m,
+                space=space,
+                sigma_k=float(sigmas[1]),
+                policy_gamma=None,
+                keep_positions=True,
+            )
+    return DpnePlan(
+        tc=tc,
+        state=state,
+        pos=pos,
+        rel=rel,
+        level2=level2,
+        diag1=diag1,
+        sigma=float(sigma),
+        sigmas=tuple(float(x) for x in sigmas),
+        rho1=rho1,
+        params=dict(
+            epsilon=epsilon,
+            delta=delta,
+            max_length=max_length,
+            contribution_limit=limit,
+            noise_decay=noise_decay,
+            pruning=pruning,
+            selection=selection,
+            policy=policy,
+            policy_cutoff=policy_cutoff,
+        ),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -319,9 +472,18 @@ class DpnePlan:
             if k == 2 and self.level2 is not None:
                 lh = self.level2  # drawn with the η-independent key (weighted Gaussian)
             else:
-                lh = _level_histogram(tc, pos, rel, k, st={**st, "prev_keys": prev_keys, "seed": seed_k}, m=m,
-                                      space=space, sigma_k=sigma_k, keep_positions=pos.size <= _KEEP_POSITIONS,
-                                      policy_gamma=None if policy == "weighted" else rho_k + p["policy_cutoff"] * sigma_k)
+                lh = _level_histogram(
+                    tc,
+                    pos,
+                    rel,
+                    k,
+                    st={**st, "prev_keys": prev_keys, "seed": seed_k},
+                    m=m,
+                    space=space,
+                    sigma_k=sigma_k,
+                    keep_positions=pos.size <= _KEEP_POSITIONS,
+                    policy_gamma=None if policy == "weighted" else rho_k + p["policy_cutoff"] * sigma_k,
+                )
             item_keys, item_b = lh.item_keys, lh.item_b
             n_items = item_keys.size
             item_a = item_keys // s1_size
@@ -354,7 +516,7 @@ class DpnePlan:
             b = np.concatenate([item_b[kept_items], s_b]).astype(np.int64)
             t = np.concatenate([item_t[kept_items], s_t]).astype(np.int64)
             spurious_mask = np.zeros(a.size, dtype=bool)
-            spurious_mask[kept_items.size:] = ~in_corpus
+            spurious_mask[kept_items.size :] = ~in_corpus
             # Canonical order of S_k (by key), so that V_{k+1} is indexed alike by every engine.
             new_keys = fold_keys(prev_keys[a], tok_key[s1_tokens[t]])
             perm = np.argsort(new_keys, kind="stable")
@@ -366,11 +528,22 @@ class DpnePlan:
             rows = np.hstack([prev_rows[a], s1_tokens[t].reshape(-1, 1)]).astype(np.int32)
             ids[k] = rows
             spurious_ids[k] = rows[spurious_mask]
-            diags.append(DpneLevelDiagnostics(
-                k=k, previous_size=int(m), valid_count=int(n_valid), sigma=sigma_k, threshold=rho_k,
-                released=int(rows.shape[0]), spurious_bound=float(eta * min(m, n_valid)), supported=n_support,
-                used_valid=int(n_items), kept_from_histogram=int(kept_items.size), sampled_zero_weight=n_sampled,
-                spurious=int(spurious_mask.sum())))
+            diags.append(
+                DpneLevelDiagnostics(
+                    k=k,
+                    previous_size=int(m),
+                    valid_count=int(n_valid),
+                    sigma=sigma_k,
+                    threshold=rho_k,
+                    released=int(rows.shape[0]),
+                    spurious_bound=float(eta * min(m, n_valid)),
+                    supported=n_support,
+                    used_valid=int(n_items),
+                    kept_from_histogram=int(kept_items.size),
+                    sampled_zero_weight=n_sampled,
+                    spurious=int(spurious_mask.sum()),
+                )
+            )
 
             # Next level: positions whose k-gram was released (a second pass over the shards).
             pos_parts, rel_parts = [], []
@@ -395,7 +568,12 @@ class DpnePlan:
             ids.setdefault(k, np.zeros((0, k), dtype=np.int32))
             spurious_ids.setdefault(k, np.zeros((0, k), dtype=np.int32))
         release = DpneRelease(
-            ngrams=_released_sets(tc.vocabulary, ids), sigma=self.sigma,
-            sigmas={k: float(s) for k, s in enumerate(sigmas, start=1)}, thresholds=thresholds,
-            valid_counts=valid_counts, eta=eta, **p)
+            ngrams=_released_sets(tc.vocabulary, ids),
+            sigma=self.sigma,
+            sigmas={k: float(s) for k, s in enumerate(sigmas, start=1)},
+            thresholds=thresholds,
+            valid_counts=valid_counts,
+            eta=eta,
+            **p,
+        )
         return DpneRun(release, DpneEvaluation(levels=tuple(diags), spurious_ids=spurious_ids, ids=ids, corpus=tc))

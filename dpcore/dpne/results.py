@@ -22,6 +22,7 @@ __all__ = [
 # Results
 # --------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class DpneLevelDiagnostics:
     """One length of a DPNE run. The fields marked (E) are evaluation only: they use the private corpus.

@@ -10,7 +10,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 import numpy as np
-from ..mechanisms.keyed import STREAM_NOISE, STREAM_ORDER, STREAM_SELECT, fold_keys, keyed_normal, keyed_uniform, release_seed
+from ..mechanisms.keyed import (
+    STREAM_NOISE,
+    STREAM_ORDER,
+    STREAM_SELECT,
+    fold_keys,
+    keyed_normal,
+    keyed_uniform,
+    release_seed,
+)
 from .._ranking import ranked_drops as _ranked_drops
 from ..text.ngrams import group_by_user
 from ..validation import check_rng
@@ -26,6 +34,7 @@ __all__ = [
 # --------------------------------------------------------------------------------------------------
 # Weighted Gaussian DPSU step (shared by DPNE levels and the baselines)
 # --------------------------------------------------------------------------------------------------
+
 
 def _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng, priority=None):
     """Keep at most ``limit`` items per user: returns (users, items, kept items of that user) per kept pair.
@@ -77,7 +86,7 @@ def _policy_gaussian_histogram(users, items, n_items, gamma, rng, *, priority=No
     if priority is None:
         priority = rng.random(int(su[-1]) + 1)
     for g in np.argsort(np.asarray(priority)[su[starts]], kind="stable"):
-        its = si[starts[g]:ends[g]]
+        its = si[starts[g] : ends[g]]
         gap = gamma - hist[its]
         below = gap > 0
         if not below.any():
@@ -88,8 +97,21 @@ def _policy_gaussian_histogram(users, items, n_items, gamma, rng, *, priority=No
     return hist
 
 
-def _dpsu_select(pair_user, pair_item, pair_count, n_items, *, limit, sigma, threshold, selection, rng,
-                 policy="weighted", cutoff_alpha=2.0, keyed=None):
+def _dpsu_select(
+    pair_user,
+    pair_item,
+    pair_count,
+    n_items,
+    *,
+    limit,
+    sigma,
+    threshold,
+    selection,
+    rng,
+    policy="weighted",
+    cutoff_alpha=2.0,
+    keyed=None,
+):
     """One DPSU pass (weighted or policy Gaussian). Returns (released mask, support mask) over items.
 
     ``keyed`` (optional) = (seed, k, item keys, user keys): every draw is then read off the keyed
@@ -100,8 +122,9 @@ def _dpsu_select(pair_user, pair_item, pair_count, n_items, *, limit, sigma, thr
     priority = order = noise = None
     if keyed is not None:
         seed, k, item_keys, user_keys = keyed
-        priority = lambda idx: keyed_uniform(seed, user_keys[pair_user[idx]], item_keys[pair_item[idx]],
-                                             stream=STREAM_SELECT, k=k)
+        priority = lambda idx: keyed_uniform(
+            seed, user_keys[pair_user[idx]], item_keys[pair_item[idx]], stream=STREAM_SELECT, k=k
+        )
         noise = lambda idx: keyed_normal(seed, item_keys[idx], stream=STREAM_NOISE, k=k)
         if policy != "weighted":
             order = keyed_uniform(seed, user_keys, stream=STREAM_ORDER, k=k)
@@ -110,8 +133,7 @@ def _dpsu_select(pair_user, pair_item, pair_count, n_items, *, limit, sigma, thr
         hist = np.bincount(items, weights=weights, minlength=n_items)
     else:
         users, items, _ = _kept_pairs(pair_user, pair_item, pair_count, limit, selection, rng, priority)
-        hist = _policy_gaussian_histogram(users, items, n_items, threshold + cutoff_alpha * sigma, rng,
-                                          priority=order)
+        hist = _policy_gaussian_histogram(users, items, n_items, threshold + cutoff_alpha * sigma, rng, priority=order)
     return _noisy_release(hist, sigma, threshold, rng, noise)
 
 
@@ -127,7 +149,7 @@ def _noisy_release(hist, sigma, threshold, rng, noise=None):
     support = hist > 0
     released = np.zeros(hist.size, dtype=bool)
     for a in range(0, hist.size, _NOISE_BLOCK):
-        supp_idx = np.flatnonzero(support[a:a + _NOISE_BLOCK]) + a
+        supp_idx = np.flatnonzero(support[a : a + _NOISE_BLOCK]) + a
         z = rng.standard_normal(supp_idx.size) if noise is None else noise(supp_idx)
         noisy = hist[supp_idx] + sigma * z  # one draw per item, once
         released[supp_idx[noisy > threshold]] = True
@@ -180,7 +202,7 @@ def _dpsu_weighted_levels(levels, n_users, *, limit, sigma, threshold, selection
                 idx = np.flatnonzero(over_user[lev.pair_user[lo:hi]]) + lo
                 o_lo = int(r_off[j] + over_start[j][first])
                 idx_parts.append(idx)
-                r_parts.append(r_all[o_lo:o_lo + idx.size])
+                r_parts.append(r_all[o_lo : o_lo + idx.size])
                 u_parts.append(lev.pair_user[idx])
                 if selection != "random":
                     c_parts.append(lev.pair_count[idx])
@@ -195,25 +217,35 @@ def _dpsu_weighted_levels(levels, n_users, *, limit, sigma, threshold, selection
     offsets = np.cumsum([0] + [lev.n_grams for lev in levels])
     hist = np.empty(int(offsets[-1]))
     for j, lev in enumerate(levels):
-        pu, pi = (lev.pair_user, lev.pair_gram) if keeps[j] is None else (lev.pair_user[keeps[j]], lev.pair_gram[keeps[j]])
+        pu, pi = (
+            (lev.pair_user, lev.pair_gram) if keeps[j] is None else (lev.pair_user[keeps[j]], lev.pair_gram[keeps[j]])
+        )
         weights = 1.0 / np.sqrt(np.minimum(sizes[pu], limit))
-        hist[offsets[j]:offsets[j + 1]] = np.bincount(pi, weights=weights, minlength=lev.n_grams)
+        hist[offsets[j] : offsets[j + 1]] = np.bincount(pi, weights=weights, minlength=lev.n_grams)
         keeps[j] = None
         del pu, pi, weights
     mask, _ = _noisy_release(hist, sigma, threshold, rng)
     del hist
-    return [mask[offsets[j]:offsets[j + 1]] for j in range(len(levels))]
+    return [mask[offsets[j] : offsets[j + 1]] for j in range(len(levels))]
 
 
 def _keyed_priority(seed, k, pair_user, pair_item, item_keys, user_keys):
-    return lambda idx: keyed_uniform(seed, user_keys[pair_user[idx]], item_keys[pair_item[idx]],
-                                     stream=STREAM_SELECT, k=k)
+    return lambda idx: keyed_uniform(
+        seed, user_keys[pair_user[idx]], item_keys[pair_item[idx]], stream=STREAM_SELECT, k=k
+    )
 
 
 def _shard_histogram(pair_user, pair_item, pair_count, n_items, *, limit, selection, seed, k, item_keys, user_keys):
     """Weighted Gaussian policy on one shard of users: the kept items' 1/√(kept) summed per item."""
-    items, weights = _limit_contributions(pair_user, pair_item, pair_count, limit, selection, None,
-                                          _keyed_priority(seed, k, pair_user, pair_item, item_keys, user_keys))
+    items, weights = _limit_contributions(
+        pair_user,
+        pair_item,
+        pair_count,
+        limit,
+        selection,
+        None,
+        _keyed_priority(seed, k, pair_user, pair_item, item_keys, user_keys),
+    )
     return np.bincount(items, weights=weights, minlength=n_items)
 
 
@@ -242,14 +274,35 @@ def _keyed_seed(rng) -> int:
     return int(rng_checked.integers(0, 2**63))
 
 
-def dpne_release_seed(seed, *, epsilon, delta, max_length, contribution_limit, noise_decay=1.0, pruning="both",
-                      selection="random", policy="weighted", policy_cutoff=2.0) -> int:
+def dpne_release_seed(
+    seed,
+    *,
+    epsilon,
+    delta,
+    max_length,
+    contribution_limit,
+    noise_decay=1.0,
+    pruning="both",
+    selection="random",
+    policy="weighted",
+    policy_cutoff=2.0,
+) -> int:
     """The key of a DPNE release's η-independent draws: :func:`dpcore.mechanisms.release_seed` of the seed and every
     parameter except η (issue 21 item 5). Lengths 1 and 2 (weighted Gaussian) draw from it; see
     :func:`dpne_level_seed` for the others. Both engines derive it alike, so they still agree for one seed."""
-    return release_seed(seed, mechanism="dpne", epsilon=float(epsilon), delta=float(delta), max_length=int(max_length),
-                        contribution_limit=int(contribution_limit), noise_decay=float(noise_decay), pruning=pruning,
-                        selection=selection, policy=policy, policy_cutoff=float(policy_cutoff))
+    return release_seed(
+        seed,
+        mechanism="dpne",
+        epsilon=float(epsilon),
+        delta=float(delta),
+        max_length=int(max_length),
+        contribution_limit=int(contribution_limit),
+        noise_decay=float(noise_decay),
+        pruning=pruning,
+        selection=selection,
+        policy=policy,
+        policy_cutoff=float(policy_cutoff),
+    )
 
 
 def eta_dependent_level(k: int, policy: str) -> bool:
@@ -306,13 +359,30 @@ def _level_histogram(tc, pos, rel, k, *, st, m, space, sigma_k, policy_gamma, ke
         ia, it = ik // s1_size, ik % s1_size
         ikey = fold_keys(st["prev_keys"][ia], st["tok_key"][st["s1_tokens"][it]])
         if policy_gamma is None:  # weighted Gaussian
-            h = _shard_histogram(pu, pi, pc, ik.size, limit=st["limit"], selection=st["selection"], seed=seed, k=k,
-                                 item_keys=ikey, user_keys=st["user_key"])
+            h = _shard_histogram(
+                pu,
+                pi,
+                pc,
+                ik.size,
+                limit=st["limit"],
+                selection=st["selection"],
+                seed=seed,
+                k=k,
+                item_keys=ikey,
+                user_keys=st["user_key"],
+            )
         else:  # Policy Gaussian: one shard (a sequential pass over all users)
-            users, items, _ = _kept_pairs(pu, pi, pc, st["limit"], st["selection"], None, _keyed_priority(
-                seed, k, pu, pi, ikey, st["user_key"]))
-            h = _policy_gaussian_histogram(users, items, ik.size, policy_gamma, None,
-                                           priority=keyed_uniform(seed, st["user_key"], stream=STREAM_ORDER, k=k))
+            users, items, _ = _kept_pairs(
+                pu, pi, pc, st["limit"], st["selection"], None, _keyed_priority(seed, k, pu, pi, ikey, st["user_key"])
+            )
+            h = _policy_gaussian_histogram(
+                users,
+                items,
+                ik.size,
+                policy_gamma,
+                None,
+                priority=keyed_uniform(seed, st["user_key"], stream=STREAM_ORDER, k=k),
+            )
         if st["pruning"] == "both":
             ib = np.empty(ik.size, dtype=np.int64)
             ib[icode] = b_at  # the suffix's index in S_{k−1} (same for every occurrence)
@@ -327,5 +397,15 @@ def _level_histogram(tc, pos, rel, k, *, st, m, space, sigma_k, policy_gamma, ke
     item_key = fold_keys(st["prev_keys"][item_a], st["tok_key"][st["s1_tokens"][item_keys % s1_size]])
     supp_idx, noisy = _noisy_values(hist, sigma_k, seed, k, item_key)
     support_keys = np.sort(item_a[supp_idx] * space.width + item_b[supp_idx])
-    return _LevelHistogram(bounds, shard_items, shard_codes, shard_positions if keep_positions else None, item_keys,
-                           item_b, item_key, supp_idx, noisy, support_keys)
+    return _LevelHistogram(
+        bounds,
+        shard_items,
+        shard_codes,
+        shard_positions if keep_positions else None,
+        item_keys,
+        item_b,
+        item_key,
+        supp_idx,
+        noisy,
+        support_keys,
+    )

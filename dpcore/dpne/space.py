@@ -16,6 +16,7 @@ _ENUMERATE_LIMIT = 2_000_000  # enumerate V_k explicitly below this size (exact,
 # DPNE
 # --------------------------------------------------------------------------------------------------
 
+
 def _as_token_corpus(users) -> TokenCorpus:
     if isinstance(users, TokenCorpus):
         return users
@@ -134,8 +135,9 @@ def _uniform_count_below(n: int, p: float, gen: np.random.Generator) -> int:
     return count
 
 
-def zero_weight_draw(space: "_ValidSpace", seed: int, k: int, n_zero: int, p_zero: float,
-                     support_keys: np.ndarray) -> np.ndarray:
+def zero_weight_draw(
+    space: "_ValidSpace", seed: int, k: int, n_zero: int, p_zero: float, support_keys: np.ndarray
+) -> np.ndarray:
     """The zero-weight k-grams released at level k, as keys a·width + b of ``space`` (SPEC §4).
 
     B_k ~ Binomial(|V_k| − |supp H_k|, p_zero) members of V_k \\ supp(H_k), uniformly: the first B_k of one

@@ -42,7 +42,14 @@ from pathlib import Path
 import numpy as np
 
 from .batch import BatchRelease, check_enough_users, dpne_guarantee
-from .accounting import PRUNING_RULES, SELECTION_RULES, _spurious_probability, dpne_noise_scales, dpsu_threshold_for_sigma, spurious_threshold
+from .accounting import (
+    PRUNING_RULES,
+    SELECTION_RULES,
+    _spurious_probability,
+    dpne_noise_scales,
+    dpsu_threshold_for_sigma,
+    spurious_threshold,
+)
 from .space import _ValidSpace, zero_weight_draw
 from .selection import dpne_level_seed, dpne_release_seed
 from ..mechanisms.keyed import STREAM_NOISE, STREAM_SELECT, fold_keys, keyed_normal, keyed_uniform, text_key, token_keys
@@ -64,8 +71,10 @@ def _import_pyspark():
         import pyspark  # noqa: F401 (imported only to see whether the optional package is installed)
         from pyspark.sql import SparkSession  # noqa: F401 (imported only to see whether the optional package is installed)
     except ImportError:
-        raise EngineUnavailable("the spark engine needs pyspark: pip install 'dp-text-dashboard[spark]' "
-                                "(and Java 17, e.g. Debian's openjdk-17-jre-headless)") from None
+        raise EngineUnavailable(
+            "the spark engine needs pyspark: pip install 'dp-text-dashboard[spark]' "
+            "(and Java 17, e.g. Debian's openjdk-17-jre-headless)"
+        ) from None
 
 
 PYTHON_VARIABLES = ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")
@@ -94,19 +103,24 @@ def spark_session(master: str = "local[*]", *, driver_memory: str = "2g", conf: 
     from pyspark.sql import SparkSession
 
     python = worker_python()
-    b = (SparkSession.builder.master(master).appName("dpcore-dpne")
-         .config("spark.ui.enabled", "false")
-         .config("spark.driver.memory", driver_memory)
-         .config("spark.sql.shuffle.partitions", "8")
-         .config("spark.pyspark.python", python)
-         .config("spark.pyspark.driver.python", os.environ["PYSPARK_DRIVER_PYTHON"]))
+    b = (
+        SparkSession.builder.master(master)
+        .appName("dpcore-dpne")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.memory", driver_memory)
+        .config("spark.sql.shuffle.partitions", "8")
+        .config("spark.pyspark.python", python)
+        .config("spark.pyspark.driver.python", os.environ["PYSPARK_DRIVER_PYTHON"])
+    )
     for k, v in (conf or {}).items():
         b = b.config(k, v)
     try:
         return b.getOrCreate()
     except RuntimeError as exc:  # e.g. Java missing: PySparkRuntimeError "Java gateway process exited"
-        raise EngineUnavailable(f"Spark could not start ({exc}); the spark engine needs Java 17 "
-                                "(Debian: apt-get install openjdk-17-jre-headless)") from None
+        raise EngineUnavailable(
+            f"Spark could not start ({exc}); the spark engine needs Java 17 "
+            "(Debian: apt-get install openjdk-17-jre-headless)"
+        ) from None
 
 
 def _ship_dpcore(spark) -> None:
@@ -171,9 +185,14 @@ def _position_batch(pa, names, cols, cache):
     if new:
         cache.update(zip(new, token_keys(new).tolist()))
     tk = np.fromiter((cache[w] for w in toks), dtype=np.uint64, count=len(toks))
-    arrays = [pa.array(np.asarray(cols["sid"], dtype=np.int64)), pa.array(np.asarray(cols["pos"], dtype=np.int32)),
-              pa.array(_i(np.asarray(cols["user_key"], dtype=np.uint64))), pa.array(_i(tk)),
-              pa.array(_i(fold_keys(None, tk))), pa.array(toks, type=pa.string())]
+    arrays = [
+        pa.array(np.asarray(cols["sid"], dtype=np.int64)),
+        pa.array(np.asarray(cols["pos"], dtype=np.int32)),
+        pa.array(_i(np.asarray(cols["user_key"], dtype=np.uint64))),
+        pa.array(_i(tk)),
+        pa.array(_i(fold_keys(None, tk))),
+        pa.array(toks, type=pa.string()),
+    ]
     return pa.RecordBatch.from_arrays(arrays, names=names)
 
 
@@ -189,8 +208,8 @@ def _add_columns(df, fields: list, fn):
 
         for b in batches:
             new = fn(b)
-            yield pa.RecordBatch.from_arrays(list(b.columns) + [pa.array(a) for a in new],
-                                             names=b.schema.names + names)
+            yield pa.RecordBatch.from_arrays(list(b.columns) + [pa.array(a) for a in new], names=b.schema.names + names)
+
     return df.mapInArrow(run, schema)
 
 
@@ -200,9 +219,25 @@ def _collect(df, cols):
     return {c: t.column(c).to_numpy() for c in cols}
 
 
-def run_dpne_spark(path, *, epsilon, delta, max_length, contribution_limit, eta, noise_decay=1.0, pruning="both",
-                   selection="random", seed: int, user_column="user", text_column="text", master="local[*]",
-                   spark=None, progress=None, driver_memory="2g") -> BatchRelease:
+def run_dpne_spark(
+    path,
+    *,
+    epsilon,
+    delta,
+    max_length,
+    contribution_limit,
+    eta,
+    noise_decay=1.0,
+    pruning="both",
+    selection="random",
+    seed: int,
+    user_column="user",
+    text_column="text",
+    master="local[*]",
+    spark=None,
+    progress=None,
+    driver_memory="2g",
+) -> BatchRelease:
     """DPNE (003 Algorithm 1, scalable) on Spark. Same arguments as :func:`dpcore.dpne.run_dpne_local`;
     ``spark`` (optional) an existing SparkSession (else one is started on ``master`` and stopped after)."""
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
@@ -225,16 +260,30 @@ def run_dpne_spark(path, *, epsilon, delta, max_length, contribution_limit, eta,
             spark, own = spark_session(master, driver_memory=driver_memory), True
     try:
         _ship_dpcore(spark)
-        return _run(spark, files, epsilon=epsilon, delta=delta, T=T, limit=limit, eta=eta, c=noise_decay,
-                    pruning=pruning, selection=selection, seed=seed, user_column=user_column,
-                    text_column=text_column, say=say)
+        return _run(
+            spark,
+            files,
+            epsilon=epsilon,
+            delta=delta,
+            T=T,
+            limit=limit,
+            eta=eta,
+            c=noise_decay,
+            pruning=pruning,
+            selection=selection,
+            seed=seed,
+            user_column=user_column,
+            text_column=text_column,
+            say=say,
+        )
     finally:
         if own:
             spark.stop()
 
 
-def _run(spark, files, *, epsilon, delta, T, limit, eta, c, pruning, selection, seed, user_column, text_column,
-         say) -> BatchRelease:
+def _run(
+    spark, files, *, epsilon, delta, T, limit, eta, c, pruning, selection, seed, user_column, text_column, say
+) -> BatchRelease:
     from pyspark.sql import Window
     from pyspark.sql import functions as F
     from pyspark.sql.types import BooleanType, DoubleType, LongType
@@ -242,8 +291,16 @@ def _run(spark, files, *, epsilon, delta, T, limit, eta, c, pruning, selection, 
     sigma, sigmas = dpne_noise_scales(epsilon, delta, max_length=T, noise_decay=c)
     rho1 = dpsu_threshold_for_sigma(sigmas[0], delta, limit)
     # the keys of the local engine (weighted Gaussian): the seed and every parameter; η from length 3 on
-    base = dpne_release_seed(seed, epsilon=epsilon, delta=delta, max_length=T, contribution_limit=limit,
-                             noise_decay=c, pruning=pruning, selection=selection)
+    base = dpne_release_seed(
+        seed,
+        epsilon=epsilon,
+        delta=delta,
+        max_length=T,
+        contribution_limit=limit,
+        noise_decay=c,
+        pruning=pruning,
+        selection=selection,
+    )
     level_seed = {k: dpne_level_seed(base, k, eta, "weighted") for k in range(1, T + 1)}
     thresholds, valid_counts, sets = {1: rho1}, {}, {}
 
@@ -259,27 +316,43 @@ def _run(spark, files, *, epsilon, delta, T, limit, eta, c, pruning, selection, 
         """C: candidate rows (user_key, h, extra...) → histogram rows (h, extra..., released) as numpy."""
         agg = [F.first(x).alias(x) for x in extra]
         pairs = C.groupBy("user_key", "h").agg(F.count(F.lit(1)).alias("cnt"), *agg)
-        pairs = _add_columns(pairs, [("r", DoubleType())], lambda b: [keyed_uniform(
-            level_seed[k], _u(b.column("user_key")), _u(b.column("h")), stream=STREAM_SELECT, k=k)])
+        pairs = _add_columns(
+            pairs,
+            [("r", DoubleType())],
+            lambda b: [
+                keyed_uniform(level_seed[k], _u(b.column("user_key")), _u(b.column("h")), stream=STREAM_SELECT, k=k)
+            ],
+        )
         by_user = Window.partitionBy("user_key")
-        order = (Window.partitionBy("user_key").orderBy(F.col("r").asc()) if selection == "random" else
-                 Window.partitionBy("user_key").orderBy(F.col("cnt").desc(), F.col("r").desc()))
-        kept = (pairs.withColumn("n", F.count(F.lit(1)).over(by_user))
-                .withColumn("rank", F.row_number().over(order))
-                .filter(F.col("rank") <= limit)
-                .withColumn("w", 1.0 / F.sqrt(F.least(F.col("n"), F.lit(limit)).cast("double"))))
+        order = (
+            Window.partitionBy("user_key").orderBy(F.col("r").asc())
+            if selection == "random"
+            else Window.partitionBy("user_key").orderBy(F.col("cnt").desc(), F.col("r").desc())
+        )
+        kept = (
+            pairs.withColumn("n", F.count(F.lit(1)).over(by_user))
+            .withColumn("rank", F.row_number().over(order))
+            .filter(F.col("rank") <= limit)
+            .withColumn("w", 1.0 / F.sqrt(F.least(F.col("n"), F.lit(limit)).cast("double")))
+        )
         H = kept.groupBy("h").agg(F.sum("w").alias("hist"), *agg)
 
         def noisy(b):
             z = keyed_normal(level_seed[k], _u(b.column("h")), stream=STREAM_NOISE, k=k)
             return [b.column("hist").to_numpy() + sigma_k * z > rho_k]
+
         H = _add_columns(H, [("released", BooleanType())], noisy)
         return _collect(H, ["h", "released", *extra])
 
     # ---- k = 1 --------------------------------------------------------------------------------
     say("Spark: length 1")
-    got = level_release(P.withColumnRenamed("h1", "h").select("user_key", "h", "tok_key", "tok"), 1,
-                        float(sigmas[0]), rho1, ["tok_key", "tok"])
+    got = level_release(
+        P.withColumnRenamed("h1", "h").select("user_key", "h", "tok_key", "tok"),
+        1,
+        float(sigmas[0]),
+        rho1,
+        ["tok_key", "tok"],
+    )
     rel = got["released"].astype(bool)
     h = got["h"].view(np.uint64)[rel]
     order = np.argsort(h, kind="stable")
@@ -292,9 +365,13 @@ def _run(spark, files, *, epsilon, delta, T, limit, eta, c, pruning, selection, 
     prev_prev_size = 0
 
     s1_df = spark.createDataFrame([(int(x),) for x in _i(s1_keys)], "h1 long").withColumn("in_s1", F.lit(True))
-    P = (P.drop("tok").join(F.broadcast(s1_df), on="h1", how="left")
-         .withColumn("in_s1", F.coalesce(F.col("in_s1"), F.lit(False)))
-         .withColumn("hp", F.when(F.col("in_s1"), F.col("h1"))).localCheckpoint(eager=True))
+    P = (
+        P.drop("tok")
+        .join(F.broadcast(s1_df), on="h1", how="left")
+        .withColumn("in_s1", F.coalesce(F.col("in_s1"), F.lit(False)))
+        .withColumn("hp", F.when(F.col("in_s1"), F.col("h1")))
+        .localCheckpoint(eager=True)
+    )
     w = Window.partitionBy("sid").orderBy("pos")
 
     for k in range(2, T + 1):
@@ -319,11 +396,16 @@ def _run(spark, files, *, epsilon, delta, T, limit, eta, c, pruning, selection, 
             C = C.withColumn("b_key", F.lead("hp", 1).over(w))
             C = C.filter(F.col("hp").isNotNull() & F.col("b_key").isNotNull())
         else:
-            C = (C.withColumn("last_in", F.lead("in_s1", k - 1).over(w))
-                 .withColumn("b_key", F.lead("h1", k - 1).over(w))
-                 .filter(F.col("hp").isNotNull() & F.col("last_in")))
-        C = _add_columns(C.select("sid", "pos", "user_key", "hp", "b_key", "last"), [("h", LongType())],
-                         lambda b: [_i(fold_keys(_u(b.column("hp")), _u(b.column("last"))))])
+            C = (
+                C.withColumn("last_in", F.lead("in_s1", k - 1).over(w))
+                .withColumn("b_key", F.lead("h1", k - 1).over(w))
+                .filter(F.col("hp").isNotNull() & F.col("last_in"))
+            )
+        C = _add_columns(
+            C.select("sid", "pos", "user_key", "hp", "b_key", "last"),
+            [("h", LongType())],
+            lambda b: [_i(fold_keys(_u(b.column("hp")), _u(b.column("last"))))],
+        )
         C = C.localCheckpoint(eager=True)
         got = level_release(C.withColumnRenamed("hp", "a_key"), k, sigma_k, rho_k, ["a_key", "b_key"])
 
@@ -347,10 +429,20 @@ def _run(spark, files, *, epsilon, delta, T, limit, eta, c, pruning, selection, 
         if prev_keys.size == 0:
             continue
         alive = spark.createDataFrame([(int(x),) for x in _i(prev_keys)], "h long").withColumn("alive", F.lit(True))
-        nxt = (C.join(F.broadcast(alive), on="h", how="inner").select("sid", "pos", F.col("h").alias("hp_new")))
-        P = (P.join(nxt, on=["sid", "pos"], how="left").drop("hp").withColumnRenamed("hp_new", "hp")
-             .localCheckpoint(eager=True))
+        nxt = C.join(F.broadcast(alive), on="h", how="inner").select("sid", "pos", F.col("h").alias("hp_new"))
+        P = (
+            P.join(nxt, on=["sid", "pos"], how="left")
+            .drop("hp")
+            .withColumnRenamed("hp_new", "hp")
+            .localCheckpoint(eager=True)
+        )
     for k in range(1, T + 1):
         sets.setdefault(k, set())
-    return BatchRelease(sets=sets, sigma=float(sigma), sigmas={k: float(s) for k, s in enumerate(sigmas, start=1)},
-                        thresholds=thresholds, valid_counts=valid_counts, guarantee=dpne_guarantee(epsilon, delta, T))
+    return BatchRelease(
+        sets=sets,
+        sigma=float(sigma),
+        sigmas={k: float(s) for k, s in enumerate(sigmas, start=1)},
+        thresholds=thresholds,
+        valid_counts=valid_counts,
+        guarantee=dpne_guarantee(epsilon, delta, T),
+    )

@@ -4,26 +4,23 @@ ours, the privacy reviewer's warnings and budgets, the session budget, and the l
 
 from __future__ import annotations
 
-from .review import (
+from .review_rules import (
     ReviewWarning,
-    NoiseStatement,
-    BudgetStatement,
-    Review,
     REVIEW_RULES,
     EPSILON_WARN_ABOVE,
     GAMMA_WARN_ABOVE,
     MIN_USERS,
     review_warnings,
+)
+from .review_noise import (
+    NoiseStatement,
     laplace_noise_in_units,
     gaussian_noise_in_units,
     log_space_noise_in_units,
     dpne_users_per_released,
-    end_to_end_budget,
-    dpne_budget,
-    single_budget,
-    no_budget,
-    review_release,
 )
+from .review_budget import BudgetStatement, end_to_end_budget, dpne_budget, single_budget, no_budget
+from .review import Review, review_release
 from .budget import (
     BudgetEntry,
     ComposedBudget,

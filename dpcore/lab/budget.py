@@ -77,7 +77,7 @@ class BudgetEntry:
 
     @property
     def promise(self) -> str:
-        """"(ε = 1, δ = 1e-05)-DP" or "no guarantee (…kind…)"."""
+        """The promise as text: "(ε = 1, δ = 1e-05)-DP" or "no guarantee (…kind…)"."""
         if not self.has_guarantee:
             g = self.guarantee
             noise = ""
@@ -156,15 +156,19 @@ def budget_entry(release, *, mechanism: str | None = None) -> BudgetEntry:
         name = "DPNE" if isinstance(release, DpneRelease) else release.name
         # the sets' identity within this process (hash of each frozen set: O(n), no sorting of n-grams)
         sets = tuple((k, len(v), hash(frozenset(v))) for k, v in sorted(release.ngrams.items()))
-        released = f"{sum(len(v) for v in release.ngrams.values()):,} n-grams (sets only, lengths 1–{max(release.ngrams)})"
+        released = (
+            f"{sum(len(v) for v in release.ngrams.values()):,} n-grams (sets only, lengths 1–{max(release.ngrams)})"
+        )
         if g.is_dp:
             count = len(release.ngrams) if g.scope else 1  # DPSU-single: one (ε, δ) release per length
             event = ("approximate", float(g.epsilon), float(g.delta), count)
         key = _key(name, sets, g.epsilon, g.delta)
     elif isinstance(release, VipsRelease):
         name = "VIPS-LDA"
-        released = (f"{release.n_topics} × {len(release.words):,} topic–word matrix "
-                    f"({release.iterations} noisy iteration{'s' if release.iterations > 1 else ''})")
+        released = (
+            f"{release.n_topics} × {len(release.words):,} topic–word matrix "
+            f"({release.iterations} noisy iteration{'s' if release.iterations > 1 else ''})"
+        )
         if g.is_dp and release.sigma > 0:  # J Gaussians with multiplier z = σ/B compose exactly to one with z/√J
             event = ("gaussian", release.sigma / (release.clip_norm * math.sqrt(release.iterations)), float(g.delta))
         key = _key(name, release.topic_word, release.prevalence)
@@ -204,8 +208,9 @@ def _pld(event: tuple):
     elif kind == "laplace":
         one = pld.from_laplace_mechanism(event[1], sensitivity=1.0, value_discretization_interval=PLD_DISCRETIZATION)
     else:
-        one = pld.from_privacy_parameters(common.DifferentialPrivacyParameters(event[1], event[2]),
-                                          value_discretization_interval=PLD_DISCRETIZATION)
+        one = pld.from_privacy_parameters(
+            common.DifferentialPrivacyParameters(event[1], event[2]), value_discretization_interval=PLD_DISCRETIZATION
+        )
         if event[3] > 1:
             one = one.self_compose(event[3])
     return one
@@ -251,10 +256,17 @@ def compose_releases(entries) -> ComposedBudget:
     without = [e for e in entries if not e.has_guarantee]
     if without:
         names = ", ".join(sorted({e.mechanism for e in without}))
-        return ComposedBudget(None, None, None, len(entries), len(without), "",
-                              f"Composed guarantee: none — {len(without)} of the {len(entries)} releases "
-                              f"{'promises' if len(without) == 1 else 'promise'} nothing ({names}), and nothing "
-                              "composes with a release that promises nothing.")
+        return ComposedBudget(
+            None,
+            None,
+            None,
+            len(entries),
+            len(without),
+            "",
+            f"Composed guarantee: none — {len(without)} of the {len(entries)} releases "
+            f"{'promises' if len(without) == 1 else 'promise'} nothing ({names}), and nothing "
+            "composes with a release that promises nothing.",
+        )
     events = tuple(_check_event(e.event) for e in entries)
     eps, delta = _compose_events(events)
     basic = sum(_event_epsilon(ev, e.guarantee.epsilon) for ev, e in zip(events, entries))
@@ -262,6 +274,8 @@ def compose_releases(entries) -> ComposedBudget:
     if not math.isfinite(eps):
         text = f"Composed over {len(entries)} releases: ε is unbounded at δ = {delta:.3g}."
     else:
-        text = (f"Composed over {len(entries)} release{'s' if len(entries) > 1 else ''}: (ε = {eps:.3g}, "
-                f"δ = {delta:.3g})-DP on this corpus (PLD accountant; basic composition would say ε = {basic:.3g}).")
+        text = (
+            f"Composed over {len(entries)} release{'s' if len(entries) > 1 else ''}: (ε = {eps:.3g}, "
+            f"δ = {delta:.3g})-DP on this corpus (PLD accountant; basic composition would say ε = {basic:.3g})."
+        )
     return ComposedBudget(eps, delta, basic, len(entries), 0, method, text)

@@ -55,7 +55,12 @@ CANDIDATE_CITIES: dict[str, tuple[float, float]] = {
 }
 """The known list of all cities (001, "Example more concretely"), (latitude, longitude) in degrees."""
 
-SOCIETY_MEMBERS: dict[str, str] = {"Alice": "Los Angeles", "Bob": "New York", "Charlie": "Washington", "Xander": "Toronto"}
+SOCIETY_MEMBERS: dict[str, str] = {
+    "Alice": "Los Angeles",
+    "Bob": "New York",
+    "Charlie": "Washington",
+    "Xander": "Toronto",
+}
 """Table 5 of 001: database D of the secret society."""
 
 MEMBER_CITIES = tuple(SOCIETY_MEMBERS.values())
@@ -95,7 +100,9 @@ def bank_debt_worst_case(*, epsilon, scale, cap: float = DEBT_CAP) -> DebtNeighb
     """
     epsilon = check_epsilon(epsilon)
     cap = check_sensitivity(cap, "cap")
-    return bank_debt_neighbours({"A": 0.0, "B": 0.0, "C": 0.0, "X (outlier at the cap)": cap}, epsilon=epsilon, scale=scale)[-1]
+    return bank_debt_neighbours(
+        {"A": 0.0, "B": 0.0, "C": 0.0, "X (outlier at the cap)": cap}, epsilon=epsilon, scale=scale
+    )[-1]
 
 
 def bank_debt_guarantee(*, epsilon, scale, cap: float = DEBT_CAP) -> Guarantee:
@@ -108,14 +115,19 @@ def bank_debt_guarantee(*, epsilon, scale, cap: float = DEBT_CAP) -> Guarantee:
     if scale * epsilon >= cap * (1 - 1e-12):
         return pure_dp(epsilon, scope=f"b = {scale:,.4g} ≥ cap/ε: the cap {cap:,.0f} € is the global sensitivity")
     return local_sensitivity(
-        epsilon, None,
-        promise=(f"The scale b = {scale:,.4g} is below cap/ε = {cap / epsilon:,.4g}: it fits this bank's customers only. "
-                 f"A customer at the cap would lose up to ε = {cap / scale:.3g}, not {epsilon:g}. Not DP."),
-        scope="b set from the data, not from the cap")
+        epsilon,
+        None,
+        promise=(
+            f"The scale b = {scale:,.4g} is below cap/ε = {cap / epsilon:,.4g}: it fits this bank's customers only. "
+            f"A customer at the cap would lose up to ε = {cap / scale:.3g}, not {epsilon:g}. Not DP."
+        ),
+        scope="b set from the data, not from the cap",
+    )
 
 
-def city_utilities(members: tuple[tuple[float, float], ...] | np.ndarray,
-                   cities: np.ndarray, *, min_distance: float = 1e-3) -> np.ndarray:
+def city_utilities(
+    members: tuple[tuple[float, float], ...] | np.ndarray, cities: np.ndarray, *, min_distance: float = 1e-3
+) -> np.ndarray:
     """u(D, c) = 1/d(mean(D), c), Euclidean distance in degrees, d floored at ``min_distance``.
 
     The floor is the "guard d = 0" of SPEC §1: without it a member set whose mean lands on a city
@@ -181,20 +193,33 @@ class CityExample:
         holds (SPEC §3b). With a Δu below the true one the ratio is exceeded: no promise at all.
         """
         if self.violates:
-            return no_protection(promise=(f"Δu = {self.sensitivity_used:.4g} is below the true {self.sensitivity_true:.4g}: "
-                                          f"the worst probability ratio {self.worst_ratio:.3g} exceeds e^ε = "
-                                          f"{self.bound:.3g} ({self.worst_pair[0]}, {self.worst_pair[1]})."))
+            return no_protection(
+                promise=(
+                    f"Δu = {self.sensitivity_used:.4g} is below the true {self.sensitivity_true:.4g}: "
+                    f"the worst probability ratio {self.worst_ratio:.3g} exceeds e^ε = "
+                    f"{self.bound:.3g} ({self.worst_pair[0]}, {self.worst_pair[1]})."
+                )
+            )
         return local_sensitivity(
-            self.epsilon, None,
-            promise=(f"With Δu = {self.sensitivity_used:.4g} held fixed, every city's probability changes by at most "
-                     f"e^ε = {self.bound:.3g} between this society and each of its neighbours (the ratio check). But "
-                     "Δu was computed from this society: computed on a neighbour's data it comes out different, and "
-                     "other societies are not covered at all, so no ε holds — a global Δu is needed for ε-DP."),
-            scope="Δu computed over D's remove-one neighbours")
+            self.epsilon,
+            None,
+            promise=(
+                f"With Δu = {self.sensitivity_used:.4g} held fixed, every city's probability changes by at most "
+                f"e^ε = {self.bound:.3g} between this society and each of its neighbours (the ratio check). But "
+                "Δu was computed from this society: computed on a neighbour's data it comes out different, and "
+                "other societies are not covered at all, so no ε holds — a global Δu is needed for ε-DP."
+            ),
+            scope="Δu computed over D's remove-one neighbours",
+        )
 
 
-def city_example(*, epsilon, sensitivity=None, members: dict[str, str] | None = None,
-                 cities: dict[str, tuple[float, float]] | None = None) -> CityExample:
+def city_example(
+    *,
+    epsilon,
+    sensitivity=None,
+    members: dict[str, str] | None = None,
+    cities: dict[str, tuple[float, float]] | None = None,
+) -> CityExample:
     """The secret-society example: exponential mechanism over cities for D and all D' = D − one member.
 
     Args:
@@ -220,11 +245,23 @@ def city_example(*, epsilon, sensitivity=None, members: dict[str, str] | None = 
     j, c = np.unravel_index(int(np.argmax(ratios)), ratios.shape)
     neighbours = ("D",) + tuple(f"D without {p}" for p in members)
     centre = mxy.mean(axis=0)
-    return CityExample(names, neighbours, u, probs, used, true_sens, epsilon, float(ratios[j, c]),
-                       (neighbours[1 + j], names[c]), (float(centre[0]), float(centre[1])))
+    return CityExample(
+        names,
+        neighbours,
+        u,
+        probs,
+        used,
+        true_sens,
+        epsilon,
+        float(ratios[j, c]),
+        (neighbours[1 + j], names[c]),
+        (float(centre[0]), float(centre[1])),
+    )
 
 
-def empirical_selection_ratios(samples_d, samples_neighbour, n_candidates: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def empirical_selection_ratios(
+    samples_d, samples_neighbour, n_candidates: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """From repeated draws of M(D) and M(D'), the empirical frequencies and their ratio per candidate.
 
     Returns (freq_D, freq_D', ratio) with ratio = freq_D/freq_D' where both are > 0, NaN elsewhere

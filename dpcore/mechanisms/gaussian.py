@@ -41,6 +41,8 @@ def resolve_calibration(method, epsilon) -> str:
     if method != "auto":
         return method
     return "classic" if check_epsilon(epsilon) < AUTO_CALIBRATION_THRESHOLD else "analytic"
+
+
 # Above this ε, e^ε·Φ(−a−b) = exp(ε + log Φ(−a−b)) adds two numbers of size ε whose difference is the
 # answer, and double precision loses it (an ε this large promises nothing anyway).
 ANALYTIC_MAX_EPSILON = 1e6
@@ -79,8 +81,13 @@ def classic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     sensitivity = check_sensitivity(sensitivity)
-    return check_noise_scale("σ", sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon,
-                             epsilon=epsilon, delta=delta, sensitivity=sensitivity)
+    return check_noise_scale(
+        "σ",
+        sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon,
+        epsilon=epsilon,
+        delta=delta,
+        sensitivity=sensitivity,
+    )
 
 
 def analytic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
@@ -106,8 +113,7 @@ def analytic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
         if hi > 60:  # pragma: no cover - unreachable for δ in (0,1)
             raise ValueError(f"could not calibrate sigma for epsilon={epsilon}, delta={delta}")
     log_s = brentq(f, lo, hi, xtol=1e-14, rtol=1e-13, maxiter=500)
-    return check_noise_scale("σ", math.exp(log_s) * sensitivity, epsilon=epsilon, delta=delta,
-                             sensitivity=sensitivity)
+    return check_noise_scale("σ", math.exp(log_s) * sensitivity, epsilon=epsilon, delta=delta, sensitivity=sensitivity)
 
 
 def classic_true_delta(epsilon, delta) -> float:

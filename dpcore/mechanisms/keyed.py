@@ -131,8 +131,7 @@ def text_key(text: str, person: bytes = b"dpcore-user") -> int:
 def token_keys(words: Iterable[str]) -> np.ndarray:
     """The 64-bit key of each token (``uint64``): BLAKE2b-64 of its UTF-8 bytes (one pass per word)."""
     words = list(words)
-    out = np.fromiter((_blake64(w.encode("utf-8"), b"dpcore-token") for w in words), dtype=np.uint64,
-                      count=len(words))
+    out = np.fromiter((_blake64(w.encode("utf-8"), b"dpcore-token") for w in words), dtype=np.uint64, count=len(words))
     return out
 
 
@@ -189,8 +188,9 @@ def philox4x64(counter, key) -> tuple[np.ndarray, ...]:
       counter: four ``uint64`` arrays (or scalars) of one shape.
       key: two 64-bit integers.
     """
-    c = [np.asarray(x, dtype=np.uint64) for x in np.broadcast_arrays(*[np.asarray(x, dtype=np.uint64)
-                                                                         for x in counter])]
+    c = [
+        np.asarray(x, dtype=np.uint64) for x in np.broadcast_arrays(*[np.asarray(x, dtype=np.uint64) for x in counter])
+    ]
     k0, k1 = np.uint64(key[0]), np.uint64(key[1])
     compiled = kernel()
     if compiled is not None:
@@ -238,5 +238,5 @@ def keyed_normal(seed, a, b=None, *, stream: int = STREAM_NOISE, k: int = 0) -> 
 def level_generator(seed, k: int, stream: int = STREAM_ZERO_WEIGHT) -> np.random.Generator:
     """A ``numpy.random.Generator`` (Philox) keyed by (seed, stream, k), for whole-level draws."""
     k0, k1 = seed_key(seed)
-    k1 ^= ((int(stream) << 32) | int(k))
+    k1 ^= (int(stream) << 32) | int(k)
     return np.random.Generator(np.random.Philox(key=k0 | (k1 << 64)))

@@ -24,13 +24,13 @@ class AuditSpec(Spec):
 
     KIND = "audit"
     USES_CORPUS = False
-    NOTEBOOK_FIGURE = '''
+    NOTEBOOK_FIGURE = """
 r = result.result
 fig = go.Figure([go.Bar(x=["ε lower bound", "claimed ε"],
                         y=[r.epsilon_lower, r.epsilon_claimed if r.epsilon_claimed is not None else 0])])
 fig.update_layout(yaxis_title="ε", title=f"Audit of {spec.scenario} ({'BROKEN' if spec.broken else 'correct'} "
                                            f"variant), {spec.trials:,} trials per dataset")
-'''
+"""
 
     scenario: str = "laplace_count"
     broken: bool = False
@@ -43,15 +43,26 @@ fig.update_layout(yaxis_title="ε", title=f"Audit of {spec.scenario} ({'BROKEN' 
             raise TypeError(f"broken must be True or False, got broken={self.broken!r}")
         sc = get_scenario(scenario)
         if (sc.broken if self.broken else sc.correct) is None:
-            raise ValueError(f"broken must name a variant scenario {scenario!r} has "
-                             f"({'correct' if sc.correct is not None else 'broken'} only), got broken={self.broken}")
-        return dict(scenario=scenario, trials=check_int("trials", self.trials, low=10),
-                    confidence=check_real("confidence", self.confidence, low=0.0, high=1.0, high_inclusive=False))
+            raise ValueError(
+                f"broken must name a variant scenario {scenario!r} has "
+                f"({'correct' if sc.correct is not None else 'broken'} only), got broken={self.broken}"
+            )
+        return dict(
+            scenario=scenario,
+            trials=check_int("trials", self.trials, low=10),
+            confidence=check_real("confidence", self.confidence, low=0.0, high=1.0, high_inclusive=False),
+        )
 
     def run(self, corpus=None, *, progress=None):
         """:func:`dpcore.audit.run_scenario` on this spec's generator (``progress(done, total)`` optional)."""
-        return run_scenario(self.scenario, broken=self.broken, trials=self.trials, confidence=self.confidence,
-                            rng=audit_rng(self.seed), progress=progress)
+        return run_scenario(
+            self.scenario,
+            broken=self.broken,
+            trials=self.trials,
+            confidence=self.confidence,
+            rng=audit_rng(self.seed),
+            progress=progress,
+        )
 
     def numbers(self, result) -> dict:
         """The audit's counts, intervals, event and bound (no timings, no raw scores)."""

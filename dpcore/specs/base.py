@@ -103,8 +103,9 @@ class Spec:
         kind = cls.__dict__.get("KIND")
         if kind:
             if kind in _REGISTRY and _REGISTRY[kind].__qualname__ != cls.__qualname__:
-                raise ValueError(f"spec kind {kind!r} is registered twice ({_REGISTRY[kind].__qualname__}, "
-                                 f"{cls.__qualname__})")
+                raise ValueError(
+                    f"spec kind {kind!r} is registered twice ({_REGISTRY[kind].__qualname__}, {cls.__qualname__})"
+                )
             _REGISTRY[kind] = cls
 
     def __post_init__(self):
@@ -113,10 +114,13 @@ class Spec:
             if self.corpus is not None:
                 values["corpus"] = check_choice("corpus", self.corpus, CORPUS_IDS)
             if self.corpus_hash is not None and not isinstance(self.corpus_hash, str):
-                raise TypeError(f"corpus_hash must be a string (Corpus.content_hash), got corpus_hash={self.corpus_hash!r}")
+                raise TypeError(
+                    f"corpus_hash must be a string (Corpus.content_hash), got corpus_hash={self.corpus_hash!r}"
+                )
         elif self.corpus is not None or self.corpus_hash is not None:
-            raise ValueError(f"{type(self).__name__} uses no corpus, got corpus={self.corpus!r}, "
-                             f"corpus_hash={self.corpus_hash!r}")
+            raise ValueError(
+                f"{type(self).__name__} uses no corpus, got corpus={self.corpus!r}, corpus_hash={self.corpus_hash!r}"
+            )
         values.update(self._validated())
         for name, value in values.items():
             object.__setattr__(self, name, value)
@@ -193,9 +197,11 @@ def replay(record: dict, corpus=None):
     if spec.USES_CORPUS and spec.corpus_hash is not None:
         got = getattr(corpus, "content_hash", None)
         if got != spec.corpus_hash:
-            raise ValueError(f"corpus must be the corpus the record was made on (content hash "
-                             f"{spec.corpus_hash[:12]}…), got corpus with content hash "
-                             f"{'none' if got is None else got[:12] + '…'}")
+            raise ValueError(
+                f"corpus must be the corpus the record was made on (content hash "
+                f"{spec.corpus_hash[:12]}…), got corpus with content hash "
+                f"{'none' if got is None else got[:12] + '…'}"
+            )
     return spec.run(corpus)
 
 
@@ -215,8 +221,9 @@ def public_corpus_of(spec, public=None):
     return public
 
 
-def load_corpus(corpus_id: str, *, which: str = "private", path=None, user_column: str | None = None,
-                text_column: str | None = None):
+def load_corpus(
+    corpus_id: str, *, which: str = "private", path=None, user_column: str | None = None, text_column: str | None = None
+):
     """The corpus a spec's ``corpus`` id names: ``"classroom"`` / ``"paper"`` (the synthetic samples, ``which`` =
     "private" or "public"), ``"chat"`` (the real chat's private or public part), or ``"upload"`` (the file at
     ``path`` with its user and text columns, as the app's upload panel reads it)."""
@@ -231,8 +238,10 @@ def load_corpus(corpus_id: str, *, which: str = "private", path=None, user_colum
 
         return load_real_corpus("chat", which=which)
     if path is None or user_column is None or text_column is None:
-        raise ValueError("corpus_id='upload' needs path, user_column and text_column (the file and the columns the "
-                         f"app read), got path={path!r}, user_column={user_column!r}, text_column={text_column!r}")
+        raise ValueError(
+            "corpus_id='upload' needs path, user_column and text_column (the file and the columns the "
+            f"app read), got path={path!r}, user_column={user_column!r}, text_column={text_column!r}"
+        )
     from pathlib import Path
 
     from ..text.uploads import load_uploaded_corpus

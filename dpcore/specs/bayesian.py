@@ -42,7 +42,17 @@ import numpy as np
 
 from ..bayesian.statistics import MAX_USERS_CAP, bayesian_statistics
 from ..bayesian.baselines import public_baseline
-from ..bayesian.experiments import BAYESIAN, BAYESIAN_STRICT, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC, kl_vs_epsilon, kl_vs_k, summarise
+from ..bayesian.experiments import (
+    BAYESIAN,
+    BAYESIAN_STRICT,
+    END_TO_END,
+    LAPLACE,
+    LAPLACE_PUBLIC,
+    PUBLIC,
+    kl_vs_epsilon,
+    kl_vs_k,
+    summarise,
+)
 from ..metrics import kl_divergence
 from ..text.counts import ngram_counts
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real

@@ -50,7 +50,7 @@ class DpneSpec(Spec):
     """The DP n-gram extraction page: dpcore.dpne's parameters (names as in :func:`dpcore.dpne`)."""
 
     KIND = "dpne"
-    NOTEBOOK_FIGURE = '''
+    NOTEBOOK_FIGURE = """
 sizes = {"DPNE": result.release.sizes, **result.baselines}
 lengths = list(range(1, spec.max_length + 1))
 fig = go.Figure([go.Bar(x=lengths, y=[s.get(k, 0) for k in lengths], name=name) for name, s in sizes.items()])
@@ -58,7 +58,7 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
                   yaxis_title="number of k-grams released (higher is better) — log scale",
                   title=f"n-grams extracted per length at ε = {spec.epsilon:g}, δ = {spec.delta:g}, "
                         f"Δ0 = {spec.contribution_limit}")
-'''
+"""
 
     epsilon: float = 4.0
     delta: float = 1e-6
@@ -73,24 +73,59 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
 
     def _validated(self):
         (epsilon, delta, max_length, limit, noise_decay, pruning, selection, policy, _cutoff, eta) = _check_dpne(
-            self.epsilon, self.delta, self.max_length, self.contribution_limit, self.noise_decay, self.pruning,
-            self.selection, self.policy, 2.0, eta=self.eta)
+            self.epsilon,
+            self.delta,
+            self.max_length,
+            self.contribution_limit,
+            self.noise_decay,
+            self.pruning,
+            self.selection,
+            self.policy,
+            2.0,
+            eta=self.eta,
+        )
         if max_length > INDEX_LENGTH:
             raise ValueError(f"max_length must be <= {INDEX_LENGTH}, got max_length={max_length}")
         grid = tuple(check_real("eta_grid", e, low=0.0, high=1.0, high_inclusive=False) for e in self.eta_grid)
-        return dict(epsilon=epsilon, delta=delta, max_length=max_length, contribution_limit=limit, eta=eta,
-                    noise_decay=noise_decay, pruning=pruning, selection=selection, policy=policy, eta_grid=grid)
+        return dict(
+            epsilon=epsilon,
+            delta=delta,
+            max_length=max_length,
+            contribution_limit=limit,
+            eta=eta,
+            noise_decay=noise_decay,
+            pruning=pruning,
+            selection=selection,
+            policy=policy,
+            eta_grid=grid,
+        )
 
     # -------------------------------------------------------------- salts and keys
     def dpne_salt(self) -> tuple:
         """The salt of DPNE's draws: every parameter but η (module docstring: η is keyed inside dpcore)."""
-        return ("dpne", self.epsilon, self.delta, self.max_length, self.contribution_limit, self.noise_decay,
-                self.pruning, self.selection, self.policy)
+        return (
+            "dpne",
+            self.epsilon,
+            self.delta,
+            self.max_length,
+            self.contribution_limit,
+            self.noise_decay,
+            self.pruning,
+            self.selection,
+            self.policy,
+        )
 
     def baseline_salt(self) -> tuple:
         """The salt of the DPSU baselines' draws (every parameter they take)."""
-        return ("dpne-baselines", self.epsilon, self.delta, self.max_length, self.contribution_limit, self.selection,
-                self.policy)
+        return (
+            "dpne-baselines",
+            self.epsilon,
+            self.delta,
+            self.max_length,
+            self.contribution_limit,
+            self.selection,
+            self.policy,
+        )
 
     PLAN_INDEPENDENT = ("eta", "eta_grid")
     """Fields the η-independent plan does not depend on (its cache key leaves them out)."""
@@ -99,9 +134,16 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
 
     def dpne_kwargs(self) -> dict:
         """prepare_dpne's keyword arguments (η excluded)."""
-        return dict(epsilon=self.epsilon, delta=self.delta, max_length=self.max_length,
-                    contribution_limit=self.contribution_limit, noise_decay=self.noise_decay, pruning=self.pruning,
-                    selection=self.selection, policy=self.policy)
+        return dict(
+            epsilon=self.epsilon,
+            delta=self.delta,
+            max_length=self.max_length,
+            contribution_limit=self.contribution_limit,
+            noise_decay=self.noise_decay,
+            pruning=self.pruning,
+            selection=self.selection,
+            policy=self.policy,
+        )
 
     # -------------------------------------------------------------- the parts (pages cache each)
     @staticmethod
@@ -122,16 +164,27 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
 
     def dpsu_baselines(self, index) -> dict:
         """|S_k| of DPSU-all, -even and -single by name, from one generator (drawn in that order)."""
-        kw = dict(epsilon=self.epsilon, delta=self.delta, max_length=self.max_length,
-                  contribution_limit=self.contribution_limit, selection=self.selection, policy=self.policy,
-                  rng=self.rng(*self.baseline_salt()))
-        return {rel.name: rel.sizes for rel in (dpsu_all(index, **kw), dpsu_even(index, **kw), dpsu_single(index, **kw))}
+        kw = dict(
+            epsilon=self.epsilon,
+            delta=self.delta,
+            max_length=self.max_length,
+            contribution_limit=self.contribution_limit,
+            selection=self.selection,
+            policy=self.policy,
+            rng=self.rng(*self.baseline_salt()),
+        )
+        return {
+            rel.name: rel.sizes for rel in (dpsu_all(index, **kw), dpsu_even(index, **kw), dpsu_single(index, **kw))
+        }
 
     @staticmethod
     def spurious_rows(evaluations: dict) -> list[dict]:
         """Released and spurious k-grams per length for each η (``{η: evaluation}``; evaluation only)."""
-        return [{"eta": eta, "k": d.k, "released": d.released, "spurious": d.spurious}
-                for eta, ev in evaluations.items() for d in ev.levels]
+        return [
+            {"eta": eta, "k": d.k, "released": d.released, "spurious": d.spurious}
+            for eta, ev in evaluations.items()
+            for d in ev.levels
+        ]
 
     def knob_sweep(self, token_corpus, knob: str, values) -> list[dict]:
         """003 Figs. 2–4: one DPNE run per value of ``knob`` (a field name), the others at this spec; |S_k| per length.
@@ -164,8 +217,9 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
         return {
             "sigma": float(rel.sigma),
             "total": int(rel.total),
-            "sizes": {name: [int(s.get(k, 0)) for k in lengths]
-                      for name, s in {"DPNE": rel.sizes, **result.baselines}.items()},
+            "sizes": {
+                name: [int(s.get(k, 0)) for k in lengths] for name, s in {"DPNE": rel.sizes, **result.baselines}.items()
+            },
             "sigmas": [float(rel.sigmas[k]) if k in rel.sigmas else None for k in lengths],
             "thresholds": [float(rel.thresholds[k]) if k in rel.thresholds else None for k in lengths],
             "valid_counts": [int(rel.valid_counts[k]) if k in rel.valid_counts else None for k in lengths],

@@ -51,20 +51,22 @@ class M101CitiesSpec(Spec):
 
     KIND = "m101-cities"
     USES_CORPUS = False
-    NOTEBOOK_FIGURE = '''
+    NOTEBOOK_FIGURE = """
 ex = result
 fig = go.Figure([go.Bar(x=list(ex.cities), y=[float(v) for v in row], name=nb)
                  for nb, row in zip(ex.neighbours, ex.probabilities)])
 fig.update_layout(barmode="group", xaxis_title="city", yaxis_title="selection probability",
                   title=f"Exponential mechanism at ε = {spec.epsilon:g}, Δu = {ex.sensitivity_used:.4f}")
-'''
+"""
 
     epsilon: float = 1.0
     sensitivity_factor: float = 1.0
 
     def _validated(self):
-        return dict(epsilon=check_epsilon(self.epsilon),
-                    sensitivity_factor=check_real("sensitivity_factor", self.sensitivity_factor, low=0.0))
+        return dict(
+            epsilon=check_epsilon(self.epsilon),
+            sensitivity_factor=check_real("sensitivity_factor", self.sensitivity_factor, low=0.0),
+        )
 
     def run(self, corpus=None):
         """The city example with Δu = factor × the computed Δu (the factor 1 is the computed one)."""
@@ -75,9 +77,12 @@ fig.update_layout(barmode="group", xaxis_title="city", yaxis_title="selection pr
 
     def numbers(self, result) -> dict:
         ex = result
-        return {"city_probabilities": {nb: [float(v) for v in row] for nb, row in zip(ex.neighbours, ex.probabilities)},
-                "sensitivity_used": float(ex.sensitivity_used), "sensitivity_computed": float(ex.sensitivity_true),
-                "worst_ratio": float(ex.worst_ratio)}
+        return {
+            "city_probabilities": {nb: [float(v) for v in row] for nb, row in zip(ex.neighbours, ex.probabilities)},
+            "sensitivity_used": float(ex.sensitivity_used),
+            "sensitivity_computed": float(ex.sensitivity_true),
+            "worst_ratio": float(ex.worst_ratio),
+        }
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -86,7 +91,7 @@ class M101Spec(Spec):
 
     KIND = "m101"
     USES_CORPUS = False
-    NOTEBOOK_FIGURE = '''
+    NOTEBOOK_FIGURE = """
 s = result
 fig = go.Figure([go.Bar(x=[str(x) for x in s.xs], y=list(s.share_d), name="share under D"),
                  go.Bar(x=[str(x) for x in s.xs], y=list(s.share_other), name=f"share under {s.other}")])
@@ -95,16 +100,18 @@ fig.add_trace(go.Scatter(x=[str(x) for x in s.xs], y=list(s.ratio), name="max(ra
 fig.update_layout(barmode="group", xaxis_title=s.unit, yaxis_title="share of draws",
                   yaxis2=dict(overlaying="y", side="right", title=f"ratio (bound e^ε = {s.bound:.3f})"),
                   title=f"{spec.draws:,} draws of the {spec.mechanism} mechanism per dataset at ε = {spec.epsilon:g}")
-'''
+"""
 
     epsilon: float = 1.0
     mechanism: str = "exponential"
     draws: int = 1000
 
     def _validated(self):
-        return dict(epsilon=check_epsilon(self.epsilon),
-                    mechanism=check_choice("mechanism", self.mechanism, SAMPLE_MECHANISMS),
-                    draws=check_int("draws", self.draws, low=1, high=10_000_000))
+        return dict(
+            epsilon=check_epsilon(self.epsilon),
+            mechanism=check_choice("mechanism", self.mechanism, SAMPLE_MECHANISMS),
+            draws=check_int("draws", self.draws, low=1, high=10_000_000),
+        )
 
     def sample_salt(self) -> tuple:
         """The salt of the draws: every parameter that changes them."""
@@ -116,8 +123,12 @@ fig.update_layout(barmode="group", xaxis_title=s.unit, yaxis_title="share of dra
         if self.mechanism == "exponential":
             ex = city_example(epsilon=eps)
             j = ex.neighbours.index(ex.worst_pair[0])
-            draws_d = exponential_mechanism(ex.utilities[0], epsilon=eps, sensitivity=ex.sensitivity_used, rng=rng, size=n)
-            draws_n = exponential_mechanism(ex.utilities[j], epsilon=eps, sensitivity=ex.sensitivity_used, rng=rng, size=n)
+            draws_d = exponential_mechanism(
+                ex.utilities[0], epsilon=eps, sensitivity=ex.sensitivity_used, rng=rng, size=n
+            )
+            draws_n = exponential_mechanism(
+                ex.utilities[j], epsilon=eps, sensitivity=ex.sensitivity_used, rng=rng, size=n
+            )
             fd, fn, ratio = empirical_selection_ratios(draws_d, draws_n, len(ex.cities))
             xs, other, unit = list(ex.cities), ex.worst_pair[0], "city"
         else:
@@ -126,13 +137,21 @@ fig.update_layout(barmode="group", xaxis_title=s.unit, yaxis_title="share of dra
             draws_n = laplace_mechanism(np.full(n, 51.0), epsilon=eps, sensitivity=1.0, rng=rng)
             edges = np.linspace(50.5 - 5 * b, 50.5 + 5 * b, 41)
             fd, fn, ratio = empirical_density_ratios(draws_d, draws_n, edges)
-            xs, other, unit = [float(x) for x in (edges[:-1] + edges[1:]) / 2], "D' (answer 51)", \
-                "released value y (bin centre)"
+            xs, other, unit = (
+                [float(x) for x in (edges[:-1] + edges[1:]) / 2],
+                "D' (answer 51)",
+                "released value y (bin centre)",
+            )
         return M101Sample(xs, fd, fn, np.maximum(ratio, 1 / ratio), other, unit, float(np.exp(eps)))
 
     def numbers(self, result: M101Sample) -> dict:
         s = result
         emp = np.asarray(s.ratio, dtype=float)
-        return {"sample_x": list(s.xs), "share_d": [float(v) for v in s.share_d],
-                "share_other": [float(v) for v in s.share_other], "ratio": _finite_or_none(emp),
-                "largest_ratio": float(np.nanmax(emp)) if np.any(np.isfinite(emp)) else None, "bound": s.bound}
+        return {
+            "sample_x": list(s.xs),
+            "share_d": [float(v) for v in s.share_d],
+            "share_other": [float(v) for v in s.share_other],
+            "ratio": _finite_or_none(emp),
+            "largest_ratio": float(np.nanmax(emp)) if np.any(np.isfinite(emp)) else None,
+            "bound": s.bound,
+        }

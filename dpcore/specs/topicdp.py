@@ -32,7 +32,12 @@ import numpy as np
 
 from ..topicdp.model import LDA_ENGINES, LdaSettings, default_lda_engine, document_term_data
 from ..topicdp.fitting import fit_topic_model, topic_keyword_matrix
-from ..topicdp.sampler import SamplerSettings, load_sensitivity_draws, load_topic_model, save_topic_model, sensitivity_sampler_size
+from ..topicdp.sampler import (
+    SamplerSettings,
+    load_sensitivity_draws,
+    sensitivity_sampler_size,
+)
+from ..topicdp.model_cache import load_topic_model, save_topic_model
 from ..topicdp.experiments import release_all, release_error_table
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
 from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS
@@ -217,7 +222,7 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
         )
 
     def vips_setup(self, corpus, public, *, public_name: str | None = None, twin: bool = False, save: bool = True):
-        from ..topicdp.vips_comparison import vips_page_setup
+        from ..topicdp.vips_setup import vips_page_setup
 
         return vips_page_setup(
             corpus, public, n_topics=self.n_topics, public_name=public_name, twin=twin, save_private=save
@@ -243,7 +248,8 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
 
     # -------------------------------------------------------------- the whole computation
     def run(self, corpus=None, public=None) -> TopicDpOutcome:
-        from ..topicdp.vips_comparison import compare_release, public_only_release
+        from ..topicdp.vips_comparison import compare_release
+        from ..topicdp.vips_setup import public_only_release
 
         if corpus is None:
             raise ValueError("corpus must be a Corpus (TopicDpSpec runs on the private corpus), got corpus=None")

@@ -44,7 +44,9 @@ _TOKEN = re.compile(r"[a-z0-9']+")
 _MAX_EXPANSION = 4  # a .gz upload may decompress to at most 4 × the upload limit
 SAMPLE_CORPORA = ("private", "public")
 SAMPLE_SIZES = ("classroom", "paper")
-PAPER_CACHE_VERSION = 4  # 4: the generator calibrated on the real chat corpus (issue 20), the file with a checksum of its arrays
+PAPER_CACHE_VERSION = (
+    4  # 4: the generator calibrated on the real chat corpus (issue 20), the file with a checksum of its arrays
+)
 
 
 class CorpusError(ValueError):
@@ -95,7 +97,9 @@ class Corpus:
 
     def __post_init__(self):
         if len(self.user_ids) != len(self.users):
-            raise CorpusError(f"user_ids and users must have the same length, got {len(self.user_ids)} and {len(self.users)}")
+            raise CorpusError(
+                f"user_ids and users must have the same length, got {len(self.user_ids)} and {len(self.users)}"
+            )
         if len(set(self.user_ids)) != len(self.user_ids):
             raise CorpusError("user_ids must be distinct")
         h = hashlib.sha256()
@@ -108,8 +112,10 @@ class Corpus:
         object.__setattr__(self, "content_hash", h.hexdigest())
 
     def __repr__(self) -> str:
-        return (f"Corpus(name={self.name!r}, users={self.n_users}, documents={self.n_documents}, "
-                f"tokens={self.n_tokens}, hash={self.content_hash[:12]})")
+        return (
+            f"Corpus(name={self.name!r}, users={self.n_users}, documents={self.n_documents}, "
+            f"tokens={self.n_tokens}, hash={self.content_hash[:12]})"
+        )
 
     def __hash__(self) -> int:
         return hash(self.content_hash)
@@ -184,8 +190,10 @@ def corpus_from_records(
     corpus's estimated size in memory is kept in ``parsed_bytes``.
     """
     if records is None or isinstance(records, (str, bytes, Mapping)) or not isinstance(records, Iterable):
-        raise TypeError(f"records must be an iterable of rows (mappings column → value), got "
-                        f"records={_short(records)} ({type(records).__name__})")
+        raise TypeError(
+            f"records must be an iterable of rows (mappings column → value), got "
+            f"records={_short(records)} ({type(records).__name__})"
+        )
     for label, f in (("user_field", user_field), ("text_field", text_field)):
         if not isinstance(f, str):
             raise TypeError(f"{label} must be a column name (a string), got {label}={_short(f)} ({type(f).__name__})")
@@ -193,22 +201,26 @@ def corpus_from_records(
         raise TypeError(f"genre_field must be a column name or None, got genre_field={_short(genre_field)}")
     min_users = check_int("min_users", min_users, low=1)
     if limits is not None and not isinstance(limits, UploadLimits):
-        raise TypeError(f"limits must be an UploadLimits or None, got limits={_short(limits)} "
-                        f"({type(limits).__name__})")
+        raise TypeError(
+            f"limits must be an UploadLimits or None, got limits={_short(limits)} ({type(limits).__name__})"
+        )
     order: list[str] = []
     by_user: dict[str, list[Document]] = {}
     words: dict[str, str] = {}  # one string object per distinct word (and genre)
     n_rows = n_tokens = size = 0
-    max_rows, max_users, max_tokens, max_size = ((limits.rows, limits.users, limits.tokens, limits.parsed_bytes)
-                                                 if limits is not None else (None,) * 4)
+    max_rows, max_users, max_tokens, max_size = (
+        (limits.rows, limits.users, limits.tokens, limits.parsed_bytes) if limits is not None else (None,) * 4
+    )
     for row_no, rec in enumerate(records, start=1):
         n_rows += 1
         if max_rows is not None and n_rows > max_rows:
-            raise CorpusError(f"the file has more than {max_rows:,} rows (this server's limit): upload a sample of "
-                              "the users")
+            raise CorpusError(
+                f"the file has more than {max_rows:,} rows (this server's limit): upload a sample of the users"
+            )
         if not isinstance(rec, Mapping):
-            raise CorpusError(f"row {row_no} is a {type(rec).__name__}, not a record with named columns "
-                              f"(got {_short(rec)})")
+            raise CorpusError(
+                f"row {row_no} is a {type(rec).__name__}, not a record with named columns (got {_short(rec)})"
+            )
         if user_field not in rec or text_field not in rec:
             missing = [f for f in (user_field, text_field) if f not in rec]
             cols = list(islice(rec.keys(), 13))
@@ -221,13 +233,16 @@ def corpus_from_records(
         if user is None or (isinstance(user, float) and user != user) or str(user).strip() == "":
             continue  # no user (None, NaN or blank): the row cannot be attributed
         if isinstance(user, (dict, list, tuple)):
-            raise CorpusError(f"row {row_no}: the user column {_short(user_field)} holds a {type(user).__name__}, "
-                              "not a user id")
+            raise CorpusError(
+                f"row {row_no}: the user column {_short(user_field)} holds a {type(user).__name__}, not a user id"
+            )
         if text is None:
             continue
         if isinstance(text, (dict, list, tuple)):
-            raise CorpusError(f"row {row_no}: the text column {_short(text_field)} holds a JSON "
-                              f"{'object' if isinstance(text, dict) else 'array'}, not text")
+            raise CorpusError(
+                f"row {row_no}: the text column {_short(text_field)} holds a JSON "
+                f"{'object' if isinstance(text, dict) else 'array'}, not text"
+            )
         sentences = tokenize(str(text))
         if not sentences:
             continue
@@ -236,8 +251,9 @@ def corpus_from_records(
         k = sum(map(len, sentences))
         n_tokens += k
         if max_tokens is not None and n_tokens > max_tokens:
-            raise CorpusError(f"the file has more than {max_tokens:,} words (this server's limit): upload a "
-                              "sample of the users")
+            raise CorpusError(
+                f"the file has more than {max_tokens:,} words (this server's limit): upload a sample of the users"
+            )
         if len(words) > before:  # the new distinct words: their characters and a dict entry each
             size += sum(100 + len(w) for w in islice(reversed(words), len(words) - before))
         size += 120 + 48 * len(sentences) + 8 * k
@@ -247,15 +263,18 @@ def corpus_from_records(
             genre = words.setdefault(genre, genre)
         if uid not in by_user:
             if max_users is not None and len(order) >= max_users:
-                raise CorpusError(f"the file has more than {max_users:,} users (this server's limit): upload a "
-                                  "sample of the users")
+                raise CorpusError(
+                    f"the file has more than {max_users:,} users (this server's limit): upload a sample of the users"
+                )
             by_user[uid] = []
             order.append(uid)
             size += 200 + len(uid)
         by_user[uid].append(Document(sentences=sentences, genre=genre))
         if max_size is not None and size > max_size:
-            raise CorpusError(f"the parsed corpus would take more than {_mb(max_size)} of memory (this server's "
-                              "limit): upload a sample of the users")
+            raise CorpusError(
+                f"the parsed corpus would take more than {_mb(max_size)} of memory (this server's "
+                "limit): upload a sample of the users"
+            )
     if n_rows == 0:
         raise CorpusError("the file has no rows: upload a CSV or JSONL file with one document per row")
     if not order:
@@ -267,8 +286,9 @@ def corpus_from_records(
             f"the corpus has {len(order)} user(s) but at least {min_users} are needed: differential privacy "
             "protects one user among many, so the user column must identify who wrote each row"
         )
-    return Corpus(user_ids=tuple(order), users=tuple(tuple(by_user.pop(u)) for u in order), name=name,
-                  parsed_bytes=size)
+    return Corpus(
+        user_ids=tuple(order), users=tuple(tuple(by_user.pop(u)) for u in order), name=name, parsed_bytes=size
+    )
 
 
 _MB = 2**20
@@ -300,9 +320,11 @@ class UploadLimits:
 
     def describe(self) -> str:
         """The limits in one sentence (the README and the upload panel state them)."""
-        return (f"at most {_mb(self.file_bytes)} per file ({_mb(self.expanded_bytes)} once decompressed), "
-                f"{self.rows:,} rows, {self.users:,} users, {self.tokens:,} words, {_mb(self.line_chars)} per "
-                f"line or cell, and {_mb(self.parsed_bytes)} of memory once parsed")
+        return (
+            f"at most {_mb(self.file_bytes)} per file ({_mb(self.expanded_bytes)} once decompressed), "
+            f"{self.rows:,} rows, {self.users:,} users, {self.tokens:,} words, {_mb(self.line_chars)} per "
+            f"line or cell, and {_mb(self.parsed_bytes)} of memory once parsed"
+        )
 
 
 def sample_data_dir() -> Path:
@@ -317,9 +339,18 @@ def data_cache_dir() -> Path:
     return Path(env) if env else Path.home() / ".cache" / "dpcore" / "corpora"
 
 
-def corpus_from_token_arrays(words: Sequence[str], tokens, sent_off, doc_off, user_off, *, doc_genre=None,
-                             genres: Sequence[str] = (), user_ids: Sequence[str] | None = None,
-                             name: str = "corpus") -> Corpus:
+def corpus_from_token_arrays(
+    words: Sequence[str],
+    tokens,
+    sent_off,
+    doc_off,
+    user_off,
+    *,
+    doc_genre=None,
+    genres: Sequence[str] = (),
+    user_ids: Sequence[str] | None = None,
+    name: str = "corpus",
+) -> Corpus:
     """Build a :class:`Corpus` from flat token-id arrays (the generator's compact form).
 
     The arrays are kept on the corpus (``token_arrays``) so that :func:`dpcore.text.encode_corpus` can
@@ -337,15 +368,24 @@ def corpus_from_token_arrays(words: Sequence[str], tokens, sent_off, doc_off, us
     so = np.asarray(sent_off, dtype=np.int64)[: do[-1] + 1].tolist()
     toks = np.asarray(tokens)[: so[-1]]
     strs = [wl[i] for i in toks.tolist()]
-    sentences = [tuple(strs[so[i]:so[i + 1]]) for i in range(len(so) - 1)]
+    sentences = [tuple(strs[so[i] : so[i + 1]]) for i in range(len(so) - 1)]
     del strs
-    g = [genres[x] for x in np.asarray(doc_genre)[: len(do) - 1].tolist()] if doc_genre is not None else [None] * (len(do) - 1)
-    docs = [Document(sentences=tuple(sentences[do[d]:do[d + 1]]), genre=g[d]) for d in range(len(do) - 1)]
+    g = (
+        [genres[x] for x in np.asarray(doc_genre)[: len(do) - 1].tolist()]
+        if doc_genre is not None
+        else [None] * (len(do) - 1)
+    )
+    docs = [Document(sentences=tuple(sentences[do[d] : do[d + 1]]), genre=g[d]) for d in range(len(do) - 1)]
     del sentences
-    users = tuple(tuple(docs[uo[u]:uo[u + 1]]) for u in range(len(uo) - 1))
+    users = tuple(tuple(docs[uo[u] : uo[u + 1]]) for u in range(len(uo) - 1))
     ids = tuple(user_ids) if user_ids is not None else tuple(f"u{u:06d}" for u in range(len(users)))
-    arrays = {"words": wl, "tokens": toks, "sent_off": np.asarray(so, dtype=np.int64),
-              "doc_off": np.asarray(do, dtype=np.int64), "user_off": np.asarray(uo, dtype=np.int64)}
+    arrays = {
+        "words": wl,
+        "tokens": toks,
+        "sent_off": np.asarray(so, dtype=np.int64),
+        "doc_off": np.asarray(do, dtype=np.int64),
+        "user_off": np.asarray(uo, dtype=np.int64),
+    }
     return Corpus(user_ids=ids, users=users, name=name, token_arrays=arrays)
 
 
@@ -367,10 +407,17 @@ def _paper_arrays(which: str, progress=None) -> dict:
     from sample_data import generate as gen
 
     n = gen.SIZES["paper"][which]
-    tc = gen.generate(n, seed=gen.PUBLIC_SEED if which == "public" else gen.PRIVATE_SEED,
-                      public=which == "public", progress=progress)
-    arrays = {"words": np.array(tc.words), "tokens": tc.tokens, "sent_off": tc.sent_off, "doc_off": tc.doc_off,
-              "user_off": tc.user_off, "doc_genre": tc.doc_genre}
+    tc = gen.generate(
+        n, seed=gen.PUBLIC_SEED if which == "public" else gen.PRIVATE_SEED, public=which == "public", progress=progress
+    )
+    arrays = {
+        "words": np.array(tc.words),
+        "tokens": tc.tokens,
+        "sent_off": tc.sent_off,
+        "doc_off": tc.doc_off,
+        "user_off": tc.user_off,
+        "doc_genre": tc.doc_genre,
+    }
     write_npz(path, arrays)  # with its checksum; a read-only home works without the cache
     return arrays
 
@@ -379,8 +426,9 @@ _PAPER_ARRAYS = ("words", "tokens", "sent_off", "doc_off", "user_off", "doc_genr
 _LOADED: dict = {}
 
 
-def load_sample_corpus(which: str = "private", *, size: str = "classroom", max_users: int | None = None,
-                       progress=None) -> Corpus:
+def load_sample_corpus(
+    which: str = "private", *, size: str = "classroom", max_users: int | None = None, progress=None
+) -> Corpus:
     """Load a sample corpus: ``which`` is ``"private"`` (the data to protect) or ``"public"`` (the prior).
 
     ``size="classroom"`` reads the shipped files (3,000 / 2,000 users); ``size="paper"`` is the
@@ -403,8 +451,16 @@ def load_sample_corpus(which: str = "private", *, size: str = "classroom", max_u
 
         a = _paper_arrays(which, None if progress is None else (lambda f: progress(0.85 * f)))
         uo = a["user_off"] if max_users is None else a["user_off"][: max_users + 1]
-        corpus = corpus_from_token_arrays(a["words"].tolist(), a["tokens"], a["sent_off"], a["doc_off"], uo,
-                                          doc_genre=a["doc_genre"], genres=GENRES, name=f"sample:{which}:paper")
+        corpus = corpus_from_token_arrays(
+            a["words"].tolist(),
+            a["tokens"],
+            a["sent_off"],
+            a["doc_off"],
+            uo,
+            doc_genre=a["doc_genre"],
+            genres=GENRES,
+            name=f"sample:{which}:paper",
+        )
         if progress is not None:
             progress(1.0)
         if len(_LOADED) >= 4:
@@ -426,11 +482,14 @@ def load_sample_corpus(which: str = "private", *, size: str = "classroom", max_u
                 yield rec
 
     try:
-        corpus = corpus_from_records(records(), user_field="user", text_field="text", genre_field="genre",
-                                     name=f"sample:{which}")
+        corpus = corpus_from_records(
+            records(), user_field="user", text_field="text", genre_field="genre", name=f"sample:{which}"
+        )
     except (EOFError, OSError, zlib.error, json.JSONDecodeError, UnicodeDecodeError, KeyError) as exc:
-        raise CorpusError(f"sample corpus {path} is damaged ({type(exc).__name__}: {exc}): run "
-                          "`python -m sample_data.generate` from the repo root") from None
+        raise CorpusError(
+            f"sample corpus {path} is damaged ({type(exc).__name__}: {exc}): run "
+            "`python -m sample_data.generate` from the repo root"
+        ) from None
     if len(_LOADED) >= 4:
         _LOADED.pop(next(iter(_LOADED)))
     _LOADED[key] = corpus

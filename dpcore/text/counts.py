@@ -85,8 +85,10 @@ class NgramCounts:
             object.__setattr__(self, "user_ids", tuple(str(i) for i in range(m.shape[0])))
 
     def __repr__(self) -> str:
-        return (f"NgramCounts(n={self.n}, users={self.n_users}, vocabulary={self.vocabulary_size}, "
-                f"nnz={self.user_counts.nnz}, dropped_tokens={self.dropped_tokens})")
+        return (
+            f"NgramCounts(n={self.n}, users={self.n_users}, vocabulary={self.vocabulary_size}, "
+            f"nnz={self.user_counts.nnz}, dropped_tokens={self.dropped_tokens})"
+        )
 
     @property
     def n_users(self) -> int:
@@ -129,24 +131,36 @@ class NgramCounts:
         """The counts of the given users (row indices); vocabulary and public counts unchanged."""
         rows = np.asarray(rows, dtype=np.int64)
         return NgramCounts(
-            n=self.n, vocabulary=self.vocabulary, user_counts=self.user_counts[rows],
-            public_counts=self.public_counts, user_ids=tuple(self.user_ids[i] for i in rows),
-            dropped_tokens=-1, private_hash="", public_hash=self.public_hash,
+            n=self.n,
+            vocabulary=self.vocabulary,
+            user_counts=self.user_counts[rows],
+            public_counts=self.public_counts,
+            user_ids=tuple(self.user_ids[i] for i in rows),
+            dropped_tokens=-1,
+            private_hash="",
+            public_hash=self.public_hash,
         )
 
     def top_vocabulary(self, size: int) -> "NgramCounts":
         """Restrict V to the ``size`` most frequent public items (000 Fig. 3)."""
         size = check_int("vocabulary size", size, low=2, high=self.vocabulary_size)
         return NgramCounts(
-            n=self.n, vocabulary=self.vocabulary[:size], user_counts=self.user_counts[:, :size].tocsr(),
-            public_counts=self.public_counts[:size], user_ids=self.user_ids, dropped_tokens=-1,
+            n=self.n,
+            vocabulary=self.vocabulary[:size],
+            user_counts=self.user_counts[:, :size].tocsr(),
+            public_counts=self.public_counts[:size],
+            user_ids=self.user_ids,
+            dropped_tokens=-1,
         )
 
     def with_public_counts(self, public_counts) -> "NgramCounts":
         """The same private counts with another public prior α (e.g. a noisier one, 000 Fig. 4)."""
         return NgramCounts(
-            n=self.n, vocabulary=self.vocabulary, user_counts=self.user_counts,
-            public_counts=np.asarray(public_counts, dtype=float), user_ids=self.user_ids,
+            n=self.n,
+            vocabulary=self.vocabulary,
+            user_counts=self.user_counts,
+            public_counts=np.asarray(public_counts, dtype=float),
+            user_ids=self.user_ids,
             dropped_tokens=self.dropped_tokens,
         )
 
@@ -204,7 +218,7 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
         max_vocabulary = check_int("max_vocabulary", max_vocabulary, low=2)
     pub_ids, pub_run, _, words = _token_ids(public, n)
     v = max(len(words), 1)
-    if v ** n >= 2 ** 62:  # n-gram keys would not fit in int64 (millions of distinct tokens): count in Python
+    if v**n >= 2**62:  # n-gram keys would not fit in int64 (millions of distinct tokens): count in Python
         return _ngram_counts_python(private, public, n, max_vocabulary)
     keys, _ = _ngram_keys(pub_ids, pub_run, n, v)
     del pub_ids, pub_run
@@ -234,8 +248,8 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
     del prv_ids, prv_run
     column_of = np.full(uniq.size, -1, dtype=np.int64)  # column of each distinct public n-gram (-1: cut off)
     column_of[order] = np.arange(order.size)
-    if v ** n <= 2 ** 25:  # a direct table over the key space
-        table = np.full(v ** n + 1, -1, dtype=np.int64)  # the last slot: keys of unknown tokens (-1)
+    if v**n <= 2**25:  # a direct table over the key space
+        table = np.full(v**n + 1, -1, dtype=np.int64)  # the last slot: keys of unknown tokens (-1)
         table[uniq] = column_of
         col = table[pkeys]
     else:  # uniq is sorted: binary search, then check the hit
@@ -250,8 +264,14 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
     m.sum_duplicates()
     index = None
     return NgramCounts(
-        n=n, vocabulary=vocab, user_counts=m, public_counts=alpha, user_ids=private.user_ids,
-        dropped_tokens=dropped, private_hash=private.content_hash, public_hash=public.content_hash,
+        n=n,
+        vocabulary=vocab,
+        user_counts=m,
+        public_counts=alpha,
+        user_ids=private.user_ids,
+        dropped_tokens=dropped,
+        private_hash=private.content_hash,
+        public_hash=public.content_hash,
         _index=index,
     )
 
@@ -326,7 +346,13 @@ def _ngram_counts_python(private: Corpus, public: Corpus, n: int, max_vocabulary
     m = sp.coo_matrix((data, (row, col)), shape=(private.n_users, len(vocab))).tocsr()
     m.sum_duplicates()
     return NgramCounts(
-        n=n, vocabulary=vocab, user_counts=m, public_counts=alpha, user_ids=private.user_ids,
-        dropped_tokens=dropped, private_hash=private.content_hash, public_hash=public.content_hash,
+        n=n,
+        vocabulary=vocab,
+        user_counts=m,
+        public_counts=alpha,
+        user_ids=private.user_ids,
+        dropped_tokens=dropped,
+        private_hash=private.content_hash,
+        public_hash=public.content_hash,
         _index=index,
     )

@@ -134,8 +134,13 @@ def group_by_user(users: np.ndarray, keys: np.ndarray, key_space: int, *, need_p
         np.not_equal(sc[1:], sc[:-1], out=new[1:])
         starts = np.flatnonzero(new)
         pair_comb = sc[starts]
-        return (pair_comb // n_items, pair_comb % n_items, np.diff(np.append(starts, n)), item_keys,
-                code if need_positions else None)
+        return (
+            pair_comb // n_items,
+            pair_comb % n_items,
+            np.diff(np.append(starts, n)),
+            item_keys,
+            code if need_positions else None,
+        )
     if key_space * n_users >= 2**62:  # pragma: no cover - astronomically many released (k−1)-grams
         item_keys, code = np.unique(keys, return_inverse=True)
         return group_by_user(users, code, item_keys.size, need_positions=need_positions)[:3] + (item_keys, code)
@@ -156,8 +161,7 @@ def group_by_user(users: np.ndarray, keys: np.ndarray, key_space: int, *, need_p
     if need_positions:
         item_of_position = np.empty(n, dtype=np.int64)
         item_of_position[order] = item_idx_sorted
-    return (sc[starts] % n_users, item_idx_sorted[starts], np.diff(np.append(starts, n)), item_keys,
-            item_of_position)
+    return (sc[starts] % n_users, item_idx_sorted[starts], np.diff(np.append(starts, n)), item_keys, item_of_position)
 
 
 @dataclass(frozen=True, eq=False)
@@ -214,7 +218,8 @@ class TokenCorpus:
         corpus pays this hash pass once.
         """
         pair_user, pair_item, counts, item_keys, _ = group_by_user(
-            self.user_of, self.tokens, self.vocabulary_size, need_positions=False)
+            self.user_of, self.tokens, self.vocabulary_size, need_positions=False
+        )
         return pair_user, item_keys[pair_item], counts
 
     def decode(self, rows: np.ndarray) -> set[tuple[str, ...]]:
@@ -239,11 +244,15 @@ def _shape(name: str) -> str:
 def _check_users(users, name: str = "users") -> list:
     """``users`` as a list of users, or a TypeError that says what was passed instead."""
     if users is None or isinstance(users, (str, bytes)) or not isinstance(users, Iterable):
-        raise TypeError(f"{name} must be a sequence of users (each a list of sentences, each a list of string "
-                        f"tokens), got {name}={_short(users)} ({type(users).__name__})")
+        raise TypeError(
+            f"{name} must be a sequence of users (each a list of sentences, each a list of string "
+            f"tokens), got {name}={_short(users)} ({type(users).__name__})"
+        )
     if isinstance(users, Mapping):
-        raise TypeError(f"{name} must be a sequence of users, got a mapping (dict); pass list({name}.values()) "
-                        "if it maps user ids to their sentences")
+        raise TypeError(
+            f"{name} must be a sequence of users, got a mapping (dict); pass list({name}.values()) "
+            "if it maps user ids to their sentences"
+        )
     users = list(users)
     _check_items(None, users, name, depth=0)
     return users
@@ -255,16 +264,24 @@ def _check_items(users, items: list, name: str, *, depth: int) -> None:
     if all(k in (list, tuple) for k in kinds):
         return
     for i, item in enumerate(items):
-        if isinstance(item, (str, bytes)) or item is None or not isinstance(item, Iterable) \
-                or not hasattr(item, "__len__"):
+        if (
+            isinstance(item, (str, bytes))
+            or item is None
+            or not isinstance(item, Iterable)
+            or not hasattr(item, "__len__")
+        ):
             where = f"{name}[{i}]" if depth == 0 else _sentence_position(users, i, name)
             if isinstance(item, (str, bytes)):
-                hint = (f"the string {_short(item)}, which would be split into characters; split the text "
-                        "first (e.g. dpcore.tokenize(text) gives sentences of tokens)")
+                hint = (
+                    f"the string {_short(item)}, which would be split into characters; split the text "
+                    "first (e.g. dpcore.tokenize(text) gives sentences of tokens)"
+                )
             else:
                 hint = f"{_short(item)} ({type(item).__name__}), not a list"
-            raise TypeError(f"{where} must be a list of {'sentences' if depth == 0 else 'string tokens'}, got "
-                            f"{hint}; {_shape(name)}")
+            raise TypeError(
+                f"{where} must be a list of {'sentences' if depth == 0 else 'string tokens'}, got "
+                f"{hint}; {_shape(name)}"
+            )
 
 
 def _sentence_position(users, flat_index: int, name: str) -> str:
@@ -280,8 +297,10 @@ def _raise_bad_token(users, name: str) -> None:
         for s, sentence in enumerate(sentences):
             for t, token in enumerate(sentence):
                 if not isinstance(token, str):
-                    raise TypeError(f"tokens must be strings, got {name}[{u}][{s}][{t}]={_short(token)} "
-                                    f"({type(token).__name__}); {_shape(name)}")
+                    raise TypeError(
+                        f"tokens must be strings, got {name}[{u}][{s}][{t}]={_short(token)} "
+                        f"({type(token).__name__}); {_shape(name)}"
+                    )
     raise TypeError(f"tokens must be strings; {_shape(name)}")  # pragma: no cover
 
 
@@ -515,9 +534,17 @@ def build_ngram_index(corpus: TokenCorpus | Sequence, max_length: int) -> NgramI
         pair_count = pc.astype(np.int32)
         del pu, pi, pc, item_keys
         user_counts = np.bincount(pair_gram, minlength=n_k).astype(np.int32)
-        parent = levels[k] = KgramLevel(k=k, prefix=prefix, last=last, pair_user=pair_user, pair_gram=pair_gram,
-                                        pair_count=pair_count, user_counts=user_counts, key_order=key_order,
-                                        parent=parent)
+        parent = levels[k] = KgramLevel(
+            k=k,
+            prefix=prefix,
+            last=last,
+            pair_user=pair_user,
+            pair_gram=pair_gram,
+            pair_count=pair_count,
+            user_counts=user_counts,
+            key_order=key_order,
+            parent=parent,
+        )
     return NgramIndex(corpus=tc, max_length=max_length, levels=levels)
 
 

@@ -98,27 +98,45 @@ class TextProfile:
 
     def to_dict(self) -> dict:
         """Plain JSON-ready values (:meth:`from_dict` rebuilds the profile exactly)."""
-        return {"name": self.name, "n_users": self.n_users, "lengths": list(self.lengths),
-                "thresholds": list(self.thresholds), "distinct_mean": list(self.distinct_mean),
-                "distinct_median": list(self.distinct_median),
-                "shared": {str(K): list(v) for K, v in self.shared.items()},
-                "sentences": self.sentences.tolist(), "tokens": self.tokens.tolist(),
-                "distinct": {str(k): v.tolist() for k, v in self.distinct.items()}}
+        return {
+            "name": self.name,
+            "n_users": self.n_users,
+            "lengths": list(self.lengths),
+            "thresholds": list(self.thresholds),
+            "distinct_mean": list(self.distinct_mean),
+            "distinct_median": list(self.distinct_median),
+            "shared": {str(K): list(v) for K, v in self.shared.items()},
+            "sentences": self.sentences.tolist(),
+            "tokens": self.tokens.tolist(),
+            "distinct": {str(k): v.tolist() for k, v in self.distinct.items()},
+        }
 
     @classmethod
     def from_dict(cls, d: Mapping) -> "TextProfile":
-        return cls(name=d["name"], n_users=int(d["n_users"]), lengths=tuple(d["lengths"]),
-                   thresholds=tuple(d["thresholds"]), distinct_mean=tuple(d["distinct_mean"]),
-                   distinct_median=tuple(d["distinct_median"]),
-                   shared={int(K): tuple(v) for K, v in d["shared"].items()},
-                   sentences=np.asarray(d["sentences"], dtype=np.int64), tokens=np.asarray(d["tokens"], dtype=np.int64),
-                   distinct={int(k): np.asarray(v, dtype=np.int64) for k, v in d["distinct"].items()})
+        return cls(
+            name=d["name"],
+            n_users=int(d["n_users"]),
+            lengths=tuple(d["lengths"]),
+            thresholds=tuple(d["thresholds"]),
+            distinct_mean=tuple(d["distinct_mean"]),
+            distinct_median=tuple(d["distinct_median"]),
+            shared={int(K): tuple(v) for K, v in d["shared"].items()},
+            sentences=np.asarray(d["sentences"], dtype=np.int64),
+            tokens=np.asarray(d["tokens"], dtype=np.int64),
+            distinct={int(k): np.asarray(v, dtype=np.int64) for k, v in d["distinct"].items()},
+        )
 
     def rows(self) -> list[dict]:
         """One dict per length: k, mean and median distinct k-grams per user, k-grams used by ≥ K users."""
-        return [{"k": k, "distinct per user (mean)": self.distinct_mean[i], "distinct per user (median)":
-                 self.distinct_median[i], **{f"used by ≥ {K} users": self.shared[K][i] for K in self.thresholds}}
-                for i, k in enumerate(self.lengths)]
+        return [
+            {
+                "k": k,
+                "distinct per user (mean)": self.distinct_mean[i],
+                "distinct per user (median)": self.distinct_median[i],
+                **{f"used by ≥ {K} users": self.shared[K][i] for K in self.thresholds},
+            }
+            for i, k in enumerate(self.lengths)
+        ]
 
 
 def sentences_per_user(corpus: TokenCorpus) -> np.ndarray:
@@ -136,8 +154,13 @@ def _first_users(corpus: TokenCorpus, n: int) -> TokenCorpus:
     if n >= corpus.n_users:
         return corpus
     end = int(np.searchsorted(corpus.user_of, n))
-    return TokenCorpus(tokens=corpus.tokens[:end], run_left=corpus.run_left[:end], user_of=corpus.user_of[:end],
-                       vocabulary=corpus.vocabulary, n_users=n)
+    return TokenCorpus(
+        tokens=corpus.tokens[:end],
+        run_left=corpus.run_left[:end],
+        user_of=corpus.user_of[:end],
+        vocabulary=corpus.vocabulary,
+        n_users=n,
+    )
 
 
 def _encode_first(corpus, n: int) -> TokenCorpus:
@@ -150,8 +173,13 @@ def _encode_first(corpus, n: int) -> TokenCorpus:
     uo = np.asarray(arrays["user_off"], dtype=np.int64)[: n + 1]
     do = np.asarray(arrays["doc_off"], dtype=np.int64)[: uo[-1] + 1]
     so = np.asarray(arrays["sent_off"], dtype=np.int64)[: do[-1] + 1]
-    cut = {"words": arrays["words"], "tokens": np.asarray(arrays["tokens"])[: so[-1]], "sent_off": so, "doc_off": do,
-           "user_off": uo}
+    cut = {
+        "words": arrays["words"],
+        "tokens": np.asarray(arrays["tokens"])[: so[-1]],
+        "sent_off": so,
+        "doc_off": do,
+        "user_off": uo,
+    }
     return encode_corpus(SimpleNamespace(token_arrays=cut))
 
 
@@ -202,10 +230,18 @@ def text_profile(data, *, max_k: int = 9, ks=(10, 100), max_users: int | None = 
         for K in ks:
             shared[K].append(int(np.count_nonzero(lev.user_counts >= K)))
     tokens = np.bincount(tc.user_of, minlength=n).astype(np.int64) if tc.n_tokens else np.zeros(n, dtype=np.int64)
-    return TextProfile(name=name, n_users=n, lengths=tuple(range(1, max_k + 1)), thresholds=ks,
-                       distinct_mean=tuple(mean), distinct_median=tuple(median),
-                       shared={K: tuple(v) for K, v in shared.items()}, sentences=sentences_per_user(tc),
-                       tokens=tokens, distinct=distinct)
+    return TextProfile(
+        name=name,
+        n_users=n,
+        lengths=tuple(range(1, max_k + 1)),
+        thresholds=ks,
+        distinct_mean=tuple(mean),
+        distinct_median=tuple(median),
+        shared={K: tuple(v) for K, v in shared.items()},
+        sentences=sentences_per_user(tc),
+        tokens=tokens,
+        distinct=distinct,
+    )
 
 
 def reason_length(reached, profile: TextProfile, *, K: int, prefer: int = 4) -> int | None:
@@ -216,8 +252,9 @@ def reason_length(reached, profile: TextProfile, *, K: int, prefer: int = 4) -> 
     return ok[-1] if ok else None
 
 
-def dpne_vs_dpsu_reason(chain_rows: list, profile: TextProfile, *, K: int, contribution_limit: int,
-                        k: int | None = None) -> str:
+def dpne_vs_dpsu_reason(
+    chain_rows: list, profile: TextProfile, *, K: int, contribution_limit: int, k: int | None = None
+) -> str:
     """Why DPNE and DPSU-single differ on this text, in words, from one DPNE run's :func:`dpcore.dpne.pruning_chain`
     rows (at the popularity threshold ``K``) and the corpus's :class:`TextProfile` (same users).
 
@@ -228,22 +265,28 @@ def dpne_vs_dpsu_reason(chain_rows: list, profile: TextProfile, *, K: int, contr
     if k is None:
         k = reason_length(by_k, profile, K=K)
         if k is None:
-            return (f"DPNE stopped before a length ≥ 2 with a k-gram used by ≥ {K} users: nothing to compare with "
-                    "DPSU-single at these settings.")
+            return (
+                f"DPNE stopped before a length ≥ 2 with a k-gram used by ≥ {K} users: nothing to compare with "
+                "DPSU-single at these settings."
+            )
     if k not in by_k or k not in profile.distinct:
         raise ValueError(f"k must be a length of the chain and of the profile, got k={k}")
     r = by_k[k]
     limit = check_int("contribution_limit", contribution_limit, low=1)
     i = profile.lengths.index(k)
-    text = (f"{r['popular']:,} {k}-grams are used by ≥ {K} users. A user holds on average "
-            f"{profile.distinct_mean[i]:,.0f} distinct {k}-grams (median {profile.distinct_median[i]:,.0f}); "
-            f"DPSU-single keeps at most Δ0 = {limit} of them per user ({profile.kept_share(k, limit):.0%} of all "
-            f"(user, {k}-gram) pairs) and gives each 1/√(number kept), so the popular ones reach a median weight of "
-            f"{r['weight_single']:.2g} against its threshold {r['threshold_single']:.3g}.")
+    text = (
+        f"{r['popular']:,} {k}-grams are used by ≥ {K} users. A user holds on average "
+        f"{profile.distinct_mean[i]:,.0f} distinct {k}-grams (median {profile.distinct_median[i]:,.0f}); "
+        f"DPSU-single keeps at most Δ0 = {limit} of them per user ({profile.kept_share(k, limit):.0%} of all "
+        f"(user, {k}-gram) pairs) and gives each 1/√(number kept), so the popular ones reach a median weight of "
+        f"{r['weight_single']:.2g} against its threshold {r['threshold_single']:.3g}."
+    )
     if r["popular"] == 0 or not np.isfinite(r["weight_dpne"]):
         return text + f" None of them is a DPNE candidate at k = {k} in this run."
-    text += (f" DPNE keeps only the {k}-grams whose (k−1)-gram halves it released ({r['valid']:.0%} of the popular "
-             f"ones are such candidates): a user's weight goes to far fewer {k}-grams — {r['gain']:.2g}× more weight "
-             f"per popular candidate (median) — so their median weight is {r['weight_dpne']:.2g} against DPNE's "
-             f"threshold ρ_{k} = {r['threshold_dpne']:.3g}; it releases {r['released']:.0%} of the popular {k}-grams.")
+    text += (
+        f" DPNE keeps only the {k}-grams whose (k−1)-gram halves it released ({r['valid']:.0%} of the popular "
+        f"ones are such candidates): a user's weight goes to far fewer {k}-grams — {r['gain']:.2g}× more weight "
+        f"per popular candidate (median) — so their median weight is {r['weight_dpne']:.2g} against DPNE's "
+        f"threshold ρ_{k} = {r['threshold_dpne']:.3g}; it releases {r['released']:.0%} of the popular {k}-grams."
+    )
     return text

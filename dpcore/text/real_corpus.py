@@ -35,8 +35,15 @@ import numpy as np
 from .corpus import Corpus, CorpusError, Document, corpus_from_token_arrays, data_cache_dir, tokenize
 from ..validation import check_choice
 
-__all__ = ["REAL_CORPORA", "REAL_SPLITS", "PRIVATE_SHARE", "SPLIT_SEED", "REAL_CORPUS_CITATION",
-           "load_real_corpus", "real_corpus_prompts"]
+__all__ = [
+    "REAL_CORPORA",
+    "REAL_SPLITS",
+    "PRIVATE_SHARE",
+    "SPLIT_SEED",
+    "REAL_CORPUS_CITATION",
+    "load_real_corpus",
+    "real_corpus_prompts",
+]
 
 REAL_CORPORA = ("chat",)
 REAL_SPLITS = ("all", "private", "public")
@@ -52,8 +59,10 @@ def _dataset() -> dict:
     try:
         import chitchat_dataset
     except ImportError:
-        raise CorpusError("the real chat corpus needs the chitchat-dataset package: pip install "
-                          "'chitchat-dataset==0.9.0' (it is a dependency of this project)") from None
+        raise CorpusError(
+            "the real chat corpus needs the chitchat-dataset package: pip install "
+            "'chitchat-dataset==0.9.0' (it is a dependency of this project)"
+        ) from None
     return chitchat_dataset.Dataset()
 
 

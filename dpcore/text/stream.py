@@ -105,12 +105,15 @@ def iter_records(path, *, user_column: str = "user", text_column: str = "text") 
                             raise InputError(f"{f}, line {lineno}: each line must be a JSON object")
                         for col in (user_column, text_column):
                             if col not in rec:
-                                raise InputError(f"{f}, line {lineno}: no field {quote(col)}; fields are "
-                                                 f"{quote(sorted(rec), 200)}")
+                                raise InputError(
+                                    f"{f}, line {lineno}: no field {quote(col)}; fields are {quote(sorted(rec), 200)}"
+                                )
                         text = rec[text_column]
                         if text is not None and not isinstance(text, str):
-                            raise InputError(f"{f}, line {lineno}: field {quote(text_column)} must be text, "
-                                             f"got {type(text).__name__}")
+                            raise InputError(
+                                f"{f}, line {lineno}: field {quote(text_column)} must be text, "
+                                f"got {type(text).__name__}"
+                            )
                         user = rec[user_column]
                         if user is not None and str(user).strip():
                             yield str(user), text or ""
@@ -118,9 +121,14 @@ def iter_records(path, *, user_column: str = "user", text_column: str = "text") 
             raise InputError(f"{f}: cannot be read as {fmt}{'.gz' if f.name.endswith('.gz') else ''} ({exc})") from None
 
 
-def read_token_corpus(path, *, user_column: str = "user", text_column: str = "text",
-                      chunk_records: int = _CHUNK_RECORDS,
-                      progress: Callable[[int, int], None] | None = None) -> TokenCorpus:
+def read_token_corpus(
+    path,
+    *,
+    user_column: str = "user",
+    text_column: str = "text",
+    chunk_records: int = _CHUNK_RECORDS,
+    progress: Callable[[int, int], None] | None = None,
+) -> TokenCorpus:
     """Stream the input into a :class:`TokenCorpus` (token ids, sentence runs, user of each position).
 
     Args:
@@ -193,11 +201,11 @@ def read_token_corpus(path, *, user_column: str = "user", text_column: str = "te
         new_tokens = np.empty_like(tokens)
         at = 0
         for b0 in range(0, order.size, _REORDER_SENTENCES):
-            o = order[b0:b0 + _REORDER_SENTENCES]
-            ln = new_lens[b0:b0 + _REORDER_SENTENCES].astype(np.int64)
+            o = order[b0 : b0 + _REORDER_SENTENCES]
+            ln = new_lens[b0 : b0 + _REORDER_SENTENCES].astype(np.int64)
             n_b = int(ln.sum())
             dest0 = np.cumsum(ln) - ln  # each sentence's start inside the block
-            new_tokens[at:at + n_b] = tokens[np.repeat(starts[o] - dest0, ln) + np.arange(n_b, dtype=np.int64)]
+            new_tokens[at : at + n_b] = tokens[np.repeat(starts[o] - dest0, ln) + np.arange(n_b, dtype=np.int64)]
             at += n_b
         tokens = new_tokens
         del new_tokens, starts
@@ -211,5 +219,11 @@ def read_token_corpus(path, *, user_column: str = "user", text_column: str = "te
     vocabulary = np.empty(len(vocab), dtype=object)
     vocabulary[:] = list(vocab)
     del vocab
-    return TokenCorpus(tokens=tokens, run_left=run_left, user_of=user_of, vocabulary=vocabulary,
-                       n_users=len(user_index), user_keys=np.asarray(user_keys, dtype=np.uint64))
+    return TokenCorpus(
+        tokens=tokens,
+        run_left=run_left,
+        user_of=user_of,
+        vocabulary=vocabulary,
+        n_users=len(user_index),
+        user_keys=np.asarray(user_keys, dtype=np.uint64),
+    )

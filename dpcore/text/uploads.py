@@ -59,7 +59,7 @@ def _byte_chunks(data: bytes, limits: UploadLimits) -> Iterator[bytes]:
     as more than ``limits.expanded_bytes`` come out."""
     if data[:2] != b"\x1f\x8b":
         for i in range(0, len(data), _CHUNK):
-            yield data[i:i + _CHUNK]
+            yield data[i : i + _CHUNK]
         return
     total, rest = 0, data
     while rest:
@@ -69,16 +69,22 @@ def _byte_chunks(data: bytes, limits: UploadLimits) -> Iterator[bytes]:
             try:
                 chunk = d.decompress(pending, _CHUNK)
             except zlib.error as exc:
-                raise CorpusError(f"the file looks gzip-compressed but could not be decompressed ({exc}); "
-                                  "upload the original .gz file or the uncompressed file") from None
+                raise CorpusError(
+                    f"the file looks gzip-compressed but could not be decompressed ({exc}); "
+                    "upload the original .gz file or the uncompressed file"
+                ) from None
             pending = d.unconsumed_tail
             if not chunk and not pending and not d.eof:
-                raise CorpusError("the gzip file is truncated (it ends before its end-of-stream marker): "
-                                  "the upload or the compression did not finish; compress and upload it again")
+                raise CorpusError(
+                    "the gzip file is truncated (it ends before its end-of-stream marker): "
+                    "the upload or the compression did not finish; compress and upload it again"
+                )
             total += len(chunk)
             if total > limits.expanded_bytes:
-                raise CorpusError(f"the file expands to more than {_mb(limits.expanded_bytes)} when decompressed: "
-                                  "upload a sample of the users")
+                raise CorpusError(
+                    f"the file expands to more than {_mb(limits.expanded_bytes)} when decompressed: "
+                    "upload a sample of the users"
+                )
             if chunk:
                 yield chunk
         rest = d.unused_data  # a further gzip member, if any
@@ -92,8 +98,10 @@ def _sniff(head: bytes) -> bytes:
         if head.startswith(magic):
             raise CorpusError(f"the file is {what}")
     if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise CorpusError("the file is not UTF-8 text: it is UTF-16 (it starts with a UTF-16 byte-order mark); "
-                          "save it as UTF-8 and upload again")
+        raise CorpusError(
+            "the file is not UTF-8 text: it is UTF-16 (it starts with a UTF-16 byte-order mark); "
+            "save it as UTF-8 and upload again"
+        )
     return head[3:] if head.startswith(codecs.BOM_UTF8) else head
 
 
@@ -107,8 +115,10 @@ def _text_chunks(chunks: Iterable[bytes]) -> Iterator[str]:
             offset, chunk = len(chunk) - len(stripped), stripped
         nul = chunk.find(b"\x00")
         if nul >= 0:
-            raise CorpusError(f"the file is not text: byte {offset + nul} is a NUL byte (0x00); upload a CSV or JSONL "
-                              "file saved as UTF-8 (a UTF-16 file without a byte-order mark looks like this too)")
+            raise CorpusError(
+                f"the file is not text: byte {offset + nul} is a NUL byte (0x00); upload a CSV or JSONL "
+                "file saved as UTF-8 (a UTF-16 file without a byte-order mark looks like this too)"
+            )
         held = len(decoder.getstate()[0])  # bytes of an unfinished character from the last chunk
         try:
             text = decoder.decode(chunk)
@@ -123,8 +133,10 @@ def _text_chunks(chunks: Iterable[bytes]) -> Iterator[str]:
     try:
         decoder.decode(b"", final=True)
     except UnicodeDecodeError:
-        raise CorpusError(f"the file is not UTF-8 text (it ends inside a character, at byte {offset}); save it as "
-                          "UTF-8 and upload again") from None
+        raise CorpusError(
+            f"the file is not UTF-8 text (it ends inside a character, at byte {offset}); save it as "
+            "UTF-8 and upload again"
+        ) from None
 
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -142,14 +154,18 @@ def _lines(texts: Iterable[str], limits: UploadLimits) -> Iterator[str]:
                 break  # maybe the first half of \r\n: wait for the next chunk
             line_no += 1
             if m.end() - start > limits.line_chars:
-                raise CorpusError(f"line {line_no} is longer than {_mb(limits.line_chars)} (the limit per line): "
-                                  "put one document per line and split very long documents")
-            yield buf[start:m.end()]
+                raise CorpusError(
+                    f"line {line_no} is longer than {_mb(limits.line_chars)} (the limit per line): "
+                    "put one document per line and split very long documents"
+                )
+            yield buf[start : m.end()]
             start = m.end()
         rest = buf[start:]
         if len(rest) > limits.line_chars:
-            raise CorpusError(f"line {line_no + 1} is longer than {_mb(limits.line_chars)} (the limit per line): "
-                              "put one document per line and split very long documents")
+            raise CorpusError(
+                f"line {line_no + 1} is longer than {_mb(limits.line_chars)} (the limit per line): "
+                "put one document per line and split very long documents"
+            )
     if rest:
         yield rest
 
@@ -165,8 +181,10 @@ def _format_of(filename: str) -> str:
     raise CorpusError(f"unsupported file type {_short(filename)}: upload a .csv or .jsonl file (optionally .gz)")
 
 
-_ARRAY = ("the file is one JSON array, not JSON Lines: JSONL needs one JSON object per line "
-          "(e.g. convert it with `jq -c '.[]' file.json > file.jsonl`)")
+_ARRAY = (
+    "the file is one JSON array, not JSON Lines: JSONL needs one JSON object per line "
+    "(e.g. convert it with `jq -c '.[]' file.json > file.jsonl`)"
+)
 
 
 def _jsonl_rows(lines: Iterable[str]) -> Iterator[dict]:
@@ -179,8 +197,9 @@ def _jsonl_rows(lines: Iterable[str]) -> Iterator[dict]:
         except json.JSONDecodeError as exc:
             if first and line.lstrip().startswith("["):
                 raise CorpusError(_ARRAY) from None
-            raise CorpusError(f"line {line_no} is not valid JSON ({exc.msg}); JSONL needs one JSON object per "
-                              "line") from None
+            raise CorpusError(
+                f"line {line_no} is not valid JSON ({exc.msg}); JSONL needs one JSON object per line"
+            ) from None
         except RecursionError:
             raise CorpusError(f"line {line_no} nests JSON too deeply to read") from None
         if not isinstance(obj, dict):
@@ -224,18 +243,24 @@ def _csv_rows(lines: Iterable[str], limits: UploadLimits) -> Iterator[dict]:
         if len(fields) == 1:
             only = fields[0]
             sep = next((s for s in (";", "\t", "|") if s in only), None)
-            hint = (f": its header {_short(only)} contains {sep!r} — save it with commas as separators"
-                    if sep else f" ({_short(only)}): add a column that says which user wrote each row")
+            hint = (
+                f": its header {_short(only)} contains {sep!r} — save it with commas as separators"
+                if sep
+                else f" ({_short(only)}): add a column that says which user wrote each row"
+            )
             raise CorpusError(f"the CSV file has only one column{hint}; a corpus needs a user column and a text column")
         for row in reader:
             yield {k: v for k, v in row.items() if k is not None}
     except csv.Error as exc:
-        raise CorpusError(f"the CSV file could not be parsed near line {reader.line_num} ({_short(str(exc), 120)}): "
-                          "check that every quote \" is closed") from None
+        raise CorpusError(
+            f"the CSV file could not be parsed near line {reader.line_num} ({_short(str(exc), 120)}): "
+            'check that every quote " is closed'
+        ) from None
 
 
-def iter_table(data: bytes, filename: str, *, limits: UploadLimits | None = None,
-               max_bytes: int | None = None) -> Iterator[dict[str, object]]:
+def iter_table(
+    data: bytes, filename: str, *, limits: UploadLimits | None = None, max_bytes: int | None = None
+) -> Iterator[dict[str, object]]:
     """The rows of an uploaded CSV or JSONL file (optionally gzipped), one dict at a time.
 
     The file is decompressed, decoded and parsed as it is consumed, so memory stays bounded by a chunk and
@@ -261,8 +286,9 @@ def iter_table(data: bytes, filename: str, *, limits: UploadLimits | None = None
     for row in rows:
         n += 1
         if n > limits.rows:
-            raise CorpusError(f"the file has more than {limits.rows:,} rows (this server's limit): upload a sample "
-                              "of the users")
+            raise CorpusError(
+                f"the file has more than {limits.rows:,} rows (this server's limit): upload a sample of the users"
+            )
         yield row
     if n == 0:
         if not lines.text:
@@ -270,8 +296,9 @@ def iter_table(data: bytes, filename: str, *, limits: UploadLimits | None = None
         raise CorpusError("the file has a header but no rows")
 
 
-def read_table(data: bytes, filename: str, *, max_bytes: int | None = None,
-               limits: UploadLimits | None = None) -> list[dict[str, object]]:
+def read_table(
+    data: bytes, filename: str, *, max_bytes: int | None = None, limits: UploadLimits | None = None
+) -> list[dict[str, object]]:
     """Parse an uploaded CSV or JSONL file into a list of row dicts, or raise :class:`CorpusError`
     (:func:`iter_table`, collected; ``max_bytes`` sets the file limit and 4 × it once decompressed)."""
     return list(iter_table(data, filename, limits=limits, max_bytes=max_bytes))
@@ -319,5 +346,6 @@ def load_uploaded_corpus(
     if user_column == text_column:
         raise CorpusError("the user column and the text column must be different columns")
     name = filename if len(filename) <= 120 else filename[:119] + "…"
-    return corpus_from_records(chain(head, rows), user_field=user_column, text_field=text_column, name=name,
-                               min_users=2, limits=limits)
+    return corpus_from_records(
+        chain(head, rows), user_field=user_column, text_field=text_column, name=name, min_users=2, limits=limits
+    )

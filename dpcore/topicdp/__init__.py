@@ -1,10 +1,12 @@
 """Topic models with DP (thesis 004, SPEC §5; VIPS-LDA, issue 23).
 
 - :mod:`.model`, :mod:`.fitting`: LDA and the topic–keyword matrix (no noise);
-- :mod:`.sampler`: the sampled sensitivity Δ_s (random DP) and its shipped/disk caches;
+- :mod:`.sampler`: the sampled sensitivity Δ_s (random DP) and its shipped/disk caches; :mod:`.model_cache`: the
+  full-corpus model on disk;
 - :mod:`.mechanisms`: TopicDP (published, corrected, strict), matrix Laplace, MVG — privacy-critical;
 - :mod:`.vips`: VIPS-LDA (noise on LDA's sufficient statistics) — privacy-critical; :mod:`.vips_inputs`;
-- :mod:`.experiments`, :mod:`.vips_evaluation`, :mod:`.vips_comparison`, :mod:`.prompts`: evaluation.
+- :mod:`.experiments`, :mod:`.vips_evaluation`, :mod:`.vips_comparison` (+ :mod:`.vips_setup`), :mod:`.prompts`:
+  evaluation.
 """
 
 from __future__ import annotations
@@ -46,9 +48,8 @@ from .sampler import (
     load_sensitivity_draws,
     extend_sensitivity_draws,
     sampled_sensitivity,
-    load_topic_model,
-    save_topic_model,
 )
+from .model_cache import load_topic_model, save_topic_model
 from .mechanisms import (
     TOPICDP_GUARANTEE,
     MATRIX_LAPLACE_GUARANTEE,
@@ -134,20 +135,18 @@ from .vips_comparison import (
     VIPS_NAME,
     TableView,
     VipsComparison,
-    VipsPageSetup,
     VipsSweep,
     compare_release,
     fixed_release_curve,
     mean_l1_at,
-    public_only_release,
     setup_release,
     thesis_epsilon_for_l1,
     thesis_l1_curve,
     view_on_table,
     vips_error_curve,
-    vips_page_setup,
     vips_sweep,
 )
+from .vips_setup import VipsPageSetup, public_only_release, vips_page_setup
 
 __all__ = [
     "LDA_ENGINES",

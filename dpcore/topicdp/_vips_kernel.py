@@ -1,6 +1,6 @@
 """Compiled E-step of VIPS-LDA (optional: used when numba is installed, extra [fast]).
 
-The same arithmetic as :func:`dpcore.topicdp.vips._person_word_statistics_numpy`: for every document, the
+The same arithmetic as :func:`dpcore.topicdp.vips_estep._person_word_statistics_numpy`: for every document, the
 batch variational-Bayes update of its topic proportions γ_d (scikit-learn's
 ``_update_doc_distribution``, as in :mod:`dpcore.topicdp._vb_kernel`) from a fixed start γ_d = ``gamma0``
 against the *released* exp(E[log β]); then each of the document's word counts n_dw, split over the
@@ -12,7 +12,7 @@ Nothing here is privacy-critical: it computes every person's unclipped contribut
 :func:`dpcore.topicdp.vips._clipped_sum` clips, sums and :func:`dpcore.topicdp.vips._noisy_release` perturbs.
 tests/test_vips.py compares this kernel with the numpy path and with a per-document loop.
 
-This module imports numba at import time; import it only through :func:`dpcore.topicdp.vips._kernel`.
+This module imports numba at import time; import it only through :func:`dpcore.topicdp.vips_estep._kernel`.
 """
 
 from __future__ import annotations

@@ -11,10 +11,25 @@ import numpy as np
 from ..metrics import kendall_tau_distance, l1_distance, rmse
 from .model import TopicModel
 from .fitting import topic_keyword_matrix
-from ..validation import (check_choice, check_delta, check_epsilon, check_int, check_rng,
-                         check_sensitivity)
+from ..validation import check_choice, check_delta, check_epsilon, check_int, check_rng, check_sensitivity
 from .sampler import SensitivityDraws
-from .mechanisms import MatrixRelease, TOPIC_MECHANISMS, _check_matrix, _sensitivity_gamma, corrected_topicdp_mechanism, corrected_topicdp_sigma, matrix_laplace_mechanism, matrix_laplace_scale, mvg_mechanism, mvg_sigma, strict_topicdp_mechanism, strict_topicdp_sigma, topicdp_mechanism, topicdp_sigma, topicdp_true_epsilon
+from .mechanisms import (
+    MatrixRelease,
+    TOPIC_MECHANISMS,
+    _check_matrix,
+    _sensitivity_gamma,
+    corrected_topicdp_mechanism,
+    corrected_topicdp_sigma,
+    matrix_laplace_mechanism,
+    matrix_laplace_scale,
+    mvg_mechanism,
+    mvg_sigma,
+    strict_topicdp_mechanism,
+    strict_topicdp_sigma,
+    topicdp_mechanism,
+    topicdp_sigma,
+    topicdp_true_epsilon,
+)
 from .sampler import sensitivity_sampler_size
 
 __all__ = [
@@ -48,10 +63,12 @@ def release_all(matrix, *, epsilon, delta, sensitivity, rng, gamma=None) -> dict
     rng = check_rng(rng)
     sensitivity, gamma = _sensitivity_gamma(sensitivity, gamma)
     return {
-        "TopicDP": topicdp_mechanism(matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng,
-                                     gamma=gamma),
-        "TopicDP corrected": corrected_topicdp_mechanism(matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity,
-                                                         rng=rng, gamma=gamma),
+        "TopicDP": topicdp_mechanism(
+            matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng, gamma=gamma
+        ),
+        "TopicDP corrected": corrected_topicdp_mechanism(
+            matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng, gamma=gamma
+        ),
         "TopicDP strict": strict_topicdp_mechanism(matrix, epsilon=epsilon, delta=delta, rng=rng),
         "MVG": mvg_mechanism(matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng, gamma=gamma),
         "Laplace": matrix_laplace_mechanism(matrix, epsilon=epsilon, rng=rng),
@@ -79,8 +96,9 @@ def redraw_releases(release: MatrixRelease, matrix, repetitions: int, rng) -> np
         return np.where(s > 0, out / np.where(s > 0, s, 1.0), 1.0 / w.shape[1])
 
 
-def release_errors(matrix, *, epsilon, delta, sensitivity, repetitions: int, rng,
-                   stage: str = "released") -> dict[str, dict[str, np.ndarray]]:
+def release_errors(
+    matrix, *, epsilon, delta, sensitivity, repetitions: int, rng, stage: str = "released"
+) -> dict[str, dict[str, np.ndarray]]:
     """errors[mechanism][metric] = array of ``repetitions`` values of L1, RMSE and Kendall's tau
     distance between W and its release (``stage="released"``: after clipping and renormalising;
     ``"noisy"``: before). Kendall's tau distance is averaged over the topics (rows)."""
@@ -117,9 +135,21 @@ class ErrorCurve:
 CURVE_PARAMETERS = ("epsilon", "gamma", "size")
 
 
-def error_curve(model: TopicModel, draws: SensitivityDraws, *, parameter: str, values: Sequence[float],
-                epsilon, delta, gamma, m: int, n: int, repetitions: int = 20, rng,
-                stage: str = "released") -> ErrorCurve:
+def error_curve(
+    model: TopicModel,
+    draws: SensitivityDraws,
+    *,
+    parameter: str,
+    values: Sequence[float],
+    epsilon,
+    delta,
+    gamma,
+    m: int,
+    n: int,
+    repetitions: int = 20,
+    rng,
+    stage: str = "released",
+) -> ErrorCurve:
     """L1 / RMSE / Kendall vs ε, vs γ or vs matrix size (m = n = value) for every mechanism.
 
     The other parameters stay at ``epsilon``, ``gamma``, ``m``, ``n``. Each point uses its own
@@ -131,8 +161,10 @@ def error_curve(model: TopicModel, draws: SensitivityDraws, *, parameter: str, v
     values = tuple(float(v) for v in values)
     if not values:
         raise ValueError("values must not be empty")
-    stats = {metric: {mech: tuple(np.full(len(values), np.nan) for _ in range(3)) for mech in TOPIC_MECHANISMS}
-             for metric in TOPIC_METRICS}
+    stats = {
+        metric: {mech: tuple(np.full(len(values), np.nan) for _ in range(3)) for mech in TOPIC_MECHANISMS}
+        for metric in TOPIC_METRICS
+    }
     sens, skipped = [], []
     for i, v in enumerate(values):
         eps_i, gamma_i, m_i, n_i = epsilon, gamma, m, n
@@ -144,21 +176,30 @@ def error_curve(model: TopicModel, draws: SensitivityDraws, *, parameter: str, v
             m_i = n_i = int(v)
         if not draws.covers(gamma_i):
             sens.append(float("nan"))
-            skipped.append(f"γ = {gamma_i:g} needs {sensitivity_sampler_size(gamma_i).h} sampled pairs, "
-                           f"{draws.n_pairs} are stored")
+            skipped.append(
+                f"γ = {gamma_i:g} needs {sensitivity_sampler_size(gamma_i).h} sampled pairs, {draws.n_pairs} are stored"
+            )
             continue
         s = draws.sensitivity(gamma=gamma_i, m=m_i, n=n_i).delta_s
         sens.append(s)
         w = topic_keyword_matrix(model, m=m_i, n=n_i).matrix
-        errs = release_errors(w, epsilon=eps_i, delta=delta, sensitivity=s, repetitions=repetitions, rng=rng,
-                              stage=stage)
+        errs = release_errors(
+            w, epsilon=eps_i, delta=delta, sensitivity=s, repetitions=repetitions, rng=rng, stage=stage
+        )
         for metric in TOPIC_METRICS:
             for mech in TOPIC_MECHANISMS:
                 x = errs[mech][metric]
                 mean, lo, hi = stats[metric][mech]
                 mean[i], lo[i], hi[i] = x.mean(), np.percentile(x, 10), np.percentile(x, 90)
-    return ErrorCurve(parameter=parameter, values=values, stats=stats, sensitivities=tuple(sens),
-                      repetitions=repetitions, stage=stage, skipped=tuple(skipped))
+    return ErrorCurve(
+        parameter=parameter,
+        values=values,
+        stats=stats,
+        sensitivities=tuple(sens),
+        repetitions=repetitions,
+        stage=stage,
+        skipped=tuple(skipped),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -222,8 +263,9 @@ def compare_noise(*, delta_s, epsilons: Sequence[float], delta, m: int, n: int) 
         raise ValueError("epsilons must not be empty")
     std = {
         "TopicDP": np.array([topicdp_sigma(epsilon=e, delta=delta, sensitivity=delta_s, m=m, n=n) for e in eps]),
-        "TopicDP corrected": np.array([corrected_topicdp_sigma(epsilon=e, delta=delta, sensitivity=delta_s)
-                                       for e in eps]),
+        "TopicDP corrected": np.array(
+            [corrected_topicdp_sigma(epsilon=e, delta=delta, sensitivity=delta_s) for e in eps]
+        ),
         "TopicDP strict": np.array([strict_topicdp_sigma(epsilon=e, delta=delta, m=m) for e in eps]),
         "MVG": np.array([mvg_sigma(epsilon=e, delta=delta, m=m, n=n, gamma_f=math.sqrt(m), s2=delta_s) for e in eps]),
         "Laplace": np.array([math.sqrt(2.0) * matrix_laplace_scale(epsilon=e, m=m) for e in eps]),
@@ -232,23 +274,35 @@ def compare_noise(*, delta_s, epsilons: Sequence[float], delta, m: int, n: int) 
     beats_mvg = tuple(bool(a < b) for a, b in zip(std["TopicDP"], std["MVG"]))
     even = laplace_break_even_sensitivity(delta=delta, n=n)
     ratio = std["TopicDP"] / std["Laplace"]
-    lap_part = (f"TopicDP adds less noise than Laplace {_ranges(eps, beats_lap)}: its noise is "
-                f"{ratio[0]:.3g}× Laplace's at every ε, because the measured Δ_s = {delta_s:.3g} is "
-                f"{'below' if delta_s < even else 'above'} the {even:.3g} it would need to beat Laplace "
-                f"(2/(n·√ln(1.25/δ)) for n = {n}, δ = {delta:g})")
+    lap_part = (
+        f"TopicDP adds less noise than Laplace {_ranges(eps, beats_lap)}: its noise is "
+        f"{ratio[0]:.3g}× Laplace's at every ε, because the measured Δ_s = {delta_s:.3g} is "
+        f"{'below' if delta_s < even else 'above'} the {even:.3g} it would need to beat Laplace "
+        f"(2/(n·√ln(1.25/δ)) for n = {n}, δ = {delta:g})"
+    )
     mvg_ratio = std["TopicDP"] / std["MVG"]
-    mvg_part = (f"it adds less noise than MVG {_ranges(eps, beats_mvg)} (TopicDP/MVG noise ratio "
-                f"{mvg_ratio.min():.3g}–{mvg_ratio.max():.3g} over ε = {eps[0]:g}…{eps[-1]:g})")
+    mvg_part = (
+        f"it adds less noise than MVG {_ranges(eps, beats_mvg)} (TopicDP/MVG noise ratio "
+        f"{mvg_ratio.min():.3g}–{mvg_ratio.max():.3g} over ε = {eps[0]:g}…{eps[-1]:g})"
+    )
     strict_ratio = std["TopicDP strict"] / std["TopicDP"]
     corr_ratio = std["TopicDP corrected"] / std["TopicDP strict"]
-    fair = (f"Without the thesis's split of ε, the same Δ_s gives the corrected σ, {corr_ratio.min():.2g}–"
-            f"{corr_ratio.max():.2g}× strict TopicDP's, whose global bound √(2m) = {math.sqrt(2 * m):.3g} needs no "
-            f"sampling and no γ: strict TopicDP adds {1 / strict_ratio.max():.3g}–{1 / strict_ratio.min():.3g}× less "
-            f"noise than the thesis's TopicDP and {'less' if np.all(std['TopicDP strict'] < std['Laplace']) else 'not always less'} "
-            f"than Laplace, with a proven (ε, δ)")
-    return NoiseComparison(epsilons=eps, std=std, delta_s=float(delta_s), break_even_laplace=even,
-                           topicdp_beats_laplace=beats_lap, topicdp_beats_mvg=beats_mvg,
-                           sentence=f"On this corpus at m × n = {m} × {n}: {lap_part}; {mvg_part}. {fair}.")
+    fair = (
+        f"Without the thesis's split of ε, the same Δ_s gives the corrected σ, {corr_ratio.min():.2g}–"
+        f"{corr_ratio.max():.2g}× strict TopicDP's, whose global bound √(2m) = {math.sqrt(2 * m):.3g} needs no "
+        f"sampling and no γ: strict TopicDP adds {1 / strict_ratio.max():.3g}–{1 / strict_ratio.min():.3g}× less "
+        f"noise than the thesis's TopicDP and {'less' if np.all(std['TopicDP strict'] < std['Laplace']) else 'not always less'} "
+        f"than Laplace, with a proven (ε, δ)"
+    )
+    return NoiseComparison(
+        epsilons=eps,
+        std=std,
+        delta_s=float(delta_s),
+        break_even_laplace=even,
+        topicdp_beats_laplace=beats_lap,
+        topicdp_beats_mvg=beats_mvg,
+        sentence=f"On this corpus at m × n = {m} × {n}: {lap_part}; {mvg_part}. {fair}.",
+    )
 
 
 @dataclass(frozen=True)
@@ -287,21 +341,32 @@ def sigma_story(*, epsilon, delta, delta_s, m: int, n: int, gamma=None) -> Sigma
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
     delta_s = check_sensitivity(delta_s, "delta_s")
     m, n = check_int("m", m, low=1), check_int("n", n, low=1)
-    return SigmaStory(epsilon=float(epsilon), delta=float(delta), delta_s=float(delta_s),
-                      gamma=None if gamma is None else float(gamma), m=m, n=n,
-                      thesis_sigma=topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=delta_s, m=m, n=n),
-                      thesis_true_epsilon=topicdp_true_epsilon(epsilon=epsilon, delta=delta, m=m, n=n),
-                      corrected_sigma=corrected_topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=delta_s),
-                      strict_sigma=strict_topicdp_sigma(epsilon=epsilon, delta=delta, m=m),
-                      bound=math.sqrt(2.0 * m))
+    return SigmaStory(
+        epsilon=float(epsilon),
+        delta=float(delta),
+        delta_s=float(delta_s),
+        gamma=None if gamma is None else float(gamma),
+        m=m,
+        n=n,
+        thesis_sigma=topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=delta_s, m=m, n=n),
+        thesis_true_epsilon=topicdp_true_epsilon(epsilon=epsilon, delta=delta, m=m, n=n),
+        corrected_sigma=corrected_topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=delta_s),
+        strict_sigma=strict_topicdp_sigma(epsilon=epsilon, delta=delta, m=m),
+        bound=math.sqrt(2.0 * m),
+    )
 
 
 def release_error_table(matrix, releases: dict[str, MatrixRelease]) -> dict[str, dict[str, float]]:
     """errors[mechanism] = {"l1", "rmse", "kendall", "noise_scale"} of one release of each mechanism
     against the noiseless ``matrix`` (after clipping and renormalising)."""
     w = _check_matrix(matrix)
-    return {mech: {**{metric: float(fn(w, rel.matrix)) for metric, fn in TOPIC_METRICS.items()},
-                   "noise_scale": float(rel.noise_scale)} for mech, rel in releases.items()}
+    return {
+        mech: {
+            **{metric: float(fn(w, rel.matrix)) for metric, fn in TOPIC_METRICS.items()},
+            "noise_scale": float(rel.noise_scale),
+        }
+        for mech, rel in releases.items()
+    }
 
 
 @dataclass(frozen=True, eq=False)
@@ -328,21 +393,34 @@ def summarise_draws(draws: SensitivityDraws, *, gamma, m: int, n: int, delta) ->
     full = full[np.isfinite(full)]
     median = float(np.median(res.draws))
     share = float(np.mean(res.draws > even))
-    parts = [f"Of the {res.h:,} sampled neighbouring pairs, the median distance between the two {m} × {n} tables "
-             f"is {median:.3g}, but Δ_s (the {res.k:,}-th smallest) is {res.delta_s:.3g}, and {share:.0%} of the "
-             f"pairs alone lie above the {even:.3g} TopicDP would need to add less noise than Laplace"]
+    parts = [
+        f"Of the {res.h:,} sampled neighbouring pairs, the median distance between the two {m} × {n} tables "
+        f"is {median:.3g}, but Δ_s (the {res.k:,}-th smallest) is {res.delta_s:.3g}, and {share:.0%} of the "
+        f"pairs alone lie above the {even:.3g} TopicDP would need to add less noise than Laplace"
+    ]
     if full.size:
         f_med, f_max = float(np.median(full)), float(full.max())
         if f_max < res.delta_s / 2:
-            parts.append(f"LDA itself is stable across neighbours — the whole topic–word matrices move by "
-                         f"{f_med:.3g} (median, at most {f_max:.3g}) — so the jumps come from choosing which "
-                         f"{m} topics and {n} keyword columns make the table: one swapped keyword moves a "
-                         f"renormalised row by up to √2")
+            parts.append(
+                f"LDA itself is stable across neighbours — the whole topic–word matrices move by "
+                f"{f_med:.3g} (median, at most {f_max:.3g}) — so the jumps come from choosing which "
+                f"{m} topics and {n} keyword columns make the table: one swapped keyword moves a "
+                f"renormalised row by up to √2"
+            )
         else:
-            parts.append(f"LDA itself moves between neighbours: the whole topic–word matrices differ by "
-                         f"{f_med:.3g} (median, at most {f_max:.3g})")
+            parts.append(
+                f"LDA itself moves between neighbours: the whole topic–word matrices differ by "
+                f"{f_med:.3g} (median, at most {f_max:.3g})"
+            )
     else:
         f_med = f_max = float("nan")
-    return DrawsSummary(h=res.h, delta_s=res.delta_s, median=median, share_above_break_even=share,
-                        break_even_laplace=even, full_median=f_med, full_max=f_max,
-                        sentence="; ".join(parts) + ".")
+    return DrawsSummary(
+        h=res.h,
+        delta_s=res.delta_s,
+        median=median,
+        share_above_break_even=share,
+        break_even_laplace=even,
+        full_median=f_med,
+        full_max=f_max,
+        sentence="; ".join(parts) + ".",
+    )

@@ -27,8 +27,9 @@ def fit_topic_word(counts, settings: LdaSettings) -> tuple[np.ndarray, np.ndarra
     prevalence K). The one place an engine is called (``settings.engine``; module docstring)."""
     if settings.engine == "vb":
         if settings.learning_method != "batch":
-            raise ValueError(f"learning_method must be 'batch' for engine='vb', got "
-                             f"learning_method={settings.learning_method!r}")
+            raise ValueError(
+                f"learning_method must be 'batch' for engine='vb', got learning_method={settings.learning_method!r}"
+            )
         return _fit_vb(counts, settings)
     if settings.engine == "tomotopy":
         return _fit_tomotopy(counts, settings)
@@ -91,8 +92,16 @@ def _fit_vb(counts, settings: LdaSettings) -> tuple[np.ndarray, np.ndarray]:
     if kernel is not None:
         for _ in range(settings.max_iter):
             gam = rs.gamma(100.0, 0.01, (n_docs, k))
-            sstats = kernel.e_step(x.indptr, x.indices, x.data, gam, np.ascontiguousarray(exp_beta.T), alpha,
-                                   settings.max_doc_update_iter, settings.mean_change_tol)
+            sstats = kernel.e_step(
+                x.indptr,
+                x.indices,
+                x.data,
+                gam,
+                np.ascontiguousarray(exp_beta.T),
+                alpha,
+                settings.max_doc_update_iter,
+                settings.mean_change_tol,
+            )
             lam = eta + sstats * exp_beta
             exp_beta = kernel.exp_dirichlet_rows(lam)
         prevalence = lam.sum(axis=1)
@@ -155,6 +164,7 @@ def _token_names(n_words: int) -> np.ndarray:
 
 def _fit_tomotopy(counts, settings: LdaSettings) -> tuple[np.ndarray, np.ndarray]:
     import tomotopy as tp  # present: LdaSettings falls back to "vb" when it is not
+
     x = _canonical_counts(counts, np.int64)
     k, n_words = settings.n_topics, x.shape[1]
     prior = 1.0 / k  # scikit-learn's defaults for both priors
@@ -189,8 +199,9 @@ def fit_topic_model(data: DocumentTermData, *, settings: LdaSettings = LdaSettin
         raise TypeError(f"settings must be an LdaSettings, got settings={type(settings).__name__}")
     counts = data.counts if users is None else data.counts[data.rows_of(users)]
     topic_word, prevalence = fit_topic_word(counts, settings)
-    return TopicModel(topic_word=topic_word, prevalence=prevalence, words=data.words, settings=settings,
-                      corpus_hash=data.corpus_hash)
+    return TopicModel(
+        topic_word=topic_word, prevalence=prevalence, words=data.words, settings=settings, corpus_hash=data.corpus_hash
+    )
 
 
 def _select(topic_word: np.ndarray, prevalence: np.ndarray, m: int, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -222,8 +233,7 @@ def topic_keyword_matrix(model: TopicModel, *, m: int, n: int) -> TopicKeywordMa
     topics, cols = _select(model.topic_word, model.prevalence, m, n)
     w = model.topic_word[np.ix_(topics, cols)]
     w = w / w.sum(axis=1, keepdims=True)
-    return TopicKeywordMatrix(matrix=w, topics=tuple(int(t) for t in topics),
-                              words=tuple(model.words[c] for c in cols))
+    return TopicKeywordMatrix(matrix=w, topics=tuple(int(t) for t in topics), words=tuple(model.words[c] for c in cols))
 
 
 def align_topics(reference, other) -> np.ndarray:

@@ -12,8 +12,17 @@ from dataclasses import dataclass
 import numpy as np
 from ..mechanisms.gaussian import analytic_gaussian_sigma, gaussian_delta, gaussian_sigma
 from ..guarantees import Guarantee, approximate_dp, pure_dp, random_dp
-from ..validation import (as_float_array, check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_real, check_rng,
-                         check_sensitivity)
+from ..validation import (
+    as_float_array,
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_int,
+    check_noise_scale,
+    check_real,
+    check_rng,
+    check_sensitivity,
+)
 from .sampler import SensitivityResult
 
 __all__ = [
@@ -72,10 +81,19 @@ def matrix_guarantee(mechanism: str, *, epsilon, delta=None, gamma=None, m: int 
     if mechanism == "TopicDP" and epsilon / (m * n) >= 1.0:
         scope = f"the classic σ at ε′ = ε/(m·n) = {epsilon / (m * n):.3g} ≥ 1 is outside its proof"
     if gamma is None:
-        return approximate_dp(epsilon, delta, conditional_on="a supplied sensitivity taken as a global bound (not "
-                              "checked) and " + TOPICS_CHOICE, scope=scope)
-    return random_dp(epsilon, delta, check_real("gamma", gamma, low=0.0, high=1.0, high_inclusive=False),
-                     conditional_on=TOPICS_CHOICE, scope=scope)
+        return approximate_dp(
+            epsilon,
+            delta,
+            conditional_on="a supplied sensitivity taken as a global bound (not checked) and " + TOPICS_CHOICE,
+            scope=scope,
+        )
+    return random_dp(
+        epsilon,
+        delta,
+        check_real("gamma", gamma, low=0.0, high=1.0, high_inclusive=False),
+        conditional_on=TOPICS_CHOICE,
+        scope=scope,
+    )
 
 
 def _sensitivity_gamma(sensitivity, gamma):
@@ -148,8 +166,10 @@ def topicdp_sigma(*, epsilon, delta, sensitivity, m: int, n: int) -> float:
     m = check_int("m", m, low=1)
     n = check_int("n", n, low=1)
     if not epsilon / (m * n) > 0:  # ε′ = ε/(m·n) underflows to 0 (e.g. ε = 5e-324): σ would be 1/0
-        raise ValueError(f"epsilon must be large enough that ε′ = ε/(m·n) is not 0 in floating point, got "
-                         f"epsilon={epsilon!r} with m·n = {m * n}: use a larger epsilon")
+        raise ValueError(
+            f"epsilon must be large enough that ε′ = ε/(m·n) is not 0 in floating point, got "
+            f"epsilon={epsilon!r} with m·n = {m * n}: use a larger epsilon"
+        )
     return sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / (epsilon / (m * n))
 
 
@@ -162,12 +182,21 @@ def topicdp_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma=None) -
     w = _check_matrix(matrix)
     sigma = topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=sensitivity, m=w.shape[0], n=w.shape[1])
     from ..validation import check_draw_scale  # ε = 1e-320: σ = ∞ and every row NaN (issue 21 item 8)
+
     sigma = check_draw_scale("σ", sigma, epsilon=epsilon, delta=delta, sensitivity=sensitivity)
     rng = check_rng(rng)
     noisy = w + sigma * rng.standard_normal(w.shape)
-    return MatrixRelease("TopicDP", _clip_renormalise(noisy), noisy, sigma, float(sensitivity), float(epsilon),
-                         float(delta), matrix_guarantee("TopicDP", epsilon=epsilon, delta=delta, gamma=gamma,
-                                                        m=w.shape[0], n=w.shape[1]), gamma)
+    return MatrixRelease(
+        "TopicDP",
+        _clip_renormalise(noisy),
+        noisy,
+        sigma,
+        float(sensitivity),
+        float(epsilon),
+        float(delta),
+        matrix_guarantee("TopicDP", epsilon=epsilon, delta=delta, gamma=gamma, m=w.shape[0], n=w.shape[1]),
+        gamma,
+    )
 
 
 def corrected_topicdp_sigma(*, epsilon, delta, sensitivity) -> float:
@@ -230,10 +259,17 @@ def corrected_topicdp_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gam
     sigma = corrected_topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
     rng = check_rng(rng)
     noisy = w + sigma * rng.standard_normal(w.shape)
-    return MatrixRelease("TopicDP corrected", _clip_renormalise(noisy), noisy, sigma, float(sensitivity),
-                         float(epsilon), float(delta),
-                         matrix_guarantee("TopicDP corrected", epsilon=epsilon, delta=delta, gamma=gamma,
-                                          m=w.shape[0], n=w.shape[1]), gamma)
+    return MatrixRelease(
+        "TopicDP corrected",
+        _clip_renormalise(noisy),
+        noisy,
+        sigma,
+        float(sensitivity),
+        float(epsilon),
+        float(delta),
+        matrix_guarantee("TopicDP corrected", epsilon=epsilon, delta=delta, gamma=gamma, m=w.shape[0], n=w.shape[1]),
+        gamma,
+    )
 
 
 def strict_topicdp_mechanism(matrix, *, epsilon, delta, rng) -> MatrixRelease:
@@ -244,9 +280,17 @@ def strict_topicdp_mechanism(matrix, *, epsilon, delta, rng) -> MatrixRelease:
     sigma = strict_topicdp_sigma(epsilon=epsilon, delta=delta, m=w.shape[0])
     rng = check_rng(rng)
     noisy = w + sigma * rng.standard_normal(w.shape)
-    return MatrixRelease("TopicDP strict", _clip_renormalise(noisy), noisy, sigma, math.sqrt(2.0 * w.shape[0]),
-                         float(epsilon), float(delta), matrix_guarantee("TopicDP strict", epsilon=epsilon,
-                                                                        delta=delta), None)
+    return MatrixRelease(
+        "TopicDP strict",
+        _clip_renormalise(noisy),
+        noisy,
+        sigma,
+        math.sqrt(2.0 * w.shape[0]),
+        float(epsilon),
+        float(delta),
+        matrix_guarantee("TopicDP strict", epsilon=epsilon, delta=delta),
+        None,
+    )
 
 
 def matrix_laplace_scale(*, epsilon, m: int) -> float:
@@ -261,11 +305,20 @@ def matrix_laplace_mechanism(matrix, *, epsilon, rng) -> MatrixRelease:
     w = _check_matrix(matrix)
     b = matrix_laplace_scale(epsilon=epsilon, m=w.shape[0])
     from ..validation import check_draw_scale  # ε = 1e-320: b = ∞ and every row NaN (issue 21 item 8)
+
     b = check_draw_scale("b", b, epsilon=epsilon, m=w.shape[0])
     rng = check_rng(rng)
     noisy = w + rng.laplace(0.0, b, size=w.shape)
-    return MatrixRelease("Laplace", _clip_renormalise(noisy), noisy, b, 2.0 * w.shape[0], float(epsilon), None,
-                         matrix_guarantee("Laplace", epsilon=epsilon))
+    return MatrixRelease(
+        "Laplace",
+        _clip_renormalise(noisy),
+        noisy,
+        b,
+        2.0 * w.shape[0],
+        float(epsilon),
+        None,
+        matrix_guarantee("Laplace", epsilon=epsilon),
+    )
 
 
 def mvg_sigma(*, epsilon, delta, m: int, n: int, gamma_f, s2) -> float:
@@ -315,8 +368,17 @@ def mvg_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma_f=None, gam
     sigma = mvg_sigma(epsilon=epsilon, delta=delta, m=w.shape[0], n=w.shape[1], gamma_f=gf, s2=sensitivity)
     rng = check_rng(rng)
     noisy = w + sigma * rng.standard_normal(w.shape)
-    return MatrixRelease("MVG", _clip_renormalise(noisy), noisy, sigma, float(sensitivity), float(epsilon),
-                         float(delta), matrix_guarantee("MVG", epsilon=epsilon, delta=delta, gamma=gamma), gamma)
+    return MatrixRelease(
+        "MVG",
+        _clip_renormalise(noisy),
+        noisy,
+        sigma,
+        float(sensitivity),
+        float(epsilon),
+        float(delta),
+        matrix_guarantee("MVG", epsilon=epsilon, delta=delta, gamma=gamma),
+        gamma,
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -96,20 +96,23 @@ __all__ = [
 LDA_LEARNING_METHODS = ("batch", "online")
 LDA_ENGINES = ("vb", "tomotopy", "sklearn")
 
-FILLER_WORDS = frozenset("""
+FILLER_WORDS = frozenset(
+    """
 hi hello hey dear thanks thank regards cheers best kind kindly sincerely please pls ok okay yes yeah
 hope hoping just like really quite pretty bit lot lots thing things stuff way ve ll don didn doesn isn
 wasn won wouldn couldn shouldn im ive id dont cant make makes made making use used using uses get gets
 getting got let lets know knew think thought want wanted need needs needed going go goes went come came
 say said says tell told look looking looks good great nice sure maybe actually definitely really
 doing done sorry ext
-""".split())
+""".split()
+)
 """Greetings, fillers, generic verbs and signature residue ("ext" of a phone extension) of e-mails and
 reviews, kept out of the topic vocabulary beside scikit-learn's list: on the sample corpora they were
 top keywords of several topics ("hope", "thanks", "make", "ext") without saying what a topic is about."""
 
 
-ENGLISH_STOP_WORDS = frozenset("""
+ENGLISH_STOP_WORDS = frozenset(
+    """
 a about above across after afterwards again against all almost alone along already also although
 always am among amongst amoungst amount an and another any anyhow anyone anything anyway anywhere
 are around as at back be became because become becomes becoming been before beforehand behind being
@@ -130,7 +133,8 @@ thru thus to together too top toward towards twelve twenty two un under until up
 was we well were what whatever when whence whenever where whereafter whereas whereby wherein
 whereupon wherever whether which while whither who whoever whole whom whose why will with within
 without would yet you your yours yourself yourselves
-""".split())
+""".split()
+)
 """scikit-learn's ``ENGLISH_STOP_WORDS`` (318 words), copied here: importing it from scikit-learn loads
 pandas, which dpcore must not (tests/test_dependencies.py); tests/test_topicdp.py checks the copy."""
 
@@ -139,13 +143,15 @@ CHAT_FILLER_MIN_SHARE = 0.10
 scikit-learn's list) used in at least this share of the documents of the real chat corpus's *public*
 split is a chat filler."""
 
-CHAT_FILLER_WORDS = frozenset("""
+CHAT_FILLER_WORDS = frozenset(
+    """
 able actually awesome bad best better big byu chat class cool crazy day definitely did didn different does
 doing don dont favorite feel fun getting going good got great guess haha hahaha hard heard hello hey hi
 interesting just kind know life like little ll lol long lot love make makes maybe mean need new nice oh ok
 people person pretty probably really right say school seen sorry sounds stuff super sure talk talking thats
 thing things think thought time true try use ve want way went work world wow yeah year yes
-""".split())
+""".split()
+)
 """Chat fillers (issue 20 item 3), found by a document-frequency rule, not chosen by hand: every word that at
 least :data:`CHAT_FILLER_MIN_SHARE` = 10 % of the documents (one person's messages in one conversation) of
 ``load_real_corpus("chat", which="public")`` use, beyond scikit-learn's list — 93 words, 49 of them new
@@ -164,7 +170,9 @@ words too)."""
 TOKEN_PATTERN = r"(?u)\b[a-z][a-z]+\b"
 """A word: two or more letters (after lower-casing)."""
 
-VOCABULARY_VERSION = hashlib.sha256((TOKEN_PATTERN + " " + " ".join(sorted(TOPIC_STOP_WORDS))).encode()).hexdigest()[:12]
+VOCABULARY_VERSION = hashlib.sha256((TOKEN_PATTERN + " " + " ".join(sorted(TOPIC_STOP_WORDS))).encode()).hexdigest()[
+    :12
+]
 """Fingerprint of the token pattern and stop-word list: part of every cache key (they change the
 vocabulary, hence every Δ_i)."""
 
@@ -237,8 +245,12 @@ class LdaSettings:
             object.__setattr__(self, "engine", default_lda_engine())
         check_choice("engine", self.engine, LDA_ENGINES)
         if self.engine == "tomotopy" and not tomotopy_available():
-            warnings.warn("engine='tomotopy' asked for but tomotopy is not installed: falling back to "
-                          "engine='vb' (scikit-learn's batch variational Bayes)", RuntimeWarning, stacklevel=3)
+            warnings.warn(
+                "engine='tomotopy' asked for but tomotopy is not installed: falling back to "
+                "engine='vb' (scikit-learn's batch variational Bayes)",
+                RuntimeWarning,
+                stacklevel=3,
+            )
             object.__setattr__(self, "engine", "vb")
         check_int("n_topics", self.n_topics, low=2, high=50)
         check_int("gibbs_iter", self.gibbs_iter, low=1, high=5000)
@@ -325,8 +337,13 @@ def document_term_data(corpus: Corpus, *, settings: LdaSettings = LdaSettings())
     # min_df / max_df relative to a tiny corpus can leave nothing: relax them so a small upload works.
     min_df = min(settings.min_df, max(1, len(texts) // 20))
     max_df = settings.max_df if len(texts) >= 20 else 1.0
-    vec = CountVectorizer(max_features=settings.max_features, min_df=min_df, max_df=max_df,
-                          stop_words=sorted(TOPIC_STOP_WORDS), token_pattern=TOKEN_PATTERN)
+    vec = CountVectorizer(
+        max_features=settings.max_features,
+        min_df=min_df,
+        max_df=max_df,
+        stop_words=sorted(TOPIC_STOP_WORDS),
+        token_pattern=TOKEN_PATTERN,
+    )
     try:
         counts = vec.fit_transform(texts).tocsr()
     except ValueError:
@@ -337,7 +354,7 @@ def document_term_data(corpus: Corpus, *, settings: LdaSettings = LdaSettings())
     users = np.asarray(corpus.document_users())
     order = np.argsort(users, kind="stable")
     bounds = np.searchsorted(users[order], np.arange(corpus.n_users + 1))
-    user_rows = tuple(order[bounds[u]:bounds[u + 1]] for u in range(corpus.n_users))
-    return DocumentTermData(counts=counts, words=tuple(vec.get_feature_names_out()), user_rows=user_rows,
-                            corpus_hash=corpus.content_hash)
-
+    user_rows = tuple(order[bounds[u] : bounds[u + 1]] for u in range(corpus.n_users))
+    return DocumentTermData(
+        counts=counts, words=tuple(vec.get_feature_names_out()), user_rows=user_rows, corpus_hash=corpus.content_hash
+    )

@@ -41,9 +41,20 @@ from scipy.sparse import csr_matrix
 from ..text.corpus import Corpus
 from ..validation import check_int, check_rng
 
-__all__ = ["MIN_LIFT", "MIN_DOCUMENTS", "MATCH_RULE", "PromptDocuments", "PromptMatch", "PromptSurvival",
-           "prompt_documents", "match_topics_to_prompts", "prompt_survival", "SurvivalCurve", "prompt_survival_curve",
-           "SURVIVAL_EPSILONS"]
+__all__ = [
+    "MIN_LIFT",
+    "MIN_DOCUMENTS",
+    "MATCH_RULE",
+    "PromptDocuments",
+    "PromptMatch",
+    "PromptSurvival",
+    "prompt_documents",
+    "match_topics_to_prompts",
+    "prompt_survival",
+    "SurvivalCurve",
+    "prompt_survival_curve",
+    "SURVIVAL_EPSILONS",
+]
 
 MIN_LIFT = 2.0
 MIN_DOCUMENTS = 10
@@ -53,7 +64,8 @@ MATCH_RULE = (
     "Topics and prompts are then paired one to one (Hungarian algorithm, maximising the summed lift: a prompt's "
     "share among a topic's conversations divided by its share among all sorted ones); a topic matches its prompt "
     f"when the lift is at least {MIN_LIFT:g} and at least {MIN_DOCUMENTS} of its conversations come from that prompt. "
-    "The prompts are labels for this evaluation only: no mechanism reads them.")
+    "The prompts are labels for this evaluation only: no mechanism reads them."
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,8 +101,13 @@ def prompt_documents(corpus: Corpus, words) -> PromptDocuments:
     index = {p: i for i, p in enumerate(prompts)}
     vec = CountVectorizer(vocabulary=list(words), token_pattern=TOKEN_PATTERN)
     counts = vec.transform(corpus.document_texts()).tocsr()
-    return PromptDocuments(counts=counts, prompt=np.array([index.get(g, -1) if g else -1 for g in labels]),
-                           prompts=prompts, words=words, corpus_hash=corpus.content_hash)
+    return PromptDocuments(
+        counts=counts,
+        prompt=np.array([index.get(g, -1) if g else -1 for g in labels]),
+        prompts=prompts,
+        words=words,
+        corpus_hash=corpus.content_hash,
+    )
 
 
 @dataclass(frozen=True)
@@ -144,8 +161,11 @@ def _match(w: np.ndarray, x: np.ndarray, prompt: np.ndarray, n_prompts: int) -> 
     base = c.sum(axis=0) / total
     per_topic = c.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
-        lift = np.where((per_topic > 0) & (base > 0), c / np.where(per_topic > 0, per_topic, 1.0)
-                        / np.where(base > 0, base, 1.0), 0.0)
+        lift = np.where(
+            (per_topic > 0) & (base > 0),
+            c / np.where(per_topic > 0, per_topic, 1.0) / np.where(base > 0, base, 1.0),
+            0.0,
+        )
     rows, cols = linear_sum_assignment(-lift)
     prompt_of: list[int | None] = [None] * m
     lifts, counts = [0.0] * m, [0] * m
@@ -195,9 +215,11 @@ class PromptSurvival:
     def sentence(self) -> str:
         m = len(self.before.prompt_of)
         after = ", ".join(f"{k} {v:.2g}" for k, v in self.kept.items())
-        return (f"Before noise {self.before.matched} of the {m} topics match a distinct prompt. After noise a "
-                f"reader still matches this many of them to the same prompt (mean of {self.draws} draws): {after}; "
-                f"random rows over the same keywords keep {self.chance:.2g} by chance.")
+        return (
+            f"Before noise {self.before.matched} of the {m} topics match a distinct prompt. After noise a "
+            f"reader still matches this many of them to the same prompt (mean of {self.draws} draws): {after}; "
+            f"random rows over the same keywords keep {self.chance:.2g} by chance."
+        )
 
 
 def prompt_survival(table, docs: PromptDocuments, releases: Mapping, *, draws: int = 20, rng) -> PromptSurvival:
@@ -227,8 +249,14 @@ def prompt_survival(table, docs: PromptDocuments, releases: Mapping, *, draws: i
         afters = [_match(r, x, prompt, docs.n_prompts)[0] for r in redraw_releases(rel, w, draws, rng)]
         kept[mech] = float(np.mean([same(a) for a in afters]))
         matched[mech] = float(np.mean([sum(p is not None for p in a) for a in afters]))
-    chance = float(np.mean([same(_match(rng.dirichlet(np.ones(w.shape[1]), size=w.shape[0]), x, prompt,
-                                        docs.n_prompts)[0]) for _ in range(draws)]))
+    chance = float(
+        np.mean(
+            [
+                same(_match(rng.dirichlet(np.ones(w.shape[1]), size=w.shape[0]), x, prompt, docs.n_prompts)[0])
+                for _ in range(draws)
+            ]
+        )
+    )
     return PromptSurvival(before, kept, matched, chance, draws)
 
 
@@ -256,8 +284,17 @@ class SurvivalCurve:
         return None
 
 
-def prompt_survival_curve(table, docs: PromptDocuments, *, sensitivity, delta, gamma=None,
-                          epsilons=SURVIVAL_EPSILONS, draws: int = 10, seed: int = 0) -> SurvivalCurve:
+def prompt_survival_curve(
+    table,
+    docs: PromptDocuments,
+    *,
+    sensitivity,
+    delta,
+    gamma=None,
+    epsilons=SURVIVAL_EPSILONS,
+    draws: int = 10,
+    seed: int = 0,
+) -> SurvivalCurve:
     """:func:`prompt_survival` of every mechanism of :func:`dpcore.topicdp.release_all` at each ε of ``epsilons``.
 
     The noise comes from ``np.random.default_rng([seed, 4, i])`` at the i-th ε, so the page and an

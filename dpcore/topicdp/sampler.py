@@ -59,9 +59,9 @@ from pathlib import Path
 import numpy as np
 from scipy.special import lambertw
 from .. import _cache_files
-from .model import DocumentTermData, LdaSettings, TopicModel
+from .model import DocumentTermData, LdaSettings
 from .fitting import _select, align_topics, fit_topic_word, released_matrix_distance
-from ..validation import (check_int, check_real)
+from ..validation import check_int, check_real
 
 __all__ = [
     "SamplerSize",
@@ -76,8 +76,6 @@ __all__ = [
     "load_sensitivity_draws",
     "extend_sensitivity_draws",
     "sampled_sensitivity",
-    "load_topic_model",
-    "save_topic_model",
 ]
 
 
@@ -111,8 +109,10 @@ def sensitivity_sampler_size(gamma) -> SamplerSize:
     gamma = check_real("gamma", gamma, low=0.0, high=1.0, high_inclusive=False)
     rho = math.exp(float(lambertw(-gamma / (2.0 * math.sqrt(math.e)), k=-1).real) + 0.5)
     if not (0.0 < rho < gamma) or gamma < 1e-12:
-        raise ValueError(f"gamma must be >= 1e-12, got gamma={gamma:g}: the sampler needs h ≈ ln(1/γ)/(2γ²) model fits, "
-                         "which is unbounded as γ → 0")
+        raise ValueError(
+            f"gamma must be >= 1e-12, got gamma={gamma:g}: the sampler needs h ≈ ln(1/γ)/(2γ²) model fits, "
+            "which is unbounded as γ → 0"
+        )
     h = math.ceil(math.log(1.0 / rho) / (2.0 * (gamma - rho) ** 2))
     k = math.ceil(h * (1.0 - gamma + rho + math.sqrt(math.log(1.0 / rho) / (2.0 * h))))
     return SamplerSize(h=int(h), k=int(min(k, h)), rho=rho)
@@ -162,8 +162,9 @@ def pair_users(n_users: int, index: int, sampler: SamplerSettings) -> tuple[np.n
     return shared, int(x), int(x2)
 
 
-def pair_deltas(data: DocumentTermData, index: int, *, lda: LdaSettings, sampler: SamplerSettings,
-                with_full: bool = False):
+def pair_deltas(
+    data: DocumentTermData, index: int, *, lda: LdaSettings, sampler: SamplerSettings, with_full: bool = False
+):
     """Δ_i for pair ``index``, for every (m, n) of the grid: an array of shape (len(m grid), len(n grid)).
 
     D and D′ list the shared users' documents first, then x's (resp. x′'s); both fits use
@@ -200,8 +201,9 @@ def pair_deltas(data: DocumentTermData, index: int, *, lda: LdaSettings, sampler
     return out
 
 
-def _pair_chunk(data: DocumentTermData, indices: list[int], lda: LdaSettings,
-                sampler: SamplerSettings) -> list[tuple[int, np.ndarray]]:
+def _pair_chunk(
+    data: DocumentTermData, indices: list[int], lda: LdaSettings, sampler: SamplerSettings
+) -> list[tuple[int, np.ndarray]]:
     """Worker task: several pairs at once, so the count matrix is pickled once per chunk."""
     return [(i, pair_deltas(data, i, lda=lda, sampler=sampler, with_full=True)) for i in indices]
 
@@ -289,8 +291,18 @@ class SensitivityDraws:
                 f"the sampled sensitivity is 0 for m={m}, n={n}, gamma={gamma:g}: the sampled neighbours all "
                 "gave the same matrix; raise the sampled dataset size or lower gamma"
             )
-        return SensitivityResult(delta_s=delta_s, gamma=float(gamma), h=size.h, k=size.k, rho_sampler=size.rho,
-                                 m=m, n=n, sample_users=self.sampler.sample_users, draws=draws, key=self.key)
+        return SensitivityResult(
+            delta_s=delta_s,
+            gamma=float(gamma),
+            h=size.h,
+            k=size.k,
+            rho_sampler=size.rho,
+            m=m,
+            n=n,
+            sample_users=self.sampler.sample_users,
+            draws=draws,
+            key=self.key,
+        )
 
 
 def shipped_cache_dir() -> Path:
@@ -324,21 +336,34 @@ def _cache_key(corpus_hash: str, lda: LdaSettings, sampler: SamplerSettings) -> 
     vocabulary limits and the stop-word fingerprint), N and the sampler seed, the (m, n) grid, and the
     definition of Δ_i (``format``: 3 = between the matrices as released, issue 21 item 3; files of format 2,
     Δ_i after a Hungarian alignment, are never read)."""
-    payload = json.dumps({"corpus": corpus_hash, "lda": lda.as_dict(), "sampler": sampler.as_dict(),
-                          "grid": [list(g) for g in _grid(lda)], "format": 3}, sort_keys=True)
+    payload = json.dumps(
+        {
+            "corpus": corpus_hash,
+            "lda": lda.as_dict(),
+            "sampler": sampler.as_dict(),
+            "grid": [list(g) for g in _grid(lda)],
+            "format": 3,
+        },
+        sort_keys=True,
+    )
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
-def sensitivity_cache_path(corpus_hash: str, *, lda: LdaSettings, sampler: SamplerSettings,
-                           cache_dir: str | os.PathLike | None = None) -> Path:
+def sensitivity_cache_path(
+    corpus_hash: str, *, lda: LdaSettings, sampler: SamplerSettings, cache_dir: str | os.PathLike | None = None
+) -> Path:
     """The gzipped JSON file holding the draws for these settings (~0.4 kB per pair)."""
     d = Path(cache_dir) if cache_dir is not None else sensitivity_cache_dir()
     return d / f"sensitivity_{_cache_key(corpus_hash, lda, sampler)[:20]}.json.gz"
 
 
-def load_sensitivity_draws(corpus_hash: str, *, lda: LdaSettings = LdaSettings(),
-                           sampler: SamplerSettings = SamplerSettings(),
-                           cache_dir: str | os.PathLike | None = None) -> SensitivityDraws:
+def load_sensitivity_draws(
+    corpus_hash: str,
+    *,
+    lda: LdaSettings = LdaSettings(),
+    sampler: SamplerSettings = SamplerSettings(),
+    cache_dir: str | os.PathLike | None = None,
+) -> SensitivityDraws:
     """The draws stored on disk for these settings (zero pairs when there is no file). Never fits."""
     key = _cache_key(corpus_hash, lda, sampler)
     m_values, n_values = _grid(lda)
@@ -352,10 +377,20 @@ def load_sensitivity_draws(corpus_hash: str, *, lda: LdaSettings = LdaSettings()
             if found.shape[0] > deltas.shape[0]:
                 deltas, seconds = found, float(stored.get("seconds", 0.0))
                 f = stored.get("full_matrix_deltas") or []
-                full = np.array([np.nan if v is None else v for v in f] + [np.nan] * (found.shape[0] - len(f)),
-                                dtype=float)
-    return SensitivityDraws(deltas=deltas, m_values=m_values, n_values=n_values, corpus_hash=corpus_hash,
-                            lda=lda, sampler=sampler, key=key, seconds=seconds, full=full)
+                full = np.array(
+                    [np.nan if v is None else v for v in f] + [np.nan] * (found.shape[0] - len(f)), dtype=float
+                )
+    return SensitivityDraws(
+        deltas=deltas,
+        m_values=m_values,
+        n_values=n_values,
+        corpus_hash=corpus_hash,
+        lda=lda,
+        sampler=sampler,
+        key=key,
+        seconds=seconds,
+        full=full,
+    )
 
 
 def _save(draws: SensitivityDraws, path: Path) -> None:
@@ -370,8 +405,8 @@ def _save(draws: SensitivityDraws, path: Path) -> None:
         "pairs": draws.n_pairs,
         "seconds": round(draws.seconds, 2),
         "note": "deltas[i][a][b] = ||f(D_i) - f(D'_i)||_F between the matrices as released (rows by LDA component "
-                "index, columns by word) for m = m_values[a], n = n_values[b]; "
-                "for confidence gamma use the k-th smallest of the first h pairs (dpcore.topicdp.sensitivity_sampler_size)",
+        "index, columns by word) for m = m_values[a], n = n_values[b]; "
+        "for confidence gamma use the k-th smallest of the first h pairs (dpcore.topicdp.sensitivity_sampler_size)",
         "deltas": [[[float(f"{v:.6g}") for v in row] for row in pair] for pair in draws.deltas],
         "full_matrix_deltas": [None if not np.isfinite(v) else float(f"{v:.6g}") for v in draws.full],
     }
@@ -465,9 +500,17 @@ def extend_sensitivity_draws(
         if new:
             rows.append(np.concatenate(new))
             fulls.append(np.asarray(new_full, dtype=float))
-        d = SensitivityDraws(deltas=np.concatenate(rows), m_values=draws.m_values, n_values=draws.n_values,
-                             corpus_hash=draws.corpus_hash, lda=lda, sampler=sampler, key=draws.key,
-                             seconds=base_seconds + time.perf_counter() - t0, full=np.concatenate(fulls))
+        d = SensitivityDraws(
+            deltas=np.concatenate(rows),
+            m_values=draws.m_values,
+            n_values=draws.n_values,
+            corpus_hash=draws.corpus_hash,
+            lda=lda,
+            sampler=sampler,
+            key=draws.key,
+            seconds=base_seconds + time.perf_counter() - t0,
+            full=np.concatenate(fulls),
+        )
         _save(d, path)
         return d
 
@@ -485,10 +528,11 @@ def extend_sensitivity_draws(
         from joblib import Parallel, delayed
 
         chunk = max(1, min(5, len(todo) // (4 * workers)))
-        chunks = [todo[a:a + chunk] for a in range(0, len(todo), chunk)]
+        chunks = [todo[a : a + chunk] for a in range(0, len(todo), chunk)]
         count = 0
         for results in Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")(
-                delayed(_pair_chunk)(data, c, lda, sampler) for c in chunks):
+            delayed(_pair_chunk)(data, c, lda, sampler) for c in chunks
+        ):
             for i, value in results:
                 count += 1
                 record(i, value, count)
@@ -510,51 +554,7 @@ def sampled_sensitivity(
     """Δ_s for (γ, m, n): runs the sampler for the missing pairs (004 Alg. 1), then takes the k-th
     smallest of the first h draws. See :func:`extend_sensitivity_draws` for the arguments."""
     size = sensitivity_sampler_size(gamma)
-    draws = extend_sensitivity_draws(data, n_pairs=size.h, lda=lda, sampler=sampler, cache_dir=cache_dir,
-                                     progress=progress, workers=workers)
+    draws = extend_sensitivity_draws(
+        data, n_pairs=size.h, lda=lda, sampler=sampler, cache_dir=cache_dir, progress=progress, workers=workers
+    )
     return draws.sensitivity(gamma=gamma, m=m, n=n)
-
-
-# ---------------------------------------------------------------------------------------------
-# Full-corpus model cache (so that the page opens without a 15-second LDA fit)
-# ---------------------------------------------------------------------------------------------
-
-
-def _model_path(corpus_hash: str, lda: LdaSettings, cache_dir) -> Path:
-    d = Path(cache_dir) if cache_dir is not None else sensitivity_cache_dir()
-    key = hashlib.sha256(json.dumps({"corpus": corpus_hash, "lda": lda.as_dict(), "format": 2},
-                                    sort_keys=True).encode()).hexdigest()
-    return d / f"model_{key[:20]}.json"
-
-
-def save_topic_model(model: TopicModel, *, cache_dir: str | os.PathLike | None = None) -> Path:
-    """Write a fitted full-corpus model as JSON next to the sampler results."""
-    path = _model_path(model.corpus_hash, model.settings, cache_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"corpus_hash": model.corpus_hash, "lda": model.settings.as_dict(), "words": list(model.words),
-               "prevalence": [float(f"{v:.8g}") for v in model.prevalence],
-               "topic_word": [[float(f"{v:.6g}") for v in row] for row in model.topic_word]}
-    return _cache_files.write_json(path, payload)  # with its checksum, atomically
-
-
-def load_topic_model(corpus_hash: str, *, lda: LdaSettings = LdaSettings(),
-                     cache_dir: str | os.PathLike | None = None) -> TopicModel | None:
-    """The stored full-corpus model for these settings, or None (a damaged or unchecked file of the writable
-    cache is not used, and the shipped copy is read instead when there is one)."""
-    for path in _read_candidates(_model_path(corpus_hash, lda, cache_dir), cache_dir):
-        p = _cache_files.read_json(path, trusted=_shipped(path))  # None: missing, damaged (deleted) or unchecked
-        if p is not None and p.get("corpus_hash") == corpus_hash and p.get("lda") == lda.as_dict():
-            try:
-                return _model_from_payload(p, corpus_hash, lda)
-            except (KeyError, TypeError, ValueError):
-                if not _shipped(path):
-                    _cache_files.discard(path)
-    return None
-
-
-def _model_from_payload(p: dict, corpus_hash: str, lda: LdaSettings) -> TopicModel:
-    tw = np.asarray(p["topic_word"], dtype=float)
-    if tw.ndim != 2 or len(p["words"]) != tw.shape[1] or not np.all(np.isfinite(tw)) or (tw < 0).any():
-        raise ValueError("not a topic-word matrix")
-    return TopicModel(topic_word=tw / tw.sum(axis=1, keepdims=True), prevalence=np.asarray(p["prevalence"]),
-                      words=tuple(p["words"]), settings=lda, corpus_hash=corpus_hash)

@@ -12,9 +12,10 @@ scikit-learn and :mod:`dpcore.topicdp.model` do it), from a start λ₀ that rea
 non-private fit of the same model on public data (:func:`public_start`) or Γ(100, 0.01)^{K×V} from a
 seed (:func:`seeded_start`) — for t = 1..J:
 
-1. E-step from the previous *released* state: exp(E[log β]) from λ_{t−1}; for every document d a
-   fresh γ_d (start γ_dk = 1, at most ``DOC_ITERATIONS`` updates, early stop at ``DOC_TOLERANCE``),
-   φ_dwk ∝ exp(E[log θ_dk])·exp(E[log β_kw]); person u's contribution S_u = Σ_{d of u} n_d·φ_d (K × V).
+1. E-step from the previous *released* state (:mod:`dpcore.topicdp.vips_estep`): exp(E[log β]) from
+   λ_{t−1}; for every document d a fresh γ_d (start γ_dk = 1, at most ``DOC_ITERATIONS`` updates, early stop
+   at ``DOC_TOLERANCE``), φ_dwk ∝ exp(E[log θ_dk])·exp(E[log β_kw]); person u's contribution
+   S_u = Σ_{d of u} n_d·φ_d (K × V).
 2. Clip, sum, noise (:func:`_clipped_sum`, :func:`_noisy_release` — the privacy-critical lines):
    S̃_t = max(0, Σ_u S_u·min(1, B/‖S_u‖_F) + Z_t), Z_t ~ N(0, σ²)^{K×V}.
 3. M-step: λ_t = η + S̃_t (η = 1/K).
@@ -76,15 +77,13 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.special import psi
 from ..text.corpus import Corpus
 from ..mechanisms.gaussian import analytic_gaussian_sigma
 from ..guarantees import Guarantee, approximate_dp, no_protection
-from .._kernels import optional_kernel
 from .model import LdaSettings, TopicModel
 from ..validation import check_delta, check_int, check_real, check_rng
 from .vips_inputs import PersonCounts, VipsVocabulary, _as_vocabulary, person_counts
+from .vips_estep import person_contributions
 
 __all__ = [
     "DEFAULT_CLIP_NORM",
@@ -119,13 +118,6 @@ PUBLIC_START_ITERATIONS = 30
 REFERENCE_ITERATIONS = 50
 """Passes of :func:`vips_reference_fit` (the non-private fit the errors are measured against)."""
 
-DOC_ITERATIONS = 20
-"""At most this many updates of one document's γ per E-step (scikit-learn's ``max_doc_update_iter``)."""
-DOC_TOLERANCE = 1e-3
-"""A document stops updating once the mean absolute change of its γ is below this (``mean_change_tol``)."""
-GAMMA_START = 1.0
-"""Every document's γ_dk starts here in every E-step (the mean of scikit-learn's Γ(100, 0.01) start)."""
-
 VIPS_ACCOUNTANT = "PLD (dp_accounting PLDAccountant, add-or-remove-one, pessimistic, discretisation 1e-3)"
 _PLD_DISCRETISATION = 1e-3
 """PLD value discretisation: 1e-3 gives the same ε as 1e-4 to 1e-6 (connect-the-dots, pessimistic) and is
@@ -136,73 +128,9 @@ MAX_EPSILON = 20.0
 
 
 # --------------------------------------------------------------------------------------------------
-# E-step: every user's contribution, given the released state (not privacy-critical)
-# --------------------------------------------------------------------------------------------------
-
-def _kernel():
-    """dpcore.topicdp._vips_kernel if numba is installed and ``DPCORE_VB_KERNEL`` is not ``"numpy"``; else None."""
-    return optional_kernel("dpcore.topicdp._vips_kernel", env="DPCORE_VB_KERNEL")
-
-
-def _exp_dirichlet(a: np.ndarray) -> np.ndarray:
-    """exp(E[log X]) for rows X ~ Dirichlet(a): exp(ψ(a) − ψ(Σ a))."""
-    return np.exp(psi(a) - psi(a.sum(axis=1))[:, None])
-
-
-def _person_word_statistics_numpy(pc: PersonCounts, exp_beta: np.ndarray) -> np.ndarray:
-    """The numpy path of :func:`dpcore.topicdp._vips_kernel.person_word_statistics` (same model up to rounding)."""
-    x = pc.counts
-    k = exp_beta.shape[0]
-    alpha = 1.0 / k
-    eps = np.finfo(np.float64).eps
-    beta_t = np.ascontiguousarray(exp_beta.T)
-    n_docs = x.shape[0]
-    doc_of = np.repeat(np.arange(n_docs), np.diff(x.indptr))
-    gam = np.full((n_docs, k), GAMMA_START)
-    exp_theta = _exp_dirichlet(gam)
-    active = np.flatnonzero(np.diff(x.indptr) > 0)
-    for _ in range(DOC_ITERATIONS):
-        if active.size == 0:
-            break
-        sub = x[active]
-        sub_doc = np.repeat(np.arange(active.size), np.diff(sub.indptr))
-        et = exp_theta[active]
-        norm = np.einsum("ik,ik->i", et[sub_doc], beta_t[sub.indices]) + eps
-        ratio = csr_matrix((sub.data / norm, sub.indices, sub.indptr), shape=sub.shape)
-        new = et * (ratio @ beta_t) + alpha
-        change = np.abs(new - gam[active]).mean(axis=1)
-        gam[active] = new
-        exp_theta[active] = _exp_dirichlet(new)
-        active = active[change >= DOC_TOLERANCE]
-    et = exp_theta[doc_of]
-    bt = beta_t[x.indices]
-    norm = np.einsum("ik,ik->i", et, bt) + eps
-    contrib = et * bt * (x.data / norm)[:, None]
-    out = np.zeros((pc.n_pairs, k))
-    np.add.at(out, pc.entry_pw, contrib)
-    return out
-
-
-def person_contributions(pc: PersonCounts, released_lambda: np.ndarray) -> np.ndarray:
-    """Every (user, word) pair's expected topic counts Σ_{d of u} n_dw·φ_dwk (n_pairs × K), computed
-    from the released variational parameter λ (K × V) only; row i belongs to ``pc.pw_user[i]``,
-    ``pc.pw_word[i]``. Summing the rows of user u gives S_u."""
-    lam = np.asarray(released_lambda, dtype=np.float64)
-    if lam.ndim != 2 or lam.shape[1] != len(pc.words) or not np.all(lam > 0):
-        raise ValueError(f"released_lambda must be a positive K × {len(pc.words)} array, got shape {lam.shape}")
-    exp_beta = _exp_dirichlet(lam)
-    kernel = _kernel()
-    if kernel is None:
-        return _person_word_statistics_numpy(pc, exp_beta)
-    x = pc.counts
-    return kernel.person_word_statistics(x.indptr, x.indices, x.data, pc.entry_pw, pc.n_pairs,
-                                         np.ascontiguousarray(exp_beta.T), 1.0 / lam.shape[0], GAMMA_START,
-                                         DOC_ITERATIONS, DOC_TOLERANCE)
-
-
-# --------------------------------------------------------------------------------------------------
 # THE PRIVACY-CRITICAL LINES: per-user clip, sum, Gaussian noise (module docstring: the proof)
 # --------------------------------------------------------------------------------------------------
+
 
 def _user_norms(contrib: np.ndarray, pc: PersonCounts) -> np.ndarray:
     """‖S_u‖_F of every user (0 for a user without a vocabulary word)."""
@@ -251,8 +179,9 @@ def _start_statistics(pc: PersonCounts, start: VipsStart, clip_norm: float | Non
     return out
 
 
-def _fit(pc: PersonCounts, start, *, iterations: int, clip_norm: float | None, sigma: float,
-         rng: np.random.Generator | None) -> np.ndarray:
+def _fit(
+    pc: PersonCounts, start, *, iterations: int, clip_norm: float | None, sigma: float, rng: np.random.Generator | None
+) -> np.ndarray:
     """λ_J after J iterations of: E-step from the released λ, clipped sum, noise (σ > 0), M-step. ``start`` is a
     :class:`VipsStart` (its first statistics are cached, :func:`_start_statistics`) or a positive K × V array."""
     lam = start.lam if isinstance(start, VipsStart) else start
@@ -271,6 +200,7 @@ def _fit(pc: PersonCounts, start, *, iterations: int, clip_norm: float | None, s
 # --------------------------------------------------------------------------------------------------
 # Accounting: J Gaussian mechanisms with noise multiplier σ/B, dp_accounting's PLD accountant
 # --------------------------------------------------------------------------------------------------
+
 
 def _pld_epsilon(noise_multiplier: float, delta: float, iterations: int) -> float:
     import dp_accounting
@@ -352,6 +282,7 @@ def vips_sigma(*, epsilon, delta, iterations, clip_norm=1.0) -> float:
 # The start λ₀: seeded, or a fit on public data (never the private corpus)
 # --------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, eq=False)
 class VipsStart:
     """The start λ₀ (K × V, positive) of VIPS-LDA's first E-step and where it comes from.
@@ -387,8 +318,9 @@ def seeded_start(vocabulary, *, n_topics: int = 10, init_seed: int = 0) -> VipsS
     return VipsStart(lam=lam, words=vocab.words, source=f"seeded random (init_seed={init_seed})")
 
 
-def public_start(public, *, vocabulary, n_topics: int = 10, iterations: int = PUBLIC_START_ITERATIONS,
-                 init_seed: int = 0) -> VipsStart:
+def public_start(
+    public, *, vocabulary, n_topics: int = 10, iterations: int = PUBLIC_START_ITERATIONS, init_seed: int = 0
+) -> VipsStart:
     """λ₀ = the non-private fit of the same model on a *public* corpus (the same E- and M-steps, no clip,
     no noise, ``iterations`` passes from :func:`seeded_start`). Costs the private users nothing: it
     reads no private data (the caller vouches that ``public`` is public, as for :func:`public_vocabulary`).
@@ -403,13 +335,18 @@ def public_start(public, *, vocabulary, n_topics: int = 10, iterations: int = PU
     pc = _counts_over(public, _as_vocabulary(vocabulary), "public")
     lam = _fit(pc, seed.lam, iterations=iterations, clip_norm=None, sigma=0.0, rng=None)
     name = public.name if isinstance(public, Corpus) else "public counts"
-    return VipsStart(lam=lam, words=seed.words, source=f"a fit on the public corpus '{name}' ({pc.n_users} people)",
-                     source_hash=pc.corpus_hash)
+    return VipsStart(
+        lam=lam,
+        words=seed.words,
+        source=f"a fit on the public corpus '{name}' ({pc.n_users} people)",
+        source_hash=pc.corpus_hash,
+    )
 
 
 # --------------------------------------------------------------------------------------------------
 # The release
 # --------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, eq=False)
 class VipsRelease:
@@ -448,8 +385,7 @@ class VipsRelease:
     def topic_model(self) -> TopicModel:
         """The release as a :class:`dpcore.topicdp.TopicModel` (for :func:`dpcore.topic_keyword_matrix`)."""
         settings = LdaSettings(engine="vb", n_topics=self.n_topics, max_iter=self.iterations)
-        return TopicModel(topic_word=self.topic_word, prevalence=self.prevalence, words=self.words,
-                          settings=settings)
+        return TopicModel(topic_word=self.topic_word, prevalence=self.prevalence, words=self.words, settings=settings)
 
     def keywords(self, topic: int, n: int = 10) -> tuple[str, ...]:
         """Topic ``topic``'s n most probable words (post-processing of the release)."""
@@ -458,24 +394,33 @@ class VipsRelease:
         return tuple(self.words[i] for i in np.argsort(-self.topic_word[topic], kind="stable")[:n])
 
 
-def vips_guarantee(epsilon: float, delta: float, *, iterations: int, clip_norm: float, vocabulary_source: str,
-                   start_source: str) -> Guarantee:
+def vips_guarantee(
+    epsilon: float, delta: float, *, iterations: int, clip_norm: float, vocabulary_source: str, start_source: str
+) -> Guarantee:
     """(ε, δ)-DP per user for the whole matrix: topics and keywords chosen from it are post-processing."""
     factor = f"e^ε ≈ {math.exp(epsilon):.3g}" if epsilon <= 50 else "e^ε"
-    promise = (f"Adding or removing one user's text (all of their documents) changes the probability of any "
-               f"released topic–word matrix by at most a factor {factor}, except with probability δ = {delta:g}. "
-               f"Each of the {iterations} iteration{'s' if iterations > 1 else ''} clips every user's expected "
-               f"counts to ℓ2 norm {clip_norm:g} before Gaussian noise; the PLD accountant composes them. The "
-               f"vocabulary ({vocabulary_source}) and the start ({start_source}) read no private data.")
-    return approximate_dp(epsilon, delta, promise=promise, scope=(
-        "for the whole topic–word matrix: topics and keywords chosen from it are post-processing"))
+    promise = (
+        f"Adding or removing one user's text (all of their documents) changes the probability of any "
+        f"released topic–word matrix by at most a factor {factor}, except with probability δ = {delta:g}. "
+        f"Each of the {iterations} iteration{'s' if iterations > 1 else ''} clips every user's expected "
+        f"counts to ℓ2 norm {clip_norm:g} before Gaussian noise; the PLD accountant composes them. The "
+        f"vocabulary ({vocabulary_source}) and the start ({start_source}) read no private data."
+    )
+    return approximate_dp(
+        epsilon,
+        delta,
+        promise=promise,
+        scope=("for the whole topic–word matrix: topics and keywords chosen from it are post-processing"),
+    )
 
 
 def _counts_over(corpus, vocab: VipsVocabulary, name: str) -> PersonCounts:
     if isinstance(corpus, PersonCounts):
         if corpus.words != vocab.words:
-            raise ValueError(f"{name} (PersonCounts) must be counted over the given vocabulary: build it with "
-                             "person_counts(corpus, vocabulary)")
+            raise ValueError(
+                f"{name} (PersonCounts) must be counted over the given vocabulary: build it with "
+                "person_counts(corpus, vocabulary)"
+            )
         return corpus
     if isinstance(corpus, Corpus):
         return person_counts(corpus, vocab)
@@ -489,15 +434,20 @@ def _prepare(corpus, vocabulary, start, n_topics: int) -> tuple[PersonCounts, Vi
     if start is None:
         start = seeded_start(vocab, n_topics=n_topics)
     if not isinstance(start, VipsStart):
-        raise TypeError(f"start must be a VipsStart (seeded_start or public_start) or None, got "
-                        f"start={type(start).__name__}")
+        raise TypeError(
+            f"start must be a VipsStart (seeded_start or public_start) or None, got start={type(start).__name__}"
+        )
     if start.words != vocab.words or start.n_topics != n_topics:
-        raise ValueError(f"start must be over the same vocabulary and n_topics={n_topics}, got "
-                         f"{start.n_topics} topics over {len(start.words)} words")
+        raise ValueError(
+            f"start must be over the same vocabulary and n_topics={n_topics}, got "
+            f"{start.n_topics} topics over {len(start.words)} words"
+        )
     for what, h in (("vocabulary", vocab.source_hash), ("start", start.source_hash)):
         if h and h == pc.corpus_hash:
-            raise ValueError(f"{what} was built from the corpus being trained on: it must come from public data "
-                             "(e.g. load_real_corpus('chat', which='public'))")
+            raise ValueError(
+                f"{what} was built from the corpus being trained on: it must come from public data "
+                "(e.g. load_real_corpus('chat', which='public'))"
+            )
     return pc, vocab, start
 
 
@@ -506,8 +456,18 @@ def _release(lam: np.ndarray, **fields) -> VipsRelease:
     return VipsRelease(topic_word=lam / prevalence[:, None], prevalence=prevalence, **fields)
 
 
-def vips_lda(corpus, *, n_topics: int = 10, epsilon, delta, clip_norm=DEFAULT_CLIP_NORM,
-             iterations: int = DEFAULT_ITERATIONS, rng, vocabulary, start: VipsStart | None = None) -> VipsRelease:
+def vips_lda(
+    corpus,
+    *,
+    n_topics: int = 10,
+    epsilon,
+    delta,
+    clip_norm=DEFAULT_CLIP_NORM,
+    iterations: int = DEFAULT_ITERATIONS,
+    rng,
+    vocabulary,
+    start: VipsStart | None = None,
+) -> VipsRelease:
     """VIPS-LDA (module docstring): J iterations of batch variational Bayes with each user's
     sufficient statistics clipped to ℓ2 norm B and Gaussian noise on their sum; (ε, δ)-DP per user.
 
@@ -535,15 +495,33 @@ def vips_lda(corpus, *, n_topics: int = 10, epsilon, delta, clip_norm=DEFAULT_CL
     pc, vocab, start = _prepare(corpus, vocabulary, start, n_topics)
     sigma = vips_sigma(epsilon=epsilon, delta=delta, iterations=iterations, clip_norm=clip_norm)
     lam = _fit(pc, start, iterations=iterations, clip_norm=clip_norm, sigma=sigma, rng=rng)
-    guarantee = vips_guarantee(epsilon, delta, iterations=iterations, clip_norm=clip_norm,
-                               vocabulary_source=vocab.source, start_source=start.source)
-    return _release(lam, words=vocab.words, sigma=sigma, clip_norm=clip_norm, iterations=iterations,
-                    n_topics=n_topics, epsilon=epsilon, delta=delta, accountant=VIPS_ACCOUNTANT,
-                    vocabulary_source=vocab.source, start_source=start.source, guarantee=guarantee)
+    guarantee = vips_guarantee(
+        epsilon,
+        delta,
+        iterations=iterations,
+        clip_norm=clip_norm,
+        vocabulary_source=vocab.source,
+        start_source=start.source,
+    )
+    return _release(
+        lam,
+        words=vocab.words,
+        sigma=sigma,
+        clip_norm=clip_norm,
+        iterations=iterations,
+        n_topics=n_topics,
+        epsilon=epsilon,
+        delta=delta,
+        accountant=VIPS_ACCOUNTANT,
+        vocabulary_source=vocab.source,
+        start_source=start.source,
+        guarantee=guarantee,
+    )
 
 
-def vips_reference_fit(corpus, *, n_topics: int = 10, iterations: int = REFERENCE_ITERATIONS, vocabulary,
-                       start: VipsStart | None = None) -> VipsRelease:
+def vips_reference_fit(
+    corpus, *, n_topics: int = 10, iterations: int = REFERENCE_ITERATIONS, vocabulary, start: VipsStart | None = None
+) -> VipsRelease:
     """The non-private fit of the same model: the same vocabulary, start and E- and M-steps with no clip
     and no noise, run to convergence (``iterations``; 50 and 100 passes differ by L1 0.3 on the chat
     corpus' 10 × 10 table). What :func:`vips_lda`'s errors are measured against. Not private."""
@@ -551,8 +529,20 @@ def vips_reference_fit(corpus, *, n_topics: int = 10, iterations: int = REFERENC
     iterations = check_int("iterations", iterations, low=1, high=_MAX_ITERATIONS)
     pc, vocab, start = _prepare(corpus, vocabulary, start, n_topics)
     lam = _fit(pc, start, iterations=iterations, clip_norm=None, sigma=0.0, rng=None)
-    return _release(lam, words=vocab.words, sigma=0.0, clip_norm=None, iterations=iterations, n_topics=n_topics,
-                    epsilon=None, delta=None, accountant="none (not private)", vocabulary_source=vocab.source,
-                    start_source=start.source,
-                    guarantee=no_protection(promise="The non-private fit: the same model without clipping or "
-                                            "noise, computed from the private data itself."))
+    return _release(
+        lam,
+        words=vocab.words,
+        sigma=0.0,
+        clip_norm=None,
+        iterations=iterations,
+        n_topics=n_topics,
+        epsilon=None,
+        delta=None,
+        accountant="none (not private)",
+        vocabulary_source=vocab.source,
+        start_source=start.source,
+        guarantee=no_protection(
+            promise="The non-private fit: the same model without clipping or "
+            "noise, computed from the private data itself."
+        ),
+    )

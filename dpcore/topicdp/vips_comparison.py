@@ -31,34 +31,24 @@ m × n table is matched to conversation prompts with the page's rule (:data:`dpc
 unchanged). Unlike the matrix mechanisms, whose column words come from the private fit without noise, a
 VIPS table's words come from the noisy release, so its matches are evidence of what survived the noise.
 
-**The public-only fit** (:func:`public_only_release`): VIPS's start λ₀, the same model fitted on the public
-split alone — it reads no private data (0-DP) and is the baseline VIPS must beat.
-
-**Disk cache** (:func:`vips_page_setup`): the vocabulary and λ₀ (public data only) and the twin (private data)
-are written next to the TopicDP page's models (``dpcore.topicdp.sensitivity_cache_dir()``, checked ``.npz``
-files) and read from ``sample_data/topicdp_sensitivity`` when shipped; an upload's twin is never written.
+**The setup** every release reuses (public vocabulary and start, private counts, the twin, the public-only
+fit) and its disk cache: :mod:`dpcore.topicdp.vips_setup`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
-from .. import _cache_files
 from . import vips as _vips
-from . import vips_inputs as _vips_inputs
-from ..text.corpus import Corpus
-from ..guarantees import no_private_data
-from .model import TOKEN_PATTERN, TopicKeywordMatrix, TopicModel
+from .model import TopicKeywordMatrix, TopicModel
 from .fitting import align_topics, topic_keyword_matrix
 from .prompts import PromptDocuments, PromptMatch, match_topics_to_prompts
+from .vips_setup import VipsPageSetup, public_only_release, vips_page_setup
 from ..validation import check_delta, check_int, check_real
 
 __all__ = [
@@ -89,143 +79,11 @@ VIPS_EPSILONS = (0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 """The ε grid of the page's VIPS charts and of :func:`vips_sweep` (VIPS calibrates ε ≤ 20)."""
 THESIS_EPSILONS = tuple(float(f"{10 ** (k / 4):.6g}") for k in range(-4, 25))
 """0.1 … 10⁶ (four points a decade): where TopicDP as in the thesis reaches VIPS's L1 (:func:`thesis_l1_curve`)."""
-_FORMAT = 1
-"""Version of the ``vips_start_*`` / ``vips_twin_*`` files: change it when their meaning changes."""
-
-
-# --------------------------------------------------------------------------------------------------
-# The one-time setup per corpus: public vocabulary and start, private counts, the twin
-# --------------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True, eq=False)
-class VipsPageSetup:
-    """What every VIPS release on the page reuses (``counts`` and ``twin`` are private: never released).
-
-    Attributes:
-      vocabulary, start: from the public corpus (:func:`dpcore.topicdp.public_vocabulary`, :func:`dpcore.topicdp.public_start`).
-      counts: the private corpus over the vocabulary, grouped by user (:func:`dpcore.topicdp.person_counts`).
-      user_norms: every user's ‖S_u‖_F under λ₀ before the clip (what B bounds; for the reviewer's cap rule).
-      twin: the same model without clip and noise (:func:`dpcore.topicdp.vips_reference_fit`), not private: how far the
-        model itself is from the page's reference, or None when not computed.
-      public_name: how the page names the public data.
-    """
-
-    vocabulary: _vips.VipsVocabulary
-    start: _vips.VipsStart
-    counts: _vips.PersonCounts
-    user_norms: np.ndarray
-    twin: _vips.VipsRelease | None
-    public_name: str
-
-    @property
-    def n_topics(self) -> int:
-        return self.start.n_topics
-
-
-def _start_key(public: Corpus, n_topics: int) -> str:
-    payload = {"public": public.content_hash, "stop_words": sorted(_vips_inputs.VIPS_STOP_WORDS), "token": TOKEN_PATTERN,
-               "max_features": _vips_inputs.DEFAULT_VOCABULARY_SIZE, "min_df": 5, "max_df": 0.5, "n_topics": n_topics,
-               "passes": _vips.PUBLIC_START_ITERATIONS, "init_seed": 0, "doc_iterations": _vips.DOC_ITERATIONS,
-               "doc_tolerance": _vips.DOC_TOLERANCE, "gamma_start": _vips.GAMMA_START, "format": _FORMAT}
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-
-
-def _twin_key(private_hash: str, start_key: str) -> str:
-    payload = {"private": private_hash, "start": start_key, "passes": _vips.REFERENCE_ITERATIONS, "format": _FORMAT}
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-
-
-def _candidates(name: str, cache_dir) -> list[Path]:
-    from .sampler import sensitivity_cache_dir, shipped_cache_dir
-
-    if cache_dir is not None:
-        return [Path(cache_dir) / name]
-    return [sensitivity_cache_dir() / name, shipped_cache_dir() / name]
-
-
-def _load(name: str, key: str, cache_dir) -> dict | None:
-    for path in _candidates(name, cache_dir):
-        arrays = _cache_files.read_npz(path, ("key", "lam", "words"))
-        if arrays is not None and str(arrays["key"]) == key:
-            return arrays
-    return None
-
-
-def _save(name: str, arrays: dict, cache_dir) -> None:
-    _cache_files.write_npz(_candidates(name, cache_dir)[0], arrays)  # a read-only folder is not an error
-
-
-def vips_page_setup(private: Corpus, public: Corpus, *, n_topics: int = 10, public_name: str | None = None,
-                    twin: bool = True, save_private: bool = True, cache_dir=None) -> VipsPageSetup:
-    """The vocabulary and λ₀ of ``public`` (from the disk cache, else computed and saved), the counts of
-    ``private`` over them, the users' norms under λ₀, and (``twin``) the non-private twin (from the disk cache,
-    else fitted; saved only when ``save_private``: an upload's fit stays in memory).
-
-    Raises:
-      ValueError: no word of ``public`` survives the vocabulary limits, or n_topics outside [2, 50].
-    """
-    if not isinstance(private, Corpus) or not isinstance(public, Corpus):
-        raise TypeError("private and public must be dpcore Corpus objects, got "
-                        f"{type(private).__name__} and {type(public).__name__}")
-    n_topics = check_int("n_topics", n_topics, low=2, high=50)
-    public_name = public_name or f"the public corpus '{public.name}' ({public.n_users:,} people)"
-    key = _start_key(public, n_topics)
-    name = f"vips_start_{key[:20]}.npz"
-    stored = _load(name, key, cache_dir)
-    if stored is not None:
-        vocab = _vips.VipsVocabulary(words=tuple(str(w) for w in stored["words"]), source=public_name,
-                                     source_hash=public.content_hash)
-        start = _vips.VipsStart(lam=stored["lam"], words=vocab.words, source=f"a fit on {public_name}",
-                                source_hash=public.content_hash)
-    else:
-        vocab = _vips_inputs.public_vocabulary(public, source=public_name)
-        fitted = _vips.public_start(public, vocabulary=vocab, n_topics=n_topics)
-        start = _vips.VipsStart(lam=fitted.lam, words=vocab.words, source=f"a fit on {public_name}",
-                                source_hash=public.content_hash)
-        _save(name, {"key": np.array(key), "lam": np.asarray(start.lam), "words": np.array(vocab.words)}, cache_dir)
-    counts = _vips.person_counts(private, vocab)
-    norms = _vips.contribution_norms(counts, start.lam)
-    norms.setflags(write=False)
-    reference = None
-    if twin:
-        tkey = _twin_key(private.content_hash, key)
-        tname = f"vips_twin_{tkey[:20]}.npz"
-        stored = _load(tname, tkey, cache_dir)
-        if stored is not None and tuple(str(w) for w in stored["words"]) == vocab.words:
-            reference = _vips._release(np.asarray(stored["lam"], dtype=float), **_twin_fields(vocab, start, n_topics))
-        else:
-            reference = _vips.vips_reference_fit(counts, n_topics=n_topics, vocabulary=vocab, start=start)
-            if save_private:
-                lam = reference.topic_word * reference.prevalence[:, None]
-                _save(tname, {"key": np.array(tkey), "lam": lam, "words": np.array(vocab.words)}, cache_dir)
-    return VipsPageSetup(vocabulary=vocab, start=start, counts=counts, user_norms=norms, twin=reference,
-                         public_name=public_name)
-
-
-def _twin_fields(vocab, start, n_topics: int) -> dict:
-    from ..guarantees import no_protection
-
-    return dict(words=vocab.words, sigma=0.0, clip_norm=None, iterations=_vips.REFERENCE_ITERATIONS,
-                n_topics=n_topics, epsilon=None, delta=None, accountant="none (not private)",
-                vocabulary_source=vocab.source, start_source=start.source,
-                guarantee=no_protection(promise="The non-private fit: the same model without clipping or noise, "
-                                                "computed from the private data itself."))
-
-
-def public_only_release(setup: VipsPageSetup) -> _vips.VipsRelease:
-    """The public-only fit (VIPS's start λ₀) as a release: it reads no private data, so it is 0-DP
-    (:func:`dpcore.guarantees.no_private_data`) — the baseline a private model must beat."""
-    promise = (f"Fitted on {setup.public_name} only: adding or removing any private user changes nothing, so it "
-               "reveals nothing about them (0-DP) — and learns nothing from them.")
-    return _vips._release(np.array(setup.start.lam), words=setup.vocabulary.words, sigma=0.0, clip_norm=None,
-                          iterations=_vips.PUBLIC_START_ITERATIONS, n_topics=setup.n_topics, epsilon=0.0, delta=0.0,
-                          accountant="none (reads no private data)", vocabulary_source=setup.vocabulary.source,
-                          start_source=setup.start.source, guarantee=no_private_data(promise=promise))
-
 
 # --------------------------------------------------------------------------------------------------
 # A K × V release read on the reference table
 # --------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, eq=False)
 class TableView:
@@ -253,8 +111,9 @@ def view_on_table(topic_word, words: Sequence[str], *, model: TopicModel, table:
     tw = np.asarray(topic_word, dtype=float)
     words = tuple(words)
     if tw.ndim != 2 or tw.shape != (model.n_topics, len(words)):
-        raise ValueError(f"topic_word must be {model.n_topics} × {len(words)} (the model's topics × the words), "
-                         f"got shape {tw.shape}")
+        raise ValueError(
+            f"topic_word must be {model.n_topics} × {len(words)} (the model's topics × the words), got shape {tw.shape}"
+        )
     index = {w: i for i, w in enumerate(words)}
     shared = [j for j, w in enumerate(model.words) if w in index]
     if not shared:
@@ -305,8 +164,14 @@ class VipsComparison:
         return self.release.guarantee
 
 
-def compare_release(release: _vips.VipsRelease, *, model: TopicModel, table: TopicKeywordMatrix,
-                    docs: PromptDocuments | None = None, mechanism: str = VIPS_NAME) -> VipsComparison:
+def compare_release(
+    release: _vips.VipsRelease,
+    *,
+    model: TopicModel,
+    table: TopicKeywordMatrix,
+    docs: PromptDocuments | None = None,
+    mechanism: str = VIPS_NAME,
+) -> VipsComparison:
     """``release`` on the reference ``table`` of ``model``: its view, errors, own table and prompt matches."""
     if not isinstance(release, _vips.VipsRelease):
         raise TypeError(f"release must be a VipsRelease, got {type(release).__name__}")
@@ -320,14 +185,24 @@ def compare_release(release: _vips.VipsRelease, *, model: TopicModel, table: Top
 # Many releases: against ε (with prompts), and the page's error curves
 # --------------------------------------------------------------------------------------------------
 
+
 def _seed_words(seed: int, *parts) -> list[int]:
     return [check_int("seed", seed, low=0), 23] + [zlib.crc32(repr(p).encode()) for p in parts]
 
 
 def setup_release(setup: VipsPageSetup, epsilon, delta, clip_norm, iterations: int, rng) -> _vips.VipsRelease:
     """One :func:`dpcore.vips_lda` release on the setup's counts, vocabulary and start (K = the start's)."""
-    return _vips.vips_lda(setup.counts, n_topics=setup.n_topics, epsilon=epsilon, delta=delta, clip_norm=clip_norm,
-                          iterations=iterations, rng=rng, vocabulary=setup.vocabulary, start=setup.start)
+    return _vips.vips_lda(
+        setup.counts,
+        n_topics=setup.n_topics,
+        epsilon=epsilon,
+        delta=delta,
+        clip_norm=clip_norm,
+        iterations=iterations,
+        rng=rng,
+        vocabulary=setup.vocabulary,
+        start=setup.start,
+    )
 
 
 def _band(values: np.ndarray) -> tuple[float, float, float]:
@@ -363,10 +238,19 @@ class VipsSweep:
         return self.stats[metric][0][self.epsilons.index(float(epsilon))]
 
 
-def vips_sweep(setup: VipsPageSetup, *, model: TopicModel, table: TopicKeywordMatrix,
-               docs: PromptDocuments | None = None, epsilons: Sequence[float] = VIPS_EPSILONS, delta,
-               clip_norm=_vips.DEFAULT_CLIP_NORM, iterations: int = _vips.DEFAULT_ITERATIONS, draws: int = 10,
-               seed: int = 0) -> VipsSweep:
+def vips_sweep(
+    setup: VipsPageSetup,
+    *,
+    model: TopicModel,
+    table: TopicKeywordMatrix,
+    docs: PromptDocuments | None = None,
+    epsilons: Sequence[float] = VIPS_EPSILONS,
+    delta,
+    clip_norm=_vips.DEFAULT_CLIP_NORM,
+    iterations: int = _vips.DEFAULT_ITERATIONS,
+    draws: int = 10,
+    seed: int = 0,
+) -> VipsSweep:
     """:func:`compare_release` of ``draws`` VIPS releases at each ε. The i-th ε's noise comes from
     ``np.random.default_rng([seed, 23, crc32 of ε, δ, B, J, K, draws])`` — every parameter of the release is in
     it, and the page and an exercise that pass the same seed see the same sweep."""
@@ -380,21 +264,43 @@ def vips_sweep(setup: VipsPageSetup, *, model: TopicModel, table: TopicKeywordMa
     sigmas = []
     for e in eps:
         rng = np.random.default_rng(_seed_words(seed, "sweep", e, delta, clip_norm, iterations, setup.n_topics, draws))
-        rows = [compare_release(setup_release(setup, e, delta, clip_norm, iterations, rng), model=model, table=table,
-                                docs=docs) for _ in range(draws)]
+        rows = [
+            compare_release(
+                setup_release(setup, e, delta, clip_norm, iterations, rng), model=model, table=table, docs=docs
+            )
+            for _ in range(draws)
+        ]
         sigmas.append(rows[0].release.sigma)
         for metric, columns in stats.items():
             for col, v in zip(columns, _band(np.array([r.errors[metric] for r in rows]))):
                 col.append(v)
         if docs is not None:
             matched.append(float(np.mean([r.match.matched for r in rows])))
-    return VipsSweep(eps, tuple(sigmas), {k: tuple(tuple(x) for x in v) for k, v in stats.items()},
-                     tuple(matched) if docs is not None else None, draws, table.shape[0])
+    return VipsSweep(
+        eps,
+        tuple(sigmas),
+        {k: tuple(tuple(x) for x in v) for k, v in stats.items()},
+        tuple(matched) if docs is not None else None,
+        draws,
+        table.shape[0],
+    )
 
 
-def vips_error_curve(setup: VipsPageSetup, *, model: TopicModel, parameter: str, values: Sequence[float], epsilon,
-                     delta, m: int, n: int, clip_norm=_vips.DEFAULT_CLIP_NORM,
-                     iterations: int = _vips.DEFAULT_ITERATIONS, repetitions: int = 20, rng) -> dict:
+def vips_error_curve(
+    setup: VipsPageSetup,
+    *,
+    model: TopicModel,
+    parameter: str,
+    values: Sequence[float],
+    epsilon,
+    delta,
+    m: int,
+    n: int,
+    clip_norm=_vips.DEFAULT_CLIP_NORM,
+    iterations: int = _vips.DEFAULT_ITERATIONS,
+    repetitions: int = 20,
+    rng,
+) -> dict:
     """VIPS-LDA's (mean, p10, p90) of each metric at each of ``values``, as :func:`dpcore.topicdp.error_curve` draws
     the matrix mechanisms: ``"epsilon"`` (values are ε), ``"gamma"`` (VIPS has no γ: the same releases at
     ``epsilon`` for every value) or ``"size"`` (the same releases read on the m = n = value table).
@@ -414,17 +320,28 @@ def vips_error_curve(setup: VipsPageSetup, *, model: TopicModel, parameter: str,
         rels = fixed or [setup_release(setup, v, delta, clip_norm, iterations, rng) for _ in range(repetitions)]
         size = int(v) if parameter == "size" else None
         table = topic_keyword_matrix(model, m=size or m, n=size or n)
-        errs = [_errors(table.matrix, view_on_table(r.topic_word, r.words, model=model, table=table).matrix)
-                for r in rels]
+        errs = [
+            _errors(table.matrix, view_on_table(r.topic_word, r.words, model=model, table=table).matrix) for r in rels
+        ]
         for metric, columns in out.items():
             for col, x in zip(columns, _band(np.array([e[metric] for e in errs]))):
                 col.append(x)
     return {k: tuple(tuple(x) for x in v) for k, v in out.items()}
 
 
-def mean_l1_at(setup: VipsPageSetup, *, model: TopicModel, table: TopicKeywordMatrix, epsilon, delta, delta_s,
-               clip_norm=_vips.DEFAULT_CLIP_NORM, iterations: int = _vips.DEFAULT_ITERATIONS,
-               repetitions: int = 20, rng) -> dict[str, float]:
+def mean_l1_at(
+    setup: VipsPageSetup,
+    *,
+    model: TopicModel,
+    table: TopicKeywordMatrix,
+    epsilon,
+    delta,
+    delta_s,
+    clip_norm=_vips.DEFAULT_CLIP_NORM,
+    iterations: int = _vips.DEFAULT_ITERATIONS,
+    repetitions: int = 20,
+    rng,
+) -> dict[str, float]:
     """Mean L1 on the reference ``table`` at one ε over ``repetitions`` releases of each mechanism: the five matrix
     mechanisms (:func:`dpcore.topicdp.release_errors`, Δ_s = ``delta_s``), VIPS-LDA, and the public-only fit
     (fixed). Noise from ``rng``: the matrix mechanisms first, then VIPS."""
@@ -433,20 +350,25 @@ def mean_l1_at(setup: VipsPageSetup, *, model: TopicModel, table: TopicKeywordMa
     from ..validation import check_rng
 
     rng = check_rng(rng)
-    errs = release_errors(table.matrix, epsilon=epsilon, delta=delta, sensitivity=delta_s, repetitions=repetitions,
-                          rng=rng)
+    errs = release_errors(
+        table.matrix, epsilon=epsilon, delta=delta, sensitivity=delta_s, repetitions=repetitions, rng=rng
+    )
     out = {mech: float(errs[mech]["l1"].mean()) for mech in TOPIC_MECHANISMS}
-    vips = [_errors(table.matrix, view_on_table(r.topic_word, r.words, model=model, table=table).matrix)["l1"]
-            for r in (setup_release(setup, epsilon, delta, clip_norm, iterations, rng) for _ in range(repetitions))]
+    vips = [
+        _errors(table.matrix, view_on_table(r.topic_word, r.words, model=model, table=table).matrix)["l1"]
+        for r in (setup_release(setup, epsilon, delta, clip_norm, iterations, rng) for _ in range(repetitions))
+    ]
     out[VIPS_NAME] = float(np.mean(vips))
     public = public_only_release(setup)
-    out[PUBLIC_ONLY_NAME] = _errors(table.matrix, view_on_table(public.topic_word, public.words, model=model,
-                                                                table=table).matrix)["l1"]
+    out[PUBLIC_ONLY_NAME] = _errors(
+        table.matrix, view_on_table(public.topic_word, public.words, model=model, table=table).matrix
+    )["l1"]
     return out
 
 
-def fixed_release_curve(release: _vips.VipsRelease, *, model: TopicModel, parameter: str, values: Sequence[float],
-                        m: int, n: int) -> dict:
+def fixed_release_curve(
+    release: _vips.VipsRelease, *, model: TopicModel, parameter: str, values: Sequence[float], m: int, n: int
+) -> dict:
     """The errors of one fixed release (the public-only fit: it does not depend on ε or γ) on the reference table
     at each of ``values`` — the same at every ε or γ, on the m = n = value table for ``"size"``.
     Returns ``{metric: tuple aligned with values}``."""
@@ -467,6 +389,7 @@ def fixed_release_curve(release: _vips.VipsRelease, *, model: TopicModel, parame
 # --------------------------------------------------------------------------------------------------
 # What ε TopicDP as in the thesis needs for VIPS's L1
 # --------------------------------------------------------------------------------------------------
+
 
 def _thesis_noise(shape, draws: int, seed: int) -> np.ndarray:
     return np.random.default_rng(_seed_words(seed, "thesis", tuple(shape), draws)).standard_normal((draws,) + shape)
@@ -489,8 +412,9 @@ def _thesis_sigma_at_1(w: np.ndarray, delta, delta_s) -> float:
     return topicdp_sigma(epsilon=1.0, delta=delta, sensitivity=delta_s, m=w.shape[0], n=w.shape[1])
 
 
-def thesis_l1_curve(matrix, *, epsilons: Sequence[float] = THESIS_EPSILONS, delta, delta_s, draws: int = 200,
-                    seed: int = 0) -> tuple[float, ...]:
+def thesis_l1_curve(
+    matrix, *, epsilons: Sequence[float] = THESIS_EPSILONS, delta, delta_s, draws: int = 200, seed: int = 0
+) -> tuple[float, ...]:
     """Mean L1 of TopicDP as in the thesis (σ = Δ_s·√(2 ln(1.25/δ))·m·n/ε, clipped, rows renormalised) on
     ``matrix`` at each ε — the same ``draws`` standard normal tables at every ε (common random numbers), so the
     curve is smooth and :func:`thesis_epsilon_for_l1` inverts it exactly."""

@@ -1,5 +1,4 @@
-"""VIPS-LDA's errors against a non-private reference fit (evaluation only).
-"""
+"""VIPS-LDA's errors against a non-private reference fit (evaluation only)."""
 
 from __future__ import annotations
 
@@ -18,6 +17,7 @@ __all__ = [
 # --------------------------------------------------------------------------------------------------
 # Errors against the non-private fit, on the table TopicDP releases
 # --------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class VipsErrors:
@@ -47,6 +47,11 @@ def vips_errors(release: VipsRelease, reference: VipsRelease, *, m: int = 10, n:
     aligned = release.topic_word[align_topics(reference.topic_word, release.topic_word)]
     cells = aligned[np.ix_(np.array(table.topics), cols)]
     cells = cells / cells.sum(axis=1, keepdims=True)
-    return VipsErrors(l1=l1_distance(table.matrix, cells), rmse=rmse(table.matrix, cells),
-                      kendall=kendall_tau_distance(table.matrix, cells),
-                      rmse_full=rmse(reference.topic_word, aligned), m=table.shape[0], n=table.shape[1])
+    return VipsErrors(
+        l1=l1_distance(table.matrix, cells),
+        rmse=rmse(table.matrix, cells),
+        kendall=kendall_tau_distance(table.matrix, cells),
+        rmse_full=rmse(reference.topic_word, aligned),
+        m=table.shape[0],
+        n=table.shape[1],
+    )

@@ -1,5 +1,4 @@
-"""VIPS-LDA's inputs: the public vocabulary and each person's word counts over it (no noise here).
-"""
+"""VIPS-LDA's inputs: the public vocabulary and each person's word counts over it (no noise here)."""
 
 from __future__ import annotations
 
@@ -34,6 +33,7 @@ DEFAULT_VOCABULARY_SIZE = 1000
 # Public vocabulary and the private counts over it
 # --------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class VipsVocabulary:
     """A vocabulary fixed from public data: ``words`` (sorted) and where they come from.
@@ -54,8 +54,15 @@ class VipsVocabulary:
             raise ValueError("vocabulary must not repeat a word")
 
 
-def public_vocabulary(public: Corpus, *, stop_words=VIPS_STOP_WORDS, max_features: int = DEFAULT_VOCABULARY_SIZE,
-                      min_df: int = 5, max_df: float = 0.5, source: str | None = None) -> VipsVocabulary:
+def public_vocabulary(
+    public: Corpus,
+    *,
+    stop_words=VIPS_STOP_WORDS,
+    max_features: int = DEFAULT_VOCABULARY_SIZE,
+    min_df: int = 5,
+    max_df: float = 0.5,
+    source: str | None = None,
+) -> VipsVocabulary:
     """The ``max_features`` most frequent words of a *public* corpus, outside ``stop_words``.
 
     Words are lower-case runs of two or more letters (:data:`dpcore.topicdp.model.TOKEN_PATTERN`); a word
@@ -80,13 +87,16 @@ def public_vocabulary(public: Corpus, *, stop_words=VIPS_STOP_WORDS, max_feature
     max_features = check_int("max_features", max_features, low=2, high=100_000)
     min_df = check_int("min_df", min_df, low=1)
     max_df = check_real("max_df", max_df, low=0.0, high=1.0)
-    vec = CountVectorizer(max_features=max_features, min_df=min_df, max_df=max_df, stop_words=stop,
-                          token_pattern=TOKEN_PATTERN)
+    vec = CountVectorizer(
+        max_features=max_features, min_df=min_df, max_df=max_df, stop_words=stop, token_pattern=TOKEN_PATTERN
+    )
     try:
         vec.fit(public.document_texts())
     except ValueError:
-        raise ValueError("no word of the public corpus is left after the vocabulary limits (stop words, min_df, "
-                         f"max_df): got min_df={min_df}, max_df={max_df}") from None
+        raise ValueError(
+            "no word of the public corpus is left after the vocabulary limits (stop words, min_df, "
+            f"max_df): got min_df={min_df}, max_df={max_df}"
+        ) from None
     words = tuple(str(w) for w in vec.get_feature_names_out())
     source = source or f"the public corpus '{public.name}' ({public.n_users} people)"
     return VipsVocabulary(words=words, source=source, source_hash=public.content_hash)
@@ -138,6 +148,12 @@ def person_counts(corpus: Corpus, vocabulary) -> PersonCounts:
     entry_user = np.repeat(users, np.diff(x.indptr))
     codes = entry_user * len(vocab.words) + x.indices
     uniq, entry_pw = np.unique(codes, return_inverse=True)
-    return PersonCounts(counts=x, words=vocab.words, n_users=corpus.n_users, entry_pw=entry_pw.astype(np.int64),
-                        pw_user=uniq // len(vocab.words), pw_word=uniq % len(vocab.words),
-                        corpus_hash=corpus.content_hash)
+    return PersonCounts(
+        counts=x,
+        words=vocab.words,
+        n_users=corpus.n_users,
+        entry_pw=entry_pw.astype(np.int64),
+        pw_user=uniq // len(vocab.words),
+        pw_word=uniq % len(vocab.words),
+        corpus_hash=corpus.content_hash,
+    )

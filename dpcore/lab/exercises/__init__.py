@@ -66,8 +66,9 @@ def exercise(exercise_id: str) -> Exercise:
     for ex in _ALL:
         if ex.id == exercise_id:
             return ex
-    raise ValueError(f"exercise must be one of the known ids ({', '.join(e.id for e in _ALL)}), "
-                     f"got exercise={exercise_id!r}")
+    raise ValueError(
+        f"exercise must be one of the known ids ({', '.join(e.id for e in _ALL)}), got exercise={exercise_id!r}"
+    )
 
 
 def exercises_for_page(page: str) -> tuple[Exercise, ...]:

@@ -27,7 +27,8 @@ _topic_model = importlib.import_module("dpcore.topicdp.model")
 _topic_model_fitting = importlib.import_module("dpcore.topicdp.fitting")
 _topic_prompts = importlib.import_module("dpcore.topicdp.prompts")
 _topicdp_sampler = importlib.import_module("dpcore.topicdp.sampler")
-_topic_vips = importlib.import_module("dpcore.topicdp.vips_comparison")
+_topicdp_models = importlib.import_module("dpcore.topicdp.model_cache")
+_topic_vips = importlib.import_module("dpcore.topicdp.vips_setup")
 
 CHAT, CLASSROOM = "chat", "classroom"
 CORPORA = (CHAT, CLASSROOM)
@@ -38,8 +39,10 @@ def corpus_name(settings: Mapping) -> str:
     """The corpus an exercise's settings name (``corpus``: "chat" or "classroom"); ValueError otherwise."""
     name = settings.get("corpus")
     if name not in CORPORA:
-        raise ValueError(f"corpus must be one of {CORPORA} for an exercise that depends on data (a link cannot carry "
-                         f"an upload; the paper size is too slow), got corpus={name!r}")
+        raise ValueError(
+            f"corpus must be one of {CORPORA} for an exercise that depends on data (a link cannot carry "
+            f"an upload; the paper size is too slow), got corpus={name!r}"
+        )
     return name
 
 
@@ -73,7 +76,9 @@ def _statistics(name: str, private_hash: str, public_hash: str, n: int, C: int, 
     if max_items is None:
         return _bayesian_statistics.bayesian_statistics(counts.user_counts, counts.public_counts, C=C)
     # strict mode's item cap: a seeded random choice (γ_strict does not depend on which items are kept)
-    return _bayesian_statistics.bayesian_statistics(counts.user_counts, counts.public_counts, C=C, max_items=max_items, rng=0)
+    return _bayesian_statistics.bayesian_statistics(
+        counts.user_counts, counts.public_counts, C=C, max_items=max_items, rng=0
+    )
 
 
 def bayesian_statistics(settings: Mapping, *, n: int, C: int, max_items: int | None = None):
@@ -81,8 +86,9 @@ def bayesian_statistics(settings: Mapping, *, n: int, C: int, max_items: int | N
     strict mode's strict_statistics_for)."""
     name = corpus_name(settings)
     priv, pub = private_corpus(settings), public_corpus(settings)
-    return _statistics(name, priv.content_hash, pub.content_hash, int(n), int(C),
-                       None if max_items is None else int(max_items))
+    return _statistics(
+        name, priv.content_hash, pub.content_hash, int(n), int(C), None if max_items is None else int(max_items)
+    )
 
 
 @functools.lru_cache(maxsize=4)
@@ -102,8 +108,9 @@ def sensitivity_draws(settings: Mapping):
     settings (read from the shipped results or the local cache; never sampled here)."""
     priv = private_corpus(settings)
     lda = LdaSettings(n_topics=int(settings.get("n_topics", 10)))
-    sampler = SamplerSettings(sample_users=int(settings.get("sample_users", 0)) or None,
-                              seed=int(settings.get("sampler_seed", 0)))
+    sampler = SamplerSettings(
+        sample_users=int(settings.get("sample_users", 0)) or None, seed=int(settings.get("sampler_seed", 0))
+    )
     return _topicdp_sampler.load_sensitivity_draws(priv.content_hash, lda=lda, sampler=sampler)
 
 
@@ -113,7 +120,7 @@ def _prompt_inputs(private_hash: str, n_topics: int):
     priv = real_corpus("private")
     assert priv.content_hash == private_hash
     lda = LdaSettings(n_topics=n_topics)
-    model = _topicdp_sampler.load_topic_model(priv.content_hash, lda=lda)
+    model = _topicdp_models.load_topic_model(priv.content_hash, lda=lda)
     if model is None:  # no shipped fit for these settings: fit it (as the page does)
         model = _topic_model_fitting.fit_topic_model(_topic_model.document_term_data(priv, settings=lda), settings=lda)
     return model, _topic_prompts.prompt_documents(priv, model.words)
