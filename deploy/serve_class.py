@@ -32,8 +32,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = Path(__file__).resolve().parent / "nginx-class.conf.template"
-STREAMLIT_FLAGS = ["--server.headless", "true", "--server.fileWatcherType", "none",
-                   "--browser.gatherUsageStats", "false", "--server.address", "127.0.0.1"]
+STREAMLIT_FLAGS = [
+    "--server.headless",
+    "true",
+    "--server.fileWatcherType",
+    "none",
+    "--browser.gatherUsageStats",
+    "false",
+    "--server.address",
+    "127.0.0.1",
+]
 
 
 def free_port() -> int:
@@ -50,7 +58,13 @@ def max_upload_mb() -> int:
 def nginx_config(*, ports: list[int], address: str, port: int, run_dir: Path) -> str:
     """The nginx configuration for these local Streamlit ports (the template with its fields filled in)."""
     servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in ports)
-    fields = {"servers": servers, "address": address, "port": port, "run_dir": run_dir, "max_upload_mb": max_upload_mb() + 1}
+    fields = {
+        "servers": servers,
+        "address": address,
+        "port": port,
+        "run_dir": run_dir,
+        "max_upload_mb": max_upload_mb() + 1,
+    }
     text = TEMPLATE.read_text(encoding="utf-8")
     for name, value in fields.items():
         text = text.replace("{{" + name + "}}", str(value))
@@ -108,8 +122,12 @@ def warm(ports: list[int], timeout: float = 300) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--processes", type=int, default=os.cpu_count() or 1,
-                        help="Streamlit processes (default: one per core, %(default)s here)")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="Streamlit processes (default: one per core, %(default)s here)",
+    )
     parser.add_argument("--port", type=int, default=8501, help="the address's port (default %(default)s)")
     parser.add_argument("--address", default="0.0.0.0", help="the address nginx listens on (default %(default)s)")
     parser.add_argument("--nginx", default=shutil.which("nginx") or "/usr/sbin/nginx", help="the nginx binary")
@@ -146,8 +164,12 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: (stop(), sys.exit(0)))
     try:
         for p in ports:  # the same interpreter as this script: its packages are the app's
-            procs.append(subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(p),
-                                           *STREAMLIT_FLAGS], cwd=ROOT))
+            procs.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(p), *STREAMLIT_FLAGS],
+                    cwd=ROOT,
+                )
+            )
         for p, proc in zip(ports, procs):
             wait_healthy(p, proc)
         if not args.no_warm:
@@ -155,8 +177,11 @@ def main(argv: list[str] | None = None) -> int:
         nginx = subprocess.Popen([args.nginx, "-c", str(config), "-p", str(run_dir), "-g", "daemon off;"])
         procs.append(nginx)
         host = "localhost" if args.address in ("0.0.0.0", "127.0.0.1") else args.address
-        print(f"serving {args.processes} Streamlit processes (ports {', '.join(map(str, ports))}) at "
-              f"http://{host}:{args.port}  (nginx pid {nginx.pid}; Ctrl-C stops all)", flush=True)
+        print(
+            f"serving {args.processes} Streamlit processes (ports {', '.join(map(str, ports))}) at "
+            f"http://{host}:{args.port}  (nginx pid {nginx.pid}; Ctrl-C stops all)",
+            flush=True,
+        )
         while all(p.poll() is None for p in procs):
             time.sleep(1)
         return next(p.returncode for p in procs if p.poll() is not None) or 1

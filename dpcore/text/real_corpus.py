@@ -80,8 +80,11 @@ def people_cache_path() -> Path | None:
     except ImportError:
         return None
     digest = hashlib.sha256(f"v{PEOPLE_CACHE_VERSION}".encode())
-    for path in (Path(chitchat_dataset.__file__).with_name("dataset.json"), Path(__file__).with_name("corpus.py"),
-                 Path(__file__)):
+    for path in (
+        Path(chitchat_dataset.__file__).with_name("dataset.json"),
+        Path(__file__).with_name("corpus.py"),
+        Path(__file__),
+    ):
         try:
             digest.update(path.read_bytes())
         except OSError:
@@ -104,11 +107,17 @@ def _people_arrays(ids, users) -> dict:
         user_off.append(len(doc_off) - 1)
     genres = list(genre_id)
     # the words as one string (tokens never hold a line break): an array of strings pads each to the longest (464)
-    return {"words_joined": np.array("\n".join(word_id)), "tokens": np.array(tokens, dtype=np.int32),
-            "sent_off": np.array(sent_off, dtype=np.int64), "doc_off": np.array(doc_off, dtype=np.int64),
-            "user_off": np.array(user_off, dtype=np.int64), "doc_genre": np.array(doc_genre, dtype=np.int32),
-            # None (no prompt) is stored as the empty string: no prompt of the data set is empty
-            "genres": np.array(["" if g is None else g for g in genres], dtype=str), "user_ids": np.array(ids, dtype=str)}
+    return {
+        "words_joined": np.array("\n".join(word_id)),
+        "tokens": np.array(tokens, dtype=np.int32),
+        "sent_off": np.array(sent_off, dtype=np.int64),
+        "doc_off": np.array(doc_off, dtype=np.int64),
+        "user_off": np.array(user_off, dtype=np.int64),
+        "doc_genre": np.array(doc_genre, dtype=np.int32),
+        # None (no prompt) is stored as the empty string: no prompt of the data set is empty
+        "genres": np.array(["" if g is None else g for g in genres], dtype=str),
+        "user_ids": np.array(ids, dtype=str),
+    }
 
 
 @lru_cache(maxsize=1)
@@ -121,9 +130,16 @@ def _people() -> tuple[tuple[str, ...], tuple[tuple[Document, ...], ...]]:
     arrays = read_npz(path, _PEOPLE_ARRAYS) if path is not None else None
     if arrays is not None:
         genres = [g or None for g in arrays["genres"].tolist()]
-        corpus = corpus_from_token_arrays(str(arrays["words_joined"]).split("\n"), arrays["tokens"], arrays["sent_off"],
-                                          arrays["doc_off"], arrays["user_off"], doc_genre=arrays["doc_genre"],
-                                          genres=genres, user_ids=arrays["user_ids"].tolist())
+        corpus = corpus_from_token_arrays(
+            str(arrays["words_joined"]).split("\n"),
+            arrays["tokens"],
+            arrays["sent_off"],
+            arrays["doc_off"],
+            arrays["user_off"],
+            doc_genre=arrays["doc_genre"],
+            genres=genres,
+            user_ids=arrays["user_ids"].tolist(),
+        )
         return corpus.user_ids, corpus.users
     ids, users = _people_from_package()
     if path is not None:
