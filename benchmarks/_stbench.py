@@ -24,10 +24,25 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"]
-SERVER_FLAGS = ["--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-                "--server.address", "127.0.0.1"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SERVER_FLAGS = [
+    "--server.headless",
+    "true",
+    "--browser.gatherUsageStats",
+    "false",
+    "--server.fileWatcherType",
+    "none",
+    "--server.address",
+    "127.0.0.1",
+]
 
 
 def loadavg() -> str:
@@ -36,10 +51,17 @@ def loadavg() -> str:
 
 def git_describe() -> str:
     try:
-        out = subprocess.run(["git", "log", "-1", "--format=%h %s"], cwd=ROOT, capture_output=True, text=True,
-                             timeout=10, check=False)
-        branch = subprocess.run(["git", "rev-parse", "--abbrev-ref", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                                timeout=10, check=False)
+        out = subprocess.run(
+            ["git", "log", "-1", "--format=%h %s"], cwd=ROOT, capture_output=True, text=True, timeout=10, check=False
+        )
+        branch = subprocess.run(
+            ["git", "rev-parse", "--abbrev-ref", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
         return f"{branch.stdout.strip()} @ {out.stdout.strip()[:70]}"
     except OSError:
         return "?"
@@ -58,8 +80,14 @@ class Server:
     ``with Server() as srv: srv.url …``; the log goes to a temporary file (``srv.log``), shown when it fails.
     """
 
-    def __init__(self, script: str | Path = "app.py", cwd: Path = ROOT, env: dict | None = None,
-                 extra_args: list[str] | None = None, start_timeout: float = 120.0):
+    def __init__(
+        self,
+        script: str | Path = "app.py",
+        cwd: Path = ROOT,
+        env: dict | None = None,
+        extra_args: list[str] | None = None,
+        start_timeout: float = 120.0,
+    ):
         self.script, self.cwd, self.env = str(script), Path(cwd), env or {}
         self.extra_args, self.start_timeout = extra_args or [], start_timeout
         self.proc: subprocess.Popen | None = None
@@ -90,11 +118,21 @@ class Server:
         self.port = free_port()
         log = tempfile.NamedTemporaryFile(prefix="bench-streamlit-", suffix=".log", delete=False)
         self.log = log.name
-        cmd = [sys.executable, "-m", "streamlit", "run", self.script, "--server.port", str(self.port), *SERVER_FLAGS,
-               *self.extra_args]
+        cmd = [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            self.script,
+            "--server.port",
+            str(self.port),
+            *SERVER_FLAGS,
+            *self.extra_args,
+        ]
         env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", **self.env}
-        self.proc = subprocess.Popen(cmd, cwd=self.cwd, stdout=log, stderr=subprocess.STDOUT, env=env,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            cmd, cwd=self.cwd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
         deadline = time.time() + self.start_timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
@@ -105,8 +143,9 @@ class Server:
             except OSError:
                 time.sleep(0.2)
         self.stop()
-        raise RuntimeError(f"streamlit did not answer in {self.start_timeout:.0f} s:\n"
-                           f"{Path(self.log).read_text()[-3000:]}")
+        raise RuntimeError(
+            f"streamlit did not answer in {self.start_timeout:.0f} s:\n{Path(self.log).read_text()[-3000:]}"
+        )
 
     def stop(self) -> None:
         """Stop the server and whatever it started (its own process group, by the id of the process started here)."""
@@ -250,8 +289,10 @@ def build_query(query: str = "", corpus: str | None = None) -> str:
                 params[key] = corpus
                 break
         else:
-            raise SystemExit(f"--corpus {corpus!r} is neither a corpus choice nor a sample size of this branch's "
-                             f"sidebar; pass the query string with --query instead")
+            raise SystemExit(
+                f"--corpus {corpus!r} is neither a corpus choice nor a sample size of this branch's "
+                f"sidebar; pass the query string with --query instead"
+            )
     return urlencode(params)
 
 

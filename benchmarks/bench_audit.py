@@ -37,8 +37,11 @@ def line(label, run, target=None):
     r = run.result
     verdict = "" if target is None else ("  OK" if run.seconds < target else f"  SLOWER than {target} s")
     claim = "none" if r.epsilon_claimed is None else f"{r.epsilon_claimed:g}"
-    print(f"{label:58s} wall {run.seconds:7.3f} s  cpu {run.cpu_seconds:7.3f} s  "
-          f"ε_lower {r.epsilon_lower:6.3f} (claimed {claim}){verdict}", flush=True)
+    print(
+        f"{label:58s} wall {run.seconds:7.3f} s  cpu {run.cpu_seconds:7.3f} s  "
+        f"ε_lower {r.epsilon_lower:6.3f} (claimed {claim}){verdict}",
+        flush=True,
+    )
 
 
 def main() -> None:

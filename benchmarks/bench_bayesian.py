@@ -89,8 +89,10 @@ def verdict(ok: bool) -> str:
 def bench_sensitivity(n_users: int) -> None:
     t0 = time.perf_counter()
     m = generate(n_users)
-    print(f"\n== brute-force sensitivity: {n_users:,} users × {ITEMS} distinct items, |V| = {V:,}, "
-          f"nnz = {m.nnz:,} (generated in {time.perf_counter() - t0:.1f} s)")
+    print(
+        f"\n== brute-force sensitivity: {n_users:,} users × {ITEMS} distinct items, |V| = {V:,}, "
+        f"nnz = {m.nnz:,} (generated in {time.perf_counter() - t0:.1f} s)"
+    )
     times = []
     for _ in range(2):
         c0, t0 = time.process_time(), time.perf_counter()
@@ -107,9 +109,11 @@ def bench_sensitivity(n_users: int) -> None:
     g_wc = stats.sensitivity(S, "worst-case")
     t_wc = time.perf_counter() - t0
     print(f"γ = {g:.6g} (worst case {g_wc:.6g}, {t_wc * 1e3:.0f} ms)")
-    print(f"CPU: bayesian_statistics (validate, clamp, c, N, x̂) {prep:.2f} s + brute-force kernel {kernel:.2f} s "
-          f"= {cpu:.2f} s (wall {wall:.2f} s; best of 2); public call dpcore.bayesian.bayesian_sensitivity: CPU {cpu_api:.2f} s, "
-          f"wall {wall_api:.2f} s; load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"CPU: bayesian_statistics (validate, clamp, c, N, x̂) {prep:.2f} s + brute-force kernel {kernel:.2f} s "
+        f"= {cpu:.2f} s (wall {wall:.2f} s; best of 2); public call dpcore.bayesian.bayesian_sensitivity: CPU {cpu_api:.2f} s, "
+        f"wall {wall_api:.2f} s; load average {os.getloadavg()[0]:.1f}"
+    )
     if n_users >= 1_000_000:
         print(f"target < 10 s on one core (CPU time of the public call): {verdict(cpu_api < 10)}")
     assert g_api == g
@@ -125,8 +129,10 @@ def bench_naive_ratio(n_users: int = 10_000) -> None:
     g_naive = naive_sensitivity(m, S, C)
     t_naive = time.process_time() - c0
     print(f"\n== brute force vs naive per-user recomputation at {n_users:,} users, |V| = {V:,} (CPU time)")
-    print(f"O(nnz) brute force: {t_fast * 1e3:.1f} ms; naive (dense f(D₋ₙ) per user): {t_naive:.2f} s; "
-          f"speed-up ×{t_naive / t_fast:,.0f}; same γ: {abs(g - g_naive) <= 1e-9 * g} ({g:.10g} vs {g_naive:.10g})")
+    print(
+        f"O(nnz) brute force: {t_fast * 1e3:.1f} ms; naive (dense f(D₋ₙ) per user): {t_naive:.2f} s; "
+        f"speed-up ×{t_naive / t_fast:,.0f}; same γ: {abs(g - g_naive) <= 1e-9 * g} ({g:.10g} vs {g_naive:.10g})"
+    )
 
 
 def bench_sweep() -> None:
@@ -148,11 +154,15 @@ def bench_sweep() -> None:
     for e in eps:
         prep.sample_theta(epsilon=e, delta=1e-5, rng=rng, repetitions=10)
     t_draw = time.perf_counter() - t0
-    print(f"\n== ε sweep: 20 ε × 10 repetitions at |V| = {V:,} (ε-independent part prepared once in {t_prep:.2f} s "
-          f"from 100,000 users)")
-    print(f"draw + softmax + KL: CPU {min(cpus) * 1e3:.0f} ms, wall {min(runs) * 1e3:.0f} ms (best of 3; wall "
-          f"{', '.join(f'{r * 1e3:.0f}' for r in runs)} ms); draw + softmax only: wall {t_draw * 1e3:.0f} ms; "
-          f"load average {os.getloadavg()[0]:.1f}; target < 1 s: {verdict(min(cpus) < 1.0)}")
+    print(
+        f"\n== ε sweep: 20 ε × 10 repetitions at |V| = {V:,} (ε-independent part prepared once in {t_prep:.2f} s "
+        f"from 100,000 users)"
+    )
+    print(
+        f"draw + softmax + KL: CPU {min(cpus) * 1e3:.0f} ms, wall {min(runs) * 1e3:.0f} ms (best of 3; wall "
+        f"{', '.join(f'{r * 1e3:.0f}' for r in runs)} ms); draw + softmax only: wall {t_draw * 1e3:.0f} ms; "
+        f"load average {os.getloadavg()[0]:.1f}; target < 1 s: {verdict(min(cpus) < 1.0)}"
+    )
     print(f"mean KL at ε = 0.01 / 1 / 10: {kls[0].mean():.3g} / {kls[13].mean():.3g} / {kls[-1].mean():.3g}")
 
 
@@ -178,9 +188,11 @@ def bench_page(runs: int = 20) -> None:
     med = statistics.median(wall)
     load = os.getloadavg()
     print(f"\n== page rerun after an ε move (AppTest, sample corpus, {runs} runs; first render {first:.1f} s)")
-    print(f"median wall {med * 1e3:.0f} ms (min {min(wall) * 1e3:.0f}, max {max(wall) * 1e3:.0f}); median CPU "
-          f"{statistics.median(cpu) * 1e3:.0f} ms; load average {load[0]:.1f} on {os.cpu_count()} CPUs; "
-          f"target < 300 ms: wall {verdict(med < 0.3)}, CPU {verdict(statistics.median(cpu) < 0.3)}")
+    print(
+        f"median wall {med * 1e3:.0f} ms (min {min(wall) * 1e3:.0f}, max {max(wall) * 1e3:.0f}); median CPU "
+        f"{statistics.median(cpu) * 1e3:.0f} ms; load average {load[0]:.1f} on {os.cpu_count()} CPUs; "
+        f"target < 300 ms: wall {verdict(med < 0.3)}, CPU {verdict(statistics.median(cpu) < 0.3)}"
+    )
 
 
 def main() -> None:

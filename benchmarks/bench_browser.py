@@ -223,20 +223,31 @@ def _timings(r: dict) -> dict:
     since = r["since"]
     script = max(r["finished"], r["notRunning"] or 0.0)
     main = max(script, r["main"]) if r["main"] is not None and r["main"] > since else script
-    return {"t_script": (script - since) / 1000, "t_main": (main - since) / 1000,
-            "t_all": (max(script, r["lastMut"]) - since) / 1000,
-            "main_changed": r["main"] is not None and r["main"] > since, "main_kind": r["mainKind"],
-            "saw_running": r["sawRunning"], "status": r["status"], "stale_left": r["stale"],
-            "send_delay": None if r["send"] is None else (r["send"] - since) / 1000,
-            "exceptions": r["exceptions"], "errors": r["errors"]}
+    return {
+        "t_script": (script - since) / 1000,
+        "t_main": (main - since) / 1000,
+        "t_all": (max(script, r["lastMut"]) - since) / 1000,
+        "main_changed": r["main"] is not None and r["main"] > since,
+        "main_kind": r["mainKind"],
+        "saw_running": r["sawRunning"],
+        "status": r["status"],
+        "stale_left": r["stale"],
+        "send_delay": None if r["send"] is None else (r["send"] - since) / 1000,
+        "exceptions": r["exceptions"],
+        "errors": r["errors"],
+    }
 
 
 def _wait(page, *, since_pre: float, need_send: bool, args) -> dict:
-    r = page.evaluate("o => window.__bench.done(o)", {"sincePre": since_pre, "needSend": need_send,
-                                                      "quiet": args.settle * 1000, "timeout": args.timeout * 1000})
+    r = page.evaluate(
+        "o => window.__bench.done(o)",
+        {"sincePre": since_pre, "needSend": need_send, "quiet": args.settle * 1000, "timeout": args.timeout * 1000},
+    )
     if not r["ok"]:
-        return {"error": f"not finished after {args.timeout:.0f} s (state {r['state']}, {r['nSends']} rerun "
-                         f"requests, {r['nFinished']} script_finished)"}
+        return {
+            "error": f"not finished after {args.timeout:.0f} s (state {r['state']}, {r['nSends']} rerun "
+            f"requests, {r['nFinished']} script_finished)"
+        }
     return _timings(r)
 
 
@@ -251,8 +262,9 @@ def slider_info(page, key: str) -> dict | None:
     inp = page.locator(f'[data-testid="stApp"] .st-key-{key} input[type="range"]')
     if inp.count() == 0:
         return None
-    return inp.first.evaluate("e => ({min: +e.min, max: +e.max, step: +e.step || 1, value: +e.value, "
-                              "text: e.getAttribute('aria-valuetext')})")
+    return inp.first.evaluate(
+        "e => ({min: +e.min, max: +e.max, step: +e.step || 1, value: +e.value, text: e.getAttribute('aria-valuetext')})"
+    )
 
 
 def move_slider(page, key: str, direction: int, args) -> dict:
@@ -341,8 +353,9 @@ def _run_page(browser, srv: Server, page: AppPage, base: dict, records: list[dic
 
 
 def _say(r: dict) -> None:
-    what = r["kind"] + (f" {SLIDER_NAMES.get(r.get('slider'), r.get('slider'))} #{r.get('step', '')}"
-                        if r["kind"] == "move" else "")
+    what = r["kind"] + (
+        f" {SLIDER_NAMES.get(r.get('slider'), r.get('slider'))} #{r.get('step', '')}" if r["kind"] == "move" else ""
+    )
     if "error" in r:
         print(f"  {r['page']:22s} run {r['run']} {what:18s} ERROR {r['error']}", flush=True)
         return
@@ -351,8 +364,11 @@ def _say(r: dict) -> None:
         extra += f" {r['from']}→{r['to']}"
     if r["exceptions"] or r["errors"]:
         extra += f"  SHOWS {len(r['exceptions'])} exception(s), st.error: {r['errors'][:2]}"
-    print(f"  {r['page']:22s} run {r['run']} {what:18s} main chart {r['t_main']:6.2f} s  "
-          f"notRunning {r['t_script']:6.2f} s  all drawn {r['t_all']:6.2f} s  (load {r['load']}){extra}", flush=True)
+    print(
+        f"  {r['page']:22s} run {r['run']} {what:18s} main chart {r['t_main']:6.2f} s  "
+        f"notRunning {r['t_script']:6.2f} s  all drawn {r['t_all']:6.2f} s  (load {r['load']}){extra}",
+        flush=True,
+    )
 
 
 def summarize(records: list[dict]) -> list[dict]:
@@ -360,10 +376,13 @@ def summarize(records: list[dict]) -> list[dict]:
     out = []
     for page in dict.fromkeys(r["page"] for r in records):
         rs = [r for r in records if r["page"] == page]
-        row = {"page": page, "title": rs[0]["title"],
-               "errors": sorted({r["error"] for r in rs if "error" in r}),
-               "shown_errors": sum(len(r.get("exceptions", [])) + len(r.get("errors", [])) for r in rs),
-               "rss_peak_gb": max(r["rss_peak_gb"] for r in rs)}
+        row = {
+            "page": page,
+            "title": rs[0]["title"],
+            "errors": sorted({r["error"] for r in rs if "error" in r}),
+            "shown_errors": sum(len(r.get("exceptions", [])) + len(r.get("errors", [])) for r in rs),
+            "rss_peak_gb": max(r["rss_peak_gb"] for r in rs),
+        }
         for kind in ("cold", "warm"):
             for metric in ("t_main", "t_script", "t_all"):
                 xs = [r[metric] for r in rs if r["kind"] == kind and metric in r]
@@ -374,13 +393,15 @@ def summarize(records: list[dict]) -> list[dict]:
             if not ms:
                 continue
             row["sliders"][key] = {
-                "n": len(ms), "median": statistics.median(r["t_main"] for r in ms),
+                "n": len(ms),
+                "median": statistics.median(r["t_main"] for r in ms),
                 "first": statistics.median(r["t_main"] for r in ms if r["step"] == 1),
                 "max": max(r["t_main"] for r in ms),
                 "median_script": statistics.median(r["t_script"] for r in ms),
                 "median_all": statistics.median(r["t_all"] for r in ms),
                 "main_changed": sum(r["main_changed"] for r in ms),
-                "send_delay": statistics.median(r["send_delay"] for r in ms if r["send_delay"] is not None)}
+                "send_delay": statistics.median(r["send_delay"] for r in ms if r["send_delay"] is not None),
+            }
         out.append(row)
     return out
 
@@ -388,12 +409,17 @@ def summarize(records: list[dict]) -> list[dict]:
 def markdown(summary: list[dict], meta: dict) -> str:
     floor = next((s for s in summary if s["page"] == "floor"), None)
     floor_move = floor["sliders"].get("eps", {}).get("median") if floor else None
-    lines = [(f"Browser, Chromium {meta['chromium']}: {meta['git']}; query `{meta['query'] or '(app defaults)'}`; "
-              f"{meta['runs']} run(s), {meta['moves']} moves per slider; load {meta['load_before']} → "
-              f"{meta['load_after']}."),
-             "Time to Streamlit's `notRunning` and the page's main chart redrawn.", "",
-             "| page | first render, cold | first render, warm | slider | move: median (first move) | × floor |",
-             "|---|---:|---:|---|---:|---:|"]
+    lines = [
+        (
+            f"Browser, Chromium {meta['chromium']}: {meta['git']}; query `{meta['query'] or '(app defaults)'}`; "
+            f"{meta['runs']} run(s), {meta['moves']} moves per slider; load {meta['load_before']} → "
+            f"{meta['load_after']}."
+        ),
+        "Time to Streamlit's `notRunning` and the page's main chart redrawn.",
+        "",
+        "| page | first render, cold | first render, warm | slider | move: median (first move) | × floor |",
+        "|---|---:|---:|---|---:|---:|",
+    ]
     for s in summary:
         title = s["title"]
         cells = [fmt_s(s["cold_t_main"]), fmt_s(s["warm_t_main"])]
@@ -401,14 +427,22 @@ def markdown(summary: list[dict], meta: dict) -> str:
             lines.append(f"| {title} | {cells[0]} | {cells[1]} | — | — | — |")
         for i, (key, m) in enumerate(s["sliders"].items()):
             ratio = f"{m['median'] / floor_move:.1f}×" if floor_move else "—"
-            lines.append(f"| {title if i == 0 else ''} | {cells[0] if i == 0 else ''} | {cells[1] if i == 0 else ''} | "
-                         f"{SLIDER_NAMES.get(key, key)} | {fmt_s(m['median'])} ({fmt_s(m['first'])}) | {ratio} |")
+            lines.append(
+                f"| {title if i == 0 else ''} | {cells[0] if i == 0 else ''} | {cells[1] if i == 0 else ''} | "
+                f"{SLIDER_NAMES.get(key, key)} | {fmt_s(m['median'])} ({fmt_s(m['first'])}) | {ratio} |"
+            )
         if s["errors"] or s["shown_errors"]:
             lines.append(f"| ↳ {title}: {'; '.join(s['errors'])[:150]} {s['shown_errors']} error(s) shown | | | | | |")
-    lines += ["", ("Details (medians): to `notRunning` alone / to every chart drawn; moves whose main chart changed; "
-                   "key press → rerun request."), "",
-              "| page | cold | warm | slider | move | main chart changed | request after | server peak RSS |",
-              "|---|---|---|---|---|---:|---:|---:|"]
+    lines += [
+        "",
+        (
+            "Details (medians): to `notRunning` alone / to every chart drawn; moves whose main chart changed; "
+            "key press → rerun request."
+        ),
+        "",
+        "| page | cold | warm | slider | move | main chart changed | request after | server peak RSS |",
+        "|---|---|---|---|---|---:|---:|---:|",
+    ]
     for s in summary:
         c = f"{fmt_s(s['cold_t_script'])} / {fmt_s(s['cold_t_all'])}"
         w = f"{fmt_s(s['warm_t_script'])} / {fmt_s(s['warm_t_all'])}"
@@ -417,9 +451,11 @@ def markdown(summary: list[dict], meta: dict) -> str:
             lines.append(f"| {s['title']} | {c} | {w} | — | — | — | — | {rss} |")
         for i, (key, m) in enumerate(s["sliders"].items()):
             first = i == 0
-            lines.append(f"| {s['title'] if first else ''} | {c if first else ''} | {w if first else ''} | "
-                         f"{SLIDER_NAMES.get(key, key)} | {fmt_s(m['median_script'])} / {fmt_s(m['median_all'])} | "
-                         f"{m['main_changed']}/{m['n']} | {m['send_delay'] * 1000:.0f} ms | {rss if first else ''} |")
+            lines.append(
+                f"| {s['title'] if first else ''} | {c if first else ''} | {w if first else ''} | "
+                f"{SLIDER_NAMES.get(key, key)} | {fmt_s(m['median_script'])} / {fmt_s(m['median_all'])} | "
+                f"{m['main_changed']}/{m['n']} | {m['send_delay'] * 1000:.0f} ms | {rss if first else ''} |"
+            )
     return "\n".join(lines)
 
 
@@ -428,23 +464,61 @@ def _epsilon_options() -> tuple[float, ...]:
     try:
         from dpui.sidebar import EPSILON_OPTIONS
     except ImportError:  # a branch that moved it: the grid of SPEC §0
-        return (0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25,
-                1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0)
+        return (
+            0.01,
+            0.015,
+            0.02,
+            0.03,
+            0.05,
+            0.07,
+            0.1,
+            0.15,
+            0.2,
+            0.3,
+            0.4,
+            0.5,
+            0.6,
+            0.7,
+            0.8,
+            0.9,
+            1.0,
+            1.25,
+            1.5,
+            1.75,
+            2.0,
+            2.5,
+            3.0,
+            3.5,
+            4.0,
+            4.5,
+            5.0,
+            6.0,
+            7.0,
+            8.0,
+            9.0,
+            10.0,
+        )
     return tuple(EPSILON_OPTIONS)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pages", nargs="*", help="pages by URL path or title (Home, Mechanisms_101, TopicDP …); "
-                                               "default: every page")
+    ap.add_argument(
+        "--pages", nargs="*", help="pages by URL path or title (Home, Mechanisms_101, TopicDP …); default: every page"
+    )
     ap.add_argument("--query", default="", help="query string for every page, e.g. 'corpus=sample&size=paper'")
     ap.add_argument("--corpus", help="data choice, put where this branch's sidebar reads it (e.g. paper)")
     ap.add_argument("--runs", type=int, default=3, help="fresh servers per page (default 3)")
     ap.add_argument("--moves", type=int, default=5, help="moves per slider and run (default 5)")
     ap.add_argument("--settle", type=float, default=2.5, help="seconds of a quiet page that end a measurement")
     ap.add_argument("--timeout", type=float, default=600, help="seconds one render may take (default 600)")
-    ap.add_argument("--server-arg", action="append", default=[], metavar="ARG",
-                    help="extra argument of `streamlit run` (repeat it), e.g. --server-arg=--runner.fastReruns=false")
+    ap.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra argument of `streamlit run` (repeat it), e.g. --server-arg=--runner.fastReruns=false",
+    )
     ap.add_argument("--no-floor", action="store_true", help="skip the minimal floor app")
     ap.add_argument("--json", help="write the meta data, every measurement and the summary to this file")
     args = ap.parse_args()
@@ -456,15 +530,25 @@ def main() -> None:
     if not Path(CHROMIUM).exists():
         raise SystemExit(f"needs {CHROMIUM} (Debian's chromium package)")
     records: list[dict] = []
-    meta = {"git": git_describe(), "query": args.query, "runs": args.runs, "moves": args.moves, "settle": args.settle,
-            "load_before": loadavg(), "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    meta = {
+        "git": git_describe(),
+        "query": args.query,
+        "runs": args.runs,
+        "moves": args.moves,
+        "settle": args.settle,
+        "load_before": loadavg(),
+        "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
     with tempfile.TemporaryDirectory(prefix="bench-floor-") as tmp, sync_playwright() as p:
         floor_dir = Path(tmp)
         (floor_dir / "floor_app.py").write_text(FLOOR_APP.format(options=_epsilon_options()))
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
         meta["chromium"] = browser.version
-        print(f"bench_browser: {meta['git']}; query {args.query!r}; Chromium {browser.version}; "
-              f"load {meta['load_before']}", flush=True)
+        print(
+            f"bench_browser: {meta['git']}; query {args.query!r}; Chromium {browser.version}; "
+            f"load {meta['load_before']}",
+            flush=True,
+        )
         for run in range(1, args.runs + 1):
             if not args.no_floor:
                 records += bench_page(browser, FLOOR, run, args, floor_dir=floor_dir)
@@ -476,8 +560,9 @@ def main() -> None:
     print()
     print(markdown(summary, meta))
     if args.json:
-        Path(args.json).write_text(json.dumps({"meta": meta, "records": records, "summary": summary}, indent=1,
-                                              ensure_ascii=False))
+        Path(args.json).write_text(
+            json.dumps({"meta": meta, "records": records, "summary": summary}, indent=1, ensure_ascii=False)
+        )
         print(f"\nwrote {args.json}")
 
 

@@ -60,8 +60,19 @@ from urllib.parse import parse_qsl, urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import websockets  # a dependency of streamlit
-from _stbench import (AppPage, RssSampler, RunningServer, Server, app_pages, build_query, fmt_s,
-                      git_describe, loadavg, percentile, select_pages)
+from _stbench import (
+    AppPage,
+    RssSampler,
+    RunningServer,
+    Server,
+    app_pages,
+    build_query,
+    fmt_s,
+    git_describe,
+    loadavg,
+    percentile,
+    select_pages,
+)
 from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -184,8 +195,9 @@ class Session:
     async def open(self) -> float:
         """Connect and render the page; returns seconds from the connection attempt to script_finished."""
         t0 = time.perf_counter()
-        self.ws = await websockets.connect(self.ws_url, subprotocols=["streamlit"], max_size=None,
-                                           open_timeout=self.timeout, ping_interval=None)
+        self.ws = await websockets.connect(
+            self.ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=self.timeout, ping_interval=None
+        )
         self.reader = asyncio.create_task(self._read())
         return await self._request(self._client_state(), t0)
 
@@ -221,13 +233,19 @@ class Session:
 
     # ---------------------------------------------------------------- what the page shows (for --validate)
     def main_metrics(self) -> list[str]:
-        return [el.metric.body for path, el in sorted(self.elements.items())
-                if path and path[0] == 0 and el.WhichOneof("type") == "metric"]
+        return [
+            el.metric.body
+            for path, el in sorted(self.elements.items())
+            if path and path[0] == 0 and el.WhichOneof("type") == "metric"
+        ]
 
     def main_headings(self) -> list[str]:
         """Headings of the main area as plain text (markdown emphasis removed, as the browser shows them)."""
-        return [_plain(el.heading.body) for path, el in sorted(self.elements.items())
-                if path and path[0] == 0 and el.WhichOneof("type") == "heading"]
+        return [
+            _plain(el.heading.body)
+            for path, el in sorted(self.elements.items())
+            if path and path[0] == 0 and el.WhichOneof("type") == "heading"
+        ]
 
     def count(self, element_type: str) -> int:
         return sum(el.WhichOneof("type") == element_type for path, el in self.elements.items() if path[0] == 0)
@@ -298,8 +316,15 @@ async def _timed(coro, errors: list[str], what: str) -> float | None:
 
 async def run_class(n: int, pages: list[AppPage], args) -> dict:
     rng = random.Random(args.seed + n)
-    out: dict = {"n": n, "load_before": loadavg(), "errors": [], "first_render": [], "together": [], "staggered": [],
-                 "by_page": {}}
+    out: dict = {
+        "n": n,
+        "load_before": loadavg(),
+        "errors": [],
+        "first_render": [],
+        "together": [],
+        "staggered": [],
+        "by_page": {},
+    }
     with make_server(args) as srv:
         sampler = RssSampler(srv)
         sampler.start()
@@ -319,8 +344,9 @@ async def run_class(n: int, pages: list[AppPage], args) -> dict:
         sampler.phase = "baseline"
         await asyncio.sleep(1.5)
         cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-        sessions = [Session(srv.ws_url, mix[i % len(mix)], _with_seed(args.query, i + 1), args.timeout)
-                    for i in range(n)]
+        sessions = [
+            Session(srv.ws_url, mix[i % len(mix)], _with_seed(args.query, i + 1), args.timeout) for i in range(n)
+        ]
 
         # 2. open
         sampler.phase = "open"
@@ -349,8 +375,11 @@ async def run_class(n: int, pages: list[AppPage], args) -> dict:
             for s, t in zip(movers, ts):
                 _note(out, "together", s.page, t)
             _page_errors(live, out, f"together round {r + 1}")
-            print(f"  N={n:<3d} together round {r + 1} (ε = {value}): {_stats_line([t for t in ts if t is not None])}"
-                  f"  (load {loadavg()})", flush=True)
+            print(
+                f"  N={n:<3d} together round {r + 1} (ε = {value}): {_stats_line([t for t in ts if t is not None])}"
+                f"  (load {loadavg()})",
+                flush=True,
+            )
 
         # 4. staggered
         sampler.phase = "staggered"
@@ -380,8 +409,11 @@ async def run_class(n: int, pages: list[AppPage], args) -> dict:
 
         if args.duration > 0:
             await asyncio.gather(*(student(s) for s in live))
-            print(f"  N={n:<3d} staggered: {_stats_line(out['staggered'])}; {out['late']} move(s) later than the "
-                  f"period  (load {loadavg()})", flush=True)
+            print(
+                f"  N={n:<3d} staggered: {_stats_line(out['staggered'])}; {out['late']} move(s) later than the "
+                f"period  (load {loadavg()})",
+                flush=True,
+            )
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
         out["client_cpu_s"] = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
 
@@ -392,12 +424,14 @@ async def run_class(n: int, pages: list[AppPage], args) -> dict:
         await asyncio.sleep(args.after)
         sampler.stop()
         during = sampler.in_phases("open", "together", "staggered")
-        out |= {"rss_baseline_gb": _gb(statistics.median(sampler.in_phases("baseline") or [0])),
-                "rss_peak_gb": _gb(max(during, default=0)),
-                "rss_end_gb": _gb(sampler.samples[-1][2] if sampler.samples else 0),
-                "rss_after_min_gb": _gb(min(sampler.in_phases("after"), default=0)),
-                "rss_samples": [(round(t - sampler.samples[0][0], 1), p, r) for t, p, r in sampler.samples],
-                "load_after": loadavg()}
+        out |= {
+            "rss_baseline_gb": _gb(statistics.median(sampler.in_phases("baseline") or [0])),
+            "rss_peak_gb": _gb(max(during, default=0)),
+            "rss_end_gb": _gb(sampler.samples[-1][2] if sampler.samples else 0),
+            "rss_after_min_gb": _gb(min(sampler.in_phases("after"), default=0)),
+            "rss_samples": [(round(t - sampler.samples[0][0], 1), p, r) for t, p, r in sampler.samples],
+            "load_after": loadavg(),
+        }
     return out
 
 
@@ -431,8 +465,12 @@ def _gb(b: float) -> float:
 
 
 def _stats(xs: list[float]) -> dict:
-    return {"n": len(xs), "median": statistics.median(xs) if xs else None, "p95": percentile(xs, 95) if xs else None,
-            "max": max(xs) if xs else None}
+    return {
+        "n": len(xs),
+        "median": statistics.median(xs) if xs else None,
+        "p95": percentile(xs, 95) if xs else None,
+        "max": max(xs) if xs else None,
+    }
 
 
 def _stats_line(xs: list[float]) -> str:
@@ -441,19 +479,29 @@ def _stats_line(xs: list[float]) -> str:
 
 
 def markdown(results: list[dict], meta: dict) -> str:
-    lines = [(f"Class on one server (Streamlit websocket protocol client, {meta['git']}; query "
-              f"`{meta['query'] or '(app defaults)'}`; mix {meta['mix']}; all at once: {meta['rounds']} rounds; "
-              f"staggered: every {meta['period']:g} s for {meta['duration']:g} s; load {meta['load_before']} → "
-              f"{meta['load_after']}). Latency to Streamlit's script_finished, median / p95 (max)."), "",
-             ("| N | first render | all at once | staggered | errors | RSS after warm-up | RSS peak | RSS "
-              f"{meta['after']:g} s after |"), "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        (
+            f"Class on one server (Streamlit websocket protocol client, {meta['git']}; query "
+            f"`{meta['query'] or '(app defaults)'}`; mix {meta['mix']}; all at once: {meta['rounds']} rounds; "
+            f"staggered: every {meta['period']:g} s for {meta['duration']:g} s; load {meta['load_before']} → "
+            f"{meta['load_after']}). Latency to Streamlit's script_finished, median / p95 (max)."
+        ),
+        "",
+        (
+            "| N | first render | all at once | staggered | errors | RSS after warm-up | RSS peak | RSS "
+            f"{meta['after']:g} s after |"
+        ),
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in results:
         cells = []
         for k in ("first_render", "together", "staggered"):
             s = _stats(r.get(k, []))
             cells.append(f"{fmt_s(s['median'])} / {fmt_s(s['p95'])} ({fmt_s(s['max'])})" if s["n"] else "—")
-        lines.append(f"| {r['n']} | {' | '.join(cells)} | {len(r['errors'])} | {r.get('rss_baseline_gb', 0):.2f} GB | "
-                     f"{r.get('rss_peak_gb', 0):.2f} GB | {r.get('rss_end_gb', 0):.2f} GB |")
+        lines.append(
+            f"| {r['n']} | {' | '.join(cells)} | {len(r['errors'])} | {r.get('rss_baseline_gb', 0):.2f} GB | "
+            f"{r.get('rss_peak_gb', 0):.2f} GB | {r.get('rss_end_gb', 0):.2f} GB |"
+        )
     return "\n".join(lines)
 
 
@@ -463,13 +511,19 @@ async def amain(args, pages: list[AppPage]) -> list[dict]:
         r = await run_class(n, pages, args)
         results.append(r)
         for page, phases in r["by_page"].items():
-            print(f"  N={n} {page:22s} " + "; ".join(f"{k} median {fmt_s(statistics.median(v))} (n={len(v)})"
-                                                      for k, v in phases.items()), flush=True)
+            print(
+                f"  N={n} {page:22s} "
+                + "; ".join(f"{k} median {fmt_s(statistics.median(v))} (n={len(v)})" for k, v in phases.items()),
+                flush=True,
+            )
         if r["errors"]:
             print(f"  N={n}: {len(r['errors'])} error(s), first: {r['errors'][:3]}", flush=True)
-        print(f"  N={n}: RSS {r.get('rss_baseline_gb', 0):.2f} GB after warm-up, peak {r.get('rss_peak_gb', 0):.2f} GB, "
-              f"{r.get('rss_end_gb', 0):.2f} GB {args.after:g} s after closing; client CPU "
-              f"{r.get('client_cpu_s', 0):.1f} s", flush=True)
+        print(
+            f"  N={n}: RSS {r.get('rss_baseline_gb', 0):.2f} GB after warm-up, peak {r.get('rss_peak_gb', 0):.2f} GB, "
+            f"{r.get('rss_end_gb', 0):.2f} GB {args.after:g} s after closing; client CPU "
+            f"{r.get('client_cpu_s', 0):.1f} s",
+            flush=True,
+        )
     return results
 
 
@@ -480,13 +534,23 @@ async def _protocol_view(srv: Server | RunningServer, page: str, query: str, tim
     if "eps" not in s.widgets:
         await s.close()
         return {"error": "no ε slider"}
-    before = {"metrics": s.main_metrics(), "headings": s.main_headings(), "charts": s.count("plotly_chart"),
-              "eps": s.current("eps"), "errors": list(s.errors)}
+    before = {
+        "metrics": s.main_metrics(),
+        "headings": s.main_headings(),
+        "charts": s.count("plotly_chart"),
+        "eps": s.current("eps"),
+        "errors": list(s.errors),
+    }
     opts = s.options("eps")
     nxt = opts[opts.index(str(before["eps"])) + 1]  # the browser's ArrowRight: the next option
     await s.move("eps", nxt)
-    after = {"metrics": s.main_metrics(), "headings": s.main_headings(), "charts": s.count("plotly_chart"),
-             "eps": nxt, "errors": list(s.errors)}
+    after = {
+        "metrics": s.main_metrics(),
+        "headings": s.main_headings(),
+        "charts": s.count("plotly_chart"),
+        "eps": nxt,
+        "errors": list(s.errors),
+    }
     await s.close()
     return {"before": before, "after": after}
 
@@ -537,19 +601,22 @@ def validate(pages: list[AppPage], args) -> bool:
                 "same metrics before": proto["before"]["metrics"] == brow["before"]["metrics"],
                 "same metrics after": proto["after"]["metrics"] == brow["after"]["metrics"],
                 "same headings": proto["before"]["headings"] == brow["before"]["headings"]
-                                 and proto["after"]["headings"] == brow["after"]["headings"],
+                and proto["after"]["headings"] == brow["after"]["headings"],
                 "same ε after": str(proto["after"]["eps"]) == brow["after"]["eps"],
                 "same number of charts": proto["before"]["charts"] == brow["before"]["charts"]
-                                          and proto["after"]["charts"] == brow["after"]["charts"],
+                and proto["after"]["charts"] == brow["after"]["charts"],
                 "the step changed the metrics or headings": (proto["after"]["metrics"], proto["after"]["headings"])
-                                                            != (proto["before"]["metrics"], proto["before"]["headings"]),
+                != (proto["before"]["metrics"], proto["before"]["headings"]),
                 "no error shown": not proto["before"]["errors"] and not proto["after"]["errors"],
             }
             good = all(checks.values())
             ok &= good
-            print(f"  {name:22s} {'OK ' if good else 'BAD'} ε {proto['before']['eps']} → {proto['after']['eps']}; "
-                  f"{len(proto['after']['metrics'])} metrics, {proto['after']['charts']} charts; "
-                  + ", ".join(f"{k}: {'yes' if v else 'NO'}" for k, v in checks.items()), flush=True)
+            print(
+                f"  {name:22s} {'OK ' if good else 'BAD'} ε {proto['before']['eps']} → {proto['after']['eps']}; "
+                f"{len(proto['after']['metrics'])} metrics, {proto['after']['charts']} charts; "
+                + ", ".join(f"{k}: {'yes' if v else 'NO'}" for k, v in checks.items()),
+                flush=True,
+            )
             if not good:
                 print(f"    protocol {proto}\n    browser  {brow}", flush=True)
     return ok
@@ -570,13 +637,25 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=300, help="seconds one request may take")
     ap.add_argument("--no-warmup", action="store_true", help="open the sessions on a cold server")
     ap.add_argument("--seed", type=int, default=0, help="seed of the offsets and values of the staggered moves")
-    ap.add_argument("--server-arg", action="append", default=[], metavar="ARG",
-                    help="extra argument of `streamlit run` (repeat it), "
-                         "e.g. --server-arg=--server.disconnectedSessionTTL=10")
-    ap.add_argument("--url", help="measure this running server (e.g. a proxy before several processes) instead of "
-                                  "starting one per N; its caches stay warm from one N to the next")
-    ap.add_argument("--pid", type=int, action="append", default=[],
-                    help="with --url: a server process whose tree's RSS is sampled (repeat it)")
+    ap.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra argument of `streamlit run` (repeat it), e.g. --server-arg=--server.disconnectedSessionTTL=10",
+    )
+    ap.add_argument(
+        "--url",
+        help="measure this running server (e.g. a proxy before several processes) instead of "
+        "starting one per N; its caches stay warm from one N to the next",
+    )
+    ap.add_argument(
+        "--pid",
+        type=int,
+        action="append",
+        default=[],
+        help="with --url: a server process whose tree's RSS is sampled (repeat it)",
+    )
     ap.add_argument("--validate", action="store_true", help="check the protocol client against Chromium, then stop")
     ap.add_argument("--json", help="write every latency, error and RSS sample to this file")
     args = ap.parse_args()
@@ -586,9 +665,16 @@ def main() -> None:
         pages = select_pages(args.pages) if args.pages else eps_pages()
         raise SystemExit(0 if validate(pages, args) else 1)
     pages = select_pages(args.pages) if args.pages else eps_pages()
-    meta = {"git": git_describe(), "query": args.query, "rounds": args.rounds, "period": args.period,
-            "duration": args.duration, "after": args.after, "load_before": loadavg(),
-            "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    meta = {
+        "git": git_describe(),
+        "query": args.query,
+        "rounds": args.rounds,
+        "period": args.period,
+        "duration": args.duration,
+        "after": args.after,
+        "load_before": loadavg(),
+        "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
     results = asyncio.run(amain(args, pages))
     meta["load_after"] = loadavg()
     meta["mix"] = ", ".join(p or "Home" for p in results[0].get("mix", [])) if results else ""

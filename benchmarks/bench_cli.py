@@ -62,7 +62,7 @@ def write_corpus(path: Path, n_users: int, seed: int = 1) -> None:
                 for j in range(s, s + int(n_sent[i])):
                     parts = [phrases[ph1[j]]]
                     if n_words[j]:
-                        parts.append(" ".join(words[w_at[j]:w_at[j + 1]]))
+                        parts.append(" ".join(words[w_at[j] : w_at[j + 1]]))
                     if two[j]:
                         parts.append(phrases[ph2[j]])
                     sents.append(" ".join(parts))
@@ -87,8 +87,15 @@ def child(engine: str, path: str, master: str) -> None:
         t1, c1 = time.perf_counter(), time.process_time()
         rel = dpne_extract(tc, rng=0, **PARAMS)
         t2, c2 = time.perf_counter(), time.process_time()
-        out.update(users=tc.n_users, tokens=tc.n_tokens, read_wall=t1 - t0, read_cpu=c1 - c0, dpne_wall=t2 - t1,
-                   dpne_cpu=c2 - c1, released=rel.sizes)
+        out.update(
+            users=tc.n_users,
+            tokens=tc.n_tokens,
+            read_wall=t1 - t0,
+            read_cpu=c1 - c0,
+            dpne_wall=t2 - t1,
+            dpne_cpu=c2 - c1,
+            released=rel.sizes,
+        )
     else:
         from dpcore.dpne.spark_engine import run_dpne_spark
 
@@ -108,8 +115,11 @@ def _tree(root: int) -> dict:
             try:
                 with open(f"/proc/{d}/stat") as fh:
                     f = fh.read().rsplit(")", 1)[1].split()
-                procs[int(d)] = (int(f[1]), int(f[21]) * os.sysconf("SC_PAGE_SIZE"),
-                                 (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK"))
+                procs[int(d)] = (
+                    int(f[1]),
+                    int(f[21]) * os.sysconf("SC_PAGE_SIZE"),
+                    (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK"),
+                )
             except (OSError, IndexError, ValueError):
                 pass
     out, todo = {}, [root]
@@ -124,8 +134,12 @@ def _tree(root: int) -> dict:
 def run(engine: str, path: Path, master: str) -> dict:
     """Run one child; sample the RSS (sum over the process tree: Python, JVM, Python workers) every 0.5 s."""
     load0 = open("/proc/loadavg").read().split()[:3]
-    proc = subprocess.Popen([sys.executable, __file__, "--child", engine, str(path), "--master", master],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, __file__, "--child", engine, str(path), "--master", master],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     peak, cpu = 0, {}
     import threading
 

@@ -66,12 +66,16 @@ def bench_corpus(n_users: int, repeats: int = 3) -> dict:
         dpne_times.append(t2 - t1)
         total_times.append(t2 - t0)
         del tc
-    print(f"\n== DPNE on {n_users:,} generated users ({n_sent:,} sentences, {n_tokens:,} tokens), "
-          f"T={PARAMS['max_length']}, Δ0={PARAMS['contribution_limit']}, ε={PARAMS['epsilon']}, "
-          f"δ={PARAMS['delta']}, η={PARAMS['eta']}")
+    print(
+        f"\n== DPNE on {n_users:,} generated users ({n_sent:,} sentences, {n_tokens:,} tokens), "
+        f"T={PARAMS['max_length']}, Δ0={PARAMS['contribution_limit']}, ε={PARAMS['epsilon']}, "
+        f"δ={PARAMS['delta']}, η={PARAMS['eta']}"
+    )
     print(f"   generation {t_gen:.1f} s (not part of DPNE)")
     print(f"   encode  median {statistics.median(enc_times):.3f} s  (runs: {', '.join(f'{t:.3f}' for t in enc_times)})")
-    print(f"   dpne    median {statistics.median(dpne_times):.3f} s  (runs: {', '.join(f'{t:.3f}' for t in dpne_times)})")
+    print(
+        f"   dpne    median {statistics.median(dpne_times):.3f} s  (runs: {', '.join(f'{t:.3f}' for t in dpne_times)})"
+    )
     print(f"   total   median {statistics.median(total_times):.3f} s")
     print(f"   released per length: {res.sizes}")
     print(f"   spurious per length (evaluation only): {ev.spurious_by_length()}")
@@ -88,9 +92,11 @@ def bench_paper(repeats: int = 3) -> dict:
     del corpus
     _ = tc.unigram_pairs, tc.token_key_array, tc.user_key_array  # cached by the page, not part of a rerun
     params = dict(epsilon=4.0, delta=1e-7, max_length=9, contribution_limit=100, eta=0.01)
-    print(f"\n== DPNE on the paper sample corpus ({tc.n_users:,} users, {tc.n_tokens:,} tokens), "
-          f"T={params['max_length']}, Δ0={params['contribution_limit']}, ε={params['epsilon']}, "
-          f"δ={params['delta']}, η={params['eta']}, CPU seconds")
+    print(
+        f"\n== DPNE on the paper sample corpus ({tc.n_users:,} users, {tc.n_tokens:,} tokens), "
+        f"T={params['max_length']}, Δ0={params['contribution_limit']}, ε={params['epsilon']}, "
+        f"δ={params['delta']}, η={params['eta']}, CPU seconds"
+    )
     before = os.environ.get("DPCORE_DPNE_KERNEL")
     out, releases = {}, {}
     try:
@@ -106,8 +112,10 @@ def bench_paper(repeats: int = 3) -> dict:
                 releases[mode] = dpcore.dpne_extract(tc, rng=np.random.default_rng(0), **params)
                 times.append(time.process_time() - t0)
             out[mode] = statistics.median(times)
-            print(f"   {mode:8s} median {out[mode]:.2f} s  (runs: {', '.join(f'{t:.2f}' for t in times)}); "
-                  f"peak RSS so far {peak_rss_gb():.2f} GB")
+            print(
+                f"   {mode:8s} median {out[mode]:.2f} s  (runs: {', '.join(f'{t:.2f}' for t in times)}); "
+                f"peak RSS so far {peak_rss_gb():.2f} GB"
+            )
     finally:
         if before is None:
             os.environ.pop("DPCORE_DPNE_KERNEL", None)
@@ -138,8 +146,10 @@ def bench_page(runs: int = 20) -> float:
         if i > 0:  # the first move may warm caches of a new code path
             times.append(dt)
     med = statistics.median(times)
-    print(f"\n== page rerun after an η move (AppTest, sample corpus, {runs} runs): median {1000 * med:.0f} ms, "
-          f"min {1000 * min(times):.0f} ms, max {1000 * max(times):.0f} ms")
+    print(
+        f"\n== page rerun after an η move (AppTest, sample corpus, {runs} runs): median {1000 * med:.0f} ms, "
+        f"min {1000 * min(times):.0f} ms, max {1000 * max(times):.0f} ms"
+    )
     return med
 
 
@@ -160,8 +170,10 @@ def main() -> None:
     if args.million:
         r1m = bench_corpus(1_000_000, repeats=1)
         peak = peak_rss_gb()
-        print(f"   target < 120 s: {'PASS' if r1m['total'] < 120 else 'FAIL'}; "
-              f"peak RSS {peak:.2f} GB, target < 8 GB: {'PASS' if peak < 8 else 'FAIL'}")
+        print(
+            f"   target < 120 s: {'PASS' if r1m['total'] < 120 else 'FAIL'}; "
+            f"peak RSS {peak:.2f} GB, target < 8 GB: {'PASS' if peak < 8 else 'FAIL'}"
+        )
 
 
 if __name__ == "__main__":

@@ -95,10 +95,15 @@ def child(name: str, runs: int, size: str) -> dict:
         cpu.append(time.process_time() - c0)
         if at.exception:
             return out | {"error": f"on rerun: {at.exception[0].message}"}
-    return out | {"slider": key, "median_wall": statistics.median(times), "max_wall": max(times),
-                  "median_cpu": statistics.median(cpu), "runs": runs,
-                  "peak_rss_gb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6,
-                  "load_after": _loadavg()}
+    return out | {
+        "slider": key,
+        "median_wall": statistics.median(times),
+        "max_wall": max(times),
+        "median_cpu": statistics.median(cpu),
+        "runs": runs,
+        "peak_rss_gb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6,
+        "load_after": _loadavg(),
+    }
 
 
 def _show(r: dict) -> str:
@@ -107,9 +112,11 @@ def _show(r: dict) -> str:
         return f"{head} {r['error']}"
     s = f"{head} cold {r['cold_wall']:7.1f} s (CPU {r['cold_cpu']:6.1f} s)"
     if "median_wall" in r:
-        s += (f"; {r['slider']} move: median {r['median_wall'] * 1000:6.0f} ms (CPU {r['median_cpu'] * 1000:.0f} ms, "
-              f"max {r['max_wall'] * 1000:.0f} ms, n={r['runs']}); peak RSS {r['peak_rss_gb']:.2f} GB; "
-              f"load {r['load_before']} → {r['load_after']}")
+        s += (
+            f"; {r['slider']} move: median {r['median_wall'] * 1000:6.0f} ms (CPU {r['median_cpu'] * 1000:.0f} ms, "
+            f"max {r['max_wall'] * 1000:.0f} ms, n={r['runs']}); peak RSS {r['peak_rss_gb']:.2f} GB; "
+            f"load {r['load_before']} → {r['load_after']}"
+        )
     if "error" in r:
         s += f"  ERROR {r['error']}"
     if "st_error" in r:
@@ -135,14 +142,21 @@ def main() -> None:
         ap.error(f"unknown page(s) {unknown}; choose from {list(PAGES)}")
     for name in args.pages or list(PAGES):
         t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, __file__, "--child", name, "--runs", str(args.runs), "--data", args.size],
-                              capture_output=True, text=True, cwd=ROOT, env=os.environ.copy())
+        proc = subprocess.run(
+            [sys.executable, __file__, "--child", name, "--runs", str(args.runs), "--data", args.size],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=os.environ.copy(),
+        )
         line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")), None)
         if line is None:
-            print(f"{name:20s} [{args.size}] child failed after {time.perf_counter() - t0:.0f} s "
-                  f"(exit {proc.returncode}): {proc.stderr.strip().splitlines()[-1:] }")
+            print(
+                f"{name:20s} [{args.size}] child failed after {time.perf_counter() - t0:.0f} s "
+                f"(exit {proc.returncode}): {proc.stderr.strip().splitlines()[-1:]}"
+            )
             continue
-        r = json.loads(line[len("RESULT "):])
+        r = json.loads(line[len("RESULT ") :])
         print(_show(r), flush=True)
         if args.json:
             with open(args.json, "a") as fh:

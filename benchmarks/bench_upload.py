@@ -39,8 +39,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--disable-quic"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+]
 
 
 def hostile_file(path: Path) -> Path:
@@ -120,8 +128,7 @@ def wait_idle(page, settle: float = 0.6, timeout: float = 1800):
     raise TimeoutError("the app kept running")
 
 
-def upload_once(browser, url: str, proc_pid: int, sampler: Sampler, path: Path, hold: float,
-                visit: tuple = ()) -> dict:
+def upload_once(browser, url: str, proc_pid: int, sampler: Sampler, path: Path, hold: float, visit: tuple = ()) -> dict:
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = ctx.new_page()
     page.set_default_timeout(900_000)
@@ -140,11 +147,14 @@ def upload_once(browser, url: str, proc_pid: int, sampler: Sampler, path: Path, 
     visited = {}
     for name in visit:  # pages computed on the upload in the same session (their caches go with it)
         t1 = time.perf_counter()
-        page.locator('.st-key-navigation a', has_text=name).first.click()
+        page.locator(".st-key-navigation a", has_text=name).first.click()
         time.sleep(1.0)
         wait_idle(page, settle=2.0)
-        visited[name] = {"seconds": round(time.perf_counter() - t1, 1), "rss_MB": round(status(proc_pid)["VmRSS"]),
-                         "shows": page.locator('[data-testid="stMain"]').inner_text()[:120]}
+        visited[name] = {
+            "seconds": round(time.perf_counter() - t1, 1),
+            "rss_MB": round(status(proc_pid)["VmRSS"]),
+            "shows": page.locator('[data-testid="stMain"]').inner_text()[:120],
+        }
     main = page.locator('[data-testid="stMain"]').inner_text() if page.locator('[data-testid="stMain"]').count() else ""
     peak = max(sampler.peak, status(proc_pid)["VmRSS"])
     answer = next((line for line in sidebar.splitlines() if "Could not use" in line or "Private data" in line), "")
@@ -154,11 +164,19 @@ def upload_once(browser, url: str, proc_pid: int, sampler: Sampler, path: Path, 
     while time.perf_counter() - t_close < hold:
         time.sleep(1.0)
         after.append((round(time.perf_counter() - t_close, 1), status(proc_pid)["VmRSS"]))
-    return {"file": path.name, "file_MB": round(path.stat().st_size / 1e6, 2), "baseline_MB": round(base),
-            "answer": answer[:300], "seconds_to_answer": round(seconds, 1), "peak_MB": round(peak),
-            "rss_after_session_MB": {f"{s:g} s": round(r) for s, r in after
-                                     if s in (5.0, 10.0, 20.0, 30.0) or s >= hold - 1},
-            "main_area": main[:200], "pages_visited": visited}
+    return {
+        "file": path.name,
+        "file_MB": round(path.stat().st_size / 1e6, 2),
+        "baseline_MB": round(base),
+        "answer": answer[:300],
+        "seconds_to_answer": round(seconds, 1),
+        "peak_MB": round(peak),
+        "rss_after_session_MB": {
+            f"{s:g} s": round(r) for s, r in after if s in (5.0, 10.0, 20.0, 30.0) or s >= hold - 1
+        },
+        "main_area": main[:200],
+        "pages_visited": visited,
+    }
 
 
 def main() -> None:
@@ -166,8 +184,12 @@ def main() -> None:
     ap.add_argument("--skip-large", action="store_true")
     ap.add_argument("--hold", type=float, default=30.0, help="seconds to watch RSS after the tab closes")
     ap.add_argument("--repeat", type=int, default=3, help="uploads of the allowed file, one tab after the other")
-    ap.add_argument("--visit", nargs="*", default=[],
-                    help='pages to open on the upload (their titles in the sidebar), e.g. "DP n-gram extraction"')
+    ap.add_argument(
+        "--visit",
+        nargs="*",
+        default=[],
+        help='pages to open on the upload (their titles in the sidebar), e.g. "DP n-gram extraction"',
+    )
     ap.add_argument("--skip-hostile", action="store_true")
     ap.add_argument("--final-hold", type=float, default=150.0, help="seconds to wait after the last tab closes")
     args = ap.parse_args()
@@ -179,12 +201,28 @@ def main() -> None:
     port = free_port()
     log = open(work / "server.log", "w")
     # streamlit run, with dpui's INFO log lines (uploads given back, expired sessions shut down) in server.log
-    launcher = ("import logging, sys; logging.basicConfig(level=logging.WARNING); "
-                "logging.getLogger('dpui').setLevel(logging.INFO); from streamlit.web.cli import main; "
-                "sys.argv = ['streamlit'] + sys.argv[1:]; main()")
-    cmd = [sys.executable, "-c", launcher, "run", "app.py", "--server.port", str(port), "--server.address",
-           "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
-           "--server.fileWatcherType", "none"]
+    launcher = (
+        "import logging, sys; logging.basicConfig(level=logging.WARNING); "
+        "logging.getLogger('dpui').setLevel(logging.INFO); from streamlit.web.cli import main; "
+        "sys.argv = ['streamlit'] + sys.argv[1:]; main()"
+    )
+    cmd = [
+        sys.executable,
+        "-c",
+        launcher,
+        "run",
+        "app.py",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--server.headless",
+        "true",
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.fileWatcherType",
+        "none",
+    ]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     results = []
@@ -208,7 +246,7 @@ def main() -> None:
                 page.goto(url)
                 wait_idle(page)
                 for name in args.visit:
-                    page.locator('.st-key-navigation a', has_text=name).first.click()
+                    page.locator(".st-key-navigation a", has_text=name).first.click()
                     time.sleep(1.0)
                     wait_idle(page, settle=2.0)
                 ctx.close()
@@ -216,8 +254,9 @@ def main() -> None:
                 print(json.dumps({"after_warm_up_on_the_sample_MB": round(status(proc.pid)["VmRSS"])}), flush=True)
             for f in files:
                 for _ in range(1 if "hi_there" in f.name else args.repeat):
-                    r = upload_once(browser, url, proc.pid, sampler, f, args.hold,
-                                    () if "hi_there" in f.name else tuple(args.visit))
+                    r = upload_once(
+                        browser, url, proc.pid, sampler, f, args.hold, () if "hi_there" in f.name else tuple(args.visit)
+                    )
                     results.append(r)
                     print(json.dumps(r, indent=1), flush=True)
             browser.close()
@@ -225,10 +264,16 @@ def main() -> None:
             while time.perf_counter() - t < args.final_hold:
                 time.sleep(5)
         sampler.stop()
-        print(json.dumps({"server_before_any_page_MB": round(first),
-                          f"server_rss_{args.final_hold:g}s_after_the_last_tab_MB": round(status(proc.pid)["VmRSS"]),
-                          "server_VmHWM_MB": round(status(proc.pid)["VmHWM"]),
-                          "loadavg": Path("/proc/loadavg").read_text().split()[:3]}))
+        print(
+            json.dumps(
+                {
+                    "server_before_any_page_MB": round(first),
+                    f"server_rss_{args.final_hold:g}s_after_the_last_tab_MB": round(status(proc.pid)["VmRSS"]),
+                    "server_VmHWM_MB": round(status(proc.pid)["VmHWM"]),
+                    "loadavg": Path("/proc/loadavg").read_text().split()[:3],
+                }
+            )
+        )
     finally:
         proc.terminate()
         proc.wait(20)

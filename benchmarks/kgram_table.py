@@ -69,8 +69,13 @@ def table2(sizes: list[str], which: list[str]) -> None:
         st = _timed(label, lambda: gen.kgram_stats(gen.token_corpus(corpus), max_k=9))
         if not label.startswith("real"):
             label = f"{label} ({corpus.n_users:,} users)"
-        cols.append((label, [f"{st[k]['per_user']:,.1f}" for k in range(1, 10)],
-                     [f"{st[k]['one_user_share']:.1%}" for k in range(1, 10)]))
+        cols.append(
+            (
+                label,
+                [f"{st[k]['per_user']:,.1f}" for k in range(1, 10)],
+                [f"{st[k]['one_user_share']:.1%}" for k in range(1, 10)],
+            )
+        )
     print("| k | " + " | ".join(c[0] for c in cols) + " |")
     print("|---|" + "---:|" * len(cols))
     for k in range(9):
@@ -89,14 +94,24 @@ def calibration() -> None:
     rows = [  # (label, counts, the counts they are compared with or None)
         (f"real chat ({n:,} people, {real.n_tokens / 1e6:.2f} M tokens)", target, None),
         (f"synthetic before (commit 7456c02, first {n:,} classroom users)", list(BEFORE), target),
-        (f"synthetic now, real activity (`max_sentences=None`, {len(uncapped.tokens) / 1e6:.2f} M tokens)",
-         gen.shared_kgrams(uncapped), target),
+        (
+            f"synthetic now, real activity (`max_sentences=None`, {len(uncapped.tokens) / 1e6:.2f} M tokens)",
+            gen.shared_kgrams(uncapped),
+            target,
+        ),
         (f"real chat, every person cut at {cap} sentences ({cut.n_tokens / 1e6:.2f} M tokens)", cut_counts, None),
-        (f"synthetic now, sample corpora (cap {cap}; the first {n:,} users of classroom and paper, "
-         f"{len(capped.tokens) / 1e6:.2f} M tokens)", gen.shared_kgrams(capped), cut_counts),
+        (
+            f"synthetic now, sample corpora (cap {cap}; the first {n:,} users of classroom and paper, "
+            f"{len(capped.tokens) / 1e6:.2f} M tokens)",
+            gen.shared_kgrams(capped),
+            cut_counts,
+        ),
     ]
-    print(f"| distinct k-grams used by ≥ 10 of {n:,} users (× the real row above) | "
-          + " | ".join(f"k = {k}" for k in range(1, 7)) + " |")
+    print(
+        f"| distinct k-grams used by ≥ 10 of {n:,} users (× the real row above) | "
+        + " | ".join(f"k = {k}" for k in range(1, 7))
+        + " |"
+    )
     print("|---|" + "---:|" * 6)
     for label, counts, ref in rows:
         cells = [f"{c:,}" if ref is None else f"{c:,} ({c / r:.2f}×)" for c, r in zip(counts, ref or counts)]

@@ -79,9 +79,26 @@ from typing import Callable, Iterator
 import numpy as np
 
 __all__ = [
-    "PRIVATE_SEED", "PUBLIC_SEED", "PRIVATE_PATH", "PUBLIC_PATH", "SIZES", "GENRES", "ORDER", "DISCOUNT",
-    "PROMPT_SHARE", "MAX_SENTENCES", "TokenCorpus", "generate", "user_secrets", "records", "write_corpus", "tokenize_text",
-    "token_corpus", "kgram_stats", "shared_kgrams", "main",
+    "PRIVATE_SEED",
+    "PUBLIC_SEED",
+    "PRIVATE_PATH",
+    "PUBLIC_PATH",
+    "SIZES",
+    "GENRES",
+    "ORDER",
+    "DISCOUNT",
+    "PROMPT_SHARE",
+    "MAX_SENTENCES",
+    "TokenCorpus",
+    "generate",
+    "user_secrets",
+    "records",
+    "write_corpus",
+    "tokenize_text",
+    "token_corpus",
+    "kgram_stats",
+    "shared_kgrams",
+    "main",
 ]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -147,11 +164,15 @@ GENRES = (
 )
 OPENING, CLOSING = len(GENRES) + 1, len(GENRES) + 2  # model components: first / last sentences of documents
 
-FIRST = ("anna james maria david sarah michael laura john emma daniel sophie peter olivia thomas "
-         "grace mark lucy paul hannah chris kate robert ellen simon julia adam claire tom nina ben").split()
-LAST = ("smith jones brown taylor wilson davies evans thomas johnson roberts walker wright robinson "
-        "thompson white hughes edwards green hall wood harris lewis martin jackson clarke clark "
-        "turner hill scott cooper morris ward moore king watson baker").split()
+FIRST = (
+    "anna james maria david sarah michael laura john emma daniel sophie peter olivia thomas "
+    "grace mark lucy paul hannah chris kate robert ellen simon julia adam claire tom nina ben"
+).split()
+LAST = (
+    "smith jones brown taylor wilson davies evans thomas johnson roberts walker wright robinson "
+    "thompson white hughes edwards green hall wood harris lewis martin jackson clarke clark "
+    "turner hill scott cooper morris ward moore king watson baker"
+).split()
 PET_FRAMES = ("as always | as ever | and yet | all in all | once again | then again | after all | even so").split(" | ")
 N_NUMBERS = 100_003  # signature numbers: an affine bijection of the user index modulo this prime
 
@@ -190,6 +211,7 @@ def _context_keys(comp: np.ndarray, ctx: list[np.ndarray]) -> list[np.ndarray]:
 
 # ------------------------------------------------------------------------------------------------ the model
 
+
 @dataclass(frozen=True, eq=False)
 class _Model:
     """The interpolated Kneser-Ney n-gram model (components: global, one per prompt, openings, closings) and
@@ -220,7 +242,9 @@ class _Model:
     table_key: np.ndarray  # uint64 open-addressing hash table of the row keys (0 = empty slot)
     table_row: np.ndarray  # int64: the row of each slot
     owner: np.ndarray  # int64 per word: the GENRES index of the prompt the word belongs to, -1 for none
-    rare_sentences: np.ndarray  # uint64, sorted: hashes of public sentences >= COPY_MIN_TOKENS by <= COPY_MAX_WRITERS people
+    rare_sentences: (
+        np.ndarray
+    )  # uint64, sorted: hashes of public sentences >= COPY_MIN_TOKENS by <= COPY_MAX_WRITERS people
 
 
 @lru_cache(maxsize=1)
@@ -265,8 +289,7 @@ def _model() -> _Model:
     prompt_comp = np.repeat(np.array(sent_comp, dtype=np.int64), n_t)
     pos_comp = np.repeat(np.array(sent_pos, dtype=np.int64), n_t)
     # components: the global model (every target), the prompt's, the first / last sentences of documents
-    parts = [(np.zeros_like(target), slice(None)), (prompt_comp, slice(None)),
-             (pos_comp[pos_comp > 0], pos_comp > 0)]
+    parts = [(np.zeros_like(target), slice(None)), (prompt_comp, slice(None)), (pos_comp[pos_comp > 0], pos_comp > 0)]
     keys, toks, cnts, levels, comps, ctxs = [], [], [], [], [], []
     for j in range(ORDER):
         for c, sel in parts:
@@ -316,8 +339,9 @@ def _model() -> _Model:
     np.add.at(by_prompt, (target[target > 0], prompt_comp[target > 0] - 1), 1)
     by_prompt[:, genre_index[None]] = 0  # "no prompt" owns nothing
     total_use = np.bincount(target, minlength=len(words))
-    owner = np.where((total_use >= OWN_MIN_COUNT) & (by_prompt.max(axis=1) >= OWN_SHARE * total_use),
-                     by_prompt.argmax(axis=1), -1)
+    owner = np.where(
+        (total_use >= OWN_MIN_COUNT) & (by_prompt.max(axis=1) >= OWN_SHARE * total_use), by_prompt.argmax(axis=1), -1
+    )
     # extras: signature and pet-phrase words, signature numbers
     n_model = len(words)
     for w in [*FIRST, *LAST, "ext", *" ".join(PET_FRAMES).split(), *_quirky_words()]:
@@ -350,14 +374,26 @@ def _model() -> _Model:
     mat[np.arange(mat.shape[1])[None, :] < lens[:, None]] = [ids[t] for sent in rare for t in sent]
     rare_hashes = np.unique(_sentence_hash(mat, lens))
     return _Model(
-        words=words, n_model_words=n_model, keys=key[first], stay=1.0 - disc * types / total, last=last,
-        cum=cum, tok=tok.astype(np.int32), level0=level0, first=first, guide=guide, table_key=table_key,
-        table_row=table_row, rare_sentences=rare_hashes,
+        words=words,
+        n_model_words=n_model,
+        keys=key[first],
+        stay=1.0 - disc * types / total,
+        last=last,
+        cum=cum,
+        tok=tok.astype(np.int32),
+        level0=level0,
+        first=first,
+        guide=guide,
+        table_key=table_key,
+        table_row=table_row,
+        rare_sentences=rare_hashes,
         owner=np.r_[owner, np.full(len(words) - len(owner), -1)],
         prompt_docs=np.bincount(np.array(doc_genre), minlength=len(GENRES)),
-        person_docs=person_docs, person_first=np.cumsum(np.r_[0, person_docs[:-1]]),
+        person_docs=person_docs,
+        person_first=np.cumsum(np.r_[0, person_docs[:-1]]),
         doc_sents=np.array([len(d.sentences) for docs in corpus.users for d in docs], dtype=np.int64),
-        ids=ids, number_ids=number_ids,
+        ids=ids,
+        number_ids=number_ids,
     )
 
 
@@ -441,8 +477,9 @@ def _quirky_words() -> tuple[str, ...]:
     return tuple(words[3000:3200])
 
 
-def _sample(m: _Model, key: np.uint64, ids: np.ndarray, comp: np.ndarray,
-            prompt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _sample(
+    m: _Model, key: np.uint64, ids: np.ndarray, comp: np.ndarray, prompt: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Sentences ``ids`` (their counters) from component ``comp`` each, in documents of ``prompt`` (GENRES
     index): a token matrix and the lengths. Outside the prompt components, a word that belongs to another
     prompt (``m.owner``) is drawn again, as is an end before the first token."""
@@ -488,6 +525,7 @@ def _sample(m: _Model, key: np.uint64, ids: np.ndarray, comp: np.ndarray,
 
 # ------------------------------------------------------------------------------------------------ users
 
+
 def _perm(i: int, n: int, a: int, b: int) -> int:
     """A bijection of range(n) for prime n (affine map), so neighbouring users get unrelated values."""
     return (a * i + b) % n
@@ -528,7 +566,7 @@ class TokenCorpus:
     def user_sentences(self, u: int) -> list[list[str]]:
         s0, s1 = self.doc_off[self.user_off[u]], self.doc_off[self.user_off[u + 1]]
         w, t, o = self.words, self.tokens, self.sent_off
-        return [[w[x] for x in t[o[s]:o[s + 1]]] for s in range(s0, s1)]
+        return [[w[x] for x in t[o[s] : o[s + 1]]] for s in range(s0, s1)]
 
 
 def _prompt_p(m: _Model, public: bool) -> np.ndarray:
@@ -589,8 +627,10 @@ def _block(m: _Model, seed: int, block: int, n_users: int, public: bool, max_sen
     secrets = {}
     for u in np.unique(sent_user[~gen]).tolist():
         s, p = user_secrets(block * BLOCK + u, public=public)
-        secrets[u] = (np.array([*(m.ids[w] for w in s[:-1]), m.number_ids[int(s[-1])]], dtype=np.int32),
-                      np.array([m.ids[w] for w in p], dtype=np.int32))
+        secrets[u] = (
+            np.array([*(m.ids[w] for w in s[:-1]), m.number_ids[int(s[-1])]], dtype=np.int32),
+            np.array([m.ids[w] for w in p], dtype=np.int32),
+        )
     length = np.empty(len(idx), dtype=np.int64)
     length[gen] = lens
     special = np.flatnonzero(~gen)
@@ -602,14 +642,20 @@ def _block(m: _Model, seed: int, block: int, n_users: int, public: bool, max_sen
     flat = out[np.arange(MAX_TOKENS)[None, :] < lens[:, None]]
     tokens[np.repeat(g_off, lens) + np.arange(len(flat)) - np.repeat(np.cumsum(np.r_[0, lens[:-1]]), lens)] = flat
     for i in special.tolist():
-        tokens[off[i]:off[i + 1]] = secrets[int(sent_user[i])][0 if kind[i] == 2 else 1]
+        tokens[off[i] : off[i + 1]] = secrets[int(sent_user[i])][0 if kind[i] == 2 else 1]
     docs, sents_per_doc = np.unique(sent_doc, return_counts=True)
     docs_per_user = np.bincount(doc_user[docs], minlength=BLOCK)[:n_users]
     return length, tokens, sents_per_doc, doc_genre[docs], docs_per_user
 
 
-def generate(n_users: int, *, seed: int = PRIVATE_SEED, public: bool = False,
-             max_sentences: int | None = MAX_SENTENCES, progress: Callable[[float], None] | None = None) -> TokenCorpus:
+def generate(
+    n_users: int,
+    *,
+    seed: int = PRIVATE_SEED,
+    public: bool = False,
+    max_sentences: int | None = MAX_SENTENCES,
+    progress: Callable[[float], None] | None = None,
+) -> TokenCorpus:
     """Generate ``n_users`` users as a :class:`TokenCorpus` (deterministic for a seed).
 
     ``max_sentences`` caps every user's sentences (their first ones are kept; the kept sentences are the same
@@ -623,12 +669,19 @@ def generate(n_users: int, *, seed: int = PRIVATE_SEED, public: bool = False,
         if progress is not None:
             progress((b + 1) / n_blocks)
     length, tokens, spd, genre, dpu = (np.concatenate([p[i] for p in parts]) for i in range(5))
-    return TokenCorpus(words=m.words, tokens=tokens, sent_off=np.cumsum(np.r_[0, length]),
-                       doc_off=np.cumsum(np.r_[0, spd]), doc_genre=genre.astype(np.int8),
-                       doc_topic=genre.astype(np.int8), user_off=np.cumsum(np.r_[0, dpu]))
+    return TokenCorpus(
+        words=m.words,
+        tokens=tokens,
+        sent_off=np.cumsum(np.r_[0, length]),
+        doc_off=np.cumsum(np.r_[0, spd]),
+        doc_genre=genre.astype(np.int8),
+        doc_topic=genre.astype(np.int8),
+        user_off=np.cumsum(np.r_[0, dpu]),
+    )
 
 
 # ------------------------------------------------------------------------------------------------ text files
+
 
 def _sentence_text(words: list[str], ids, r: float) -> str:
     text = " ".join("I" if w == "i" else w for w in (words[x] for x in ids))
@@ -643,12 +696,15 @@ def records(tc: TokenCorpus, *, seed: int = 0) -> Iterator[dict]:
     toks, so, do = tc.tokens, tc.sent_off, tc.doc_off
     for u in range(tc.n_users):
         for d in range(tc.user_off[u], tc.user_off[u + 1]):
-            text = " ".join(_sentence_text(tc.words, toks[so[s]:so[s + 1]], punct[s]) for s in range(do[d], do[d + 1]))
+            text = " ".join(
+                _sentence_text(tc.words, toks[so[s] : so[s + 1]], punct[s]) for s in range(do[d], do[d + 1])
+            )
             yield {"user": f"u{u:06d}", "genre": GENRES[tc.doc_genre[d]], "text": text}
 
 
-def write_corpus(path: str, n_users: int, *, seed: int, public: bool = False,
-                 max_sentences: int | None = MAX_SENTENCES) -> int:
+def write_corpus(
+    path: str, n_users: int, *, seed: int, public: bool = False, max_sentences: int | None = MAX_SENTENCES
+) -> int:
     """Write a gzip'd JSONL corpus (gzip mtime 0: byte-for-byte deterministic); returns the number of documents."""
     n = 0
     with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as gz:
@@ -673,12 +729,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out")
     ap.add_argument("--public", action="store_true")
     ap.add_argument("--seed", type=int)
-    ap.add_argument("--max-sentences", type=int, default=MAX_SENTENCES,
-                    help=f"cap on a user's sentences (default {MAX_SENTENCES}; 0: the real people's activity)")
+    ap.add_argument(
+        "--max-sentences",
+        type=int,
+        default=MAX_SENTENCES,
+        help=f"cap on a user's sentences (default {MAX_SENTENCES}; 0: the real people's activity)",
+    )
     a = ap.parse_args(argv)
     if a.users is None:
-        jobs = [(PRIVATE_PATH, SIZES["classroom"]["private"], PRIVATE_SEED, False),
-                (PUBLIC_PATH, SIZES["classroom"]["public"], PUBLIC_SEED, True)]
+        jobs = [
+            (PRIVATE_PATH, SIZES["classroom"]["private"], PRIVATE_SEED, False),
+            (PUBLIC_PATH, SIZES["classroom"]["public"], PUBLIC_SEED, True),
+        ]
     else:
         seed = a.seed if a.seed is not None else (PUBLIC_SEED if a.public else PRIVATE_SEED)
         jobs = [(a.out, a.users, seed, a.public)]
@@ -689,6 +751,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # ------------------------------------------------------------------------------------------------ statistics
+
 
 def token_corpus(corpus) -> TokenCorpus:
     """A :class:`dpcore.Corpus` as a :class:`TokenCorpus` (its own vocabulary; genres as GENRES indices, -1
@@ -712,8 +775,15 @@ def token_corpus(corpus) -> TokenCorpus:
         sent_off, doc_off, user_off = (np.array(x, dtype=np.int64) for x in (so, do, uo))
     index = {g: i for i, g in enumerate(GENRES)}
     genre = np.array([index.get(d.genre, -1) for docs in corpus.users for d in docs], dtype=np.int8)
-    return TokenCorpus(words=words, tokens=tokens, sent_off=np.asarray(sent_off), doc_off=np.asarray(doc_off),
-                       doc_genre=genre, doc_topic=genre, user_off=np.asarray(user_off))
+    return TokenCorpus(
+        words=words,
+        tokens=tokens,
+        sent_off=np.asarray(sent_off),
+        doc_off=np.asarray(doc_off),
+        doc_genre=genre,
+        doc_topic=genre,
+        user_off=np.asarray(user_off),
+    )
 
 
 def _kgram_users(tc: TokenCorpus, max_k: int) -> Iterator[tuple[int, int, np.ndarray]]:
@@ -730,7 +800,7 @@ def _kgram_users(tc: TokenCorpus, max_k: int) -> Iterator[tuple[int, int, np.nda
     h = np.zeros(n, dtype=np.uint64)
     with np.errstate(over="ignore"):
         for k in range(1, max_k + 1):
-            h[: n - k + 1] = h[: n - k + 1] * np.uint64(1_000_003) + t[k - 1:] + np.uint64(1)
+            h[: n - k + 1] = h[: n - k + 1] * np.uint64(1_000_003) + t[k - 1 :] + np.uint64(1)
             ok = left_in_sent >= k
             hk = h[ok]
             pair_key = hk * np.uint64(0x9E3779B97F4A7C15) + user[ok]  # (k-gram, user) as one 64-bit key
@@ -743,9 +813,13 @@ def kgram_stats(tc: TokenCorpus, max_k: int = 9) -> dict[int, dict[str, float]]:
     k-grams, the share of them used by exactly one user, and the numbers used by >= 10 and >= 100 users."""
     out = {}
     for k, pairs, per_gram in _kgram_users(tc, max_k):
-        out[k] = {"per_user": pairs / tc.n_users, "distinct": int(len(per_gram)),
-                  "one_user_share": float((per_gram == 1).mean()) if len(per_gram) else 0.0,
-                  "users_ge_10": int((per_gram >= 10).sum()), "users_ge_100": int((per_gram >= 100).sum())}
+        out[k] = {
+            "per_user": pairs / tc.n_users,
+            "distinct": int(len(per_gram)),
+            "one_user_share": float((per_gram == 1).mean()) if len(per_gram) else 0.0,
+            "users_ge_10": int((per_gram >= 10).sum()),
+            "users_ge_100": int((per_gram >= 100).sum()),
+        }
     return out
 
 

@@ -66,11 +66,26 @@ REPORTED_NAME = {id(r): name for name, r in vars(pr).items() if isinstance(r, pr
 
 def commit() -> str:
     try:
-        rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True,
-                             text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "dpcore", "sample_data", "scripts",
-                                f":!{OUT.relative_to(ROOT)}"],  # the results file itself does not count
-                               capture_output=True, text=True, check=True).stdout.strip()
+        rev = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(ROOT),
+                "status",
+                "--porcelain",
+                "--",
+                "dpcore",
+                "sample_data",
+                "scripts",
+                f":!{OUT.relative_to(ROOT)}",
+            ],  # the results file itself does not count
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         return rev + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -82,6 +97,7 @@ def corpus_info(corpus, size: str) -> dict:
 
 def as_json(c: pr.Comparison) -> dict:
     """A Comparison as plain JSON (the paper's numbers stay where they are: ``reported`` names them)."""
+
     def plain(v):
         if isinstance(v, (np.floating, np.integer)):
             return v.item()
@@ -89,10 +105,15 @@ def as_json(c: pr.Comparison) -> dict:
             return list(v)
         return v
 
-    return {"reported": REPORTED_NAME[id(c.reported)], "source": c.reported.source,
-            "rows": [{k: plain(v) for k, v in r.items()} for r in c.rows],
-            "reproduced": bool(c.reproduced), "verdict": c.verdict, "seeds": c.seeds,
-            "settings": {k: plain(v) for k, v in c.settings.items()}}
+    return {
+        "reported": REPORTED_NAME[id(c.reported)],
+        "source": c.reported.source,
+        "rows": [{k: plain(v) for k, v in r.items()} for r in c.rows],
+        "reproduced": bool(c.reproduced),
+        "verdict": c.verdict,
+        "seeds": c.seeds,
+        "settings": {k: plain(v) for k, v in c.settings.items()},
+    }
 
 
 def timed(f):
@@ -109,12 +130,24 @@ def table2_rows(corpus) -> list[dict]:
     from sample_data import generate as gen
 
     a = corpus.token_arrays
-    tc = gen.TokenCorpus(words=a["words"], tokens=a["tokens"], sent_off=a["sent_off"], doc_off=a["doc_off"],
-                         doc_genre=np.zeros(len(a["doc_off"]) - 1, np.int8), doc_topic=np.zeros(0, np.int8),
-                         user_off=a["user_off"])
+    tc = gen.TokenCorpus(
+        words=a["words"],
+        tokens=a["tokens"],
+        sent_off=a["sent_off"],
+        doc_off=a["doc_off"],
+        doc_genre=np.zeros(len(a["doc_off"]) - 1, np.int8),
+        doc_topic=np.zeros(0, np.int8),
+        user_off=a["user_off"],
+    )
     stats = gen.kgram_stats(tc, max_k=9)
-    return [{"quantity": f"distinct {k}-grams per user", "paper": pr.TABLE2_REDDIT.values["Reddit"][k - 1],
-             "here": float(stats[k]["per_user"])} for k in range(1, 10)]
+    return [
+        {
+            "quantity": f"distinct {k}-grams per user",
+            "paper": pr.TABLE2_REDDIT.values["Reddit"][k - 1],
+            "here": float(stats[k]["per_user"]),
+        }
+        for k in range(1, 10)
+    ]
 
 
 def run_table4(seeds: int) -> dict:
@@ -129,8 +162,13 @@ def run_table4(seeds: int) -> dict:
 
 def _profile(p) -> dict:
     """The parts of a dpcore.text.TextProfile the reasons quote (JSON: K as text)."""
-    return {"n_users": p.n_users, "shared": {str(K): list(v) for K, v in p.shared.items()},
-            "distinct_mean": list(p.distinct_mean), "distinct_median": list(p.distinct_median), "activity": p.activity()}
+    return {
+        "n_users": p.n_users,
+        "shared": {str(K): list(v) for K, v in p.shared.items()},
+        "distinct_mean": list(p.distinct_mean),
+        "distinct_median": list(p.distinct_median),
+        "activity": p.activity(),
+    }
 
 
 def run_table4_chat(seeds: int) -> dict:
@@ -140,13 +178,26 @@ def run_table4_chat(seeds: int) -> dict:
     index = dpcore.build_ngram_index(dpcore.text.encode_corpus(priv), pr.TABLE4_SETTINGS["max_length"])
     out = as_json(pr.compare_table4(index, seeds=seeds, Ks=(10,)))
     prof = dpcore.text.text_profile(index, max_k=9, ks=(10, 100))
-    out["table2"] = {"reported": "TABLE2_REDDIT", "source": pr.TABLE2_REDDIT.source,
-                     "rows": [{"quantity": f"distinct {k}-grams per user", "paper": pr.TABLE2_REDDIT.values["Reddit"][k - 1],
-                               "here": prof.distinct_mean[k - 1]} for k in range(1, 10)]}
+    out["table2"] = {
+        "reported": "TABLE2_REDDIT",
+        "source": pr.TABLE2_REDDIT.source,
+        "rows": [
+            {
+                "quantity": f"distinct {k}-grams per user",
+                "paper": pr.TABLE2_REDDIT.values["Reddit"][k - 1],
+                "here": prof.distinct_mean[k - 1],
+            }
+            for k in range(1, 10)
+        ],
+    }
     out["corpus"] = corpus_info(priv, "chat")
     sweep = pr.dpne_epsilon_sweep(index, seeds=3)
-    out["epsilon_sweep"] = {"rows": sweep.rows, "sentence": sweep.sentence, "seeds": sweep.seeds,
-                            "settings": sweep.settings}
+    out["epsilon_sweep"] = {
+        "rows": sweep.rows,
+        "sentence": sweep.sentence,
+        "seeds": sweep.seeds,
+        "settings": sweep.settings,
+    }
     synthetic = json.loads(OUT.read_text()).get("comparisons", {}).get("table4") if OUT.exists() else None
     if synthetic is not None:
         paper = dpcore.load_sample_corpus("private", size="paper")
@@ -154,8 +205,13 @@ def run_table4_chat(seeds: int) -> dict:
         same = dpcore.text.text_profile(paper, max_k=9, ks=(10, 100), max_users=priv.n_users)
         out["profiles"] = {"real": _profile(prof), "synthetic_same_people": _profile(same)}
         out["users_reason"] = pr.users_hypothesis_reason(
-            out["rows"], synthetic["rows"], n_real=priv.n_users, n_synthetic=synthetic["corpus"]["n_users"],
-            real_profile=out["profiles"]["real"], synthetic_profile=out["profiles"]["synthetic_same_people"])
+            out["rows"],
+            synthetic["rows"],
+            n_real=priv.n_users,
+            n_synthetic=synthetic["corpus"]["n_users"],
+            real_profile=out["profiles"]["real"],
+            synthetic_profile=out["profiles"]["synthetic_same_people"],
+        )
     return out
 
 
@@ -177,20 +233,38 @@ def run_table4_reason(seeds: int) -> dict:
     priv = dpcore.load_sample_corpus("private", size="paper")
     index = dpcore.build_ngram_index(dpcore.text.encode_corpus(priv), pr.TABLE4_SETTINGS["max_length"])
     s = pr.TABLE4_SETTINGS
-    rel = dpcore.dpne_extract(index, epsilon=s["epsilon"], delta=s["delta"], max_length=s["max_length"],
-                      contribution_limit=s["contribution_limit"], eta=s["eta"], rng=0)
+    rel = dpcore.dpne_extract(
+        index,
+        epsilon=s["epsilon"],
+        delta=s["delta"],
+        max_length=s["max_length"],
+        contribution_limit=s["contribution_limit"],
+        eta=s["eta"],
+        rng=0,
+    )
     chain = dpcore.dpne.pruning_chain(index, rel, K=100).rows
     scaled = as_json(pr.compare_table4_at_paper_users(index, seeds=1))
     small_limit = 25
     sizes, _ = pr.table4_sizes(index, 1, {**s, "contribution_limit": small_limit})
     per_user = {r["quantity"]: r["here"] for r in table2_rows(priv)}["distinct 6-grams per user"]
-    rows = [{"k": k, "DPNE": float(sizes["DPNE"][k - 1]), "DPSU-single": float(sizes["DPSU-single"][k - 1])}
-            for k in range(1, 10)]
-    return {"chain": chain, "chain_reason": pr.table4_chain_reason(chain, K=100), "at_paper_users": scaled,
-            "small_limit": {"contribution_limit": small_limit, "rows": rows, "per_user_6grams": per_user,
-                            "text": pr.table4_volume_reason(rows, per_user_6grams=per_user,
-                                                            contribution_limit=small_limit)},
-            "verdict": scaled["verdict"], "seeds": 1, "corpus": corpus_info(priv, "paper")}
+    rows = [
+        {"k": k, "DPNE": float(sizes["DPNE"][k - 1]), "DPSU-single": float(sizes["DPSU-single"][k - 1])}
+        for k in range(1, 10)
+    ]
+    return {
+        "chain": chain,
+        "chain_reason": pr.table4_chain_reason(chain, K=100),
+        "at_paper_users": scaled,
+        "small_limit": {
+            "contribution_limit": small_limit,
+            "rows": rows,
+            "per_user_6grams": per_user,
+            "text": pr.table4_volume_reason(rows, per_user_6grams=per_user, contribution_limit=small_limit),
+        },
+        "verdict": scaled["verdict"],
+        "seeds": 1,
+        "corpus": corpus_info(priv, "paper"),
+    }
 
 
 def _bayesian(size: str, seeds: int, *, seed0: bool) -> dict:
@@ -214,18 +288,26 @@ def bayesian_context(counts) -> list[dict]:
     return [
         {"quantity": "private users", "here": counts.n_users},
         {"quantity": "vocabulary |V| (public unigrams)", "here": prep.vocabulary_size},
-        {"quantity": "BayesianDP sensitivity γ (brute force on this corpus, as in the paper)", "here": prep.sensitivity},
-        {"quantity": f"BayesianDP σ_ps at ε = {eps:g}, δ = {delta:g} (classic)",
-         "here": prep.sigma(epsilon=eps, delta=delta, calibration="classic")},
+        {
+            "quantity": "BayesianDP sensitivity γ (brute force on this corpus, as in the paper)",
+            "here": prep.sensitivity,
+        },
+        {
+            "quantity": f"BayesianDP σ_ps at ε = {eps:g}, δ = {delta:g} (classic)",
+            "here": prep.sigma(epsilon=eps, delta=delta, calibration="classic"),
+        },
         {"quantity": "share of words down-weighted towards the public prior (w < 1)", "here": prep.share_downweighted},
         {"quantity": f"Laplace: counts per user capped at W = {kw['W']}, noise scale W/ε", "here": kw["W"] / eps},
-        {"quantity": "KL of BayesianDP's noiseless posterior mean softmax(μ_ps)",
-         "here": float(kl_divergence(counts.private_distribution(), prep.mean_theta()))},
+        {
+            "quantity": "KL of BayesianDP's noiseless posterior mean softmax(μ_ps)",
+            "here": float(kl_divergence(counts.private_distribution(), prep.mean_theta())),
+        },
     ]
 
 
 def bayesian_reason(paper: dict, classroom: dict) -> str:
     """The measured reason, from the numbers of both sizes (nothing typed)."""
+
     def ctx(e, start):
         return next(r["here"] for r in e["context"] if r["quantity"].startswith(start))
 
@@ -233,13 +315,15 @@ def bayesian_reason(paper: dict, classroom: dict) -> str:
         return next(r["here"] for r in e["rows"] if r["quantity"] == f"KL, {name}")
 
     c, p = classroom, paper
-    return (f"Measured reason: BayesianDP's log-space noise σ_ps = ρ·γ·σ(ε, δ) does not shrink with more users "
-            f"(γ = {ctx(c, 'BayesianDP sensitivity'):.3g} on {c['corpus']['n_users']:,} users, "
-            f"{ctx(p, 'BayesianDP sensitivity'):.3g} on {p['corpus']['n_users']:,}; σ_ps {ctx(c, 'BayesianDP σ_ps'):.3g} → "
-            f"{ctx(p, 'BayesianDP σ_ps'):.3g}), so its KL stays {kl(c, 'BayesianDP'):.3g} → {kl(p, 'BayesianDP'):.3g}; "
-            f"Laplace's per-count noise (scale W/ε = {ctx(p, 'Laplace'):g}) is fixed while the counts grow with the "
-            f"users, so its KL falls {kl(c, 'Laplace'):.3g} → {kl(p, 'Laplace'):.3g}. Without noise BayesianDP's "
-            f"posterior mean has KL {ctx(p, 'KL of BayesianDP'):.3g}: the loss is the noise.")
+    return (
+        f"Measured reason: BayesianDP's log-space noise σ_ps = ρ·γ·σ(ε, δ) does not shrink with more users "
+        f"(γ = {ctx(c, 'BayesianDP sensitivity'):.3g} on {c['corpus']['n_users']:,} users, "
+        f"{ctx(p, 'BayesianDP sensitivity'):.3g} on {p['corpus']['n_users']:,}; σ_ps {ctx(c, 'BayesianDP σ_ps'):.3g} → "
+        f"{ctx(p, 'BayesianDP σ_ps'):.3g}), so its KL stays {kl(c, 'BayesianDP'):.3g} → {kl(p, 'BayesianDP'):.3g}; "
+        f"Laplace's per-count noise (scale W/ε = {ctx(p, 'Laplace'):g}) is fixed while the counts grow with the "
+        f"users, so its KL falls {kl(c, 'Laplace'):.3g} → {kl(p, 'Laplace'):.3g}. Without noise BayesianDP's "
+        f"posterior mean has KL {ctx(p, 'KL of BayesianDP'):.3g}: the loss is the noise."
+    )
 
 
 def run_bayesian(seeds: int) -> dict:
@@ -262,7 +346,9 @@ def topicdp_inputs():
         model = dpcore.topicdp.load_topic_model(corpus.content_hash, lda=draws.lda)
         if model is not None and draws.covers(gamma):
             return size, corpus, model, draws
-    raise SystemExit("no stored LDA model and sampled sensitivities cover γ = 0.1 (not even the shipped classroom ones)")
+    raise SystemExit(
+        "no stored LDA model and sampled sensitivities cover γ = 0.1 (not even the shipped classroom ones)"
+    )
 
 
 def _topicdp_on(corpus, model, draws, seeds: int, size: str) -> dict:
@@ -272,10 +358,18 @@ def _topicdp_on(corpus, model, draws, seeds: int, size: str) -> dict:
     out = as_json(pr.compare_topicdp_fig52(table.matrix, delta_s=sens.delta_s, seeds=seeds))
     out["corpus"] = corpus_info(corpus, size)
     if not out["reproduced"]:
-        out["reason"] = "Behind Δ_s: " + dpcore.topicdp.summarise_draws(
-            draws, gamma=s["gamma"], m=s["m"], n=s["n"], delta=s["delta"]).sentence
-    out["draws"] = {"key": draws.key, "pairs_stored": draws.n_pairs, "h": sens.h, "k": sens.k,
-                    "lda": draws.lda.as_dict(), "sampler": draws.sampler.as_dict()}
+        out["reason"] = (
+            "Behind Δ_s: "
+            + dpcore.topicdp.summarise_draws(draws, gamma=s["gamma"], m=s["m"], n=s["n"], delta=s["delta"]).sentence
+        )
+    out["draws"] = {
+        "key": draws.key,
+        "pairs_stored": draws.n_pairs,
+        "h": sens.h,
+        "k": sens.k,
+        "lda": draws.lda.as_dict(),
+        "sampler": draws.sampler.as_dict(),
+    }
     return out
 
 
@@ -293,8 +387,14 @@ def run_topicdp(seeds: int) -> dict:
     return out
 
 
-RUNS = {"table4": run_table4, "table4_reason": run_table4_reason, "table4_chat": run_table4_chat,
-        "bayesian_fig1": run_bayesian, "bayesian_fig1_chat": run_bayesian_chat, "topicdp_fig52": run_topicdp}
+RUNS = {
+    "table4": run_table4,
+    "table4_reason": run_table4_reason,
+    "table4_chat": run_table4_chat,
+    "bayesian_fig1": run_bayesian,
+    "bayesian_fig1_chat": run_bayesian_chat,
+    "topicdp_fig52": run_topicdp,
+}
 
 
 def main(argv=None) -> None:
@@ -308,8 +408,11 @@ def main(argv=None) -> None:
     for name in args.only:
         print(f"{name} …", flush=True)
         entry = timed(lambda: RUNS[name](args.seeds))
-        entry.update(date=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                     dpcore_version=dpcore.__version__, commit=code)
+        entry.update(
+            date=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            dpcore_version=dpcore.__version__,
+            commit=code,
+        )
         doc["comparisons"][name] = entry
         print(f"  {entry['verdict']}\n  wall {entry['wall_seconds']} s, cpu {entry['cpu_seconds']} s", flush=True)
         doc["generated_by"] = "scripts/paper_compare.py"

@@ -30,17 +30,27 @@ def shipped_profiles() -> dict:
     chat = dpcore.load_real_corpus("chat", which="private")
     classroom = dpcore.load_sample_corpus("private")
     out = {}
-    for key, corpus, max_users in (("chat-private", chat, None),
-                                   (f"classroom-private-first-{REAL_PRIVATE}", classroom, REAL_PRIVATE)):
+    for key, corpus, max_users in (
+        ("chat-private", chat, None),
+        (f"classroom-private-first-{REAL_PRIVATE}", classroom, REAL_PRIVATE),
+    ):
         p = dpcore.text.text_profile(corpus, max_k=MAX_K, ks=KS, max_users=max_users)
-        out[key] = {"content_hash": corpus.content_hash, "max_users": max_users, "max_k": MAX_K, "ks": list(KS),
-                    "profile": p.to_dict()}
+        out[key] = {
+            "content_hash": corpus.content_hash,
+            "max_users": max_users,
+            "max_k": MAX_K,
+            "ks": list(KS),
+            "profile": p.to_dict(),
+        }
     return out
 
 
 def main() -> None:
-    OUT.write_text(json.dumps({"generated_by": "scripts/text_profiles.py", "profiles": shipped_profiles()},
-                              separators=(",", ":")) + "\n", encoding="utf-8")
+    OUT.write_text(
+        json.dumps({"generated_by": "scripts/text_profiles.py", "profiles": shipped_profiles()}, separators=(",", ":"))
+        + "\n",
+        encoding="utf-8",
+    )
     print(f"wrote {OUT} ({OUT.stat().st_size / 1e3:.0f} kB)")
 
 

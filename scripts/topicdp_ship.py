@@ -31,12 +31,19 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gammas", default="0.1,0.05,0.02")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--corpus", choices=("real",) + tuple(dpcore.text.SAMPLE_SIZES), default="classroom",
-                    help="real: load_real_corpus('chat', which='private'); else the sample corpus of that size")
+    ap.add_argument(
+        "--corpus",
+        choices=("real",) + tuple(dpcore.text.SAMPLE_SIZES),
+        default="classroom",
+        help="real: load_real_corpus('chat', which='private'); else the sample corpus of that size",
+    )
     args = ap.parse_args()
     out = tdp.shipped_cache_dir()
-    corpus = (dpcore.load_real_corpus("chat", which="private") if args.corpus == "real"
-              else dpcore.load_sample_corpus("private", size=args.corpus))
+    corpus = (
+        dpcore.load_real_corpus("chat", which="private")
+        if args.corpus == "real"
+        else dpcore.load_sample_corpus("private", size=args.corpus)
+    )
     lda, sampler = dpcore.LdaSettings(), dpcore.topicdp.SamplerSettings()
     data = dpcore.topicdp.document_term_data(corpus, settings=lda)
     print(f"{corpus!r}\n{lda}\n{sampler} (N = {sampler.dataset_size(corpus.n_users)})", flush=True)
@@ -48,15 +55,29 @@ def main() -> None:
 
         def report(done: int, total: int) -> None:
             if done % 25 == 0 or done == total:
-                print(f"{time.strftime('%H:%M:%S')} γ = {gamma:g}: {done}/{total} new pairs, "
-                      f"load {os.getloadavg()[0]:.1f}", flush=True)
+                print(
+                    f"{time.strftime('%H:%M:%S')} γ = {gamma:g}: {done}/{total} new pairs, "
+                    f"load {os.getloadavg()[0]:.1f}",
+                    flush=True,
+                )
 
-        draws = tdp.extend_sensitivity_draws(data, n_pairs=h, lda=lda, sampler=sampler, cache_dir=out,
-                                             workers=args.workers, save_every=10, progress=report)
+        draws = tdp.extend_sensitivity_draws(
+            data,
+            n_pairs=h,
+            lda=lda,
+            sampler=sampler,
+            cache_dir=out,
+            workers=args.workers,
+            save_every=10,
+            progress=report,
+        )
         r = draws.sensitivity(gamma=gamma, m=10, n=10)
-        print(f"γ = {gamma:g}: h = {h}, wall {time.perf_counter() - t:.0f} s (this process' CPU "
-              f"{time.process_time() - c:.0f} s), Δ_s(10 × 10) = {r.delta_s:.4g}, stored {draws.seconds:.0f} s of "
-              f"fitting for {draws.n_pairs} pairs", flush=True)
+        print(
+            f"γ = {gamma:g}: h = {h}, wall {time.perf_counter() - t:.0f} s (this process' CPU "
+            f"{time.process_time() - c:.0f} s), Δ_s(10 × 10) = {r.delta_s:.4g}, stored {draws.seconds:.0f} s of "
+            f"fitting for {draws.n_pairs} pairs",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

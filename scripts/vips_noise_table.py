@@ -17,12 +17,19 @@ ITERATIONS = (1, 2, 3, 4, 5)  # the page's "iterations J" input
 
 
 def main() -> None:
-    rows = [[e, d, j, vips._calibrate_noise_multiplier(e, d, j)]
-            for j in ITERATIONS for d in DELTA_OPTIONS for e in EPSILON_OPTIONS]
-    out = {"what": "VIPS-LDA's noise multiplier z(ε, δ, J) (dpcore.topicdp.vips._noise_multiplier) for the app's ε "
-                   "and δ grids and J = 1…5 (scripts/vips_noise_table.py)",
-           "dp_accounting": importlib.metadata.version("dp-accounting"),
-           "pld_discretisation": vips._PLD_DISCRETISATION, "entries": rows}
+    rows = [
+        [e, d, j, vips._calibrate_noise_multiplier(e, d, j)]
+        for j in ITERATIONS
+        for d in DELTA_OPTIONS
+        for e in EPSILON_OPTIONS
+    ]
+    out = {
+        "what": "VIPS-LDA's noise multiplier z(ε, δ, J) (dpcore.topicdp.vips._noise_multiplier) for the app's ε "
+        "and δ grids and J = 1…5 (scripts/vips_noise_table.py)",
+        "dp_accounting": importlib.metadata.version("dp-accounting"),
+        "pld_discretisation": vips._PLD_DISCRETISATION,
+        "entries": rows,
+    }
     path = ROOT / "sample_data" / "topicdp_sensitivity" / vips.NOISE_TABLE
     path.write_text(json.dumps(out, indent=0))
     print(f"wrote {path} ({len(rows)} entries)")
