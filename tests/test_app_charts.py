@@ -29,7 +29,9 @@ VIEWS = {
     "pages/2_Bayesian_ngram_DP.py": [("slider", "bayes_reps", 2), ("select_slider", "bayes_trials", 50)] + [
         ("click", k, None) for k in ("bayes_run_users", "bayes_run_vocabulary", "bayes_run_public", "bayes_run_mia",
                                      "bayes_run_e2e")],
-    "pages/3_DP_ngram_extraction.py": [("slider", "dpne_T", 4), ("click", "dpne_sweep_run", None)],
+    "pages/3_DP_ngram_extraction.py": [("slider", "dpne_T", 4)],
+    "pages/3_DP_ngram_extraction.py:sweep": [("tab", "dpne_tab", "Sweep one knob (Figs. 2–4)"), ("slider", "dpne_T", 4),
+                                             ("click", "dpne_sweep_run", None)],
     "pages/4_TopicDP.py": [],
 }
 VIEWS.update({str(p.relative_to(ROOT)): [] for p in sorted((ROOT / "pages").glob("*.py"))
