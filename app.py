@@ -24,12 +24,17 @@ for page in available_pages():  # a page another branch adds shows up once its f
     st.page_link(page.path, label=f"**{page.title}** — {page.line or page.summary}", icon=page.icon)
 
 # every mechanism's guarantee, built by the functions its release type labels itself with (never typed here)
-guarantees = [(SOURCE_PAGE_TITLES[source], mech, g)  # dpcore names the source paper; its page is dpui's
-              for source, mech, g in mechanism_guarantees(epsilon=settings.epsilon, delta=settings.delta,
-                                                          **guarantee_settings(settings.data))]  # the Bayesian caps
+guarantees = [
+    (SOURCE_PAGE_TITLES[source], mech, g)  # dpcore names the source paper; its page is dpui's
+    for source, mech, g in mechanism_guarantees(
+        epsilon=settings.epsilon, delta=settings.delta, **guarantee_settings(settings.data)
+    )
+]  # the Bayesian caps
 st.header(f"Guarantees at ε = {settings.epsilon:g}, δ = {settings.delta:g}")
-rows = [{"page": title, "mechanism": mech, "level": f"{guarantee_icon(g)} {g.strength}", "guarantee": g.label}
-        for title, mech, g in guarantees]
+rows = [
+    {"page": title, "mechanism": mech, "level": f"{guarantee_icon(g)} {g.strength}", "guarantee": g.label}
+    for title, mech, g in guarantees
+]
 COLOURS = {"green": "#d8f3dc", "orange": "#ffe8cc", "red": "#ffd6d6"}
 shades = [COLOURS.get(g.colour, "") for _, _, g in guarantees]
 table = pd.DataFrame(rows).style.apply(lambda col: [f"background-color: {c}" for c in shades], subset=["level"])
@@ -41,5 +46,7 @@ with st.expander("Guarantees, in words"):
     st.markdown(text("home", "guarantees"))
 with st.expander("Sources (the papers and the lecture)"):
     st.markdown(text("home", "sources"))
-st.caption(f"Current settings: ε = {settings.epsilon:g}, δ = {settings.delta:g}, seed = {settings.seed}, "
-           f"data = {plain_text(settings.corpus_label)}.")
+st.caption(
+    f"Current settings: ε = {settings.epsilon:g}, δ = {settings.delta:g}, seed = {settings.seed}, "
+    f"data = {plain_text(settings.corpus_label)}."
+)

@@ -12,8 +12,18 @@ import streamlit as st
 from dpcore.audit import SCENARIO_LABELS, ScenarioRun, get_scenario
 from dpcore.specs import AuditSpec
 
-__all__ = ["SCENARIO_LABELS", "TRIAL_OPTIONS", "CONFIDENCE_OPTIONS", "variants_of", "variant_explanation",
-           "scenario_text", "run_with_progress", "suggested_trials", "trials_follow_mechanism", "remember_mechanism"]
+__all__ = [
+    "SCENARIO_LABELS",
+    "TRIAL_OPTIONS",
+    "CONFIDENCE_OPTIONS",
+    "variants_of",
+    "variant_explanation",
+    "scenario_text",
+    "run_with_progress",
+    "suggested_trials",
+    "trials_follow_mechanism",
+    "remember_mechanism",
+]
 
 TRIAL_OPTIONS: tuple[int, ...] = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000)
 CONFIDENCE_OPTIONS: tuple[float, ...] = (0.9, 0.95, 0.99)
@@ -37,8 +47,11 @@ def trials_follow_mechanism() -> None:
     both in session state and never calls this."""
     previous = st.session_state.get(_LAST_LABEL)
     label = st.session_state.get("audit_mechanism")
-    if previous in SCENARIO_LABELS and label in SCENARIO_LABELS and \
-            st.session_state.get("audit_trials") == suggested_trials(previous):
+    if (
+        previous in SCENARIO_LABELS
+        and label in SCENARIO_LABELS
+        and st.session_state.get("audit_trials") == suggested_trials(previous)
+    ):
         st.session_state["audit_trials"] = suggested_trials(label)
 
 
@@ -61,8 +74,14 @@ def variant_explanation(label: str, broken: bool) -> str:
 def scenario_text(label: str) -> dict:
     """The words the page shows about a scenario: title, pair, score, why it is the worst case, notes."""
     sc = get_scenario(SCENARIO_LABELS[label])
-    return {"title": sc.title, "pair": sc.pair, "score": sc.score, "why": sc.explanation, "note": sc.note,
-            "suggested_trials": sc.default_trials}
+    return {
+        "title": sc.title,
+        "pair": sc.pair,
+        "score": sc.score,
+        "why": sc.explanation,
+        "note": sc.note,
+        "suggested_trials": sc.default_trials,
+    }
 
 
 def run_with_progress(spec: AuditSpec) -> ScenarioRun:

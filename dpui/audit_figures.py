@@ -35,14 +35,29 @@ def score_histogram(run: ScenarioRun) -> tuple[go.Figure, str]:
     fig = go.Figure()
     for i, (name, s) in enumerate((("runs on D", a), ("runs on D'", b))):
         counts, _ = np.histogram(s, bins=edges)
-        fig.add_trace(go.Bar(x=centres, y=counts / max(len(s), 1), width=size, name=name, opacity=0.55,
-                             marker=series_style(i).bar()))
-    fig.add_vline(x=r.event.threshold, line_dash="dash", line_color=REFERENCE,
-                  annotation_text=f"event: score {r.event.direction} {r.event.threshold:.4g}")
-    fig.update_layout(barmode="overlay", bargap=0, title="Scores of the two output distributions",
-                      xaxis_title="score of one output", yaxis_title="share of runs", height=380)
-    alt = (f"Overlaid histograms of the score of each output, {r.trials:,} runs on D and {r.trials:,} on D', with "
-           f"a dashed line at the chosen event's threshold, score {r.event.direction} {r.event.threshold:.4g}.")
+        fig.add_trace(
+            go.Bar(
+                x=centres, y=counts / max(len(s), 1), width=size, name=name, opacity=0.55, marker=series_style(i).bar()
+            )
+        )
+    fig.add_vline(
+        x=r.event.threshold,
+        line_dash="dash",
+        line_color=REFERENCE,
+        annotation_text=f"event: score {r.event.direction} {r.event.threshold:.4g}",
+    )
+    fig.update_layout(
+        barmode="overlay",
+        bargap=0,
+        title="Scores of the two output distributions",
+        xaxis_title="score of one output",
+        yaxis_title="share of runs",
+        height=380,
+    )
+    alt = (
+        f"Overlaid histograms of the score of each output, {r.trials:,} runs on D and {r.trials:,} on D', with "
+        f"a dashed line at the chosen event's threshold, score {r.event.direction} {r.event.threshold:.4g}."
+    )
     return fig, alt
 
 
@@ -50,17 +65,33 @@ def bound_figure(run: ScenarioRun) -> tuple[go.Figure, str]:
     """ε lower bound against the claimed ε on one axis, with alt text."""
     r = run.result
     fig = go.Figure()
-    fig.add_trace(go.Bar(y=["measured"], x=[r.epsilon_lower], orientation="h", name="ε lower bound (95 % one-sided)"
-                         if r.confidence == 0.95 else f"ε lower bound ({r.confidence:.0%} one-sided)",
-                         marker=series_style(3 if r.violates_claim else 2).bar(),
-                         text=[f"{r.epsilon_lower:.3f}"], textposition="outside"))
+    fig.add_trace(
+        go.Bar(
+            y=["measured"],
+            x=[r.epsilon_lower],
+            orientation="h",
+            name="ε lower bound (95 % one-sided)"
+            if r.confidence == 0.95
+            else f"ε lower bound ({r.confidence:.0%} one-sided)",
+            marker=series_style(3 if r.violates_claim else 2).bar(),
+            text=[f"{r.epsilon_lower:.3f}"],
+            textposition="outside",
+        )
+    )
     top = max(r.epsilon_lower, r.epsilon_claimed or 0.0) * 1.3 + 0.2
     if r.epsilon_claimed is not None:
-        fig.add_vline(x=r.epsilon_claimed, line_color=REFERENCE, line_width=3,
-                      annotation_text=f"claimed ε = {r.epsilon_claimed:g}")
-    fig.update_layout(title="What the audit proves about ε, against the claim", height=230,
-                      xaxis=dict(title="ε (nats); the true ε is at least the bar", range=[0, top]),
-                      showlegend=False)
+        fig.add_vline(
+            x=r.epsilon_claimed,
+            line_color=REFERENCE,
+            line_width=3,
+            annotation_text=f"claimed ε = {r.epsilon_claimed:g}",
+        )
+    fig.update_layout(
+        title="What the audit proves about ε, against the claim",
+        height=230,
+        xaxis=dict(title="ε (nats); the true ε is at least the bar", range=[0, top]),
+        showlegend=False,
+    )
     claim = "no claimed ε" if r.epsilon_claimed is None else f"a vertical line at the claimed ε = {r.epsilon_claimed:g}"
     return fig, f"Bar: the measured lower bound on ε, {r.epsilon_lower:.2f}, against {claim}."
 
@@ -76,9 +107,17 @@ def claim_text(run: ScenarioRun) -> str:
 def probability_rows(run: ScenarioRun) -> list[dict]:
     """p̂ of the event on D and D' (evaluation half) with the Clopper–Pearson bounds, as table rows."""
     r = run.result
-    return [{"dataset": name, "runs in the event": k, "evaluation runs": r.n_eval, "share": k / r.n_eval,
-             f"lower bound ({r.bound_level:.1%})": iv[0], f"upper bound ({r.bound_level:.1%})": iv[1]}
-            for name, k, iv in (("D", r.count_d, r.interval_d), ("D'", r.count_d_prime, r.interval_d_prime))]
+    return [
+        {
+            "dataset": name,
+            "runs in the event": k,
+            "evaluation runs": r.n_eval,
+            "share": k / r.n_eval,
+            f"lower bound ({r.bound_level:.1%})": iv[0],
+            f"upper bound ({r.bound_level:.1%})": iv[1],
+        }
+        for name, k, iv in (("D", r.count_d, r.interval_d), ("D'", r.count_d_prime, r.interval_d_prime))
+    ]
 
 
 def verdict(run: ScenarioRun) -> tuple[str, str]:
@@ -94,6 +133,12 @@ def verdict(run: ScenarioRun) -> tuple[str, str]:
 
 def export_records(run: ScenarioRun, label: str) -> list[dict]:
     """One row with the counts, intervals, event and bound of the run (no raw scores)."""
-    row = {"mechanism": label, "variant": run.variant, "broken": run.broken, **run.result.as_dict(),
-           "seconds": round(run.seconds, 3), "cpu_seconds": round(run.cpu_seconds, 3)}
+    row = {
+        "mechanism": label,
+        "variant": run.variant,
+        "broken": run.broken,
+        **run.result.as_dict(),
+        "seconds": round(run.seconds, 3),
+        "cpu_seconds": round(run.cpu_seconds, 3),
+    }
     return [row]

@@ -98,8 +98,11 @@ def _why_dpne(corpus_hash, run_key, _spec, _corpus) -> str | None:
     k = reason_length(release.thresholds, profile, K=WHY_K)
     chain = pruning_chain(index, release, K=WHY_K, lengths=() if k is None else (k,)).rows
     limit = _spec.contribution_limit
-    reason = dpne_vs_dpsu_reason(chain, profile, K=WHY_K, contribution_limit=limit, k=k) if k else \
-        dpne_vs_dpsu_reason([], profile, K=WHY_K, contribution_limit=limit)
+    reason = (
+        dpne_vs_dpsu_reason(chain, profile, K=WHY_K, contribution_limit=limit, k=k)
+        if k
+        else dpne_vs_dpsu_reason([], profile, K=WHY_K, contribution_limit=limit)
+    )
     return "**Why, measured on this run (evaluation only):** " + reason
 
 

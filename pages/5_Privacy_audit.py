@@ -2,7 +2,7 @@
 
 Runs a mechanism many times on two neighbouring datasets, reduces each output to a score, and shows
 the lower bound on ε that the two output distributions prove, beside the claimed ε. The audit and
-the scenarios are dpcore.audit; the views are dpui.audit_views.
+the scenarios are dpcore.audit; the loaders are dpui.audit_data, the figures dpui.audit_figures.
 """
 
 import pandas as pd
@@ -35,23 +35,36 @@ st.title("Privacy audit")
 st.markdown(text("audit", "lead"))
 
 c1, c2, c3, c4 = st.columns([2, 1, 2, 1])
-label = c1.selectbox("Mechanism", tuple(SCENARIO_LABELS), index=0, key="audit_mechanism", **IN_URL,
-                     on_change=trials_follow_mechanism)  # trials at the old suggestion move to the new one's
+label = c1.selectbox(
+    "Mechanism", tuple(SCENARIO_LABELS), index=0, key="audit_mechanism", **IN_URL, on_change=trials_follow_mechanism
+)  # trials at the old suggestion move to the new one's
 remember_mechanism(label)
 has_correct, has_broken = variants_of(label)
-broken = c2.toggle("Break it", value=False, key="audit_broken", **IN_URL,
-                   disabled=not (has_correct and has_broken),
-                   help="Run the deliberately BROKEN variant of the mechanism instead of the correct one.")
+broken = c2.toggle(
+    "Break it",
+    value=False,
+    key="audit_broken",
+    **IN_URL,
+    disabled=not (has_correct and has_broken),
+    help="Run the deliberately BROKEN variant of the mechanism instead of the correct one.",
+)
 if not has_correct:
     c2.caption(text("audit", "only_broken"))
 elif not has_broken:  # never a toggle that looks on while the correct variant runs (issue 24 item 6)
     c2.caption("No broken variant for this pair: the correct one runs.")
 broken = (broken and has_broken) or not has_correct
-trials = c3.select_slider("Trials per dataset", TRIAL_OPTIONS, value=suggested_trials(label), key="audit_trials",
-                          format_func=lambda n: f"{n:,}", **IN_URL,
-                          help="Half of them choose the event, the other half measure it.")
-confidence = c4.select_slider("Confidence", CONFIDENCE_OPTIONS, value=0.95, key="audit_confidence",
-                              format_func=lambda c: f"{c:.0%}", **IN_URL)
+trials = c3.select_slider(
+    "Trials per dataset",
+    TRIAL_OPTIONS,
+    value=suggested_trials(label),
+    key="audit_trials",
+    format_func=lambda n: f"{n:,}",
+    **IN_URL,
+    help="Half of them choose the event, the other half measure it.",
+)
+confidence = c4.select_slider(
+    "Confidence", CONFIDENCE_OPTIONS, value=0.95, key="audit_confidence", format_func=lambda c: f"{c:.0%}", **IN_URL
+)
 
 about = scenario_text(label)
 st.header(about["title"])
@@ -59,8 +72,9 @@ if trials < about["suggested_trials"]:
     st.caption(f"Suggested for this pair: {about['suggested_trials']:,} trials per dataset or more.")
 
 with user_errors():  # one spec: the run, its session cache key, the export record and the notebook (issue 22)
-    spec = AuditSpec(seed=settings.seed, scenario=SCENARIO_LABELS[label], broken=bool(broken), trials=trials,
-                     confidence=confidence)
+    spec = AuditSpec(
+        seed=settings.seed, scenario=SCENARIO_LABELS[label], broken=bool(broken), trials=trials, confidence=confidence
+    )
     run = run_with_progress(spec)
 
 if run.broken:
@@ -72,8 +86,9 @@ kind, sentence = verdict(run)
 r = run.result
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("ε lower bound", f"{r.epsilon_lower:.3f}")
-m2.metric("claimed ε", "none" if r.epsilon_claimed is None else f"{r.epsilon_claimed:g}",
-          help=f"claimed δ = {r.delta:g}")
+m2.metric(
+    "claimed ε", "none" if r.epsilon_claimed is None else f"{r.epsilon_claimed:g}", help=f"claimed δ = {r.delta:g}"
+)
 m3.metric("share of runs in the event, D", f"{r.p_hat_d:.4f}")
 m4.metric("share of runs in the event, D'", f"{r.p_hat_d_prime:.4f}")
 
@@ -89,14 +104,28 @@ with st.expander("The pair, the score and the claim"):  # below the charts: what
         st.caption(about["note"])
     if not run.broken:
         st.caption(f"Correct variant: {variant_explanation(label, False)}")
-    st.markdown(f"**The claim:** {claim_text(run)}.  \n**Chosen event** (on the first half of the runs): "
-                f"{r.event.describe()}. Measured on the other {r.n_eval:,} runs per dataset; took {run.seconds:.2f} s "
-                f"({run.cpu_seconds:.2f} s CPU).")
+    st.markdown(
+        f"**The claim:** {claim_text(run)}.  \n**Chosen event** (on the first half of the runs): "
+        f"{r.event.describe()}. Measured on the other {r.n_eval:,} runs per dataset; took {run.seconds:.2f} s "
+        f"({run.cpu_seconds:.2f} s CPU)."
+    )
 with st.expander("What this bound means, and what it does not"):
     st.caption(text("audit", "intro"))
     st.markdown(text("audit", "meaning"))
 
-export_view("Audit result", export_records(run, label), key="audit_export",
-            settings={"mechanism": label, "broken": run.broken, "trials": trials, "confidence": confidence,
-                      "seed": settings.seed, "epsilon_claimed": r.epsilon_claimed, "delta": r.delta}, spec=spec)
+export_view(
+    "Audit result",
+    export_records(run, label),
+    key="audit_export",
+    settings={
+        "mechanism": label,
+        "broken": run.broken,
+        "trials": trials,
+        "confidence": confidence,
+        "seed": settings.seed,
+        "epsilon_claimed": r.epsilon_claimed,
+        "delta": r.delta,
+    },
+    spec=spec,
+)
 reproduce_buttons(spec, title=f"the privacy audit of {label}", key="audit_reproduce")

@@ -41,8 +41,10 @@ def test_break_it_is_labelled_broken_and_caught():
     assert float(_metric(at, "ε lower bound")) > 1.2
 
 
-@pytest.mark.parametrize("label", ["Exponential (cities)", "DPSU", "DPNE", "BayesianDP", "TopicDP", "TopicDP strict", "VIPS-LDA",
-                                   "k-anonymity"])
+@pytest.mark.parametrize(
+    "label",
+    ["Exponential (cities)", "DPSU", "DPNE", "BayesianDP", "TopicDP", "TopicDP strict", "VIPS-LDA", "k-anonymity"],
+)
 def test_every_mechanism_opens(label):
     at = _open()
     at.select_slider(key="audit_trials").set_value(1_000)

@@ -21,11 +21,17 @@ ALLOWED |= {rgba(c, 0.18).lower() for c in OKABE_ITO.values()}
 VIEWS = {
     "app.py": [],
     "pages/1_Mechanisms_101.py": [],
-    "pages/1_Mechanisms_101.py:laplace": [("radio", "m101_sample_mech", "Laplace")],
+    "pages/1_Mechanisms_101.py:laplace": [("tab", "m101_tab", "(d) Sample many times"),
+                                          ("radio", "m101_sample_mech", "Laplace")],
+    "pages/1_Mechanisms_101.py:cities": [("tab", "m101_tab", "(c) Exponential mechanism")],
+    "pages/1_Mechanisms_101.py:debt": [("tab", "m101_tab", "(b) Global sensitivity")],
+    "pages/1_Mechanisms_101.py:sample": [("tab", "m101_tab", "(d) Sample many times")],
     "pages/2_Bayesian_ngram_DP.py": [("slider", "bayes_reps", 2), ("select_slider", "bayes_trials", 50)] + [
         ("click", k, None) for k in ("bayes_run_users", "bayes_run_vocabulary", "bayes_run_public", "bayes_run_mia",
                                      "bayes_run_e2e")],
-    "pages/3_DP_ngram_extraction.py": [("slider", "dpne_T", 4), ("click", "dpne_sweep_run", None)],
+    "pages/3_DP_ngram_extraction.py": [("slider", "dpne_T", 4)],
+    "pages/3_DP_ngram_extraction.py:sweep": [("tab", "dpne_tab", "Sweep one knob (Figs. 2–4)"), ("slider", "dpne_T", 4),
+                                             ("click", "dpne_sweep_run", None)],
     "pages/4_TopicDP.py": [],
 }
 VIEWS.update({str(p.relative_to(ROOT)): [] for p in sorted((ROOT / "pages").glob("*.py"))
@@ -36,6 +42,10 @@ def open_view(view: str) -> AppTest:
     at = AppTest.from_file(str(ROOT / view.split(":")[0]), default_timeout=300)
     at.run()
     for kind, key, value in VIEWS[view]:
+        if kind == "tab":  # a lazy tab (only the open one runs): opened through the URL, as a link does
+            at.query_params[key] = value
+            at.run()
+            continue
         (at.button(key=key).click() if kind == "click" else getattr(at, kind)(key=key).set_value(value)).run()
     assert not at.exception, [e.message for e in at.exception]
     return at

@@ -28,6 +28,9 @@ def fresh_app(**params) -> AppTest:
     return at
 
 
+SWEEP = "Sweep one knob (Figs. 2–4)"  # the second tab's label (dpne_tab=… in the URL opens it)
+
+
 def assert_clean(at: AppTest) -> None:
     assert not at.exception, [e.message for e in at.exception]
     assert len(at.error) == 0, [e.value for e in at.error]
@@ -94,9 +97,13 @@ def test_default_view_on_the_real_chat_shows_dpne_ahead_of_dpsu_single():
 
     at = fresh_app()
     assert at.radio(key="corpus").value == "chat"
-    assert (at.select_slider(key="eps").value, at.select_slider(key="delta").value) == (PAGE_DEFAULTS["eps"],
-                                                                                        PAGE_DEFAULTS["delta"])
-    bars = {tr["name"]: dict(zip(tr["x"], tr["y"])) for tr in chart_by_title(at, "n-grams extracted per length")["data"]}
+    assert (at.select_slider(key="eps").value, at.select_slider(key="delta").value) == (
+        PAGE_DEFAULTS["eps"],
+        PAGE_DEFAULTS["delta"],
+    )
+    bars = {
+        tr["name"]: dict(zip(tr["x"], tr["y"])) for tr in chart_by_title(at, "n-grams extracted per length")["data"]
+    }
     assert all(bars["DPNE"][k] > bars["DPSU-single"][k] for k in (2, 3, 4)), bars
     assert bars["DPNE"][5] >= bars["DPSU-single"][5]
     # and it says what ε the 920 people need (the stored sweep of dpcore.lab.paper_results.dpne_epsilon_sweep)
@@ -156,11 +163,12 @@ def test_widgets_move_and_page_updates():
     at.run()
     assert_clean(at)
     assert any(r"\rho_{3}" in l.value for l in at.get("latex") if hasattr(l, "value")) or any(
-        r"\rho_{3}" in str(l.proto) for l in at.get("latex"))
+        r"\rho_{3}" in str(l.proto) for l in at.get("latex")
+    )
 
 
 def test_sweep_tab_runs_and_plots_one_line_per_value():
-    at = fresh_app()
+    at = fresh_app(dpne_tab=SWEEP)
     at.slider(key="dpne_T").set_value(4)
     at.selectbox(key="dpne_sweep_knob").set_value("noise_decay")
     at.run()
@@ -239,15 +247,55 @@ def test_what_this_text_looks_like_panel_on_the_real_chat():
     at = fresh_app()
     panel = next(e for e in at.expander if e.label.startswith("🔎 What this text looks like"))
     chat = dpcore.text.text_profile(dpcore.load_real_corpus("chat", which="private"), max_k=9, ks=(10, 100))
-    synth = dpcore.text.text_profile(dpcore.load_sample_corpus("private"), max_k=9, ks=(10, 100), max_users=chat.n_users)
+    synth = dpcore.text.text_profile(
+        dpcore.load_sample_corpus("private"), max_k=9, ks=(10, 100), max_users=chat.n_users
+    )
     shared = chart_by_title(at, "k-grams used by at least K people")
     lines = {tr["name"]: tr["y"] for tr in shared["data"]}
     assert lines["real chat (920 people), ≥ 10"] == [v or None for v in chat.shared[10]]
     assert lines["synthetic classroom, first 920 users, ≥ 10"] == [v or None for v in synth.shared[10]]
     table = next(d.value for d in panel.dataframe if "real chat (920 people): mean (median)" in d.value.columns)
     assert table["real chat (920 people): mean (median)"].tolist()[3] == (
-        f"{chat.distinct_mean[3]:,.0f} ({chat.distinct_median[3]:,.0f})")
+        f"{chat.distinct_mean[3]:,.0f} ({chat.distinct_median[3]:,.0f})"
+    )
     why = next(m.value for m in panel.markdown if m.value.startswith("**Why, measured on this run"))
     assert f"{chat.shared_at(4, 10):,} 4-grams are used by ≥ 10 users" in why
     assert f"({chat.kept_share(4, 50):.0%} of all (user, 4-gram) pairs)" in why
     assert any(c.key == "dpne_profile_activity" for c in at.get("plotly_chart"))
+
+
+def _budget_head(at: AppTest) -> str:
+    return next(m.value for m in at.sidebar.markdown if m.value.startswith("**Session budget**"))
+
+
+def test_only_the_open_tab_runs_and_the_budget_counts_what_was_shown():
+    """Issue 24: the tabs are lazy and the open one is in the URL (``dpne_tab``). The extraction tab shows DPNE's
+    release and the session budget counts it; the sweep tab neither runs nor shows DPNE at the current settings,
+    so it has no reviewer's panel and the budget counts nothing there, ε moves included."""
+    at = fresh_app()
+    assert any(c.key == "dpne_bars" for c in at.get("plotly_chart"))
+    assert any("Reviewer's panel" in e.label for e in at.expander)
+    assert _budget_head(at).startswith("**Session budget** — 1 release seen")
+    assert "dpne_sweep_knob" not in {s.key for s in at.selectbox}  # the sweep tab's widgets are not drawn
+    at.query_params["dpne_tab"] = SWEEP  # what a click on the tab does to the URL
+    at.run()
+    assert_clean(at)
+    assert at.session_state["dpne_tab"] == SWEEP
+    assert "dpne_sweep_knob" in {s.key for s in at.selectbox}
+    assert not at.get("plotly_chart") and not at.metric  # nothing of the extraction tab ran
+    assert not any("Reviewer's panel" in e.label for e in at.expander)
+    at.select_slider(key="eps").set_value(2.0).run()  # a new DPNE release, not shown on this tab
+    assert_clean(at)
+    assert _budget_head(at).startswith("**Session budget** — 1 release seen")
+    assert fresh_app(dpne_tab=SWEEP).session_state["dpne_tab"] == SWEEP  # a shared link opens the same tab
+
+
+def test_an_exercise_opens_the_extraction_tab():
+    """An exercise's answer is read in the extraction tab: its link opens that tab, whatever tab the link names."""
+    at = fresh_app(exercise="dpne-noise-decay", dpne_tab=SWEEP)
+    assert at.session_state["dpne_tab"] == "Extraction at these settings"
+    assert any(c.key == "dpne_bars" for c in at.get("plotly_chart"))
+    at.query_params["dpne_tab"] = SWEEP  # the student may then move on to the sweep
+    at.run()
+    assert_clean(at)
+    assert at.session_state["dpne_tab"] == SWEEP and "dpne_sweep_knob" in {s.key for s in at.selectbox}

@@ -27,7 +27,9 @@ PAGES = {
         "Bank debt, b from the data": "orange", "Private baseline": "red",
     },
     "pages/1_Mechanisms_101.py": {"Laplace mechanism with b = Δ/ε and a global Δ": "green",
-                                  "(a) counting query": "green", "(c) exponential mechanism": "orange"},
+                                  "(a) counting query": "green"},
+    "pages/1_Mechanisms_101.py?m101_tab=(c) Exponential mechanism": {  # a lazy tab: opened through the URL
+        "Laplace mechanism with b = Δ/ε and a global Δ": "green", "(c) exponential mechanism": "orange"},
     "pages/2_Bayesian_ngram_DP.py": {"BayesianDP strict": "green", "BayesianDP strict (DP)": "green",
                                      "BayesianDP local (as in the paper)": "orange", "k-anonymity": "red"},
     "pages/3_DP_ngram_extraction.py": {"DPNE": "green", "DPSU-single": "green"},
@@ -62,6 +64,8 @@ def home_rows(at) -> list[tuple[str, str, str, str, str]]:
 
 
 def run(path, **params):
+    path, _, query = path.partition("?")  # "page?key=value": a view of the page, e.g. one of its tabs
+    params = {**dict(kv.split("=", 1) for kv in query.split("&") if kv), **params}
     at = AppTest.from_file(str(ROOT / path), default_timeout=300)
     if "TopicDP" in path:  # sampled sensitivities ship for the synthetic classroom sample (not yet for the chat)
         params = {"corpus": "classroom", **params}

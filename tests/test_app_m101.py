@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
 GREEN, RED = 1, 0  # streamlit.proto.Metric_pb2.Metric.MetricColor
+CITIES = {"m101_tab": "(c) Exponential mechanism"}  # the tab of the exponential mechanism (only the open tab runs)
 
 
 def run(**params) -> AppTest:
@@ -23,7 +24,7 @@ def run(**params) -> AppTest:
 def test_ratio_metric_makes_no_dp_claim_beside_a_not_dp_badge():
     """At the defaults the badge says "not DP" (Δu computed from D is a local sensitivity); the metric beside it
     was a green "ratio within e^ε". It says what it checks — D's own neighbours — in grey, never green."""
-    at = run()
+    at = run(**CITIES)
     badge = next(m.value for m in at.markdown if "(c) exponential mechanism" in m.value)
     assert badge.startswith(":orange-badge") and "not DP" in badge
     ratio = next(m for m in at.metric if m.label.startswith("worst ratio over D's"))
@@ -32,7 +33,7 @@ def test_ratio_metric_makes_no_dp_claim_beside_a_not_dp_badge():
     assert bound.proto.color != GREEN and "not a DP proof" in bound.value + bound.delta
     assert "Δu is computed from D" in bound.proto.help
 
-    broken = run(m101_sens_factor="0.1")  # Δu too small: the ratio exceeds e^ε, shown red
+    broken = run(m101_sens_factor="0.1", **CITIES)  # Δu too small: the ratio exceeds e^ε, shown red
     bound = next(m for m in broken.metric if m.label == "e^ε")
     assert bound.proto.color == RED and "EXCEEDS" in bound.delta
 
@@ -40,9 +41,12 @@ def test_ratio_metric_makes_no_dp_claim_beside_a_not_dp_badge():
 def test_city_legend_names_what_it_draws():
     """The legend said "vermillion diamond = a member lives there" over square markers, in one entry too long for
     its column. Each kind of city is its own short legend entry, which shows its marker."""
-    at = run()
-    spec = next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
-                if json.loads(c.proto.spec)["layout"]["title"]["text"].startswith("Candidate cities"))
+    at = run(**CITIES)
+    spec = next(
+        json.loads(c.proto.spec)
+        for c in at.get("plotly_chart")
+        if json.loads(c.proto.spec)["layout"]["title"]["text"].startswith("Candidate cities")
+    )
     names = [t["name"] for t in spec["data"]]
     assert names == ["a member lives here", "no member lives here", "members' mean"]
     members = spec["data"][0]
@@ -52,3 +56,49 @@ def test_city_legend_names_what_it_draws():
     lo, hi = spec["layout"]["xaxis"]["range"]  # room for the outermost names (Los Angeles at −118°)
     xs = [x for t in spec["data"] for x in t["x"]]
     assert lo <= min(xs) - 10 and hi >= max(xs) + 10
+
+
+TABS = ["(a) Privacy loss", "(b) Global sensitivity", "(c) Exponential mechanism", "(d) Sample many times"]
+KNOB = {  # a widget only the tab draws
+    TABS[0]: ("radio", "m101_scale_mode"),
+    TABS[1]: ("radio", "m101_debt_rule"),
+    TABS[2]: ("select_slider", "m101_sens_factor"),
+    TABS[3]: ("radio", "m101_sample_mech"),
+}
+
+
+def drawn(at: AppTest) -> set[str]:
+    return {k for label, (kind, k) in KNOB.items() if k in {w.key for w in getattr(at, kind)}}
+
+
+def test_only_the_open_tab_runs_and_the_reviewer_lists_its_release():
+    """Issue 24: the tabs are lazy and the open one is in the URL (``m101_tab``; the first by default). Only the open
+    tab draws its widgets and charts, and the reviewer's panel lists the release of that tab alone."""
+    at = run()
+    assert [t.label for t in at.tabs] == TABS and at.session_state["m101_tab"] == TABS[0]
+    assert drawn(at) == {"m101_scale_mode"} and len(at.get("plotly_chart")) == 1
+    reviewed = {
+        TABS[0]: ["(a) Laplace on a count"],
+        TABS[1]: ["(b) Laplace on the total debt"],
+        TABS[2]: ["(c) Exponential mechanism"],
+        TABS[3]: [],
+    }  # (d) has no release to review
+    for label, (_, key) in KNOB.items():
+        at = run(m101_tab=label)  # a shared link opens the same tab
+        assert drawn(at) == {key}, label
+        panel = next(e for e in at.expander if "Reviewer's panel" in e.label)
+        assert [m.value.strip("*") for m in panel.markdown if m.value.startswith("**(")] == reviewed[label]
+
+
+def test_exercises_and_the_preset_open_the_tab_of_their_knobs():
+    """An exercise sets the knobs of one tab: its link opens that tab (over a tab named in the same link), once, so
+    the student can move on. The lecture preset sets (a)'s scale mode: it opens (a)."""
+    for ex_id, tab in (("m101-debt-which-pair", TABS[1]), ("m101-exp-small-du", TABS[2]), ("m101-loss-b2", TABS[0])):
+        at = run(exercise=ex_id, m101_tab=TABS[3])
+        assert at.session_state["m101_tab"] == tab and drawn(at) == {KNOB[tab][1]}, ex_id
+    at.query_params["m101_tab"] = TABS[3]
+    at.run()
+    assert at.session_state["m101_tab"] == TABS[3] and drawn(at) == {"m101_sample_mech"}
+    at = run(m101_tab=TABS[2])
+    at.button(key="paper_preset_1_Mechanisms_101").click().run()
+    assert at.session_state["m101_tab"] == TABS[0] and at.radio(key="m101_scale_mode").value == "from ε"

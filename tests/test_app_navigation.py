@@ -30,6 +30,7 @@ USES = {"app.py": set(ALL_SETTINGS), "pages/1_Mechanisms_101.py": {"eps", "seed"
 WIDGET_OF = {"eps": "select_slider", "delta": "select_slider", "seed": "number_input", "corpus": "radio"}
 NEW_VALUE = {"eps": 4.0, "delta": 1e-7, "seed": 7, "corpus": "upload"}
 OTHER_VALUE = {"eps": 2.0, "delta": 1e-8, "seed": 8, "corpus": "classroom"}  # where a page starts at NEW_VALUE
+TAB_OF = {("pages/1_Mechanisms_101.py", "seed"): {"m101_tab": "(d) Sample many times"}}  # the (lazy) tab that uses it
 
 
 def uses(script: str) -> set[str]:
@@ -118,6 +119,8 @@ def test_every_shown_control_changes_the_page(script, key):
     at = AppTest.from_file(str(ROOT / script), default_timeout=300)
     if "TopicDP" in script:  # sampled sensitivities ship for the synthetic classroom sample (not yet for the chat)
         at.query_params["corpus"] = "classroom"
+    for k, v in TAB_OF.get((script, key), {}).items():
+        at.query_params[k] = v
     at.session_state[UPLOADED_KEY] = TINY  # what the upload panel keeps after a file is read
     at.run()
     before = main_content(at)

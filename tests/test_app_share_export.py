@@ -116,7 +116,7 @@ def test_dpne_link_sets_page_knobs():
 @needs_sample
 def test_dpne_link_with_invalid_values_falls_back():
     at = run_with_link(DPNE, {"dpne_T": "99", "dpne_pruning": "both sides", "dpne_delta0": "x",
-                              "dpne_sweep_knob": "noise_decay"})
+                              "dpne_sweep_knob": "noise_decay", "dpne_tab": "Sweep one knob (Figs. 2–4)"})
     assert at.slider(key="dpne_T").value == 6
     assert at.radio(key="dpne_pruning").value == "both"
     assert at.number_input(key="dpne_delta0").value == 50

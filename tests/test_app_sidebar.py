@@ -69,6 +69,8 @@ def test_link_with_delta_of_one_warns():
 
 
 def test_seed_fixes_the_sampled_histogram(m101):
+    m101.query_params["m101_tab"] = "(d) Sample many times"  # the tab that draws with the seed (only it runs)
+    m101.run()
     m101.select_slider(key="m101_draws").set_value(100).run()
     first = _metric(m101, "largest empirical ratio")
     m101.number_input(key="seed").set_value(0).run()
@@ -81,6 +83,8 @@ def test_seed_fixes_the_sampled_histogram(m101):
 
 
 def test_wrong_sensitivity_is_flagged_on_the_page(m101):
+    m101.query_params["m101_tab"] = "(c) Exponential mechanism"  # the tab of the Δu factor (only it runs)
+    m101.run()
     assert not any("EXCEEDS" in str(m.delta) for m in m101.metric)
     m101.select_slider(key="m101_sens_factor").set_value(0.2).run()
     assert any("no longer ε-DP" in w.value for w in m101.warning)
@@ -89,6 +93,8 @@ def test_wrong_sensitivity_is_flagged_on_the_page(m101):
 
 
 def test_debt_scale_rule(m101):
+    m101.query_params["m101_tab"] = "(b) Global sensitivity"  # the tab of the debt rule (only it runs)
+    m101.run()
     radio = m101.radio(key="m101_debt_rule")
     radio.set_value(radio.options[0]).run()
     assert any("guarantee fails" in w.value for w in m101.warning)
@@ -104,6 +110,8 @@ def test_hand_set_scale_beyond_epsilon_is_flagged(m101):
 
 
 def test_laplace_sampling_exercise(m101):
+    m101.query_params["m101_tab"] = "(d) Sample many times"  # the tab of the sampling (only it runs)
+    m101.run()
     m101.radio(key="m101_sample_mech").set_value("Laplace").run()
     m101.select_slider(key="m101_draws").set_value(100_000).run()
     assert not m101.exception
@@ -113,18 +121,25 @@ def test_laplace_sampling_exercise(m101):
 
 
 def test_page_knobs_come_from_the_url():
-    at = AppTest.from_file(M101, default_timeout=120)
-    at.query_params["m101_scale_mode"] = "by hand"
-    at.query_params["m101_b"] = "4.0"
-    at.query_params["m101_debt_rule"] = "cap"
-    at.query_params["m101_sample_mech"] = "Laplace"
-    at.run()
-    assert not at.exception
-    assert at.radio(key="m101_scale_mode").value == "by hand"
-    assert _metric(at, "scale b") == "4"
-    assert at.radio(key="m101_debt_rule").value == "cap"
-    assert at.radio(key="m101_sample_mech").value == "Laplace"
+    link = {"m101_scale_mode": "by hand", "m101_b": "4.0", "m101_debt_rule": "cap", "m101_sample_mech": "Laplace"}
+    opened = {}
+    for tab in (None, "(b) Global sensitivity", "(d) Sample many times"):  # each knob is drawn by its (lazy) tab
+        at = AppTest.from_file(M101, default_timeout=120)
+        for k, v in {**link, **({"m101_tab": tab} if tab else {})}.items():
+            at.query_params[k] = v
+        at.run()
+        assert not at.exception
+        opened[tab] = at
+    assert opened[None].radio(key="m101_scale_mode").value == "by hand"
+    assert _metric(opened[None], "scale b") == "4"
+    assert opened["(b) Global sensitivity"].radio(key="m101_debt_rule").value == "cap"
+    assert opened["(d) Sample many times"].radio(key="m101_sample_mech").value == "Laplace"
 
 
 def test_exports_are_offered(m101):
-    assert len(m101.get("download_button")) >= 4  # CSV + JSON for tabs (c) and (d)
+    offered = 0
+    for tab, key in (("(c) Exponential mechanism", "m101_export_cities"), ("(d) Sample many times", "m101_export_sample")):
+        m101.query_params["m101_tab"] = tab  # each tab offers its own (only the open tab runs)
+        m101.run()
+        offered += sum(key in b.proto.id for b in m101.get("download_button"))
+    assert offered >= 4  # CSV + JSON for tabs (c) and (d)

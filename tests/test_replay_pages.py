@@ -96,7 +96,7 @@ def _nan_to_none(v):
 @pytest.mark.parametrize("query", [{}, {"m101_sample_mech": "Laplace", "m101_draws": "10000", "eps": "2",
                                         "m101_sens_factor": "0.2", "seed": "5"}])
 def test_m101_exports_replay(downloads, query):
-    at = opened("1_Mechanisms_101.py", **query)
+    at = opened("1_Mechanisms_101.py", **query, m101_tab="(c) Exponential mechanism")  # only the open tab runs
     # (c) the exponential mechanism's probabilities: no draws, ε and the Δu factor only
     data = export_json(downloads, at, "m101_export_cities")
     assert data["spec"]["spec"] == "m101-cities"
@@ -105,6 +105,7 @@ def test_m101_exports_replay(downloads, query):
     assert data["settings"]["worst_ratio"] == nums["worst_ratio"]
     assert data["settings"]["sensitivity_used"] == nums["sensitivity_used"]
     # (d) the sampled shares: the page's seed and every parameter of the draws
+    at = opened("1_Mechanisms_101.py", **query, m101_tab="(d) Sample many times")
     data = export_json(downloads, at, "m101_export_sample")
     rec = data["spec"]
     assert rec["spec"] == "m101" and rec["seed"] == int(query.get("seed", 0))

@@ -1,0 +1,139 @@
+"""Parts of the DP n-gram extraction page's tabs (Kim et al., NeurIPS 2021 = paper 003; SPEC §4), and which tab is
+open (issue 24: the tabs are lazy, only the open one runs).
+
+The page (pages/3_DP_ngram_extraction.py) builds the spec, runs DPNE and draws its main chart; the sections below
+it (the budget, the k-anonymity coverage, the spurious share against η, one length step by step) and the sweep
+tab are drawn here. Cached loaders: dpui.dpne_data; figures and tables: dpui.dpne_figures; texts:
+dpui/page_texts/dpne.md.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dpcore.dpne import EVALUATION_ONLY, KANONYMITY_LABEL
+from dpcore.lab import exercises as _exercises
+
+from . import dpne_data as data
+from . import dpne_figures as figures
+from . import show_figure, user_errors
+from .dpne_knobs import K_OPTIONS, SWEEP_KNOBS
+from .exercises import APPLIED_KEY
+from .state import IN_URL, forget_link_value, run_button
+from .texts import latex, text
+
+PAGE = "3_DP_ngram_extraction"
+TAB_KEY = "dpne_tab"
+TABS = ("Extraction at these settings", "Sweep one knob (Figs. 2–4)")
+"""The tabs' labels (the open one is in the URL under ``dpne_tab``; the first, the default, is not)."""
+_FOLLOWED = "_dpne_tab_exercise"  # session state: the exercise whose tab was last opened
+
+
+def open_linked_tab() -> None:
+    """An exercise just opened (a ``?exercise=`` link, its Open or Next button) opens the extraction tab: its
+    answers are read there. Once per exercise, so the student can then move to the sweep. Call before ``st.tabs``."""
+    ex_id = st.session_state.get(APPLIED_KEY)
+    if ex_id == st.session_state.get(_FOLLOWED):
+        return
+    st.session_state[_FOLLOWED] = ex_id
+    if ex_id and _exercises.exercise(ex_id).page == PAGE:
+        forget_link_value(TAB_KEY)  # a tab named in the same link would win on a first load
+        st.session_state[TAB_KEY] = TABS[0]
+
+
+def on_demand(lazy: bool, n_users: int, label: str, key: str, what: str) -> bool:
+    """True when the part may run: always on a small corpus, after its button on a large one (``lazy``)."""
+    hint = f"On {n_users:,} users {what} takes minutes: press the button to compute it (once per setting)."
+    return not lazy or run_button(label, key, hint=hint)
+
+
+def budget_expander(result) -> None:
+    """How σ and the thresholds are set, and σₖ per length (003 Thm 2.1, Prop. 2.2)."""
+    with st.expander("How the budget and the thresholds are set (003 Thm 2.1, Prop. 2.2)", expanded=False):
+        latex("dpne", "budget_latex")
+        st.markdown(text("dpne", "budget_note"))
+        sigmas = pd.DataFrame({"k": list(result.sigmas), "σₖ": list(result.sigmas.values())})
+        # a named index column (axe: empty-table-header)
+        st.dataframe(sigmas.set_index("k").T.rename_axis("length k"), width="stretch")
+
+
+def coverage_section(spec, corpus, lazy: bool, n_users: int) -> None:
+    """The share of the K-anonymous k-grams DPNE releases, for the K the person picks (evaluation only)."""
+    st.header("How much of the frequent n-grams does DPNE find?")
+    ks = st.multiselect(
+        "K (users who must share a k-gram)",
+        K_OPTIONS,
+        default=[10, 20, 50, 100],
+        key="dpne_K",
+        **IN_URL,
+        help="The K-anonymous reference set: k-grams used by at least K distinct users.",
+    )
+    if not ks:
+        st.info("Pick at least one K to see the coverage.")
+    elif on_demand(lazy, n_users, "Compute the coverage", "dpne_run_coverage", "the per-user k-gram index"):
+        cov = data.coverage(spec, tuple(sorted(ks)), corpus)
+        fig, alt = figures.coverage_figure(cov, ks)
+        show_figure(fig, alt=alt, key="dpne_cov")
+        st.caption(text("dpne", "coverage_caption", kanonymity=KANONYMITY_LABEL, evaluation_only=EVALUATION_ONLY))
+
+
+def spurious_section(spec, corpus) -> None:
+    """Released and spurious k-grams per length at every η of the slider (the page's own draws; evaluation only)."""
+    st.header("Spurious n-grams against η")
+    # every η of the slider from the cached plan (the page's own draws): on the paper-size corpus ~0.7 s each on
+    # the first render, after which an η move is a cache hit
+    with user_errors():
+        sweep_rows = data.eta_sweep(spec, corpus)
+    fig, alt = figures.spurious_figure(sweep_rows, spec.max_length, spec.eta)
+    show_figure(fig, alt=alt, key="dpne_spurious")
+    st.caption(text("dpne", "spurious_caption", evaluation_only=EVALUATION_ONLY))
+
+
+def step_section(result, evaluation, eta: float) -> None:
+    """One length k ≥ 2 step by step: |S_{k−1}|, |V_k|, ρ_k, and some released k-grams of the longest length."""
+    st.header("Step by step: one length")
+    diags = {d.k: d for d in evaluation.levels}
+    reached = [k for k in diags if k >= 2]
+    if not reached:
+        st.info("No length ≥ 2 was reached at these settings (T = 1 or no 1-gram passed ρ₁).")
+        return
+    k_sel = st.select_slider("length k", reached, value=reached[0], key="dpne_step_k", **IN_URL)
+    d = diags[k_sel]
+    st.dataframe(figures.step_table(d), hide_index=True, width="stretch")
+    st.latex(
+        rf"\rho_{{{k_sel}}}=\sigma_{{{k_sel}}}\,\Phi^{{-1}}\Big(1-{eta:g}\cdot\min\big(1,"
+        rf"\tfrac{{{d.previous_size}}}{{{d.valid_count}}}\big)\Big)={d.threshold:.4g}"
+    )
+    longest = max(k for k, n in result.sizes.items() if n)
+    sample = sorted(" ".join(g) for g in result.ngrams[longest])[:15]
+    st.markdown(
+        f"Some released {longest}-grams (the release itself; no counts): " + "; ".join(f"`{s}`" for s in sample)
+    )
+
+
+def sweep_tab(spec, corpus, log_y: bool) -> None:
+    """003 Figs. 2–4: DPNE once per value of one knob, the others at the page's settings, after a button."""
+    st.markdown(text("dpne", "sweep_intro"))
+    knob = st.selectbox(
+        "Knob",
+        list(SWEEP_KNOBS),
+        key="dpne_sweep_knob",
+        **IN_URL,
+        help="dpcore's parameter names: " + ", ".join(f"{k} = {v[0]}" for k, v in SWEEP_KNOBS.items()),
+    )
+    label, values = SWEEP_KNOBS[knob]
+    request = (spec.key(without=("eta_grid",)), knob, tuple(values))
+    if st.button("Run the sweep", key="dpne_sweep_run", type="primary"):
+        with user_errors():
+            rows = data.knob_sweep(spec, knob, tuple(values), corpus)
+        st.session_state["dpne_sweep_result"] = (request, rows)
+    stored = st.session_state.get("dpne_sweep_result")
+    if stored is None or stored[0][1] != knob:
+        st.info("Press **Run the sweep** (it runs DPNE once per value, so it is not redone on every slider move).")
+        return
+    req, rows = stored
+    if req != request:
+        st.warning("The settings changed since this sweep: press **Run the sweep** to update it.")
+    fig, alt = figures.sweep_figure(rows, label, values, log_y=log_y)
+    show_figure(fig, alt=alt, key="dpne_sweep_fig")
