@@ -27,6 +27,11 @@ VIEWS = {
                                      "bayes_run_e2e")],
     "pages/3_DP_ngram_extraction.py": [("slider", "dpne_T", 4), ("click", "dpne_sweep_run", None)],
     "pages/4_TopicDP.py": [],
+    **{  # the tabs are lazy (issue 24): each tab's charts are drawn once it is open
+        f"pages/4_TopicDP.py:{name}": [("tab", "topicdp_tab", label)]
+        for name, label in (("curves", "Error curves"), ("sensitivities", "Sampled sensitivities"),
+                            ("prompts", "Prompts after noise"), ("vips", "VIPS-LDA against ε"))
+    },
 }
 VIEWS.update({str(p.relative_to(ROOT)): [] for p in sorted((ROOT / "pages").glob("*.py"))
               if str(p.relative_to(ROOT)) not in VIEWS})  # a new page is checked as it opens
@@ -36,6 +41,10 @@ def open_view(view: str) -> AppTest:
     at = AppTest.from_file(str(ROOT / view.split(":")[0]), default_timeout=300)
     at.run()
     for kind, key, value in VIEWS[view]:
+        if kind == "tab":  # open a stateful tab (st.tabs with a key): its label into the session state
+            at.session_state[key] = value
+            at.run()
+            continue
         (at.button(key=key).click() if kind == "click" else getattr(at, kind)(key=key).set_value(value)).run()
     assert not at.exception, [e.message for e in at.exception]
     return at
