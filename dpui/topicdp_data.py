@@ -22,7 +22,6 @@ from .state import rng_for
 from . import uploads
 
 
-
 @st.cache_resource(show_spinner="Counting words per document …", max_entries=4)
 def data_for(corpus_hash: str, lda: LdaSettings, _corpus):
     return document_term_data(_corpus, settings=lda)
@@ -53,8 +52,13 @@ def draws_for(corpus_hash: str, lda: LdaSettings, sampler: SamplerSettings):
     An upload's draws live in its scratch folder, deleted with the upload (dpui.uploads.scratch_dir)."""
     cache_dir = uploads.scratch_dir(corpus_hash)
     path = tdp.sensitivity_cache_path(corpus_hash, lda=lda, sampler=sampler, cache_dir=cache_dir)
-    return _draws(corpus_hash, lda, sampler, path.stat().st_mtime if path.exists() else 0.0,
-                  None if cache_dir is None else str(cache_dir))
+    return _draws(
+        corpus_hash,
+        lda,
+        sampler,
+        path.stat().st_mtime if path.exists() else 0.0,
+        None if cache_dir is None else str(cache_dir),
+    )
 
 
 @st.cache_data(show_spinner="Computing error curves …", max_entries=32)
@@ -79,21 +83,49 @@ def prompt_docs_for(corpus_hash: str, words: tuple[str, ...], _corpus):
 
 
 @st.cache_data(show_spinner="Matching topics to prompts after noise …", max_entries=16)
-def survival_for(corpus_hash: str, lda: LdaSettings, m: int, n: int, delta: float, delta_s: float, gamma: float,
-                 seed: int, _table, _docs):
+def survival_for(
+    corpus_hash: str,
+    lda: LdaSettings,
+    m: int,
+    n: int,
+    delta: float,
+    delta_s: float,
+    gamma: float,
+    seed: int,
+    _table,
+    _docs,
+):
     """Topics kept after each mechanism's noise over ε = 1 … 10,000 (dpcore.topicdp.prompt_survival_curve); the seed
     is in the key, the noise is drawn from it."""
     return prompt_survival_curve(_table, _docs, sensitivity=delta_s, delta=delta, gamma=gamma, seed=seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def survival_now(corpus_hash: str, lda: LdaSettings, m: int, n: int, epsilon: float, delta: float, delta_s: float,
-                 gamma: float, seed: int, _table, _docs):
+def survival_now(
+    corpus_hash: str,
+    lda: LdaSettings,
+    m: int,
+    n: int,
+    epsilon: float,
+    delta: float,
+    delta_s: float,
+    gamma: float,
+    seed: int,
+    _table,
+    _docs,
+):
     """Topics kept at the page's ε (20 fresh draws per mechanism, dpcore.topicdp.prompt_survival)."""
-    releases = tdp.release_all(_table.matrix, epsilon=epsilon, delta=delta, sensitivity=delta_s, gamma=gamma,
-                               rng=rng_for(seed, "topicdp", "prompts", m, n, gamma, epsilon, delta))
-    return prompt_survival(_table, _docs, releases, draws=20,
-                           rng=rng_for(seed, "topicdp", "prompt-draws", m, n, gamma, epsilon, delta))
+    releases = tdp.release_all(
+        _table.matrix,
+        epsilon=epsilon,
+        delta=delta,
+        sensitivity=delta_s,
+        gamma=gamma,
+        rng=rng_for(seed, "topicdp", "prompts", m, n, gamma, epsilon, delta),
+    )
+    return prompt_survival(
+        _table, _docs, releases, draws=20, rng=rng_for(seed, "topicdp", "prompt-draws", m, n, gamma, epsilon, delta)
+    )
 
 
 uploads.track_caches(globals())  # what is computed from an upload is given back with it (issue 25)

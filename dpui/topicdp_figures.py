@@ -19,15 +19,19 @@ METRIC_AXES = {
     "rmse": "RMSE of the matrix entries (lower is better)",
     "kendall": "Kendall's tau distance of keyword ranks (lower is better)",
 }
-CURVE_X_AXES = {"epsilon": "ε (privacy loss; right = weaker privacy)",
-                "gamma": "γ (share of neighbours not covered; right = weaker guarantee)",
-                "size": "matrix size m = n (right = larger table)"}
+CURVE_X_AXES = {
+    "epsilon": "ε (privacy loss; right = weaker privacy)",
+    "gamma": "γ (share of neighbours not covered; right = weaker guarantee)",
+    "size": "matrix size m = n (right = larger table)",
+}
 
 
 def topic_labels(table) -> list[str]:
     """'Topic 1: word, word, word' — each topic with its three most probable keywords before noise."""
-    return [f"Topic {i + 1}: " + ", ".join(table.words[j] for j in np.argsort(-table.matrix[i])[:3])
-            for i in range(table.matrix.shape[0])]
+    return [
+        f"Topic {i + 1}: " + ", ".join(table.words[j] for j in np.argsort(-table.matrix[i])[:3])
+        for i in range(table.matrix.shape[0])
+    ]
 
 
 def keyword_figure(table, releases, label: str, i: int) -> tuple[go.Figure, str]:
@@ -44,21 +48,53 @@ def keyword_figure(table, releases, label: str, i: int) -> tuple[go.Figure, str]
     for c, (mech, rel) in enumerate(releases.items()):
         suffix = "" if c == 0 else str(c + 1)
         common = {"type": "bar", "x": words, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}", "legendgroup": mech}
-        data.append({**common, "y": table.matrix[i, order].tolist(), "name": "before noise",
-                     "marker": {"color": NEUTRAL}})
-        data.append({**common, "y": rel.matrix[i, order].tolist(), "name": f"after {mech}",
-                     "marker": mechanism_style(mech).bar()})
-        layout[f"xaxis{suffix}"] = {"domain": [c * step, c * step + step * 0.92], "anchor": f"y{suffix}",
-                                    "title": {"text": "keyword (left: most probable)" if c == 0 else ""}}
-        layout[f"yaxis{suffix}"] = {"anchor": f"x{suffix}", **({"matches": "y", "showticklabels": False} if c else
-                                    {"title": {"text": "probability (higher = more typical)"}})}
-    layout.update(barmode="group", height=360, showlegend=False,
-                  title={"text": f"{label} — plain grey: before noise; coloured, patterned: after each mechanism's noise"},
-                  annotations=[{"text": f"<b>{mech}</b>", "x": c * step + step * 0.46, "y": 1.0, "xref": "paper",
-                                "yref": "paper", "xanchor": "center", "yanchor": "bottom", "showarrow": False}
-                               for c, mech in enumerate(releases)])
-    alt = (f"Bar charts for {label}: the {len(words)} keyword probabilities before noise (grey) and after the noise "
-           f"of {', '.join(releases)}, side by side.")
+        data.append(
+            {**common, "y": table.matrix[i, order].tolist(), "name": "before noise", "marker": {"color": NEUTRAL}}
+        )
+        data.append(
+            {
+                **common,
+                "y": rel.matrix[i, order].tolist(),
+                "name": f"after {mech}",
+                "marker": mechanism_style(mech).bar(),
+            }
+        )
+        layout[f"xaxis{suffix}"] = {
+            "domain": [c * step, c * step + step * 0.92],
+            "anchor": f"y{suffix}",
+            "title": {"text": "keyword (left: most probable)" if c == 0 else ""},
+        }
+        layout[f"yaxis{suffix}"] = {
+            "anchor": f"x{suffix}",
+            **(
+                {"matches": "y", "showticklabels": False}
+                if c
+                else {"title": {"text": "probability (higher = more typical)"}}
+            ),
+        }
+    layout.update(
+        barmode="group",
+        height=360,
+        showlegend=False,
+        title={"text": f"{label} — plain grey: before noise; coloured, patterned: after each mechanism's noise"},
+        annotations=[
+            {
+                "text": f"<b>{mech}</b>",
+                "x": c * step + step * 0.46,
+                "y": 1.0,
+                "xref": "paper",
+                "yref": "paper",
+                "xanchor": "center",
+                "yanchor": "bottom",
+                "showarrow": False,
+            }
+            for c, mech in enumerate(releases)
+        ],
+    )
+    alt = (
+        f"Bar charts for {label}: the {len(words)} keyword probabilities before noise (grey) and after the noise "
+        f"of {', '.join(releases)}, side by side."
+    )
     return go.Figure({"data": data, "layout": layout}, _validate=False), alt
 
 
@@ -67,63 +103,131 @@ def add_band(fig: go.Figure, name: str, x, mean, lo=None, hi=None, *, dash: str 
     style = mechanism_style(name)
     xs, meta = [float(v) for v in x], None
     if lo is not None and hi is not None:
-        fig.add_trace(go.Scatter(x=xs + xs[::-1], y=list(hi) + list(lo)[::-1], fill="toself", hoverinfo="skip",
-                                 fillcolor=rgba(style.colour, 0.18), line=dict(width=0), showlegend=False,
-                                 name=f"{name} band"))
+        fig.add_trace(
+            go.Scatter(
+                x=xs + xs[::-1],
+                y=list(hi) + list(lo)[::-1],
+                fill="toself",
+                hoverinfo="skip",
+                fillcolor=rgba(style.colour, 0.18),
+                line=dict(width=0),
+                showlegend=False,
+                name=f"{name} band",
+            )
+        )
         meta = {"lower": [float(v) for v in lo], "upper": [float(v) for v in hi]}
-    fig.add_trace(go.Scatter(x=xs, y=list(mean), mode="lines+markers", name=name, meta=meta,
-                             line=style.line(dash=dash or style.dash), marker=style.marker()))
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=list(mean),
+            mode="lines+markers",
+            name=name,
+            meta=meta,
+            line=style.line(dash=dash or style.dash),
+            marker=style.marker(),
+        )
+    )
 
 
-def curve_figure(curve, parameter: str, metric: str, *, fixed: str, delta: float, reps: int,
-                 log_y: bool, extra=None) -> tuple[go.Figure, str]:
+def add_reference_lines(fig: go.Figure, lines) -> None:
+    """Horizontal lines across the plot, each labelled at its left end, above or below it: ``(y, label, colour, dash,
+    "top" | "bottom")``. What ``fig.add_hline(..., annotation_position="top left")`` draws, in one ``update_layout``
+    (add_hline validates and copies the whole layout each time: ~30 ms a line)."""
+    shapes = [
+        {
+            "type": "line",
+            "xref": "x domain",
+            "x0": 0,
+            "x1": 1,
+            "yref": "y",
+            "y0": y,
+            "y1": y,
+            "line": {"color": colour, "dash": dash},
+        }
+        for y, _, colour, dash, _ in lines
+    ]
+    notes = [
+        {
+            "text": label,
+            "showarrow": False,
+            "xref": "x domain",
+            "x": 0,
+            "xanchor": "left",
+            "yref": "y",
+            "y": y,
+            "yanchor": "bottom" if where == "top" else "top",
+        }
+        for y, label, _, _, where in lines
+    ]
+    fig.update_layout(shapes=[*fig.layout.shapes, *shapes], annotations=[*fig.layout.annotations, *notes])
+
+
+def curve_figure(
+    curve, parameter: str, metric: str, *, fixed: str, delta: float, reps: int, log_y: bool, extra=None
+) -> tuple[go.Figure, str]:
     """Mean error and 10–90 % band of each mechanism against ε, γ or the table size; ``extra``: more series on their
     own x values, ``{name: (x, (mean, p10, p90))}`` (VIPS-LDA, and the public-only fit with a None band)."""
-    fig = band_figure(curve.values, {mech: curve.stats[metric][mech] for mech in tdp.TOPIC_MECHANISMS},
-                      title=f"{METRIC_AXES[metric].split(' (')[0]} vs {parameter} ({fixed}, δ = {delta:g}; "
-                            f"mean and 10–90 % band over {reps} draws)",
-                      x_title=CURVE_X_AXES[parameter], y_title=METRIC_AXES[metric] + (" — log scale" if log_y else ""),
-                      log_y=log_y)
+    fig = band_figure(
+        curve.values,
+        {mech: curve.stats[metric][mech] for mech in tdp.TOPIC_MECHANISMS},
+        title=f"{METRIC_AXES[metric].split(' (')[0]} vs {parameter} ({fixed}, δ = {delta:g}; "
+        f"mean and 10–90 % band over {reps} draws)",
+        x_title=CURVE_X_AXES[parameter],
+        y_title=METRIC_AXES[metric] + (" — log scale" if log_y else ""),
+        log_y=log_y,
+    )
     for name, (x, (mean, lo, hi)) in (extra or {}).items():
         add_band(fig, name, x, mean, lo, hi)
     names = list(tdp.TOPIC_MECHANISMS) + list(extra or {})
-    alt = (f"Line chart: {METRIC_AXES[metric]} of {', '.join(names)} against {parameter}, mean with "
-           "a shaded 10 to 90 percent band.")
+    alt = (
+        f"Line chart: {METRIC_AXES[metric]} of {', '.join(names)} against {parameter}, mean with "
+        "a shaded 10 to 90 percent band."
+    )
     return fig, alt
 
 
 def vips_prompts_figure(sweep, *, before: int | None, public: int) -> tuple[go.Figure, str]:
     """VIPS-LDA's own released topics matched to distinct prompts against ε (log x), with the public-only fit, the
     page's table before noise and half of the table's topics as reference lines."""
-    fig = band_figure(sweep.epsilons, {tv.VIPS_NAME: (sweep.matched, None, None)},
-                      title=f"VIPS-LDA: released topics matched to a distinct prompt (mean of {sweep.draws} releases "
-                            "per ε)", x_title="ε (privacy loss, log scale; right = weaker privacy)",
-                      y_title=f"topics of {sweep.m} matched (higher = a reader tells what people talked about)",
-                      log_x=True)
+    fig = band_figure(
+        sweep.epsilons,
+        {tv.VIPS_NAME: (sweep.matched, None, None)},
+        title=f"VIPS-LDA: released topics matched to a distinct prompt (mean of {sweep.draws} releases per ε)",
+        x_title="ε (privacy loss, log scale; right = weaker privacy)",
+        y_title=f"topics of {sweep.m} matched (higher = a reader tells what people talked about)",
+        log_x=True,
+    )
     lines = [(public, f"{tv.PUBLIC_ONLY_NAME} (0-DP)", "dot"), (sweep.m / 2, "half of the topics", "dashdot")]
     if before is not None:
         lines.insert(0, (before, "the page's table before noise", "dash"))
-    for y, name, dash in lines:
-        fig.add_hline(y=y, line={"color": NEUTRAL if dash == "dot" else REFERENCE, "dash": dash},
-                      annotation_text=f"{name}: {y:.2g}", annotation_position="top left")
-    alt = (f"Line chart: how many of the {sweep.m} topics VIPS-LDA releases match a distinct conversation prompt, for "
-           f"ε from {sweep.epsilons[0]:g} to {sweep.epsilons[-1]:g}, beside the public-only fit and the table before "
-           "noise.")
+    add_reference_lines(
+        fig, [(y, f"{name}: {y:.2g}", NEUTRAL if dash == "dot" else REFERENCE, dash, "top") for y, name, dash in lines]
+    )
+    alt = (
+        f"Line chart: how many of the {sweep.m} topics VIPS-LDA releases match a distinct conversation prompt, for "
+        f"ε from {sweep.epsilons[0]:g} to {sweep.epsilons[-1]:g}, beside the public-only fit and the table before "
+        "noise."
+    )
     return fig, alt
 
 
 def vips_vs_thesis_figure(sweep, thesis, *, public: float, m: int, n: int) -> tuple[go.Figure, str]:
     """L1 on the page's table against ε far beyond the slider (log x): TopicDP as in the thesis (the same draws at
     every ε) and VIPS-LDA (mean and 10–90 % band), the public-only fit as a line."""
-    fig = band_figure(tv.THESIS_EPSILONS, {"TopicDP": (thesis, None, None)},
-                      title=f"L1 to the {m} × {n} table: where TopicDP (as in the thesis) reaches VIPS-LDA",
-                      x_title="ε (privacy loss, log scale; far beyond the slider's 10 for TopicDP)",
-                      y_title=f"L1 distance (lower is better; at most {2 * m})", log_x=True)
+    fig = band_figure(
+        tv.THESIS_EPSILONS,
+        {"TopicDP": (thesis, None, None)},
+        title=f"L1 to the {m} × {n} table: where TopicDP (as in the thesis) reaches VIPS-LDA",
+        x_title="ε (privacy loss, log scale; far beyond the slider's 10 for TopicDP)",
+        y_title=f"L1 distance (lower is better; at most {2 * m})",
+        log_x=True,
+    )
     add_band(fig, tv.VIPS_NAME, sweep.epsilons, *sweep.stats["l1"])
-    fig.add_hline(y=public, line={"color": NEUTRAL, "dash": "dot"},
-                  annotation_text=f"{tv.PUBLIC_ONLY_NAME} (0-DP): {public:.3g}", annotation_position="bottom left")
-    alt = (f"Line chart: mean L1 distance to the {m} × {n} table of TopicDP as in the thesis for ε from 0.1 to a "
-           "million, and of VIPS-LDA for ε from 0.1 to 10, with the public-only fit as a horizontal line.")
+    add_reference_lines(fig, [(public, f"{tv.PUBLIC_ONLY_NAME} (0-DP): {public:.3g}", NEUTRAL, "dot", "bottom")])
+    alt = (
+        f"Line chart: mean L1 distance to the {m} × {n} table of TopicDP as in the thesis for ε from 0.1 to a "
+        "million, and of VIPS-LDA for ε from 0.1 to 10, with the public-only fit as a horizontal line."
+    )
     return fig, alt
 
 
@@ -132,13 +236,34 @@ def sensitivity_histogram(sens, m: int, n: int) -> tuple[go.Figure, str]:
     delta_s = sens.delta_s
     hist = go.Figure(go.Histogram(x=sens.draws, nbinsx=40, marker_color=series_style(0).colour, name="Δ_i"))
     hist.update_layout(
-        shapes=[{"type": "line", "x0": delta_s, "x1": delta_s, "y0": 0, "y1": 1, "yref": "paper",
-                 "line": {"dash": "dash", "color": REFERENCE}}],
-        annotations=[{"x": delta_s, "y": 1, "yref": "paper", "text": f"Δ_s = {delta_s:.3g} (k = {sens.k})",
-                      "showarrow": False, "xanchor": "right", "yanchor": "bottom"}])
-    hist.update_layout(title=f"The {sens.h} sampled distances ‖f(D) − f(D′)‖_F for a {m} × {n} table",
-                       xaxis_title="Frobenius distance between neighbours' tables (right = larger change)",
-                       yaxis_title="number of sampled pairs (higher = more common)")
+        shapes=[
+            {
+                "type": "line",
+                "x0": delta_s,
+                "x1": delta_s,
+                "y0": 0,
+                "y1": 1,
+                "yref": "paper",
+                "line": {"dash": "dash", "color": REFERENCE},
+            }
+        ],
+        annotations=[
+            {
+                "x": delta_s,
+                "y": 1,
+                "yref": "paper",
+                "text": f"Δ_s = {delta_s:.3g} (k = {sens.k})",
+                "showarrow": False,
+                "xanchor": "right",
+                "yanchor": "bottom",
+            }
+        ],
+    )
+    hist.update_layout(
+        title=f"The {sens.h} sampled distances ‖f(D) − f(D′)‖_F for a {m} × {n} table",
+        xaxis_title="Frobenius distance between neighbours' tables (right = larger change)",
+        yaxis_title="number of sampled pairs (higher = more common)",
+    )
     return hist, f"Histogram of the {sens.h} sampled sensitivities with the chosen Δ_s marked."
 
 
@@ -148,22 +273,36 @@ def gamma_table(draws, m: int, n: int) -> list[dict]:
     for g in (0.02, 0.05, 0.07, 0.1, 0.12, 0.17, 0.2, 0.22, 0.3):
         sz = sensitivity_sampler_size(g)
         avail = draws.covers(g)
-        rows.append({"γ": g, "h (pairs)": sz.h, "k": sz.k, "ρₛ": round(sz.rho, 5),
-                     "Δₛ": draws.sensitivity(gamma=g, m=m, n=n).delta_s if avail else None,
-                     "stored": "yes" if avail else f"needs {sz.h - draws.n_pairs:,} more pairs"})
+        rows.append(
+            {
+                "γ": g,
+                "h (pairs)": sz.h,
+                "k": sz.k,
+                "ρₛ": round(sz.rho, 5),
+                "Δₛ": draws.sensitivity(gamma=g, m=m, n=n).delta_s if avail else None,
+                "stored": "yes" if avail else f"needs {sz.h - draws.n_pairs:,} more pairs",
+            }
+        )
     return rows
 
 
 def survival_figure(curve) -> tuple[go.Figure, str]:
     """Topics a reader still matches to their prompt after each mechanism's noise, against ε (log x), with the
     count before noise and the chance level as reference lines."""
-    fig = band_figure(curve.epsilons, {mech: (kept, None, None) for mech, kept in curve.kept.items()},
-                      title=f"Topics still matched to their prompt after noise (mean of {curve.draws} draws per ε)",
-                      x_title="ε (privacy loss, log scale; right = weaker privacy — far beyond the slider's 10)",
-                      y_title="topics kept (higher = a reader still tells what people talked about)", log_x=True)
-    for y, name, dash in ((curve.before.matched, "before noise", "dash"), (curve.chance, "chance (random rows)", "dot")):
-        fig.add_hline(y=y, line={"color": NEUTRAL if dash == "dot" else REFERENCE, "dash": dash},
-                      annotation_text=f"{name}: {y:.2g}", annotation_position="top left")
-    alt = (f"Line chart: for each mechanism, how many of the {curve.before.matched} topics matched to a prompt before "
-           f"noise keep that prompt after noise, for ε from {curve.epsilons[0]:g} to {curve.epsilons[-1]:g}.")
+    fig = band_figure(
+        curve.epsilons,
+        {mech: (kept, None, None) for mech, kept in curve.kept.items()},
+        title=f"Topics still matched to their prompt after noise (mean of {curve.draws} draws per ε)",
+        x_title="ε (privacy loss, log scale; right = weaker privacy — far beyond the slider's 10)",
+        y_title="topics kept (higher = a reader still tells what people talked about)",
+        log_x=True,
+    )
+    lines = ((curve.before.matched, "before noise", "dash"), (curve.chance, "chance (random rows)", "dot"))
+    add_reference_lines(
+        fig, [(y, f"{name}: {y:.2g}", NEUTRAL if dash == "dot" else REFERENCE, dash, "top") for y, name, dash in lines]
+    )
+    alt = (
+        f"Line chart: for each mechanism, how many of the {curve.before.matched} topics matched to a prompt before "
+        f"noise keep that prompt after noise, for ε from {curve.epsilons[0]:g} to {curve.epsilons[-1]:g}."
+    )
     return fig, alt

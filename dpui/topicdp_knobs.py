@@ -15,19 +15,35 @@ from .errors import user_errors
 from .state import IN_URL
 
 
-SPEC_WIDGETS = {"corpus": "corpus", "seed": "seed", "epsilon": "eps", "delta": "delta", "gamma": "topicdp_gamma",
-                "m": "topicdp_m", "n": "topicdp_n", "n_topics": "topicdp_k", "max_iter": "topicdp_max_iter",
-                "learning_method": "topicdp_method", "max_doc_update_iter": "topicdp_doc_iter",
-                "max_features": "topicdp_vocab", "sample_users": "topicdp_N", "sampler_seed": "topicdp_sampler_seed",
-                "clip_norm": "topicdp_vips_B", "iterations": "topicdp_vips_J", "parameter": "topicdp_curve_param",
-                "repetitions": "topicdp_reps", "stage": "topicdp_stage"}
+SPEC_WIDGETS = {
+    "corpus": "corpus",
+    "seed": "seed",
+    "epsilon": "eps",
+    "delta": "delta",
+    "gamma": "topicdp_gamma",
+    "m": "topicdp_m",
+    "n": "topicdp_n",
+    "n_topics": "topicdp_k",
+    "max_iter": "topicdp_max_iter",
+    "learning_method": "topicdp_method",
+    "max_doc_update_iter": "topicdp_doc_iter",
+    "max_features": "topicdp_vocab",
+    "sample_users": "topicdp_N",
+    "sampler_seed": "topicdp_sampler_seed",
+    "clip_norm": "topicdp_vips_B",
+    "iterations": "topicdp_vips_J",
+    "parameter": "topicdp_curve_param",
+    "repetitions": "topicdp_reps",
+    "stage": "topicdp_stage",
+}
 """The widget (URL) key of each field of the page's specs (dpcore.specs.topicdp)."""
 
 
 def widget_values(spec, fields) -> dict:
     """``{widget key: value}`` that put the page's widgets at ``spec``'s ``fields`` (N: 0 for None, the corpus' size)."""
-    return {SPEC_WIDGETS[f]: (0 if f == "sample_users" and getattr(spec, f) is None else getattr(spec, f))
-            for f in fields}
+    return {
+        SPEC_WIDGETS[f]: (0 if f == "sample_users" and getattr(spec, f) is None else getattr(spec, f)) for f in fields
+    }
 
 
 def lda_and_sampler_knobs() -> tuple[LdaSettings, SamplerSettings, int]:
@@ -39,20 +55,34 @@ def lda_and_sampler_knobs() -> tuple[LdaSettings, SamplerSettings, int]:
         method = a3.selectbox("learning_method", ("batch", "online"), key="topicdp_method", **IN_URL)
         doc_iter = a4.number_input("max_doc_update_iter", 1, 200, 10, key="topicdp_doc_iter", **IN_URL)
         b1, b2, b3, b4 = st.columns(4)
-        max_features = b1.number_input("vocabulary size (max_features)", 50, 5000, 1000, step=50, key="topicdp_vocab",
-                                       **IN_URL)
-        sample_users = b2.number_input("sampled dataset size N (users; 0 = the corpus' size, as the thesis)", 0, 5000,
-                                       0, key="topicdp_N", **IN_URL,
-                                       help="Each sampled neighbouring pair has N users drawn uniformly with "
-                                            "replacement from the corpus (the distribution P). 0 means N = the "
-                                            "corpus' number of users (004 Algorithm 1); a smaller N is faster "
-                                            "but moves the topics more per user.")
+        max_features = b1.number_input(
+            "vocabulary size (max_features)", 50, 5000, 1000, step=50, key="topicdp_vocab", **IN_URL
+        )
+        sample_users = b2.number_input(
+            "sampled dataset size N (users; 0 = the corpus' size, as the thesis)",
+            0,
+            5000,
+            0,
+            key="topicdp_N",
+            **IN_URL,
+            help="Each sampled neighbouring pair has N users drawn uniformly with "
+            "replacement from the corpus (the distribution P). 0 means N = the "
+            "corpus' number of users (004 Algorithm 1); a smaller N is faster "
+            "but moves the topics more per user.",
+        )
         sampler_seed = b3.number_input("sampler seed", 0, 2**31 - 1, 0, key="topicdp_sampler_seed", **IN_URL)
         workers = b4.selectbox("worker processes", (2, 1), key="topicdp_workers", **IN_URL)
-        st.caption("Defaults are chosen for speed (the sampler fits LDA 2h times): 1,000 words, batch variational "
-                   "Bayes, 10 iterations, 10 document updates, mean_change_tol 0.01, random_state 0.")
+        st.caption(
+            "Defaults are chosen for speed (the sampler fits LDA 2h times): 1,000 words, batch variational "
+            "Bayes, 10 iterations, 10 document updates, mean_change_tol 0.01, random_state 0."
+        )
     with user_errors():
-        lda = LdaSettings(n_topics=int(n_topics), max_iter=int(max_iter), learning_method=method,
-                          max_doc_update_iter=int(doc_iter), max_features=int(max_features))
+        lda = LdaSettings(
+            n_topics=int(n_topics),
+            max_iter=int(max_iter),
+            learning_method=method,
+            max_doc_update_iter=int(doc_iter),
+            max_features=int(max_features),
+        )
         sampler = SamplerSettings(sample_users=int(sample_users) or None, seed=int(sampler_seed))
     return lda, sampler, int(workers)

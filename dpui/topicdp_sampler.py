@@ -27,10 +27,13 @@ def sampled_draws(corpus, lda, sampler, size, gamma: float, workers: int):
     )
     per_pair = draws.seconds / draws.n_pairs if draws.n_pairs else None
     if per_pair:
-        st.caption(f"Estimated time: about {per_pair * (size.h - draws.n_pairs) / 60:.1f} minutes "
-                   f"({per_pair:.2f} s per pair so far).")
-    if not st.button(f"Run the sensitivity sampler ({size.h - draws.n_pairs:,} new pairs)", key="topicdp_run",
-                     type="primary"):
+        st.caption(
+            f"Estimated time: about {per_pair * (size.h - draws.n_pairs) / 60:.1f} minutes "
+            f"({per_pair:.2f} s per pair so far)."
+        )
+    if not st.button(
+        f"Run the sensitivity sampler ({size.h - draws.n_pairs:,} new pairs)", key="topicdp_run", type="primary"
+    ):
         st.stop()
     bar = st.progress(0.0, text="Sampling neighbouring datasets …")
 
@@ -39,7 +42,14 @@ def sampled_draws(corpus, lda, sampler, size, gamma: float, workers: int):
 
     with user_errors():
         data = data_for(corpus.content_hash, lda, corpus)
-        tdp.extend_sensitivity_draws(data, n_pairs=size.h, lda=lda, sampler=sampler, progress=report, workers=workers,
-                                     cache_dir=uploads.scratch_dir(corpus.content_hash))  # an upload's: deleted with it
+        tdp.extend_sensitivity_draws(
+            data,
+            n_pairs=size.h,
+            lda=lda,
+            sampler=sampler,
+            progress=report,
+            workers=workers,
+            cache_dir=uploads.scratch_dir(corpus.content_hash),
+        )  # an upload's: deleted with it
     bar.progress(1.0, text="Done: the sampled sensitivities are saved on disk.")
     return draws_for(corpus.content_hash, lda, sampler)

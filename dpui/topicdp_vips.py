@@ -44,25 +44,42 @@ def knobs() -> tuple[float, int]:
     """B and J (an expander; keys in the URL)."""
     with st.expander("VIPS-LDA settings: clip norm B and iterations J"):
         a, b = st.columns(2)
-        clip = a.select_slider("clip norm B (ℓ2 bound of one person's expected counts per iteration)", CLIP_OPTIONS,
-                               value=DEFAULT_CLIP_NORM, key="topicdp_vips_B", **IN_URL,
-                               help="Each person's K × V expected topic–word counts are scaled down to ℓ2 norm B "
-                                    "before the noise: the sensitivity of one iteration, however much they wrote. "
-                                    "σ grows with B.")
-        iterations = b.number_input("iterations J (each one a Gaussian mechanism)", 1, 5, DEFAULT_ITERATIONS,
-                                    key="topicdp_vips_J", **IN_URL,
-                                    help="Every iteration costs √J in σ (the PLD accountant composes them); "
-                                         "from the public start one private iteration was best on the chat. With "
-                                         "J > 1 every release runs J − 1 more E-steps over the private documents: "
-                                         "on a large corpus the charts then draw fewer releases per point.")
+        clip = a.select_slider(
+            "clip norm B (ℓ2 bound of one person's expected counts per iteration)",
+            CLIP_OPTIONS,
+            value=DEFAULT_CLIP_NORM,
+            key="topicdp_vips_B",
+            **IN_URL,
+            help="Each person's K × V expected topic–word counts are scaled down to ℓ2 norm B "
+            "before the noise: the sensitivity of one iteration, however much they wrote. "
+            "σ grows with B.",
+        )
+        iterations = b.number_input(
+            "iterations J (each one a Gaussian mechanism)",
+            1,
+            5,
+            DEFAULT_ITERATIONS,
+            key="topicdp_vips_J",
+            **IN_URL,
+            help="Every iteration costs √J in σ (the PLD accountant composes them); "
+            "from the public start one private iteration was best on the chat. With "
+            "J > 1 every release runs J − 1 more E-steps over the private documents: "
+            "on a large corpus the charts then draw fewer releases per point.",
+        )
     return float(clip), int(iterations)
 
 
 # ------------------------------------------------------------------------------ cached loaders
 @st.cache_resource(show_spinner="Preparing VIPS-LDA: public vocabulary and start, private counts …", max_entries=4)
 def setup_for(private_hash: str, public_hash: str, n_topics: int, public_name: str, _private, _public):
-    return tv.vips_page_setup(_private, _public, n_topics=n_topics, public_name=public_name,
-                              twin=_private.n_users <= TWIN_MAX_USERS, save_private=not uploads.is_upload(private_hash))
+    return tv.vips_page_setup(
+        _private,
+        _public,
+        n_topics=n_topics,
+        public_name=public_name,
+        twin=_private.n_users <= TWIN_MAX_USERS,
+        save_private=not uploads.is_upload(private_hash),
+    )
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -78,43 +95,144 @@ def salt(epsilon: float, delta: float, n_topics: int, clip: float, iterations: i
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def release_for(private_hash: str, public_hash: str, n_topics: int, clip: float, iterations: int, seed: int,
-                epsilon: float, delta: float, public_name: str, _setup):
-    return tv.setup_release(_setup, epsilon, delta, clip, iterations, rng_for(seed, *salt(epsilon, delta, n_topics, clip,
-                                                                                       iterations)))
+def release_for(
+    private_hash: str,
+    public_hash: str,
+    n_topics: int,
+    clip: float,
+    iterations: int,
+    seed: int,
+    epsilon: float,
+    delta: float,
+    public_name: str,
+    _setup,
+):
+    return tv.setup_release(
+        _setup, epsilon, delta, clip, iterations, rng_for(seed, *salt(epsilon, delta, n_topics, clip, iterations))
+    )
 
 
 @st.cache_data(show_spinner="VIPS-LDA against ε …", max_entries=16)
-def sweep_for(private_hash: str, public_hash: str, lda, m: int, n: int, clip: float, iterations: int, delta: float,
-              seed: int, public_name: str, _setup, _model, _table, _docs):
-    return tv.vips_sweep(_setup, model=_model, table=_table, docs=_docs, delta=delta, clip_norm=clip,
-                         iterations=iterations, seed=seed, draws=chart_draws(_setup, iterations, 10))
+def sweep_for(
+    private_hash: str,
+    public_hash: str,
+    lda,
+    m: int,
+    n: int,
+    clip: float,
+    iterations: int,
+    delta: float,
+    seed: int,
+    public_name: str,
+    _setup,
+    _model,
+    _table,
+    _docs,
+):
+    return tv.vips_sweep(
+        _setup,
+        model=_model,
+        table=_table,
+        docs=_docs,
+        delta=delta,
+        clip_norm=clip,
+        iterations=iterations,
+        seed=seed,
+        draws=chart_draws(_setup, iterations, 10),
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def curve_for(private_hash: str, public_hash: str, lda, parameter: str, values: tuple, epsilon, delta: float,
-              m, n, clip: float, iterations: int, reps: int, seed: int, public_name: str, _setup, _model):
-    rng = rng_for(seed, "topicdp", "vips-curve", parameter, epsilon, delta, m, n, clip, iterations, reps,
-                  _setup.n_topics)
-    return tv.vips_error_curve(_setup, model=_model, parameter=parameter, values=values, epsilon=epsilon, delta=delta,
-                               m=m, n=n, clip_norm=clip, iterations=iterations,
-                               repetitions=chart_draws(_setup, iterations, reps), rng=rng)
+def curve_for(
+    private_hash: str,
+    public_hash: str,
+    lda,
+    parameter: str,
+    values: tuple,
+    epsilon,
+    delta: float,
+    m,
+    n,
+    clip: float,
+    iterations: int,
+    reps: int,
+    seed: int,
+    public_name: str,
+    _setup,
+    _model,
+):
+    rng = rng_for(
+        seed, "topicdp", "vips-curve", parameter, epsilon, delta, m, n, clip, iterations, reps, _setup.n_topics
+    )
+    return tv.vips_error_curve(
+        _setup,
+        model=_model,
+        parameter=parameter,
+        values=values,
+        epsilon=epsilon,
+        delta=delta,
+        m=m,
+        n=n,
+        clip_norm=clip,
+        iterations=iterations,
+        repetitions=chart_draws(_setup, iterations, reps),
+        rng=rng,
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def public_curve_for(private_hash: str, public_hash: str, lda, parameter: str, values: tuple, m: int, n: int,
-                     public_name: str, _setup, _model):
-    return tv.fixed_release_curve(tv.public_only_release(_setup), model=_model, parameter=parameter, values=values,
-                                  m=m, n=n)
+def public_curve_for(
+    private_hash: str,
+    public_hash: str,
+    lda,
+    parameter: str,
+    values: tuple,
+    m: int,
+    n: int,
+    public_name: str,
+    _setup,
+    _model,
+):
+    return tv.fixed_release_curve(
+        tv.public_only_release(_setup), model=_model, parameter=parameter, values=values, m=m, n=n
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def means_for(private_hash: str, public_hash: str, lda, m: int, n: int, clip: float, iterations: int, epsilon: float,
-              delta: float, delta_s: float, gamma: float, seed: int, public_name: str, _setup, _model, _table) -> dict:
+def means_for(
+    private_hash: str,
+    public_hash: str,
+    lda,
+    m: int,
+    n: int,
+    clip: float,
+    iterations: int,
+    epsilon: float,
+    delta: float,
+    delta_s: float,
+    gamma: float,
+    seed: int,
+    public_name: str,
+    _setup,
+    _model,
+    _table,
+) -> dict:
     """Mean L1 of every mechanism at the page's ε on the page's table (dpcore.topicdp.vips_comparison.mean_l1_at)."""
-    rng = rng_for(seed, "topicdp", "vips-means", epsilon, delta, m, n, gamma, delta_s, clip, iterations, _setup.n_topics)
-    return tv.mean_l1_at(_setup, model=_model, table=_table, epsilon=epsilon, delta=delta, delta_s=delta_s,
-                         clip_norm=clip, iterations=iterations, repetitions=chart_draws(_setup, iterations, 20), rng=rng)
+    rng = rng_for(
+        seed, "topicdp", "vips-means", epsilon, delta, m, n, gamma, delta_s, clip, iterations, _setup.n_topics
+    )
+    return tv.mean_l1_at(
+        _setup,
+        model=_model,
+        table=_table,
+        epsilon=epsilon,
+        delta=delta,
+        delta_s=delta_s,
+        clip_norm=clip,
+        iterations=iterations,
+        repetitions=chart_draws(_setup, iterations, 20),
+        rng=rng,
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -145,8 +263,9 @@ class VipsOnPage:
         return {NAME: self.vips, PUBLIC: self.public}
 
 
-def prepare(settings, corpus, lda, model, table, *, docs, clip: float, iterations: int, delta_s: float,
-            gamma: float) -> VipsOnPage:
+def prepare(
+    settings, corpus, lda, model, table, *, docs, clip: float, iterations: int, delta_s: float, gamma: float
+) -> VipsOnPage:
     """The setup, the page's VIPS release (cached by corpus, K, B, J, seed, ε, δ), the comparisons on the page's
     table, VIPS against ε (:func:`sweep_for`) and every mechanism's mean L1 at ε (:func:`means_for`). ``docs``: the
     page's labelled documents (None: no prompts on this corpus)."""
@@ -158,40 +277,93 @@ def prepare(settings, corpus, lda, model, table, *, docs, clip: float, iteration
     eps, delta, seed = settings.epsilon, settings.delta, settings.seed
     rel = release_for(*keys, k, clip, iterations, seed, eps, delta, settings.public_label, setup)
     compare = lambda r, name: tv.compare_release(r, model=model, table=table, docs=vdocs, mechanism=name)
-    sweep = sweep_for(*keys, lda, m, n, clip, iterations, delta, seed, settings.public_label, setup, model, table, vdocs)
-    means = means_for(*keys, lda, m, n, clip, iterations, eps, delta, delta_s, gamma, seed, settings.public_label,
-                      setup, model, table)
-    return VipsOnPage(setup, compare(rel, NAME), compare(tv.public_only_release(setup), PUBLIC),
-                      None if setup.twin is None else compare(setup.twin, "twin"), clip, iterations,
-                      salt(eps, delta, k, clip, iterations), vdocs, sweep, means, keys + (settings.public_label,))
+    sweep = sweep_for(
+        *keys, lda, m, n, clip, iterations, delta, seed, settings.public_label, setup, model, table, vdocs
+    )
+    means = means_for(
+        *keys, lda, m, n, clip, iterations, eps, delta, delta_s, gamma, seed, settings.public_label, setup, model, table
+    )
+    return VipsOnPage(
+        setup,
+        compare(rel, NAME),
+        compare(tv.public_only_release(setup), PUBLIC),
+        None if setup.twin is None else compare(setup.twin, "twin"),
+        clip,
+        iterations,
+        salt(eps, delta, k, clip, iterations),
+        vdocs,
+        sweep,
+        means,
+        keys + (settings.public_label,),
+    )
 
 
-def curve_series(v: VipsOnPage, lda, model, *, parameter: str, metric: str, values, epsilon: float, delta: float,
-                 m: int, n: int, reps: int, seed: int) -> dict:
+def curve_series(
+    v: VipsOnPage,
+    lda,
+    model,
+    *,
+    parameter: str,
+    metric: str,
+    values,
+    epsilon: float,
+    delta: float,
+    m: int,
+    n: int,
+    reps: int,
+    seed: int,
+) -> dict:
     """VIPS-LDA's and the public-only fit's ``metric`` for the page's error-curve chart (``{name: (x, (mean, lo,
     hi))}``): against ε at the VIPS grid points inside the chart's range; against γ or the size at its values."""
-    x = tuple(e for e in tv.VIPS_EPSILONS if min(values) <= e <= max(values)) if parameter == "epsilon" else \
-        tuple(float(x) for x in values)
+    x = (
+        tuple(e for e in tv.VIPS_EPSILONS if min(values) <= e <= max(values))
+        if parameter == "epsilon"
+        else tuple(float(x) for x in values)
+    )
     if parameter == "epsilon":  # the swept value is not a parameter of the curve (an ε move keeps it)
         epsilon = None
     elif parameter == "size":
         m = n = None
-    curve = curve_for(*v.keys[:2], lda, parameter, x, epsilon, delta, m, n, v.clip, v.iterations, reps, seed,
-                      v.keys[2], v.setup, model)
-    fixed = public_curve_for(*v.keys[:2], lda, parameter, tuple(float(x) for x in values), m, n, v.keys[2], v.setup,
-                             model)
+    curve = curve_for(
+        *v.keys[:2],
+        lda,
+        parameter,
+        x,
+        epsilon,
+        delta,
+        m,
+        n,
+        v.clip,
+        v.iterations,
+        reps,
+        seed,
+        v.keys[2],
+        v.setup,
+        model,
+    )
+    fixed = public_curve_for(
+        *v.keys[:2], lda, parameter, tuple(float(x) for x in values), m, n, v.keys[2], v.setup, model
+    )
     return {NAME: (x, curve[metric]), PUBLIC: (tuple(values), (fixed[metric], None, None))}
 
 
 def export_settings(v: VipsOnPage) -> dict:
     """VIPS's part of the page's export settings: everything that made the release, and its seed salt."""
     r = v.vips.release
-    return {"clip_norm_B": v.clip, "iterations_J": v.iterations, "n_topics_K": r.n_topics, "sigma": r.sigma,
-            "accountant": r.accountant, "vocabulary": {"source": r.vocabulary_source, "size": len(r.words)},
-            "start": r.start_source, "guarantee": r.guarantee, "rng_salt": v.salt,
-            "reference": "the page's m × n table (the LDA fit the five matrix mechanisms perturb); VIPS's topics "
-                         "aligned to it on the shared words, read at its keyword columns, rows renormalised",
-            "columns_outside_vocabulary": list(v.vips.missing)}
+    return {
+        "clip_norm_B": v.clip,
+        "iterations_J": v.iterations,
+        "n_topics_K": r.n_topics,
+        "sigma": r.sigma,
+        "accountant": r.accountant,
+        "vocabulary": {"source": r.vocabulary_source, "size": len(r.words)},
+        "start": r.start_source,
+        "guarantee": r.guarantee,
+        "rng_salt": v.salt,
+        "reference": "the page's m × n table (the LDA fit the five matrix mechanisms perturb); VIPS's topics "
+        "aligned to it on the shared words, read at its keyword columns, rows renormalised",
+        "columns_outside_vocabulary": list(v.vips.missing),
+    }
 
 
 def _first_below(sweep, level: float) -> float | None:
@@ -204,29 +376,63 @@ def summary(v: VipsOnPage, *, eps: float, delta: float, m: int, n: int) -> None:
     means, sweep = v.means, v.sweep
     r = v.vips.release
     c = st.columns(4)
-    c[0].metric("VIPS-LDA σ per count entry", f"{r.sigma:.4g}", help=f"Per iteration, on every one of the K × V = "
-                f"{r.n_topics} × {len(r.words):,} expected counts; accountant: {VIPS_ACCOUNTANT}")
+    c[0].metric(
+        "VIPS-LDA σ per count entry",
+        f"{r.sigma:.4g}",
+        help=f"Per iteration, on every one of the K × V = "
+        f"{r.n_topics} × {len(r.words):,} expected counts; accountant: {VIPS_ACCOUNTANT}",
+    )
     spent = vips_epsilon(sigma=r.sigma, delta=delta, iterations=r.iterations, clip_norm=v.clip)
-    c[1].metric("accountant's ε for (σ, J)", f"{spent:.4g}",
-                help=f"dp_accounting's PLD accountant on J = {r.iterations} Gaussian mechanisms with noise multiplier "
-                     f"σ/B = {r.sigma / v.clip:.4g}, at δ = {delta:g}: at most the ε asked for")
-    c[2].metric(f"L1 to the {m} × {n} table: VIPS-LDA", f"{v.vips.errors['l1']:.3g}",
-                help="this release, on the page's one reference table (lower is better; at most 2m)")
+    c[1].metric(
+        "accountant's ε for (σ, J)",
+        f"{spent:.4g}",
+        help=f"dp_accounting's PLD accountant on J = {r.iterations} Gaussian mechanisms with noise multiplier "
+        f"σ/B = {r.sigma / v.clip:.4g}, at δ = {delta:g}: at most the ε asked for",
+    )
+    c[2].metric(
+        f"L1 to the {m} × {n} table: VIPS-LDA",
+        f"{v.vips.errors['l1']:.3g}",
+        help="this release, on the page's one reference table (lower is better; at most 2m)",
+    )
     c[3].metric(f"L1: {PUBLIC} (0-DP)", f"{v.public.errors['l1']:.3g}", help="reads no private data")
     others = [x for name, x in means.items() if name not in (NAME, PUBLIC)]
     ahead = _first_below(sweep, v.public.errors["l1"])
-    st.markdown(text(
-        "topicdp", "vips_summary", eps=eps, sigma=r.sigma, vips=means[NAME], lo=min(others), hi=max(others),
-        public=v.public.errors["l1"], l1_max=2 * m, B=v.clip, J=r.iterations, people=v.setup.counts.n_users,
-        ahead=(f"from ε = {ahead:g} of the chart on (mean of {sweep.draws} releases per ε)" if ahead is not None
-               else "at no ε of the chart up to 10"),
-        twin=("" if v.twin is None else text("topicdp", "vips_twin", twin=v.twin.errors["l1"])),
-        public_data=v.setup.public_name, V=len(r.words)))
+    st.markdown(
+        text(
+            "topicdp",
+            "vips_summary",
+            eps=eps,
+            sigma=r.sigma,
+            vips=means[NAME],
+            lo=min(others),
+            hi=max(others),
+            public=v.public.errors["l1"],
+            l1_max=2 * m,
+            B=v.clip,
+            J=r.iterations,
+            people=v.setup.counts.n_users,
+            ahead=(
+                f"from ε = {ahead:g} of the chart on (mean of {sweep.draws} releases per ε)"
+                if ahead is not None
+                else "at no ε of the chart up to 10"
+            ),
+            twin=("" if v.twin is None else text("topicdp", "vips_twin", twin=v.twin.errors["l1"])),
+            public_data=v.setup.public_name,
+            V=len(r.words),
+        )
+    )
     if v.vips.match is not None:
-        st.markdown(text("topicdp", "vips_prompts", eps=eps, m=m, vips=v.vips.match.matched,
-                         public=v.public.match.matched, twin="" if v.twin is None else
-                         f"; VIPS's non-private twin {v.twin.match.matched}"))
-
+        st.markdown(
+            text(
+                "topicdp",
+                "vips_prompts",
+                eps=eps,
+                m=m,
+                vips=v.vips.match.matched,
+                public=v.public.match.matched,
+                twin="" if v.twin is None else f"; VIPS's non-private twin {v.twin.match.matched}",
+            )
+        )
 
 
 # ------------------------------------------------------------------------------ the tab "VIPS-LDA against ε"
@@ -238,14 +444,20 @@ def own_topics_rows(v: VipsOnPage) -> list[dict]:
     for i, t in enumerate(c.own_table.topics):
         row = {"released topic": i + 1, "top 5 words": ", ".join(rel.keywords(t, 5))}
         if match is not None:
-            row.update({"prompt matched": match.label(i) or "—", "lift": round(match.lift[i], 2),
-                        "conversations of that prompt": match.documents[i]})
+            row.update(
+                {
+                    "prompt matched": match.label(i) or "—",
+                    "lift": round(match.lift[i], 2),
+                    "conversations of that prompt": match.documents[i],
+                }
+            )
         rows.append(row)
     return rows
 
 
-def tab(v: VipsOnPage, lda, table, *, eps: float, delta: float, delta_s: float, seed: int,
-        before_matched: int | None) -> None:
+def tab(
+    v: VipsOnPage, lda, table, *, eps: float, delta: float, delta_s: float, seed: int, before_matched: int | None
+) -> None:
     """VIPS's own released topics, its prompts and L1 against ε, and the ε TopicDP (thesis) needs for its L1."""
     from . import topicdp_figures as figures
     from .charts import show_figure
@@ -261,10 +473,12 @@ def tab(v: VipsOnPage, lda, table, *, eps: float, delta: float, delta_s: float, 
     show_figure(fig, alt=alt, key="topicdp_vips_thesis")
     mean = v.means[NAME]
     now = tv.thesis_epsilon_for_l1(table.matrix, mean, delta=delta, delta_s=delta_s)
-    st.metric(f"TopicDP (as in the thesis) needs this ε for VIPS-LDA's mean L1 at ε = {eps:g}",
-              spoiler("topicdp_vips_equivalent", "out of reach" if now is None else f"{now:,.4g}"),
-              help=f"VIPS-LDA's mean L1 at ε = {eps:g} on the page's table is {mean:.3g}; the ε where TopicDP's mean L1 "
-                   "(the same draws at every ε, σ ∝ 1/ε) comes down to it: dpcore.topicdp.vips_comparison.thesis_epsilon_for_l1")
+    st.metric(
+        f"TopicDP (as in the thesis) needs this ε for VIPS-LDA's mean L1 at ε = {eps:g}",
+        spoiler("topicdp_vips_equivalent", "out of reach" if now is None else f"{now:,.4g}"),
+        help=f"VIPS-LDA's mean L1 at ε = {eps:g} on the page's table is {mean:.3g}; the ε where TopicDP's mean L1 "
+        "(the same draws at every ε, σ ∝ 1/ε) comes down to it: dpcore.topicdp.vips_comparison.thesis_epsilon_for_l1",
+    )
     _audit_link()
 
 
@@ -282,5 +496,6 @@ def _audit_link() -> None:
         st.page_link(str(ROOT / page.path), label=label, icon=page.icon, query_params=query)
     except StreamlitPageNotFoundError:  # the page run on its own (AppTest) knows no other page: a plain link
         st.markdown(f"{page.icon} [{label}]({page.url_path}?{urlencode(query)})")
+
 
 uploads.track_caches(globals())  # what is computed from an upload is given back with it (issue 25)

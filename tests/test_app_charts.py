@@ -33,6 +33,11 @@ VIEWS = {
     "pages/3_DP_ngram_extraction.py:sweep": [("tab", "dpne_tab", "Sweep one knob (Figs. 2–4)"), ("slider", "dpne_T", 4),
                                              ("click", "dpne_sweep_run", None)],
     "pages/4_TopicDP.py": [],
+    **{  # the tabs are lazy (issue 24): each tab's charts are drawn once it is open
+        f"pages/4_TopicDP.py:{name}": [("tab", "topicdp_tab", label)]
+        for name, label in (("curves", "Error curves"), ("sensitivities", "Sampled sensitivities"),
+                            ("prompts", "Prompts after noise"), ("vips", "VIPS-LDA against ε"))
+    },
 }
 VIEWS.update({str(p.relative_to(ROOT)): [] for p in sorted((ROOT / "pages").glob("*.py"))
               if str(p.relative_to(ROOT)) not in VIEWS})  # a new page is checked as it opens

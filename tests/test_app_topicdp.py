@@ -20,6 +20,7 @@ import dpcore
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = str(ROOT / "pages" / "4_TopicDP.py")
+TAB = "topicdp_tab"  # the tabs' key and URL parameter (dpui.topicdp_views.TAB_KEY)
 WORDS = {
     "sport": "football goal match team player coach league score stadium season".split(),
     "food": "pasta pizza sauce cheese garlic oven recipe dinner tomato bread".split(),
@@ -67,6 +68,18 @@ def _metric(at: AppTest, label: str) -> float:
     return float(next(m.value for m in at.metric if m.label == label).replace(",", ""))
 
 
+def opened_tab(at: AppTest, label: str):
+    """The page with the tab ``label`` opened (the tabs are lazy: only the open one has content), as a person clicks
+    it: the same session, the page rerun (a click also moves the URL's ?topicdp_tab=, which AppTest would otherwise
+    send again on every run). Returns the tab's element (its children only)."""
+    at.session_state[TAB] = label
+    if TAB in at.query_params:
+        del at.query_params[TAB]
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return next(t for t in at.tabs if t.label == label)
+
+
 def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     at = AppTest.from_file(PAGE, default_timeout=120)
     at.query_params["corpus"] = "classroom"  # the tiny corpus stands in for the synthetic classroom sample
@@ -99,8 +112,9 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     assert not at2.exception
     # no sampler warning; the reviewer's panel does warn (γ = 0.3 > 0.1, a tiny corpus) — that is its job
     assert [w.value for w in at2.warning if "needs h" in w.value or "sampled pairs" in w.value] == []
-    assert {"gamma-large", "few-users"} <= {r for r, t in dpcore.lab.REVIEW_RULES.items()
-                                            if any(t in w.value for w in at2.warning)}
+    assert {"gamma-large", "few-users"} <= {
+        r for r, t in dpcore.lab.REVIEW_RULES.items() if any(t in w.value for w in at2.warning)
+    }
     assert not [b for b in at2.button if b.key == "topicdp_run"]
     s1 = _metric(at2, "TopicDP σ, as in the thesis")
     d1 = _metric(at2, "Sampled sensitivity Δₛ")
@@ -108,7 +122,9 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     at2.run()
     assert _metric(at2, "TopicDP σ, as in the thesis") == pytest.approx(s1 / 2, rel=1e-3)
     assert _metric(at2, "Sampled sensitivity Δₛ") == d1
-    # the other curves and a smaller table
+    # the other curves and a smaller table (the curve knobs are in the tab "Error curves": open it)
+    at2.session_state[TAB] = "Error curves"
+    at2.run()
     for parameter in ("gamma", "size"):
         at2.radio(key="topicdp_curve_param").set_value(parameter)
         at2.run()
@@ -135,18 +151,25 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
     assert not [b for b in at.button if b.key == "topicdp_run"], "the shipped sensitivity is missing"
     assert _metric(at, "Sampled sensitivity Δₛ") > 0
     badges = [f"{m.value} {m.proto.help}" for m in at.markdown if "-badge[" in m.value]  # chip + its tooltip
-    assert any(":orange-badge[⚠️ Guarantee: TopicDP (as in the thesis) — weaker than DP: random DP per user" in b
-               and "(ε, δ, γ)-random DP" in b for b in badges)
-    assert any(":orange-badge[⚠️ Guarantee: TopicDP corrected — weaker than DP: random DP per user" in b
-               and "(ε, δ, γ)-random DP" in b for b in badges)
+    assert any(
+        ":orange-badge[⚠️ Guarantee: TopicDP (as in the thesis) — weaker than DP: random DP per user" in b
+        and "(ε, δ, γ)-random DP" in b
+        for b in badges
+    )
+    assert any(
+        ":orange-badge[⚠️ Guarantee: TopicDP corrected — weaker than DP: random DP per user" in b
+        and "(ε, δ, γ)-random DP" in b
+        for b in badges
+    )
     assert any(":orange-badge[⚠️ Guarantee: MVG with sampled s₂ — weaker than DP:" in b for b in badges)
     # global bounds: (ε, δ)-DP / ε-DP for the values, given a non-private choice of topics and keywords — orange
     # ("DP for part of the release only"): the chosen topics and column words are published without noise
     # (issue 21 item 4; green on this page is kept for a proof that covers the whole release, issue 23)
     values = "given a non-private choice of topics and keywords"
     part = "DP for part of the release only"
-    assert any(f":orange-badge[⚠️ Guarantee: TopicDP strict — {part}: (ε, δ)-DP per user" in b and values in b
-               for b in badges)
+    assert any(
+        f":orange-badge[⚠️ Guarantee: TopicDP strict — {part}: (ε, δ)-DP per user" in b and values in b for b in badges
+    )
     assert any(f":orange-badge[⚠️ Guarantee: Laplace — {part}: ε-DP per user" in b and values in b for b in badges)
     # green only for VIPS-LDA (issue 23): its proof covers the whole matrix, the choice of topics and keywords included
     green = [b for b in badges if ":green-badge[" in b]
@@ -155,27 +178,43 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
     eps, delta = at.select_slider(key="eps").value, at.select_slider(key="delta").value
     m, n = at.slider(key="topicdp_m").value, at.slider(key="topicdp_n").value
     thesis = next(x for x in at.metric if x.label == "TopicDP σ, as in the thesis")
-    assert thesis.proto.delta == f"true ε = {dpcore.topicdp.topicdp_true_epsilon(epsilon=eps, delta=delta, m=m, n=n):.2g}"
-    assert _metric(at, "TopicDP strict σ") == pytest.approx(dpcore.topicdp.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m),
-                                                            rel=1e-3)
+    assert (
+        thesis.proto.delta == f"true ε = {dpcore.topicdp.topicdp_true_epsilon(epsilon=eps, delta=delta, m=m, n=n):.2g}"
+    )
+    assert _metric(at, "TopicDP strict σ") == pytest.approx(
+        dpcore.topicdp.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m), rel=1e-3
+    )
     ds = _metric(at, "Sampled sensitivity Δₛ")
     assert _metric(at, "TopicDP σ, corrected") == pytest.approx(
-        dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds), rel=1e-3)
+        dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds), rel=1e-3
+    )
     assert any("What changes the thesis's story" in md.value for md in at.markdown)
-    assert len(at.get("plotly_chart")) >= 5  # 4 topics' bars, the curve, the histogram
+    assert len(at.get("plotly_chart")) >= 4  # 4 topics' bars (the default tab)
     assert at.multiselect(key="topicdp_topics").value == [0, 1, 2, 3]
+    for tab, key in (("Error curves", "topicdp_curve"), ("Sampled sensitivities", "topicdp_hist")):
+        at.session_state[TAB] = tab  # the curve and the histogram: their tabs, opened
+        at.run()
+        assert not at.exception, [e.message for e in at.exception]
+        assert [c.key for c in at.get("plotly_chart")] == [key], tab
+    at.session_state[TAB] = "Keywords before and after noise"
+    at.run()
     # the page's conclusion is the two sentences computed from the draws at the page's settings
     import os
 
     from dpcore import topicdp as tdp
     from dpcore.topicdp import LdaSettings
 
-    m, n, delta = at.slider(key="topicdp_m").value, at.slider(key="topicdp_n").value, at.select_slider(key="delta").value
+    m, n, delta = (
+        at.slider(key="topicdp_m").value,
+        at.slider(key="topicdp_n").value,
+        at.select_slider(key="delta").value,
+    )
     corpus = dpcore.load_sample_corpus("private")
     lda = LdaSettings(n_topics=int(TINY_QUERY["topicdp_k"]))
     sampler = tdp.SamplerSettings(sample_users=int(TINY_QUERY["topicdp_N"]))
-    draws = tdp.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler,
-                                       cache_dir=os.environ["DPCORE_TOPICDP_CACHE"])
+    draws = tdp.load_sensitivity_draws(
+        corpus.content_hash, lda=lda, sampler=sampler, cache_dir=os.environ["DPCORE_TOPICDP_CACHE"]
+    )
     conclusion = next(md.value for md in at.markdown if md.value.startswith("**What this corpus shows.**"))
     summary = tdp.summarise_draws(draws, gamma=0.1, m=m, n=n, delta=delta)
     assert summary.sentence in conclusion
@@ -206,8 +245,9 @@ def test_real_chat_corpus_opens_on_the_shipped_fit_with_the_prompt_line():
         assert f"{mech} " in line
     assert any(tp.MATCH_RULE in c.value for c in at.caption)
     assert any(t.label == "Prompts after noise" for t in at.tabs)
-    # the matched prompts are listed with each topic's top words
-    tables = [d.value for d in at.dataframe if "prompt matched (before noise)" in d.value.columns]
+    # the matched prompts are listed with each topic's top words (in the tab "Prompts after noise": opened)
+    prompts_tab = opened_tab(at, "Prompts after noise")
+    tables = [d.value for d in prompts_tab.dataframe if "prompt matched (before noise)" in d.value.columns]
     assert len(tables) == 1 and (tables[0]["prompt matched (before noise)"] != "—").sum() == before.matched
     _vips_on_the_real_chat(at, corpus, model, table)
     st.cache_resource.clear()
@@ -224,9 +264,17 @@ def _vips_on_the_real_chat(at, corpus, model, table):
     eps, delta, seed = 1.0, 1e-5, at.sidebar.number_input(key="seed").value
     public = dpcore.load_real_corpus("chat", which="public")
     setup = tv.vips_page_setup(corpus, public, n_topics=10)
-    rel = dpcore.vips_lda(setup.counts, n_topics=10, epsilon=eps, delta=delta, clip_norm=2.0, iterations=1,
-                          vocabulary=setup.vocabulary, start=setup.start,
-                          rng=rng_for(seed, "topicdp", "vips", eps, delta, 10, 2.0, 1))  # the page's salt
+    rel = dpcore.vips_lda(
+        setup.counts,
+        n_topics=10,
+        epsilon=eps,
+        delta=delta,
+        clip_norm=2.0,
+        iterations=1,
+        vocabulary=setup.vocabulary,
+        start=setup.start,
+        rng=rng_for(seed, "topicdp", "vips", eps, delta, 10, 2.0, 1),
+    )  # the page's salt
     docs = tp.prompt_documents(corpus, setup.vocabulary.words)
     c = tv.compare_release(rel, model=model, table=table, docs=docs)
     assert _metric(at, "VIPS-LDA σ per count entry") == pytest.approx(rel.sigma, rel=1e-3)
@@ -234,16 +282,96 @@ def _vips_on_the_real_chat(at, corpus, model, table):
     assert _metric(at, "L1 to the 10 × 10 table: VIPS-LDA") == pytest.approx(c.errors["l1"], rel=5e-3)
     pub = tv.compare_release(tv.public_only_release(setup), model=model, table=table, docs=docs)
     assert _metric(at, "L1: Public-only fit (0-DP)") == pytest.approx(pub.errors["l1"], rel=5e-3)
-    errs = next(d.value for d in at.dataframe if "VIPS-LDA" in d.value.columns and "Public-only fit" in d.value.columns)
+    words = opened_tab(at, "Keywords before and after noise")  # this draw's errors: in the default tab
+    errs = next(
+        d.value for d in words.dataframe if "VIPS-LDA" in d.value.columns and "Public-only fit" in d.value.columns
+    )
     assert errs.loc["L1 distance", "VIPS-LDA"] == pytest.approx(c.errors["l1"], rel=1e-9)
-    assert errs.loc["L1 distance", "VIPS-LDA"] < min(errs.loc["L1 distance", m] for m in dpcore.topicdp.TOPIC_MECHANISMS)
+    assert errs.loc["L1 distance", "VIPS-LDA"] < min(
+        errs.loc["L1 distance", m] for m in dpcore.topicdp.TOPIC_MECHANISMS
+    )
     summary = next(md.value for md in at.markdown if md.value.startswith("**VIPS-LDA: noise inside training"))
-    for words in ("One reference for every row", "counts that grow with the 920", "public-only fit",
-                  "not on probabilities in [0, 1]", "other people of the same chat: 395 people"):
+    for words in (
+        "One reference for every row",
+        "counts that grow with the 920",
+        "public-only fit",
+        "not on probabilities in [0, 1]",
+        "other people of the same chat: 395 people",
+    ):
         assert words in summary, words
     line = next(md.value for md in at.markdown if md.value.startswith("**Prompts.** VIPS-LDA"))
     assert f"**{c.match.matched} of its 10 topics**" in line and f"fit's matches {pub.match.matched}" in line
-    own = next(d.value for d in at.dataframe if "released topic" in d.value.columns)
-    assert list(own["top 5 words"]) == [", ".join(rel.keywords(t, 5)) for t in c.own_table.topics]
     assert any(t.label == "VIPS-LDA against ε" for t in at.tabs)
-    assert any("audit_mechanism=VIPS-LDA" in md.value for md in at.markdown)
+    vips_tab = opened_tab(at, "VIPS-LDA against ε")  # its own topics and the audit link: in its tab, opened
+    own = next(d.value for d in vips_tab.dataframe if "released topic" in d.value.columns)
+    assert list(own["top 5 words"]) == [", ".join(rel.keywords(t, 5)) for t in c.own_table.topics]
+    assert any("audit_mechanism=VIPS-LDA" in md.value for md in vips_tab.markdown)
+
+
+# ------------------------------------------------------------------------------ lazy tabs (issue 24)
+MATRIX = list(dpcore.topicdp.TOPIC_MECHANISMS)
+
+
+def _recorded(at: AppTest) -> list[tuple[str, float]]:
+    """The session budget's entries on this corpus: (mechanism, ε) in the order first seen."""
+    (entries,) = at.session_state["_session_budget"].values()
+    return [(e.mechanism, e.guarantee.epsilon) for e in entries]
+
+
+def _reviewed(at: AppTest) -> list[str]:
+    panel = next(e for e in at.expander if "Reviewer's panel" in e.label)
+    return [md.value.strip("*") for md in panel.markdown if md.value.startswith("**") and md.value.endswith("**")]
+
+
+@pytest.mark.slow
+def test_tabs_are_lazy_and_the_budget_records_only_the_releases_shown(tiny_topicdp):
+    """Only the open tab is computed and drawn (its label in the URL: a shared link opens it). The session budget
+    records a release when its values are on screen: the five matrix releases and VIPS-LDA's in the keywords tab,
+    VIPS-LDA's own topics in its tab; an ε move on another tab records nothing. The reviewer's panel still reviews
+    all six on every tab."""
+    from topicdp_env import TINY_QUERY
+
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    for k, v in {**TINY_QUERY, TAB: "Error curves"}.items():
+        at.query_params[k] = v
+    at.run()  # a link to the tab "Error curves": it opens there, nothing else is drawn
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.session_state[TAB] == "Error curves"
+    assert [c.key for c in at.get("plotly_chart")] == ["topicdp_curve"]
+    assert not [w for w in at.multiselect if w.key == "topicdp_topics"]  # the keywords tab: not drawn
+    assert not [b for b in at.get("download_button") if "topicdp_export" in b.proto.id]
+    assert _recorded(at) == [] and _reviewed(at) == [*MATRIX, "VIPS-LDA"]
+    at.select_slider(key="eps").set_value(2.0).run()
+    assert _recorded(at) == []  # a new release at ε = 2, none of it shown
+    opened_tab(at, "Sampled sensitivities")
+    assert [c.key for c in at.get("plotly_chart")] == ["topicdp_hist"] and _recorded(at) == []
+    opened_tab(at, "VIPS-LDA against ε")  # VIPS-LDA's own released topics: its release is seen
+    assert _recorded(at) == [("VIPS-LDA", 2.0)]
+    at.select_slider(key="eps").set_value(3.0).run()
+    assert _recorded(at) == [("VIPS-LDA", 2.0), ("VIPS-LDA", 3.0)] and _reviewed(at) == [*MATRIX, "VIPS-LDA"]
+    words = opened_tab(at, "Keywords before and after noise")  # every release's values: all six seen at ε = 3
+    assert len(words.get("plotly_chart")) == min(4, at.slider(key="topicdp_m").value)
+    assert _recorded(at) == [("VIPS-LDA", 2.0), ("VIPS-LDA", 3.0)] + [(mech, 3.0) for mech in MATRIX]
+    head = next(md.value for md in at.sidebar.markdown if md.value.startswith("**Session budget**"))
+    assert head.startswith("**Session budget** — 7 releases seen")
+    at.select_slider(key="eps").set_value(1.0).run()  # the default tab: an ε move shows (and records) all six
+    assert _recorded(at)[7:] == [(mech, 1.0) for mech in MATRIX] + [("VIPS-LDA", 1.0)]
+
+
+@pytest.mark.slow
+def test_an_exercise_link_opens_the_tab_it_is_read_in():
+    """?exercise=topicdp-sampler-fits: its hint sends the student to the tab "Sampled sensitivities", which the link
+    opens (once: the student can then switch tabs, and the exercise does not pull them back)."""
+    from dpui.topicdp_views import EXERCISE_TABS
+
+    assert EXERCISE_TABS["topicdp-sampler-fits"] == "Sampled sensitivities"
+    at = AppTest.from_file(PAGE, default_timeout=300)
+    at.query_params["exercise"] = "topicdp-sampler-fits"
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.session_state[TAB] == "Sampled sensitivities"
+    assert [c.key for c in at.get("plotly_chart")] == ["topicdp_hist"]
+    opened_tab(at, "Error curves")
+    at.run()
+    assert at.session_state[TAB] == "Error curves"
+    assert [c.key for c in at.get("plotly_chart")] == ["topicdp_curve"]

@@ -135,9 +135,15 @@ def test_topicdp_exports_replay_and_the_generated_notebooks(downloads, classroom
     assert s["rng_salt"] == _plain(list(spec.salt(out.sensitivity.delta_s)))
     assert s["sampler"]["sample_users"] is None  # the draws' file is keyed by None (= the corpus' size), not by N
     _topicdp_numbers_equal(_plain(spec.numbers(out)), data["rows"], errors["rows"])
-    # the error curves (not exported): the page's chart is the curve spec's replay at the page's settings
+    script = downloads(at, "topicdp_reproduce_py").decode("utf-8")  # the Reproduce buttons: in the default tab
+    notebook = downloads(at, "topicdp_reproduce_ipynb").decode("utf-8")
+    # the error curves (not exported): the page's chart is the curve spec's replay at the page's settings (its tab,
+    # opened: the tabs are lazy)
     curve_spec = spec.curve_spec(parameter="epsilon", repetitions=20, stage="released")
     curve = dpcore.replay(json.loads(json.dumps(curve_spec.record())), priv)
+    at.session_state["topicdp_tab"] = "Error curves"
+    at.run()
+    clean(at)
     titled = [
         (str(f.get("layout", {}).get("title", "")), f)
         for f in (json.loads(c.proto.spec) for c in at.get("plotly_chart"))
@@ -148,10 +154,6 @@ def test_topicdp_exports_replay_and_the_generated_notebooks(downloads, classroom
         assert _values(trace["x"]) == list(curve.values)
         assert _values(trace["y"]) == curve.stats["l1"][mech][0].tolist(), mech
     # Reproduce in Python: the script and the notebook print the page's numbers
-    _topicdp_numbers_equal(
-        run_script(downloads(at, "topicdp_reproduce_py").decode("utf-8"), tmp_path), data["rows"], errors["rows"]
-    )
+    _topicdp_numbers_equal(run_script(script, tmp_path), data["rows"], errors["rows"])
     assert (tmp_path / "topicdp_figure.html").stat().st_size > 1000
-    _topicdp_numbers_equal(
-        run_notebook(downloads(at, "topicdp_reproduce_ipynb").decode("utf-8"), tmp_path), data["rows"], errors["rows"]
-    )
+    _topicdp_numbers_equal(run_notebook(notebook, tmp_path), data["rows"], errors["rows"])

@@ -50,6 +50,12 @@ def build(root: Path) -> tuple[Path, Path]:
     corpus = dpcore.corpus_from_records(rows, user_field="user", text_field="text", genre_field="genre")
     lda = LdaSettings(n_topics=int(TINY_QUERY["topicdp_k"]))
     sampler = tdp.SamplerSettings(sample_users=int(TINY_QUERY["topicdp_N"]))
-    tdp.extend_sensitivity_draws(document_term_data(corpus, settings=lda), n_pairs=dpcore.topicdp.sensitivity_sampler_size(0.1).h,
-                                 lda=lda, sampler=sampler, cache_dir=cache, workers=1)
+    tdp.extend_sensitivity_draws(
+        document_term_data(corpus, settings=lda),
+        n_pairs=dpcore.topicdp.sensitivity_sampler_size(0.1).h,
+        lda=lda,
+        sampler=sampler,
+        cache_dir=cache,
+        workers=1,
+    )
     return data, cache
