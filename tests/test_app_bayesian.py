@@ -52,8 +52,9 @@ def test_default_render(page):
     assert not any("outside its proof" in w.value for w in page.warning)
     assert any("true δ" in c.value for c in page.caption)  # the classic σ's true δ beside it
     badges = [md.value for md in page.markdown if "badge[" in md.value]
-    assert any(":green-badge[🔒 Guarantee: BayesianDP strict — DP: (ε, δ)-DP per user (ε = 1, δ = 1e-05)" in b
-               for b in badges)
+    assert any(
+        ":green-badge[🔒 Guarantee: BayesianDP strict — DP: (ε, δ)-DP per user (ε = 1, δ = 1e-05)" in b for b in badges
+    )
     # both modes side by side; the local one orange, never green
     assert any(":orange-badge[⚠️ Guarantee: BayesianDP local (as in the paper) — not DP:" in b for b in badges)
     assert not any(":green-badge[" in b and "local" in b for b in badges)
@@ -124,12 +125,20 @@ def test_page_sliders_move(page):
     assert len(page.get("plotly_chart")) >= 3
 
 
-BUTTON_TAB = {"bayes_run_users": "Users", "bayes_run_vocabulary": "Vocabulary", "bayes_run_public": "Public quality",
-              "bayes_run_ppl": "Perplexity", "bayes_run_mia": "Membership inference", "bayes_run_e2e": "Private tuning"}
+BUTTON_TAB = {
+    "bayes_run_users": "Users",
+    "bayes_run_vocabulary": "Vocabulary",
+    "bayes_run_public": "Public quality",
+    "bayes_run_ppl": "Perplexity",
+    "bayes_run_mia": "Membership inference",
+    "bayes_run_e2e": "Private tuning",
+}
 
 
-@pytest.mark.parametrize("button", ["bayes_run_users", "bayes_run_vocabulary", "bayes_run_public",
-                                    "bayes_run_ppl", "bayes_run_mia", "bayes_run_e2e"])
+@pytest.mark.parametrize(
+    "button",
+    ["bayes_run_users", "bayes_run_vocabulary", "bayes_run_public", "bayes_run_ppl", "bayes_run_mia", "bayes_run_e2e"],
+)
 def test_experiment_tabs_run(page, button):
     page.slider(key="bayes_reps").set_value(2).run()
     open_tab(page, BUTTON_TAB[button])
@@ -162,8 +171,11 @@ def test_what_this_text_looks_like_panel(page):
 
     chat = dpcore.text.text_profile(dpcore.load_real_corpus("chat", which="private"), max_k=9, ks=(10, 100))
     panel = next(e for e in page.expander if e.label.startswith("🔎 What this text looks like"))
-    note = next(m.value for m in panel.markdown if m.value.startswith("**What this means for the Bayesian page** "
-                                                                      "(real chat (920 people))"))
+    note = next(
+        m.value
+        for m in panel.markdown
+        if m.value.startswith("**What this means for the Bayesian page** (real chat (920 people))")
+    )
     act = chat.activity()
     assert f"the most active 10 people wrote {act['top10_share']:.0%} of the sentences" in note
     assert f"keeps at most W = 2 tokens per person — {chat.kept_tokens(2):.1%} of this text" in note
@@ -176,11 +188,16 @@ def test_tabs_are_lazy_and_in_the_url(monkeypatch):
     from dpui import bayesian_data, bayesian_figures
 
     calls = {"kl_epsilon_for": 0, "kanon_figure": 0, "data_sweep": 0}
-    for module, name in ((bayesian_data, "kl_epsilon_for"), (bayesian_figures, "kanon_figure"),
-                         (bayesian_data, "data_sweep")):
+    for module, name in (
+        (bayesian_data, "kl_epsilon_for"),
+        (bayesian_figures, "kanon_figure"),
+        (bayesian_data, "data_sweep"),
+    ):
+
         def counted(*args, _real=getattr(module, name), _name=name, **kwargs):
             calls[_name] += 1
             return _real(*args, **kwargs)
+
         monkeypatch.setattr(module, name, counted)
     at = AppTest.from_file(PAGE, default_timeout=120)
     at.query_params["seed"] = "7"
@@ -211,6 +228,7 @@ def test_session_budget_counts_end_to_end_only_when_its_tab_shows_it():
     """The session budget lists the releases the person was shown: EndToEndDP's release is drawn in its tab (after
     its button), so it is counted when that tab is open, at the ε it was shown at, and not at an ε moved to while
     another tab is open. The page's BayesianDP release is shown below the tabs (its σ and KL), so every ε counts."""
+
     def entries(at):
         return [(e.mechanism, e.epsilon) for e in next(iter(at.session_state["_session_budget"].values()))]
 
