@@ -26,8 +26,12 @@ def clean(at):
 
 
 def open_tab(at, label):
-    """Open one of the page's tabs (what a click on it does: session state, then a rerun)."""
+    """Open one of the page's tabs (what a click on it does: session state, then a rerun). AppTest sends its
+    query parameters again on every run, where the tab's one wins: a page opened with ``bayes_tab`` in its URL
+    gets the new label there too, as the browser's address bar shows it after the click."""
     at.session_state[TAB_KEY] = label
+    if TAB_KEY in at.query_params:
+        at.query_params[TAB_KEY] = label
     at.run()
     clean(at)
     return at
@@ -222,6 +226,19 @@ def test_tabs_are_lazy_and_in_the_url(monkeypatch):
     clean(link)
     shown = {c.key for c in link.get("plotly_chart")}
     assert "bayes_kanon" in shown and not shown & {"bayes_bars", "bayes_kl_eps"}
+    # a tab's own knob comes from a link with its tab
+    link = AppTest.from_file(PAGE, default_timeout=120)
+    link.query_params["bayes_tab"] = "Membership inference"
+    link.query_params["bayes_trials"] = "200"
+    link.run()
+    clean(link)
+    assert link.select_slider(key="bayes_trials").value == 200
+    # and keeps its value while another tab is open
+    open_tab(at, "Release")
+    at.slider(key="bayes_top").set_value(50).run()
+    open_tab(at, "KL vs ε")
+    open_tab(at, "Release")
+    assert at.slider(key="bayes_top").value == 50
 
 
 def test_session_budget_counts_end_to_end_only_when_its_tab_shows_it():
