@@ -36,7 +36,6 @@ K_OPTIONS = (1, 2, 5, 10, 20, 50, 100, 200)
 """K of the k-anonymity baseline (the page's K slider and the KL-vs-K sweep)."""
 
 
-
 # ------------------------------------------------------------------------------ noise-free
 @st.cache_resource(show_spinner="Counting n-grams per user …", max_entries=8)
 def counts_for(private_hash: str, public_hash: str, n: int, _private, _public):
@@ -82,9 +81,15 @@ class PageRelease(NamedTuple):
 
     def outcome(self) -> BayesianOutcome:
         """As :meth:`BayesianSpec.run` returns it (what the spec's ``numbers`` reads)."""
-        return BayesianOutcome(self.counts, self.p, self.prepared, self.release, self.gamma_worst,
-                               kl_divergence(self.p, self.release.theta),
-                               kl_divergence(self.p, public_baseline(self.counts.public_counts)))
+        return BayesianOutcome(
+            self.counts,
+            self.p,
+            self.prepared,
+            self.release,
+            self.gamma_worst,
+            kl_divergence(self.p, self.release.theta),
+            kl_divergence(self.p, public_baseline(self.counts.public_counts)),
+        )
 
 
 _NOT_ITEM_CAP = ("epsilon", "delta", "S", "rho", "calibration", "mode", "max_users")
@@ -105,8 +110,15 @@ def release_for(spec: BayesianSpec, _private, _public) -> PageRelease:
     local, gamma_worst = prepared_for(ph, qh, spec.n, spec.C, spec.S, spec.rho, _private, _public)
     strict = spec.prepare(_strict_statistics(spec.key(without=_NOT_ITEM_CAP), spec, counts), "strict")
     prepared = strict if spec.mode == "strict" else local
-    return PageRelease(counts, private_distribution(ph, qh, spec.n, _private, _public), local, gamma_worst, strict,
-                       prepared, spec.release(prepared))
+    return PageRelease(
+        counts,
+        private_distribution(ph, qh, spec.n, _private, _public),
+        local,
+        gamma_worst,
+        strict,
+        prepared,
+        spec.release(prepared),
+    )
 
 
 @st.cache_data(show_spinner="Sweeping ε for every mechanism …", max_entries=32)
@@ -123,9 +135,15 @@ def eps_sweep(spec: BayesianKlEpsilonSpec, _private, _public):
 def kl_epsilon_for(spec: BayesianKlEpsilonSpec, _private, _public) -> KlEpsilonOutcome:
     """The KL-vs-ε tab's outcome, as ``spec.run`` returns it (sweep and k-anonymity's KL from the caches)."""
     table = eps_sweep(spec, _private, _public)
-    kl_k = float(k_sweep(_private.content_hash, _public.content_hash, spec.n, _private, _public
-                         ).filter(K=spec.K)["kl"].item()) if spec.K in K_OPTIONS else \
-        spec.k_anonymity_kl(counts_for(_private.content_hash, _public.content_hash, spec.n, _private, _public))
+    kl_k = (
+        float(
+            k_sweep(_private.content_hash, _public.content_hash, spec.n, _private, _public)
+            .filter(K=spec.K)["kl"]
+            .item()
+        )
+        if spec.K in K_OPTIONS
+        else spec.k_anonymity_kl(counts_for(_private.content_hash, _public.content_hash, spec.n, _private, _public))
+    )
     return KlEpsilonOutcome(table, summarise(table, "epsilon"), kl_k)
 
 

@@ -26,35 +26,62 @@ SWEPT = (BAYESIAN, BAYESIAN_STRICT, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC)
 def release_figure(labels, order, private, public, theta, *, n: int) -> tuple[go.Figure, str]:
     """Grouped bars of the top private n-grams: private, public prior and released probability."""
     fig = go.Figure()
-    for name, vals, mech in (("private (true)", private, PRIVATE), ("public prior", public, PUBLIC),
-                             ("BayesianDP release θ", theta, BAYESIAN)):
+    for name, vals, mech in (
+        ("private (true)", private, PRIVATE),
+        ("public prior", public, PUBLIC),
+        ("BayesianDP release θ", theta, BAYESIAN),
+    ):
         fig.add_trace(go.Bar(x=labels, y=vals[order], name=name, marker=mechanism_style(mech).bar()))
     top = len(order)
-    fig.update_layout(barmode="group", title=f"Top {top} private {n}-grams: true, public and released probability",
-                      xaxis_title=f"{n}-gram (sorted by private frequency)",
-                      yaxis_title="probability (closer to the private bar is better)")
-    alt = (f"Grouped bars for the {top} most frequent private {n}-grams: private, public and released probability. "
-           + "; ".join(f"{lab}: {private[i]:.4f}, {public[i]:.4f}, {theta[i]:.4f}"
-                       for lab, i in list(zip(labels, order))[:10]))
+    fig.update_layout(
+        barmode="group",
+        title=f"Top {top} private {n}-grams: true, public and released probability",
+        xaxis_title=f"{n}-gram (sorted by private frequency)",
+        yaxis_title="probability (closer to the private bar is better)",
+    )
+    alt = (
+        f"Grouped bars for the {top} most frequent private {n}-grams: private, public and released probability. "
+        + "; ".join(
+            f"{lab}: {private[i]:.4f}, {public[i]:.4f}, {theta[i]:.4f}" for lab, i in list(zip(labels, order))[:10]
+        )
+    )
     return fig, alt
 
 
 def kl_eps_figure(shown, summary, *, title: str, eps: float, K: int, kl_k: float) -> tuple[go.Figure, str]:
     """000 Fig. 1: mean KL with a band against ε per mechanism, k-anonymity at K as a flat line."""
     series = {m: (shown[m].mean, shown[m].lower, shown[m].upper) for m in SWEPT if m in shown}
-    fig = band_figure(SWEEP_EPS, series, title=title, x_title=EPS_AXIS, y_title=KL_AXIS, log_x=True, log_y=True,
-                      dash={PUBLIC: "dash"})
+    fig = band_figure(
+        SWEEP_EPS, series, title=title, x_title=EPS_AXIS, y_title=KL_AXIS, log_x=True, log_y=True, dash={PUBLIC: "dash"}
+    )
     if K >= 2:  # K = 1 keeps every item: the private distribution itself, KL ≈ 0 (off a log axis)
-        fig.add_trace(go.Scatter(x=list(SWEEP_EPS), y=[kl_k] * len(SWEEP_EPS), mode="lines",
-                                 name=f"k-anonymity, K = {K} (not DP)", line=mechanism_style(KANON).line()))
+        fig.add_trace(
+            go.Scatter(
+                x=list(SWEEP_EPS),
+                y=[kl_k] * len(SWEEP_EPS),
+                mode="lines",
+                name=f"k-anonymity, K = {K} (not DP)",
+                line=mechanism_style(KANON).line(),
+            )
+        )
     fig.add_vline(x=eps, line=dict(color=NEUTRAL, dash="dot"), annotation_text=f"current ε = {fmt(eps)}")
     b = dict(zip(summary[BAYESIAN].x.tolist(), summary[BAYESIAN].mean))
     lap = dict(zip(summary[LAPLACE].x.tolist(), summary[LAPLACE].mean))
-    strict = dict(zip(summary[BAYESIAN_STRICT].x.tolist(), summary[BAYESIAN_STRICT].mean)) if BAYESIAN_STRICT in summary else {}
-    alt = ("KL divergence against ε on log axes for BayesianDP (the paper's, local γ), BayesianDP strict (DP), Laplace, Laplace with public data and the public "
-           f"baseline, with k-anonymity at K = {K} as a horizontal line ({kl_k:.3g}). Mean KL: "
-           + "; ".join(f"ε={fmt(e)}: BayesianDP {b[e]:.3g}"
-                       + (f", strict {strict[e]:.3g}" if e in strict else "") + f", Laplace {lap[e]:.3g}" for e in SWEEP_EPS))
+    strict = (
+        dict(zip(summary[BAYESIAN_STRICT].x.tolist(), summary[BAYESIAN_STRICT].mean))
+        if BAYESIAN_STRICT in summary
+        else {}
+    )
+    alt = (
+        "KL divergence against ε on log axes for BayesianDP (the paper's, local γ), BayesianDP strict (DP), Laplace, Laplace with public data and the public "
+        f"baseline, with k-anonymity at K = {K} as a horizontal line ({kl_k:.3g}). Mean KL: "
+        + "; ".join(
+            f"ε={fmt(e)}: BayesianDP {b[e]:.3g}"
+            + (f", strict {strict[e]:.3g}" if e in strict else "")
+            + f", Laplace {lap[e]:.3g}"
+            for e in SWEEP_EPS
+        )
+    )
     return fig, alt
 
 
@@ -68,10 +95,12 @@ def data_sweep_figure(df, x: str, *, title: str, x_title: str) -> tuple[go.Figur
         at = {xv: i for i, xv in enumerate(s[m].x.tolist())}
         idx = [at.get(xv, -1) for xv in xs]
         series[m] = tuple(np.append(col, np.nan)[idx] for col in (s[m].mean, s[m].lower, s[m].upper))
-    fig = band_figure(xs, series, title=title, x_title=x_title, y_title=KL_AXIS, log_x=True, log_y=True,
-                      dash={PUBLIC: "dash"})
+    fig = band_figure(
+        xs, series, title=title, x_title=x_title, y_title=KL_AXIS, log_x=True, log_y=True, dash={PUBLIC: "dash"}
+    )
     alt = f"{title}. Mean KL per mechanism: " + "; ".join(
-        f"{m}: " + ", ".join(f"{xv:g}→{v:.3g}" for xv, v in zip(xs, series[m][0])) for m in names)
+        f"{m}: " + ", ".join(f"{xv:g}→{v:.3g}" for xv, v in zip(xs, series[m][0])) for m in names
+    )
     return fig, alt
 
 
@@ -89,32 +118,74 @@ def _kanon_figure(key: str, _spec, _private, _public):
     kdf = k_sweep(_private.content_hash, _public.content_hash, _spec.n, _private, _public)
     kdf = kdf.subset(kdf["K"] >= 2)  # K = 1 is the private distribution itself (KL ≈ 0 off a log axis)
     df = eps_sweep(_spec, _private, _public)
-    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.06,
-                        subplot_titles=("k-anonymity — not DP: KL vs K", "BayesianDP: KL vs ε"))
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        shared_yaxes=True,
+        horizontal_spacing=0.06,
+        subplot_titles=("k-anonymity — not DP: KL vs K", "BayesianDP: KL vs ε"),
+    )
     kanon = mechanism_style(KANON)
-    fig.add_trace(go.Scatter(x=kdf["K"], y=kdf["kl"], mode="lines+markers", name="k-anonymity (not DP)",
-                             line=kanon.line(), marker=kanon.marker()), row=1, col=1)
+    fig.add_trace(
+        go.Scatter(
+            x=kdf["K"],
+            y=kdf["kl"],
+            mode="lines+markers",
+            name="k-anonymity (not DP)",
+            line=kanon.line(),
+            marker=kanon.marker(),
+        ),
+        row=1,
+        col=1,
+    )
     curves = []
-    for mech, label in ((BAYESIAN_STRICT, "BayesianDP strict — (ε, δ)-DP"),
-                        (BAYESIAN, "BayesianDP as in the paper — local γ, not DP")):
+    for mech, label in (
+        (BAYESIAN_STRICT, "BayesianDP strict — (ε, δ)-DP"),
+        (BAYESIAN, "BayesianDP as in the paper — local γ, not DP"),
+    ):
         bs, style = summarise(df.filter(mechanism=mech), "epsilon")[mech], mechanism_style(mech)
         curves.append((label, bs))
-        fig.add_trace(go.Scatter(x=list(bs.x) + list(bs.x)[::-1],
-                                 y=list(bs.upper) + list(bs.lower)[::-1], fill="toself",
-                                 fillcolor=rgba(style.colour, 0.18), line=dict(width=0), hoverinfo="skip",
-                                 showlegend=False), row=1, col=2)
-        fig.add_trace(go.Scatter(x=bs.x, y=bs.mean, mode="lines+markers", name=label, line=style.line(),
-                                 marker=style.marker(), meta={"lower": list(bs.lower), "upper": list(bs.upper)}),
-                      row=1, col=2)
-    fig.update_xaxes(type="log", title_text="K (min. users per kept n-gram, log scale; right = more suppression)",
-                     row=1, col=1)
+        fig.add_trace(
+            go.Scatter(
+                x=list(bs.x) + list(bs.x)[::-1],
+                y=list(bs.upper) + list(bs.lower)[::-1],
+                fill="toself",
+                fillcolor=rgba(style.colour, 0.18),
+                line=dict(width=0),
+                hoverinfo="skip",
+                showlegend=False,
+            ),
+            row=1,
+            col=2,
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=bs.x,
+                y=bs.mean,
+                mode="lines+markers",
+                name=label,
+                line=style.line(),
+                marker=style.marker(),
+                meta={"lower": list(bs.lower), "upper": list(bs.upper)},
+            ),
+            row=1,
+            col=2,
+        )
+    fig.update_xaxes(
+        type="log", title_text="K (min. users per kept n-gram, log scale; right = more suppression)", row=1, col=1
+    )
     fig.update_xaxes(type="log", title_text=EPS_AXIS, row=1, col=2)
     fig.update_yaxes(type="log")  # both panels: a shared (matched) axis must have the same type, or plotly
     fig.update_yaxes(title_text=KL_AXIS, row=1, col=1)  # draws the right panel on its own linear scale
     fig.update_layout(title="Same y-scale: k-anonymity against BayesianDP (000 Fig. 5)")
-    alt = ("Two panels sharing a log KL axis. Left, k-anonymity KL against K: " + ", ".join(
-        f"K={k}: {v:.3g}" for k, v in zip(kdf["K"], kdf["kl"])) + ". Right, mean KL against ε — " + "; ".join(
-        f"{label}: " + ", ".join(f"ε={fmt(e)}: {v:.3g}" for e, v in zip(bs.x, bs.mean)) for label, bs in curves))
+    alt = (
+        "Two panels sharing a log KL axis. Left, k-anonymity KL against K: "
+        + ", ".join(f"K={k}: {v:.3g}" for k, v in zip(kdf["K"], kdf["kl"]))
+        + ". Right, mean KL against ε — "
+        + "; ".join(
+            f"{label}: " + ", ".join(f"ε={fmt(e)}: {v:.3g}" for e, v in zip(bs.x, bs.mean)) for label, bs in curves
+        )
+    )
     return fig, alt
 
 
@@ -124,23 +195,53 @@ def attack_figure(df) -> tuple[go.Figure, str]:
     for mech in (BAYESIAN, LAPLACE):
         part = df.filter(mechanism=mech)
         style = mechanism_style(mech)
-        fig.add_trace(go.Scatter(x=part["epsilon"], y=part["success_rate"], mode="lines+markers", name=mech,
-                                 line=style.line(), marker=style.marker()), row=1, col=1)
-        fig.add_trace(go.Scatter(x=part["epsilon"], y=part["epsilon_lower_bound"], mode="lines+markers",
-                                 name=f"{mech} (ε bound)", showlegend=False, line=style.line(), marker=style.marker()),
-                      row=1, col=2)
+        fig.add_trace(
+            go.Scatter(
+                x=part["epsilon"],
+                y=part["success_rate"],
+                mode="lines+markers",
+                name=mech,
+                line=style.line(),
+                marker=style.marker(),
+            ),
+            row=1,
+            col=1,
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=part["epsilon"],
+                y=part["epsilon_lower_bound"],
+                mode="lines+markers",
+                name=f"{mech} (ε bound)",
+                showlegend=False,
+                line=style.line(),
+                marker=style.marker(),
+            ),
+            row=1,
+            col=2,
+        )
     eps_list = sorted(np.unique(df["epsilon"]))
-    fig.add_trace(go.Scatter(x=eps_list, y=eps_list, mode="lines", name="claimed ε (y = ε)",
-                             line=dict(color=REFERENCE, dash="dash")), row=1, col=2)
+    fig.add_trace(
+        go.Scatter(
+            x=eps_list, y=eps_list, mode="lines", name="claimed ε (y = ε)", line=dict(color=REFERENCE, dash="dash")
+        ),
+        row=1,
+        col=2,
+    )
     fig.add_hline(y=0.5, line=dict(color=NEUTRAL, dash="dot"), row=1, col=1)
     fig.update_xaxes(type="log", title_text=EPS_AXIS)
     fig.update_yaxes(title_text="success rate (0.5 = guessing; lower is more private)", range=[0, 1.02], row=1, col=1)
     fig.update_yaxes(title_text="ε lower bound (must stay under the dashed line)", row=1, col=2)
     fig.update_layout(title="Membership inference against BayesianDP and Laplace (000 Fig. 6)")
-    alt = ("Left: attack success rate against ε for BayesianDP and Laplace. Right: empirical ε lower bound against "
-           "ε with the line y = ε. " + "; ".join(
-               f"{r['mechanism']} ε={fmt(r['epsilon'])}: success {r['success_rate']:.2f}, bound "
-               f"{r['epsilon_lower_bound']:.2f}" for r in df.rows()))
+    alt = (
+        "Left: attack success rate against ε for BayesianDP and Laplace. Right: empirical ε lower bound against "
+        "ε with the line y = ε. "
+        + "; ".join(
+            f"{r['mechanism']} ε={fmt(r['epsilon'])}: success {r['success_rate']:.2f}, bound "
+            f"{r['epsilon_lower_bound']:.2f}"
+            for r in df.rows()
+        )
+    )
     return fig, alt
 
 
@@ -152,13 +253,23 @@ def tuning_figure(res, inside) -> tuple[go.Figure, str, pd.DataFrame]:
     for i, r in enumerate(sorted(grid["rho"].unique())):
         part = grid[grid.rho == r]
         style = series_style(i)
-        fig.add_trace(go.Scatter(x=part["S"], y=part["score"], mode="lines+markers", name=f"ρ = {r:g}",
-                                 line=style.line(), marker=style.marker()))
+        fig.add_trace(
+            go.Scatter(
+                x=part["S"],
+                y=part["score"],
+                mode="lines+markers",
+                name=f"ρ = {r:g}",
+                line=style.line(),
+                marker=style.marker(),
+            )
+        )
     fig.update_xaxes(type="log", title_text="S (log scale)")
     fig.update_yaxes(title_text="validation cross-entropy q, eq. 6 (lower is better)")
     fig.update_layout(title="Noiseless grid scores; the noisy min picks S*, ρ*")
-    alt = (f"Validation score against S for each ρ; chosen S* = {fmt(res.S_star)}, ρ* = {fmt(res.rho_star)}; "
-           f"score sensitivity {inside.score_sensitivity:.4g}.")
+    alt = (
+        f"Validation score against S for each ρ; chosen S* = {fmt(res.S_star)}, ρ* = {fmt(res.rho_star)}; "
+        f"score sensitivity {inside.score_sensitivity:.4g}."
+    )
     return fig, alt, grid
 
 

@@ -34,38 +34,104 @@ class BayesKnobs:
     calibration: str
 
     def as_dict(self) -> dict:
-        return {"n": self.n, "S": self.S, "rho": self.rho, "C": self.C, "W": self.W, "K": self.K,
-                "repetitions": self.reps, "calibration": self.calibration}
+        return {
+            "n": self.n,
+            "S": self.S,
+            "rho": self.rho,
+            "C": self.C,
+            "W": self.W,
+            "K": self.K,
+            "repetitions": self.reps,
+            "calibration": self.calibration,
+        }
 
 
 def bayesian_knobs() -> BayesKnobs:
     """Draw the page's sidebar knobs and return their values."""
     with st.sidebar:
         st.markdown("### BayesianDP")
-        S = st.select_slider("S (decay weighting, w = min(1, S·N/C))", S_OPTIONS, value=1e-3, format_func=format_number,
-                             key="bayes_S", **IN_URL,
-                             help="Small S shrinks rare words (few users N) towards the public prior "
-                                  "and lowers the sensitivity. Log-spaced 1e-3 … 1e4.")
-        rho = st.slider("ρ (weight of the private evidence)", 0.05, 1.0, 0.3, 0.05, key="bayes_rho", **IN_URL,
-                        help="μ_ps = ρ·(w ⊙ x̂) + (1−ρ)·μ_p; the noise scales with ρ too.")
-        C = st.slider("C (max count per user per n-gram)", 1, 20, 1, key="bayes_C", **IN_URL,
-                      help="Each user's count of an n-gram is clamped at C (000 uses C = 1 below 1M users).")
+        S = st.select_slider(
+            "S (decay weighting, w = min(1, S·N/C))",
+            S_OPTIONS,
+            value=1e-3,
+            format_func=format_number,
+            key="bayes_S",
+            **IN_URL,
+            help="Small S shrinks rare words (few users N) towards the public prior "
+            "and lowers the sensitivity. Log-spaced 1e-3 … 1e4.",
+        )
+        rho = st.slider(
+            "ρ (weight of the private evidence)",
+            0.05,
+            1.0,
+            0.3,
+            0.05,
+            key="bayes_rho",
+            **IN_URL,
+            help="μ_ps = ρ·(w ⊙ x̂) + (1−ρ)·μ_p; the noise scales with ρ too.",
+        )
+        C = st.slider(
+            "C (max count per user per n-gram)",
+            1,
+            20,
+            1,
+            key="bayes_C",
+            **IN_URL,
+            help="Each user's count of an n-gram is clamped at C (000 uses C = 1 below 1M users).",
+        )
         st.markdown("### This page")
-        n = st.radio("n-gram order n", (1, 2, 3), index=0, horizontal=True, key="bayes_n", **IN_URL,
-                     help="Vocabulary = the public corpus' n-grams; n-grams never cross a sentence boundary.")
-        W = st.slider("W (Laplace baselines: max counts per user)", 1, 50, DEFAULT_W, key="bayes_W", **IN_URL,
-                      help="000 §4.3 uses W = |U|/1000 (≈ 1 for the real chat's 920 people, 3 for the classroom sample).")
-        K = st.select_slider("K (k-anonymity: min. users per item)", K_OPTIONS, value=DEFAULT_K, key="bayes_K", **IN_URL)
-        reps = st.slider("Repetitions (noisy curves)", 2, 30, 10, key="bayes_reps", **IN_URL,
-                         help="Curves show the mean and a 10–90% band over this many seeded releases.")
+        n = st.radio(
+            "n-gram order n",
+            (1, 2, 3),
+            index=0,
+            horizontal=True,
+            key="bayes_n",
+            **IN_URL,
+            help="Vocabulary = the public corpus' n-grams; n-grams never cross a sentence boundary.",
+        )
+        W = st.slider(
+            "W (Laplace baselines: max counts per user)",
+            1,
+            50,
+            DEFAULT_W,
+            key="bayes_W",
+            **IN_URL,
+            help="000 §4.3 uses W = |U|/1000 (≈ 1 for the real chat's 920 people, 3 for the classroom sample).",
+        )
+        K = st.select_slider(
+            "K (k-anonymity: min. users per item)", K_OPTIONS, value=DEFAULT_K, key="bayes_K", **IN_URL
+        )
+        reps = st.slider(
+            "Repetitions (noisy curves)",
+            2,
+            30,
+            10,
+            key="bayes_reps",
+            **IN_URL,
+            help="Curves show the mean and a 10–90% band over this many seeded releases.",
+        )
         calibration = calibration_radio(key="bayes_calibration")  # auto (default) / classic / analytic
     return BayesKnobs(S, rho, C, n, W, K, reps, calibration)
 
 
-SPEC_WIDGETS = {"corpus": "corpus", "seed": "seed", "epsilon": "eps", "delta": "delta", "n": "bayes_n", "S": "bayes_S",
-                "rho": "bayes_rho", "C": "bayes_C", "calibration": "bayes_calibration", "mode": "bayes_mode",
-                "max_items": "bayes_L", "max_users": "bayes_Nmax", "W": "bayes_W", "K": "bayes_K", "repetitions": "bayes_reps",
-                "trials": "bayes_trials"}
+SPEC_WIDGETS = {
+    "corpus": "corpus",
+    "seed": "seed",
+    "epsilon": "eps",
+    "delta": "delta",
+    "n": "bayes_n",
+    "S": "bayes_S",
+    "rho": "bayes_rho",
+    "C": "bayes_C",
+    "calibration": "bayes_calibration",
+    "mode": "bayes_mode",
+    "max_items": "bayes_L",
+    "max_users": "bayes_Nmax",
+    "W": "bayes_W",
+    "K": "bayes_K",
+    "repetitions": "bayes_reps",
+    "trials": "bayes_trials",
+}
 """The widget (URL) key of each field of the page's specs (dpcore.specs.bayesian): the page builds its specs from
 these widgets, and a preset written as a spec sets them (:func:`widget_values`)."""
 
@@ -82,6 +148,9 @@ def guarantee_settings(data: str = "chat") -> dict:
     from .bayesian_modes import DEFAULT_L, default_n_max
 
     state = st.session_state
-    return {"W": int(state.get("bayes_W", DEFAULT_W)), "K": int(state.get("bayes_K", DEFAULT_K)),
-            "max_items": int(state.get("bayes_L", DEFAULT_L)),
-            "max_users": int(state.get("bayes_Nmax", default_n_max(data)))}
+    return {
+        "W": int(state.get("bayes_W", DEFAULT_W)),
+        "K": int(state.get("bayes_K", DEFAULT_K)),
+        "max_items": int(state.get("bayes_L", DEFAULT_L)),
+        "max_users": int(state.get("bayes_Nmax", default_n_max(data))),
+    }

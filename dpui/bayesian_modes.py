@@ -20,8 +20,10 @@ from dpcore.metrics import kl_divergence
 from dpcore.specs import BayesianSpec, derive_rng
 
 _IN_URL = {"bind": "query-params", "persist_state": "session"}
-MODES = {"strict": "strict (DP): caps L and N_max, γ bounded for every corpus",
-         "local": "local (as in the paper): γ measured on this corpus — not DP"}
+MODES = {
+    "strict": "strict (DP): caps L and N_max, γ bounded for every corpus",
+    "local": "local (as in the paper): γ measured on this corpus — not DP",
+}
 N_MAX_OPTIONS = (100, 200, 500, 1000, 2000, 2400, 5000, 10_000, 20_000, 50_000, 100_000, 1_000_000)
 DEFAULT_L = 50
 DEFAULT_N_MAX = 10_000
@@ -63,15 +65,33 @@ def mode_knobs(size: str = "chat") -> ModeKnobs:
     st.session_state[_SIZE_KEY] = size
     with st.sidebar:
         st.markdown("### Guarantee")
-        mode = st.radio("BayesianDP mode", tuple(MODES), captions=tuple(MODES.values()), key="bayes_mode", **_IN_URL,
-                        help="strict: our addition (SPEC §3b), a real (ε, δ)-DP guarantee. local: the paper's γ, "
-                             "measured on the private data — not DP: no (ε, δ) holds, not even for this corpus's neighbours.")
-        L = st.slider("L (strict: distinct n-grams kept per user)", 1, 500, DEFAULT_L, key="bayes_L", **_IN_URL,
-                      help="A user with more keeps a seeded random L of them; γ_strict grows with √L.")
-        N_max = st.select_slider("N_max (strict: public cap on the number of users)", N_MAX_OPTIONS,
-                                 value=default_n_max(size), key="bayes_Nmax", **_IN_URL,
-                                 help="Stated, not measured: a corpus with more users is refused. γ_strict grows "
-                                      "with ln(C·N_max + 1) (weighted by min(1, S/C)).")
+        mode = st.radio(
+            "BayesianDP mode",
+            tuple(MODES),
+            captions=tuple(MODES.values()),
+            key="bayes_mode",
+            **_IN_URL,
+            help="strict: our addition (SPEC §3b), a real (ε, δ)-DP guarantee. local: the paper's γ, "
+            "measured on the private data — not DP: no (ε, δ) holds, not even for this corpus's neighbours.",
+        )
+        L = st.slider(
+            "L (strict: distinct n-grams kept per user)",
+            1,
+            500,
+            DEFAULT_L,
+            key="bayes_L",
+            **_IN_URL,
+            help="A user with more keeps a seeded random L of them; γ_strict grows with √L.",
+        )
+        N_max = st.select_slider(
+            "N_max (strict: public cap on the number of users)",
+            N_MAX_OPTIONS,
+            value=default_n_max(size),
+            key="bayes_Nmax",
+            **_IN_URL,
+            help="Stated, not measured: a corpus with more users is refused. γ_strict grows "
+            "with ln(C·N_max + 1) (weighted by min(1, S/C)).",
+        )
     return ModeKnobs(mode, int(L), int(N_max))
 
 
@@ -80,8 +100,9 @@ def _rng(seed: int, *salt) -> np.random.Generator:
 
 
 @st.cache_resource(show_spinner="Capping users at L n-grams …", max_entries=16)
-def strict_statistics_for(private_hash: str, public_hash: str, n: int, C: int, L: int, seed: int, _user_counts,
-                          _public_counts):
+def strict_statistics_for(
+    private_hash: str, public_hash: str, n: int, C: int, L: int, seed: int, _user_counts, _public_counts
+):
     """Clamped and L-capped statistics; the seed is in the key (the item choice is random): BayesianSpec's
     strict_statistics, drawn from its item-cap salt (dpcore.specs.bayesian)."""
     spec = BayesianSpec(seed=seed, n=n, C=C, max_items=L)
@@ -105,8 +126,10 @@ def modes_panel(*, strict, local, p, epsilon: float, delta: float, calibration: 
     rel_l = local.release(epsilon=epsilon, delta=delta, calibration=calibration, rng=rng_local)
     st.header("Strict (DP) and local (as in the paper), side by side")
     cols = st.columns(2)
-    for col, name, rel, prep in ((cols[0], "strict (DP)", rel_s, strict), (cols[1], "local (as in the paper)", rel_l,
-                                                                             local)):
+    for col, name, rel, prep in (
+        (cols[0], "strict (DP)", rel_s, strict),
+        (cols[1], "local (as in the paper)", rel_l, local),
+    ):
         with col:
             guarantee_badge(rel.guarantee, name=f"BayesianDP {name}")
             m = st.columns(3)
@@ -115,9 +138,11 @@ def modes_panel(*, strict, local, p, epsilon: float, delta: float, calibration: 
             m[2].metric("KL to private", f"{kl_divergence(p, rel.theta):.4g}", help="KL(private ‖ θ); lower is better.")
     ratio = rel_s.sigma / rel_l.sigma if rel_l.sigma > 0 else float("inf")
     shown = spoiler("bayes_strict_local_ratio", f"{ratio:.3g}")  # an exercise's answer: hidden while it is open
-    st.caption(f"The strict σ is {shown} × the local one: that is what the paper's local γ buys — and why it is "
-               "not allowed: the local γ is measured on the private data, so it promises nothing for a corpus that "
-               "differs from this one, and σ itself depends on who is in the data.")
+    st.caption(
+        f"The strict σ is {shown} × the local one: that is what the paper's local γ buys — and why it is "
+        "not allowed: the local γ is measured on the private data, so it promises nothing for a corpus that "
+        "differs from this one, and σ itself depends on who is in the data."
+    )
     return rel_s, rel_l
 
 

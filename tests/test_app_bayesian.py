@@ -1,10 +1,12 @@
-"""The Bayesian n-gram DP page with AppTest: sliders move, tabs render, no exception, no error."""
+"""The Bayesian n-gram DP page with AppTest: sliders move, tabs render, no exception, no error. The tabs are lazy
+(issue 24): a test opens the tab it reads (``open_tab``, as the URL's ``?bayes_tab=<label>`` does)."""
 
 from pathlib import Path
 
 import pytest
 
 from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT
+from dpui.bayesian_views import TAB_KEY, TABS
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,6 +23,18 @@ def metric(at, prefix):
 def clean(at):
     assert not at.exception, [e.message for e in at.exception]
     assert [e.value for e in at.error] == []
+
+
+def open_tab(at, label):
+    """Open one of the page's tabs (what a click on it does: session state, then a rerun). AppTest sends its
+    query parameters again on every run, where the tab's one wins: a page opened with ``bayes_tab`` in its URL
+    gets the new label there too, as the browser's address bar shows it after the click."""
+    at.session_state[TAB_KEY] = label
+    if TAB_KEY in at.query_params:
+        at.query_params[TAB_KEY] = label
+    at.run()
+    clean(at)
+    return at
 
 
 @pytest.fixture
@@ -42,13 +56,17 @@ def test_default_render(page):
     assert not any("outside its proof" in w.value for w in page.warning)
     assert any("true δ" in c.value for c in page.caption)  # the classic σ's true δ beside it
     badges = [md.value for md in page.markdown if "badge[" in md.value]
-    assert any(":green-badge[🔒 Guarantee: BayesianDP strict — DP: (ε, δ)-DP per user (ε = 1, δ = 1e-05)" in b
-               for b in badges)
+    assert any(
+        ":green-badge[🔒 Guarantee: BayesianDP strict — DP: (ε, δ)-DP per user (ε = 1, δ = 1e-05)" in b for b in badges
+    )
     # both modes side by side; the local one orange, never green
     assert any(":orange-badge[⚠️ Guarantee: BayesianDP local (as in the paper) — not DP:" in b for b in badges)
     assert not any(":green-badge[" in b and "local" in b for b in badges)
     assert [m.label for m in page.metric].count("KL to private") == 2
+    open_tab(page, "k-anonymity vs ε")
+    badges = [md.value for md in page.markdown if "badge[" in md.value]
     assert any(":red-badge[⛔ Guarantee: k-anonymity — not DP: k-anonymity (K = 10)]" in b for b in badges)
+    open_tab(page, "KL vs ε")
     note = next(md.value for md in page.markdown if "Laplace's mean KL at ε = 0.1" in md.value)
     assert "as in the paper" in note and "our strict variant, which is (ε, δ)-DP" in note
 
@@ -111,10 +129,23 @@ def test_page_sliders_move(page):
     assert len(page.get("plotly_chart")) >= 3
 
 
-@pytest.mark.parametrize("button", ["bayes_run_users", "bayes_run_vocabulary", "bayes_run_public",
-                                    "bayes_run_ppl", "bayes_run_mia", "bayes_run_e2e"])
+BUTTON_TAB = {
+    "bayes_run_users": "Users",
+    "bayes_run_vocabulary": "Vocabulary",
+    "bayes_run_public": "Public quality",
+    "bayes_run_ppl": "Perplexity",
+    "bayes_run_mia": "Membership inference",
+    "bayes_run_e2e": "Private tuning",
+}
+
+
+@pytest.mark.parametrize(
+    "button",
+    ["bayes_run_users", "bayes_run_vocabulary", "bayes_run_public", "bayes_run_ppl", "bayes_run_mia", "bayes_run_e2e"],
+)
 def test_experiment_tabs_run(page, button):
     page.slider(key="bayes_reps").set_value(2).run()
+    open_tab(page, BUTTON_TAB[button])
     if button == "bayes_run_mia":
         page.select_slider(key="bayes_trials").set_value(50).run()
     charts = len(page.get("plotly_chart"))
@@ -130,6 +161,7 @@ def test_experiment_tabs_run(page, button):
 
 def test_end_to_end_curve_toggle(page):
     page.slider(key="bayes_reps").set_value(2).run()
+    open_tab(page, "KL vs ε")
     assert not any("EndToEndDP (tuned)" in c.proto.spec for c in page.get("plotly_chart"))
     page.toggle(key="bayes_e2e_curve").set_value(True).run()
     clean(page)
@@ -143,10 +175,91 @@ def test_what_this_text_looks_like_panel(page):
 
     chat = dpcore.text.text_profile(dpcore.load_real_corpus("chat", which="private"), max_k=9, ks=(10, 100))
     panel = next(e for e in page.expander if e.label.startswith("🔎 What this text looks like"))
-    note = next(m.value for m in panel.markdown if m.value.startswith("**What this means for the Bayesian page** "
-                                                                      "(real chat (920 people))"))
+    note = next(
+        m.value
+        for m in panel.markdown
+        if m.value.startswith("**What this means for the Bayesian page** (real chat (920 people))")
+    )
     act = chat.activity()
     assert f"the most active 10 people wrote {act['top10_share']:.0%} of the sentences" in note
     assert f"keeps at most W = 2 tokens per person — {chat.kept_tokens(2):.1%} of this text" in note
     assert f"at most L = 50 distinct 1-grams per person ({chat.kept_share(1, 50):.0%} of the" in note
     assert {"bayes_profile_shared", "bayes_profile_activity"} <= {c.key for c in page.get("plotly_chart")}
+
+
+def test_tabs_are_lazy_and_in_the_url(monkeypatch):
+    """Issue 24: an ε move computes and sends the open tab only; the open tab is the URL's ``bayes_tab``."""
+    from dpui import bayesian_data, bayesian_figures
+
+    calls = {"kl_epsilon_for": 0, "kanon_figure": 0, "data_sweep": 0}
+    for module, name in (
+        (bayesian_data, "kl_epsilon_for"),
+        (bayesian_figures, "kanon_figure"),
+        (bayesian_data, "data_sweep"),
+    ):
+
+        def counted(*args, _real=getattr(module, name), _name=name, **kwargs):
+            calls[_name] += 1
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, counted)
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["seed"] = "7"
+    at.run()
+    clean(at)
+    assert at.session_state[TAB_KEY] == TABS[0] == "Release"  # the default tab: the page's main chart
+    assert [t.label for t in at.tabs] == list(TABS)  # every tab is offered
+    at.select_slider(key="eps").set_value(2.0).run()
+    clean(at)
+    shown = {c.key for c in at.get("plotly_chart")}
+    assert "bayes_bars" in shown and not shown & {"bayes_kl_eps", "bayes_kanon"}
+    assert calls == {"kl_epsilon_for": 0, "kanon_figure": 0, "data_sweep": 0}  # nothing computed for hidden tabs
+    assert not any(b.key == "bayes_run_users" for b in at.button)
+    open_tab(at, "KL vs ε")
+    shown = {c.key for c in at.get("plotly_chart")}
+    assert "bayes_kl_eps" in shown and not shown & {"bayes_bars", "bayes_kanon"}
+    assert calls["kl_epsilon_for"] > 0 and calls["kanon_figure"] == 0
+    # a shared link opens the same tab
+    link = AppTest.from_file(PAGE, default_timeout=120)
+    link.query_params["bayes_tab"] = "k-anonymity vs ε"
+    link.run()
+    clean(link)
+    shown = {c.key for c in link.get("plotly_chart")}
+    assert "bayes_kanon" in shown and not shown & {"bayes_bars", "bayes_kl_eps"}
+    # a tab's own knob comes from a link with its tab
+    link = AppTest.from_file(PAGE, default_timeout=120)
+    link.query_params["bayes_tab"] = "Membership inference"
+    link.query_params["bayes_trials"] = "200"
+    link.run()
+    clean(link)
+    assert link.select_slider(key="bayes_trials").value == 200
+    # and keeps its value while another tab is open
+    open_tab(at, "Release")
+    at.slider(key="bayes_top").set_value(50).run()
+    open_tab(at, "KL vs ε")
+    open_tab(at, "Release")
+    assert at.slider(key="bayes_top").value == 50
+
+
+def test_session_budget_counts_end_to_end_only_when_its_tab_shows_it():
+    """The session budget lists the releases the person was shown: EndToEndDP's release is drawn in its tab (after
+    its button), so it is counted when that tab is open, at the ε it was shown at, and not at an ε moved to while
+    another tab is open. The page's BayesianDP release is shown below the tabs (its σ and KL), so every ε counts."""
+
+    def entries(at):
+        return [(e.mechanism, e.epsilon) for e in next(iter(at.session_state["_session_budget"].values()))]
+
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.run()
+    open_tab(at, "Private tuning")
+    at.button(key="bayes_run_e2e").click().run()
+    clean(at)
+    assert [m for m, _ in entries(at)] == ["BayesianDP strict", "EndToEndDP"]
+    open_tab(at, "Release")
+    at.select_slider(key="eps").set_value(2.0).run()  # EndToEndDP at ε = 2 is not drawn: its tab is closed
+    clean(at)
+    assert [m for m, _ in entries(at)] == ["BayesianDP strict", "EndToEndDP", "BayesianDP strict"]
+    assert entries(at)[-1][1] == 2.0
+    open_tab(at, "Private tuning")  # shown now (the button stays pressed): counted
+    assert [m for m, _ in entries(at)] == ["BayesianDP strict", "EndToEndDP", "BayesianDP strict", "EndToEndDP"]
+    assert any("EndToEndDP" in md.value for md in at.markdown if "badge[" in md.value)

@@ -26,9 +26,14 @@ VIEWS = {
     "pages/1_Mechanisms_101.py:cities": [("tab", "m101_tab", "(c) Exponential mechanism")],
     "pages/1_Mechanisms_101.py:debt": [("tab", "m101_tab", "(b) Global sensitivity")],
     "pages/1_Mechanisms_101.py:sample": [("tab", "m101_tab", "(d) Sample many times")],
-    "pages/2_Bayesian_ngram_DP.py": [("slider", "bayes_reps", 2), ("select_slider", "bayes_trials", 50)] + [
-        ("click", k, None) for k in ("bayes_run_users", "bayes_run_vocabulary", "bayes_run_public", "bayes_run_mia",
-                                     "bayes_run_e2e")],
+    "pages/2_Bayesian_ngram_DP.py": [],
+    # its tabs are lazy (issue 24): one view per tab with a chart, the tab opened, then its button pressed
+    "pages/2_Bayesian_ngram_DP.py:kl": [("slider", "bayes_reps", 2), ("tab", "bayes_tab", "KL vs ε")],
+    "pages/2_Bayesian_ngram_DP.py:kanon": [("slider", "bayes_reps", 2), ("tab", "bayes_tab", "k-anonymity vs ε")],
+    **{f"pages/2_Bayesian_ngram_DP.py:{k}": [("slider", "bayes_reps", 2), ("tab", "bayes_tab", tab)] + (
+        [("select_slider", "bayes_trials", 50)] if k == "mia" else []) + [("click", f"bayes_run_{k}", None)]
+       for k, tab in (("users", "Users"), ("vocabulary", "Vocabulary"), ("public", "Public quality"),
+                      ("mia", "Membership inference"), ("e2e", "Private tuning"))},
     "pages/3_DP_ngram_extraction.py": [("slider", "dpne_T", 4)],
     "pages/3_DP_ngram_extraction.py:sweep": [("tab", "dpne_tab", "Sweep one knob (Figs. 2–4)"), ("slider", "dpne_T", 4),
                                              ("click", "dpne_sweep_run", None)],
@@ -47,8 +52,9 @@ def open_view(view: str) -> AppTest:
     at = AppTest.from_file(str(ROOT / view.split(":")[0]), default_timeout=300)
     at.run()
     for kind, key, value in VIEWS[view]:
-        if kind == "tab":  # a lazy tab (only the open one runs): opened through the URL, as a link does
+        if kind == "tab":  # a lazy tab (only the open one runs): opened through the URL, as a link or a click does
             at.query_params[key] = value
+            at.session_state[key] = value
             at.run()
             continue
         (at.button(key=key).click() if kind == "click" else getattr(at, kind)(key=key).set_value(value)).run()

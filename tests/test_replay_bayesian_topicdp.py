@@ -36,7 +36,16 @@ def classroom():
 # ------------------------------------------------------------------------------ Bayesian n-gram DP
 
 
+def _open_tab(at, label: str) -> None:
+    """Open one of the Bayesian page's lazy tabs (issue 24: only the open tab is drawn), as a click on it does."""
+    at.session_state["bayes_tab"] = label
+    at.run()
+    clean(at)
+
+
 def _check_bayesian_exports(downloads, at, priv) -> tuple[dict, dict]:
+    """Both exports replayed; the release's read on its tab, then the KL-vs-ε tab is opened (and left open)."""
+    _open_tab(at, "Release")
     rel = export_json(downloads, at, "bayes_export_release")
     spec = Spec.from_record(rel["spec"])
     assert isinstance(spec, BayesianSpec) and spec.corpus == "classroom" and spec.corpus_hash == priv.content_hash
@@ -47,6 +56,7 @@ def _check_bayesian_exports(downloads, at, priv) -> tuple[dict, dict]:
         rel["settings"]["sensitivity_gamma"],
     )
     assert rel["settings"]["rng_salt"] == _plain(spec.salt())
+    _open_tab(at, "KL vs ε")
     kl = export_json(downloads, at, "bayes_export_kl")
     kl_spec = Spec.from_record(kl["spec"])
     assert isinstance(kl_spec, BayesianKlEpsilonSpec)
@@ -66,13 +76,15 @@ def test_bayesian_exports_replay_and_the_generated_notebooks(downloads, classroo
     rel, kl = _check_bayesian_exports(downloads, at, priv)
     assert [r["spec"][f] for r in (rel, kl) for f in ("max_items", "max_users")] == [7, 5000, 7, 5000]
     # Reproduce in Python: the release's script and the KL-vs-ε notebook print the page's numbers
+    notebook = downloads(at, "bayes_reproduce_kl_ipynb").decode("utf-8")  # the KL-vs-ε tab is open
+    _open_tab(at, "Release")
     got = run_script(downloads(at, "bayes_reproduce_release_py").decode("utf-8"), tmp_path)
     rows = rel["rows"]
     assert got["top_ngrams"][: len(rows)] == [r["ngram"] for r in rows]
     assert got["top_released_probability"][: len(rows)] == [r["released_probability"] for r in rows]
     assert got["sigma_ps"] == rel["settings"]["sigma_ps"]
     assert (tmp_path / "bayesian_figure.html").stat().st_size > 1000  # the script wrote the plotly figure
-    got = run_notebook(downloads(at, "bayes_reproduce_kl_ipynb").decode("utf-8"), tmp_path)
+    got = run_notebook(notebook, tmp_path)
     for r in kl["rows"]:
         if r["mechanism"].startswith("k-anonymity"):
             assert got["k_anonymity_kl"] == r["mean_kl"]

@@ -1,0 +1,272 @@
+"""The Bayesian n-gram DP page's tabs, one view each (paper 000 §4–§5): the release, then one tab per experiment.
+
+The page's tabs are stateful and lazy (issue 24): ``st.tabs(TABS, key=TAB_KEY, bind="query-params")`` puts the
+open tab in the URL (``?bayes_tab=KL+vs+ε``), and the page calls a tab's view only when that tab is open, so an ε
+move computes and sends one tab. Each view reads :class:`TabContext` (what the page built from its widgets: the
+specs and the current release); the heavy ones wait for a button (``dpui.state.run_button``). Loaders:
+dpui.bayesian_data; figures: dpui.bayesian_figures; texts: page_texts/bayesian.md. No maths here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC
+from dpcore.bayesian.baselines import k_anonymity_release, public_baseline
+from dpcore.lab.paper_results import FIG1_BAYES
+from dpcore.metrics import kl_divergence
+from dpcore.specs import (
+    BayesianAttackSpec,
+    BayesianDataSweepSpec,
+    BayesianEndToEndSpec,
+    BayesianKlEpsilonSpec,
+    BayesianPerplexitySpec,
+    BayesianSpec,
+)
+
+from . import bayesian_data as data
+from . import bayesian_figures as figures
+from .bayesian_data import PageRelease
+from .bayesian_knobs import BayesKnobs
+from .bayesian_modes import ModeKnobs
+from .budget import record_release
+from .charts import guarantee_badge, show_figure
+from .errors import user_errors
+from .exports import export_view
+from .reproduce import reproduce_buttons
+from .sidebar import format_number as fmt
+from .state import IN_URL, run_button
+from .texts import text
+
+TAB_KEY = "bayes_tab"
+"""The tabs' key: session state and the URL's parameter hold the open tab's label."""
+TABS = (
+    "Release",
+    "KL vs ε",
+    "Users",
+    "Vocabulary",
+    "Public quality",
+    "k-anonymity vs ε",
+    "Perplexity",
+    "Membership inference",
+    "Private tuning",
+)
+"""The tab labels, in order; the first (the release, the page's main chart) is open by default."""
+
+
+@dataclass(frozen=True)
+class TabContext:
+    """What the tabs read: the shared settings, the page's knobs, the common spec fields, the release's and the
+    KL-vs-ε spec, the current release and the settings an export carries."""
+
+    settings: object  # dpui.sidebar.SharedSettings
+    k: BayesKnobs
+    mk: ModeKnobs
+    common: dict  # the fields every spec of the page shares (seed, corpus and hashes, S, ρ, C, calibration)
+    spec: BayesianSpec
+    kl_spec: BayesianKlEpsilonSpec
+    now: PageRelease
+    view_settings: dict
+
+    @property
+    def caps(self) -> dict:
+        """``common`` with n and strict mode's caps L and N_max (dpcore's names)."""
+        return dict(self.common, n=self.k.n, max_items=self.mk.L, max_users=self.mk.N_max)
+
+
+# ------------------------------------------------------------------------------ the release at these settings
+@st.fragment
+def release_view(c: TabContext) -> None:
+    """The top private n-grams: private, public prior and released probability; the export and the notebook."""
+    now, release, n = c.now, c.now.release, c.k.n
+    top = st.slider("Show the most frequent private n-grams", 5, 50, 20, 5, key="bayes_top", **IN_URL)
+    order = np.argsort(-now.p)[:top]
+    labels = [" ".join(now.counts.vocabulary[i]) for i in order]
+    alpha_t = public_baseline(now.counts.public_counts)
+    rows = BayesianSpec.top_rows(now.outcome(), top)  # the spec's numbers: what a replay of the export gives
+    fig, alt = figures.release_figure(labels, order, now.p, alpha_t, release.theta, n=n)
+    show_figure(fig, alt=alt, key="bayes_bars", records=rows)
+    st.caption(text("bayesian", "release_caption"))
+    export_settings = {
+        **c.view_settings,
+        "top": top,
+        "mechanism": BAYESIAN,
+        "guarantee": release.guarantee,
+        "sensitivity_gamma": now.prepared.sensitivity,
+        "sigma_ps": release.sigma,
+        "rng_salt": list(c.spec.salt()),
+    }
+    export_view(f"top {top} {n}-grams", rows, settings=export_settings, key="bayes_export_release", spec=c.spec)
+    reproduce_buttons(c.spec, title=f"the BayesianDP {c.mk.mode} release", key="bayes_reproduce_release")
+
+
+# ------------------------------------------------------------------------------ 000 Fig. 1
+def kl_epsilon_view(c: TabContext) -> None:
+    """KL against ε for every mechanism (with EndToEndDP when asked), the note and the export."""
+    k, delta, priv, pub = c.k, c.settings.delta, c.settings.private, c.settings.public
+    with_e2e = st.toggle(
+        "Add EndToEndDP (S and ρ tuned privately, total ε) — a few seconds",
+        value=False,
+        key="bayes_e2e_curve",
+        **IN_URL,
+    )
+    with user_errors():
+        kl_spec = c.kl_spec.replace(with_end_to_end=with_e2e)
+        curves = data.kl_epsilon_for(kl_spec, priv, pub)  # with EndToEndDP when asked (the export's spec)
+        summary = data.kl_epsilon_for(kl_spec.replace(with_end_to_end=False), priv, pub).summary
+    shown, kl_k = curves.summary, curves.kl_k
+    title = f"KL vs ε ({k.n}-grams, S = {fmt(k.S)}, ρ = {k.rho:g}, C = {k.C}, W = {k.W}, δ = {fmt(delta)}, "
+    title += f"{k.reps} repetitions)"
+    fig, alt = figures.kl_eps_figure(shown, summary, eps=c.settings.epsilon, K=k.K, kl_k=kl_k, title=title)
+    rows = kl_spec.rows(curves)  # k-anonymity at K (K ≥ 2) as a flat line: it has no ε
+    show_figure(fig, alt=alt, key="bayes_kl_eps", records=rows)
+    b, b_strict, lap, pub_kl = (
+        dict(zip(summary[m].x.tolist(), summary[m].mean)) for m in (BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC)
+    )
+    note = text(
+        "bayesian",
+        "kl_eps_note",
+        ratio_01=b[0.1] / lap[0.1],
+        ratio_1=b[1.0] / lap[1.0],
+        L=c.mk.L,
+        strict_01=b_strict[0.1] / lap[0.1],
+        strict_1=b_strict[1.0] / lap[1.0],
+        N_max=c.mk.N_max,
+        paper=1 - FIG1_BAYES.values["reduction"],
+        public=pub_kl[0.1],
+        public_data=c.settings.public_label,
+    )
+    st.markdown(note)
+    export_settings = {
+        **c.view_settings,
+        "with_end_to_end": with_e2e,
+        "sweep_epsilons": data.SWEEP_EPS,
+        "band": f"10–90% over {k.reps} seeded releases per ε",
+        "rng_salt": list(kl_spec.salt()),
+        "k_anonymity_kl (not DP, at K)": kl_k,
+    }
+    export_view("KL vs ε summary", rows, settings=export_settings, key="bayes_export_kl", spec=kl_spec)
+    reproduce_buttons(kl_spec, title="KL vs ε (000 Fig. 1)", key="bayes_reproduce_kl")
+
+
+# ------------------------------------------------------------------------------ 000 Figs. 2–4: data sweeps, on a button
+DATA_SWEEPS = {
+    "users": ("users", "number of private users (log scale)", "KL vs number of users at ε = {eps} (000 Fig. 2)"),
+    "vocabulary": (
+        "vocabulary",
+        "vocabulary size |V| (most frequent public n-grams, log scale)",
+        "KL vs vocabulary size at ε = {eps} (000 Fig. 3)",
+    ),
+    "public": (
+        "public_noise",
+        "scale b of the Laplace noise added to the public counts (log scale; right = worse public data)",
+        "KL vs public-data quality at ε = {eps} (000 Fig. 4)",
+    ),
+}
+"""kind → (the table's x column, the x axis title, the chart title) of the three data sweeps."""
+
+
+def data_tab(c: TabContext, kind: str) -> None:
+    """One data sweep (``kind``: users, vocabulary or public, :data:`DATA_SWEEPS`) at the current ε, on a button."""
+    eps, delta = c.settings.epsilon, c.settings.delta
+    x, x_title, title = DATA_SWEEPS[kind]
+    title = title.format(eps=fmt(eps))
+
+    @st.fragment
+    def view():
+        st.caption(text("bayesian", f"{kind}_note"))
+        hint = "Press **Run** to compute this experiment (a few seconds)."
+        if not run_button(f"Run at ε = {fmt(eps)}", f"bayes_run_{kind}", hint=hint):
+            return
+        with user_errors():
+            sweep = BayesianDataSweepSpec(**c.caps, sweep=kind, epsilon=eps, delta=delta, W=c.k.W, repetitions=c.k.reps)
+            df = data.data_sweep(sweep, c.settings.private, c.settings.public)
+        fig, alt = figures.data_sweep_figure(df, x, title=title, x_title=x_title)
+        show_figure(fig, alt=alt, key=f"bayes_fig_{kind}")
+        reproduce_buttons(sweep, title=title, key=f"bayes_reproduce_{kind}")
+
+    view()
+
+
+# ------------------------------------------------------------------------------ 000 Fig. 5: k-anonymity
+def kanon_view(c: TabContext) -> None:
+    """k-anonymity against BayesianDP on one y-scale, and k-anonymity's release at K (not DP: a red badge)."""
+    counts, K = c.now.counts, c.k.K
+    fig, alt = figures.kanon_figure(c.kl_spec, c.settings.private, c.settings.public)
+    show_figure(fig, alt=alt, key="bayes_kanon")
+    rel_k = k_anonymity_release(counts.user_counts, counts.public_counts, K=K)
+    guarantee_badge(rel_k.guarantee, name="k-anonymity")
+    note = text(
+        "bayesian",
+        "kanon_text",
+        K=K,
+        kept=rel_k.kept_items,
+        n=c.k.n,
+        suppressed=rel_k.suppressed_items,
+        mass=rel_k.suppressed_mass,
+        kl=kl_divergence(c.now.p, rel_k.theta),
+    )
+    st.markdown(note)
+
+
+# ------------------------------------------------------------------------------ 000 Table 1, Fig. 6, Algorithm 2
+@st.fragment
+def perplexity_view(c: TabContext) -> None:
+    """000 Table 1: perplexity of the released trigram distributions on held-out sentences, on a button."""
+    eps, delta = c.settings.epsilon, c.settings.delta
+    st.caption(text("bayesian", "perplexity_caption"))
+    hint = "Press the button to release the trigram distributions and score them (about a second)."
+    if not run_button(f"Compute the table at ε = {fmt(eps)}", "bayes_run_ppl", hint=hint):
+        return
+    with user_errors():
+        ppl = BayesianPerplexitySpec(**c.common, epsilon=eps, delta=delta, W=c.k.W, K=c.k.K)
+        tab, n_tri, n_sent = data.perplexity_for(ppl, c.settings.private, c.settings.public)
+    columns = {"perplexity": st.column_config.NumberColumn(format="%.3f")}
+    st.dataframe(tab.rows(), hide_index=True, width="stretch", column_config=columns)
+    st.caption(text("bayesian", "perplexity_footer", trigrams=n_tri, sentences=n_sent))
+
+
+ATTACK_COLUMNS = ("mechanism", "epsilon", "success_rate", "fpr", "fnr", "fpr_upper", "fnr_upper", "epsilon_lower_bound")
+
+
+@st.fragment
+def attack_view(c: TabContext) -> None:
+    """000 Fig. 6: membership inference against BayesianDP and Laplace, on a button."""
+    st.caption(text("bayesian", "attack_caption"))
+    trials = st.select_slider("Trials per ε", (50, 100, 200, 400), value=100, key="bayes_trials", **IN_URL)
+    if not run_button("Run the attack", "bayes_run_mia", hint="Press **Run the attack** (a few seconds)."):
+        return
+    with user_errors():
+        spec = BayesianAttackSpec(**c.common, n=c.k.n, delta=c.settings.delta, W=c.k.W, trials=trials)
+        df = data.attack_for(spec, c.settings.private, c.settings.public)
+    fig, alt = figures.attack_figure(df)
+    show_figure(fig, alt=alt, key="bayes_mia")
+    st.dataframe({col: df[col] for col in ATTACK_COLUMNS}, hide_index=True, width="stretch")
+
+
+@st.fragment
+def tuning_view(c: TabContext) -> None:
+    """000 Algorithm 2 (EndToEndDP): S and ρ tuned privately, then released at the total ε, on a button. The
+    release is recorded in the session budget only here, when its tab is open and it is shown."""
+    eps, delta = c.settings.epsilon, c.settings.delta
+    st.caption(text("bayesian", "tuning_caption"))
+    hint = "Press the button to tune S and ρ privately (about a second)."
+    if not run_button(f"Tune and release at total ε = {fmt(eps)}", "bayes_run_e2e", hint=hint):
+        return
+    with user_errors():
+        e2e = BayesianEndToEndSpec(**c.common, n=c.k.n, epsilon=eps, delta=delta)
+        res, inside = e2e.release(data.end_to_end_for(e2e, c.settings.private, c.settings.public))
+    guarantee_badge(res.guarantee, name="EndToEndDP")
+    record_release(res, name="EndToEndDP")  # the session budget lists it (from the next full run)
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("chosen S*", fmt(res.S_star))
+    c2.metric("chosen ρ*", fmt(res.rho_star))
+    c3.metric("score sensitivity |Δq| (Claim 2)", f"{inside.score_sensitivity:.4g}")
+    c4.metric("KL(private ‖ release)", f"{kl_divergence(c.now.p, res.theta):.4g}")
+    fig, alt, grid = figures.tuning_figure(res, inside)
+    show_figure(fig, alt=alt, key="bayes_e2e")
+    spread = float(grid["score"].max() - grid["score"].min())
+    st.markdown(text("bayesian", "tuning_note", scale=inside.tuning_scale, spread=spread))
