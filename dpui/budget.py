@@ -39,17 +39,20 @@ def _line(i: int, e: BudgetEntry) -> str:
 def _render(slot, entries: list[BudgetEntry]) -> None:
     total = compose_releases(entries)
     with slot.container():
-        st.markdown(f"**Session budget** — {len(entries)} release{'' if len(entries) == 1 else 's'} seen on "
-                    "this corpus")
+        st.markdown(
+            f"**Session budget** — {len(entries)} release{'' if len(entries) == 1 else 's'} seen on this corpus"
+        )
         (st.caption if total.epsilon is not None else st.warning)(total.text)
         if entries:
             with st.expander("The releases", expanded=False):
                 st.markdown("\n".join(_line(i, e) for i, e in enumerate(entries, 1)))
-                st.caption("Each view is a fresh release: its noise is drawn from every parameter, so moving a "
-                           "slider releases again. Listed: each page's main releases (those its reviewer's panel "
-                           "covers, and EndToEndDP when tuned); the experiments' curves — sweeps, the DPSU "
-                           "baselines, the η chart — draw further releases on top and are not counted here. "
-                           + (total.method and f"Composition: {total.method}."))
+                st.caption(
+                    "Each view is a fresh release: its noise is drawn from every parameter, so moving a "
+                    "slider releases again. Listed: each page's main releases (those its reviewer's panel "
+                    "covers, and EndToEndDP when tuned); the experiments' curves — sweeps, the DPSU "
+                    "baselines, the η chart — draw further releases on top and are not counted here. "
+                    + (total.method and f"Composition: {total.method}.")
+                )
 
 
 def _reset(corpus_hash: str) -> None:
@@ -65,9 +68,14 @@ def session_budget(corpus) -> None:
     h = corpus.content_hash
     with st.sidebar:
         slot = st.empty()
-        st.button("Reset the session budget", key=RESET_KEY, on_click=_reset, args=(h,),
-                  help="Forget the releases listed above (this session, this corpus). Resetting changes nothing "
-                       "about what was already seen — it only starts a new count.")
+        st.button(
+            "Reset the session budget",
+            key=RESET_KEY,
+            on_click=_reset,
+            args=(h,),
+            help="Forget the releases listed above (this session, this corpus). Resetting changes nothing "
+            "about what was already seen — it only starts a new count.",
+        )
     st.session_state[_VIEW] = (h, slot)
     _render(slot, budget_entries(h))
 

@@ -22,24 +22,33 @@ def calibration_radio(*, key: str, label: str = "Gaussian calibration") -> str:
     """The calibration radio, bound to the URL under ``key``; returns the option chosen ("auto" by default).
     Resolve it with :func:`dpcore.mechanisms.resolve_calibration` (ε decides what "auto" means)."""
     # options are the short URL values; the words go in captions (a format_func would put the words in the URL)
-    return st.radio(label, tuple(CALIBRATION_LABELS), captions=tuple(CALIBRATION_CAPTIONS.values()), key=key,
-                    bind="query-params", persist_state="session",
-                    help="classic: σ = Δ√(2 ln(1.25/δ))/ε, proven for ε < 1 only (at ε = 10 its true δ is 2.27 × the "
-                         "stated one). analytic: Balle & Wang (2018), exact for every ε. auto uses the classic σ "
-                         "below ε = 1 and the analytic one from ε = 1.")
+    return st.radio(
+        label,
+        tuple(CALIBRATION_LABELS),
+        captions=tuple(CALIBRATION_CAPTIONS.values()),
+        key=key,
+        bind="query-params",
+        persist_state="session",
+        help="classic: σ = Δ√(2 ln(1.25/δ))/ε, proven for ε < 1 only (at ε = 10 its true δ is 2.27 × the "
+        "stated one). analytic: Balle & Wang (2018), exact for every ε. auto uses the classic σ "
+        "below ε = 1 and the analytic one from ε = 1.",
+    )
 
 
-def calibration_note(*, choice: str, epsilon: float, delta: float, sigma_classic: float, sigma_analytic: float,
-                     unit: str = "σ") -> str:
+def calibration_note(
+    *, choice: str, epsilon: float, delta: float, sigma_classic: float, sigma_analytic: float, unit: str = "σ"
+) -> str:
     """Show which calibration is used, both σ and the classic σ's true δ; returns the resolved method."""
     import dpcore
 
     used = dpcore.mechanisms.resolve_calibration(choice, epsilon)
     true_delta = dpcore.mechanisms.classic_true_delta(epsilon, delta)
     ratio = true_delta / delta
-    text = (f"Calibration used: **{used}**{' (auto)' if choice == 'auto' else ''}. "
-            f"{unit} classic = {sigma_classic:.4g} (its true δ = {true_delta:.3g}, {ratio:.3g} × the stated "
-            f"δ = {delta:g}); {unit} analytic = {sigma_analytic:.4g} (δ exact).")
+    text = (
+        f"Calibration used: **{used}**{' (auto)' if choice == 'auto' else ''}. "
+        f"{unit} classic = {sigma_classic:.4g} (its true δ = {true_delta:.3g}, {ratio:.3g} × the stated "
+        f"δ = {delta:g}); {unit} analytic = {sigma_analytic:.4g} (δ exact)."
+    )
     if used == "classic" and epsilon >= 1:
         st.warning(f"ε = {epsilon:g} ≥ 1: the classic σ is **outside its proof**. " + text, icon="⚠️")
     else:

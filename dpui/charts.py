@@ -20,8 +20,14 @@ import plotly.graph_objects as go
 import streamlit as st
 
 OKABE_ITO: dict[str, str] = {
-    "blue": "#0072B2", "vermillion": "#D55E00", "bluish green": "#009E73", "orange": "#E69F00",
-    "reddish purple": "#CC79A7", "sky blue": "#56B4E9", "black": "#000000", "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "bluish green": "#009E73",
+    "orange": "#E69F00",
+    "reddish purple": "#CC79A7",
+    "sky blue": "#56B4E9",
+    "black": "#000000",
+    "yellow": "#F0E442",
 }
 """The Okabe–Ito colours, in the order series take them (yellow last: weak on white)."""
 PALETTE: tuple[str, ...] = tuple(OKABE_ITO.values())
@@ -35,14 +41,22 @@ PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")
 
 MECHANISM_INDEX: dict[str, int] = {
     # each page's own mechanism
-    "BayesianDP": 0, "DPNE": 0, "TopicDP": 0,
+    "BayesianDP": 0,
+    "DPNE": 0,
+    "TopicDP": 0,
     "Laplace": 1,
-    "Laplace + public": 2, "DPSU-all": 2, "MVG": 2,
-    "Public baseline": 3, "DPSU-even": 3, "TopicDP corrected": 3,
-    "EndToEndDP (tuned)": 4, "DPSU-single": 4,
+    "Laplace + public": 2,
+    "DPSU-all": 2,
+    "MVG": 2,
+    "Public baseline": 3,
+    "DPSU-even": 3,
+    "TopicDP corrected": 3,
+    "EndToEndDP (tuned)": 4,
+    "DPSU-single": 4,
     "k-anonymity": 5,
     "Private baseline": 6,
-    "VIPS-LDA": 4, "Public-only fit": 5,  # (the TopicDP page: VIPS-LDA and its public-only baseline)
+    "VIPS-LDA": 4,
+    "Public-only fit": 5,  # (the TopicDP page: VIPS-LDA and its public-only baseline)
 }
 """The style index of every mechanism the pages draw, so it looks the same on every chart."""
 STRICT_VARIANTS: dict[str, str] = {"BayesianDP strict (DP)": "BayesianDP", "TopicDP strict": "TopicDP"}
@@ -73,8 +87,9 @@ class SeriesStyle:
 
 def series_style(i: int) -> SeriesStyle:
     """The i-th style: Okabe–Ito colour, dash, marker symbol and bar pattern (cycling)."""
-    return SeriesStyle(PALETTE[i % len(PALETTE)], DASHES[i % len(DASHES)], SYMBOLS[i % len(SYMBOLS)],
-                       PATTERNS[i % len(PATTERNS)])
+    return SeriesStyle(
+        PALETTE[i % len(PALETTE)], DASHES[i % len(DASHES)], SYMBOLS[i % len(SYMBOLS)], PATTERNS[i % len(PATTERNS)]
+    )
 
 
 def mechanism_style(name: str, fallback: int = 0) -> SeriesStyle:
@@ -98,8 +113,9 @@ def rgba(hex_colour: str, alpha: float) -> str:
 
 
 # ------------------------------------------------------------------------------ drawing a figure
-def show_figure(fig: go.Figure, *, alt: str, key: str | None = None,
-                records: Sequence[Mapping[str, object]] | None = None) -> None:
+def show_figure(
+    fig: go.Figure, *, alt: str, key: str | None = None, records: Sequence[Mapping[str, object]] | None = None
+) -> None:
     """Draw a plotly figure full width with alt text (required: say what the chart shows), and below it
     a collapsed "Numbers" table of the plotted data, for screen readers and for reading exact values.
 
@@ -276,12 +292,30 @@ def band_figure(
         style = mechanism_style(name, i)
         meta = None
         if lo is not None and hi is not None:
-            fig.add_trace(go.Scatter(x=xs + xs[::-1], y=list(hi) + list(lo)[::-1], fill="toself",
-                                     fillcolor=rgba(style.colour, 0.18), line=dict(width=0), hoverinfo="skip",
-                                     showlegend=False, name=f"{name} band"))
+            fig.add_trace(
+                go.Scatter(
+                    x=xs + xs[::-1],
+                    y=list(hi) + list(lo)[::-1],
+                    fill="toself",
+                    fillcolor=rgba(style.colour, 0.18),
+                    line=dict(width=0),
+                    hoverinfo="skip",
+                    showlegend=False,
+                    name=f"{name} band",
+                )
+            )
             meta = {"lower": [float(v) for v in lo], "upper": [float(v) for v in hi]}
-        fig.add_trace(go.Scatter(x=xs, y=list(mean), mode="lines+markers", name=name, meta=meta,
-                                 line=style.line(dash=(dash or {}).get(name, style.dash)), marker=style.marker()))
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=list(mean),
+                mode="lines+markers",
+                name=name,
+                meta=meta,
+                line=style.line(dash=(dash or {}).get(name, style.dash)),
+                marker=style.marker(),
+            )
+        )
     fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title)
     if log_x:
         fig.update_xaxes(type="log")
@@ -294,8 +328,10 @@ def _check_guarantee(guarantee):
     from dpcore.guarantees import Guarantee
 
     if not isinstance(guarantee, Guarantee):
-        raise TypeError(f"guarantee must be a dpcore.guarantees.Guarantee, got {type(guarantee).__name__}; "
-                        "pass the release's .guarantee, never a text label")
+        raise TypeError(
+            f"guarantee must be a dpcore.guarantees.Guarantee, got {type(guarantee).__name__}; "
+            "pass the release's .guarantee, never a text label"
+        )
     return guarantee
 
 
@@ -351,12 +387,23 @@ def guarantee_badge(guarantee, *, name: str = "") -> None:
     text matching). Green only for a proven ε-DP / (ε, δ)-DP; orange for random DP, a sensitivity measured
     on the private data, or DP of part of the release; red for k-anonymity and no protection. The chip holds
     the short label; hovering it shows the full sentence (and chips wrap rather than cut: dpui.page_style)."""
-    st.badge(badge_text(guarantee, name=name), icon=guarantee_icon(guarantee), color=BADGE_COLOURS[guarantee.colour],
-             help=badge_help(guarantee))
+    st.badge(
+        badge_text(guarantee, name=name),
+        icon=guarantee_icon(guarantee),
+        color=BADGE_COLOURS[guarantee.colour],
+        help=badge_help(guarantee),
+    )
 
 
-def grid_figure(rows: int, cols: int, *, titles: Sequence[str] = (), shared_x: bool = False,
-                v_space: float = 0.12, h_space: float = 0.08) -> go.Figure:
+def grid_figure(
+    rows: int,
+    cols: int,
+    *,
+    titles: Sequence[str] = (),
+    shared_x: bool = False,
+    v_space: float = 0.12,
+    h_space: float = 0.08,
+) -> go.Figure:
     """A rows × cols grid of axes built directly as layout (plotly's make_subplots costs ~50 ms).
 
     Cell (r, c), 1-based, uses axes ``x{n}``/``y{n}`` with n = (r−1)·cols + c (n = 1 → "x"/"y");
@@ -377,9 +424,19 @@ def grid_figure(rows: int, cols: int, *, titles: Sequence[str] = (), shared_x: b
                 layout[xname]["matches"] = cell_axis_names(rows * cols - cols + c)[0].replace("axis", "")
                 layout[xname]["showticklabels"] = False
             if n <= len(titles):
-                layout["annotations"].append({"text": titles[n - 1], "x": x0 + width / 2, "y": y1, "xref": "paper",
-                                              "yref": "paper", "xanchor": "center", "yanchor": "bottom",
-                                              "showarrow": False, "font": {"size": 14}})
+                layout["annotations"].append(
+                    {
+                        "text": titles[n - 1],
+                        "x": x0 + width / 2,
+                        "y": y1,
+                        "xref": "paper",
+                        "yref": "paper",
+                        "xanchor": "center",
+                        "yanchor": "bottom",
+                        "showarrow": False,
+                        "font": {"size": 14},
+                    }
+                )
     return go.Figure(layout=layout)
 
 

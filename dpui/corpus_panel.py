@@ -47,8 +47,10 @@ DATA_CHOICES = ("chat", "classroom", "paper", "upload")
 """The sidebar's data choice, as the URL carries it (``?corpus=…``); the first is the default."""
 REAL_PEOPLE = {"all": 1315, "private": 920, "public": 395}
 """People of the real chat corpus and of its fixed 70/30 split (stated, public numbers; tests check them)."""
-CHAT_PUBLIC_TEXT = ("other people of the same chat: {n:,} people, a fixed seeded 30 % split of the 1,315 people "
-                    "(nobody is in both parts)")
+CHAT_PUBLIC_TEXT = (
+    "other people of the same chat: {n:,} people, a fixed seeded 30 % split of the 1,315 people "
+    "(nobody is in both parts)"
+)
 _READY: set = set()  # (which, size) loaded in this server process (st.cache_resource holds the corpus)
 _LOCK = threading.Lock()
 
@@ -72,8 +74,10 @@ def sample_corpus(which: str, size: str = "classroom") -> Corpus:
                 bar = st.progress(0.0, text=f"{what} the {size}-size {which} sample corpus …")
 
                 def report(fraction: float) -> None:
-                    bar.progress(min(max(float(fraction), 0.0), 1.0),
-                                 text=f"{what} the {size}-size {which} sample corpus … {fraction:.0%}")
+                    bar.progress(
+                        min(max(float(fraction), 0.0), 1.0),
+                        text=f"{what} the {size}-size {which} sample corpus … {fraction:.0%}",
+                    )
 
                 load_sample_corpus(which, size=size, progress=report)  # dpcore keeps it in memory
                 bar.empty()
@@ -99,17 +103,27 @@ def data_corpora(choice: str, *, uploaded: Corpus | None = None) -> dict:
     if choice in SAMPLE_SIZES:
         label = {"classroom": "shipped sample corpus (classroom size)", "paper": "generated sample corpus (paper size)"}
         public = sample_corpus("public", choice)
-        return {"private": sample_corpus("private", choice), "public": public, "corpus_label": label[choice],
-                "public_label": f"{choice}-size public sample, {public.n_users:,} users"}
+        return {
+            "private": sample_corpus("private", choice),
+            "public": public,
+            "corpus_label": label[choice],
+            "public_label": f"{choice}-size public sample, {public.n_users:,} users",
+        }
     public = real_corpus("public")
-    out = {"private": real_corpus("private"), "public": public,
-           "corpus_label": f"real chat (BYU Chit-Chat 2018), private part: {REAL_PEOPLE['private']:,} of "
-                           f"{REAL_PEOPLE['all']:,} people",
-           "public_label": CHAT_PUBLIC_TEXT.format(n=public.n_users)}
+    out = {
+        "private": real_corpus("private"),
+        "public": public,
+        "corpus_label": f"real chat (BYU Chit-Chat 2018), private part: {REAL_PEOPLE['private']:,} of "
+        f"{REAL_PEOPLE['all']:,} people",
+        "public_label": CHAT_PUBLIC_TEXT.format(n=public.n_users),
+    }
     if choice == "upload" and uploaded is not None:
-        out.update(private=uploaded, corpus_label=f"uploaded: {quote(uploaded.name, 80, bare=True)}",
-                   public_label=f"the real chat's public part, {public.n_users:,} people (a fixed seeded 30 % split of "
-                                f"the chat's {REAL_PEOPLE['all']:,} people), not your file")
+        out.update(
+            private=uploaded,
+            corpus_label=f"uploaded: {quote(uploaded.name, 80, bare=True)}",
+            public_label=f"the real chat's public part, {public.n_users:,} people (a fixed seeded 30 % split of "
+            f"the chat's {REAL_PEOPLE['all']:,} people), not your file",
+        )
     return out
 
 
@@ -149,9 +163,11 @@ def upload_panel() -> Corpus | None:
         help=f"Needs a column naming the user and a column of text; {UPLOAD_LIMITS.describe()}. "
         "Nothing leaves this server.",
     )
-    st.caption(f"Limits per file: {UPLOAD_LIMITS.describe()}. The parsed file is kept in this server's memory for "
-               f"this session only (given back when the tab closes or after {uploads.IDLE_SECONDS // 60} minutes "
-               "without use), never written to disk.")
+    st.caption(
+        f"Limits per file: {UPLOAD_LIMITS.describe()}. The parsed file is kept in this server's memory for "
+        f"this session only (given back when the tab closes or after {uploads.IDLE_SECONDS // 60} minutes "
+        "without use), never written to disk."
+    )
     if up is not None:
         data = up.getvalue()
         digest = hashlib.sha256(data).hexdigest()
@@ -159,10 +175,20 @@ def upload_panel() -> Corpus | None:
             cols = _columns(digest, up.name, data)
             if len(cols) < 2:
                 raise CorpusError(f"the file has {len(cols)} column(s); it needs a user column and a text column")
-            user_col = st.selectbox("User column", cols, index=_guess(cols, ("user", "user_id", "author", "userid"), 0),
-                                    key="upload_user_col", format_func=_column_label)
-            text_col = st.selectbox("Text column", cols, index=_guess(cols, ("text", "body", "content", "document"), 1),
-                                    key="upload_text_col", format_func=_column_label)
+            user_col = st.selectbox(
+                "User column",
+                cols,
+                index=_guess(cols, ("user", "user_id", "author", "userid"), 0),
+                key="upload_user_col",
+                format_func=_column_label,
+            )
+            text_col = st.selectbox(
+                "Text column",
+                cols,
+                index=_guess(cols, ("text", "body", "content", "document"), 1),
+                key="upload_text_col",
+                format_func=_column_label,
+            )
             key = (digest, up.name, user_col, text_col)
             corpus = uploads.lookup(key)
             if corpus is None:
@@ -181,16 +207,22 @@ def missing_upload_message() -> str:
     """Why this session has no usable upload (plain text, for a page that was asked to use one)."""
     held = st.session_state.get(UPLOADED_KEY)
     if isinstance(held, tuple) and held[:1] == ("refused",):
-        return ("The file in the sidebar could not be used (the message is beside it): upload another file, or "
-                "choose other data (e.g. the real chat). Nothing is computed on another corpus meanwhile.")
+        return (
+            "The file in the sidebar could not be used (the message is beside it): upload another file, or "
+            "choose other data (e.g. the real chat). Nothing is computed on another corpus meanwhile."
+        )
     if isinstance(held, tuple):
-        return (f"Your upload {quote(held[1], 80)} is no longer held by this server (it gives uploads back after "
-                f"{uploads.IDLE_SECONDS // 60} minutes without use or when the tab disconnects): upload it again in "
-                "the sidebar, or choose other data (e.g. the real chat). Nothing is computed on another corpus meanwhile.")
-    return ("This page is set to use an uploaded corpus (corpus=upload in the address bar), but this session holds "
-            "none: upload a file in the sidebar, or choose other data (e.g. the real chat). Uploads live in the server's memory "
-            "only, so a server restart, a closed tab or a long pause gives them back. Nothing is computed on another "
-            "corpus meanwhile.")
+        return (
+            f"Your upload {quote(held[1], 80)} is no longer held by this server (it gives uploads back after "
+            f"{uploads.IDLE_SECONDS // 60} minutes without use or when the tab disconnects): upload it again in "
+            "the sidebar, or choose other data (e.g. the real chat). Nothing is computed on another corpus meanwhile."
+        )
+    return (
+        "This page is set to use an uploaded corpus (corpus=upload in the address bar), but this session holds "
+        "none: upload a file in the sidebar, or choose other data (e.g. the real chat). Uploads live in the server's memory "
+        "only, so a server restart, a closed tab or a long pause gives them back. Nothing is computed on another "
+        "corpus meanwhile."
+    )
 
 
 def uploaded_corpus() -> Corpus | None:

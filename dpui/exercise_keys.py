@@ -17,17 +17,44 @@ SHARED_WIDGET_KEYS: Mapping[str, str] = {"epsilon": "eps", "delta": "delta", "se
 """The sidebar's settings, the same widget on every page."""
 
 WIDGET_KEYS: Mapping[str, Mapping[str, str]] = {  # page file (without .py) → {dpcore parameter: widget key}
-    "1_Mechanisms_101": {"scale": "m101_b", "debt_rule": "m101_debt_rule", "scale_mode": "m101_scale_mode",
-                         "sensitivity_factor": "m101_sens_factor"},
-    "2_Bayesian_ngram_DP": {"S": "bayes_S", "C": "bayes_C", "rho": "bayes_rho", "calibration": "bayes_calibration",
-                            "max_items": "bayes_L", "max_users": "bayes_Nmax", "n": "bayes_n", "mode": "bayes_mode"},
-    "3_DP_ngram_extraction": {"max_length": "dpne_T", "noise_decay": "dpne_c", "contribution_limit": "dpne_delta0",
-                              "eta": "dpne_eta"},
-    "4_TopicDP": {"gamma": "topicdp_gamma", "m": "topicdp_m", "n": "topicdp_n", "clip_norm": "topicdp_vips_B",
-                  "iterations": "topicdp_vips_J", "n_topics": "topicdp_k", "sample_users": "topicdp_N",
-                  "sampler_seed": "topicdp_sampler_seed"},
-    "5_Privacy_audit": {"mechanism": "audit_mechanism", "broken": "audit_broken", "trials": "audit_trials",
-                        "confidence": "audit_confidence"},
+    "1_Mechanisms_101": {
+        "scale": "m101_b",
+        "debt_rule": "m101_debt_rule",
+        "scale_mode": "m101_scale_mode",
+        "sensitivity_factor": "m101_sens_factor",
+    },
+    "2_Bayesian_ngram_DP": {
+        "S": "bayes_S",
+        "C": "bayes_C",
+        "rho": "bayes_rho",
+        "calibration": "bayes_calibration",
+        "max_items": "bayes_L",
+        "max_users": "bayes_Nmax",
+        "n": "bayes_n",
+        "mode": "bayes_mode",
+    },
+    "3_DP_ngram_extraction": {
+        "max_length": "dpne_T",
+        "noise_decay": "dpne_c",
+        "contribution_limit": "dpne_delta0",
+        "eta": "dpne_eta",
+    },
+    "4_TopicDP": {
+        "gamma": "topicdp_gamma",
+        "m": "topicdp_m",
+        "n": "topicdp_n",
+        "clip_norm": "topicdp_vips_B",
+        "iterations": "topicdp_vips_J",
+        "n_topics": "topicdp_k",
+        "sample_users": "topicdp_N",
+        "sampler_seed": "topicdp_sampler_seed",
+    },
+    "5_Privacy_audit": {
+        "mechanism": "audit_mechanism",
+        "broken": "audit_broken",
+        "trials": "audit_trials",
+        "confidence": "audit_confidence",
+    },
 }
 
 

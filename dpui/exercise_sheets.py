@@ -40,12 +40,44 @@ def sheet_filename(page: str | None, *, lecturer: bool, fmt: str) -> str:
 
 
 _SYMBOLS = {
-    r"\varepsilon": "ε", r"\epsilon": "ε", r"\delta": "δ", r"\Delta": "Δ", r"\sigma": "σ", r"\rho": "ρ",
-    r"\gamma": "γ", r"\mu": "μ", r"\theta": "θ", r"\eta": "η", r"\Phi": "Φ", r"\odot": "⊙", r"\le": "≤",
-    r"\ge": "≥", r"\cdot": "·", r"\sum": "Σ", r"\in": "∈", r"\infty": "∞", r"\times": "×", r"\ln": "ln",
-    r"\exp": "exp", r"\max": "max", r"\min": "min", r"\lceil": "⌈", r"\rceil": "⌉", r"\mid": "|",
-    r"\Rightarrow": "⇒", r"\quad": " ", r"\qquad": "  ", r"\,": " ", r"\;": " ", r"\!": "", r"\big": "",
-    r"\Big": "", r"\hat x": "x̂", r"\mathcal N": "N", r"\mathcal M": "M", r"\tfrac12": "½",
+    r"\varepsilon": "ε",
+    r"\epsilon": "ε",
+    r"\delta": "δ",
+    r"\Delta": "Δ",
+    r"\sigma": "σ",
+    r"\rho": "ρ",
+    r"\gamma": "γ",
+    r"\mu": "μ",
+    r"\theta": "θ",
+    r"\eta": "η",
+    r"\Phi": "Φ",
+    r"\odot": "⊙",
+    r"\le": "≤",
+    r"\ge": "≥",
+    r"\cdot": "·",
+    r"\sum": "Σ",
+    r"\in": "∈",
+    r"\infty": "∞",
+    r"\times": "×",
+    r"\ln": "ln",
+    r"\exp": "exp",
+    r"\max": "max",
+    r"\min": "min",
+    r"\lceil": "⌈",
+    r"\rceil": "⌉",
+    r"\mid": "|",
+    r"\Rightarrow": "⇒",
+    r"\quad": " ",
+    r"\qquad": "  ",
+    r"\,": " ",
+    r"\;": " ",
+    r"\!": "",
+    r"\big": "",
+    r"\Big": "",
+    r"\hat x": "x̂",
+    r"\mathcal N": "N",
+    r"\mathcal M": "M",
+    r"\tfrac12": "½",
 }
 
 
@@ -82,8 +114,11 @@ def _group(exercises: Sequence[Exercise]) -> dict[str, list[Exercise]]:
 
 def _markdown(exercises, *, title, lecturer, base_url) -> str:
     lines = [f"# {title}", ""]
-    lines.append("Lecturer's version: answers, hints and worked solutions." if lecturer else
-                 "Open each link: the page shows the question and checks your answer.")
+    lines.append(
+        "Lecturer's version: answers, hints and worked solutions."
+        if lecturer
+        else "Open each link: the page shows the question and checks your answer."
+    )
     lines.append("")
     number = 0
     for page, items in _group(exercises).items():
@@ -94,8 +129,12 @@ def _markdown(exercises, *, title, lecturer, base_url) -> str:
             try:
                 sol = ex.solved()
             except ValueError as exc:  # e.g. TopicDP's sampled sensitivities missing for this corpus
-                lines += [f"*Not available for the current data: {exc}*", "",
-                          f"Link: <{exercise_link(ex, base_url)}>", ""]
+                lines += [
+                    f"*Not available for the current data: {exc}*",
+                    "",
+                    f"Link: <{exercise_link(ex, base_url)}>",
+                    "",
+                ]
                 continue
             lines += [ex.question_text(sol), ""]
             if ex.kind == CHOICE:
@@ -110,11 +149,13 @@ def _markdown(exercises, *, title, lecturer, base_url) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-_CSS = ("body{font-family:Georgia,serif;max-width:46em;margin:2em auto;padding:0 1em;line-height:1.45;color:#111}"
-        "h1{font-size:1.6em}h2{border-bottom:1px solid #999;margin-top:1.6em}h3{font-size:1.1em;margin-bottom:.3em}"
-        ".meta{font-size:.85em;color:#444}.answer{border-left:3px solid #2a7;padding-left:.6em}"
-        "ol.options{list-style-type:lower-alpha}a{color:#035;word-break:break-all}"
-        "@media print{a{color:#000}.exercise{break-inside:avoid}}")
+_CSS = (
+    "body{font-family:Georgia,serif;max-width:46em;margin:2em auto;padding:0 1em;line-height:1.45;color:#111}"
+    "h1{font-size:1.6em}h2{border-bottom:1px solid #999;margin-top:1.6em}h3{font-size:1.1em;margin-bottom:.3em}"
+    ".meta{font-size:.85em;color:#444}.answer{border-left:3px solid #2a7;padding-left:.6em}"
+    "ol.options{list-style-type:lower-alpha}a{color:#035;word-break:break-all}"
+    "@media print{a{color:#000}.exercise{break-inside:avoid}}"
+)
 
 
 def _inline(text: str) -> str:
@@ -126,11 +167,19 @@ def _inline(text: str) -> str:
 
 
 def _html(exercises, *, title, lecturer, base_url) -> str:
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
-           f"<h1>{html.escape(title)}</h1>",
-           "<p class='meta'>" + ("Lecturer's version: answers, hints and worked solutions." if lecturer else
-                                 "Open each link: the page shows the question and checks your answer.") + "</p>"]
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        "<p class='meta'>"
+        + (
+            "Lecturer's version: answers, hints and worked solutions."
+            if lecturer
+            else "Open each link: the page shows the question and checks your answer."
+        )
+        + "</p>",
+    ]
     number = 0
     for page, items in _group(exercises).items():
         out.append(f"<h2>{html.escape(_page_title(page))}</h2>")
@@ -141,15 +190,19 @@ def _html(exercises, *, title, lecturer, base_url) -> str:
             try:
                 sol = ex.solved()
             except ValueError as exc:  # e.g. TopicDP's sampled sensitivities missing for this corpus
-                out.append(f"<p><em>Not available for the current data: {html.escape(str(exc))}</em></p>"
-                           f"<p class='meta'>Link: <a href='{html.escape(link, quote=True)}'>{html.escape(link)}</a>"
-                           "</p></div>")
+                out.append(
+                    f"<p><em>Not available for the current data: {html.escape(str(exc))}</em></p>"
+                    f"<p class='meta'>Link: <a href='{html.escape(link, quote=True)}'>{html.escape(link)}</a>"
+                    "</p></div>"
+                )
                 continue
             out.append(f"<p>{_inline(ex.question_text(sol))}</p>")
             if ex.kind == CHOICE:
                 out.append("<ol class='options'>" + "".join(f"<li>{_inline(o)}</li>" for o in sol.options) + "</ol>")
-            out.append(f"<p class='meta'>Settings: {html.escape(ex.settings_text())}<br>"
-                       f"Link: <a href='{html.escape(link, quote=True)}'>{html.escape(link)}</a></p>")
+            out.append(
+                f"<p class='meta'>Settings: {html.escape(ex.settings_text())}<br>"
+                f"Link: <a href='{html.escape(link, quote=True)}'>{html.escape(link)}</a></p>"
+            )
             if lecturer:
                 tol = "" if ex.kind == CHOICE else f" (accepted within ±{ex.tolerance():.{max(ex.decimals, 2)}g})"
                 out.append(f"<div class='answer'><p><strong>Answer:</strong> {_inline(ex.format_answer(sol))}{tol}</p>")
@@ -160,8 +213,14 @@ def _html(exercises, *, title, lecturer, base_url) -> str:
     return "\n".join(out) + "\n"
 
 
-def exercise_sheet(exercises: Sequence[Exercise], *, lecturer: bool = False, fmt: str = "markdown",
-                   base_url: str = DEFAULT_BASE_URL, title: str | None = None) -> str:
+def exercise_sheet(
+    exercises: Sequence[Exercise],
+    *,
+    lecturer: bool = False,
+    fmt: str = "markdown",
+    base_url: str = DEFAULT_BASE_URL,
+    title: str | None = None,
+) -> str:
     """A printable sheet of ``exercises`` as Markdown (``fmt="markdown"``) or self-contained HTML (``"html"``).
 
     Args:

@@ -40,8 +40,16 @@ from .exercise_sheets import exercise_link, exercise_sheet, sheet_filename
 from .errors import plain_text, user_value
 from .state import explicitly_set, forget_link_value
 
-__all__ = ["exercise_mode", "EXERCISE_PARAM", "PROGRESS_KEY", "APPLIED_KEY", "SPOILERS", "answer_hidden", "spoiler",
-           "HIDDEN"]
+__all__ = [
+    "exercise_mode",
+    "EXERCISE_PARAM",
+    "PROGRESS_KEY",
+    "APPLIED_KEY",
+    "SPOILERS",
+    "answer_hidden",
+    "spoiler",
+    "HIDDEN",
+]
 
 EXERCISE_PARAM = "exercise"
 PROGRESS_KEY = "_exercise_progress"
@@ -151,11 +159,21 @@ def _question_panel(ex: Exercise, version: str) -> None:
         answer_key = f"exercise_answer_{ex.id}"
         with st.form(key=f"exercise_form_{ex.id}", border=False):
             if ex.kind == CHOICE:
-                response = st.radio("Your answer", range(len(sol.options)), index=None, key=answer_key,
-                                    format_func=lambda i: f"{chr(ord('a') + i)}) {sol.options[i]}")
+                response = st.radio(
+                    "Your answer",
+                    range(len(sol.options)),
+                    index=None,
+                    key=answer_key,
+                    format_func=lambda i: f"{chr(ord('a') + i)}) {sol.options[i]}",
+                )
             else:
-                response = st.number_input(f"Your answer{f' ({ex.unit})' if ex.unit else ''}", value=None,
-                                           format="%.6g", key=answer_key, placeholder="type a number")
+                response = st.number_input(
+                    f"Your answer{f' ({ex.unit})' if ex.unit else ''}",
+                    value=None,
+                    format="%.6g",
+                    key=answer_key,
+                    placeholder="type a number",
+                )
             checked = st.form_submit_button("Check", type="primary")
         if checked:
             if response is None:
@@ -186,8 +204,7 @@ def _question_panel(ex: Exercise, version: str) -> None:
             if nxt is None:
                 st.caption("This is the last exercise.")
             elif nxt.page == ex.page:
-                st.button(f"Next exercise: {nxt.title} →", key=f"exercise_next_{ex.id}", on_click=_open,
-                          args=(nxt.id,))
+                st.button(f"Next exercise: {nxt.title} →", key=f"exercise_next_{ex.id}", on_click=_open, args=(nxt.id,))
             else:
                 _page_link(nxt, f"Next exercise (next page): {nxt.title} →")
         st.caption(f"Opened at: {ex.settings_text()}. Deep link: `{exercise_link(ex, _base_url())}`")
@@ -206,14 +223,18 @@ def _list_and_sheets(page: str, exs: tuple[Exercise, ...], active: str | None, v
         for i, ex in enumerate(exs):
             done = store.get(ex.id, {}).get("solved")
             a, b = st.columns([5, 1])
-            a.markdown(f"{'✅' if done else '▫️'} **{i + 1}. {ex.title}**" + (" — open above" if ex.id == active else ""))
-            b.button("Open", key=f"exercise_open_{ex.id}", on_click=_open, args=(ex.id,),
-                     disabled=ex.id == active)
+            a.markdown(
+                f"{'✅' if done else '▫️'} **{i + 1}. {ex.title}**" + (" — open above" if ex.id == active else "")
+            )
+            b.button("Open", key=f"exercise_open_{ex.id}", on_click=_open, args=(ex.id,), disabled=ex.id == active)
         solved = sum(1 for ex in exs if store.get(ex.id, {}).get("solved"))
-        st.caption(f"Solved so far: {solved} of {len(exs)} (kept while this tab stays open; reloading the page "
-                   "starts afresh, and nothing is stored on disk).")
-        st.markdown("**Printable sheets** (questions and deep links; the lecturer's version adds answers and "
-                    "worked solutions)")
+        st.caption(
+            f"Solved so far: {solved} of {len(exs)} (kept while this tab stays open; reloading the page "
+            "starts afresh, and nothing is stored on disk)."
+        )
+        st.markdown(
+            "**Printable sheets** (questions and deep links; the lecturer's version adds answers and worked solutions)"
+        )
         base = _base_url()
         for scope in (page, None):
             st.caption("This page" if scope else "All pages")
@@ -224,10 +245,14 @@ def _list_and_sheets(page: str, exs: tuple[Exercise, ...], active: str | None, v
                     who = "lecturer" if lecturer else "student"
                     label = f"{'Lecturer' if lecturer else 'Student'} ({'Markdown' if fmt == 'markdown' else 'HTML'})"
                     cols[n].download_button(
-                        label, data=lambda s=scope, l=lecturer, f=fmt: _sheet(s, l, f, base, version),
+                        label,
+                        data=lambda s=scope, l=lecturer, f=fmt: _sheet(s, l, f, base, version),
                         file_name=sheet_filename(scope, lecturer=lecturer, fmt=fmt),
-                        mime="text/markdown" if fmt == "markdown" else "text/html", on_click="ignore",
-                        key=f"exercise_sheet_{scope or 'all'}_{who}_{fmt}", width="stretch")
+                        mime="text/markdown" if fmt == "markdown" else "text/html",
+                        on_click="ignore",
+                        key=f"exercise_sheet_{scope or 'all'}_{who}_{fmt}",
+                        width="stretch",
+                    )
                     n += 1
 
 
@@ -246,8 +271,11 @@ def exercise_mode(page: str) -> Exercise | None:
         try:
             ex = _exercises.exercise(requested)
         except ValueError:
-            st.warning(f"The link asks for exercise “{user_value(requested, 40)}”, which does not exist. The page's "
-                       "exercises are listed below.", icon="🔗")
+            st.warning(
+                f"The link asks for exercise “{user_value(requested, 40)}”, which does not exist. The page's "
+                "exercises are listed below.",
+                icon="🔗",
+            )
         else:
             if ex.page != page:
                 st.warning(f"Exercise “{ex.title}” belongs to another page.", icon="🔗")

@@ -55,8 +55,22 @@ def export_view(name: str, records, *, settings: Mapping[str, object], key: str,
     rows = [{str(k): _plain(v) for k, v in r.items()} for r in records]
     meta = {str(k): _plain(v) for k, v in settings.items()}
     c1, c2 = st.columns(2)
-    c1.download_button(f"⬇ {name} (CSV)", records_to_csv(rows), file_name=f"{key}.csv", mime="text/csv",
-                       key=f"{key}_csv", on_click="ignore")
-    payload = {"settings": meta, "rows": rows} if spec is None else {"settings": meta, "spec": spec.record(), "rows": rows}
-    c2.download_button(f"⬇ {name} + settings (JSON)", json.dumps(payload, indent=1, default=str),
-                       file_name=f"{key}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
+    c1.download_button(
+        f"⬇ {name} (CSV)",
+        records_to_csv(rows),
+        file_name=f"{key}.csv",
+        mime="text/csv",
+        key=f"{key}_csv",
+        on_click="ignore",
+    )
+    payload = (
+        {"settings": meta, "rows": rows} if spec is None else {"settings": meta, "spec": spec.record(), "rows": rows}
+    )
+    c2.download_button(
+        f"⬇ {name} + settings (JSON)",
+        json.dumps(payload, indent=1, default=str),
+        file_name=f"{key}.json",
+        mime="application/json",
+        key=f"{key}_json",
+        on_click="ignore",
+    )

@@ -61,31 +61,41 @@ class PaperSection:
 
 SECTIONS = {
     "1_Mechanisms_101": PaperSection(
-        "lecture_001", "001: the lecture's worked numbers",
+        "lecture_001",
+        "001: the lecture's worked numbers",
         "Habernal's lecture 4 works its examples out by hand. Ours: the same numbers recomputed by the functions "
         "this page draws with (dpcore.lab.lecture, dpcore.mechanisms.laplace_scale), on the lecture's own data.",
-        live=pr.compare_lecture_001),
+        live=pr.compare_lecture_001,
+    ),
     "2_Bayesian_ngram_DP": PaperSection(
-        "bayesian_fig1", "000 Fig. 1: KL of BayesianDP vs Laplace at ε = 0.1",
+        "bayesian_fig1",
+        "000 Fig. 1: KL of BayesianDP vs Laplace at ε = 0.1",
         f"000 reports up to {pr.FIG1_BAYES.values['reduction']:.0%} lower KL divergence than the Laplace mechanism "
         f"at ε = {pr.FIG1_SETTINGS['epsilon']:g} (unigrams of Reddit, {pr.FIG1_BAYES.settings['users']:,} users). "
         "Ours: the same mechanisms (BayesianDP as in the paper, γ measured on the corpus; Laplace with a per-user "
         "cap W) on unigrams of the real chat (private: 920 people; public data: the other 395 people of the same "
         "chat, a fixed seeded split of people), with our strict (DP) variant beside, and of the synthetic paper-size "
-        "sample corpus (100,000 users), mean over seeds.", real="bayesian_fig1_chat"),
+        "sample corpus (100,000 users), mean over seeds.",
+        real="bayesian_fig1_chat",
+    ),
     "3_DP_ngram_extraction": PaperSection(
-        "table4", "003 Table 4 and Fig. 4: k-grams extracted by DPNE and the DPSU baselines",
+        "table4",
+        "003 Table 4 and Fig. 4: k-grams extracted by DPNE and the DPSU baselines",
         "003 extracts k-grams from Reddit (1.2 M users) at ε = {epsilon:g}, δ = {delta:g}, Δ0 = {contribution_limit}, "
         "η = {eta:g}, T = {max_length}. Ours: the same algorithms and settings on real text, the chat's 920 private "
-        "people, and on the synthetic paper-size sample corpus (100,000 users), mean over seeds."
-        .format(**pr.TABLE4_SETTINGS), real="table4_chat"),
+        "people, and on the synthetic paper-size sample corpus (100,000 users), mean over seeds.".format(
+            **pr.TABLE4_SETTINGS
+        ),
+        real="table4_chat",
+    ),
     "4_TopicDP": PaperSection(
-        "topicdp_fig52", "004 Figs. 5.2 and 5.6: L1 error of the released 10 × 10 topic–keyword matrix",
+        "topicdp_fig52",
+        "004 Figs. 5.2 and 5.6: L1 error of the released 10 × 10 topic–keyword matrix",
         "004 releases Enron's LDA topic–keyword matrix at ε = {epsilon:g}, γ = {gamma:g}, δ = {delta:g}. Ours: the "
         "thesis's TopicDP and its two baselines — and, beside them, TopicDP with the corrected σ and strict TopicDP — "
         "on our LDA models with our sampled sensitivities Δ_s (the real chat corpus and a synthetic one), mean over "
-        "seeds."
-        .format(**pr.TOPICDP_SETTINGS)),
+        "seeds.".format(**pr.TOPICDP_SETTINGS),
+    ),
 }
 
 
@@ -104,7 +114,9 @@ def load_results(path: Path | None = None) -> dict:
 
 
 def _defaults(fn) -> dict:
-    return {k: p.default for k, p in inspect.signature(fn).parameters.items() if p.default is not inspect.Parameter.empty}
+    return {
+        k: p.default for k, p in inspect.signature(fn).parameters.items() if p.default is not inspect.Parameter.empty
+    }
 
 
 def preset(page: str, entry: dict | None = None, *, data: str | None = None) -> dict:
@@ -122,21 +134,39 @@ def preset(page: str, entry: dict | None = None, *, data: str | None = None) -> 
         return {"eps": pr.LECTURE_SETTINGS["epsilon"], "m101_scale_mode": "from ε"}
     if page == "3_DP_ngram_extraction":
         s, dp = pr.TABLE4_SETTINGS, _defaults(dpne_extract)
-        return {**shared, "eps": s["epsilon"], "delta": s["delta"], "dpne_delta0": s["contribution_limit"],
-                "dpne_eta": s["eta"], "dpne_T": s["max_length"], "dpne_c": dp["noise_decay"],
-                "dpne_pruning": dp["pruning"], "dpne_selection": dp["selection"], "dpne_policy": dp["policy"]}
+        return {
+            **shared,
+            "eps": s["epsilon"],
+            "delta": s["delta"],
+            "dpne_delta0": s["contribution_limit"],
+            "dpne_eta": s["eta"],
+            "dpne_T": s["max_length"],
+            "dpne_c": dp["noise_decay"],
+            "dpne_pruning": dp["pruning"],
+            "dpne_selection": dp["selection"],
+            "dpne_policy": dp["policy"],
+        }
     if page == "2_Bayesian_ngram_DP":  # a spec at the paper's settings (validated), written into the widgets
         from dpcore.specs import BayesianKlEpsilonSpec, BayesianSpec
 
         from .bayesian_knobs import widget_values
 
         s, kl, cmp = pr.FIG1_SETTINGS, _defaults(kl_vs_epsilon), _defaults(pr.compare_bayesian_fig1)
-        common = dict(corpus=data, delta=cmp["delta"], n=s["n"], S=kl["S"], rho=kl["rho"], C=kl["C"],
-                      calibration=kl["calibration"])
+        common = dict(
+            corpus=data,
+            delta=cmp["delta"],
+            n=s["n"],
+            S=kl["S"],
+            rho=kl["rho"],
+            C=kl["C"],
+            calibration=kl["calibration"],
+        )
         release = BayesianSpec(**common, epsilon=s["epsilon"], mode="local")
         sweep = BayesianKlEpsilonSpec(**common, W=kl["W"], repetitions=cmp["repetitions"])
-        return {**widget_values(release, ("corpus", "epsilon", "delta", "n", "S", "rho", "C", "calibration", "mode")),
-                **widget_values(sweep, ("W", "repetitions"))}
+        return {
+            **widget_values(release, ("corpus", "epsilon", "delta", "n", "S", "rho", "C", "calibration", "mode")),
+            **widget_values(sweep, ("W", "repetitions")),
+        }
     if page == "4_TopicDP":
         from dpcore.specs import TopicDpSpec
 
@@ -147,9 +177,15 @@ def preset(page: str, entry: dict | None = None, *, data: str | None = None) -> 
         draws = entry.get("draws")
         if draws:  # the LDA and sampler settings ours were measured with
             lda, sampler = draws["lda"], draws["sampler"]
-            fields.update(n_topics=lda["n_topics"], max_iter=lda["max_iter"], learning_method=lda["learning_method"],
-                          max_doc_update_iter=lda["max_doc_update_iter"], max_features=lda["max_features"],
-                          sample_users=sampler["sample_users"], sampler_seed=sampler["seed"])
+            fields.update(
+                n_topics=lda["n_topics"],
+                max_iter=lda["max_iter"],
+                learning_method=lda["learning_method"],
+                max_doc_update_iter=lda["max_doc_update_iter"],
+                max_features=lda["max_features"],
+                sample_users=sampler["sample_users"],
+                sampler_seed=sampler["seed"],
+            )
         return widget_values(TopicDpSpec(**fields), [f for f in fields])
     raise ValueError(f"page must be one of {sorted(SECTIONS)}, got page={page!r}")
 
@@ -222,17 +258,32 @@ def table_rows(entry: dict, real: dict | None = None) -> list[dict]:
     one corpus only shows "—" in the other."""
     source = getattr(pr, entry["reported"]).source
     if real is None:
-        return [{"quantity": r["quantity"], "paper": fmt_paper(r["paper"]), "paper source": source if r["paper"] is not None
-                 else "— (not reported)", "here": fmt(r["here"])} for r in entry["rows"]]
+        return [
+            {
+                "quantity": r["quantity"],
+                "paper": fmt_paper(r["paper"]),
+                "paper source": source if r["paper"] is not None else "— (not reported)",
+                "here": fmt(r["here"]),
+            }
+            for r in entry["rows"]
+        ]
     synthetic = {r["quantity"]: r for r in entry["rows"]}
-    order = [r["quantity"] for r in real["rows"]] + [q for q in synthetic if q not in {r["quantity"] for r in real["rows"]}]
+    order = [r["quantity"] for r in real["rows"]] + [
+        q for q in synthetic if q not in {r["quantity"] for r in real["rows"]}
+    ]
     mine = {r["quantity"]: r for r in real["rows"]}
     out = []
     for q in order:
         paper = (mine.get(q) or synthetic[q])["paper"]
-        out.append({"quantity": q, "paper": fmt_paper(paper), "paper source": source if paper is not None
-                    else "— (not reported)", REAL_COLUMN: fmt(mine[q]["here"]) if q in mine else "—",
-                    synthetic_column(entry): fmt(synthetic[q]["here"]) if q in synthetic else "—"})
+        out.append(
+            {
+                "quantity": q,
+                "paper": fmt_paper(paper),
+                "paper source": source if paper is not None else "— (not reported)",
+                REAL_COLUMN: fmt(mine[q]["here"]) if q in mine else "—",
+                synthetic_column(entry): fmt(synthetic[q]["here"]) if q in synthetic else "—",
+            }
+        )
     return out
 
 
@@ -247,9 +298,11 @@ def table2_text(entry: dict, real: dict | None = None) -> str | None:
     chat = ""
     if real and real.get("table2"):
         chat = "a person of the real chat " + ", ".join(fmt(r["here"]) for r in real["table2"]["rows"][:5]) + " …, "
-    return (f"**The data beside Reddit's:** {chat}a generated user holds on average {here} … distinct k-grams for "
-            f"k = 1…5, a Reddit user {paper} … ({getattr(pr, t2['reported']).source}; all lengths below), "
-            f"against the contribution limit Δ0 = {limit} per length.")
+    return (
+        f"**The data beside Reddit's:** {chat}a generated user holds on average {here} … distinct k-grams for "
+        f"k = 1…5, a Reddit user {paper} … ({getattr(pr, t2['reported']).source}; all lengths below), "
+        f"against the contribution limit Δ0 = {limit} per length."
+    )
 
 
 def reason_sections(entry: dict, reason: dict | None, real: dict | None = None) -> list[str]:
@@ -259,14 +312,19 @@ def reason_sections(entry: dict, reason: dict | None, real: dict | None = None) 
     if real and real.get("epsilon_sweep"):
         out.append("**What ε it takes on the real chat:** " + real["epsilon_sweep"]["sentence"])
     if reason:
-        out.append("**Why the synthetic text differs, measured (one DPNE run at Table 4's settings, "
-                   "`dpcore.dpne.pruning_chain`):** " + reason["chain_reason"])
+        out.append(
+            "**Why the synthetic text differs, measured (one DPNE run at Table 4's settings, "
+            "`dpcore.dpne.pruning_chain`):** " + reason["chain_reason"]
+        )
         sc = reason["at_paper_users"]
-        users = ("**Is it the number of users?** " + (real["users_reason"] + " " if real and real.get("users_reason")
-                                                      else ""))
-        out.append(users + "On the synthetic text: " + sc["verdict"] + " Every user "
-                   f"written {sc['settings']['paper_users'] / sc['settings']['n_users']:.3g} times gives the same "
-                   "release as this smaller noise: a test of scale, not a privacy setting.")
+        users = "**Is it the number of users?** " + (
+            real["users_reason"] + " " if real and real.get("users_reason") else ""
+        )
+        out.append(
+            users + "On the synthetic text: " + sc["verdict"] + " Every user "
+            f"written {sc['settings']['paper_users'] / sc['settings']['n_users']:.3g} times gives the same "
+            "release as this smaller noise: a test of scale, not a privacy setting."
+        )
         out.append("**Is it the k-grams per user?** On the synthetic text: " + reason["small_limit"]["text"])
     t2 = table2_text(entry, real)
     if t2:
@@ -279,9 +337,15 @@ def scaled_rows(reason: dict) -> list[dict]:
     sc = reason["at_paper_users"]
     here = {r["quantity"]: r for r in sc["rows"]}
     T = sc["settings"]["max_length"]
-    return [{"k": k, **{f"{name} (ours)": fmt(here[f"{name}, k = {k}"]["here"]) for name in pr.TABLE4.values},
-             "DPNE (paper)": fmt_paper(pr.TABLE4.values["DPNE"][k - 1]),
-             "DPSU-single (paper)": fmt_paper(pr.TABLE4.values["DPSU-single"][k - 1])} for k in range(1, T + 1)]
+    return [
+        {
+            "k": k,
+            **{f"{name} (ours)": fmt(here[f"{name}, k = {k}"]["here"]) for name in pr.TABLE4.values},
+            "DPNE (paper)": fmt_paper(pr.TABLE4.values["DPNE"][k - 1]),
+            "DPSU-single (paper)": fmt_paper(pr.TABLE4.values["DPSU-single"][k - 1]),
+        }
+        for k in range(1, T + 1)
+    ]
 
 
 def _current_hash(corpus_info: dict, settings) -> str | None:
@@ -303,9 +367,15 @@ def verdict(entry: dict) -> str:
 def live_entry(section: PaperSection) -> dict:
     """A cheap comparison computed now, in the results file's shape."""
     c = section.live()
-    return {"reported": next(k for k, v in vars(pr).items() if v is c.reported), "rows": c.rows,
-            "reproduced": c.reproduced, "verdict": c.verdict, "seeds": c.seeds, "settings": c.settings,
-            "live": f"dpcore.lab.paper_results.{section.live.__name__}"}
+    return {
+        "reported": next(k for k, v in vars(pr).items() if v is c.reported),
+        "rows": c.rows,
+        "reproduced": c.reproduced,
+        "verdict": c.verdict,
+        "seeds": c.seeds,
+        "settings": c.settings,
+        "live": f"dpcore.lab.paper_results.{section.live.__name__}",
+    }
 
 
 STAMP = ("date", "commit", "dpcore_version", "wall_seconds", "cpu_seconds", "loadavg")
@@ -317,10 +387,12 @@ def provenance(entry: dict, settings=None) -> tuple[str, bool | None]:
     if entry.get("live"):
         return f"Computed now by `{entry['live']}()` (no corpus, no noise).", False
     c = entry["corpus"]
-    where = ("the real chat's private part" if c["size"] in ("chat", "real") else f"the {c['size']}-size sample corpus")
-    text = (f"Measured by `{SCRIPT}` on {where} {c['content_hash'][:12]} "
-            f"({c['n_users']:,} users), {entry['date']}; dpcore {entry['dpcore_version']} ({entry['commit']}), "
-            f"{entry['seeds']} seeds, {entry['wall_seconds']:.0f} s.")
+    where = "the real chat's private part" if c["size"] in ("chat", "real") else f"the {c['size']}-size sample corpus"
+    text = (
+        f"Measured by `{SCRIPT}` on {where} {c['content_hash'][:12]} "
+        f"({c['n_users']:,} users), {entry['date']}; dpcore {entry['dpcore_version']} ({entry['commit']}), "
+        f"{entry['seeds']} seeds, {entry['wall_seconds']:.0f} s."
+    )
     current = _current_hash(c, settings)
     return text, None if current is None else current != c["content_hash"]
 
@@ -336,28 +408,40 @@ def paper_vs_here(page: str, settings=None, *, path: Path | None = None) -> None
     applied = st.session_state.get(APPLIED_KEY) == page
     with st.expander(f"📄 Paper vs here — {section.title}", expanded=applied):
         b1, b2, b3 = st.columns([1, 1, 2]) if section.real else (*st.columns([1, 3]), None)
-        b1.button("Paper's settings on the real chat" if section.real else "Use the paper's settings",
-                  key=f"{PRESET_KEY}_{page}", on_click=_apply, args=(page, values),
-                  type="primary" if not applied else "secondary",
-                  help="Sets this page's knobs and the sidebar's ε, δ and data to the paper's settings.")
+        b1.button(
+            "Paper's settings on the real chat" if section.real else "Use the paper's settings",
+            key=f"{PRESET_KEY}_{page}",
+            on_click=_apply,
+            args=(page, values),
+            type="primary" if not applied else "secondary",
+            help="Sets this page's knobs and the sidebar's ε, δ and data to the paper's settings.",
+        )
         if section.real:
             synthetic = preset(page, entry, data="paper")
-            b2.button("… on the synthetic paper size", key=f"{PRESET_KEY}_{page}_paper", on_click=_apply,
-                      args=(page, synthetic), help="The same, on the 100,000-user synthetic corpus (slow the first "
-                                                   "time).")
-        (b3 or b2).caption("Sets: " + ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
-                                                for k, v in values.items())
-                           + (". The paper-size corpus takes a while the first time." if values.get("corpus") == "paper"
-                              else "."))
+            b2.button(
+                "… on the synthetic paper size",
+                key=f"{PRESET_KEY}_{page}_paper",
+                on_click=_apply,
+                args=(page, synthetic),
+                help="The same, on the 100,000-user synthetic corpus (slow the first time).",
+            )
+        (b3 or b2).caption(
+            "Sets: "
+            + ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}" for k, v in values.items())
+            + (". The paper-size corpus takes a while the first time." if values.get("corpus") == "paper" else ".")
+        )
         st.markdown(section.intro)
         if entry is None:
             st.info(f"Not measured yet: run `nice -n 10 python {SCRIPT}` to fill this table.", icon="ℹ️")
             return
         if entry.get("corpus", {}).get("size", "paper") not in ("paper", "chat"):
-            st.warning(f"Ours here are on the **{entry['corpus']['size']}-size** corpus "
-                       f"({entry['corpus']['n_users']:,} users), not the paper-size one: no LDA model and sampled "
-                       "sensitivities exist for the paper-size corpus yet (the sampler fits LDA twice per sampled "
-                       "pair).", icon="⚠️")
+            st.warning(
+                f"Ours here are on the **{entry['corpus']['size']}-size** corpus "
+                f"({entry['corpus']['n_users']:,} users), not the paper-size one: no LDA model and sampled "
+                "sensitivities exist for the paper-size corpus yet (the sampler fits LDA twice per sampled "
+                "pair).",
+                icon="⚠️",
+            )
         if real is None and entry.get("real"):  # TopicDP keeps its real-chat comparison inside its entry, stamped once
             real = {**{k: entry[k] for k in STAMP if k in entry}, **entry["real"]}
         st.dataframe(pd.DataFrame(table_rows(entry, real)), hide_index=True, width="stretch")
@@ -369,33 +453,60 @@ def paper_vs_here(page: str, settings=None, *, path: Path | None = None) -> None
                 where = _where(e["corpus"])
                 if label == "contrast":
                     st.markdown(f"**The same comparison {where}:** {e['verdict']}")
-                st.markdown(f"What sets the noise {where} (ours; the paper states none of these): " + "; ".join(
-                    f"{r['quantity']}: **{fmt(r['here'])}**" for r in e["context"]) + ".")
+                st.markdown(
+                    f"What sets the noise {where} (ours; the paper states none of these): "
+                    + "; ".join(f"{r['quantity']}: **{fmt(r['here'])}**" for r in e["context"])
+                    + "."
+                )
         reason = results.get(section.entry + "_reason")
         for paragraph in reason_sections(entry, reason, real):
             st.markdown(paragraph)
         if reason:
-            st.caption(f"Synthetic text at the noise of {reason['at_paper_users']['settings']['paper_users']:,} users "
-                       f"(ε = {reason['at_paper_users']['settings']['epsilon']:.3g} on ours), k-grams released per "
-                       "length:")
+            st.caption(
+                f"Synthetic text at the noise of {reason['at_paper_users']['settings']['paper_users']:,} users "
+                f"(ε = {reason['at_paper_users']['settings']['epsilon']:.3g} on ours), k-grams released per "
+                "length:"
+            )
             st.dataframe(pd.DataFrame(scaled_rows(reason)), hide_index=True, width="stretch")
         if entry.get("table2"):
             chat = {i: r for i, r in enumerate(real["table2"]["rows"])} if real and real.get("table2") else {}
-            st.dataframe(pd.DataFrame([{"k": i + 1, "Reddit (003 Table 2)": fmt_paper(r["paper"]),
-                                        **({"real chat": fmt(chat[i]["here"])} if chat else {}),
-                                        ("synthetic, paper size" if chat else "here"): fmt(r["here"])}
-                                       for i, r in enumerate(entry["table2"]["rows"])]),
-                         hide_index=True, width="stretch")
+            st.dataframe(
+                pd.DataFrame(
+                    [
+                        {
+                            "k": i + 1,
+                            "Reddit (003 Table 2)": fmt_paper(r["paper"]),
+                            **({"real chat": fmt(chat[i]["here"])} if chat else {}),
+                            ("synthetic, paper size" if chat else "here"): fmt(r["here"]),
+                        }
+                        for i, r in enumerate(entry["table2"]["rows"])
+                    ]
+                ),
+                hide_index=True,
+                width="stretch",
+            )
         for e in (real, entry):
             if e is None:
                 continue
             text, stale = provenance(e, settings)
-            st.caption(text + ("" if e.get("live") else {
-                None: " (Not checked against this server's corpus: it is not loaded.)",
-                False: " The corpus here has the same content hash.", True: ""}[stale]))
+            st.caption(
+                text
+                + (
+                    ""
+                    if e.get("live")
+                    else {
+                        None: " (Not checked against this server's corpus: it is not loaded.)",
+                        False: " The corpus here has the same content hash.",
+                        True: "",
+                    }[stale]
+                )
+            )
             if stale:
-                st.warning(f"These numbers are **stale**: {_where(e['corpus'])} here no longer has the content hash "
-                           f"they were measured on. Rerun `nice -n 10 python {SCRIPT}`.", icon="⚠️")
+                st.warning(
+                    f"These numbers are **stale**: {_where(e['corpus'])} here no longer has the content hash "
+                    f"they were measured on. Rerun `nice -n 10 python {SCRIPT}`.",
+                    icon="⚠️",
+                )
 
 
 REAL_LABEL = "**Real chat:** "

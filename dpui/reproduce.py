@@ -1,4 +1,4 @@
-""""Reproduce in Python" (issue 22 item 3): a page's spec as a runnable notebook and script, two download buttons.
+""" "Reproduce in Python" (issue 22 item 3): a page's spec as a runnable notebook and script, two download buttons.
 
 The files are written by :mod:`dpcore.specs.notebook` (dpcore only: corpus by id, the spec from its record, the run,
 the key numbers, a plotly figure); this module only offers them.
@@ -20,13 +20,27 @@ def reproduce_buttons(spec: Spec, *, title: str = "", key: str | None = None) ->
     widget keys and names the files (``<key>.ipynb``, ``<key>.py``).
     """
     key = key or f"reproduce_{spec.KIND}"
-    st.caption("**Reproduce in Python** — the same numbers from `dpcore` alone (the notebook and the script load "
-               "the corpus, rebuild these settings, run them, print the key numbers and draw the figure).")
+    st.caption(
+        "**Reproduce in Python** — the same numbers from `dpcore` alone (the notebook and the script load "
+        "the corpus, rebuild these settings, run them, print the key numbers and draw the figure)."
+    )
     c1, c2 = st.columns(2)
-    c1.download_button("⬇ Notebook (.ipynb)", notebook(spec, title=title), file_name=f"{key}.ipynb",
-                       mime="application/x-ipynb+json", key=f"{key}_ipynb", on_click="ignore")
-    c2.download_button("⬇ Script (.py)", script(spec, title=title), file_name=f"{key}.py", mime="text/x-python",
-                       key=f"{key}_py", on_click="ignore")
+    c1.download_button(
+        "⬇ Notebook (.ipynb)",
+        notebook(spec, title=title),
+        file_name=f"{key}.ipynb",
+        mime="application/x-ipynb+json",
+        key=f"{key}_ipynb",
+        on_click="ignore",
+    )
+    c2.download_button(
+        "⬇ Script (.py)",
+        script(spec, title=title),
+        file_name=f"{key}.py",
+        mime="text/x-python",
+        key=f"{key}_py",
+        on_click="ignore",
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -52,8 +52,10 @@ def reviewer_panel(reviews, *, budget=None, extra_warnings: Sequence = (), title
 
     if answer_hidden("reviewer_panel"):  # it states the open exercise's answer (issue 24 item 5)
         with st.expander(f"🔎 {title} — {HIDDEN}", expanded=False):
-            st.caption("The panel states the open exercise's answer; it comes back once you have answered or asked "
-                       "for the solution.")
+            st.caption(
+                "The panel states the open exercise's answer; it comes back once you have answered or asked "
+                "for the solution."
+            )
         return
     items = _items(reviews)
     from dpui.budget import record_reviews

@@ -33,8 +33,16 @@ from streamlit.errors import StreamlitAPIException
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from .budget import session_budget
-from .corpus_panel import (DATA_CHOICES, REAL_PEOPLE, SAMPLE_SIZES, data_corpora, missing_upload_message,
-                           paper_corpus_on_disk, upload_panel, uploaded_corpus)
+from .corpus_panel import (
+    DATA_CHOICES,
+    REAL_PEOPLE,
+    SAMPLE_SIZES,
+    data_corpora,
+    missing_upload_message,
+    paper_corpus_on_disk,
+    upload_panel,
+    uploaded_corpus,
+)
 from .errors import plain_text, user_value
 from .uploads import start_janitor
 from .navigation import sidebar_navigation
@@ -42,8 +50,38 @@ from .page_style import page_style
 from .state import IN_URL, explicitly_set, forget_link_value, rng_for
 
 EPSILON_OPTIONS: tuple[float, ...] = (
-    0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9,
-    1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0,
+    0.01,
+    0.015,
+    0.02,
+    0.03,
+    0.05,
+    0.07,
+    0.1,
+    0.15,
+    0.2,
+    0.3,
+    0.4,
+    0.5,
+    0.6,
+    0.7,
+    0.8,
+    0.9,
+    1.0,
+    1.25,
+    1.5,
+    1.75,
+    2.0,
+    2.5,
+    3.0,
+    3.5,
+    4.0,
+    4.5,
+    5.0,
+    6.0,
+    7.0,
+    8.0,
+    9.0,
+    10.0,
 )
 """ε on a (roughly) logarithmic grid from 0.01 to 10 (SPEC §0)."""
 
@@ -74,8 +112,13 @@ class UndeclaredSetting(RuntimeError):
 # ------------------------------------------------------------------------------ the settings
 def _draw_epsilon(ctx: dict) -> float:
     eps = st.select_slider(
-        "ε (privacy loss)", options=EPSILON_OPTIONS, value=DEFAULT_EPSILON, format_func=format_number, key="eps",
-        **IN_URL, help="Smaller ε = stronger privacy = more noise. Log-spaced from 0.01 to 10.",
+        "ε (privacy loss)",
+        options=EPSILON_OPTIONS,
+        value=DEFAULT_EPSILON,
+        format_func=format_number,
+        key="eps",
+        **IN_URL,
+        help="Smaller ε = stronger privacy = more noise. Log-spaced from 0.01 to 10.",
     )
     st.caption(EPSILON_DIRECTION)
     return eps
@@ -83,23 +126,37 @@ def _draw_epsilon(ctx: dict) -> float:
 
 def _draw_delta(ctx: dict) -> float:
     delta = st.select_slider(
-        "δ (failure probability)", options=DELTA_OPTIONS, value=DEFAULT_DELTA, format_func=format_number,
-        key="delta", **IN_URL,
+        "δ (failure probability)",
+        options=DELTA_OPTIONS,
+        value=DEFAULT_DELTA,
+        format_func=format_number,
+        key="delta",
+        **IN_URL,
         help="Used by the approximate-DP mechanisms (Gaussian noise). Keep δ far below 1/number of users.",
     )
     n = ctx["private"].n_users
     if delta < 1 / n:
-        st.caption(f"1/(number of users) = 1/{n:,} ≈ {format_number(float(f'{1 / n:.2g}'))}; "
-                   f"δ is {1 / (n * delta):,.0f}× smaller.")
+        st.caption(
+            f"1/(number of users) = 1/{n:,} ≈ {format_number(float(f'{1 / n:.2g}'))}; "
+            f"δ is {1 / (n * delta):,.0f}× smaller."
+        )
     else:
-        st.caption(f"1/(number of users) = 1/{n:,} ≈ {format_number(float(f'{1 / n:.2g}'))}; ⚠️ δ is **not** "
-                   "below it: a release could expose one user's data with probability δ.")
+        st.caption(
+            f"1/(number of users) = 1/{n:,} ≈ {format_number(float(f'{1 / n:.2g}'))}; ⚠️ δ is **not** "
+            "below it: a release could expose one user's data with probability δ."
+        )
     return delta
 
 
 def _draw_seed(ctx: dict) -> int:
     return st.number_input(
-        "Seed", min_value=0, max_value=MAX_SEED, value=DEFAULT_SEED, step=1, key="seed", **IN_URL,
+        "Seed",
+        min_value=0,
+        max_value=MAX_SEED,
+        value=DEFAULT_SEED,
+        step=1,
+        key="seed",
+        **IN_URL,
         help="Every noisy draw on every page depends on this seed only: the same link shows the same noise.",
     )
 
@@ -108,29 +165,40 @@ def _data_captions() -> list[str]:
     from sample_data.generate import SIZES
 
     later = "cached on this server" if paper_corpus_on_disk() else f"~{PAPER_FIRST_SECONDS} s the first time"
-    return [f"Real chat ({REAL_PEOPLE['all']:,} people)", f"Synthetic, classroom size ({SIZES['classroom']['private']:,} users)",
-            f"Synthetic, paper size ({SIZES['paper']['private']:,} users, {later})", "Upload (your own CSV/JSONL file)"]
+    return [
+        f"Real chat ({REAL_PEOPLE['all']:,} people)",
+        f"Synthetic, classroom size ({SIZES['classroom']['private']:,} users)",
+        f"Synthetic, paper size ({SIZES['paper']['private']:,} users, {later})",
+        "Upload (your own CSV/JSONL file)",
+    ]
 
 
 def _draw_corpus(ctx: dict) -> str:
     """The data choice; loads the private and public corpora into ``ctx`` and says which they are."""
     choice = st.radio(
-        "Data", CORPUS_CHOICES, index=0, key="corpus", **IN_URL, captions=_data_captions(),
+        "Data",
+        CORPUS_CHOICES,
+        index=0,
+        key="corpus",
+        **IN_URL,
+        captions=_data_captions(),
         help="chat: real people's messages (BYU Chit-Chat Challenge 2018, MIT licence, offline from the "
-             "chitchat-dataset package); the pages' private data is a fixed seeded 70 % of its people, the public "
-             "data (prior / vocabulary) the other 30 %. classroom / paper: synthetic text from our generator "
-             "(paper: the papers' scale, generated on first use and cached on disk; the 'Paper vs here' sections "
-             "compare with the papers on it and on the chat). upload: your file replaces the private data; the "
-             "public data stays the chat's public part. "
-             "Shown in the URL as corpus=chat, classroom, paper or upload.",
+        "chitchat-dataset package); the pages' private data is a fixed seeded 70 % of its people, the public "
+        "data (prior / vocabulary) the other 30 %. classroom / paper: synthetic text from our generator "
+        "(paper: the papers' scale, generated on first use and cached on disk; the 'Paper vs here' sections "
+        "compare with the papers on it and on the chat). upload: your file replaces the private data; the "
+        "public data stays the chat's public part. "
+        "Shown in the URL as corpus=chat, classroom, paper or upload.",
     )
     _load_corpora(ctx, choice, draw_panel=True)
     if ctx.get("upload_missing"):
         st.caption("Private data: no usable upload in this session; the page waits for a file.")
         return choice
     private = ctx["private"]
-    st.caption(f"Private data: {plain_text(ctx['corpus_label'], inline=True)} — {private.n_users:,} users, "
-               f"{private.n_tokens:,} tokens. Public data (prior / vocabulary): {plain_text(ctx['public_label'], inline=True)}.")
+    st.caption(
+        f"Private data: {plain_text(ctx['corpus_label'], inline=True)} — {private.n_users:,} users, "
+        f"{private.n_tokens:,} tokens. Public data (prior / vocabulary): {plain_text(ctx['public_label'], inline=True)}."
+    )
     return choice
 
 
@@ -160,15 +228,41 @@ class SharedSetting:
 
 
 SECTIONS = ("Privacy budget", "Data")
-SHARED_SETTINGS: dict[str, SharedSetting] = {s.key: s for s in (
-    SharedSetting("eps", "Privacy budget", DEFAULT_EPSILON, _draw_epsilon, _option(EPSILON_OPTIONS), format_number,
-                  "ε must be > 0 and at most 10", EPSILON_OPTIONS),
-    SharedSetting("delta", "Privacy budget", DEFAULT_DELTA, _draw_delta, _option(DELTA_OPTIONS), format_number,
-                  "δ must be in (0, 1); this app offers 1e-10 … 1e-3", DELTA_OPTIONS),
-    SharedSetting("seed", "Privacy budget", DEFAULT_SEED, _draw_seed, _seed_from_url),
-    SharedSetting("corpus", "Data", CORPUS_CHOICES[0], _draw_corpus, _option(CORPUS_CHOICES),
-                  link_rule="corpus must be chat, classroom, paper or upload", options=CORPUS_CHOICES),
-)}
+SHARED_SETTINGS: dict[str, SharedSetting] = {
+    s.key: s
+    for s in (
+        SharedSetting(
+            "eps",
+            "Privacy budget",
+            DEFAULT_EPSILON,
+            _draw_epsilon,
+            _option(EPSILON_OPTIONS),
+            format_number,
+            "ε must be > 0 and at most 10",
+            EPSILON_OPTIONS,
+        ),
+        SharedSetting(
+            "delta",
+            "Privacy budget",
+            DEFAULT_DELTA,
+            _draw_delta,
+            _option(DELTA_OPTIONS),
+            format_number,
+            "δ must be in (0, 1); this app offers 1e-10 … 1e-3",
+            DELTA_OPTIONS,
+        ),
+        SharedSetting("seed", "Privacy budget", DEFAULT_SEED, _draw_seed, _seed_from_url),
+        SharedSetting(
+            "corpus",
+            "Data",
+            CORPUS_CHOICES[0],
+            _draw_corpus,
+            _option(CORPUS_CHOICES),
+            link_rule="corpus must be chat, classroom, paper or upload",
+            options=CORPUS_CHOICES,
+        ),
+    )
+}
 """Every shared setting, in sidebar order."""
 ALL_SETTINGS = tuple(SHARED_SETTINGS)
 NEEDS_CORPUS = {"corpus", "delta"}  # δ's caption compares it with 1/(number of users)
@@ -205,8 +299,10 @@ def _translate_legacy_link() -> tuple[str | None, list[str]]:
     problems = []
     size = params.get(LEGACY_SIZE)
     if size is not None and size not in SAMPLE_SIZES and params.get("corpus") in (None, LEGACY_CORPUS):
-        problems.append(f"The link asks for size={user_value(size, 40)}, which this app never offered (size must be classroom or "
-                        f"paper). Showing corpus={choice} instead.")
+        problems.append(
+            f"The link asks for size={user_value(size, 40)}, which this app never offered (size must be classroom or "
+            f"paper). Showing corpus={choice} instead."
+        )
     for key in ("corpus", LEGACY_SIZE):
         forget_link_value(key)
     st.session_state["corpus"] = choice
@@ -237,8 +333,10 @@ class SharedSettings:
 
     def _get(self, key: str):
         if key not in self.uses:
-            raise UndeclaredSetting(f"this page reads the shared setting {key!r} but does not declare it: "
-                                    f"shared_sidebar(uses={self.uses + (key,)!r}); the sidebar hides it")
+            raise UndeclaredSetting(
+                f"this page reads the shared setting {key!r} but does not declare it: "
+                f"shared_sidebar(uses={self.uses + (key,)!r}); the sidebar hides it"
+            )
         return self.values[key]
 
     @property
@@ -365,7 +463,9 @@ def _check_page_defaults(defaults: Mapping[str, object], uses: tuple[str, ...]) 
     for key, value in defaults.items():
         s = SHARED_SETTINGS.get(key)
         if s is None or key not in uses or (s.options and value not in s.options):
-            raise ValueError(f"defaults must give shown shared settings a value their widget offers, got {key}={value!r}")
+            raise ValueError(
+                f"defaults must give shown shared settings a value their widget offers, got {key}={value!r}"
+            )
     return defaults
 
 
@@ -385,7 +485,9 @@ def _arrive(uses: tuple[str, ...], record: Mapping[str, object], defaults: Mappi
             st.session_state[key] = defaults.get(key, s.default)
 
 
-def shared_sidebar(uses: Iterable[str] = ALL_SETTINGS, *, defaults: Mapping[str, object] | None = None) -> SharedSettings:
+def shared_sidebar(
+    uses: Iterable[str] = ALL_SETTINGS, *, defaults: Mapping[str, object] | None = None
+) -> SharedSettings:
     """Draw the sidebar (navigation, then the shared settings in ``uses``) and return the settings.
 
     Call it once at the top of every page, right after ``st.set_page_config``.
@@ -397,7 +499,9 @@ def shared_sidebar(uses: Iterable[str] = ALL_SETTINGS, *, defaults: Mapping[str,
     """
     requested = set(uses)
     if requested - set(SHARED_SETTINGS):
-        raise ValueError(f"uses must name shared settings {ALL_SETTINGS}, got {sorted(requested - set(SHARED_SETTINGS))}")
+        raise ValueError(
+            f"uses must name shared settings {ALL_SETTINGS}, got {sorted(requested - set(SHARED_SETTINGS))}"
+        )
     uses = tuple(k for k in ALL_SETTINGS if k in requested)
     defaults = _check_page_defaults(defaults, uses)
     legacy, link_problems = _translate_legacy_link()  # before any widget, and before the link check

@@ -73,7 +73,9 @@ def reference(key: str, corpus=None) -> TextProfile | None:
     entry = _shipped().get(key)
     if entry is None or (entry["max_k"], tuple(entry["ks"])) != (MAX_K, KS):
         return None
-    if (corpus is None and not _chat_is_pinned()) or (corpus is not None and corpus.content_hash != entry["content_hash"]):
+    if (corpus is None and not _chat_is_pinned()) or (
+        corpus is not None and corpus.content_hash != entry["content_hash"]
+    ):
         return None
     return TextProfile.from_dict(entry["profile"])
 
@@ -97,11 +99,21 @@ def _columns(label: str, corpus, *, index=None, lazy: bool) -> list[tuple[str, T
     n_chat = REAL_PEOPLE["private"]
     out = []
     if _is_chat(corpus):
-        out.append((f"real chat ({corpus.n_users:,} people)", profile_from_index(corpus.content_hash, index)
-                    if index is not None and index.max_length >= MAX_K else _chat_profile()))
+        out.append(
+            (
+                f"real chat ({corpus.n_users:,} people)",
+                profile_from_index(corpus.content_hash, index)
+                if index is not None and index.max_length >= MAX_K
+                else _chat_profile(),
+            )
+        )
         classroom = sample_corpus("private", "classroom")
-        out.append((f"synthetic classroom, first {n_chat:,} users", reference(CLASSROOM_KEY, classroom)
-                    or profile_for(classroom.content_hash, n_chat, classroom)))
+        out.append(
+            (
+                f"synthetic classroom, first {n_chat:,} users",
+                reference(CLASSROOM_KEY, classroom) or profile_for(classroom.content_hash, n_chat, classroom),
+            )
+        )
         return out
     if index is not None and index.max_length >= MAX_K:
         out.append((f"{label} ({corpus.n_users:,} users)", profile_from_index(corpus.content_hash, index)))
@@ -120,17 +132,32 @@ def shared_figure(columns: list[tuple[str, TextProfile]]) -> tuple[go.Figure, st
         style = series_style(i)
         for j, K in enumerate(KS):
             y = list(p.shared[K])
-            fig.add_trace(go.Scatter(x=list(p.lengths), y=[v if v > 0 else None for v in y], name=f"{name}, ≥ {K}",
-                                     mode="lines+markers", line=style.line(dash=("solid", "dot")[j]),
-                                     marker=style.marker()))
+            fig.add_trace(
+                go.Scatter(
+                    x=list(p.lengths),
+                    y=[v if v > 0 else None for v in y],
+                    name=f"{name}, ≥ {K}",
+                    mode="lines+markers",
+                    line=style.line(dash=("solid", "dot")[j]),
+                    marker=style.marker(),
+                )
+            )
             rows += [{"corpus": name, "K": K, "k": k, "k-grams used by ≥ K users": v} for k, v in zip(p.lengths, y)]
         alt.append(f"{name}: " + ", ".join(f"k={k} {v:,}" for k, v in zip(p.lengths, p.shared[KS[0]])))
-    fig.update_layout(title="k-grams used by at least K people (solid: K = 10, dotted: K = 100)",
-                      xaxis_title="n-gram length k (tokens)",
-                      yaxis_title="number of distinct k-grams (log scale; more = more shared phrases)", yaxis_type="log")
+    fig.update_layout(
+        title="k-grams used by at least K people (solid: K = 10, dotted: K = 100)",
+        xaxis_title="n-gram length k (tokens)",
+        yaxis_title="number of distinct k-grams (log scale; more = more shared phrases)",
+        yaxis_type="log",
+    )
     fig.update_xaxes(dtick=1)
-    return fig, f"Lines of the number of k-grams used by at least {KS[0]} people against k, per corpus: " + \
-        "; ".join(alt) + ". Dotted lines: at least 100 people.", rows
+    return (
+        fig,
+        f"Lines of the number of k-grams used by at least {KS[0]} people against k, per corpus: "
+        + "; ".join(alt)
+        + ". Dotted lines: at least 100 people.",
+        rows,
+    )
 
 
 def activity_figure(columns: list[tuple[str, TextProfile]]) -> tuple[go.Figure, str, list[dict]]:
@@ -143,26 +170,44 @@ def activity_figure(columns: list[tuple[str, TextProfile]]) -> tuple[go.Figure, 
         xs = np.unique(np.round(np.geomspace(1, s[-1], 40)).astype(int))
         share = [float(np.mean(p.sentences >= x)) for x in xs]
         style = series_style(i)
-        fig.add_trace(go.Scatter(x=xs.tolist(), y=share, name=name, mode="lines+markers", line=style.line(),
-                                 marker=style.marker()))
+        fig.add_trace(
+            go.Scatter(
+                x=xs.tolist(), y=share, name=name, mode="lines+markers", line=style.line(), marker=style.marker()
+            )
+        )
         rows += [{"corpus": name, "at least x sentences": int(x), "share of people": v} for x, v in zip(xs, share)]
         act = p.activity()
-        alt.append(f"{name}: median {act['q50']:.0f} sentences per person, mean {act['mean']:.0f}, maximum "
-                   f"{act['max']:,}, the 10 most active wrote {act['top10_share']:.0%}")
-    fig.update_layout(title="Activity: share of people who wrote at least x sentences",
-                      xaxis_title="sentences per person, x (log scale)",
-                      yaxis_title="share of people with at least x (log scale)", xaxis_type="log", yaxis_type="log")
+        alt.append(
+            f"{name}: median {act['q50']:.0f} sentences per person, mean {act['mean']:.0f}, maximum "
+            f"{act['max']:,}, the 10 most active wrote {act['top10_share']:.0%}"
+        )
+    fig.update_layout(
+        title="Activity: share of people who wrote at least x sentences",
+        xaxis_title="sentences per person, x (log scale)",
+        yaxis_title="share of people with at least x (log scale)",
+        xaxis_type="log",
+        yaxis_type="log",
+    )
     return fig, "Lines, log–log, of the share of people with at least x sentences: " + "; ".join(alt) + ".", rows
 
 
 def distinct_table(columns: list[tuple[str, TextProfile]]) -> list[dict]:
     """Per k: mean (median) distinct k-grams per person of each corpus (003 Table 2's statistic)."""
-    return [{"k": k, **{f"{name}: mean (median)": f"{p.distinct_mean[i]:,.0f} ({p.distinct_median[i]:,.0f})"
-                        for name, p in columns}} for i, k in enumerate(columns[0][1].lengths)]
+    return [
+        {
+            "k": k,
+            **{
+                f"{name}: mean (median)": f"{p.distinct_mean[i]:,.0f} ({p.distinct_median[i]:,.0f})"
+                for name, p in columns
+            },
+        }
+        for i, k in enumerate(columns[0][1].lengths)
+    ]
 
 
-def text_profile_panel(page: str, settings, *, index=None, lazy: bool | None = None, reason: str | None = None,
-                       note=None) -> dict[str, TextProfile]:
+def text_profile_panel(
+    page: str, settings, *, index=None, lazy: bool | None = None, reason: str | None = None, note=None
+) -> dict[str, TextProfile]:
     """The expander: two charts, the per-person table, and the page's sentences (``reason``: Markdown; ``note``: a
     function of the first column's name and profile returning Markdown).
 
@@ -172,8 +217,9 @@ def text_profile_panel(page: str, settings, *, index=None, lazy: bool | None = N
     """
     corpus = settings.private
     lazy = corpus.n_users > LAZY_USERS if lazy is None else lazy
-    with st.expander("🔎 What this text looks like — why DPNE and DPSU differ on real and synthetic text",
-                     expanded=False):
+    with st.expander(
+        "🔎 What this text looks like — why DPNE and DPSU differ on real and synthetic text", expanded=False
+    ):
         st.markdown(text("text_profile", "intro", public=settings.public_label))
         if index is None and not lazy and not _is_chat(corpus):  # the DPNE page's cached index, built once for both
             from .dpne_data import ngram_index  # pages (the chat's own profile ships: no index for it)
@@ -181,14 +227,18 @@ def text_profile_panel(page: str, settings, *, index=None, lazy: bool | None = N
             index = ngram_index(corpus.content_hash, corpus)
         columns = _columns(settings.corpus_label, corpus, index=index, lazy=lazy and index is None)
         if lazy and index is None:
-            st.caption(f"The whole {corpus.n_users:,}-user corpus is profiled once its per-user k-gram sets are built "
-                       "(on the DP n-gram extraction page, with the coverage); shown here: its first "
-                       f"{REAL_PEOPLE['private']:,} users beside the real chat.")
+            st.caption(
+                f"The whole {corpus.n_users:,}-user corpus is profiled once its per-user k-gram sets are built "
+                "(on the DP n-gram extraction page, with the coverage); shown here: its first "
+                f"{REAL_PEOPLE['private']:,} users beside the real chat."
+            )
         fig, alt, rows = shared_figure(columns)
         show_figure(fig, alt=alt, key=f"{page}_profile_shared", records=rows)
         reddit = TABLE2_REDDIT.values["Reddit"]
-        st.markdown(f"**Distinct k-grams per person** (003 Table 2's statistic; Reddit's users: {reddit[0]:g} words, "
-                    f"{reddit[1]:g} bigrams … {reddit[-1]:g} 9-grams on average, {TABLE2_REDDIT.source}):")
+        st.markdown(
+            f"**Distinct k-grams per person** (003 Table 2's statistic; Reddit's users: {reddit[0]:g} words, "
+            f"{reddit[1]:g} bigrams … {reddit[-1]:g} 9-grams on average, {TABLE2_REDDIT.source}):"
+        )
         st.dataframe(distinct_table(columns), hide_index=True, width="stretch")
         fig, alt, rows = activity_figure(columns)
         show_figure(fig, alt=alt, key=f"{page}_profile_activity", records=rows)

@@ -106,8 +106,7 @@ def keep(key: tuple, corpus: Corpus, sid: str | None = None) -> Corpus:
     return corpus
 
 
-def parse(key: tuple, data: bytes, filename: str, user_column: str, text_column: str,
-          sid: str | None = None) -> Corpus:
+def parse(key: tuple, data: bytes, filename: str, user_column: str, text_column: str, sid: str | None = None) -> Corpus:
     """Read an upload for this session (replacing its previous one) within the limits, or raise CorpusError."""
     sid = session_id() if sid is None else sid
     need = UPLOAD_LIMITS.parsed_bytes
@@ -122,8 +121,13 @@ def parse(key: tuple, data: bytes, filename: str, user_column: str, text_column:
             )
         _RESERVED[sid] = need
     try:
-        corpus = load_uploaded_corpus(data, filename, user_column=user_column, text_column=text_column,
-                                      limits=replace(UPLOAD_LIMITS, parsed_bytes=need))
+        corpus = load_uploaded_corpus(
+            data,
+            filename,
+            user_column=user_column,
+            text_column=text_column,
+            limits=replace(UPLOAD_LIMITS, parsed_bytes=need),
+        )
         with _LOCK:
             _ENTRIES[sid] = _Entry(key, corpus, int(corpus.parsed_bytes or 0), time.monotonic())
     except CorpusError:
@@ -193,8 +197,11 @@ def _tracked(fn):
             with _LOCK:
                 for e in _ENTRIES.values():
                     if e.corpus.content_hash in hashes:
-                        key = (id(fn), tuple(_arg_key(a) for a in args),
-                               tuple(sorted((k, _arg_key(v)) for k, v in kwargs.items())))
+                        key = (
+                            id(fn),
+                            tuple(_arg_key(a) for a in args),
+                            tuple(sorted((k, _arg_key(v)) for k, v in kwargs.items())),
+                        )
                         e.derived.setdefault(key, (fn, args, kwargs))
         return fn(*args, **kwargs)
 
@@ -261,8 +268,11 @@ def sweep(now: float | None = None, *, active=None) -> list[str]:
     if active is None and rt is not None:
         active = rt.is_active_session
     with _LOCK:
-        stale = [sid for sid, e in _ENTRIES.items()
-                 if now - e.last_used > IDLE_SECONDS or (active is not None and not active(sid))]
+        stale = [
+            sid
+            for sid, e in _ENTRIES.items()
+            if now - e.last_used > IDLE_SECONDS or (active is not None and not active(sid))
+        ]
     for sid in stale:
         if _evict(sid):
             _LOG.info("upload of session %s given back (session ended or idle)", sid)

@@ -37,7 +37,8 @@ fi
 echo "== installing the project with its test, spark and fast extras"
 python3 -m pip install -q --disable-pip-version-check -e ".[test,spark,fast]"
 
-echo "== lint (ruff check; settings in pyproject.toml)"
+echo "== format and lint (ruff format --check, ruff check; settings in pyproject.toml)"
+python3 -m ruff format --check .
 python3 -m ruff check .
 
 echo "== running the tests"

@@ -27,7 +27,9 @@ def table4_shape(rows) -> bool:
     """003 Table 4's shape from comparison rows ({quantity, here}): DPNE above DPSU-all and -even for every
     k ≥ 3 and above DPSU-single for every k ≥ 5 (k = 1..9), written out here apart from dpcore's own check."""
     here = {r["quantity"]: r["here"] for r in rows}
-    d, a, e, s = ([here[f"{m}, k = {k}"] for k in range(1, 10)] for m in ("DPNE", "DPSU-all", "DPSU-even", "DPSU-single"))
+    d, a, e, s = (
+        [here[f"{m}, k = {k}"] for k in range(1, 10)] for m in ("DPNE", "DPSU-all", "DPSU-even", "DPSU-single")
+    )
     return all(d[k] > max(a[k], e[k]) for k in range(2, 9)) and all(d[k] > s[k] for k in range(4, 9))
 
 

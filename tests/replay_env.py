@@ -27,8 +27,10 @@ def downloads(monkeypatch):
 
     def payload(at: AppTest, key: str) -> bytes:
         buttons = [b for b in at.get("download_button") if b.proto.id.endswith(key)]
-        assert buttons, f"no download button with a key ending in {key!r}: " \
-                        f"{[b.proto.id.rsplit('-', 1)[-1] for b in at.get('download_button')]}"
+        assert buttons, (
+            f"no download button with a key ending in {key!r}: "
+            f"{[b.proto.id.rsplit('-', 1)[-1] for b in at.get('download_button')]}"
+        )
         return storage.get_file(buttons[0].proto.url.rsplit("/", 1)[1]).content
 
     return payload
@@ -82,14 +84,21 @@ def run_notebook(source: str, tmp_path: Path) -> dict:
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = str(ROOT)  # the kernel imports this checkout's dpcore
     try:
-        NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+        NotebookClient(
+            nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+        ).execute()
     finally:
         if old is None:
             os.environ.pop("PYTHONPATH", None)
         else:
             os.environ["PYTHONPATH"] = old
-    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs
-                   if o.get("output_type") == "stream")
+    text = "".join(
+        o.get("text", "")
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if o.get("output_type") == "stream"
+    )
     assert not any(o.get("output_type") == "error" for c in nb.cells for o in c.get("outputs", []))
     assert "WARNING" not in text, text
     last = [c for c in nb.cells if c.cell_type == "code"][-1]

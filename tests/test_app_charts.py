@@ -21,8 +21,10 @@ ALLOWED |= {rgba(c, 0.18).lower() for c in OKABE_ITO.values()}
 VIEWS = {
     "app.py": [],
     "pages/1_Mechanisms_101.py": [],
-    "pages/1_Mechanisms_101.py:laplace": [("tab", "m101_tab", "(d) Sample many times"),
-                                          ("radio", "m101_sample_mech", "Laplace")],
+    "pages/1_Mechanisms_101.py:laplace": [
+        ("tab", "m101_tab", "(d) Sample many times"),
+        ("radio", "m101_sample_mech", "Laplace"),
+    ],
     "pages/1_Mechanisms_101.py:cities": [("tab", "m101_tab", "(c) Exponential mechanism")],
     "pages/1_Mechanisms_101.py:debt": [("tab", "m101_tab", "(b) Global sensitivity")],
     "pages/1_Mechanisms_101.py:sample": [("tab", "m101_tab", "(d) Sample many times")],
@@ -30,22 +32,42 @@ VIEWS = {
     # its tabs are lazy (issue 24): one view per tab with a chart, the tab opened, then its button pressed
     "pages/2_Bayesian_ngram_DP.py:kl": [("slider", "bayes_reps", 2), ("tab", "bayes_tab", "KL vs ε")],
     "pages/2_Bayesian_ngram_DP.py:kanon": [("slider", "bayes_reps", 2), ("tab", "bayes_tab", "k-anonymity vs ε")],
-    **{f"pages/2_Bayesian_ngram_DP.py:{k}": [("slider", "bayes_reps", 2), ("tab", "bayes_tab", tab)] + (
-        [("select_slider", "bayes_trials", 50)] if k == "mia" else []) + [("click", f"bayes_run_{k}", None)]
-       for k, tab in (("users", "Users"), ("vocabulary", "Vocabulary"), ("public", "Public quality"),
-                      ("mia", "Membership inference"), ("e2e", "Private tuning"))},
+    **{
+        f"pages/2_Bayesian_ngram_DP.py:{k}": [("slider", "bayes_reps", 2), ("tab", "bayes_tab", tab)]
+        + ([("select_slider", "bayes_trials", 50)] if k == "mia" else [])
+        + [("click", f"bayes_run_{k}", None)]
+        for k, tab in (
+            ("users", "Users"),
+            ("vocabulary", "Vocabulary"),
+            ("public", "Public quality"),
+            ("mia", "Membership inference"),
+            ("e2e", "Private tuning"),
+        )
+    },
     "pages/3_DP_ngram_extraction.py": [("slider", "dpne_T", 4)],
-    "pages/3_DP_ngram_extraction.py:sweep": [("tab", "dpne_tab", "Sweep one knob (Figs. 2–4)"), ("slider", "dpne_T", 4),
-                                             ("click", "dpne_sweep_run", None)],
+    "pages/3_DP_ngram_extraction.py:sweep": [
+        ("tab", "dpne_tab", "Sweep one knob (Figs. 2–4)"),
+        ("slider", "dpne_T", 4),
+        ("click", "dpne_sweep_run", None),
+    ],
     "pages/4_TopicDP.py": [],
     **{  # the tabs are lazy (issue 24): each tab's charts are drawn once it is open
         f"pages/4_TopicDP.py:{name}": [("tab", "topicdp_tab", label)]
-        for name, label in (("curves", "Error curves"), ("sensitivities", "Sampled sensitivities"),
-                            ("prompts", "Prompts after noise"), ("vips", "VIPS-LDA against ε"))
+        for name, label in (
+            ("curves", "Error curves"),
+            ("sensitivities", "Sampled sensitivities"),
+            ("prompts", "Prompts after noise"),
+            ("vips", "VIPS-LDA against ε"),
+        )
     },
 }
-VIEWS.update({str(p.relative_to(ROOT)): [] for p in sorted((ROOT / "pages").glob("*.py"))
-              if str(p.relative_to(ROOT)) not in VIEWS})  # a new page is checked as it opens
+VIEWS.update(
+    {
+        str(p.relative_to(ROOT)): []
+        for p in sorted((ROOT / "pages").glob("*.py"))
+        if str(p.relative_to(ROOT)) not in VIEWS
+    }
+)  # a new page is checked as it opens
 
 
 def open_view(view: str) -> AppTest:
@@ -83,17 +105,27 @@ def test_every_chart_has_its_numbers_table(view):
         if chart_title:  # the table names its chart (for screen readers moving through the page)
             assert expander.label.split("Numbers — ", 1)[1][:20] in chart_title.replace("<b>", "").replace("</b>", "")
     for chart, expander in zip(charts, tables):  # the table holds the plotted numbers
-        cells = np.array([v for v in expander.dataframe[0].value.to_numpy().ravel()
-                          if isinstance(v, (int, float, np.number)) and not isinstance(v, bool)], dtype=float)
+        cells = np.array(
+            [
+                v
+                for v in expander.dataframe[0].value.to_numpy().ravel()
+                if isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+            ],
+            dtype=float,
+        )
         for trace in json.loads(chart.proto.spec)["data"]:
             if trace.get("fill") == "toself" or trace.get("hoverinfo") == "skip":
                 continue
             plotted = plain_values(trace.get("y") if trace.get("type") != "histogram" else trace.get("x"))
-            values = [float(v) for v in (plotted if plotted is not None else [])
-                      if isinstance(v, (int, float, np.number)) and np.isfinite(v)][:3]
+            values = [
+                float(v)
+                for v in (plotted if plotted is not None else [])
+                if isinstance(v, (int, float, np.number)) and np.isfinite(v)
+            ][:3]
             for v in values:
                 assert np.isclose(cells, v, rtol=1e-9, atol=0).any(), (
-                    f"{name}: {trace.get('name')!r} plots {v} but its numbers table does not hold it")
+                    f"{name}: {trace.get('name')!r} plots {v} but its numbers table does not hold it"
+                )
 
 
 def _colours(node, path=""):
@@ -123,8 +155,14 @@ def test_charts_use_the_okabe_ito_palette_only(view):
 def _look(trace: dict) -> tuple:
     """How a trace looks apart from its colour."""
     marker, line = trace.get("marker") or {}, trace.get("line") or {}
-    return (trace.get("type", "scatter"), trace.get("mode"), line.get("dash"), line.get("width"),
-            json.dumps(marker.get("symbol")), json.dumps((marker.get("pattern") or {}).get("shape")))
+    return (
+        trace.get("type", "scatter"),
+        trace.get("mode"),
+        line.get("dash"),
+        line.get("width"),
+        json.dumps(marker.get("symbol")),
+        json.dumps((marker.get("pattern") or {}).get("shape")),
+    )
 
 
 def test_series_differ_without_colour(view):
@@ -140,8 +178,10 @@ def test_series_differ_without_colour(view):
         for _axis, looks in panels.items():
             seen = {}
             for series, look in looks.items():
-                assert look not in seen, (f"{name}, chart {spec['layout'].get('title', {}).get('text')!r}: "
-                                          f"{series!r} and {seen.get(look)!r} differ by colour only")
+                assert look not in seen, (
+                    f"{name}, chart {spec['layout'].get('title', {}).get('text')!r}: "
+                    f"{series!r} and {seen.get(look)!r} differ by colour only"
+                )
                 seen[look] = series
 
 
@@ -166,8 +206,10 @@ def _plotted(spec: dict) -> dict:
                 continue
             ref = trace.get(f"{letter}axis") or letter
             values.setdefault(f"{letter}axis{ref[1:]}", []).extend(
-                float(v) for v in np.asarray(data, dtype=object).ravel()
-                if isinstance(v, (int, float, np.number)) and not isinstance(v, bool))
+                float(v)
+                for v in np.asarray(data, dtype=object).ravel()
+                if isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+            )
     return values
 
 
@@ -182,7 +224,8 @@ def test_panels_that_share_an_axis_share_its_scale(view):
             if root != axis_name:
                 assert axis.get("type", "-") == axes[root][0].get("type", "-"), (
                     f"{name}, {spec['layout'].get('title', {}).get('text')!r}: {axis_name} shares {root}'s scale "
-                    f"but is {axis.get('type', 'auto')}, not {axes[root][0].get('type', 'auto')}")
+                    f"but is {axis.get('type', 'auto')}, not {axes[root][0].get('type', 'auto')}"
+                )
 
 
 def _is_step(v: float, mantissas) -> bool:
@@ -210,7 +253,8 @@ def test_log_axes_label_decades_only(view):
             decades = [10.0**k for k in range(-30, 30) if data.min() * (1 - 1e-9) <= 10.0**k <= data.max() * (1 + 1e-9)]
             if len(decades) >= 2:
                 assert ticks and all(_is_step(t, (1,)) for t in ticks), (
-                    f"{name}, {title!r}: {axis_name} spans {data.min():.3g}…{data.max():.3g} but is labelled {ticks or 'by plotly'}")
+                    f"{name}, {title!r}: {axis_name} spans {data.min():.3g}…{data.max():.3g} but is labelled {ticks or 'by plotly'}"
+                )
                 assert set(decades) <= {float(f"{t:.12g}") for t in ticks}
             elif ticks:
                 assert all(_is_step(t, (1, 2, 5)) for t in ticks), f"{name}, {title!r}: {axis_name} ticks {ticks}"
@@ -249,12 +293,19 @@ def test_figure_records_reads_traces_bands_and_axis_titles():
 
     from dpui.charts import band_figure
 
-    fig = band_figure([1, 2], {"Laplace": ([0.5, 0.25], [0.4, 0.2], [0.6, 0.3])}, title="t",
-                      x_title="ε (privacy loss, log)", y_title="KL (lower is better)")
+    fig = band_figure(
+        [1, 2],
+        {"Laplace": ([0.5, 0.25], [0.4, 0.2], [0.6, 0.3])},
+        title="t",
+        x_title="ε (privacy loss, log)",
+        y_title="KL (lower is better)",
+    )
     fig.add_trace(go.Bar(x=["a"], y=[3], name="bars"))
     rows = figure_records(fig)
-    assert rows[:2] == [{"series": "Laplace", "ε": 1.0, "KL": 0.5, "lower": 0.4, "upper": 0.6},
-                        {"series": "Laplace", "ε": 2.0, "KL": 0.25, "lower": 0.2, "upper": 0.3}]
+    assert rows[:2] == [
+        {"series": "Laplace", "ε": 1.0, "KL": 0.5, "lower": 0.4, "upper": 0.6},
+        {"series": "Laplace", "ε": 2.0, "KL": 0.25, "lower": 0.2, "upper": 0.3},
+    ]
     assert rows[2] == {"series": "bars", "ε": "a", "KL": 3}
     assert len(rows) == 3  # the band's outline is not a row of its own
     arrays = go.Figure(go.Scatter(x=np.array([1.0, 2.0]), y=np.array([3.0, 4.0]), name="numpy"))

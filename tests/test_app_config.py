@@ -17,8 +17,10 @@ def test_usage_statistics_are_off_in_the_shipped_config():
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     assert config["browser"]["gatherUsageStats"] is False
     env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
-    code = ("from streamlit import config; config.get_config_options(force_reparse=True); "
-            "print(config.get_option('browser.gatherUsageStats'), config.get_where_defined('browser.gatherUsageStats'))")
+    code = (
+        "from streamlit import config; config.get_config_options(force_reparse=True); "
+        "print(config.get_option('browser.gatherUsageStats'), config.get_where_defined('browser.gatherUsageStats'))"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     value, where = out.stdout.split(maxsplit=1)
     assert value == "False", out.stdout

@@ -73,7 +73,9 @@ def test_deep_link_sets_widgets_and_checks_answers(ex):
     assert not at.exception, [e.message for e in at.exception]
     assert [e.value for e in at.error] == []
     for key, value in widget_settings(ex).items():
-        assert _same(widget(at, key).value, value), f"{key}: widget shows {widget(at, key).value!r}, link says {value!r}"
+        assert _same(widget(at, key).value, value), (
+            f"{key}: widget shows {widget(at, key).value!r}, link says {value!r}"
+        )
     sol = ex.solved()
     assert ex.question_text(sol) in [m.value for m in at.markdown]  # the question is on the page
 
@@ -235,7 +237,9 @@ def test_open_button_applies_settings_and_student_can_move_on():
     at.button(key="exercise_open_m101-prove-backwards").click().run()
     assert at.select_slider(key="eps").value == 0.5
     assert at.radio(key="m101_scale_mode").value == "from ε"
-    assert at.query_params["exercise"] == ["m101-prove-backwards"] or at.query_params["exercise"] == "m101-prove-backwards"
+    assert (
+        at.query_params["exercise"] == ["m101-prove-backwards"] or at.query_params["exercise"] == "m101-prove-backwards"
+    )
     # the student moves the slider: the exercise does not force it back
     at.select_slider(key="eps").set_value(2.0).run()
     assert at.select_slider(key="eps").value == 2.0

@@ -20,26 +20,55 @@ ROOT = Path(__file__).resolve().parent.parent
 BADGE = re.compile(r":(\w+)-badge\[(\S+) Guarantee: (?:(.+?) — )?([^:]+): (.*)\]$", re.S)
 PAGES = {
     "app.py": {
-        "Laplace (cap W)": "green", "Laplace + public": "orange", "BayesianDP local (as in the paper)": "orange",
-        "BayesianDP strict (L, N_max caps)": "green", "EndToEndDP": "orange", "k-anonymity": "red",
-        "DPNE": "green", "TopicDP": "orange", "TopicDP corrected": "orange", "TopicDP strict": "orange",
-        "MVG": "orange", "Laplace on the matrix": "orange", "VIPS-LDA": "green",
-        "Bank debt, b from the data": "orange", "Private baseline": "red",
+        "Laplace (cap W)": "green",
+        "Laplace + public": "orange",
+        "BayesianDP local (as in the paper)": "orange",
+        "BayesianDP strict (L, N_max caps)": "green",
+        "EndToEndDP": "orange",
+        "k-anonymity": "red",
+        "DPNE": "green",
+        "TopicDP": "orange",
+        "TopicDP corrected": "orange",
+        "TopicDP strict": "orange",
+        "MVG": "orange",
+        "Laplace on the matrix": "orange",
+        "VIPS-LDA": "green",
+        "Bank debt, b from the data": "orange",
+        "Private baseline": "red",
     },
-    "pages/1_Mechanisms_101.py": {"Laplace mechanism with b = Δ/ε and a global Δ": "green",
-                                  "(a) counting query": "green"},
+    "pages/1_Mechanisms_101.py": {
+        "Laplace mechanism with b = Δ/ε and a global Δ": "green",
+        "(a) counting query": "green",
+    },
     "pages/1_Mechanisms_101.py?m101_tab=(c) Exponential mechanism": {  # a lazy tab: opened through the URL
-        "Laplace mechanism with b = Δ/ε and a global Δ": "green", "(c) exponential mechanism": "orange"},
-    "pages/2_Bayesian_ngram_DP.py": {"BayesianDP strict": "green", "BayesianDP strict (DP)": "green",
-                                     "BayesianDP local (as in the paper)": "orange", "k-anonymity": "red"},
+        "Laplace mechanism with b = Δ/ε and a global Δ": "green",
+        "(c) exponential mechanism": "orange",
+    },
+    "pages/2_Bayesian_ngram_DP.py": {
+        "BayesianDP strict": "green",
+        "BayesianDP strict (DP)": "green",
+        "BayesianDP local (as in the paper)": "orange",
+        "k-anonymity": "red",
+    },
     "pages/3_DP_ngram_extraction.py": {"DPNE": "green", "DPSU-single": "green"},
-    "pages/4_TopicDP.py": {"TopicDP (as in the thesis)": "orange", "TopicDP corrected": "orange", "TopicDP strict": "orange",
-                           "MVG with sampled s₂": "orange", "Laplace": "orange", "VIPS-LDA": "green"},
+    "pages/4_TopicDP.py": {
+        "TopicDP (as in the thesis)": "orange",
+        "TopicDP corrected": "orange",
+        "TopicDP strict": "orange",
+        "MVG with sampled s₂": "orange",
+        "Laplace": "orange",
+        "VIPS-LDA": "green",
+    },
 }
 OPEN_TAB = {"pages/2_Bayesian_ngram_DP.py": {"bayes_tab": "k-anonymity vs ε"}}
 """Lazy tabs (issue 24): the tab that shows a badge listed above (its other badges are outside the tabs)."""
-LOCAL_WORDS = ("local sensitivity", "measured", "this corpus' neighbours", "not even for this corpus",
-               "b set from the data")
+LOCAL_WORDS = (
+    "local sensitivity",
+    "measured",
+    "this corpus' neighbours",
+    "not even for this corpus",
+    "b set from the data",
+)
 
 
 def badges(at) -> list[tuple[str, str, str, str, str]]:
@@ -123,7 +152,7 @@ def test_every_chip_is_short_and_its_full_sentence_is_on_hover(path):
         words = hit.group(4)
         tooltip = m.proto.help
         assert tooltip.startswith(f"**{words}: ") and tooltip.count("**") == 2, (m.value, tooltip)
-        label = tooltip[len(f"**{words}: "):].split(".**", 1)[0]
+        label = tooltip[len(f"**{words}: ") :].split(".**", 1)[0]
         assert hit.group(5).split(" (")[0] in label or hit.group(5) == "the private data as it is", (m.value, label)
         assert tooltip.split(".**", 1)[1].strip(), f"no promise behind {m.value}"
 
@@ -170,8 +199,10 @@ def test_reviewer_panel_on_every_page(path):
 # ---------------------------------------------------------------------------------------------- warnings
 
 
-WORDS = ("the cat sat on the mat and the dog ran in the park . a man saw the old house near the river . "
-         "she said that the day was long and the night was cold .").split()
+WORDS = (
+    "the cat sat on the mat and the dog ran in the park . a man saw the old house near the river . "
+    "she said that the day was long and the night was cold ."
+).split()
 
 
 def _corpus(n_users: int, words_per_user: int = 6):
@@ -201,7 +232,9 @@ def test_warning_delta_vs_users_and_cap_above_median():
     at = _with_corpus("pages/2_Bayesian_ngram_DP.py", _corpus(1200), delta="0.001")
     text = panel_warnings(at)
     assert dpcore.lab.REVIEW_RULES["delta-vs-users"] in text and "1/(number of users) = 1/1200" in text
-    assert dpcore.lab.REVIEW_RULES["cap-above-median"] in text and "item cap L 50 is larger than the median user's" in text
+    assert (
+        dpcore.lab.REVIEW_RULES["cap-above-median"] in text and "item cap L 50 is larger than the median user's" in text
+    )
 
 
 def test_warning_few_users():

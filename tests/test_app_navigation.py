@@ -25,8 +25,11 @@ from dpui.sidebar import ALL_SETTINGS, EPSILON_DIRECTION
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ["app.py"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
 # What each page uses (the issue: ε only on Mechanisms 101 — plus the seed, which its sampling tab draws with).
-USES = {"app.py": set(ALL_SETTINGS), "pages/1_Mechanisms_101.py": {"eps", "seed"},
-        "pages/5_Privacy_audit.py": {"seed"}}  # the audit: each scenario fixes its own claimed ε and δ
+USES = {
+    "app.py": set(ALL_SETTINGS),
+    "pages/1_Mechanisms_101.py": {"eps", "seed"},
+    "pages/5_Privacy_audit.py": {"seed"},
+}  # the audit: each scenario fixes its own claimed ε and δ
 WIDGET_OF = {"eps": "select_slider", "delta": "select_slider", "seed": "number_input", "corpus": "radio"}
 NEW_VALUE = {"eps": 4.0, "delta": 1e-7, "seed": 7, "corpus": "upload"}
 OTHER_VALUE = {"eps": 2.0, "delta": 1e-8, "seed": 8, "corpus": "classroom"}  # where a page starts at NEW_VALUE
@@ -35,8 +38,6 @@ TAB_OF = {("pages/1_Mechanisms_101.py", "seed"): {"m101_tab": "(d) Sample many t
 
 def uses(script: str) -> set[str]:
     return USES.get(script, set(ALL_SETTINGS))
-
-
 
 
 def shown_settings(at: AppTest) -> set[str]:
@@ -109,8 +110,12 @@ def test_sidebar_shows_exactly_the_settings_the_page_uses(script):
         assert "Private data:" not in captions  # the corpus is neither offered nor described
 
 
-TINY = corpus_from_records([{"user": f"u{i}", "text": f"the cat sat on mat {i % 3}. a dog ran far."} for i in range(12)],
-                           user_field="user", text_field="text", name="tiny upload")
+TINY = corpus_from_records(
+    [{"user": f"u{i}", "text": f"the cat sat on mat {i % 3}. a dog ran far."} for i in range(12)],
+    user_field="user",
+    text_field="text",
+    name="tiny upload",
+)
 
 
 @pytest.mark.parametrize("script, key", [(s, k) for s in SCRIPTS for k in ALL_SETTINGS if k in uses(s)])

@@ -75,8 +75,7 @@ def budget_lines(at: AppTest) -> tuple[int, list[str], str]:
     head = next(m.value for m in at.sidebar.markdown if m.value.startswith("**Session budget**"))
     n = int(re.search(r"— (\d+) release", head).group(1))
     lines = [line for m in at.sidebar.markdown for line in m.value.splitlines() if re.match(r"\d+\. \*\*", line)]
-    total = next(e.value for e in list(at.sidebar.caption) + list(at.sidebar.warning)
-                 if e.value.startswith("Compos"))
+    total = next(e.value for e in list(at.sidebar.caption) + list(at.sidebar.warning) if e.value.startswith("Compos"))
     return n, lines, total
 
 
@@ -100,8 +99,14 @@ def test_bayesian_epsilon_moves_draw_new_standard_normals_and_the_budget_counts_
     at = opened(BAYES, bayes_top="50")
     # the audit's "page's own pair" scenarios use these defaults (dpcore.audit.scenarios_bayesian.PAGE_DEFAULTS)
     from dpcore.audit.scenarios_bayesian import PAGE_DEFAULTS as P
-    assert (at.select_slider(key="bayes_S").value, at.slider(key="bayes_rho").value, at.slider(key="bayes_C").value,
-            at.radio(key="bayes_n").value, at.slider(key="bayes_W").value) == (P["S"], P["rho"], P["C"], P["n"], P["W"])
+
+    assert (
+        at.select_slider(key="bayes_S").value,
+        at.slider(key="bayes_rho").value,
+        at.slider(key="bayes_C").value,
+        at.radio(key="bayes_n").value,
+        at.slider(key="bayes_W").value,
+    ) == (P["S"], P["rho"], P["C"], P["n"], P["W"])
     assert (at.select_slider(key="eps").value, at.select_slider(key="delta").value) == (P["epsilon"], P["delta"])
     views = {}
     for eps in (1.0, 0.5, 2.0):
@@ -151,11 +156,19 @@ def test_bayesian_epsilon_moves_draw_new_standard_normals_and_the_budget_counts_
 
 
 def _rebuild_dpne(settings: dict, corpus):
-    return dpcore.dpne_extract(dpcore.text.encode_users(corpus.user_sentences()), epsilon=settings["epsilon"],
-                       delta=settings["delta"], max_length=settings["T"], contribution_limit=settings["delta0"],
-                       eta=settings["eta"], noise_decay=settings["c"], pruning=settings["pruning"],
-                       selection=settings["selection"], policy=settings["policy"],
-                       rng=rng_for(settings["seed"], *settings["rng_salt_dpne"]))
+    return dpcore.dpne_extract(
+        dpcore.text.encode_users(corpus.user_sentences()),
+        epsilon=settings["epsilon"],
+        delta=settings["delta"],
+        max_length=settings["T"],
+        contribution_limit=settings["delta0"],
+        eta=settings["eta"],
+        noise_decay=settings["c"],
+        pruning=settings["pruning"],
+        selection=settings["selection"],
+        policy=settings["policy"],
+        rng=rng_for(settings["seed"], *settings["rng_salt_dpne"]),
+    )
 
 
 def _shown_sample(at: AppTest) -> tuple[int, list[str]]:
@@ -168,16 +181,31 @@ def test_dpne_export_rebuilds_the_pages_release_and_epsilon_draws_new_noise(medi
     # ε in the link, as the page itself opens at ε = 4
     at = opened(DPNE, dpne_T="4", eps="1", corpus="classroom")
     corpus, seen = None, {}
-    for _step, (kind, key, value) in enumerate([(None, None, None), ("select_slider", "dpne_eta", 0.05),
-                                              ("select_slider", "eps", 2.0), ("select_slider", "dpne_eta", 0.01)]):
+    for _step, (kind, key, value) in enumerate(
+        [
+            (None, None, None),
+            ("select_slider", "dpne_eta", 0.05),
+            ("select_slider", "eps", 2.0),
+            ("select_slider", "dpne_eta", 0.01),
+        ]
+    ):
         if kind:
             move(at, kind, key, value)
         data = media(at, "dpne_export_sizes_json")
         s = data["settings"]
         corpus = corpus or page_corpus(s["corpus_hash"])
         # the recorded salt is the one drawn with: ε and δ in it, η not (dpcore keys η from length 3)
-        assert s["rng_salt_dpne"] == ["dpne", s["epsilon"], s["delta"], s["T"], s["delta0"], s["c"], s["pruning"],
-                                      s["selection"], s["policy"]]
+        assert s["rng_salt_dpne"] == [
+            "dpne",
+            s["epsilon"],
+            s["delta"],
+            s["T"],
+            s["delta0"],
+            s["c"],
+            s["pruning"],
+            s["selection"],
+            s["policy"],
+        ]
         rebuilt = _rebuild_dpne(s, corpus)
         assert [rebuilt.sizes.get(r["k"], 0) for r in data["rows"]] == [r["DPNE |Sₖ|"] for r in data["rows"]]
         k, shown = _shown_sample(at)
@@ -190,9 +218,18 @@ def test_dpne_export_rebuilds_the_pages_release_and_epsilon_draws_new_noise(medi
     from dpcore.dpne import dpne_release_seed
 
     def base(s):
-        return dpne_release_seed(_keyed_seed(rng_for(s["seed"], *s["rng_salt_dpne"])), epsilon=s["epsilon"],
-                                 delta=s["delta"], max_length=s["T"], contribution_limit=s["delta0"],
-                                 noise_decay=s["c"], pruning=s["pruning"], selection=s["selection"], policy=s["policy"])
+        return dpne_release_seed(
+            _keyed_seed(rng_for(s["seed"], *s["rng_salt_dpne"])),
+            epsilon=s["epsilon"],
+            delta=s["delta"],
+            max_length=s["T"],
+            contribution_limit=s["delta0"],
+            noise_decay=s["c"],
+            pruning=s["pruning"],
+            selection=s["selection"],
+            policy=s["policy"],
+        )
+
     z1, z2 = keyed_normal(base(s1), items, k=1), keyed_normal(base(s2), items, k=1)
     assert abs(np.corrcoef(z1, z2)[0, 1]) < 0.5
     # η moved: length 1 is the same release (η does not enter it)
@@ -221,8 +258,14 @@ def test_topicdp_export_rebuilds_the_release_and_epsilon_draws_new_noise(media, 
         assert s["epsilon"] == eps and s["rng_salt"][2:4] == [eps, s["delta"]]
         m, n = s["m"], s["n"]
         w = np.array([r["before_noise"] for r in rows]).reshape(m, n)
-        rebuilt = dpcore.topicdp.release_all(w, epsilon=eps, delta=s["delta"], sensitivity=s["sampled_sensitivity_delta_s"],
-                                     gamma=s["gamma"], rng=rng_for(s["seed"], *s["rng_salt"]))
+        rebuilt = dpcore.topicdp.release_all(
+            w,
+            epsilon=eps,
+            delta=s["delta"],
+            sensitivity=s["sampled_sensitivity_delta_s"],
+            gamma=s["gamma"],
+            rng=rng_for(s["seed"], *s["rng_salt"]),
+        )
         for mech, rel in rebuilt.items():
             assert np.allclose(rel.matrix.ravel(), [r[f"after_{mech}"] for r in rows], rtol=0, atol=1e-12), mech
         _rebuild_vips(s, rows)
@@ -249,12 +292,21 @@ def _rebuild_vips(s, rows):
     assert v["guarantee"]["kind"] == "approximate DP" and v["guarantee"]["epsilon"] == s["epsilon"]
     private, public = dpcore.load_sample_corpus("private"), dpcore.load_sample_corpus("public")
     setup = tv.vips_page_setup(private, public, n_topics=k, twin=False)
-    rel = dpcore.vips_lda(setup.counts, n_topics=k, epsilon=s["epsilon"], delta=s["delta"], clip_norm=clip,
-                          iterations=iterations, vocabulary=setup.vocabulary, start=setup.start,
-                          rng=rng_for(s["seed"], *v["rng_salt"]))
+    rel = dpcore.vips_lda(
+        setup.counts,
+        n_topics=k,
+        epsilon=s["epsilon"],
+        delta=s["delta"],
+        clip_norm=clip,
+        iterations=iterations,
+        vocabulary=setup.vocabulary,
+        start=setup.start,
+        rng=rng_for(s["seed"], *v["rng_salt"]),
+    )
     assert rel.sigma == pytest.approx(v["sigma"], rel=1e-12)
-    lda = LdaSettings(**{f: s["lda"][f] for f in ("n_topics", "max_iter", "learning_method", "max_doc_update_iter",
-                                                   "max_features")})
+    lda = LdaSettings(
+        **{f: s["lda"][f] for f in ("n_topics", "max_iter", "learning_method", "max_doc_update_iter", "max_features")}
+    )
     model = dpcore.fit_topic_model(dpcore.topicdp.document_term_data(private, settings=lda), settings=lda)
     table = dpcore.topic_keyword_matrix(model, m=s["m"], n=s["n"])
     view = tv.compare_release(rel, model=model, table=table).matrix

@@ -14,8 +14,13 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).resolve().parents[1]
 PROSE = {"markdown", "caption", "info", "warning", "page_link"}
 BADGE = re.compile(r"^:\w+-badge\[")
-PAGES = ["pages/1_Mechanisms_101.py", "pages/2_Bayesian_ngram_DP.py", "pages/3_DP_ngram_extraction.py",
-         "pages/4_TopicDP.py", "pages/5_Privacy_audit.py"]
+PAGES = [
+    "pages/1_Mechanisms_101.py",
+    "pages/2_Bayesian_ngram_DP.py",
+    "pages/3_DP_ngram_extraction.py",
+    "pages/4_TopicDP.py",
+    "pages/5_Privacy_audit.py",
+]
 FOLDED = {"expander", "popover"}
 """Blocks whose contents a reader sees only after a click."""
 BEFORE_CHART_MAX = 60
@@ -83,8 +88,9 @@ def test_home_is_a_short_map_with_one_guarantee_table():
     # one line per page: a link to every page
     links = [el for el, _ in in_order(at.main) if el.type == "page_link"]
     titles = [p.title for p in available_pages()]
-    assert len(links) == len(titles) and all(f"**{t}**" in el.proto.label for t, el in zip(titles, links)), \
-        [el.proto.label for el in links]
+    assert len(links) == len(titles) and all(f"**{t}**" in el.proto.label for t, el in zip(titles, links)), [
+        el.proto.label for el in links
+    ]
     # exactly one guarantee table, listing every mechanism with its level and full sentence
     tables = [d for d in [*at.table, *at.dataframe] if "guarantee" in d.value.columns]
     assert len(tables) == 1 and tables[0].type == "table", len(tables)  # static: sentences wrap, never cut

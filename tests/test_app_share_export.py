@@ -74,8 +74,10 @@ def test_records_to_csv_tiny_input():
     text = records_to_csv([{"k": 1, "size": np.int64(3), "name": "a, b"}, {"k": 2, "sigma": np.float64(0.5)}])
     assert text.splitlines()[0] == "k,size,name,sigma"  # columns in first-seen order
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert rows == [{"k": "1", "size": "3", "name": "a, b", "sigma": ""},
-                    {"k": "2", "size": "", "name": "", "sigma": "0.5"}]
+    assert rows == [
+        {"k": "1", "size": "3", "name": "a, b", "sigma": ""},
+        {"k": "2", "size": "", "name": "", "sigma": "0.5"},
+    ]
     assert records_to_csv([]) == "\n"  # no rows: an empty header line
 
 
@@ -84,8 +86,9 @@ def test_records_to_csv_tiny_input():
 
 @needs_sample
 def test_bayesian_link_sets_page_knobs():
-    at = run_with_link(BAYES, {"bayes_S": "0.1", "bayes_rho": "0.5", "bayes_calibration": "analytic",
-                               "bayes_reps": "3"})
+    at = run_with_link(
+        BAYES, {"bayes_S": "0.1", "bayes_rho": "0.5", "bayes_calibration": "analytic", "bayes_reps": "3"}
+    )
     assert at.select_slider(key="bayes_S").value == 0.1
     assert at.slider(key="bayes_rho").value == 0.5
     assert at.radio(key="bayes_calibration").value == "analytic"
@@ -103,20 +106,32 @@ def test_bayesian_link_sets_n_and_ignores_bad_values():
 
 @needs_sample
 def test_dpne_link_sets_page_knobs():
-    at = run_with_link(DPNE, {"dpne_T": "3", "dpne_pruning": "single", "dpne_eta": "0.05", "dpne_K": ["5", "50"],
-                              "dpne_policy": "weighted"})
+    at = run_with_link(
+        DPNE,
+        {"dpne_T": "3", "dpne_pruning": "single", "dpne_eta": "0.05", "dpne_K": ["5", "50"], "dpne_policy": "weighted"},
+    )
     assert at.slider(key="dpne_T").value == 3
     assert at.radio(key="dpne_pruning").value == "single"
     assert at.select_slider(key="dpne_eta").value == 0.05
     assert at.multiselect(key="dpne_K").value == [5, 50]
-    spec = json.loads(next(c.proto.spec for c in at.get("plotly_chart") if "n-grams extracted per length" in c.proto.spec))
+    spec = json.loads(
+        next(c.proto.spec for c in at.get("plotly_chart") if "n-grams extracted per length" in c.proto.spec)
+    )
     assert all(max(tr["x"]) == 3 for tr in spec["data"])
 
 
 @needs_sample
 def test_dpne_link_with_invalid_values_falls_back():
-    at = run_with_link(DPNE, {"dpne_T": "99", "dpne_pruning": "both sides", "dpne_delta0": "x",
-                              "dpne_sweep_knob": "noise_decay", "dpne_tab": "Sweep one knob (Figs. 2–4)"})
+    at = run_with_link(
+        DPNE,
+        {
+            "dpne_T": "99",
+            "dpne_pruning": "both sides",
+            "dpne_delta0": "x",
+            "dpne_sweep_knob": "noise_decay",
+            "dpne_tab": "Sweep one knob (Figs. 2–4)",
+        },
+    )
     assert at.slider(key="dpne_T").value == 6
     assert at.radio(key="dpne_pruning").value == "both"
     assert at.number_input(key="dpne_delta0").value == 50
@@ -128,8 +143,17 @@ def test_dpne_link_with_invalid_values_falls_back():
 def test_topicdp_link_sets_page_knobs(tiny_topicdp):
     from topicdp_env import TINY_QUERY  # a corpus with draws computed in this session (tests/topicdp_env.py)
 
-    at = run_with_link(TOPIC, {**TINY_QUERY, "topicdp_m": "5", "topicdp_n": "4", "topicdp_gamma": "0.2",
-                               "topicdp_topics": ["Topic 2", "Topic 3"], "topicdp_curve_param": "gamma"})
+    at = run_with_link(
+        TOPIC,
+        {
+            **TINY_QUERY,
+            "topicdp_m": "5",
+            "topicdp_n": "4",
+            "topicdp_gamma": "0.2",
+            "topicdp_topics": ["Topic 2", "Topic 3"],
+            "topicdp_curve_param": "gamma",
+        },
+    )
     assert at.slider(key="topicdp_m").value == 5
     assert at.slider(key="topicdp_n").value == 4
     assert at.slider(key="topicdp_gamma").value == pytest.approx(0.2)
@@ -152,15 +176,27 @@ def test_bayesian_exports(media):
     assert {"bayes_export_release_csv", "bayes_export_release_json"} <= set(b)
     release = json.loads(media(b["bayes_export_release_json"]))
     s = release["settings"]
-    assert (s["seed"], s["epsilon"], s["delta"], s["n"], s["calibration"], s["repetitions"]) == (0, 1.0, 1e-5, 1, "auto", 2)
+    assert (s["seed"], s["epsilon"], s["delta"], s["n"], s["calibration"], s["repetitions"]) == (
+        0,
+        1.0,
+        1e-5,
+        1,
+        "auto",
+        2,
+    )
     # the export carries the whole guarantee object (kind, ε, δ, label, colour), not a text label
     g = s["guarantee"]
     assert g["kind"] == "approximate DP" and g["epsilon"] == 1.0 and g["delta"] == 1e-5 and g["colour"] == "green"
     assert (s["mode"], s["L"], s["N_max"]) == ("strict", 50, 10_000)
     assert s["private_corpus_hash"] and s["public_corpus_hash"]
     assert len(release["rows"]) == 5
-    assert set(release["rows"][0]) == {"rank", "ngram", "private_probability", "public_prior_probability",
-                                       "released_probability"}
+    assert set(release["rows"][0]) == {
+        "rank",
+        "ngram",
+        "private_probability",
+        "public_prior_probability",
+        "released_probability",
+    }
     at.session_state["bayes_tab"] = "KL vs ε"  # its tab (lazy tabs, issue 24), as a click on it opens it
     at.run()
     clean(at)
@@ -183,8 +219,16 @@ def test_dpne_exports_sizes_never_counts(media):
         assert key in s, key
     assert s["T"] == 4 and s["seed"] == 0
     assert [r["k"] for r in data["rows"]] == [1, 2, 3, 4]
-    assert set(data["rows"][0]) == {"k", "DPNE |Sₖ|", "DPSU-all |Sₖ|", "DPSU-even |Sₖ|", "DPSU-single |Sₖ|",
-                                    "DPNE σₖ", "DPNE ρₖ", "DPNE |Vₖ|"}
+    assert set(data["rows"][0]) == {
+        "k",
+        "DPNE |Sₖ|",
+        "DPSU-all |Sₖ|",
+        "DPSU-even |Sₖ|",
+        "DPSU-single |Sₖ|",
+        "DPNE σₖ",
+        "DPNE ρₖ",
+        "DPNE |Vₖ|",
+    }
     assert data["rows"][0]["DPNE |Vₖ|"] is None  # |V_1| is not defined
     total = sum(r["DPNE |Sₖ|"] for r in data["rows"])
     assert any(m.label == "n-grams released" and m.value == f"{total:,}" for m in at.metric)
@@ -197,22 +241,40 @@ def test_topicdp_exports(media, tiny_topicdp):
 
     at = run_with_link(TOPIC, {**TINY_QUERY, "topicdp_m": "3", "topicdp_n": "4"})
     b = buttons(at)
-    assert {"topicdp_export_keywords_csv", "topicdp_export_keywords_json", "topicdp_export_errors_csv",
-            "topicdp_export_errors_json"} <= set(b)
+    assert {
+        "topicdp_export_keywords_csv",
+        "topicdp_export_keywords_json",
+        "topicdp_export_errors_csv",
+        "topicdp_export_errors_json",
+    } <= set(b)
     data = json.loads(media(b["topicdp_export_keywords_json"]))
     s = data["settings"]
     assert (s["m"], s["n"], s["seed"], s["gamma"]) == (3, 4, 0, 0.1)
-    assert s["corpus_hash"] and s["lda"]["n_topics"] == int(TINY_QUERY["topicdp_k"]) and s["sampled_sensitivity_delta_s"] > 0
+    assert (
+        s["corpus_hash"]
+        and s["lda"]["n_topics"] == int(TINY_QUERY["topicdp_k"])
+        and s["sampled_sensitivity_delta_s"] > 0
+    )
     assert len(data["rows"]) == 3 * 4
     # issue 23: VIPS-LDA and the public-only fit, read on the same table, beside the five
-    assert set(data["rows"][0]) == {"topic", "model_topic", "keyword", "before_noise", "after_TopicDP",
-                                    "after_TopicDP corrected", "after_TopicDP strict", "after_MVG", "after_Laplace",
-                                    "after_VIPS-LDA", "after_Public-only fit"}
+    assert set(data["rows"][0]) == {
+        "topic",
+        "model_topic",
+        "keyword",
+        "before_noise",
+        "after_TopicDP",
+        "after_TopicDP corrected",
+        "after_TopicDP strict",
+        "after_MVG",
+        "after_Laplace",
+        "after_VIPS-LDA",
+        "after_Public-only fit",
+    }
     for t in (1, 2, 3):  # each released row is a probability vector
         for mech in ("TopicDP", "TopicDP strict", "VIPS-LDA", "Public-only fit"):
             assert sum(r[f"after_{mech}"] for r in data["rows"] if r["topic"] == t) == pytest.approx(1.0)
     shown = {*dpcore.topicdp.TOPIC_MECHANISMS, "VIPS-LDA", "Public-only fit"}
-    assert set(s["noise_scales"]) == shown and s["strict_bound_sqrt_2m"] == pytest.approx(3 ** 0.5 * 2 ** 0.5)
+    assert set(s["noise_scales"]) == shown and s["strict_bound_sqrt_2m"] == pytest.approx(3**0.5 * 2**0.5)
     assert s["guarantees"]["TopicDP strict"]["colour"] == "orange" and s["thesis_sigma_true_epsilon"] < 1
     assert s["guarantees"]["VIPS-LDA"]["colour"] == "green" and s["guarantees"]["Public-only fit"]["epsilon"] == 0
     v = s["vips"]

@@ -138,7 +138,10 @@ def test_page_knobs_come_from_the_url():
 
 def test_exports_are_offered(m101):
     offered = 0
-    for tab, key in (("(c) Exponential mechanism", "m101_export_cities"), ("(d) Sample many times", "m101_export_sample")):
+    for tab, key in (
+        ("(c) Exponential mechanism", "m101_export_cities"),
+        ("(d) Sample many times", "m101_export_sample"),
+    ):
         m101.query_params["m101_tab"] = tab  # each tab offers its own (only the open tab runs)
         m101.run()
         offered += sum(key in b.proto.id for b in m101.get("download_button"))

@@ -16,8 +16,10 @@ PAGES = sorted(str(p) for p in (ROOT / "pages").glob("*.py"))
 
 CORPORA = {
     "one-word vocabulary": [{"user": f"u{i}", "text": "hello hello. hello!"} for i in range(12)],
-    "two users": [{"user": "a", "text": "the cat sat on the mat. the dog ran."},
-                  {"user": "b", "text": "the cat ran on the mat. a dog sat."}],
+    "two users": [
+        {"user": "a", "text": "the cat sat on the mat. the dog ran."},
+        {"user": "b", "text": "the cat ran on the mat. a dog sat."},
+    ],
     "words outside the public vocabulary": [{"user": f"u{i}", "text": "zzqx vrrp. qqzt zzqx."} for i in range(20)],
 }
 

@@ -40,6 +40,7 @@ def test_clopper_pearson_by_hand():
         assert clopper_pearson_lower(k, 50) == pytest.approx(1 - clopper_pearson_upper(50 - k, 50), rel=1e-9)
     # the exact binomial tail at the bound equals α
     from scipy.stats import binom
+
     p = clopper_pearson_upper(3, 40, confidence=0.9)
     assert binom.cdf(3, 40, p) == pytest.approx(0.1, rel=1e-6)
 
@@ -56,8 +57,9 @@ def test_deterministic_difference_gives_the_exact_finite_bound():
     n = 1000
     r = audit_scores(np.ones(2 * n), np.zeros(2 * n), delta=1e-3, confidence=0.95)
     level = 0.975  # two one-sided bounds at 1 − α/2 each
-    expected = math.log((clopper_pearson_lower(n, n, confidence=level) - 1e-3)
-                        / clopper_pearson_upper(0, n, confidence=level))
+    expected = math.log(
+        (clopper_pearson_lower(n, n, confidence=level) - 1e-3) / clopper_pearson_upper(0, n, confidence=level)
+    )
     assert r.epsilon_lower == pytest.approx(expected, rel=1e-12)
     assert (r.count_d, r.count_d_prime, r.n_eval) == (n, 0, n)
     assert r.event.numerator == "D" and r.point_estimate == math.inf
@@ -103,8 +105,10 @@ def test_event_choice_agrees_with_a_literal_search(seed):
         k = {e: (int(e.contains(a).sum()), int(e.contains(b).sum())) for e in (ev, got)}
         for e in (ev, got):
             kn, kd = k[e] if e.numerator == "D" else k[e][::-1]
-            val = math.log((clopper_pearson_lower(kn, 60, confidence=0.975) - delta)
-                           / clopper_pearson_upper(kd, 60, confidence=0.975))
+            val = math.log(
+                (clopper_pearson_lower(kn, 60, confidence=0.975) - delta)
+                / clopper_pearson_upper(kd, 60, confidence=0.975)
+            )
             assert val == pytest.approx(v, rel=1e-9)
 
 
@@ -135,33 +139,49 @@ def test_dpcore_audit_is_the_function_and_the_package():
 
 def test_loop_score_and_batch_paths():
     calls = []
-    r1 = audit(lambda data, rng: {"v": data + rng.normal()}, 0.0, 3.0, trials=400, score=lambda o: o["v"], rng=1,
-               progress=lambda done, total: calls.append((done, total)))
+    r1 = audit(
+        lambda data, rng: {"v": data + rng.normal()},
+        0.0,
+        3.0,
+        trials=400,
+        score=lambda o: o["v"],
+        rng=1,
+        progress=lambda done, total: calls.append((done, total)),
+    )
     assert calls[-1] == (800, 800) and all(a <= b for (a, _), (b, _) in zip(calls, calls[1:]))
-    r2 = audit(lambda data, rng: data + rng.normal(), 0.0, 3.0, trials=400, rng=1,
-               batch=lambda data, n, rng: data + rng.normal(size=n))
+    r2 = audit(
+        lambda data, rng: data + rng.normal(),
+        0.0,
+        3.0,
+        trials=400,
+        rng=1,
+        batch=lambda data, n, rng: data + rng.normal(size=n),
+    )
     assert r1.epsilon_lower > 2.0 and r2.epsilon_lower > 2.0
     assert r1.scores_d.size == r2.scores_d.size == 400
     assert r1.as_dict()["count_d"] == r1.count_d and "scores_d" not in r1.as_dict()
 
 
-@pytest.mark.parametrize("kwargs, exc, message", [
-    (dict(mechanism=3), TypeError, "mechanism must be callable, got mechanism=3"),
-    (dict(trials=5), ValueError, "trials must be >= 10, got trials=5"),
-    (dict(trials=2.5), ValueError, "trials must be a whole number, got trials=2.5"),
-    (dict(trials="100"), TypeError, "trials must be an integer"),
-    (dict(delta=1.0), ValueError, "delta must be < 1, got delta=1.0"),
-    (dict(delta=-0.1), ValueError, "delta must be >= 0"),
-    (dict(confidence=1.0), ValueError, "confidence must be < 1, got confidence=1.0"),
-    (dict(confidence=0), ValueError, "confidence must be > 0"),
-    (dict(epsilon_claimed=0), ValueError, "epsilon_claimed must be > 0, got epsilon_claimed=0"),
-    (dict(rng=None), TypeError, "rng must be a numpy.random.Generator or an int seed"),
-    (dict(score="mean"), TypeError, "score must be callable, got score='mean'"),
-    (dict(progress=1), TypeError, "progress must be callable"),
-    (dict(mechanism=lambda d, rng: "x"), TypeError, "mechanism output \\(pass score=...\\) must be a real number"),
-    (dict(mechanism=lambda d, rng: float("nan")), ValueError, "mechanism returned NaN"),
-    (dict(batch=lambda d, n, rng: np.zeros(n + 1)), ValueError, "must return n = 10 outputs, got 11"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, message",
+    [
+        (dict(mechanism=3), TypeError, "mechanism must be callable, got mechanism=3"),
+        (dict(trials=5), ValueError, "trials must be >= 10, got trials=5"),
+        (dict(trials=2.5), ValueError, "trials must be a whole number, got trials=2.5"),
+        (dict(trials="100"), TypeError, "trials must be an integer"),
+        (dict(delta=1.0), ValueError, "delta must be < 1, got delta=1.0"),
+        (dict(delta=-0.1), ValueError, "delta must be >= 0"),
+        (dict(confidence=1.0), ValueError, "confidence must be < 1, got confidence=1.0"),
+        (dict(confidence=0), ValueError, "confidence must be > 0"),
+        (dict(epsilon_claimed=0), ValueError, "epsilon_claimed must be > 0, got epsilon_claimed=0"),
+        (dict(rng=None), TypeError, "rng must be a numpy.random.Generator or an int seed"),
+        (dict(score="mean"), TypeError, "score must be callable, got score='mean'"),
+        (dict(progress=1), TypeError, "progress must be callable"),
+        (dict(mechanism=lambda d, rng: "x"), TypeError, "mechanism output \\(pass score=...\\) must be a real number"),
+        (dict(mechanism=lambda d, rng: float("nan")), ValueError, "mechanism returned NaN"),
+        (dict(batch=lambda d, n, rng: np.zeros(n + 1)), ValueError, "must return n = 10 outputs, got 11"),
+    ],
+)
 def test_audit_validates_at_the_boundary(kwargs, exc, message):
     args = dict(mechanism=lambda d, rng: d + rng.normal(), trials=200, rng=0)
     args.update(kwargs)
@@ -170,13 +190,16 @@ def test_audit_validates_at_the_boundary(kwargs, exc, message):
         audit(mech, 0.0, 1.0, **args)
 
 
-@pytest.mark.parametrize("a, b, exc, message", [
-    ([1.0] * 20, [1.0] * 19, ValueError, "must have the same length, got 20 and 19"),
-    ([1.0] * 5, [1.0] * 5, ValueError, "trials must be >= 10, got trials=5"),
-    ([float("nan")] * 20, [1.0] * 20, ValueError, "scores_d must not contain NaN"),
-    ([[1.0, 2.0]] * 20, [1.0] * 20, ValueError, "scores_d must be one-dimensional"),
-    (["a"] * 20, [1.0] * 20, TypeError, "scores_d must be a sequence of real numbers"),
-])
+@pytest.mark.parametrize(
+    "a, b, exc, message",
+    [
+        ([1.0] * 20, [1.0] * 19, ValueError, "must have the same length, got 20 and 19"),
+        ([1.0] * 5, [1.0] * 5, ValueError, "trials must be >= 10, got trials=5"),
+        ([float("nan")] * 20, [1.0] * 20, ValueError, "scores_d must not contain NaN"),
+        ([[1.0, 2.0]] * 20, [1.0] * 20, ValueError, "scores_d must be one-dimensional"),
+        (["a"] * 20, [1.0] * 20, TypeError, "scores_d must be a sequence of real numbers"),
+    ],
+)
 def test_audit_scores_validates(a, b, exc, message):
     with pytest.raises(exc, match=message):
         audit_scores(a, b)
@@ -216,6 +239,7 @@ def test_broken_variants_are_caught(name):
 def test_bayesian_local_pair_has_different_noise_scales():
     sc = get_scenario("bayesian")
     from dpcore.bayesian import bayesian_statistics
+
     gammas = [bayesian_statistics(m, None, C=2).sensitivity(1.0) for m in sc.datasets()]
     assert gammas[0] > 3 * gammas[1]  # γ(D) ≫ γ(D'): σ alone reveals the user
 
@@ -269,9 +293,12 @@ def _local_guarantee(name):
     from dpcore.bayesian.release import bayesian_guarantee
     from dpcore.bayesian.end_to_end import end_to_end_guarantee
     from dpcore.bayesian.baselines import laplace_guarantee
-    return {"bayesian_local_page": bayesian_guarantee(epsilon=1, delta=1e-5, sensitivity_method="brute-force"),
-            "end_to_end_local_page": end_to_end_guarantee(epsilon_train=2 / 3, epsilon_tune=1 / 3, delta=1e-5),
-            "laplace_public_local": laplace_guarantee("Laplace + public", epsilon=1, W=50)}[name]
+
+    return {
+        "bayesian_local_page": bayesian_guarantee(epsilon=1, delta=1e-5, sensitivity_method="brute-force"),
+        "end_to_end_local_page": end_to_end_guarantee(epsilon_train=2 / 3, epsilon_tune=1 / 3, delta=1e-5),
+        "laplace_public_local": laplace_guarantee("Laplace + public", epsilon=1, W=50),
+    }[name]
 
 
 @pytest.mark.parametrize("name", dpcore.audit.scenarios.LOCAL_SENSITIVITY_SCENARIOS)
@@ -300,5 +327,6 @@ def test_the_page_pair_is_the_real_chat_corpus_without_its_most_active_user():
     assert (md[keep] != mdp).nnz == 0
     # the measured γ moves by far more than a sampling wobble when that user leaves (0.267 → 0.149)
     from dpcore.bayesian import bayesian_statistics
+
     g = [bayesian_statistics(m, public, C=1).sensitivity(1e-3) for m in (md, mdp)]
     assert g[1] < 0.7 * g[0]

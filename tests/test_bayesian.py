@@ -9,7 +9,15 @@ import pytest
 import scipy.sparse as sp
 
 import dpcore
-from dpcore.bayesian import DEFAULT_RHO_GRID, DEFAULT_S_GRID, bayesian_dp, bayesian_sensitivity, bayesian_statistics, end_to_end_dp, softmax
+from dpcore.bayesian import (
+    DEFAULT_RHO_GRID,
+    DEFAULT_S_GRID,
+    bayesian_dp,
+    bayesian_sensitivity,
+    bayesian_statistics,
+    end_to_end_dp,
+    softmax,
+)
 from dpcore.bayesian.end_to_end import cross_entropy_score, prepare_end_to_end
 from dpcore.bayesian.release import prepare_bayesian
 from dpcore.text import Corpus, Document
@@ -108,6 +116,7 @@ def test_brute_force_chunking_gives_the_same_answer(monkeypatch):
     counts, S, C = CORPORA[3]
     whole = bayesian_sensitivity(sp.csr_matrix(counts), S=S, C=C)
     import dpcore.bayesian as b
+
     monkeypatch.setattr(b.statistics, "_CHUNK_NNZ", 3)  # force many small chunks
     assert bayesian_sensitivity(sp.csr_matrix(counts), S=S, C=C) == pytest.approx(whole, rel=1e-12)
 
@@ -169,7 +178,8 @@ def test_analytic_calibration_scales_by_rho_gamma():
     prep = prepare_bayesian(TINY, TINY_ALPHA, S=1.0, C=1, rho=0.5)
     # SPEC §2 check: analytic σ(ε=1, δ=1e-5, Δ=1) = 3.730632
     assert prep.sigma(epsilon=1.0, delta=1e-5, calibration="analytic") == pytest.approx(
-        0.5 * prep.sensitivity * 3.730632, rel=1e-6)
+        0.5 * prep.sensitivity * 3.730632, rel=1e-6
+    )
 
 
 def test_clamp_is_applied_before_everything():
@@ -189,8 +199,9 @@ def test_clamp_is_applied_before_everything():
 def test_theta_is_a_distribution_at_extreme_settings(epsilon, S, rho, calibration):
     counts, _, C = CORPORA[5]
     alpha = np.arange(1, counts.shape[1] + 1, dtype=float) ** 3
-    rel = bayesian_dp(sp.csr_matrix(counts), alpha, epsilon=epsilon, delta=1e-10, S=S, C=C, rho=rho, rng=1,
-                      calibration=calibration)
+    rel = bayesian_dp(
+        sp.csr_matrix(counts), alpha, epsilon=epsilon, delta=1e-10, S=S, C=C, rho=rho, rng=1, calibration=calibration
+    )
     assert np.all(np.isfinite(rel.theta)) and np.all(rel.theta >= 0)
     assert rel.theta.sum() == pytest.approx(1.0, abs=1e-12)
     assert rel.guarantee.kind == dpcore.guarantees.LOCAL_SENSITIVITY  # the paper's γ is measured on the data
@@ -265,23 +276,34 @@ def test_release_repr_and_classic_flag():
 # validation: one bad input per test; messages name parameter, rule and value
 
 
-@pytest.mark.parametrize("kwargs, exc, message", [
-    ({"S": 0}, ValueError, "S must be > 0, got S=0"),
-    ({"S": -2.5}, ValueError, "S must be > 0, got S=-2.5"),
-    ({"S": float("nan")}, ValueError, "S must be a number, got S=nan"),
-    ({"S": "big"}, TypeError, "S must be a real number, got S='big'"),
-    ({"C": 0}, ValueError, "C must be >= 1, got C=0"),
-    ({"C": 1.5}, ValueError, "C must be a whole number, got C=1.5"),
-    ({"rho": 0}, ValueError, "rho must be > 0, got rho=0"),
-    ({"rho": 1.5}, ValueError, "rho must be <= 1, got rho=1.5"),
-    ({"epsilon": -1}, ValueError, "epsilon must be > 0, got epsilon=-1"),
-    ({"epsilon": float("inf")}, ValueError, "epsilon must be finite, got epsilon=inf"),
-    ({"delta": 1.0}, ValueError, "delta must be < 1, got delta=1"),
-    ({"delta": 0}, ValueError, "delta must be > 0, got delta=0"),
-    ({"sensitivity": "exact"}, ValueError, "sensitivity must be one of 'brute-force', 'worst-case', 'strict', got sensitivity='exact'"),
-    ({"calibration": "tight"}, ValueError, "calibration must be one of 'auto', 'classic', 'analytic', got calibration='tight'"),
-    ({"rng": "seed"}, TypeError, "rng must be a numpy.random.Generator or an int seed"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, message",
+    [
+        ({"S": 0}, ValueError, "S must be > 0, got S=0"),
+        ({"S": -2.5}, ValueError, "S must be > 0, got S=-2.5"),
+        ({"S": float("nan")}, ValueError, "S must be a number, got S=nan"),
+        ({"S": "big"}, TypeError, "S must be a real number, got S='big'"),
+        ({"C": 0}, ValueError, "C must be >= 1, got C=0"),
+        ({"C": 1.5}, ValueError, "C must be a whole number, got C=1.5"),
+        ({"rho": 0}, ValueError, "rho must be > 0, got rho=0"),
+        ({"rho": 1.5}, ValueError, "rho must be <= 1, got rho=1.5"),
+        ({"epsilon": -1}, ValueError, "epsilon must be > 0, got epsilon=-1"),
+        ({"epsilon": float("inf")}, ValueError, "epsilon must be finite, got epsilon=inf"),
+        ({"delta": 1.0}, ValueError, "delta must be < 1, got delta=1"),
+        ({"delta": 0}, ValueError, "delta must be > 0, got delta=0"),
+        (
+            {"sensitivity": "exact"},
+            ValueError,
+            "sensitivity must be one of 'brute-force', 'worst-case', 'strict', got sensitivity='exact'",
+        ),
+        (
+            {"calibration": "tight"},
+            ValueError,
+            "calibration must be one of 'auto', 'classic', 'analytic', got calibration='tight'",
+        ),
+        ({"rng": "seed"}, TypeError, "rng must be a numpy.random.Generator or an int seed"),
+    ],
+)
 def test_bayesian_dp_rejects_bad_parameters(kwargs, exc, message):
     params = dict(epsilon=1.0, delta=1e-5, S=1.0, C=1, rho=0.5, rng=0)
     params.update(kwargs)
@@ -292,19 +314,21 @@ def test_bayesian_dp_rejects_bad_parameters(kwargs, exc, message):
 
 def test_one_word_vocabulary_is_rejected():
     with pytest.raises(ValueError, match=r"vocabulary size \|V\| must be >= 2 .*got \|V\|=1"):
-        bayesian_dp(sp.csr_matrix(np.array([[3], [1]])), np.array([5.0]), epsilon=1, delta=1e-5, S=1, C=1, rho=1,
-                    rng=0)
+        bayesian_dp(sp.csr_matrix(np.array([[3], [1]])), np.array([5.0]), epsilon=1, delta=1e-5, S=1, C=1, rho=1, rng=0)
     with pytest.raises(ValueError, match=r"got \|V\|=1"):
         bayesian_sensitivity(sp.csr_matrix(np.array([[3], [1]])), S=1, C=1)
 
 
-@pytest.mark.parametrize("counts, exc, message", [
-    (np.array([[1, 0], [1, 1]]), TypeError, "user_counts must be a scipy.sparse matrix"),
-    (sp.csr_matrix(np.array([[1.0, -1.0]])), ValueError, "user_counts must be >= 0, got a count of -1"),
-    (sp.csr_matrix(np.array([[1.5, 1.0]])), ValueError, "user_counts must hold whole counts, got a count of 1.5"),
-    (sp.csr_matrix(np.array([[np.nan, 1.0]])), ValueError, "user_counts must be finite"),
-    (sp.csr_matrix((0, 3)), ValueError, "user_counts must have at least 1 user (row), got 0"),
-])
+@pytest.mark.parametrize(
+    "counts, exc, message",
+    [
+        (np.array([[1, 0], [1, 1]]), TypeError, "user_counts must be a scipy.sparse matrix"),
+        (sp.csr_matrix(np.array([[1.0, -1.0]])), ValueError, "user_counts must be >= 0, got a count of -1"),
+        (sp.csr_matrix(np.array([[1.5, 1.0]])), ValueError, "user_counts must hold whole counts, got a count of 1.5"),
+        (sp.csr_matrix(np.array([[np.nan, 1.0]])), ValueError, "user_counts must be finite"),
+        (sp.csr_matrix((0, 3)), ValueError, "user_counts must have at least 1 user (row), got 0"),
+    ],
+)
 def test_bad_count_matrices_are_rejected(counts, exc, message):
     with pytest.raises(exc) as info:
         bayesian_sensitivity(counts, S=1, C=1)
@@ -312,15 +336,20 @@ def test_bad_count_matrices_are_rejected(counts, exc, message):
 
 
 def test_bad_method_is_rejected():
-    with pytest.raises(ValueError, match="method must be one of 'brute-force', 'worst-case', 'strict', got method='exact'"):
+    with pytest.raises(
+        ValueError, match="method must be one of 'brute-force', 'worst-case', 'strict', got method='exact'"
+    ):
         bayesian_sensitivity(TINY, S=1, C=1, method="exact")
 
 
-@pytest.mark.parametrize("alpha, message", [
-    (np.ones(3), "public_counts must be a 1-D array of length |V|=2, got shape (3,)"),
-    (np.array([1.0, -2.0]), "public_counts must be >= 0, got public_counts min=-2"),
-    (np.array([1.0, np.inf]), "public_counts must be finite"),
-])
+@pytest.mark.parametrize(
+    "alpha, message",
+    [
+        (np.ones(3), "public_counts must be a 1-D array of length |V|=2, got shape (3,)"),
+        (np.array([1.0, -2.0]), "public_counts must be >= 0, got public_counts min=-2"),
+        (np.array([1.0, np.inf]), "public_counts must be finite"),
+    ],
+)
 def test_bad_public_counts_are_rejected(alpha, message):
     with pytest.raises(ValueError) as info:
         prepare_bayesian(TINY, alpha, S=1, C=1, rho=0.5)
@@ -367,7 +396,9 @@ def test_end_to_end_picks_the_true_minimum_when_tuning_noise_vanishes():
     # Lap scale 2|Δq|/(ε/3) ≈ 0; the classic σ named (auto's analytic σ stops at ε = 1e6)
     res, inside = prep.release_with_evaluation(epsilon=1e9, delta=1e-5, rng=0, calibration="classic")
     assert res.grid[int(np.argmin(inside.scores))] == (res.S_star, res.rho_star)
-    plain = prep.release(epsilon=1e9, delta=1e-5, rng=0, calibration="classic")  # the same draws as release_with_evaluation
+    plain = prep.release(
+        epsilon=1e9, delta=1e-5, rng=0, calibration="classic"
+    )  # the same draws as release_with_evaluation
     assert np.array_equal(plain.theta, res.theta) and (plain.S_star, plain.rho_star) == (res.S_star, res.rho_star)
 
 
@@ -405,8 +436,14 @@ def test_end_to_end_validation_messages():
 
 def test_public_names_are_exported():
     # issue 22: the mechanisms are exported by their subpackage; the top level keeps what a notebook needs first
-    for name in ("bayesian_sensitivity", "bayesian_dp", "end_to_end_dp", "BayesianRelease",
-                 "laplace_counts_dp", "k_anonymity_release"):
+    for name in (
+        "bayesian_sensitivity",
+        "bayesian_dp",
+        "end_to_end_dp",
+        "BayesianRelease",
+        "laplace_counts_dp",
+        "k_anonymity_release",
+    ):
         assert name in dpcore.bayesian.__all__ and hasattr(dpcore.bayesian, name)
     for name in ("bayesian_dp", "end_to_end_dp", "ngram_counts"):
         assert name in dpcore.__all__ and hasattr(dpcore, name)

@@ -8,7 +8,18 @@ import scipy.sparse as sp
 
 import dpcore
 
-from dpcore.bayesian.baselines import cap_user_totals, k_anonymity_release, laplace_counts_dp, laplace_public_dp, laplace_public_sensitivity, normalise_clipped, prepare_laplace, prepare_laplace_public, private_baseline, public_baseline
+from dpcore.bayesian.baselines import (
+    cap_user_totals,
+    k_anonymity_release,
+    laplace_counts_dp,
+    laplace_public_dp,
+    laplace_public_sensitivity,
+    normalise_clipped,
+    prepare_laplace,
+    prepare_laplace_public,
+    private_baseline,
+    public_baseline,
+)
 
 
 def random_counts(seed, users=12, v=9):
@@ -52,8 +63,9 @@ def test_laplace_public_is_labelled_measured_sensitivity_not_dp():
     """Issue 15 item 2: Laplace + public's Δ₁ is measured on the corpus → not DP (orange, never green)."""
     counts = random_counts(2)
     for method in ("brute-force", "bound"):
-        rel = laplace_public_dp(sp.csr_matrix(counts), np.arange(1, counts.shape[1] + 1), epsilon=1.0, W=3, rng=0,
-                                sensitivity=method)
+        rel = laplace_public_dp(
+            sp.csr_matrix(counts), np.arange(1, counts.shape[1] + 1), epsilon=1.0, W=3, rng=0, sensitivity=method
+        )
         g = rel.guarantee
         assert g.kind == dpcore.guarantees.LOCAL_SENSITIVITY and not g.is_dp and g.colour == "orange"
         assert "not DP" in g.label and "measured sensitivity" in g.label
@@ -114,8 +126,9 @@ def test_laplace_public_value_and_brute_force_l1_sensitivity(seed):
     np.testing.assert_allclose(prep.value, f, atol=1e-12)
     # the reading in the docstring: as written the public counts cancel, f(D) = c/‖c‖₁
     np.testing.assert_allclose(prep.value, counts.sum(axis=0) / counts.sum(), atol=1e-12)
-    expected = max(np.abs(f - literal_laplace_public_f(np.delete(counts, n, axis=0), alpha)).sum()
-                   for n in range(counts.shape[0]))
+    expected = max(
+        np.abs(f - literal_laplace_public_f(np.delete(counts, n, axis=0), alpha)).sum() for n in range(counts.shape[0])
+    )
     assert prep.sensitivity == pytest.approx(expected, rel=1e-9)
     bound = laplace_public_sensitivity(sp.csr_matrix(counts), alpha, method="bound")
     assert bound >= prep.sensitivity * (1 - 1e-12)
@@ -142,12 +155,15 @@ def test_laplace_public_bad_method():
         prepare_laplace_public(sp.csr_matrix(random_counts(0)), np.ones(9), W=2, rng=0, sensitivity="x")
 
 
-@pytest.mark.parametrize("kwargs, exc, message", [
-    ({"W": 0}, ValueError, "W must be >= 1, got W=0"),
-    ({"W": 2.5}, ValueError, "W must be a whole number, got W=2.5"),
-    ({"epsilon": 0}, ValueError, "epsilon must be > 0, got epsilon=0"),
-    ({"rng": None}, TypeError, "rng must be a numpy.random.Generator or an int seed, got rng=None"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, message",
+    [
+        ({"W": 0}, ValueError, "W must be >= 1, got W=0"),
+        ({"W": 2.5}, ValueError, "W must be a whole number, got W=2.5"),
+        ({"epsilon": 0}, ValueError, "epsilon must be > 0, got epsilon=0"),
+        ({"rng": None}, TypeError, "rng must be a numpy.random.Generator or an int seed, got rng=None"),
+    ],
+)
 def test_laplace_validation(kwargs, exc, message):
     params = dict(epsilon=1.0, W=2, rng=0)
     params.update(kwargs)
@@ -191,5 +207,7 @@ def test_k_anonymity_validation():
 def test_public_and_private_baselines():
     np.testing.assert_allclose(public_baseline(np.array([1.0, 3.0])), [0.25, 0.75])
     np.testing.assert_allclose(private_baseline(sp.csr_matrix(np.array([[1, 0], [1, 2]]))), [0.5, 0.5])
-    with pytest.raises(ValueError, match=r"public_counts must be a 1-D array with \|V\| >= 2 entries, got shape \(1,\)"):
+    with pytest.raises(
+        ValueError, match=r"public_counts must be a 1-D array with \|V\| >= 2 entries, got shape \(1,\)"
+    ):
         public_baseline(np.array([1.0]))

@@ -9,7 +9,30 @@ import pytest
 import scipy.sparse as sp
 
 from dpcore.text import load_sample_corpus
-from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT, DEFAULT_SETTINGS, END_TO_END, K_ANONYMITY, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, ExperimentTable, PerplexitySetup, empirical_epsilon_lower_bound, kl_vs_epsilon, kl_vs_k, kl_vs_public_quality, kl_vs_users, kl_vs_vocabulary, membership_inference, perplexity_setup, perplexity_table, summarise, trigram_perplexity
+from dpcore.bayesian import (
+    BAYESIAN,
+    BAYESIAN_STRICT,
+    DEFAULT_SETTINGS,
+    END_TO_END,
+    K_ANONYMITY,
+    LAPLACE,
+    LAPLACE_PUBLIC,
+    PRIVATE,
+    PUBLIC,
+    ExperimentTable,
+    PerplexitySetup,
+    empirical_epsilon_lower_bound,
+    kl_vs_epsilon,
+    kl_vs_k,
+    kl_vs_public_quality,
+    kl_vs_users,
+    kl_vs_vocabulary,
+    membership_inference,
+    perplexity_setup,
+    perplexity_table,
+    summarise,
+    trigram_perplexity,
+)
 from dpcore.audit import clopper_pearson_upper
 from dpcore.text.counts import NgramCounts, ngram_counts
 
@@ -28,8 +51,12 @@ def small_counts(seed=0, users=40, v=25):
     rng = np.random.default_rng(seed)
     m = rng.poisson(0.8, size=(users, v)) * (rng.random((users, v)) < 0.5)
     m[:, 0] += 1  # every user has item 0, so the private distribution is never empty
-    return NgramCounts(n=1, vocabulary=tuple((f"w{i}",) for i in range(v)), user_counts=sp.csr_matrix(m),
-                       public_counts=rng.integers(1, 30, size=v).astype(float))
+    return NgramCounts(
+        n=1,
+        vocabulary=tuple((f"w{i}",) for i in range(v)),
+        user_counts=sp.csr_matrix(m),
+        public_counts=rng.integers(1, 30, size=v).astype(float),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -46,17 +73,32 @@ def test_bayesian_beats_laplace_on_the_sample_corpora(sample, n):
     """
     counts = ngram_counts(*sample, n=n)
     import pandas as pd
-    df = pd.concat([pd.DataFrame(kl_vs_epsilon(counts, epsilons=[0.1, 1.0], repetitions=1, rng=seed,
-                                               mechanisms=(BAYESIAN, LAPLACE), **DEFAULT_SETTINGS).columns)
-                    for seed in range(20)])
+
+    df = pd.concat(
+        [
+            pd.DataFrame(
+                kl_vs_epsilon(
+                    counts,
+                    epsilons=[0.1, 1.0],
+                    repetitions=1,
+                    rng=seed,
+                    mechanisms=(BAYESIAN, LAPLACE),
+                    **DEFAULT_SETTINGS,
+                ).columns
+            )
+            for seed in range(20)
+        ]
+    )
     assert df.groupby(["mechanism", "epsilon"]).size().eq(20).all()  # one release per seed
     mean = df.groupby(["mechanism", "epsilon"])["kl"].mean()
     for eps in (0.1, 1.0):
         assert mean[(BAYESIAN, eps)] < mean[(LAPLACE, eps)]
     reduction = {e: 1 - mean[(BAYESIAN, e)] / mean[(LAPLACE, e)] for e in (0.1, 1.0)}
-    print(f"n={n}: mean KL over 20 seeds — BayesianDP {mean[(BAYESIAN, 0.1)]:.4g} vs Laplace {mean[(LAPLACE, 0.1)]:.4g} "
-          f"at ε=0.1 (reduction {reduction[0.1]:.1%}); {mean[(BAYESIAN, 1.0)]:.4g} vs {mean[(LAPLACE, 1.0)]:.4g} "
-          f"at ε=1 (reduction {reduction[1.0]:.1%})")
+    print(
+        f"n={n}: mean KL over 20 seeds — BayesianDP {mean[(BAYESIAN, 0.1)]:.4g} vs Laplace {mean[(LAPLACE, 0.1)]:.4g} "
+        f"at ε=0.1 (reduction {reduction[0.1]:.1%}); {mean[(BAYESIAN, 1.0)]:.4g} vs {mean[(LAPLACE, 1.0)]:.4g} "
+        f"at ε=1 (reduction {reduction[1.0]:.1%})"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -66,9 +108,18 @@ def test_bayesian_beats_laplace_on_the_sample_corpora(sample, n):
 def test_kl_vs_epsilon_is_tidy_and_covers_every_mechanism():
     counts = small_counts()
     eps = [0.1, 1.0, 10.0]
-    df = kl_vs_epsilon(counts, epsilons=eps, repetitions=3, rng=0, S=0.1, C=1, rho=0.5, W=3,
-                       mechanisms=(BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC, PRIVATE),
-                       end_to_end_grid=((0.01, 1.0), (0.5, 1.0)))
+    df = kl_vs_epsilon(
+        counts,
+        epsilons=eps,
+        repetitions=3,
+        rng=0,
+        S=0.1,
+        C=1,
+        rho=0.5,
+        W=3,
+        mechanisms=(BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC, PRIVATE),
+        end_to_end_grid=((0.01, 1.0), (0.5, 1.0)),
+    )
     assert isinstance(df, ExperimentTable)
     assert list(df.columns) == ["mechanism", "epsilon", "repetition", "kl"]
     assert set(df["mechanism"]) == {BAYESIAN, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC, PRIVATE}
@@ -92,21 +143,26 @@ def test_kl_vs_epsilon_strict_curve_is_the_strict_release_recomputed():
     counts = small_counts(2)
     eps = [0.3, 3.0]
     kw = dict(S=0.1, C=1, rho=0.5, delta=1e-5, calibration="classic")
-    df = kl_vs_epsilon(counts, epsilons=eps, repetitions=3, rng=7, mechanisms=(BAYESIAN_STRICT,), max_items=4,
-                       max_users=1000, **kw)
+    df = kl_vs_epsilon(
+        counts, epsilons=eps, repetitions=3, rng=7, mechanisms=(BAYESIAN_STRICT,), max_items=4, max_users=1000, **kw
+    )
     rng = np.random.default_rng(7)
     prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=1, max_items=4, rng=rng).prepare(
-        S=0.1, rho=0.5, sensitivity="strict", max_users=1000)
+        S=0.1, rho=0.5, sensitivity="strict", max_users=1000
+    )
     p = counts.private_distribution()
     for e in eps:
         th = prep.sample_theta(epsilon=e, delta=1e-5, rng=rng, repetitions=3, calibration="classic")
         assert np.allclose(df.filter(mechanism=BAYESIAN_STRICT, epsilon=e)["kl"], kl_divergence(p, th), rtol=1e-12)
     # strict noise is larger than the paper's local γ on this data: its KL at ε = 0.3 is not smaller
     local = kl_vs_epsilon(counts, epsilons=[0.3], repetitions=30, rng=1, mechanisms=(BAYESIAN,), **kw)
-    strict = kl_vs_epsilon(counts, epsilons=[0.3], repetitions=30, rng=1, mechanisms=(BAYESIAN_STRICT,), max_items=4,
-                           max_users=1000, **kw)
-    assert prep.sensitivity > bayesian_statistics(counts.user_counts, counts.public_counts, C=1).prepare(
-        S=0.1, rho=0.5).sensitivity
+    strict = kl_vs_epsilon(
+        counts, epsilons=[0.3], repetitions=30, rng=1, mechanisms=(BAYESIAN_STRICT,), max_items=4, max_users=1000, **kw
+    )
+    assert (
+        prep.sensitivity
+        > bayesian_statistics(counts.user_counts, counts.public_counts, C=1).prepare(S=0.1, rho=0.5).sensitivity
+    )
     assert strict["kl"].mean() > local["kl"].mean()
     with pytest.raises(ValueError, match="needs max_items"):
         kl_vs_epsilon(counts, epsilons=[1.0], mechanisms=(BAYESIAN_STRICT,), max_items=4)
@@ -131,10 +187,18 @@ def test_kl_vs_users_and_vocabulary(unigrams):
 
 
 def test_kl_vs_public_quality_degrades_the_public_baseline(unigrams):
-    df = kl_vs_public_quality(unigrams, noise_scales=[0, 1000], repetitions=2, rng=0,
-                              **{k: v for k, v in DEFAULT_SETTINGS.items() if k != "W"})
-    m = {(mech, b): df.filter(mechanism=mech, public_noise=b)["kl"].mean() for mech in set(df["mechanism"])
-         for b in (0.0, 1000.0)}
+    df = kl_vs_public_quality(
+        unigrams,
+        noise_scales=[0, 1000],
+        repetitions=2,
+        rng=0,
+        **{k: v for k, v in DEFAULT_SETTINGS.items() if k != "W"},
+    )
+    m = {
+        (mech, b): df.filter(mechanism=mech, public_noise=b)["kl"].mean()
+        for mech in set(df["mechanism"])
+        for b in (0.0, 1000.0)
+    }
     assert m[(PUBLIC, 1000.0)] > m[(PUBLIC, 0.0)]
     assert m[(BAYESIAN, 1000.0)] > m[(BAYESIAN, 0.0)]
 
@@ -144,8 +208,19 @@ def test_data_sweeps_carry_the_strict_curve():
     (the users subset or the vocabulary), above the paper's local curve (γ_strict ≫ the local γ), and it asks
     for its caps."""
     counts = small_counts(3, users=80)
-    kw = dict(epsilon=1.0, delta=1e-5, S=0.1, C=1, rho=0.5, W=2, repetitions=6, rng=2,
-              mechanisms=(BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC), max_items=4, max_users=1000)
+    kw = dict(
+        epsilon=1.0,
+        delta=1e-5,
+        S=0.1,
+        C=1,
+        rho=0.5,
+        W=2,
+        repetitions=6,
+        rng=2,
+        mechanisms=(BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC),
+        max_items=4,
+        max_users=1000,
+    )
     du = kl_vs_users(counts, user_numbers=[20, 80], **kw)
     dv = kl_vs_vocabulary(counts, sizes=[10, 25], **kw)
     for df, col, xs in ((du, "users", (20, 80)), (dv, "vocabulary", (10, 25))):
@@ -178,8 +253,10 @@ def test_kl_vs_public_quality_strict_curve_recomputed_by_hand():
     p = counts.private_distribution()
     want = {BAYESIAN: [], BAYESIAN_STRICT: []}
     for _ in range(2):
-        for name, st_, gamma in ((BAYESIAN, local, local.sensitivity(0.1)),
-                                 (BAYESIAN_STRICT, strict, strict.sensitivity(0.1, "strict", max_users=500))):
+        for name, st_, gamma in (
+            (BAYESIAN, local, local.sensitivity(0.1)),
+            (BAYESIAN_STRICT, strict, strict.sensitivity(0.1, "strict", max_users=500)),
+        ):
             mu = 0.5 * st_.weights(0.1) * st_.x_hat + 0.5 * (lg - lg.mean())
             want[name].append(kl_divergence(p, softmax(mu + 0.5 * gamma * sigma * rng.standard_normal(mu.size))))
     for name, values in want.items():
@@ -212,8 +289,9 @@ def test_trigram_perplexity_by_hand():
     # V = {a b c, a b d, x y z}; prefixes (a,b), (a,b), (x,y). θ = (0.5, 0.25, 0.25).
     # P(c|a,b) = 0.5/0.75 = 2/3, P(z|x,y) = 1. Held-out trigrams: "a b c", "x y z"
     # → perplexity = exp(−(ln(2/3) + ln 1)/2) = (3/2)^(1/2) = 1.2247449 (λ = 1e-9 changes the 9th digit)
-    setup = PerplexitySetup(counts=None, heldout=np.array([0, 2]), prefix=np.array([0, 0, 1]),
-                            n_heldout_sentences=2, n_heldout_users=1)
+    setup = PerplexitySetup(
+        counts=None, heldout=np.array([0, 2]), prefix=np.array([0, 0, 1]), n_heldout_sentences=2, n_heldout_users=1
+    )
     assert trigram_perplexity(np.array([0.5, 0.25, 0.25]), setup) == pytest.approx(math.sqrt(1.5), rel=1e-7)
 
 
@@ -229,8 +307,9 @@ def test_perplexity_table_on_the_sample_corpora(sample):
 
 
 def test_perplexity_without_covered_sentences_is_an_error():
-    setup = PerplexitySetup(counts=None, heldout=np.array([], dtype=int), prefix=np.array([0, 0]),
-                            n_heldout_sentences=0, n_heldout_users=1)
+    setup = PerplexitySetup(
+        counts=None, heldout=np.array([], dtype=int), prefix=np.array([0, 0]), n_heldout_sentences=0, n_heldout_users=1
+    )
     with pytest.raises(ValueError, match="no held-out sentence has all its trigrams"):
         trigram_perplexity(np.array([0.5, 0.5]), setup)
 
@@ -264,10 +343,10 @@ def test_membership_inference_detects_a_blatant_leak():
     m[:, 0] = rng.integers(1, 3, 30)
     m[:, 5:] = rng.integers(0, 2, (30, 7))
     m[0, 1:5] = 1
-    counts = NgramCounts(n=1, vocabulary=(), user_counts=sp.csr_matrix(m * 5 + (m > 0)),
-                         public_counts=np.ones(12))
-    df = membership_inference(counts, epsilons=[1e4], trials=100, rng=1, S=1.0, C=5, rho=1.0, W=5,
-                              mechanisms=(BAYESIAN,))
+    counts = NgramCounts(n=1, vocabulary=(), user_counts=sp.csr_matrix(m * 5 + (m > 0)), public_counts=np.ones(12))
+    df = membership_inference(
+        counts, epsilons=[1e4], trials=100, rng=1, S=1.0, C=5, rho=1.0, W=5, mechanisms=(BAYESIAN,)
+    )
     row = df.rows()[0]
     assert row["success_rate"] > 0.95
     assert row["epsilon_lower_bound"] > 1.0
@@ -280,20 +359,40 @@ def test_membership_inference_columns_on_the_sample_corpus(unigrams):
     assert np.all((df["success_rate"] >= 0) & (df["success_rate"] <= 1)) and np.all(df["epsilon_lower_bound"] >= 0)
 
 
-@pytest.mark.parametrize("call, exc, message", [
-    (lambda c: kl_vs_epsilon(c, epsilons=[]), ValueError, "epsilons must hold at least one value, got an empty list"),
-    (lambda c: kl_vs_epsilon(c, epsilons=[0.0]), ValueError, "epsilon must be > 0, got epsilon=0"),
-    (lambda c: kl_vs_epsilon(c, epsilons=[1.0], repetitions=0), ValueError, "repetitions must be >= 1, got repetitions=0"),
-    (lambda c: kl_vs_epsilon(c, epsilons=[1.0], mechanisms=("Magic",)), ValueError,
-     "mechanism must be one of"),
-    (lambda c: kl_vs_users(c, user_numbers=[1]), ValueError, "number of users must be >= 2, got number of users=1"),
-    (lambda c: kl_vs_vocabulary(c, sizes=[10_000]), ValueError, "vocabulary size must be <= 25, got vocabulary size=10000"),
-    (lambda c: kl_vs_public_quality(c, noise_scales=[-1]), ValueError,
-     "public noise scale must be >= 0, got public noise scale=-1"),
-    (lambda c: membership_inference(c, epsilons=[1.0], trials=2), ValueError, "trials must be >= 10, got trials=2"),
-    (lambda c: kl_vs_epsilon(c, epsilons=[1.0], calibration="exact"), ValueError,
-     "calibration must be one of 'auto', 'classic', 'analytic', got calibration='exact'"),
-])
+@pytest.mark.parametrize(
+    "call, exc, message",
+    [
+        (
+            lambda c: kl_vs_epsilon(c, epsilons=[]),
+            ValueError,
+            "epsilons must hold at least one value, got an empty list",
+        ),
+        (lambda c: kl_vs_epsilon(c, epsilons=[0.0]), ValueError, "epsilon must be > 0, got epsilon=0"),
+        (
+            lambda c: kl_vs_epsilon(c, epsilons=[1.0], repetitions=0),
+            ValueError,
+            "repetitions must be >= 1, got repetitions=0",
+        ),
+        (lambda c: kl_vs_epsilon(c, epsilons=[1.0], mechanisms=("Magic",)), ValueError, "mechanism must be one of"),
+        (lambda c: kl_vs_users(c, user_numbers=[1]), ValueError, "number of users must be >= 2, got number of users=1"),
+        (
+            lambda c: kl_vs_vocabulary(c, sizes=[10_000]),
+            ValueError,
+            "vocabulary size must be <= 25, got vocabulary size=10000",
+        ),
+        (
+            lambda c: kl_vs_public_quality(c, noise_scales=[-1]),
+            ValueError,
+            "public noise scale must be >= 0, got public noise scale=-1",
+        ),
+        (lambda c: membership_inference(c, epsilons=[1.0], trials=2), ValueError, "trials must be >= 10, got trials=2"),
+        (
+            lambda c: kl_vs_epsilon(c, epsilons=[1.0], calibration="exact"),
+            ValueError,
+            "calibration must be one of 'auto', 'classic', 'analytic', got calibration='exact'",
+        ),
+    ],
+)
 def test_experiment_validation_messages(call, exc, message):
     with pytest.raises(exc) as info:
         call(small_counts())
@@ -305,13 +404,15 @@ def test_experiment_validation_messages(call, exc, message):
 
 
 def test_experiment_table_records_and_summarise_by_hand():
-    t = ExperimentTable.from_rows([
-        {"mechanism": "B", "epsilon": 1.0, "repetition": 0, "kl": 4.0},
-        {"mechanism": "A", "epsilon": 0.5, "repetition": 0, "kl": 1.0},
-        {"mechanism": "A", "epsilon": 0.5, "repetition": 1, "kl": 3.0},
-        {"mechanism": "A", "epsilon": 0.1, "repetition": 0, "kl": 2.0},
-        {"mechanism": "B", "epsilon": 1.0, "repetition": 1, "kl": 0.0},
-    ])
+    t = ExperimentTable.from_rows(
+        [
+            {"mechanism": "B", "epsilon": 1.0, "repetition": 0, "kl": 4.0},
+            {"mechanism": "A", "epsilon": 0.5, "repetition": 0, "kl": 1.0},
+            {"mechanism": "A", "epsilon": 0.5, "repetition": 1, "kl": 3.0},
+            {"mechanism": "A", "epsilon": 0.1, "repetition": 0, "kl": 2.0},
+            {"mechanism": "B", "epsilon": 1.0, "repetition": 1, "kl": 0.0},
+        ]
+    )
     assert list(t.columns) == ["mechanism", "epsilon", "repetition", "kl"] and len(t) == 5
     assert t["mechanism"].dtype == object and type(t["mechanism"][0]) is str
     assert t.rows()[1] == {"mechanism": "A", "epsilon": 0.5, "repetition": 0, "kl": 1.0}

@@ -30,8 +30,9 @@ def old_cap_user_items(user_counts, *, max_items, rng):
     rank = np.arange(m.nnz) - np.repeat(m.indptr[:-1], lengths)
     keep = np.zeros(m.nnz, dtype=bool)
     keep[order[rank < max_items]] = True
-    out = sp.csr_matrix((m.data[keep], m.indices[keep], np.concatenate(([0], np.cumsum(np.minimum(lengths, max_items))))),
-                        shape=m.shape)
+    out = sp.csr_matrix(
+        (m.data[keep], m.indices[keep], np.concatenate(([0], np.cumsum(np.minimum(lengths, max_items))))), shape=m.shape
+    )
     return out
 
 
@@ -65,8 +66,12 @@ def _same(a, b):
     a, b = sp.csr_matrix(a), sp.csr_matrix(b)
     a.sort_indices()
     b.sort_indices()
-    return (a.shape == b.shape and np.array_equal(a.indptr, b.indptr) and np.array_equal(a.indices, b.indices)
-            and np.array_equal(a.data, b.data))
+    return (
+        a.shape == b.shape
+        and np.array_equal(a.indptr, b.indptr)
+        and np.array_equal(a.indices, b.indices)
+        and np.array_equal(a.data, b.data)
+    )
 
 
 def _random_counts(rng, users, v, heavy):
@@ -96,7 +101,10 @@ def test_cap_user_items_equals_the_old_implementation(seed):
     for L in (1, 2, 5, 20, 100):
         s = int(rng.integers(0, 2**31))
         g_new, g_old = np.random.default_rng(s), np.random.default_rng(s)
-        assert _same(cap_user_items(m, max_items=L, rng=g_new), old_cap_user_items(m, max_items=L, rng=g_old)), (seed, L)
+        assert _same(cap_user_items(m, max_items=L, rng=g_new), old_cap_user_items(m, max_items=L, rng=g_old)), (
+            seed,
+            L,
+        )
         assert g_new.random() == g_old.random()
 
 
@@ -154,19 +162,37 @@ def _random_corpus(rng, n_users, alphabet, name, as_arrays):
                 do.append(len(so) - 1)
             uo.append(len(do) - 1)
         return corpus_from_token_arrays(words, np.asarray(toks, dtype=np.int32), so, do, uo, name=name)
-    users = tuple(tuple(Document(sentences=tuple(tuple(rng.choice(words, size=int(rng.integers(1, 7))).tolist())
-                                                 for _ in range(int(rng.integers(1, 4)))))
-                        for _ in range(int(rng.integers(0, 3)))) for _ in range(n_users))
+    users = tuple(
+        tuple(
+            Document(
+                sentences=tuple(
+                    tuple(rng.choice(words, size=int(rng.integers(1, 7))).tolist())
+                    for _ in range(int(rng.integers(1, 4)))
+                )
+            )
+            for _ in range(int(rng.integers(0, 3)))
+        )
+        for _ in range(n_users)
+    )
     return Corpus(user_ids=tuple(f"{name}{u}" for u in range(n_users)), users=users, name=name)
 
 
 def _same_counts(a, b):
     ma, mb = a.user_counts, b.user_counts
-    return (a.n == b.n and a.vocabulary == b.vocabulary and np.array_equal(a.public_counts, b.public_counts)
-            and a.dropped_tokens == b.dropped_tokens and a.user_ids == b.user_ids and ma.shape == mb.shape
-            and ma.dtype == mb.dtype and np.array_equal(ma.indptr, mb.indptr)
-            and np.array_equal(ma.indices, mb.indices) and np.array_equal(ma.data, mb.data)
-            and a.private_hash == b.private_hash and a.public_hash == b.public_hash)
+    return (
+        a.n == b.n
+        and a.vocabulary == b.vocabulary
+        and np.array_equal(a.public_counts, b.public_counts)
+        and a.dropped_tokens == b.dropped_tokens
+        and a.user_ids == b.user_ids
+        and ma.shape == mb.shape
+        and ma.dtype == mb.dtype
+        and np.array_equal(ma.indptr, mb.indptr)
+        and np.array_equal(ma.indices, mb.indices)
+        and np.array_equal(ma.data, mb.data)
+        and a.private_hash == b.private_hash
+        and a.public_hash == b.public_hash
+    )
 
 
 @pytest.mark.parametrize("seed", range(30))

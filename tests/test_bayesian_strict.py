@@ -42,9 +42,17 @@ def test_spec_check_value():
 def test_strict_gamma_does_not_depend_on_the_data():
     rng = np.random.default_rng(0)
     # (rows capped at L = 3 items first: an uncapped row is refused since issue 21 item 6)
-    values = {bayesian_sensitivity(cap_user_items(sp.csr_matrix(rng.integers(0, 4, size=(rng.integers(1, 30), 12))),
-                                                  max_items=3, rng=k),
-                                   S=0.5, C=2, method="strict", max_items=3, max_users=40) for k in range(5)}
+    values = {
+        bayesian_sensitivity(
+            cap_user_items(sp.csr_matrix(rng.integers(0, 4, size=(rng.integers(1, 30), 12))), max_items=3, rng=k),
+            S=0.5,
+            C=2,
+            method="strict",
+            max_items=3,
+            max_users=40,
+        )
+        for k in range(5)
+    }
     assert len(values) == 1
 
 
@@ -66,8 +74,13 @@ def _candidate_users(rng, d, L, C):
     N = (d > 0).sum(axis=0)
     by_rarity = np.argsort(N, kind="stable")
     out = []
-    for items in (by_rarity[:L], by_rarity[::-1][:L], rng.choice(v, size=min(L, v), replace=False),
-                  by_rarity[:1], by_rarity[::-1][:1]):
+    for items in (
+        by_rarity[:L],
+        by_rarity[::-1][:L],
+        rng.choice(v, size=min(L, v), replace=False),
+        by_rarity[:1],
+        by_rarity[::-1][:1],
+    ):
         u = np.zeros(v, dtype=int)
         u[items] = C
         out.append(u)
@@ -116,7 +129,7 @@ def test_adversarial_pair_comes_close_to_the_bound():
     d = np.zeros((n_max - 1, v), dtype=int)
     d[:, :L] = C
     u = np.zeros(v, dtype=int)
-    u[L:2 * L] = C
+    u[L : 2 * L] = C
     S = float(C)
     gamma = strict_sensitivity(S=S, C=C, max_items=L, max_users=n_max)
     ch = change(d, np.vstack([d, u]), S, C)
@@ -181,8 +194,9 @@ def _corpus(seed, users=40, v=30):
 
 def test_strict_release_uses_gamma_strict_and_is_labelled_dp():
     X, alpha = _corpus(0)
-    rel = bayesian_dp(X, alpha, epsilon=0.5, delta=1e-6, S=0.1, C=2, rho=0.7, rng=5, sensitivity="strict",
-                      max_items=6, max_users=100)
+    rel = bayesian_dp(
+        X, alpha, epsilon=0.5, delta=1e-6, S=0.1, C=2, rho=0.7, rng=5, sensitivity="strict", max_items=6, max_users=100
+    )
     g = strict_sensitivity(S=0.1, C=2, max_items=6, max_users=100)
     assert rel.sensitivity == g
     assert rel.sigma == pytest.approx(0.7 * g * math.sqrt(2 * math.log(1.25 / 1e-6)) / 0.5)
@@ -198,8 +212,10 @@ def test_local_release_is_labelled_not_dp():
         assert rel.guarantee.kind == dpcore.guarantees.LOCAL_SENSITIVITY
         assert not rel.guarantee.is_dp and rel.guarantee.colour == "orange"
         # SPEC §3b (issue 21 item 1): no (ε, δ) at all, not "(ε, δ) for this corpus' neighbours only"
-        assert rel.guarantee.label.startswith("not DP — noise scaled to a sensitivity measured on the private data; "
-                                              "no (ε, δ) holds, not even for this corpus's neighbours")
+        assert rel.guarantee.label.startswith(
+            "not DP — noise scaled to a sensitivity measured on the private data; "
+            "no (ε, δ) holds, not even for this corpus's neighbours"
+        )
         assert "neighbours only" not in rel.guarantee.label + rel.guarantee.promise
 
 
@@ -229,18 +245,22 @@ def test_too_many_users_is_an_error_naming_max_users():
     with pytest.raises(ValueError, match="max_users"):
         bayesian_sensitivity(X, S=1, C=1, method="strict", max_items=3, max_users=39)
     with pytest.raises(ValueError, match="max_users"):
-        bayesian_dp(X, alpha, epsilon=1, delta=1e-5, S=1, C=1, rho=1, rng=0, sensitivity="strict",
-                    max_items=3, max_users=39)
+        bayesian_dp(
+            X, alpha, epsilon=1, delta=1e-5, S=1, C=1, rho=1, rng=0, sensitivity="strict", max_items=3, max_users=39
+        )
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(method="strict", max_items=3), "max_users"),
-    (dict(method="strict", max_users=30), "max_items"),
-    (dict(method="strict", max_items=0, max_users=30), "max_items must be >= 1"),
-    (dict(method="strict", max_items=3, max_users=0), "max_users must be >= 1"),
-    (dict(method="brute-force", max_items=3), "max_items applies to method='strict' only"),
-    (dict(method="worst-case", max_users=3), "max_users applies to method='strict' only"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(method="strict", max_items=3), "max_users"),
+        (dict(method="strict", max_users=30), "max_items"),
+        (dict(method="strict", max_items=0, max_users=30), "max_items must be >= 1"),
+        (dict(method="strict", max_items=3, max_users=0), "max_users must be >= 1"),
+        (dict(method="brute-force", max_items=3), "max_items applies to method='strict' only"),
+        (dict(method="worst-case", max_users=3), "max_users applies to method='strict' only"),
+    ],
+)
 def test_strict_parameters_are_validated(kwargs, message):
     X, _ = _corpus(5, users=10)
     with pytest.raises(ValueError, match=message):
@@ -275,8 +295,11 @@ def test_strict_sensitivity_refuses_a_user_above_the_item_cap():
     S, C, L, n_max = 1.0, 1, 1, 100
     gamma = strict_sensitivity(S=S, C=C, max_items=L, max_users=n_max)
     assert change(d, d[1:], S, C) > 1.9 * gamma  # what the old return value failed to bound (10.5 against 5.31)
-    with pytest.raises(ValueError, match=r"max_items must be >= every user's number of distinct items .*"
-                                         r"max_items=1 while user \(row\) 0 holds 290 items \(1 user\(s\) above the cap\).*cap_user_items"):
+    with pytest.raises(
+        ValueError,
+        match=r"max_items must be >= every user's number of distinct items .*"
+        r"max_items=1 while user \(row\) 0 holds 290 items \(1 user\(s\) above the cap\).*cap_user_items",
+    ):
         bayesian_sensitivity(sp.csr_matrix(d), S=S, C=C, method="strict", max_items=L, max_users=n_max)
     # capped first (the seeded random L-subset), the same corpus is accepted and γ_strict bounds its neighbour
     capped = cap_user_items(sp.csr_matrix(d), max_items=L, rng=3).toarray()
@@ -284,8 +307,9 @@ def test_strict_sensitivity_refuses_a_user_above_the_item_cap():
     g = bayesian_sensitivity(sp.csr_matrix(capped), S=S, C=C, method="strict", max_items=L, max_users=n_max)
     assert g == gamma and change(capped, capped[1:], S, C) <= gamma
     # a row at exactly L items is fine
-    assert bayesian_sensitivity(sp.csr_matrix(np.eye(4, dtype=int)), S=S, C=C, method="strict", max_items=1,
-                                max_users=4) == strict_sensitivity(S=S, C=C, max_items=1, max_users=4)
+    assert bayesian_sensitivity(
+        sp.csr_matrix(np.eye(4, dtype=int)), S=S, C=C, method="strict", max_items=1, max_users=4
+    ) == strict_sensitivity(S=S, C=C, max_items=1, max_users=4)
 
 
 @pytest.mark.parametrize("epsilon", [10, 50, 300])
@@ -296,8 +320,11 @@ def test_strict_classic_sigma_beyond_its_proof_is_refused_about_epsilon(epsilon)
     alpha = np.array([3.0, 2.0, 2.0, 1.0])
     kw = dict(epsilon=epsilon, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict", max_items=4, max_users=100)
     assert dpcore.mechanisms.classic_true_delta(epsilon, 1e-5) > 1e-5
-    with pytest.raises(ValueError, match=rf"epsilon={epsilon} is outside the classic σ's proof .*exact δ is "
-                                         r".*more than the delta=1e-05 asked for.*calibration='auto'"):
+    with pytest.raises(
+        ValueError,
+        match=rf"epsilon={epsilon} is outside the classic σ's proof .*exact δ is "
+        r".*more than the delta=1e-05 asked for.*calibration='auto'",
+    ):
         bayesian_dp(X, alpha, calibration="classic", **kw)
     # the default is "auto": the analytic σ from ε = 1 on, green with the δ asked for
     rel = bayesian_dp(X, alpha, **kw)
@@ -310,8 +337,20 @@ def test_strict_classic_sigma_beyond_its_proof_is_refused_about_epsilon(epsilon)
 def test_strict_classic_sigma_at_epsilon_above_one_is_kept_where_its_exact_delta_holds():
     X = sp.csr_matrix(np.array([[1, 0, 2, 0], [0, 1, 1, 0], [1, 1, 0, 1]]))
     alpha = np.array([3.0, 2.0, 2.0, 1.0])
-    rel = bayesian_dp(X, alpha, epsilon=2, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict", max_items=4,
-                      max_users=100, calibration="classic")
+    rel = bayesian_dp(
+        X,
+        alpha,
+        epsilon=2,
+        delta=1e-5,
+        S=1,
+        C=1,
+        rho=0.5,
+        rng=0,
+        sensitivity="strict",
+        max_items=4,
+        max_users=100,
+        calibration="classic",
+    )
     assert dpcore.mechanisms.classic_true_delta(2, 1e-5) < 1e-5  # 1.34e-7
     assert rel.calibration == "classic" and rel.guarantee.is_dp and rel.guarantee.delta == 1e-5
     assert "outside its proof" in rel.guarantee.scope

@@ -15,8 +15,14 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 @pytest.mark.parametrize("script", ["bench_browser.py", "bench_classroom.py"])
 def test_help_runs(script):
-    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--help"], capture_output=True, text=True,
-                         cwd=ROOT, timeout=120, check=False)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("usage:") and "--json" in out.stdout
 

@@ -42,8 +42,27 @@ def _leftovers(parent: Path):
 
 def test_dpne_writes_sorted_sets_and_full_report(corpus, tmp_path):
     out = tmp_path / "rel"
-    args = [str(corpus), "--user-column", "uid", "--text-column", "body", "--epsilon", "4", "--delta", "1e-6",
-            "--max-length", "5", "--contribution-limit", "6", "--eta", "0.2", "--seed", "9", "--out", str(out)]
+    args = [
+        str(corpus),
+        "--user-column",
+        "uid",
+        "--text-column",
+        "body",
+        "--epsilon",
+        "4",
+        "--delta",
+        "1e-6",
+        "--max-length",
+        "5",
+        "--contribution-limit",
+        "6",
+        "--eta",
+        "0.2",
+        "--seed",
+        "9",
+        "--out",
+        str(out),
+    ]
     assert cli.main(["dpne", *args]) == 0
     report = json.loads((out / "report.json").read_text())
     tc = read_token_corpus(corpus, user_column="uid", text_column="body")
@@ -57,8 +76,14 @@ def test_dpne_writes_sorted_sets_and_full_report(corpus, tmp_path):
         assert report["released_per_length"][str(k)] == len(lines)
     assert sum(report["released_per_length"].values()) > 20
     s = report["settings"]
-    assert (s["epsilon"], s["delta"], s["max_length"], s["contribution_limit"], s["eta"], s["engine"]) == \
-        (4.0, 1e-6, 5, 6, 0.2, "local")
+    assert (s["epsilon"], s["delta"], s["max_length"], s["contribution_limit"], s["eta"], s["engine"]) == (
+        4.0,
+        1e-6,
+        5,
+        6,
+        0.2,
+        "local",
+    )
     # the seed is never written out: the noise is a function of it, so it must stay secret
     assert s["seed"] == "given (not recorded)"
     assert all("9" not in line for line in (out / "report.json").read_text().splitlines() if "seed" in line)
@@ -72,8 +97,27 @@ def test_dpne_writes_sorted_sets_and_full_report(corpus, tmp_path):
 
 def test_dpsu_releases_tokens_only(corpus, tmp_path):
     out = tmp_path / "su"
-    assert cli.main(["dpsu", str(corpus), "--user-column", "uid", "--text-column", "body", "--epsilon", "3",
-                     "--delta", "1e-5", "--seed", "1", "--out", str(out)]) == 0
+    assert (
+        cli.main(
+            [
+                "dpsu",
+                str(corpus),
+                "--user-column",
+                "uid",
+                "--text-column",
+                "body",
+                "--epsilon",
+                "3",
+                "--delta",
+                "1e-5",
+                "--seed",
+                "1",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     report = json.loads((out / "report.json").read_text())
     assert sorted(p.name for p in out.iterdir()) == ["ngrams-1.txt", "report.json"]
     assert "eta" not in report["settings"] and list(report["sigma_k"]) == ["1"]
@@ -83,19 +127,23 @@ def test_dpsu_releases_tokens_only(corpus, tmp_path):
     assert report["sigma_k"]["1"] == pytest.approx(sigma) and report["rho_k"]["1"] == pytest.approx(rho)
 
 
-@pytest.mark.parametrize("extra, message", [
-    (["--epsilon", "-1", "--delta", "1e-6"], "epsilon must be > 0"),
-    (["--epsilon", "1", "--delta", "2"], "delta"),
-    (["--epsilon", "1", "--delta", "1e-6", "--eta", "1.5"], "eta"),
-    (["--epsilon", "1", "--delta", "1e-6", "--max-length", "0"], "max_length"),
-    (["--epsilon", "1", "--delta", "1e-6", "--contribution-limit", "0"], "contribution_limit"),
-    (["--epsilon", "1", "--delta", "1e-6", "--seed", "-4"], "seed must be >= 0"),
-    (["--epsilon", "1", "--delta", "1e-6", "--user-column", "who"], "no field 'who'"),
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--epsilon", "-1", "--delta", "1e-6"], "epsilon must be > 0"),
+        (["--epsilon", "1", "--delta", "2"], "delta"),
+        (["--epsilon", "1", "--delta", "1e-6", "--eta", "1.5"], "eta"),
+        (["--epsilon", "1", "--delta", "1e-6", "--max-length", "0"], "max_length"),
+        (["--epsilon", "1", "--delta", "1e-6", "--contribution-limit", "0"], "contribution_limit"),
+        (["--epsilon", "1", "--delta", "1e-6", "--seed", "-4"], "seed must be >= 0"),
+        (["--epsilon", "1", "--delta", "1e-6", "--user-column", "who"], "no field 'who'"),
+    ],
+)
 def test_bad_parameters_exit_2_with_a_clear_message(corpus, tmp_path, capsys, extra, message):
     out = tmp_path / "o"
-    assert cli.main(["dpne", str(corpus), "--user-column", "uid", "--text-column", "body", *extra,
-                     "--out", str(out)]) == 2
+    assert (
+        cli.main(["dpne", str(corpus), "--user-column", "uid", "--text-column", "body", *extra, "--out", str(out)]) == 2
+    )
     err = capsys.readouterr().err
     assert err.startswith("error: ") and message in err and "Traceback" not in err
     assert not out.exists() and _leftovers(tmp_path) == []
@@ -111,12 +159,30 @@ def test_bad_files_and_existing_out_exit_2(tmp_path, capsys, corpus):
     assert "not found" in capsys.readouterr().err
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "keep.txt").write_text("mine")
-    assert cli.main(["dpne", str(corpus), "--user-column", "uid", "--text-column", "body", *base,
-                     str(tmp_path / "taken")]) == 2
+    assert (
+        cli.main(["dpne", str(corpus), "--user-column", "uid", "--text-column", "body", *base, str(tmp_path / "taken")])
+        == 2
+    )
     assert "exists" in capsys.readouterr().err and (tmp_path / "taken" / "keep.txt").exists()
     # --overwrite replaces the whole folder
-    assert cli.main(["dpne", str(corpus), "--user-column", "uid", "--text-column", "body", "--seed", "1", *base,
-                     str(tmp_path / "taken"), "--overwrite"]) == 0
+    assert (
+        cli.main(
+            [
+                "dpne",
+                str(corpus),
+                "--user-column",
+                "uid",
+                "--text-column",
+                "body",
+                "--seed",
+                "1",
+                *base,
+                str(tmp_path / "taken"),
+                "--overwrite",
+            ]
+        )
+        == 0
+    )
     assert not (tmp_path / "taken" / "keep.txt").exists() and (tmp_path / "taken" / "report.json").exists()
     assert _leftovers(tmp_path) == []
 
@@ -128,25 +194,60 @@ def test_failure_while_writing_leaves_nothing(corpus, tmp_path, monkeypatch):
 
     monkeypatch.setattr(cli, "_write_files", broken)
     with pytest.raises(OSError, match="disk full"):
-        cli.main(["dpne", str(corpus), "--user-column", "uid", "--text-column", "body", "--epsilon", "1",
-                  "--delta", "1e-6", "--out", str(tmp_path / "o")])
+        cli.main(
+            [
+                "dpne",
+                str(corpus),
+                "--user-column",
+                "uid",
+                "--text-column",
+                "body",
+                "--epsilon",
+                "1",
+                "--delta",
+                "1e-6",
+                "--out",
+                str(tmp_path / "o"),
+            ]
+        )
     assert not (tmp_path / "o").exists() and _leftovers(tmp_path) == []
 
 
 def test_kanon_coverage_matches_library(corpus, tmp_path):
     rel = tmp_path / "rel"
     common = [str(corpus), "--user-column", "uid", "--text-column", "body"]
-    assert cli.main(["dpne", *common, "--epsilon", "5", "--delta", "1e-6", "--max-length", "3", "--seed", "2",
-                     "--out", str(rel)]) == 0
-    assert cli.main(["kanon-coverage", *common, "--release", str(rel), "--ks", "5,20", "--out",
-                     str(tmp_path / "cov")]) == 0
+    assert (
+        cli.main(
+            [
+                "dpne",
+                *common,
+                "--epsilon",
+                "5",
+                "--delta",
+                "1e-6",
+                "--max-length",
+                "3",
+                "--seed",
+                "2",
+                "--out",
+                str(rel),
+            ]
+        )
+        == 0
+    )
+    assert (
+        cli.main(["kanon-coverage", *common, "--release", str(rel), "--ks", "5,20", "--out", str(tmp_path / "cov")])
+        == 0
+    )
     got = json.loads((tmp_path / "cov" / "coverage.json").read_text())
     tc = read_token_corpus(corpus, user_column="uid", text_column="body")
-    ref = dpne_extract(tc, epsilon=5, delta=1e-6, max_length=3, contribution_limit=cli.DEFAULT_CONTRIBUTION_LIMIT, eta=0.01,
-               rng=2)
+    ref = dpne_extract(
+        tc, epsilon=5, delta=1e-6, max_length=3, contribution_limit=cli.DEFAULT_CONTRIBUTION_LIMIT, eta=0.01, rng=2
+    )
     expected = kanonymity_coverage(build_ngram_index(tc, 3), ref, ks=(5, 20), max_length=3).rows
-    assert [(r["k"], r["K"], r["frequent"], r["covered"]) for r in got["rows"]] == \
-        [(r["k"], r["K"], r["frequent"], r["covered"]) for r in expected]
+    assert [(r["k"], r["K"], r["frequent"], r["covered"]) for r in got["rows"]] == [
+        (r["k"], r["K"], r["frequent"], r["covered"]) for r in expected
+    ]
     assert any(r["covered"] > 0 for r in got["rows"])
     assert "not DP" in got["reference"] and got["reference_guarantee"]["colour"] == "red"
 
@@ -167,10 +268,25 @@ def test_progress_only_on_a_terminal():
 
 
 def test_python_m_dpcore_runs_and_reports_usage_errors(corpus, tmp_path):
-    run = lambda *a: subprocess.run([sys.executable, "-m", "dpcore", *a], cwd=ROOT, capture_output=True,
-                                    text=True, timeout=120)
-    ok = run("dpne", str(corpus), "--user-column", "uid", "--text-column", "body", "--epsilon", "2", "--delta",
-             "1e-6", "--max-length", "2", "--out", str(tmp_path / "o"))
+    run = lambda *a: subprocess.run(
+        [sys.executable, "-m", "dpcore", *a], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    ok = run(
+        "dpne",
+        str(corpus),
+        "--user-column",
+        "uid",
+        "--text-column",
+        "body",
+        "--epsilon",
+        "2",
+        "--delta",
+        "1e-6",
+        "--max-length",
+        "2",
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert ok.returncode == 0, ok.stderr
     assert ok.stderr == ""  # no progress line when stderr is not a terminal
     assert json.loads((tmp_path / "o" / "report.json").read_text())["settings"]["seed"] == "fresh (not recorded)"
@@ -182,8 +298,29 @@ def test_cli_prints_a_summary_of_what_was_released(corpus, tmp_path, capsys):
     """Issue 24 item 9: the terminal says what was released (per length, the settings, σ/ρ, the guarantee),
     not only the folder."""
     out = tmp_path / "rel"
-    assert cli.main(["dpne", str(corpus), "--user-column", "uid", "--text-column", "body", "--epsilon", "4",
-                     "--delta", "1e-6", "--eta", "0.2", "--seed", "9", "--out", str(out)]) == 0
+    assert (
+        cli.main(
+            [
+                "dpne",
+                str(corpus),
+                "--user-column",
+                "uid",
+                "--text-column",
+                "body",
+                "--epsilon",
+                "4",
+                "--delta",
+                "1e-6",
+                "--eta",
+                "0.2",
+                "--seed",
+                "9",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     report = json.loads((out / "report.json").read_text())
     assert f"released {sum(report['released_per_length'].values()):,} n-grams" in printed
@@ -204,9 +341,14 @@ def test_cli_defaults_are_the_dpne_pages():
     at = AppTest.from_file(str(ROOT / "pages" / "3_DP_ngram_extraction.py"), default_timeout=300)
     at.run()
     assert not at.exception, [e.message for e in at.exception]
-    page = {"max_length": at.slider(key="dpne_T").value, "contribution_limit": at.number_input(key="dpne_delta0").value,
-            "eta": at.select_slider(key="dpne_eta").value, "noise_decay": at.select_slider(key="dpne_c").value,
-            "pruning": at.radio(key="dpne_pruning").value, "selection": at.radio(key="dpne_selection").value}
+    page = {
+        "max_length": at.slider(key="dpne_T").value,
+        "contribution_limit": at.number_input(key="dpne_delta0").value,
+        "eta": at.select_slider(key="dpne_eta").value,
+        "noise_decay": at.select_slider(key="dpne_c").value,
+        "pruning": at.radio(key="dpne_pruning").value,
+        "selection": at.radio(key="dpne_selection").value,
+    }
     args = cli.build_parser().parse_args(["dpne", "in.csv", "--epsilon", "1", "--delta", "1e-6", "--out", "o"])
     assert {k: getattr(args, k) for k in page} == page
     assert (args.max_length, args.contribution_limit) == (6, 50)
@@ -217,11 +359,14 @@ def _rows_file(path: Path, rows) -> Path:
     return path
 
 
-@pytest.mark.parametrize("rows", [
-    [("alice", "the cat sat on the mat. the dog ran far away.")] * 3,
-    [("alice", "the cat sat on the mat."), ("bob", "  "), ("", "the dog ran far away.")],  # bob: no words; no id
-    [("alice", "the cat sat on the mat."), (None, "the dog ran far away.")],  # JSON null: no user either
-])
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [("alice", "the cat sat on the mat. the dog ran far away.")] * 3,
+        [("alice", "the cat sat on the mat."), ("bob", "  "), ("", "the dog ran far away.")],  # bob: no words; no id
+        [("alice", "the cat sat on the mat."), (None, "the dog ran far away.")],  # JSON null: no user either
+    ],
+)
 def test_cli_refuses_a_one_user_input_as_the_app_does(tmp_path, capsys, rows):
     """Issue 24 item 9: one user's text released "with DP" is that user's text; the app's upload refuses it, so
     does the command line (exit 2, one line, nothing written), with the same rule: users with at least one word."""
@@ -231,12 +376,46 @@ def test_cli_refuses_a_one_user_input_as_the_app_does(tmp_path, capsys, rows):
     with pytest.raises(CorpusError, match="at least 2"):
         load_uploaded_corpus(f.read_bytes(), f.name, user_column="uid", text_column="body")
     for command in ("dpne", "dpsu"):
-        assert cli.main([command, str(f), "--user-column", "uid", "--text-column", "body", "--epsilon", "1",
-                         "--delta", "1e-6", "--out", str(tmp_path / "o")]) == 2
+        assert (
+            cli.main(
+                [
+                    command,
+                    str(f),
+                    "--user-column",
+                    "uid",
+                    "--text-column",
+                    "body",
+                    "--epsilon",
+                    "1",
+                    "--delta",
+                    "1e-6",
+                    "--out",
+                    str(tmp_path / "o"),
+                ]
+            )
+            == 2
+        )
         err = capsys.readouterr().err
         assert err.startswith("error: the input has 1 user(s) with text but at least 2 are needed"), err
         assert not (tmp_path / "o").exists() and _leftovers(tmp_path) == []
     two = _rows_file(tmp_path / "two.jsonl", [*rows, ("bob", "the cat ran home.")])
     assert load_uploaded_corpus(two.read_bytes(), two.name, user_column="uid", text_column="body").n_users == 2
-    assert cli.main(["dpne", str(two), "--user-column", "uid", "--text-column", "body", "--epsilon", "1",
-                     "--delta", "1e-6", "--out", str(tmp_path / "o")]) == 0
+    assert (
+        cli.main(
+            [
+                "dpne",
+                str(two),
+                "--user-column",
+                "uid",
+                "--text-column",
+                "body",
+                "--epsilon",
+                "1",
+                "--delta",
+                "1e-6",
+                "--out",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 0
+    )

@@ -11,7 +11,10 @@ CSV = "user,text,extra\nann,Hello there. How are you?,1\nbob,Fine thanks!,2\nann
 
 def test_tokenize_sentences_and_tokens():
     assert tokenize("Hello, World! It's 2 o'clock.\nNew line") == (
-        ("hello", "world"), ("it's", "2", "o'clock"), ("new", "line"))
+        ("hello", "world"),
+        ("it's", "2", "o'clock"),
+        ("new", "line"),
+    )
     assert tokenize("...!!") == ()
 
 
@@ -35,11 +38,17 @@ def test_content_hash_is_stable_and_content_sensitive():
     a = load_uploaded_corpus(CSV.encode(), "a.csv", user_column="user", text_column="text")
     b = load_uploaded_corpus(CSV.encode(), "b.csv", user_column="user", text_column="text")
     assert a.content_hash == b.content_hash and a == b  # the name does not enter the hash
-    changed = load_uploaded_corpus(CSV.replace("Fine", "Good").encode(), "a.csv", user_column="user", text_column="text")
+    changed = load_uploaded_corpus(
+        CSV.replace("Fine", "Good").encode(), "a.csv", user_column="user", text_column="text"
+    )
     assert changed.content_hash != a.content_hash
     # same tokens, different split into users → different hash
-    moved = load_uploaded_corpus(CSV.replace("bob,", "ann,").replace("ann,Hello", "bob,Hello").encode(), "a.csv",
-                                 user_column="user", text_column="text")
+    moved = load_uploaded_corpus(
+        CSV.replace("bob,", "ann,").replace("ann,Hello", "bob,Hello").encode(),
+        "a.csv",
+        user_column="user",
+        text_column="text",
+    )
     assert moved.content_hash != a.content_hash
     assert len(a.content_hash) == 64
 
@@ -50,23 +59,28 @@ def test_subset_keeps_users_in_given_order():
     assert s.user_ids == ("bob",) and s.n_documents == 1
 
 
-@pytest.mark.parametrize("data, name, kwargs, message", [
-    (b"", "x.csv", {}, "the file is empty"),
-    (b"   \n\n", "x.csv", {}, "holds no text"),
-    (b"\xff\xfeu\x00s\x00", "x.csv", {}, "not UTF-8"),
-    (b"user,text\n", "x.csv", {}, "header but no rows"),
-    (b"a\n", "x.txt", {}, "unsupported file type"),
-    (b'{"user": 1\n', "x.jsonl", {}, "line 1 is not valid JSON"),
-    (b"[1, 2]\n", "x.jsonl", {}, "not an object"),
-    (b"x" * 2000, "x.csv", {"max_bytes": 1000}, "too large"),
-])
+@pytest.mark.parametrize(
+    "data, name, kwargs, message",
+    [
+        (b"", "x.csv", {}, "the file is empty"),
+        (b"   \n\n", "x.csv", {}, "holds no text"),
+        (b"\xff\xfeu\x00s\x00", "x.csv", {}, "not UTF-8"),
+        (b"user,text\n", "x.csv", {}, "header but no rows"),
+        (b"a\n", "x.txt", {}, "unsupported file type"),
+        (b'{"user": 1\n', "x.jsonl", {}, "line 1 is not valid JSON"),
+        (b"[1, 2]\n", "x.jsonl", {}, "not an object"),
+        (b"x" * 2000, "x.csv", {"max_bytes": 1000}, "too large"),
+    ],
+)
 def test_read_table_errors(data, name, kwargs, message):
     with pytest.raises(CorpusError, match=message):
         read_table(data, name, **kwargs)
 
 
 def test_wrong_columns_name_the_available_ones():
-    with pytest.raises(CorpusError, match=r"the text column 'body' is not in the file; its columns are 'user', 'text', 'extra'"):
+    with pytest.raises(
+        CorpusError, match=r"the text column 'body' is not in the file; its columns are 'user', 'text', 'extra'"
+    ):
         load_uploaded_corpus(CSV.encode(), "x.csv", user_column="user", text_column="body")
     with pytest.raises(CorpusError, match="must be different"):
         load_uploaded_corpus(CSV.encode(), "x.csv", user_column="text", text_column="text")

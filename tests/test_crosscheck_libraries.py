@@ -71,7 +71,7 @@ def test_analytic_edge_with_high_precision():
 
     def delta_of(eps, s):
         eps, s = mp.mpf(eps), mp.mpf(s)
-        return mp.ncdf(1 / (2 * s) - eps * s) - mp.e ** eps * mp.ncdf(-1 / (2 * s) - eps * s)
+        return mp.ncdf(1 / (2 * s) - eps * s) - mp.e**eps * mp.ncdf(-1 / (2 * s) - eps * s)
 
     ours = dpcore.mechanisms.analytic_gaussian_sigma(10.0, 1e-10)
     theirs = mech.GaussianAnalytic(epsilon=10.0, delta=1e-10, sensitivity=1.0)._scale
@@ -103,7 +103,9 @@ def test_laplace_scale_against_diffprivlib(eps, sens):
     lap = mech.Laplace(epsilon=eps, sensitivity=sens)
     b_theirs = math.sqrt(lap.variance(0.0) / 2.0)
     assert dpcore.mechanisms.laplace_scale(epsilon=eps, sensitivity=sens) == pytest.approx(b_theirs, rel=1e-12)
-    assert dpcore.mechanisms.laplace_variance(epsilon=eps, sensitivity=sens) == pytest.approx(lap.variance(0.0), rel=1e-12)
+    assert dpcore.mechanisms.laplace_variance(epsilon=eps, sensitivity=sens) == pytest.approx(
+        lap.variance(0.0), rel=1e-12
+    )
 
 
 def test_true_delta_of_the_classic_sigma_at_ten():

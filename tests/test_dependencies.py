@@ -46,7 +46,10 @@ def test_dpcore_imports_no_pandas_streamlit_or_plotly():
     out = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
-    assert {"dpcore.text.ngrams", "dpcore.dpne", "dpcore.bayesian.experiments"} <= set(result["modules"]), result["modules"]
+    assert {"dpcore.text.ngrams", "dpcore.dpne", "dpcore.bayesian.experiments"} <= set(result["modules"]), result[
+        "modules"
+    ]
     assert result["present"] == [], (
         f"dpcore must use numpy/scipy/scikit-learn only, but importing dpcore and its "
-        f"{len(result['modules'])} modules loaded {result['present']}; first requested at {result['culprits']}")
+        f"{len(result['modules'])} modules loaded {result['present']}; first requested at {result['culprits']}"
+    )

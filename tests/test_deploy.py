@@ -31,7 +31,7 @@ def test_a_browser_keeps_its_process_by_cookie_not_by_ip():
     text = (ROOT / "deploy" / "nginx-class.conf.template").read_text(encoding="utf-8")
     assert "hash $dproute consistent;" in text
     assert re.search(r'map \$cookie_dproute \$dproute \{\s*""\s+\$request_id;\s*default \$cookie_dproute;', text)
-    assert "Set-Cookie \"dproute=$dproute;" in text
+    assert 'Set-Cookie "dproute=$dproute;' in text
     assert "ip_hash" not in text
     # websockets pass through, with the Host the origin check compares
     assert "proxy_set_header Upgrade $http_upgrade;" in text and "proxy_set_header Host $http_host;" in text
@@ -44,13 +44,16 @@ def test_nginx_accepts_uploads_streamlit_accepts(tmp_path):
 
 
 def test_bad_process_count_is_refused():
-    out = subprocess.run([sys.executable, str(ROOT / "deploy" / "serve_class.py"), "--processes", "0"],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "deploy" / "serve_class.py"), "--processes", "0"], capture_output=True, text=True
+    )
     assert out.returncode == 2 and "--processes must be >= 1, got --processes=0" in out.stderr
 
 
-@pytest.mark.skipif(not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()),
-                    reason="nginx is not installed (scripts/test.sh installs it as root)")
+@pytest.mark.skipif(
+    not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()),
+    reason="nginx is not installed (scripts/test.sh installs it as root)",
+)
 def test_nginx_parses_the_configuration(tmp_path):
     path = tmp_path / "nginx.conf"
     path.write_text(config(tmp_path))

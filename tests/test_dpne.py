@@ -10,7 +10,19 @@ import pytest
 from scipy import stats
 
 import dpcore
-from dpcore.dpne import count_valid_kgrams, dpne_extract, dpne_noise_scales, dpne_with_evaluation, dpsu_all, dpsu_even, dpsu_single, dpsu_threshold, dpsu_threshold_for_sigma, kanonymity_coverage, spurious_threshold
+from dpcore.dpne import (
+    count_valid_kgrams,
+    dpne_extract,
+    dpne_noise_scales,
+    dpne_with_evaluation,
+    dpsu_all,
+    dpsu_even,
+    dpsu_single,
+    dpsu_threshold,
+    dpsu_threshold_for_sigma,
+    kanonymity_coverage,
+    spurious_threshold,
+)
 from dpcore.text.ngrams import build_ngram_index, encode_users
 
 # the package exports the function dpne, which shadows the module name on the package
@@ -19,13 +31,13 @@ dpne_space = importlib.import_module("dpcore.dpne.space")
 
 
 def naive_union(users, k):
-    return {tuple(s[i:i + k]) for sentences in users for s in sentences for i in range(len(s) - k + 1)}
+    return {tuple(s[i : i + k]) for sentences in users for s in sentences for i in range(len(s) - k + 1)}
 
 
 def naive_user_counts(users, k):
     counts = {}
     for sentences in users:
-        for g in {tuple(s[i:i + k]) for s in sentences for i in range(len(s) - k + 1)}:
+        for g in {tuple(s[i : i + k]) for s in sentences for i in range(len(s) - k + 1)}:
             counts[g] = counts.get(g, 0) + 1
     return counts
 
@@ -39,6 +51,7 @@ def phrase_corpus(seed, n_users=300, vocab=12, n_phrases=25, per_user=3):
 
 
 # ---------------------------------------------------------------------------------------------- accounting
+
 
 def test_dpsu_threshold_spec_check_values():
     sigma, rho = dpsu_threshold(3, math.exp(-10), 10)
@@ -80,6 +93,7 @@ def test_spurious_threshold_passes_eta_share_of_zero_weight_items():
 
 # ---------------------------------------------------------------------------------------------- |V_k|
 
+
 def brute_force_valid(prev, ones, pruning):
     cands = {s + t for s in prev for t in ones}
     if pruning == "single":
@@ -106,8 +120,9 @@ def test_dpne_valid_counts_and_pruning_rule_against_brute_force(seed, pruning):
     """|V_k| inside DPNE equals brute-force enumeration from its own released sets, and every released
     k-gram (spurious or not) lies in V_k: for both sides the output is downward closed (Prop. 2.1)."""
     users = phrase_corpus(seed, n_users=120, vocab=6, n_phrases=12)
-    res = dpne_extract(users, epsilon=6, delta=1e-6, max_length=6, contribution_limit=8, eta=0.3, pruning=pruning,
-               rng=seed)
+    res = dpne_extract(
+        users, epsilon=6, delta=1e-6, max_length=6, contribution_limit=8, eta=0.3, pruning=pruning, rng=seed
+    )
     S = res.ngrams
     assert S[1] <= naive_union(users, 1)  # no spurious 1-grams
     assert S[2] and S[3], "the checks below need released 2- and 3-grams"
@@ -129,8 +144,9 @@ def test_downward_closed_with_many_spurious_both_sides():
     users = phrase_corpus(11, n_users=200, vocab=5, n_phrases=10)
     n_checked = 0
     for seed in range(10):
-        res, ev = dpne_with_evaluation(users, epsilon=8, delta=1e-6, max_length=7, contribution_limit=10, eta=0.5,
-                                       rng=seed)
+        res, ev = dpne_with_evaluation(
+            users, epsilon=8, delta=1e-6, max_length=7, contribution_limit=10, eta=0.5, rng=seed
+        )
         S = res.ngrams
         n_checked += sum(len(S[k]) for k in range(3, 8)) + ev.total_spurious
         for k in range(2, 8):
@@ -170,6 +186,7 @@ def test_rejection_sampling_path_excludes_support_and_repeats(monkeypatch):
 
 # ---------------------------------------------------------------------------------------------- spurious
 
+
 @pytest.mark.parametrize("pruning", ["both", "single"])
 def test_mean_spurious_stays_under_eta_bound(pruning):
     """003 Prop. 2.2 with ρ_k from η: E[spurious_k] ≤ η·min(|S_{k−1}|, |V_k|). Truth is known: a released
@@ -181,8 +198,9 @@ def test_mean_spurious_stays_under_eta_bound(pruning):
     spur = np.zeros((n_seeds, 3))
     bound = np.zeros((n_seeds, 3))
     for s in range(n_seeds):
-        res, ev = dpne_with_evaluation(tc, epsilon=5, delta=1e-6, max_length=4, contribution_limit=5, eta=eta,
-                                       pruning=pruning, rng=s)
+        res, ev = dpne_with_evaluation(
+            tc, epsilon=5, delta=1e-6, max_length=4, contribution_limit=5, eta=eta, pruning=pruning, rng=s
+        )
         for k in range(2, 5):
             spurious = res.ngrams[k] - truth[k]
             spur[s, k - 2] = len(spurious)
@@ -201,8 +219,9 @@ def test_spurious_kgrams_satisfy_pruning_rule_and_are_unused():
     for pruning in ("both", "single"):
         n_spur = 0
         for seed in range(20):
-            res, ev = dpne_with_evaluation(users, epsilon=5, delta=1e-6, max_length=5, contribution_limit=6, eta=0.4,
-                                           pruning=pruning, rng=seed)
+            res, ev = dpne_with_evaluation(
+                users, epsilon=5, delta=1e-6, max_length=5, contribution_limit=6, eta=0.4, pruning=pruning, rng=seed
+            )
             S = res.ngrams
             for k in range(2, 6):
                 spurious = ev.spurious_ngrams()[k]
@@ -216,6 +235,7 @@ def test_spurious_kgrams_satisfy_pruning_rule_and_are_unused():
 
 
 # ---------------------------------------------------------------------------------------------- behaviour
+
 
 def test_shared_phrase_released_and_unique_text_not():
     shared = ["please", "find", "the", "attached", "report", "today"]
@@ -237,8 +257,10 @@ def test_result_carries_guarantee_parameters_and_no_counts():
     assert res.guarantee.kind == dpcore.guarantees.APPROXIMATE_DP and res.guarantee.is_dp
     assert (res.guarantee.epsilon, res.guarantee.delta) == (res.epsilon, res.delta)
     assert set(res.ngrams) == {1, 2, 3, 4}
-    assert all(all(isinstance(g, tuple) and len(g) == k and all(isinstance(w, str) for w in g)
-                   for g in res.ngrams[k]) for k in res.ngrams)
+    assert all(
+        all(isinstance(g, tuple) and len(g) == k and all(isinstance(w, str) for w in g) for g in res.ngrams[k])
+        for k in res.ngrams
+    )
     assert set(res.sigmas) == {1, 2, 3, 4}
     assert res.thresholds[1] == pytest.approx(dpsu_threshold_for_sigma(res.sigmas[1], 1e-7, 5))
     assert "evaluation only" in ev.label
@@ -248,10 +270,21 @@ def test_result_carries_guarantee_parameters_and_no_counts():
         assert {tuple(r) for r in ev.vocabulary[rows].tolist()} == res.ngrams[k]
     # the release holds the sets and public parameters only: no counts, no encoder, no diagnostics
     released_fields = {f.name for f in dataclasses.fields(res)}
-    assert not released_fields & {"counts", "weights", "histogram", "noisy_counts", "ids", "vocabulary",
-                                  "evaluation", "corpus"}
+    assert not released_fields & {
+        "counts",
+        "weights",
+        "histogram",
+        "noisy_counts",
+        "ids",
+        "vocabulary",
+        "evaluation",
+        "corpus",
+    }
     # dpne() is the release of the same draw
-    assert dpne_extract(users, epsilon=4, delta=1e-7, max_length=4, contribution_limit=5, eta=0.05, rng=1).ngrams == res.ngrams
+    assert (
+        dpne_extract(users, epsilon=4, delta=1e-7, max_length=4, contribution_limit=5, eta=0.05, rng=1).ngrams
+        == res.ngrams
+    )
 
 
 def test_same_seed_same_release_and_seed_matters():
@@ -293,8 +326,9 @@ def test_contribution_limit_random_and_most_frequent():
 
 def test_selection_most_frequent_runs_and_is_validated():
     users = phrase_corpus(4, n_users=150)
-    res = dpne_extract(users, epsilon=4, delta=1e-6, max_length=4, contribution_limit=3, eta=0.05, rng=0,
-               selection="most-frequent")
+    res = dpne_extract(
+        users, epsilon=4, delta=1e-6, max_length=4, contribution_limit=3, eta=0.05, rng=0, selection="most-frequent"
+    )
     assert res.selection == "most-frequent" and res.ngrams[1]
     with pytest.raises(ValueError, match=r"selection must be one of 'random', 'most-frequent', got selection='top'"):
         dpne_extract(users, epsilon=4, delta=1e-6, max_length=4, contribution_limit=3, eta=0.05, rng=0, selection="top")
@@ -309,7 +343,11 @@ def test_selection_most_frequent_runs_and_is_validated():
         ({"eta": 1.0}, ValueError, r"eta must be < 1, got eta=1.0"),
         ({"eta": 0}, ValueError, r"eta must be > 0, got eta=0"),
         ({"max_length": 0}, ValueError, r"max_length must be >= 1, got max_length=0"),
-        ({"contribution_limit": 2.5}, ValueError, r"contribution_limit must be a whole number, got contribution_limit=2.5"),
+        (
+            {"contribution_limit": 2.5},
+            ValueError,
+            r"contribution_limit must be a whole number, got contribution_limit=2.5",
+        ),
         ({"contribution_limit": "10"}, TypeError, r"contribution_limit must be an integer"),
         ({"noise_decay": 0}, ValueError, r"noise_decay must be > 0, got noise_decay=0"),
         ({"pruning": "left"}, ValueError, r"pruning must be one of 'both', 'single', got pruning='left'"),
@@ -331,6 +369,7 @@ def test_dpsu_threshold_validation():
 
 
 # ---------------------------------------------------------------------------------------------- baselines
+
 
 def test_baselines_release_only_real_kgrams_with_their_accounting():
     users = phrase_corpus(8, n_users=300, vocab=10, n_phrases=20)
@@ -362,15 +401,18 @@ def test_dpsu_single_at_huge_epsilon_releases_every_frequent_kgram():
 
 # ---------------------------------------------------------------------------------------------- coverage
 
+
 def test_kanonymity_coverage_against_naive_counts():
     users = phrase_corpus(6, n_users=250, vocab=10, n_phrases=30)
     tc = encode_users(users)
     index = build_ngram_index(tc, 4)
     res, ev = dpne_with_evaluation(tc, epsilon=2, delta=1e-6, max_length=4, contribution_limit=5, eta=0.05, rng=3)
     cov = kanonymity_coverage(index, res, ks=(10, 20, 50, 100))
+
     # the same coverage from the evaluation's id rows and from a mapping of string k-grams
     def key(c):  # NaN shares compare equal here
         return [(r["k"], r["K"], r["frequent"], r["covered"]) for r in c.rows]
+
     assert key(kanonymity_coverage(index, ev.ids, ks=(10, 20, 50, 100))) == key(cov)
     assert key(kanonymity_coverage(index, dict(res.ngrams), ks=(10, 20, 50, 100))) == key(cov)
     assert any(r["covered"] for r in cov.rows)
@@ -430,8 +472,11 @@ def test_release_probability_matches_weighted_gaussian_tail():
     assert 0.2 < expected < 0.8
     tc = encode_users(users)
     runs = 600
-    hits = sum(("x",) in dpne_extract(tc, epsilon=eps, delta=delta, max_length=T, contribution_limit=limit, eta=0.1,
-                               rng=s).ngrams[1] for s in range(runs))
+    hits = sum(
+        ("x",)
+        in dpne_extract(tc, epsilon=eps, delta=delta, max_length=T, contribution_limit=limit, eta=0.1, rng=s).ngrams[1]
+        for s in range(runs)
+    )
     assert abs(hits / runs - expected) < 4 * math.sqrt(expected * (1 - expected) / runs), (hits / runs, expected)
 
 
@@ -448,6 +493,7 @@ def test_accepts_corpus_token_corpus_and_index_alike():
 
 
 # ---------------------------------------------------------------------------------------------- Policy Gaussian
+
 
 def test_policy_gaussian_histogram_steps_are_unit_l2_and_capped():
     rng = np.random.default_rng(0)
@@ -482,8 +528,9 @@ def test_policy_gaussian_histogram_steps_are_unit_l2_and_capped():
 
 def test_dpne_with_policy_gaussian_is_valid_and_validated():
     users = phrase_corpus(7, n_users=200, vocab=8, n_phrases=15)
-    res, ev = dpne_with_evaluation(users, epsilon=4, delta=1e-6, max_length=5, contribution_limit=5, eta=0.2, rng=1,
-                                   policy="policy")
+    res, ev = dpne_with_evaluation(
+        users, epsilon=4, delta=1e-6, max_length=5, contribution_limit=5, eta=0.2, rng=1, policy="policy"
+    )
     assert res.policy == "policy" and res.ngrams[1] and res.ngrams[2]
     S = res.ngrams
     for k in range(2, 6):
@@ -496,8 +543,17 @@ def test_dpne_with_policy_gaussian_is_valid_and_validated():
     with pytest.raises(ValueError, match=r"policy must be one of 'weighted', 'policy', got policy='greedy'"):
         dpne_extract(users, epsilon=4, delta=1e-6, max_length=3, contribution_limit=5, eta=0.1, rng=0, policy="greedy")
     with pytest.raises(ValueError, match=r"policy_cutoff must be >= 0, got policy_cutoff=-1"):
-        dpne_extract(users, epsilon=4, delta=1e-6, max_length=3, contribution_limit=5, eta=0.1, rng=0, policy="policy",
-             policy_cutoff=-1)
+        dpne_extract(
+            users,
+            epsilon=4,
+            delta=1e-6,
+            max_length=3,
+            contribution_limit=5,
+            eta=0.1,
+            rng=0,
+            policy="policy",
+            policy_cutoff=-1,
+        )
 
 
 def test_policy_gaussian_release_probability_on_a_shared_item():
@@ -510,6 +566,11 @@ def test_policy_gaussian_release_probability_on_a_shared_item():
     expected = stats.norm.cdf((n - rho) / sigmas[0])
     tc = encode_users(users)
     runs = 500
-    hits = sum(("x",) in dpne_extract(tc, epsilon=eps, delta=delta, max_length=1, contribution_limit=limit, eta=0.1, rng=s,
-                               policy="policy").ngrams[1] for s in range(runs))
+    hits = sum(
+        ("x",)
+        in dpne_extract(
+            tc, epsilon=eps, delta=delta, max_length=1, contribution_limit=limit, eta=0.1, rng=s, policy="policy"
+        ).ngrams[1]
+        for s in range(runs)
+    )
     assert abs(hits / runs - expected) < 4 * math.sqrt(expected * (1 - expected) / runs), (hits / runs, expected)

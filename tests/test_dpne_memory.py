@@ -44,9 +44,14 @@ def old_build(tc, max_length):
         n_k = grams.shape[0]
         pu, pi, pc, item_keys, _ = group_by_user(tc.user_of[pos].astype(np.int64), gid, n_k, need_positions=False)
         sorted_keys = np.sort(uniq) if uniq is not None else None
-        out[k] = dict(grams=grams.astype(np.int32), pair_user=pu.astype(np.int32),
-                      pair_gram=item_keys[pi].astype(np.int32), pair_count=pc.astype(np.int32),
-                      user_counts=np.bincount(item_keys[pi], minlength=n_k), sorted_keys=sorted_keys)
+        out[k] = dict(
+            grams=grams.astype(np.int32),
+            pair_user=pu.astype(np.int32),
+            pair_gram=item_keys[pi].astype(np.int32),
+            pair_count=pc.astype(np.int32),
+            user_counts=np.bincount(item_keys[pi], minlength=n_k),
+            sorted_keys=sorted_keys,
+        )
     return out
 
 
@@ -58,9 +63,20 @@ def old_dpsu_all(index, *, epsilon, delta, T, limit, selection, rng):
     pu = np.concatenate([index.level(k).pair_user for k in range(1, T + 1)]).astype(np.int64)
     pi = np.concatenate([index.level(k).pair_gram.astype(np.int64) + offsets[k - 1] for k in range(1, T + 1)])
     pc = np.concatenate([index.level(k).pair_count for k in range(1, T + 1)])
-    released, _ = dpne_selection._dpsu_select(pu, pi, pc, int(offsets[-1]), limit=T * limit, sigma=sigma, threshold=rho,
-                                        selection=selection, rng=np.random.default_rng(rng))
-    return {k: index.corpus.decode(index.level(k).grams[released[offsets[k - 1]:offsets[k]]]) for k in range(1, T + 1)}
+    released, _ = dpne_selection._dpsu_select(
+        pu,
+        pi,
+        pc,
+        int(offsets[-1]),
+        limit=T * limit,
+        sigma=sigma,
+        threshold=rho,
+        selection=selection,
+        rng=np.random.default_rng(rng),
+    )
+    return {
+        k: index.corpus.decode(index.level(k).grams[released[offsets[k - 1] : offsets[k]]]) for k in range(1, T + 1)
+    }
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -94,7 +110,9 @@ def test_index_equals_the_former_build(seed):
 def test_dpsu_all_equals_the_concatenated_path(seed, selection, block, monkeypatch):
     monkeypatch.setattr(dpne_selection, "_BLOCK_USERS", block)
     rng = np.random.default_rng(100 + seed)
-    users = random_users(rng, n_users=int(rng.integers(1, 40)), vocab=int(rng.integers(2, 6)), max_sentences=6, max_len=9)
+    users = random_users(
+        rng, n_users=int(rng.integers(1, 40)), vocab=int(rng.integers(2, 6)), max_sentences=6, max_len=9
+    )
     index = build_ngram_index(users, 5)
     T = int(rng.integers(1, 6))
     limit = int(rng.integers(1, 6))

@@ -32,7 +32,9 @@ def tc():
 def _same(a, b) -> None:
     assert a.release.ngrams == b.release.ngrams
     assert a.release.thresholds == b.release.thresholds and a.release.valid_counts == b.release.valid_counts
-    assert [dataclasses.astuple(x) for x in a.evaluation.levels] == [dataclasses.astuple(x) for x in b.evaluation.levels]
+    assert [dataclasses.astuple(x) for x in a.evaluation.levels] == [
+        dataclasses.astuple(x) for x in b.evaluation.levels
+    ]
     for k in b.evaluation.ids:
         assert np.array_equal(a.evaluation.ids[k], b.evaluation.ids[k])
         assert np.array_equal(a.evaluation.spurious_ids[k], b.evaluation.spurious_ids[k])
@@ -44,23 +46,37 @@ def _fingerprint(plan: DpnePlan) -> str:
     if plan.level2 is not None:
         for f in dataclasses.fields(plan.level2):
             v = getattr(plan.level2, f.name)
-            arrays += v if isinstance(v, list) and v and isinstance(v[0], np.ndarray) else [v] if isinstance(v, np.ndarray) else []
+            arrays += (
+                v
+                if isinstance(v, list) and v and isinstance(v[0], np.ndarray)
+                else [v]
+                if isinstance(v, np.ndarray)
+                else []
+            )
     for a in arrays:
         h.update(np.ascontiguousarray(a).tobytes())
     return h.hexdigest()
 
 
-@pytest.mark.parametrize("policy,pruning,selection,shard", [
-    ("weighted", "both", "random", None), ("weighted", "single", "most-frequent", None),
-    ("weighted", "both", "most-frequent", 700), ("weighted", "single", "random", 700),
-    ("policy", "both", "random", None), ("policy", "single", "most-frequent", None)])
+@pytest.mark.parametrize(
+    "policy,pruning,selection,shard",
+    [
+        ("weighted", "both", "random", None),
+        ("weighted", "single", "most-frequent", None),
+        ("weighted", "both", "most-frequent", 700),
+        ("weighted", "single", "random", 700),
+        ("policy", "both", "random", None),
+        ("policy", "single", "most-frequent", None),
+    ],
+)
 def test_a_reused_plan_gives_fresh_runs_for_any_eta_in_any_order(tc, monkeypatch, policy, pruning, selection, shard):
     if shard:  # and the levels find their candidate positions again instead of keeping them (bounded memory)
         monkeypatch.setattr(dpne_mod.release, "_SHARD_POSITIONS", shard)
         monkeypatch.setattr(dpne_mod.release, "_KEEP_POSITIONS", 0)
     # ε = 6: the calibrated classroom corpus's first 600 users release bigrams under every policy (at ε = 3 none)
-    kw = dict(epsilon=6.0, delta=1e-5, max_length=5, contribution_limit=8, pruning=pruning, selection=selection,
-              policy=policy)
+    kw = dict(
+        epsilon=6.0, delta=1e-5, max_length=5, contribution_limit=8, pruning=pruning, selection=selection, policy=policy
+    )
     plan = prepare_dpne(tc, rng=7, **kw)
     assert (plan.level2 is not None) == (policy == "weighted")  # Policy Gaussian: ρ_2 enters its histogram
     before = _fingerprint(plan)
@@ -104,5 +120,6 @@ def test_parameters_are_checked_where_they_are_given(tc):
             plan.run(bad)
     # the one-call form checks in the order of its signature: η before noise_decay
     with pytest.raises(ValueError, match="eta must be"):
-        dpne_with_evaluation(tc, rng=0, epsilon=1, delta=1e-5, max_length=3, contribution_limit=5, eta=2,
-                             noise_decay=-1)
+        dpne_with_evaluation(
+            tc, rng=0, epsilon=1, delta=1e-5, max_length=3, contribution_limit=5, eta=2, noise_decay=-1
+        )

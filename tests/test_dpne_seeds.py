@@ -29,8 +29,9 @@ def users():
     words = [f"w{i}" for i in range(60)]
     p = 1.0 / np.arange(1, 61) ** 1.1
     p /= p.sum()
-    return [[[words[j] for j in rng.choice(60, size=int(rng.integers(2, 6)), p=p)] for _ in range(3)]
-            for _ in range(300)]
+    return [
+        [[words[j] for j in rng.choice(60, size=int(rng.integers(2, 6)), p=p)] for _ in range(3)] for _ in range(300)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +42,9 @@ def one_word_users():
 
 
 def _s1(users, epsilon, seed):
-    return dpcore.dpne_extract(users, epsilon=epsilon, delta=1e-5, max_length=1, contribution_limit=1, eta=0.05,
-                       rng=seed).ngrams[1]
+    return dpcore.dpne_extract(
+        users, epsilon=epsilon, delta=1e-5, max_length=1, contribution_limit=1, eta=0.05, rng=seed
+    ).ngrams[1]
 
 
 def test_one_seed_no_longer_nests_the_releases_at_two_epsilons(one_word_users):
@@ -57,14 +59,34 @@ def test_one_seed_no_longer_nests_the_releases_at_two_epsilons(one_word_users):
 
 
 def test_the_key_depends_on_every_parameter_and_on_nothing_else():
-    kw = dict(epsilon=1.0, delta=1e-5, max_length=4, contribution_limit=10, noise_decay=1.0, pruning="both",
-              selection="random", policy="weighted", policy_cutoff=2.0)
+    kw = dict(
+        epsilon=1.0,
+        delta=1e-5,
+        max_length=4,
+        contribution_limit=10,
+        noise_decay=1.0,
+        pruning="both",
+        selection="random",
+        policy="weighted",
+        policy_cutoff=2.0,
+    )
     base = dpne_release_seed(7, **kw)
     assert 0 <= base < 2**63 and base != 7
     assert dpne_release_seed(7, **{**kw, "epsilon": 1}) == base  # ε = 1 and ε = 1.0: one release
-    changed = {name: dpne_release_seed(7, **{**kw, name: value}) for name, value in (
-        ("epsilon", 2.0), ("delta", 1e-6), ("max_length", 5), ("contribution_limit", 11), ("noise_decay", 0.9),
-        ("pruning", "single"), ("selection", "most-frequent"), ("policy", "policy"), ("policy_cutoff", 1.0))}
+    changed = {
+        name: dpne_release_seed(7, **{**kw, name: value})
+        for name, value in (
+            ("epsilon", 2.0),
+            ("delta", 1e-6),
+            ("max_length", 5),
+            ("contribution_limit", 11),
+            ("noise_decay", 0.9),
+            ("pruning", "single"),
+            ("selection", "most-frequent"),
+            ("policy", "policy"),
+            ("policy_cutoff", 1.0),
+        )
+    }
     assert len(set(changed.values()) | {base, dpne_release_seed(8, **kw)}) == len(changed) + 2
     # η: not in the key of length 1 nor of the weighted length 2; in every later length's
     assert [eta_dependent_level(k, "weighted") for k in (1, 2, 3, 4)] == [False, False, True, True]
@@ -90,8 +112,9 @@ def test_a_plan_keeps_lengths_one_and_two_across_eta_and_redraws_from_three(user
         assert spur_a <= spur_b
     assert runs[0.2].evaluation.levels[1].sampled_zero_weight > 0  # the zero-weight draw took part
     # the plan is a shortcut only: each η's run is the full run at that η, whatever the order of the runs
-    again = dpcore.dpne.dpne_with_evaluation(users, epsilon=8.0, delta=1e-5, max_length=4, contribution_limit=5,
-                                        eta=0.05, rng=3)
+    again = dpcore.dpne.dpne_with_evaluation(
+        users, epsilon=8.0, delta=1e-5, max_length=4, contribution_limit=5, eta=0.05, rng=3
+    )
     assert again.release.ngrams == runs[0.05].release.ngrams
 
 
@@ -132,8 +155,15 @@ def test_uniform_count_below_is_the_joint_law_of_one_set_of_uniforms():
     """For p₁ < p₂ from one generator: N(p₁) ≤ N(p₂), and N(p₂) − N(p₁) given N(p₁) is
     Binomial(n − N(p₁), (p₂ − p₁)/(1 − p₁)) — what thresholding the same n uniforms gives."""
     n, p1, p2 = 400, 0.01, 0.05
-    pairs = np.array([(_uniform_count_below(n, p1, np.random.default_rng(s)),
-                       _uniform_count_below(n, p2, np.random.default_rng(s))) for s in range(4000)])
+    pairs = np.array(
+        [
+            (
+                _uniform_count_below(n, p1, np.random.default_rng(s)),
+                _uniform_count_below(n, p2, np.random.default_rng(s)),
+            )
+            for s in range(4000)
+        ]
+    )
     assert np.all(pairs[:, 0] <= pairs[:, 1])
     q = (p2 - p1) / (1 - p1)
     for c in (2, 4, 6):
@@ -156,7 +186,7 @@ def test_zero_weight_draws_are_nested_across_thresholds_and_uniform(size_case, m
     drawn = {p: zero_weight_draw(space, 11, 2, n_zero, p, support) for p in (0.002, 0.01, 0.05, 0.2)}
     ps = sorted(drawn)
     for a, b in zip(ps, ps[1:]):
-        assert np.array_equal(drawn[b][:drawn[a].size], drawn[a])  # a prefix: nested sets
+        assert np.array_equal(drawn[b][: drawn[a].size], drawn[a])  # a prefix: nested sets
     for d in drawn.values():
         assert np.unique(d).size == d.size and not np.isin(d, support).any()
     # uniform over the zero-weight k-grams: every one equally likely to be taken first

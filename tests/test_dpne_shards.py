@@ -40,11 +40,12 @@ def test_shard_bounds_cover_positions_and_never_split_a_user(size):
         assert len(bounds) > 1
 
 
-@pytest.mark.parametrize("pruning, selection", [("both", "random"), ("single", "most-frequent"), ("both", "most-frequent")])
+@pytest.mark.parametrize(
+    "pruning, selection", [("both", "random"), ("single", "most-frequent"), ("both", "most-frequent")]
+)
 def test_sharded_dpne_releases_the_same_sets(monkeypatch, pruning, selection):
     tc = encode_users(_users(1))
-    kw = dict(epsilon=6, delta=1e-6, max_length=6, contribution_limit=4, eta=0.3, pruning=pruning,
-              selection=selection)
+    kw = dict(epsilon=6, delta=1e-6, max_length=6, contribution_limit=4, eta=0.3, pruning=pruning, selection=selection)
     whole = [dpne_with_evaluation(tc, rng=s, **kw) for s in range(3)]
     monkeypatch.setattr(dpne_release, "_SHARD_POSITIONS", 53)
     for s in range(3):

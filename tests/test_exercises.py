@@ -52,7 +52,8 @@ def test_ids_unique_and_at_least_four_per_page():
         assert len(E.exercises_for_page(page)) >= 4, page
     on_disk = {p.stem for p in (ROOT / "pages").glob("*.py")}
     assert {"1_Mechanisms_101", "2_Bayesian_ngram_DP", "3_DP_ngram_extraction", "4_TopicDP"} <= set(pages) | (
-        {"5_Privacy_audit"} - on_disk)
+        {"5_Privacy_audit"} - on_disk
+    )
 
 
 def test_both_kinds_present_and_next_walks_everything():
@@ -66,8 +67,17 @@ def test_both_kinds_present_and_next_walks_everything():
 
 
 def test_record_validation():
-    good = dict(id="x-1", page="p", title="t", settings={}, question="q", solve=lambda s: None, uses=("m:f",),
-                hints=("h",), solution="s")
+    good = dict(
+        id="x-1",
+        page="p",
+        title="t",
+        settings={},
+        question="q",
+        solve=lambda s: None,
+        uses=("m:f",),
+        hints=("h",),
+        solution="s",
+    )
     with pytest.raises(ValueError, match="hints"):
         Exercise(**{**good, "hints": ()})
     with pytest.raises(ValueError, match="kind"):
@@ -109,8 +119,9 @@ ALLOWED = {  # widget key -> what the widget accepts (copied from the pages; the
     "bayes_mode": lambda v: v in ("strict", "local"),
     "bayes_L": lambda v: isinstance(v, int) and 1 <= v <= 500,
     "bayes_Nmax": lambda v: v in (100, 200, 500, 1000, 2000, 2400, 5000, 10_000, 20_000, 50_000, 100_000, 1_000_000),
-    "audit_mechanism": lambda v: v in ("Laplace count", "Exponential (cities)", "DPSU", "DPNE", "BayesianDP", "TopicDP",
-                                       "k-anonymity"),
+    "audit_mechanism": lambda v: (
+        v in ("Laplace count", "Exponential (cities)", "DPSU", "DPNE", "BayesianDP", "TopicDP", "k-anonymity")
+    ),
     "audit_broken": lambda v: isinstance(v, bool),
     "audit_trials": lambda v: v in (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000),
     "audit_confidence": lambda v: v in (0.9, 0.95, 0.99),
@@ -144,8 +155,9 @@ def _m101_exp_two(s):
 
 def _prepared(s, **kw):
     p = {**s, **kw}
-    counts = dpcore.text.ngram_counts(dpcore.load_sample_corpus("private"), dpcore.load_sample_corpus("public"),
-                                 n=p["bayes_n"])
+    counts = dpcore.text.ngram_counts(
+        dpcore.load_sample_corpus("private"), dpcore.load_sample_corpus("public"), n=p["bayes_n"]
+    )
     stats = dpcore.bayesian.bayesian_statistics(counts.user_counts, counts.public_counts, C=p["bayes_C"])
     return stats.prepare(S=p["bayes_S"], rho=p["bayes_rho"])
 
@@ -178,18 +190,23 @@ def _draws(s):
 
 def _topic_sigma(s, gamma):
     ds = _draws(s).sensitivity(gamma=gamma, m=s["topicdp_m"], n=s["topicdp_n"]).delta_s
-    return dpcore.topicdp.topicdp_sigma(epsilon=s["eps"], delta=s["delta"], sensitivity=ds, m=s["topicdp_m"], n=s["topicdp_n"])
+    return dpcore.topicdp.topicdp_sigma(
+        epsilon=s["eps"], delta=s["delta"], sensitivity=ds, m=s["topicdp_m"], n=s["topicdp_n"]
+    )
 
 
 def _least_noise(s):
     ds = _draws(s).sensitivity(gamma=s["topicdp_gamma"], m=s["topicdp_m"], n=s["topicdp_n"]).delta_s
     m, n = s["topicdp_m"], s["topicdp_n"]
-    sds = [dpcore.topicdp.topicdp_sigma(epsilon=s["eps"], delta=s["delta"], sensitivity=ds, m=m, n=n),
-           ds * math.sqrt(2 * math.log(1.25 / s["delta"])) / s["eps"] if s["eps"] < 1
-           else dpcore.gaussian_sigma(s["eps"], s["delta"], ds, method="analytic"),
-           dpcore.gaussian_sigma(s["eps"], s["delta"], math.sqrt(2 * m), method="analytic"),
-           dpcore.topicdp.mvg_sigma(epsilon=s["eps"], delta=s["delta"], m=m, n=n, gamma_f=math.sqrt(m), s2=ds),
-           math.sqrt(2) * dpcore.topicdp.matrix_laplace_scale(epsilon=s["eps"], m=m)]
+    sds = [
+        dpcore.topicdp.topicdp_sigma(epsilon=s["eps"], delta=s["delta"], sensitivity=ds, m=m, n=n),
+        ds * math.sqrt(2 * math.log(1.25 / s["delta"])) / s["eps"]
+        if s["eps"] < 1
+        else dpcore.gaussian_sigma(s["eps"], s["delta"], ds, method="analytic"),
+        dpcore.gaussian_sigma(s["eps"], s["delta"], math.sqrt(2 * m), method="analytic"),
+        dpcore.topicdp.mvg_sigma(epsilon=s["eps"], delta=s["delta"], m=m, n=n, gamma_f=math.sqrt(m), s2=ds),
+        math.sqrt(2) * dpcore.topicdp.matrix_laplace_scale(epsilon=s["eps"], m=m),
+    ]
     return int(np.argmin(sds))
 
 
@@ -200,10 +217,12 @@ def _real_prompts(s):
     model = dpcore.topicdp.load_topic_model(corpus.content_hash, lda=lda)
     table = dpcore.topic_keyword_matrix(model, m=s["topicdp_m"], n=s["topicdp_n"])
     from dpcore.topicdp import prompts as tp
+
     docs = tp.prompt_documents(corpus, model.words)
     ds = _draws(s).sensitivity(gamma=s["topicdp_gamma"], m=s["topicdp_m"], n=s["topicdp_n"]).delta_s
-    curve = tp.prompt_survival_curve(table, docs, sensitivity=ds, delta=s["delta"], gamma=s["topicdp_gamma"],
-                                     seed=s["seed"])
+    curve = tp.prompt_survival_curve(
+        table, docs, sensitivity=ds, delta=s["delta"], gamma=s["topicdp_gamma"], seed=s["seed"]
+    )
     return next(e for e, k in zip(curve.epsilons, curve.kept["TopicDP strict"]) if k >= curve.before.matched / 2)
 
 
@@ -217,15 +236,27 @@ def _vips_vs_thesis(s):
     model = dpcore.topicdp.load_topic_model(private.content_hash)
     table = dpcore.topic_keyword_matrix(model, m=s["topicdp_m"], n=s["topicdp_n"])
     setup = tv.vips_page_setup(private, public, n_topics=10, twin=False)
-    sweep = tv.vips_sweep(setup, model=model, table=table, docs=tp.prompt_documents(private, setup.vocabulary.words),
-                          delta=s["delta"], clip_norm=s["topicdp_vips_B"], iterations=s["topicdp_vips_J"], seed=s["seed"])
+    sweep = tv.vips_sweep(
+        setup,
+        model=model,
+        table=table,
+        docs=tp.prompt_documents(private, setup.vocabulary.words),
+        delta=s["delta"],
+        clip_norm=s["topicdp_vips_B"],
+        iterations=s["topicdp_vips_J"],
+        seed=s["seed"],
+    )
     half = next(e for e, k in zip(sweep.epsilons, sweep.matched) if k >= s["topicdp_m"] / 2)
     l1 = sweep.stats["l1"][0][sweep.epsilons.index(half)]
     ds = _draws(s).sensitivity(gamma=s["topicdp_gamma"], m=s["topicdp_m"], n=s["topicdp_n"]).delta_s
 
     def gap(log_eps):
-        return tv.thesis_l1_curve(table.matrix, epsilons=(math.exp(log_eps),), delta=s["delta"], delta_s=ds,
-                                  seed=s["seed"])[0] - l1
+        return (
+            tv.thesis_l1_curve(
+                table.matrix, epsilons=(math.exp(log_eps),), delta=s["delta"], delta_s=ds, seed=s["seed"]
+            )[0]
+            - l1
+        )
 
     return math.exp(brentq(gap, math.log(1e-3), math.log(1e9), xtol=1e-13))
 
@@ -236,23 +267,35 @@ def _dpne_sigmas(s, **kw):
 
 
 def _chat_index(max_length):
-    return dpcore.build_ngram_index(dpcore.text.encode_users(dpcore.load_real_corpus("chat", which="private").user_sentences()),
-                                    max_length)
+    return dpcore.build_ngram_index(
+        dpcore.text.encode_users(dpcore.load_real_corpus("chat", which="private").user_sentences()), max_length
+    )
 
 
 def _chat_why(s):
     """The option the numbers support, decided here from the same quantities (thresholds, weights, σ, spurious)."""
     index = _chat_index(s["dpne_T"])
-    rel = dpcore.dpne_extract(index, epsilon=s["eps"], delta=s["delta"], max_length=s["dpne_T"], contribution_limit=s["dpne_delta0"],
-                      eta=s["dpne_eta"], noise_decay=s["dpne_c"], rng=0)
+    rel = dpcore.dpne_extract(
+        index,
+        epsilon=s["eps"],
+        delta=s["delta"],
+        max_length=s["dpne_T"],
+        contribution_limit=s["dpne_delta0"],
+        eta=s["dpne_eta"],
+        noise_decay=s["dpne_c"],
+        rng=0,
+    )
     row = next(r for r in dpcore.dpne.pruning_chain(index, rel, K=10).rows if r["k"] == 4)
     sigma4 = _dpne_sigmas(s)[3]
     sigma_single = dpcore.gaussian_sigma(s["eps"], s["delta"] / 2, method="analytic")
     corpus_4grams = set().union(*index.user_sets(4))
     released = rel.ngrams.get(4, frozenset())
-    holds = [row["threshold_dpne"] < row["threshold_single"] / 2,
-             row["weight_dpne"] > row["threshold_dpne"] > 10 * row["weight_single"] and row["gain"] > 10,
-             sigma4 < sigma_single, len(released) > 0 and len(released - corpus_4grams) > len(released) / 2]
+    holds = [
+        row["threshold_dpne"] < row["threshold_single"] / 2,
+        row["weight_dpne"] > row["threshold_dpne"] > 10 * row["weight_single"] and row["gain"] > 10,
+        sigma4 < sigma_single,
+        len(released) > 0 and len(released - corpus_4grams) > len(released) / 2,
+    ]
     assert sum(holds) == 1
     return holds.index(True)
 
@@ -276,77 +319,141 @@ def _chat_single_epsilon(s):
 
 
 def _audit(s):
-    name = {"Laplace count": "laplace_count", "Exponential (cities)": "exponential_city",
-            "BayesianDP": "bayesian"}[s["audit_mechanism"]]
-    return dpcore.audit.run_scenario(name, broken=s["audit_broken"], trials=s["audit_trials"],
-                                     confidence=s["audit_confidence"], rng=np.random.default_rng([s["seed"], 10])).result
+    name = {"Laplace count": "laplace_count", "Exponential (cities)": "exponential_city", "BayesianDP": "bayesian"}[
+        s["audit_mechanism"]
+    ]
+    return dpcore.audit.run_scenario(
+        name,
+        broken=s["audit_broken"],
+        trials=s["audit_trials"],
+        confidence=s["audit_confidence"],
+        rng=np.random.default_rng([s["seed"], 10]),
+    ).result
 
 
 # id -> the page's own dpcore calls on the exercise's settings (what the page would show)
 RECOMPUTE = {
     "m101-loss-b2": lambda s: dpcore.mechanisms.laplace_privacy_loss_bound(
-        true_answer=dpcore.lab.lecture.COUNTING_QUERY[0], neighbour_answer=dpcore.lab.lecture.COUNTING_QUERY[1],
-        scale=s["m101_b"]),
+        true_answer=dpcore.lab.lecture.COUNTING_QUERY[0],
+        neighbour_answer=dpcore.lab.lecture.COUNTING_QUERY[1],
+        scale=s["m101_b"],
+    ),
     "m101-prove-backwards": lambda s: dpcore.mechanisms.laplace_scale(
-        epsilon=s["eps"], sensitivity=abs(np.subtract(*dpcore.lab.lecture.COUNTING_QUERY))),
-    "m101-largest-ratio": lambda s: math.exp(dpcore.mechanisms.laplace_privacy_loss_bound(
-        true_answer=dpcore.lab.lecture.COUNTING_QUERY[0], neighbour_answer=dpcore.lab.lecture.COUNTING_QUERY[1],
-        scale=s["m101_b"])),
-    "m101-debt-outlier-loss": lambda s: dpcore.lab.lecture.bank_debt_worst_case(
-        epsilon=s["eps"], scale=dpcore.mechanisms.laplace_scale(epsilon=s["eps"],
-                                                     sensitivity=max(dpcore.lab.lecture.BANK_DEBTS.values()))).loss_bound,
+        epsilon=s["eps"], sensitivity=abs(np.subtract(*dpcore.lab.lecture.COUNTING_QUERY))
+    ),
+    "m101-largest-ratio": lambda s: math.exp(
+        dpcore.mechanisms.laplace_privacy_loss_bound(
+            true_answer=dpcore.lab.lecture.COUNTING_QUERY[0],
+            neighbour_answer=dpcore.lab.lecture.COUNTING_QUERY[1],
+            scale=s["m101_b"],
+        )
+    ),
+    "m101-debt-outlier-loss": lambda s: (
+        dpcore.lab.lecture.bank_debt_worst_case(
+            epsilon=s["eps"],
+            scale=dpcore.mechanisms.laplace_scale(
+                epsilon=s["eps"], sensitivity=max(dpcore.lab.lecture.BANK_DEBTS.values())
+            ),
+        ).loss_bound
+    ),
     "m101-exp-ratio-two": _m101_exp_two,
-    "m101-exp-small-du": lambda s: dpcore.lab.lecture.city_example(
-        epsilon=s["eps"], sensitivity=dpcore.lab.lecture.city_example(epsilon=s["eps"]).sensitivity_true
-        * s["m101_sens_factor"]).worst_ratio,
+    "m101-exp-small-du": lambda s: (
+        dpcore.lab.lecture.city_example(
+            epsilon=s["eps"],
+            sensitivity=dpcore.lab.lecture.city_example(epsilon=s["eps"]).sensitivity_true * s["m101_sens_factor"],
+        ).worst_ratio
+    ),
     "bayes-classic-vs-analytic": lambda s: (
         _prepared(s).sigma(epsilon=s["eps"], delta=s["delta"], calibration="classic")
-        / _prepared(s).sigma(epsilon=s["eps"], delta=s["delta"], calibration="analytic")),
-    "bayes-full-weight": lambda s: next(n for n in range(1, 10**6)
-                                        if dpcore.bayesian.decay_weights(np.array([n]), S=s["bayes_S"],
-                                                                         C=s["bayes_C"])[0] >= 1.0),
+        / _prepared(s).sigma(epsilon=s["eps"], delta=s["delta"], calibration="analytic")
+    ),
+    "bayes-full-weight": lambda s: next(
+        n
+        for n in range(1, 10**6)
+        if dpcore.bayesian.decay_weights(np.array([n]), S=s["bayes_S"], C=s["bayes_C"])[0] >= 1.0
+    ),
     "bayes-rho-noise": lambda s: (
         _prepared(s).sigma(epsilon=s["eps"], delta=s["delta"], calibration=s["bayes_calibration"])
-        / _prepared(s, bayes_rho=s["bayes_rho"] / 2).sigma(epsilon=s["eps"], delta=s["delta"],
-                                                            calibration=s["bayes_calibration"])),
+        / _prepared(s, bayes_rho=s["bayes_rho"] / 2).sigma(
+            epsilon=s["eps"], delta=s["delta"], calibration=s["bayes_calibration"]
+        )
+    ),
     "dpne-sigma-per-length": lambda s: _dpne_sigmas(s)[0],
-    "dpne-users-for-rho1": lambda s: math.ceil(dpcore.dpne.dpsu_threshold_for_sigma(
-        _dpne_sigmas(s)[0], s["delta"], s["dpne_delta0"]) * math.sqrt(s["dpne_delta0"])),
+    "dpne-users-for-rho1": lambda s: math.ceil(
+        dpcore.dpne.dpsu_threshold_for_sigma(_dpne_sigmas(s)[0], s["delta"], s["dpne_delta0"])
+        * math.sqrt(s["dpne_delta0"])
+    ),
     "dpne-shared-4gram": _dpne_4gram,
     "dpne-eta-threshold": lambda s: norm.ppf(1 - s["dpne_eta"]),
     "dpne-noise-decay": lambda s: _dpne_sigmas(s)[-1] / _dpne_sigmas(s)[0],
     "dpne-chat-single-epsilon": _chat_single_epsilon,
     "dpne-chat-why-4grams": _chat_why,
     "dpne-users-equivalent-epsilon": lambda s: brentq(  # σ(ε', δ/2) = σ(ε, δ/2)·n/N, n = 20,000, N = 100,000
-        lambda e: dpcore.gaussian_sigma(e, s["delta"] / 2, method="analytic")
-        - dpcore.gaussian_sigma(s["eps"], s["delta"] / 2, method="analytic") / 5, s["eps"], 1e4, xtol=1e-12),
+        lambda e: (
+            dpcore.gaussian_sigma(e, s["delta"] / 2, method="analytic")
+            - dpcore.gaussian_sigma(s["eps"], s["delta"] / 2, method="analytic") / 5
+        ),
+        s["eps"],
+        1e4,
+        xtol=1e-12,
+    ),
     "topicdp-sampler-fits": lambda s: 2 * dpcore.topicdp.sensitivity_sampler_size(s["topicdp_gamma"]).h,
     "topicdp-sigma-table-size": lambda s: (
-        dpcore.topicdp.topicdp_sigma(epsilon=s["eps"], delta=s["delta"], sensitivity=1.0, m=s["topicdp_m"], n=s["topicdp_n"])
-        / dpcore.topicdp.topicdp_sigma(epsilon=s["eps"], delta=s["delta"], sensitivity=1.0, m=s["topicdp_m"] // 2,
-                               n=s["topicdp_n"] // 2)),
+        dpcore.topicdp.topicdp_sigma(
+            epsilon=s["eps"], delta=s["delta"], sensitivity=1.0, m=s["topicdp_m"], n=s["topicdp_n"]
+        )
+        / dpcore.topicdp.topicdp_sigma(
+            epsilon=s["eps"], delta=s["delta"], sensitivity=1.0, m=s["topicdp_m"] // 2, n=s["topicdp_n"] // 2
+        )
+    ),
     "topicdp-gamma-halves": lambda s: _topic_sigma(s, s["topicdp_gamma"]) / _topic_sigma(s, E.topics.REFERENCE_GAMMA),
     # choice exercises: the right option's index, decided from the page's numbers
-    "m101-debt-which-pair": lambda s: [*(r.exceeds_epsilon for r in sorted(
-        dpcore.lab.lecture.bank_debt_neighbours(dpcore.lab.lecture.BANK_DEBTS, epsilon=s["eps"],
-                                            scale=dpcore.mechanisms.laplace_scale(epsilon=s["eps"], sensitivity=max(
-                                                dpcore.lab.lecture.BANK_DEBTS.values()))),
-        key=lambda r: -r.difference)[:2]), dpcore.lab.lecture.bank_debt_worst_case(
-        epsilon=s["eps"], scale=dpcore.mechanisms.laplace_scale(epsilon=s["eps"], sensitivity=max(
-            dpcore.lab.lecture.BANK_DEBTS.values()))).exceeds_epsilon].index(True),
-    "bayes-gamma-vs-C": lambda s: 0 if _prepared(s).sensitivity > _prepared(s, bayes_C=1).sensitivity else (
-        1 if _prepared(s).sensitivity < _prepared(s, bayes_C=1).sensitivity else 2),
+    "m101-debt-which-pair": lambda s: [
+        *(
+            r.exceeds_epsilon
+            for r in sorted(
+                dpcore.lab.lecture.bank_debt_neighbours(
+                    dpcore.lab.lecture.BANK_DEBTS,
+                    epsilon=s["eps"],
+                    scale=dpcore.mechanisms.laplace_scale(
+                        epsilon=s["eps"], sensitivity=max(dpcore.lab.lecture.BANK_DEBTS.values())
+                    ),
+                ),
+                key=lambda r: -r.difference,
+            )[:2]
+        ),
+        dpcore.lab.lecture.bank_debt_worst_case(
+            epsilon=s["eps"],
+            scale=dpcore.mechanisms.laplace_scale(
+                epsilon=s["eps"], sensitivity=max(dpcore.lab.lecture.BANK_DEBTS.values())
+            ),
+        ).exceeds_epsilon,
+    ].index(True),
+    "bayes-gamma-vs-C": lambda s: (
+        0
+        if _prepared(s).sensitivity > _prepared(s, bayes_C=1).sensitivity
+        else (1 if _prepared(s).sensitivity < _prepared(s, bayes_C=1).sensitivity else 2)
+    ),
     # the option naming the budget of T separate (ε, δ) runs on the same users: (T·ε, T·δ)
-    "dpne-dpsu-single": lambda s: next(i for i, o in enumerate(E.exercise("dpne-dpsu-single").options())
-                                       if f"({s['dpne_T'] * s['eps']:g}, {s['dpne_T'] * s['delta']:g})" in o),
+    "dpne-dpsu-single": lambda s: next(
+        i
+        for i, o in enumerate(E.exercise("dpne-dpsu-single").options())
+        if f"({s['dpne_T'] * s['eps']:g}, {s['dpne_T'] * s['delta']:g})" in o
+    ),
     "topicdp-least-noise": _least_noise,
-    "topicdp-strict-vs-thesis": lambda s: _topic_sigma(s, s["topicdp_gamma"]) / dpcore.gaussian_sigma(
-        s["eps"], s["delta"], math.sqrt(2 * s["topicdp_m"]), method="analytic"),
+    "topicdp-strict-vs-thesis": lambda s: (
+        _topic_sigma(s, s["topicdp_gamma"])
+        / dpcore.gaussian_sigma(s["eps"], s["delta"], math.sqrt(2 * s["topicdp_m"]), method="analytic")
+    ),
     "topicdp-real-prompts-strict": _real_prompts,
     "topicdp-vips-vs-thesis": _vips_vs_thesis,
     # σ_ps = ρ·γ·σ(ε, δ) in both modes: the factor is γ_strict (SPEC §3b) over the corpus' brute-force γ
-    "bayes-strict-vs-local": lambda s: dpcore.bayesian.strict_sensitivity(
-        S=s["bayes_S"], C=s["bayes_C"], max_items=s["bayes_L"], max_users=s["bayes_Nmax"]) / _prepared(s).sensitivity,
+    "bayes-strict-vs-local": lambda s: (
+        dpcore.bayesian.strict_sensitivity(
+            S=s["bayes_S"], C=s["bayes_C"], max_items=s["bayes_L"], max_users=s["bayes_Nmax"]
+        )
+        / _prepared(s).sensitivity
+    ),
     "audit-break-laplace": lambda s: _audit(s).epsilon_lower,
     "audit-exponential-small-du": lambda s: _audit(s).epsilon_lower,
     # option 1 "a violation" when the bound exceeds the claim, option 0 "no violation found" otherwise
@@ -444,8 +551,11 @@ def test_data_dependent_answers_follow_the_corpus(monkeypatch, fresh_caches):
     before = ex.answer()
     rng = np.random.default_rng(3)
     words = [f"w{i}" for i in range(40)]
-    records = [{"user": f"u{u}", "text": " ".join(rng.choice(words, size=12)) + ". " + "a b c d e f."}
-               for u in range(300) for _ in range(2)]
+    records = [
+        {"user": f"u{u}", "text": " ".join(rng.choice(words, size=12)) + ". " + "a b c d e f."}
+        for u in range(300)
+        for _ in range(2)
+    ]
     tiny = dpcore.corpus_from_records(records, user_field="user", text_field="text")
     real = dpcore.text.load_sample_corpus
 
@@ -532,6 +642,7 @@ def test_latex_to_text():
 @pytest.mark.parametrize("fmt", ["markdown", "html"])
 def test_sheet_survives_an_exercise_without_data(fmt, monkeypatch):
     """Missing TopicDP draws (e.g. a regenerated corpus before its sampler run) do not break the sheet."""
+
     def missing(*args, **kwargs):
         raise ValueError("gamma=0.3 needs h=24 sampled pairs, only 0 are stored")
 

@@ -48,8 +48,10 @@ def test_sensitivity_is_computed_by_bruteforce():
     members = np.array([(34, -118), (40, -74), (38, -77), (43, -79)], float)
     cities = np.array(list(CANDIDATE_CITIES.values()))
     sens, u = utility_sensitivity(members, cities)
-    brute = max(np.max(np.abs(city_utilities(np.delete(members, j, 0), cities) - city_utilities(members, cities)))
-                for j in range(4))
+    brute = max(
+        np.max(np.abs(city_utilities(np.delete(members, j, 0), cities) - city_utilities(members, cities)))
+        for j in range(4)
+    )
     assert sens == pytest.approx(brute)
     assert u.shape == (5, 7)
 

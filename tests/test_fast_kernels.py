@@ -26,6 +26,7 @@ dpne_selection = importlib.import_module("dpcore.dpne.selection")
 @pytest.fixture
 def kernel_switch(monkeypatch):
     """set(on): run the next calls with the compiled kernels (True) or the numpy paths (False)."""
+
     def set_(on: bool):
         if on:
             monkeypatch.delenv("DPCORE_DPNE_KERNEL", raising=False)
@@ -33,6 +34,7 @@ def kernel_switch(monkeypatch):
         else:
             monkeypatch.setenv("DPCORE_DPNE_KERNEL", "numpy")
             assert keyed.kernel() is None
+
     return set_
 
 
@@ -59,7 +61,7 @@ def test_philox_words_equal(kernel_switch):
         ctr = [g.ravel() for g in grid] + [np.uint64(2**64 - 1)]
         fast, slow = both(kernel_switch, lambda: philox4x64(ctr, key))
         for f, s in zip(fast, slow):
-            assert f.shape == (edge.size ** 3,)
+            assert f.shape == (edge.size**3,)
             np.testing.assert_array_equal(f, s)
 
 
@@ -72,9 +74,22 @@ def test_philox_kernel_matches_numpy_philox(kernel_switch):
     assert [int(w[0]) for w in ours] == [int(x) for x in expected]
 
 
-@pytest.mark.parametrize("a_shape,b_shape", [((), None), ((0,), None), ((1,), None), ((9,), None),
-                                             ((9,), ()), ((), (9,)), ((0,), (1,)), ((1,), (0,)),
-                                             ((3, 1), (1, 4)), ((2, 5), (2, 5)), ((4,), (3, 4))])
+@pytest.mark.parametrize(
+    "a_shape,b_shape",
+    [
+        ((), None),
+        ((0,), None),
+        ((1,), None),
+        ((9,), None),
+        ((9,), ()),
+        ((), (9,)),
+        ((0,), (1,)),
+        ((1,), (0,)),
+        ((3, 1), (1, 4)),
+        ((2, 5), (2, 5)),
+        ((4,), (3, 4)),
+    ],
+)
 def test_keyed_uniform_bits_equal(kernel_switch, a_shape, b_shape):
     rng = np.random.default_rng(len(a_shape) * 7 + sum(a_shape))
     a = rng.integers(0, 2**64, size=a_shape, dtype=np.uint64)
@@ -155,8 +170,10 @@ def test_kept_pairs_equal(kernel_switch, selection):
         limit = int(rng.integers(1, 5))
         user, r, count = _random_pairs(rng, int(rng.integers(0, 8)), limit)
         item = rng.integers(0, 20, size=user.size)
-        fast, slow = both(kernel_switch, lambda: dpne_selection._kept_pairs(
-            user, item, count, limit, selection, None, priority=lambda idx: r[idx]))
+        fast, slow = both(
+            kernel_switch,
+            lambda: dpne_selection._kept_pairs(user, item, count, limit, selection, None, priority=lambda idx: r[idx]),
+        )
         for f, s in zip(fast, slow):
             np.testing.assert_array_equal(f, s)
 
@@ -166,11 +183,20 @@ def classroom():
     return dpcore.text.encode_users(dpcore.load_sample_corpus("private").user_sentences())
 
 
-@pytest.mark.parametrize("selection,limit,policy", [("random", 5, "weighted"), ("most-frequent", 3, "weighted"),
-                                                    ("random", 2, "policy")])
+@pytest.mark.parametrize(
+    "selection,limit,policy", [("random", 5, "weighted"), ("most-frequent", 3, "weighted"), ("random", 2, "policy")]
+)
 def test_dpne_same_release_with_and_without_kernels(kernel_switch, classroom, selection, limit, policy):
-    kw = dict(epsilon=4, delta=1e-6, max_length=5, contribution_limit=limit, eta=0.05, selection=selection,
-              policy=policy, rng=3)
+    kw = dict(
+        epsilon=4,
+        delta=1e-6,
+        max_length=5,
+        contribution_limit=limit,
+        eta=0.05,
+        selection=selection,
+        policy=policy,
+        rng=3,
+    )
     fast, slow = both(kernel_switch, lambda: dpcore.dpne.dpne_with_evaluation(classroom, **kw).release)
     assert fast.ngrams == slow.ngrams
     assert fast.thresholds == slow.thresholds and fast.valid_counts == slow.valid_counts

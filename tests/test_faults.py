@@ -40,8 +40,10 @@ from dpcore import topicdp as tdp
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYLOAD = "![](http://example.invalid/col.png)"
-NAME_PAYLOAD = ("[click](http://example.invalid/x) ![](http://example.invalid/f.png) :red[x] :smile: $x$ <b>b</b> "
-                "www.example.invalid a@example.invalid.csv")
+NAME_PAYLOAD = (
+    "[click](http://example.invalid/x) ![](http://example.invalid/f.png) :red[x] :smile: $x$ <b>b</b> "
+    "www.example.invalid a@example.invalid.csv"
+)
 
 
 def jsonl(rows) -> bytes:
@@ -69,18 +71,31 @@ def test_many_users_of_hi_there_are_refused_as_soon_as_the_user_limit_is_passed(
     assert peak < 120 * 2**20  # what 100,000 one-document users cost, not the whole file
 
 
-@pytest.mark.parametrize("limits, data, message", [
-    (UploadLimits(rows=50), jsonl({"user": f"u{i % 5}", "text": "a b"} for i in range(200)), r"more than 50 rows"),
-    (UploadLimits(users=10), jsonl({"user": f"u{i}", "text": "a b"} for i in range(200)), r"more than 10 users"),
-    (UploadLimits(tokens=300), jsonl({"user": f"u{i % 5}", "text": "a b c d"} for i in range(200)),
-     r"more than 300 words"),
-    (UploadLimits(parsed_bytes=20_000), jsonl({"user": f"u{i % 5}", "text": f"w{i} x{i} y{i}"} for i in range(500)),
-     r"parsed corpus would take more than 0 MB of memory"),
-    (UploadLimits(line_chars=1000), b"user,text\na," + b"x" * 5000 + b"\nb,y\n", r"line 2 is longer than 0 MB"),
-    (UploadLimits(line_chars=1000), gzip.compress(b"a" * 10**7), r"line 1 is longer than 0 MB"),
-    (UploadLimits(expanded_bytes=10_000), gzip.compress(b"user,text\n" + b"a,b\n" * 10_000),
-     r"expands to more than 0 MB when decompressed"),
-], ids=["rows", "users", "words", "parsed size", "CSV line", "gzipped line", "decompressed size"])
+@pytest.mark.parametrize(
+    "limits, data, message",
+    [
+        (UploadLimits(rows=50), jsonl({"user": f"u{i % 5}", "text": "a b"} for i in range(200)), r"more than 50 rows"),
+        (UploadLimits(users=10), jsonl({"user": f"u{i}", "text": "a b"} for i in range(200)), r"more than 10 users"),
+        (
+            UploadLimits(tokens=300),
+            jsonl({"user": f"u{i % 5}", "text": "a b c d"} for i in range(200)),
+            r"more than 300 words",
+        ),
+        (
+            UploadLimits(parsed_bytes=20_000),
+            jsonl({"user": f"u{i % 5}", "text": f"w{i} x{i} y{i}"} for i in range(500)),
+            r"parsed corpus would take more than 0 MB of memory",
+        ),
+        (UploadLimits(line_chars=1000), b"user,text\na," + b"x" * 5000 + b"\nb,y\n", r"line 2 is longer than 0 MB"),
+        (UploadLimits(line_chars=1000), gzip.compress(b"a" * 10**7), r"line 1 is longer than 0 MB"),
+        (
+            UploadLimits(expanded_bytes=10_000),
+            gzip.compress(b"user,text\n" + b"a,b\n" * 10_000),
+            r"expands to more than 0 MB when decompressed",
+        ),
+    ],
+    ids=["rows", "users", "words", "parsed size", "CSV line", "gzipped line", "decompressed size"],
+)
 def test_each_limit_stops_the_read_with_a_clear_message(limits, data, message):
     name = "x.csv.gz" if data[:2] == b"\x1f\x8b" else ("x.jsonl" if data[:1] == b"{" else "x.csv")
     with pytest.raises(CorpusError, match=message):
@@ -163,8 +178,9 @@ def test_page_caches_computed_from_an_upload_are_given_back_with_it(store):
     ns = {"derived": derived}
     store.track_caches(ns)
     corpus = store.parse(("k",), SMALL, "a.jsonl", "user", "text", sid="s1")
-    sample = dpcore.corpus_from_records([{"user": "a", "text": "x"}, {"user": "b", "text": "y"}],
-                                        user_field="user", text_field="text")
+    sample = dpcore.corpus_from_records(
+        [{"user": "a", "text": "x"}, {"user": "b", "text": "y"}], user_field="user", text_field="text"
+    )
     for c in (corpus, corpus, sample):
         ns["derived"](c.content_hash, 3, c)
     assert calls == [corpus.content_hash, sample.content_hash]  # cached
@@ -199,8 +215,14 @@ RSS_SCRIPT = textwrap.dedent("""
 def test_rss_falls_back_near_the_baseline_after_the_uploader_leaves():
     """A 3 M-word upload, parsed then given back in a fresh process: RSS returns to within a third of
     what the upload took (the rest is the allocator's, and it does not grow per upload: see the benchmark)."""
-    out = subprocess.run([sys.executable, "-c", RSS_SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=600,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    out = subprocess.run(
+        [sys.executable, "-c", RSS_SCRIPT],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     m = json.loads(out.stdout.strip().splitlines()[-1])
     grew = m["held"] - m["base"]
@@ -294,16 +316,28 @@ def topicdp_dirs(monkeypatch, tmp_path):
     h = "f" * 64
     m, n = tdp.sampler._grid(lda)
     rng = np.random.default_rng(0)
-    draws = tdp.SensitivityDraws(deltas=rng.uniform(0.5, 3.0, (300, len(m), len(n))), m_values=m, n_values=n,
-                                 corpus_hash=h, lda=lda, sampler=sampler, key=tdp.sampler._cache_key(h, lda, sampler))
+    draws = tdp.SensitivityDraws(
+        deltas=rng.uniform(0.5, 3.0, (300, len(m), len(n))),
+        m_values=m,
+        n_values=n,
+        corpus_hash=h,
+        lda=lda,
+        sampler=sampler,
+        key=tdp.sampler._cache_key(h, lda, sampler),
+    )
     name = tdp.sensitivity_cache_path(h, lda=lda, sampler=sampler).name
     tdp.sampler._save(draws, cache / name)
     payload = json.load(gzip.open(cache / name, "rt"))
     payload.pop("checksum")
     with gzip.open(shipped / name, "wt") as fh:  # the shipped copy, as git holds it
         json.dump(payload, fh)
-    model = tdp.TopicModel(topic_word=rng.dirichlet(np.ones(12), 3), prevalence=np.full(3, 1 / 3),
-                           words=tuple(f"w{i}" for i in range(12)), settings=lda, corpus_hash=h)
+    model = tdp.TopicModel(
+        topic_word=rng.dirichlet(np.ones(12), 3),
+        prevalence=np.full(3, 1 / 3),
+        words=tuple(f"w{i}" for i in range(12)),
+        settings=lda,
+        corpus_hash=h,
+    )
     mpath = tdp.save_topic_model(model)
     mp = json.loads(mpath.read_text())
     mp.pop("checksum")
@@ -374,8 +408,8 @@ def test_a_damaged_model_file_falls_back_to_the_shipped_copy(topicdp_dirs, damag
     if damage == "truncated":
         d["mpath"].write_text(text[: len(text) // 2])
     elif damage == "bit-flipped digit":
-        i = re.search(r"\d\.\d", text[text.index("topic_word"):]).start() + text.index("topic_word")
-        d["mpath"].write_text(text[:i] + str((int(text[i]) + 1) % 10) + text[i + 1:])
+        i = re.search(r"\d\.\d", text[text.index("topic_word") :]).start() + text.index("topic_word")
+        d["mpath"].write_text(text[:i] + str((int(text[i]) + 1) % 10) + text[i + 1 :])
     else:
         p = json.loads(text)
         p.pop("checksum")
@@ -400,8 +434,9 @@ def test_a_damaged_numba_cache_is_compiled_again(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
 
     def run():
-        out = subprocess.run([sys.executable, "-c", NUMBA_SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True,
-                             timeout=600)
+        out = subprocess.run(
+            [sys.executable, "-c", NUMBA_SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+        )
         assert out.returncode == 0, out.stderr[-3000:]
         return out.stdout.strip()
 
@@ -441,8 +476,11 @@ def test_a_page_set_to_an_upload_the_server_does_not_hold_says_so_and_computes_n
 def assert_inert(md: str) -> None:
     """Nothing in ``md`` can start a Markdown, GFM or Streamlit construct (escaped characters aside)."""
     bare = re.sub(r"\\.", "", md)  # escaped characters are inert; a WORD JOINER breaks what Streamlit links later
-    assert not re.search(r"[\[\]<`*$~|&#]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])"  # syntax
-                         r"|\w://|(?i:www)\.|[^\u2060]@|:[\w+-]", bare), md  # autolinks, emoji / icon shortcodes
+    assert not re.search(
+        r"[\[\]<`*$~|&#]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])"  # syntax
+        r"|\w://|(?i:www)\.|[^\u2060]@|:[\w+-]",
+        bare,
+    ), md  # autolinks, emoji / icon shortcodes
 
 
 def test_the_markdown_escape_leaves_ordinary_messages_readable():
@@ -478,8 +516,12 @@ def test_an_upload_error_quoting_a_markdown_json_key_is_shown_as_text():
 
 def test_an_uploaded_file_name_with_markdown_is_shown_as_text_in_the_sidebar():
     """Today: the file name's Markdown renders as a link and an image in "Private data: uploaded: …"."""
-    corpus = dpcore.corpus_from_records([{"user": f"u{i}", "text": "a cat sat. a dog ran."} for i in range(9)],
-                                        user_field="user", text_field="text", name=NAME_PAYLOAD)
+    corpus = dpcore.corpus_from_records(
+        [{"user": f"u{i}", "text": "a cat sat. a dog ran."} for i in range(9)],
+        user_field="user",
+        text_field="text",
+        name=NAME_PAYLOAD,
+    )
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.query_params["corpus"] = "upload"
     at.session_state["_uploaded_corpus"] = corpus
@@ -492,10 +534,13 @@ def test_an_uploaded_file_name_with_markdown_is_shown_as_text_in_the_sidebar():
     assert_inert(home.split("data = ")[1])
 
 
-@pytest.mark.parametrize("script, param, value", [
-    ("pages/1_Mechanisms_101.py", "eps", PAYLOAD),
-    ("pages/1_Mechanisms_101.py", "exercise", PAYLOAD),
-])
+@pytest.mark.parametrize(
+    "script, param, value",
+    [
+        ("pages/1_Mechanisms_101.py", "eps", PAYLOAD),
+        ("pages/1_Mechanisms_101.py", "exercise", PAYLOAD),
+    ],
+)
 def test_a_link_parameter_with_markdown_is_shown_as_text(script, param, value):
     at = AppTest.from_file(str(ROOT / script), default_timeout=300)
     at.query_params[param] = value
@@ -515,11 +560,19 @@ def test_topicdp_on_an_upload_writes_nothing_to_the_disk_caches(tmp_path, monkey
     monkeypatch.setenv("DPCORE_TOPICDP_CACHE", str(tmp_path / "cache"))
     st.cache_resource.clear()
     rng = np.random.default_rng(0)
-    words = ("football goal match team player coach league score stadium season pasta pizza sauce cheese garlic "
-             "oven recipe dinner tomato bread invoice payment bank account dollars budget price cost salary").split()
+    words = (
+        "football goal match team player coach league score stadium season pasta pizza sauce cheese garlic "
+        "oven recipe dinner tomato bread invoice payment bank account dollars budget price cost salary"
+    ).split()
     corpus = dpcore.corpus_from_records(
-        [{"user": f"u{i}", "text": " ".join(rng.choice(words, 15)) + ". " + " ".join(rng.choice(words, 10))}
-         for i in range(60)], user_field="user", text_field="text", name="mine.csv")
+        [
+            {"user": f"u{i}", "text": " ".join(rng.choice(words, 15)) + ". " + " ".join(rng.choice(words, 10))}
+            for i in range(60)
+        ],
+        user_field="user",
+        text_field="text",
+        name="mine.csv",
+    )
     at = AppTest.from_file(str(ROOT / "pages" / "4_TopicDP.py"), default_timeout=300)
     at.query_params["corpus"] = "upload"
     at.session_state["_uploaded_corpus"] = corpus
@@ -547,8 +600,9 @@ def test_download_files_of_a_closed_session_stop_answering_and_gone_sessions_los
     urls = {}
     for sid in ("open", "closed"):
         monkeypatch.setattr(mfm, "_get_session_id", lambda sid=sid: sid)
-        urls[sid] = media.add(f"numbers of {sid}".encode(), "text/csv", f"coord-{sid}", "x.csv",
-                              is_for_static_download=True)
+        urls[sid] = media.add(
+            f"numbers of {sid}".encode(), "text/csv", f"coord-{sid}", "x.csv", is_for_static_download=True
+        )
     files = MemoryUploadedFileManager("/upload")
     for sid in ("open", "stored", "expired"):
         files.add_file(sid, UploadedFileRec(file_id=f"f-{sid}", name="a.csv", type="text/csv", data=b"x" * 1000))

@@ -35,8 +35,13 @@ def test_delta_against_numerical_integration(eps, sigma):
     """Independent computation: δ(ε) = ∫ max(0, p(y) − e^ε q(y)) dy for N(0,σ²) vs N(1,σ²)."""
     p = stats.norm(0, sigma).pdf
     q = stats.norm(1, sigma).pdf
-    val, _ = integrate.quad(lambda y: max(0.0, p(y) - math.exp(eps) * q(y)), -60 * sigma, 60 * sigma,
-                            points=[0.5 - eps * sigma**2], limit=400)
+    val, _ = integrate.quad(
+        lambda y: max(0.0, p(y) - math.exp(eps) * q(y)),
+        -60 * sigma,
+        60 * sigma,
+        points=[0.5 - eps * sigma**2],
+        limit=400,
+    )
     assert gaussian_delta(eps, sigma) == pytest.approx(val, rel=1e-6, abs=1e-14)
 
 
@@ -58,13 +63,19 @@ def test_classic_proof_range_flag():
     assert not dpcore.mechanisms.classic_calibration_proven(1.0)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(epsilon=0, delta=1e-5), "epsilon must be > 0, got epsilon=0"),
-    (dict(epsilon=1, delta=1), "delta must be < 1, got delta=1"),
-    (dict(epsilon=1, delta=0), "delta must be > 0, got delta=0"),
-    (dict(epsilon=1, delta=1e-5, sensitivity=-2), "sensitivity must be > 0, got sensitivity=-2"),
-    (dict(epsilon=1, delta=1e-5, method="tight"), "method must be one of 'auto', 'classic', 'analytic', got method='tight'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(epsilon=0, delta=1e-5), "epsilon must be > 0, got epsilon=0"),
+        (dict(epsilon=1, delta=1), "delta must be < 1, got delta=1"),
+        (dict(epsilon=1, delta=0), "delta must be > 0, got delta=0"),
+        (dict(epsilon=1, delta=1e-5, sensitivity=-2), "sensitivity must be > 0, got sensitivity=-2"),
+        (
+            dict(epsilon=1, delta=1e-5, method="tight"),
+            "method must be one of 'auto', 'classic', 'analytic', got method='tight'",
+        ),
+    ],
+)
 def test_bad_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
         kw = dict(kwargs)

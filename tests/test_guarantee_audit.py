@@ -27,20 +27,26 @@ def releases():
     w = np.full((2, 3), 1 / 3)
     out = {
         "BayesianDP local": dpcore.bayesian_dp(X, alpha, epsilon=1, delta=1e-5, S=1, C=1, rho=0.5, rng=0),
-        "BayesianDP worst-case": dpcore.bayesian_dp(X, alpha, epsilon=1, delta=1e-5, S=1, C=1, rho=0.5, rng=0,
-                                                     sensitivity="worst-case"),
-        "BayesianDP strict": dpcore.bayesian_dp(X, alpha, epsilon=1, delta=1e-5, S=1, C=1, rho=0.5, rng=0,
-                                                 sensitivity="strict", max_items=4, max_users=100),
+        "BayesianDP worst-case": dpcore.bayesian_dp(
+            X, alpha, epsilon=1, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="worst-case"
+        ),
+        "BayesianDP strict": dpcore.bayesian_dp(
+            X, alpha, epsilon=1, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict", max_items=4, max_users=100
+        ),
         "EndToEndDP": dpcore.end_to_end_dp(X, alpha, epsilon=1, delta=1e-5, C=1, rng=0, S_grid=(1.0,), rho_grid=(0.5,)),
         "Laplace": dpcore.bayesian.laplace_counts_dp(X, epsilon=1, W=3, rng=0),
         "Laplace + public": dpcore.bayesian.laplace_public_dp(X, alpha, epsilon=1, W=3, rng=0),
         "k-anonymity": dpcore.bayesian.k_anonymity_release(X, alpha, K=3),
-        "DPNE": dpcore.dpne_extract(_users(), epsilon=1, delta=1e-5, max_length=2, contribution_limit=2, eta=0.05, rng=0),
+        "DPNE": dpcore.dpne_extract(
+            _users(), epsilon=1, delta=1e-5, max_length=2, contribution_limit=2, eta=0.05, rng=0
+        ),
         "DPSU-all": dpcore.dpsu_all(_users(), epsilon=1, delta=1e-5, max_length=2, contribution_limit=2, rng=0),
         "DPSU-even": dpcore.dpsu_even(_users(), epsilon=1, delta=1e-5, max_length=2, contribution_limit=2, rng=0),
         "DPSU-single": dpcore.dpsu_single(_users(), epsilon=1, delta=1e-5, max_length=2, contribution_limit=2, rng=0),
-        **{f"matrix {k}": v for k, v in dpcore.topicdp.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.2, rng=0,
-                                                            gamma=0.1).items()},
+        **{
+            f"matrix {k}": v
+            for k, v in dpcore.topicdp.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.2, rng=0, gamma=0.1).items()
+        },
     }
     return out
 
@@ -94,7 +100,10 @@ def test_dpsu_single_scope():
 
 
 def test_baselines_and_lecture():
-    assert dpcore.bayesian.PUBLIC_BASELINE_GUARANTEE.colour == "green" and dpcore.bayesian.PUBLIC_BASELINE_GUARANTEE.epsilon == 0.0
+    assert (
+        dpcore.bayesian.PUBLIC_BASELINE_GUARANTEE.colour == "green"
+        and dpcore.bayesian.PUBLIC_BASELINE_GUARANTEE.epsilon == 0.0
+    )
     assert dpcore.bayesian.PRIVATE_BASELINE_GUARANTEE.kind == G.NO_PROTECTION
     assert bank_debt_guarantee(epsilon=1, scale=dpcore.lab.lecture.DEBT_CAP).kind == G.PURE_DP
     assert bank_debt_guarantee(epsilon=1, scale=2_800_798.0).kind == G.LOCAL_SENSITIVITY
@@ -109,10 +118,34 @@ def test_strict_classic_at_large_epsilon_is_refused_not_relabelled():
     true_delta = dpcore.gaussian_delta(10, dpcore.mechanisms.classic_gaussian_sigma(10, 1e-5))
     assert true_delta / 1e-5 == pytest.approx(2.27, abs=0.01)
     with pytest.raises(ValueError, match=r"epsilon=10 is outside the classic σ's proof .*exact δ is 2.27e-05"):
-        dpcore.bayesian_dp(X, alpha, epsilon=10, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict",
-                           max_items=4, max_users=100, calibration="classic")
-    auto = dpcore.bayesian_dp(X, alpha, epsilon=10, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict",
-                              max_items=4, max_users=100, calibration="auto")
+        dpcore.bayesian_dp(
+            X,
+            alpha,
+            epsilon=10,
+            delta=1e-5,
+            S=1,
+            C=1,
+            rho=0.5,
+            rng=0,
+            sensitivity="strict",
+            max_items=4,
+            max_users=100,
+            calibration="classic",
+        )
+    auto = dpcore.bayesian_dp(
+        X,
+        alpha,
+        epsilon=10,
+        delta=1e-5,
+        S=1,
+        C=1,
+        rho=0.5,
+        rng=0,
+        sensitivity="strict",
+        max_items=4,
+        max_users=100,
+        calibration="auto",
+    )
     assert auto.calibration == "analytic" and auto.guarantee.delta == 1e-5
 
 
@@ -126,8 +159,12 @@ def test_zero_epsilon_only_for_no_private_data():
 
 def test_overview_table_matches_the_release_types(all_releases):
     """The home page table (dpcore.lab.review.mechanism_guarantees) uses the releases' own labelling functions."""
-    table = {m: g for _, m, g in dpcore.lab.review.mechanism_guarantees(epsilon=1, delta=1e-5, gamma=0.1, K=3, W=3,
-                                                             max_items=4, max_users=100)}
+    table = {
+        m: g
+        for _, m, g in dpcore.lab.review.mechanism_guarantees(
+            epsilon=1, delta=1e-5, gamma=0.1, K=3, W=3, max_items=4, max_users=100
+        )
+    }
     pairs = {
         "BayesianDP strict (L, N_max caps)": "BayesianDP strict",
         "BayesianDP local (as in the paper)": "BayesianDP local",

@@ -33,17 +33,20 @@ def test_promise_mentions_factor():
     assert "90%" in g.random_dp(1.0, 1e-5, 0.1).promise
 
 
-@pytest.mark.parametrize("kw", [
-    dict(kind="strong DP", promise="x"),
-    dict(kind=g.PURE_DP, promise=""),
-    dict(kind=g.PURE_DP, promise="x"),  # no epsilon
-    dict(kind=g.APPROXIMATE_DP, promise="x", epsilon=1.0),  # no delta
-    dict(kind=g.RANDOM_DP, promise="x", epsilon=1.0),  # no gamma
-    dict(kind=g.PURE_DP, promise="x", epsilon=-1.0),
-    dict(kind=g.APPROXIMATE_DP, promise="x", epsilon=1.0, delta=1.0),
-    dict(kind=g.K_ANONYMITY, promise="x"),
-    dict(kind=g.PURE_DP, promise="x", epsilon=float("nan")),
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(kind="strong DP", promise="x"),
+        dict(kind=g.PURE_DP, promise=""),
+        dict(kind=g.PURE_DP, promise="x"),  # no epsilon
+        dict(kind=g.APPROXIMATE_DP, promise="x", epsilon=1.0),  # no delta
+        dict(kind=g.RANDOM_DP, promise="x", epsilon=1.0),  # no gamma
+        dict(kind=g.PURE_DP, promise="x", epsilon=-1.0),
+        dict(kind=g.APPROXIMATE_DP, promise="x", epsilon=1.0, delta=1.0),
+        dict(kind=g.K_ANONYMITY, promise="x"),
+        dict(kind=g.PURE_DP, promise="x", epsilon=float("nan")),
+    ],
+)
 def test_invalid_guarantees_rejected(kw):
     with pytest.raises(ValueError):
         g.Guarantee(**kw)

@@ -7,7 +7,18 @@ import pytest
 from scipy import stats
 
 from dpcore import dpne_extract
-from dpcore.mechanisms.keyed import STREAM_NOISE, STREAM_SELECT, fold_keys, keyed_normal, keyed_uniform, philox4x64, row_keys, seed_key, text_key, token_keys
+from dpcore.mechanisms.keyed import (
+    STREAM_NOISE,
+    STREAM_SELECT,
+    fold_keys,
+    keyed_normal,
+    keyed_uniform,
+    philox4x64,
+    row_keys,
+    seed_key,
+    text_key,
+    token_keys,
+)
 from dpcore.text.ngrams import TokenCorpus, encode_users
 
 
@@ -32,12 +43,15 @@ def test_keyed_normal_is_standard_normal_and_independent_across_items():
     # neighbours, other lengths, other streams and other seeds are uncorrelated
     bound = 5 / np.sqrt(n)
     assert abs(np.corrcoef(z[:-1], z[1:])[0, 1]) < bound
-    for other in (keyed_normal(3, keys, stream=STREAM_NOISE, k=3), keyed_normal(4, keys, stream=STREAM_NOISE, k=2),
-                  keyed_normal(3, keys, stream=STREAM_SELECT, k=2)):
+    for other in (
+        keyed_normal(3, keys, stream=STREAM_NOISE, k=3),
+        keyed_normal(4, keys, stream=STREAM_NOISE, k=2),
+        keyed_normal(3, keys, stream=STREAM_SELECT, k=2),
+    ):
         assert abs(np.corrcoef(z, other)[0, 1]) < bound
     # pairs of neighbours fall evenly into a 10×10 grid of quantile cells (joint independence)
     u = stats.norm.cdf(z)
-    cells = (np.minimum((u[0::2] * 10).astype(int), 9) * 10 + np.minimum((u[1::2] * 10).astype(int), 9))
+    cells = np.minimum((u[0::2] * 10).astype(int), 9) * 10 + np.minimum((u[1::2] * 10).astype(int), 9)
     counts = np.bincount(cells, minlength=100)
     assert stats.chisquare(counts).pvalue > 1e-3
     # a function of (seed, key) only: same answer in any order
@@ -79,9 +93,14 @@ def test_dpne_release_is_invariant_to_user_order_and_token_encoding(pruning):
     ref = dpne_extract(base, rng=11, **kw).ngrams
     perm = np.random.default_rng(1).permutation(len(users))
     shuffled = encode_users([users[i] for i in perm])  # other user order, other token ids
-    keyed = TokenCorpus(tokens=shuffled.tokens, run_left=shuffled.run_left, user_of=shuffled.user_of,
-                        vocabulary=shuffled.vocabulary, n_users=shuffled.n_users,
-                        user_keys=base.user_key_array[perm])
+    keyed = TokenCorpus(
+        tokens=shuffled.tokens,
+        run_left=shuffled.run_left,
+        user_of=shuffled.user_of,
+        vocabulary=shuffled.vocabulary,
+        n_users=shuffled.n_users,
+        user_keys=base.user_key_array[perm],
+    )
     assert dpne_extract(keyed, rng=11, **kw).ngrams == ref
     assert sum(len(v) for k, v in ref.items() if k >= 2) > 0  # the check covers longer n-grams
     # the user ids matter (they key the contribution limit), and so does the seed

@@ -2,7 +2,13 @@ import numpy as np
 import pytest
 
 from dpcore import laplace_mechanism
-from dpcore.mechanisms import laplace_pdf, laplace_privacy_loss, laplace_privacy_loss_bound, laplace_scale, laplace_variance
+from dpcore.mechanisms import (
+    laplace_pdf,
+    laplace_privacy_loss,
+    laplace_privacy_loss_bound,
+    laplace_scale,
+    laplace_variance,
+)
 
 
 def test_scale_is_sensitivity_over_epsilon():
@@ -25,7 +31,9 @@ def test_privacy_loss_equals_log_density_ratio_bruteforce():
         b = rng.uniform(0.2, 4)
         y = rng.normal(0, 10, 50)
         direct = np.log(laplace_pdf(y, loc=a, scale=b)) - np.log(laplace_pdf(y, loc=a2, scale=b))
-        np.testing.assert_allclose(laplace_privacy_loss(y, true_answer=a, neighbour_answer=a2, scale=b), direct, atol=1e-9)
+        np.testing.assert_allclose(
+            laplace_privacy_loss(y, true_answer=a, neighbour_answer=a2, scale=b), direct, atol=1e-9
+        )
         assert np.max(np.abs(direct)) <= laplace_privacy_loss_bound(true_answer=a, neighbour_answer=a2, scale=b) + 1e-9
 
 

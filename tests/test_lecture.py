@@ -2,7 +2,13 @@ import numpy as np
 import pytest
 
 from dpcore.mechanisms import laplace_scale
-from dpcore.lab.lecture import BANK_DEBTS, DEBT_CAP, bank_debt_neighbours, bank_debt_worst_case, empirical_selection_ratios
+from dpcore.lab.lecture import (
+    BANK_DEBTS,
+    DEBT_CAP,
+    bank_debt_neighbours,
+    bank_debt_worst_case,
+    empirical_selection_ratios,
+)
 
 
 def test_neighbour_differences_are_each_persons_debt():

@@ -31,7 +31,9 @@ def test_kl_bruteforce_and_stacked_rows():
             p[0] = 1
         q = rng.dirichlet(np.ones(n), size=4)
         pn = p / p.sum()
-        brute = [sum(pi * math.log(pi / ((1 - 1e-9) * qi + 1e-9 / n)) for pi, qi in zip(pn, row) if pi > 0) for row in q]
+        brute = [
+            sum(pi * math.log(pi / ((1 - 1e-9) * qi + 1e-9 / n)) for pi, qi in zip(pn, row) if pi > 0) for row in q
+        ]
         np.testing.assert_allclose(kl_divergence(p, q), brute, rtol=1e-10)
         assert kl_divergence(p, q[0]) == pytest.approx(brute[0], rel=1e-10)
     assert kl_divergence([0.2, 0.8], [0.2, 0.8]) == pytest.approx(0.0, abs=1e-8)

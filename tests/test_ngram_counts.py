@@ -62,10 +62,19 @@ def test_counts_match_a_naive_counter_on_random_text(n):
     def rand_corpus(users, name):
         return Corpus(
             user_ids=tuple(f"{name}{i}" for i in range(users)),
-            users=tuple((Document(sentences=tuple(tuple(rng.choice(words, size=int(rng.integers(1, 7))))
-                                                  for _ in range(int(rng.integers(1, 5))))),)
-                        for _ in range(users)),
-            name=name)
+            users=tuple(
+                (
+                    Document(
+                        sentences=tuple(
+                            tuple(rng.choice(words, size=int(rng.integers(1, 7))))
+                            for _ in range(int(rng.integers(1, 5)))
+                        )
+                    ),
+                )
+                for _ in range(users)
+            ),
+            name=name,
+        )
 
     pub, priv = rand_corpus(20, "p"), rand_corpus(15, "u")
     nc = ngram_counts(priv, pub, n=n)
@@ -103,11 +112,14 @@ def test_max_vocabulary():
     assert nc.dropped_tokens == 10 - 5  # alice 5 tokens (cat, sat kept), bob 5 tokens (cat, cat, sat kept)
 
 
-@pytest.mark.parametrize("n, exc, message", [
-    (0, ValueError, "n must be >= 1, got n=0"),
-    (4, ValueError, "n must be <= 3, got n=4"),
-    ("2", TypeError, "n must be an integer, got n='2'"),
-])
+@pytest.mark.parametrize(
+    "n, exc, message",
+    [
+        (0, ValueError, "n must be >= 1, got n=0"),
+        (4, ValueError, "n must be <= 3, got n=4"),
+        ("2", TypeError, "n must be an integer, got n='2'"),
+    ],
+)
 def test_bad_order_is_rejected(n, exc, message):
     with pytest.raises(exc) as info:
         ngram_counts(PRIVATE, PUBLIC, n=n)
@@ -133,6 +145,7 @@ def test_not_a_corpus_is_rejected():
 
 def test_direct_construction_checks_shapes():
     import scipy.sparse as sp
+
     with pytest.raises(ValueError, match="public_counts must have one entry per vocabulary column"):
         NgramCounts(n=1, vocabulary=(), user_counts=sp.csr_matrix((2, 3)), public_counts=np.ones(2))
     with pytest.raises(TypeError, match="user_counts must be a scipy.sparse matrix"):
@@ -141,6 +154,7 @@ def test_direct_construction_checks_shapes():
 
 def test_sample_corpora_counts_are_consistent():
     from dpcore.text import load_sample_corpus
+
     priv, pub = load_sample_corpus("private"), load_sample_corpus("public")
     nc = ngram_counts(priv, pub, n=3)
     assert nc.n_users == priv.n_users and nc.vocabulary_size >= 1000

@@ -8,7 +8,7 @@ from dpcore.text.ngrams import build_ngram_index, encode_users, rows_membership
 
 def naive_user_kgrams(users, k):
     """G_k of every user, literally: every window of k tokens inside one sentence."""
-    return [{tuple(s[i:i + k]) for s in sentences for i in range(len(s) - k + 1)} for sentences in users]
+    return [{tuple(s[i : i + k]) for s in sentences for i in range(len(s) - k + 1)} for sentences in users]
 
 
 def naive_occurrences(users, k):
@@ -17,7 +17,7 @@ def naive_occurrences(users, k):
         counts = {}
         for s in sentences:
             for i in range(len(s) - k + 1):
-                g = tuple(s[i:i + k])
+                g = tuple(s[i : i + k])
                 counts[g] = counts.get(g, 0) + 1
         out.append(counts)
     return out

@@ -1,4 +1,4 @@
-""""Reproduce in Python" (issue 22 item 3): the generated script and notebook of each page run with dpcore only, on the
+""" "Reproduce in Python" (issue 22 item 3): the generated script and notebook of each page run with dpcore only, on the
 classroom data, and print the page's numbers.
 
 Each test opens a page in AppTest, downloads its ``.py`` and ``.ipynb``, runs the script with the system python3
@@ -77,7 +77,13 @@ def test_upload_notebook_asks_for_the_file(tmp_path):
     csv = tmp_path / "my_file.csv"
     csv.write_text("user,text\n" + "".join(f"u{i % 7},the cat sat on the mat number {i}\n" for i in range(60)))
     (tmp_path / "reproduce.py").write_text(source)
-    out = subprocess.run(["python3", "reproduce.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    out = subprocess.run(
+        ["python3", "reproduce.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert "WARNING: this corpus is not the one the app used" in out.stdout and "NUMBERS {" in out.stdout

@@ -45,7 +45,9 @@ def test_sections_unwrap_and_fill_in(tmp_path, monkeypatch):
         "# a title line before the first section is ignored\n"
         "<!-- section: para -->\nOne paragraph\nwrapped over lines with ε = {eps:g}.\n\nA second one.\n"
         "<!-- section: items -->\n- first item\n  continued\n- second item\n"
-        "<!-- section: formula -->\n\\frac{a}{b}\n\\sum_i x_i\n", encoding="utf-8")
+        "<!-- section: formula -->\n\\frac{a}{b}\n\\sum_i x_i\n",
+        encoding="utf-8",
+    )
     monkeypatch.setattr(texts, "TEXT_DIR", tmp_path)
     texts.sections.cache_clear()
     try:

@@ -19,7 +19,13 @@ def test_table4_transcription_adds_up_to_the_papers_totals():
     # the printed DPSU-all total (124,637) is the sum of k = 1..8 only: the 9-gram cell (4) is left out
     assert sum(pr.TABLE4.values["DPSU-all"][:8]) == 124_637 and pr.TABLE4.values["DPSU-all"][8] == 4
     assert round(sum(pr.TABLE2_REDDIT.values["Reddit"]), 2) == 3563.81  # Table 2's Total
-    assert pr.TABLE4.settings == {"epsilon": 4.0, "delta": 1e-7, "contribution_limit": 100, "eta": 0.01, "max_length": 9}
+    assert pr.TABLE4.settings == {
+        "epsilon": 4.0,
+        "delta": 1e-7,
+        "contribution_limit": 100,
+        "eta": 0.01,
+        "max_length": 9,
+    }
     assert all(r.source.startswith(r.paper) for r in pr.REPORTED)
     assert pr.FIG57_TOPICDP.source == "004 Fig. 5.7(a) (Enron), p. 29"
 
@@ -37,8 +43,11 @@ def test_compare_table4_rows_and_verdict_agree(small):
     assert c.reproduced == shape
     assert c.verdict.startswith(table4_verdict_start(c.rows) + ":")
     # a share, or None where no k-gram is used by 100 users (nothing to cover)
-    assert all(here[f"DPNE coverage of {k}-grams used by ≥ 100 users"] is None
-               or 0 <= here[f"DPNE coverage of {k}-grams used by ≥ 100 users"] <= 1 for k in range(1, 10))
+    assert all(
+        here[f"DPNE coverage of {k}-grams used by ≥ 100 users"] is None
+        or 0 <= here[f"DPNE coverage of {k}-grams used by ≥ 100 users"] <= 1
+        for k in range(1, 10)
+    )
     # the same seeds give the same table
     assert pr.compare_table4(small, seeds=2).rows == c.rows
 
@@ -99,8 +108,11 @@ def test_compare_lecture_001_recomputes_the_worked_numbers():
     assert (here["members' mean latitude"], here["members' mean longitude"]) == pytest.approx((lat, lon))
     nearest = min(CANDIDATE_CITIES, key=lambda n: np.hypot(CANDIDATE_CITIES[n][0] - lat, CANDIDATE_CITIES[n][1] - lon))
     assert here["closest city to the members' mean"] == nearest
-    off = [r["quantity"] for r in c.rows if (r["paper"] != r["here"] if isinstance(r["paper"], str)
-                                             else not np.isclose(r["paper"], r["here"]))]
+    off = [
+        r["quantity"]
+        for r in c.rows
+        if (r["paper"] != r["here"] if isinstance(r["paper"], str) else not np.isclose(r["paper"], r["here"]))
+    ]
     assert c.reproduced == (not off)
     assert all(q in c.verdict for q in off)
 
@@ -139,20 +151,55 @@ def test_compare_table4_at_paper_users(small):
 
 
 def test_table4_chain_reason_reads_the_rows():
-    rows = [{"k": 1, "popular": 10, "valid": 1.0, "released": 0.3, "threshold_dpne": 20.0, "threshold_single": 8.2,
-             "gain": 1.0},
-            {"k": 2, "popular": 17_136, "valid": 0.99, "released": 0.26, "threshold_dpne": 17.8,
-             "threshold_single": 8.2, "gain": 1.13},
-            {"k": 3, "popular": 3_459, "valid": 0.61, "released": 0.52, "threshold_dpne": 14.5,
-             "threshold_single": 8.2, "gain": 2.28},
-            {"k": 4, "popular": 2_208, "valid": 0.47, "released": 0.47, "threshold_dpne": 10.9,
-             "threshold_single": 8.2, "gain": 2.76}]
+    rows = [
+        {
+            "k": 1,
+            "popular": 10,
+            "valid": 1.0,
+            "released": 0.3,
+            "threshold_dpne": 20.0,
+            "threshold_single": 8.2,
+            "gain": 1.0,
+        },
+        {
+            "k": 2,
+            "popular": 17_136,
+            "valid": 0.99,
+            "released": 0.26,
+            "threshold_dpne": 17.8,
+            "threshold_single": 8.2,
+            "gain": 1.13,
+        },
+        {
+            "k": 3,
+            "popular": 3_459,
+            "valid": 0.61,
+            "released": 0.52,
+            "threshold_dpne": 14.5,
+            "threshold_single": 8.2,
+            "gain": 2.28,
+        },
+        {
+            "k": 4,
+            "popular": 2_208,
+            "valid": 0.47,
+            "released": 0.47,
+            "threshold_dpne": 10.9,
+            "threshold_single": 8.2,
+            "gain": 2.76,
+        },
+    ]
     text = pr.table4_chain_reason(rows)
-    for piece in ("ρ_1 = 20 and ρ_2 = 17.8 against 8.2", "30% of the 10 words and 26% of the 17,136 bigrams",
-                  "61%, 47%", "k = 3…4", "2.3–2.8×", "releases 85%–100% of the popular ones"):
+    for piece in (
+        "ρ_1 = 20 and ρ_2 = 17.8 against 8.2",
+        "30% of the 10 words and 26% of the 17,136 bigrams",
+        "61%, 47%",
+        "k = 3…4",
+        "2.3–2.8×",
+        "releases 85%–100% of the popular ones",
+    ):
         assert piece in text, piece
     assert pr.table4_chain_reason(rows[:1]) == "DPNE stopped after k = 1."
-
 
 
 def test_table4_volume_reason_reads_the_rows():
@@ -160,42 +207,66 @@ def test_table4_volume_reason_reads_the_rows():
     text = pr.table4_volume_reason(rows, per_user_6grams=100.0, contribution_limit=25)
     assert "At Δ0 = 25 our users hold 4× Δ0 distinct 6-grams" in text and "Reddit's hold 3.7× Δ0 = 100" in text
     assert "still behind DPSU-single at k = 5, 6 (k = 5…9: 50 vs 60, 60 vs 60, 70 vs 60, 80 vs 60, 90 vs 60" in text
-    ahead = pr.table4_volume_reason([{**r, "DPSU-single": 1.0} for r in rows], per_user_6grams=50.0,
-                                    contribution_limit=10)
-    assert ahead.endswith("DPNE is then ahead of DPSU-single at every k ≥ 5 (50 vs 1, 60 vs 1, 70 vs 1, 80 vs 1, "
-                          "90 vs 1; one seed).")
+    ahead = pr.table4_volume_reason(
+        [{**r, "DPSU-single": 1.0} for r in rows], per_user_6grams=50.0, contribution_limit=10
+    )
+    assert ahead.endswith(
+        "DPNE is then ahead of DPSU-single at every k ≥ 5 (50 vs 1, 60 vs 1, 70 vs 1, 80 vs 1, 90 vs 1; one seed)."
+    )
 
 
 def test_users_hypothesis_reason_reads_the_rows():
     names = ("DPNE", "DPSU-all", "DPSU-even", "DPSU-single")
 
     def rows(dpne, single):
-        return [{"quantity": f"{m}, k = {k}", "here": v} for m, vals in zip(names, (dpne, [0] * 9, [0] * 9, single))
-                for k, v in enumerate(vals, start=1)]
+        return [
+            {"quantity": f"{m}, k = {k}", "here": v}
+            for m, vals in zip(names, (dpne, [0] * 9, [0] * 9, single))
+            for k, v in enumerate(vals, start=1)
+        ]
 
     real = rows([40, 99, 60, 21, 2, 1, 0, 0, 0], [170, 28, 3, 0, 0, 0, 0, 0, 0])
     synthetic = rows([9000, 9000, 9000, 900, 90, 9, 1, 0, 0], [9000, 9000, 9000, 1000, 100, 9, 2, 1, 0])
     prof = lambda shared, mean, median: {"shared": {"10": shared}, "distinct_mean": mean, "distinct_median": median}
-    text = pr.users_hypothesis_reason(real, synthetic, n_real=920, n_synthetic=100_000,
-                                      real_profile=prof([1, 200, 300, 40], [1, 2, 3, 1024.0], [1, 2, 3, 104.0]),
-                                      synthetic_profile=prof([1, 100, 50, 0], [1, 2, 3, 110.0], [1, 2, 3, 44.0]))
+    text = pr.users_hypothesis_reason(
+        real,
+        synthetic,
+        n_real=920,
+        n_synthetic=100_000,
+        real_profile=prof([1, 200, 300, 40], [1, 2, 3, 1024.0], [1, 2, 3, 104.0]),
+        synthetic_profile=prof([1, 100, 50, 0], [1, 2, 3, 110.0], [1, 2, 3, 44.0]),
+    )
     assert text.startswith("Not the number of users alone (refuted): the real chat's 920 people — 109× fewer")
     assert "DPNE ahead of DPSU-single at k = 2–6" in text and "leads DPNE at k = 5–9 (003" in text
     assert "2.0×, 6.0×, 40.0× the synthetic text's 2–4-grams used by ≥ 10 people" in text  # (0 counted as 1)
     assert "holds 1,024 distinct 4-grams (median 104) against 110 (44)" in text
-    assert text.endswith("The synthetic text has too few of those, and too few prolific writers, for the paper's shape.")
+    assert text.endswith(
+        "The synthetic text has too few of those, and too few prolific writers, for the paper's shape."
+    )
     leads = rows([9] * 9, [1] * 9)  # DPNE ahead at every length: the pair does not test the hypothesis
-    same = pr.users_hypothesis_reason(real, leads, n_real=920, n_synthetic=920,
-                                      real_profile=prof([1, 2, 3, 4], [1] * 4, [1] * 4),
-                                      synthetic_profile=prof([1, 2, 3, 4], [1] * 4, [1] * 4))
+    same = pr.users_hypothesis_reason(
+        real,
+        leads,
+        n_real=920,
+        n_synthetic=920,
+        real_profile=prof([1, 2, 3, 4], [1] * 4, [1] * 4),
+        synthetic_profile=prof([1, 2, 3, 4], [1] * 4, [1] * 4),
+    )
     # both show the shape (the calibrated synthetic corpus, issue 20): the sentence says so, no "refuted", no "too few"
-    assert same.startswith("Not the number of users: the real chat's 920 people and the synthetic corpus's 920 users "
-                           "(1× more) both show DPNE ahead of DPSU-single at Table 4's settings — at k = 2–6 on the "
-                           "chat, at k = 2–9 on the synthetic text")
+    assert same.startswith(
+        "Not the number of users: the real chat's 920 people and the synthetic corpus's 920 users "
+        "(1× more) both show DPNE ahead of DPSU-single at Table 4's settings — at k = 2–6 on the "
+        "chat, at k = 2–9 on the synthetic text"
+    )
     assert "refuted" not in same and "too few" not in same
-    neither = pr.users_hypothesis_reason(rows([0] * 9, [1] * 9), synthetic, n_real=920, n_synthetic=100_000,
-                                         real_profile=prof([1, 2, 3, 4], [1] * 4, [1] * 4),
-                                         synthetic_profile=prof([1, 2, 3, 4], [1] * 4, [1] * 4))
+    neither = pr.users_hypothesis_reason(
+        rows([0] * 9, [1] * 9),
+        synthetic,
+        n_real=920,
+        n_synthetic=100_000,
+        real_profile=prof([1, 2, 3, 4], [1] * 4, [1] * 4),
+        synthetic_profile=prof([1, 2, 3, 4], [1] * 4, [1] * 4),
+    )
     assert "(not tested by this pair of corpora)" in neither and "k = no length at Table 4" in neither
 
 
@@ -204,10 +275,18 @@ def test_dpne_epsilon_sweep_on_a_small_corpus(small):
     sw = pr.dpne_epsilon_sweep(index, epsilons=(8.0, 1.0), seeds=2)
     by = {(r["epsilon"], r["k"]): r for r in sw.rows}
     assert sorted({r["epsilon"] for r in sw.rows}) == [1.0, 8.0] and len(sw.rows) == 12
-    one = [dpcore.dpne_extract(index, epsilon=1.0, rng=s, **{k: pr.PAGE_DPNE_SETTINGS[k] for k in
-                                                      ("delta", "contribution_limit", "eta", "max_length")}).sizes.get(2, 0)
-           for s in range(2)]
+    one = [
+        dpcore.dpne_extract(
+            index,
+            epsilon=1.0,
+            rng=s,
+            **{k: pr.PAGE_DPNE_SETTINGS[k] for k in ("delta", "contribution_limit", "eta", "max_length")},
+        ).sizes.get(2, 0)
+        for s in range(2)
+    ]
     assert by[(1.0, 2)]["DPNE"] == pytest.approx(np.mean(one))
-    assert sw.sentence.startswith(f"On these {small.n_users:,} users (δ = 1e-06, Δ0 = 50, T = 6, η = 0.01; mean of 2 "
-                                  "seeds), at ε = 1 DPNE releases")
+    assert sw.sentence.startswith(
+        f"On these {small.n_users:,} users (δ = 1e-06, Δ0 = 50, T = 6, η = 0.01; mean of 2 "
+        "seeds), at ε = 1 DPNE releases"
+    )
     assert by[(8.0, 1)]["DPSU-single"] >= by[(1.0, 1)]["DPSU-single"]

@@ -75,7 +75,8 @@ def test_topicdp_comparison_recomputes_to_the_shipped_numbers():
     shipped = RESULTS["comparisons"]["topicdp_fig52"]
     fresh = _script().run_topicdp(shipped["seeds"])
     assert fresh["corpus"]["content_hash"] == shipped["corpus"]["content_hash"], (
-        "the corpus of the TopicDP comparison changed: rerun scripts/paper_compare.py --only topicdp_fig52")
+        "the corpus of the TopicDP comparison changed: rerun scripts/paper_compare.py --only topicdp_fig52"
+    )
     assert fresh["draws"]["key"] == shipped["draws"]["key"]
     assert fresh["settings"] == pytest.approx(shipped["settings"], rel=1e-12)
     assert [r["quantity"] for r in fresh["rows"]] == [r["quantity"] for r in shipped["rows"]]
@@ -102,7 +103,8 @@ def test_pages_without_the_corpus_keep_the_data_for_the_next_page(script, paper_
     at, seconds = run(script)
     print(f"{script}: first render on the paper corpus {seconds:.1f} s")
     links = " ".join(m.value for m in at.sidebar.markdown) + " ".join(
-        link.proto.query_string for link in at.sidebar.get("page_link"))
+        link.proto.query_string for link in at.sidebar.get("page_link")
+    )
     assert "corpus=paper" in links
 
 

@@ -24,11 +24,13 @@ from dpcore.lab import paper_results as pr
 pvh = importlib.import_module("dpui.paper_vs_here")  # the module (dpui.paper_vs_here is also the function's name)
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = {"1_Mechanisms_101": "pages/1_Mechanisms_101.py", "2_Bayesian_ngram_DP": "pages/2_Bayesian_ngram_DP.py", "3_DP_ngram_extraction": "pages/3_DP_ngram_extraction.py",
-         "4_TopicDP": "pages/4_TopicDP.py"}
+PAGES = {
+    "1_Mechanisms_101": "pages/1_Mechanisms_101.py",
+    "2_Bayesian_ngram_DP": "pages/2_Bayesian_ngram_DP.py",
+    "3_DP_ngram_extraction": "pages/3_DP_ngram_extraction.py",
+    "4_TopicDP": "pages/4_TopicDP.py",
+}
 RESULTS = json.loads(pvh.RESULTS_PATH.read_text(encoding="utf-8"))
-
-
 
 
 def sidebar_text(at: AppTest) -> str:
@@ -67,9 +69,14 @@ def test_default_data_is_the_real_chat():
     assert at.radio(key="corpus").value == "chat"
     assert at.radio(key="corpus").options == ["chat", "classroom", "paper", "upload"]
     text = sidebar_text(at)
-    assert f"Private data: real chat (BYU Chit-Chat 2018), private part: 920 of 1,315 people — {REAL['private']} users" in text
-    assert (f"Public data (prior / vocabulary): other people of the same chat: {REAL['public']} people, a fixed seeded "
-            "30 % split of the 1,315 people") in text
+    assert (
+        f"Private data: real chat (BYU Chit-Chat 2018), private part: 920 of 1,315 people — {REAL['private']} users"
+        in text
+    )
+    assert (
+        f"Public data (prior / vocabulary): other people of the same chat: {REAL['public']} people, a fixed seeded "
+        "30 % split of the 1,315 people"
+    ) in text
     assert f"1/(number of users) = 1/{REAL['private']}" in text  # δ's caption follows the chosen data
     assert all("corpus" not in q for q in links(at))  # the default is left out of the links
 
@@ -92,15 +99,18 @@ def test_bad_corpus_in_a_link_warns_and_keeps_the_real_chat():
     assert any("corpus=huge" in w.value and "chat, classroom, paper or upload" in w.value for w in at.warning)
 
 
-@pytest.mark.parametrize("params, choice", [
-    ({"corpus": "sample", "size": "classroom"}, "classroom"),
-    ({"corpus": "sample", "size": "paper"}, "paper"),
-    ({"size": "paper"}, "paper"),  # corpus=sample was the default then, so old links left it out
-    ({"size": "classroom"}, "classroom"),
-    ({"corpus": "sample"}, "classroom"),  # and so was size=classroom
-    ({"corpus": "upload"}, "upload"),
-    ({"corpus": "upload", "size": "paper"}, "upload"),
-])
+@pytest.mark.parametrize(
+    "params, choice",
+    [
+        ({"corpus": "sample", "size": "classroom"}, "classroom"),
+        ({"corpus": "sample", "size": "paper"}, "paper"),
+        ({"size": "paper"}, "paper"),  # corpus=sample was the default then, so old links left it out
+        ({"size": "classroom"}, "classroom"),
+        ({"corpus": "sample"}, "classroom"),  # and so was size=classroom
+        ({"corpus": "upload"}, "upload"),
+        ({"corpus": "upload", "size": "paper"}, "upload"),
+    ],
+)
 @pytest.mark.parametrize("script", ["app.py", "pages/1_Mechanisms_101.py"])
 def test_old_links_open_the_data_they_opened_before(params, choice, script, small_paper_size):
     """Links from before the real chat became the default (corpus=sample|upload, size=classroom|paper) open the
@@ -108,12 +118,15 @@ def test_old_links_open_the_data_they_opened_before(params, choice, script, smal
     at = run(script, **params)
     if script != "pages/1_Mechanisms_101.py":  # shows the data choice
         assert at.radio(key="corpus").value == choice
-        want = {"classroom": "shipped sample corpus (classroom size) — 3,000 users",
-                "paper": f"generated sample corpus (paper size) — {PAPER_STAND_IN_USERS['private']:,} users",
-                "upload": "no usable upload in this session; the page waits for a file"}[choice]  # issue 25
+        want = {
+            "classroom": "shipped sample corpus (classroom size) — 3,000 users",
+            "paper": f"generated sample corpus (paper size) — {PAPER_STAND_IN_USERS['private']:,} users",
+            "upload": "no usable upload in this session; the page waits for a file",
+        }[choice]  # issue 25
         assert f"Private data: {want}" in sidebar_text(at)
-    hrefs = [m.value for m in at.sidebar.markdown if "](" in m.value] + [l.proto.query_string for l in
-                                                                          at.sidebar.get("page_link")]
+    hrefs = [m.value for m in at.sidebar.markdown if "](" in m.value] + [
+        l.proto.query_string for l in at.sidebar.get("page_link")
+    ]
     assert hrefs and all(f"corpus={choice}" in h and "size=" not in h for h in hrefs)
     # no warning about the link (the 📄 one says that an upload is missing, issue 25)
     assert not [w for w in at.warning if ("corpus=" in w.value or "size=" in w.value) and w.icon != "📄"]
@@ -150,8 +163,11 @@ def test_upload_replaces_the_private_data_and_keeps_the_chats_public_part():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.query_params["corpus"] = "upload"
     at.session_state[UPLOADED_KEY] = corpus_from_records(
-        [{"user": f"u{i}", "text": "a cat sat. a dog ran."} for i in range(9)], user_field="user", text_field="text",
-        name="mine")
+        [{"user": f"u{i}", "text": "a cat sat. a dog ran."} for i in range(9)],
+        user_field="user",
+        text_field="text",
+        name="mine",
+    )
     at.run()
     assert not at.exception
     text = sidebar_text(at)
@@ -165,7 +181,12 @@ def test_preset_values_come_from_dpcore_paper_results():
     t4 = pvh.preset("3_DP_ngram_extraction", RESULTS["comparisons"].get("table4"))
     s = pr.TABLE4_SETTINGS
     assert (t4["eps"], t4["delta"], t4["dpne_delta0"], t4["dpne_eta"], t4["dpne_T"]) == (
-        s["epsilon"], s["delta"], s["contribution_limit"], s["eta"], s["max_length"])
+        s["epsilon"],
+        s["delta"],
+        s["contribution_limit"],
+        s["eta"],
+        s["max_length"],
+    )
     assert t4["corpus"] == "chat" and "size" not in t4  # the real chat first (issue 20)
     assert pvh.preset("3_DP_ngram_extraction", RESULTS["comparisons"].get("table4"), data="paper")["corpus"] == "paper"
     b = pvh.preset("2_Bayesian_ngram_DP")
@@ -174,7 +195,12 @@ def test_preset_values_come_from_dpcore_paper_results():
     tp = pvh.preset("4_TopicDP", RESULTS["comparisons"].get("topicdp_fig52"))
     s = pr.TOPICDP_SETTINGS
     assert (tp["eps"], tp["topicdp_gamma"], tp["topicdp_m"], tp["topicdp_n"], tp["delta"]) == (
-        s["epsilon"], s["gamma"], s["m"], s["n"], s["delta"])
+        s["epsilon"],
+        s["gamma"],
+        s["m"],
+        s["n"],
+        s["delta"],
+    )
     assert pvh.preset("1_Mechanisms_101") == {"eps": pr.LECTURE_SETTINGS["epsilon"], "m101_scale_mode": "from ε"}
     with pytest.raises(ValueError, match="page must be one of"):
         pvh.preset("5_Privacy_audit")
@@ -222,23 +248,31 @@ def test_table_shows_the_papers_numbers_from_paper_results(page, small_paper_siz
     reported = getattr(pr, entry["reported"])
     assert set(table.loc[table["paper"] != "—", "paper source"]) == {reported.source}
     shown = [e.value for e in (*at.success, *at.warning)]
-    real = RESULTS["comparisons"][section.real] if section.real else (entry or {}).get("real")  # TopicDP: inside its entry
+    real = (
+        RESULTS["comparisons"][section.real] if section.real else (entry or {}).get("real")
+    )  # TopicDP: inside its entry
     if real is None:
         assert list(table["here"]) == [pvh.fmt(r["here"]) for r in entry["rows"]]
         assert pvh.verdict(entry) in shown
     else:  # the real chat's numbers first, the synthetic corpus's beside them; "—" where one was not measured
         mine = {r["quantity"]: pvh.fmt(r["here"]) for r in real["rows"]}
         synthetic = {r["quantity"]: pvh.fmt(r["here"]) for r in entry["rows"]}
-        assert list(table["quantity"])[:len(real["rows"])] == [r["quantity"] for r in real["rows"]]
+        assert list(table["quantity"])[: len(real["rows"])] == [r["quantity"] for r in real["rows"]]
         assert set(table["quantity"]) == set(mine) | set(synthetic)
         assert list(table[pvh.REAL_COLUMN]) == [mine.get(q, "—") for q in table["quantity"]]
         assert list(table[pvh.synthetic_column(entry)]) == [synthetic.get(q, "—") for q in table["quantity"]]
         assert pvh.REAL_LABEL + pvh.verdict(real) in shown and pvh.synthetic_label(entry) + pvh.verdict(entry) in shown
     if section.live:  # the lecture: computed on the page, from the lecture's own data
-        assert any(f"Computed now by `dpcore.lab.paper_results.{section.live.__name__}()`" in c.value for c in at.caption)
+        assert any(
+            f"Computed now by `dpcore.lab.paper_results.{section.live.__name__}()`" in c.value for c in at.caption
+        )
         return
-    assert any(f"Measured by `{pvh.SCRIPT}`" in c.value and entry["corpus"]["content_hash"][:12] in c.value
-               and entry["date"] in c.value for c in at.caption)
+    assert any(
+        f"Measured by `{pvh.SCRIPT}`" in c.value
+        and entry["corpus"]["content_hash"][:12] in c.value
+        and entry["date"] in c.value
+        for c in at.caption
+    )
 
 
 def test_shipped_paper_column_is_dpcore_paper_results():
@@ -250,27 +284,36 @@ def test_shipped_paper_column_is_dpcore_paper_results():
         assert [t4[f"{name}, k = {k}"] for k in range(1, 10)] == list(values)
     share = pr.FIG4_COVERAGE.values["k = 6, 7, 8"]
     assert [t4[f"DPNE coverage of {k}-grams used by ≥ 100 users"] for k in range(1, 10)] == [
-        share if k in (6, 7, 8) else None for k in range(1, 10)]
+        share if k in (6, 7, 8) else None for k in range(1, 10)
+    ]
     assert [r["paper"] for r in c["table4"]["table2"]["rows"]] == list(pr.TABLE2_REDDIT.values["Reddit"])
     bayes = {r["quantity"]: r["paper"] for r in c["bayesian_fig1"]["rows"]}
     assert bayes["KL reduction vs Laplace"] == pr.FIG1_BAYES.values["reduction"]
     for e in (c["topicdp_fig52"], c["topicdp_fig52"]["real"]):
         tdp = {r["quantity"].rsplit(", ", 1)[1]: r["paper"] for r in e["rows"]}
-        assert tdp == {"TopicDP": pr.FIG52_TOPICDP.values["TopicDP"][1], "MVG": pr.FIG52_TOPICDP.values["MVG"][1],
-                       "Laplace": None, "TopicDP corrected": None, "TopicDP strict": None}
+        assert tdp == {
+            "TopicDP": pr.FIG52_TOPICDP.values["TopicDP"][1],
+            "MVG": pr.FIG52_TOPICDP.values["MVG"][1],
+            "Laplace": None,
+            "TopicDP corrected": None,
+            "TopicDP strict": None,
+        }
     for name, entry in ((n, e) for n, e in c.items() if not n.endswith("_reason")):  # reasons: their own test
-        base = {"table4": "TABLE4_SETTINGS", "bayesian_fig1": "FIG1_SETTINGS",
-                "topicdp_fig52": "TOPICDP_SETTINGS"}[name.removesuffix("_chat")]
+        base = {"table4": "TABLE4_SETTINGS", "bayesian_fig1": "FIG1_SETTINGS", "topicdp_fig52": "TOPICDP_SETTINGS"}[
+            name.removesuffix("_chat")
+        ]
         extra = {k: entry["settings"][k] for k in ("delta_s", "L", "N_max") if k in entry["settings"]}
         assert entry["settings"] == {**getattr(pr, base), **extra}
-        assert set(extra) == ({"delta_s"} if name == "topicdp_fig52" else {"L", "N_max"} if name == "bayesian_fig1_chat"
-                              else set())
+        assert set(extra) == (
+            {"delta_s"} if name == "topicdp_fig52" else {"L", "N_max"} if name == "bayesian_fig1_chat" else set()
+        )
         assert entry["seeds"] >= 5 and entry["corpus"]["content_hash"] and entry["date"] and entry["commit"]
     # the real chat's Table 4 and Fig. 1 carry the same transcription
     chat = {r["quantity"]: r["paper"] for r in c["table4_chat"]["rows"]}
     assert all(chat[q] == p for q, p in t4.items())
-    assert {r["quantity"]: r["paper"] for r in c["bayesian_fig1_chat"]["rows"]}["KL reduction vs Laplace"] == \
-        pr.FIG1_BAYES.values["reduction"]
+    assert {r["quantity"]: r["paper"] for r in c["bayesian_fig1_chat"]["rows"]}[
+        "KL reduction vs Laplace"
+    ] == pr.FIG1_BAYES.values["reduction"]
 
 
 def test_verdicts_in_the_file_follow_the_numbers():
@@ -284,8 +327,9 @@ def test_verdicts_in_the_file_follow_the_numbers():
         b = {r["quantity"]: r["here"] for r in c[name]["rows"]}
         assert c[name]["reproduced"] == (b["KL, BayesianDP"] < b["KL, Laplace"])
     strict = {r["quantity"]: r["here"] for r in c["bayesian_fig1_chat"]["rows"]}
-    assert strict["KL reduction vs Laplace, strict"] == pytest.approx(1 - strict["KL, BayesianDP strict (DP)"]
-                                                                      / strict["KL, Laplace"])
+    assert strict["KL reduction vs Laplace, strict"] == pytest.approx(
+        1 - strict["KL, BayesianDP strict (DP)"] / strict["KL, Laplace"]
+    )
     t = {r["quantity"].rsplit(", ", 1)[1]: r["here"] for r in c["topicdp_fig52"]["rows"]}
     assert c["topicdp_fig52"]["reproduced"] == (t["TopicDP"] < min(t["MVG"], t["Laplace"]))
 
@@ -309,10 +353,13 @@ def test_table4_reason_follows_its_stored_numbers():
     assert r["verdict"] == sc["verdict"]
     small = r["small_limit"]
     assert small["contribution_limit"] < pr.TABLE4_SETTINGS["contribution_limit"] and len(small["rows"]) == 9
-    six = next(x["here"] for x in RESULTS["comparisons"]["table4"]["table2"]["rows"] if x["quantity"].startswith("distinct 6"))
+    six = next(
+        x["here"] for x in RESULTS["comparisons"]["table4"]["table2"]["rows"] if x["quantity"].startswith("distinct 6")
+    )
     assert small["per_user_6grams"] == pytest.approx(six)
-    assert small["text"] == pr.table4_volume_reason(small["rows"], per_user_6grams=small["per_user_6grams"],
-                                                    contribution_limit=small["contribution_limit"])
+    assert small["text"] == pr.table4_volume_reason(
+        small["rows"], per_user_6grams=small["per_user_6grams"], contribution_limit=small["contribution_limit"]
+    )
 
 
 def test_table4_chat_entry_follows_its_stored_numbers():
@@ -327,13 +374,18 @@ def test_table4_chat_entry_follows_its_stored_numbers():
     assert [r["here"] for r in e["table2"]["rows"]] == prof["distinct_mean"]
     assert prof["shared"]["10"][:6] == list(dpcore.text.text_profile(chat, max_k=6, ks=(10,)).shared[10])
     assert e["users_reason"] == pr.users_hypothesis_reason(
-        e["rows"], RESULTS["comparisons"]["table4"]["rows"], n_real=920,
-        n_synthetic=RESULTS["comparisons"]["table4"]["corpus"]["n_users"], real_profile=prof,
-        synthetic_profile=e["profiles"]["synthetic_same_people"])
+        e["rows"],
+        RESULTS["comparisons"]["table4"]["rows"],
+        n_real=920,
+        n_synthetic=RESULTS["comparisons"]["table4"]["corpus"]["n_users"],
+        real_profile=prof,
+        synthetic_profile=e["profiles"]["synthetic_same_people"],
+    )
     # the synthetic corpus's own Table 4 decides which sentence: refuted when DPSU-single keeps up there at some k
     synthetic_shape = RESULTS["comparisons"]["table4"]["reproduced"]
-    assert e["users_reason"].startswith("Not the number of users: " if synthetic_shape
-                                        else "Not the number of users alone (refuted)")
+    assert e["users_reason"].startswith(
+        "Not the number of users: " if synthetic_shape else "Not the number of users alone (refuted)"
+    )
     sw = e["epsilon_sweep"]
     assert sw["settings"]["epsilons"][0] == 1.0 and "at ε = 1 DPNE releases" in sw["sentence"]
     at4 = {r["k"]: r for r in sw["rows"] if r["epsilon"] == 4.0}
@@ -351,7 +403,8 @@ def test_dpne_page_shows_the_measured_reason(small_paper_size):
     assert "So the gap is the number of users" not in text
     scaled = [d.value for d in at.dataframe if "DPNE (ours)" in d.value.columns]
     assert len(scaled) == 1 and list(scaled[0]["DPNE (ours)"]) == [
-        pvh.fmt(x["here"]) for x in r["at_paper_users"]["rows"] if x["quantity"].startswith("DPNE, k =")]
+        pvh.fmt(x["here"]) for x in r["at_paper_users"]["rows"] if x["quantity"].startswith("DPNE, k =")
+    ]
 
 
 def test_stale_numbers_are_flagged(tmp_path, monkeypatch):
@@ -393,7 +446,9 @@ def test_bayesian_n_max_default_follows_the_data(small_paper_size):
     at.select_slider(key="bayes_Nmax").set_value(5000).run()
     at.radio(key="corpus").set_value("classroom").run()
     assert at.select_slider(key="bayes_Nmax").value == 5000
-    assert run(PAGES["2_Bayesian_ngram_DP"], corpus="paper").select_slider(key="bayes_Nmax").value == default_n_max("paper")
+    assert run(PAGES["2_Bayesian_ngram_DP"], corpus="paper").select_slider(key="bayes_Nmax").value == default_n_max(
+        "paper"
+    )
 
 
 def test_bayesian_reason_is_computed_from_both_sizes():
@@ -403,9 +458,14 @@ def test_bayesian_reason_is_computed_from_both_sizes():
         assert "reason" not in e
         return
     c = e["contrast"]
-    gamma = [next(r["here"] for r in x["context"] if r["quantity"].startswith("BayesianDP sensitivity")) for x in (c, e)]
+    gamma = [
+        next(r["here"] for r in x["context"] if r["quantity"].startswith("BayesianDP sensitivity")) for x in (c, e)
+    ]
     kl_lap = [next(r["here"] for r in x["rows"] if r["quantity"] == "KL, Laplace") for x in (c, e)]
-    assert f"γ = {gamma[0]:.3g} on {c['corpus']['n_users']:,} users, {gamma[1]:.3g} on {e['corpus']['n_users']:,}" in e["reason"]
+    assert (
+        f"γ = {gamma[0]:.3g} on {c['corpus']['n_users']:,} users, {gamma[1]:.3g} on {e['corpus']['n_users']:,}"
+        in e["reason"]
+    )
     assert f"its KL falls {kl_lap[0]:.3g} → {kl_lap[1]:.3g}" in e["reason"]
 
 

@@ -15,11 +15,23 @@ from dpcore import build_ngram_index, dpne_extract
 
 def _release(ngrams, *, limit=1, epsilon=1.0, delta=1e-5, pruning="both"):
     T = max(ngrams)
-    return DpneRelease(ngrams={k: frozenset(v) for k, v in ngrams.items()}, sigma=1.0,
-                       sigmas={k: 1.0 for k in ngrams}, thresholds={k: 10.0 + k for k in ngrams},
-                       valid_counts={k: 0 for k in ngrams if k > 1}, epsilon=epsilon, delta=delta, max_length=T,
-                       contribution_limit=limit, eta=0.01, noise_decay=1.0, pruning=pruning, selection="random",
-                       policy="weighted", policy_cutoff=2.0)
+    return DpneRelease(
+        ngrams={k: frozenset(v) for k, v in ngrams.items()},
+        sigma=1.0,
+        sigmas={k: 1.0 for k in ngrams},
+        thresholds={k: 10.0 + k for k in ngrams},
+        valid_counts={k: 0 for k in ngrams if k > 1},
+        epsilon=epsilon,
+        delta=delta,
+        max_length=T,
+        contribution_limit=limit,
+        eta=0.01,
+        noise_decay=1.0,
+        pruning=pruning,
+        selection="random",
+        policy="weighted",
+        policy_cutoff=2.0,
+    )
 
 
 def test_worked_example():
@@ -38,12 +50,20 @@ def test_worked_example():
     assert rows[3]["threshold_dpne"] == 13.0
     assert rows[3]["threshold_single"] == pytest.approx(dpsu_threshold(1.0, 1e-5, 1)[1])
     # without "b c" in S_2, abc is no candidate: DPNE cannot release it whatever its count
-    rows = {r["k"]: r for r in pruning_chain(index, _release({1: {("a",), ("b",), ("c",), ("d",)}, 2: {("a", "b")},
-                                                                 3: set()}), K=2).rows}
+    rows = {
+        r["k"]: r
+        for r in pruning_chain(
+            index, _release({1: {("a",), ("b",), ("c",), ("d",)}, 2: {("a", "b")}, 3: set()}), K=2
+        ).rows
+    }
     assert rows[3]["valid"] == 0.0 and np.isnan(rows[3]["weight_dpne"]) and rows[3]["weight_single"] == 2.0
     # single-side pruning only asks for the prefix
-    rows = {r["k"]: r for r in pruning_chain(index, _release({1: {("a",), ("b",), ("c",), ("d",)}, 2: {("a", "b")},
-                                                                 3: set()}, pruning="single"), K=2).rows}
+    rows = {
+        r["k"]: r
+        for r in pruning_chain(
+            index, _release({1: {("a",), ("b",), ("c",), ("d",)}, 2: {("a", "b")}, 3: set()}, pruning="single"), K=2
+        ).rows
+    }
     assert rows[3]["valid"] == 1.0
 
 
@@ -52,7 +72,7 @@ def _brute(users, rel, K, limit):
     T = max(rel.thresholds)
     out = []
     for k in range(1, T + 1):
-        G = [{tuple(s[i:i + k]) for s in u for i in range(len(s) - k + 1)} for u in users]
+        G = [{tuple(s[i : i + k]) for s in u for i in range(len(s) - k + 1)} for u in users]
         users_of = {}
         for u, g in enumerate(G):
             for x in g:
@@ -78,11 +98,17 @@ def _brute(users, rel, K, limit):
         hd, hs = H(lambda x: x in valid), H(lambda x: True)
         pv = sorted(popular & valid)
         med = lambda v: float(np.median(v)) if len(v) else float("nan")
-        out.append({"k": k, "popular": len(popular),
-                    "valid": len(pv) / len(popular) if popular else float("nan"),
-                    "released": len(popular & rel.ngrams.get(k, frozenset())) / len(popular) if popular else float("nan"),
-                    "weight_dpne": med([hd[x] for x in pv]), "weight_single": med([hs[x] for x in popular]),
-                    "gain": med([hd[x] / hs[x] for x in pv])})
+        out.append(
+            {
+                "k": k,
+                "popular": len(popular),
+                "valid": len(pv) / len(popular) if popular else float("nan"),
+                "released": len(popular & rel.ngrams.get(k, frozenset())) / len(popular) if popular else float("nan"),
+                "weight_dpne": med([hd[x] for x in pv]),
+                "weight_single": med([hs[x] for x in popular]),
+                "gain": med([hd[x] / hs[x] for x in pv]),
+            }
+        )
     return out
 
 
@@ -90,15 +116,18 @@ def _brute(users, rel, K, limit):
 def test_brute_force_agrees_on_random_small_corpora(seed):
     r = np.random.default_rng(seed)
     vocab = [f"w{i}" for i in range(6)]
-    users = [[[vocab[j] for j in r.zipf(1.6, r.integers(1, 7)) % 6] for _ in range(r.integers(1, 5))]
-             for _ in range(int(r.integers(20, 60)))]
+    users = [
+        [[vocab[j] for j in r.zipf(1.6, r.integers(1, 7)) % 6] for _ in range(r.integers(1, 5))]
+        for _ in range(int(r.integers(20, 60)))
+    ]
     limit, K = int(r.integers(1, 6)), int(r.integers(2, 6))
     pruning = ("both", "single")[seed % 2]
-    rel = dpne_extract(users, epsilon=20.0, delta=1e-3, max_length=4, contribution_limit=limit, eta=0.2, pruning=pruning,
-               rng=seed)
+    rel = dpne_extract(
+        users, epsilon=20.0, delta=1e-3, max_length=4, contribution_limit=limit, eta=0.2, pruning=pruning, rng=seed
+    )
     index = build_ngram_index(users, 4)
     got = pruning_chain(index, rel, K=K).rows
-    want = _brute(users, rel, K, limit)[:len(got)]
+    want = _brute(users, rel, K, limit)[: len(got)]
     assert [g["k"] for g in got] == [w["k"] for w in want] and len(got) >= 2
     for g, w in zip(got, want):
         for key in w:
@@ -119,5 +148,16 @@ def test_parameters_are_checked():
     with pytest.raises(TypeError, match="release must be a DpneRelease"):
         pruning_chain(index, {1: set()})
     with pytest.raises(ValueError, match="selection='random' and policy='weighted'"):
-        pruning_chain(index, dpne_extract([[["a", "b"]]], epsilon=1, delta=1e-5, max_length=2, contribution_limit=1,
-                                  eta=0.1, selection="most-frequent", rng=0))
+        pruning_chain(
+            index,
+            dpne_extract(
+                [[["a", "b"]]],
+                epsilon=1,
+                delta=1e-5,
+                max_length=2,
+                contribution_limit=1,
+                eta=0.1,
+                selection="most-frequent",
+                rng=0,
+            ),
+        )

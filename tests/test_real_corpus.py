@@ -27,8 +27,13 @@ def test_documents_are_one_person_in_one_conversation(chat):
     import chitchat_dataset
 
     data = chitchat_dataset.Dataset()
-    pairs = {(m["sender"], cid) for cid, conv in data.items() for turn in conv["messages"] for m in turn
-             if dpcore.tokenize(m["text"])}
+    pairs = {
+        (m["sender"], cid)
+        for cid, conv in data.items()
+        for turn in conv["messages"]
+        for m in turn
+        if dpcore.tokenize(m["text"])
+    }
     assert chat.n_documents == len(pairs)
     people = {p for p, _ in pairs}
     assert set(chat.user_ids) == people
@@ -59,12 +64,13 @@ def test_shared_phrases_as_measured_in_issue_20(chat):
     for k, want in enumerate(expected, start=1):
         c = Counter()
         for sents in users:
-            c.update({tuple(s[i:i + k]) for s in sents for i in range(len(s) - k + 1)})
+            c.update({tuple(s[i : i + k]) for s in sents for i in range(len(s) - k + 1)})
         assert sum(v >= 10 for v in c.values()) == want, k
 
 
-@pytest.mark.parametrize("kw, msg", [({"name": "reddit"}, "name must be one of"),
-                                     ({"which": "train"}, "which must be one of")])
+@pytest.mark.parametrize(
+    "kw, msg", [({"name": "reddit"}, "name must be one of"), ({"which": "train"}, "which must be one of")]
+)
 def test_bad_choices(kw, msg):
     with pytest.raises(ValueError, match=msg):
         load_real_corpus(**kw)
@@ -86,9 +92,12 @@ def test_the_disk_cache_gives_the_same_people_and_a_damaged_file_is_rebuilt(tmp_
         assert cached[1][0][0].genre == from_package.users[0][0].genre
         for corpus in (built, dpcore.Corpus(*cached)):
             assert corpus.content_hash == from_package.content_hash  # ids, genres (None kept) and every token
-        assert sum(d.genre is None for docs in cached[1] for d in docs) == sum(
-            d.genre is None for docs in from_package.users for d in docs) > 0
-        path.write_bytes(path.read_bytes()[: 1000])  # truncated: discarded and rebuilt, never a traceback
+        assert (
+            sum(d.genre is None for docs in cached[1] for d in docs)
+            == sum(d.genre is None for docs in from_package.users for d in docs)
+            > 0
+        )
+        path.write_bytes(path.read_bytes()[:1000])  # truncated: discarded and rebuilt, never a traceback
         rc._people.cache_clear()
         assert dpcore.Corpus(*rc._people()).content_hash == from_package.content_hash
         assert path.stat().st_size > 1000

@@ -14,7 +14,15 @@ import pytest
 import scipy.sparse as sp
 
 import dpcore
-from dpcore.dpne import DpneRelease, DpsuBaselineRelease, dpne_extract, dpne_with_evaluation, dpsu_all, dpsu_even, dpsu_single
+from dpcore.dpne import (
+    DpneRelease,
+    DpsuBaselineRelease,
+    dpne_extract,
+    dpne_with_evaluation,
+    dpsu_all,
+    dpsu_even,
+    dpsu_single,
+)
 from dpcore.text.ngrams import build_ngram_index, encode_users
 
 SECRET = "alice_ssn_123"
@@ -93,8 +101,7 @@ def assert_no_leak(release, users):
 def test_walker_is_not_vacuous():
     users = corpus_with_secret()
     # the walker does find the secret where it is: in the evaluation object and in a token corpus
-    rel, ev = dpne_with_evaluation(users, epsilon=4, delta=1e-6, max_length=4, contribution_limit=10, eta=0.05,
-                                   rng=0)
+    rel, ev = dpne_with_evaluation(users, epsilon=4, delta=1e-6, max_length=4, contribution_limit=10, eta=0.05, rng=0)
     assert SECRET in reachable_strings(ev)
     assert SECRET in reachable_strings(encode_users(users))
     assert SECRET in reachable_strings({"a": [(np.array([SECRET], dtype=object),)]})
@@ -106,8 +113,17 @@ def test_walker_is_not_vacuous():
 def test_dpne_release_reaches_no_unreleased_token(pruning, policy):
     users = corpus_with_secret()
     for seed in range(3):
-        rel = dpne_extract(users, epsilon=8, delta=1e-6, max_length=4, contribution_limit=10, eta=0.2, pruning=pruning,
-                   policy=policy, rng=seed)
+        rel = dpne_extract(
+            users,
+            epsilon=8,
+            delta=1e-6,
+            max_length=4,
+            contribution_limit=10,
+            eta=0.2,
+            pruning=pruning,
+            policy=policy,
+            rng=seed,
+        )
         assert isinstance(rel, DpneRelease)
         assert rel.ngrams[1] and rel.ngrams[2]  # something was released
         assert_no_leak(rel, users)
@@ -140,7 +156,9 @@ def _bayesian_inputs():
     private = dpcore.corpus_from_records(recs, user_field="user", text_field="text")
     public = dpcore.corpus_from_records(
         [{"user": f"p{i}", "text": "w0 w1 w2 w3 w4 w5 w6 w7 says hi"} for i in range(5)],
-        user_field="user", text_field="text")
+        user_field="user",
+        text_field="text",
+    )
     return users, dpcore.text.ngram_counts(private, public, n=1)
 
 
@@ -176,6 +194,7 @@ def test_matrix_releases_hold_no_words():
 
 
 # ------------------------------------------------------------------------------ exact data-dependent numbers
+
 
 def reachable_numbers(root):
     """Every scalar number reachable from ``root`` (ints, floats, numpy scalars; arrays are noise and skipped)."""
@@ -215,7 +234,9 @@ def test_end_to_end_release_holds_no_exact_user_count():
     n = m.shape[0]
     assert not {n, n - 1, round(0.9 * n), round(0.9 * (n - 1))} & set(ints_a)
     # where they went: the evaluation object (evaluation only, never published)
-    _, inside = dpcore.bayesian.end_to_end.prepare_end_to_end(m, alpha, C=5, rng=0).release_with_evaluation(epsilon=1, delta=1e-5, rng=0)
+    _, inside = dpcore.bayesian.end_to_end.prepare_end_to_end(m, alpha, C=5, rng=0).release_with_evaluation(
+        epsilon=1, delta=1e-5, rng=0
+    )
     assert inside.n_train + inside.n_validation == n
 
 
@@ -224,7 +245,20 @@ def test_dp_count_releases_hold_the_same_numbers_on_neighbours():
     parameters — is the same on D and on D minus one user; only the noisy arrays differ."""
     users, counts = _bayesian_inputs()
     m, alpha = counts.user_counts, counts.public_counts
-    for make in (lambda x: dpcore.bayesian_dp(x, alpha, epsilon=1, delta=1e-5, S=1.0, C=5, rho=0.5, rng=0,
-                                              sensitivity="strict", max_items=10, max_users=1000),
-                 lambda x: dpcore.bayesian.laplace_counts_dp(x, epsilon=1, W=5, rng=0)):
+    for make in (
+        lambda x: dpcore.bayesian_dp(
+            x,
+            alpha,
+            epsilon=1,
+            delta=1e-5,
+            S=1.0,
+            C=5,
+            rho=0.5,
+            rng=0,
+            sensitivity="strict",
+            max_items=10,
+            max_users=1000,
+        ),
+        lambda x: dpcore.bayesian.laplace_counts_dp(x, epsilon=1, W=5, rng=0),
+    ):
         assert reachable_numbers(make(m)) == reachable_numbers(make(m[1:]))

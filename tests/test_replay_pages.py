@@ -59,8 +59,10 @@ def _check_dpne_page(at, downloads, classroom, *, eta):
     # the spurious-share chart: every η of the grid, from the same plan
     fig = _chart(at, "no user wrote")
     overall = next(t for t in fig["data"] if t["name"] == "all lengths")["y"]
-    totals = [(sum(r[2] for r in nums["spurious"] if r[0] == e), sum(r[3] for r in nums["spurious"] if r[0] == e))
-              for e in spec.eta_grid]
+    totals = [
+        (sum(r[2] for r in nums["spurious"] if r[0] == e), sum(r[3] for r in nums["spurious"] if r[0] == e))
+        for e in spec.eta_grid
+    ]
     assert overall == [s / max(n, 1) for n, s in totals]
     return spec, out
 
@@ -93,15 +95,19 @@ def _nan_to_none(v):
     return None if isinstance(v, float) and v != v else v
 
 
-@pytest.mark.parametrize("query", [{}, {"m101_sample_mech": "Laplace", "m101_draws": "10000", "eps": "2",
-                                        "m101_sens_factor": "0.2", "seed": "5"}])
+@pytest.mark.parametrize(
+    "query",
+    [{}, {"m101_sample_mech": "Laplace", "m101_draws": "10000", "eps": "2", "m101_sens_factor": "0.2", "seed": "5"}],
+)
 def test_m101_exports_replay(downloads, query):
     at = opened("1_Mechanisms_101.py", **query, m101_tab="(c) Exponential mechanism")  # only the open tab runs
     # (c) the exponential mechanism's probabilities: no draws, ε and the Δu factor only
     data = export_json(downloads, at, "m101_export_cities")
     assert data["spec"]["spec"] == "m101-cities"
     nums = Spec.from_record(data["spec"]).numbers(dpcore.replay(data["spec"]))
-    assert {r["dataset"]: [v for k, v in r.items() if k != "dataset"] for r in data["rows"]} == nums["city_probabilities"]
+    assert {r["dataset"]: [v for k, v in r.items() if k != "dataset"] for r in data["rows"]} == nums[
+        "city_probabilities"
+    ]
     assert data["settings"]["worst_ratio"] == nums["worst_ratio"]
     assert data["settings"]["sensitivity_used"] == nums["sensitivity_used"]
     # (d) the sampled shares: the page's seed and every parameter of the draws
@@ -115,8 +121,9 @@ def test_m101_exports_replay(downloads, query):
     rows = data["rows"]
     assert [list(r.values())[0] for r in rows] == nums["sample_x"]
     assert [r["share under D"] for r in rows] == nums["share_d"]
-    assert [[v for k, v in r.items() if k.startswith("share under") and k != "share under D"][0] for r in rows] \
-        == nums["share_other"]
+    assert [[v for k, v in r.items() if k.startswith("share under") and k != "share under D"][0] for r in rows] == nums[
+        "share_other"
+    ]
     assert [_nan_to_none(r["ratio"]) for r in rows] == nums["ratio"]
     shown = next(m.value for m in at.metric if m.label == "largest empirical ratio")
     assert shown == f"{nums['largest_ratio']:.3f}"
@@ -132,17 +139,23 @@ def test_m101_epsilon_is_in_the_salt_of_the_draws():
     for eps in (1.0, 2.0):
         spec = M101Spec(epsilon=eps, mechanism="Laplace", draws=1000, seed=3)
         assert eps in spec.sample_salt()
-        ys[eps] = dpcore.laplace_mechanism(np.full(1000, 50.0), epsilon=eps, sensitivity=1.0,
-                                           rng=spec.rng(*spec.sample_salt()))
+        ys[eps] = dpcore.laplace_mechanism(
+            np.full(1000, 50.0), epsilon=eps, sensitivity=1.0, rng=spec.rng(*spec.sample_salt())
+        )
     assert not np.allclose(ys[1.0] - 50, 2 * (ys[2.0] - 50))
-    old = [dpcore.laplace_mechanism(np.full(1000, 50.0), epsilon=e, sensitivity=1.0,
-                                    rng=M101Spec(seed=3).rng("m101-sample", "Laplace", 1000)) for e in (1.0, 2.0)]
+    old = [
+        dpcore.laplace_mechanism(
+            np.full(1000, 50.0), epsilon=e, sensitivity=1.0, rng=M101Spec(seed=3).rng("m101-sample", "Laplace", 1000)
+        )
+        for e in (1.0, 2.0)
+    ]
     assert np.allclose(old[0] - 50, 2 * (old[1] - 50))  # the old salt's leak, as it was
 
 
 # ------------------------------------------------------------------------------ Privacy audit
-@pytest.mark.parametrize("query", [{}, {"audit_mechanism": "DPNE", "audit_broken": "true", "seed": "4",
-                                        "audit_confidence": "99%"}])
+@pytest.mark.parametrize(
+    "query", [{}, {"audit_mechanism": "DPNE", "audit_broken": "true", "seed": "4", "audit_confidence": "99%"}]
+)
 def test_audit_export_replays(downloads, query):
     at = opened("5_Privacy_audit.py", **query)
     data = export_json(downloads, at, "audit_export")

@@ -33,8 +33,18 @@ def rules(**kw):
 
 
 def test_no_warning_for_sound_settings():
-    assert review_warnings(epsilon=1.0, delta=1e-6, n_users=1000, calibration="analytic", contribution_cap=5,
-                           user_items=[5, 6, 7], random_dp_gamma=0.05) == ()
+    assert (
+        review_warnings(
+            epsilon=1.0,
+            delta=1e-6,
+            n_users=1000,
+            calibration="analytic",
+            contribution_cap=5,
+            user_items=[5, 6, 7],
+            random_dp_gamma=0.05,
+        )
+        == ()
+    )
     assert review_warnings() == ()
 
 
@@ -81,9 +91,17 @@ def test_few_users():
 
 
 def test_every_rule_has_words_and_warnings_export():
-    ws = review_warnings(epsilon=12, delta=0.5, n_users=10, calibration="classic", contribution_cap=9,
-                         user_items=[1, 2, 3], random_dp_gamma=0.3,
-                         noise=dpcore.lab.gaussian_noise_in_units(0.1, sigma=1.0), answer_range=1.0)
+    ws = review_warnings(
+        epsilon=12,
+        delta=0.5,
+        n_users=10,
+        calibration="classic",
+        contribution_cap=9,
+        user_items=[1, 2, 3],
+        random_dp_gamma=0.3,
+        noise=dpcore.lab.gaussian_noise_in_units(0.1, sigma=1.0),
+        answer_range=1.0,
+    )
     assert {w.rule for w in ws} == set(REVIEW_RULES)
     for w in ws:
         assert w.rule_text == REVIEW_RULES[w.rule] and w.message and w.fix
@@ -213,13 +231,37 @@ def test_review_of_each_release_type():
     items = np.diff(X.indptr)
     # (strict with the classic σ at ε = 12, δ = 0.5 is refused since issue 21 item 7 — its exact δ is 0.998 —
     # so the classic-gaussian rule is checked on a classic strict release whose exact δ holds, at ε = 2)
-    strict = dpcore.bayesian_dp(X, alpha, epsilon=12, delta=0.5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict",
-                                max_items=50, max_users=100, calibration="analytic")
+    strict = dpcore.bayesian_dp(
+        X,
+        alpha,
+        epsilon=12,
+        delta=0.5,
+        S=1,
+        C=1,
+        rho=0.5,
+        rng=0,
+        sensitivity="strict",
+        max_items=50,
+        max_users=100,
+        calibration="analytic",
+    )
     r = review_release(strict, n_users=60, user_items=items)
     assert {w.rule for w in r.warnings} == {"delta-vs-users", "epsilon-large", "cap-above-median", "few-users"}
     assert r.noise[0].kind == "multiplicative" and r.budget.total_epsilon == 12
-    classic = dpcore.bayesian_dp(X, alpha, epsilon=2, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict",
-                                 max_items=50, max_users=100, calibration="classic")
+    classic = dpcore.bayesian_dp(
+        X,
+        alpha,
+        epsilon=2,
+        delta=1e-5,
+        S=1,
+        C=1,
+        rho=0.5,
+        rng=0,
+        sensitivity="strict",
+        max_items=50,
+        max_users=100,
+        calibration="classic",
+    )
     assert "classic-gaussian" in {w.rule for w in review_release(classic, n_users=60, user_items=items).warnings}
     e2e = dpcore.end_to_end_dp(X, alpha, epsilon=3, delta=1e-5, C=1, rng=0, S_grid=(1.0,), rho_grid=(0.5,))
     r = review_release(e2e, n_users=60)
@@ -234,7 +276,10 @@ def test_review_of_each_release_type():
     # the thesis's σ (3.9 here) is wider than a probability's whole range: issue 24 item 6's warning
     assert [w.rule for w in r.warnings] == ["gamma-large", "noise-swamps-answer"]
     assert r.noise[0].half_width == pytest.approx(1.959964 * tm["TopicDP"].noise_scale, rel=1e-6)
-    assert review_release(dpcore.bayesian.k_anonymity_release(X, alpha, K=3)).guarantee.kind == dpcore.guarantees.K_ANONYMITY
+    assert (
+        review_release(dpcore.bayesian.k_anonymity_release(X, alpha, K=3)).guarantee.kind
+        == dpcore.guarantees.K_ANONYMITY
+    )
     assert review_release(strict).to_dict()["guarantee"]["kind"] == dpcore.guarantees.APPROXIMATE_DP
     with pytest.raises(TypeError, match="release"):
         review_release(object())
@@ -249,8 +294,9 @@ def test_items_per_user():
 
 def test_custom_review():
     g = dpcore.guarantees.pure_dp(2.0)
-    r = dpcore.lab.review.custom_review(g, noise=laplace_noise_in_units(50, scale=0.5), budget=single_budget(epsilon=2.0),
-                             epsilon=12.0)
+    r = dpcore.lab.review.custom_review(
+        g, noise=laplace_noise_in_units(50, scale=0.5), budget=single_budget(epsilon=2.0), epsilon=12.0
+    )
     assert r.guarantee is g and len(r.noise) == 1 and [w.rule for w in r.warnings] == ["epsilon-large"]
     with pytest.raises(TypeError, match="guarantee"):
         dpcore.lab.review.custom_review("ε-DP")
@@ -265,8 +311,9 @@ def test_review_of_a_dpne_release_with_an_unreachable_length():
     """When no valid k-gram exists (|V_k| = 0), DPNE sets ρ_k = ∞ (nothing can pass): the review skips that
     length instead of raising (found on page 3 with 300 users at 003 Table 4's settings)."""
     users = [[["a", "b"], ["c", "d"]]] * 2000  # "a b" and "c d" pass; no 3-gram has both sides released
-    rel = dpcore.dpne_extract(dpcore.text.encode_users(users), epsilon=4.0, delta=1e-7, max_length=4, contribution_limit=10,
-                      eta=0.01, rng=0)
+    rel = dpcore.dpne_extract(
+        dpcore.text.encode_users(users), epsilon=4.0, delta=1e-7, max_length=4, contribution_limit=10, eta=0.01, rng=0
+    )
     unreachable = [k for k, rho in rel.thresholds.items() if not math.isfinite(rho)]
     assert unreachable == [3] and rel.sizes.get(2) == 2
     r = dpcore.review_release(rel, n_users=len(users))

@@ -57,8 +57,9 @@ def stats(tc):
 
 
 def _as_corpus(t):
-    return dpcore.text.corpus_from_token_arrays(t.words, t.tokens, t.sent_off, t.doc_off, t.user_off,
-                                           doc_genre=t.doc_genre, genres=gen.GENRES)
+    return dpcore.text.corpus_from_token_arrays(
+        t.words, t.tokens, t.sent_off, t.doc_off, t.user_off, doc_genre=t.doc_genre, genres=gen.GENRES
+    )
 
 
 def _lines(path):
@@ -72,7 +73,7 @@ def _sentences_per_user(t):
 
 def _sentences(t):
     w, tok, so = t.words, t.tokens, t.sent_off
-    return [tuple(w[x] for x in tok[so[s]:so[s + 1]]) for s in range(len(so) - 1)]
+    return [tuple(w[x] for x in tok[so[s] : so[s + 1]]) for s in range(len(so) - 1)]
 
 
 def _cut(corpus, max_sentences):
@@ -92,6 +93,7 @@ def _cut(corpus, max_sentences):
 
 
 # ---------------------------------------------------------------- shipped files and determinism
+
 
 def test_shipped_files_are_the_generator_output(tc, tc_public):
     """The shipped JSONL tokenises back to exactly the generated tokens (same content hash)."""
@@ -159,12 +161,18 @@ def test_text_round_trip_and_tokenizer():
     recs = list(gen.records(t, seed=3))
     back = dpcore.corpus_from_records(recs, user_field="user", text_field="text", genre_field="genre")
     assert back == _as_corpus(t)
-    assert gen.tokenize_text("Hi Anna, it's 10 am. Great!  Really? ") == [["hi", "anna", "it's", "10", "am"], ["great"], ["really"]]
+    assert gen.tokenize_text("Hi Anna, it's 10 am. Great!  Really? ") == [
+        ["hi", "anna", "it's", "10", "am"],
+        ["great"],
+        ["really"],
+    ]
     assert [list(s) for s in dpcore.tokenize("Hi Anna, it's 10 am. Great!  Really? ")] == gen.tokenize_text(
-        "Hi Anna, it's 10 am. Great!  Really? ")
+        "Hi Anna, it's 10 am. Great!  Really? "
+    )
 
 
 # ---------------------------------------------------------------- the calibration (issue 20)
+
 
 def test_calibrated_on_the_real_corpus_shared_kgrams(real, uncapped):
     """Issue 20's target: at the real corpus's 1,315 users, the number of distinct k-grams used by >= 10 users
@@ -222,9 +230,9 @@ def _brute_force_kn(real_public):
                     continue
                 seq = ("",) * pad + tuple(s) + ("",)
                 for i in range(pad, len(seq)):
-                    top[seq[i - pad:i + 1]] += 1
+                    top[seq[i - pad : i + 1]] += 1
                     for j in range(gen.ORDER - 1):
-                        grams[j].add(seq[i - j - 1:i + 1])  # (token before, j-token context, token)
+                        grams[j].add(seq[i - j - 1 : i + 1])  # (token before, j-token context, token)
     cont = [Counter() for _ in range(gen.ORDER - 1)]  # cont[j][(context of j, w)] = distinct tokens before
     for j in range(gen.ORDER - 1):
         for g in grams[j]:
@@ -240,7 +248,7 @@ def _brute_force_kn(real_public):
     def prob(ctx: tuple, w: str) -> float:  # ctx: the ORDER-1 tokens before, oldest first
         p = by_ctx[0][()].get(w, 0) / sum(by_ctx[0][()].values())
         for j in range(1, gen.ORDER):
-            row = by_ctx[j].get(ctx[len(ctx) - j:])
+            row = by_ctx[j].get(ctx[len(ctx) - j :])
             if row:
                 total, types = sum(row.values()), len(row)
                 p = max(row.get(w, 0) - D, 0) / total + D * types / total * p
@@ -259,9 +267,9 @@ def _model_distribution(m, comp: int, ctx_ids: list[int]) -> dict[int, float]:
         if row < 0:
             continue
         first, last = m.first[row], m.last[row]
-        within = np.diff(np.r_[float(row), m.cum[first:last + 1]])
+        within = np.diff(np.r_[float(row), m.cum[first : last + 1]])
         stay = m.stay[row]
-        for t, p in zip(m.tok[first:last + 1].tolist(), within.tolist()):
+        for t, p in zip(m.tok[first : last + 1].tolist(), within.tolist()):
             out[t] += mass * stay * p
         mass *= 1 - stay
     return out
@@ -289,11 +297,12 @@ def test_fast_paths_equal_the_plain_searches():
     r = np.random.default_rng(0)
     rows = r.integers(len(m.keys), size=100_000)
     u = r.random(100_000)
-    u[:10] = [0.0, 1 - 2 ** -53, 0.5, 1e-12, 0.25, 0.75, 0.999999, 0.1, 0.9, 0.3]
+    u[:10] = [0.0, 1 - 2**-53, 0.5, 1e-12, 0.25, 0.75, 0.999999, 0.1, 0.9, 0.3]
     plain = np.minimum(np.searchsorted(m.cum, rows + u, side="right"), m.last[rows])
     assert np.array_equal(gen._draw(m, rows, u), plain)
-    q = np.concatenate([m.keys[r.integers(len(m.keys), size=50_000)],
-                        r.integers(1, 2 ** 63, size=50_000).astype(np.uint64)])
+    q = np.concatenate(
+        [m.keys[r.integers(len(m.keys), size=50_000)], r.integers(1, 2**63, size=50_000).astype(np.uint64)]
+    )
     at = np.minimum(np.searchsorted(m.keys, q), len(m.keys) - 1)
     assert np.array_equal(gen._lookup(m, q), np.where(m.keys[at] == q, at, -1))
     assert np.all(np.diff(m.keys.astype(np.float64)) >= 0)
@@ -317,8 +326,8 @@ def test_sampler_draws_the_first_token_from_the_model():
         if row < 0:
             continue
         first, last = m.first[row], m.last[row]
-        p = np.diff(np.r_[float(row), m.cum[first:last + 1]])
-        toks = m.tok[first:last + 1]
+        p = np.diff(np.r_[float(row), m.cum[first : last + 1]])
+        toks = m.tok[first : last + 1]
         if j == 0:
             p = np.where(toks == 0, 0.0, p) / (1 - p[toks == 0].sum())
         for t, q in zip(toks.tolist(), p.tolist()):
@@ -342,12 +351,13 @@ def test_counter_based_uniforms():
 
 # ---------------------------------------------------------------- stated statistics
 
+
 def test_activity_is_real_peoples_heavy_tail(real_public, uncapped, tc):
     """Users are resampled public people: the uncapped median and the top 1 %'s share match the real public
     people's; the sample corpora cut every user at MAX_SENTENCES (about a third of users are cut)."""
     real_s = np.array([sum(len(d.sentences) for d in docs) for docs in real_public.users])
     s = _sentences_per_user(uncapped)  # with signatures and pet phrases added
-    top_share = lambda x: np.sort(x)[-max(1, len(x) // 100):].sum() / x.sum()
+    top_share = lambda x: np.sort(x)[-max(1, len(x) // 100) :].sum() / x.sum()
     assert abs(np.median(s) - np.median(real_s)) <= 0.25 * np.median(real_s)
     assert 0.3 <= top_share(s) <= 0.6 and 0.3 <= top_share(real_s) <= 0.6
     assert s.max() >= 5_000
@@ -376,7 +386,7 @@ def test_words_are_the_real_chat_words(tc, real):
     assert abs(slope - real_slope) < 0.15 and -1.4 <= slope <= -1.0, (slope, real_slope)
     assert len(words) >= 10_000
     assert all(TOKEN_RE.match(w) for w in words)
-    model_words = set(m.words[1:m.n_model_words])
+    model_words = set(m.words[1 : m.n_model_words])
     secret_words = {w for u in range(tc.n_users) for secret in gen.user_secrets(u) for w in secret}
     assert set(words) <= model_words | secret_words
 
@@ -414,7 +424,7 @@ def test_every_signature_and_pet_phrase_is_used_by_exactly_its_user(tc):
         for s in sents:
             for L in lengths:
                 for i in range(len(s) - L + 1):
-                    w = s[i:i + L]
+                    w = s[i : i + L]
                     if w in owner:
                         users_of.setdefault(w, set()).add(u)
     assert len(owner) == 2 * tc.n_users  # all distinct
@@ -442,9 +452,13 @@ def test_documents_draw_a_real_prompt_with_its_own_words(tc, real):
                     elsewhere, n_else = elsewhere + k, n_else + n
         return (here / n_here) / (elsewhere / n_else) if elsewhere else np.inf
 
-    for word, prompt in [("peanut", "What if the world was made of peanut butter?"), ("pigs", "What if pigs could fly?"),
-                         ("mozart", "Mozart or Beethoven?"), ("hero", "Who is your modern-day hero?"),
-                         ("wand", "What would you do if you had a magic wand?")]:
+    for word, prompt in [
+        ("peanut", "What if the world was made of peanut butter?"),
+        ("pigs", "What if pigs could fly?"),
+        ("mozart", "Mozart or Beethoven?"),
+        ("hero", "Who is your modern-day hero?"),
+        ("wand", "What would you do if you had a magic wand?"),
+    ]:
         got, want = lift(corpus, word, prompt), lift(real, word, prompt)
         assert got == np.inf or want / 4 <= got <= want * 4, (word, got, want)
         assert got >= 30

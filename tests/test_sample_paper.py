@@ -31,9 +31,15 @@ def paper(tmp_path_factory):
 
 def _token_corpus(corpus):
     a = corpus.token_arrays
-    return gen.TokenCorpus(words=a["words"], tokens=a["tokens"], sent_off=a["sent_off"], doc_off=a["doc_off"],
-                           doc_genre=np.zeros(len(a["doc_off"]) - 1, np.int8), doc_topic=np.zeros(0, np.int8),
-                           user_off=a["user_off"])
+    return gen.TokenCorpus(
+        words=a["words"],
+        tokens=a["tokens"],
+        sent_off=a["sent_off"],
+        doc_off=a["doc_off"],
+        doc_genre=np.zeros(len(a["doc_off"]) - 1, np.int8),
+        doc_topic=np.zeros(0, np.int8),
+        user_off=a["user_off"],
+    )
 
 
 def test_paper_corpus_is_generated_once_cached_and_pinned(paper, monkeypatch):
@@ -70,7 +76,7 @@ def test_paper_corpus_statistics_beside_table_2(paper):
     s = np.add.reduceat(np.diff(tc.doc_off), tc.user_off[:-1])
     classroom = dpcore.load_sample_corpus("private")
     assert s.max() == gen.MAX_SENTENCES and 20 <= np.median(s) <= 40
-    assert [sum(len(d.sentences) for d in docs) for docs in classroom.users] == s[:classroom.n_users].tolist()
+    assert [sum(len(d.sentences) for d in docs) for docs in classroom.users] == s[: classroom.n_users].tolist()
 
 
 def test_paper_signatures_and_pet_phrases_belong_to_one_user(paper):

@@ -44,8 +44,9 @@ def spark():
         pytest.skip(missing)
     from dpcore.dpne.spark_engine import spark_session
 
-    session = spark_session("local[2]", driver_memory="768m",
-                            conf={"spark.sql.shuffle.partitions": "4", "spark.executor.memory": "512m"})
+    session = spark_session(
+        "local[2]", driver_memory="768m", conf={"spark.sql.shuffle.partitions": "4", "spark.executor.memory": "512m"}
+    )
     yield session
     session.stop()
 
@@ -82,8 +83,9 @@ def test_spark_and_local_release_the_same_sets(spark, tmp_path, pruning, selecti
     from dpcore.dpne.spark_engine import run_dpne_spark
 
     folder = _write_corpus(tmp_path / "in")
-    kw = dict(epsilon=5, delta=1e-6, max_length=5, contribution_limit=6, eta=0.3, pruning=pruning,
-              selection=selection, seed=4)
+    kw = dict(
+        epsilon=5, delta=1e-6, max_length=5, contribution_limit=6, eta=0.3, pruning=pruning, selection=selection, seed=4
+    )
     local = run_dpne_local(folder, **COLS, **kw)
     remote = run_dpne_spark(folder, spark=spark, **COLS, **kw)
     assert remote.sets == local.sets
@@ -92,8 +94,17 @@ def test_spark_and_local_release_the_same_sets(spark, tmp_path, pruning, selecti
     # the check covers every random choice: long n-grams, users over the limit, zero-weight draws
     assert len(local.sets[3]) > 0
     tc = read_token_corpus(folder, **COLS)
-    _, ev = dpne_with_evaluation(tc, epsilon=5, delta=1e-6, max_length=5, contribution_limit=6, eta=0.3,
-                                 pruning=pruning, selection=selection, rng=4)
+    _, ev = dpne_with_evaluation(
+        tc,
+        epsilon=5,
+        delta=1e-6,
+        max_length=5,
+        contribution_limit=6,
+        eta=0.3,
+        pruning=pruning,
+        selection=selection,
+        rng=4,
+    )
     assert sum(d.sampled_zero_weight for d in ev.levels) > 0
     assert np.bincount(tc.unigram_pairs[0]).max() > 6
     # another seed gives another release (the seed is used, not ignored)
@@ -103,12 +114,32 @@ def test_spark_and_local_release_the_same_sets(spark, tmp_path, pruning, selecti
 @pytest.mark.slow
 def test_cli_spark_engine_writes_the_local_files(spark, tmp_path):
     folder = _write_corpus(tmp_path / "in", n_users=60, seed=1)
-    base = ["dpne", str(folder), "--user-column", "author", "--text-column", "body", "--epsilon", "4", "--delta",
-            "1e-6", "--max-length", "3", "--eta", "0.2", "--seed", "8", "--contribution-limit", "10"]
+    base = [
+        "dpne",
+        str(folder),
+        "--user-column",
+        "author",
+        "--text-column",
+        "body",
+        "--epsilon",
+        "4",
+        "--delta",
+        "1e-6",
+        "--max-length",
+        "3",
+        "--eta",
+        "0.2",
+        "--seed",
+        "8",
+        "--contribution-limit",
+        "10",
+    ]
     assert cli.main([*base, "--engine", "local", "--out", str(tmp_path / "local")]) == 0
     assert cli.main([*base, "--engine", "spark", "--spark-master", "local[2]", "--out", str(tmp_path / "spark")]) == 0
     for k in (1, 2, 3):
-        assert (tmp_path / "spark" / f"ngrams-{k}.txt").read_text() == (tmp_path / "local" / f"ngrams-{k}.txt").read_text()
+        assert (tmp_path / "spark" / f"ngrams-{k}.txt").read_text() == (
+            tmp_path / "local" / f"ngrams-{k}.txt"
+        ).read_text()
     a = json.loads((tmp_path / "local" / "report.json").read_text())
     b = json.loads((tmp_path / "spark" / "report.json").read_text())
     assert b["settings"]["engine"] == "spark" and b["settings"]["spark_master"] == "local[2]"
@@ -119,8 +150,24 @@ def test_cli_spark_engine_writes_the_local_files(spark, tmp_path):
 def test_missing_pyspark_is_a_clear_error(tmp_path, monkeypatch, capsys):
     folder = _write_corpus(tmp_path / "in", n_users=5)
     monkeypatch.setitem(sys.modules, "pyspark", None)  # import pyspark → ImportError
-    code = cli.main(["dpne", str(folder), "--user-column", "author", "--text-column", "body", "--epsilon", "1",
-                     "--delta", "1e-6", "--engine", "spark", "--out", str(tmp_path / "o")])
+    code = cli.main(
+        [
+            "dpne",
+            str(folder),
+            "--user-column",
+            "author",
+            "--text-column",
+            "body",
+            "--epsilon",
+            "1",
+            "--delta",
+            "1e-6",
+            "--engine",
+            "spark",
+            "--out",
+            str(tmp_path / "o"),
+        ]
+    )
     assert code == 2
     err = capsys.readouterr().err
     assert "needs pyspark" in err and "[spark]" in err and not (tmp_path / "o").exists()
@@ -158,16 +205,44 @@ def test_spark_engine_runs_when_python3_on_path_is_another_interpreter(tmp_path)
     env["PATH"] = f"{fake}{os.pathsep}{env.get('PATH', '')}"
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
     assert shutil.which("python3", path=env["PATH"]) == str(fake / "python3")
-    base = [sys.executable, "-m", "dpcore", "dpne", str(folder), "--user-column", "author", "--text-column", "body",
-            "--epsilon", "5", "--delta", "1e-6", "--max-length", "3", "--eta", "0.2", "--seed", "8",
-            "--contribution-limit", "6"]
-    spark = subprocess.run([*base, "--engine", "spark", "--spark-master", "local[1]", "--out", str(tmp_path / "spark")],
-                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    base = [
+        sys.executable,
+        "-m",
+        "dpcore",
+        "dpne",
+        str(folder),
+        "--user-column",
+        "author",
+        "--text-column",
+        "body",
+        "--epsilon",
+        "5",
+        "--delta",
+        "1e-6",
+        "--max-length",
+        "3",
+        "--eta",
+        "0.2",
+        "--seed",
+        "8",
+        "--contribution-limit",
+        "6",
+    ]
+    spark = subprocess.run(
+        [*base, "--engine", "spark", "--spark-master", "local[1]", "--out", str(tmp_path / "spark")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert spark.returncode == 0, spark.stderr[-3000:]
     assert "wrong interpreter" not in spark.stderr
     assert cli.main([*base[3:], "--engine", "local", "--out", str(tmp_path / "local")]) == 0
     for k in (1, 2, 3):
-        assert (tmp_path / "spark" / f"ngrams-{k}.txt").read_text() == (tmp_path / "local" / f"ngrams-{k}.txt").read_text()
+        assert (tmp_path / "spark" / f"ngrams-{k}.txt").read_text() == (
+            tmp_path / "local" / f"ngrams-{k}.txt"
+        ).read_text()
     assert all((tmp_path / "local" / f"ngrams-{k}.txt").read_text() for k in (1, 2))  # a release, not nothing
 
 
@@ -178,8 +253,18 @@ def test_spark_engine_refuses_a_one_user_input(spark, tmp_path):
 
     folder = tmp_path / "one"
     folder.mkdir()
-    (folder / "a.jsonl").write_text("".join(json.dumps({"author": a, "body": b}) + "\n" for a, b in (
-        ("alice", "the cat sat on the mat."), ("bob", " "), ("", "the dog ran."), ("alice", "a dog sat."))))
+    (folder / "a.jsonl").write_text(
+        "".join(
+            json.dumps({"author": a, "body": b}) + "\n"
+            for a, b in (
+                ("alice", "the cat sat on the mat."),
+                ("bob", " "),
+                ("", "the dog ran."),
+                ("alice", "a dog sat."),
+            )
+        )
+    )
     with pytest.raises(InputError, match="1 user"):
-        run_dpne_spark(folder, spark=spark, **COLS, epsilon=1, delta=1e-6, max_length=2, contribution_limit=5,
-                       eta=0.1, seed=1)
+        run_dpne_spark(
+            folder, spark=spark, **COLS, epsilon=1, delta=1e-6, max_length=2, contribution_limit=5, eta=0.1, seed=1
+        )

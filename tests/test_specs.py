@@ -19,9 +19,16 @@ def _old_rng_for(seed, *salt):
     return np.random.default_rng(np.random.SeedSequence([seed] + [zlib.crc32(repr(s).encode()) for s in salt]))
 
 
-@pytest.mark.parametrize("seed, salt", [(0, ()), (0, ("dpne", 4.0, 1e-06, 6, 50, 1.0, "both", "random", "weighted")),
-                                        (42, ("bayes-item-cap", 3, 5, 20)), (2**31 - 1, ("m101-sample", "Laplace", 1000)),
-                                        (7, ("dpne-baselines", 1.0, 1e-5, 4, 10, "random", "policy"))])
+@pytest.mark.parametrize(
+    "seed, salt",
+    [
+        (0, ()),
+        (0, ("dpne", 4.0, 1e-06, 6, 50, 1.0, "both", "random", "weighted")),
+        (42, ("bayes-item-cap", 3, 5, 20)),
+        (2**31 - 1, ("m101-sample", "Laplace", 1000)),
+        (7, ("dpne-baselines", 1.0, 1e-5, 4, 10, "random", "policy")),
+    ],
+)
 def test_derive_rng_is_the_old_stream(seed, salt):
     old = _old_rng_for(seed, *salt)
     new = derive_rng(seed, *salt)
@@ -75,8 +82,15 @@ def test_validation_names_parameter_rule_and_value():
 def test_record_round_trip_and_replay():
     spec = _ToySpec(epsilon=0.5, seed=11, corpus="classroom", corpus_hash="abc", sizes=(3, 4))
     rec = spec.record()
-    assert rec == {"spec": "test-toy", "version": 1, "seed": 11, "corpus": "classroom", "corpus_hash": "abc",
-                   "epsilon": 0.5, "sizes": [3, 4]}
+    assert rec == {
+        "spec": "test-toy",
+        "version": 1,
+        "seed": 11,
+        "corpus": "classroom",
+        "corpus_hash": "abc",
+        "epsilon": 0.5,
+        "sizes": [3, 4],
+    }
     back = Spec.from_record(json.loads(json.dumps(rec)))
     assert back == spec and back.key() == spec.key() and type(back) is _ToySpec
     assert _ToySpec.from_record(rec) == spec
@@ -97,43 +111,68 @@ def test_record_round_trip_and_replay():
     with pytest.raises(ValueError, match=r"record\['spec'\] must be one of"):
         Spec.from_record({**rec, "spec": "nope"})
     # every field changes the key
-    assert len({spec.key(), spec.replace(seed=12).key(), spec.replace(epsilon=0.6).key(),
-                spec.replace(sizes=(3, 5)).key()}) == 4
+    assert (
+        len(
+            {spec.key(), spec.replace(seed=12).key(), spec.replace(epsilon=0.6).key(), spec.replace(sizes=(3, 5)).key()}
+        )
+        == 4
+    )
 
 
 # ------------------------------------------------------------------------------ the pages' specs
 from dpcore.specs import AuditSpec, DpneSpec, M101CitiesSpec, M101Spec  # noqa: E402
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: DpneSpec(epsilon=-1), r"epsilon must be > 0, got epsilon=-1"),
-    (lambda: DpneSpec(delta=1), r"delta must be .*got delta=1"),
-    (lambda: DpneSpec(eta=1.0), r"eta must be .*got eta=1"),
-    (lambda: DpneSpec(max_length=11), r"max_length must be <= 10, got max_length=11"),
-    (lambda: DpneSpec(contribution_limit=0), r"contribution_limit must be >= 1, got contribution_limit=0"),
-    (lambda: DpneSpec(pruning="left"), r"pruning must be one of 'both', 'single', got pruning='left'"),
-    (lambda: DpneSpec(eta_grid=(0.01, 2.0)), r"eta_grid must be .*got eta_grid=2"),
-    (lambda: M101Spec(mechanism="gauss"), r"mechanism must be one of 'exponential', 'Laplace', got mechanism='gauss'"),
-    (lambda: M101Spec(draws=0), r"draws must be >= 1, got draws=0"),
-    (lambda: M101CitiesSpec(sensitivity_factor=0), r"sensitivity_factor must be > 0, got sensitivity_factor=0"),
-    (lambda: AuditSpec(scenario="nope"), r"scenario must be one of .*got scenario='nope'"),
-    (lambda: AuditSpec(scenario="kanonymity", broken=False), r"broken must name a variant .*got broken=False"),
-    (lambda: AuditSpec(trials=5), r"trials must be >= 10, got trials=5"),
-    (lambda: AuditSpec(confidence=1.0), r"confidence must be .*got confidence=1"),
-    (lambda: M101Spec(corpus="classroom"), r"M101Spec uses no corpus"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: DpneSpec(epsilon=-1), r"epsilon must be > 0, got epsilon=-1"),
+        (lambda: DpneSpec(delta=1), r"delta must be .*got delta=1"),
+        (lambda: DpneSpec(eta=1.0), r"eta must be .*got eta=1"),
+        (lambda: DpneSpec(max_length=11), r"max_length must be <= 10, got max_length=11"),
+        (lambda: DpneSpec(contribution_limit=0), r"contribution_limit must be >= 1, got contribution_limit=0"),
+        (lambda: DpneSpec(pruning="left"), r"pruning must be one of 'both', 'single', got pruning='left'"),
+        (lambda: DpneSpec(eta_grid=(0.01, 2.0)), r"eta_grid must be .*got eta_grid=2"),
+        (
+            lambda: M101Spec(mechanism="gauss"),
+            r"mechanism must be one of 'exponential', 'Laplace', got mechanism='gauss'",
+        ),
+        (lambda: M101Spec(draws=0), r"draws must be >= 1, got draws=0"),
+        (lambda: M101CitiesSpec(sensitivity_factor=0), r"sensitivity_factor must be > 0, got sensitivity_factor=0"),
+        (lambda: AuditSpec(scenario="nope"), r"scenario must be one of .*got scenario='nope'"),
+        (lambda: AuditSpec(scenario="kanonymity", broken=False), r"broken must name a variant .*got broken=False"),
+        (lambda: AuditSpec(trials=5), r"trials must be >= 10, got trials=5"),
+        (lambda: AuditSpec(confidence=1.0), r"confidence must be .*got confidence=1"),
+        (lambda: M101Spec(corpus="classroom"), r"M101Spec uses no corpus"),
+    ],
+)
 def test_page_specs_validate(make, message):
     with pytest.raises(ValueError, match=message):
         make()
 
 
-@pytest.mark.parametrize("spec", [
-    DpneSpec(seed=3, corpus="chat", corpus_hash="f" * 64, epsilon=2, delta=1e-5, max_length=4, contribution_limit=10,
-             eta=0.05, noise_decay=0.9, pruning="single", selection="most-frequent", policy="policy"),
-    M101Spec(seed=9, epsilon=0.5, mechanism="Laplace", draws=100_000),
-    M101CitiesSpec(epsilon=2, sensitivity_factor=0.2),
-    AuditSpec(seed=1, scenario="kanonymity", broken=True, trials=2000, confidence=0.99),
-])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        DpneSpec(
+            seed=3,
+            corpus="chat",
+            corpus_hash="f" * 64,
+            epsilon=2,
+            delta=1e-5,
+            max_length=4,
+            contribution_limit=10,
+            eta=0.05,
+            noise_decay=0.9,
+            pruning="single",
+            selection="most-frequent",
+            policy="policy",
+        ),
+        M101Spec(seed=9, epsilon=0.5, mechanism="Laplace", draws=100_000),
+        M101CitiesSpec(epsilon=2, sensitivity_factor=0.2),
+        AuditSpec(seed=1, scenario="kanonymity", broken=True, trials=2000, confidence=0.99),
+    ],
+)
 def test_page_specs_record_round_trip(spec):
     rec = json.loads(json.dumps(spec.record()))  # JSON-able
     assert Spec.from_record(rec) == spec and Spec.from_record(rec).key() == spec.key()
@@ -145,18 +184,40 @@ def test_dpne_spec_draws_as_the_page_did_before():
     rng_for(seed, "dpne", ε, δ, T, Δ0, c, pruning, selection, policy) and the baselines from
     rng_for(seed, "dpne-baselines", ε, δ, T, Δ0, selection, policy) (the salts copied from before issue 22)."""
     corpus = dpcore.load_sample_corpus("private", size="classroom")
-    spec = DpneSpec(seed=5, corpus="classroom", corpus_hash=corpus.content_hash, epsilon=2.0, delta=1e-6,
-                    max_length=4, contribution_limit=20, eta=0.05)
+    spec = DpneSpec(
+        seed=5,
+        corpus="classroom",
+        corpus_hash=corpus.content_hash,
+        epsilon=2.0,
+        delta=1e-6,
+        max_length=4,
+        contribution_limit=20,
+        eta=0.05,
+    )
     out = dpcore.replay(spec.record(), corpus)
     tc = dpcore.text.encode_users(corpus.user_sentences())
-    old = dpcore.dpne_extract(tc, epsilon=2.0, delta=1e-6, max_length=4, contribution_limit=20, eta=0.05, noise_decay=1.0,
-                      pruning="both", selection="random", policy="weighted",
-                      rng=_old_rng_for(5, "dpne", 2.0, 1e-6, 4, 20, 1.0, "both", "random", "weighted"))
+    old = dpcore.dpne_extract(
+        tc,
+        epsilon=2.0,
+        delta=1e-6,
+        max_length=4,
+        contribution_limit=20,
+        eta=0.05,
+        noise_decay=1.0,
+        pruning="both",
+        selection="random",
+        policy="weighted",
+        rng=_old_rng_for(5, "dpne", 2.0, 1e-6, 4, 20, 1.0, "both", "random", "weighted"),
+    )
     assert out.release.ngrams == old.ngrams and out.release.sizes == old.sizes
     index = dpcore.build_ngram_index(tc, 10)
     rng = _old_rng_for(5, "dpne-baselines", 2.0, 1e-6, 4, 20, "random", "weighted")
-    kw = dict(epsilon=2.0, delta=1e-6, max_length=4, contribution_limit=20, selection="random", policy="weighted", rng=rng)
-    assert out.baselines == {r.name: r.sizes for r in (dpcore.dpsu_all(index, **kw), dpcore.dpsu_even(index, **kw),
-                                                       dpcore.dpsu_single(index, **kw))}
+    kw = dict(
+        epsilon=2.0, delta=1e-6, max_length=4, contribution_limit=20, selection="random", policy="weighted", rng=rng
+    )
+    assert out.baselines == {
+        r.name: r.sizes
+        for r in (dpcore.dpsu_all(index, **kw), dpcore.dpsu_even(index, **kw), dpcore.dpsu_single(index, **kw))
+    }
     # the spurious rows at the spec's η are the release's own
     assert [r["released"] for r in out.spurious if r["eta"] == 0.05] == [out.release.sizes[k] for k in range(1, 5)]

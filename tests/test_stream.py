@@ -52,8 +52,9 @@ def test_stream_matches_in_memory_corpus_and_release(tmp_path):
     recs = _records()
     _write(tmp_path, recs)
     seen = []
-    tc = read_token_corpus(tmp_path, user_column="author", text_column="body", chunk_records=7,
-                           progress=lambda n, b: seen.append((n, b)))
+    tc = read_token_corpus(
+        tmp_path, user_column="author", text_column="body", chunk_records=7, progress=lambda n, b: seen.append((n, b))
+    )
     users = _in_memory(recs)
     ref = encode_users(users)
     assert tc.n_users == len(users) and tc.n_tokens == ref.n_tokens
@@ -76,13 +77,16 @@ def test_stream_matches_in_memory_corpus_and_release(tmp_path):
         assert dpne_extract(tc, rng=seed, **kw).ngrams == dpne_extract(ref, rng=seed, **kw).ngrams
 
 
-@pytest.mark.parametrize("name, content, message", [
-    ("x.csv", "user,body\n1,hi\n", r"no column 'text'"),
-    ("x.jsonl", '{"user": 1, "text": "a"}\nnot json\n', r"line 2: not valid JSON"),
-    ("x.jsonl", '[1, 2]\n', r"line 1: each line must be a JSON object"),
-    ("x.jsonl", '{"user": 1, "text": 5}\n', r"field 'text' must be text"),
-    ("x.txt", "hello", r"must end with one of"),
-])
+@pytest.mark.parametrize(
+    "name, content, message",
+    [
+        ("x.csv", "user,body\n1,hi\n", r"no column 'text'"),
+        ("x.jsonl", '{"user": 1, "text": "a"}\nnot json\n', r"line 2: not valid JSON"),
+        ("x.jsonl", "[1, 2]\n", r"line 1: each line must be a JSON object"),
+        ("x.jsonl", '{"user": 1, "text": 5}\n', r"field 'text' must be text"),
+        ("x.txt", "hello", r"must end with one of"),
+    ],
+)
 def test_bad_input_errors_name_file_and_problem(tmp_path, name, content, message):
     (tmp_path / name).write_text(content)
     with pytest.raises(InputError, match=message):

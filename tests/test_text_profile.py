@@ -12,8 +12,12 @@ from dpcore.text import text_profile
 
 def _corpus(users: list[list[str]], name="worked"):
     """One record (one document) per user; each string is split into sentences by dpcore.tokenize."""
-    return corpus_from_records([{"user": f"u{i}", "text": " ".join(texts)} for i, texts in enumerate(users)],
-                               user_field="user", text_field="text", name=name)
+    return corpus_from_records(
+        [{"user": f"u{i}", "text": " ".join(texts)} for i, texts in enumerate(users)],
+        user_field="user",
+        text_field="text",
+        name=name,
+    )
 
 
 WORKED = [["a b c.", "a b."], ["a b c d."], ["b c."]]
@@ -33,8 +37,13 @@ def test_worked_example():
     act = p.activity()
     assert act["mean"] == pytest.approx(4 / 3) and act["q50"] == 1.0 and act["max"] == 2 and act["top10_share"] == 1.0
     assert p.n_users == 3 and p.lengths == (1, 2, 3, 4) and p.thresholds == (2, 3) and p.name == "worked"
-    assert p.rows()[1] == {"k": 2, "distinct per user (mean)": 2.0, "distinct per user (median)": 2.0,
-                           "used by ≥ 2 users": 2, "used by ≥ 3 users": 1}
+    assert p.rows()[1] == {
+        "k": 2,
+        "distinct per user (mean)": 2.0,
+        "distinct per user (median)": 2.0,
+        "used by ≥ 2 users": 2,
+        "used by ≥ 3 users": 1,
+    }
 
 
 def test_kept_shares_of_the_worked_example():
@@ -48,13 +57,25 @@ def test_kept_shares_of_the_worked_example():
 
 
 def _chain_row(k, **kw):
-    return {"k": k, "popular": 12, "valid": 0.25, "released": 0.5, "threshold_dpne": 6.5, "threshold_single": 7.25,
-            "weight_dpne": 9.5, "weight_single": 0.125, "gain": 40.0, **kw}
+    return {
+        "k": k,
+        "popular": 12,
+        "valid": 0.25,
+        "released": 0.5,
+        "threshold_dpne": 6.5,
+        "threshold_single": 7.25,
+        "weight_dpne": 9.5,
+        "weight_single": 0.125,
+        "gain": 40.0,
+        **kw,
+    }
 
 
 def test_reason_quotes_the_chain_and_the_profile():
     p = text_profile(_corpus(WORKED), max_k=4, ks=(2,))
-    assert dpcore.text.reason_length({1: 0, 2: 0, 3: 0}, p, K=2) == 3  # 4 not reached: the longest below, with a popular k-gram
+    assert (
+        dpcore.text.reason_length({1: 0, 2: 0, 3: 0}, p, K=2) == 3
+    )  # 4 not reached: the longest below, with a popular k-gram
     assert dpcore.text.reason_length({1: 0, 2: 0, 3: 0, 4: 0}, p, K=2) == 3  # no 4-gram is used by 2 users
     assert dpcore.text.reason_length({1: 0}, p, K=2) is None
     text = dpcore.text.dpne_vs_dpsu_reason([_chain_row(2), _chain_row(3)], p, K=2, contribution_limit=1)
@@ -79,7 +100,8 @@ def test_reason_on_the_real_chat_at_table_4s_epsilon():
     assert k == 4 and p.kept_share(4, 50) < 0.1 and row["weight_single"] < row["threshold_single"] / 10
     assert row["gain"] > 10 and row["weight_dpne"] > row["threshold_dpne"]
     assert f"{row['popular']:,} 4-grams are used by ≥ 10 users" in dpcore.text.dpne_vs_dpsu_reason(
-        [row], p, K=10, contribution_limit=50)
+        [row], p, K=10, contribution_limit=50
+    )
 
 
 def _brute(users_sentences, max_k, ks):
@@ -88,7 +110,7 @@ def _brute(users_sentences, max_k, ks):
     users_of = {k: Counter() for k in range(1, max_k + 1)}
     for sents in users_sentences:
         for k in range(1, max_k + 1):
-            grams = {tuple(s[i:i + k]) for s in sents for i in range(len(s) - k + 1)}
+            grams = {tuple(s[i : i + k]) for s in sents for i in range(len(s) - k + 1)}
             per_user[k].append(len(grams))
             users_of[k].update(grams)
     mean = tuple(float(np.mean(per_user[k])) for k in per_user)
@@ -106,8 +128,10 @@ def test_brute_force_agrees(seed):
     records = []
     for u in range(60):
         for _ in range(int(rng.integers(1, 4))):  # documents
-            sents = [" ".join(rng.choice(words[: 4 + u % 9], size=int(rng.integers(1, 9)))) + "."
-                     for _ in range(int(rng.integers(1, 5)))]
+            sents = [
+                " ".join(rng.choice(words[: 4 + u % 9], size=int(rng.integers(1, 9)))) + "."
+                for _ in range(int(rng.integers(1, 5)))
+            ]
             records.append({"user": f"u{u:02d}", "text": " ".join(sents)})
     corpus = corpus_from_records(records, user_field="user", text_field="text")
     ks = (1, 3, 10)
@@ -139,10 +163,15 @@ def test_shared_phrases_of_the_real_chat_as_in_issue_20():
     assert p.activity()["q50"] == 25.0 and p.activity()["mean"] == pytest.approx(np.mean(per_person))
 
 
-@pytest.mark.parametrize("kw, message", [
-    ({"max_k": 0}, "max_k must be"), ({"ks": ()}, "ks must hold at least one K"), ({"ks": (0,)}, "K must be"),
-    ({"max_users": 0}, "max_users must be"),
-])
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        ({"max_k": 0}, "max_k must be"),
+        ({"ks": ()}, "ks must hold at least one K"),
+        ({"ks": (0,)}, "K must be"),
+        ({"max_users": 0}, "max_users must be"),
+    ],
+)
 def test_bad_arguments(kw, message):
     with pytest.raises(ValueError, match=message):
         text_profile(_corpus(WORKED), **kw)

@@ -20,8 +20,12 @@ WORDS = {
     "money": "invoice payment bank account dollars budget price cost salary refund".split(),
     "travel": "flight hotel airport train ticket luggage passport taxi beach museum".split(),
 }
-PROMPTS = {"sport": "Who is your favourite team?", "food": "What did you cook?", "money": "How do you save?",
-           "travel": "Where would you fly?"}
+PROMPTS = {
+    "sport": "Who is your favourite team?",
+    "food": "What did you cook?",
+    "money": "How do you save?",
+    "travel": "Where would you fly?",
+}
 
 
 def labelled_corpus(n_users: int = 80, seed: int = 0):
@@ -118,10 +122,12 @@ def test_noise_keeps_topics_only_near_chance_and_a_noiseless_release_keeps_all(f
 
 def test_survival_curve_is_seeded_and_first_epsilon(fitted):
     corpus, model, table, docs = fitted
-    a = tp.prompt_survival_curve(table, docs, sensitivity=1.0, delta=1e-5, gamma=0.1, epsilons=(1, 1e4), draws=4,
-                                 seed=3)
-    b = tp.prompt_survival_curve(table, docs, sensitivity=1.0, delta=1e-5, gamma=0.1, epsilons=(1, 1e4), draws=4,
-                                 seed=3)
+    a = tp.prompt_survival_curve(
+        table, docs, sensitivity=1.0, delta=1e-5, gamma=0.1, epsilons=(1, 1e4), draws=4, seed=3
+    )
+    b = tp.prompt_survival_curve(
+        table, docs, sensitivity=1.0, delta=1e-5, gamma=0.1, epsilons=(1, 1e4), draws=4, seed=3
+    )
     assert a.kept == b.kept and set(a.kept) == set(tdp.TOPIC_MECHANISMS)
     assert a.kept["TopicDP strict"][-1] >= a.kept["TopicDP strict"][0]
     need = 0.5 * a.before.matched

@@ -62,8 +62,12 @@ def world(tmp_path_factory):
 
 def _model(topic_word, words) -> TopicModel:
     tw = np.asarray(topic_word, dtype=float)
-    return TopicModel(topic_word=tw / tw.sum(axis=1, keepdims=True), prevalence=np.arange(tw.shape[0], 0, -1) + 10.0,
-                      words=tuple(words), settings=LdaSettings(n_topics=tw.shape[0]))
+    return TopicModel(
+        topic_word=tw / tw.sum(axis=1, keepdims=True),
+        prevalence=np.arange(tw.shape[0], 0, -1) + 10.0,
+        words=tuple(words),
+        settings=LdaSettings(n_topics=tw.shape[0]),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -81,8 +85,9 @@ def test_view_worked_example_permuted_topics_and_a_missing_word():
     view = tv.view_on_table(release, theirs, model=model, table=table)
     assert view.order.tolist() == [1, 2, 0]  # the model's topic t is the release's topic order[t]
     assert view.missing == (("dates",) if "dates" in table.words else ())
-    expected = np.array([[model.topic_word[t, words.index(w)] if w != "dates" else 0.0 for w in table.words]
-                         for t in table.topics])
+    expected = np.array(
+        [[model.topic_word[t, words.index(w)] if w != "dates" else 0.0 for w in table.words] for t in table.topics]
+    )
     expected /= expected.sum(axis=1, keepdims=True)
     np.testing.assert_allclose(view.matrix, expected, rtol=1e-12)
     if "dates" not in table.words:  # the table's columns hold every word: the view is the table itself
@@ -130,7 +135,9 @@ def test_setup_is_public_and_its_files_are_read_back_identically(world, tmp_path
     assert again.vocabulary.words == setup.vocabulary.words
     np.testing.assert_array_equal(again.start.lam, setup.start.lam)
     np.testing.assert_array_equal(again.twin.topic_word, setup.twin.topic_word)
-    fresh = vips.public_start(public, vocabulary=vips_inputs.public_vocabulary(public), n_topics=4)  # what the file holds
+    fresh = vips.public_start(
+        public, vocabulary=vips_inputs.public_vocabulary(public), n_topics=4
+    )  # what the file holds
     np.testing.assert_allclose(setup.start.lam, fresh.lam, rtol=1e-12)
     twin = vips.vips_reference_fit(setup.counts, n_topics=4, vocabulary=setup.vocabulary, start=setup.start)
     np.testing.assert_allclose(setup.twin.topic_word, twin.topic_word, rtol=1e-10)
@@ -154,8 +161,9 @@ def test_public_only_fit_is_zero_dp_and_the_twin_is_no_protection(world):
 
 def test_compare_release_reads_the_twin_and_a_release_on_the_same_cells(world):
     private, public, model, table, setup, _ = world
-    rel = vips.vips_lda(setup.counts, n_topics=4, epsilon=5.0, delta=1e-5, rng=0, vocabulary=setup.vocabulary,
-                        start=setup.start)
+    rel = vips.vips_lda(
+        setup.counts, n_topics=4, epsilon=5.0, delta=1e-5, rng=0, vocabulary=setup.vocabulary, start=setup.start
+    )
     c = tv.compare_release(rel, model=model, table=table)
     view = tv.view_on_table(rel.topic_word, rel.words, model=model, table=table)
     np.testing.assert_array_equal(c.matrix, view.matrix)
@@ -178,9 +186,22 @@ def test_sweep_is_deterministic_and_salted_by_every_parameter(world):
         assert tv.vips_sweep(setup, **{**kw, **change}).stats["l1"] != a.stats["l1"], change
     # the i-th ε's releases are vips_lda's with the documented generator
     rng = np.random.default_rng(tv._seed_words(4, "sweep", 5.0, 1e-5, vips.DEFAULT_CLIP_NORM, 1, 4, 3))
-    l1 = [tv.compare_release(vips.vips_lda(setup.counts, n_topics=4, epsilon=5.0, delta=1e-5, rng=rng,
-                                           vocabulary=setup.vocabulary, start=setup.start),
-                             model=model, table=table).errors["l1"] for _ in range(3)]
+    l1 = [
+        tv.compare_release(
+            vips.vips_lda(
+                setup.counts,
+                n_topics=4,
+                epsilon=5.0,
+                delta=1e-5,
+                rng=rng,
+                vocabulary=setup.vocabulary,
+                start=setup.start,
+            ),
+            model=model,
+            table=table,
+        ).errors["l1"]
+        for _ in range(3)
+    ]
     assert a.at(5.0) == pytest.approx(np.mean(l1), rel=1e-12)
 
 
@@ -192,16 +213,31 @@ def test_first_epsilon_needs_the_mean_to_reach_the_share():
 
 def test_error_curve_against_gamma_is_flat_and_size_reads_each_table(world):
     private, public, model, table, setup, _ = world
-    flat = tv.vips_error_curve(setup, model=model, parameter="gamma", values=(0.02, 0.12), epsilon=2.0, delta=1e-5,
-                               m=4, n=6, repetitions=4, rng=0)
+    flat = tv.vips_error_curve(
+        setup,
+        model=model,
+        parameter="gamma",
+        values=(0.02, 0.12),
+        epsilon=2.0,
+        delta=1e-5,
+        m=4,
+        n=6,
+        repetitions=4,
+        rng=0,
+    )
     assert flat["l1"][0][0] == flat["l1"][0][1]
-    sizes = tv.vips_error_curve(setup, model=model, parameter="size", values=(2, 4), epsilon=2.0, delta=1e-5, m=4,
-                                n=6, repetitions=4, rng=0)
+    sizes = tv.vips_error_curve(
+        setup, model=model, parameter="size", values=(2, 4), epsilon=2.0, delta=1e-5, m=4, n=6, repetitions=4, rng=0
+    )
     assert all(0 <= x <= 2 * s for x, s in zip(sizes["l1"][0], (2, 4)))
-    public_only = tv.fixed_release_curve(tv.public_only_release(setup), model=model, parameter="epsilon",
-                                         values=(1.0, 2.0), m=4, n=6)
-    assert public_only["l1"][0] == public_only["l1"][1] == tv.compare_release(
-        tv.public_only_release(setup), model=model, table=table).errors["l1"]
+    public_only = tv.fixed_release_curve(
+        tv.public_only_release(setup), model=model, parameter="epsilon", values=(1.0, 2.0), m=4, n=6
+    )
+    assert (
+        public_only["l1"][0]
+        == public_only["l1"][1]
+        == tv.compare_release(tv.public_only_release(setup), model=model, table=table).errors["l1"]
+    )
 
 
 def test_thesis_epsilon_inverts_the_thesis_curve():
@@ -211,8 +247,9 @@ def test_thesis_epsilon_inverts_the_thesis_curve():
     assert all(a >= b - 1e-9 for a, b in zip(curve, curve[1:]))  # less noise, less error
     target = 0.5 * (max(curve) + min(curve))
     eps = tv.thesis_epsilon_for_l1(w, target, delta=1e-5, delta_s=2.0, draws=50)
-    assert tv.thesis_l1_curve(w, epsilons=(eps,), delta=1e-5, delta_s=2.0, draws=50)[0] == pytest.approx(target,
-                                                                                                        rel=1e-8)
+    assert tv.thesis_l1_curve(w, epsilons=(eps,), delta=1e-5, delta_s=2.0, draws=50)[0] == pytest.approx(
+        target, rel=1e-8
+    )
     # σ at that ε is the thesis's σ (ε split over the m·n entries)
     sigma = dpcore.topicdp.topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.0, m=4, n=6)
     assert sigma == pytest.approx(2.0 * math.sqrt(2 * math.log(1.25e5)) * 24 / eps)
@@ -223,8 +260,10 @@ def test_mean_l1_names_every_mechanism(world):
     private, public, model, table, setup, _ = world
     means = tv.mean_l1_at(setup, model=model, table=table, epsilon=1.0, delta=1e-5, delta_s=1.0, repetitions=3, rng=0)
     assert list(means) == [*tdp.TOPIC_MECHANISMS, tv.VIPS_NAME, tv.PUBLIC_ONLY_NAME]
-    assert means[tv.PUBLIC_ONLY_NAME] == tv.compare_release(tv.public_only_release(setup), model=model,
-                                                            table=table).errors["l1"]
+    assert (
+        means[tv.PUBLIC_ONLY_NAME]
+        == tv.compare_release(tv.public_only_release(setup), model=model, table=table).errors["l1"]
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -237,8 +276,16 @@ def test_budget_composes_vips_exactly_as_j_gaussians(world, iterations):
     from dp_accounting.pld import PLDAccountant
 
     *_, setup, _ = world
-    rel = vips.vips_lda(setup.counts, n_topics=4, epsilon=1.0, delta=1e-5, rng=0, iterations=iterations,
-                        vocabulary=setup.vocabulary, start=setup.start)
+    rel = vips.vips_lda(
+        setup.counts,
+        n_topics=4,
+        epsilon=1.0,
+        delta=1e-5,
+        rng=0,
+        iterations=iterations,
+        vocabulary=setup.vocabulary,
+        start=setup.start,
+    )
     entry = dpcore.lab.budget_entry(rel)
     z = rel.sigma / rel.clip_norm
     assert entry.mechanism == "VIPS-LDA" and entry.event == ("gaussian", pytest.approx(z / math.sqrt(iterations)), 1e-5)
@@ -251,16 +298,18 @@ def test_budget_composes_vips_exactly_as_j_gaussians(world, iterations):
 
 def test_reviewer_knows_vips(world):
     *_, setup, _ = world
-    rel = vips.vips_lda(setup.counts, n_topics=4, epsilon=1.0, delta=1e-5, rng=0, vocabulary=setup.vocabulary,
-                        start=setup.start)
+    rel = vips.vips_lda(
+        setup.counts, n_topics=4, epsilon=1.0, delta=1e-5, rng=0, vocabulary=setup.vocabulary, start=setup.start
+    )
     rev = dpcore.review_release(rel, n_users=60, user_items=setup.user_norms)
     assert rev.guarantee is rel.guarantee and rev.session_entry.event[0] == "gaussian"
     assert rev.noise[0].half_width == pytest.approx(1.959964 * rel.sigma, rel=1e-5)
     assert "VIPS-LDA" in rev.budget.text and (rev.budget.total_epsilon, rev.budget.delta) == (1.0, 1e-5)
     fires = {w.rule for w in dpcore.review_release(rel, n_users=60, user_items=np.full(60, 0.5)).warnings}
     assert "cap-above-median" in fires  # B = 2 above every user's norm of 0.5
-    assert "cap-above-median" not in {w.rule for w in dpcore.review_release(rel, n_users=60,
-                                                                     user_items=np.full(60, 5.0)).warnings}
+    assert "cap-above-median" not in {
+        w.rule for w in dpcore.review_release(rel, n_users=60, user_items=np.full(60, 5.0)).warnings
+    }
     home = {name: g for page, name, g in dpcore.lab.review.mechanism_guarantees(W=2, max_items=10, max_users=100)}
     assert home["VIPS-LDA"].colour == "green" and home["VIPS-LDA"].is_dp
 
@@ -281,8 +330,16 @@ def test_real_chat_at_epsilon_1_vips_beats_every_matrix_mechanism_and_matches_ha
     ds = dpcore.topicdp.load_sensitivity_draws(private.content_hash).sensitivity(gamma=0.1, m=10, n=10).delta_s
     means = tv.mean_l1_at(setup, model=model, table=table, epsilon=1.0, delta=1e-5, delta_s=ds, repetitions=10, rng=0)
     assert means[tv.VIPS_NAME] < min(means[m] for m in tdp.TOPIC_MECHANISMS) - 2.0, means
-    sweep = tv.vips_sweep(setup, model=model, table=table, docs=prompt_documents(private, setup.vocabulary.words),
-                          epsilons=(1.0,), delta=1e-5, draws=10, seed=0)
+    sweep = tv.vips_sweep(
+        setup,
+        model=model,
+        table=table,
+        docs=prompt_documents(private, setup.vocabulary.words),
+        epsilons=(1.0,),
+        delta=1e-5,
+        draws=10,
+        seed=0,
+    )
     assert sweep.matched[0] >= 5, sweep.matched
 
 

@@ -86,12 +86,15 @@ def test_sampler_size_is_named_tuple():
     assert size._fields == ("h", "k", "rho")
 
 
-@pytest.mark.parametrize("bad, exc, text", [
-    (0.0, ValueError, "gamma must be > 0, got gamma=0.0"),
-    (1.0, ValueError, "gamma must be < 1, got gamma=1.0"),
-    (float("nan"), ValueError, "gamma must be a number, got gamma=nan"),
-    ("0.1", TypeError, "gamma must be a real number"),
-])
+@pytest.mark.parametrize(
+    "bad, exc, text",
+    [
+        (0.0, ValueError, "gamma must be > 0, got gamma=0.0"),
+        (1.0, ValueError, "gamma must be < 1, got gamma=1.0"),
+        (float("nan"), ValueError, "gamma must be a number, got gamma=nan"),
+        ("0.1", TypeError, "gamma must be a real number"),
+    ],
+)
 def test_sampler_size_validation(bad, exc, text):
     with pytest.raises(exc, match=text.replace("(", r"\(").replace(")", r"\)")):
         dpcore.topicdp.sensitivity_sampler_size(bad)
@@ -153,11 +156,14 @@ def test_topic_model_finds_the_three_topics(tiny_model):
         assert len(groups) == 1  # a topic's top words come from one planted topic
 
 
-@pytest.mark.parametrize("kw, text", [
-    ({"m": 0, "n": 4}, "m must be >= 1, got m=0"),
-    ({"m": 4, "n": 4}, "m must be <= 3, got m=4"),
-    ({"m": 2, "n": 1}, "n must be >= 2, got n=1"),
-])
+@pytest.mark.parametrize(
+    "kw, text",
+    [
+        ({"m": 0, "n": 4}, "m must be >= 1, got m=0"),
+        ({"m": 4, "n": 4}, "m must be <= 3, got m=4"),
+        ({"m": 2, "n": 1}, "n must be >= 2, got n=1"),
+    ],
+)
 def test_topic_keyword_matrix_validation(tiny_model, kw, text):
     with pytest.raises(ValueError, match=text):
         topic_keyword_matrix(tiny_model, **kw)
@@ -183,7 +189,8 @@ def test_mvg_sigma_independent_formula():
     x = (-b + np.sqrt(b * b + 8 * a * eps)) / (2 * a)
     assert a * x * x + b * x == pytest.approx(2 * eps)
     assert dpcore.topicdp.mvg_sigma(epsilon=eps, delta=delta, m=m, n=n, gamma_f=gf, s2=s2) == pytest.approx(
-        math.sqrt(math.sqrt(m * n) / x**2))
+        math.sqrt(math.sqrt(m * n) / x**2)
+    )
 
 
 def test_topicdp_sigma_is_classic_gaussian_at_split_budget():
@@ -198,8 +205,9 @@ def test_topicdp_per_entry_std_before_clipping():
     w = np.array([[0.2, 0.3, 0.5], [0.6, 0.2, 0.2]])
     sigma = dpcore.topicdp.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=0.01, m=2, n=3)
     rng = np.random.default_rng(2024)
-    noise = np.stack([dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=0.01, rng=rng).noisy - w
-                      for _ in range(4000)])
+    noise = np.stack(
+        [dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=0.01, rng=rng).noisy - w for _ in range(4000)]
+    )
     assert abs(noise.mean()) < 4 * sigma / math.sqrt(noise.size)
     assert noise.std() / sigma == pytest.approx(1.0, abs=0.02)
     # per entry too (each has 4,000 draws: relative s.e. 1.1 %, accept ±5 %)
@@ -252,8 +260,9 @@ def test_guarantees():
     bare = dpcore.topicdp.release_all(w, epsilon=1, delta=1e-5, sensitivity=0.1, rng=0)
     assert all(bare[m].guarantee.colour != "green" for m in tdp.SAMPLED_MECHANISMS)
     # γ read from a SensitivityResult
-    res = tdp.SensitivityResult(delta_s=0.1, gamma=0.2, h=61, k=61, rho_sampler=0.01, m=2, n=2, sample_users=10,
-                                draws=np.full(61, 0.1))
+    res = tdp.SensitivityResult(
+        delta_s=0.1, gamma=0.2, h=61, k=61, rho_sampler=0.01, m=2, n=2, sample_users=10, draws=np.full(61, 0.1)
+    )
     assert dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=res, rng=0).guarantee.gamma == 0.2
     with pytest.raises(ValueError, match="gamma must match"):
         dpcore.topicdp_mechanism(w, epsilon=1, delta=1e-5, sensitivity=res, rng=0, gamma=0.1)
@@ -269,25 +278,56 @@ def test_noise_depends_on_seed_only():
     assert np.array_equal(a, b) and not np.array_equal(a, c)
 
 
-@pytest.mark.parametrize("fn, kw, exc, text", [
-    (dpcore.topicdp.topicdp_sigma, dict(epsilon=-1, delta=1e-5, sensitivity=1, m=2, n=2), ValueError,
-     "epsilon must be > 0, got epsilon=-1"),
-    (dpcore.topicdp.topicdp_sigma, dict(epsilon=1, delta=1.5, sensitivity=1, m=2, n=2), ValueError,
-     "delta must be < 1, got delta=1.5"),
-    (dpcore.topicdp.topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=0, m=2, n=2), ValueError,
-     "sensitivity must be > 0, got sensitivity=0"),
-    (dpcore.topicdp.topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=1, m=0, n=2), ValueError,
-     "m must be >= 1, got m=0"),
-    (dpcore.topicdp.strict_topicdp_sigma, dict(epsilon=1, delta=1e-5, m=0), ValueError, "m must be >= 1, got m=0"),
-    (dpcore.topicdp.strict_topicdp_sigma, dict(epsilon=0, delta=1e-5, m=3), ValueError, "epsilon must be > 0"),
-    (dpcore.topicdp.strict_topicdp_sigma, dict(epsilon=1, delta=0, m=3), ValueError, "delta must be > 0"),
-    (dpcore.topicdp.corrected_topicdp_sigma, dict(epsilon=1, delta=1e-5, sensitivity=-1), ValueError,
-     "sensitivity must be > 0, got sensitivity=-1"),
-    (dpcore.topicdp.mvg_sigma, dict(epsilon=1, delta=1e-5, m=2, n=2, gamma_f=1, s2=-1), ValueError,
-     "s2 must be > 0, got s2=-1"),
-    (dpcore.topicdp_mechanism, dict(matrix=np.ones((2, 2)), epsilon=1, delta=1e-5, sensitivity=1, rng="x"),
-     TypeError, "rng must be a numpy.random.Generator or an int seed"),
-])
+@pytest.mark.parametrize(
+    "fn, kw, exc, text",
+    [
+        (
+            dpcore.topicdp.topicdp_sigma,
+            dict(epsilon=-1, delta=1e-5, sensitivity=1, m=2, n=2),
+            ValueError,
+            "epsilon must be > 0, got epsilon=-1",
+        ),
+        (
+            dpcore.topicdp.topicdp_sigma,
+            dict(epsilon=1, delta=1.5, sensitivity=1, m=2, n=2),
+            ValueError,
+            "delta must be < 1, got delta=1.5",
+        ),
+        (
+            dpcore.topicdp.topicdp_sigma,
+            dict(epsilon=1, delta=1e-5, sensitivity=0, m=2, n=2),
+            ValueError,
+            "sensitivity must be > 0, got sensitivity=0",
+        ),
+        (
+            dpcore.topicdp.topicdp_sigma,
+            dict(epsilon=1, delta=1e-5, sensitivity=1, m=0, n=2),
+            ValueError,
+            "m must be >= 1, got m=0",
+        ),
+        (dpcore.topicdp.strict_topicdp_sigma, dict(epsilon=1, delta=1e-5, m=0), ValueError, "m must be >= 1, got m=0"),
+        (dpcore.topicdp.strict_topicdp_sigma, dict(epsilon=0, delta=1e-5, m=3), ValueError, "epsilon must be > 0"),
+        (dpcore.topicdp.strict_topicdp_sigma, dict(epsilon=1, delta=0, m=3), ValueError, "delta must be > 0"),
+        (
+            dpcore.topicdp.corrected_topicdp_sigma,
+            dict(epsilon=1, delta=1e-5, sensitivity=-1),
+            ValueError,
+            "sensitivity must be > 0, got sensitivity=-1",
+        ),
+        (
+            dpcore.topicdp.mvg_sigma,
+            dict(epsilon=1, delta=1e-5, m=2, n=2, gamma_f=1, s2=-1),
+            ValueError,
+            "s2 must be > 0, got s2=-1",
+        ),
+        (
+            dpcore.topicdp_mechanism,
+            dict(matrix=np.ones((2, 2)), epsilon=1, delta=1e-5, sensitivity=1, rng="x"),
+            TypeError,
+            "rng must be a numpy.random.Generator or an int seed",
+        ),
+    ],
+)
 def test_mechanism_validation_messages(fn, kw, exc, text):
     with pytest.raises(exc, match=text):
         fn(**kw)
@@ -331,8 +371,16 @@ def test_sampler_brute_force_and_cache_reuse(tiny_data, tmp_path, monkeypatch):
 
     monkeypatch.setattr(tdp.sampler, "pair_deltas", counting)
     seen = []
-    res = tdp.sampled_sensitivity(tiny_data, gamma=0.22, m=3, n=4, lda=TINY_LDA, sampler=TINY_SAMPLER,
-                                  cache_dir=tmp_path, progress=lambda a, b: seen.append((a, b)))
+    res = tdp.sampled_sensitivity(
+        tiny_data,
+        gamma=0.22,
+        m=3,
+        n=4,
+        lda=TINY_LDA,
+        sampler=TINY_SAMPLER,
+        cache_dir=tmp_path,
+        progress=lambda a, b: seen.append((a, b)),
+    )
     h = dpcore.topicdp.sensitivity_sampler_size(0.22).h
     assert calls == list(range(h)) and seen[-1] == (h, h) and len(seen) == h
     # Δ_s is the k-th smallest of the h draws; each draw matches a literal recomputation.
@@ -347,16 +395,19 @@ def test_sampler_brute_force_and_cache_reuse(tiny_data, tmp_path, monkeypatch):
     calls.clear()
     draws = tdp.load_sensitivity_draws(tiny_data.corpus_hash, lda=TINY_LDA, sampler=TINY_SAMPLER, cache_dir=tmp_path)
     h25 = dpcore.topicdp.sensitivity_sampler_size(0.25).h
-    r25 = tdp.sampled_sensitivity(tiny_data, gamma=0.25, m=3, n=4, lda=TINY_LDA, sampler=TINY_SAMPLER,
-                                  cache_dir=tmp_path)
+    r25 = tdp.sampled_sensitivity(
+        tiny_data, gamma=0.25, m=3, n=4, lda=TINY_LDA, sampler=TINY_SAMPLER, cache_dir=tmp_path
+    )
     assert calls == []
     assert r25.delta_s == pytest.approx(np.sort(draws.draws_for(3, 4)[:h25])[r25.k - 1], rel=1e-5)
     # γ = 0.2 needs 61 pairs: only the missing ones are fitted, the first 49 are kept as they were.
-    r20 = tdp.sampled_sensitivity(tiny_data, gamma=0.2, m=3, n=4, lda=TINY_LDA, sampler=TINY_SAMPLER,
-                                  cache_dir=tmp_path)
+    r20 = tdp.sampled_sensitivity(
+        tiny_data, gamma=0.2, m=3, n=4, lda=TINY_LDA, sampler=TINY_SAMPLER, cache_dir=tmp_path
+    )
     assert calls == list(range(h, 61))
     assert np.allclose(r20.draws[:h], res.draws, rtol=1e-5)
     import gzip
+
     stored = json.loads(gzip.decompress(next(tmp_path.glob("sensitivity_*.json.gz")).read_bytes()))
     assert stored["pairs"] == 61 and stored["corpus_hash"] == tiny_data.corpus_hash
 
@@ -365,8 +416,15 @@ def test_order_statistic_uses_first_h_draws_only():
     deltas = np.zeros((300, 1, 1))
     deltas[:, 0, 0] = np.linspace(0.01, 1.0, 300)[::-1]  # descending: the first h are the largest
     deltas[285, 0, 0] = 99.0  # beyond h(0.1) = 285: must be ignored
-    draws = tdp.SensitivityDraws(deltas=deltas, m_values=(1,), n_values=(2,), corpus_hash="x",
-                                 lda=LdaSettings(), sampler=tdp.SamplerSettings(), key="k")
+    draws = tdp.SensitivityDraws(
+        deltas=deltas,
+        m_values=(1,),
+        n_values=(2,),
+        corpus_hash="x",
+        lda=LdaSettings(),
+        sampler=tdp.SamplerSettings(),
+        key="k",
+    )
     res = draws.sensitivity(gamma=0.1, m=1, n=2)
     first = deltas[:285, 0, 0]
     assert res.delta_s == np.sort(first)[res.k - 1] == first.max()
@@ -381,10 +439,12 @@ def test_order_statistic_uses_first_h_draws_only():
 def test_pairs_do_not_depend_on_worker_count(tiny_data, tmp_path, engine):
     """Same seed → the same Δ_i, bit for bit, with 1 and 2 worker processes (and on a rerun)."""
     lda = LdaSettings(n_topics=3, min_df=1, max_df=1.0, engine=engine)
-    serial = tdp.extend_sensitivity_draws(tiny_data, n_pairs=8, lda=lda, sampler=TINY_SAMPLER,
-                                          cache_dir=tmp_path / "a", workers=1)
-    parallel = tdp.extend_sensitivity_draws(tiny_data, n_pairs=8, lda=lda, sampler=TINY_SAMPLER,
-                                            cache_dir=tmp_path / "b", workers=2)
+    serial = tdp.extend_sensitivity_draws(
+        tiny_data, n_pairs=8, lda=lda, sampler=TINY_SAMPLER, cache_dir=tmp_path / "a", workers=1
+    )
+    parallel = tdp.extend_sensitivity_draws(
+        tiny_data, n_pairs=8, lda=lda, sampler=TINY_SAMPLER, cache_dir=tmp_path / "b", workers=2
+    )
     again = np.stack([tdp.pair_deltas(tiny_data, i, lda=lda, sampler=TINY_SAMPLER) for i in range(8)])
     assert np.array_equal(serial.deltas, parallel.deltas)
     assert np.array_equal(serial.deltas, again)
@@ -406,7 +466,8 @@ def test_sampler_matches_literal_recomputation_for_each_engine(tiny_data, tmp_pa
     for i in range(3):
         for m, n in [(2, 3), (3, 5)]:
             assert draws.draws_for(m, n)[i] == pytest.approx(
-                _brute_force_delta(tiny_data, i, m, n, lda=lda, sampler=sampler), abs=1e-9)
+                _brute_force_delta(tiny_data, i, m, n, lda=lda, sampler=sampler), abs=1e-9
+            )
         # the diagnostic: whole topic–word matrices, best row permutation by brute force
         shared, x, x2 = tdp.sampler.pair_users(tiny_data.n_users, i, sampler)
         a, b = (fit_topic_model(tiny_data, settings=lda, users=list(shared) + [u]).topic_word for u in (x, x2))
@@ -461,7 +522,9 @@ def test_compiled_vb_kernel_equals_numpy_path(seed, monkeypatch):
     fast = tdp_tm_fit.fit_topic_word(x, settings)
     assert np.allclose(fast[0], ref[0], atol=1e-11, rtol=0)
     assert np.allclose(fast[1], ref[1], rtol=1e-11)
-    assert not np.allclose(ref[0], tdp_tm_fit.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "random_state": 99}))[0])
+    assert not np.allclose(
+        ref[0], tdp_tm_fit.fit_topic_word(x, LdaSettings(**{**settings.as_dict(), "random_state": 99}))[0]
+    )
 
 
 def test_compiled_digamma_matches_scipy():
@@ -471,8 +534,14 @@ def test_compiled_digamma_matches_scipy():
     from dpcore.topicdp import _vb_kernel
 
     rng = np.random.default_rng(0)
-    x = np.concatenate([rng.uniform(1e-6, 1.0, 2000), rng.uniform(1.0, 6.5, 2000), rng.gamma(1.0, 50.0, 2000),
-                        [1e-6, 5.999999, 6.0, 1.4616321449683622, 1e6]])
+    x = np.concatenate(
+        [
+            rng.uniform(1e-6, 1.0, 2000),
+            rng.uniform(1.0, 6.5, 2000),
+            rng.gamma(1.0, 50.0, 2000),
+            [1e-6, 5.999999, 6.0, 1.4616321449683622, 1e6],
+        ]
+    )
     got = _vb_kernel.exp_dirichlet_rows(np.stack([x, np.full_like(x, 1.0)], axis=1))
     want = np.exp(psi(np.stack([x, np.ones_like(x)], axis=1)) - psi(x + 1.0)[:, None])
     assert np.allclose(got, want, rtol=1e-12, atol=0)
@@ -486,8 +555,10 @@ def test_fit_does_not_change_its_input_and_ignores_index_order(tiny_data):
     shuffled = x.tocoo()
     order = np.random.default_rng(0).permutation(shuffled.nnz)
     from scipy.sparse import coo_matrix
-    b = tdp_tm_fit.fit_topic_word(coo_matrix((shuffled.data[order], (shuffled.row[order], shuffled.col[order])),
-                                         shape=x.shape).tocsr(), TINY_LDA)
+
+    b = tdp_tm_fit.fit_topic_word(
+        coo_matrix((shuffled.data[order], (shuffled.row[order], shuffled.col[order])), shape=x.shape).tocsr(), TINY_LDA
+    )
     assert np.array_equal(a[0], b[0])
 
 
@@ -539,7 +610,9 @@ def test_cache_key_changes_with_every_setting_that_changes_the_draws():
         assert path != base, name
     assert len(set(paths.values())) == len(paths)
     # the full-corpus model file is keyed by the LDA settings (engine included) too
-    assert tdp.model_cache._model_path("abc", base_lda, None) != tdp.model_cache._model_path("abc", LdaSettings(engine="sklearn"), None)
+    assert tdp.model_cache._model_path("abc", base_lda, None) != tdp.model_cache._model_path(
+        "abc", LdaSettings(engine="sklearn"), None
+    )
     assert base_lda.vocabulary_version == tdp_tm.VOCABULARY_VERSION
 
 
@@ -551,8 +624,10 @@ def test_default_dataset_size_is_the_corpus():
     assert tdp.SamplerSettings(sample_users=10).dataset_size(2400) == 10
 
 
-STOPPY_TEXT = ("thanks so much , i hope you are well and just wanted to let you know that the "
-               "{a} {b} {c} is really good and we will make it great ")
+STOPPY_TEXT = (
+    "thanks so much , i hope you are well and just wanted to let you know that the "
+    "{a} {b} {c} is really good and we will make it great "
+)
 
 
 def test_shipped_stop_word_list_is_sklearns():
@@ -624,22 +699,53 @@ def test_model_round_trip(tiny_model, tmp_path):
 
 def test_error_curve_shapes_and_skipped_gamma(tiny_model):
     deltas = np.full((70, 3, 9), 0.05)
-    draws = tdp.SensitivityDraws(deltas=deltas, m_values=(1, 2, 3), n_values=tuple(range(2, 11)),
-                                 corpus_hash="x", lda=TINY_LDA, sampler=TINY_SAMPLER, key="k")
-    curve = tdp.error_curve(tiny_model, draws, parameter="gamma", values=[0.1, 0.2], epsilon=3, delta=1e-5,
-                            gamma=0.2, m=3, n=4, repetitions=5, rng=0)
+    draws = tdp.SensitivityDraws(
+        deltas=deltas,
+        m_values=(1, 2, 3),
+        n_values=tuple(range(2, 11)),
+        corpus_hash="x",
+        lda=TINY_LDA,
+        sampler=TINY_SAMPLER,
+        key="k",
+    )
+    curve = tdp.error_curve(
+        tiny_model,
+        draws,
+        parameter="gamma",
+        values=[0.1, 0.2],
+        epsilon=3,
+        delta=1e-5,
+        gamma=0.2,
+        m=3,
+        n=4,
+        repetitions=5,
+        rng=0,
+    )
     mean, lo, hi = curve.stats["l1"]["TopicDP"]
     assert np.isnan(mean[0]) and not np.isnan(mean[1])  # 0.1 needs 285 pairs, 70 stored
     assert len(curve.skipped) == 1 and "285" in curve.skipped[0]
     assert lo[1] <= mean[1] <= hi[1]
-    eps_curve = tdp.error_curve(tiny_model, draws, parameter="epsilon", values=[1, 10], epsilon=3, delta=1e-5,
-                                gamma=0.2, m=3, n=4, repetitions=30, rng=0, stage="noisy")
+    eps_curve = tdp.error_curve(
+        tiny_model,
+        draws,
+        parameter="epsilon",
+        values=[1, 10],
+        epsilon=3,
+        delta=1e-5,
+        gamma=0.2,
+        m=3,
+        n=4,
+        repetitions=30,
+        rng=0,
+        stage="noisy",
+    )
     for mech in tdp.TOPIC_MECHANISMS:
         m1, m10 = eps_curve.stats["l1"][mech][0]
         assert m10 < m1  # more budget, less noise
     with pytest.raises(ValueError, match="parameter must be one of"):
-        tdp.error_curve(tiny_model, draws, parameter="delta", values=[1], epsilon=3, delta=1e-5, gamma=0.2,
-                        m=3, n=4, rng=0)
+        tdp.error_curve(
+            tiny_model, draws, parameter="delta", values=[1], epsilon=3, delta=1e-5, gamma=0.2, m=3, n=4, rng=0
+        )
 
 
 def test_release_errors_match_metrics():
@@ -651,8 +757,9 @@ def test_release_errors_match_metrics():
     assert 0 <= errs["MVG"]["kendall"].min() and errs["MVG"]["kendall"].max() <= 1
 
 
-def test_run_time_results_go_to_the_user_cache_and_shipped_files_are_read(tmp_path, monkeypatch, tiny_model,
-                                                                          _tiny_topicdp_dirs):
+def test_run_time_results_go_to_the_user_cache_and_shipped_files_are_read(
+    tmp_path, monkeypatch, tiny_model, _tiny_topicdp_dirs
+):
     """The app never writes into the repository: new files go to $DPCORE_TOPICDP_CACHE (or ~/.cache);
     loading falls back to the shipped folder (here: a folder of draws computed in this test session for
     the 40-user corpus of tests/topicdp_env.py, standing in for sample_data/topicdp_sensitivity)."""
@@ -669,6 +776,7 @@ def test_run_time_results_go_to_the_user_cache_and_shipped_files_are_read(tmp_pa
     monkeypatch.setattr(tdp.sampler, "shipped_cache_dir", lambda: shipped)
     monkeypatch.setenv("DPCORE_SAMPLE_DATA", str(data))
     from dpcore import load_sample_corpus
+
     corpus = load_sample_corpus("private")
     lda = LdaSettings(n_topics=int(TINY_QUERY["topicdp_k"]))
     sampler = tdp.SamplerSettings(sample_users=int(TINY_QUERY["topicdp_N"]))
@@ -701,7 +809,8 @@ def test_compare_noise_ranks_and_sentence_follow_the_numbers():
     for c in (small, large):
         for i, e in enumerate(eps):
             assert c.std["MVG"][i] == pytest.approx(
-                dpcore.topicdp.mvg_sigma(epsilon=e, delta=1e-4, m=10, n=10, gamma_f=math.sqrt(10), s2=c.delta_s))
+                dpcore.topicdp.mvg_sigma(epsilon=e, delta=1e-4, m=10, n=10, gamma_f=math.sqrt(10), s2=c.delta_s)
+            )
             assert c.topicdp_beats_mvg[i] == (c.std["TopicDP"][i] < c.std["MVG"][i])
     with pytest.raises(ValueError, match="delta_s must be > 0"):
         tdp.compare_noise(delta_s=0, epsilons=eps, delta=1e-4, m=2, n=2)
@@ -712,18 +821,35 @@ def test_summarise_draws_reports_the_numbers_it_is_given():
     grid = np.full((h, 1, 1), 0.01)
     grid[:6, 0, 0] = 1.4  # 6 jumps out of 61
     full = np.full(h, 0.02)
-    draws = tdp.SensitivityDraws(deltas=grid, m_values=(1,), n_values=(2,), corpus_hash="x", lda=TINY_LDA,
-                                 sampler=TINY_SAMPLER, key="k", full=full)
+    draws = tdp.SensitivityDraws(
+        deltas=grid,
+        m_values=(1,),
+        n_values=(2,),
+        corpus_hash="x",
+        lda=TINY_LDA,
+        sampler=TINY_SAMPLER,
+        key="k",
+        full=full,
+    )
     s = tdp.summarise_draws(draws, gamma=0.2, m=1, n=2, delta=1e-4)
     assert s.delta_s == 1.4 and s.median == pytest.approx(0.01) and s.h == h
     assert s.share_above_break_even == pytest.approx(6 / h)
     assert s.break_even_laplace == tdp.laplace_break_even_sensitivity(delta=1e-4, n=2)
     assert "LDA itself is stable" in s.sentence and f"{6 / h:.0%}" in s.sentence
-    unstable = tdp.SensitivityDraws(deltas=grid, m_values=(1,), n_values=(2,), corpus_hash="x", lda=TINY_LDA,
-                                    sampler=TINY_SAMPLER, key="k", full=np.full(h, 1.2))
+    unstable = tdp.SensitivityDraws(
+        deltas=grid,
+        m_values=(1,),
+        n_values=(2,),
+        corpus_hash="x",
+        lda=TINY_LDA,
+        sampler=TINY_SAMPLER,
+        key="k",
+        full=np.full(h, 1.2),
+    )
     assert "LDA itself moves" in tdp.summarise_draws(unstable, gamma=0.2, m=1, n=2, delta=1e-4).sentence
-    legacy = tdp.SensitivityDraws(deltas=grid, m_values=(1,), n_values=(2,), corpus_hash="x", lda=TINY_LDA,
-                                  sampler=TINY_SAMPLER, key="k")
+    legacy = tdp.SensitivityDraws(
+        deltas=grid, m_values=(1,), n_values=(2,), corpus_hash="x", lda=TINY_LDA, sampler=TINY_SAMPLER, key="k"
+    )
     assert np.isnan(tdp.summarise_draws(legacy, gamma=0.2, m=1, n=2, delta=1e-4).full_median)
 
 
@@ -738,7 +864,8 @@ def test_strict_topicdp_sigma_spec_check_and_bound():
     assert dpcore.strict_topicdp_sigma is dpcore.topicdp.strict_topicdp_sigma
     for m in (1, 3, 10):
         assert dpcore.topicdp.strict_topicdp_sigma(epsilon=2, delta=1e-6, m=m) == pytest.approx(
-            dpcore.gaussian_sigma(2, 1e-6, math.sqrt(2 * m), method="analytic"), rel=1e-12)
+            dpcore.gaussian_sigma(2, 1e-6, math.sqrt(2 * m), method="analytic"), rel=1e-12
+        )
     # its σ meets δ exactly for an ℓ2 change of √(2m) (Balle & Wang's profile, recomputed)
     s = dpcore.topicdp.strict_topicdp_sigma(epsilon=1, delta=1e-5, m=10)
     assert dpcore.gaussian_delta(1, s, math.sqrt(20)) == pytest.approx(1e-5, rel=1e-6)
@@ -764,13 +891,16 @@ def test_any_two_row_stochastic_tables_are_within_sqrt_2m():
 def test_corrected_sigma_has_no_split_and_switches_to_analytic_at_one():
     for eps in (0.1, 0.5, 0.99):
         assert dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235) == pytest.approx(
-            2.235 * math.sqrt(2 * math.log(1.25e5)) / eps)
+            2.235 * math.sqrt(2 * math.log(1.25e5)) / eps
+        )
         # the thesis's σ is m·n times larger
         assert dpcore.topicdp.topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235, m=10, n=10) == pytest.approx(
-            100 * dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235))
+            100 * dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235)
+        )
     for eps in (1.0, 3.0, 10.0):
         assert dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235) == pytest.approx(
-            dpcore.gaussian_sigma(eps, 1e-5, 2.235, method="analytic"), rel=1e-12)
+            dpcore.gaussian_sigma(eps, 1e-5, 2.235, method="analytic"), rel=1e-12
+        )
 
 
 def test_thesis_true_epsilon_spec_check():
@@ -800,14 +930,18 @@ def test_release_all_strict_noise_and_redraws():
     redraw_releases draws each mechanism at its release's scale."""
     w = np.array([[0.2, 0.3, 0.5], [0.6, 0.2, 0.2]])
     rng = np.random.default_rng(5)
-    noise = np.stack([dpcore.topicdp.strict_topicdp_mechanism(w, epsilon=3, delta=1e-5, rng=rng).noisy - w for _ in range(4000)])
+    noise = np.stack(
+        [dpcore.topicdp.strict_topicdp_mechanism(w, epsilon=3, delta=1e-5, rng=rng).noisy - w for _ in range(4000)]
+    )
     assert noise.std() / dpcore.topicdp.strict_topicdp_sigma(epsilon=3, delta=1e-5, m=2) == pytest.approx(1.0, abs=0.02)
     rels = dpcore.topicdp.release_all(w, epsilon=50, delta=1e-5, sensitivity=0.05, rng=0, gamma=0.1)
     for _mech, rel in rels.items():
         many = tdp.redraw_releases(rel, w, 3000, np.random.default_rng(1))
         assert many.shape == (3000, 2, 3) and np.allclose(many.sum(axis=2), 1.0) and np.all(many >= 0)
     # at tiny noise the redraws sit on w; Laplace's scale is b (std √2·b)
-    calm = dpcore.topicdp.release_all(w, epsilon=1e4, delta=1e-5, sensitivity=1e-4, rng=0, gamma=0.1)["TopicDP corrected"]
+    calm = dpcore.topicdp.release_all(w, epsilon=1e4, delta=1e-5, sensitivity=1e-4, rng=0, gamma=0.1)[
+        "TopicDP corrected"
+    ]
     assert np.allclose(tdp.redraw_releases(calm, w, 5, 0), w, atol=1e-3)
 
 
@@ -860,11 +994,27 @@ def test_cache_key_names_the_release_order_format():
     import hashlib
 
     lda, sampler = LdaSettings(engine="vb"), tdp.SamplerSettings()
-    old = json.dumps({"corpus": "abc", "lda": lda.as_dict(), "sampler": sampler.as_dict(),
-                      "grid": [list(g) for g in tdp.sampler._grid(lda)], "format": 2}, sort_keys=True)
+    old = json.dumps(
+        {
+            "corpus": "abc",
+            "lda": lda.as_dict(),
+            "sampler": sampler.as_dict(),
+            "grid": [list(g) for g in tdp.sampler._grid(lda)],
+            "format": 2,
+        },
+        sort_keys=True,
+    )
     assert tdp.sampler._cache_key("abc", lda, sampler) != hashlib.sha256(old.encode()).hexdigest()
-    new = json.dumps({"corpus": "abc", "lda": lda.as_dict(), "sampler": sampler.as_dict(),
-                      "grid": [list(g) for g in tdp.sampler._grid(lda)], "format": 3}, sort_keys=True)
+    new = json.dumps(
+        {
+            "corpus": "abc",
+            "lda": lda.as_dict(),
+            "sampler": sampler.as_dict(),
+            "grid": [list(g) for g in tdp.sampler._grid(lda)],
+            "format": 3,
+        },
+        sort_keys=True,
+    )
     assert tdp.sampler._cache_key("abc", lda, sampler) == hashlib.sha256(new.encode()).hexdigest()
 
 
@@ -883,8 +1033,9 @@ def test_chat_filler_list_is_the_document_frequency_rule_on_the_public_split():
 def test_shipped_draws_are_the_current_definition(which):
     """The shipped Δ_i (sample_data/topicdp_sensitivity) are recomputed for three pairs with today's code: the
     release order, the vocabulary and the distance as released (a stale file would differ; issue 21 item 3)."""
-    corpus = (dpcore.load_real_corpus("chat", which="private") if which == "real"
-              else dpcore.load_sample_corpus("private"))
+    corpus = (
+        dpcore.load_real_corpus("chat", which="private") if which == "real" else dpcore.load_sample_corpus("private")
+    )
     lda, sampler = LdaSettings(), tdp.SamplerSettings()
     draws = tdp.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler, cache_dir=tdp.shipped_cache_dir())
     assert draws.covers(0.1), f"run: nice -n 10 python scripts/topicdp_ship.py --corpus {which}"

@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _releases(epsilon=1.0, delta_s=2.235):
-    return dpcore.topicdp.release_all(np.full((10, 10), 0.1), epsilon=epsilon, delta=1e-5, sensitivity=delta_s, rng=0,
-                              gamma=0.1)
+    return dpcore.topicdp.release_all(
+        np.full((10, 10), 0.1), epsilon=epsilon, delta=1e-5, sensitivity=delta_s, rng=0, gamma=0.1
+    )
 
 
 def test_review_warns_when_the_noise_is_wider_than_a_probability():

@@ -10,15 +10,21 @@ from dpcore import guarantees as G
 from dpui.charts import badge_help, badge_text, chip_label
 
 
-@pytest.mark.parametrize("g, words", [
-    (G.pure_dp(1.0), "DP"),
-    (G.approximate_dp(1.0, 1e-5), "DP"),
-    (G.random_dp(1.0, 1e-5, 0.1), "weaker than DP"),
-    (G.local_sensitivity(1.0, 1e-5), "not DP"),
-    (G.k_anonymity(5), "not DP"),
-    (G.no_protection(), "no protection"),
-    (G.pure_dp(1.0, conditional_on="a non-private choice of topics and keywords"), "DP for part of the release only"),
-])
+@pytest.mark.parametrize(
+    "g, words",
+    [
+        (G.pure_dp(1.0), "DP"),
+        (G.approximate_dp(1.0, 1e-5), "DP"),
+        (G.random_dp(1.0, 1e-5, 0.1), "weaker than DP"),
+        (G.local_sensitivity(1.0, 1e-5), "not DP"),
+        (G.k_anonymity(5), "not DP"),
+        (G.no_protection(), "no protection"),
+        (
+            G.pure_dp(1.0, conditional_on="a non-private choice of topics and keywords"),
+            "DP for part of the release only",
+        ),
+    ],
+)
 def test_badge_text_carries_words_and_label(g, words):
     # issue 24 item 7: the chip holds the short label (it was the whole label, cut with "…" in narrow columns);
     # the full label, with every qualifier, and the promise are its tooltip
@@ -42,10 +48,13 @@ def _panel_script():
 
     rng = np.random.default_rng(0)
     X = sp.csr_matrix(rng.integers(0, 3, size=(30, 10)))
-    rel = dpcore.bayesian_dp(X, rng.integers(1, 5, 10), epsilon=12, delta=0.5, S=1, C=1, rho=0.5, rng=0,
-                             calibration="classic")
+    rel = dpcore.bayesian_dp(
+        X, rng.integers(1, 5, 10), epsilon=12, delta=0.5, S=1, C=1, rho=0.5, rng=0, calibration="classic"
+    )
     lap = dpcore.bayesian.laplace_counts_dp(X, epsilon=1, W=3, rng=0)
-    reviewer_panel([("BayesianDP", dpcore.review_release(rel, n_users=30)), ("Laplace", dpcore.review_release(lap, n_users=30))])
+    reviewer_panel(
+        [("BayesianDP", dpcore.review_release(rel, n_users=30)), ("Laplace", dpcore.review_release(lap, n_users=30))]
+    )
 
 
 def test_panel_collapsed_by_default_and_shows_everything():
@@ -78,18 +87,25 @@ def _calibration_script():
 
     eps = float(st.query_params.get("eps", "0.5"))
     choice = calibration_radio(key="cal")
-    used = calibration_note(choice=choice, epsilon=eps, delta=1e-5,
-                            sigma_classic=dpcore.gaussian_sigma(eps, 1e-5, method="classic"),
-                            sigma_analytic=dpcore.gaussian_sigma(eps, 1e-5, method="analytic"))
+    used = calibration_note(
+        choice=choice,
+        epsilon=eps,
+        delta=1e-5,
+        sigma_classic=dpcore.gaussian_sigma(eps, 1e-5, method="classic"),
+        sigma_analytic=dpcore.gaussian_sigma(eps, 1e-5, method="analytic"),
+    )
     st.text(f"used={used}")
 
 
-@pytest.mark.parametrize("eps, choice, used, warns", [
-    ("0.5", None, "classic", False),
-    ("10", None, "analytic", False),
-    ("10", "classic", "classic", True),
-    ("10", "analytic", "analytic", False),
-])
+@pytest.mark.parametrize(
+    "eps, choice, used, warns",
+    [
+        ("0.5", None, "classic", False),
+        ("10", None, "analytic", False),
+        ("10", "classic", "classic", True),
+        ("10", "analytic", "analytic", False),
+    ],
+)
 def test_calibration_defaults_to_auto_and_shows_true_delta(eps, choice, used, warns):
     at = AppTest.from_function(_calibration_script, default_timeout=30)
     at.query_params["eps"] = eps
@@ -120,8 +136,16 @@ def _modes_script():
     alpha = rng.integers(1, 9, 30)
     local = dpcore.bayesian.release.prepare_bayesian(X, alpha, S=0.1, C=1, rho=0.5)
     strict = strict_prepared_for("h", "q", 1, 1, 0.1, 0.5, k.L, k.N_max, 0, X, alpha)
-    rel_s, rel_l = modes_panel(strict=strict, local=local, p=dpcore.bayesian.private_baseline(X), epsilon=1.0, delta=1e-5,
-                               calibration="auto", rng_strict=1, rng_local=2)
+    rel_s, rel_l = modes_panel(
+        strict=strict,
+        local=local,
+        p=dpcore.bayesian.private_baseline(X),
+        epsilon=1.0,
+        delta=1e-5,
+        calibration="auto",
+        rng_strict=1,
+        rng_local=2,
+    )
     st.text(f"mode={k.mode} strict_sigma={rel_s.sigma:.6g} local_sigma={rel_l.sigma:.6g}")
 
 

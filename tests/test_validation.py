@@ -1,19 +1,21 @@
-
 import numpy as np
 import pytest
 
 from dpcore.validation import check_choice, check_delta, check_epsilon, check_int, check_real, check_rng
 
 
-@pytest.mark.parametrize("bad, kind, text", [
-    (-1, ValueError, "epsilon must be > 0, got epsilon=-1"),
-    (0, ValueError, "epsilon must be > 0, got epsilon=0"),
-    (float("nan"), ValueError, "epsilon must be a number, got epsilon=nan"),
-    (float("inf"), ValueError, "epsilon must be finite, got epsilon=inf"),
-    ("1", TypeError, "epsilon must be a real number, got epsilon='1'"),
-    (None, TypeError, "epsilon must be a real number, got epsilon=None"),
-    (True, TypeError, "epsilon must be a real number, got epsilon=True"),
-])
+@pytest.mark.parametrize(
+    "bad, kind, text",
+    [
+        (-1, ValueError, "epsilon must be > 0, got epsilon=-1"),
+        (0, ValueError, "epsilon must be > 0, got epsilon=0"),
+        (float("nan"), ValueError, "epsilon must be a number, got epsilon=nan"),
+        (float("inf"), ValueError, "epsilon must be finite, got epsilon=inf"),
+        ("1", TypeError, "epsilon must be a real number, got epsilon='1'"),
+        (None, TypeError, "epsilon must be a real number, got epsilon=None"),
+        (True, TypeError, "epsilon must be a real number, got epsilon=True"),
+    ],
+)
 def test_epsilon_messages_name_parameter_rule_and_value(bad, kind, text):
     with pytest.raises(kind) as err:
         check_epsilon(bad)

@@ -13,8 +13,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--disable-quic"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+]
 
 
 def _need_browser():
@@ -42,8 +50,21 @@ def _serve(env: dict | None = None):
     _need_browser()
     port = _free_port()
     log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address", "127.0.0.1",
-           "--server.headless", "true", "--server.fileWatcherType", "none"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        "app.py",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--server.headless",
+        "true",
+        "--server.fileWatcherType",
+        "none",
+    ]
     # Telemetry as shipped (.streamlit/config.toml), not switched off here: test_browser checks that no request
     # leaves the machine (tests/conftest.py switches it off for AppTest runs through the environment).
     base = {k: v for k, v in os.environ.items() if k != "STREAMLIT_BROWSER_GATHER_USAGE_STATS"}

@@ -20,8 +20,10 @@ BLOCKING_RULES = {"heading-order", "empty-table-header"}
 
 
 def describe(violations) -> str:
-    return "\n".join(f"{v['impact']} {v['id']}: {v['help']} — " + "; ".join(n["html"][:120] for n in v["nodes"][:3])
-                     for v in violations)
+    return "\n".join(
+        f"{v['impact']} {v['id']}: {v['help']} — " + "; ".join(n["html"][:120] for n in v["nodes"][:3])
+        for v in violations
+    )
 
 
 @pytest.mark.slow
@@ -44,7 +46,9 @@ def test_axe_finds_no_serious_violation(page, app_url, path):
             if summary.is_visible() and summary.get_attribute("aria-expanded") != "true":
                 summary.click()
         wait_idle(page)
-        found += [v for v in axe.run(page).response["violations"] if v["impact"] in BLOCKING or v["id"] in BLOCKING_RULES]
+        found += [
+            v for v in axe.run(page).response["violations"] if v["impact"] in BLOCKING or v["id"] in BLOCKING_RULES
+        ]
     assert not found, f"axe-core on {path}:\n{describe(found)}"
 
 
@@ -56,9 +60,11 @@ def test_keyboard_reaches_navigation_settings_and_tabs(page, app_url):
     seen = []
     for _ in range(60):
         page.keyboard.press("Tab")
-        seen.append(page.evaluate("""() => { const e = document.activeElement;
+        seen.append(
+            page.evaluate("""() => { const e = document.activeElement;
             return [e.tagName, e.getAttribute('role') || '', (e.innerText || e.getAttribute('aria-label') || '').slice(0, 40),
-                    e.closest('.st-key-navigation') ? 'nav' : '', e.closest('[data-testid=stSidebar]') ? 'sidebar' : ''] }"""))
+                    e.closest('.st-key-navigation') ? 'nav' : '', e.closest('[data-testid=stSidebar]') ? 'sidebar' : ''] }""")
+        )
     texts = " | ".join(s[2] for s in seen)
     assert any(s[3] == "nav" and "Home" in s[2] for s in seen), texts
     assert any(s[0] == "INPUT" and s[2].startswith("ε (privacy loss)") and s[4] == "sidebar" for s in seen), texts

@@ -17,11 +17,15 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p.stem.split("_", 1)[1] for p in (ROOT / "pages").glob("[0-9]*_*.py"))
 # pages whose sidebar shows ε (a page declares its settings in shared_sidebar(uses=...); no uses = all)
-EPS_PAGES = sorted(p.stem.split("_", 1)[1] for p in (ROOT / "pages").glob("[0-9]*_*.py")
-                   if (m := re.search(r"shared_sidebar\(([^)]*)\)", p.read_text(encoding="utf-8"))) is None
-                   or "uses" not in m.group(1) or '"eps"' in m.group(1))
+EPS_PAGES = sorted(
+    p.stem.split("_", 1)[1]
+    for p in (ROOT / "pages").glob("[0-9]*_*.py")
+    if (m := re.search(r"shared_sidebar\(([^)]*)\)", p.read_text(encoding="utf-8"))) is None
+    or "uses" not in m.group(1)
+    or '"eps"' in m.group(1)
+)
 TITLES = {p.url_path.lstrip("/"): p.title for p in available_pages()}  # "Bayesian_ngram_DP" → "Bayesian n-gram DP"
-NAV_LINK = '.st-key-navigation a'  # the sidebar's own navigation (dpui.navigation), Streamlit's list is hidden
+NAV_LINK = ".st-key-navigation a"  # the sidebar's own navigation (dpui.navigation), Streamlit's list is hidden
 EPS_INPUT = '[data-testid="stSidebar"] [data-testid="stSlider"] input[type="range"]'
 
 
@@ -130,8 +134,9 @@ def test_no_request_leaves_the_machine(page, app_url):
     page.locator(NAV_LINK, has_text="Home").click()
     wait_idle(page, settle=2.0)
     own = urlsplit(app_url).netloc
-    outside = sorted({u for u in requests if urlsplit(u).scheme in ("http", "https", "ws", "wss")
-                      and urlsplit(u).netloc != own})
+    outside = sorted(
+        {u for u in requests if urlsplit(u).scheme in ("http", "https", "ws", "wss") and urlsplit(u).netloc != own}
+    )
     assert outside == [], f"requests to other hosts: {outside}"
 
 
@@ -147,8 +152,10 @@ def test_guarantee_chips_are_never_cut(page, app_url, path):
         page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
     wait_idle(page)
     chips = page.locator(".stMarkdownBadge")
-    sizes = chips.evaluate_all("els => els.filter(e => e.offsetParent !== null && e.textContent.includes('Guarantee:'))"
-                               ".map(e => [e.textContent, e.scrollWidth, e.clientWidth])")
+    sizes = chips.evaluate_all(
+        "els => els.filter(e => e.offsetParent !== null && e.textContent.includes('Guarantee:'))"
+        ".map(e => [e.textContent, e.scrollWidth, e.clientWidth])"
+    )
     assert sizes, f"no guarantee chip on {path}"
     cut = [text for text, scroll, client in sizes if scroll > client + 1]
     assert cut == [], f"chips cut on {path}: {cut}"
@@ -177,7 +184,9 @@ def test_city_map_shows_every_name_and_its_whole_legend(page, app_url):
                 names: [...el.querySelectorAll(".textpoint text")].map(t => [t.textContent, box(t)]),
                 legend: [...el.querySelectorAll(".legendtext")].map(t => [t.textContent, box(t)])};
     }""")
-    inside = lambda b, outer: b[0] >= outer[0] - 1 and b[2] <= outer[2] + 1 and b[1] >= outer[1] - 1 and b[3] <= outer[3] + 1
+    inside = lambda b, outer: (
+        b[0] >= outer[0] - 1 and b[2] <= outer[2] + 1 and b[1] >= outer[1] - 1 and b[3] <= outer[3] + 1
+    )
     assert len(boxes["names"]) == 7
     assert [n for n, b in boxes["names"] if not inside(b, boxes["plot"])] == [], boxes
     assert boxes["legend"] and [n for n, b in boxes["legend"] if not inside(b, boxes["svg"])] == [], boxes
@@ -187,17 +196,21 @@ def _upload(page, app_url, name: str, data: bytes):
     page.goto(f"{app_url}/?corpus=upload")
     wait_idle(page)
     page.locator('[data-testid="stSidebar"] input[type="file"]').set_input_files(
-        files=[{"name": name, "mimeType": "text/plain", "buffer": data}])
+        files=[{"name": name, "mimeType": "text/plain", "buffer": data}]
+    )
     wait_idle(page, settle=1.0)
     return page.locator('[data-testid="stSidebar"]').inner_text()
 
 
-@pytest.mark.parametrize("name, data, message", [
-    ("empty.csv", b"", "the file is empty"),
-    ("latin1.csv", "user,text\nann,caf\xe9 au lait.\nbob,ok.\n".encode("latin-1"), "not UTF-8"),
-    ("one_user.csv", b"user,text\nann,First sentence.\nann,Second one.\n", "at least 2 are needed"),
-    ("cols.csv", b"name\nann\n", "needs a user column and a text column"),
-])
+@pytest.mark.parametrize(
+    "name, data, message",
+    [
+        ("empty.csv", b"", "the file is empty"),
+        ("latin1.csv", "user,text\nann,caf\xe9 au lait.\nbob,ok.\n".encode("latin-1"), "not UTF-8"),
+        ("one_user.csv", b"user,text\nann,First sentence.\nann,Second one.\n", "at least 2 are needed"),
+        ("cols.csv", b"name\nann\n", "needs a user column and a text column"),
+    ],
+)
 def test_bad_uploads_show_a_message_and_the_app_keeps_working(page, app_url, name, data, message):
     sidebar = _upload(page, app_url, name, data)
     assert message in sidebar

@@ -38,7 +38,9 @@ def test_exercise_from_link_end_to_end(page, exercise_url):
     by_hand = page.get_by_role("radio", name="by hand")
     assert by_hand.first.is_checked()
     b_slider = page.locator('[data-testid="stSlider"]').filter(has_text="b (scale)").locator('input[type="range"]')
-    assert float(b_slider.first.get_attribute("aria-valuetext")) == widget_settings(ex)["m101_b"], b_slider.first.evaluate("e => e.outerHTML")
+    assert float(b_slider.first.get_attribute("aria-valuetext")) == widget_settings(ex)["m101_b"], (
+        b_slider.first.evaluate("e => e.outerHTML")
+    )
     # the question is on top of the page, above the page's own content
     assert "Largest privacy loss" in panel.inner_text()
     assert ex.question_text(sol).split(".")[0].replace("**", "") in panel.inner_text()

@@ -21,7 +21,8 @@ def _upload(page, app_url, name, data):
     page.goto(f"{app_url}/?corpus=upload")
     wait_idle(page)
     page.locator('[data-testid="stSidebar"] input[type="file"]').set_input_files(
-        files=[{"name": name, "mimeType": "text/plain", "buffer": data}])
+        files=[{"name": name, "mimeType": "text/plain", "buffer": data}]
+    )
     wait_idle(page, settle=1.0)
 
 
