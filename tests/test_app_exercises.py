@@ -110,7 +110,17 @@ def _other_tabs(page: str) -> list[tuple[str, str]]:
         from dpui.bayesian_views import TAB_KEY, TABS
 
         return [(TAB_KEY, label) for label in TABS[1:]]
-    return []
+    if page == "1_Mechanisms_101":
+        from dpui.m101_views import TAB_KEY, TABS
+    elif page == "3_DP_ngram_extraction":
+        from dpui.dpne_views import TAB_KEY, TABS
+    elif page == "4_TopicDP":
+        from dpui import topicdp_views as v
+
+        TAB_KEY, TABS = v.TAB_KEY, (v.WORDS, v.CURVES, v.SENSITIVITIES, v.PROMPTS, v.VIPS)
+    else:
+        return []
+    return [(TAB_KEY, label) for label in TABS]  # an exercise may open another tab than the first: every one
 
 
 def _page_texts(at: AppTest, ex_id: str) -> list[str]:
@@ -160,6 +170,7 @@ def test_answer_is_not_on_the_page_while_the_exercise_is_open(ex):
     texts = _page_texts(at, ex.id)
     for key, label in _other_tabs(ex.page):
         at.session_state[key] = label
+        at.query_params[key] = label  # a tab bound to the URL: the link's value would win over the session's
         at.run()
         assert not at.exception, [e.message for e in at.exception]
         texts += _page_texts(at, ex.id)
