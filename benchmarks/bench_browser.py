@@ -461,43 +461,8 @@ def markdown(summary: list[dict], meta: dict) -> str:
 
 def _epsilon_options() -> tuple[float, ...]:
     """The app's ε grid (the floor's slider has the same options)."""
-    try:
-        from dpui.sidebar import EPSILON_OPTIONS
-    except ImportError:  # a branch that moved it: the grid of SPEC §0
-        return (
-            0.01,
-            0.015,
-            0.02,
-            0.03,
-            0.05,
-            0.07,
-            0.1,
-            0.15,
-            0.2,
-            0.3,
-            0.4,
-            0.5,
-            0.6,
-            0.7,
-            0.8,
-            0.9,
-            1.0,
-            1.25,
-            1.5,
-            1.75,
-            2.0,
-            2.5,
-            3.0,
-            3.5,
-            4.0,
-            4.5,
-            5.0,
-            6.0,
-            7.0,
-            8.0,
-            9.0,
-            10.0,
-        )
+    from dpui.sidebar import EPSILON_OPTIONS
+
     return tuple(EPSILON_OPTIONS)
 
 
