@@ -120,6 +120,20 @@ def warm(ports: list[int], timeout: float = 300) -> None:
         print(f"warmed :{port}: " + ", ".join(lines), flush=True)
 
 
+def public_url(given: str | None, *, address: str, port: int) -> str:
+    """The address the exercise sheets' links point to (the app reads it as DPCORE_PUBLIC_URL): ``given``, else
+    this machine's name when nginx listens on every interface, else the address nginx listens on."""
+    if given:
+        return given.rstrip("/")
+    if address in ("0.0.0.0", "::"):
+        host = socket.getfqdn() or socket.gethostname() or "localhost"
+    elif address.startswith("127."):
+        host = "localhost"
+    else:
+        host = address
+    return f"http://{host}:{port}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -130,6 +144,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--port", type=int, default=8501, help="the address's port (default %(default)s)")
     parser.add_argument("--address", default="0.0.0.0", help="the address nginx listens on (default %(default)s)")
+    parser.add_argument(
+        "--public-url",
+        default=None,
+        help="the address students open, for the exercise sheets' links (default: http://<this machine's name>:<port>; "
+        "http://localhost:<port> with --address 127.0.0.1)",
+    )
     parser.add_argument("--nginx", default=shutil.which("nginx") or "/usr/sbin/nginx", help="the nginx binary")
     parser.add_argument("--no-warm", action="store_true", help="do not open every page once on every process first")
     parser.add_argument("--print-config", action="store_true", help="print the nginx configuration and exit")
@@ -162,12 +182,14 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(run_dir, ignore_errors=True)
 
     signal.signal(signal.SIGTERM, lambda *_: (stop(), sys.exit(0)))
+    env = {**os.environ, "DPCORE_PUBLIC_URL": public_url(args.public_url, address=args.address, port=args.port)}
     try:
         for p in ports:  # the same interpreter as this script: its packages are the app's
             procs.append(
                 subprocess.Popen(
                     [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(p), *STREAMLIT_FLAGS],
                     cwd=ROOT,
+                    env=env,
                 )
             )
         for p, proc in zip(ports, procs):

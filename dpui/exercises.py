@@ -27,6 +27,7 @@ What it does:
 
 from __future__ import annotations
 
+import os
 from urllib.parse import urlparse
 
 import streamlit as st
@@ -55,6 +56,11 @@ EXERCISE_PARAM = "exercise"
 PROGRESS_KEY = "_exercise_progress"
 APPLIED_KEY = "_exercise_applied"
 _DEFAULT_BASE = "http://localhost:8501"
+PUBLIC_URL_ENV = "DPCORE_PUBLIC_URL"
+"""The address students open (e.g. ``http://dp-class.example.org:8501``): the sheets' and deep links point there.
+``deploy/serve_class.py`` sets it for its processes (``--public-url``, default: this machine's name and port)."""
+BASE_URL_KEY = "exercise_base_url"
+"""Widget key of the sheets' "address your students open" box (overrides :data:`PUBLIC_URL_ENV` for this tab)."""
 
 
 SPOILERS: dict[str, tuple[str, ...]] = {
@@ -96,17 +102,40 @@ def _progress(ex_id: str) -> dict:
     return store.setdefault(ex_id, {"tries": 0, "solved": False, "solution": False, "last": None})
 
 
-def _base_url() -> str:
+def _as_base(url: str | None) -> str | None:
+    """``scheme://host[:port]`` of an http(s) address, or None if ``url`` is not one."""
+    parts = urlparse((url or "").strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+
+
+def is_local_address(url: str) -> bool:
+    """True for an address only this machine can open (localhost, 127.x, ::1, 0.0.0.0)."""
+    host = (urlparse(url).hostname or "").lower()
+    return host in ("localhost", "::1", "0.0.0.0") or host.startswith("127.")
+
+
+def _served_url() -> str:
+    """The deployment's public address (:data:`PUBLIC_URL_ENV`), else the address this browser opened, else
+    :data:`_DEFAULT_BASE`."""
+    env = _as_base(os.environ.get(PUBLIC_URL_ENV))
+    if env:
+        return env
     try:
         url = st.context.url
     except Exception:  # noqa: BLE001 - no browser context (AppTest, bare mode)
         url = None
-    if not url:
-        return _DEFAULT_BASE
-    parts = urlparse(url)
-    if not parts.scheme or not parts.netloc:
-        return _DEFAULT_BASE
-    return f"{parts.scheme}://{parts.netloc}"
+    parts = urlparse(url or "")
+    if parts.scheme and parts.netloc:
+        return f"{parts.scheme}://{parts.netloc}"
+    return _DEFAULT_BASE
+
+
+def _base_url() -> str:
+    """Where the links of this tab's sheets and deep links point: the address typed in the sheets' box, else
+    :func:`_served_url`."""
+    return _as_base(st.session_state.get(BASE_URL_KEY)) or _served_url()
 
 
 _forget_link_value = forget_link_value  # (moved to dpui.state: the sidebar's old-link translation uses it too)
@@ -235,7 +264,27 @@ def _list_and_sheets(page: str, exs: tuple[Exercise, ...], active: str | None, v
         st.markdown(
             "**Printable sheets** (questions and deep links; the lecturer's version adds answers and worked solutions)"
         )
+        served = _served_url()
+        typed = st.text_input(
+            "Address your students open (the sheets' links point there)",
+            key=BASE_URL_KEY,
+            placeholder=served,
+            help=f"Leave empty for {served}. A class served with deploy/serve_class.py fills this in from its "
+            "--public-url; elsewhere set the environment variable DPCORE_PUBLIC_URL before starting the app.",
+        )
+        if typed and _as_base(typed) is None:
+            st.warning(
+                f"“{user_value(typed, 60)}” is not an http(s) address (e.g. http://dp-class.example.org:8501): "
+                f"the links use {served}.",
+                icon="🔗",
+            )
         base = _base_url()
+        if is_local_address(base):
+            st.warning(
+                f"The links point to {base}, an address of this machine only: on a hand-out, students cannot "
+                "open them. Type the address they use above.",
+                icon="🔗",
+            )
         for scope in (page, None):
             st.caption("This page" if scope else "All pages")
             cols = st.columns(4)

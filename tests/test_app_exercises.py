@@ -288,3 +288,30 @@ def test_unknown_or_foreign_exercise_is_explained():
     at = _probe("dpne-noise-decay")  # belongs to another page
     assert any("another page" in w.value for w in at.warning)
     assert at.select_slider(key="eps").value == 1.0  # nothing applied from a foreign exercise
+
+
+def _deep_link_captions(at: AppTest) -> list[str]:
+    return [c.value for c in at.caption if "Deep link:" in c.value]
+
+
+def test_sheet_links_warn_on_a_local_address_and_take_the_typed_one(monkeypatch):
+    # issue 31 item 9: a hand-out that links to http://localhost:… is useless to a student
+    monkeypatch.delenv("DPCORE_PUBLIC_URL", raising=False)
+    at = _probe("m101-loss-b2")
+    assert any("address of this machine only" in w.value for w in at.warning)
+    assert all("http://localhost:8501/" in c for c in _deep_link_captions(at)) and _deep_link_captions(at)
+    at.text_input(key="exercise_base_url").set_value("https://dp-class.example.org/course/").run()
+    captions = _deep_link_captions(at)
+    assert captions and all("https://dp-class.example.org/course/" in c for c in captions)
+    assert not any("address of this machine only" in w.value for w in at.warning)
+    at.text_input(key="exercise_base_url").set_value("not an address").run()
+    assert any("is not an http(s) address" in w.value for w in at.warning)
+    assert all("http://localhost:8501/" in c for c in _deep_link_captions(at))
+
+
+def test_sheet_links_use_the_deployment_address(monkeypatch):
+    monkeypatch.setenv("DPCORE_PUBLIC_URL", "http://lecture-hall-7:8501/")
+    at = _probe("m101-loss-b2")
+    captions = _deep_link_captions(at)
+    assert captions and all("http://lecture-hall-7:8501/Mechanisms_101?exercise=m101-loss-b2" in c for c in captions)
+    assert not any("address of this machine only" in w.value for w in at.warning)

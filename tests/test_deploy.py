@@ -60,3 +60,14 @@ def test_nginx_parses_the_configuration(tmp_path):
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     out = subprocess.run([nginx, "-t", "-c", str(path), "-p", str(tmp_path)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+def test_the_exercise_sheets_get_the_address_students_open(monkeypatch):
+    # issue 31 item 9: serve_class passes DPCORE_PUBLIC_URL to its processes
+    monkeypatch.setattr(serve_class.socket, "getfqdn", lambda: "hall7.uni.example")
+    assert serve_class.public_url(None, address="0.0.0.0", port=8501) == "http://hall7.uni.example:8501"
+    assert serve_class.public_url(None, address="127.0.0.1", port=8080) == "http://localhost:8080"
+    assert serve_class.public_url(None, address="10.1.2.3", port=80) == "http://10.1.2.3:80"
+    assert serve_class.public_url("https://dp.example.org/", address="0.0.0.0", port=8501) == "https://dp.example.org"
+    source = (ROOT / "deploy" / "serve_class.py").read_text(encoding="utf-8")
+    assert '"DPCORE_PUBLIC_URL": public_url(' in source and "env=env," in source
