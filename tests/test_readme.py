@@ -24,3 +24,10 @@ def test_readme_sample_corpus_sizes_are_the_shipped_ones():
     assert stated == private.n_users
     assert f"{private.n_users:,} private / {public.n_users:,} public users" in README
     assert not re.search(r"\b2,400[- ]user", README)
+
+
+def test_quick_start_makes_a_virtualenv_before_installing():
+    # issue 31 item 13: run with a shared interpreter, the install command put 29 packages into it without a word
+    quick = README[README.index("## Quick start") : README.index("## Pages")]
+    assert quick.index("python3 -m venv .venv") < quick.index("python3 -m pip install")
+    assert "externally managed" in quick
