@@ -19,6 +19,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from .presenter import PRESENTER_FONT, presenting
+
 OKABE_ITO: dict[str, str] = {
     "blue": "#0072B2",
     "vermillion": "#D55E00",
@@ -125,6 +127,8 @@ def show_figure(
     if not alt or not alt.strip():
         raise ValueError("alt must describe the chart for screen readers, got an empty string")
     fig.update_layout(margin=dict(l=10, r=10, t=50, b=10), legend=dict(orientation="h", y=-0.2))
+    if presenting():  # a projector: larger type (dpui.presenter)
+        fig.update_layout(font=dict(size=PRESENTER_FONT))
     decade_ticks(fig)
     st.plotly_chart(fig, width="stretch", alt=alt, key=key, config={"displaylogo": False})
     rows = figure_records(fig) if records is None else records

@@ -47,6 +47,7 @@ from .errors import plain_text, user_value
 from .uploads import start_janitor
 from .navigation import sidebar_navigation
 from .page_style import page_style
+from .presenter import phone_epsilon, presenter_controls
 from .state import IN_URL, explicitly_set, forget_link_value, rng_for
 
 EPSILON_OPTIONS: tuple[float, ...] = (
@@ -469,20 +470,47 @@ def _check_page_defaults(defaults: Mapping[str, object], uses: tuple[str, ...]) 
     return defaults
 
 
-def _arrive(uses: tuple[str, ...], record: Mapping[str, object], defaults: Mapping[str, object]) -> None:
+def _arrive(uses: tuple[str, ...], record: Mapping[str, object], defaults: Mapping[str, object]) -> dict:
     """First run on this page (a new session or a page switch): a value the link carries was set on purpose; a
     setting this session set (``explicitly_set``) gets its last value back; any other starts at this page's
-    default (``shared_sidebar(defaults=...)``), else at the global default."""
+    default (``shared_sidebar(defaults=...)``), else at the global default. Returns the values set so (the shown
+    settings the link does not carry)."""
     touched = explicitly_set()
     touched.update(k for k in SHARED_SETTINGS if k in st.query_params)
+    intended = {}
     for key in uses:
         s = SHARED_SETTINGS[key]
         if key in st.query_params:
             continue
         if key in touched:
             _restore(s, record)
+            intended[key] = record.get(key, s.default)
         else:
-            st.session_state[key] = defaults.get(key, s.default)
+            st.session_state[key] = intended[key] = defaults.get(key, s.default)
+    return intended
+
+
+ARRIVAL_KEY = "_arrival_pending"
+"""Session state: shown settings whose arrival value the widget did not take (the browser's Back, below)."""
+
+
+def _insist_on_arrival(intended: Mapping[str, object], values: Mapping[str, object]) -> None:
+    """Rerun once when a widget did not take the value :func:`_arrive` gave it.
+
+    The browser's Back button (issue 31 item 1) reruns the page with the widget values of the page left behind:
+    Streamlit 1.67 takes the frontend's ε = 1 of the Bayesian page over the session value set before the slider,
+    and the DP n-gram extraction page showed ε = 1 at its bare address although it opens at ε = 4. The values go
+    into session state for the next run (applied before any widget, :func:`_apply_pending_arrival`), which then
+    shows what a click on the navigation link shows."""
+    missed = {k: v for k, v in intended.items() if values.get(k) != v}
+    if missed:
+        st.session_state[ARRIVAL_KEY] = missed
+        st.rerun()
+
+
+def _apply_pending_arrival() -> None:
+    for key, value in st.session_state.pop(ARRIVAL_KEY, {}).items():
+        st.session_state[key] = value
 
 
 def shared_sidebar(
@@ -511,12 +539,16 @@ def shared_sidebar(
     page = _page_id()
     arrived = RECORD_KEY not in st.session_state
     last_page, record = st.session_state.get(RECORD_KEY, (page, {}))
+    intended: dict = {}
     if arrived or last_page != page:  # a new session or another page: widgets may have lost their value on the way
-        _arrive(uses, record, defaults)
+        intended = _arrive(uses, record, defaults)
         previous = {}
     else:
+        _apply_pending_arrival()
         previous = record
     nav = st.sidebar.container(key="navigation")  # filled last: its links carry the final values
+    # presenter mode and "Reset this page" (issue 31): a reset puts the page's opening values back
+    presenter_controls(opening={k: defaults.get(k, s.default) for k, s in SHARED_SETTINGS.items()})
     boxes = {}
     for section in SECTIONS:
         if any(SHARED_SETTINGS[k].section == section for k in uses):
@@ -532,6 +564,7 @@ def shared_sidebar(
     for key in sorted(uses, key=lambda k: DRAW_ORDER.get(k, len(DRAW_ORDER))):
         with boxes[SHARED_SETTINGS[key].section]:
             values[key] = SHARED_SETTINGS[key].draw(ctx)
+    _insist_on_arrival(intended, values)
     touched = explicitly_set()
     touched.update(k for k in uses if k in previous and values[k] != previous[k])  # moved on this page
     for key in ALL_SETTINGS:
@@ -547,6 +580,8 @@ def shared_sidebar(
     st.session_state[RECORD_KEY] = (page, dict(values))
     with nav:
         sidebar_navigation(carried)
+    if "eps" in uses:  # on a phone the sidebar is collapsed: ε in the page body too (issue 31)
+        phone_epsilon(values["eps"], options=EPSILON_OPTIONS, format_func=format_number, label="ε (privacy loss)")
     for problem in link_problems:
         st.warning(problem, icon="🔗")
     if ctx.get("upload_missing"):

@@ -1,0 +1,163 @@
+"""What a lecturer projects (issue 31): presenter mode and "Reset this page", drawn by the shared sidebar.
+
+* **Presenter mode** — a switch on every page (widget key ``present``; in the address bar as ``present=1``, so a
+  lecture link opens in it): larger type and charts for a projector, black on white, the development toolbar
+  ("Deploy", the menu) hidden, explanations collapsed (:func:`explanation`). Charts read :func:`presenting` to
+  draw larger fonts (``dpui.charts.show_figure``).
+* **Reset this page** (button key ``reset_page``): the page's knobs go back to what a fresh visit shows, the
+  shared ε, δ and seed to the page's opening values. The data choice stays (an upload is not thrown away), and
+  so does presenter mode.
+
+The switch is not a ``bind="query-params"`` widget: Streamlit would write ``present=true``; a lecturer types
+``present=1``. Its value is read from the link once per session and written back as ``present=1`` (or dropped).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import streamlit as st
+
+from .state import explicitly_set, forget_link_value
+
+__all__ = [
+    "PRESENT_KEY",
+    "RESET_KEY",
+    "PHONE_EPS_KEY",
+    "presenting",
+    "presenter_controls",
+    "phone_epsilon",
+    "explanation",
+    "PRESENTER_FONT",
+]
+
+PRESENT_KEY = "present"
+RESET_KEY = "reset_page"
+_LINK_READ = "_present_link_read"
+KEEP_ON_RESET = ("corpus", PRESENT_KEY)
+"""URL parameters a reset keeps: the data (an upload stays) and presenter mode."""
+PRESENTER_FONT = 20
+"""Plotly's base font size in presenter mode (12 otherwise)."""
+
+STYLE = """
+<style>
+/* presenter mode (dpui.presenter): a projector in a lit room needs big, black type and nothing else */
+html { font-size: 20px; }
+.stApp, .stApp p, .stApp li, .stApp label, [data-testid="stCaptionContainer"], [data-testid="stMetricLabel"] {
+  color: #000000 !important;
+}
+[data-testid="stToolbar"], [data-testid="stAppDeployButton"], [data-testid="stMainMenu"],
+[data-testid="stDecoration"], .modebar-container { display: none !important; }
+.stMainBlockContainer { padding-top: 1.5rem; max-width: 100%; }
+</style>
+"""
+
+
+def _truthy(raw: str | None) -> bool:
+    return (raw or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def presenting() -> bool:
+    """True while this session is in presenter mode."""
+    return bool(st.session_state.get(PRESENT_KEY, False))
+
+
+def _sync_address_bar() -> None:
+    if presenting():
+        st.query_params[PRESENT_KEY] = "1"
+    elif PRESENT_KEY in st.query_params:
+        del st.query_params[PRESENT_KEY]
+
+
+OPENING_KEY = "_page_opening"
+"""Session state: the shared settings' values a fresh visit of the current page shows (set by the sidebar)."""
+
+
+def _reset(shared: tuple[str, ...]) -> None:
+    """Put the shared settings back to the page's opening values and forget every page knob the address bar
+    carries (but the data and presenter mode), so the next run shows the page as a fresh visit does.
+
+    Runs as the button's callback, before the script: a bound widget's URL parameter cannot be deleted then,
+    but a value written into session state before the widget is drawn is the widget's value (and Streamlit
+    writes it into the address bar)."""
+    opening = st.session_state.get(OPENING_KEY, {})
+    for key in shared:
+        if key in KEEP_ON_RESET or key not in opening:
+            continue
+        st.session_state[key] = opening[key]
+    for key in list(st.query_params):
+        if key in KEEP_ON_RESET or key in shared:
+            continue
+        forget_link_value(key)
+        st.session_state.pop(key, None)
+    explicitly_set().difference_update(k for k in shared if k not in KEEP_ON_RESET)
+
+
+def presenter_controls(*, opening: dict) -> None:
+    """The presenter switch and the reset button (in the sidebar), and presenter mode's style when it is on.
+
+    ``opening`` maps the shared settings' keys to the values a fresh visit of this page shows (the reset puts
+    them back)."""
+    st.session_state[OPENING_KEY] = dict(opening)
+    if not st.session_state.get(_LINK_READ):
+        st.session_state[_LINK_READ] = True
+        if PRESENT_KEY in st.query_params:
+            st.session_state[PRESENT_KEY] = _truthy(st.query_params.get(PRESENT_KEY))
+    with st.sidebar.container(key="presenter_controls"):
+        left, right = st.columns(2)
+        left.toggle(
+            "Presenter mode",
+            key=PRESENT_KEY,
+            help="For a projector: larger type and charts, black on white, explanations collapsed, no toolbar. "
+            "In the address bar as present=1: a lecture link can open in it.",
+        )
+        right.button(
+            "↺ Reset this page",
+            key=RESET_KEY,
+            on_click=_reset,
+            args=(tuple(opening),),
+            help="Back to what a fresh visit of this page shows (its knobs, and ε, δ and the seed at the page's "
+            "opening values). The data choice and presenter mode stay.",
+        )
+    _sync_address_bar()
+    if presenting():
+        st.html(STYLE)
+
+
+@contextmanager
+def explanation(label: str = "How this works"):
+    """A page's explanatory text: inline normally, in a collapsed expander in presenter mode."""
+    if presenting():
+        with st.expander(label, expanded=False):
+            yield
+    else:
+        yield
+
+
+PHONE_EPS_KEY = "eps_body"
+PHONE_BOX = "phone_eps"
+PHONE_WIDTH = 640
+"""Below this many CSS pixels Streamlit collapses the sidebar: the page body then shows its own ε slider."""
+PHONE_STYLE = f"""
+<style>
+/* ε in the page body on a phone only (dpui.presenter.phone_epsilon): the sidebar is collapsed there */
+.st-key-{PHONE_BOX} {{ display: none; }}
+@media (max-width: {PHONE_WIDTH}px) {{ .st-key-{PHONE_BOX} {{ display: block; }} }}
+</style>
+"""
+
+
+def _from_body() -> None:
+    st.session_state["eps"] = st.session_state[PHONE_EPS_KEY]
+
+
+def phone_epsilon(value: float, *, options: tuple, format_func, label: str) -> None:
+    """The page's main knob, ε, in the page body on a phone-width screen (issue 31), where the sidebar is collapsed.
+
+    A second slider (key ``eps_body``, hidden by CSS on wider screens) that moves the sidebar's: its callback writes
+    the sidebar slider's session value before the next run draws it, so the URL, the budget and every page see one
+    ε. Draw it after the sidebar (``value`` is the sidebar's ε of this run)."""
+    st.session_state[PHONE_EPS_KEY] = value
+    st.html(PHONE_STYLE)
+    with st.container(key=PHONE_BOX):
+        st.select_slider(label, options=options, format_func=format_func, key=PHONE_EPS_KEY, on_change=_from_body)
