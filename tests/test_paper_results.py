@@ -148,6 +148,14 @@ def test_compare_table4_at_paper_users(small):
     base = {r["quantity"]: r["here"] for r in same.rows}
     assert all(here[f"DPNE, k = {k}"] >= base[f"DPNE, k = {k}"] for k in (1, 2))
     assert f"≥ {round(100 / 12)} users" in c.verdict and "coverage of 6-grams used by ≥ 8 users" in " ".join(here)
+    assert "nan" not in c.verdict and "nan" not in same.verdict  # issue 31 item 11: "nan%" on the page
+
+
+def test_a_coverage_with_nothing_to_cover_is_said_in_words():
+    from dpcore.lab.paper_dpne import _share
+
+    assert _share(0.354, "the 6-grams used by ≥ 100 users") == "35% of the 6-grams used by ≥ 100 users"
+    assert _share(float("nan"), "the 6-grams used by ≥ 100 users") == "no 6-grams used by ≥ 100 users (none exist)"
 
 
 def test_table4_chain_reason_reads_the_rows():

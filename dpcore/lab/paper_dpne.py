@@ -36,6 +36,11 @@ def _fmt(x) -> str:
     return f"{x:.3g}"
 
 
+def _share(x: float, what: str) -> str:
+    """A coverage share as a sentence part: "35 % of {what}", or why there is none (no such k-gram: nan)."""
+    return f"no {what.removeprefix('the ')} (none exist)" if np.isnan(x) else f"{x:.0%} of {what}"
+
+
 def _table4_index(index):
     from ..text.ngrams import NgramIndex, build_ngram_index
 
@@ -386,9 +391,11 @@ def compare_table4_at_paper_users(index, *, seeds: int = 1, paper_users: int = R
     verdict = (
         head
         + (": shape reproduced" if ok else ": shape partly reproduced — " + _lost(lose_ae, lose_s))
-        + f". 6-grams DPNE {_fmt(d[5])} vs DPSU-single {_fmt(s1[5])}; DPNE covers {cover[K_scaled][5]:.0%} of the "
-        f"6-grams used by ≥ {K_scaled} users (≈ 100 users at that scale; paper ~90 %) and {cover[100][5]:.0%} "
-        f"of those used by ≥ 100."
+        + f". 6-grams DPNE {_fmt(d[5])} vs DPSU-single {_fmt(s1[5])}; DPNE covers "
+        + _share(cover[K_scaled][5], f"the 6-grams used by ≥ {K_scaled} users")
+        + " (≈ 100 users at that scale; paper ~90 %) and "
+        + _share(cover[100][5], "the 6-grams used by ≥ 100 users")
+        + "."
     )
     return Comparison(TABLE4, rows, ok, verdict, seeds, settings)
 
