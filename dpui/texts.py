@@ -51,3 +51,9 @@ def latex(page: str, name: str) -> None:
     for line in sections(page)[name].splitlines():
         if line.strip():
             st.latex(line.strip())
+
+
+def tex_int(x: float) -> str:
+    """A whole number with thousands separators for st.latex: ``2{,}800{,}798`` (a bare comma is punctuation in
+    TeX and renders as "2, 800, 798", issue 31 item 11)."""
+    return f"{x:,.0f}".replace(",", "{,}")

@@ -18,7 +18,7 @@ from dpui import exercise_mode, guarantee_badge, paper_vs_here, reviewer_panel, 
 from dpui import m101_views as views
 from dpui.reproduce import run_spec
 from dpui.state import IN_URL
-from dpui.texts import latex, text
+from dpui.texts import latex, tex_int, text
 
 st.set_page_config(page_title="Mechanisms 101", page_icon="🎓", layout="wide")
 exercise_mode("1_Mechanisms_101")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
@@ -69,7 +69,7 @@ if tab_sens.open:
         )
         sens = max(BANK_DEBTS.values()) if rule == "largest debt" else DEBT_CAP
         b = laplace_scale(epsilon=eps, sensitivity=sens)
-        st.latex(rf"b=\frac{{{sens:,.0f}}}{{\varepsilon}}={b:,.0f}\ \text{{€}}")
+        st.latex(rf"b=\frac{{{tex_int(sens)}}}{{\varepsilon}}={tex_int(b)}\ \text{{€}}")
         reviews.append(views.sensitivity_view(eps, sens, b))
 
 if tab_exp.open:

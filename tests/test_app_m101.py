@@ -102,3 +102,16 @@ def test_exercises_and_the_preset_open_the_tab_of_their_knobs():
     at = run(m101_tab=TABS[2])
     at.button(key="paper_preset_1_Mechanisms_101").click().run()
     assert at.session_state["m101_tab"] == TABS[0] and at.radio(key="m101_scale_mode").value == "from ε"
+
+
+def test_the_debt_formula_keeps_its_thousands_together():
+    # issue 31 item 11: st.latex rendered "2,800,798" as "2, 800, 798" (a bare comma is punctuation in TeX)
+    at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "pages" / "1_Mechanisms_101.py"))
+    at.query_params["m101_tab"] = "(b) Global sensitivity"
+    at.query_params["m101_debt_rule"] = "largest debt"
+    at.run(timeout=120)
+    formulas = [e.value for e in at.get("markdown") if "frac" in e.value] + [
+        e.proto.body for e in at.get("latex") if hasattr(e, "proto")
+    ]
+    assert any("2{,}800{,}798" in f for f in formulas), formulas
+    assert not any("2,800,798" in f for f in formulas)
