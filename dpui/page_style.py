@@ -14,6 +14,10 @@ STYLE = """
 .katex-display { overflow: visible !important; }
 /* Guarantee chips (st.badge) are cut with "…" where they are wider than their column, which is where the
    qualifier is (issue 24): they wrap instead. */
+/* A metric's value is cut with "…" where it is wider than its column: the exercise placeholder "🙈 hidden until you
+   answer" read "🙈 hidden until yo…" (issue 31): metric values wrap instead. */
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] * {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
 .stMarkdownBadge { white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
                    height: auto !important; }
 </style>

@@ -76,3 +76,14 @@ def test_reset_returns_a_page_knob_to_its_default(page, app_url):
     assert "m101_b" not in page.url and "m101_scale_mode" not in page.url and "eps=" not in page.url
     assert page.get_by_text("b (scale)").count() == 0  # the hand-set scale's slider is gone: b = Δ/ε again
     assert_no_error_text(page, "Mechanisms 101 after a reset")
+
+
+def test_a_hidden_answer_is_never_cut(page, app_url):
+    _open(page, f"{app_url}/Mechanisms_101?exercise=m101-loss-b2")
+    values = page.locator('[data-testid="stMetricValue"]', has_text="hidden")
+    assert values.count() >= 1
+    for i in range(values.count()):
+        v = values.nth(i)
+        assert "hidden until you answer" in v.inner_text()
+        cut = v.evaluate("e => [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth + 1)")
+        assert not cut, "the placeholder is cut"
