@@ -16,10 +16,7 @@ exercises). The command line: ``python -m dpcore`` (:mod:`dpcore.cli`).
 
 from __future__ import annotations
 
-from . import audit, bayesian, lab, mechanisms, specs, text, topicdp
-
-# dpcore.dpne (the subpackage) is bound by the imports from it below; ``from . import dpne`` is not written
-# here because scripts/rewrite_imports.py reads that line as the old top-level function dpcore.dpne_extract()
+from . import audit, bayesian, dpne, lab, mechanisms, specs, text, topicdp
 from .bayesian.release import bayesian_dp
 from .bayesian.end_to_end import end_to_end_dp
 from .dpne import dpne_extract
