@@ -32,7 +32,9 @@ def bayesian_guarantee(
     - "strict": (ε, δ)-DP per user (approximate DP), given the caps L and N_max. The classic σ at ε ≥ 1
       (outside its proof) keeps the promise only where its exact (Balle–Wang) δ is at most the δ asked
       for — true up to ε ≈ 8 at δ = 1e-5; beyond, the release is refused with a ValueError about ε
-      (issue 21 item 7: it showed a green (ε = 50, δ = 0.586) before, and failed on δ = 1 at ε = 300).
+      (issue 21 item 7: it showed a green (ε = 50, δ = 0.586) before, and failed on δ = 1 at ε = 300). The check is
+      :func:`dpcore.mechanisms.check_classic_promise`, the one :func:`dpcore.gaussian_sigma` applies too (issue 30
+      item 9: one policy for the classic σ at ε ≥ 1).
     - "brute-force" / "worst-case": γ measured on the private data → local sensitivity: not DP, and no
       (ε, δ) at all (SPEC §3b) — ε and δ only set the noise scale.
     """
