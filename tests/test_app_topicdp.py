@@ -297,8 +297,14 @@ def _vips_on_the_real_chat(at, corpus, model, table):
         "public-only fit",
         "not on probabilities in [0, 1]",
         "other people of the same chat: 395 people",
+        "(measured on this corpus)",
     ):
         assert words in summary, words
+    # what VIPS's public vocabulary sees of the corpus shown, marked evaluation only (issue 30 item 10)
+    cov = dpcore.topicdp.vocabulary_coverage(corpus, setup.vocabulary)
+    seen = next(c.value for c in at.caption if c.value.startswith("VIPS-LDA sees only its public vocabulary"))
+    assert f"holds {cov.token_share:.0%} of this corpus's word tokens" in seen
+    assert seen.endswith(dpcore.lab.review_rules.EVALUATION_ONLY)
     line = next(md.value for md in at.markdown if md.value.startswith("**Prompts.** VIPS-LDA"))
     assert f"**{c.match.matched} of its 10 topics**" in line and f"fit's matches {pub.match.matched}" in line
     assert any(t.label == "VIPS-LDA against ε" for t in at.tabs)

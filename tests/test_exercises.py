@@ -11,6 +11,7 @@ import html
 import importlib
 import math
 import re
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -327,7 +328,9 @@ def _audit(s):
         broken=s["audit_broken"],
         trials=s["audit_trials"],
         confidence=s["audit_confidence"],
-        rng=np.random.default_rng([s["seed"], 10]),
+        rng=np.random.default_rng(
+            [s["seed"], 10, zlib.crc32(name.encode()), int(s["audit_broken"]), int(s["audit_trials"])]
+        ),
     ).result
 
 

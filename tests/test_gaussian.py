@@ -13,7 +13,8 @@ def test_spec_check_values_analytic_and_classic():
     assert gaussian_sigma(4, 1e-7, method="analytic") == pytest.approx(1.297843, rel=1e-5)
     assert gaussian_sigma(1, 1e-5, method="classic") == pytest.approx(4.844805, rel=1e-6)
     assert gaussian_sigma(4, 1e-7, method="classic") == pytest.approx(1.429215, rel=1e-6)
-    assert gaussian_sigma(1, 1e-5) == gaussian_sigma(1, 1e-5, method="classic")  # default
+    assert gaussian_sigma(1, 1e-5) == gaussian_sigma(1, 1e-5, method="analytic")  # default "auto", ε ≥ 1
+    assert gaussian_sigma(0.5, 1e-5) == gaussian_sigma(0.5, 1e-5, method="classic")  # default "auto", ε < 1
 
 
 def test_classic_formula_worked_example():
@@ -102,3 +103,51 @@ def test_auto_calibration_switches_at_one_and_classic_true_delta():
     assert dpcore.mechanisms.classic_true_delta(10, 1e-5) / 1e-5 == pytest.approx(2.2654, abs=1e-3)
     with pytest.raises(ValueError, match="calibration must be one of 'auto', 'classic', 'analytic'"):
         dpcore.mechanisms.resolve_calibration("exact", 1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 30 item 9: one policy for the classic σ at ε ≥ 1, shared by gaussian_sigma and strict BayesianDP
+
+
+def test_gaussian_sigma_default_keeps_its_promise_at_epsilon_10():
+    # before: the classic σ 0.4845, whose exact δ is 2.27e-5 > 1e-5 asked for
+    sigma = gaussian_sigma(10, 1e-5)
+    assert sigma == gaussian_sigma(10, 1e-5, method="analytic")
+    assert gaussian_delta(10, sigma) == pytest.approx(1e-5, rel=1e-6)
+    assert gaussian_delta(10, dpcore.mechanisms.classic_gaussian_sigma(10, 1e-5)) == pytest.approx(2.2654e-5, rel=1e-3)
+
+
+def test_classic_is_refused_exactly_where_its_exact_delta_exceeds_delta():
+    msg = r"epsilon=10 .*exact δ is 2.27e-05, more than the delta=1e-05 asked for.*calibration='auto'"
+    with pytest.raises(ValueError, match=msg):
+        gaussian_sigma(10, 1e-5, method="classic")
+    for eps in (0.5, 0.99, 1.0, 2.0, 4.0, 8.0, 8.5, 10.0, 20.0):
+        true = dpcore.mechanisms.classic_true_delta(eps, 1e-5)
+        if eps >= 1.0 and true > 1e-5:
+            with pytest.raises(ValueError, match="the classic calibration is refused"):
+                gaussian_sigma(eps, 1e-5, method="classic")
+        else:  # inside the proof, or outside it with an exact δ ≤ δ: allowed, and it keeps (ε, δ)
+            sigma = gaussian_sigma(eps, 1e-5, method="classic")
+            assert sigma == dpcore.mechanisms.classic_gaussian_sigma(eps, 1e-5)
+            assert gaussian_delta(eps, sigma) <= 1e-5
+    # the formula without a promise stays available (to show it beside the analytic σ)
+    assert dpcore.mechanisms.gaussian_noise_scale(10, 1e-5, method="classic") == pytest.approx(0.4844805, rel=1e-6)
+
+
+def test_gaussian_sigma_and_strict_bayesian_dp_refuse_the_same_cases():
+    from dpcore.bayesian.release import bayesian_guarantee
+
+    for eps in (0.5, 2.0, 8.0, 8.5, 10.0, 50.0):
+        outcomes = []
+        for call in (
+            lambda: gaussian_sigma(eps, 1e-5, method="classic"),
+            lambda: bayesian_guarantee(
+                epsilon=eps, delta=1e-5, sensitivity_method="strict", calibration="classic", max_items=5, max_users=10
+            ),
+        ):
+            try:
+                call()
+                outcomes.append("ok")
+            except ValueError as exc:
+                outcomes.append(str(exc))
+        assert outcomes[0] == outcomes[1], (eps, outcomes)

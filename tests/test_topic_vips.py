@@ -60,6 +60,16 @@ def world(tmp_path_factory):
     return private, public, model, table, setup, cache
 
 
+@pytest.fixture
+def shipped_public(world, monkeypatch):
+    """The world's public corpus treated as a shipped public split (as the page's public data is), so VIPS's
+    guarantee is green and counted by the budget (a caller's corpus is DP only if public: issue 30 item 4)."""
+    import dpcore.text.corpus as corpus_module
+
+    monkeypatch.setattr(corpus_module, "_SHIPPED_PUBLIC", corpus_module._SHIPPED_PUBLIC | {world[1].content_hash})
+    return world
+
+
 def _model(topic_word, words) -> TopicModel:
     tw = np.asarray(topic_word, dtype=float)
     return TopicModel(
@@ -168,7 +178,10 @@ def test_compare_release_reads_the_twin_and_a_release_on_the_same_cells(world):
     view = tv.view_on_table(rel.topic_word, rel.words, model=model, table=table)
     np.testing.assert_array_equal(c.matrix, view.matrix)
     assert c.errors["l1"] == pytest.approx(dpcore.metrics.l1_distance(table.matrix, view.matrix))
-    assert c.noise_scale == rel.sigma and c.guarantee is rel.guarantee and c.guarantee.colour == "green"
+    assert c.noise_scale == rel.sigma and c.guarantee is rel.guarantee
+    # the test's "public" corpus is one it built, not a shipped public split: DP only if it is public (issue 30 item 4)
+    assert c.guarantee.colour == "orange" and "DP if this vocabulary is public" in c.guarantee.conditional_on
+    assert dpcore.lab.budget_entry(rel).event is None  # and the budget does not count it as DP
     assert c.own_table.words == dpcore.topic_keyword_matrix(rel.topic_model(), m=4, n=6).words and c.match is None
     assert 0 <= c.errors["l1"] <= 2 * table.shape[0]
 
@@ -271,11 +284,11 @@ def test_mean_l1_names_every_mechanism(world):
 
 
 @pytest.mark.parametrize("iterations", [1, 3])
-def test_budget_composes_vips_exactly_as_j_gaussians(world, iterations):
+def test_budget_composes_vips_exactly_as_j_gaussians(shipped_public, iterations):
     import dp_accounting
     from dp_accounting.pld import PLDAccountant
 
-    *_, setup, _ = world
+    *_, setup, _ = shipped_public
     rel = vips.vips_lda(
         setup.counts,
         n_topics=4,
@@ -296,8 +309,8 @@ def test_budget_composes_vips_exactly_as_j_gaussians(world, iterations):
     assert dpcore.compose_releases([entry]).epsilon <= 1.0 + 1e-3
 
 
-def test_reviewer_knows_vips(world):
-    *_, setup, _ = world
+def test_reviewer_knows_vips(shipped_public):
+    *_, setup, _ = shipped_public
     rel = vips.vips_lda(
         setup.counts, n_topics=4, epsilon=1.0, delta=1e-5, rng=0, vocabulary=setup.vocabulary, start=setup.start
     )

@@ -91,7 +91,8 @@ def _calibration_script():
         choice=choice,
         epsilon=eps,
         delta=1e-5,
-        sigma_classic=dpcore.gaussian_sigma(eps, 1e-5, method="classic"),
+        # shown beside the analytic σ: the bare formula (gaussian_sigma refuses "classic" at ε = 10, issue 30 item 9)
+        sigma_classic=dpcore.mechanisms.gaussian_noise_scale(eps, 1e-5, method="classic"),
         sigma_analytic=dpcore.gaussian_sigma(eps, 1e-5, method="analytic"),
     )
     st.text(f"used={used}")

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from .statistics import DEFAULT_RHO_GRID, DEFAULT_S_GRID, bayesian_statistics, softmax
 from .end_to_end import prepare_end_to_end
-from ..mechanisms.gaussian import gaussian_sigma
+from ..mechanisms.gaussian import gaussian_noise_scale
 from .baselines import k_anonymity_release, normalise_clipped, prepare_laplace, prepare_laplace_public, public_baseline
 from ..metrics import kl_divergence
 from ..text.counts import NgramCounts
@@ -485,7 +485,7 @@ def kl_vs_public_quality(
     if strict:
         _check_strict((BAYESIAN_STRICT,), max_items, max_users)
     p = counts.private_distribution()
-    sigma = gaussian_sigma(epsilon, delta, 1.0, method=calibration)
+    sigma = gaussian_noise_scale(epsilon, delta, 1.0, method=calibration)  # the paper's curve: a noise scale
     variants = [(BAYESIAN, bayesian_statistics(counts.user_counts, counts.public_counts, C=C), None)]
     if strict:
         st_ = _strict_statistics(counts.user_counts, counts.public_counts, C=C, max_items=max_items, rng=rng)

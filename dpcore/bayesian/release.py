@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import numpy as np
-from ..mechanisms.gaussian import CALIBRATION_CHOICES, gaussian_sigma, resolve_calibration
+from ..mechanisms.gaussian import CALIBRATION_CHOICES, gaussian_noise_scale, resolve_calibration
 from ..guarantees import Guarantee, approximate_dp, local_sensitivity
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_rng
 from .statistics import SENSITIVITY_METHODS, _softmax_of_draw, bayesian_statistics, softmax
@@ -32,7 +32,9 @@ def bayesian_guarantee(
     - "strict": (ε, δ)-DP per user (approximate DP), given the caps L and N_max. The classic σ at ε ≥ 1
       (outside its proof) keeps the promise only where its exact (Balle–Wang) δ is at most the δ asked
       for — true up to ε ≈ 8 at δ = 1e-5; beyond, the release is refused with a ValueError about ε
-      (issue 21 item 7: it showed a green (ε = 50, δ = 0.586) before, and failed on δ = 1 at ε = 300).
+      (issue 21 item 7: it showed a green (ε = 50, δ = 0.586) before, and failed on δ = 1 at ε = 300). The check is
+      :func:`dpcore.mechanisms.check_classic_promise`, the one :func:`dpcore.gaussian_sigma` applies too (issue 30
+      item 9: one policy for the classic σ at ε ≥ 1).
     - "brute-force" / "worst-case": γ measured on the private data → local sensitivity: not DP, and no
       (ε, δ) at all (SPEC §3b) — ε and δ only set the noise scale.
     """
@@ -44,16 +46,10 @@ def bayesian_guarantee(
             f"every user capped at L = {max_items} items (C per item); at most N_max = {max_users} users (a public cap)"
         )
         if calibration == "classic" and epsilon >= 1.0:
-            from ..mechanisms.gaussian import classic_true_delta
+            from ..mechanisms.gaussian import check_classic_promise, classic_true_delta
 
+            check_classic_promise(epsilon, delta)  # the policy gaussian_sigma keeps too (issue 30 item 9)
             true = classic_true_delta(epsilon, delta)  # the exact δ of the classic σ
-            if true > delta:
-                raise ValueError(
-                    f"epsilon={epsilon:g} is outside the classic σ's proof (ε < 1), and there its exact δ is "
-                    f"{true:.3g}, more than the delta={delta:g} asked for: strict BayesianDP refuses this release. "
-                    "Use calibration='auto' (the analytic σ from ε = 1) or 'analytic' (tight for every ε), or a "
-                    "smaller epsilon"
-                )
             scope += f"; the classic σ at ε ≥ 1 is outside its proof, but its exact δ {true:.3g} is ≤ δ"
         return approximate_dp(epsilon, delta, scope=scope)
     return local_sensitivity(
@@ -163,9 +159,14 @@ class PreparedBayesianDP:
         return softmax(self.mu_ps)
 
     def sigma(self, *, epsilon, delta, calibration: str = "auto") -> float:
-        """σ_ps = ρ·γ·σ(ε, δ, Δ=1) (Corollary 1; "classic", "analytic" or "auto" calibration)."""
+        """σ_ps = ρ·γ·σ(ε, δ, Δ=1) (Corollary 1; "classic", "analytic" or "auto" calibration).
+
+        The noise scale only (:func:`dpcore.mechanisms.gaussian_noise_scale`): the page shows the classic σ beside
+        the analytic one, and the local-γ modes are not DP anyway. What a strict release promises — and the
+        refusal of the classic σ where its exact δ exceeds δ — is :func:`bayesian_guarantee`'s, checked by
+        :meth:`release` before it draws."""
         check_choice("calibration", calibration, CALIBRATION_CHOICES)
-        base = gaussian_sigma(epsilon, delta, 1.0, method=calibration)
+        base = gaussian_noise_scale(epsilon, delta, 1.0, method=calibration)
         s = self.rho * self.sensitivity * base
         if s == 0.0:  # γ = 0 (no user moves w ⊙ x̂): no noise is needed
             return s

@@ -5,6 +5,12 @@ here and what to do.
 of users), ε > 10, the classic Gaussian at ε ≥ 1, a contribution cap larger than the median user's items, a
 random-DP γ > 0.1, fewer than 100 users, a noise wider than the answer's whole range. The rules in words:
 :data:`REVIEW_RULES`.
+
+Three rules read exact statistics of the private data — the number of users (``delta-vs-users``, ``few-users``)
+and the users' contributions (``cap-above-median``: the median, the share above the cap). Those numbers are not
+part of any release and no noise covers them: their warnings carry ``evaluation_only=True`` and say so in the
+message (:data:`EVALUATION_ONLY`; issue 30 item 6), so a green release is never shown beside an unmarked private
+statistic.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ __all__ = [
     "EPSILON_WARN_ABOVE",
     "GAMMA_WARN_ABOVE",
     "MIN_USERS",
+    "EVALUATION_ONLY",
+    "PRIVATE_STATISTIC_RULES",
     "review_warnings",
 ]
 
@@ -41,23 +49,44 @@ REVIEW_RULES = {
     "noise-swamps-answer": "noise wider than the whole range of the answer leaves nothing of it",
 }
 """rule id → the rule in words (shown beside each warning)."""
+PRIVATE_STATISTIC_RULES = ("delta-vs-users", "cap-above-median", "few-users")
+"""The rules whose message quotes exact statistics of the private data (not released, not noised)."""
+EVALUATION_ONLY = "Evaluation only — computed on the private data, not part of the release."
+"""Appended to the message of every rule of :data:`PRIVATE_STATISTIC_RULES`."""
 
 
 @dataclass(frozen=True)
 class ReviewWarning:
     """One setting a reviewer would question: ``rule`` (a key of :data:`REVIEW_RULES`), what is wrong
-    here (``message``, with the numbers) and what to do (``fix``)."""
+    here (``message``, with the numbers) and what to do (``fix``). ``evaluation_only``: the numbers are exact
+    statistics of the private data (a rule of :data:`PRIVATE_STATISTIC_RULES`); the message then ends with
+    :data:`EVALUATION_ONLY`."""
 
     rule: str
     message: str
     fix: str
+    evaluation_only: bool = False
+
+    def __post_init__(self):
+        if self.rule not in REVIEW_RULES:
+            raise ValueError(f"rule must be one of {tuple(REVIEW_RULES)}, got rule={self.rule!r}")
+        if self.rule in PRIVATE_STATISTIC_RULES and not self.evaluation_only:
+            object.__setattr__(self, "evaluation_only", True)
+        if self.evaluation_only and not self.message.endswith(EVALUATION_ONLY):
+            object.__setattr__(self, "message", f"{self.message} {EVALUATION_ONLY}")
 
     @property
     def rule_text(self) -> str:
         return REVIEW_RULES[self.rule]
 
     def to_dict(self) -> dict:
-        return {"rule": self.rule, "rule_text": self.rule_text, "message": self.message, "fix": self.fix}
+        return {
+            "rule": self.rule,
+            "rule_text": self.rule_text,
+            "message": self.message,
+            "fix": self.fix,
+            "evaluation_only": self.evaluation_only,
+        }
 
 
 def review_warnings(

@@ -16,6 +16,8 @@ from .laplace import (
 )
 from .gaussian import (
     gaussian_sigma,
+    gaussian_noise_scale,
+    check_classic_promise,
     gaussian_delta,
     classic_gaussian_sigma,
     analytic_gaussian_sigma,
@@ -66,6 +68,8 @@ __all__ = [
     "classic_gaussian_sigma",
     "analytic_gaussian_sigma",
     "classic_calibration_proven",
+    "gaussian_noise_scale",
+    "check_classic_promise",
     "resolve_calibration",
     "classic_true_delta",
     "GAUSSIAN_METHODS",

@@ -2,6 +2,18 @@
 
 SPEC §2. The classic bound σ = Δ₂·√(2 ln(1.25/δ))/ε is proven only for ε < 1; the analytic
 calibration solves δ(ε, σ) = δ exactly and is valid for every ε > 0.
+
+**One policy for the classic σ at ε ≥ 1** (issue 30 item 9), kept by every function that promises (ε, δ) —
+:func:`gaussian_sigma` and strict :func:`dpcore.bayesian_dp` (both through :func:`check_classic_promise`):
+
+- the default is ``"auto"``: the classic σ below ε = 1 (inside its proof), the analytic σ from ε = 1;
+- the classic σ is used only when asked for (``"classic"``), and then it is **refused** (ValueError naming the
+  fix) where ε ≥ 1 and its exact δ (Balle–Wang) exceeds the δ asked for — e.g. ε = 10, δ = 1e-5 (exact δ 2.27e-5).
+  Where its exact δ is at most δ (ε ≥ 1 up to ε ≈ 8 at δ = 1e-5) it is allowed: the promise holds.
+
+:func:`gaussian_noise_scale` and :func:`classic_gaussian_sigma` are the bare formulas, with no promise: for
+showing the classic σ beside the analytic one, and for mechanisms that are not DP anyway (the paper's local-γ
+BayesianDP, whose ε and δ only set a noise scale).
 """
 
 from __future__ import annotations
@@ -16,6 +28,8 @@ from ..validation import check_choice, check_delta, check_epsilon, check_noise_s
 
 __all__ = [
     "gaussian_sigma",
+    "gaussian_noise_scale",
+    "check_classic_promise",
     "gaussian_delta",
     "classic_gaussian_sigma",
     "analytic_gaussian_sigma",
@@ -100,8 +114,8 @@ def analytic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
     delta = check_delta(delta)
     sensitivity = check_sensitivity(sensitivity)
 
-    def f(log_s: float) -> float:
-        return _analytic_delta(epsilon, math.exp(log_s) * sensitivity, sensitivity) - delta
+    def f(log_s: float) -> float:  # δ(ε, σ) depends on σ/Δ only: solve for Δ = 1 (a huge Δ must not overflow here)
+        return _analytic_delta(epsilon, math.exp(log_s), 1.0) - delta
 
     lo, hi = math.log(1e-3), math.log(10.0)
     while f(lo) < 0:  # σ too large: δ below target; shrink
@@ -124,31 +138,64 @@ def classic_true_delta(epsilon, delta) -> float:
     return gaussian_delta(epsilon, classic_gaussian_sigma(epsilon, delta))
 
 
-def gaussian_sigma(epsilon, delta, sensitivity=1.0, *, method="classic") -> float:
-    """Noise standard deviation σ for the Gaussian mechanism at (ε, δ) and ℓ2 sensitivity Δ.
+def check_classic_promise(epsilon, delta) -> None:
+    """Refuse the classic σ where it does not keep (ε, δ): ε ≥ 1 and its exact δ above the δ asked for.
+
+    The one check behind :func:`gaussian_sigma` (``method="classic"``) and strict BayesianDP. Below ε = 1 the
+    classic σ is inside its proof; from ε = 1 it keeps (ε, δ) only where :func:`classic_true_delta` ≤ δ.
+
+    Raises:
+      ValueError: naming ε, the exact δ, the δ asked for and the fix (the analytic σ or a smaller ε).
+    """
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    if epsilon < AUTO_CALIBRATION_THRESHOLD:
+        return
+    true = classic_true_delta(epsilon, delta)
+    if true > delta:
+        raise ValueError(
+            f"epsilon={epsilon:g} is outside the classic σ's proof (ε < 1), and there its exact δ is {true:.3g}, "
+            f"more than the delta={delta:g} asked for: the classic calibration is refused. Use calibration='auto' "
+            "(the analytic σ from ε = 1) or 'analytic' (tight for every ε), or a smaller epsilon"
+        )
+
+
+def gaussian_noise_scale(epsilon, delta, sensitivity=1.0, *, method="auto") -> float:
+    """The σ formula of a calibration, **with no promise**: the classic σ at any ε (even where its exact δ exceeds
+    δ), the analytic σ, or "auto". For showing the classic σ beside the analytic one, and for mechanisms whose ε
+    and δ only set a noise scale (not DP: the paper's local-γ BayesianDP). A DP release uses :func:`gaussian_sigma`.
+    """
+    check_choice("method", method, CALIBRATION_CHOICES)
+    method = resolve_calibration(method, epsilon)
+    if method == "classic":
+        return classic_gaussian_sigma(epsilon, delta, sensitivity)
+    return analytic_gaussian_sigma(epsilon, delta, sensitivity)
+
+
+def gaussian_sigma(epsilon, delta, sensitivity=1.0, *, method="auto") -> float:
+    """Noise standard deviation σ for the Gaussian mechanism to be (ε, δ)-DP at ℓ2 sensitivity Δ.
 
     Args:
       epsilon: ε > 0.
       delta: δ in (0, 1).
       sensitivity: ℓ2 sensitivity Δ > 0.
-      method: ``"classic"`` (000 Def. 4, proven for ε < 1 only), ``"analytic"``
-        (Balle & Wang 2018, tight for every ε) or ``"auto"`` (classic below ε = 1, analytic from 1).
+      method: ``"auto"`` (default: classic below ε = 1, analytic from 1), ``"analytic"`` (Balle & Wang 2018,
+        tight for every ε) or ``"classic"`` (000 Def. 4, proven for ε < 1; from ε = 1 refused where its exact δ
+        exceeds δ — the module's policy, shared with strict BayesianDP).
 
     Returns:
-      σ as a float.
+      σ as a float; the mechanism N(0, σ²) on a Δ-sensitive query is (ε, δ)-DP.
 
     Raises:
-      TypeError / ValueError: a parameter of the wrong kind or out of range.
+      TypeError / ValueError: a parameter of the wrong kind or out of range; ``"classic"`` where it would not
+      keep (ε, δ) (e.g. ε = 10, δ = 1e-5: exact δ 2.27e-5).
 
     SPEC §2 check values (Δ = 1): analytic (1, 1e-5) → 3.730632, (4, 1e-7) → 1.297843;
     classic (1, 1e-5) → 4.844805.
     """
     check_choice("method", method, CALIBRATION_CHOICES)
-    if method == "auto":
-        method = resolve_calibration(method, epsilon)
-    if method == "classic":
-        return classic_gaussian_sigma(epsilon, delta, sensitivity)
-    return analytic_gaussian_sigma(epsilon, delta, sensitivity)
+    if resolve_calibration(method, epsilon) == "classic":
+        check_classic_promise(epsilon, delta)
+    return gaussian_noise_scale(epsilon, delta, sensitivity, method=method)
 
 
 def gaussian_sample(mean, sigma, rng: np.random.Generator) -> np.ndarray:

@@ -1,9 +1,10 @@
 """AuditSpec: one run of the privacy audit lab (issue 10) — a scenario's variant, trials, confidence and seed.
 
 The audit runs the mechanism ``trials`` times on each of two neighbouring datasets and bounds ε from below
-(:func:`dpcore.audit.run_scenario`). Its generator is :func:`dpcore.audit.audit_rng` (``default_rng([seed, 10])``),
-kept as it was: the exercises and the audit tests use it, and an audit is a measurement of a mechanism on a fixed
-public pair, not a release of anyone's data.
+(:func:`dpcore.audit.run_scenario`). Its generator is :func:`dpcore.audit.audit_rng`
+(``default_rng([seed, 10, crc32(scenario), broken, trials])``; issue 30, item 8): the correct and the broken variant
+at one seed are two independent experiments. The exercises and the audit tests use the same generator; an audit is
+a measurement of a mechanism on a fixed public pair, not a release of anyone's data.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ fig.update_layout(yaxis_title="ε", title=f"Audit of {spec.scenario} ({'BROKEN' 
             broken=self.broken,
             trials=self.trials,
             confidence=self.confidence,
-            rng=audit_rng(self.seed),
+            rng=audit_rng(self.seed, scenario=self.scenario, broken=self.broken, trials=self.trials),
             progress=progress,
         )
 

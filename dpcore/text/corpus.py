@@ -31,6 +31,7 @@ __all__ = [
     "corpus_from_records",
     "UploadLimits",
     "load_sample_corpus",
+    "shipped_public_hashes",
     "sample_data_dir",
     "SAMPLE_CORPORA",
     "SAMPLE_SIZES",
@@ -426,6 +427,26 @@ _PAPER_ARRAYS = ("words", "tokens", "sent_off", "doc_off", "user_off", "doc_genr
 _LOADED: dict = {}
 
 
+_SHIPPED_PUBLIC: set[str] = set()
+
+
+def shipped_public_hashes() -> frozenset[str]:
+    """Content hashes of the *public* splits dpcore's own loaders have returned in this process
+    (``load_sample_corpus("public")``, ``load_real_corpus(..., which="public")``).
+
+    These corpora are known to share no person with the shipped private splits (sample: other generated users;
+    chat: the other 395 people of a fixed split), and a vocabulary counted on one of them reads no private data of
+    an upload either. A corpus a caller built — even from the shipped private people — is never in it: what reads
+    a "public" corpus (VIPS-LDA's vocabulary) shows its DP as conditional on that corpus being public (issue 30
+    item 4). A vocabulary is built from a corpus in memory, so the loaders register what they return."""
+    return frozenset(_SHIPPED_PUBLIC)
+
+
+def _shipped_public(corpus: Corpus) -> Corpus:
+    _SHIPPED_PUBLIC.add(corpus.content_hash)
+    return corpus
+
+
 def load_sample_corpus(
     which: str = "private", *, size: str = "classroom", max_users: int | None = None, progress=None
 ) -> Corpus:
@@ -445,7 +466,7 @@ def load_sample_corpus(
     if key in _LOADED:
         if progress is not None:
             progress(1.0)
-        return _LOADED[key]
+        return _shipped_public(_LOADED[key]) if which == "public" else _LOADED[key]
     if size == "paper":
         from sample_data.generate import GENRES
 
@@ -466,7 +487,7 @@ def load_sample_corpus(
         if len(_LOADED) >= 4:
             _LOADED.pop(next(iter(_LOADED)))
         _LOADED[key] = corpus
-        return corpus
+        return _shipped_public(corpus) if which == "public" else corpus
     path = sample_data_dir() / f"{which}.jsonl.gz"
     if not path.exists():
         raise CorpusError(f"sample corpus {path} is missing: run `python -m sample_data.generate` from the repo root")
@@ -493,4 +514,4 @@ def load_sample_corpus(
     if len(_LOADED) >= 4:
         _LOADED.pop(next(iter(_LOADED)))
     _LOADED[key] = corpus
-    return corpus
+    return _shipped_public(corpus) if which == "public" else corpus

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .corpus import Corpus, CorpusError, Document, corpus_from_token_arrays, data_cache_dir, tokenize
+from .corpus import Corpus, CorpusError, Document, _shipped_public, corpus_from_token_arrays, data_cache_dir, tokenize
 from ..validation import check_choice
 
 __all__ = [
@@ -201,7 +201,8 @@ def load_real_corpus(name: str = "chat", *, which: str = "all") -> Corpus:
     """
     check_choice("name", name, REAL_CORPORA)
     check_choice("which", which, REAL_SPLITS)
-    return _load(name, which)
+    corpus = _load(name, which)
+    return _shipped_public(corpus) if which == "public" else corpus
 
 
 def real_corpus_prompts(corpus: Corpus) -> dict[str, int]:

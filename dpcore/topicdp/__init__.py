@@ -107,6 +107,8 @@ from .vips_inputs import (
     VipsVocabulary,
     person_counts,
     public_vocabulary,
+    VocabularyCoverage,
+    vocabulary_coverage,
 )
 from .vips import (
     DEFAULT_CLIP_NORM,
@@ -233,6 +235,8 @@ __all__ = [
     "VipsVocabulary",
     "person_counts",
     "public_vocabulary",
+    "VocabularyCoverage",
+    "vocabulary_coverage",
     "DEFAULT_CLIP_NORM",
     "DEFAULT_ITERATIONS",
     "VIPS_ACCOUNTANT",

@@ -47,18 +47,22 @@ z = 10, J = 10, δ = 1e-5), hence more noise.
 
 **Guarantee.** (ε, δ)-DP per user for the whole K × V matrix and its prevalence: choosing topics and
 keywords from it afterwards (:func:`dpcore.topic_keyword_matrix`) is post-processing, so the
-guarantee is green and needs no "given a non-private choice of topics and keywords". It holds if the
-vocabulary is public, which :func:`public_vocabulary` makes explicit: the words come from a public
-corpus (the real chat corpus' public split of other people, or the public sample corpus), never
-from the private one (:func:`vips_lda` refuses a vocabulary built from the very corpus it trains
-on). Private words outside the vocabulary are dropped.
+guarantee needs no "given a non-private choice of topics and keywords". It holds if the vocabulary
+(and the start) are public. Green only when dpcore knows they are: words counted on a shipped public
+split (the real chat corpus' public split of other people, or the public sample corpus; see
+:func:`dpcore.text.shipped_public_hashes`). A caller's word list or corpus gives "DP if this
+vocabulary is public" (orange: DP conditional on a non-private part) — :func:`vips_lda` refuses a
+vocabulary built from the very corpus it trains on, but that test is an exact hash: a vocabulary of
+919 of the 920 private people passes it (issue 30 item 4). Private words outside the vocabulary are
+dropped.
 
 Departures from the papers, and why:
 
 * **Unit: a user (all of a person's documents), not a document.** A person's contribution is bounded
   by per-user ℓ2 clipping of their sufficient statistics (DP-SGD's per-example clipping, applied to
   sufficient statistics), not by a bound on document length: a user's text is unbounded in the
-  corpora here (the real chat corpus: median 29 vocabulary tokens per person, the heaviest 37,526).
+  corpora here (the chat's public people of scripts/vips_tune_public.py: median 32 vocabulary tokens per
+  person, the heaviest 5,571).
 * **Batch, no subsampling.** Every user takes part in every iteration, so there is no privacy
   amplification by sampling; the accountant composes J full Gaussian mechanisms.
 * **Accountant:** PLD (tight) instead of the moments accountant (an RDP bound, looser).
@@ -77,7 +81,7 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 import numpy as np
-from ..text.corpus import Corpus
+from ..text.corpus import Corpus, shipped_public_hashes
 from ..mechanisms.gaussian import analytic_gaussian_sigma
 from ..guarantees import Guarantee, approximate_dp, no_protection
 from .model import LdaSettings, TopicModel
@@ -104,15 +108,14 @@ __all__ = [
 
 
 DEFAULT_CLIP_NORM = 2.0
-"""B: per-user ℓ2 bound on one iteration's contribution. Measured on the chat corpus with a public start
-(docs/SPEC_vips.md, the project's stop words): L1 is flat for B in 0.5–5 and worse at 20 (σ ∝ B while most
-users' norms are a few units: median 5.0, 81 % of the users above 2); B = 2 was the best at ε = 1, 2 and tied
-with B = 5 at ε = 5."""
+"""B: per-user ℓ2 bound on one iteration's contribution. Tuned on public people only (issue 30 item 5;
+scripts/vips_tune_public.py, docs/SPEC_vips.md): the chat's public split in two halves, vocabulary and start from
+one, VIPS-LDA trained on the other; B = 2 had the smallest mean L1 over ε = 1, 2, 5 — flat from B = 1 to 5, worse
+at 20 (σ ∝ B while most people's norms are a few units: median 5.4 on the public half)."""
 DEFAULT_ITERATIONS = 1
-"""J: variational-Bayes iterations, each a Gaussian mechanism. With a public start one private iteration
-was the best on the chat corpus at ε = 1, 2 and 5 (L1 9.2 / 7.0 / 5.3 against 12.0 / 8.8 / 5.9 for J = 2, on the
-model's own reference): each further iteration costs √J in σ, and the noise floor flattens the next E-step
-(docs/SPEC_vips.md)."""
+"""J: variational-Bayes iterations, each a Gaussian mechanism. Tuned with B on public people
+(scripts/vips_tune_public.py): with a public start one private iteration is best at ε = 1, 2 and 5 — each further
+iteration costs √J in σ, and the noise floor flattens the next E-step (docs/SPEC_vips.md)."""
 PUBLIC_START_ITERATIONS = 30
 """Passes of :func:`public_start` over the public corpus."""
 REFERENCE_ITERATIONS = 50
@@ -307,6 +310,11 @@ class VipsStart:
     def n_topics(self) -> int:
         return int(self.lam.shape[0])
 
+    @property
+    def known_public(self) -> bool:
+        """True for a seeded start (no data) or a fit on a shipped public split (as VipsVocabulary.known_public)."""
+        return not self.source_hash or self.source_hash in shipped_public_hashes()
+
 
 def seeded_start(vocabulary, *, n_topics: int = 10, init_seed: int = 0) -> VipsStart:
     """λ₀ ~ Γ(100, 0.01) entry-wise (scikit-learn's start) from ``init_seed`` alone: no data involved."""
@@ -395,23 +403,52 @@ class VipsRelease:
 
 
 def vips_guarantee(
-    epsilon: float, delta: float, *, iterations: int, clip_norm: float, vocabulary_source: str, start_source: str
+    epsilon: float,
+    delta: float,
+    *,
+    iterations: int,
+    clip_norm: float,
+    vocabulary_source: str,
+    start_source: str,
+    unverified: str = "",
 ) -> Guarantee:
-    """(ε, δ)-DP per user for the whole matrix: topics and keywords chosen from it are post-processing."""
+    """(ε, δ)-DP per user for the whole matrix: topics and keywords chosen from it are post-processing.
+
+    ``unverified`` names the inputs dpcore cannot show to be public (a caller's vocabulary or start): then the
+    guarantee is DP *if* they are public — conditional, orange, never green (issue 30 item 4)."""
     factor = f"e^ε ≈ {math.exp(epsilon):.3g}" if epsilon <= 50 else "e^ε"
+    inputs = f"The vocabulary ({vocabulary_source}) and the start ({start_source})"
     promise = (
         f"Adding or removing one user's text (all of their documents) changes the probability of any "
         f"released topic–word matrix by at most a factor {factor}, except with probability δ = {delta:g}. "
         f"Each of the {iterations} iteration{'s' if iterations > 1 else ''} clips every user's expected "
-        f"counts to ℓ2 norm {clip_norm:g} before Gaussian noise; the PLD accountant composes them. The "
-        f"vocabulary ({vocabulary_source}) and the start ({start_source}) read no private data."
+        f"counts to ℓ2 norm {clip_norm:g} before Gaussian noise; the PLD accountant composes them. "
+        + (
+            f"{inputs} must read no private data: dpcore cannot check that for {unverified}, so this holds only "
+            "if it shares no person with the private corpus (green is kept for a shipped public split)."
+            if unverified
+            else f"{inputs} read no private data."
+        )
     )
     return approximate_dp(
         epsilon,
         delta,
         promise=promise,
         scope=("for the whole topic–word matrix: topics and keywords chosen from it are post-processing"),
+        conditional_on=(
+            f"{unverified} {'are' if ') and the start (' in unverified else 'is'} public — DP if this vocabulary is "
+            "public"
+            if unverified
+            else ""
+        ),
     )
+
+
+def _unverified(vocab: VipsVocabulary, start: VipsStart) -> str:
+    """The inputs not known to be public (empty when both come from a shipped public split or no data)."""
+    parts = [f"the vocabulary ({vocab.source})"] if not vocab.known_public else []
+    parts += [f"the start ({start.source})"] if not start.known_public else []
+    return " and ".join(parts)
 
 
 def _counts_over(corpus, vocab: VipsVocabulary, name: str) -> PersonCounts:
@@ -478,7 +515,11 @@ def vips_lda(
       clip_norm: B, the per-user ℓ2 bound of one iteration's K × V contribution.
       iterations: J.
       rng: numpy Generator or int seed (the noise).
-      vocabulary: a :class:`VipsVocabulary` from :func:`public_vocabulary`, or a sequence of public words.
+      vocabulary: a :class:`VipsVocabulary` from :func:`public_vocabulary`, or a sequence of public words. The
+        guarantee is green ((ε, δ)-DP) only for a vocabulary counted on a shipped public split
+        (``load_real_corpus(..., which="public")``, ``load_sample_corpus("public")``); for any other — a caller's
+        corpus or word list — it reads "DP if this vocabulary is public" (orange): the check that refuses a
+        vocabulary of the training corpus itself is an exact hash and cannot see a corpus that shares people.
       start: λ₀ — :func:`public_start` (what the defaults were chosen for) or :func:`seeded_start`;
         ``None`` is ``seeded_start(vocabulary, n_topics=n_topics)``, which needs J ≈ 10 and still finds
         poor topics on the chat corpus (docs/SPEC_vips.md).
@@ -502,6 +543,7 @@ def vips_lda(
         clip_norm=clip_norm,
         vocabulary_source=vocab.source,
         start_source=start.source,
+        unverified=_unverified(vocab, start),
     )
     return _release(
         lam,

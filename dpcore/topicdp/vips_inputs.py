@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 import numpy as np
 from scipy.sparse import csr_matrix
-from ..text.corpus import Corpus
+from ..text.corpus import Corpus, shipped_public_hashes
 from .model import TOKEN_PATTERN, TOPIC_STOP_WORDS
 from ..validation import check_int, check_real, check_sequence
 
@@ -16,6 +18,8 @@ __all__ = [
     "VipsVocabulary",
     "person_counts",
     "public_vocabulary",
+    "VocabularyCoverage",
+    "vocabulary_coverage",
 ]
 
 
@@ -39,7 +43,11 @@ class VipsVocabulary:
     """A vocabulary fixed from public data: ``words`` (sorted) and where they come from.
 
     ``source_hash`` is the content hash of the corpus the words were counted on ("" when the caller
-    gave the words), so :func:`vips_lda` can refuse to train on that same corpus.
+    gave the words), so :func:`vips_lda` can refuse to train on that same corpus. That test is exact: a
+    vocabulary of 919 of the 920 private people passes it. So :attr:`known_public` — the only thing that makes
+    VIPS-LDA's badge green — is True only for words counted on a public split dpcore's loaders returned
+    (:func:`dpcore.text.shipped_public_hashes`); any other source (a caller's corpus or word list) makes the
+    release "DP if this vocabulary is public" (orange: DP conditional on a non-private part; issue 30 item 4).
     """
 
     words: tuple[str, ...]
@@ -52,6 +60,12 @@ class VipsVocabulary:
             raise ValueError("vocabulary words must be a non-empty tuple of non-empty strings")
         if len(set(words)) != len(words):
             raise ValueError("vocabulary must not repeat a word")
+
+    @property
+    def known_public(self) -> bool:
+        """True when the words were counted on a shipped public split (known to share no person with the private
+        data); False for a caller's corpus or word list, whose publicness dpcore cannot check."""
+        return bool(self.source_hash) and self.source_hash in shipped_public_hashes()
 
 
 def public_vocabulary(
@@ -156,4 +170,51 @@ def person_counts(corpus: Corpus, vocabulary) -> PersonCounts:
         pw_user=uniq // len(vocab.words),
         pw_word=uniq % len(vocab.words),
         corpus_hash=corpus.content_hash,
+    )
+
+
+@dataclass(frozen=True)
+class VocabularyCoverage:
+    """How much of a corpus a fixed vocabulary can see (evaluation only: computed on that corpus, never released).
+
+    ``tokens`` / ``words``: the corpus's word tokens / distinct words (:data:`dpcore.topicdp.model.TOKEN_PATTERN`,
+    outside ``stop_words``); ``tokens_covered`` / ``words_covered``: those in the vocabulary."""
+
+    tokens: int
+    tokens_covered: int
+    words: int
+    words_covered: int
+
+    @property
+    def token_share(self) -> float:
+        return self.tokens_covered / self.tokens if self.tokens else 0.0
+
+    @property
+    def word_share(self) -> float:
+        return self.words_covered / self.words if self.words else 0.0
+
+
+def vocabulary_coverage(corpus: Corpus, vocabulary, *, stop_words=VIPS_STOP_WORDS) -> VocabularyCoverage:
+    """The share of ``corpus``'s word tokens (and distinct words) outside ``stop_words`` that ``vocabulary`` holds:
+    what VIPS-LDA, which drops every other word, can see of an uploaded corpus (issue 30 item 10). Computed on the
+    corpus itself: evaluation only, not part of any release."""
+    if not isinstance(corpus, Corpus):
+        raise TypeError(f"corpus must be a dpcore Corpus, got corpus={type(corpus).__name__}")
+    vocab = _as_vocabulary(vocabulary)
+    stop = {str(w) for w in check_sequence("stop_words", stop_words)}
+    # the words CountVectorizer(token_pattern=TOKEN_PATTERN) finds in the space-joined documents, counted once per
+    # distinct token (tokens never contain a space, so the pattern's matches in a document are those in its tokens)
+    per_token = Counter(t for docs in corpus.users for doc in docs for sent in doc.sentences for t in sent)
+    per_word: Counter = Counter()
+    pattern = re.compile(TOKEN_PATTERN)
+    for tok, c in per_token.items():
+        for w in pattern.findall(tok.lower()):
+            if w not in stop:
+                per_word[w] += c
+    inside = set(vocab.words)
+    return VocabularyCoverage(
+        tokens=int(sum(per_word.values())),
+        tokens_covered=int(sum(c for w, c in per_word.items() if w in inside)),
+        words=len(per_word),
+        words_covered=sum(1 for w in per_word if w in inside),
     )

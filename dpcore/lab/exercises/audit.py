@@ -5,7 +5,7 @@ datasets and proves a lower bound ε_lower on its real ε (Clopper–Pearson, at
 bound above the claimed ε proves the claim false, a bound below it proves nothing. "Break it" swaps
 in a broken variant — half-scale Laplace, a too-small Δu in the exponential mechanism, the paper's
 local γ in BayesianDP — and the audit catches it. Every answer runs the page's own audit
-(dpcore.audit.run_scenario on the generator dpcore.audit.audit_rng(seed)), seeded, so the number a
+(dpcore.audit.run_scenario on the generator dpcore.audit.audit_rng(seed, scenario, broken, trials)), seeded, so the number a
 student reads on the page is the answer.
 """
 
@@ -34,7 +34,7 @@ def _run(s):
         broken=bool(s["broken"]),
         trials=int(s["trials"]),
         confidence=float(s["confidence"]),
-        rng=_scenarios.audit_rng(int(s["seed"])),
+        rng=_scenarios.audit_rng(int(s["seed"]), scenario=name, broken=bool(s["broken"]), trials=int(s["trials"])),
     )
     return run, _scenarios.get_scenario(name).variant(bool(s["broken"]))
 
