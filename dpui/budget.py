@@ -43,8 +43,9 @@ def _line(i: int, e: BudgetEntry) -> str:
     return f"{i}. **{e.mechanism}** — {e.promise}; released: {e.released}"
 
 
-_SAY = {"green": st.caption, "orange": st.warning, "red": st.error}
-"""How the total's sentence is drawn at each level (the total's Guarantee.colour, as on a badge)."""
+_SAY = {"green": st.caption, "orange": st.warning, "red": st.warning}
+"""How the total's sentence is drawn at each level (its badge above carries the colour; st.error stays for a user's
+mistake)."""
 
 
 def _render(slot, entries: list[BudgetEntry]) -> None:

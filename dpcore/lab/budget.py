@@ -354,8 +354,10 @@ def compose_releases(entries) -> ComposedBudget:
     basic = sum(_event_epsilon(ev, e.guarantee.epsilon) for ev, e in zip(events, counted))
     if red:
         g = _not_dp_total(red)
+        n = len(counted)
         rest = (
-            f" The other {len(counted)} compose to (ε = {eps:.3g}, δ = {delta:.3g}) — which does not cover them."
+            (f" The other {n} releases compose to" if n > 1 else " The other release is")
+            + f" (ε = {eps:.3g}, δ = {delta:.3g})-DP — which says nothing about the ones that are not DP."
             if counted and math.isfinite(eps)
             else ""
         )
