@@ -356,8 +356,8 @@ def compose_releases(entries) -> ComposedBudget:
         g = _not_dp_total(red)
         n = len(counted)
         rest = (
-            (f" The other {n} releases compose to" if n > 1 else " The other release is")
-            + f" (ε = {eps:.3g}, δ = {delta:.3g})-DP — which says nothing about the ones that are not DP."
+            (f" The other {n} releases' (ε, δ) compose to" if n > 1 else " The other release's (ε, δ) is")
+            + f" (ε = {eps:.3g}, δ = {delta:.3g}) — which says nothing about the ones that are not DP."
             if counted and math.isfinite(eps)
             else ""
         )
