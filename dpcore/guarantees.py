@@ -14,7 +14,7 @@ kind                              colour  meaning
 ``approximate DP``                green   (ε, δ)-DP for every pair of neighbouring datasets
 ``random DP``                     orange  (ε, δ) for a 1 − γ share of neighbouring pairs drawn
                                           from a data distribution (Rubinstein & Aldà 2017)
-``local sensitivity (not DP)``    orange  noise scaled to a sensitivity measured on the private
+``local sensitivity (not DP)``    red     noise scaled to a sensitivity measured on the private
                                           data: no (ε, δ) holds, not even for this dataset's
                                           own neighbours (on a neighbour the measured
                                           sensitivity, hence the noise scale, changes)
@@ -23,7 +23,15 @@ kind                              colour  meaning
 ================================  ======  =====================================================
 
 A DP kind with a non-private part (``conditional_on``, e.g. "a non-private choice of topics and
-keywords") is shown orange: the proof covers the values only, not the whole release.
+keywords") is shown orange: the proof covers the values only, not the whole release. Not DP is red, whatever
+its reason (issue 31 item 5: a sensitivity measured on the private data gives no (ε, δ) at all).
+
+The words are derived here too — :attr:`Guarantee.strength` ("DP", "DP for part of the release only", "weaker
+than DP", "not DP", "no protection"), :attr:`Guarantee.short_label` (the kind and its parameters) and
+:attr:`Guarantee.words` (both: what a badge chip says) — and so is how a release enters a session budget
+(:attr:`Guarantee.budget_standing`: "counted", "counted for part of the release", "counted for a share of the
+pairs", or "not counted"). The badge (dpui.charts), the session budget (dpcore.lab.budget, dpui.budget) and the
+reviewer's panel (dpcore.lab.review, dpui.review) all read these, so they say the same thing (issue 31 item 4).
 Neighbouring datasets always differ by one *user* (all of that user's text) unless ``unit`` says
 otherwise.
 """
@@ -72,7 +80,7 @@ _STYLE = {  # kind -> (level, words that say the strength without colour); the i
     PURE_DP: ("green", "DP"),
     APPROXIMATE_DP: ("green", "DP"),
     RANDOM_DP: ("orange", "weaker than DP"),
-    LOCAL_SENSITIVITY: ("orange", "not DP"),
+    LOCAL_SENSITIVITY: ("red", "not DP"),
     K_ANONYMITY: ("red", "not DP"),
     NO_PROTECTION: ("red", "no protection"),
 }
@@ -143,8 +151,8 @@ class Guarantee:
     @property
     def colour(self) -> str:
         """The guarantee's level, "green" | "orange" | "red" (data, not rendering: dpui draws the badge's colour
-        and icon from it): green only when :attr:`is_dp`; orange for random DP, local sensitivity and DP
-        conditional on a non-private step; red for k-anonymity and no protection."""
+        and icon from it): green only when :attr:`is_dp`; orange for random DP and DP conditional on a non-private
+        step; red for everything not DP (local sensitivity, k-anonymity, no protection)."""
         if self.kind in (PURE_DP, APPROXIMATE_DP) and self.conditional_on:
             return "orange"
         return _STYLE[self.kind][0]
@@ -155,6 +163,42 @@ class Guarantee:
         if self.kind in (PURE_DP, APPROXIMATE_DP) and self.conditional_on:
             return "DP for part of the release only"
         return _STYLE[self.kind][1]
+
+    @property
+    def short_label(self) -> str:
+        """The kind and its parameters in a few words (a badge chip's label): "(ε, δ)-DP per user (ε = 1, δ = 1e-05)",
+        "random DP per user (ε = 1, δ = 1e-05, γ = 0.1)", "sensitivity measured on the private data". The qualifiers
+        (scope, what the proof does not cover) are in :attr:`label`."""
+        per = f" per {self.unit}" if self.unit else ""
+        params = {"ε": self.epsilon, "δ": self.delta if self.kind != PURE_DP else None, "γ": self.gamma}
+        numbers = ", ".join(f"{k} = {_num(v)}" for k, v in params.items() if v is not None)
+        return {
+            PURE_DP: f"ε-DP{per} ({numbers})",
+            APPROXIMATE_DP: f"(ε, δ)-DP{per} ({numbers})",
+            RANDOM_DP: f"random DP{per} ({numbers})",
+            LOCAL_SENSITIVITY: "sensitivity measured on the private data",
+            K_ANONYMITY: f"k-anonymity (K = {self.K})",
+            NO_PROTECTION: "the private data as it is",
+        }[self.kind]
+
+    @property
+    def words(self) -> str:
+        """The promise in the one vocabulary every view uses (badge chip, session budget, reviewer's panel): the
+        strength, then the short label — "DP: (ε, δ)-DP per user (ε = 1, δ = 1e-05)", "DP for part of the release
+        only: ε-DP per user (ε = 1)", "not DP: sensitivity measured on the private data"."""
+        return f"{self.strength}: {self.short_label}"
+
+    @property
+    def budget_standing(self) -> str:
+        """How the release enters a session budget, from its kind alone: "counted" (proven DP: its ε composes),
+        "counted for part of the release" (DP given a non-private part: the values' ε composes, the total says
+        what it is given), "counted for a share of the pairs" (random DP: the ε composes for the pairs where every
+        such release holds, a share ≥ 1 − Σγ), "not counted" (not DP: no ε exists, and the total is not DP)."""
+        if self.kind in (PURE_DP, APPROXIMATE_DP):
+            return "counted for part of the release" if self.conditional_on else "counted"
+        if self.kind == RANDOM_DP:
+            return "counted for a share of the pairs"
+        return "not counted"
 
     @property
     def label(self) -> str:

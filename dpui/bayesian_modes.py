@@ -2,7 +2,7 @@
 
 strict: every user keeps at most L distinct n-grams (a seeded random choice after the C clamp) and the
 corpus has at most N_max users (a public cap); σ uses γ_strict, a data-independent bound — (ε, δ)-DP.
-local: σ uses γ measured on this corpus by brute force, as the paper does — not DP (orange label).
+local: σ uses γ measured on this corpus by brute force, as the paper does — not DP (red label).
 
 The page draws :func:`mode_knobs` in its sidebar, builds both prepared mechanisms (cached loaders below)
 and calls :func:`modes_panel`, which shows both σ and both KLs with their badges. All maths is dpcore's.
@@ -117,7 +117,7 @@ def strict_prepared_for(private_hash, public_hash, n, C, S, rho, L, N_max, seed,
 
 def modes_panel(*, strict, local, p, epsilon: float, delta: float, calibration: str, rng_strict, rng_local):
     """Both modes side by side: γ, σ_ps and the KL of one release each, with each release's badge (local
-    is orange: its noise is scaled to a sensitivity measured on the private data). Returns the two
+    is red: its noise is scaled to a sensitivity measured on the private data — not DP). Returns the two
     releases (strict, local)."""
     from .charts import guarantee_badge
     from .exercises import spoiler

@@ -260,7 +260,7 @@ def tuning_view(c: TabContext) -> None:
         e2e = BayesianEndToEndSpec(**c.common, n=c.k.n, epsilon=eps, delta=delta)
         res, inside = e2e.release(data.end_to_end_for(e2e, c.settings.private, c.settings.public))
     guarantee_badge(res.guarantee, name="EndToEndDP")
-    record_release(res, name="EndToEndDP")  # the session budget lists it (from the next full run)
+    record_release(res, identity=e2e, name="EndToEndDP")  # the session budget lists it (next full run)
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("chosen S*", fmt(res.S_star))
     c2.metric("chosen ρ*", fmt(res.rho_star))

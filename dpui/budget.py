@@ -7,8 +7,15 @@ page with a release calls at its end, hands each release it lists to :func:`reco
 another with :func:`record_release` (e.g. from a tab's button). What is counted: each page's main releases.
 The experiments (sweeps over ε, the DPSU baselines, the η chart) draw further releases that the panel says it
 does not count — counting every curve point would make every total meaningless at once. The list is kept per corpus (its content
-hash) for the session; "Reset" empties it. The maths — one entry per release and their composition with
-dp_accounting's PLD accountant — is :mod:`dpcore.lab.budget`.
+hash) for the session; "Reset" empties it. The maths — one entry per release and their composition (exact for
+Gaussians, dp_accounting's PLD for the rest) — is :mod:`dpcore.lab.budget`.
+
+An entry is the release's identity (issue 30 item 2): its key hashes the mechanism and its spec record (seed, every
+parameter, the corpus hash), so two seeds are two releases even when their outputs coincide, and the same release
+seen again is one. Every caller passes the release's spec (``review_release(..., identity=spec)``,
+``record_release(release, identity=spec)``); an entry without a key is refused (ValueError), never merged or
+dropped. The total is drawn in the badges' vocabulary (:func:`dpui.charts.guarantee_badge` of the total's
+Guarantee; issue 31 item 4): green only when every release is proven DP.
 """
 
 from __future__ import annotations
@@ -36,13 +43,22 @@ def _line(i: int, e: BudgetEntry) -> str:
     return f"{i}. **{e.mechanism}** — {e.promise}; released: {e.released}"
 
 
+_SAY = {"green": st.caption, "orange": st.warning, "red": st.warning}
+"""How the total's sentence is drawn at each level (its badge above carries the colour; st.error stays for a user's
+mistake)."""
+
+
 def _render(slot, entries: list[BudgetEntry]) -> None:
+    from .charts import guarantee_badge
+
     total = compose_releases(entries)
     with slot.container():
         st.markdown(
             f"**Session budget** — {len(entries)} release{'' if len(entries) == 1 else 's'} seen on this corpus"
         )
-        (st.caption if total.epsilon is not None else st.warning)(total.text)
+        if total.guarantee is not None:
+            guarantee_badge(total.guarantee, name="session total")
+        _SAY[total.colour](total.text)
         if entries:
             with st.expander("The releases", expanded=False):
                 st.markdown("\n".join(_line(i, e) for i, e in enumerate(entries, 1)))
@@ -89,6 +105,11 @@ def _add(items: Iterable[tuple[str, BudgetEntry | None]], *, render: bool) -> No
     seen = {e.key for e in entries}
     added = False
     for name, entry in items:
+        if entry is not None and entry.key is None:
+            raise ValueError(
+                f"a session-budget entry needs the release's identity, got none for {name or entry.mechanism!r}: "
+                "pass identity=<its spec> to review_release or record_release (issue 30 item 2)"
+            )
         if entry is None or entry.key in seen:  # the same release seen again (a rerun, a slider moved back)
             continue
         entries.append(replace(entry, mechanism=name) if name else entry)
@@ -104,7 +125,8 @@ def record_reviews(items: Iterable[tuple[str, object]]) -> None:
     _add(((name, getattr(rev, "session_entry", None)) for name, rev in items), render=True)
 
 
-def record_release(release, *, name: str = "") -> None:
-    """Record one more release shown on the page (e.g. EndToEndDP's, from its tab). Safe inside a fragment:
-    the entry is kept and the panel shows it from the next full run."""
-    _add([(name, budget_entry(release))], render=False)
+def record_release(release, *, identity, name: str = "") -> None:
+    """Record one more release shown on the page (e.g. EndToEndDP's, from its tab); ``identity`` is its spec (or
+    :func:`dpcore.lab.release_identity` of it): the entry's key. Safe inside a fragment: the entry is kept and the
+    panel shows it from the next full run."""
+    _add([(name, budget_entry(release, identity=identity))], render=False)

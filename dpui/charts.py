@@ -341,22 +341,10 @@ def _check_guarantee(guarantee):
 
 def chip_label(guarantee) -> str:
     """The guarantee in a few words for its chip: the kind and its parameters, e.g. "(ε, δ)-DP per user (ε = 1,
-    δ = 1e-05)", "sensitivity measured on the private data", "k-anonymity (K = 10)". The qualifiers (scope, what the proof does not
-    cover) are in the full sentence, :func:`badge_help`."""
-    from dpcore import guarantees as G
-
-    g = _check_guarantee(guarantee)
-    per = f" per {g.unit}" if g.unit else ""
-    params = {"ε": g.epsilon, "δ": g.delta if g.kind != G.PURE_DP else None, "γ": g.gamma}
-    numbers = ", ".join(f"{k} = {v:g}" for k, v in params.items() if v is not None)
-    return {
-        G.PURE_DP: f"ε-DP{per} ({numbers})",
-        G.APPROXIMATE_DP: f"(ε, δ)-DP{per} ({numbers})",
-        G.RANDOM_DP: f"random DP{per} ({numbers})",
-        G.LOCAL_SENSITIVITY: "sensitivity measured on the private data",
-        G.K_ANONYMITY: f"k-anonymity (K = {g.K})",
-        G.NO_PROTECTION: "the private data as it is",
-    }[g.kind]
+    δ = 1e-05)", "sensitivity measured on the private data", "k-anonymity (K = 10)" — the Guarantee's own
+    :attr:`~dpcore.guarantees.Guarantee.short_label`, the words the session budget and the reviewer's panel use too.
+    The qualifiers (scope, what the proof does not cover) are in the full sentence, :func:`badge_help`."""
+    return _check_guarantee(guarantee).short_label
 
 
 def badge_text(guarantee, *, name: str = "") -> str:
@@ -366,7 +354,7 @@ def badge_text(guarantee, *, name: str = "") -> str:
     The full sentence is the chip's tooltip (:func:`badge_help`) and the reviewer's panel."""
     g = _check_guarantee(guarantee)
     who = f"{name} — " if name else ""
-    return f"Guarantee: {who}{g.strength}: {chip_label(g)}"
+    return f"Guarantee: {who}{g.words}"  # strength and short label: dpcore.guarantees' one vocabulary
 
 
 def badge_help(guarantee) -> str:
@@ -382,14 +370,14 @@ BADGE_COLOURS = {"green": "green", "orange": "orange", "red": "red"}
 
 
 def guarantee_icon(guarantee) -> str:
-    """The badge icon of a guarantee: 🔒 proven DP, ⚠️ weaker than DP or DP of part of the release, ⛔ none."""
+    """The badge icon of a guarantee: 🔒 proven DP, ⚠️ weaker than DP or DP of part of the release, ⛔ not DP."""
     return GUARANTEE_ICONS[_check_guarantee(guarantee).colour]
 
 
 def guarantee_badge(guarantee, *, name: str = "") -> None:
     """Show a release's guarantee: colour, icon and words all derived from the Guarantee's kind (never from
-    text matching). Green only for a proven ε-DP / (ε, δ)-DP; orange for random DP, a sensitivity measured
-    on the private data, or DP of part of the release; red for k-anonymity and no protection. The chip holds
+    text matching). Green only for a proven ε-DP / (ε, δ)-DP; orange for random DP or DP of part of the release;
+    red for everything not DP (a sensitivity measured on the private data, k-anonymity, no protection). The chip holds
     the short label; hovering it shows the full sentence (and chips wrap rather than cut: dpui.page_style)."""
     st.badge(
         badge_text(guarantee, name=name),

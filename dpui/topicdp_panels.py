@@ -107,10 +107,25 @@ def matched_rows(table, match, model) -> list[dict]:
     return rows
 
 
-def reviews(releases, vips, *, n_users: int, recorded) -> list:
-    """The reviewer's panel's ``(name, Review)`` pairs: the five matrix releases and VIPS-LDA's, each reviewed.
-    Only the releases named in ``recorded`` (those whose values the page shows in this run) keep their session-budget
-    entry: the panel records the others nowhere (dpui.budget.record_reviews skips a Review without one)."""
-    items = [(mech, review_release(rel, n_users=n_users)) for mech, rel in releases.items()]
-    items.append((VIPS_NAME, review_release(vips.vips.release, n_users=n_users, user_items=vips.setup.user_norms)))
+VIPS_IDENTITY = ("spec", "version", "seed", "corpus", "corpus_hash", "public_hash", "epsilon", "delta")
+VIPS_IDENTITY += ("n_topics", "clip_norm", "iterations")
+"""The TopicDpSpec fields VIPS-LDA's release depends on (dpui.topicdp_vips.release_for's cache key): its identity."""
+MATRIX_IGNORES = ("clip_norm", "iterations", "with_vips")
+"""The TopicDpSpec fields the five matrix releases do not depend on (VIPS-LDA's)."""
+
+
+def reviews(releases, vips, *, n_users: int, recorded, spec) -> list:
+    """The reviewer's panel's ``(name, Review)`` pairs: the five matrix releases and VIPS-LDA's, each reviewed and
+    identified by the page's ``spec`` record (without the fields it does not depend on: a VIPS knob is not a new
+    matrix release, nor m, n or γ a new VIPS release). Only the releases named in ``recorded`` (those whose values
+    the page shows in this run) keep their session-budget entry: the panel records the others nowhere
+    (dpui.budget.record_reviews skips a Review without one)."""
+    from dpcore.lab import release_identity
+
+    record = spec.record()
+    matrix_id = release_identity(record, without=MATRIX_IGNORES)
+    vips_id = {k: v for k, v in record.items() if k in VIPS_IDENTITY}
+    items = [(mech, review_release(rel, n_users=n_users, identity=matrix_id)) for mech, rel in releases.items()]
+    vrel = vips.vips.release
+    items.append((VIPS_NAME, review_release(vrel, n_users=n_users, user_items=vips.setup.user_norms, identity=vips_id)))
     return [(name, rev if name in recorded else replace(rev, session_entry=None)) for name, rev in items]

@@ -110,8 +110,9 @@ release_panel(
     kl_now=kl_now,
     kl_public=kl_public,
 )
+side = None  # the other mode's release, shown side by side: the reviewer's panel and the budget count it too
 with user_errors():
-    modes_panel(
+    side = modes_panel(
         strict=now.strict,
         local=now.local,
         p=p,
@@ -122,7 +123,13 @@ with user_errors():
         rng_local=spec.rng(*spec.salt("local")),
     )
 text_panel(settings, k, mk.L)  # what this text looks like: shared k-grams, k-grams per person, activity
-# ------------------------------------------------------------------------------ reviewer's panel: the release shown
-# below the tabs (its σ and KL in "What happened"), whichever tab is open; EndToEndDP's is recorded by its tab
-review = review_release(release, n_users=counts.n_users, user_items=items_per_user(counts.user_counts))
-reviewer_panel([(f"BayesianDP {mk.mode}", review)])
+# ------------------------------------------------------------------------------ reviewer's panel: the releases shown
+# (the page's, and the other mode's beside it: one truth in badges, panel and budget); EndToEndDP's by its tab
+items = items_per_user(counts.user_counts)
+reviews = [(f"BayesianDP {mk.mode}", review_release(release, n_users=counts.n_users, user_items=items, identity=spec))]
+if side is not None:  # the side-by-side panel's other mode: a release of its own (its spec names its mode)
+    other = "local" if mk.mode == "strict" else "strict"
+    rel = side[0] if other == "strict" else side[1]
+    rev = review_release(rel, n_users=counts.n_users, user_items=items, identity=spec.replace(mode=other))
+    reviews.append((f"BayesianDP {other} (side by side)", rev))
+reviewer_panel(reviews)

@@ -12,6 +12,7 @@ import numpy as np
 import streamlit as st
 
 from dpcore import review_release
+from dpcore.lab import release_identity
 from dpcore.dpne import dpne_guarantee
 from dpcore.lab.review import items_per_user
 from dpcore.specs import DpneSpec
@@ -145,4 +146,6 @@ if tab_sweep.open:
 
 # ------------------------------------------------------------------------------ reviewer's panel
 if tab_main.open:  # it covers the release shown in that tab: the session budget counts no release left unseen
-    reviewer_panel([("DPNE", review_release(result, n_users=tc.n_users, user_items=items_per_user(tc)))])
+    ident = release_identity(spec, without=("eta_grid",))  # the release's spec record (issue 30 item 2)
+    review = review_release(result, n_users=tc.n_users, user_items=items_per_user(tc), identity=ident)
+    reviewer_panel([("DPNE", review)])

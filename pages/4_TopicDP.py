@@ -148,4 +148,4 @@ with st.expander(f"What “random DP with confidence γ = {gamma:g}” means, an
 # ------------------------------------------------------------------------------ reviewer's panel
 # every release is reviewed; the session budget records those whose values this run shows (not an unopened tab's)
 shown = views.releases_on_screen(tabs, releases)
-reviewer_panel(panels.reviews(releases, vips, n_users=corpus.n_users, recorded=shown))
+reviewer_panel(panels.reviews(releases, vips, n_users=corpus.n_users, recorded=shown, spec=spec))

@@ -59,8 +59,8 @@ def test_default_render(page):
     assert any(
         ":green-badge[🔒 Guarantee: BayesianDP strict — DP: (ε, δ)-DP per user (ε = 1, δ = 1e-05)" in b for b in badges
     )
-    # both modes side by side; the local one orange, never green
-    assert any(":orange-badge[⚠️ Guarantee: BayesianDP local (as in the paper) — not DP:" in b for b in badges)
+    # both modes side by side; the local one red (not DP), never green
+    assert any(":red-badge[⛔ Guarantee: BayesianDP local (as in the paper) — not DP:" in b for b in badges)
     assert not any(":green-badge[" in b and "local" in b for b in badges)
     assert [m.label for m in page.metric].count("KL to private") == 2
     open_tab(page, "k-anonymity vs ε")
@@ -96,7 +96,7 @@ def test_local_mode_is_labelled_not_dp(page):
     clean(page)
     assert float(metric(page, "γ (brute force, local)")) > 0
     badges = [md.value for md in page.markdown if "badge[" in md.value]
-    assert any(":orange-badge[⚠️ Guarantee: BayesianDP local — not DP:" in b for b in badges)
+    assert any(":red-badge[⛔ Guarantee: BayesianDP local — not DP:" in b for b in badges)
     assert not any(":green-badge[" in b and "BayesianDP local" in b for b in badges)
 
 
@@ -244,7 +244,8 @@ def test_tabs_are_lazy_and_in_the_url(monkeypatch):
 def test_session_budget_counts_end_to_end_only_when_its_tab_shows_it():
     """The session budget lists the releases the person was shown: EndToEndDP's release is drawn in its tab (after
     its button), so it is counted when that tab is open, at the ε it was shown at, and not at an ε moved to while
-    another tab is open. The page's BayesianDP release is shown below the tabs (its σ and KL), so every ε counts."""
+    another tab is open. The page's BayesianDP release is shown below the tabs (its σ and KL), and the other mode's
+    beside it (the side-by-side panel), so every ε counts both."""
 
     def entries(at):
         return [(e.mechanism, e.epsilon) for e in next(iter(at.session_state["_session_budget"].values()))]
@@ -254,12 +255,13 @@ def test_session_budget_counts_end_to_end_only_when_its_tab_shows_it():
     open_tab(at, "Private tuning")
     at.button(key="bayes_run_e2e").click().run()
     clean(at)
-    assert [m for m, _ in entries(at)] == ["BayesianDP strict", "EndToEndDP"]
+    view = ["BayesianDP strict", "BayesianDP local (side by side)"]
+    assert [m for m, _ in entries(at)] == view + ["EndToEndDP"]
     open_tab(at, "Release")
     at.select_slider(key="eps").set_value(2.0).run()  # EndToEndDP at ε = 2 is not drawn: its tab is closed
     clean(at)
-    assert [m for m, _ in entries(at)] == ["BayesianDP strict", "EndToEndDP", "BayesianDP strict"]
-    assert entries(at)[-1][1] == 2.0
+    assert [m for m, _ in entries(at)] == view + ["EndToEndDP"] + view
+    assert entries(at)[-2][1] == 2.0
     open_tab(at, "Private tuning")  # shown now (the button stays pressed): counted
-    assert [m for m, _ in entries(at)] == ["BayesianDP strict", "EndToEndDP", "BayesianDP strict", "EndToEndDP"]
+    assert [m for m, _ in entries(at)] == view + ["EndToEndDP"] + view + ["EndToEndDP"]
     assert any("EndToEndDP" in md.value for md in at.markdown if "badge[" in md.value)

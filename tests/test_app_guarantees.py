@@ -21,10 +21,10 @@ BADGE = re.compile(r":(\w+)-badge\[(\S+) Guarantee: (?:(.+?) — )?([^:]+): (.*)
 PAGES = {
     "app.py": {
         "Laplace (cap W)": "green",
-        "Laplace + public": "orange",
-        "BayesianDP local (as in the paper)": "orange",
+        "Laplace + public": "red",
+        "BayesianDP local (as in the paper)": "red",
         "BayesianDP strict (L, N_max caps)": "green",
-        "EndToEndDP": "orange",
+        "EndToEndDP": "red",
         "k-anonymity": "red",
         "DPNE": "green",
         "TopicDP": "orange",
@@ -33,7 +33,7 @@ PAGES = {
         "MVG": "orange",
         "Laplace on the matrix": "orange",
         "VIPS-LDA": "green",
-        "Bank debt, b from the data": "orange",
+        "Bank debt, b from the data": "red",
         "Private baseline": "red",
     },
     "pages/1_Mechanisms_101.py": {
@@ -42,12 +42,12 @@ PAGES = {
     },
     "pages/1_Mechanisms_101.py?m101_tab=(c) Exponential mechanism": {  # a lazy tab: opened through the URL
         "Laplace mechanism with b = Δ/ε and a global Δ": "green",
-        "(c) exponential mechanism": "orange",
+        "(c) exponential mechanism": "red",
     },
     "pages/2_Bayesian_ngram_DP.py": {
         "BayesianDP strict": "green",
         "BayesianDP strict (DP)": "green",
-        "BayesianDP local (as in the paper)": "orange",
+        "BayesianDP local (as in the paper)": "red",
         "k-anonymity": "red",
     },
     "pages/3_DP_ngram_extraction.py": {"DPNE": "green", "DPSU-single": "green"},
@@ -122,7 +122,7 @@ def test_every_badge_matches_its_mechanism(path):
         if colour == "green":
             assert not any(w in label for w in LOCAL_WORDS), f"green badge for a measured sensitivity: {label}"
         if any(w in label for w in ("local sensitivity", "measured sensitivity")):
-            assert colour == "orange" and words == "not DP"
+            assert colour == "red" and words == "not DP"  # not DP is red (issue 31 item 5)
     for name, colour in PAGES[path].items():
         assert by_name.get(name) == {colour}, (name, by_name.get(name), sorted(by_name))
 

@@ -26,7 +26,7 @@ def test_ratio_metric_makes_no_dp_claim_beside_a_not_dp_badge():
     was a green "ratio within e^ε". It says what it checks — D's own neighbours — in grey, never green."""
     at = run(**CITIES)
     badge = next(m.value for m in at.markdown if "(c) exponential mechanism" in m.value)
-    assert badge.startswith(":orange-badge") and "not DP" in badge
+    assert badge.startswith(":red-badge") and "not DP" in badge  # not DP is red (issue 31 item 5)
     ratio = next(m for m in at.metric if m.label.startswith("worst ratio over D's"))
     assert ratio.label == "worst ratio over D's 4 neighbours" and "proves no DP" in ratio.proto.help
     bound = next(m for m in at.metric if m.label == "e^ε")

@@ -75,7 +75,8 @@ def budget_lines(at: AppTest) -> tuple[int, list[str], str]:
     head = next(m.value for m in at.sidebar.markdown if m.value.startswith("**Session budget**"))
     n = int(re.search(r"— (\d+) release", head).group(1))
     lines = [line for m in at.sidebar.markdown for line in m.value.splitlines() if re.match(r"\d+\. \*\*", line)]
-    total = next(e.value for e in list(at.sidebar.caption) + list(at.sidebar.warning) if e.value.startswith("Compos"))
+    said = list(at.sidebar.caption) + list(at.sidebar.warning) + list(at.sidebar.error)
+    total = next(e.value for e in said if e.value.startswith("Compos"))
     return n, lines, total
 
 
@@ -131,25 +132,30 @@ def test_bayesian_epsilon_moves_draw_new_standard_normals_and_the_budget_counts_
     z = {e: rng_for(s["seed"], *s["rng_salt"]).standard_normal(8) for e, (s, _) in views.items()}
     assert not np.allclose(z[0.5], z[1.0]) and not np.allclose(z[2.0], z[1.0])
 
-    # the session budget: one release per view, each with its own (ε, δ), composed as dpcore.lab.budget says
+    # the session budget: two releases per view (the page's strict one and the local one shown beside it), each
+    # with its own (ε, δ), composed as dpcore.lab.budget says; the local one is not DP, so the total is not DP
     n, lines, total = budget_lines(at)
-    assert n == 3 and len(lines) == 3
-    assert [re.search(r"ε = ([\d.]+)", line).group(1) for line in lines] == ["1", "0.5", "2"]
-    assert all("BayesianDP strict" in line and "-DP" in line for line in lines)
+    assert n == 6 and len(lines) == 6
+    assert [re.search(r"ε = ([\d.]+)", line).group(1) for line in lines] == ["1", "1", "0.5", "0.5", "2", "2"]
+    strict, local = lines[0::2], lines[1::2]
+    assert all("**BayesianDP strict** — DP: (ε, δ)-DP per user" in line for line in strict)
+    assert all("**BayesianDP local (side by side)** — not DP: sensitivity measured" in line for line in local)
     entries = next(iter(at.session_state["_session_budget"].values()))
     composed = compose_releases(entries)
-    assert composed.text == total and 2.0 < composed.epsilon < composed.basic_epsilon == pytest.approx(3.5)
-    # a move back to ε = 1 is the first release again: nothing is added
+    assert composed.text == total and total.startswith("Composed guarantee: not DP") and composed.epsilon is None
+    only_strict = compose_releases(entries[0::2])
+    assert 2.0 < only_strict.epsilon < only_strict.basic_epsilon == pytest.approx(3.5)
+    assert composed.counted_epsilon == only_strict.epsilon
+    # a move back to ε = 1 is the first view's releases again: nothing is added
     move(at, "select_slider", "eps", 1.0)
-    assert budget_lines(at)[0] == 3
-    # the paper's local γ promises nothing: the total becomes none
+    assert budget_lines(at)[0] == 6
+    # the page in local mode at ε = 1 shows the same two releases (its own spec names the mode): nothing is added
     move(at, "radio", "bayes_mode", "local")
-    n, lines, total = budget_lines(at)
-    assert n == 4 and "no guarantee (local sensitivity" in lines[-1] and total.startswith("Composed guarantee: none")
+    assert budget_lines(at)[0] == 6
     at.button(key="session_budget_reset").click().run()
     clean(at)
     n, lines, _ = budget_lines(at)  # emptied; the view on screen is seen again in this run
-    assert n == 1 and "no guarantee (local sensitivity" in lines[0]
+    assert n == 2 and "**BayesianDP local** — not DP: sensitivity measured" in lines[0]
 
 
 # ------------------------------------------------------------------------------ DPNE
@@ -236,7 +242,7 @@ def test_dpne_export_rebuilds_the_pages_release_and_epsilon_draws_new_noise(medi
     assert seen[(1.0, 0.01)][1].ngrams[1] == r1.ngrams[1]
     # the budget lists one DPNE release per view: (ε, η) = (1, 0.01), (1, 0.05), (2, 0.05), (2, 0.01)
     n, lines, total = budget_lines(at)
-    assert n == 4 and all("**DPNE** — (ε = " in line for line in lines)
+    assert n == 4 and all("**DPNE** — DP: (ε, δ)-DP per user (ε = " in line for line in lines)
     assert [re.search(r"ε = ([\d.]+)", line).group(1) for line in lines] == ["1", "1", "2", "2"]
     assert total.startswith("Composed over 4 releases")
 
@@ -276,8 +282,8 @@ def test_topicdp_export_rebuilds_the_release_and_epsilon_draws_new_noise(media, 
     assert not np.allclose(z[1.0], z[2.0])
     # the session budget lists each VIPS-LDA release with its own (ε, δ): J Gaussians composed exactly
     n, lines, _ = budget_lines(at)
-    vips = [line for line in lines if "**VIPS-LDA** — (ε = " in line]
-    assert len(vips) == 2 and "(ε = 1, δ = 1e-05)-DP" in vips[0] and "(ε = 2, δ = 1e-05)-DP" in vips[1]
+    vips = [line for line in lines if "**VIPS-LDA** — DP: (ε, δ)-DP per user" in line]
+    assert len(vips) == 2 and "(ε = 1, δ = 1e-05)" in vips[0] and "(ε = 2, δ = 1e-05)" in vips[1]
 
 
 def _rebuild_vips(s, rows):

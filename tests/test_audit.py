@@ -311,7 +311,7 @@ def test_local_sensitivity_mechanisms_break_the_epsilon_their_noise_was_set_from
     d, d_prime = sc.datasets()
     assert d.shape[0] == d_prime.shape[0] + 1 and d.shape[1] == d_prime.shape[1]  # one user removed
     g = _local_guarantee(name)
-    assert g.kind == dpcore.guarantees.LOCAL_SENSITIVITY and not g.is_dp and g.colour == "orange"
+    assert g.kind == dpcore.guarantees.LOCAL_SENSITIVITY and not g.is_dp and g.colour == "red"
     assert "no (ε, δ) holds, not even for this corpus's neighbours" in g.label
     assert "neighbours only" not in g.label + g.promise
     run = run_scenario(name, broken=True, rng=21)

@@ -60,14 +60,14 @@ def test_laplace_release_scale_and_distribution():
 
 
 def test_laplace_public_is_labelled_measured_sensitivity_not_dp():
-    """Issue 15 item 2: Laplace + public's Δ₁ is measured on the corpus → not DP (orange, never green)."""
+    """Issue 15 item 2: Laplace + public's Δ₁ is measured on the corpus → not DP (red, never green)."""
     counts = random_counts(2)
     for method in ("brute-force", "bound"):
         rel = laplace_public_dp(
             sp.csr_matrix(counts), np.arange(1, counts.shape[1] + 1), epsilon=1.0, W=3, rng=0, sensitivity=method
         )
         g = rel.guarantee
-        assert g.kind == dpcore.guarantees.LOCAL_SENSITIVITY and not g.is_dp and g.colour == "orange"
+        assert g.kind == dpcore.guarantees.LOCAL_SENSITIVITY and not g.is_dp and g.colour == "red"
         assert "not DP" in g.label and "measured sensitivity" in g.label
 
 

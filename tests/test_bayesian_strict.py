@@ -210,7 +210,7 @@ def test_local_release_is_labelled_not_dp():
     for method in ("brute-force", "worst-case"):
         rel = bayesian_dp(X, alpha, epsilon=1, delta=1e-6, S=0.1, C=2, rho=0.7, rng=5, sensitivity=method)
         assert rel.guarantee.kind == dpcore.guarantees.LOCAL_SENSITIVITY
-        assert not rel.guarantee.is_dp and rel.guarantee.colour == "orange"
+        assert not rel.guarantee.is_dp and rel.guarantee.colour == "red"
         # SPEC §3b (issue 21 item 1): no (ε, δ) at all, not "(ε, δ) for this corpus' neighbours only"
         assert rel.guarantee.label.startswith(
             "not DP — noise scaled to a sensitivity measured on the private data; "

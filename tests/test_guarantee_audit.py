@@ -52,12 +52,12 @@ def releases():
 
 
 EXPECTED = {  # mechanism -> (kind, colour)
-    "BayesianDP local": (G.LOCAL_SENSITIVITY, "orange"),
-    "BayesianDP worst-case": (G.LOCAL_SENSITIVITY, "orange"),
+    "BayesianDP local": (G.LOCAL_SENSITIVITY, "red"),
+    "BayesianDP worst-case": (G.LOCAL_SENSITIVITY, "red"),
     "BayesianDP strict": (G.APPROXIMATE_DP, "green"),
-    "EndToEndDP": (G.LOCAL_SENSITIVITY, "orange"),
+    "EndToEndDP": (G.LOCAL_SENSITIVITY, "red"),
     "Laplace": (G.PURE_DP, "green"),
-    "Laplace + public": (G.LOCAL_SENSITIVITY, "orange"),
+    "Laplace + public": (G.LOCAL_SENSITIVITY, "red"),
     "k-anonymity": (G.K_ANONYMITY, "red"),
     "DPNE": (G.APPROXIMATE_DP, "green"),
     "DPSU-all": (G.APPROXIMATE_DP, "green"),

@@ -9,7 +9,7 @@ def test_colour_follows_kind_only():
     assert g.pure_dp(1.0).colour == "green" and g.pure_dp(1.0).is_dp
     assert g.approximate_dp(1.0, 1e-5).colour == "green" and g.approximate_dp(1.0, 1e-5).is_dp
     assert g.random_dp(1.0, 1e-5, 0.1).colour == "orange" and not g.random_dp(1.0, 1e-5, 0.1).is_dp
-    assert g.local_sensitivity(1.0, 1e-5).colour == "orange" and not g.local_sensitivity(1.0, 1e-5).is_dp
+    assert g.local_sensitivity(1.0, 1e-5).colour == "red" and not g.local_sensitivity(1.0, 1e-5).is_dp
     assert g.k_anonymity(10).colour == "red" and not g.k_anonymity(10).is_dp
     assert g.no_protection().colour == "red"
 

@@ -69,7 +69,7 @@ def test_panel_collapsed_by_default_and_shows_everything():
     for rule in ("delta-vs-users", "epsilon-large", "classic-gaussian", "few-users"):
         assert dpcore.lab.REVIEW_RULES[rule] in warns
     assert "Fix:" in warns
-    assert ":orange-badge[" in text and ":green-badge[" in text  # BayesianDP local is orange, Laplace green
+    assert ":red-badge[" in text and ":green-badge[" in text  # BayesianDP local is red (not DP), Laplace green
 
 
 def test_panel_opens_with_review_1():
@@ -150,13 +150,13 @@ def _modes_script():
     st.text(f"mode={k.mode} strict_sigma={rel_s.sigma:.6g} local_sigma={rel_l.sigma:.6g}")
 
 
-def test_modes_panel_defaults_to_strict_and_labels_local_orange():
+def test_modes_panel_defaults_to_strict_and_labels_local_red():
     at = AppTest.from_function(_modes_script, default_timeout=30).run()
     assert not at.exception
     assert at.radio[0].value == "strict"
     text = " ".join(m.value for m in at.markdown)
     assert ":green-badge[🔒 Guarantee: BayesianDP strict (DP) — DP:" in text
-    assert ":orange-badge[⚠️ Guarantee: BayesianDP local (as in the paper) — not DP:" in text
+    assert ":red-badge[⛔ Guarantee: BayesianDP local (as in the paper) — not DP:" in text
     labels = [m.label for m in at.metric]
     assert labels.count("KL to private") == 2 and "γ (strict)" in labels and "γ (local)" in labels
     g = dpcore.bayesian.strict_sensitivity(S=0.1, C=1, max_items=50, max_users=10_000)

@@ -19,13 +19,14 @@ from .review_noise import (
     log_space_noise_in_units,
     dpne_users_per_released,
 )
-from .review_budget import BudgetStatement, end_to_end_budget, dpne_budget, single_budget, no_budget
+from .review_budget import BudgetStatement, end_to_end_budget, dpne_budget, single_budget, no_budget, qualified_budget
 from .review import Review, review_release
 from .budget import (
     BudgetEntry,
     ComposedBudget,
     budget_entry,
     compose_releases,
+    release_identity,
     PLD_DISCRETIZATION,
 )
 from . import lecture, paper_results, exercises
@@ -51,10 +52,12 @@ __all__ = [
     "dpne_budget",
     "single_budget",
     "no_budget",
+    "qualified_budget",
     "review_release",
     "BudgetEntry",
     "ComposedBudget",
     "budget_entry",
     "compose_releases",
+    "release_identity",
     "PLD_DISCRETIZATION",
 ]

@@ -3,43 +3,76 @@
 Issue 21 item 5: every view of a page is a fresh release (its noise is salted by every parameter), so two
 views together say more than either — at ε = 0.5 and ε = 1 with one shared draw they gave the noiseless
 μ_ps away; with fresh draws they compose. :class:`BudgetEntry` describes one release by its privacy event,
-and :func:`compose_releases` adds them up with Google's ``dp_accounting`` (privacy loss distributions, PLD):
+and :func:`compose_releases` adds them up (:mod:`dpcore.lab.budget_accounting`: exact for Gaussians, dp_accounting's
+privacy loss distributions for the rest):
 
 * the mechanism's own event where it is known — a Gaussian with noise multiplier σ/Δ (BayesianDP strict:
   σ_ps/(ρ·γ_strict), which is σ(ε, δ) at Δ = 1; VIPS-LDA's J iterations with σ/B each: one Gaussian with
-  σ/(B·√J)), a Laplace with b/Δ (Laplace with the per-user cap W: b/W = 1/ε);
+  σ/(B·√J); the TopicDP matrix Gaussians: σ/Δ_s), a Laplace with b/Δ (Laplace with the per-user cap W: b/W = 1/ε;
+  the matrix Laplace: b/(2m));
 * else the release's (ε, δ) pair as a generic (ε, δ)-DP mechanism (DPNE and the DPSU baselines, whose
-  threshold step is not a Gaussian): ``from_privacy_parameters``, the pair that dominates every
+  threshold step is not a Gaussian; MVG): ``from_privacy_parameters``, the pair that dominates every
   (ε, δ)-DP mechanism, so composing these is the optimal composition of (ε, δ) pairs;
-* a release without a DP guarantee (local sensitivity, k-anonymity, random DP, DP for part of the
-  release only, no protection) has no event: it is listed as "no guarantee", and the composed total of
-  a list that holds one is **none** — nothing composes with a release that promises nothing.
+* a release that reads no private data (a public-only fit, 0-DP) is a pure ε = 0 event: it composes as nothing;
+* a release that is not DP (local sensitivity, k-anonymity, no protection) has no event and no ε.
 
-The composed guarantee is (ε, δ) with δ = the largest δ of the Gaussian releases plus the δ's of the generic
-(ε, δ) releases (whose δ is an atom of unbounded loss and adds up), and ε the PLD's smallest ε at that δ —
-at most Σ ε_i (basic composition), usually much less, and never lower after one more release. The PLD is
-pessimistic (value discretization 1e-4): the ε it reports is an upper bound.
+What the total promises is a :class:`~dpcore.Guarantee`, derived from the releases' kinds in the one vocabulary of
+:mod:`dpcore.guarantees` (issue 31 item 4): the badge, the session budget and the reviewer's panel say the same.
+Every release with an (ε, δ) is composed; the total is
 
-dp_accounting is imported when :func:`compose_releases` runs (a runtime dependency of the project; the rest of
-dpcore does not need it).
+* green "DP" when every release is proven DP;
+* orange "DP for part of the release only" when some are DP given a non-private part (the total is given those
+  parts), orange "weaker than DP" when some are random DP (the total holds for a share ≥ 1 − Σγ of neighbouring
+  pairs: a union bound over the distinct sampled sensitivities);
+* red "not DP" when one release is not DP: nothing the session showed together has an (ε, δ); the text still says
+  what the others compose to.
+
+The composed δ is the largest δ of the Gaussian releases plus the δ's of the generic (ε, δ) releases (whose δ is an
+atom of unbounded loss and adds up), and ε the smallest at that δ — at most Σ ε_i (basic composition), usually much
+less, and never lower after one more release.
+
+An entry's ``key`` is the release's identity: its spec record (seed, every parameter, the corpus hash) and the
+mechanism, never its output (issue 30 item 2: two seeds that release the same sets are two releases).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
-import numpy as np
-
-from ..guarantees import Guarantee
+from ..guarantees import (
+    APPROXIMATE_DP,
+    GUARANTEE_KINDS,
+    K_ANONYMITY,
+    LOCAL_SENSITIVITY,
+    PURE_DP,
+    RANDOM_DP,
+    Guarantee,
+    approximate_dp,
+    k_anonymity,
+    local_sensitivity,
+    no_protection,
+    pure_dp,
+    random_dp,
+)
 from ..validation import check_delta, check_epsilon, check_sensitivity
+from .budget_accounting import PLD_DISCRETIZATION, compose_events
 
-__all__ = ["BudgetEntry", "ComposedBudget", "budget_entry", "compose_releases", "PLD_DISCRETIZATION"]
+__all__ = [
+    "BudgetEntry",
+    "ComposedBudget",
+    "budget_entry",
+    "compose_releases",
+    "release_identity",
+    "PLD_DISCRETIZATION",
+]
 
-PLD_DISCRETIZATION = 1e-4
-"""dp_accounting's value discretization interval (its default): ε is pessimistic by about this much per release."""
+METHOD = (
+    "exact for the Gaussian releases (merged into one Gaussian, its closed-form privacy profile: Balle & Wang 2018, "
+    "Thm 8); dp_accounting's PLD for Laplace and (ε, δ) releases, convolved with that profile"
+)
 
 
 @dataclass(frozen=True)
@@ -50,25 +83,31 @@ class BudgetEntry:
       mechanism: what the page calls it ("BayesianDP strict", "DPNE", …).
       released: what was published, in words ("θ over 16,998 unigrams").
       guarantee: the release's own :class:`~dpcore.Guarantee`.
-      event: ``("gaussian", σ/Δ, δ)``, ``("laplace", b/Δ)``, ``("approximate", ε, δ, count)`` or None (no
-        DP guarantee). For a Gaussian, δ is the δ its σ was calibrated to (the composed total's δ adds it).
-      key: the release's identity (a hash of its parameters and output): the same release seen twice —
-        a rerun, or a slider moved back — is one entry.
+      event: ``("gaussian", σ/Δ, δ)``, ``("laplace", b/Δ)``, ``("approximate", ε, δ, count)`` (ε = δ = 0: a release
+        that reads no private data) or None (not DP). For a Gaussian, δ is the δ its σ was calibrated to (the
+        composed total's δ adds it).
+      key: the release's identity (:func:`release_identity`: the mechanism and its spec record — seed, every
+        parameter, the corpus hash), None when none was given: the same release seen twice (a rerun, a slider moved
+        back) is one entry, two seeds are two entries even when they output the same thing.
+      share: for a random-DP release, ``(γ, Δ_s)``: the sampled sensitivity bound it relies on (releases on the same
+        bound fail on the same pairs: the total's γ adds each distinct bound once).
     """
 
     mechanism: str
     released: str
     guarantee: Guarantee
     event: tuple | None
-    key: str
+    key: str | None
+    share: tuple | None = None
 
     @property
     def has_guarantee(self) -> bool:
+        """True when the release has an (ε, δ) that composes (DP, DP for part of the release, random DP)."""
         return self.event is not None
 
     @property
     def epsilon(self) -> float | None:
-        """The release's ε where it has a DP guarantee, else None (a local-sensitivity ε sets a noise scale only)."""
+        """The release's ε where it has one that composes, else None (a local-sensitivity ε sets a noise scale only)."""
         return self.guarantee.epsilon if self.has_guarantee else None
 
     @property
@@ -76,27 +115,33 @@ class BudgetEntry:
         return self.guarantee.delta if self.has_guarantee else None
 
     @property
+    def colour(self) -> str:
+        """The release's level (green / orange / red): its guarantee's, as on its badge."""
+        return self.guarantee.colour
+
+    @property
     def promise(self) -> str:
-        """The promise as text: "(ε = 1, δ = 1e-05)-DP" or "no guarantee (…kind…)"."""
+        """The promise in the badge's words (:attr:`dpcore.Guarantee.words`): "DP: (ε, δ)-DP per user (ε = 1,
+        δ = 1e-05)", "DP for part of the release only: ε-DP per user (ε = 1)", "not DP: sensitivity measured on the
+        private data (its noise was set from ε = 1, δ = 1e-05)"."""
+        g = self.guarantee
         if not self.has_guarantee:
-            g = self.guarantee
             noise = ""
             if g.epsilon is not None:
-                noise = f"; its noise was set from ε = {g.epsilon:g}" + (f", δ = {g.delta:g}" if g.delta else "")
-            return f"no guarantee ({g.kind}{noise})"
-        g = self.guarantee
+                noise = f" (its noise was set from ε = {g.epsilon:g}" + (f", δ = {g.delta:g})" if g.delta else ")")
+            return f"{g.words}{noise}"
         count = self.event[3] if self.event[0] == "approximate" else 1
         each = f" × {count} (one per length)" if count > 1 else ""
-        if g.delta:
-            return f"(ε = {g.epsilon:g}, δ = {g.delta:g})-DP{each}"
-        return f"ε = {g.epsilon:g}-DP (pure){each}"
+        return f"{g.words}{each}"
 
 
 @dataclass(frozen=True)
 class ComposedBudget:
-    """The releases of a list together: ``epsilon``/``delta`` (None when a release has no guarantee),
-    ``basic_epsilon`` = Σ ε_i (basic composition, for comparison), how many releases, and which of them
-    promise nothing. ``text`` says it in one sentence."""
+    """The releases of a list together: ``epsilon``/``delta`` (None when a release is not DP), ``basic_epsilon`` =
+    Σ ε_i (basic composition, for comparison), how many releases, how many are not DP (``without_guarantee``), the
+    method and ``text`` (one sentence). ``guarantee`` is the total as a :class:`~dpcore.Guarantee` (its kind, colour
+    and words are the badges' vocabulary); ``colour``/``strength`` are its level and words; ``counted_epsilon`` /
+    ``counted_delta`` compose every release that has an (ε, δ), also when another one is not DP."""
 
     epsilon: float | None
     delta: float | None
@@ -105,22 +150,41 @@ class ComposedBudget:
     without_guarantee: int
     method: str
     text: str
+    guarantee: Guarantee | None = None
+    colour: str = "green"
+    strength: str = "DP"
+    counted_epsilon: float = 0.0
+    counted_delta: float = 0.0
 
 
 def _key(*parts) -> str:
     h = hashlib.blake2b(digest_size=12)
     for p in parts:
-        if isinstance(p, np.ndarray):
-            h.update(np.ascontiguousarray(p).tobytes())
-        else:
-            h.update(repr(p).encode())
+        h.update(json.dumps(p, sort_keys=True, default=repr).encode())
         h.update(b"|")
     return h.hexdigest()
 
 
-def budget_entry(release, *, mechanism: str | None = None) -> BudgetEntry:
+def release_identity(spec, *, without: tuple[str, ...] = ()) -> dict:
+    """A release's identity for the session budget: its spec's record (``spec.record()``: kind, version, seed, every
+    parameter, the corpus hash), without the fields this release does not depend on (``without``, e.g. the η grid of
+    a chart the release is not part of). A record (dict) is taken as it is."""
+    record = spec if isinstance(spec, dict) else spec.record()
+    if not isinstance(record, dict):
+        raise TypeError(f"spec must be a dpcore.specs.Spec or its record (a dict), got {type(spec).__name__}")
+    return {k: v for k, v in record.items() if k not in without}
+
+
+def budget_entry(release, *, identity=None, mechanism: str | None = None) -> BudgetEntry:
     """The :class:`BudgetEntry` of a dpcore release object (BayesianRelease, EndToEndRelease, LaplaceRelease,
     KAnonymityRelease, DpneRelease, DpsuBaselineRelease, MatrixRelease, VipsRelease).
+
+    Args:
+      release: the release.
+      identity: what identifies it — a spec (:class:`dpcore.specs.Spec`), its record, :func:`release_identity`'s
+        dict or a string that already identifies it; the entry's key hashes it with the mechanism's name. Without it the key is None (a notebook may
+        compose such entries; the app's session budget refuses them: it must tell two releases apart).
+      mechanism: the name to list it under (default: the mechanism's own).
 
     VIPS-LDA's event: J adaptively composed Gaussian mechanisms with ℓ2 sensitivity B and noise σ, i.e. noise
     multiplier z = σ/B each. Their privacy loss distributions compose exactly to that of one Gaussian with
@@ -134,53 +198,59 @@ def budget_entry(release, *, mechanism: str | None = None) -> BudgetEntry:
     from ..topicdp.vips import VipsRelease
 
     g = release.guarantee
-    event = None
+    counts = g.budget_standing != "not counted"
+    event = share = None
+    if g.epsilon == 0 and g.kind == PURE_DP:  # reads no private data: a pure ε = 0 event (issue 30 item 7)
+        counts = False
+        event = ("approximate", 0.0, 0.0, 1)
     if isinstance(release, BayesianRelease):
         name = f"BayesianDP {'strict' if release.sensitivity_method == 'strict' else 'local'}"
         released = f"θ over {release.theta.size:,} n-grams"
-        if g.is_dp and release.sigma > 0:  # h = μ_ps + σ_ps·Z, μ_ps moves by at most ρ·γ_strict
+        if counts and release.sigma > 0:  # h = μ_ps + σ_ps·Z, μ_ps moves by at most ρ·γ_strict
             event = ("gaussian", release.sigma / (release.rho * release.sensitivity), float(g.delta))
-        key = _key(name, release.theta)
     elif isinstance(release, EndToEndRelease):
         name, released = "EndToEndDP", f"θ over {release.theta.size:,} n-grams and the tuned (S*, ρ*)"
-        key = _key(name, release.theta, release.S_star, release.rho_star)
     elif isinstance(release, LaplaceRelease):
         name, released = release.mechanism, f"θ over {release.theta.size:,} n-grams"
-        if g.is_dp and release.scale > 0:  # Lap(0, W/ε) on counts with ℓ1 sensitivity W
+        if counts and release.scale > 0:  # Lap(0, W/ε) on counts with ℓ1 sensitivity W
             event = ("laplace", release.scale / release.sensitivity)
-        key = _key(name, release.theta)
     elif isinstance(release, KAnonymityRelease):
         name, released = f"k-anonymity (K = {release.K})", f"θ over {release.theta.size:,} n-grams"
-        key = _key(name, release.theta)
     elif isinstance(release, (DpneRelease, DpsuBaselineRelease)):
         name = "DPNE" if isinstance(release, DpneRelease) else release.name
-        # the sets' identity within this process (hash of each frozen set: O(n), no sorting of n-grams)
-        sets = tuple((k, len(v), hash(frozenset(v))) for k, v in sorted(release.ngrams.items()))
         released = (
             f"{sum(len(v) for v in release.ngrams.values()):,} n-grams (sets only, lengths 1–{max(release.ngrams)})"
         )
-        if g.is_dp:
+        if counts:
             count = len(release.ngrams) if g.scope else 1  # DPSU-single: one (ε, δ) release per length
             event = ("approximate", float(g.epsilon), float(g.delta), count)
-        key = _key(name, sets, g.epsilon, g.delta)
     elif isinstance(release, VipsRelease):
-        name = "VIPS-LDA"
+        name = "VIPS-LDA" if release.sigma > 0 or release.epsilon > 0 else "public-only fit"
         released = (
             f"{release.n_topics} × {len(release.words):,} topic–word matrix "
             f"({release.iterations} noisy iteration{'s' if release.iterations > 1 else ''})"
         )
-        if g.is_dp and release.sigma > 0:  # J Gaussians with multiplier z = σ/B compose exactly to one with z/√J
+        if counts and release.sigma > 0:  # J Gaussians with multiplier z = σ/B compose exactly to one with z/√J
             event = ("gaussian", release.sigma / (release.clip_norm * math.sqrt(release.iterations)), float(g.delta))
-        key = _key(name, release.topic_word, release.prevalence)
     elif isinstance(release, MatrixRelease):
         name = release.mechanism
         released = f"{release.matrix.shape[0]} × {release.matrix.shape[1]} topic–keyword matrix"
-        if g.is_dp:  # never today: every matrix release has a non-private part or a random-DP sensitivity
-            event = ("approximate", float(g.epsilon), float(g.delta or 0.0), 1)
-        key = _key(name, release.matrix)
+        if counts:  # DP for the values given the non-private choice of topics, or random DP on the sampled Δ_s
+            if release.mechanism == "Laplace":  # Lap(0, 2m/ε) per entry, ℓ1 sensitivity 2m
+                event = ("laplace", release.noise_scale / release.sensitivity)
+            elif release.mechanism == "MVG":  # not an isotropic Gaussian: its (ε, δ) pair
+                event = ("approximate", float(g.epsilon), float(g.delta), 1)
+            else:  # N(0, σ²) on every entry, the matrix's ℓ2 sensitivity Δ: one Gaussian of multiplier σ/Δ
+                event = ("gaussian", release.noise_scale / release.sensitivity, float(g.delta))
+            if g.gamma is not None:
+                share = (float(g.gamma), float(release.sensitivity))
     else:
         raise TypeError(f"release must be a dpcore release object, got {type(release).__name__}")
-    return BudgetEntry(mechanism or name, released, g, event, key)
+    if identity is None:
+        key = None
+    else:
+        key = _key(name, identity if isinstance(identity, str) else release_identity(identity))
+    return BudgetEntry(mechanism or name, released, g, event, key, share)
 
 
 def _check_event(event) -> tuple:
@@ -193,101 +263,113 @@ def _check_event(event) -> tuple:
         count = int(event[3])
         if count < 1:
             raise ValueError(f"count must be >= 1, got count={count}")
+        if event[1] == 0 and event[2] == 0:  # 0-DP: reads no private data
+            return ("approximate", 0.0, 0.0, count)
         return ("approximate", check_epsilon(event[1]), check_delta(event[2], allow_zero=True), count)
     raise ValueError(f"event kind must be 'gaussian', 'laplace' or 'approximate', got {kind!r}")
-
-
-@lru_cache(maxsize=256)
-def _pld(event: tuple):
-    from dp_accounting.pld import common
-    from dp_accounting.pld import privacy_loss_distribution as pld
-
-    kind = event[0]
-    if kind == "gaussian":
-        one = pld.from_gaussian_mechanism(event[1], sensitivity=1.0, value_discretization_interval=PLD_DISCRETIZATION)
-    elif kind == "laplace":
-        one = pld.from_laplace_mechanism(event[1], sensitivity=1.0, value_discretization_interval=PLD_DISCRETIZATION)
-    else:
-        one = pld.from_privacy_parameters(
-            common.DifferentialPrivacyParameters(event[1], event[2]), value_discretization_interval=PLD_DISCRETIZATION
-        )
-        if event[3] > 1:
-            one = one.self_compose(event[3])
-    return one
-
-
-def _target_delta(events: tuple) -> float:
-    """The δ the composed ε is reported at: the largest δ of the Gaussian releases (a PLD composes Gaussians
-    exactly, so their δ's need not add up — and adding a release never lowers the reported ε) plus the δ of every
-    generic (ε, δ) release (its δ is an atom of infinite privacy loss: those do add up)."""
-    gauss = max((e[2] for e in events if e[0] == "gaussian"), default=0.0)
-    generic = sum(e[2] * e[3] for e in events if e[0] == "approximate")
-    return min(gauss + generic, 1.0 - 1e-12)
 
 
 def _event_epsilon(event: tuple, guarantee_epsilon: float) -> float:
     return guarantee_epsilon * (event[3] if event[0] == "approximate" else 1)
 
 
-@lru_cache(maxsize=64)
-def _composed_pld(events: tuple):
-    """The PLD of ``events`` composed in order; a list that grows by one release reuses its prefix's PLD."""
-    if len(events) == 1:
-        return _pld(events[0])
-    return _composed_pld(events[:-1]).compose(_pld(events[-1]))
+def _names(entries) -> str:
+    return ", ".join(sorted({e.mechanism for e in entries}))
 
 
-def _gaussians_merged(events: tuple) -> tuple:
-    """``events`` with every Gaussian merged into one, last: Gaussians of noise multipliers z_i compose exactly to
-    one Gaussian of multiplier (Σ z_i⁻²)^(-1/2) (their privacy losses are normal and add). One PLD instead of a
-    chain: exact where the chain adds a discretization error per step, and a session that has seen ten Gaussian
-    releases composes in ~1.7 s instead of ~7 s (their δ's are only read for the target δ: the largest is kept)."""
-    gauss = [e for e in events if e[0] == "gaussian"]
-    if len(gauss) < 2:
-        return events
-    z = math.fsum(e[1] ** -2.0 for e in gauss) ** -0.5
-    return tuple(e for e in events if e[0] != "gaussian") + (("gaussian", z, max(e[2] for e in gauss)),)
+def _not_dp_total(red: list[BudgetEntry]) -> Guarantee:
+    """The total's guarantee when releases are not DP: the weakest kind among them (GUARANTEE_KINDS' order)."""
+    weakest = max(red, key=lambda e: GUARANTEE_KINDS.index(e.guarantee.kind)).guarantee
+    promise = (
+        f"{len(red)} of the releases seen {'is' if len(red) == 1 else 'are'} not DP ({_names(red)}): no (ε, δ) holds "
+        "for what this session showed together — nothing composes with a release that promises nothing."
+    )
+    if weakest.kind == LOCAL_SENSITIVITY:
+        return local_sensitivity(promise=promise)
+    if weakest.kind == K_ANONYMITY:
+        return k_anonymity(weakest.K, promise=promise)
+    return no_protection(promise=promise)
 
 
-@lru_cache(maxsize=128)
-def _compose_events(events: tuple) -> tuple[float, float]:
-    delta = _target_delta(events)
-    return float(_composed_pld(_gaussians_merged(events)).get_epsilon_for_delta(delta)), delta
+def _dp_total(eps: float, delta: float, entries: list[BudgetEntry]) -> Guarantee:
+    """The total's guarantee when every release has an (ε, δ): DP, DP given the non-private parts, or random DP."""
+    given = sorted({e.guarantee.conditional_on for e in entries if e.guarantee.conditional_on})
+    cond = {"conditional_on": "; ".join(given)} if given else {}
+    shares = {e.share for e in entries if e.share is not None}
+    scope = {"scope": f"composed over {len(entries)} release{'s' if len(entries) > 1 else ''}"}
+    if shares:
+        gamma = math.fsum(s[0] for s in shares)  # union bound over the distinct sampled bounds
+        if not gamma < 1:
+            return no_protection(
+                promise=f"The random-DP releases rely on {len(shares)} sampled sensitivity bounds whose failure "
+                f"probabilities add up to Σγ = {gamma:.3g} ≥ 1: the union bound covers no neighbouring pair."
+            )
+        return random_dp(eps, delta, gamma, **cond, **scope)
+    if delta == 0:
+        return (
+            pure_dp(eps, **cond, **scope) if eps > 0 else Guarantee(PURE_DP, "Reads no private data (0-DP).", 0.0, 0.0)
+        )
+    return approximate_dp(eps, delta, **cond, **scope)
+
+
+def _sentence(g: Guarantee, n: int, eps: float, delta: float, basic: float) -> str:
+    what = f"{n} release{'s' if n > 1 else ''}"
+    if not math.isfinite(eps):
+        return f"Composed over {what}: ε is unbounded at δ = {delta:.3g}."
+    pair = f"(ε = {eps:.3g}, δ = {delta:.3g})"
+    if g.kind == APPROXIMATE_DP or g.kind == PURE_DP:
+        given = f", given {g.conditional_on}" if g.conditional_on else ""
+        pure = f"ε = {eps:.3g}-DP (pure)" if delta == 0 else f"{pair}-DP"
+        head = f"{g.strength} — {pure} on this corpus{given}"
+    else:  # random DP
+        head = f"{g.strength} — {pair} for a share ≥ {1 - g.gamma:.0%} of neighbouring pairs (random DP, γ = {g.gamma:.3g})"
+    return f"Composed over {what}: {head} (basic composition would say ε = {basic:.3g})."
 
 
 def compose_releases(entries) -> ComposedBudget:
-    """The releases ``entries`` (:class:`BudgetEntry`) together.
+    """The releases ``entries`` (:class:`BudgetEntry`) together (module docstring: what the total promises).
 
-    With a release that has no DP guarantee among them the total is none (``epsilon`` is None). Else
-    dp_accounting composes their privacy loss distributions and reports the smallest ε at the δ of
-    :func:`_target_delta` (the largest Gaussian δ plus the generic releases' δ's).
+    With a release that is not DP among them the total is not DP (``epsilon`` is None; ``counted_epsilon`` composes
+    the others). Else ε is the smallest at the δ of :func:`dpcore.lab.budget_accounting.target_delta`, and the total's
+    :class:`~dpcore.Guarantee` says whether it is DP, DP given non-private parts, or random DP.
     """
     entries = list(entries)
     if not entries:
-        return ComposedBudget(0.0, 0.0, 0.0, 0, 0, "", "No release seen yet on this corpus: nothing spent.")
-    without = [e for e in entries if not e.has_guarantee]
-    if without:
-        names = ", ".join(sorted({e.mechanism for e in without}))
         return ComposedBudget(
-            None,
-            None,
-            None,
-            len(entries),
-            len(without),
+            0.0,
+            0.0,
+            0.0,
+            0,
+            0,
             "",
-            f"Composed guarantee: none — {len(without)} of the {len(entries)} releases "
-            f"{'promises' if len(without) == 1 else 'promise'} nothing ({names}), and nothing "
-            "composes with a release that promises nothing.",
+            "No release seen yet on this corpus: nothing spent.",
+            None,
+            "green",
+            "nothing spent",
         )
-    events = tuple(_check_event(e.event) for e in entries)
-    eps, delta = _compose_events(events)
-    basic = sum(_event_epsilon(ev, e.guarantee.epsilon) for ev, e in zip(events, entries))
-    method = "dp_accounting PLD (each mechanism's own event where known: Gaussian σ/Δ, Laplace b/Δ; else its (ε, δ))"
-    if not math.isfinite(eps):
-        text = f"Composed over {len(entries)} releases: ε is unbounded at δ = {delta:.3g}."
-    else:
+    counted = [e for e in entries if e.has_guarantee]
+    red = [e for e in entries if not e.has_guarantee]
+    events = tuple(_check_event(e.event) for e in counted)
+    eps, delta = compose_events(tuple(sorted(events)))
+    basic = sum(_event_epsilon(ev, e.guarantee.epsilon) for ev, e in zip(events, counted))
+    if red:
+        g = _not_dp_total(red)
+        n = len(counted)
+        rest = (
+            (f" The other {n} releases' (ε, δ) compose to" if n > 1 else " The other release's (ε, δ) is")
+            + f" (ε = {eps:.3g}, δ = {delta:.3g}) — which says nothing about the ones that are not DP."
+            if counted and math.isfinite(eps)
+            else ""
+        )
         text = (
-            f"Composed over {len(entries)} release{'s' if len(entries) > 1 else ''}: (ε = {eps:.3g}, "
-            f"δ = {delta:.3g})-DP on this corpus (PLD accountant; basic composition would say ε = {basic:.3g})."
+            f"Composed guarantee: {g.strength} — {len(red)} of the {len(entries)} releases "
+            f"{'is' if len(red) == 1 else 'are'} not DP ({_names(red)}), and nothing composes with a release that "
+            f"promises nothing.{rest}"
         )
-    return ComposedBudget(eps, delta, basic, len(entries), 0, method, text)
+        return ComposedBudget(
+            None, None, None, len(entries), len(red), METHOD, text, g, g.colour, g.strength, eps, delta
+        )
+    g = _dp_total(eps, delta, entries)
+    text = _sentence(g, len(entries), eps, delta, basic) if g.is_dp or g.kind == RANDOM_DP or g.conditional_on else ""
+    text = text or f"Composed guarantee: {g.strength} — {g.promise}"
+    return ComposedBudget(eps, delta, basic, len(entries), 0, METHOD, text, g, g.colour, g.strength, eps, delta)

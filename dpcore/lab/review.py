@@ -26,9 +26,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..guarantees import LOCAL_SENSITIVITY, Guarantee
+from ..guarantees import Guarantee
 from ..validation import check_delta, check_epsilon
-from .review_budget import BudgetStatement, dpne_budget, end_to_end_budget, no_budget, single_budget
+from .review_budget import (
+    BudgetStatement,
+    dpne_budget,
+    end_to_end_budget,
+    no_budget,
+    qualified_budget,
+    single_budget,
+)
 from .review_noise import (
     NoiseStatement,
     dpne_users_per_released,
@@ -56,6 +63,7 @@ __all__ = [
     "dpne_budget",
     "single_budget",
     "no_budget",
+    "qualified_budget",
     "review_release",
     "mechanism_guarantees",
     "items_per_user",
@@ -85,7 +93,9 @@ class Review:
 # ------------------------------------------------------------------------------------------------ one call
 
 
-def review_release(release, *, n_users=None, user_items=None, confidence=0.95, value=None) -> Review:
+def review_release(
+    release, *, n_users=None, user_items=None, confidence=0.95, value=None, identity=None, name: str | None = None
+) -> Review:
     """The reviewer's view of one dpcore release: its guarantee, noise in units, warnings and budget.
 
     Args:
@@ -96,6 +106,10 @@ def review_release(release, *, n_users=None, user_items=None, confidence=0.95, v
         norm of expected counts, ``VipsPageSetup.user_norms``), for the cap rule.
       value: the answer to express the noise on (a count for Laplace, a probability for BayesianDP and the
         matrices); a sensible default otherwise.
+      identity: the release's identity for the session budget — its spec (or :func:`dpcore.lab.release_identity`):
+        the review's ``session_entry`` is keyed by it, never by the output (issue 30 item 2). Without it the entry
+        has no key and the app's session budget refuses it.
+      name: the session budget's name for it (default: the mechanism's).
     """
     from ..bayesian.release import BayesianRelease
     from ..bayesian.end_to_end import EndToEndRelease
@@ -226,8 +240,8 @@ def review_release(release, *, n_users=None, user_items=None, confidence=0.95, v
             epsilon=release.epsilon, delta=release.delta, random_dp_gamma=release.gamma, noise=noise, answer_range=1.0
         )
     # KAnonymityRelease: no noise and no budget; its guarantee says what it is
-    if budget is not None and g.kind == LOCAL_SENSITIVITY:
-        budget = no_budget(budget)
+    if budget is not None:  # one vocabulary: the text begins with the guarantee's strength (issue 31 item 4)
+        budget = qualified_budget(budget, g)
     from .budget import budget_entry
 
     return Review(
@@ -235,7 +249,7 @@ def review_release(release, *, n_users=None, user_items=None, confidence=0.95, v
         noise=tuple(noise),
         warnings=review_warnings(**kw),
         budget=budget,
-        session_entry=budget_entry(release),
+        session_entry=budget_entry(release, identity=identity, mechanism=name),
     )
 
 

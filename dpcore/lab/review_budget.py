@@ -15,6 +15,7 @@ __all__ = [
     "dpne_budget",
     "single_budget",
     "no_budget",
+    "qualified_budget",
 ]
 
 
@@ -94,3 +95,23 @@ def single_budget(*, epsilon, delta=None, name: str = "the release") -> BudgetSt
     d = None if delta is None else check_delta(delta, allow_zero=True)
     dtext = "" if d is None else f", δ = {d:g}"
     return BudgetStatement(eps, d, ((name, eps),), "epsilon", f"Total ε = {eps:g}{dtext} ({name}).")
+
+
+def qualified_budget(statement: BudgetStatement, guarantee) -> BudgetStatement:
+    """A release's budget in the one vocabulary of its guarantee (issue 31 item 4: the badge, the session budget and
+    the reviewer's panel agree): the statement's text begins with the guarantee's strength ("DP", "DP for part of the
+    release only", "weaker than DP") and says what the numbers do not cover — the pairs outside a random-DP share,
+    the non-private part a DP proof is given. A local-sensitivity release has no budget at all (:func:`no_budget`)."""
+    from ..guarantees import LOCAL_SENSITIVITY, RANDOM_DP
+
+    g = guarantee
+    if g.kind == LOCAL_SENSITIVITY:
+        return no_budget(statement)
+    limits = []
+    if g.kind == RANDOM_DP:
+        limits.append(f"it holds for a share {1 - g.gamma:.0%} of neighbouring pairs only (random DP, γ = {g.gamma:g})")
+    if g.conditional_on:
+        limits.append(f"it covers the values only, given {g.conditional_on}")
+    qualifier = f" — {'; '.join(limits)}" if limits else ""
+    text = f"{g.strength}: {statement.text.rstrip('.')}{qualifier}."
+    return BudgetStatement(statement.total_epsilon, statement.delta, statement.parts, statement.unit, text)

@@ -1,0 +1,181 @@
+"""The session budget's accountant (issue 29 item 2): exact where a closed form exists, cached by the multiset of
+events.
+
+A session's releases are privacy *events* (:mod:`dpcore.lab.budget`): ``("gaussian", z, δ)`` (noise multiplier
+z = σ/Δ₂), ``("laplace", b)`` (b/Δ₁), ``("approximate", ε, δ, count)`` (a generic (ε, δ) pair, ``count`` times).
+:func:`compose_events` gives the smallest ε at the target δ of the composition:
+
+* Gaussians compose exactly to one Gaussian of multiplier z = (Σ z_i⁻²)^(-1/2) (their privacy losses are normal
+  and add). One Gaussian's privacy profile has a closed form (Balle & Wang 2018, Thm 8)::
+
+      δ(ε) = Φ(−εz + 1/(2z)) − e^ε · Φ(−εz − 1/(2z)),
+
+  decreasing in ε, inverted for ε by Brent's method (:func:`gaussian_epsilon`). It is computed in log space,
+  ``δ = e^{log Φ(a)} · (1 − e^{ε + log Φ(b) − log Φ(a)})`` with ``scipy.special.log_ndtr`` and ``expm1``, so it
+  stays accurate far in the tails (large ε or z, where both terms underflow and nearly cancel).
+* Without a Gaussian the other events are composed by dp_accounting's privacy loss distributions (PLD, value
+  discretization :data:`PLD_DISCRETIZATION`, pessimistic: an upper bound on ε).
+* With both, the others' composed PLD (small: Laplace and (ε, δ) pairs have narrow loss ranges) is convolved with the
+  Gaussian's *exact* profile: for independent losses L = L₁ + L₂, E[(1 − e^{ε−L})₊] = E_{L₁}[δ₂(ε − L₁)], so
+  ``δ(ε) = m_∞ + Σ_j p_j · δ_G(ε − ℓ_j)`` over the others' discrete losses ℓ_j (masses p_j, infinite mass m_∞),
+  and δ_G holds for every real argument. No 443k-point Gaussian PLD is built: that was 93 % of a Bayesian move and
+  grew with every release (0.2 s after 2 releases, 1.5 s after 10).
+
+Every function is cached on its arguments (the events are sorted first: a composition does not depend on order), so
+a rerun, a slider moved back or another page with the same releases costs a dictionary look-up.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+from scipy.optimize import brentq
+from scipy.special import log_ndtr
+
+__all__ = [
+    "PLD_DISCRETIZATION",
+    "gaussian_profile",
+    "gaussian_epsilon",
+    "merged_gaussian",
+    "target_delta",
+    "compose_events",
+]
+
+PLD_DISCRETIZATION = 1e-4
+"""dp_accounting's value discretization interval (its default) for the non-Gaussian events: pessimistic by about
+this much per event."""
+
+_RTOL = 4 * np.finfo(float).eps
+_XTOL = 1e-13
+
+
+def gaussian_profile(epsilon, z: float) -> np.ndarray | float:
+    """δ(ε) of the Gaussian mechanism with noise multiplier ``z`` (σ/Δ₂; Balle & Wang 2018, Thm 8), for any real ε
+    (a scalar or an array; negative ε is needed inside a convolution), in log space (module docstring)."""
+    eps = np.asarray(epsilon, dtype=float)
+    a = -eps * z + 0.5 / z
+    b = -eps * z - 0.5 / z
+    la, lb = log_ndtr(a), log_ndtr(b)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = np.exp(la) * -np.expm1(np.minimum(eps + lb - la, 0.0))
+    out = np.clip(np.nan_to_num(out, nan=0.0), 0.0, 1.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def _solve_decreasing(delta_of, target: float, floor: float) -> float:
+    """The smallest ε ≥ 0 with ``delta_of(ε) ≤ target`` for a continuous decreasing ``delta_of`` whose limit at
+    ε → ∞ is ``floor`` (an infinite-loss mass): ∞ when ``floor ≥ target``."""
+    if floor >= target:
+        return math.inf
+    if delta_of(0.0) <= target:
+        return 0.0
+    hi = 1.0
+    while delta_of(hi) > target:
+        hi *= 2.0
+        if hi > 1e7:
+            return math.inf
+    if target > 0:  # in log space: δ spans many orders of magnitude over the bracket
+        f = lambda e: math.log(max(delta_of(e), 1e-320)) - math.log(target)  # noqa: E731
+    else:
+        f = lambda e: delta_of(e) - target  # noqa: E731
+    return float(brentq(f, hi / 2.0 if hi > 1.0 else 0.0, hi, xtol=_XTOL, rtol=_RTOL))
+
+
+@lru_cache(maxsize=1024)
+def gaussian_epsilon(z: float, delta: float) -> float:
+    """The smallest ε with δ(ε) ≤ ``delta`` for one Gaussian of noise multiplier ``z``: exact (the closed form,
+    inverted to ~1e-13). ∞ at δ = 0."""
+    if not (z > 0 and math.isfinite(z)):
+        raise ValueError(f"noise_multiplier must be a finite number > 0, got noise_multiplier={z}")
+    if not 0 <= delta <= 1:
+        raise ValueError(f"delta must be in [0, 1], got delta={delta}")
+    if delta == 0:
+        return math.inf
+    return _solve_decreasing(lambda e: gaussian_profile(e, z), delta, 0.0)
+
+
+def merged_gaussian(events) -> float | None:
+    """The noise multiplier of the one Gaussian that the Gaussian events compose to, (Σ z_i⁻²)^(-1/2), or None."""
+    zs = [e[1] for e in events if e[0] == "gaussian"]
+    return math.fsum(z**-2.0 for z in zs) ** -0.5 if zs else None
+
+
+def target_delta(events) -> float:
+    """The δ a composed ε is reported at: the largest δ of the Gaussian events (composed exactly, their δ's need not
+    add up — and one more release never lowers the reported ε) plus every generic (ε, δ) event's δ (an atom of
+    infinite loss: those add up)."""
+    gauss = max((e[2] for e in events if e[0] == "gaussian"), default=0.0)
+    generic = sum(e[2] * e[3] for e in events if e[0] == "approximate")
+    return min(gauss + generic, 1.0 - 1e-12)
+
+
+def _is_identity(event: tuple) -> bool:
+    """A 0-DP event (a release that reads no private data): composing it changes nothing."""
+    return event[0] == "approximate" and event[1] == 0 and event[2] == 0
+
+
+@lru_cache(maxsize=256)
+def _pld(event: tuple):
+    from dp_accounting.pld import common
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    if event[0] == "laplace":
+        return pld.from_laplace_mechanism(event[1], sensitivity=1.0, value_discretization_interval=PLD_DISCRETIZATION)
+    one = pld.from_privacy_parameters(
+        common.DifferentialPrivacyParameters(event[1], event[2]), value_discretization_interval=PLD_DISCRETIZATION
+    )
+    return one.self_compose(event[3]) if event[3] > 1 else one
+
+
+@lru_cache(maxsize=128)
+def _composed_pld(events: tuple):
+    """The PLD of the sorted non-Gaussian ``events``; a multiset that grows by one reuses its prefix's PLD."""
+    if len(events) == 1:
+        return _pld(events[0])
+    return _composed_pld(events[:-1]).compose(_pld(events[-1]))
+
+
+@lru_cache(maxsize=128)
+def _losses(events: tuple) -> tuple:
+    """The composed PLD's discrete losses as arrays: one (losses, masses, infinite mass) per direction (remove; add
+    when the PLD is not symmetric). dp_accounting keeps them on its dense pmf (``_lower_loss``, ``_probs``)."""
+    pld = _composed_pld(events)
+    out = []
+    for pmf in (pld._pmf_remove, None if pld._symmetric else pld._pmf_add):  # noqa: SLF001 — no public accessor
+        if pmf is None:
+            continue
+        d = pmf.to_dense_pmf()
+        losses = (np.arange(d.size) + d._lower_loss) * d._discretization  # noqa: SLF001
+        keep = d._probs > 0  # noqa: SLF001
+        out.append((losses[keep], np.asarray(d._probs)[keep], float(d._infinity_mass)))  # noqa: SLF001
+    return tuple(out)
+
+
+def _convolved_epsilon(others: tuple, z: float, delta: float) -> float:
+    """ε at δ of the others' PLD composed with one Gaussian of multiplier z (module docstring: exact in z)."""
+    eps = 0.0
+    for losses, probs, inf_mass in _losses(others):
+        eps = max(
+            eps, _solve_decreasing(lambda e: inf_mass + float(probs @ gaussian_profile(e - losses, z)), delta, inf_mass)
+        )
+    return eps
+
+
+@lru_cache(maxsize=512)
+def compose_events(events: tuple) -> tuple[float, float]:
+    """(ε, δ) of the multiset ``events`` (pass them sorted: the cache is keyed on the tuple): δ from
+    :func:`target_delta`, ε the smallest at that δ — exact for the Gaussians (closed form), dp_accounting's PLD for
+    the others, convolved with the Gaussian's exact profile when both are present (module docstring)."""
+    events = tuple(e for e in events if not _is_identity(e))
+    if not events:
+        return 0.0, 0.0
+    delta = target_delta(events)
+    z = merged_gaussian(events)
+    others = tuple(e for e in events if e[0] != "gaussian")
+    if not others:
+        return gaussian_epsilon(z, delta), delta
+    if z is None:
+        return float(_composed_pld(others).get_epsilon_for_delta(delta)), delta
+    return _convolved_epsilon(others, z, delta), delta
