@@ -35,6 +35,7 @@ import numpy as np
 
 from ..guarantees import Guarantee
 from ..validation import check_delta, check_epsilon, check_sensitivity
+from ..errors import UserError
 
 __all__ = ["BudgetEntry", "ComposedBudget", "budget_entry", "compose_releases", "PLD_DISCRETIZATION"]
 
@@ -192,9 +193,9 @@ def _check_event(event) -> tuple:
     if kind == "approximate":
         count = int(event[3])
         if count < 1:
-            raise ValueError(f"count must be >= 1, got count={count}")
+            raise UserError(f"count must be >= 1, got count={count}")
         return ("approximate", check_epsilon(event[1]), check_delta(event[2], allow_zero=True), count)
-    raise ValueError(f"event kind must be 'gaussian', 'laplace' or 'approximate', got {kind!r}")
+    raise UserError(f"event kind must be 'gaussian', 'laplace' or 'approximate', got {kind!r}")
 
 
 @lru_cache(maxsize=256)

@@ -13,6 +13,7 @@ from scipy.optimize import brentq
 from scipy.special import log_ndtr, ndtr
 
 from ..validation import check_choice, check_delta, check_epsilon, check_noise_scale, check_real, check_sensitivity
+from ..errors import UserError
 
 __all__ = [
     "gaussian_sigma",
@@ -111,7 +112,7 @@ def analytic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
     while f(hi) > 0:
         hi += 2.0
         if hi > 60:  # pragma: no cover - unreachable for δ in (0,1)
-            raise ValueError(f"could not calibrate sigma for epsilon={epsilon}, delta={delta}")
+            raise UserError(f"could not calibrate sigma for epsilon={epsilon}, delta={delta}")
     log_s = brentq(f, lo, hi, xtol=1e-14, rtol=1e-13, maxiter=500)
     return check_noise_scale("σ", math.exp(log_s) * sensitivity, epsilon=epsilon, delta=delta, sensitivity=sensitivity)
 
