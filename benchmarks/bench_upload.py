@@ -25,7 +25,24 @@ and VmHWM, the kernel's own peak):
 and B each upload a 2 M-word, 90,000-user ``.csv.gz`` and a tab C stays on ``/?corpus=upload``; then
 ``one-at-a-time`` closes A, waits ``--gap`` seconds, closes B and C; ``at-once`` closes all three together.
 It reports RSS at the start (C idle, before any upload), with both uploads held, and every 15 s for
-``--after`` seconds after the last tab closes (target: within 100 MB of the start at 60 s).
+``--after`` seconds after the last tab closes (target: within 100 MB of the start at 60 s). The server runs
+with ``--env`` (default ``PYTHONMALLOC=malloc``, as deploy/serve_class.py starts it; ``--env`` alone: pymalloc).
+
+Measured (issue 34; 2 CPUs shared, load 10–26; RSS in MB: start → both uploads held → 60 s after the last tab):
+
+====================================  ==================  ==================
+server                                one at a time       at once
+====================================  ==================  ==================
+before (pymalloc, ``_columns`` cache)  251 → 448 → 374     249 → 448 → 382
+                                      (+123)              (+133)
+emptied uploads, pymalloc             250 → 443 → 400     250 → 447 → 378
+                                      (+150)              (+128)
+emptied uploads, PYTHONMALLOC=malloc  283 → 456 → 297     282 → 473 → 303
+                                      (+13)               (+22)
+====================================  ==================  ==================
+
+Under pymalloc the live Python blocks were back at their start count (``sys.getallocatedblocks``) while RSS
+stayed up: 1 MiB arenas pinned by a few objects that other sessions allocated while the uploads were held.
 """
 
 from __future__ import annotations
@@ -34,6 +51,7 @@ import argparse
 import gzip
 import io
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -203,7 +221,7 @@ def upload_once(browser, url: str, proc_pid: int, sampler: Sampler, path: Path, 
     }
 
 
-def start_server(work: Path, name: str = "server.log"):
+def start_server(work: Path, name: str = "server.log", env: dict | None = None):
     port = free_port()
     log = open(work / name, "w")
     # streamlit run, with dpui's INFO log lines (uploads given back, expired sessions shut down) in the log
@@ -215,7 +233,7 @@ def start_server(work: Path, name: str = "server.log"):
     cmd = [sys.executable, "-c", launcher, "run", "app.py", "--server.port", str(port), "--server.address"]
     cmd += ["127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     cmd += ["--server.fileWatcherType", "none"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     for _ in range(600):
         try:
@@ -226,9 +244,9 @@ def start_server(work: Path, name: str = "server.log"):
     return proc, url, log
 
 
-def tabs_run(browser, work: Path, path: Path, order: str, gap: float, after: float) -> dict:
+def tabs_run(browser, work: Path, path: Path, order: str, gap: float, after: float, env: dict) -> dict:
     """One closing order on a fresh server (see the module's docstring)."""
-    proc, url, log = start_server(work, f"server-{order}.log")
+    proc, url, log = start_server(work, f"server-{order}.log", env)
     try:
         tabs = {}
         for name in "CAB":
@@ -267,6 +285,7 @@ def tabs_run(browser, work: Path, path: Path, order: str, gap: float, after: flo
             rss[f"+{round(time.perf_counter() - t0)} s"] = round(status(proc.pid)["VmRSS"])
         return {
             "order": order,
+            "server_env": env,
             "file_MB": round(path.stat().st_size / 1e6, 2),
             "answers": answers,
             "start_MB": round(start),
@@ -289,7 +308,8 @@ def main_tabs(args, work: Path) -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         for order in args.orders:
-            print(json.dumps(tabs_run(browser, work, path, order, args.gap, args.after), indent=1), flush=True)
+            env = dict(kv.split("=", 1) for kv in args.env)
+            print(json.dumps(tabs_run(browser, work, path, order, args.gap, args.after, env), indent=1), flush=True)
         browser.close()
 
 
@@ -299,6 +319,13 @@ def main() -> None:
     ap.add_argument("--orders", nargs="*", default=["one-at-a-time", "at-once"])
     ap.add_argument("--gap", type=float, default=12.0, help="--tabs: seconds between closing A and closing B, C")
     ap.add_argument("--after", type=float, default=60.0, help="--tabs: seconds watched after the last tab closes")
+    ap.add_argument(
+        "--env",
+        nargs="*",
+        default=["PYTHONMALLOC=malloc"],
+        help="--tabs: the server's environment (KEY=VALUE; default as deploy/serve_class.py starts it; "
+        "--env with nothing: Python's own small-object allocator)",
+    )
     ap.add_argument("--skip-large", action="store_true")
     ap.add_argument("--hold", type=float, default=30.0, help="seconds to watch RSS after the tab closes")
     ap.add_argument("--repeat", type=int, default=3, help="uploads of the allowed file, one tab after the other")

@@ -15,7 +15,14 @@ whatever the order in which tabs close (issue 34): an upload this module parsed 
 is given back (its users and tokens dropped from the :class:`~dpcore.Corpus` object), so a reference that
 outlives the session — Streamlit keeps the last script run's globals in ``sys.modules["__main__"]`` until the
 next run, and a closed tab's session for 2 minutes — holds an empty shell, not the corpus; then the
-collector runs and ``malloc_trim`` hands the freed heap back. The janitor also frees what Streamlit 1.67 keeps of a
+collector runs and ``malloc_trim`` hands the freed heap back.
+
+Under Python's own small-object allocator (pymalloc) a 1 MiB arena stays as long as one object in it lives, and
+the objects other sessions create while an upload is held land in the upload's arenas: measured with two
+2 M-word uploads, RSS stayed 123–150 MB above the start after their tabs closed, whatever the order. With
+``PYTHONMALLOC=malloc`` (glibc's malloc for every object; ``malloc_trim`` returns free pages, not whole
+arenas) it came back within 13 MB (one at a time) and 22 MB (at once). deploy/serve_class.py starts its servers so; a server started otherwise
+logs a warning once (benchmarks/bench_upload.py --tabs measures both). The janitor also frees what Streamlit 1.67 keeps of a
 session that is gone for good (its uploaded files and download buttons' files: Streamlit drops an expired
 disconnected session without shutting it down), and the files behind a closed session's download buttons
 as soon as it disconnects.
@@ -362,6 +369,11 @@ def _start_janitor() -> None:
     with _LOCK:
         if _JANITOR:
             return
+        if os.environ.get("PYTHONMALLOC", "") not in ("malloc", "malloc_debug"):
+            _LOG.warning(
+                "this server runs Python's small-object allocator: an upload's memory goes back to the system "
+                "only in part once it is given back; start it with PYTHONMALLOC=malloc (deploy/serve_class.py does)"
+            )
         t = threading.Thread(target=_janitor_loop, name="dpcore-upload-janitor", daemon=True)
         _JANITOR.append(t)
     _remove_dead_scratch()
