@@ -20,6 +20,29 @@ and VmHWM, the kernel's own peak):
    opened once on the sample corpus first, so one-time costs (imports, compiled kernels) are not counted;
 6. waits ``--final-hold`` seconds (Streamlit keeps a closed tab's session, with its uploaded file, for
    2 minutes in case it reconnects) and reports the server's RSS against the first baseline.
+
+``--tabs`` (issue 34) measures the order in which tabs close instead, each order on a fresh server: tabs A
+and B each upload a 2 M-word, 90,000-user ``.csv.gz`` and a tab C stays on ``/?corpus=upload``; then
+``one-at-a-time`` closes A, waits ``--gap`` seconds, closes B and C; ``at-once`` closes all three together.
+It reports RSS at the start (C idle, before any upload), with both uploads held, and every 15 s for
+``--after`` seconds after the last tab closes (target: within 100 MB of the start at 60 s). The server runs
+with ``--env`` (default ``PYTHONMALLOC=malloc``, as deploy/serve_class.py starts it; ``--env`` alone: pymalloc).
+
+Measured (issue 34; 2 CPUs shared, load 10–26; RSS in MB: start → both uploads held → 60 s after the last tab):
+
+====================================  ==================  ==================
+server                                one at a time       at once
+====================================  ==================  ==================
+before (pymalloc, ``_columns`` cache)  251 → 448 → 374     249 → 448 → 382
+                                      (+123)              (+133)
+emptied uploads, pymalloc             250 → 443 → 400     250 → 447 → 378
+                                      (+150)              (+128)
+emptied uploads, PYTHONMALLOC=malloc  283 → 456 → 297     282 → 473 → 303
+                                      (+13)               (+22)
+====================================  ==================  ==================
+
+Under pymalloc the live Python blocks were back at their start count (``sys.getallocatedblocks``) while RSS
+stayed up: 1 MiB arenas pinned by a few objects that other sessions allocated while the uploads were held.
 """
 
 from __future__ import annotations
@@ -28,6 +51,7 @@ import argparse
 import gzip
 import io
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -107,6 +131,24 @@ class Sampler:
         self._stop = True
 
 
+def tabs_file(path: Path) -> Path:
+    """90,000 users, 180,000 rows, ~2.0 M words from a 20,000-word vocabulary, as a gzipped CSV."""
+    if not path.exists():
+        import numpy as np
+
+        rng = np.random.default_rng(1)
+        vocab = [f"w{i}" for i in range(20_000)]
+        buf = io.BytesIO()
+        with gzip.GzipFile(fileobj=buf, mode="wb", compresslevel=6, mtime=0) as gz:
+            gz.write(b"user,text\n")
+            for i in range(180_000):
+                w = rng.choice(20_000, 11)
+                text = " ".join(vocab[x] for x in w[:6]) + ". " + " ".join(vocab[x] for x in w[6:])
+                gz.write(f"u{i % 90_000},{text}\n".encode())
+        path.write_bytes(buf.getvalue())
+    return path
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -179,8 +221,111 @@ def upload_once(browser, url: str, proc_pid: int, sampler: Sampler, path: Path, 
     }
 
 
+def start_server(work: Path, name: str = "server.log", env: dict | None = None):
+    port = free_port()
+    log = open(work / name, "w")
+    # streamlit run, with dpui's INFO log lines (uploads given back, expired sessions shut down) in the log
+    launcher = (
+        "import logging, sys; logging.basicConfig(level=logging.WARNING); "
+        "logging.getLogger('dpui').setLevel(logging.INFO); from streamlit.web.cli import main; "
+        "sys.argv = ['streamlit'] + sys.argv[1:]; main()"
+    )
+    cmd = [sys.executable, "-c", launcher, "run", "app.py", "--server.port", str(port), "--server.address"]
+    cmd += ["127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    cmd += ["--server.fileWatcherType", "none"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
+                break
+        except OSError:
+            time.sleep(0.2)
+    return proc, url, log
+
+
+def tabs_run(browser, work: Path, path: Path, order: str, gap: float, after: float, env: dict) -> dict:
+    """One closing order on a fresh server (see the module's docstring)."""
+    proc, url, log = start_server(work, f"server-{order}.log", env)
+    try:
+        tabs = {}
+        for name in "CAB":
+            ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+            page = ctx.new_page()
+            page.set_default_timeout(900_000)
+            page.goto(f"{url}/?corpus=upload")
+            page.wait_for_selector('[data-testid="stSidebar"] input[type="file"]', state="attached")
+            wait_idle(page)
+            tabs[name] = (ctx, page)
+            if name == "C":
+                time.sleep(5)
+                start = status(proc.pid)["VmRSS"]
+        answers = {}
+        for name in "AB":
+            page = tabs[name][1]
+            page.locator('[data-testid="stSidebar"] input[type="file"]').set_input_files(str(path))
+            time.sleep(1.0)
+            wait_idle(page, settle=1.5)
+            sidebar = page.locator('[data-testid="stSidebar"]').inner_text()
+            answers[name] = next((x for x in sidebar.splitlines() if "Could not use" in x or "Private data" in x), "")
+        held = status(proc.pid)["VmRSS"]
+        steps = {}
+        if order == "one-at-a-time":
+            tabs["A"][0].close()
+            time.sleep(gap)
+            steps[f"{gap:g} s after A closed"] = round(status(proc.pid)["VmRSS"])
+            tabs["B"][0].close()
+            tabs["C"][0].close()
+        else:
+            for name in "ABC":
+                tabs[name][0].close()
+        t0, rss = time.perf_counter(), {}
+        while time.perf_counter() - t0 < after:
+            time.sleep(15.0)
+            rss[f"+{round(time.perf_counter() - t0)} s"] = round(status(proc.pid)["VmRSS"])
+        return {
+            "order": order,
+            "server_env": env,
+            "file_MB": round(path.stat().st_size / 1e6, 2),
+            "answers": answers,
+            "start_MB": round(start),
+            "both_held_MB": round(held),
+            **steps,
+            "after_last_tab_closed_MB": rss,
+            "above_start_at_end_MB": round(status(proc.pid)["VmRSS"] - start),
+            "loadavg": Path("/proc/loadavg").read_text().split()[:3],
+        }
+    finally:
+        proc.terminate()
+        proc.wait(20)
+        log.close()
+
+
+def main_tabs(args, work: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    path = tabs_file(work / "tabs_90k_users_2M_words.csv.gz")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        for order in args.orders:
+            env = dict(kv.split("=", 1) for kv in args.env)
+            print(json.dumps(tabs_run(browser, work, path, order, args.gap, args.after, env), indent=1), flush=True)
+        browser.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--tabs", action="store_true", help="the closing orders of issue 34 (see the docstring)")
+    ap.add_argument("--orders", nargs="*", default=["one-at-a-time", "at-once"])
+    ap.add_argument("--gap", type=float, default=12.0, help="--tabs: seconds between closing A and closing B, C")
+    ap.add_argument("--after", type=float, default=60.0, help="--tabs: seconds watched after the last tab closes")
+    ap.add_argument(
+        "--env",
+        nargs="*",
+        default=["PYTHONMALLOC=malloc"],
+        help="--tabs: the server's environment (KEY=VALUE; default as deploy/serve_class.py starts it; "
+        "--env with nothing: Python's own small-object allocator)",
+    )
     ap.add_argument("--skip-large", action="store_true")
     ap.add_argument("--hold", type=float, default=30.0, help="seconds to watch RSS after the tab closes")
     ap.add_argument("--repeat", type=int, default=3, help="uploads of the allowed file, one tab after the other")
@@ -195,6 +340,8 @@ def main() -> None:
     args = ap.parse_args()
     work = Path(tempfile.gettempdir()) / "dpcore-bench-upload"
     work.mkdir(exist_ok=True)
+    if args.tabs:
+        return main_tabs(args, work)
     files = [] if args.skip_hostile else [hostile_file(work / "hi_there_5.3M.jsonl.gz")]
     if not args.skip_large:
         files.append(large_allowed_file(work / "allowed_95k_users.jsonl.gz"))

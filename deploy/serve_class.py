@@ -12,7 +12,8 @@ before it opens the address; `--no-warm` skips that).
     python3 deploy/serve_class.py --processes 3 --port 8080 --address 127.0.0.1
 
 Ctrl-C stops nginx and every process. The servers get the settings of .streamlit/config.toml (usage
-statistics off, upload cap) plus headless mode and no file watcher.
+statistics off, upload cap) plus headless mode and no file watcher, and run with ``PYTHONMALLOC=malloc``
+(:data:`SERVER_ENV`): an upload's memory then goes back to the system whatever order its tabs close in.
 """
 
 from __future__ import annotations
@@ -30,6 +31,12 @@ import time
 import tomllib
 from pathlib import Path
 
+SERVER_ENV = {"PYTHONMALLOC": "malloc"}
+"""The servers' environment (issue 34). Python's small-object allocator keeps a 1 MiB arena while one object
+in it lives: a parsed upload's millions of small objects, given back while other sessions kept allocating,
+left their arenas pinned (RSS +123 MB with two uploads closed one at a time, +133 MB at once). glibc's
+malloc, trimmed after each give-back (dpui.uploads), returns them page by page (+13 MB one at a time, +22 MB at once): see
+``benchmarks/bench_upload.py --tabs``."""
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = Path(__file__).resolve().parent / "nginx-class.conf.template"
 STREAMLIT_FLAGS = [
@@ -182,7 +189,11 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(run_dir, ignore_errors=True)
 
     signal.signal(signal.SIGTERM, lambda *_: (stop(), sys.exit(0)))
-    env = {**os.environ, "DPCORE_PUBLIC_URL": public_url(args.public_url, address=args.address, port=args.port)}
+    env = {
+        **os.environ,
+        **SERVER_ENV,
+        "DPCORE_PUBLIC_URL": public_url(args.public_url, address=args.address, port=args.port),
+    }
     try:
         for p in ports:  # the same interpreter as this script: its packages are the app's
             procs.append(

@@ -22,6 +22,7 @@ from .bayesian.end_to_end import end_to_end_dp
 from .dpne import dpne_extract
 from .dpne.baselines import dpsu_all, dpsu_even, dpsu_single
 from .dpne.release import prepare_dpne
+from .errors import UserError
 from .guarantees import Guarantee
 from .lab import compose_releases, review_release
 from .mechanisms import exponential_mechanism, gaussian_delta, gaussian_sigma, laplace_mechanism
@@ -60,6 +61,7 @@ __all__ = [
     # data in
     "Corpus",
     "CorpusError",
+    "UserError",
     "REAL_CORPORA",
     "SAMPLE_CORPORA",
     "corpus_from_records",

@@ -4,9 +4,15 @@ numba pickles each compiled kernel to ``__pycache__/<module>.<function>-<line>.p
 index (``.nbi``) and trusts both: a truncated or bit-flipped file raised ``UnpicklingError`` (or worse, loaded
 damaged machine code) on the DP n-gram extraction page at every start. Here each index and data file
 carries a SHA-256 of its pickle, checked before it is unpickled; a file that is damaged, or written by
-plain numba (no checksum), counts as a cache miss: numba compiles again and writes a checked file. The
-kernel modules call :func:`check_caches` once, right after their ``@njit`` definitions (before anything is
-compiled). Only numba's documented cache layout is relied on (``IndexDataCacheFile``, ``FunctionCache``
+plain numba (no checksum), counts as a cache miss: numba compiles again and writes a checked file.
+
+One loader for every compiled kernel (issue 34: the VIPS kernel once skipped the check and a bit-flipped
+index broke the TopicDP page): :func:`dpcore._kernels.optional_kernel` imports a kernel module and calls
+:func:`check_module` on it before anything in it is compiled; that checks every cached function the module
+holds, its own and those it imported from another kernel module, and every cached function of those
+modules (a callee compiles through its own cache). A kernel module calls nothing itself, and
+tests/test_kernel_caches.py checks that every module of dpcore defining a cached numba function is
+reached only through the loader. Only numba's documented cache layout is relied on (``IndexDataCacheFile``, ``FunctionCache``
 and the dispatcher's ``_cache`` attribute, the same in numba 0.56–0.61 and 0.68).
 """
 
@@ -15,6 +21,9 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import sys
+import threading
+from types import ModuleType
 
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.dispatcher import Dispatcher
@@ -103,12 +112,37 @@ class CheckedFunctionCache(FunctionCache):
         )
 
 
+_LOCK = threading.Lock()
+
+
+def cached_functions(namespace: dict) -> list[Dispatcher]:
+    """The numba functions with a disk cache (``@njit(cache=True)``) in ``namespace``."""
+    return [
+        obj
+        for obj in list(namespace.values())
+        if isinstance(obj, Dispatcher) and isinstance(getattr(obj, "_cache", None), FunctionCache)
+    ]
+
+
 def check_caches(namespace: dict) -> int:
-    """Give every cached numba function in ``namespace`` (a module's ``globals()``) a checked cache;
-    returns how many. Call it before any of them is compiled."""
+    """Give every cached numba function in ``namespace`` (a module's ``globals()``) a checked cache (once);
+    returns how many it changed. Call it before any of them is compiled."""
     n = 0
-    for obj in list(namespace.values()):
-        if isinstance(obj, Dispatcher) and isinstance(getattr(obj, "_cache", None), FunctionCache):
-            obj._cache = CheckedFunctionCache(obj.py_func)
-            n += 1
+    with _LOCK:
+        for obj in cached_functions(namespace):
+            if not isinstance(obj._cache, CheckedFunctionCache):
+                obj._cache = CheckedFunctionCache(obj.py_func)
+                n += 1
     return n
+
+
+def check_module(module: ModuleType) -> int:
+    """:func:`check_caches` on a kernel module and on every module its cached functions come from (a
+    kernel that imports another's functions: they compile through their own module's caches); how many
+    caches it changed."""
+    modules = {module.__name__: module}
+    for fn in cached_functions(vars(module)):
+        home = sys.modules.get(fn.py_func.__module__)
+        if home is not None:
+            modules.setdefault(home.__name__, home)
+    return sum(check_caches(vars(m)) for m in modules.values())

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, replace
+from .errors import UserError
 
 __all__ = [
     "PURE_DP",
@@ -119,28 +120,28 @@ class Guarantee:
 
     def __post_init__(self):
         if self.kind not in GUARANTEE_KINDS:
-            raise ValueError(f"kind must be one of {GUARANTEE_KINDS}, got kind={self.kind!r}")
+            raise UserError(f"kind must be one of {GUARANTEE_KINDS}, got kind={self.kind!r}")
         if not isinstance(self.promise, str) or not self.promise.strip():
-            raise ValueError("promise must be a non-empty sentence")
+            raise UserError("promise must be a non-empty sentence")
         for name in ("epsilon", "delta", "gamma"):
             v = getattr(self, name)
             if v is not None and (not isinstance(v, (int, float)) or isinstance(v, bool) or math.isnan(v)):
-                raise ValueError(f"{name} must be a number or None, got {name}={v!r}")
+                raise UserError(f"{name} must be a number or None, got {name}={v!r}")
         if self.epsilon is not None and not self.epsilon > 0 and not (self.kind == PURE_DP and self.epsilon == 0):
             # ε = 0 only for a pure-DP release that uses no private data (:func:`no_private_data`)
-            raise ValueError(f"epsilon must be > 0, got epsilon={self.epsilon}")
+            raise UserError(f"epsilon must be > 0, got epsilon={self.epsilon}")
         if self.delta is not None and not 0 <= self.delta < 1:
-            raise ValueError(f"delta must be in [0, 1), got delta={self.delta}")
+            raise UserError(f"delta must be in [0, 1), got delta={self.delta}")
         if self.gamma is not None and not 0 < self.gamma < 1:
-            raise ValueError(f"gamma must be in (0, 1), got gamma={self.gamma}")
+            raise UserError(f"gamma must be in (0, 1), got gamma={self.gamma}")
         if self.kind == PURE_DP and self.epsilon is None:
-            raise ValueError("a pure DP guarantee needs epsilon")
+            raise UserError("a pure DP guarantee needs epsilon")
         if self.kind == APPROXIMATE_DP and (self.epsilon is None or self.delta is None):
-            raise ValueError("an approximate DP guarantee needs epsilon and delta")
+            raise UserError("an approximate DP guarantee needs epsilon and delta")
         if self.kind == RANDOM_DP and (self.epsilon is None or self.gamma is None):
-            raise ValueError("a random DP guarantee needs epsilon and gamma")
+            raise UserError("a random DP guarantee needs epsilon and gamma")
         if self.kind == K_ANONYMITY and (self.K is None or self.K < 1):
-            raise ValueError(f"a k-anonymity guarantee needs K >= 1, got K={self.K}")
+            raise UserError(f"a k-anonymity guarantee needs K >= 1, got K={self.K}")
 
     # ------------------------------------------------------------------ derived, never chosen by a page
     @property

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .validation import as_float_array, check_probability
+from .errors import UserError
 
 __all__ = ["KL_SMOOTHING", "kl_divergence", "l1_distance", "rmse", "kendall_tau_distance"]
 
@@ -15,14 +16,14 @@ KL_SMOOTHING = 1e-9
 def _distribution(name: str, x) -> np.ndarray:
     a = as_float_array(name, x)
     if a.ndim not in (1, 2) or a.shape[-1] == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D or 2-D array, got shape {a.shape}")
+        raise UserError(f"{name} must be a non-empty 1-D or 2-D array, got shape {a.shape}")
     if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be finite, got a NaN or infinite entry")
+        raise UserError(f"{name} must be finite, got a NaN or infinite entry")
     if np.any(a < 0):
-        raise ValueError(f"{name} must be non-negative, got a minimum of {a.min():g}")
+        raise UserError(f"{name} must be non-negative, got a minimum of {a.min():g}")
     s = a.sum(axis=-1, keepdims=True)
     if np.any(s <= 0):
-        raise ValueError(f"{name} must have positive total mass, got a row that sums to 0")
+        raise UserError(f"{name} must have positive total mass, got a row that sums to 0")
     return a / s
 
 
@@ -38,9 +39,9 @@ def kl_divergence(p, q, *, smoothing: float = KL_SMOOTHING) -> float | np.ndarra
     p = _distribution("p", p)
     q = _distribution("q", q)
     if p.ndim != 1:
-        raise ValueError(f"p must be 1-D, got shape {p.shape}")
+        raise UserError(f"p must be 1-D, got shape {p.shape}")
     if q.shape[-1] != p.shape[0]:
-        raise ValueError(f"p and q must have the same length, got {p.shape[0]} and {q.shape[-1]}")
+        raise UserError(f"p and q must have the same length, got {p.shape[0]} and {q.shape[-1]}")
     support = p > 0
     ps = p[support]
     qs = (1.0 - lam) * q[..., support] + lam / p.shape[0]
@@ -53,11 +54,11 @@ def _same_shape(a, b) -> tuple[np.ndarray, np.ndarray]:
     a = as_float_array("a", a)
     b = as_float_array("b", b)
     if a.shape != b.shape:
-        raise ValueError(f"a and b must have the same shape, got a.shape={a.shape} and b.shape={b.shape}")
+        raise UserError(f"a and b must have the same shape, got a.shape={a.shape} and b.shape={b.shape}")
     if a.size == 0:
-        raise ValueError("a and b must not be empty, got shape (0,)")
+        raise UserError("a and b must not be empty, got shape (0,)")
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValueError("a and b must be finite, got a NaN or infinite entry")
+        raise UserError("a and b must be finite, got a NaN or infinite entry")
     return a, b
 
 
@@ -85,10 +86,10 @@ def kendall_tau_distance(a, b) -> float:
     if a.ndim == 1:
         a, b = a[None, :], b[None, :]
     if a.ndim != 2:
-        raise ValueError(f"kendall_tau_distance takes 1-D or 2-D arrays, got shape {a.shape}")
+        raise UserError(f"kendall_tau_distance takes 1-D or 2-D arrays, got shape {a.shape}")
     n = a.shape[1]
     if n < 2:
-        raise ValueError(f"a ranking needs at least 2 items, got {n}")
+        raise UserError(f"a ranking needs at least 2 items, got {n}")
     iu = np.triu_indices(n, k=1)
     sa = np.sign(a[:, :, None] - a[:, None, :])[:, iu[0], iu[1]]
     sb = np.sign(b[:, :, None] - b[:, None, :])[:, iu[0], iu[1]]

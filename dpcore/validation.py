@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterable
 
 import numpy as np
+from .errors import UserError
 
 __all__ = [
     "check_real",
@@ -72,21 +73,21 @@ def check_real(
     try:
         v = float(value)
     except OverflowError:  # an int beyond ±1.8e308
-        raise ValueError(f"{name} must be finite, got {name}={_short_repr(value)} (too large for a float)") from None
+        raise UserError(f"{name} must be finite, got {name}={_short_repr(value)} (too large for a float)") from None
     if math.isnan(v):
-        raise ValueError(f"{name} must be a number, got {name}=nan")
+        raise UserError(f"{name} must be a number, got {name}=nan")
     if math.isinf(v):
-        raise ValueError(f"{name} must be finite, got {name}={v}")
+        raise UserError(f"{name} must be finite, got {name}={v}")
     if low is not None:
         if low_inclusive and v < low:
-            raise ValueError(f"{name} must be >= {low:g}, got {name}={_fmt(value)}")
+            raise UserError(f"{name} must be >= {low:g}, got {name}={_fmt(value)}")
         if not low_inclusive and v <= low:
-            raise ValueError(f"{name} must be > {low:g}, got {name}={_fmt(value)}")
+            raise UserError(f"{name} must be > {low:g}, got {name}={_fmt(value)}")
     if high is not None:
         if high_inclusive and v > high:
-            raise ValueError(f"{name} must be <= {high:g}, got {name}={_fmt(value)}")
+            raise UserError(f"{name} must be <= {high:g}, got {name}={_fmt(value)}")
         if not high_inclusive and v >= high:
-            raise ValueError(f"{name} must be < {high:g}, got {name}={_fmt(value)}")
+            raise UserError(f"{name} must be < {high:g}, got {name}={_fmt(value)}")
     return v
 
 
@@ -112,7 +113,7 @@ def check_sensitivity(sensitivity, name: str = "sensitivity") -> float:
     """
     v = check_real(name, sensitivity, low=0.0)
     if v < SMALLEST_NORMAL:
-        raise ValueError(
+        raise UserError(
             f"{name} must be at least the smallest normal float {SMALLEST_NORMAL:.3g} (a subnormal "
             f"{name} keeps too few significant digits), got {name}={_fmt(sensitivity)}"
         )
@@ -135,12 +136,12 @@ def check_int(name: str, value, *, low: int | None = None, high: int | None = No
     if not isinstance(value, numbers.Integral):
         v = float(value)
         if math.isnan(v) or math.isinf(v) or not v.is_integer():
-            raise ValueError(f"{name} must be a whole number, got {name}={value}")
+            raise UserError(f"{name} must be a whole number, got {name}={value}")
     v = int(value)
     if low is not None and v < low:
-        raise ValueError(f"{name} must be >= {low}, got {name}={_short_repr(v)}")
+        raise UserError(f"{name} must be >= {low}, got {name}={_short_repr(v)}")
     if high is not None and v > high:
-        raise ValueError(f"{name} must be <= {high}, got {name}={_short_repr(v)}")
+        raise UserError(f"{name} must be <= {high}, got {name}={_short_repr(v)}")
     return v
 
 
@@ -155,7 +156,7 @@ def check_noise_scale(name: str, value: float, **parameters) -> float:
         return v
     given = ", ".join(f"{k}={_short_repr(p)}" for k, p in parameters.items())
     what = "infinite (it overflows a float)" if not math.isnan(v) and v > 0 else f"{v}"
-    raise ValueError(f"the noise scale {name} is {what} for {given}: use a larger epsilon (or a smaller sensitivity)")
+    raise UserError(f"the noise scale {name} is {what} for {given}: use a larger epsilon (or a smaller sensitivity)")
 
 
 MAX_DRAW_SCALE = 1e300
@@ -168,7 +169,7 @@ def check_draw_scale(name: str, value: float, **parameters) -> float:
     v = check_noise_scale(name, value, **parameters)
     if v > MAX_DRAW_SCALE:
         given = ", ".join(f"{k}={_short_repr(p)}" for k, p in parameters.items())
-        raise ValueError(
+        raise UserError(
             f"the noise scale {name} = {v:.3g} is too large to draw (above {MAX_DRAW_SCALE:g}: the noisy "
             f"entries and their sums overflow a float) for {given}: use a larger epsilon"
         )
@@ -192,7 +193,7 @@ def as_float_array(name: str, value) -> np.ndarray:
     try:
         return np.asarray(value, dtype=float)
     except OverflowError:
-        raise ValueError(f"{name} must be finite, got an integer too large for a float in {name}") from None
+        raise UserError(f"{name} must be finite, got an integer too large for a float in {name}") from None
     except (TypeError, ValueError) as exc:
         raise TypeError(
             f"{name} must be a number or an array of numbers, got {name}={_short_repr(value)} ({exc})"
@@ -207,7 +208,7 @@ def check_choice(name: str, value, choices) -> str:
         ok = False
     if not ok:
         allowed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{name} must be one of {allowed}, got {name}={value!r}")
+        raise UserError(f"{name} must be one of {allowed}, got {name}={value!r}")
     return value
 
 
@@ -217,7 +218,7 @@ def check_rng(rng) -> np.random.Generator:
         return rng
     if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
         if rng < 0:
-            raise ValueError(f"rng seed must be >= 0, got rng={rng}")
+            raise UserError(f"rng seed must be >= 0, got rng={rng}")
         return np.random.default_rng(int(rng))
     raise TypeError(
         f"rng must be a numpy.random.Generator or an int seed, got rng={rng!r} ({type(rng).__name__}); "

@@ -132,9 +132,19 @@ def _sample(which: str, size: str = "classroom") -> Corpus:
     return load_sample_corpus(which, size=size)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def _columns(digest: str, filename: str, _data: bytes) -> list[str]:
-    return peek_columns(_data, filename)  # the first 1,000 rows only: the whole file is read once, by uploads.parse
+_COLUMNS_KEY = "_upload_columns"  # session state: (digest, file name, its columns) of this session's upload
+
+
+def _columns(digest: str, filename: str, data: bytes) -> list[str]:
+    """The file's columns (the first 1,000 rows only: the whole file is read once, by uploads.parse), kept in this
+    session's state: never in a cache shared between sessions, which would keep an upload's header row after
+    the upload is given back (issue 34)."""
+    held = st.session_state.get(_COLUMNS_KEY)
+    if held is not None and held[:2] == (digest, filename):
+        return list(held[2])
+    cols = peek_columns(data, filename)
+    st.session_state[_COLUMNS_KEY] = (digest, filename, tuple(cols))
+    return cols
 
 
 def _guess(columns: list[str], names: tuple[str, ...], fallback: int) -> int:

@@ -9,14 +9,27 @@ and never as an image the browser fetches or a link (issue 25).
 
 from __future__ import annotations
 
+import logging
 import re
+import uuid
 from contextlib import contextmanager
 
 import streamlit as st
 
+from dpcore.errors import UserError
 from dpcore.quoting import quote
 
-__all__ = ["user_errors", "show_error", "plain_text", "user_value", "MAX_MESSAGE"]
+__all__ = [
+    "user_errors",
+    "show_error",
+    "show_internal_error",
+    "InternalError",
+    "plain_text",
+    "user_value",
+    "MAX_MESSAGE",
+]
+
+_LOG = logging.getLogger(__name__)
 
 MAX_MESSAGE = 2000
 """Longest message an alert shows (characters); dpcore's messages are far shorter, this is a backstop."""
@@ -61,17 +74,44 @@ def show_error(message, *, icon: str = "⚠️") -> None:
     st.error(plain_text(text), icon=icon)
 
 
+class InternalError(Exception):
+    """What the page shows of a fault of the app: a short reference to the log entry, no traceback."""
+
+
+def show_internal_error(exc: BaseException) -> str:
+    """Log ``exc`` with its traceback under a short reference and show the reference (never the message:
+    it is not written for the user and may say anything, e.g. bytes of a damaged file); returns it."""
+    ref = uuid.uuid4().hex[:8]
+    _LOG.error("internal error %s: %s: %s", ref, type(exc).__name__, exc, exc_info=exc)
+    # st.exception of an exception that was never raised shows its one line and no traceback; AppTest sees it
+    # in at.exception, so a test that a page runs cleanly still fails on a fault caught here
+    st.exception(
+        InternalError(
+            f"Something went wrong inside the app (not in what you chose or uploaded). Reference {ref} "
+            "(the server's log has the details). Try again, or change a setting."
+        )
+    )
+    return ref
+
+
 @contextmanager
 def user_errors(*, stop: bool = True):
-    """Show a ``ValueError`` (bad parameter, bad upload) with ``st.error`` and stop this run.
+    """Show dpcore's message for a value the user gave (:class:`dpcore.errors.UserError`: a bad parameter, a
+    bad upload) with ``st.error`` and stop this run; anything else is a fault of the app (issue 34).
 
-    Only ``ValueError`` (and its subclasses such as ``CorpusError``) is caught: those are the
-    messages dpcore writes for people. Anything else is a bug and must stay visible. The message is
-    plain text (it may quote user data): :func:`show_error`.
+    Only :class:`~dpcore.errors.UserError` (and its subclasses such as ``CorpusError``) is the user's
+    mistake: those are the messages dpcore writes for people, shown as plain text (they may quote user
+    data): :func:`show_error`. Any other exception — a ``ValueError`` that dpcore did not raise for the user's
+    input included (a ``UnicodeDecodeError`` from a damaged cache, a numpy error) — is logged with its
+    traceback and shown as an internal error with a short reference (:func:`show_internal_error`), and
+    the run stops.
     """
     try:
         yield
-    except ValueError as exc:
+    except UserError as exc:
         show_error(exc)
         if stop:
             st.stop()
+    except Exception as exc:  # noqa: BLE001 — a fault: logged with its traceback, shown by reference only
+        show_internal_error(exc)
+        st.stop()

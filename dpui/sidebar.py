@@ -43,6 +43,7 @@ from .corpus_panel import (
     upload_panel,
     uploaded_corpus,
 )
+from . import link_values
 from .errors import plain_text, user_value
 from .uploads import start_janitor
 from .navigation import sidebar_navigation
@@ -209,7 +210,8 @@ def _option(options: tuple) -> Callable[[str], object | None]:
 
 
 def _seed_from_url(raw: str) -> int | None:
-    return int(raw) if raw.isdigit() and int(raw) <= MAX_SEED else None
+    """The seed a link writes (ASCII digits, 0 … MAX_SEED: :func:`dpui.link_values.parse_number`), else None."""
+    return link_values.parse_number(raw, integer=True, low=0, high=MAX_SEED)
 
 
 @dataclass(frozen=True)
@@ -391,20 +393,15 @@ class SharedSettings:
 
 
 # ------------------------------------------------------------------------------ the sidebar
-def _check_link_values() -> list[str]:
-    """Say so when a link carries an ε or δ the sliders cannot take (Streamlit would drop it silently)."""
-    problems = []
-    for s in SHARED_SETTINGS.values():
-        raw = st.query_params.get(s.key)
-        if s.link_rule is None or raw is None or s.parse(raw) is not None:
-            continue
-        problems.append(
-            f"The link asks for {s.key}={user_value(raw, 40)}, which is not a value this slider offers "
-            f"({s.link_rule}; "
-            f"choices: {s.to_url(s.options[0])} … {s.to_url(s.options[-1])}). "
-            f"Showing {s.key}={s.to_url(st.session_state.get(s.key, s.default))} instead."
-        )
-    return problems
+# link values (issue 34): one parser and one message for every setting, shown or hidden (dpui.link_values)
+link_values.RULES.update(
+    {
+        s.key: s.link_rule + (f"; choices: {s.to_url(s.options[0])} … {s.to_url(s.options[-1])}" if s.options else "")
+        for s in SHARED_SETTINGS.values()
+        if s.link_rule
+    }
+)
+link_values.RULES["seed"] = f"seed must be a whole number from 0 to {MAX_SEED}, written with the digits 0–9"
 
 
 def _page_id() -> str:
@@ -455,8 +452,16 @@ def _hidden_value(s: SharedSetting, record: Mapping[str, object]):
     if value is not None:
         return value
     if s.key not in explicitly_set():  # another page's own default is not this page's value
-        return s.default
-    return record.get(s.key, st.session_state.get(s.key, s.default))
+        shown = s.default
+    else:
+        shown = record.get(s.key, st.session_state.get(s.key, s.default))
+    if raw is not None and raw != "":  # a link value this setting does not take: said, and out of the URL
+        link_values.report(s.key, raw, s.to_url(shown))
+        try:
+            del st.query_params[s.key]
+        except (KeyError, StreamlitAPIException):
+            pass
+    return shown
 
 
 def _check_page_defaults(defaults: Mapping[str, object], uses: tuple[str, ...]) -> dict:
@@ -532,8 +537,9 @@ def shared_sidebar(
         )
     uses = tuple(k for k in ALL_SETTINGS if k in requested)
     defaults = _check_page_defaults(defaults, uses)
-    legacy, link_problems = _translate_legacy_link()  # before any widget, and before the link check
-    link_problems += _check_link_values()
+    link_values.install()  # every URL-bound widget's link value read by one rule (issue 34)
+    link_values.begin_run()
+    legacy, link_problems = _translate_legacy_link()  # before any widget
     start_janitor()  # gives back uploads and download files of ended sessions (dpui.uploads)
     page_style()
     page = _page_id()
@@ -582,8 +588,7 @@ def shared_sidebar(
         sidebar_navigation(carried)
     if "eps" in uses:  # on a phone the sidebar is collapsed: ε in the page body too (issue 31)
         phone_epsilon(values["eps"], options=EPSILON_OPTIONS, format_func=format_number, label="ε (privacy loss)")
-    for problem in link_problems:
-        st.warning(problem, icon="🔗")
+    link_values.show(link_problems)  # the link values not used so far; the page's knobs add theirs below
     if ctx.get("upload_missing"):
         st.warning(plain_text(ctx["upload_missing"]), icon="📄")
         st.stop()

@@ -10,8 +10,19 @@ A parsed upload is held for its session only (never in a cache shared between se
   :data:`SWEEP_SECONDS` by a janitor thread), or after :data:`IDLE_SECONDS` without use; the file itself
   stays in the session's uploader, so a later run of the same session reads it again.
 
-What is given back is returned to the operating system (``malloc_trim`` after the objects are freed), so
-the server's RSS falls back near where it was. The janitor also frees what Streamlit 1.67 keeps of a
+What is given back is returned to the operating system, so the server's RSS falls back near where it was
+whatever the order in which tabs close (issue 34): an upload this module parsed is emptied in place when it
+is given back (its users and tokens dropped from the :class:`~dpcore.Corpus` object), so a reference that
+outlives the session — Streamlit keeps the last script run's globals in ``sys.modules["__main__"]`` until the
+next run, and a closed tab's session for 2 minutes — holds an empty shell, not the corpus; then the
+collector runs and ``malloc_trim`` hands the freed heap back.
+
+Under Python's own small-object allocator (pymalloc) a 1 MiB arena stays as long as one object in it lives, and
+the objects other sessions create while an upload is held land in the upload's arenas: measured with two
+2 M-word uploads, RSS stayed 123–150 MB above the start after their tabs closed, whatever the order. With
+``PYTHONMALLOC=malloc`` (glibc's malloc for every object; ``malloc_trim`` returns free pages, not whole
+arenas) it came back within 13 MB (one at a time) and 22 MB (at once). deploy/serve_class.py starts its servers so; a server started otherwise
+logs a warning once (benchmarks/bench_upload.py --tabs measures both). The janitor also frees what Streamlit 1.67 keeps of a
 session that is gone for good (its uploaded files and download buttons' files: Streamlit drops an expired
 disconnected session without shutting it down), and the files behind a closed session's download buttons
 as soon as it disconnects.
@@ -24,6 +35,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 import logging
 import os
 import shutil
@@ -56,6 +68,7 @@ class _Entry:
     nbytes: int
     last_used: float
     derived: dict = field(default_factory=dict)  # (function, args) of the page caches it filled → their cache clears
+    parsed: bool = False  # parsed here (emptied when given back), not a corpus handed in by keep()
 
 
 _LOCK = threading.RLock()
@@ -129,7 +142,7 @@ def parse(key: tuple, data: bytes, filename: str, user_column: str, text_column:
             limits=replace(UPLOAD_LIMITS, parsed_bytes=need),
         )
         with _LOCK:
-            _ENTRIES[sid] = _Entry(key, corpus, int(corpus.parsed_bytes or 0), time.monotonic())
+            _ENTRIES[sid] = _Entry(key, corpus, int(corpus.parsed_bytes or 0), time.monotonic(), parsed=True)
     except CorpusError:
         _give_back_memory()  # a refused file's partial corpus is freed: return it to the OS too
         raise
@@ -151,7 +164,21 @@ def _evict(sid: str) -> bool:
         for fn, args, kwargs in e.derived.values():
             fn.clear(*args, **kwargs)
     e.derived.clear()
+    if e.parsed:
+        _empty(e.corpus)
     return True
+
+
+def _empty(corpus: Corpus) -> None:
+    """Drop a given-back upload's contents from the object itself (users, tokens, computed properties): what
+    still refers to it (a finished run's globals, a closed session kept for a reconnect) keeps a shell of a
+    few hundred bytes. Its name and content hash stay; it has no users any more."""
+    fields = {"user_ids": (), "users": (), "token_arrays": None}
+    for name in list(vars(corpus)):
+        if name not in fields and name not in ("name", "parsed_bytes", "content_hash"):
+            del vars(corpus)[name]  # cached properties (document lists, counts)
+    for name, value in fields.items():
+        object.__setattr__(corpus, name, value)
 
 
 def evict(sid: str) -> bool:
@@ -238,7 +265,9 @@ _LIBC: list = []
 
 
 def _give_back_memory() -> None:
-    """Return freed heap memory to the operating system (glibc keeps it otherwise)."""
+    """Collect what the given-back upload left in reference cycles, then return freed heap memory to the
+    operating system (glibc keeps it otherwise)."""
+    gc.collect()
     if not _LIBC:
         name = ctypes.util.find_library("c")
         try:
@@ -340,6 +369,11 @@ def _start_janitor() -> None:
     with _LOCK:
         if _JANITOR:
             return
+        if os.environ.get("PYTHONMALLOC", "") not in ("malloc", "malloc_debug"):
+            _LOG.warning(
+                "this server runs Python's small-object allocator: an upload's memory goes back to the system "
+                "only in part once it is given back; start it with PYTHONMALLOC=malloc (deploy/serve_class.py does)"
+            )
         t = threading.Thread(target=_janitor_loop, name="dpcore-upload-janitor", daemon=True)
         _JANITOR.append(t)
     _remove_dead_scratch()

@@ -422,7 +422,8 @@ def test_a_damaged_model_file_falls_back_to_the_shipped_copy(topicdp_dirs, damag
 
 NUMBA_SCRIPT = textwrap.dedent("""
     import numpy as np
-    from dpcore.dpne import _dpne_kernel as k
+    from dpcore._kernels import optional_kernel
+    k = optional_kernel("dpcore.dpne._dpne_kernel", env="DPCORE_TEST_NO_SUCH_SWITCH")
     z = np.zeros(4, np.uint64)
     print(int(k.philox4x64(np.arange(4, dtype=np.uint64), z, z, z, np.uint64(7), np.uint64(9))[0].sum() % 1000003))
 """)

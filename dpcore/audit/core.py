@@ -41,6 +41,7 @@ import numpy as np
 from scipy.special import betaincinv  # beta.ppf(q, a, b) = betaincinv(a, b, q); scipy.stats costs ~1 s to import
 
 from ..validation import check_delta, check_epsilon, check_int, check_probability, check_rng
+from ..errors import UserError
 
 __all__ = [
     "AuditEvent",
@@ -83,7 +84,7 @@ def _check_counts(k, n) -> tuple[int, int]:
     k = check_int("k", k, low=0)
     n = check_int("n", n, low=1)
     if k > n:
-        raise ValueError(f"k must be <= n, got k={k}, n={n}")
+        raise UserError(f"k must be <= n, got k={k}, n={n}")
     return k, n
 
 
@@ -254,9 +255,9 @@ def _check_scores(name: str, scores) -> np.ndarray:
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be a sequence of real numbers, got {type(scores).__name__}") from exc
     if s.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {s.shape}")
+        raise UserError(f"{name} must be one-dimensional, got shape {s.shape}")
     if np.isnan(s).any():
-        raise ValueError(f"{name} must not contain NaN, got NaN at position {int(np.flatnonzero(np.isnan(s))[0])}")
+        raise UserError(f"{name} must not contain NaN, got NaN at position {int(np.flatnonzero(np.isnan(s))[0])}")
     return s
 
 
@@ -311,9 +312,9 @@ def audit_scores(scores_d, scores_d_prime, *, delta=0.0, confidence=0.95, epsilo
     a = _check_scores("scores_d", scores_d)
     b = _check_scores("scores_d_prime", scores_d_prime)
     if a.size != b.size:
-        raise ValueError(f"scores_d and scores_d_prime must have the same length, got {a.size} and {b.size}")
+        raise UserError(f"scores_d and scores_d_prime must have the same length, got {a.size} and {b.size}")
     if a.size < MIN_TRIALS:
-        raise ValueError(f"trials must be >= {MIN_TRIALS}, got trials={a.size}")
+        raise UserError(f"trials must be >= {MIN_TRIALS}, got trials={a.size}")
     delta = check_delta(delta, allow_zero=True)
     confidence = check_probability(confidence, "confidence", allow_zero=False, allow_one=False)
     if epsilon_claimed is not None:
@@ -363,7 +364,7 @@ def _as_score(value, score, name: str) -> float:
         raise TypeError(f"{what} must be a real number, got {s!r} ({type(s).__name__})")
     s = float(s)
     if math.isnan(s):
-        raise ValueError(f"{name} returned NaN; a score must be a number")
+        raise UserError(f"{name} returned NaN; a score must be a number")
     return s
 
 
@@ -386,7 +387,7 @@ def _run(mechanism, data, trials, score, rng, batch, progress, done0, total, lab
         else:
             s = np.array([_as_score(o, score, "score") for o in outputs], dtype=float)
         if s.shape != (m,):
-            raise ValueError(f"batch(data, n, rng) must return n = {m} outputs, got {len(s)}")
+            raise UserError(f"batch(data, n, rng) must return n = {m} outputs, got {len(s)}")
         out[i : i + m] = s
         i += m
         if progress is not None:

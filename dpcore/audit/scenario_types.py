@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from .core import AuditResult
+from ..errors import UserError
 
 __all__ = [
     "Variant",
@@ -51,7 +52,7 @@ class Scenario:
         v = self.broken if broken else self.correct
         if v is None:
             which = "broken" if broken else "correct"
-            raise ValueError(f"scenario {self.name!r} has no {which} variant")
+            raise UserError(f"scenario {self.name!r} has no {which} variant")
         return v
 
 

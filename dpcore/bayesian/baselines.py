@@ -20,6 +20,7 @@ import scipy.sparse as sp
 from .statistics import _check_public, check_count_matrix, smallest_keys_per_row
 from ..guarantees import Guarantee, k_anonymity, local_sensitivity, no_private_data, no_protection, pure_dp
 from ..validation import check_choice, check_epsilon, check_int, check_noise_scale, check_rng
+from ..errors import UserError
 
 __all__ = [
     "LAPLACE_GUARANTEE",
@@ -117,7 +118,7 @@ def cap_user_totals(user_counts, *, W, rng) -> sp.csr_matrix:
     sub = m[over]
     n_expand = float(totals[over].sum())
     if n_expand > _MAX_CAP_EXPANSION:
-        raise ValueError(
+        raise UserError(
             f"user_counts: the {over.size} user(s) above W={W} hold {n_expand:.3g} counts in total; capping draws "
             f"one key per count, so at most {_MAX_CAP_EXPANSION:.0e} are supported (are these real token counts?)"
         )
@@ -363,7 +364,7 @@ def public_baseline(public_counts) -> np.ndarray:
     """α/‖α‖₁ (all-zero → uniform). Uses no private data."""
     a = np.asarray(public_counts, dtype=float)
     if a.ndim != 1 or a.size < 2:
-        raise ValueError(f"public_counts must be a 1-D array with |V| >= 2 entries, got shape {a.shape}")
+        raise UserError(f"public_counts must be a 1-D array with |V| >= 2 entries, got shape {a.shape}")
     return normalise_clipped(_check_public(a, a.size))
 
 

@@ -33,6 +33,7 @@ from .statistics import (
     clamp_counts,
 )
 from .release import BayesianRelease
+from ..errors import UserError
 
 __all__ = [
     "EndToEndRelease",
@@ -159,7 +160,7 @@ class PreparedEndToEnd:
         check_choice("calibration", calibration, CALIBRATION_CHOICES)
         eps_train, eps_tune = 2.0 * epsilon / 3.0, epsilon / 3.0
         if not eps_tune > 0:  # ε = 5e-324: ε/3 rounds to 0 (a ZeroDivisionError before; issue 21 item 8)
-            raise ValueError(
+            raise UserError(
                 f"epsilon must be large enough to split into ε_train = 2ε/3 and ε_tune = ε/3 (ε/3 is 0 "
                 f"in floating point here), got epsilon={epsilon!r}: use a larger epsilon"
             )
@@ -213,10 +214,10 @@ def prepare_end_to_end(
     S_grid = tuple(_check_S(s) for s in check_sequence("S_grid", S_grid))
     rho_grid = tuple(_check_rho(r) for r in check_sequence("rho_grid", rho_grid))
     if not S_grid or not rho_grid:
-        raise ValueError(f"S_grid and rho_grid must be non-empty, got {len(S_grid)} and {len(rho_grid)} values")
+        raise UserError(f"S_grid and rho_grid must be non-empty, got {len(S_grid)} and {len(rho_grid)} values")
     m = check_count_matrix(user_counts)
     if m.shape[0] < 2:
-        raise ValueError(f"EndToEndDP needs at least 2 users to split into train and validation, got {m.shape[0]}")
+        raise UserError(f"EndToEndDP needs at least 2 users to split into train and validation, got {m.shape[0]}")
     perm = rng.permutation(m.shape[0])
     n_val = min(max(int(round(validation_share * m.shape[0])), 1), m.shape[0] - 1)
     val_rows, train_rows = np.sort(perm[:n_val]), np.sort(perm[n_val:])

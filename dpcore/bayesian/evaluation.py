@@ -27,6 +27,7 @@ from ..text.counts import NgramCounts, ngram_counts
 from ..validation import check_epsilon, check_int, check_real, check_rng
 from .experiments import BAYESIAN, ExperimentTable, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, _check_common, _epsilons
 from .experiments import K_ANONYMITY
+from ..errors import UserError
 
 __all__ = [
     "PerplexitySetup",
@@ -63,7 +64,7 @@ def perplexity_setup(private: Corpus, public: Corpus, *, heldout_share=0.1, rng=
     heldout_share = check_real("heldout_share", heldout_share, low=0.0, high=1.0, high_inclusive=False)
     rng = check_rng(rng)
     if private.n_users < 2:
-        raise ValueError(f"perplexity needs at least 2 private users, got {private.n_users}")
+        raise UserError(f"perplexity needs at least 2 private users, got {private.n_users}")
     perm = rng.permutation(private.n_users)
     n_held = min(max(int(round(heldout_share * private.n_users)), 1), private.n_users - 1)
     held, train = np.sort(perm[:n_held]), np.sort(perm[n_held:])
@@ -101,7 +102,7 @@ def trigram_perplexity(theta, setup: PerplexitySetup, *, smoothing=KL_SMOOTHING)
     θ is mixed with the uniform distribution at λ (the KL rule) so an unseen trigram costs a large
     but finite amount."""
     if setup.heldout.size == 0:
-        raise ValueError("no held-out sentence has all its trigrams in the public vocabulary; use a larger corpus")
+        raise UserError("no held-out sentence has all its trigrams in the public vocabulary; use a larger corpus")
     th = normalise_clipped(np.asarray(theta, dtype=float))
     th = (1.0 - smoothing) * th + smoothing / th.size
     denom = np.bincount(setup.prefix, weights=th)

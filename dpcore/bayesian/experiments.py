@@ -23,6 +23,7 @@ from .baselines import k_anonymity_release, normalise_clipped, prepare_laplace, 
 from ..metrics import kl_divergence
 from ..text.counts import NgramCounts
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real, check_rng
+from ..errors import UserError
 
 __all__ = [
     "MECHANISMS",
@@ -86,7 +87,7 @@ class ExperimentTable:
     def __post_init__(self):
         lengths = {name: len(col) for name, col in self.columns.items()}
         if len(set(lengths.values())) > 1:
-            raise ValueError(f"every column must have the same length, got {lengths}")
+            raise UserError(f"every column must have the same length, got {lengths}")
 
     @classmethod
     def from_rows(cls, rows: list[dict], columns=None) -> "ExperimentTable":
@@ -170,7 +171,7 @@ def summarise(table: ExperimentTable, x: str, value: str = "kl", by: str = "mech
 def _epsilons(epsilons) -> list[float]:
     eps = [check_epsilon(e) for e in np.atleast_1d(np.asarray(epsilons, dtype=float)).tolist()]
     if not eps:
-        raise ValueError("epsilons must hold at least one value, got an empty list")
+        raise UserError("epsilons must hold at least one value, got an empty list")
     return eps
 
 
@@ -198,7 +199,7 @@ def _check_common(delta, S, C, rho, W, repetitions, calibration):
 
 def _check_strict(mechanisms, max_items, max_users) -> None:
     if BAYESIAN_STRICT in mechanisms and (max_items is None or max_users is None):
-        raise ValueError(
+        raise UserError(
             f"mechanism {BAYESIAN_STRICT!r} needs max_items (L) and max_users (N_max), got "
             f"max_items={max_items}, max_users={max_users}"
         )

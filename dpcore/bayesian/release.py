@@ -12,6 +12,7 @@ from ..mechanisms.gaussian import CALIBRATION_CHOICES, gaussian_noise_scale, res
 from ..guarantees import Guarantee, approximate_dp, local_sensitivity
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_rng
 from .statistics import SENSITIVITY_METHODS, _softmax_of_draw, bayesian_statistics, softmax
+from ..errors import UserError
 
 __all__ = [
     "PreparedBayesianDP",
@@ -239,14 +240,14 @@ def prepare_bayesian(
     check_choice("sensitivity", sensitivity, SENSITIVITY_METHODS)
     if sensitivity == "strict":
         if max_items is None or max_users is None:
-            raise ValueError(
+            raise UserError(
                 "sensitivity='strict' needs max_items (L) and max_users (N_max), got "
                 f"max_items={max_items!r}, max_users={max_users!r}"
             )
     else:
         for name, v in (("max_items", max_items), ("max_users", max_users)):
             if v is not None:
-                raise ValueError(
+                raise UserError(
                     f"{name} applies to sensitivity='strict' only, got sensitivity={sensitivity!r}, {name}={v!r}"
                 )
     stats = bayesian_statistics(user_counts, public_counts, C=C, max_items=max_items, rng=rng)

@@ -47,6 +47,7 @@ import numpy as np
 import scipy.sparse as sp
 from .._ranking import ranked_drops
 from ..validation import as_float_array, check_choice, check_int, check_probability, check_real, check_rng
+from ..errors import UserError
 
 if TYPE_CHECKING:  # release.py imports this module
     from .release import PreparedBayesianDP
@@ -93,7 +94,7 @@ def check_count_matrix(user_counts, name: str = "user_counts") -> sp.csr_matrix:
             "build it with dpcore.text.ngram_counts or scipy.sparse.csr_matrix"
         )
     if user_counts.ndim != 2:
-        raise ValueError(f"{name} must be 2-D (users × |V|), got shape {user_counts.shape}")
+        raise UserError(f"{name} must be 2-D (users × |V|), got shape {user_counts.shape}")
     m = user_counts.tocsr() if user_counts.format != "csr" else user_counts
     if not m.has_canonical_format:
         m = m.copy()
@@ -102,20 +103,20 @@ def check_count_matrix(user_counts, name: str = "user_counts") -> sp.csr_matrix:
     m = sp.csr_matrix((np.array(m.data, dtype=np.float64, copy=True), m.indices, m.indptr), shape=m.shape)
     n_users, v = m.shape
     if v < 2:
-        raise ValueError(f"vocabulary size |V| must be >= 2 (a softmax over one word always outputs 1), got |V|={v}")
+        raise UserError(f"vocabulary size |V| must be >= 2 (a softmax over one word always outputs 1), got |V|={v}")
     if n_users < 1:
-        raise ValueError(f"{name} must have at least 1 user (row), got {n_users}")
+        raise UserError(f"{name} must have at least 1 user (row), got {n_users}")
     d = m.data
     if d.size:
         lo, hi = float(d.min()), float(d.max())
         if not (np.isfinite(lo) and np.isfinite(hi)):
-            raise ValueError(f"{name} must be finite, got a NaN or infinite count")
+            raise UserError(f"{name} must be finite, got a NaN or infinite count")
         if lo < 0:
-            raise ValueError(f"{name} must be >= 0, got a count of {lo:g}")
+            raise UserError(f"{name} must be >= 0, got a count of {lo:g}")
         if np.issubdtype(user_counts.dtype, np.floating):
             frac = np.flatnonzero(np.mod(d, 1.0))
             if frac.size:
-                raise ValueError(f"{name} must hold whole counts, got a count of {d[frac[0]]:g}")
+                raise UserError(f"{name} must hold whole counts, got a count of {d[frac[0]]:g}")
         if lo == 0:  # explicit zeros: compact into own index arrays (never touch the caller's)
             m = sp.csr_matrix((d, m.indices.copy(), m.indptr.copy()), shape=m.shape)
             m.eliminate_zeros()
@@ -127,11 +128,11 @@ def _check_public(public_counts, v: int) -> np.ndarray:
         public_counts = public_counts.toarray().ravel()
     a = as_float_array("public_counts", public_counts)
     if a.ndim != 1 or a.shape[0] != v:
-        raise ValueError(f"public_counts must be a 1-D array of length |V|={v}, got shape {a.shape}")
+        raise UserError(f"public_counts must be a 1-D array of length |V|={v}, got shape {a.shape}")
     if not np.all(np.isfinite(a)):
-        raise ValueError("public_counts must be finite, got a NaN or infinite entry")
+        raise UserError("public_counts must be finite, got a NaN or infinite entry")
     if a.size and a.min() < 0:
-        raise ValueError(f"public_counts must be >= 0, got public_counts min={a.min():g}")
+        raise UserError(f"public_counts must be >= 0, got public_counts min={a.min():g}")
     return a
 
 
@@ -168,7 +169,7 @@ def _check_max_users(max_users) -> int:
     n = check_int("max_users", max_users, low=1)
     if n > MAX_USERS_CAP:
         digits = f"<an integer with {len(str(n))} digits>" if n >= 10**60 else str(n)
-        raise ValueError(
+        raise UserError(
             f"max_users must be at most 1e12 (a public cap on the number of people), got max_users={digits}"
         )
     return n
@@ -276,7 +277,7 @@ def strict_sensitivity(*, S, C, max_items, max_users) -> float:
 
 def _check_user_cap(n_users: int, max_users: int) -> None:
     if n_users > max_users:
-        raise ValueError(
+        raise UserError(
             f"max_users must be >= the number of users in the corpus, got max_users={max_users} for {n_users} users; "
             "max_users is a public cap (stated, not measured): raise it, or use fewer users"
         )
@@ -289,7 +290,7 @@ def _check_items_capped(m: sp.csr_matrix, max_items: int) -> None:
     if lengths.size and int(lengths.max()) > max_items:
         worst = int(np.argmax(lengths))
         over = int(np.count_nonzero(lengths > max_items))
-        raise ValueError(
+        raise UserError(
             f"max_items must be >= every user's number of distinct items for method='strict', got max_items="
             f"{max_items} while user (row) {worst} holds {int(lengths[worst])} items ({over} user(s) above the cap): "
             "γ_strict would not bound them. Cap the users first: dpcore.bayesian.cap_user_items(user_counts, max_items=L, "
@@ -451,17 +452,17 @@ class BayesianStatistics:
         check_choice("method", method, SENSITIVITY_METHODS)
         if method == "strict":
             if self.max_items is None:
-                raise ValueError(
+                raise UserError(
                     "method='strict' needs the per-user item cap: build the statistics with "
                     "bayesian_statistics(..., max_items=L, rng=...)"
                 )
             if max_users is None:
-                raise ValueError("method='strict' needs max_users (a public cap on the number of users)")
+                raise UserError("method='strict' needs max_users (a public cap on the number of users)")
             max_users = _check_max_users(max_users)
             _check_user_cap(self.n_users, max_users)
             return strict_sensitivity(S=S, C=self.C, max_items=self.max_items, max_users=max_users)
         if max_users is not None:
-            raise ValueError(f"max_users applies to method='strict' only, got method={method!r}")
+            raise UserError(f"max_users applies to method='strict' only, got method={method!r}")
         key = ("gamma", S, method)
         if key not in self._cache:
             w = self.weights(S)
@@ -476,7 +477,7 @@ class BayesianStatistics:
     def posterior_mean(self, S, rho) -> np.ndarray:
         """μ_ps = ρ·(w ⊙ x̂) + (1−ρ)·μ_p (Corollary 1)."""
         if self.mu_p is None:
-            raise ValueError(
+            raise UserError(
                 "public_counts are needed for the posterior mean; build with bayesian_statistics(..., public_counts)"
             )
         rho = _check_rho(rho)
@@ -526,7 +527,7 @@ def bayesian_statistics(user_counts, public_counts=None, *, C, max_items=None, r
     if max_items is not None:
         max_items = _check_max_items(max_items)
         if rng is None:
-            raise ValueError("max_items needs rng (the per-user item choice is random); pass rng=<seed or Generator>")
+            raise UserError("max_items needs rng (the per-user item choice is random); pass rng=<seed or Generator>")
         m = cap_user_items(m, max_items=max_items, rng=rng)
     c = np.asarray(m.sum(axis=0), dtype=float).ravel()
     N = np.bincount(m.indices, minlength=m.shape[1]).astype(float)
@@ -583,7 +584,7 @@ def bayesian_sensitivity(user_counts, *, S, C, method: str = "brute-force", max_
     S = _check_S(S)
     if method == "strict":
         if max_items is None or max_users is None:
-            raise ValueError(
+            raise UserError(
                 "method='strict' needs max_items (L) and max_users (N_max), got "
                 f"max_items={max_items!r}, max_users={max_users!r}"
             )
@@ -594,5 +595,5 @@ def bayesian_sensitivity(user_counts, *, S, C, method: str = "brute-force", max_
         return strict_sensitivity(S=S, C=C, max_items=L, max_users=n_max)
     for name, v in (("max_items", max_items), ("max_users", max_users)):
         if v is not None:
-            raise ValueError(f"{name} applies to method='strict' only, got method={method!r}, {name}={v!r}")
+            raise UserError(f"{name} applies to method='strict' only, got method={method!r}, {name}={v!r}")
     return bayesian_statistics(user_counts, C=C).sensitivity(S, method)

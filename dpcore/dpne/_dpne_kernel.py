@@ -13,7 +13,8 @@ Kernels, each computing *exactly* what its numpy counterpart computes — not an
   path uses, computed by selection (a partition per user) instead of a global sort; see the function.
 
 tests/test_fast_kernels.py compares each with its numpy path. This module imports numba at import
-time; import it only through :func:`dpcore.mechanisms.keyed.kernel` (which honours ``DPCORE_DPNE_KERNEL=numpy``).
+time; load it only through :func:`dpcore.mechanisms.keyed.kernel` (:func:`dpcore._kernels.optional_kernel`, which
+checks its disk caches before use and honours ``DPCORE_DPNE_KERNEL=numpy``).
 """
 
 from __future__ import annotations
@@ -172,9 +173,3 @@ def ranked_drops(user: np.ndarray, r: np.ndarray, count, limit: int) -> np.ndarr
     c = np.asarray(count, dtype=np.int64) if most_frequent else np.zeros(1, dtype=np.int64)
     drop = np.flatnonzero(~_ranked_keep(user, r, c, int(limit), most_frequent))
     return drop if perm is None else perm[drop]
-
-
-# issue 25: numba's disk cache checked before use (a damaged file is a cache miss, never an UnpicklingError)
-from .._numba_cache import check_caches  # noqa: E402 (after the kernels: check_caches() wraps the functions defined above)
-
-check_caches(globals())

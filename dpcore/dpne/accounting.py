@@ -14,6 +14,7 @@ from ..mechanisms.gaussian import gaussian_sigma
 from ..guarantees import Guarantee, approximate_dp
 from ..text.ngrams import MAX_NGRAM_LENGTH
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real, check_sequence
+from ..errors import UserError
 
 __all__ = [
     "DPNE_GUARANTEE",
@@ -64,7 +65,7 @@ def check_contribution_limit(contribution_limit) -> int:
     """Δ0: an integer in [1, 1e300] (10**400 raised OverflowError inside ρ before)."""
     limit = check_int("contribution_limit", contribution_limit, low=1)
     if limit > MAX_CONTRIBUTION_LIMIT:
-        raise ValueError(
+        raise UserError(
             f"contribution_limit must be at most 1e300 (ρ is computed with it as a float), got "
             f"contribution_limit=<an integer with {len(str(limit))} digits>"
         )
@@ -94,7 +95,7 @@ def dpne_noise_scales(epsilon, delta, *, max_length, noise_decay=1.0) -> tuple[f
         sigma1 = sigma * math.sqrt(float(np.sum(c ** (-2.0 * powers))))
         sigmas = sigma1 * c**powers
     if not np.all(np.isfinite(sigmas) & (sigmas > 0)):
-        raise ValueError(
+        raise UserError(
             f"noise_decay={c:g} with max_length={max_length} makes some σ_k = σ_1·c^(k−1) overflow or "
             "vanish in floating point; use a noise_decay closer to 1 (e.g. 0.5 … 2)"
         )

@@ -20,6 +20,7 @@ from .accounting import (
 from .selection import _dpsu_select, _dpsu_weighted_levels
 from .results import DpsuBaselineRelease, _released_sets
 from .space import _as_token_corpus
+from ..errors import UserError
 
 __all__ = [
     "dpsu_all",
@@ -36,7 +37,7 @@ __all__ = [
 def _as_index(users, max_length: int) -> NgramIndex:
     if isinstance(users, NgramIndex):
         if users.max_length < max_length:
-            raise ValueError(
+            raise UserError(
                 f"max_length must be <= the index's max_length {users.max_length}, got max_length={max_length}; "
                 "build the index with build_ngram_index(corpus, max_length)"
             )

@@ -10,6 +10,7 @@ from ..text.ngrams import NgramIndex
 from ..validation import check_int, check_sequence
 from .accounting import DEFAULT_K_VALUES, EVALUATION_ONLY, KANONYMITY_LABEL, dpsu_threshold
 from .results import DpneRelease, DpsuBaselineRelease
+from ..errors import UserError
 
 __all__ = [
     "PruningChain",
@@ -89,7 +90,7 @@ def kanonymity_coverage(
     released_ids = _released_id_rows(index, released)
     ks = tuple(check_int(f"ks[{i}]", K, low=1) for i, K in enumerate(check_sequence("ks", ks)))
     if not ks:
-        raise ValueError("ks must hold at least one K, got an empty sequence")
+        raise UserError("ks must hold at least one K, got an empty sequence")
     T = index.max_length if max_length is None else check_int("max_length", max_length, low=1, high=index.max_length)
     rows = []
     for k in range(1, T + 1):
@@ -166,7 +167,7 @@ def pruning_chain(index: NgramIndex, release: DpneRelease, *, K: int = 100, leng
     if not isinstance(release, DpneRelease):
         raise TypeError(f"release must be a DpneRelease, got {type(release).__name__}")
     if release.selection != "random" or release.policy != "weighted":
-        raise ValueError(
+        raise UserError(
             "pruning_chain's expected counts assume selection='random' and policy='weighted', got "
             f"selection={release.selection!r}, policy={release.policy!r}"
         )

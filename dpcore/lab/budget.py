@@ -59,6 +59,7 @@ from ..guarantees import (
 )
 from ..validation import check_delta, check_epsilon, check_sensitivity
 from .budget_accounting import PLD_DISCRETIZATION, compose_events
+from ..errors import UserError
 
 __all__ = [
     "BudgetEntry",
@@ -262,11 +263,11 @@ def _check_event(event) -> tuple:
     if kind == "approximate":
         count = int(event[3])
         if count < 1:
-            raise ValueError(f"count must be >= 1, got count={count}")
+            raise UserError(f"count must be >= 1, got count={count}")
         if event[1] == 0 and event[2] == 0:  # 0-DP: reads no private data
             return ("approximate", 0.0, 0.0, count)
         return ("approximate", check_epsilon(event[1]), check_delta(event[2], allow_zero=True), count)
-    raise ValueError(f"event kind must be 'gaussian', 'laplace' or 'approximate', got {kind!r}")
+    raise UserError(f"event kind must be 'gaussian', 'laplace' or 'approximate', got {kind!r}")
 
 
 def _event_epsilon(event: tuple, guarantee_epsilon: float) -> float:

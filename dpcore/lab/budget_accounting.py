@@ -34,6 +34,8 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import log_ndtr
 
+from ..errors import UserError
+
 __all__ = [
     "PLD_DISCRETIZATION",
     "gaussian_profile",
@@ -88,9 +90,9 @@ def gaussian_epsilon(z: float, delta: float) -> float:
     """The smallest ε with δ(ε) ≤ ``delta`` for one Gaussian of noise multiplier ``z``: exact (the closed form,
     inverted to ~1e-13). ∞ at δ = 0."""
     if not (z > 0 and math.isfinite(z)):
-        raise ValueError(f"noise_multiplier must be a finite number > 0, got noise_multiplier={z}")
+        raise UserError(f"noise_multiplier must be a finite number > 0, got noise_multiplier={z}")
     if not 0 <= delta <= 1:
-        raise ValueError(f"delta must be in [0, 1], got delta={delta}")
+        raise UserError(f"delta must be in [0, 1], got delta={delta}")
     if delta == 0:
         return math.inf
     return _solve_decreasing(lambda e: gaussian_profile(e, z), delta, 0.0)

@@ -15,6 +15,7 @@ from ..mechanisms.exponential import exponential_mechanism_probabilities
 from ..guarantees import Guarantee, local_sensitivity, no_protection, pure_dp
 from ..mechanisms.laplace import laplace_privacy_loss_bound
 from ..validation import check_epsilon, check_real, check_sensitivity
+from ..errors import UserError
 
 __all__ = [
     "COUNTING_QUERY",
@@ -135,7 +136,7 @@ def city_utilities(
     """
     m = np.asarray(members, dtype=float).reshape(-1, 2)
     if m.shape[0] == 0:
-        raise ValueError("members must hold at least one (latitude, longitude) pair")
+        raise UserError("members must hold at least one (latitude, longitude) pair")
     c = np.asarray(cities, dtype=float).reshape(-1, 2)
     centre = m.mean(axis=0)
     d = np.sqrt(((c - centre) ** 2).sum(axis=1))
@@ -152,7 +153,7 @@ def utility_sensitivity(members, cities, *, min_distance: float = 1e-3) -> tuple
     """
     m = np.asarray(members, dtype=float).reshape(-1, 2)
     if m.shape[0] < 2:
-        raise ValueError(f"members must hold at least 2 members to form a neighbour, got {m.shape[0]}")
+        raise UserError(f"members must hold at least 2 members to form a neighbour, got {m.shape[0]}")
     rows = [city_utilities(m, cities, min_distance=min_distance)]
     for j in range(m.shape[0]):
         rows.append(city_utilities(np.delete(m, j, axis=0), cities, min_distance=min_distance))
@@ -234,7 +235,7 @@ def city_example(
     cities = dict(CANDIDATE_CITIES if cities is None else cities)
     for person, city in members.items():
         if city not in cities:
-            raise ValueError(f"member {person}'s city {city!r} is not among the candidate cities")
+            raise UserError(f"member {person}'s city {city!r} is not among the candidate cities")
     names = tuple(cities)
     cxy = np.array([cities[c] for c in names])
     mxy = np.array([cities[c] for c in members.values()])
@@ -274,7 +275,7 @@ def empirical_selection_ratios(
     a = np.bincount(np.asarray(samples_d, dtype=int), minlength=n_candidates)[:n_candidates]
     b = np.bincount(np.asarray(samples_neighbour, dtype=int), minlength=n_candidates)[:n_candidates]
     if a.sum() == 0 or b.sum() == 0:
-        raise ValueError("samples must not be empty: draw at least one output from each dataset")
+        raise UserError("samples must not be empty: draw at least one output from each dataset")
     fa, fb = a / a.sum(), b / b.sum()
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where((fa > 0) & (fb > 0), fa / fb, np.nan)
@@ -295,7 +296,7 @@ def empirical_density_ratios(samples_d, samples_neighbour, edges, *, min_count: 
     b, _ = np.histogram(np.asarray(samples_neighbour, dtype=float), edges)
     na, nb = len(samples_d), len(samples_neighbour)
     if na == 0 or nb == 0:
-        raise ValueError("samples must not be empty: draw at least one output from each dataset")
+        raise UserError("samples must not be empty: draw at least one output from each dataset")
     fa, fb = a / na, b / nb
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where((a >= min_count) & (b >= min_count), fa / fb, np.nan)

@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 
 from ..validation import check_delta, check_epsilon, check_sensitivity, check_sequence
+from ..errors import UserError
 
 __all__ = ["sequential_composition", "parallel_composition", "gaussian_composition_sigma"]
 
@@ -13,13 +14,13 @@ __all__ = ["sequential_composition", "parallel_composition", "gaussian_compositi
 def _budgets(epsilons: Sequence[float], deltas: Sequence[float] | None):
     eps = [check_epsilon(e, f"epsilons[{i}]") for i, e in enumerate(check_sequence("epsilons", epsilons))]
     if not eps:
-        raise ValueError("epsilons must hold at least one budget, got an empty sequence")
+        raise UserError("epsilons must hold at least one budget, got an empty sequence")
     if deltas is None:
         dels = [0.0] * len(eps)
     else:
         deltas = check_sequence("deltas", deltas)
         if len(deltas) != len(eps):
-            raise ValueError(f"deltas must have one entry per epsilon, got {len(deltas)} for {len(eps)}")
+            raise UserError(f"deltas must have one entry per epsilon, got {len(deltas)} for {len(eps)}")
         dels = [check_delta(d, f"deltas[{i}]", allow_zero=True) for i, d in enumerate(deltas)]
     return eps, dels
 
@@ -41,5 +42,5 @@ def gaussian_composition_sigma(sigmas: Sequence[float]) -> float:
     σ = (Σ 1/σ_k²)^(−1/2) (003 Prop. 2.3)."""
     vals = [check_sensitivity(s, f"sigmas[{i}]") for i, s in enumerate(check_sequence("sigmas", sigmas))]
     if not vals:
-        raise ValueError("sigmas must hold at least one value, got an empty sequence")
+        raise UserError("sigmas must hold at least one value, got an empty sequence")
     return 1.0 / math.sqrt(sum(1.0 / (s * s) for s in vals))

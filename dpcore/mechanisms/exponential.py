@@ -10,6 +10,7 @@ import numpy as np
 from scipy.special import softmax
 
 from ..validation import as_float_array, check_int, check_real, check_rng, check_sensitivity
+from ..errors import UserError
 
 __all__ = ["exponential_mechanism_probabilities", "exponential_mechanism", "MAX_EPSILON"]
 
@@ -21,9 +22,9 @@ promises nothing — ε = 1e308 is refused by name instead of failing inside num
 def _utilities(utilities) -> np.ndarray:
     u = as_float_array("utilities", utilities)
     if u.ndim != 1 or u.size == 0:
-        raise ValueError(f"utilities must be a non-empty 1-D array, got shape {u.shape}")
+        raise UserError(f"utilities must be a non-empty 1-D array, got shape {u.shape}")
     if not np.all(np.isfinite(u)):
-        raise ValueError("utilities must be finite, got a NaN or infinite entry")
+        raise UserError("utilities must be finite, got a NaN or infinite entry")
     return u
 
 

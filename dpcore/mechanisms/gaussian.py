@@ -25,6 +25,7 @@ from scipy.optimize import brentq
 from scipy.special import log_ndtr, ndtr
 
 from ..validation import check_choice, check_delta, check_epsilon, check_noise_scale, check_real, check_sensitivity
+from ..errors import UserError
 
 __all__ = [
     "gaussian_sigma",
@@ -125,7 +126,7 @@ def analytic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
     while f(hi) > 0:
         hi += 2.0
         if hi > 60:  # pragma: no cover - unreachable for δ in (0,1)
-            raise ValueError(f"could not calibrate sigma for epsilon={epsilon}, delta={delta}")
+            raise UserError(f"could not calibrate sigma for epsilon={epsilon}, delta={delta}")
     log_s = brentq(f, lo, hi, xtol=1e-14, rtol=1e-13, maxiter=500)
     return check_noise_scale("σ", math.exp(log_s) * sensitivity, epsilon=epsilon, delta=delta, sensitivity=sensitivity)
 
@@ -152,7 +153,7 @@ def check_classic_promise(epsilon, delta) -> None:
         return
     true = classic_true_delta(epsilon, delta)
     if true > delta:
-        raise ValueError(
+        raise UserError(
             f"epsilon={epsilon:g} is outside the classic σ's proof (ε < 1), and there its exact δ is {true:.3g}, "
             f"more than the delta={delta:g} asked for: the classic calibration is refused. Use calibration='auto' "
             "(the analytic σ from ε = 1) or 'analytic' (tight for every ε), or a smaller epsilon"

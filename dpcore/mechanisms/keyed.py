@@ -46,6 +46,7 @@ import numpy as np
 from scipy.special import ndtri
 
 from .._kernels import optional_kernel
+from ..errors import UserError
 
 __all__ = [
     "STREAM_NOISE",
@@ -90,7 +91,7 @@ def seed_key(seed) -> tuple[int, int]:
     """The 128-bit Philox key (two 64-bit words) of an integer seed ≥ 0 (BLAKE2b of its decimal text)."""
     seed = int(seed)
     if seed < 0:
-        raise ValueError(f"seed must be >= 0, got seed={seed}")
+        raise UserError(f"seed must be >= 0, got seed={seed}")
     d = hashlib.blake2b(str(seed).encode(), digest_size=16, person=b"dpcore-seed").digest()
     return int.from_bytes(d[:8], "little"), int.from_bytes(d[8:], "little")
 
@@ -118,7 +119,7 @@ def release_seed(seed, **parameters) -> int:
     """
     seed = int(seed)
     if seed < 0:
-        raise ValueError(f"seed must be >= 0, got seed={seed}")
+        raise UserError(f"seed must be >= 0, got seed={seed}")
     text = ";".join([str(seed)] + [f"{k}={_canonical(v)}" for k, v in sorted(parameters.items())])
     return _blake64(text.encode("utf-8"), b"dpcore-release") >> 1
 
@@ -156,7 +157,7 @@ def row_keys(token_key_rows: np.ndarray) -> np.ndarray:
     """Keys of n-grams given as an ``(n, k)`` array of token keys (``uint64``)."""
     rows = np.asarray(token_key_rows, dtype=np.uint64)
     if rows.ndim != 2 or rows.shape[1] < 1:
-        raise ValueError(f"token_key_rows must be a 2-D array with at least one column, got shape {rows.shape}")
+        raise UserError(f"token_key_rows must be a 2-D array with at least one column, got shape {rows.shape}")
     h = fold_keys(None, rows[:, 0])
     for j in range(1, rows.shape[1]):
         h = fold_keys(h, rows[:, j])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..validation import check_epsilon, check_real, check_rng, check_sensitivity, as_float_array, check_noise_scale
+from ..errors import UserError
 
 __all__ = [
     "laplace_scale",
@@ -48,7 +49,7 @@ def laplace_mechanism(value, *, epsilon, sensitivity, rng) -> np.ndarray | float
     rng = check_rng(rng)
     arr = as_float_array("value", value)
     if not np.all(np.isfinite(arr)):
-        raise ValueError("value must be finite, got a NaN or infinite entry")
+        raise UserError("value must be finite, got a NaN or infinite entry")
     out = arr + rng.laplace(0.0, b, size=arr.shape)
     return float(out) if out.ndim == 0 else out
 

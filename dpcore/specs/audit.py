@@ -14,6 +14,7 @@ import dataclasses
 from ..audit.scenarios import SCENARIOS, audit_rng, get_scenario, run_scenario
 from ..validation import check_choice, check_int, check_real
 from .base import Spec
+from ..errors import UserError
 
 __all__ = ["AuditSpec"]
 
@@ -44,7 +45,7 @@ fig.update_layout(yaxis_title="ε", title=f"Audit of {spec.scenario} ({'BROKEN' 
             raise TypeError(f"broken must be True or False, got broken={self.broken!r}")
         sc = get_scenario(scenario)
         if (sc.broken if self.broken else sc.correct) is None:
-            raise ValueError(
+            raise UserError(
                 f"broken must name a variant scenario {scenario!r} has "
                 f"({'correct' if sc.correct is not None else 'broken'} only), got broken={self.broken}"
             )

@@ -41,6 +41,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..validation import check_choice, check_int
+from ..errors import UserError
 
 __all__ = ["Spec", "derive_rng", "replay", "load_corpus", "spec_kinds", "CORPUS_IDS", "jsonable"]
 
@@ -73,7 +74,7 @@ def jsonable(value):
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"a spec field must be finite to be recorded, got {value!r}")
+        raise UserError(f"a spec field must be finite to be recorded, got {value!r}")
     return value
 
 
@@ -118,7 +119,7 @@ class Spec:
                     f"corpus_hash must be a string (Corpus.content_hash), got corpus_hash={self.corpus_hash!r}"
                 )
         elif self.corpus is not None or self.corpus_hash is not None:
-            raise ValueError(
+            raise UserError(
                 f"{type(self).__name__} uses no corpus, got corpus={self.corpus!r}, corpus_hash={self.corpus_hash!r}"
             )
         values.update(self._validated())
@@ -170,16 +171,16 @@ class Spec:
         kind = record.get("spec")
         target = _REGISTRY.get(kind) if cls is Spec else cls
         if target is None:
-            raise ValueError(f"record['spec'] must be one of {sorted(_REGISTRY)}, got spec={kind!r}")
+            raise UserError(f"record['spec'] must be one of {sorted(_REGISTRY)}, got spec={kind!r}")
         if kind != target.KIND:
-            raise ValueError(f"record['spec'] must be {target.KIND!r} for {target.__name__}, got spec={kind!r}")
+            raise UserError(f"record['spec'] must be {target.KIND!r} for {target.__name__}, got spec={kind!r}")
         version = record.get("version")
         if version != target.VERSION:
-            raise ValueError(f"record['version'] must be {target.VERSION} for spec {kind!r}, got version={version!r}")
+            raise UserError(f"record['version'] must be {target.VERSION} for spec {kind!r}, got version={version!r}")
         names = {f.name for f in dataclasses.fields(target)}
         unknown = sorted(set(record) - names - {"spec", "version"})
         if unknown:
-            raise ValueError(f"record has fields that spec {kind!r} does not know: {unknown}")
+            raise UserError(f"record has fields that spec {kind!r} does not know: {unknown}")
         return target(**{k: _from_json(v) for k, v in record.items() if k in names})
 
 
@@ -197,7 +198,7 @@ def replay(record: dict, corpus=None):
     if spec.USES_CORPUS and spec.corpus_hash is not None:
         got = getattr(corpus, "content_hash", None)
         if got != spec.corpus_hash:
-            raise ValueError(
+            raise UserError(
                 f"corpus must be the corpus the record was made on (content hash "
                 f"{spec.corpus_hash[:12]}…), got corpus with content hash "
                 f"{'none' if got is None else got[:12] + '…'}"
@@ -211,10 +212,10 @@ def public_corpus_of(spec, public=None):
     ``spec.public_hash``."""
     if public is None:
         if spec.corpus is None:
-            raise ValueError("public must be given when the spec names no corpus id, got corpus=None")
+            raise UserError("public must be given when the spec names no corpus id, got corpus=None")
         public = load_corpus(spec.corpus, which="public")
     if spec.public_hash is not None and public.content_hash != spec.public_hash:
-        raise ValueError(
+        raise UserError(
             f"public must be the public corpus the spec was made on (content hash "
             f"{spec.public_hash[:12]}…), got content hash {public.content_hash[:12]}…"
         )
@@ -238,7 +239,7 @@ def load_corpus(
 
         return load_real_corpus("chat", which=which)
     if path is None or user_column is None or text_column is None:
-        raise ValueError(
+        raise UserError(
             "corpus_id='upload' needs path, user_column and text_column (the file and the columns the "
             f"app read), got path={path!r}, user_column={user_column!r}, text_column={text_column!r}"
         )

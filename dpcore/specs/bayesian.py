@@ -57,6 +57,7 @@ from ..metrics import kl_divergence
 from ..text.counts import ngram_counts
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real
 from .base import Spec, public_corpus_of
+from ..errors import UserError
 
 __all__ = [
     "BayesianSpec",
@@ -130,7 +131,7 @@ class _BayesianCommon(Spec):
     @staticmethod
     def _private(corpus):
         if corpus is None:
-            raise ValueError("corpus must be a Corpus (the private data), got corpus=None")
+            raise UserError("corpus must be a Corpus (the private data), got corpus=None")
         return corpus
 
     def counts(self, corpus, public=None, *, n=None):
@@ -332,7 +333,7 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title="ε (log scale
     def _validated(self) -> dict:
         eps = tuple(check_epsilon(e) for e in self.epsilons)
         if not eps:
-            raise ValueError("epsilons must hold at least one ε, got epsilons=()")
+            raise UserError("epsilons must hold at least one ε, got epsilons=()")
         if not isinstance(self.with_end_to_end, (bool, np.bool_)):
             raise TypeError(f"with_end_to_end must be a bool, got with_end_to_end={self.with_end_to_end!r}")
         return {

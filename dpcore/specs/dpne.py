@@ -25,6 +25,7 @@ from ..dpne.baselines import dpsu_all, dpsu_even, dpsu_single
 from ..text.ngrams import build_ngram_index, encode_users
 from ..validation import check_real
 from .base import Spec
+from ..errors import UserError
 
 __all__ = ["DpneSpec", "DpneOutcome", "ETA_GRID", "INDEX_LENGTH"]
 
@@ -85,7 +86,7 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
             eta=self.eta,
         )
         if max_length > INDEX_LENGTH:
-            raise ValueError(f"max_length must be <= {INDEX_LENGTH}, got max_length={max_length}")
+            raise UserError(f"max_length must be <= {INDEX_LENGTH}, got max_length={max_length}")
         grid = tuple(check_real("eta_grid", e, low=0.0, high=1.0, high_inclusive=False) for e in self.eta_grid)
         return dict(
             epsilon=epsilon,
@@ -191,7 +192,7 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
         Each run draws from ``rng("dpne-sweep", knob, value, <every parameter of the run>)``."""
         base = {**self.dpne_kwargs(), "eta": self.eta}
         if knob not in base:
-            raise ValueError(f"knob must be one of {sorted(base)}, got knob={knob!r}")
+            raise UserError(f"knob must be one of {sorted(base)}, got knob={knob!r}")
         rows = []
         for v in values:
             p = {**base, knob: v}
@@ -202,7 +203,7 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
     # -------------------------------------------------------------- the whole computation
     def run(self, corpus=None) -> DpneOutcome:
         if corpus is None:
-            raise ValueError("corpus must be a Corpus (DpneSpec runs on a corpus), got corpus=None")
+            raise UserError("corpus must be a Corpus (DpneSpec runs on a corpus), got corpus=None")
         tc = self.token_corpus(corpus)
         plan = self.prepare(tc)
         runs = {eta: plan.run(eta) for eta in dict.fromkeys((self.eta, *self.eta_grid))}

@@ -42,6 +42,7 @@ from ..topicdp.experiments import release_all, release_error_table
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
 from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS
 from .base import Spec, public_corpus_of
+from ..errors import UserError
 
 __all__ = [
     "TopicDpSpec",
@@ -166,7 +167,7 @@ class _TopicTable(Spec):
             corpus.content_hash, lda=self.lda_settings(), sampler=self.sampler_settings(), cache_dir=cache_dir
         )
         if not draws.covers(self.gamma):
-            raise ValueError(
+            raise UserError(
                 f"gamma={self.gamma:g} needs h = {sensitivity_sampler_size(self.gamma).h:,} sampled pairs, "
                 f"{draws.n_pairs:,} are stored for this corpus and these LDA and sampler settings: run the "
                 "sampler (the TopicDP page's button, or dpcore.topicdp.extend_sensitivity_draws)"
@@ -252,7 +253,7 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
         from ..topicdp.vips_setup import public_only_release
 
         if corpus is None:
-            raise ValueError("corpus must be a Corpus (TopicDpSpec runs on the private corpus), got corpus=None")
+            raise UserError("corpus must be a Corpus (TopicDpSpec runs on the private corpus), got corpus=None")
         model = self.model(corpus, save=self.corpus != "upload")  # nothing derived from an upload on disk
         table = self.table(model)
         draws = self.draws(corpus)
@@ -361,7 +362,7 @@ fig.update_layout(xaxis_title=spec.parameter, yaxis_type="log", yaxis_title="L1 
 
     def run(self, corpus=None):
         if corpus is None:
-            raise ValueError("corpus must be a Corpus (TopicDpCurveSpec runs on the private corpus), got corpus=None")
+            raise UserError("corpus must be a Corpus (TopicDpCurveSpec runs on the private corpus), got corpus=None")
         return self.curve(self.model(corpus, save=self.corpus != "upload"), self.draws(corpus))
 
     def numbers(self, result) -> dict:

@@ -22,6 +22,7 @@ from itertools import islice
 from pathlib import Path
 from ..quoting import quote as _short
 from ..validation import check_choice, check_int
+from ..errors import UserError
 
 __all__ = [
     "Corpus",
@@ -50,7 +51,7 @@ PAPER_CACHE_VERSION = (
 )
 
 
-class CorpusError(ValueError):
+class CorpusError(UserError):
     """A corpus could not be built from the given input; the message says why and what to do."""
 
 

@@ -25,6 +25,7 @@ import scipy.sparse as sp
 from .corpus import Corpus
 from .ngrams import encode_corpus
 from ..validation import check_int, check_rng
+from ..errors import UserError
 
 __all__ = ["NgramCounts", "ngram_counts", "sentence_ngrams", "NGRAM_ORDERS"]
 
@@ -74,11 +75,11 @@ class NgramCounts:
         m = sp.csr_matrix(m)
         alpha = np.asarray(self.public_counts, dtype=float)
         if alpha.ndim != 1 or alpha.shape[0] != m.shape[1]:
-            raise ValueError(
+            raise UserError(
                 f"public_counts must have one entry per vocabulary column, got {alpha.shape} for {m.shape[1]} columns"
             )
         if self.vocabulary and len(self.vocabulary) != m.shape[1]:
-            raise ValueError(f"vocabulary has {len(self.vocabulary)} items but user_counts has {m.shape[1]} columns")
+            raise UserError(f"vocabulary has {len(self.vocabulary)} items but user_counts has {m.shape[1]} columns")
         object.__setattr__(self, "user_counts", m)
         object.__setattr__(self, "public_counts", alpha)
         if not self.user_ids:
@@ -118,7 +119,7 @@ class NgramCounts:
         c = self.total_counts()
         total = c.sum()
         if total <= 0:
-            raise ValueError("the private corpus has no n-gram inside the public vocabulary; KL is undefined")
+            raise UserError("the private corpus has no n-gram inside the public vocabulary; KL is undefined")
         return c / total
 
     def public_distribution(self) -> np.ndarray:
@@ -180,7 +181,7 @@ def _public_vocabulary(public: Corpus, n: int, max_vocabulary: int | None):
             for sent in doc.sentences:
                 counter.update(sentence_ngrams(sent, n))
     if not counter:
-        raise ValueError(f"the public corpus has no {n}-gram: its sentences are all shorter than n={n}")
+        raise UserError(f"the public corpus has no {n}-gram: its sentences are all shorter than n={n}")
     items = sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
     if max_vocabulary is not None:
         items = items[:max_vocabulary]
@@ -223,7 +224,7 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
     keys, _ = _ngram_keys(pub_ids, pub_run, n, v)
     del pub_ids, pub_run
     if keys.size == 0:
-        raise ValueError(f"the public corpus has no {n}-gram: its sentences are all shorter than n={n}")
+        raise UserError(f"the public corpus has no {n}-gram: its sentences are all shorter than n={n}")
     uniq, freq = np.unique(keys, return_counts=True)
     del keys
     digits = [(uniq // v ** (n - 1 - j)) % v for j in range(n)]  # token ids of each distinct n-gram
@@ -237,7 +238,7 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
     vocab = tuple(zip(*columns))
     alpha = freq[order].astype(float)
     if len(vocab) < 2:
-        raise ValueError(
+        raise UserError(
             f"vocabulary size must be >= 2 (a softmax over one item carries no information), got |V|={len(vocab)}"
         )
     # private tokens in the public id space (-1: not a public token, so no n-gram of V holds it)
@@ -321,7 +322,7 @@ def _ngram_counts_python(private: Corpus, public: Corpus, n: int, max_vocabulary
     """:func:`ngram_counts` by a dict lookup per private token (for vocabularies too large for int64 keys)."""
     vocab, alpha = _public_vocabulary(public, n, max_vocabulary)
     if len(vocab) < 2:
-        raise ValueError(
+        raise UserError(
             f"vocabulary size must be >= 2 (a softmax over one item carries no information), got |V|={len(vocab)}"
         )
     index = {g: i for i, g in enumerate(vocab)}

@@ -32,6 +32,7 @@ import numpy as np
 
 from ..quoting import quote as _short
 from ..validation import check_int
+from ..errors import UserError
 
 __all__ = [
     "encode_corpus",
@@ -449,7 +450,7 @@ class NgramIndex:
 
     def level(self, k: int) -> KgramLevel:
         if k not in self.levels:
-            raise ValueError(f"k must be in 1..{self.max_length}, got k={k}")
+            raise UserError(f"k must be in 1..{self.max_length}, got k={k}")
         return self.levels[k]
 
     def lookup(self, rows: np.ndarray) -> np.ndarray:
@@ -460,10 +461,10 @@ class NgramIndex:
         """
         rows = np.asarray(rows, dtype=np.int64)
         if rows.ndim != 2:
-            raise ValueError(f"rows must be a 2-D array of token ids, got shape {rows.shape}")
+            raise UserError(f"rows must be a 2-D array of token ids, got shape {rows.shape}")
         n, k = rows.shape
         if k < 1 or k > self.max_length:
-            raise ValueError(f"row length must be in 1..{self.max_length}, got {k}")
+            raise UserError(f"row length must be in 1..{self.max_length}, got {k}")
         V = max(self.corpus.vocabulary_size, 1)
         in_vocab = ((rows >= 0) & (rows < self.corpus.vocabulary_size)).all(axis=1)  # an out-of-range id in a
         ids = np.where(in_vocab, rows[:, 0], -1)  # later column would alias another packed key
@@ -557,7 +558,7 @@ def rows_membership(rows: np.ndarray, reference: np.ndarray) -> np.ndarray:
     rows = np.asarray(rows, dtype=np.int64)
     reference = np.asarray(reference, dtype=np.int64)
     if rows.ndim != 2 or reference.ndim != 2 or rows.shape[1] != reference.shape[1]:
-        raise ValueError(f"rows and reference must be 2-D with the same width, got {rows.shape} and {reference.shape}")
+        raise UserError(f"rows and reference must be 2-D with the same width, got {rows.shape} and {reference.shape}")
     n = rows.shape[0]
     if n == 0:
         return np.zeros(0, dtype=bool)

@@ -25,6 +25,7 @@ import numpy as np
 
 from .ngrams import NgramIndex, TokenCorpus, build_ngram_index, encode_corpus
 from ..validation import check_int
+from ..errors import UserError
 
 __all__ = ["TextProfile", "text_profile", "sentences_per_user", "dpne_vs_dpsu_reason", "reason_length"]
 
@@ -80,7 +81,7 @@ class TextProfile:
     def shared_at(self, k: int, K: int) -> int:
         """Distinct k-grams used by at least K users."""
         if K not in self.shared:
-            raise ValueError(f"K must be one of {self.thresholds}, got K={K}")
+            raise UserError(f"K must be one of {self.thresholds}, got K={K}")
         return self.shared[K][self.lengths.index(k)]
 
     def top_share(self, n: int = 10) -> float:
@@ -186,9 +187,9 @@ def _encode_first(corpus, n: int) -> TokenCorpus:
 def _index_for(data, max_k: int, max_users: int | None) -> tuple[NgramIndex, str]:
     if isinstance(data, NgramIndex):
         if max_users is not None:
-            raise ValueError("max_users needs a Corpus or a TokenCorpus (an index is already built on its users)")
+            raise UserError("max_users needs a Corpus or a TokenCorpus (an index is already built on its users)")
         if data.max_length < max_k:
-            raise ValueError(f"max_k must be at most the index's max_length {data.max_length}, got max_k={max_k}")
+            raise UserError(f"max_k must be at most the index's max_length {data.max_length}, got max_k={max_k}")
         return data, ""
     if isinstance(data, TokenCorpus):
         return build_ngram_index(data if max_users is None else _first_users(data, max_users), max_k), ""
@@ -214,7 +215,7 @@ def text_profile(data, *, max_k: int = 9, ks=(10, 100), max_users: int | None = 
     max_k = check_int("max_k", max_k, low=1, high=20)
     ks = tuple(sorted({check_int("K", K, low=1) for K in ks}))
     if not ks:
-        raise ValueError("ks must hold at least one K, got ks=()")
+        raise UserError("ks must hold at least one K, got ks=()")
     if max_users is not None:
         max_users = check_int("max_users", max_users, low=1)
     index, name = _index_for(data, max_k, max_users)
@@ -270,7 +271,7 @@ def dpne_vs_dpsu_reason(
                 "DPSU-single at these settings."
             )
     if k not in by_k or k not in profile.distinct:
-        raise ValueError(f"k must be a length of the chain and of the profile, got k={k}")
+        raise UserError(f"k must be a length of the chain and of the profile, got k={k}")
     r = by_k[k]
     limit = check_int("contribution_limit", contribution_limit, low=1)
     i = profile.lengths.index(k)

@@ -30,6 +30,7 @@ import numpy as np
 
 from ..mechanisms.keyed import text_key
 from ..quoting import quote
+from ..errors import UserError
 from .corpus import tokenize
 from .ngrams import TokenCorpus
 
@@ -40,7 +41,7 @@ _CHUNK_RECORDS = 20_000
 _REORDER_SENTENCES = 1 << 20  # sentences moved together when the input is not grouped by user
 
 
-class InputError(ValueError):
+class InputError(UserError):
     """The input files cannot be read as a corpus; the message names the file and what is wrong."""
 
 

@@ -9,7 +9,8 @@ differ only in rounding: ψ here is the asymptotic series scikit-learn itself us
 ``sklearn/decomposition/_online_lda_fast.pyx``) where the numpy path calls scipy, and sums run in
 another order. tests/test_topicdp.py compares the two paths on random corpora.
 
-This module imports numba at import time; import it only through :func:`load`.
+This module imports numba at import time; load it only through :func:`dpcore._kernels.optional_kernel`
+(:func:`dpcore.topicdp.fitting._vb_kernel`), which checks its disk caches before use.
 """
 
 from __future__ import annotations
@@ -132,9 +133,3 @@ def e_step(indptr, indices, data, gam, beta_t, alpha, max_iter, tol):
             for j in range(k):
                 sstats[j, w] += et[j] * r
     return sstats
-
-
-# issue 25: numba's disk cache checked before use (a damaged file is a cache miss, never an UnpicklingError)
-from .._numba_cache import check_caches  # noqa: E402 (after the kernels: check_caches() wraps the functions defined above)
-
-check_caches(globals())

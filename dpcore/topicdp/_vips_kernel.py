@@ -12,7 +12,9 @@ Nothing here is privacy-critical: it computes every person's unclipped contribut
 :func:`dpcore.topicdp.vips._clipped_sum` clips, sums and :func:`dpcore.topicdp.vips._noisy_release` perturbs.
 tests/test_vips.py compares this kernel with the numpy path and with a per-document loop.
 
-This module imports numba at import time; import it only through :func:`dpcore.topicdp.vips_estep._kernel`.
+This module imports numba at import time; load it only through :func:`dpcore.topicdp.vips_estep._kernel`
+(:func:`dpcore._kernels.optional_kernel`, which checks its disk caches, and those of the imported
+:mod:`dpcore.topicdp._vb_kernel` functions, before use).
 """
 
 from __future__ import annotations

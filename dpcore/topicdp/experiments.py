@@ -31,6 +31,7 @@ from .mechanisms import (
     topicdp_true_epsilon,
 )
 from .sampler import sensitivity_sampler_size
+from ..errors import UserError
 
 __all__ = [
     "TOPIC_METRICS",
@@ -160,7 +161,7 @@ def error_curve(
     rng = check_rng(rng)
     values = tuple(float(v) for v in values)
     if not values:
-        raise ValueError("values must not be empty")
+        raise UserError("values must not be empty")
     stats = {
         metric: {mech: tuple(np.full(len(values), np.nan) for _ in range(3)) for mech in TOPIC_MECHANISMS}
         for metric in TOPIC_METRICS
@@ -260,7 +261,7 @@ def compare_noise(*, delta_s, epsilons: Sequence[float], delta, m: int, n: int) 
     n = check_int("n", n, low=1)
     eps = tuple(float(check_epsilon(e)) for e in epsilons)
     if not eps:
-        raise ValueError("epsilons must not be empty")
+        raise UserError("epsilons must not be empty")
     std = {
         "TopicDP": np.array([topicdp_sigma(epsilon=e, delta=delta, sensitivity=delta_s, m=m, n=n) for e in eps]),
         "TopicDP corrected": np.array(

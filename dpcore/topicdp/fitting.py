@@ -11,6 +11,7 @@ from scipy.sparse import csr_matrix
 from ..validation import check_int
 from .._kernels import optional_kernel
 from .model import DocumentTermData, LdaSettings, TopicKeywordMatrix, TopicModel
+from ..errors import UserError
 
 __all__ = [
     "fit_topic_word",
@@ -27,7 +28,7 @@ def fit_topic_word(counts, settings: LdaSettings) -> tuple[np.ndarray, np.ndarra
     prevalence K). The one place an engine is called (``settings.engine``; module docstring)."""
     if settings.engine == "vb":
         if settings.learning_method != "batch":
-            raise ValueError(
+            raise UserError(
                 f"learning_method must be 'batch' for engine='vb', got learning_method={settings.learning_method!r}"
             )
         return _fit_vb(counts, settings)
@@ -178,7 +179,7 @@ def _fit_tomotopy(counts, settings: LdaSettings) -> tuple[np.ndarray, np.ndarray
             model.add_doc(doc.tolist())
             n_docs += 1
     if n_docs == 0:
-        raise ValueError("the documents must hold at least one vocabulary word, got none")
+        raise UserError("the documents must hold at least one vocabulary word, got none")
     model.train(settings.gibbs_iter, workers=1, parallel=tp.ParallelScheme.NONE)
     raw = np.array([model.get_topic_word_dist(t, normalize=False) for t in range(k)])  # n_kw + η
     vocab = model.used_vocabs if len(model.used_vocabs) == raw.shape[1] else model.vocabs
@@ -245,7 +246,7 @@ def align_topics(reference, other) -> np.ndarray:
     a = np.asarray(reference, dtype=float)
     b = np.asarray(other, dtype=float)
     if a.ndim != 2 or a.shape != b.shape:
-        raise ValueError(f"reference and other must be 2-D arrays of the same shape, got {a.shape} and {b.shape}")
+        raise UserError(f"reference and other must be 2-D arrays of the same shape, got {a.shape} and {b.shape}")
     cost = ((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)
     rows, cols = linear_sum_assignment(cost)
     perm = np.empty(a.shape[0], dtype=int)
@@ -274,7 +275,7 @@ def released_matrix_distance(a: np.ndarray, a_cols: np.ndarray, b: np.ndarray, b
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
     if a.ndim != 2 or b.ndim != 2 or a.shape[0] != b.shape[0]:
-        raise ValueError(f"a and b must be 2-D with the same number of rows, got {a.shape} and {b.shape}")
+        raise UserError(f"a and b must be 2-D with the same number of rows, got {a.shape} and {b.shape}")
     ea, eb = _embed(a, np.asarray(a_cols), b, np.asarray(b_cols))
     return float(np.linalg.norm(ea - eb))
 

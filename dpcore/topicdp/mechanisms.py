@@ -24,6 +24,7 @@ from ..validation import (
     check_sensitivity,
 )
 from .sampler import SensitivityResult
+from ..errors import UserError
 
 __all__ = [
     "TOPICDP_GUARANTEE",
@@ -100,7 +101,7 @@ def _sensitivity_gamma(sensitivity, gamma):
     """Accept Δ_s as a number (γ from ``gamma``) or as a :class:`SensitivityResult` (γ from it)."""
     if isinstance(sensitivity, SensitivityResult):
         if gamma is not None and float(gamma) != sensitivity.gamma:
-            raise ValueError(f"gamma must match the sensitivity's gamma={sensitivity.gamma:g}, got gamma={gamma}")
+            raise UserError(f"gamma must match the sensitivity's gamma={sensitivity.gamma:g}, got gamma={gamma}")
         return sensitivity.delta_s, sensitivity.gamma
     return sensitivity, gamma
 
@@ -138,9 +139,9 @@ class MatrixRelease:
 def _check_matrix(matrix) -> np.ndarray:
     w = as_float_array("matrix", matrix)
     if w.ndim != 2 or w.shape[0] < 1 or w.shape[1] < 2:
-        raise ValueError(f"matrix must be 2-D with at least 1 row and 2 columns, got shape {w.shape}")
+        raise UserError(f"matrix must be 2-D with at least 1 row and 2 columns, got shape {w.shape}")
     if not np.all(np.isfinite(w)):
-        raise ValueError("matrix must be finite, got a NaN or infinite entry")
+        raise UserError("matrix must be finite, got a NaN or infinite entry")
     return w
 
 
@@ -166,7 +167,7 @@ def topicdp_sigma(*, epsilon, delta, sensitivity, m: int, n: int) -> float:
     m = check_int("m", m, low=1)
     n = check_int("n", n, low=1)
     if not epsilon / (m * n) > 0:  # ε′ = ε/(m·n) underflows to 0 (e.g. ε = 5e-324): σ would be 1/0
-        raise ValueError(
+        raise UserError(
             f"epsilon must be large enough that ε′ = ε/(m·n) is not 0 in floating point, got "
             f"epsilon={epsilon!r} with m·n = {m * n}: use a larger epsilon"
         )

@@ -74,6 +74,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from ..text.corpus import Corpus
 from ..validation import check_choice, check_int, check_real
+from ..errors import UserError
 
 __all__ = [
     "LDA_ENGINES",
@@ -332,7 +333,7 @@ def document_term_data(corpus: Corpus, *, settings: LdaSettings = LdaSettings())
     if not isinstance(corpus, Corpus):
         raise TypeError(f"corpus must be a dpcore Corpus, got corpus={type(corpus).__name__}")
     if corpus.n_users < 2:
-        raise ValueError(f"the corpus must have >= 2 users for topic mining, got {corpus.n_users}")
+        raise UserError(f"the corpus must have >= 2 users for topic mining, got {corpus.n_users}")
     texts = corpus.document_texts()
     # min_df / max_df relative to a tiny corpus can leave nothing: relax them so a small upload works.
     min_df = min(settings.min_df, max(1, len(texts) // 20))
@@ -347,7 +348,7 @@ def document_term_data(corpus: Corpus, *, settings: LdaSettings = LdaSettings())
     try:
         counts = vec.fit_transform(texts).tocsr()
     except ValueError:
-        raise ValueError(
+        raise UserError(
             "no word is left for topic mining after the vocabulary limits (stop words, min_df, max_df): "
             "the corpus needs more text"
         ) from None

@@ -40,6 +40,7 @@ from scipy.sparse import csr_matrix
 
 from ..text.corpus import Corpus
 from ..validation import check_int, check_rng
+from ..errors import UserError
 
 __all__ = [
     "MIN_LIFT",
@@ -95,7 +96,7 @@ def prompt_documents(corpus: Corpus, words) -> PromptDocuments:
         raise TypeError(f"corpus must be a dpcore Corpus, got corpus={type(corpus).__name__}")
     words = tuple(str(w) for w in words)
     if not words:
-        raise ValueError("words must not be empty")
+        raise UserError("words must not be empty")
     labels = [doc.genre for docs in corpus.users for doc in docs]
     prompts = tuple(sorted({g for g in labels if g}))
     index = {p: i for i, p in enumerate(prompts)}
@@ -139,7 +140,7 @@ def _columns(words, docs: PromptDocuments) -> np.ndarray:
     index = {w: i for i, w in enumerate(docs.words)}
     missing = [w for w in words if w not in index]
     if missing:
-        raise ValueError(f"words must be in the documents' vocabulary, got {missing[:3]} outside it")
+        raise UserError(f"words must be in the documents' vocabulary, got {missing[:3]} outside it")
     return np.array([index[w] for w in words], dtype=int)
 
 
@@ -188,9 +189,9 @@ def match_topics_to_prompts(matrix, words, docs: PromptDocuments) -> PromptMatch
     w = np.asarray(matrix, dtype=float)
     words = tuple(words)
     if w.ndim != 2 or w.shape[1] != len(words):
-        raise ValueError(f"matrix must be 2-D with one column per word, got shape {w.shape} for {len(words)} words")
+        raise UserError(f"matrix must be 2-D with one column per word, got shape {w.shape} for {len(words)} words")
     if not np.all(np.isfinite(w)):
-        raise ValueError("matrix must be finite, got a NaN or infinite entry")
+        raise UserError("matrix must be finite, got a NaN or infinite entry")
     x, prompt = _sortable(words, docs)
     prompt_of, lifts, counts, n_sorted = _match(w, x, prompt, docs.n_prompts)
     return PromptMatch(prompt_of, lifts, counts, n_sorted, docs.prompts)
@@ -305,7 +306,7 @@ def prompt_survival_curve(
     seed = check_int("seed", seed, low=0)
     eps = tuple(float(e) for e in epsilons)
     if not eps:
-        raise ValueError("epsilons must not be empty")
+        raise UserError("epsilons must not be empty")
     kept: dict[str, list[float]] = {}
     chance = []
     before = None

@@ -62,6 +62,7 @@ from .. import _cache_files
 from .model import DocumentTermData, LdaSettings
 from .fitting import _select, align_topics, fit_topic_word, released_matrix_distance
 from ..validation import check_int, check_real
+from ..errors import UserError
 
 __all__ = [
     "SamplerSize",
@@ -109,7 +110,7 @@ def sensitivity_sampler_size(gamma) -> SamplerSize:
     gamma = check_real("gamma", gamma, low=0.0, high=1.0, high_inclusive=False)
     rho = math.exp(float(lambertw(-gamma / (2.0 * math.sqrt(math.e)), k=-1).real) + 0.5)
     if not (0.0 < rho < gamma) or gamma < 1e-12:
-        raise ValueError(
+        raise UserError(
             f"gamma must be >= 1e-12, got gamma={gamma:g}: the sampler needs h ≈ ln(1/γ)/(2γ²) model fits, "
             "which is unbounded as γ → 0"
         )
@@ -260,9 +261,9 @@ class SensitivityDraws:
     def draws_for(self, m: int, n: int) -> np.ndarray:
         """All Δ_i for the m × n matrix, in sampling order."""
         if m not in self.m_values:
-            raise ValueError(f"m must be in {self.m_values[0]}..{self.m_values[-1]}, got m={m}")
+            raise UserError(f"m must be in {self.m_values[0]}..{self.m_values[-1]}, got m={m}")
         if n not in self.n_values:
-            raise ValueError(f"n must be in {self.n_values[0]}..{self.n_values[-1]}, got n={n}")
+            raise UserError(f"n must be in {self.n_values[0]}..{self.n_values[-1]}, got n={n}")
         return self.deltas[:, self.m_values.index(m), self.n_values.index(n)]
 
     def covers(self, gamma) -> bool:
@@ -280,14 +281,14 @@ class SensitivityDraws:
         m = check_int("m", m, low=1)
         n = check_int("n", n, low=2)
         if size.h > self.n_pairs:
-            raise ValueError(
+            raise UserError(
                 f"gamma={gamma:g} needs h={size.h} sampled pairs, only {self.n_pairs} are stored: "
                 "run the sensitivity sampler for more pairs or raise gamma"
             )
         draws = self.draws_for(m, n)[: size.h]
         delta_s = float(np.sort(draws)[size.k - 1])
         if not delta_s > 0:
-            raise ValueError(
+            raise UserError(
                 f"the sampled sensitivity is 0 for m={m}, n={n}, gamma={gamma:g}: the sampled neighbours all "
                 "gave the same matrix; raise the sampled dataset size or lower gamma"
             )

@@ -88,6 +88,7 @@ from .model import LdaSettings, TopicModel
 from ..validation import check_delta, check_int, check_real, check_rng
 from .vips_inputs import PersonCounts, VipsVocabulary, _as_vocabulary, person_counts
 from .vips_estep import person_contributions
+from ..errors import UserError
 
 __all__ = [
     "DEFAULT_CLIP_NORM",
@@ -302,7 +303,7 @@ class VipsStart:
     def __post_init__(self):
         lam = np.array(self.lam, dtype=np.float64)  # a private, read-only copy
         if lam.ndim != 2 or lam.shape[1] != len(self.words) or not np.all(lam > 0):
-            raise ValueError(f"start must be a positive K × {len(self.words)} array, got shape {lam.shape}")
+            raise UserError(f"start must be a positive K × {len(self.words)} array, got shape {lam.shape}")
         lam.setflags(write=False)
         object.__setattr__(self, "lam", lam)
 
@@ -454,7 +455,7 @@ def _unverified(vocab: VipsVocabulary, start: VipsStart) -> str:
 def _counts_over(corpus, vocab: VipsVocabulary, name: str) -> PersonCounts:
     if isinstance(corpus, PersonCounts):
         if corpus.words != vocab.words:
-            raise ValueError(
+            raise UserError(
                 f"{name} (PersonCounts) must be counted over the given vocabulary: build it with "
                 "person_counts(corpus, vocabulary)"
             )
@@ -475,13 +476,13 @@ def _prepare(corpus, vocabulary, start, n_topics: int) -> tuple[PersonCounts, Vi
             f"start must be a VipsStart (seeded_start or public_start) or None, got start={type(start).__name__}"
         )
     if start.words != vocab.words or start.n_topics != n_topics:
-        raise ValueError(
+        raise UserError(
             f"start must be over the same vocabulary and n_topics={n_topics}, got "
             f"{start.n_topics} topics over {len(start.words)} words"
         )
     for what, h in (("vocabulary", vocab.source_hash), ("start", start.source_hash)):
         if h and h == pc.corpus_hash:
-            raise ValueError(
+            raise UserError(
                 f"{what} was built from the corpus being trained on: it must come from public data "
                 "(e.g. load_real_corpus('chat', which='public'))"
             )

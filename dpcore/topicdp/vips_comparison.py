@@ -50,6 +50,7 @@ from .fitting import align_topics, topic_keyword_matrix
 from .prompts import PromptDocuments, PromptMatch, match_topics_to_prompts
 from .vips_setup import VipsPageSetup, public_only_release, vips_page_setup
 from ..validation import check_delta, check_int, check_real
+from ..errors import UserError
 
 __all__ = [
     "PUBLIC_ONLY_NAME",
@@ -111,13 +112,13 @@ def view_on_table(topic_word, words: Sequence[str], *, model: TopicModel, table:
     tw = np.asarray(topic_word, dtype=float)
     words = tuple(words)
     if tw.ndim != 2 or tw.shape != (model.n_topics, len(words)):
-        raise ValueError(
+        raise UserError(
             f"topic_word must be {model.n_topics} × {len(words)} (the model's topics × the words), got shape {tw.shape}"
         )
     index = {w: i for i, w in enumerate(words)}
     shared = [j for j, w in enumerate(model.words) if w in index]
     if not shared:
-        raise ValueError("the release and the model share no word: nothing to align")
+        raise UserError("the release and the model share no word: nothing to align")
     ours = np.array([index[model.words[j]] for j in shared])
     order = align_topics(_normalised(model.topic_word[:, shared]), _normalised(tw[:, ours]))
     rows = tw[order[list(table.topics)]]
@@ -256,7 +257,7 @@ def vips_sweep(
     it, and the page and an exercise that pass the same seed see the same sweep."""
     eps = tuple(float(e) for e in epsilons)
     if not eps:
-        raise ValueError("epsilons must not be empty")
+        raise UserError("epsilons must not be empty")
     delta = check_delta(delta)
     draws = check_int("draws", draws, low=1, high=1000)
     stats = {metric: ([], [], []) for metric in ("l1", "rmse", "kendall")}

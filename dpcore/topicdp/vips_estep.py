@@ -16,6 +16,7 @@ from scipy.special import psi
 
 from .._kernels import optional_kernel
 from .vips_inputs import PersonCounts
+from ..errors import UserError
 
 __all__ = ["DOC_ITERATIONS", "DOC_TOLERANCE", "GAMMA_START", "person_contributions"]
 
@@ -77,7 +78,7 @@ def person_contributions(pc: PersonCounts, released_lambda: np.ndarray) -> np.nd
     ``pc.pw_word[i]``. Summing the rows of user u gives S_u."""
     lam = np.asarray(released_lambda, dtype=np.float64)
     if lam.ndim != 2 or lam.shape[1] != len(pc.words) or not np.all(lam > 0):
-        raise ValueError(f"released_lambda must be a positive K × {len(pc.words)} array, got shape {lam.shape}")
+        raise UserError(f"released_lambda must be a positive K × {len(pc.words)} array, got shape {lam.shape}")
     exp_beta = _exp_dirichlet(lam)
     kernel = _kernel()
     if kernel is None:

@@ -7,6 +7,7 @@ import numpy as np
 from ..metrics import kendall_tau_distance, l1_distance, rmse
 from .fitting import align_topics, topic_keyword_matrix
 from .vips import VipsRelease
+from ..errors import UserError
 
 __all__ = [
     "VipsErrors",
@@ -41,7 +42,7 @@ def vips_errors(release: VipsRelease, reference: VipsRelease, *, m: int = 10, n:
     """L1 / RMSE / Kendall's tau distance of ``release`` to ``reference`` after aligning their topics
     (:func:`dpcore.topicdp.align_topics` on the K × V rows), on the reference's m × n topic–keyword table."""
     if release.words != reference.words or release.topic_word.shape != reference.topic_word.shape:
-        raise ValueError("release and reference must share the vocabulary and the number of topics")
+        raise UserError("release and reference must share the vocabulary and the number of topics")
     table = topic_keyword_matrix(reference.topic_model(), m=m, n=n)
     cols = np.array([reference.words.index(w) for w in table.words])
     aligned = release.topic_word[align_topics(reference.topic_word, release.topic_word)]

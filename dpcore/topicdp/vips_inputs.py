@@ -10,6 +10,7 @@ from scipy.sparse import csr_matrix
 from ..text.corpus import Corpus, shipped_public_hashes
 from .model import TOKEN_PATTERN, TOPIC_STOP_WORDS
 from ..validation import check_int, check_real, check_sequence
+from ..errors import UserError
 
 __all__ = [
     "DEFAULT_VOCABULARY_SIZE",
@@ -57,9 +58,9 @@ class VipsVocabulary:
     def __post_init__(self):
         words = self.words
         if not isinstance(words, tuple) or not words or not all(isinstance(w, str) and w for w in words):
-            raise ValueError("vocabulary words must be a non-empty tuple of non-empty strings")
+            raise UserError("vocabulary words must be a non-empty tuple of non-empty strings")
         if len(set(words)) != len(words):
-            raise ValueError("vocabulary must not repeat a word")
+            raise UserError("vocabulary must not repeat a word")
 
     @property
     def known_public(self) -> bool:
@@ -107,7 +108,7 @@ def public_vocabulary(
     try:
         vec.fit(public.document_texts())
     except ValueError:
-        raise ValueError(
+        raise UserError(
             "no word of the public corpus is left after the vocabulary limits (stop words, min_df, "
             f"max_df): got min_df={min_df}, max_df={max_df}"
         ) from None
@@ -121,7 +122,7 @@ def _as_vocabulary(vocabulary) -> VipsVocabulary:
         return vocabulary
     words = check_sequence("vocabulary", vocabulary)
     if not words or not all(isinstance(w, str) and w for w in words):
-        raise ValueError("vocabulary must be a VipsVocabulary or a non-empty sequence of non-empty words")
+        raise UserError("vocabulary must be a VipsVocabulary or a non-empty sequence of non-empty words")
     return VipsVocabulary(words=tuple(sorted(words)), source="a word list given by the caller")
 
 

@@ -21,6 +21,7 @@ import types
 
 from ._base import CHOICE, EXERCISE_KINDS, NUMBER, Exercise, Solution
 from . import audit, bayesian, mechanisms, ngrams, topics
+from ...errors import UserError
 
 __all__ = [
     "Exercise",
@@ -66,7 +67,7 @@ def exercise(exercise_id: str) -> Exercise:
     for ex in _ALL:
         if ex.id == exercise_id:
             return ex
-    raise ValueError(
+    raise UserError(
         f"exercise must be one of the known ids ({', '.join(e.id for e in _ALL)}), got exercise={exercise_id!r}"
     )
 

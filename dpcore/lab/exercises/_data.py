@@ -17,6 +17,7 @@ from collections.abc import Mapping
 # answer change (``dpcore.text.counts`` the attribute is the function, hence import_module).
 from ...topicdp.model import LdaSettings
 from ...topicdp.sampler import SamplerSettings
+from ...errors import UserError
 
 _bayesian_statistics = importlib.import_module("dpcore.bayesian.statistics")
 _corpus = importlib.import_module("dpcore.text.corpus")
@@ -39,7 +40,7 @@ def corpus_name(settings: Mapping) -> str:
     """The corpus an exercise's settings name (``corpus``: "chat" or "classroom"); ValueError otherwise."""
     name = settings.get("corpus")
     if name not in CORPORA:
-        raise ValueError(
+        raise UserError(
             f"corpus must be one of {CORPORA} for an exercise that depends on data (a link cannot carry "
             f"an upload; the paper size is too slow), got corpus={name!r}"
         )
@@ -130,7 +131,7 @@ def topic_model_and_prompts(settings: Mapping):
     """The TopicDP page's LDA model of the named corpus and its documents with their prompts (real corpus only:
     the sample corpora have no conversation prompts)."""
     if corpus_name(settings) != CHAT:
-        raise ValueError(f"corpus must be {CHAT!r} for an exercise about prompts, got corpus={corpus_name(settings)!r}")
+        raise UserError(f"corpus must be {CHAT!r} for an exercise about prompts, got corpus={corpus_name(settings)!r}")
     priv = private_corpus(settings)
     return _prompt_inputs(priv.content_hash, int(settings.get("n_topics", 10)))
 
@@ -148,6 +149,6 @@ def _vips_inputs(private_hash: str, public_hash: str, n_topics: int):
 def vips_setup_and_prompts(settings: Mapping):
     """The TopicDP page's VIPS-LDA setup on the named corpus and its labelled documents (real corpus only)."""
     if corpus_name(settings) != CHAT:
-        raise ValueError(f"corpus must be {CHAT!r} for an exercise about prompts, got corpus={corpus_name(settings)!r}")
+        raise UserError(f"corpus must be {CHAT!r} for an exercise about prompts, got corpus={corpus_name(settings)!r}")
     priv, pub = private_corpus(settings), public_corpus(settings)
     return _vips_inputs(priv.content_hash, pub.content_hash, int(settings.get("n_topics", 10)))

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _data
 from ._base import CHOICE, Exercise, Solution
+from ...errors import UserError
 
 # modules, looked up at call time (a test swaps a function and sees the answer change)
 _bayesian_statistics = importlib.import_module("dpcore.bayesian.statistics")
@@ -52,7 +53,7 @@ def _users_for_full_weight(s) -> Solution:
     w = _bayesian_statistics.decay_weights(np.arange(1, upper + 1), S=S, C=C)
     full = np.flatnonzero(w >= 1.0)
     if full.size == 0:
-        raise ValueError(f"no N ≤ {upper} gives w = 1 at S={S:g}, C={C}")
+        raise UserError(f"no N ≤ {upper} gives w = 1 at S={S:g}, C={C}")
     n_full = int(full[0]) + 1
     return Solution(
         n_full, {"S": S, "C": C, "w_before": float(w[n_full - 2]) if n_full > 1 else float("nan"), "before": n_full - 1}

@@ -14,6 +14,7 @@ import math
 from scipy.optimize import brentq
 
 from ._base import CHOICE, Exercise, Solution
+from ...errors import UserError
 
 # modules, looked up at call time (a test swaps a function and sees the answer change)
 _laplace = importlib.import_module("dpcore.mechanisms.laplace")
@@ -66,7 +67,7 @@ def _which_pair_breaks(s) -> Solution:
     candidates.append(("none of these pairs: the scale from the largest debt is safe", False))
     breaking = [i for i, (_, bad) in enumerate(candidates) if bad]
     if len(breaking) > 1:
-        raise ValueError(f"more than one pair exceeds ε={eps:g} at this scale: the exercise needs exactly one")
+        raise UserError(f"more than one pair exceeds ε={eps:g} at this scale: the exercise needs exactly one")
     index = breaking[0] if breaking else len(candidates) - 1
     return Solution(
         index,

@@ -21,6 +21,7 @@ from scipy.optimize import brentq
 
 from . import _data
 from ._base import CHOICE, Exercise, Solution
+from ...errors import UserError
 
 # modules, looked up at call time (a test swaps a function and sees the answer change)
 _composition = importlib.import_module("dpcore.mechanisms.composition")
@@ -83,7 +84,7 @@ def _shared_4gram(s) -> Solution:
     limit = int(s["contribution_limit"])
     eta = float(s["eta"])
     if int(s["max_length"]) < k:
-        raise ValueError(f"max_length must be at least {k} for a 4-gram exercise, got max_length={s['max_length']}")
+        raise UserError(f"max_length must be at least {k} for a 4-gram exercise, got max_length={s['max_length']}")
     index = _data.ngram_index(s, k)
     level = index.level(k)
     order = np.lexsort((np.arange(level.n_grams), -level.user_counts))
@@ -231,7 +232,7 @@ def _chat_why(s) -> Solution:
         n_released > 0 and spurious > n_released / 2,
     )
     if sum(truth) != 1:
-        raise ValueError(
+        raise UserError(
             f"dpne-chat-why-4grams: {sum(truth)} explanations hold on this data (expected exactly one): "
             f"{dict(zip(range(4), truth))}"
         )

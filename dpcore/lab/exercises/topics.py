@@ -20,6 +20,7 @@ import numpy as np
 
 from . import _data
 from ._base import CHOICE, Exercise, Solution
+from ...errors import UserError
 
 # modules, looked up at call time (a test swaps a function and sees the answer change)
 _topicdp_mechanisms = importlib.import_module("dpcore.topicdp.mechanisms")
@@ -155,7 +156,7 @@ def _strict_keeps_prompts(s) -> Solution:
     )
     first = curve.first_epsilon("TopicDP strict")
     if first is None:
-        raise ValueError("strict TopicDP keeps fewer than half of the matched topics at every ε of the chart")
+        raise UserError("strict TopicDP keeps fewer than half of the matched topics at every ε of the chart")
     i = curve.epsilons.index(first)
     kept = curve.kept["TopicDP strict"]
     return Solution(
@@ -190,13 +191,13 @@ def _vips_vs_thesis(s) -> Solution:
     )
     half = sweep.first_epsilon(0.5)
     if half is None:
-        raise ValueError("VIPS-LDA matches fewer than half of its topics to prompts at every ε of the chart")
+        raise UserError("VIPS-LDA matches fewer than half of its topics to prompts at every ε of the chart")
     i = sweep.epsilons.index(half)
     l1 = sweep.at(half)
     ds = _sensitivity(s, gamma).delta_s
     answer = _topic_vips.thesis_epsilon_for_l1(table.matrix, l1, delta=delta, delta_s=ds, seed=seed)
     if answer is None:
-        raise ValueError("TopicDP (as in the thesis) does not reach VIPS-LDA's L1 at any ε")
+        raise UserError("TopicDP (as in the thesis) does not reach VIPS-LDA's L1 at any ε")
     return Solution(
         answer,
         {
