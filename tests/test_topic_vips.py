@@ -181,7 +181,10 @@ def test_compare_release_reads_the_twin_and_a_release_on_the_same_cells(world):
     assert c.noise_scale == rel.sigma and c.guarantee is rel.guarantee
     # the test's "public" corpus is one it built, not a shipped public split: DP only if it is public (issue 30 item 4)
     assert c.guarantee.colour == "orange" and "DP if this vocabulary is public" in c.guarantee.conditional_on
-    assert dpcore.lab.budget_entry(rel).event is None  # and the budget does not count it as DP
+    # the budget counts it in the badge's words: DP for part of the release, given that the vocabulary is public
+    entry = dpcore.lab.budget_entry(rel)
+    assert entry.guarantee.budget_standing == "counted for part of the release"
+    assert dpcore.lab.compose_releases([entry]).colour == "orange"
     assert c.own_table.words == dpcore.topic_keyword_matrix(rel.topic_model(), m=4, n=6).words and c.match is None
     assert 0 <= c.errors["l1"] <= 2 * table.shape[0]
 
