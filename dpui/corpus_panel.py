@@ -147,11 +147,16 @@ def _columns(digest: str, filename: str, data: bytes) -> list[str]:
     return cols
 
 
-def _guess(columns: list[str], names: tuple[str, ...], fallback: int) -> int:
+USER_COLUMN_NAMES = ("user", "user_id", "userid", "author", "speaker", "sender", "person", "participant", "username")
+TEXT_COLUMN_NAMES = ("text", "body", "content", "document", "message_text", "utterance")
+
+
+def _guess(columns: list[str], names: tuple[str, ...]) -> int | None:
+    """The position of the first column named like ``names`` (case-insensitive), or None: not obvious."""
     for i, c in enumerate(columns):
-        if c.lower() in names:
+        if c.strip().lower() in names:
             return i
-    return min(fallback, len(columns) - 1)
+    return None
 
 
 def _column_label(name: str) -> str:
@@ -186,19 +191,31 @@ def upload_panel() -> Corpus | None:
             if len(cols) < 2:
                 raise CorpusError(f"the file has {len(cols)} column(s); it needs a user column and a text column")
             user_col = st.selectbox(
-                "User column",
+                "User column: which column says who wrote each row?",
                 cols,
-                index=_guess(cols, ("user", "user_id", "author", "userid"), 0),
+                index=_guess(cols, USER_COLUMN_NAMES),  # None when not obvious: the uploader asks (issue 31 item 8)
                 key="upload_user_col",
                 format_func=_column_label,
+                placeholder="choose the column that identifies a person",
+                help="DP here protects each *user*: every row with the same value in this column is one person's.",
             )
+            text_guess = _guess(cols, TEXT_COLUMN_NAMES)
             text_col = st.selectbox(
                 "Text column",
                 cols,
-                index=_guess(cols, ("text", "body", "content", "document"), 1),
+                index=text_guess if text_guess is not None else min(1, len(cols) - 1),
                 key="upload_text_col",
                 format_func=_column_label,
             )
+            if user_col is None:
+                st.info(
+                    f"Which column identifies a person? None of {', '.join(_column_label(c) for c in cols[:6])}"
+                    f"{' …' if len(cols) > 6 else ''} is named like a user column: choose it above. Nothing is "
+                    "computed until you do.",
+                    icon="👤",
+                )
+                st.session_state[UPLOADED_KEY] = (CHOOSE_USER, digest)
+                return None
             key = (digest, up.name, user_col, text_col)
             corpus = uploads.lookup(key)
             if corpus is None:
@@ -209,13 +226,29 @@ def upload_panel() -> Corpus | None:
             st.session_state[UPLOADED_KEY] = ("refused", digest)
             return None
         st.session_state[UPLOADED_KEY] = key
+        if corpus.n_users == corpus.n_documents and corpus.n_users > 2:
+            st.warning(
+                f"Every row of {quote(up.name, 80)} is its own user ({corpus.n_users:,} rows, {corpus.n_users:,} "
+                f"values of {_column_label(user_col)}): is that the column that says who wrote each row? If it "
+                "numbers the rows, “per user” below protects single rows, not people.",
+                icon="👤",
+            )
         return corpus
     return uploaded_corpus()
+
+
+CHOOSE_USER = "choose user column"
+"""Session state marker (``UPLOADED_KEY``): a file whose user column the uploader has not chosen yet."""
 
 
 def missing_upload_message() -> str:
     """Why this session has no usable upload (plain text, for a page that was asked to use one)."""
     held = st.session_state.get(UPLOADED_KEY)
+    if isinstance(held, tuple) and held[:1] == (CHOOSE_USER,):
+        return (
+            "Choose in the sidebar which column of your file says who wrote each row (the user column): DP here "
+            "protects each user, so the page needs to know who they are. Nothing is computed meanwhile."
+        )
     if isinstance(held, tuple) and held[:1] == ("refused",):
         return (
             "The file in the sidebar could not be used (the message is beside it): upload another file, or "
@@ -243,6 +276,6 @@ def uploaded_corpus() -> Corpus | None:
     held = st.session_state.get(UPLOADED_KEY)
     if isinstance(held, Corpus):
         return uploads.keep(("set directly", held.content_hash), held)
-    if isinstance(held, tuple) and held[:1] != ("refused",):
+    if isinstance(held, tuple) and held[:1] not in (("refused",), (CHOOSE_USER,)):
         return uploads.lookup(held)
     return None

@@ -87,3 +87,23 @@ def test_a_hidden_answer_is_never_cut(page, app_url):
         assert "hidden until you answer" in v.inner_text()
         cut = v.evaluate("e => [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth + 1)")
         assert not cut, "the placeholder is cut"
+
+
+def test_an_upload_asks_for_the_user_column_and_warns_when_every_row_is_a_user(page, app_url):
+    # issue 31 item 8: columns `message` (a row number) and `body` were taken as 30 "users", one per row, silently
+    from test_browser import _upload
+
+    rows = "\n".join(f"{i},Sentence number {i} about the weather. Another line here." for i in range(30))
+    sidebar = _upload(page, app_url, "rows.csv", ("message,body\n" + rows + "\n").encode())
+    assert "Which column identifies a person?" in sidebar
+    assert "uploaded: rows.csv" not in sidebar  # nothing is computed until the uploader chooses
+    assert "Choose in the sidebar which column" in page.locator('[data-testid="stMain"]').inner_text()
+    box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]', has_text="User column")
+    box.locator("input").click()
+    page.keyboard.type("message")
+    page.keyboard.press("Enter")
+    wait_idle(page, settle=1.0)
+    sidebar = page.locator('[data-testid="stSidebar"]').inner_text()
+    assert "uploaded: rows.csv" in sidebar and "30 users" in sidebar
+    assert "is its own user" in sidebar
+    assert page.locator('[data-testid="stException"]').count() == 0
