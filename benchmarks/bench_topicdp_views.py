@@ -12,9 +12,12 @@ browser: ``_stbench.browser_cpu_seconds``, from /proc) between the key press and
 to the end of the render (bench_browser.py's rule: script finished, ``notRunning``, the DOM quiet for ``--settle``
 seconds; the quiet time itself is not counted in the time, its idle CPU is in the CPU).
 
-Views: ``grid4`` the page before issue 29 (four topics, one six-panel figure each), ``grid1`` one six-panel figure,
+The Plotly candidates are in benchmarks/topicdp_view_candidates.py; the Vega-Lite one is the page's
+(dpui.topicdp_figures.keyword_facet_chart). Views: ``grid4`` the page before issue 29 (four topics, one six-panel figure each), ``grid1`` one six-panel figure,
 ``bars1`` / ``bars2`` one / two topics as grouped bars on one axis, ``heat1`` one topic as a heatmap (mechanisms ×
-keywords), ``vega1`` one Vega-Lite chart faceted by mechanism, ``none`` no chart (the rest of the app).
+keywords), ``vega1`` a plain Vega-Lite facet chart (one bar per keyword and mechanism), ``facet1`` / ``facet2`` one /
+two topics as the page draws them now (Vega-Lite, one panel per mechanism, before and after side by side),
+``none`` no chart (the rest of the app).
 """
 
 from __future__ import annotations
@@ -43,8 +46,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 sys.path.insert(0, {root!r})
+sys.path.insert(0, {root!r} + "/benchmarks")
 from dpui import topicdp_figures as figures
 from dpui.charts import show_figure
+from topicdp_view_candidates import keyword_bars_figure, keyword_figure
 
 OPTIONS = {options!r}
 MECHS = ("TopicDP", "TopicDP corrected", "TopicDP strict", "MVG", "Laplace", "VIPS-LDA")
@@ -72,11 +77,11 @@ def records(i):
 
 if view in ("grid4", "grid1"):
     for i in range(4 if view == "grid4" else 1):
-        fig, alt = figures.keyword_figure(table, releases, labels[i], i)
+        fig, alt = keyword_figure(table, releases, labels[i], i)
         show_figure(fig, alt=alt, key=f"bars_{{i}}", records=records(i))
 elif view in ("bars1", "bars2", "bars1plain"):
     for i in range(2 if view == "bars2" else 1):
-        fig, alt = figures.keyword_bars_figure(table, releases, labels[i], i)
+        fig, alt = keyword_bars_figure(table, releases, labels[i], i)
         if view == "bars1plain":  # no fill patterns (colour only): what the patterns cost
             for trace in fig.data:
                 trace.marker.pattern = None
