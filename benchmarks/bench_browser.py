@@ -38,7 +38,7 @@ machine between charts, hence 2.5 s by default). The number reported is then the
 
     max(script state notRunning, last change of the page's main chart)
 
-where the main chart is the first visible Plotly chart of the main area (the first visible dataframe on a
+where the main chart is the first visible Plotly or Vega-Lite chart of the main area (the first visible dataframe on a
 page without one, e.g. Home). A chart that does not depend on the slider does not change, and the time is
 the time to ``notRunning``. The JSON also holds the time to ``notRunning`` alone and to the last DOM change
 anywhere (every chart drawn), whether the main chart changed, the delay between the key press and the
@@ -118,7 +118,7 @@ INIT_JS = r"""
 (() => {
   if (window.__bench) return;
   const B = window.__bench = {sends: [], finished: [], states: [], keys: [], recvs: 0, lastMut: 0};
-  const CHART = '[data-testid="stPlotlyChart"],[data-testid="stDataFrame"]';
+  const CHART = '[data-testid="stPlotlyChart"],[data-testid="stVegaLiteChart"],[data-testid="stDataFrame"]';
   // The status of a ForwardMsg's script_finished (top-level field 6, a varint), or -1 when it is another message.
   const finishedStatus = (u) => {
     let i = 0;
@@ -197,7 +197,8 @@ INIT_JS = r"""
       const ready = state === 'notRunning' && fin.length > 0 && (!needSend || sent.length > 0);
       if (ready && now - Math.max(B.lastMut, fin[fin.length - 1][0]) >= quiet) {
         const inMain = (sel) => [...document.querySelectorAll('[data-testid="stMain"] ' + sel)].find(visible);
-        const main = inMain('[data-testid="stPlotlyChart"]') || inMain('[data-testid="stDataFrame"]') || null;
+        const main = inMain('[data-testid="stPlotlyChart"],[data-testid="stVegaLiteChart"]')
+          || inMain('[data-testid="stDataFrame"]') || null;
         const nr = B.states.filter((s) => s[0] >= since && s[1] === 'notRunning');
         resolve({
           ok: true, since, send: sent.length ? sent[0][0] : null, nSends: sent.length,
