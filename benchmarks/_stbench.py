@@ -316,3 +316,39 @@ def fmt_s(x: float | None) -> str:
     if x is None or math.isnan(x):
         return "—"
     return f"{x:.2f} s" if x < 10 else f"{x:.1f} s"
+
+
+def _proc_stat(pid: int) -> tuple[int, str, float] | None:
+    """(parent pid, command name, CPU seconds user + system) of a process, or None when it is gone."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    name = raw[raw.index("(") + 1 : raw.rindex(")")]
+    fields = raw[raw.rindex(")") + 2 :].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return int(fields[1]), name, (int(fields[11]) + int(fields[12])) / ticks
+
+
+def browser_cpu_seconds(root: int | None = None) -> float:
+    """CPU seconds (user + system) used so far by every Chromium process started below ``root`` (default: this
+    process, whose Playwright driver starts the browser): renderer, GPU and browser processes together. Sampled
+    before and after a slider move it gives the browser's CPU for that move (issue 29: Plotly's drawing)."""
+    root = os.getpid() if root is None else root
+    stats = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            st = _proc_stat(int(entry.name))
+            if st is not None:
+                stats[int(entry.name)] = st
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _, _) in stats.items():
+        children.setdefault(ppid, []).append(pid)
+    total, todo = 0.0, list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        _, name, cpu = stats[pid]
+        if "chrom" in name.lower():
+            total += cpu
+        todo += children.get(pid, [])
+    return total

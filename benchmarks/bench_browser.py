@@ -38,18 +38,23 @@ machine between charts, hence 2.5 s by default). The number reported is then the
 
     max(script state notRunning, last change of the page's main chart)
 
-where the main chart is the first visible Plotly chart of the main area (the first visible dataframe on a
+where the main chart is the first visible Plotly or Vega-Lite chart of the main area (the first visible dataframe on a
 page without one, e.g. Home). A chart that does not depend on the slider does not change, and the time is
 the time to ``notRunning``. The JSON also holds the time to ``notRunning`` alone and to the last DOM change
 anywhere (every chart drawn), whether the main chart changed, the delay between the key press and the
 rerun request, and any exception or st.error shown. Why not a fixed wait or Streamlit's status widget
 alone: the status widget disappears before Plotly has drawn, and Plotly's drawing is what a person waits for.
 
+**Browser CPU per move**: the CPU seconds (user + system) of every Chromium process (renderer, GPU, browser; read
+from /proc, ``_stbench.browser_cpu_seconds``) between the key press and the end of the measurement (the quiet
+``--settle`` seconds included: an idle page adds little). It is what a slower laptop in the room pays for drawing.
+
 The floor: a minimal app (one select_slider with the app's ε grid in the sidebar, one Plotly bar chart of 40
 values, written to a temporary folder) measured the same way in the same run; each page's median move is
 printed as a ratio to the floor's.
 
-Options: ``--query`` is appended to every page's address as is (the data choice of the branch you run:
+Options: ``--root DIR`` serves another checkout's app.py (e.g. ``git archive <commit> | tar -x -C DIR``: before
+and after with the same harness); ``--query`` is appended to every page's address as is (the data choice of the branch you run:
 today ``corpus=sample&size=classroom|paper``, on the realui branch ``corpus=chat|classroom|paper``);
 ``--corpus NAME`` puts NAME where this branch's sidebar reads it (a corpus choice, else a sample size).
 The output is a Markdown table for the README, then the details. The machine may be shared: the load
@@ -74,6 +79,7 @@ from _stbench import (
     AppPage,
     RssSampler,
     Server,
+    browser_cpu_seconds,
     build_query,
     fmt_s,
     git_describe,
@@ -112,7 +118,7 @@ INIT_JS = r"""
 (() => {
   if (window.__bench) return;
   const B = window.__bench = {sends: [], finished: [], states: [], keys: [], recvs: 0, lastMut: 0};
-  const CHART = '[data-testid="stPlotlyChart"],[data-testid="stDataFrame"]';
+  const CHART = '[data-testid="stPlotlyChart"],[data-testid="stVegaLiteChart"],[data-testid="stDataFrame"]';
   // The status of a ForwardMsg's script_finished (top-level field 6, a varint), or -1 when it is another message.
   const finishedStatus = (u) => {
     let i = 0;
@@ -191,7 +197,8 @@ INIT_JS = r"""
       const ready = state === 'notRunning' && fin.length > 0 && (!needSend || sent.length > 0);
       if (ready && now - Math.max(B.lastMut, fin[fin.length - 1][0]) >= quiet) {
         const inMain = (sel) => [...document.querySelectorAll('[data-testid="stMain"] ' + sel)].find(visible);
-        const main = inMain('[data-testid="stPlotlyChart"]') || inMain('[data-testid="stDataFrame"]') || null;
+        const main = inMain('[data-testid="stPlotlyChart"],[data-testid="stVegaLiteChart"]')
+          || inMain('[data-testid="stDataFrame"]') || null;
         const nr = B.states.filter((s) => s[0] >= since && s[1] === 'notRunning');
         resolve({
           ok: true, since, send: sent.length ? sent[0][0] : null, nSends: sent.length,
@@ -273,8 +280,10 @@ def move_slider(page, key: str, direction: int, args) -> dict:
     before = inp.get_attribute("aria-valuetext")
     inp.focus()
     since_pre = page.evaluate("performance.now()")
+    cpu = browser_cpu_seconds()
     page.keyboard.press("ArrowRight" if direction > 0 else "ArrowLeft")
     out = _wait(page, since_pre=since_pre, need_send=True, args=args)
+    out["browser_cpu"] = browser_cpu_seconds() - cpu  # every Chromium process, the quiet --settle time included
     return out | {"from": before, "to": inp.get_attribute("aria-valuetext")}  # a locator: found again after the rerun
 
 
@@ -295,7 +304,7 @@ def directions(info: dict, n: int) -> list[int]:
 def bench_page(browser, page: AppPage, run: int, args, *, floor_dir: Path | None = None) -> list[dict]:
     """One run for one page: a fresh server, a cold first render, a warm one, then the slider moves."""
     name = "floor" if floor_dir else (page.url_path or "Home")
-    script, cwd = (floor_dir / "floor_app.py", floor_dir) if floor_dir else ("app.py", ROOT)
+    script, cwd = (floor_dir / "floor_app.py", floor_dir) if floor_dir else ("app.py", args.root)
     base = {"page": name, "title": page.title, "run": run}
     records: list[dict] = []
     with Server(script, cwd=cwd, extra_args=args.server_arg) as srv:
@@ -401,6 +410,9 @@ def summarize(records: list[dict]) -> list[dict]:
                 "median_all": statistics.median(r["t_all"] for r in ms),
                 "main_changed": sum(r["main_changed"] for r in ms),
                 "send_delay": statistics.median(r["send_delay"] for r in ms if r["send_delay"] is not None),
+                "browser_cpu": statistics.median(r["browser_cpu"] for r in ms if "browser_cpu" in r)
+                if any("browser_cpu" in r for r in ms)
+                else None,
             }
         out.append(row)
     return out
@@ -409,6 +421,7 @@ def summarize(records: list[dict]) -> list[dict]:
 def markdown(summary: list[dict], meta: dict) -> str:
     floor = next((s for s in summary if s["page"] == "floor"), None)
     floor_move = floor["sliders"].get("eps", {}).get("median") if floor else None
+    floor_cpu = floor["sliders"].get("eps", {}).get("browser_cpu") if floor else None
     lines = [
         (
             f"Browser, Chromium {meta['chromium']}: {meta['git']}; query `{meta['query'] or '(app defaults)'}`; "
@@ -417,22 +430,28 @@ def markdown(summary: list[dict], meta: dict) -> str:
         ),
         "Time to Streamlit's `notRunning` and the page's main chart redrawn.",
         "",
-        "| page | first render, cold | first render, warm | slider | move: median (first move) | × floor |",
-        "|---|---:|---:|---|---:|---:|",
+        "| page | first render, cold | first render, warm | slider | move: median (first move) | × floor "
+        "| browser CPU per move | × floor |",
+        "|---|---:|---:|---|---:|---:|---:|---:|",
     ]
     for s in summary:
         title = s["title"]
         cells = [fmt_s(s["cold_t_main"]), fmt_s(s["warm_t_main"])]
         if not s["sliders"]:
-            lines.append(f"| {title} | {cells[0]} | {cells[1]} | — | — | — |")
+            lines.append(f"| {title} | {cells[0]} | {cells[1]} | — | — | — | — | — |")
         for i, (key, m) in enumerate(s["sliders"].items()):
             ratio = f"{m['median'] / floor_move:.1f}×" if floor_move else "—"
+            cpu = m.get("browser_cpu")
+            cpu_ratio = f"{cpu / floor_cpu:.1f}×" if cpu is not None and floor_cpu else "—"
             lines.append(
                 f"| {title if i == 0 else ''} | {cells[0] if i == 0 else ''} | {cells[1] if i == 0 else ''} | "
-                f"{SLIDER_NAMES.get(key, key)} | {fmt_s(m['median'])} ({fmt_s(m['first'])}) | {ratio} |"
+                f"{SLIDER_NAMES.get(key, key)} | {fmt_s(m['median'])} ({fmt_s(m['first'])}) | {ratio} | "
+                f"{fmt_s(cpu)} | {cpu_ratio} |"
             )
         if s["errors"] or s["shown_errors"]:
-            lines.append(f"| ↳ {title}: {'; '.join(s['errors'])[:150]} {s['shown_errors']} error(s) shown | | | | | |")
+            lines.append(
+                f"| ↳ {title}: {'; '.join(s['errors'])[:150]} {s['shown_errors']} error(s) shown | | | | | | | |"
+            )
     lines += [
         "",
         (
@@ -485,6 +504,13 @@ def main() -> None:
         help="extra argument of `streamlit run` (repeat it), e.g. --server-arg=--runner.fastReruns=false",
     )
     ap.add_argument("--no-floor", action="store_true", help="skip the minimal floor app")
+    ap.add_argument(
+        "--root",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose app.py is served (default: this one), e.g. a `git archive` of another commit, "
+        "to measure before and after with the same harness",
+    )
     ap.add_argument("--json", help="write the meta data, every measurement and the summary to this file")
     args = ap.parse_args()
     args.query = build_query(args.query, args.corpus)

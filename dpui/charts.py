@@ -300,6 +300,7 @@ def band_figure(
                 go.Scatter(
                     x=xs + xs[::-1],
                     y=list(hi) + list(lo)[::-1],
+                    mode="lines",  # plotly's default for ≤ 20 points adds markers to the outline: unlabelled dots
                     fill="toself",
                     fillcolor=rgba(style.colour, 0.18),
                     line=dict(width=0),

@@ -15,7 +15,7 @@ from dpcore import LdaSettings, fit_topic_model
 from dpcore.topicdp import SamplerSettings, document_term_data, load_topic_model, save_topic_model
 from dpcore import topicdp as tdp
 from dpcore.specs.topicdp import TopicDpCurveSpec
-from dpcore.topicdp.prompts import prompt_documents, prompt_survival, prompt_survival_curve
+from dpcore.topicdp.prompts import match_topics_to_prompts, prompt_documents, prompt_survival, prompt_survival_curve
 
 from .state import rng_for
 
@@ -80,6 +80,13 @@ def prompt_docs_for(corpus_hash: str, words: tuple[str, ...], _corpus):
     if len([g for g in _corpus.genres() if g != "(none)"]) < 3:  # e.g. the sample corpora: "email", "review"
         return None
     return prompt_documents(_corpus, words)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def before_for(corpus_hash: str, lda: LdaSettings, m: int, n: int, _table, _docs):
+    """The table's topics matched to prompts before noise (ε-free: it leaves the ε-keyed :func:`survival_now`, so
+    the VIPS tab's reference line costs nothing on an ε move)."""
+    return match_topics_to_prompts(_table.matrix, _table.words, _docs)
 
 
 @st.cache_data(show_spinner="Matching topics to prompts after noise …", max_entries=16)

@@ -34,68 +34,78 @@ def topic_labels(table) -> list[str]:
     ]
 
 
-def keyword_figure(table, releases, label: str, i: int) -> tuple[go.Figure, str]:
-    """Topic i's keywords before (grey) and after each mechanism's noise, one panel per mechanism.
+def keyword_facet_chart(table, releases, label: str, i: int) -> tuple[list[dict], dict, str]:
+    """Topic i's keywords before noise (grey) and after each mechanism's noise, one small panel per mechanism, as
+    one Vega-Lite chart faceted by mechanism: the page's default view (issue 29 item 3). The same reading as
+    the six-panel Plotly figure per topic it replaces at about a quarter of the browser's work per ε move (measured:
+    benchmarks/bench_topicdp_views.py). Each panel is headed by its mechanism's name (mechanisms are not told apart
+    by colour alone); colours are the mechanisms' Okabe–Ito colours; every panel has the same y scale.
 
-    Built from a plain dict without plotly's per-property validation: make_subplots and validation took
-    most of a rerun (4 figures × ~60 ms), and this page must rerun in well under 300 ms when ε moves.
-    """
+    Returns ``(rows, spec, alt)``: the plotted rows (also the chart's numbers table), the Vega-Lite spec (without its
+    data) and the alt text."""
     order = np.argsort(-table.matrix[i])
     words = [table.words[j] for j in order]
-    data, layout = [], {}
-    k = len(releases)
-    step = 1.0 / k
-    for c, (mech, rel) in enumerate(releases.items()):
-        suffix = "" if c == 0 else str(c + 1)
-        common = {"type": "bar", "x": words, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}", "legendgroup": mech}
-        data.append(
-            {**common, "y": table.matrix[i, order].tolist(), "name": "before noise", "marker": {"color": NEUTRAL}}
-        )
-        data.append(
-            {
-                **common,
-                "y": rel.matrix[i, order].tolist(),
-                "name": f"after {mech}",
-                "marker": mechanism_style(mech).bar(),
-            }
-        )
-        layout[f"xaxis{suffix}"] = {
-            "domain": [c * step, c * step + step * 0.92],
-            "anchor": f"y{suffix}",
-            "title": {"text": "keyword (left: most probable)" if c == 0 else ""},
+    rows = [
+        {
+            "mechanism": mech,
+            "keyword": table.words[j],
+            "rank": rank + 1,
+            "stage": stage,
+            "probability": float(matrix[i, j]),
         }
-        layout[f"yaxis{suffix}"] = {
-            "anchor": f"x{suffix}",
-            **(
-                {"matches": "y", "showticklabels": False}
-                if c
-                else {"title": {"text": "probability (higher = more typical)"}}
-            ),
-        }
-    layout.update(
-        barmode="group",
-        height=360,
-        showlegend=False,
-        title={"text": f"{label} — plain grey: before noise; coloured, patterned: after each mechanism's noise"},
-        annotations=[
-            {
-                "text": f"<b>{mech}</b>",
-                "x": c * step + step * 0.46,
-                "y": 1.0,
-                "xref": "paper",
-                "yref": "paper",
-                "xanchor": "center",
-                "yanchor": "bottom",
-                "showarrow": False,
-            }
-            for c, mech in enumerate(releases)
-        ],
-    )
+        for mech, rel in releases.items()
+        for rank, j in enumerate(order)
+        for stage, matrix in (("before noise", table.matrix), (f"after {mech}", rel.matrix))
+    ]
+    stages = ["before noise", *(f"after {mech}" for mech in releases)]
+    colours = [NEUTRAL, *(mechanism_style(mech).colour for mech in releases)]
+    spec = {
+        "title": {
+            "text": f"{label}",
+            "subtitle": "In each panel: grey = before noise, coloured = after that mechanism's noise; "
+            "keywords from the most probable before noise (left)",
+            "anchor": "start",
+            "fontSize": 16,
+            "subtitleFontSize": 13,
+        },
+        "facet": {
+            "field": "mechanism",
+            "type": "nominal",
+            "sort": list(releases),
+            "title": None,
+            "header": {"labelFontSize": 14, "labelFontWeight": "bold", "labelColor": REFERENCE},
+        },
+        "columns": 3,
+        "spec": {
+            "width": 250,
+            "height": 170,
+            "transform": [{"calculate": "indexof(datum.stage, 'before') === 0 ? 'before' : 'after'", "as": "when"}],
+            "mark": {"type": "bar", "tooltip": True},
+            "encoding": {
+                "x": {
+                    "field": "keyword",
+                    "type": "nominal",
+                    "sort": words,
+                    "title": None,
+                    "axis": {"labelAngle": -45, "labelOverlap": False, "labelFontSize": 12},
+                },
+                "xOffset": {"field": "when", "type": "nominal", "sort": ["before", "after"]},
+                "y": {"field": "probability", "type": "quantitative", "title": "probability"},
+                "color": {
+                    "field": "stage",
+                    "type": "nominal",
+                    "scale": {"domain": stages, "range": colours},
+                    "legend": None,
+                },
+            },
+        },
+        "resolve": {"axis": {"x": "independent"}},
+    }
     alt = (
-        f"Bar charts for {label}: the {len(words)} keyword probabilities before noise (grey) and after the noise "
-        f"of {', '.join(releases)}, side by side."
+        f"Bar charts for {label}, one panel per mechanism: the {len(words)} keyword probabilities before noise (grey) "
+        f"and after the noise of {', '.join(releases)} (coloured), side by side."
     )
-    return go.Figure({"data": data, "layout": layout}, _validate=False), alt
+    return rows, spec, alt
 
 
 def add_band(fig: go.Figure, name: str, x, mean, lo=None, hi=None, *, dash: str | None = None) -> None:
@@ -107,6 +117,7 @@ def add_band(fig: go.Figure, name: str, x, mean, lo=None, hi=None, *, dash: str 
             go.Scatter(
                 x=xs + xs[::-1],
                 y=list(hi) + list(lo)[::-1],
+                mode="lines",  # plotly's default for ≤ 20 points adds markers: unlabelled dots (issue 31 item 11)
                 fill="toself",
                 hoverinfo="skip",
                 fillcolor=rgba(style.colour, 0.18),
@@ -130,8 +141,8 @@ def add_band(fig: go.Figure, name: str, x, mean, lo=None, hi=None, *, dash: str 
 
 
 def add_reference_lines(fig: go.Figure, lines) -> None:
-    """Horizontal lines across the plot, each labelled at its left end, above or below it: ``(y, label, colour, dash,
-    "top" | "bottom")``. What ``fig.add_hline(..., annotation_position="top left")`` draws, in one ``update_layout``
+    """Horizontal lines across the plot, each labelled at its left end (or its right end: "top right", "bottom
+    right"), above or below it: ``(y, label, colour, dash, "top" | "bottom" | "top right" | "bottom right")``. What ``fig.add_hline(..., annotation_position="top left")`` draws, in one ``update_layout``
     (add_hline validates and copies the whole layout each time: ~30 ms a line)."""
     shapes = [
         {
@@ -151,11 +162,11 @@ def add_reference_lines(fig: go.Figure, lines) -> None:
             "text": label,
             "showarrow": False,
             "xref": "x domain",
-            "x": 0,
-            "xanchor": "left",
+            "x": 1 if where.endswith("right") else 0,
+            "xanchor": "right" if where.endswith("right") else "left",
             "yref": "y",
             "y": y,
-            "yanchor": "bottom" if where == "top" else "top",
+            "yanchor": "bottom" if where.startswith("top") else "top",
         }
         for y, label, _, _, where in lines
     ]
@@ -294,12 +305,16 @@ def survival_figure(curve) -> tuple[go.Figure, str]:
         {mech: (kept, None, None) for mech, kept in curve.kept.items()},
         title=f"Topics still matched to their prompt after noise (mean of {curve.draws} draws per ε)",
         x_title="ε (privacy loss, log scale; right = weaker privacy — far beyond the slider's 10)",
-        y_title="topics kept (higher = a reader still tells what people talked about)",
+        y_title="topics kept (higher = better)",  # short: a long title ran into the chart's title (issue 31 item 11)
         log_x=True,
     )
-    lines = ((curve.before.matched, "before noise", "dash"), (curve.chance, "chance (random rows)", "dot"))
+    # the notes at the right end, where the curves have left the chance level (at the left they run along it)
+    lines = (
+        (curve.before.matched, "before noise", "dash", "top right"),
+        (curve.chance, "chance", "dot", "bottom right"),
+    )
     add_reference_lines(
-        fig, [(y, f"{name}: {y:.2g}", NEUTRAL if dash == "dot" else REFERENCE, dash, "top") for y, name, dash in lines]
+        fig, [(y, f"{name}: {y:.2g}", NEUTRAL if dash == "dot" else REFERENCE, dash, at) for y, name, dash, at in lines]
     )
     alt = (
         f"Line chart: for each mechanism, how many of the {curve.before.matched} topics matched to a prompt before "

@@ -86,3 +86,23 @@ def lda_and_sampler_knobs() -> tuple[LdaSettings, SamplerSettings, int]:
         )
         sampler = SamplerSettings(sample_users=int(sample_users) or None, seed=int(sampler_seed))
     return lda, sampler, int(workers)
+
+
+def table_size_knobs(left, right, *, n_topics: int, n_words: int) -> tuple[int, int]:
+    """The sliders m (topics) and n (keywords) of the table, in the columns ``left`` and ``right``, offering only
+    what the fitted model has: m ≤ min(10, K), n ≤ min(10, its vocabulary) — on a small upload the vocabulary can be
+    under 10 words, and a slider must never offer a value the data refuses (issue 31 item 7). A range of one value
+    is shown as that value (a slider needs two)."""
+    sizes = []
+    for col, name, what, key, most in (
+        (left, "m", "topics", "topicdp_m", min(10, n_topics)),
+        (right, "n", "keywords", "topicdp_n", min(10, n_words)),
+    ):
+        if most < 2:
+            raise ValueError(f"{name} must be ≥ 2, but the model has only {most} {what}")
+        if most == 2:
+            col.caption(f"{name} ({what} in the table): 2, all this model has")
+            sizes.append(2)
+        else:
+            sizes.append(col.slider(f"{name} ({what} in the table)", 2, most, most, key=key, **IN_URL))
+    return sizes[0], sizes[1]

@@ -25,6 +25,8 @@ from .state import IN_URL, forget_link_value
 from .texts import text
 
 TAB_KEY = "topicdp_tab"
+GRID_KEY = "topicdp_grid"
+"""The keywords tab's "full grid" toggle (``?topicdp_grid=true``): every topic's chart instead of the picked ones."""
 """The tabs' widget key and URL parameter (``?topicdp_tab=Error+curves``; the default tab leaves the URL)."""
 WORDS, CURVES, SENSITIVITIES = "Keywords before and after noise", "Error curves", "Sampled sensitivities"
 PROMPTS, VIPS = "Prompts after noise", "VIPS-LDA against ε"
@@ -93,20 +95,38 @@ def export_settings(spec, settings, *, lda, sampler, sens, story, shown: dict, v
     }
 
 
+def show_facets(plotted: list[dict], spec: dict, *, alt: str, key: str, records: list[dict]) -> None:
+    """A Vega-Lite chart full width with alt text, and below it a collapsed "Numbers" table of its values (as
+    dpui.charts.show_figure does for a Plotly figure: the same table the page exports for this chart)."""
+    if not alt.strip():
+        raise ValueError("alt must describe the chart for screen readers, got an empty string")
+    st.vega_lite_chart(pd.DataFrame(plotted), spec, alt=alt, key=key, width="content")
+    with st.expander(f"Numbers — {spec['title']['text']}"):
+        st.dataframe(pd.DataFrame(records), hide_index=True, width="stretch")
+
+
 def keywords(spec, settings, table, releases: dict, vips, *, lda, sampler, sens, story) -> None:
     """The tab "Keywords before and after noise": the chosen topics' bars, this draw's errors, the exports and the
     Reproduce buttons."""
     m = spec.m
     shown = {**releases, **vips.shown}  # the five matrix mechanisms, VIPS-LDA and the public-only fit (0-DP)
     labels = figures.topic_labels(table)
+    pick, full = st.columns([3, 1], vertical_alignment="bottom")
+    grid = full.toggle(
+        "Full grid: all topics",
+        key=GRID_KEY,
+        **IN_URL,
+        help="Every topic of the table, one chart each (slower to redraw on an ε move); off: the topics picked here.",
+    )
     # Numbered labels, not the keyword labels: they go into the URL (…?topicdp_topics=Topic+1&…) and must not
     # depend on the fitted words; each chart's title names the topic's top keywords.
-    chosen = st.multiselect(
+    chosen = pick.multiselect(
         "Topics to show (rows in LDA component order; the chart titles name their keywords)",
         list(range(m)),
-        default=list(range(min(4, m))),
+        default=[0],  # one topic at a time by default: what a room can read, redrawn at once (issue 29 item 3)
         format_func=lambda i: f"Topic {i + 1}",
         key="topicdp_topics",
+        disabled=grid,
         **IN_URL,
     )
     rows = [
@@ -120,9 +140,9 @@ def keywords(spec, settings, table, releases: dict, vips, *, lda, sampler, sens,
         for i in range(m)
         for j, word in enumerate(table.words)
     ]
-    for i in chosen:
-        fig, alt = figures.keyword_figure(table, {**releases, vipsui.NAME: vips.vips}, labels[i], i)
-        show_figure(fig, alt=alt, key=f"topicdp_bars_{i}", records=[r for r in rows if r["topic"] == i + 1])
+    for i in range(m) if grid else chosen:
+        plotted, chart, alt = figures.keyword_facet_chart(table, {**releases, vipsui.NAME: vips.vips}, labels[i], i)
+        show_facets(plotted, chart, alt=alt, key=f"topicdp_bars_{i}", records=[r for r in rows if r["topic"] == i + 1])
     names = {
         "l1": "L1 distance",
         "rmse": "RMSE",
@@ -136,7 +156,8 @@ def keywords(spec, settings, table, releases: dict, vips, *, lda, sampler, sens,
         "**This draw's errors** against the one reference table (lower is better; after clipping at 0 and "
         "renormalising each row; VIPS-LDA's noise scale σ is on counts, the public-only fit has none)"
     )
-    st.dataframe(errs.style.format("{:.4g}"), width="stretch")
+    number = st.column_config.NumberColumn(format="%.4g")  # not a pandas Styler: 4× cheaper to send on every move
+    st.dataframe(errs, column_config={mech: number for mech in errs.columns}, width="stretch")
     exported = export_settings(spec, settings, lda=lda, sampler=sampler, sens=sens, story=story, shown=shown, vips=vips)
     export_view("keyword table before/after noise", rows, settings=exported, key="topicdp_export_keywords", spec=spec)
     errors = [{"metric": metric, **{mech: errs.at[metric, mech] for mech in errs}} for metric in errs.index]

@@ -9,7 +9,9 @@ calibration and one draw of K·V normals (dpcore.topicdp.vips caches the first E
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import pandas as pd
 import streamlit as st
@@ -248,6 +250,27 @@ def thesis_for(private_hash: str, lda, m: int, n: int, delta: float, delta_s: fl
     return tv.thesis_l1_curve(_matrix, delta=delta, delta_s=delta_s, seed=seed)
 
 
+@st.cache_resource(show_spinner=False, max_entries=8)
+def fixed_comparisons_for(
+    private_hash: str,
+    public_hash: str,
+    n_topics: int,
+    lda,
+    m: int,
+    n: int,
+    public_name: str,
+    _setup,
+    _model,
+    _table,
+    _docs,
+) -> tuple:
+    """The public-only fit and the non-private twin (None above :data:`TWIN_MAX_USERS`) read on the page's table: no
+    noise and no ε in either, so computed once per corpus, model and table size, not on every ε move (issue 29)."""
+    compare = lambda r, name: tv.compare_release(r, model=_model, table=_table, docs=_docs, mechanism=name)
+    public = compare(tv.public_only_release(_setup), PUBLIC)
+    return public, None if _setup.twin is None else compare(_setup.twin, "twin")
+
+
 # ------------------------------------------------------------------------------ what the page uses
 @dataclass(frozen=True, eq=False)
 class VipsOnPage:
@@ -262,9 +285,15 @@ class VipsOnPage:
     salt: list
     docs: object
     sweep: tv.VipsSweep
-    means: dict
+    means_of: Callable[[], dict]
     keys: tuple
     coverage: object = None  # dpcore.topicdp.VocabularyCoverage of the private corpus (evaluation only)
+
+    @property
+    def means(self) -> dict:
+        """Every mechanism's mean L1 at the page's ε (:func:`means_for`: 20 draws of each, ~70 ms at a new ε), computed
+        when a panel that shows it is drawn (the summary's expander, the VIPS tab), not on every ε move (issue 29)."""
+        return self.means_of()
 
     @property
     def shown(self) -> dict:
@@ -276,8 +305,8 @@ def prepare(
     settings, corpus, lda, model, table, *, docs, clip: float, iterations: int, delta_s: float, gamma: float
 ) -> VipsOnPage:
     """The setup, the page's VIPS release (cached by corpus, K, B, J, seed, ε, δ), the comparisons on the page's
-    table, VIPS against ε (:func:`sweep_for`) and every mechanism's mean L1 at ε (:func:`means_for`). ``docs``: the
-    page's labelled documents (None: no prompts on this corpus)."""
+    table, VIPS against ε (:func:`sweep_for`, ε-free) and every mechanism's mean L1 at ε (:func:`means_for`, on
+    demand: :attr:`VipsOnPage.means`). ``docs``: the page's labelled documents (None: no prompts on this corpus)."""
     public = settings.public
     k, m, n = int(lda.n_topics), table.shape[0], table.shape[1]
     keys = (corpus.content_hash, public.content_hash)
@@ -286,17 +315,32 @@ def prepare(
     eps, delta, seed = settings.epsilon, settings.delta, settings.seed
     rel = release_for(*keys, k, clip, iterations, seed, eps, delta, settings.public_label, setup)
     compare = lambda r, name: tv.compare_release(r, model=model, table=table, docs=vdocs, mechanism=name)
+    fixed = fixed_comparisons_for(*keys, k, lda, m, n, settings.public_label, setup, model, table, vdocs)
     sweep = sweep_for(
         *keys, lda, m, n, clip, iterations, delta, seed, settings.public_label, setup, model, table, vdocs
     )
-    means = means_for(
-        *keys, lda, m, n, clip, iterations, eps, delta, delta_s, gamma, seed, settings.public_label, setup, model, table
+    means = partial(
+        means_for,
+        *keys,
+        lda,
+        m,
+        n,
+        clip,
+        iterations,
+        eps,
+        delta,
+        delta_s,
+        gamma,
+        seed,
+        settings.public_label,
+        setup,
+        model,
+        table,
     )
     return VipsOnPage(
         setup,
         compare(rel, NAME),
-        compare(tv.public_only_release(setup), PUBLIC),
-        None if setup.twin is None else compare(setup.twin, "twin"),
+        *fixed,
         clip,
         iterations,
         salt(eps, delta, k, clip, iterations),

@@ -23,7 +23,7 @@ from dpui import topicdp_views as views
 from dpui import topicdp_vips as vipsui
 from dpui.state import IN_URL
 from dpui.texts import text
-from dpui.topicdp_knobs import lda_and_sampler_knobs
+from dpui.topicdp_knobs import lda_and_sampler_knobs, table_size_knobs
 from dpui.topicdp_sampler import sampled_draws
 
 CONCLUSION_EPSILONS = (0.5, 1.0, 2.0, 3.0, 5.0, 10.0)  # the thesis' ε range (004 Fig. 5.6) and below
@@ -50,8 +50,9 @@ gamma = c1.slider(
 )
 lda, sampler, workers = lda_and_sampler_knobs()
 clip, iterations = vipsui.knobs()
-m = c2.slider("m (topics in the table)", 2, min(10, lda.n_topics), min(10, lda.n_topics), key="topicdp_m", **IN_URL)
-n = c3.slider("n (keywords in the table)", 2, 10, 10, key="topicdp_n", **IN_URL)
+with user_errors():  # the fit first: the sliders offer only a table size the model has (issue 31 item 7)
+    model = data.model_for(corpus.content_hash, lda, corpus)
+    m, n = table_size_knobs(c2, c3, n_topics=lda.n_topics, n_words=len(model.words))
 with user_errors():  # one spec (dpcore.specs.topicdp): the draws, the export's record and the notebook (issue 22)
     spec = TopicDpSpec(
         seed=settings.seed,
@@ -75,7 +76,6 @@ with user_errors():  # one spec (dpcore.specs.topicdp): the draws, the export's 
         iterations=iterations,
     )
     size = sensitivity_sampler_size(gamma)
-    model = data.model_for(corpus.content_hash, spec.lda_settings(), corpus)
     table = topic_keyword_matrix(model, m=m, n=n)
 draws = sampled_draws(corpus, lda, sampler, size, gamma, workers)
 with user_errors():
@@ -94,11 +94,6 @@ with user_errors():  # VIPS-LDA: its release at (ε, δ, B, J, seed), read on th
 panels.sigma_metrics(story, releases)
 with st.container(border=True):
     panels.guarantee_badges({**releases, vipsui.NAME: vips.vips})  # VIPS-LDA's: green, the choice of topics covered
-survival = (
-    None
-    if docs is None
-    else data.survival_now(corpus.content_hash, lda, m, n, eps, delta, delta_s, gamma, settings.seed, table, docs)
-)
 
 # ------------------------------------------------------------------------------ the tabs: only the open one is drawn
 tabs = views.page_tabs(prompts=docs is not None, exercise=exercise)  # stateful, in the URL (?topicdp_tab=…)
@@ -115,20 +110,28 @@ if views.PROMPTS in tabs and tabs[views.PROMPTS].open:
     with tabs[views.PROMPTS]:
         views.prompts(spec, table, model, docs, corpus=corpus, lda=lda, delta_s=delta_s)
 if tabs[views.VIPS].open:
-    before = None if survival is None else survival.before.matched  # topics matched to a prompt before noise
+    before = None if docs is None else data.before_for(corpus.content_hash, lda, m, n, table, docs).matched  # ε-free
     with tabs[views.VIPS]:
         vipsui.tab(vips, lda, table, eps=eps, delta=delta, delta_s=delta_s, seed=settings.seed, before_matched=before)
 
 # ------------------------------------------------------------------------------ what the numbers mean, below the charts
-with st.expander("What the table and the noise are: σ, the prompts, VIPS-LDA and what this corpus shows"):
-    st.caption(text("topicdp", "caption"))
-    panels.story(story, gamma=gamma)
-    if survival is not None:
-        panels.prompt_line(survival, eps=eps)
-    vipsui.summary(vips, eps=eps, delta=delta, m=m, n=n)
-    summary = tdp.summarise_draws(draws, gamma=gamma, m=m, n=n, delta=delta)  # issue 11: computed from the draws
-    noise = tdp.compare_noise(delta_s=delta_s, epsilons=CONCLUSION_EPSILONS, delta=delta, m=m, n=n)
-    st.markdown(text("topicdp", "conclusion", summary=summary.sentence, noise=noise.sentence))
+# a lazy expander (issue 29 item 4): its draws at ε (prompts kept, every mechanism's mean L1) run only while it is open
+story_box = st.expander(
+    "What the table and the noise are: σ, the prompts, VIPS-LDA and what this corpus shows",
+    key="topicdp_story_open",
+    on_change="rerun",
+)
+if story_box.open:
+    with story_box:
+        st.caption(text("topicdp", "caption"))
+        panels.story(story, gamma=gamma)
+        if docs is not None:
+            args = (corpus.content_hash, lda, m, n, eps, delta, delta_s, gamma, settings.seed, table, docs)
+            panels.prompt_line(data.survival_now(*args), eps=eps)
+        vipsui.summary(vips, eps=eps, delta=delta, m=m, n=n)
+        summary = tdp.summarise_draws(draws, gamma=gamma, m=m, n=n, delta=delta)  # issue 11: computed from the draws
+        noise = tdp.compare_noise(delta_s=delta_s, epsilons=CONCLUSION_EPSILONS, delta=delta, m=m, n=n)
+        st.markdown(text("topicdp", "conclusion", summary=summary.sentence, noise=noise.sentence))
 with st.expander(f"What “random DP with confidence γ = {gamma:g}” means, and how Δ_s was sampled"):
     st.markdown(
         text(

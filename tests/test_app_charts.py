@@ -84,6 +84,48 @@ def open_view(view: str) -> AppTest:
     return at
 
 
+CHART_TYPES = ("plotly_chart", "vega_lite_chart")
+"""The chart elements the pages draw: Plotly figures, and Vega-Lite charts (TopicDP's keyword facets, issue 29)."""
+
+
+def charts_in_order(at: AppTest) -> list:
+    """Every chart of the page, Plotly and Vega-Lite, in the order they are drawn (as their Numbers tables are)."""
+    out: list = []
+
+    def walk(node):
+        for child in getattr(node, "children", {}).values():
+            if getattr(child, "type", "") in CHART_TYPES:
+                out.append(child)
+            walk(child)
+
+    walk(at._tree)
+    return out
+
+
+def chart_title(chart) -> str:
+    spec = json.loads(chart.proto.spec)
+    title = spec["layout"].get("title", {}) if chart.type == "plotly_chart" else spec.get("title", {})
+    return (title.get("text", "") if isinstance(title, dict) else str(title)) or ""
+
+
+def plotted_values(chart) -> list[list]:
+    """Each series' plotted numbers (bands left out): a Plotly trace's y (a histogram's x); a Vega-Lite chart's
+    quantitative fields in its data (AppTest keeps them as Arrow bytes)."""
+    spec = json.loads(chart.proto.spec)
+    if chart.type == "vega_lite_chart":
+        import pyarrow as pa
+
+        frame = pa.ipc.open_stream(chart.proto.data.data).read_pandas()
+        inner = spec.get("spec", spec)
+        fields = [e["field"] for e in inner.get("encoding", {}).values() if e.get("type") == "quantitative"]
+        return [list(frame[f]) for f in fields]
+    return [
+        plain_values(trace.get("y") if trace.get("type") != "histogram" else trace.get("x"))
+        for trace in spec["data"]
+        if trace.get("fill") != "toself" and trace.get("hoverinfo") != "skip"
+    ]
+
+
 def numbers_expanders(at: AppTest) -> list:
     return [e for e in at.expander if e.label.startswith("Numbers — ")]
 
@@ -95,15 +137,15 @@ def view(request):
 
 def test_every_chart_has_its_numbers_table(view):
     name, at = view
-    charts = at.get("plotly_chart")
+    charts = charts_in_order(at)
     tables = numbers_expanders(at)
     assert len(tables) == len(charts), f"{name}: {len(charts)} charts but {len(tables)} numbers tables"
-    titles = [json.loads(c.proto.spec)["layout"].get("title", {}).get("text", "") for c in charts]
-    for chart_title, expander in zip(titles, tables):
+    titles = [chart_title(c) for c in charts]
+    for chart_title_, expander in zip(titles, tables):
         frames = expander.dataframe
-        assert len(frames) == 1 and len(frames[0].value) > 0, f"{name}: empty numbers table under {chart_title!r}"
-        if chart_title:  # the table names its chart (for screen readers moving through the page)
-            assert expander.label.split("Numbers — ", 1)[1][:20] in chart_title.replace("<b>", "").replace("</b>", "")
+        assert len(frames) == 1 and len(frames[0].value) > 0, f"{name}: empty numbers table under {chart_title_!r}"
+        if chart_title_:  # the table names its chart (for screen readers moving through the page)
+            assert expander.label.split("Numbers — ", 1)[1][:20] in chart_title_.replace("<b>", "").replace("</b>", "")
     for chart, expander in zip(charts, tables):  # the table holds the plotted numbers
         cells = np.array(
             [
@@ -113,10 +155,7 @@ def test_every_chart_has_its_numbers_table(view):
             ],
             dtype=float,
         )
-        for trace in json.loads(chart.proto.spec)["data"]:
-            if trace.get("fill") == "toself" or trace.get("hoverinfo") == "skip":
-                continue
-            plotted = plain_values(trace.get("y") if trace.get("type") != "histogram" else trace.get("x"))
+        for plotted in plotted_values(chart):
             values = [
                 float(v)
                 for v in (plotted if plotted is not None else [])
@@ -124,7 +163,7 @@ def test_every_chart_has_its_numbers_table(view):
             ][:3]
             for v in values:
                 assert np.isclose(cells, v, rtol=1e-9, atol=0).any(), (
-                    f"{name}: {trace.get('name')!r} plots {v} but its numbers table does not hold it"
+                    f"{name}: {chart_title(chart)!r} plots {v} but its numbers table does not hold it"
                 )
 
 
@@ -150,6 +189,12 @@ def test_charts_use_the_okabe_ito_palette_only(view):
         spec = json.loads(chart.proto.spec)
         for where, colour in _colours({"data": spec["data"], "layout": spec["layout"]}):
             assert colour.lower().replace(" ", "") in ALLOWED, f"{name}: {where} = {colour}"
+    for chart in at.get("vega_lite_chart"):  # a Vega-Lite chart's colours: its colour scale's range
+        spec = json.loads(chart.proto.spec)
+        colour = spec.get("spec", spec).get("encoding", {}).get("color", {})
+        assert "scale" in colour and "range" in colour["scale"], f"{name}: a Vega-Lite chart in Vega's own colours"
+        for c in colour["scale"]["range"]:
+            assert c.lower() in ALLOWED, f"{name}: Vega-Lite colour {c}"
 
 
 def _look(trace: dict) -> tuple:

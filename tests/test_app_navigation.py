@@ -62,6 +62,8 @@ def main_content(at: AppTest) -> list[str]:
             out.append(f"{kind} {node.value}")
         elif getattr(node, "type", None) == "plotly_chart" and proto is not None:
             out.append("chart " + json.dumps(json.loads(proto.spec)["data"], sort_keys=True))
+        elif getattr(node, "type", None) == "vega_lite_chart" and proto is not None:  # its data: Arrow bytes
+            out.append("chart " + proto.spec + proto.data.data.hex())
         for child in getattr(node, "children", {}).values():
             walk(child)
 

@@ -55,11 +55,11 @@ def words(element) -> int:
 
 
 def visible_prose(at: AppTest, *, until_chart: bool) -> tuple[int, bool]:
-    """Words of prose outside expanders on the main area (before the first plotly chart if until_chart), and
+    """Words of prose outside expanders on the main area (before the first chart if until_chart), and
     whether a chart was found."""
     total = 0
     for el, hidden in in_order(at.main):
-        if el.type == "plotly_chart" and not hidden:
+        if el.type in ("plotly_chart", "vega_lite_chart") and not hidden:  # (TopicDP's keywords: Vega-Lite)
             return total, True
         if el.type in PROSE and not hidden:
             total += words(el)
@@ -70,7 +70,7 @@ def visible_prose(at: AppTest, *, until_chart: bool) -> tuple[int, bool]:
 def test_each_page_opens_with_one_sentence_then_its_chart(path):
     at = run(path)
     n, chart = visible_prose(at, until_chart=True)
-    assert chart, f"no plotly chart outside an expander on {path}"
+    assert chart, f"no chart outside an expander on {path}"
     assert n <= BEFORE_CHART_MAX, f"{path}: {n} words before the first chart (max {BEFORE_CHART_MAX})"
 
 

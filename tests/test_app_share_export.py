@@ -158,7 +158,7 @@ def test_topicdp_link_sets_page_knobs(tiny_topicdp):
     assert at.slider(key="topicdp_n").value == 4
     assert at.slider(key="topicdp_gamma").value == pytest.approx(0.2)
     assert at.multiselect(key="topicdp_topics").value == [1, 2]
-    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    titles = [json.loads(c.proto.spec)["title"]["text"] for c in at.get("vega_lite_chart")]  # the keyword charts
     assert sum(t.startswith("Topic 2:") or t.startswith("Topic 3:") for t in titles) == 2
     at.session_state["topicdp_tab"] = "Error curves"  # the tabs are lazy: the curve knobs are drawn in their tab
     at.run()

@@ -23,4 +23,5 @@ def test_page_opens_without_error(script, request):
     assert [e.value for e in at.error] == []
     assert at.number_input(key="seed").value == 0  # the shared sidebar is there (every page uses the seed)
     if script.startswith("pages/"):
-        assert len(at.get("plotly_chart")) >= 1, f"{script} draws no chart"
+        charts = at.get("plotly_chart") + at.get("vega_lite_chart")  # (TopicDP's keyword chart is Vega-Lite)
+        assert len(charts) >= 1, f"{script} draws no chart"

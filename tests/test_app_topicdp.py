@@ -68,6 +68,17 @@ def _metric(at: AppTest, label: str) -> float:
     return float(next(m.value for m in at.metric if m.label == label).replace(",", ""))
 
 
+STORY = "topicdp_story_open"  # the lazy expander "What the table and the noise are …" (issue 29 item 4)
+
+
+def open_story(at: AppTest) -> None:
+    """Open the lazy expander "What the table and the noise are …", as a click on it does (its content is computed
+    only while it is open), and rerun."""
+    at.session_state[STORY] = True
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+
+
 def opened_tab(at: AppTest, label: str):
     """The page with the tab ``label`` opened (the tabs are lazy: only the open one has content), as a person clicks
     it: the same session, the page rerun (a click also moves the URL's ?topicdp_tab=, which AppTest would otherwise
@@ -89,7 +100,7 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     assert not at.exception, [e.message for e in at.exception]
     h = dpcore.topicdp.sensitivity_sampler_size(0.3).h
     assert any(f"needs h = {h}" in w.value for w in at.warning)
-    assert len(at.get("plotly_chart")) == 0  # nothing released before the sensitivity exists
+    assert len(at.get("plotly_chart")) == len(at.get("vega_lite_chart")) == 0  # nothing released before Δ_s exists
     at.button(key="topicdp_run").click()
     at.run()
     assert not at.exception, [e.message for e in at.exception]
@@ -99,7 +110,7 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     files = list(tiny_env.glob("sensitivity_*.json.gz"))
     assert len(files) == 1 and json.loads(gzip.decompress(files[0].read_bytes()))["pairs"] == h
     assert _metric(at, "Sampled sensitivity Δₛ") > 0
-    assert len(at.get("plotly_chart")) >= 2
+    assert len(at.get("vega_lite_chart")) == 1  # the default view: one topic's keyword chart (issue 29 item 3)
     texts = " ".join(m.value for m in at.markdown)
     assert "weaker than (ε, δ)-DP" in texts and f"{h}-th smallest of the {h} distances" in texts
 
@@ -188,9 +199,11 @@ def test_view_opens_with_cached_sensitivity(tiny_topicdp):
     assert _metric(at, "TopicDP σ, corrected") == pytest.approx(
         dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds), rel=1e-3
     )
+    assert not any("What changes the thesis's story" in md.value for md in at.markdown)  # a lazy expander, closed
+    open_story(at)
     assert any("What changes the thesis's story" in md.value for md in at.markdown)
-    assert len(at.get("plotly_chart")) >= 4  # 4 topics' bars (the default tab)
-    assert at.multiselect(key="topicdp_topics").value == [0, 1, 2, 3]
+    assert len(at.get("vega_lite_chart")) == 1 and not at.get("plotly_chart")  # one topic's bars (the default tab)
+    assert at.multiselect(key="topicdp_topics").value == [0]
     for tab, key in (("Error curves", "topicdp_curve"), ("Sampled sensitivities", "topicdp_hist")):
         at.session_state[TAB] = tab  # the curve and the histogram: their tabs, opened
         at.run()
@@ -236,6 +249,8 @@ def test_real_chat_corpus_opens_on_the_shipped_fit_with_the_prompt_line():
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     assert not [b for b in at.button if b.key == "topicdp_run"], "the shipped real-corpus sensitivities are missing"
+    assert not any("Can a reader still tell" in md.value for md in at.markdown)  # the lazy expander: closed
+    open_story(at)
     line = next(md.value for md in at.markdown if "Can a reader still tell what people talked about?" in md.value)
     model = dpcore.topicdp.load_topic_model(corpus.content_hash)
     table = dpcore.topic_keyword_matrix(model, m=10, n=10)
@@ -356,7 +371,7 @@ def test_tabs_are_lazy_and_the_budget_records_only_the_releases_shown(tiny_topic
     at.select_slider(key="eps").set_value(3.0).run()
     assert _recorded(at) == [("VIPS-LDA", 2.0), ("VIPS-LDA", 3.0)] and _reviewed(at) == [*MATRIX, "VIPS-LDA"]
     words = opened_tab(at, "Keywords before and after noise")  # every release's values: all six seen at ε = 3
-    assert len(words.get("plotly_chart")) == min(4, at.slider(key="topicdp_m").value)
+    assert len(words.get("vega_lite_chart")) == 1  # one topic at a time by default (issue 29 item 3)
     assert _recorded(at) == [("VIPS-LDA", 2.0), ("VIPS-LDA", 3.0)] + [(mech, 3.0) for mech in MATRIX]
     head = next(md.value for md in at.sidebar.markdown if md.value.startswith("**Session budget**"))
     assert head.startswith("**Session budget** — 7 releases seen")
@@ -381,3 +396,128 @@ def test_an_exercise_link_opens_the_tab_it_is_read_in():
     at.run()
     assert at.session_state[TAB] == "Error curves"
     assert [c.key for c in at.get("plotly_chart")] == ["topicdp_curve"]
+
+
+# ------------------------------------------------------------------------------ drawn with less (issue 29 items 3–4)
+def _vega(chart):
+    """A Vega-Lite chart's spec and its data (AppTest keeps the data as Arrow bytes)."""
+    import pyarrow as pa
+
+    return json.loads(chart.proto.spec), pa.ipc.open_stream(chart.proto.data.data).read_pandas()
+
+
+@pytest.mark.slow
+def test_keywords_open_on_one_topic_and_the_full_grid_on_demand(tiny_topicdp):
+    """The default view is one topic's keywords in one chart faceted by mechanism (Vega-Lite: a quarter of the
+    browser's work of the six-panel Plotly figure per ε move, benchmarks/bench_topicdp_views.py), its colours the
+    mechanisms' Okabe–Ito ones, every panel named by its release, and its numbers table holding what it plots. The
+    full grid (every topic) is a toggle in the URL."""
+    from dpui.charts import NEUTRAL, OKABE_ITO
+    from dpui.topicdp_views import GRID_KEY
+    from topicdp_env import TINY_QUERY
+
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    for k, v in TINY_QUERY.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    m = at.slider(key="topicdp_m").value
+    assert m > 2 and at.toggle(key=GRID_KEY).value is False
+    charts = at.get("vega_lite_chart")
+    assert len(charts) == 1 and not at.get("plotly_chart")
+    spec, data = _vega(charts[0])
+    assert spec["title"]["text"].startswith("Topic 1:")
+    assert spec["facet"]["sort"] == [*MATRIX, "VIPS-LDA"] == list(dict.fromkeys(data["mechanism"]))
+    scale = spec["spec"]["encoding"]["color"]["scale"]
+    assert scale["domain"][0] == "before noise" and scale["range"][0] == NEUTRAL
+    assert {c.lower() for c in scale["range"]} <= {c.lower() for c in OKABE_ITO.values()} | {NEUTRAL.lower()}
+    assert len(data) == 2 * 6 * at.slider(key="topicdp_n").value  # before and after, per keyword, per release
+    numbers = next(e for e in at.expander if e.label == f"Numbers — {spec['title']['text']}")
+    table = numbers.dataframe[0].value
+    for mech in MATRIX + ["VIPS-LDA"]:  # every plotted value is in the numbers table
+        after = data[(data["mechanism"] == mech) & (data["stage"] == f"after {mech}")]
+        rows = table.set_index("keyword").loc[list(after["keyword"])]
+        assert np.allclose(rows[f"after_{mech}"].to_numpy(float), after["probability"].to_numpy(float), rtol=1e-12)
+    before = data[data["stage"] == "before noise"].drop_duplicates("keyword")
+    assert np.allclose(table.set_index("keyword").loc[list(before["keyword"]), "before_noise"], before["probability"])
+
+    at.toggle(key=GRID_KEY).set_value(True).run()  # the full grid: every topic, each its chart
+    assert not at.exception, [e.message for e in at.exception]
+    titles = [_vega(c)[0]["title"]["text"] for c in at.get("vega_lite_chart")]
+    assert [t.split(":")[0] for t in titles] == [f"Topic {i + 1}" for i in range(m)]
+    link = AppTest.from_file(PAGE, default_timeout=120)  # a link with the toggle on opens the full grid
+    for k, v in {**TINY_QUERY, GRID_KEY: "true"}.items():
+        link.query_params[k] = v
+    link.run()
+    assert link.toggle(key=GRID_KEY).value is True and len(link.get("vega_lite_chart")) == m
+
+
+@pytest.mark.slow
+def test_an_eps_move_computes_only_what_is_on_screen(tiny_topicdp, monkeypatch):
+    """Issue 29 item 4: every mechanism's mean L1 (20 draws each), the accountant's ε of VIPS's σ and the prompts kept
+    at ε belong to the collapsed expander "What the table and the noise are …" (and the mean to the VIPS tab): an ε
+    move with both closed computes none of them; opening the expander computes them, once per ε."""
+    import dpui.topicdp_data as tdata
+    import dpui.topicdp_vips as tvips
+    from topicdp_env import TINY_QUERY
+
+    calls: dict[str, int] = {}
+
+    def counting(module, name):
+        original = getattr(module, name)
+
+        def wrapper(*a, **k):
+            calls[name] = calls.get(name, 0) + 1
+            return original(*a, **k)
+
+        monkeypatch.setattr(module, name, wrapper)
+
+    counting(tvips, "means_for")
+    counting(tvips, "vips_epsilon")
+    counting(tdata, "survival_now")
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    for k, v in TINY_QUERY.items():
+        at.query_params[k] = v
+    at.run()
+    for eps in (2.0, 3.0):
+        at.select_slider(key="eps").set_value(eps).run()
+        assert not at.exception, [e.message for e in at.exception]
+    assert calls == {}
+    open_story(at)  # the expander: its numbers at the page's ε
+    assert calls == {"means_for": 1, "vips_epsilon": 1}  # (the tiny corpus has no prompts: no survival_now)
+    summary = next(md.value for md in at.markdown if md.value.startswith("**VIPS-LDA: noise inside training"))
+    assert "One reference for every row" in summary
+    at.select_slider(key="eps").set_value(1.0).run()  # open: it follows ε
+    assert calls == {"means_for": 2, "vips_epsilon": 2}
+    at.session_state[STORY] = False  # closed again: nothing of it is computed
+    at.select_slider(key="eps").set_value(2.0).run()
+    assert calls == {"means_for": 2, "vips_epsilon": 2}
+
+
+def test_the_table_size_sliders_offer_only_what_the_model_has(tmp_path, monkeypatch):
+    """Issue 31 item 7: on a corpus whose vocabulary has fewer than 10 words, the n slider ends at its size (it
+    offered 10, and the page answered "n must be ≤ 9, got n=10"); m ends at the model's K."""
+    data = tmp_path / "data"
+    data.mkdir()
+    few = ("football", "goal", "pasta", "pizza", "invoice", "payment", "flight", "hotel")  # 8 words in all
+    for name, seed in (("private", 0), ("public", 1)):
+        with gzip.open(data / f"{name}.jsonl.gz", "wt", encoding="utf-8") as fh:
+            for u in range(30):
+                text = (
+                    " ".join(np.random.default_rng(seed * 100 + u).choice(few[2 * (u % 4) : 2 * (u % 4) + 2], 12)) + "."
+                )
+                fh.write(json.dumps({"user": f"u{u:03d}", "genre": "email", "text": text}) + "\n")
+    monkeypatch.setenv("DPCORE_SAMPLE_DATA", str(data))
+    monkeypatch.setenv("DPCORE_TOPICDP_CACHE", str(tmp_path / "cache"))
+    _clear_caches()
+    try:
+        at = AppTest.from_file(PAGE, default_timeout=120)
+        at.query_params["corpus"] = "classroom"
+        at.query_params["topicdp_k"] = "4"
+        at.run()
+        assert not at.exception, [e.message for e in at.exception]
+        assert not [e.value for e in at.error if "must be" in e.value]
+        n, m = at.slider(key="topicdp_n"), at.slider(key="topicdp_m")
+        assert n.max == n.value == 8 and m.max == m.value == 4
+    finally:
+        _clear_caches()

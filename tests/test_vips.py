@@ -235,6 +235,29 @@ def test_epsilon_against_dp_accounting_composed_step_by_step(z, iterations, delt
     assert ours < rdp.get_epsilon(delta)  # RDP is a looser upper bound: PLD is the one used
 
 
+def test_epsilon_is_cached_by_its_arguments_and_equals_a_fresh_accountant_call(monkeypatch):
+    """Issue 29 item 4: the page asks the accountant for ε at (σ/B, δ, J) on every rerun (~0.1 s each): the answer is
+    cached by those arguments — a second call does not build a PLD again, and the cached value is exactly a fresh
+    accountant's; other arguments are computed anew."""
+    from dp_accounting.pld import PLDAccountant
+
+    built = []
+    original = PLDAccountant.__init__
+
+    def counting(self, *a, **k):
+        built.append(1)
+        original(self, *a, **k)
+
+    monkeypatch.setattr(PLDAccountant, "__init__", counting)
+    args = {"sigma": 7.3125, "delta": 3e-6, "iterations": 2, "clip_norm": 1.5}  # not asked for by any other test
+    first = vips.vips_epsilon(**args)
+    assert len(built) == 1
+    assert vips.vips_epsilon(**args) == first and len(built) == 1  # cached
+    assert vips.vips_epsilon(**{**args, "iterations": 3}) > first and len(built) == 2  # another J: computed
+    fresh = vips._pld_epsilon.__wrapped__(args["sigma"] / args["clip_norm"], args["delta"], args["iterations"])
+    assert fresh == first and len(built) == 3
+
+
 # ---------------------------------------------------------------------------------------------
 # the release: noise, determinism, kernel paths, guarantee, no leak
 

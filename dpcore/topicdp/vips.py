@@ -206,7 +206,9 @@ def _fit(
 # --------------------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1024)
 def _pld_epsilon(noise_multiplier: float, delta: float, iterations: int) -> float:
+    """The accountant's ε (a pure function of its arguments, ~40–100 ms a call: cached by them; issue 29 item 4)."""
     import dp_accounting
     from dp_accounting.pld import PLDAccountant
 

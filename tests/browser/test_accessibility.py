@@ -33,8 +33,8 @@ def test_axe_finds_no_serious_violation(page, app_url, path):
 
     axe = Axe()
     page.goto(app_url + path)
-    if path != "/":
-        page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    if path != "/":  # a Plotly figure or a Vega-Lite chart (TopicDP's keywords, issue 29 item 3)
+        page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=120_000)
     wait_idle(page)
     tabs = page.locator('[data-baseweb="tab"]')
     found = []

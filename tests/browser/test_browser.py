@@ -50,8 +50,12 @@ def eps_value(page) -> str:
     return page.locator(EPS_INPUT).first.get_attribute("aria-valuetext")
 
 
+CHARTS = '[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]'
+"""Plotly figures and Vega-Lite charts (TopicDP's keyword chart, issue 29 item 3)."""
+
+
 def charts_signature(page) -> str:
-    charts = page.locator('[data-testid="stPlotlyChart"]')
+    charts = page.locator(CHARTS)
     text = "".join(charts.nth(i).inner_html() for i in range(charts.count()))
     return hashlib.sha256(text.encode()).hexdigest() if text else ""
 
@@ -77,11 +81,11 @@ def test_deep_link_slider_url_and_page_switch(page, app_url, page_name, request)
         app_url = request.getfixturevalue("tiny_topicdp_url")
         query += "".join(f"&{k}={v}" for k, v in TINY_QUERY.items())
     page.goto(f"{app_url}/{page_name}?{query}")
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    page.wait_for_selector(CHARTS, timeout=120_000)
     wait_idle(page)
     assert eps_value(page) == "3.5", "the deep link's ε was not applied"
     assert_no_error_text(page, page_name)
-    assert page.locator('[data-testid="stPlotlyChart"]').count() >= 1, f"{page_name} shows no chart"
+    assert page.locator(CHARTS).count() >= 1, f"{page_name} shows no chart"
     before = (charts_signature(page), metrics_text(page))
 
     slider = page.locator(EPS_INPUT).first

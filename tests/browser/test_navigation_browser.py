@@ -21,8 +21,8 @@ def slider_values(page) -> list[str]:
 @pytest.mark.parametrize("path", ["/", "/TopicDP?corpus=classroom"])  # TopicDP's draws ship for the classroom sample
 def test_navigation_shows_home_and_every_page_title(page, app_url, path):
     page.goto(app_url + path)
-    if path != "/":
-        page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    if path != "/":  # a Plotly figure or a Vega-Lite chart (TopicDP's keywords, issue 29 item 3)
+        page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=120_000)
     page.locator(NAV_LINK).nth(len(TITLES) - 1).wait_for(timeout=60_000)
     wait_idle(page)
     assert page.locator('[data-testid="stSidebarNav"]').count() == 0, "Streamlit's own page list is not hidden"
