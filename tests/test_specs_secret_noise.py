@@ -22,6 +22,7 @@ from dpcore.specs import (
     M101Spec,
     SecretNoiseWarning,
     Spec,
+    TopicDpSpec,
     script,
     secret_record,
 )
@@ -71,8 +72,12 @@ def _numbers(spec, corpus):
         lambda c: BayesianSpec(corpus="classroom", corpus_hash=c.content_hash, epsilon=1.0, delta=1e-5),
         lambda c: BayesianSpec(corpus="classroom", corpus_hash=c.content_hash, epsilon=1.0, delta=1e-5, mode="local"),
         lambda c: DpneSpec(corpus="classroom", corpus_hash=c.content_hash, epsilon=4.0, delta=1e-6),
+        pytest.param(
+            lambda c: TopicDpSpec(corpus="classroom", corpus_hash=c.content_hash),
+            marks=pytest.mark.slow,  # an LDA fit (~40 s)
+        ),
     ],
-    ids=["m101-laplace", "m101-exponential", "m101-cities", "bayesian-strict", "bayesian-local", "dpne"],
+    ids=["m101-laplace", "m101-exponential", "m101-cities", "bayesian-strict", "bayesian-local", "dpne", "topicdp"],
 )
 def test_the_declared_noise_free_numbers_do_not_depend_on_the_seed(make, classroom):
     spec = make(classroom)
@@ -89,3 +94,35 @@ def test_the_generated_script_of_a_secret_record_prints_the_noise_free_numbers_o
     assert "'seed'" not in source and "'noise': 'secret'" in source and "cannot be reproduced" in source
     printed = run_script(source, tmp_path)
     assert printed == spec.noise_free(spec.numbers(spec.run())) and set(printed) == {"sample_x", "bound"}
+
+
+def test_every_cache_of_noisy_work_is_bounded_and_keyed_by_the_seed():
+    """Private mode keys noisy caches by the session's secret (dpui.noise): another session cannot hit such an entry
+    (it needs the same 128-bit secret), and memory stays bounded only if every cache a seed or a spec key reaches has
+    ``max_entries`` — and only if no cache key leaves the seed out (``spec.key(without=...)``)."""
+    import ast
+    from pathlib import Path
+
+    from dpcore.specs import TopicDpCurveSpec
+
+    root = Path(__file__).resolve().parent.parent / "dpui"
+    noisy = []
+    for path in sorted(root.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "key":
+                for kw in node.keywords:  # spec.key(without=...) never leaves the seed out
+                    assert kw.arg != "without" or "seed" not in ast.unparse(kw.value), (path.name, ast.unparse(node))
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            cached = [ast.unparse(d) for d in node.decorator_list if "cache_" in ast.unparse(d)]
+            names = [a.arg for a in node.args.args + node.args.kwonlyargs]
+            if cached and any(n == "seed" or n.endswith("key") or n == "_spec" for n in names):
+                noisy.append(f"{path.name}:{node.name}")
+                assert "max_entries" in cached[0], f"{path.name}:{node.name} caches noise without max_entries"
+                if "_spec" in names:  # the spec is left out of the hash: its key (or its seed) must be an argument
+                    assert any(n.endswith("key") or n == "seed" for n in names), f"{path.name}:{node.name}"
+    assert len(noisy) > 20  # the scan found the pages' noisy caches (bayesian, dpne, topicdp, vips, reproduce)
+    excluded = DpneSpec.PLAN_INDEPENDENT + DpneSpec.BASELINE_INDEPENDENT
+    excluded += tuple(f for fields in TopicDpCurveSpec.SWEPT.values() for f in fields)
+    assert "seed" not in excluded

@@ -179,7 +179,7 @@ class TopicDpSpec(_TopicTable):
     """The TopicDP page's release: ε, δ, γ, the table's m × n, the LDA and sampler settings, VIPS-LDA's B and J."""
 
     KIND = "topicdp"
-    NOISE_FREE = ("delta_s", "h", "keywords", "before_noise")  # the sampled Δ_s and the LDA fit
+    NOISE_FREE = ("delta_s", "h", "keywords", "before_noise", "noise_scales")  # the sampled Δ_s, the LDA fit, σ
     NOTEBOOK_FIGURE = """
 names = list(result.errors)
 fig = go.Figure([go.Bar(x=names, y=[result.errors[name][metric] for name in names], name=label)
