@@ -79,8 +79,10 @@ def noise_mode() -> str:
 
 def noise_radio(data: str | None) -> str:
     """The sidebar's noise-mode radio (key and URL parameter ``noise``). ``data``: the data choice of this run; when
-    it becomes ``upload`` the mode switches to private (unless the link itself asks for a mode)."""
-    if data == "upload" and st.session_state.get(_LAST_DATA) != "upload" and NOISE_KEY not in st.query_params:
+    it becomes ``upload`` the mode switches to private (unless the link that opened the session asks for a mode)."""
+    last = st.session_state.get(_LAST_DATA)
+    link_asks = _LAST_DATA not in st.session_state and NOISE_KEY in st.query_params  # a deep link, on purpose
+    if data == "upload" and last != "upload" and not link_asks:
         st.session_state[NOISE_KEY] = PRIVATE  # an upload is someone's real private data: private by default
         explicitly_set().add(NOISE_KEY)  # travels to the other pages like a choice
     if data is not None:

@@ -16,7 +16,12 @@ Values persist across pages and in the URL. A shown setting is a widget with a f
 bar, and the value survives page switches. A hidden setting keeps its value (from the link, else the
 session, else the default), and the navigation links carry every shared value that differs from its
 default, so a value set on one page survives a visit to a page that does not show it. The query
-parameter names are the keys: ``eps``, ``delta``, ``seed``, ``corpus`` (``?corpus=paper``).
+parameter names are the keys: ``eps``, ``delta``, ``seed``, ``corpus`` (``?corpus=paper``), ``noise``.
+
+The noise mode (issue 30 item 1, :mod:`dpui.noise`): a page that uses the seed also shows ``noise``
+(``reproducible``: the seed is public, every badge says the view protects no one; ``private``: the seed is a
+per-session secret, ``SharedSettings.seed`` returns it, the sidebar shows "secret" instead of the seed widget).
+An upload switches it to private.
 
 Adding a shared setting is one ``SharedSetting`` entry (a draw function and a URL parser) in
 ``SHARED_SETTINGS``, one property on ``SharedSettings`` and the key in the pages' ``uses``.

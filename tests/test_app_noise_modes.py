@@ -170,6 +170,14 @@ def test_an_upload_opens_in_private_mode():
     clean(at)
     assert at.radio(key="noise").value == "reproducible"
     assert at.number_input(key="seed").value == 0
+    # a link that names the mode on purpose is followed
+    at = AppTest.from_file(str(ROOT / "pages" / BAYES), default_timeout=300)
+    at.query_params["corpus"] = "upload"
+    at.query_params["noise"] = "reproducible"
+    at.session_state[UPLOADED_KEY] = TINY_UPLOAD
+    at.run()
+    clean(at)
+    assert at.radio(key="noise").value == "reproducible"
 
 
 def _chips(at: AppTest) -> tuple[list[str], list[str]]:
