@@ -47,6 +47,6 @@ with st.expander("Guarantees, in words"):
 with st.expander("Sources (the papers and the lecture)"):
     st.markdown(text("home", "sources"))
 st.caption(
-    f"Current settings: ε = {settings.epsilon:g}, δ = {settings.delta:g}, seed = {settings.seed}, "
+    f"Current settings: ε = {settings.epsilon:g}, δ = {settings.delta:g}, noise = {settings.noise}, seed = {settings.seed_text}, "
     f"data = {plain_text(settings.corpus_label)}."
 )

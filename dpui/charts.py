@@ -380,12 +380,15 @@ def guarantee_badge(guarantee, *, name: str = "") -> None:
     text matching). Green only for a proven ε-DP / (ε, δ)-DP; orange for random DP or DP of part of the release;
     red for everything not DP (a sensitivity measured on the private data, k-anonymity, no protection). The chip holds
     the short label; hovering it shows the full sentence (and chips wrap rather than cut: dpui.page_style)."""
+    from .noise import demonstration_chip  # issue 30: in reproducible mode every badge says it protects no one
+
     st.badge(
         badge_text(guarantee, name=name),
         icon=guarantee_icon(guarantee),
         color=BADGE_COLOURS[guarantee.colour],
         help=badge_help(guarantee),
     )
+    demonstration_chip()
 
 
 def grid_figure(

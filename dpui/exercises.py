@@ -39,6 +39,7 @@ from dpcore.lab.exercises import CHOICE, Exercise
 from .exercise_sheets import exercise_link, exercise_sheet, sheet_filename
 
 from .errors import plain_text, user_value
+from .noise import NOISE_KEY, REPRODUCIBLE
 from .state import explicitly_set, forget_link_value
 
 __all__ = [
@@ -148,6 +149,9 @@ def apply_settings(ex: Exercise) -> None:
         _forget_link_value(key)
         st.session_state[key] = value
         explicitly_set().add(key)  # a shared setting the exercise sets travels to the other pages
+    _forget_link_value(NOISE_KEY)  # an exercise's answers are computed at its public seed (issue 30)
+    st.session_state[NOISE_KEY] = REPRODUCIBLE
+    explicitly_set().add(NOISE_KEY)
     st.session_state[APPLIED_KEY] = ex.id
     st.query_params[EXERCISE_PARAM] = ex.id
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import streamlit as st
+
+from .noise import check_no_secret, dumps, export_record, export_settings
 
 
 def _plain(v):
@@ -49,26 +50,31 @@ def export_view(name: str, records, *, settings: Mapping[str, object], key: str,
     seed that produced them, so an exported file says how to reproduce itself. ``spec`` (a
     :class:`dpcore.specs.Spec`): the JSON also carries ``"spec": spec.record()``, which ``dpcore.replay(record,
     corpus)`` runs again (issue 22).
+
+    The noise mode (dpui.noise, issue 30) is in the settings (``noise``, ``noise_seed``); in private mode the seed is
+    left out of the settings and the spec record (``"noise": "secret"``), and the file is checked not to hold it.
     """
     if hasattr(records, "to_dict"):
         records = records.to_dict(orient="records")
     rows = [{str(k): _plain(v) for k, v in r.items()} for r in records]
-    meta = {str(k): _plain(v) for k, v in settings.items()}
+    meta = {str(k): _plain(v) for k, v in export_settings(dict(settings)).items()}
     c1, c2 = st.columns(2)
     c1.download_button(
         f"⬇ {name} (CSV)",
-        records_to_csv(rows),
+        check_no_secret(records_to_csv(rows)),
         file_name=f"{key}.csv",
         mime="text/csv",
         key=f"{key}_csv",
         on_click="ignore",
     )
     payload = (
-        {"settings": meta, "rows": rows} if spec is None else {"settings": meta, "spec": spec.record(), "rows": rows}
+        {"settings": meta, "rows": rows}
+        if spec is None
+        else {"settings": meta, "spec": export_record(spec), "rows": rows}
     )
     c2.download_button(
         f"⬇ {name} + settings (JSON)",
-        json.dumps(payload, indent=1, default=str),
+        dumps(payload),
         file_name=f"{key}.json",
         mime="application/json",
         key=f"{key}_json",

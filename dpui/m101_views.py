@@ -28,6 +28,7 @@ from . import export_view, guarantee_badge, show_figure, user_errors
 from .exercise_keys import widget_settings
 from .exercises import APPLIED_KEY, HIDDEN, answer_hidden, spoiler
 from .m101_figures import cities_figure, loss_figure, sampling_figure, selection_figure
+from .noise import PRIVATE, noise_mode
 from .paper_vs_here import PRESET_KEY, preset
 from .reproduce import reproduce_buttons
 from .state import forget_link_value
@@ -210,7 +211,8 @@ def sampling_view(spec, sample, seed: int) -> None:
         {unit: x, "share under D": a, f"share under {other}": c, "ratio": r, "e^ε": bound}
         for x, a, c, r in zip(xs, fd, fn, emp)
     ]
-    fig, alt = sampling_figure(xs, fd, fn, emp, other=other, unit=unit, bound=bound, n=spec.draws, seed=seed)
+    shown_seed = "secret" if noise_mode() == PRIVATE else seed  # issue 30: the private mode's seed is never shown
+    fig, alt = sampling_figure(xs, fd, fn, emp, other=other, unit=unit, bound=bound, n=spec.draws, seed=shown_seed)
     show_figure(fig, alt=alt, records=sample_rows)
     worst_emp = float(np.nanmax(emp)) if np.any(np.isfinite(emp)) else float("nan")
     st.metric("largest empirical ratio", f"{worst_emp:.3f}", help=text("m101", "sample_ratio_help"))

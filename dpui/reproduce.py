@@ -10,6 +10,8 @@ import streamlit as st
 
 from dpcore.specs import Spec, notebook, script
 
+from .noise import PRIVATE, check_no_secret, noise_mode
+
 __all__ = ["reproduce_buttons", "run_spec"]
 
 
@@ -20,14 +22,21 @@ def reproduce_buttons(spec: Spec, *, title: str = "", key: str | None = None) ->
     widget keys and names the files (``<key>.ipynb``, ``<key>.py``).
     """
     key = key or f"reproduce_{spec.KIND}"
+    secret = noise_mode() == PRIVATE  # issue 30: the seed is secret, the files reproduce the noise-free numbers only
     st.caption(
-        "**Reproduce in Python** — the same numbers from `dpcore` alone (the notebook and the script load "
-        "the corpus, rebuild these settings, run them, print the key numbers and draw the figure)."
+        "**Reproduce in Python** — "
+        + (
+            "private noise mode: the files carry no seed, so they draw fresh noise and print only the noise-free "
+            "numbers; the noisy ones cannot be reproduced."
+            if secret
+            else "the same numbers from `dpcore` alone (the notebook and the script load "
+            "the corpus, rebuild these settings, run them, print the key numbers and draw the figure)."
+        )
     )
     c1, c2 = st.columns(2)
     c1.download_button(
         "⬇ Notebook (.ipynb)",
-        notebook(spec, title=title),
+        check_no_secret(notebook(spec, title=title, secret_noise=secret)),
         file_name=f"{key}.ipynb",
         mime="application/x-ipynb+json",
         key=f"{key}_ipynb",
@@ -35,7 +44,7 @@ def reproduce_buttons(spec: Spec, *, title: str = "", key: str | None = None) ->
     )
     c2.download_button(
         "⬇ Script (.py)",
-        script(spec, title=title),
+        check_no_secret(script(spec, title=title, secret_noise=secret)),
         file_name=f"{key}.py",
         mime="text/x-python",
         key=f"{key}_py",

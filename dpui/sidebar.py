@@ -16,7 +16,12 @@ Values persist across pages and in the URL. A shown setting is a widget with a f
 bar, and the value survives page switches. A hidden setting keeps its value (from the link, else the
 session, else the default), and the navigation links carry every shared value that differs from its
 default, so a value set on one page survives a visit to a page that does not show it. The query
-parameter names are the keys: ``eps``, ``delta``, ``seed``, ``corpus`` (``?corpus=paper``).
+parameter names are the keys: ``eps``, ``delta``, ``seed``, ``corpus`` (``?corpus=paper``), ``noise``.
+
+The noise mode (issue 30 item 1, :mod:`dpui.noise`): a page that uses the seed also shows ``noise``
+(``reproducible``: the seed is public, every badge says the view protects no one; ``private``: the seed is a
+per-session secret, ``SharedSettings.seed`` returns it, the sidebar shows "secret" instead of the seed widget).
+An upload switches it to private.
 
 Adding a shared setting is one ``SharedSetting`` entry (a draw function and a URL parser) in
 ``SHARED_SETTINGS``, one property on ``SharedSettings`` and the key in the pages' ``uses``.
@@ -47,6 +52,7 @@ from . import link_values
 from .errors import plain_text, user_value
 from .uploads import start_janitor
 from .navigation import sidebar_navigation
+from .noise import DEFAULT_NOISE, NOISE_MODES, PRIVATE, noise_radio, secret_seed_caption, session_secret
 from .page_style import page_style
 from .presenter import phone_epsilon, presenter_controls
 from .state import IN_URL, explicitly_set, forget_link_value, rng_for
@@ -150,7 +156,16 @@ def _draw_delta(ctx: dict) -> float:
     return delta
 
 
+def _draw_noise(ctx: dict) -> str:
+    """The noise mode (issue 30 item 1; dpui.noise): reproducible (public seed) or private (a session secret)."""
+    ctx["noise"] = noise_radio(ctx.get("data"))
+    return ctx["noise"]
+
+
 def _draw_seed(ctx: dict) -> int:
+    if ctx.get("noise") == PRIVATE:  # the secret replaces the seed; the public one is kept for reproducible mode
+        secret_seed_caption()
+        return st.session_state.get("seed", DEFAULT_SEED)
     return st.number_input(
         "Seed",
         min_value=0,
@@ -159,7 +174,8 @@ def _draw_seed(ctx: dict) -> int:
         step=1,
         key="seed",
         **IN_URL,
-        help="Every noisy draw on every page depends on this seed only: the same link shows the same noise.",
+        help="Reproducible mode: every noisy draw on every page depends on this seed only, so the same link shows "
+        "the same noise — and anyone with the link can recompute it (a demonstration, not a protection).",
     )
 
 
@@ -230,7 +246,7 @@ class SharedSetting:
     options: tuple = field(default=())
 
 
-SECTIONS = ("Privacy budget", "Data")
+SECTIONS = ("Privacy budget", "Noise", "Data")
 SHARED_SETTINGS: dict[str, SharedSetting] = {
     s.key: s
     for s in (
@@ -254,7 +270,16 @@ SHARED_SETTINGS: dict[str, SharedSetting] = {
             "δ must be in (0, 1); this app offers 1e-10 … 1e-3",
             DELTA_OPTIONS,
         ),
-        SharedSetting("seed", "Privacy budget", DEFAULT_SEED, _draw_seed, _seed_from_url),
+        SharedSetting(
+            "noise",
+            "Noise",
+            DEFAULT_NOISE,
+            _draw_noise,
+            _option(NOISE_MODES),
+            link_rule="noise must be reproducible or private",
+            options=NOISE_MODES,
+        ),
+        SharedSetting("seed", "Noise", DEFAULT_SEED, _draw_seed, _seed_from_url),
         SharedSetting(
             "corpus",
             "Data",
@@ -269,7 +294,8 @@ SHARED_SETTINGS: dict[str, SharedSetting] = {
 """Every shared setting, in sidebar order."""
 ALL_SETTINGS = tuple(SHARED_SETTINGS)
 NEEDS_CORPUS = {"corpus", "delta"}  # δ's caption compares it with 1/(number of users)
-DRAW_ORDER = {"corpus": 0}  # the data choice loads the corpora; δ's caption needs them (then the rest)
+DRAW_ORDER = {"corpus": 0, "noise": 1}  # the data loads the corpora (δ's caption needs them), an upload sets the noise
+SEED_USES = {"seed": "noise"}  # a page that draws noise from the seed shows the noise mode too (issue 30)
 
 
 def legacy_data_choice(params: Mapping[str, str]) -> str | None:
@@ -333,6 +359,7 @@ class SharedSettings:
     uses: tuple[str, ...]
     values: Mapping[str, object]
     corpora: Mapping[str, object] = field(default_factory=dict)
+    secret_seed: int | None = field(default=None, repr=False)  # private noise mode: this session's secret (issue 30)
 
     def _get(self, key: str):
         if key not in self.uses:
@@ -352,7 +379,20 @@ class SharedSettings:
 
     @property
     def seed(self) -> int:
-        return int(self._get("seed"))
+        """The seed every noisy draw derives from: the public seed in reproducible mode, this session's secret in
+        private mode (dpui.noise; never show or export it — exports drop it)."""
+        public = int(self._get("seed"))
+        return public if self.secret_seed is None else self.secret_seed
+
+    @property
+    def seed_text(self) -> str:
+        """The seed as a page may show it: the public seed, or "secret" in private mode (never the secret itself)."""
+        return "secret" if self.secret_seed is not None else str(self.seed)
+
+    @property
+    def noise(self) -> str:
+        """The noise mode: "reproducible" (the seed is public) or "private" (a session secret; dpui.noise)."""
+        return str(self._get("noise"))
 
     @property
     def data(self) -> str:
@@ -386,8 +426,8 @@ class SharedSettings:
     def rng(self, *salt) -> np.random.Generator:
         """A generator seeded by the shared seed and a salt (e.g. ``("bayes", repetition)``).
 
-        The same seed and salt always give the same draws, so a shared link reproduces the view,
-        and different parts of a page draw independent noise.
+        The same seed and salt always give the same draws, so a shared link reproduces the view (reproducible
+        mode; in private mode the seed is the session's secret), and different parts of a page draw independent noise.
         """
         return rng_for(self.seed, *salt)
 
@@ -531,6 +571,7 @@ def shared_sidebar(
     an exercise, a preset) sets it, the value is shared as any other.
     """
     requested = set(uses)
+    requested |= {SEED_USES[k] for k in requested & set(SEED_USES)}
     if requested - set(SHARED_SETTINGS):
         raise ValueError(
             f"uses must name shared settings {ALL_SETTINGS}, got {sorted(requested - set(SHARED_SETTINGS))}"
@@ -592,4 +633,4 @@ def shared_sidebar(
     if ctx.get("upload_missing"):
         st.warning(plain_text(ctx["upload_missing"]), icon="📄")
         st.stop()
-    return SharedSettings(uses, values, ctx)
+    return SharedSettings(uses, values, ctx, session_secret() if values["noise"] == PRIVATE else None)

@@ -27,13 +27,28 @@ SCRIPTS = ["app.py"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages")
 # What each page uses (the issue: ε only on Mechanisms 101 — plus the seed, which its sampling tab draws with).
 USES = {
     "app.py": set(ALL_SETTINGS),
-    "pages/1_Mechanisms_101.py": {"eps", "seed"},
-    "pages/5_Privacy_audit.py": {"seed"},
-}  # the audit: each scenario fixes its own claimed ε and δ
-WIDGET_OF = {"eps": "select_slider", "delta": "select_slider", "seed": "number_input", "corpus": "radio"}
-NEW_VALUE = {"eps": 4.0, "delta": 1e-7, "seed": 7, "corpus": "upload"}
-OTHER_VALUE = {"eps": 2.0, "delta": 1e-8, "seed": 8, "corpus": "classroom"}  # where a page starts at NEW_VALUE
-TAB_OF = {("pages/1_Mechanisms_101.py", "seed"): {"m101_tab": "(d) Sample many times"}}  # the (lazy) tab that uses it
+    "pages/1_Mechanisms_101.py": {"eps", "noise", "seed"},
+    "pages/5_Privacy_audit.py": {"noise", "seed"},
+}  # the audit: each scenario fixes its own claimed ε and δ; a page with the seed shows the noise mode (issue 30)
+WIDGET_OF = {
+    "eps": "select_slider",
+    "delta": "select_slider",
+    "seed": "number_input",
+    "corpus": "radio",
+    "noise": "radio",
+}
+NEW_VALUE = {"eps": 4.0, "delta": 1e-7, "seed": 7, "corpus": "upload", "noise": "private"}
+OTHER_VALUE = {
+    "eps": 2.0,
+    "delta": 1e-8,
+    "seed": 8,
+    "corpus": "classroom",
+    "noise": "reproducible",
+}  # where a page starts at NEW_VALUE
+TAB_OF = {  # the (lazy) tab that uses it
+    ("pages/1_Mechanisms_101.py", "seed"): {"m101_tab": "(d) Sample many times"},
+    ("pages/1_Mechanisms_101.py", "noise"): {"m101_tab": "(d) Sample many times"},
+}
 
 
 def uses(script: str) -> set[str]:

@@ -5,7 +5,18 @@ corpus)``, ``load_corpus(corpus_id)``, and :mod:`dpcore.specs.notebook` (``scrip
 and ``.ipynb``). Each page's spec lives in its own module here and registers itself on import (below).
 """
 
-from .base import CORPUS_IDS, Spec, derive_rng, jsonable, load_corpus, replay, spec_kinds
+from .base import (
+    CORPUS_IDS,
+    SECRET_NOISE,
+    SecretNoiseWarning,
+    Spec,
+    derive_rng,
+    jsonable,
+    load_corpus,
+    replay,
+    secret_record,
+    spec_kinds,
+)
 from .notebook import notebook, script
 
 # the pages' specs (importing registers them for replay)
@@ -23,6 +34,9 @@ from .topicdp import TopicDpCurveSpec, TopicDpOutcome, TopicDpSpec
 
 __all__ = [
     "CORPUS_IDS",
+    "SECRET_NOISE",
+    "SecretNoiseWarning",
+    "secret_record",
     "Spec",
     "derive_rng",
     "jsonable",

@@ -25,6 +25,7 @@ class AuditSpec(Spec):
     ``trials`` per dataset, ``confidence`` of the bound, ``seed``."""
 
     KIND = "audit"
+    NOISE_FREE = ("variant", "broken")
     USES_CORPUS = False
     NOTEBOOK_FIGURE = """
 r = result.result

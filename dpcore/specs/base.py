@@ -23,6 +23,11 @@ API (everything a page, an export, a replay or a generated notebook needs):
   ``spec.key(without=(...))`` — a SHA-256 of the record (a cache key; ``without``: fields a part ignores).
 * ``replay(record, corpus=None)`` — ``Spec.from_record(record).run(corpus)`` after checking that the corpus is the
   one the record names (its content hash); exported as ``dpcore.replay``.
+* Secret noise (issue 30 item 1): ``secret_record(record)`` is the record an export of the app's *private* noise mode
+  carries — no ``seed``, and ``"noise": "secret"``. ``Spec.from_record`` of such a record draws a fresh seed from the
+  operating system's entropy and warns (:class:`SecretNoiseWarning`): only the numbers a spec lists in
+  ``NOISE_FREE`` (the keys of ``numbers()`` that do not depend on the seed; ``spec.noise_free(numbers)``) reproduce
+  the export, every other number is a fresh draw.
 * ``load_corpus(corpus_id, which="private", path=..., user_column=..., text_column=...)`` — the corpus a spec names
   (the sample sizes, the real chat, or an uploaded file's path).
 * :mod:`dpcore.specs.notebook` — ``script(spec)`` / ``notebook(spec)``: a runnable ``.py`` and ``.ipynb`` that
@@ -35,6 +40,8 @@ import dataclasses
 import hashlib
 import json
 import math
+import secrets
+import warnings
 import zlib
 from typing import Any, ClassVar
 
@@ -43,12 +50,39 @@ import numpy as np
 from ..validation import check_choice, check_int
 from ..errors import UserError
 
-__all__ = ["Spec", "derive_rng", "replay", "load_corpus", "spec_kinds", "CORPUS_IDS", "jsonable"]
+__all__ = [
+    "Spec",
+    "derive_rng",
+    "replay",
+    "load_corpus",
+    "spec_kinds",
+    "CORPUS_IDS",
+    "jsonable",
+    "SECRET_NOISE",
+    "SecretNoiseWarning",
+    "secret_record",
+]
 
 CORPUS_IDS = ("classroom", "paper", "chat", "upload")
 """The corpus ids a spec may name: the synthetic sample sizes, the real chat, an uploaded file."""
 
 _REGISTRY: dict[str, type] = {}
+
+SECRET_NOISE = "secret"
+"""``record["noise"]`` of a record made in the app's private noise mode: its seed was secret and is not in it."""
+
+
+class SecretNoiseWarning(UserWarning):
+    """A record whose noise was secret was rebuilt: its noise is drawn afresh, only its noise-free numbers reproduce."""
+
+
+def secret_record(record: dict) -> dict:
+    """The record an export carries in the app's private noise mode: ``record`` without its ``seed`` and with
+    ``"noise": "secret"`` (:data:`SECRET_NOISE`). Rebuilding it (:meth:`Spec.from_record`, :func:`replay`) draws
+    fresh noise and says so."""
+    out = {k: v for k, v in record.items() if k != "seed"}
+    out["noise"] = SECRET_NOISE
+    return out
 
 
 def derive_rng(seed: int, *salt) -> np.random.Generator:
@@ -92,6 +126,8 @@ class Spec:
     KIND: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
     USES_CORPUS: ClassVar[bool] = True
+    NOISE_FREE: ClassVar[tuple[str, ...]] = ()
+    """The keys of :meth:`numbers` that do not depend on the seed (a replay of a secret record reproduces these)."""
     NOTEBOOK_FIGURE: ClassVar[str] = ""
     NOTEBOOK_IMPORTS: ClassVar[str] = ""
 
@@ -144,6 +180,10 @@ class Spec:
         """The key numbers a page shows for ``result`` (JSON-able): what replay tests and notebooks compare."""
         raise NotImplementedError(f"{type(self).__name__}.numbers")
 
+    def noise_free(self, numbers: dict) -> dict:
+        """The part of ``numbers`` (from :meth:`numbers`) that does not depend on the seed (``NOISE_FREE``)."""
+        return {k: numbers[k] for k in self.NOISE_FREE if k in numbers}
+
     # -------------------------------------------------------------- record and replay
     def record(self) -> dict:
         """``{"spec": kind, "version": n, <every field>}``: JSON-able, enough to rebuild this spec."""
@@ -178,10 +218,30 @@ class Spec:
         if version != target.VERSION:
             raise UserError(f"record['version'] must be {target.VERSION} for spec {kind!r}, got version={version!r}")
         names = {f.name for f in dataclasses.fields(target)}
-        unknown = sorted(set(record) - names - {"spec", "version"})
+        unknown = sorted(set(record) - names - {"spec", "version", "noise"})
         if unknown:
             raise UserError(f"record has fields that spec {kind!r} does not know: {unknown}")
+        if "noise" in record:
+            record = _with_fresh_seed(record, target)
         return target(**{k: _from_json(v) for k, v in record.items() if k in names})
+
+
+def _with_fresh_seed(record: dict, target: type) -> dict:
+    """A secret record (:func:`secret_record`) with a seed from the operating system's entropy, after warning."""
+    if record["noise"] != SECRET_NOISE:
+        raise UserError(f"record['noise'] must be {SECRET_NOISE!r} when present, got noise={record['noise']!r}")
+    if "seed" in record:
+        raise UserError("a record whose noise is secret must carry no seed, got a record with both")
+    kept = ", ".join(target.NOISE_FREE) or "none"
+    warnings.warn(
+        SecretNoiseWarning(
+            f"this {target.KIND} record's noise is secret (made in the app's private noise mode; its seed was never "
+            f"shown or exported): the rebuilt spec draws fresh noise from the operating system's entropy. Only its "
+            f"noise-free numbers reproduce the export ({kept}); the noisy ones cannot be reproduced."
+        ),
+        stacklevel=3,
+    )
+    return {**record, "seed": secrets.randbits(128)}
 
 
 def spec_kinds() -> dict[str, type]:

@@ -175,6 +175,7 @@ class BayesianSpec(_WithCaps):
     """BayesianDP's release at (ε, δ): θ = softmax(log μ_ps + N(0, σ²)) (000 §3; SPEC §3b for the strict mode)."""
 
     KIND = "bayesian"
+    NOISE_FREE = ("sensitivity_gamma", "sigma_ps", "kl_public_prior", "top_ngrams")
     NOTEBOOK_FIGURE = """
 order = np.argsort(-result.p)[:20]
 labels = [" ".join(result.counts.vocabulary[i]) for i in order]

@@ -51,6 +51,7 @@ class DpneSpec(Spec):
     """The DP n-gram extraction page: dpcore.dpne's parameters (names as in :func:`dpcore.dpne`)."""
 
     KIND = "dpne"
+    NOISE_FREE = ("sigma", "sigmas")  # ρ_k depends on |V_k|, which the released S_{k-1} sets
     NOTEBOOK_FIGURE = """
 sizes = {"DPNE": result.release.sizes, **result.baselines}
 lengths = list(range(1, spec.max_length + 1))

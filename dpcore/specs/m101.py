@@ -50,6 +50,7 @@ class M101CitiesSpec(Spec):
     """Mechanisms 101, tab (c): the exponential mechanism's probabilities on D and its neighbours (no draws)."""
 
     KIND = "m101-cities"
+    NOISE_FREE = ("city_probabilities", "sensitivity_used", "sensitivity_computed", "worst_ratio")  # no draws
     USES_CORPUS = False
     NOTEBOOK_FIGURE = """
 ex = result
@@ -90,6 +91,7 @@ class M101Spec(Spec):
     """Mechanisms 101, tab (d): ε, the mechanism and the number of draws per dataset."""
 
     KIND = "m101"
+    NOISE_FREE = ("sample_x", "bound")
     USES_CORPUS = False
     NOTEBOOK_FIGURE = """
 s = result

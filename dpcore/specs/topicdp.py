@@ -180,6 +180,7 @@ class TopicDpSpec(_TopicTable):
     """The TopicDP page's release: ε, δ, γ, the table's m × n, the LDA and sampler settings, VIPS-LDA's B and J."""
 
     KIND = "topicdp"
+    NOISE_FREE = ("delta_s", "h", "keywords", "before_noise", "noise_scales")  # the sampled Δ_s, the LDA fit, σ
     NOTEBOOK_FIGURE = """
 names = list(result.errors)
 fig = go.Figure([go.Bar(x=names, y=[result.errors[name][metric] for name in names], name=label)
@@ -299,6 +300,7 @@ class TopicDpCurveSpec(_TopicTable):
     on the release (``stage="released"``: clipped, rows renormalised) or on the noisy matrix (``"noisy"``)."""
 
     KIND = "topicdp-curve"
+    NOISE_FREE = ("values",)
     NOTEBOOK_FIGURE = """
 fig = go.Figure([go.Scatter(x=result.values, y=result.stats["l1"][mech][0], mode="lines+markers", name=mech)
                  for mech in result.stats["l1"]])
