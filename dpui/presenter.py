@@ -6,7 +6,7 @@
   draw larger fonts (``dpui.charts.show_figure``).
 * **Reset this page** (button key ``reset_page``): the page's knobs go back to what a fresh visit shows, the
   shared ε, δ and seed to the page's opening values. The data choice stays (an upload is not thrown away), and
-  so does presenter mode.
+  so do the noise mode (a private view never turns reproducible by a reset) and presenter mode.
 
 The switch is not a ``bind="query-params"`` widget: Streamlit would write ``present=true``; a lecturer types
 ``present=1``. Its value is read from the link once per session and written back as ``present=1`` (or dropped).
@@ -34,8 +34,9 @@ __all__ = [
 PRESENT_KEY = "present"
 RESET_KEY = "reset_page"
 _LINK_READ = "_present_link_read"
-KEEP_ON_RESET = ("corpus", PRESENT_KEY)
-"""URL parameters a reset keeps: the data (an upload stays) and presenter mode."""
+KEEP_ON_RESET = ("corpus", "noise", PRESENT_KEY)
+"""URL parameters a reset keeps: the data (an upload stays), the noise mode (private stays private) and presenter
+mode."""
 PRESENTER_FONT = 20
 """Plotly's base font size in presenter mode (12 otherwise)."""
 

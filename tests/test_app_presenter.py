@@ -83,3 +83,14 @@ def test_the_phone_slider_moves_the_shared_epsilon():
     at.sidebar.select_slider(key="eps").set_value(0.5).run()
     assert at.main.select_slider(key="eps_body").value == 0.5
     assert not at.exception
+
+
+def test_reset_keeps_the_noise_mode():
+    at = AppTest.from_file(M101, default_timeout=120)
+    at.query_params["noise"] = "private"
+    at.query_params["eps"] = "2"
+    at.run()
+    at.button(key=RESET_KEY).click().run()
+    assert not at.exception
+    assert at.select_slider(key="eps").value == 1.0
+    assert _param(at, "noise") == "private"
