@@ -19,6 +19,7 @@ from dataclasses import replace
 import streamlit as st
 
 from dpcore.lab.budget import BudgetEntry, budget_entry, compose_releases
+from dpui.risk import session_line
 
 __all__ = ["session_budget", "record_reviews", "record_release", "budget_entries"]
 
@@ -43,6 +44,7 @@ def _render(slot, entries: list[BudgetEntry]) -> None:
             f"**Session budget** — {len(entries)} release{'' if len(entries) == 1 else 's'} seen on this corpus"
         )
         (st.caption if total.epsilon is not None else st.warning)(total.text)
+        st.caption(session_line(len(entries), total.epsilon, total.delta))  # the total in the attacker's words
         if entries:
             with st.expander("The releases", expanded=False):
                 st.markdown("\n".join(_line(i, e) for i, e in enumerate(entries, 1)))
