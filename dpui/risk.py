@@ -134,7 +134,9 @@ def curve_figure(pairs: list[tuple[float, float]], attacks: list[risk.MeasuredAt
                 y=[a.tpr_lower],
                 mode="markers",
                 name=f"{a.name}: what the runs prove (FPR⁺, TPR⁻)",
-                marker=dict(color=style.colour, symbol="x-thin-open", size=14, line=dict(width=2, color=style.colour)),
+                marker=dict(
+                    color=style.colour, symbol=f"{style.symbol}-open", size=14, line=dict(width=2, color=style.colour)
+                ),
             )
         )
     fig.update_layout(

@@ -112,3 +112,16 @@ def test_sidebar_total_in_the_same_words_grows_with_each_release():
     assert second.startswith(f"{ICON} After the 2 releases you viewed:")
     pct = [float(s.split("at most ")[1].split(" %")[0]) for s in (first, second)]
     assert pct[1] > pct[0]  # two releases allow more than one
+
+
+def test_bayesian_membership_attack_is_drawn_on_the_bounds_axes():
+    at = _open("2_Bayesian_ngram_DP.py", eps="1.0", delta="1e-05", bayes_tab="Membership inference")
+    at.select_slider(key="bayes_trials").set_value(50).run()
+    at.button(key="bayes_run_mia").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    (spec,) = _curve_charts(at)
+    names = [t["name"] for t in spec["data"]]
+    assert "bound at ε = 1, δ = 1e-05: no attacker above" in names
+    for mech in ("BayesianDP", "Laplace"):
+        assert {f"{mech}: every threshold", f"{mech}: the chosen test"} <= set(names), names
+    assert any("The attack beside the bound" in m.value for m in at.markdown)

@@ -271,3 +271,44 @@ def test_audit_point_is_the_audits_own_event():
     assert (m.tpr_lower, m.fpr_upper) == (r.numerator_lower, r.denominator_upper)
     # the audit's ε_lower > ε claimed exactly when the corner is above the first segment of the curve
     assert (r.epsilon_lower > 1.0) == (m.tpr_lower > r.delta + math.exp(1.0) * m.fpr_upper)
+
+
+def _on_roc(fpr, tpr, roc_fpr, roc_tpr) -> bool:
+    return bool(np.any(np.isclose(roc_fpr, fpr, atol=1e-12) & np.isclose(roc_tpr, tpr, atol=1e-12)))
+
+
+@pytest.mark.parametrize("broken", [False, True])
+def test_the_audits_chosen_test_is_a_point_of_its_roc(broken):
+    r = run_scenario("exponential_city", broken=broken, trials=4_000, rng=5).result
+    m = R.audit_attack(r)
+    assert _on_roc(m.fpr, m.tpr, m.roc_fpr, m.roc_tpr)
+    fpr_d, tpr_d = r.roc(positive="D")  # read the other way round: the same tests, as a test of D
+    assert fpr_d[0] == 0 and tpr_d[-1] == 1 and len(fpr_d) == len(m.roc_fpr)
+
+
+def test_membership_points_read_the_attack_table():
+    """The Bayesian page's attack (000 §5) on a blatant leak: its points, proven corners and ROC on the bound's
+    axes; at ε = 1e4 the BayesianDP attack is far above the ε = 1 curve (and allowed by its own ε)."""
+    import scipy.sparse as sp
+
+    from dpcore.bayesian import BAYESIAN
+    from dpcore.bayesian.evaluation import membership_inference
+    from dpcore.text.counts import NgramCounts
+
+    rng = np.random.default_rng(0)
+    m = np.zeros((30, 12), dtype=int)
+    m[:, 0] = rng.integers(1, 3, 30)
+    m[:, 5:] = rng.integers(0, 2, (30, 7))
+    m[0, 1:5] = 1
+    counts = NgramCounts(n=1, vocabulary=(), user_counts=sp.csr_matrix(m * 5 + (m > 0)), public_counts=np.ones(12))
+    table = membership_inference(
+        counts, epsilons=[1e4], trials=100, rng=1, S=1.0, C=5, rho=1.0, W=5, mechanisms=(BAYESIAN,)
+    )
+    (point,) = R.membership_points(table, epsilon=1e4)
+    row = table.rows()[0]
+    assert point.name == BAYESIAN and point.tpr == 1 - row["fnr"] and point.fpr_upper == row["fpr_upper"]
+    assert _on_roc(point.fpr, point.tpr, point.roc_fpr, point.roc_tpr)
+    assert R.above_bound(point.fpr_upper, point.tpr_lower, epsilon=1.0)
+    assert not R.above_bound(point.fpr_upper, point.tpr_lower, epsilon=1e4)
+    with pytest.raises(ValueError, match="epsilon must be one of the attack's ε"):
+        R.membership_points(table, epsilon=2.0)

@@ -50,6 +50,7 @@ __all__ = [
     "clopper_pearson_lower",
     "clopper_pearson_upper",
     "epsilon_lower_bound",
+    "empirical_roc",
     "DIRECTIONS",
     "ORDERINGS",
 ]
@@ -126,6 +127,22 @@ def epsilon_lower_bound(numerator_lower, denominator_upper, *, delta=0.0) -> flo
 # --------------------------------------------------------------------------------------------------
 # Result types
 # --------------------------------------------------------------------------------------------------
+
+
+def empirical_roc(scores_in, scores_out) -> tuple[np.ndarray, np.ndarray]:
+    """The ROC of the tests "score ≥ t says in", over every threshold t: (FPR, TPR), from (0, 0) to (1, 1).
+
+    ``scores_in`` are scores of outputs with the person in (D), ``scores_out`` without (D′); 1-D, no NaN."""
+    a = np.asarray(scores_in, dtype=float).ravel()
+    b = np.asarray(scores_out, dtype=float).ravel()
+    if a.size == 0 or b.size == 0:
+        raise ValueError(f"scores_in and scores_out must be non-empty, got {a.size} and {b.size} scores")
+    if np.isnan(a).any() or np.isnan(b).any():
+        raise ValueError("scores_in and scores_out must not contain NaN")
+    t = np.unique(np.concatenate([a, b]))[::-1]  # high to low: the rates grow
+    tpr = (a.size - np.searchsorted(np.sort(a), t, side="left")) / a.size
+    fpr = (b.size - np.searchsorted(np.sort(b), t, side="left")) / b.size
+    return np.concatenate([[0.0], fpr, [1.0]]), np.concatenate([[0.0], tpr, [1.0]])
 
 
 @dataclass(frozen=True)
@@ -209,6 +226,19 @@ class AuditResult:
         if num - self.delta <= 0:
             return 0.0
         return math.inf if den == 0 else max(0.0, math.log((num - self.delta) / den))
+
+    def roc(self, *, positive: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The ROC (FPR, TPR) of the chosen event's family on the evaluation runs: every threshold of the score,
+        in the event's direction, read as a test of "``positive``" (``"D"`` or ``"D'"``; default: the dataset on
+        top of the ratio, for which the event is the "in" side). The chosen event is one of its points."""
+        positive = self.event.numerator if positive is None else positive
+        if positive not in ORDERINGS:
+            raise ValueError(f"positive must be one of {ORDERINGS}, got positive={positive!r}")
+        ev_d, ev_dp = self.scores_d[self.n_pilot :], self.scores_d_prime[self.n_pilot :]
+        s_in, s_out = (ev_d, ev_dp) if positive == "D" else (ev_dp, ev_d)
+        # flag "in" when in the event (its numerator is the positive) or outside it (the other one is)
+        sign = (1.0 if self.event.direction == ">=" else -1.0) * (1.0 if positive == self.event.numerator else -1.0)
+        return empirical_roc(sign * s_in, sign * s_out)
 
     @property
     def violates_claim(self) -> bool | None:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import norm
 
+from ..audit.core import empirical_roc
 from ..validation import check_delta, check_probability, check_real, check_sensitivity
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "empirical_roc",
     "MeasuredAttack",
     "audit_attack",
+    "membership_points",
     "above_bound",
     "FPR_GRID",
 ]
@@ -262,23 +264,6 @@ def attacker_limits(*, epsilon, delta=0.0, prior=0.5, fpr=0.1) -> AttackerLimits
     )
 
 
-def empirical_roc(scores_in, scores_out) -> tuple[np.ndarray, np.ndarray]:
-    """The ROC of the tests "score ≥ t says in", over every threshold t: (FPR, TPR), from (0, 0) to (1, 1).
-
-    ``scores_in`` are scores of outputs on D (the person in), ``scores_out`` on D′ (out); 1-D, no NaN."""
-    a = np.asarray(scores_in, dtype=float).ravel()
-    b = np.asarray(scores_out, dtype=float).ravel()
-    if a.size == 0 or b.size == 0:
-        raise ValueError(f"scores_in and scores_out must be non-empty, got {a.size} and {b.size} scores")
-    if np.isnan(a).any() or np.isnan(b).any():
-        raise ValueError("scores_in and scores_out must not contain NaN")
-    t = np.unique(np.concatenate([a, b]))[::-1]  # high to low: the rates grow
-    a_sorted, b_sorted = np.sort(a), np.sort(b)
-    tpr = (a.size - np.searchsorted(a_sorted, t, side="left")) / a.size
-    fpr = (b.size - np.searchsorted(b_sorted, t, side="left")) / b.size
-    return np.concatenate([[0.0], fpr, [1.0]]), np.concatenate([[0.0], tpr, [1.0]])
-
-
 @dataclass(frozen=True)
 class MeasuredAttack:
     """A measured test on the bound's axes: its point (``fpr``, ``tpr``), the corner the data prove at the audit's
@@ -302,17 +287,37 @@ def audit_attack(result, *, name: str = "measured attack") -> MeasuredAttack:
     The corner lies above :func:`tradeoff` at the claimed (ε, δ) exactly when the audit refutes the claim on
     the curve's first segment (ε_lower > ε: TPR⁻ > δ + e^ε·FPR⁺) or on its second."""
     r = result
-    n_pilot = r.n_pilot
-    ev_d, ev_dp = np.asarray(r.scores_d)[n_pilot:], np.asarray(r.scores_d_prime)[n_pilot:]
     on_top = r.event.numerator == "D"
-    s_in, s_out = (ev_d, ev_dp) if on_top else (ev_dp, ev_d)
-    sign = 1.0 if r.event.direction == ">=" else -1.0
-    with np.errstate(invalid="ignore"):
-        roc_fpr, roc_tpr = empirical_roc(sign * s_in, sign * s_out)
+    roc_fpr, roc_tpr = r.roc()
     k_in, k_out = (r.count_d, r.count_d_prime) if on_top else (r.count_d_prime, r.count_d)
     lo_in = r.interval_d[0] if on_top else r.interval_d_prime[0]
     hi_out = r.interval_d_prime[1] if on_top else r.interval_d[1]
     return MeasuredAttack(name, k_out / r.n_eval, k_in / r.n_eval, hi_out, lo_in, roc_fpr, roc_tpr)
+
+
+def membership_points(table, *, epsilon) -> list[MeasuredAttack]:
+    """The membership inference attack (:func:`dpcore.bayesian.evaluation.membership_inference`'s table) at one of
+    its ε, one :class:`MeasuredAttack` per mechanism: "member" = the user's data in; TPR = 1 − FNR, the proven
+    corner (FPR⁺, 1 − FNR⁺), and the ROC of the attack's score on the evaluation half."""
+    eps = _epsilon(epsilon)
+    out = []
+    for row in table.rows():
+        if not math.isclose(row["epsilon"], eps, rel_tol=1e-12):
+            continue
+        out.append(
+            MeasuredAttack(
+                str(row["mechanism"]),
+                row["fpr"],
+                1.0 - row["fnr"],
+                row["fpr_upper"],
+                1.0 - row["fnr_upper"],
+                np.asarray(row["roc_fpr"], dtype=float),
+                np.asarray(row["roc_tpr"], dtype=float),
+            )
+        )
+    if not out:
+        raise ValueError(f"epsilon must be one of the attack's ε {sorted(set(table['epsilon'].tolist()))}, got {eps:g}")
+    return out
 
 
 def above_bound(fpr, tpr, *, epsilon, delta=0.0) -> bool:
