@@ -312,3 +312,16 @@ def test_membership_points_read_the_attack_table():
     assert not R.above_bound(point.fpr_upper, point.tpr_lower, epsilon=1e4)
     with pytest.raises(ValueError, match="epsilon must be one of the attack's ε"):
         R.membership_points(table, epsilon=2.0)
+
+
+def test_a_thinned_roc_is_made_of_the_exact_rocs_points():
+    r = run_scenario("laplace_count", broken=True, trials=20_000, rng=11).result
+    exact = r.roc()
+    thin = r.roc(points=300)
+    assert 300 <= thin[0].size <= 400 < exact[0].size
+    for f, t in zip(*thin):
+        assert _on_roc(f, t, *exact)
+    m = R.audit_attack(r, points=300)
+    assert _on_roc(m.fpr, m.tpr, m.roc_fpr, m.roc_tpr)  # the chosen test is kept
+    fpr, tpr = R.empirical_roc([3, 2, 2], [1, 2], thresholds=[2.5, 1.5])
+    assert fpr.tolist() == [0.0, 0.0, 0.5, 1.0] and np.allclose(tpr, [0.0, 1 / 3, 1.0, 1.0])

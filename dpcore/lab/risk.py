@@ -279,16 +279,17 @@ class MeasuredAttack:
     roc_tpr: np.ndarray
 
 
-def audit_attack(result, *, name: str = "measured attack") -> MeasuredAttack:
+def audit_attack(result, *, name: str = "measured attack", points: int | None = 1000) -> MeasuredAttack:
     """The privacy audit's chosen test (:class:`dpcore.audit.AuditResult`) as a point on the bound's axes.
 
     "In" is the dataset on top of the audit's ratio (``event.numerator``): TPR = Pr[event | that one], FPR =
     Pr[event | the other], measured on the evaluation half; the corner (FPR⁺, TPR⁻) is what the audit proves.
     The corner lies above :func:`tradeoff` at the claimed (ε, δ) exactly when the audit refutes the claim on
-    the curve's first segment (ε_lower > ε: TPR⁻ > δ + e^ε·FPR⁺) or on its second."""
+    the curve's first segment (ε_lower > ε: TPR⁻ > δ + e^ε·FPR⁺) or on its second. The ROC has about ``points``
+    thresholds (:meth:`AuditResult.roc`; None: every distinct score), the chosen one among them."""
     r = result
     on_top = r.event.numerator == "D"
-    roc_fpr, roc_tpr = r.roc()
+    roc_fpr, roc_tpr = r.roc(points=points)
     k_in, k_out = (r.count_d, r.count_d_prime) if on_top else (r.count_d_prime, r.count_d)
     lo_in = r.interval_d[0] if on_top else r.interval_d_prime[0]
     hi_out = r.interval_d_prime[1] if on_top else r.interval_d[1]
