@@ -27,11 +27,9 @@ __all__ = ["attacker_view", "measured_attack_view", "session_line", "no_bound_re
 CURVE_LABEL = "Show the attacker's trade-off curve"
 ICON = "🕵️"
 _WHY_NOT = {
-    LOCAL_SENSITIVITY: "its noise is scaled to a sensitivity measured on the private data, so the noise itself "
-    "changes when you leave and no (ε, δ) holds",
-    K_ANONYMITY: "k-anonymity hides rare items but bounds nothing about what one person's data changes",
-    RANDOM_DP: "random DP holds only for most pairs of neighbouring datasets drawn at random — not for you in "
-    "particular, who may be in the uncovered share",
+    LOCAL_SENSITIVITY: "its noise is scaled to a sensitivity measured on the private data, so no (ε, δ) holds",
+    K_ANONYMITY: "k-anonymity hides rare items but bounds nothing about one person",
+    RANDOM_DP: "random DP covers most neighbouring datasets drawn at random, not you in particular",
     NO_PROTECTION: "it claims no protection at all",
 }
 
@@ -40,7 +38,7 @@ def no_bound_reason(guarantee: Guarantee) -> str:
     """Why a release that is not (ε, δ)-DP bounds no attacker, in words."""
     reasons = [_WHY_NOT[guarantee.kind]] if guarantee.kind in _WHY_NOT else []
     if guarantee.conditional_on:
-        reasons.append(f"its proof covers the values only, not {guarantee.conditional_on}")
+        reasons.append(f"its proof covers the values, not {guarantee.conditional_on}")
     return "; and ".join(reasons) or "it is not DP"
 
 
@@ -69,12 +67,14 @@ def attacker_view(
     for name, g in bounded.items():
         sentence = risk.attacker_limits(epsilon=g.epsilon, delta=g.delta or 0.0).sentence
         lines.append(f"{f'**{name}.** ' if name else ''}{claim}{' ' if claim else ''}{sentence}")
+    unbounded: dict[str, list[str]] = {}  # reason -> the releases it holds for (one line per reason)
     for name, g in named.items():
         if not g.is_dp:
-            lines.append(
-                f"{f'**{name}**' if name else 'This release'} promises no bound on what an attacker learns about "
-                f"you: {no_bound_reason(g)}. No sentence, no curve."
-            )
+            unbounded.setdefault(no_bound_reason(g), []).append(name)
+    for reason, names in unbounded.items():
+        who = ", ".join(f"**{n}**" for n in names if n) or "This release"
+        verb = "promises" if len(names) == 1 else "promise"
+        lines.append(f"{who} {verb} no bound on what an attacker learns about you: {reason}.")
     st.caption("  \n".join(f"{ICON} {line}" for line in lines))
     if not bounded and measured is None:
         return

@@ -27,7 +27,8 @@ def _open(page: str, **query) -> AppTest:
 
 
 def _risk_lines(at: AppTest) -> list[str]:
-    return [c.value for c in at.main.caption if c.value.startswith(ICON)]
+    """The lines beside the badge(s): one per (ε, δ) sentence or per reason for no bound."""
+    return [line for c in at.main.caption if c.value.startswith(ICON) for line in c.value.split("  \n")]
 
 
 def _sidebar_line(at: AppTest) -> str:
@@ -82,8 +83,15 @@ def test_topicdp_states_the_sentence_for_vips_only_and_why_not_for_the_others(ti
     text = "\n".join(lines)
     assert f"**VIPS-LDA.** {risk.attacker_limits(epsilon=eps, delta=delta).sentence}" in text
     assert text.count("could become at most") == 1  # only VIPS-LDA is DP for the whole release
-    assert "**TopicDP (as in the thesis)** promises no bound" in text and "random DP holds only" in text
-    assert "**TopicDP strict** promises no bound" in text and "proof covers the values only" in text
+    thesis = next(line for line in lines if "**TopicDP (as in the thesis)**" in line)
+    assert (
+        "promise no bound" in thesis and "random DP covers most neighbouring datasets" in thesis
+    )  # with the other random-DP releases
+    strict = next(line for line in lines if "**TopicDP strict**" in line)
+    assert "promise no bound" in strict and "proof covers the values, not" in strict and "random DP" not in strict
+    import re
+
+    assert all(len(re.findall(r"\w+", line)) <= RISK_LINE_MAX for line in lines), lines  # one short sentence each
 
 
 def test_audit_draws_the_measured_attack_above_the_claims_bound_when_broken():
@@ -125,3 +133,26 @@ def test_bayesian_membership_attack_is_drawn_on_the_bounds_axes():
     for mech in ("BayesianDP", "Laplace"):
         assert {f"{mech}: every threshold", f"{mech}: the chosen test"} <= set(names), names
     assert any("The attack beside the bound" in m.value for m in at.markdown)
+
+
+RISK_LINE_MAX = 60
+"""Words (as tests/test_app_say_less.py counts them) of one line beside a badge: one sentence, never an essay."""
+
+
+@pytest.mark.parametrize(
+    "page, query",
+    [
+        ("1_Mechanisms_101.py", {"eps": "4"}),
+        ("2_Bayesian_ngram_DP.py", {"bayes_mode": "local"}),
+        ("3_DP_ngram_extraction.py", {}),
+        ("5_Privacy_audit.py", {"audit_mechanism": "k-anonymity", "audit_trials": "1000"}),
+    ],
+)
+def test_each_line_beside_a_badge_is_one_short_sentence(page, query):
+    import re
+
+    lines = _risk_lines(_open(page, **query))
+    assert lines
+    for line in lines:
+        assert line.startswith(ICON) and len(re.findall(r"\w+", line)) <= RISK_LINE_MAX, line
+        assert ". " not in line and line.endswith("."), line  # one sentence
