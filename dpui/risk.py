@@ -157,7 +157,7 @@ def curve_figure(pairs: list[tuple[float, float]], attacks: list[risk.MeasuredAt
     fig.update_layout(
         title="What an attacker can tell: insiders caught against outsiders flagged",
         xaxis=dict(title="false-positive rate: outsiders flagged “in”", range=[0, 1]),
-        yaxis=dict(title="true-positive rate: insiders caught (higher = more risk)", range=[0, 1.02]),
+        yaxis=dict(title="true-positive rate: insiders caught", range=[0, 1.02]),
         height=420,
     )
     bounds = "; ".join(
