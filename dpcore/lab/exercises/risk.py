@@ -122,7 +122,7 @@ EXERCISES = (
         settings={
             "mechanism": "Exponential (cities)",
             "broken": False,
-            "trials": 20_000,
+            "trials": 10_000,
             "confidence": 0.95,
             "seed": 0,
         },
