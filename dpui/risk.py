@@ -186,7 +186,7 @@ def session_line(releases: int, epsilon: float | None, delta: float | None) -> s
             f"{ICON} {seen.capitalize()}: no bound on what an attacker learns about you (a release promises nothing)."
         )
     post = risk.percent_at_most(risk.posterior_bound(0.5, epsilon=epsilon, delta=delta or 0.0))
-    tail = f" (except with probability δ = {delta:g})" if delta else ""
+    tail = f" (except with probability δ = {delta:g}, when ε bounds nothing)" if delta else ""
     return (
         f"{ICON} {seen.capitalize()}: someone who thought it a coin flip that you are in this data could be at most "
         f"{post} sure{tail}."

@@ -87,7 +87,7 @@ def test_sentence_on_the_issue_example():
     assert lim.posterior == pytest.approx(math.exp(4) / (math.exp(4) + 1))
     assert lim.tpr == pytest.approx(R.tradeoff(0.1, epsilon=4, delta=1e-6))
     assert lim.sentence.startswith("At ε = 4, δ = 1e-06: someone who thought it a coin flip")
-    assert "at most 98.3 % sure (except with probability δ = 1e-06)" in lim.sentence
+    assert "at most 98.3 % sure (except with probability δ = 1e-06, when ε bounds nothing)" in lim.sentence
     assert "for 10 % of outsiders catches at most 98.4 % of insiders" in lim.sentence
     assert "except with probability" not in R.attacker_limits(epsilon=1).sentence
 

@@ -174,7 +174,9 @@ def posterior_bound(prior, *, epsilon, delta=0.0):
     p·e^ε / (p·e^ε + 1 − p): Bayes' rule with a likelihood ratio Pr[y | in] / Pr[y | out] ≤ e^ε.
     With δ > 0 the bound is the same number and holds except with probability δ (module docstring: the release
     is an ε-DP release with probability 1 − δ, whether or not the person is in — Kairouz, Oh & Viswanath 2015,
-    Thm 2.1); δ is checked but never changes the number.
+    Thm 2.1); δ is checked but never changes the number. Exactly: an attacker told that the δ-branch did not
+    happen is at most this sure; one who is not told can exceed it only at outputs the δ-branch can produce
+    (P = (1 − δ)P′ + δP″, Q = (1 − δ)Q′ + δQ″ with P′/Q′ ≤ e^ε: where P″(y) = 0 the ratio P/Q is ≤ e^ε).
 
     Args:
       prior: the attacker's prior(s) in [0, 1] (a number or an array).
@@ -239,7 +241,7 @@ class AttackerLimits:
             f"{percent_at_most(self.posterior)} sure"
         )
         if self.delta:
-            text += f" (except with probability δ = {self.delta:g})"
+            text += f" (except with probability δ = {self.delta:g}, when ε bounds nothing)"
         return (
             text + f" — and a test that says “in” for {self.fpr * 100:g} % of outsiders catches at most "
             f"{percent_at_most(self.tpr)} of insiders."
