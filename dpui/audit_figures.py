@@ -9,6 +9,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from dpcore.audit import ScenarioRun
+from dpcore.guarantees import Guarantee, approximate_dp, no_protection, pure_dp
+from dpcore.lab.risk import MeasuredAttack, audit_attack
 
 from .charts import REFERENCE, series_style
 from .texts import text
@@ -102,6 +104,19 @@ def claim_text(run: ScenarioRun) -> str:
     if r.epsilon_claimed is None:
         return "none (not differentially private)"
     return f"ε = {r.epsilon_claimed:g}" + (f", δ = {r.delta:g}" if r.delta > 0 else " (pure DP, δ = 0)")
+
+
+def claimed_guarantee(run: ScenarioRun) -> Guarantee:
+    """The guarantee the audited mechanism claims (a claim, not a proof: a broken variant claims it too)."""
+    r = run.result
+    if r.epsilon_claimed is None:
+        return no_protection(promise="The mechanism claims no differential privacy.")
+    return approximate_dp(r.epsilon_claimed, r.delta) if r.delta > 0 else pure_dp(r.epsilon_claimed)
+
+
+def measured_attacks(run: ScenarioRun) -> list[MeasuredAttack]:
+    """The audit's attack on the bound's axes: its chosen test and the ROC of its score (evaluation runs)."""
+    return [audit_attack(run.result, name="the audit's attack" + (" (broken variant)" if run.broken else ""))]
 
 
 def probability_rows(run: ScenarioRun) -> list[dict]:

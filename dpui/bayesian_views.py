@@ -17,6 +17,7 @@ import streamlit as st
 from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC
 from dpcore.bayesian.baselines import k_anonymity_release, public_baseline
 from dpcore.lab.paper_results import FIG1_BAYES
+from dpcore.lab.risk import membership_points
 from dpcore.metrics import kl_divergence
 from dpcore.specs import (
     BayesianAttackSpec,
@@ -37,6 +38,7 @@ from .charts import guarantee_badge, show_figure
 from .errors import user_errors
 from .exports import export_view
 from .reproduce import reproduce_buttons
+from .risk import measured_attack_view
 from .sidebar import format_number as fmt
 from .state import IN_URL, run_button
 from .texts import text
@@ -245,6 +247,10 @@ def attack_view(c: TabContext) -> None:
     fig, alt = figures.attack_figure(df)
     show_figure(fig, alt=alt, key="bayes_mia")
     st.dataframe({col: df[col] for col in ATTACK_COLUMNS}, hide_index=True, width="stretch")
+    # issue 32: the attack on the bound's axes, at the attack's ε nearest the sidebar's
+    at = min(set(df["epsilon"].tolist()), key=lambda e: abs(np.log(e / c.settings.epsilon)))
+    st.markdown(text("bayesian", "attack_on_bound", eps=at, delta=c.settings.delta))
+    measured_attack_view(membership_points(df, epsilon=at), epsilon=at, delta=c.settings.delta, key="bayes_mia_bound")
 
 
 @st.fragment

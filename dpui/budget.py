@@ -26,6 +26,7 @@ from dataclasses import replace
 import streamlit as st
 
 from dpcore.lab.budget import BudgetEntry, budget_entry, compose_releases
+from dpui.risk import session_line
 
 __all__ = ["session_budget", "record_reviews", "record_release", "budget_entries"]
 
@@ -59,6 +60,7 @@ def _render(slot, entries: list[BudgetEntry]) -> None:
         if total.guarantee is not None:
             guarantee_badge(total.guarantee, name="session total")
         _SAY[total.colour](total.text)
+        st.caption(session_line(len(entries), total))  # the total in the attacker's words (issue 32)
         if entries:
             with st.expander("The releases", expanded=False):
                 st.markdown("\n".join(_line(i, e) for i, e in enumerate(entries, 1)))

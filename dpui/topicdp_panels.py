@@ -60,6 +60,11 @@ def guarantee_badges(releases) -> None:
         guarantee_badge(rel.guarantee, name=BADGE_NAMES.get(mech, mech))
 
 
+def guarantees(releases) -> dict:
+    """Badge name → guarantee of each release, in the badges' order (for dpui.risk.attacker_view)."""
+    return {BADGE_NAMES.get(mech, mech): rel.guarantee for mech, rel in releases.items()}
+
+
 def story(story, *, gamma: float) -> None:
     """What changes the thesis's story, in numbers (dpui/page_texts/topicdp.md, section "story")."""
     st.markdown(

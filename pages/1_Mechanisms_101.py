@@ -15,6 +15,7 @@ from dpcore.lab.lecture import BANK_DEBTS, DEBT_CAP
 from dpcore.mechanisms import laplace_scale
 from dpcore.specs import M101CitiesSpec, M101Spec
 from dpui import exercise_mode, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, user_errors
+from dpui.risk import attacker_view
 from dpui import m101_views as views
 from dpui.reproduce import run_spec
 from dpui.state import IN_URL
@@ -29,6 +30,7 @@ st.title("Mechanisms 101: Laplace and exponential")
 st.caption("After Habernal, *Pure Differential Privacy Mechanisms* (lecture 4). ε comes from the sidebar.")
 paper_vs_here("1_Mechanisms_101", settings)  # the lecture's worked numbers beside ours, a preset to ε = 1
 guarantee_badge(pure_dp(eps), name="Laplace mechanism with b = Δ/ε and a global Δ")
+attacker_view(pure_dp(eps), key="m101_risk_curve")  # what ε means for one person; the curve on a toggle
 reviews = []  # (name, dpcore Review) of the open tab's release, for the reviewer's panel at the end
 
 views.open_linked_tab()  # an exercise or the preset opens the tab of the knobs it sets

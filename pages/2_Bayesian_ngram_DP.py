@@ -19,6 +19,7 @@ from dpui import bayesian_views as views
 from dpui.bayesian_knobs import bayesian_knobs
 from dpui.bayesian_modes import mode_knobs, modes_panel
 from dpui.bayesian_panels import release_panel, text_panel
+from dpui.risk import attacker_view
 from dpui.texts import text
 
 st.set_page_config(page_title="Bayesian n-gram DP", page_icon="📊", layout="wide")
@@ -66,6 +67,7 @@ view_settings = {  # what an export needs
 }
 
 guarantee_badge(release.guarantee, name=f"BayesianDP {mk.mode}")
+attacker_view(release.guarantee, key="bayes_risk_curve")  # local mode: says why there is no bound
 
 # ------------------------------------------------------------------------------ one tab open at a time (lazy)
 ctx = views.TabContext(settings, k, mk, common, spec, kl_spec, now, view_settings)

@@ -23,6 +23,7 @@ from dpui import dpne_views as views
 from dpui import user_errors
 from dpui.dpne_knobs import dpne_knobs
 from dpui.reproduce import reproduce_buttons
+from dpui.risk import attacker_view
 from dpui.text_profile_panel import text_profile_panel
 from dpui.texts import text
 
@@ -55,6 +56,7 @@ with user_errors():  # one spec: the page's computation, its draws, its export r
     )
 
 guarantee_badge(dpne_guarantee(epsilon=spec.epsilon, delta=spec.delta), name="DPNE")  # the release's own
+attacker_view(dpne_guarantee(epsilon=spec.epsilon, delta=spec.delta), key="dpne_risk_curve")
 if settings.data == "chat" and (sweep := data.chat_epsilon_sentence()):  # what ε the real chat's 920 people need
     st.info(text("dpne", "opens_at", eps=data.PAGE_DEFAULTS["eps"], delta=data.PAGE_DEFAULTS["delta"], sweep=sweep))
 views.open_linked_tab()  # an exercise opens the extraction tab

@@ -22,6 +22,7 @@ from dpui import topicdp_panels as panels
 from dpui import topicdp_views as views
 from dpui import topicdp_vips as vipsui
 from dpui.state import IN_URL
+from dpui.risk import attacker_view
 from dpui.texts import text
 from dpui.topicdp_knobs import lda_and_sampler_knobs, table_size_knobs
 from dpui.topicdp_sampler import sampled_draws
@@ -94,6 +95,7 @@ with user_errors():  # VIPS-LDA: its release at (ε, δ, B, J, seed), read on th
 panels.sigma_metrics(story, releases)
 with st.container(border=True):
     panels.guarantee_badges({**releases, vipsui.NAME: vips.vips})  # VIPS-LDA's: green, the choice of topics covered
+    attacker_view(panels.guarantees({**releases, vipsui.NAME: vips.vips}), key="topicdp_risk_curve")
 
 # ------------------------------------------------------------------------------ the tabs: only the open one is drawn
 tabs = views.page_tabs(prompts=docs is not None, exercise=exercise)  # stateful, in the URL (?topicdp_tab=…)

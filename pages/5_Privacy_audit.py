@@ -22,8 +22,18 @@ from dpui.audit_data import (
     variant_explanation,
     variants_of,
 )
-from dpui.audit_figures import bound_figure, claim_text, export_records, probability_rows, score_histogram, verdict
+from dpui.audit_figures import (
+    bound_figure,
+    claim_text,
+    claimed_guarantee,
+    export_records,
+    measured_attacks,
+    probability_rows,
+    score_histogram,
+    verdict,
+)
 from dpui.reproduce import reproduce_buttons
+from dpui.risk import attacker_view
 from dpui.state import IN_URL
 from dpui.texts import text
 
@@ -82,6 +92,10 @@ if run.broken:
     st.warning(explanation if explanation.startswith("BROKEN") else f"BROKEN (not DP): {explanation}", icon="🛠️")
 kind, sentence = verdict(run)
 (st.warning if kind == "caught" else st.success)(sentence, icon="🔍" if kind == "caught" else "✅")
+# the claim's bound in words, and on a toggle its curve with the attack measured here on the same axes
+attacker_view(
+    claimed_guarantee(run), key="audit_risk_curve", claim="The claim says:", measured=lambda: measured_attacks(run)
+)
 
 r = run.result
 m1, m2, m3, m4 = st.columns(4)

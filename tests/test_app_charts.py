@@ -51,6 +51,9 @@ VIEWS = {
         ("click", "dpne_sweep_run", None),
     ],
     "pages/4_TopicDP.py": [],
+    # issue 32: the attacker's trade-off curve, drawn once its toggle is on (the audit's with its measured attack)
+    "pages/1_Mechanisms_101.py:risk": [("toggle", "m101_risk_curve", True)],
+    "pages/5_Privacy_audit.py:risk": [("toggle", "audit_broken", True), ("toggle", "audit_risk_curve", True)],
     **{  # the tabs are lazy (issue 24): each tab's charts are drawn once it is open
         f"pages/4_TopicDP.py:{name}": [("tab", "topicdp_tab", label)]
         for name, label in (

@@ -3,7 +3,8 @@ into expanders or the reviewer's panel); the Home page is a short map of the pag
 
 Words are counted in the prose elements (markdown, caption, info, warning, page links) outside any expander; guarantee chips
 (st.badge, seen as ``:<colour>-badge[…]`` markdown) are not prose and are not counted (they are short by
-test_app_guarantees)."""
+test_app_guarantees), nor is the guarantee's meaning for one person beside the chip (issue 32, dpui.risk: part of
+the guarantee's display, one sentence per release line, capped by tests/test_app_risk.py)."""
 
 import re
 from pathlib import Path
@@ -24,6 +25,9 @@ PAGES = [
 FOLDED = {"expander", "popover"}
 """Blocks whose contents a reader sees only after a click."""
 BEFORE_CHART_MAX = 60
+RISK_ICON = "🕵️"
+"""dpui.risk's line beside a badge: part of the guarantee's display, like the chip (tests/test_app_risk.py caps it
+at one sentence of at most RISK_LINE_MAX words per release line)."""
 HOME_MAX = 250
 
 
@@ -49,8 +53,8 @@ def in_order(node, in_expander=False):
 def words(element) -> int:
     value = element.proto.label if element.type == "page_link" else element.value
     value = value if isinstance(value, str) else str(value)
-    if BADGE.match(value.strip()):
-        return 0
+    if BADGE.match(value.strip()) or value.strip().startswith(RISK_ICON):
+        return 0  # a guarantee chip, or its meaning for one person beside it (issue 32: capped in test_app_risk)
     return len(re.findall(r"\w+", value))
 
 

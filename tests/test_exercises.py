@@ -334,6 +334,19 @@ def _audit(s):
     ).result
 
 
+def _why_below(s) -> int:
+    """Option 0 (below the curve: the best test against the worst pair) unless the audit's proven corner lies above
+    the claim's curve min(1, e^ε·FPR⁺, 1 − e^(−ε)(1 − FPR⁺)) (pure ε-DP), then the last option (broken)."""
+    r = _audit(s)
+    if r.event.numerator == "D":
+        tpr_lower, fpr_upper = r.interval_d[0], r.interval_d_prime[1]
+    else:
+        tpr_lower, fpr_upper = r.interval_d_prime[0], r.interval_d[1]
+    e = r.epsilon_claimed
+    curve = min(1.0, math.exp(e) * fpr_upper, 1.0 - math.exp(-e) * (1.0 - fpr_upper))
+    return 3 if tpr_lower > curve else 0
+
+
 # id -> the page's own dpcore calls on the exercise's settings (what the page would show)
 RECOMPUTE = {
     "m101-loss-b2": lambda s: dpcore.mechanisms.laplace_privacy_loss_bound(
@@ -462,6 +475,10 @@ RECOMPUTE = {
     # option 1 "a violation" when the bound exceeds the claim, option 0 "no violation found" otherwise
     "audit-correct-laplace": lambda s: int(_audit(s).epsilon_lower > 1.0),
     "audit-bayesian-local": lambda s: int(_audit(s).epsilon_lower > 1.0),
+    # issue 32, by hand: Bayes' rule in odds, and the (ε, δ) curve's closed form at the audit's proven corner
+    "risk-read-posterior": lambda s: 100 * (0.1 / 0.9 * math.exp(s["eps"])) / (1 + 0.1 / 0.9 * math.exp(s["eps"])),
+    "risk-epsilon-for-75": lambda s: math.log(0.75 / 0.25),
+    "risk-why-below": _why_below,
 }
 
 

@@ -199,6 +199,8 @@ def membership_attack(s_in, s_out, *, delta, confidence=0.95) -> dict:
         "fnr_upper": fnr_u,
         "fpr_upper": fpr_u,
         "epsilon_lower_bound": r.epsilon_lower,
+        # every threshold of the same score on the evaluation half, "member" = D (the chosen test is one point)
+        **dict(zip(("roc_fpr", "roc_tpr"), r.roc(positive="D"))),
     }
 
 
@@ -225,7 +227,8 @@ def membership_inference(
     The empirical ε lower bound (:func:`membership_attack`, the audit's code) treats a threshold on
     KL(p_u‖·) as a test: the test is chosen by its Clopper–Pearson bound on the first half of the
     trials, FPR = P(θ' flagged) and FNR = P(θ not flagged) are measured on the second half, and
-    ε ≥ max{ln((1−δ−FPR⁺)/FNR⁺) or ln((1−δ−FNR⁺)/FPR⁺), 0} for the chosen test. For Laplace the W-subsamples of the other users are drawn from a pool of
+    ε ≥ max{ln((1−δ−FPR⁺)/FNR⁺) or ln((1−δ−FNR⁺)/FPR⁺), 0} for the chosen test; ``roc_fpr``/``roc_tpr`` hold
+    the ROC of every threshold of the same score on the evaluation half (issue 32: drawn on the bound's axes). For Laplace the W-subsamples of the other users are drawn from a pool of
     ``pool`` draws per world (u's own subsample is fresh each trial) to keep the cost down.
     """
     eps = _epsilons(epsilons)

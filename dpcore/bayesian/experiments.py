@@ -66,7 +66,13 @@ _BAND = (0.1, 0.9)
 
 
 def _column(values: list) -> np.ndarray:
-    """One column from a list of Python values: strings as an ``object`` array (plain ``str``)."""
+    """One column from a list of Python values: strings as an ``object`` array (plain ``str``), and so are arrays
+    (one per row)."""
+    if any(isinstance(v, np.ndarray) for v in values):  # one array per row (a ROC): an object column
+        arr = np.empty(len(values), dtype=object)
+        for i, v in enumerate(values):
+            arr[i] = v
+        return arr
     arr = np.asarray(values)
     if arr.dtype.kind in "US" or arr.dtype == object:
         arr = np.empty(len(values), dtype=object)

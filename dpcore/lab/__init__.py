@@ -1,5 +1,6 @@
 """What is teaching rather than mechanism: the lecture's worked examples, the papers' reported numbers vs
-ours, the privacy reviewer's warnings and budgets, the session budget, and the lecture exercises.
+ours, the privacy reviewer's warnings and budgets, the session budget, the lecture exercises, and what a guarantee
+means for one person (:mod:`.risk`: trade-off curves, the posterior bound, measured attacks).
 """
 
 from __future__ import annotations
@@ -29,12 +30,13 @@ from .budget import (
     release_identity,
     PLD_DISCRETIZATION,
 )
-from . import lecture, paper_results, exercises
+from . import lecture, paper_results, exercises, risk
 
 __all__ = [
     "lecture",
     "paper_results",
     "exercises",
+    "risk",
     "ReviewWarning",
     "NoiseStatement",
     "BudgetStatement",

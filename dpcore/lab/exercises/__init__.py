@@ -3,7 +3,8 @@
 Each exercise is a declarative :class:`Exercise` record — the page it belongs to, the widget settings it
 opens with, a question, hints and a worked solution — whose answer is *computed* by the dpcore functions
 the page itself calls (``Exercise.answer()``), never written down. One module per page family:
-:mod:`.mechanisms` (lecture 001), :mod:`.bayesian` (000), :mod:`.ngrams` (003), :mod:`.topics` (004).
+:mod:`.mechanisms` (lecture 001), :mod:`.bayesian` (000), :mod:`.ngrams` (003), :mod:`.topics` (004), :mod:`.audit`
+(the privacy audit) and :mod:`.risk` (what ε means for one person, beside every badge: issue 32).
 :mod:`dpui.exercise_sheets` turns them into printable Markdown/HTML sheets (student and lecturer versions).
 
 The package itself is callable, so ``dpcore.lab.exercises()`` returns every exercise while
@@ -20,7 +21,7 @@ import sys
 import types
 
 from ._base import CHOICE, EXERCISE_KINDS, NUMBER, Exercise, Solution
-from . import audit, bayesian, mechanisms, ngrams, topics
+from . import audit, bayesian, mechanisms, ngrams, risk, topics
 from ...errors import UserError
 
 __all__ = [
@@ -37,7 +38,7 @@ __all__ = [
     "data_version",
 ]
 
-_MODULES = (mechanisms, bayesian, ngrams, topics, audit)
+_MODULES = (mechanisms, bayesian, ngrams, topics, audit, risk)
 
 
 def _collect() -> tuple[Exercise, ...]:
