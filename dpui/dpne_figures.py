@@ -91,17 +91,19 @@ def coverage_figure(cov, ks) -> tuple[go.Figure, str]:
 
 
 def spurious_figure(sweep_rows, T: int, eta: float) -> tuple[go.Figure, str]:
-    """Actual spurious share of S_k against η, per length and overall, with the target y = η (003 Table 3)."""
+    """Actual spurious share of S_k against η, per length and overall, with the target y = η (003 Table 3), at the η
+    the rows hold (one release: one point per line; the η comparison: every η of the slider)."""
     by = {(r["eta"], r["k"]): (r["released"], r["spurious"]) for r in sweep_rows}
+    etas = sorted({r["eta"] for r in sweep_rows}) or [eta]
     traces = []
     for i, k in enumerate(range(2, T + 1)):
-        share = [(by[(e, k)][1] / by[(e, k)][0]) if by.get((e, k), (0, 0))[0] else None for e in ETA_OPTIONS]
+        share = [(by[(e, k)][1] / by[(e, k)][0]) if by.get((e, k), (0, 0))[0] else None for e in etas]
         traces.append(
             {
                 "type": "scatter",
                 "mode": "lines+markers",
                 "name": f"k = {k}",
-                "x": list(ETA_OPTIONS),
+                "x": etas,
                 "y": share,
                 "line": series_style(i + 1).line(width=1.5),
                 "marker": series_style(i + 1).marker(),
@@ -112,7 +114,7 @@ def spurious_figure(sweep_rows, T: int, eta: float) -> tuple[go.Figure, str]:
             sum(r["released"] for r in sweep_rows if r["eta"] == e),
             sum(r["spurious"] for r in sweep_rows if r["eta"] == e),
         )
-        for e in ETA_OPTIONS
+        for e in etas
     }
     overall = [s_ / max(r_, 1) for r_, s_ in totals.values()]
     traces.append(
@@ -120,7 +122,7 @@ def spurious_figure(sweep_rows, T: int, eta: float) -> tuple[go.Figure, str]:
             "type": "scatter",
             "mode": "lines+markers",
             "name": "all lengths",
-            "x": list(ETA_OPTIONS),
+            "x": etas,
             "y": overall,
             "line": series_style(0).line(width=4),
             "marker": series_style(0).marker(),
@@ -171,7 +173,7 @@ def spurious_figure(sweep_rows, T: int, eta: float) -> tuple[go.Figure, str]:
     )
     alt = (
         "Actual spurious share against η on a log axis, one line per length and one for all lengths, with the "
-        "line y = η. All lengths: " + ", ".join(f"η={e:g}: {v:.3f}" for e, v in zip(ETA_OPTIONS, overall))
+        "line y = η. All lengths: " + ", ".join(f"η={e:g}: {v:.3f}" for e, v in zip(etas, overall))
     )
     return fig, alt
 

@@ -51,6 +51,8 @@ with user_errors():  # one spec: the page's computation, its draws, its export r
         pruning=knobs.pruning,
         selection=knobs.selection,
         policy=knobs.policy,
+        # the spurious chart: the one release, or every η of the slider once asked for (the budget counts each)
+        eta_grid=data.ETA_OPTIONS if views.eta_compare_requested() else (knobs.eta,),
     )
 
 guarantee_badge(dpne_guarantee(epsilon=spec.epsilon, delta=spec.delta), name="DPNE")  # the release's own
@@ -130,13 +132,13 @@ if tab_main.open:
             key="dpne_reproduce",
         )
         # what the text looks like, and the measured reason for DPNE vs DPSU-single on it (the index comes with
-        # the coverage)
+        # the coverage); computed only when the expander is open (issue 29 item 4)
         index = data.ngram_index(chash, corpus) if not lazy or st.session_state.get("dpne_run_coverage_done") else None
-        reason = None if index is None else data.why_dpne(spec, corpus)
-        text_profile_panel("dpne", settings, index=index, reason=reason)
+        reason = None if index is None else (lambda: data.why_dpne(spec, corpus))
+        text_profile_panel("dpne", settings, index=index, reason=reason, key="dpne_profile_open")
 
         views.coverage_section(spec, corpus, lazy, tc.n_users)
-        views.spurious_section(spec, corpus)
+        views.spurious_section(spec, corpus, evaluation)
         views.step_section(result, evaluation, knobs.eta)
 
 if tab_sweep.open:
