@@ -13,7 +13,7 @@ import streamlit as st
 from dpcore.text import dpne_vs_dpsu_reason, reason_length, text_profile
 from dpcore.dpne import kanonymity_coverage, pruning_chain
 from dpcore.specs import DpneSpec
-from dpcore.specs.dpne import ETA_GRID, INDEX_LENGTH
+from dpcore.specs.dpne import BASELINES, ETA_GRID, INDEX_LENGTH  # noqa: F401 (BASELINES: for the page)
 
 PAGE_DEFAULTS = {"eps": 4.0, "delta": 1e-6}
 """The page's own starting ε and δ (``shared_sidebar(defaults=...)``): Table 4's ε = 4 with δ = 1e-6, where DPNE's

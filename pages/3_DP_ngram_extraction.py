@@ -119,8 +119,10 @@ if tab_main.open:
                 "sigma_for_eps_delta_half": result.sigma,
                 "guarantee": result.guarantee,
                 # the salts exactly as drawn (issue 22: they had drifted); η enters dpcore's keys from length 3
-                "rng_salt_dpne": list(spec.dpne_salt()),
-                "rng_salt_dpsu": list(spec.baseline_salt()),
+                "rng_salt_dpne": list(spec.dpne_salt()),  # the noise's (spec version 2: the selection apart)
+                "rng_salt_dpne_selection": list(spec.dpne_selection_salt()),
+                "rng_salt_dpsu_selection": {n: list(spec.baseline_selection_salt(n)) for n in data.BASELINES},
+                "rng_salt_dpsu_noise": {n: list(spec.baseline_noise_salt(n)) for n in data.BASELINES},
                 "note": text("dpne", "export_note"),
             },
             key="dpne_export_sizes",
