@@ -85,10 +85,11 @@ def coverage_section(spec, corpus, lazy: bool, n_users: int) -> None:
     elif on_demand(lazy, n_users, "Compute the coverage", "dpne_run_coverage", "the per-user k-gram index"):
         cov = data.coverage(spec, tuple(sorted(ks)), corpus)
         fig, alt = figures.coverage_figure(cov, ks)
-        show_figure(fig, alt=alt, key="dpne_cov")
+        show_figure(fig, alt=alt, key="dpne_cov", records=figures.coverage_records(cov))
         st.caption(text("dpne", "coverage_caption", kanonymity=KANONYMITY_LABEL, evaluation_only=EVALUATION_ONLY))
 
 
+SWEEP_KNOB_KEY = "dpne_sweep_knob"
 ETA_COMPARE_KEY = "dpne_eta_compare"
 """The button that runs DPNE at every η of the slider (issue 30 item 3: those are releases; the budget counts them)."""
 
@@ -117,7 +118,7 @@ def spurious_section(spec, corpus, evaluation) -> None:
         if not extra:
             run_button("Compare every η", ETA_COMPARE_KEY, hint=hint)
     fig, alt = figures.spurious_figure(sweep_rows, spec.max_length, spec.eta)
-    show_figure(fig, alt=alt, key="dpne_spurious")
+    show_figure(fig, alt=alt, key="dpne_spurious", records=figures.spurious_records(sweep_rows, spec.max_length))
     st.caption(text("dpne", "spurious_caption", evaluation_only=EVALUATION_ONLY, which=which))
 
 
@@ -146,11 +147,16 @@ def step_section(result, evaluation, eta: float) -> None:
 def sweep_tab(spec, corpus, log_y: bool) -> None:
     """003 Figs. 2–4: DPNE once per value of one knob, the others at the page's settings, after a button."""
     st.markdown(text("dpne", "sweep_intro"))
+    # the URL holds the knob's shown name; a link from before (``dpne_sweep_knob=noise_decay``) still opens its knob
+    old = st.query_params.get(SWEEP_KNOB_KEY)
+    if old in SWEEP_KNOBS and SWEEP_KNOB_KEY not in st.session_state:
+        forget_link_value(SWEEP_KNOB_KEY)
+        st.session_state[SWEEP_KNOB_KEY] = old
     knob = st.selectbox(
         "Knob",
         list(SWEEP_KNOBS),
         format_func=SWEEP_KNOB_NAMES.get,
-        key="dpne_sweep_knob",
+        key=SWEEP_KNOB_KEY,
         **IN_URL,
         help="Each value is the release the extraction tab shows at that setting (the same seed, the same draws).",
     )

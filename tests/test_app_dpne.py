@@ -349,3 +349,10 @@ def test_sweep_at_the_page_s_setting_is_the_page_s_release_and_its_menu_speaks_p
     assert lines["Δ0 = 50"] == main
     # every value shown is a release: the session budget counts them (the page's own value once)
     assert _budget_head(at).startswith("**Session budget** — 6 releases seen")
+    # the URL holds the shown name; a link from before, with dpcore's name, still opens its knob
+    assert fresh_app(dpne_tab=SWEEP, dpne_sweep_knob="ε — privacy budget").selectbox(key="dpne_sweep_knob").value == (
+        "epsilon"
+    )
+    assert fresh_app(dpne_tab=SWEEP, dpne_sweep_knob="noise_decay").selectbox(key="dpne_sweep_knob").value == (
+        "noise_decay"
+    )
