@@ -12,6 +12,7 @@ import streamlit as st
 
 from dpcore.text import dpne_vs_dpsu_reason, reason_length, text_profile
 from dpcore.dpne import kanonymity_coverage, pruning_chain
+from dpcore.dpne.evaluation import kanonymity_reference
 from dpcore.specs import DpneSpec
 from dpcore.specs.dpne import BASELINES, ETA_GRID, INDEX_LENGTH  # noqa: F401 (BASELINES: for the page)
 
@@ -79,7 +80,14 @@ def _coverage(corpus_hash, run_key, ks: tuple, _spec, _corpus):
     index = ngram_index(corpus_hash, _corpus)
     # the release's token-id rows when the run and the index share the cached TokenCorpus: no string lookup
     released = evaluation.ids if evaluation.corpus is index.corpus else release
-    return kanonymity_coverage(index, released, ks=list(ks), max_length=_spec.max_length)
+    ref = _kanonymity_reference(corpus_hash, min(ks), _corpus)  # ε-free: matched against, not rebuilt per ε
+    return kanonymity_coverage(index, released, ks=list(ks), max_length=_spec.max_length, reference=ref)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _kanonymity_reference(corpus_hash, min_K: int, _corpus):
+    """The k-grams used by at least ``min_K`` users up to MAX_T (noise-free: keyed by the corpus and K only)."""
+    return kanonymity_reference(ngram_index(corpus_hash, _corpus), min_K=min_K, max_length=MAX_T)
 
 
 def coverage(spec: DpneSpec, ks: tuple, corpus):

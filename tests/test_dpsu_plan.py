@@ -251,3 +251,27 @@ def test_spec_salts_dpne_selection_without_epsilon(monkeypatch):
 
     Spec.from_record({**spec.record(), "version": 1}).prepare(None)
     assert seen[-1]["selection_key"] == "release" and "selection_rng" not in seen[-1]
+
+
+def test_kanonymity_coverage_from_a_cached_reference_equals_the_full_lookup(index):
+    """Issue 29 item 4: the page matches a release against the K-anonymous rows (cached per corpus and K) instead of
+    looking it up in the whole index per ε; the coverage rows are the same, for releases of several ε."""
+    from dpcore.dpne.evaluation import kanonymity_coverage, kanonymity_reference
+
+    tc = index.corpus
+    ref = kanonymity_reference(index, min_K=2, max_length=2)
+    for eps in (1.0, 3.0, 9.0):
+        release, evaluation = prepare_dpne(
+            tc, epsilon=eps, delta=1e-4, max_length=2, contribution_limit=3, rng=int(eps)
+        ).run(0.1)
+        for released in (release, evaluation.ids):
+            full = kanonymity_coverage(index, released, ks=[2, 5, 10], max_length=2)
+            fast = kanonymity_coverage(index, released, ks=[2, 5, 10], max_length=2, reference=ref)
+            assert _nan_free(fast.rows) == _nan_free(full.rows)
+        assert any(r["covered"] for r in full.rows)
+    with pytest.raises(ValueError, match="must cover K"):
+        kanonymity_coverage(index, release, ks=[1], max_length=2, reference=ref)
+
+
+def _nan_free(rows):
+    return [{**r, "share": None if r["share"] != r["share"] else r["share"]} for r in rows]
