@@ -26,8 +26,8 @@ MAX_T = INDEX_LENGTH
 """Longest n-gram length the page offers (the per-user sets are built up to it once)."""
 LAZY_USERS = 20_000
 """Above this many users (the paper-size sample: 100,000) the DPSU baselines and the k-anonymity coverage wait for
-a button: each costs minutes there (README, "Sample corpora"), and a slider move must not rerun them. (The η sweep
-does not wait: from the cached plan it is ~0.7 s per η there, and it leaves every η of the slider in the cache.)"""
+a button: each costs minutes there (README, "Sample corpora"), and a slider move must not rerun them. (The η
+comparison waits for its own button on every corpus: its 7 runs are releases the session budget counts.)"""
 
 
 # ------------------------------------------------------------------------------ noise-free
