@@ -37,6 +37,13 @@ PAGES = {
     "Mechanisms_101": ("pages/1_Mechanisms_101.py", "select_slider", "eps", [0.5, 1.0, 2.0, 4.0]),
     "Bayesian_ngram_DP": ("pages/2_Bayesian_ngram_DP.py", "select_slider", "eps", [0.5, 1.0, 2.0, 4.0]),
     "DP_ngram_extraction": ("pages/3_DP_ngram_extraction.py", "select_slider", "dpne_eta", [0.005, 0.01, 0.02, 0.05]),
+    # a new ε on every move (issue 29: the page's worst case; --runs ≤ 11 never revisits a value)
+    "DP_ngram_extraction_eps": (
+        "pages/3_DP_ngram_extraction.py",
+        "select_slider",
+        "eps",
+        [4.0, 3.0, 5.0, 2.5, 6.0, 2.0, 7.0, 1.75, 8.0, 1.5, 9.0, 1.25],
+    ),
     "TopicDP": ("pages/4_TopicDP.py", "select_slider", "eps", [0.5, 1.0, 2.0, 4.0]),
     "Privacy_audit": ("pages/5_Privacy_audit.py", "select_slider", "audit_confidence", [0.9, 0.95, 0.99]),
 }

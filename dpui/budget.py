@@ -127,8 +127,8 @@ def record_reviews(items: Iterable[tuple[str, object]]) -> None:
     _add(((name, getattr(rev, "session_entry", None)) for name, rev in items), render=True)
 
 
-def record_release(release, *, identity, name: str = "") -> None:
+def record_release(release, *, identity, name: str = "", render: bool = False) -> None:
     """Record one more release shown on the page (e.g. EndToEndDP's, from its tab); ``identity`` is its spec (or
     :func:`dpcore.lab.release_identity` of it): the entry's key. Safe inside a fragment: the entry is kept and the
-    panel shows it from the next full run."""
-    _add([(name, budget_entry(release, identity=identity))], render=False)
+    panel shows it from the next full run (``render=True``: redrawn at once; not inside a fragment)."""
+    _add([(name, budget_entry(release, identity=identity))], render=render)

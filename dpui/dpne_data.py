@@ -12,8 +12,9 @@ import streamlit as st
 
 from dpcore.text import dpne_vs_dpsu_reason, reason_length, text_profile
 from dpcore.dpne import kanonymity_coverage, pruning_chain
+from dpcore.dpne.evaluation import kanonymity_reference
 from dpcore.specs import DpneSpec
-from dpcore.specs.dpne import ETA_GRID, INDEX_LENGTH
+from dpcore.specs.dpne import BASELINES, ETA_GRID, INDEX_LENGTH  # noqa: F401 (BASELINES: for the page)
 
 PAGE_DEFAULTS = {"eps": 4.0, "delta": 1e-6}
 """The page's own starting ε and δ (``shared_sidebar(defaults=...)``): Table 4's ε = 4 with δ = 1e-6, where DPNE's
@@ -25,8 +26,8 @@ MAX_T = INDEX_LENGTH
 """Longest n-gram length the page offers (the per-user sets are built up to it once)."""
 LAZY_USERS = 20_000
 """Above this many users (the paper-size sample: 100,000) the DPSU baselines and the k-anonymity coverage wait for
-a button: each costs minutes there (README, "Sample corpora"), and a slider move must not rerun them. (The η sweep
-does not wait: from the cached plan it is ~0.7 s per η there, and it leaves every η of the slider in the cache.)"""
+a button: each costs minutes there (README, "Sample corpora"), and a slider move must not rerun them. (The η
+comparison waits for its own button on every corpus: its 7 runs are releases the session budget counts.)"""
 
 
 # ------------------------------------------------------------------------------ noise-free
@@ -49,7 +50,17 @@ def dpne_plan(corpus_hash, plan_key: str, _spec: DpneSpec, _corpus):
     release (its zero-weight k-grams too: dpcore draws them nested across η); from length 3 on dpcore draws with η
     in the key (dpcore.specs.dpne). cache_resource: the plan holds the cached token corpus (never copied); a few
     hundred MB at paper size, hence few entries."""
-    return _spec.prepare(token_corpus(corpus_hash, _corpus))
+    tc = token_corpus(corpus_hash, _corpus)
+    return _spec.prepare(
+        tc, unigram=_dpne_unigram(corpus_hash, _spec.key(without=DpneSpec.UNIGRAM_INDEPENDENT), _spec, _corpus)
+    )
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _dpne_unigram(corpus_hash, unigram_key: str, _spec: DpneSpec, _corpus):
+    """``spec.unigram``: DPNE's length-1 histogram before noise (each user's kept Δ0 tokens), keyed by what it
+    depends on (the corpus, the seed, Δ0, the rule): a new ε draws only its noise. None where it depends on ε."""
+    return _spec.unigram(token_corpus(corpus_hash, _corpus))
 
 
 @st.cache_resource(show_spinner="Running DPNE …", max_entries=16)
@@ -65,8 +76,18 @@ def dpne_run(spec: DpneSpec, corpus):
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _coverage(corpus_hash, run_key, ks: tuple, _spec, _corpus):
-    release, _ = dpne_run(_spec, _corpus)
-    return kanonymity_coverage(ngram_index(corpus_hash, _corpus), release, ks=list(ks), max_length=_spec.max_length)
+    release, evaluation = dpne_run(_spec, _corpus)
+    index = ngram_index(corpus_hash, _corpus)
+    # the release's token-id rows when the run and the index share the cached TokenCorpus: no string lookup
+    released = evaluation.ids if evaluation.corpus is index.corpus else release
+    ref = _kanonymity_reference(corpus_hash, min(ks), _corpus)  # ε-free: matched against, not rebuilt per ε
+    return kanonymity_coverage(index, released, ks=list(ks), max_length=_spec.max_length, reference=ref)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _kanonymity_reference(corpus_hash, min_K: int, _corpus):
+    """The k-grams used by at least ``min_K`` users up to MAX_T (noise-free: keyed by the corpus and K only)."""
+    return kanonymity_reference(ngram_index(corpus_hash, _corpus), min_K=min_K, max_length=MAX_T)
 
 
 def coverage(spec: DpneSpec, ks: tuple, corpus):
@@ -88,13 +109,19 @@ WHY_K = 10
 reached by no 4-gram)."""
 
 
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _why_profile(corpus_hash, _corpus):
+    """The corpus's text profile at K = WHY_K (noise-free: keyed by the corpus alone, not by ε)."""
+    return text_profile(ngram_index(corpus_hash, _corpus), max_k=min(9, MAX_T), ks=(WHY_K,))
+
+
 @st.cache_data(show_spinner="Measuring why DPNE and DPSU-single differ here …", max_entries=32)
 def _why_dpne(corpus_hash, run_key, _spec, _corpus) -> str | None:
     if _spec.selection != "random" or _spec.policy != "weighted":
         return None
     index = ngram_index(corpus_hash, _corpus)
     release, _ = dpne_run(_spec, _corpus)
-    profile = text_profile(index, max_k=min(9, MAX_T), ks=(WHY_K,))
+    profile = _why_profile(corpus_hash, _corpus)
     k = reason_length(release.thresholds, profile, K=WHY_K)
     chain = pruning_chain(index, release, K=WHY_K, lengths=() if k is None else (k,)).rows
     limit = _spec.contribution_limit
@@ -113,14 +140,25 @@ def why_dpne(spec: DpneSpec, corpus) -> str | None:
     return _why_dpne(corpus.content_hash, spec.key(without=("eta_grid",)), spec, corpus)
 
 
+@st.cache_resource(show_spinner="Drawing the DPSU baselines' selections …", max_entries=2)
+def _dpsu_plans(corpus_hash, selection_key, _spec, _corpus):
+    """``spec.dpsu_plans``: each baseline's per-user Δ0-item selection and weighted histogram (no noise), keyed by
+    what they depend on (the corpus, the seed, T, Δ0, the rule, the policy; not ε, δ, η). cache_resource: private
+    weighted counts, never copied; a few tens of MB on the real chat, hence 2 entries."""
+    return _spec.dpsu_plans(ngram_index(corpus_hash, _corpus))
+
+
 @st.cache_data(show_spinner="Running the DPSU baselines …", max_entries=64)
 def _baseline_sizes(corpus_hash, baseline_key, _spec, _corpus):
-    return _spec.dpsu_baselines(ngram_index(corpus_hash, _corpus))
+    if _spec.version == 1:
+        return _spec.dpsu_baselines(ngram_index(corpus_hash, _corpus))
+    plans = _dpsu_plans(corpus_hash, _spec.key(without=DpneSpec.SELECTION_INDEPENDENT), _spec, _corpus)
+    return _spec.dpsu_baselines(None, plans)
 
 
 def baseline_sizes(spec: DpneSpec, corpus) -> dict:
     """|S_k| of DPSU-all, DPSU-even and DPSU-single, by name (``spec.dpsu_baselines``; cached by the fields they
-    depend on, so an η move does not rerun them)."""
+    depend on, so an η move does not rerun them). A new ε draws only the noise: the selections are cached apart."""
     return _baseline_sizes(corpus.content_hash, spec.key(without=DpneSpec.BASELINE_INDEPENDENT), spec, corpus)
 
 
@@ -136,14 +174,28 @@ def eta_sweep(spec: DpneSpec, corpus) -> list[dict]:
     return _eta_sweep(corpus.content_hash, spec.key(without=("eta",)), spec, corpus)
 
 
+def eta_releases(spec: DpneSpec, corpus) -> dict:
+    """The DPNE releases of the η comparison besides the page's own (``{η: release}``, from :func:`dpne_run`'s
+    cache): what the session budget must count when the comparison is shown (issue 30 item 3)."""
+    return {e: dpne_run(spec.replace(eta=e), corpus)[0] for e in spec.eta_grid if e != spec.eta}
+
+
 @st.cache_data(show_spinner="Sweeping …", max_entries=32)
 def _knob_sweep(corpus_hash, knob, values, spec_key, _spec, _corpus):
-    return _spec.knob_sweep(token_corpus(corpus_hash, _corpus), knob, values)
+    return _spec.knob_sweep(token_corpus(corpus_hash, _corpus), knob, values, run=lambda s: dpne_run(s, _corpus)[0])
 
 
 def knob_sweep(spec: DpneSpec, knob: str, values: tuple, corpus) -> list[dict]:
-    """003 Figs. 2–4: ``spec.knob_sweep`` (one DPNE run per value of one knob, the others at the spec)."""
+    """003 Figs. 2–4: ``spec.knob_sweep`` (one DPNE run per value of one knob, the others at the spec). Each value is
+    the release the page shows at that setting (through :func:`dpne_run`'s cache): the page's own value is the main
+    chart's release."""
     return _knob_sweep(corpus.content_hash, knob, tuple(values), spec.key(without=("eta_grid",)), spec, corpus)
+
+
+def sweep_releases(spec: DpneSpec, knob: str, values: tuple, corpus) -> dict:
+    """The releases the sweep shows, by value (``{value: release}``; version 2, from :func:`dpne_run`'s cache):
+    what the session budget counts when the sweep is drawn."""
+    return {v: dpne_run(spec.replace(**{knob: v}), corpus)[0] for v in values}
 
 
 # what is computed from an upload is given back with it (issue 25)

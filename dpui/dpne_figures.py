@@ -27,13 +27,19 @@ def _count_axis(fig: go.Figure, log_y: bool) -> None:
 def sizes_figure(series: dict, T: int, *, title: str, log_y: bool) -> tuple[go.Figure, str]:
     """Grouped bars of |S_k| per length for DPNE and the DPSU variants (003 Fig. 1)."""
     lengths = list(range(1, T + 1))
-    fig = go.Figure()
-    for name, sizes in series.items():
-        fig.add_trace(
-            go.Bar(x=lengths, y=[sizes.get(k, 0) for k in lengths], name=name, marker=mechanism_style(name).bar())
-        )
-    fig.update_layout(barmode="group", title=title, xaxis_title=LENGTH_AXIS)
-    _count_axis(fig, log_y)
+    bars = [
+        {"type": "bar", "x": lengths, "y": [sizes.get(k, 0) for k in lengths], "name": name}
+        | {"marker": mechanism_style(name).bar()}
+        for name, sizes in series.items()
+    ]
+    y_title = "number of k-grams released (higher is better)" + (" — log scale" if log_y else "")
+    layout = {
+        "barmode": "group",
+        "title": {"text": title},
+        "xaxis": {"title": {"text": LENGTH_AXIS}, "dtick": 1},
+        "yaxis": {"title": {"text": y_title}} | ({"type": "log"} if log_y else {}),
+    }
+    fig = go.Figure({"data": bars, "layout": layout})  # one validation pass (issue 29 item 4), as _count_axis does
     dpne_sizes = series["DPNE"]
     long_dpne = sum(n for k, n in dpne_sizes.items() if k >= 4)
     alt = f"Grouped bars of released k-grams per length 1 to {T}. DPNE: " + ", ".join(
@@ -90,18 +96,45 @@ def coverage_figure(cov, ks) -> tuple[go.Figure, str]:
     return fig, alt
 
 
+def coverage_records(cov) -> list[dict]:
+    """The coverage chart's Numbers table (its plotted shares and their counts), built from the data, not the figure."""
+    return [
+        {"K": r["K"], "k": r["k"], "used by ≥ K users": r["frequent"], "released": r["covered"], "share": r["share"]}
+        for r in cov.rows
+    ]
+
+
+def spurious_records(sweep_rows, T: int) -> list[dict]:
+    """The spurious chart's Numbers table: per η and length (k = 2…T, then all lengths) the released and spurious
+    k-grams and the share plotted, and the target line y = η."""
+    rows = []
+    for e in sorted({r["eta"] for r in sweep_rows}):
+        part = [r for r in sweep_rows if r["eta"] == e]
+        for r in part:
+            if 2 <= r["k"] <= T:
+                share = r["spurious"] / r["released"] if r["released"] else None
+                rows.append({"η": e, "k": r["k"], "released": r["released"], "spurious": r["spurious"], "share": share})
+        released, spurious = sum(r["released"] for r in part), sum(r["spurious"] for r in part)
+        rows.append(
+            {"η": e, "k": "all", "released": released, "spurious": spurious, "share": spurious / max(released, 1)}
+        )
+    return rows + [{"η": e, "k": "target y = η", "share": e} for e in ETA_OPTIONS]
+
+
 def spurious_figure(sweep_rows, T: int, eta: float) -> tuple[go.Figure, str]:
-    """Actual spurious share of S_k against η, per length and overall, with the target y = η (003 Table 3)."""
+    """Actual spurious share of S_k against η, per length and overall, with the target y = η (003 Table 3), at the η
+    the rows hold (one release: one point per line; the η comparison: every η of the slider)."""
     by = {(r["eta"], r["k"]): (r["released"], r["spurious"]) for r in sweep_rows}
+    etas = sorted({r["eta"] for r in sweep_rows}) or [eta]
     traces = []
     for i, k in enumerate(range(2, T + 1)):
-        share = [(by[(e, k)][1] / by[(e, k)][0]) if by.get((e, k), (0, 0))[0] else None for e in ETA_OPTIONS]
+        share = [(by[(e, k)][1] / by[(e, k)][0]) if by.get((e, k), (0, 0))[0] else None for e in etas]
         traces.append(
             {
                 "type": "scatter",
                 "mode": "lines+markers",
                 "name": f"k = {k}",
-                "x": list(ETA_OPTIONS),
+                "x": etas,
                 "y": share,
                 "line": series_style(i + 1).line(width=1.5),
                 "marker": series_style(i + 1).marker(),
@@ -112,7 +145,7 @@ def spurious_figure(sweep_rows, T: int, eta: float) -> tuple[go.Figure, str]:
             sum(r["released"] for r in sweep_rows if r["eta"] == e),
             sum(r["spurious"] for r in sweep_rows if r["eta"] == e),
         )
-        for e in ETA_OPTIONS
+        for e in etas
     }
     overall = [s_ / max(r_, 1) for r_, s_ in totals.values()]
     traces.append(
@@ -120,7 +153,7 @@ def spurious_figure(sweep_rows, T: int, eta: float) -> tuple[go.Figure, str]:
             "type": "scatter",
             "mode": "lines+markers",
             "name": "all lengths",
-            "x": list(ETA_OPTIONS),
+            "x": etas,
             "y": overall,
             "line": series_style(0).line(width=4),
             "marker": series_style(0).marker(),
@@ -171,7 +204,7 @@ def spurious_figure(sweep_rows, T: int, eta: float) -> tuple[go.Figure, str]:
     )
     alt = (
         "Actual spurious share against η on a log axis, one line per length and one for all lengths, with the "
-        "line y = η. All lengths: " + ", ".join(f"η={e:g}: {v:.3f}" for e, v in zip(ETA_OPTIONS, overall))
+        "line y = η. All lengths: " + ", ".join(f"η={e:g}: {v:.3f}" for e, v in zip(etas, overall))
     )
     return fig, alt
 

@@ -14,12 +14,19 @@ from .state import IN_URL
 
 DECAY_OPTIONS = (0.8, 0.9, 1.0, 1.1, 1.2)
 K_OPTIONS = (2, 5, 10, 20, 50, 100, 200, 500)
-SWEEP_KNOBS = {  # dpcore parameter → (label, values)
+SWEEP_KNOBS = {  # dpcore parameter (the URL's value) → (label, values)
     "contribution_limit": ("Δ0", [5, 10, 20, 50, 100, 200]),
     "epsilon": ("ε", [1.0, 2.0, 3.0, 4.0]),
     "eta": ("η", [0.005, 0.01, 0.02, 0.05, 0.1, 0.2]),
     "noise_decay": ("c", [0.8, 0.9, 1.0, 1.1, 1.2]),
     "pruning": ("pruning rule", ["single", "both"]),
+}
+SWEEP_KNOB_NAMES = {  # what the knob menu shows (issue 31 item 10: people's names, not dpcore's)
+    "contribution_limit": "Δ0 — items per user per length",
+    "epsilon": "ε — privacy budget",
+    "eta": "η — tolerated spurious fraction",
+    "noise_decay": "c — noise decay over lengths",
+    "pruning": "pruning rule — which k-grams are valid",
 }
 POLICY_HELP = (
     "Weighted Gaussian (as in the paper): 1/√|U_i| per kept item. Policy Gaussian (Gopi et al. 2020): users in "

@@ -14,12 +14,14 @@ import streamlit as st
 
 from dpcore.dpne import EVALUATION_ONLY, KANONYMITY_LABEL
 from dpcore.lab import exercises as _exercises
+from dpcore.lab import release_identity
 
 from . import dpne_data as data
 from . import dpne_figures as figures
 from . import show_figure, user_errors
-from .dpne_knobs import K_OPTIONS, SWEEP_KNOBS
+from .dpne_knobs import K_OPTIONS, SWEEP_KNOB_NAMES, SWEEP_KNOBS
 from .exercises import APPLIED_KEY
+from .budget import record_release
 from .state import IN_URL, forget_link_value, run_button
 from .texts import latex, text
 
@@ -49,8 +51,18 @@ def on_demand(lazy: bool, n_users: int, label: str, key: str, what: str) -> bool
 
 
 def budget_expander(result) -> None:
-    """How σ and the thresholds are set, and σₖ per length (003 Thm 2.1, Prop. 2.2)."""
-    with st.expander("How the budget and the thresholds are set (003 Thm 2.1, Prop. 2.2)", expanded=False):
+    """How σ and the thresholds are set, and σₖ per length (003 Thm 2.1, Prop. 2.2). A lazy expander: drawn only
+    while open (issue 29 item 4; its open state is in the URL as ``dpne_budget_open``)."""
+    box = st.expander(
+        "How the budget and the thresholds are set (003 Thm 2.1, Prop. 2.2)",
+        expanded=False,
+        key="dpne_budget_open",
+        on_change="rerun",
+        bind="query-params",
+    )
+    if not box.open:
+        return
+    with box:
         latex("dpne", "budget_latex")
         st.markdown(text("dpne", "budget_note"))
         sigmas = pd.DataFrame({"k": list(result.sigmas), "σₖ": list(result.sigmas.values())})
@@ -74,20 +86,42 @@ def coverage_section(spec, corpus, lazy: bool, n_users: int) -> None:
     elif on_demand(lazy, n_users, "Compute the coverage", "dpne_run_coverage", "the per-user k-gram index"):
         cov = data.coverage(spec, tuple(sorted(ks)), corpus)
         fig, alt = figures.coverage_figure(cov, ks)
-        show_figure(fig, alt=alt, key="dpne_cov")
+        show_figure(fig, alt=alt, key="dpne_cov", records=figures.coverage_records(cov))
         st.caption(text("dpne", "coverage_caption", kanonymity=KANONYMITY_LABEL, evaluation_only=EVALUATION_ONLY))
 
 
-def spurious_section(spec, corpus) -> None:
-    """Released and spurious k-grams per length at every η of the slider (the page's own draws; evaluation only)."""
+SWEEP_KNOB_KEY = "dpne_sweep_knob"
+ETA_COMPARE_KEY = "dpne_eta_compare"
+"""The button that runs DPNE at every η of the slider (issue 30 item 3: those are releases; the budget counts them)."""
+
+
+def eta_compare_requested() -> bool:
+    """Whether the person asked for DPNE at every η (the button of :func:`spurious_section`, pressed in this run or
+    before in the session). Read before the spec is built: it sets the spec's ``eta_grid``."""
+    return bool(st.session_state.get(ETA_COMPARE_KEY) or st.session_state.get(ETA_COMPARE_KEY + "_done"))
+
+
+def spurious_section(spec, corpus, evaluation) -> None:
+    """Released and spurious k-grams per length (evaluation only): of the one release above by default; at every η
+    of the slider after a button — 7 more releases, each recorded in the session budget (issue 30 item 3)."""
     st.header("Spurious n-grams against η")
-    # every η of the slider from the cached plan (the page's own draws): on the paper-size corpus ~0.7 s each on
-    # the first render, after which an η move is a cache hit
-    with user_errors():
-        sweep_rows = data.eta_sweep(spec, corpus)
+    extra = [e for e in spec.eta_grid if e != spec.eta]
+    hint = text("dpne", "spurious_hint", extra=len(data.ETA_OPTIONS) - 1)
+    if extra and run_button("Compare every η", ETA_COMPARE_KEY, hint=hint):
+        with user_errors():  # from the cached plan: lengths 1–2 share their noise, lengths ≥ 3 draw anew per η
+            sweep_rows = data.eta_sweep(spec, corpus)
+            for eta, release in data.eta_releases(spec, corpus).items():
+                ident = release_identity(spec.replace(eta=eta), without=("eta_grid",))  # the release's spec record
+                record_release(release, identity=ident, name=f"DPNE at η = {eta:g} (the η comparison)", render=True)
+        which = text("dpne", "spurious_all", n=len(spec.eta_grid), extra=len(extra))
+    else:
+        sweep_rows = data.DpneSpec.spurious_rows({spec.eta: evaluation})
+        which = text("dpne", "spurious_one", eta=spec.eta)
+        if not extra:
+            run_button("Compare every η", ETA_COMPARE_KEY, hint=hint)
     fig, alt = figures.spurious_figure(sweep_rows, spec.max_length, spec.eta)
-    show_figure(fig, alt=alt, key="dpne_spurious")
-    st.caption(text("dpne", "spurious_caption", evaluation_only=EVALUATION_ONLY))
+    show_figure(fig, alt=alt, key="dpne_spurious", records=figures.spurious_records(sweep_rows, spec.max_length))
+    st.caption(text("dpne", "spurious_caption", evaluation_only=EVALUATION_ONLY, which=which))
 
 
 def step_section(result, evaluation, eta: float) -> None:
@@ -115,18 +149,27 @@ def step_section(result, evaluation, eta: float) -> None:
 def sweep_tab(spec, corpus, log_y: bool) -> None:
     """003 Figs. 2–4: DPNE once per value of one knob, the others at the page's settings, after a button."""
     st.markdown(text("dpne", "sweep_intro"))
+    # the URL holds the knob's shown name; a link from before (``dpne_sweep_knob=noise_decay``) still opens its knob
+    old = st.query_params.get(SWEEP_KNOB_KEY)
+    if old in SWEEP_KNOBS and SWEEP_KNOB_KEY not in st.session_state:
+        forget_link_value(SWEEP_KNOB_KEY)
+        st.session_state[SWEEP_KNOB_KEY] = old
     knob = st.selectbox(
         "Knob",
         list(SWEEP_KNOBS),
-        key="dpne_sweep_knob",
+        format_func=SWEEP_KNOB_NAMES.get,
+        key=SWEEP_KNOB_KEY,
         **IN_URL,
-        help="dpcore's parameter names: " + ", ".join(f"{k} = {v[0]}" for k, v in SWEEP_KNOBS.items()),
+        help="Each value is the release the extraction tab shows at that setting (the same seed, the same draws).",
     )
     label, values = SWEEP_KNOBS[knob]
     request = (spec.key(without=("eta_grid",)), knob, tuple(values))
     if st.button("Run the sweep", key="dpne_sweep_run", type="primary"):
         with user_errors():
             rows = data.knob_sweep(spec, knob, tuple(values), corpus)
+            for v, release in data.sweep_releases(spec, knob, tuple(values), corpus).items():  # shown: counted
+                ident = release_identity(spec.replace(**{knob: v}), without=("eta_grid",))
+                record_release(release, identity=ident, name=f"DPNE at {label} = {v} (the sweep)", render=True)
         st.session_state["dpne_sweep_result"] = (request, rows)
     stored = st.session_state.get("dpne_sweep_result")
     if stored is None or stored[0][1] != knob:

@@ -206,10 +206,14 @@ def distinct_table(columns: list[tuple[str, TextProfile]]) -> list[dict]:
 
 
 def text_profile_panel(
-    page: str, settings, *, index=None, lazy: bool | None = None, reason: str | None = None, note=None
+    page: str, settings, *, index=None, lazy: bool | None = None, reason=None, note=None, key: str | None = None
 ) -> dict[str, TextProfile]:
-    """The expander: two charts, the per-person table, and the page's sentences (``reason``: Markdown; ``note``: a
-    function of the first column's name and profile returning Markdown).
+    """The expander: two charts, the per-person table, and the page's sentences (``reason``: Markdown, or a function
+    returning it, called only when the panel is drawn; ``note``: a function of the first column's name and profile
+    returning Markdown).
+
+    ``key``: the expander is then a lazy one (its open state in the URL under that key): its content is computed
+    and sent only while it is open (issue 29 item 4); it returns {} while closed.
 
     ``index``: a per-user k-gram index of the private corpus the page already built (max_length ≥ 9; reused).
     ``lazy``: profile only the first 920 users of the private corpus, not all (default: above ``LAZY_USERS`` users).
@@ -217,9 +221,14 @@ def text_profile_panel(
     """
     corpus = settings.private
     lazy = corpus.n_users > LAZY_USERS if lazy is None else lazy
-    with st.expander(
-        "🔎 What this text looks like — why DPNE and DPSU differ on real and synthetic text", expanded=False
-    ):
+    label = "🔎 What this text looks like — why DPNE and DPSU differ on real and synthetic text"
+    if key is None:
+        box = st.expander(label, expanded=False)
+    else:
+        box = st.expander(label, expanded=False, key=key, on_change="rerun", bind="query-params")
+        if not box.open:
+            return {}
+    with box:
         st.markdown(text("text_profile", "intro", public=settings.public_label))
         if index is None and not lazy and not _is_chat(corpus):  # the DPNE page's cached index, built once for both
             from .dpne_data import ngram_index  # pages (the chat's own profile ships: no index for it)
@@ -242,6 +251,7 @@ def text_profile_panel(
         st.dataframe(distinct_table(columns), hide_index=True, width="stretch")
         fig, alt, rows = activity_figure(columns)
         show_figure(fig, alt=alt, key=f"{page}_profile_activity", records=rows)
+        reason = reason() if callable(reason) else reason
         if reason:
             st.markdown(reason)
         if note is not None:

@@ -53,6 +53,8 @@ with user_errors():  # one spec: the page's computation, its draws, its export r
         pruning=knobs.pruning,
         selection=knobs.selection,
         policy=knobs.policy,
+        # the spurious chart: the one release, or every η of the slider once asked for (the budget counts each)
+        eta_grid=data.ETA_OPTIONS if views.eta_compare_requested() else (knobs.eta,),
     )
 
 guarantee_badge(dpne_guarantee(epsilon=spec.epsilon, delta=spec.delta), name="DPNE")  # the release's own
@@ -120,8 +122,10 @@ if tab_main.open:
                 "sigma_for_eps_delta_half": result.sigma,
                 "guarantee": result.guarantee,
                 # the salts exactly as drawn (issue 22: they had drifted); η enters dpcore's keys from length 3
-                "rng_salt_dpne": list(spec.dpne_salt()),
-                "rng_salt_dpsu": list(spec.baseline_salt()),
+                "rng_salt_dpne": list(spec.dpne_salt()),  # the noise's (spec version 2: the selection apart)
+                "rng_salt_dpne_selection": list(spec.dpne_selection_salt()),
+                "rng_salt_dpsu_selection": {n: list(spec.baseline_selection_salt(n)) for n in data.BASELINES},
+                "rng_salt_dpsu_noise": {n: list(spec.baseline_noise_salt(n)) for n in data.BASELINES},
                 "note": text("dpne", "export_note"),
             },
             key="dpne_export_sizes",
@@ -133,13 +137,13 @@ if tab_main.open:
             key="dpne_reproduce",
         )
         # what the text looks like, and the measured reason for DPNE vs DPSU-single on it (the index comes with
-        # the coverage)
+        # the coverage); computed only when the expander is open (issue 29 item 4)
         index = data.ngram_index(chash, corpus) if not lazy or st.session_state.get("dpne_run_coverage_done") else None
-        reason = None if index is None else data.why_dpne(spec, corpus)
-        text_profile_panel("dpne", settings, index=index, reason=reason)
+        reason = None if index is None else (lambda: data.why_dpne(spec, corpus))
+        text_profile_panel("dpne", settings, index=index, reason=reason, key="dpne_profile_open")
 
         views.coverage_section(spec, corpus, lazy, tc.n_users)
-        views.spurious_section(spec, corpus)
+        views.spurious_section(spec, corpus, evaluation)
         views.step_section(result, evaluation, knobs.eta)
 
 if tab_sweep.open:

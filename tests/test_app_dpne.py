@@ -62,7 +62,9 @@ def test_page_renders_tabs_charts_and_guarantee():
     # the page's own default ε, δ (dpui.dpne_data.PAGE_DEFAULTS: Table 4's ε, where the real chat shows the effect)
     assert any(":green-badge[🔒 Guarantee: DPNE — DP: (ε, δ)-DP per user (ε = 4, δ = 1e-06)" in b for b in badges)
     assert any("DPSU-single — DP: (ε, δ)-DP per user" in b and "for each length separately" in b for b in badges)
-    assert len(at.get("latex")) >= 3  # formulas: budget, thresholds, step view
+    # formulas: the step view; the budget and the thresholds in a lazy expander, drawn once it is open (issue 29)
+    assert len(at.get("latex")) == 1
+    assert len(fresh_app(dpne_budget_open="true").get("latex")) >= 3
     assert any("k-anonymity — not DP" in c.value for c in at.caption)
     # no stray "magic" output of internal arrays (a bare expression in a cached function once leaked)
     assert not any("array(" in m.value for m in at.markdown)
@@ -243,8 +245,12 @@ def test_defaults_caption_states_this_corpus_s_median_user():
 
 def test_what_this_text_looks_like_panel_on_the_real_chat():
     """Issue 20 item 4: the real chat beside the synthetic classroom corpus at the same number of people, and the
-    measured reason for DPNE vs DPSU-single on this run (dpcore.text.dpne_vs_dpsu_reason)."""
-    at = fresh_app()
+    measured reason for DPNE vs DPSU-single on this run (dpcore.text.dpne_vs_dpsu_reason). The panel is a lazy
+    expander (issue 29 item 4): nothing of it is computed or sent until it is opened (``dpne_profile_open``)."""
+    closed = fresh_app()
+    panel = next(e for e in closed.expander if e.label.startswith("🔎 What this text looks like"))
+    assert not panel.markdown and not any(c.key == "dpne_profile_activity" for c in closed.get("plotly_chart"))
+    at = fresh_app(dpne_profile_open="true")
     panel = next(e for e in at.expander if e.label.startswith("🔎 What this text looks like"))
     chat = dpcore.text.text_profile(dpcore.load_real_corpus("chat", which="private"), max_k=9, ks=(10, 100))
     synth = dpcore.text.text_profile(
@@ -299,3 +305,54 @@ def test_an_exercise_opens_the_extraction_tab():
     at.run()
     assert_clean(at)
     assert at.session_state["dpne_tab"] == SWEEP and "dpne_sweep_knob" in {s.key for s in at.selectbox}
+
+
+def test_eta_chart_is_one_release_until_asked_and_then_the_budget_counts_every_eta():
+    """Issue 30 item 3: the spurious-vs-η chart showed DPNE at 8 η while the session budget counted one release. By
+    default it is the evaluation of the one release above (one η, budget 1, said on screen); "Compare every η" runs
+    the other 7 and the session budget counts each of them (said on screen)."""
+    from dpui.dpne_data import ETA_OPTIONS
+
+    at = fresh_app()
+    fig = chart_by_title(at, "Share of released n-grams that no user wrote")
+    assert next(t for t in fig["data"] if t["name"] == "all lengths")["x"] == [0.01]
+    assert _budget_head(at).startswith("**Session budget** — 1 release seen")
+    assert any(
+        c.value.startswith("Spurious = released") and "Shown: the one release above" in c.value for c in at.caption
+    )
+    at.button(key="dpne_eta_compare").click().run()
+    assert_clean(at)
+    fig = chart_by_title(at, "Share of released n-grams that no user wrote")
+    assert next(t for t in fig["data"] if t["name"] == "all lengths")["x"] == list(ETA_OPTIONS)
+    assert _budget_head(at).startswith(f"**Session budget** — {len(ETA_OPTIONS)} releases seen")
+    assert any("each counted in the session budget" in c.value for c in at.caption)
+    at.select_slider(key="dpne_eta").set_value(0.05).run()  # the comparison stays on; η = 0.05 was counted already
+    assert_clean(at)
+    assert _budget_head(at).startswith(f"**Session budget** — {len(ETA_OPTIONS)} releases seen")
+
+
+def test_sweep_at_the_page_s_setting_is_the_page_s_release_and_its_menu_speaks_plainly():
+    """Issue 31 item 10: at Δ0 = 50, seed 0 the sweep drew 48/104/78/34/8/2 while the main chart, the CSV and the
+    script said 48/111/77/34/6/1. Each sweep value is now the release the extraction tab shows at that setting, so
+    the page's own Δ0 gives the main chart's numbers; the knob menu shows people's names, not dpcore's."""
+    at = fresh_app()
+    main = next(t for t in chart_by_title(at, "n-grams extracted per length")["data"] if t["name"] == "DPNE")["y"]
+    at.query_params["dpne_tab"] = SWEEP
+    at.run()
+    box = at.selectbox(key="dpne_sweep_knob")
+    assert "Δ0 — items per user per length" in box.options
+    assert not {"contribution_limit", "noise_decay", "epsilon", "eta"} & set(box.options)
+    box.set_value("contribution_limit")
+    at.button(key="dpne_sweep_run").click().run()
+    assert_clean(at)
+    lines = {t["name"]: t["y"] for t in chart_by_title(at, "DPNE: n-grams released per length as Δ0")["data"]}
+    assert lines["Δ0 = 50"] == main
+    # every value shown is a release: the session budget counts them (the page's own value once)
+    assert _budget_head(at).startswith("**Session budget** — 6 releases seen")
+    # the URL holds the shown name; a link from before, with dpcore's name, still opens its knob
+    assert fresh_app(dpne_tab=SWEEP, dpne_sweep_knob="ε — privacy budget").selectbox(key="dpne_sweep_knob").value == (
+        "epsilon"
+    )
+    assert fresh_app(dpne_tab=SWEEP, dpne_sweep_knob="noise_decay").selectbox(key="dpne_sweep_knob").value == (
+        "noise_decay"
+    )

@@ -174,6 +174,7 @@ def _rebuild_dpne(settings: dict, corpus):
         selection=settings["selection"],
         policy=settings["policy"],
         rng=rng_for(settings["seed"], *settings["rng_salt_dpne"]),
+        selection_rng=rng_for(settings["seed"], *settings["rng_salt_dpne_selection"]),
     )
 
 
@@ -212,6 +213,10 @@ def test_dpne_export_rebuilds_the_pages_release_and_epsilon_draws_new_noise(medi
             s["selection"],
             s["policy"],
         ]
+        # the selection's salt: what the selection depends on (Δ0, the rule), never ε (issue 29)
+        assert s["rng_salt_dpne_selection"] == ["dpne-selection", s["delta0"], s["selection"]]
+        assert all(s["epsilon"] not in salt for salt in s["rng_salt_dpsu_selection"].values())
+        assert all(salt[2:4] == [s["epsilon"], s["delta"]] for salt in s["rng_salt_dpsu_noise"].values())
         rebuilt = _rebuild_dpne(s, corpus)
         assert [rebuilt.sizes.get(r["k"], 0) for r in data["rows"]] == [r["DPNE |Sₖ|"] for r in data["rows"]]
         k, shown = _shown_sample(at)

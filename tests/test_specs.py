@@ -180,9 +180,10 @@ def test_page_specs_record_round_trip(spec):
 
 
 def test_dpne_spec_draws_as_the_page_did_before():
-    """DpneSpec's DPNE release and baselines are the page's former draws: dpui.dpne_data drew DPNE from
-    rng_for(seed, "dpne", ε, δ, T, Δ0, c, pruning, selection, policy) and the baselines from
-    rng_for(seed, "dpne-baselines", ε, δ, T, Δ0, selection, policy) (the salts copied from before issue 22)."""
+    """A version-1 DpneSpec record (an export made before issue 29) replays the page's former draws: dpui.dpne_data
+    drew DPNE from rng_for(seed, "dpne", ε, δ, T, Δ0, c, pruning, selection, policy) with the selection keyed like
+    the noise, and the baselines from rng_for(seed, "dpne-baselines", ε, δ, T, Δ0, selection, policy) (the salts
+    copied from before issue 22). Version 2 draws the baselines' selection apart from their noise."""
     corpus = dpcore.load_sample_corpus("private", size="classroom")
     spec = DpneSpec(
         seed=5,
@@ -194,7 +195,10 @@ def test_dpne_spec_draws_as_the_page_did_before():
         contribution_limit=20,
         eta=0.05,
     )
-    out = dpcore.replay(spec.record(), corpus)
+    assert spec.record()["version"] == 2
+    v1 = {**spec.record(), "version": 1}
+    assert Spec.from_record(v1).version == 1 and Spec.from_record(v1).record() == v1
+    out = dpcore.replay(v1, corpus)
     tc = dpcore.text.encode_users(corpus.user_sentences())
     old = dpcore.dpne_extract(
         tc,
@@ -208,6 +212,7 @@ def test_dpne_spec_draws_as_the_page_did_before():
         selection="random",
         policy="weighted",
         rng=_old_rng_for(5, "dpne", 2.0, 1e-6, 4, 20, 1.0, "both", "random", "weighted"),
+        selection_key="release",
     )
     assert out.release.ngrams == old.ngrams and out.release.sizes == old.sizes
     index = dpcore.build_ngram_index(tc, 10)
@@ -221,3 +226,10 @@ def test_dpne_spec_draws_as_the_page_did_before():
     }
     # the spurious rows at the spec's η are the release's own
     assert [r["released"] for r in out.spurious if r["eta"] == 0.05] == [out.release.sizes[k] for k in range(1, 5)]
+    # version 2: the selection keyed apart (DPNE) and the baselines from their plans and per-(ε, δ) noise
+    new = dpcore.replay(spec.record(), corpus)
+    assert new.release.ngrams == spec.prepare(tc).run(0.05).release.ngrams
+    assert new.release.ngrams != out.release.ngrams
+    assert new.baselines == {n: r.sizes for n, r in spec.dpsu_releases(spec.dpsu_plans(index)).items()}
+    with pytest.raises(ValueError, match=r"record\['version'\] must be one of \[1, 2\]"):
+        Spec.from_record({**spec.record(), "version": 3})

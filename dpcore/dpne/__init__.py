@@ -7,7 +7,9 @@ Where to read what (the privacy-critical part first):
   and the keyed seed of every draw;
 - :mod:`.release`: :func:`dpne_extract` / :func:`prepare_dpne` / :class:`DpnePlan` — the levels k = 1…T;
 - :mod:`.space`, :mod:`.shards`: the valid space V_k and its zero-weight draws, bounded memory;
-- :mod:`.baselines`: DPSU-all / -even / -single; :mod:`.evaluation`: k-anonymity coverage, pruning chain
+- :mod:`.unigram`: length 1 before noise (ε-free, cacheable), the parameter checks;
+- :mod:`.baselines`: DPSU-all / -even / -single (one shot); :mod:`.dpsu_plan`: the same with the selection drawn
+  once apart from the per-ε noise (issue 29); :mod:`.evaluation`: k-anonymity coverage, pruning chain
   (evaluation only); :mod:`.results`: the release and evaluation objects;
 - :mod:`.batch`, :mod:`.spark_engine`: the command line's local and Spark engines (same release).
 """
@@ -32,6 +34,7 @@ from .accounting import (
 from .selection import (
     dpne_release_seed,
     dpne_level_seed,
+    dpne_selection_seed,
     eta_dependent_level,
 )
 from .results import (
@@ -47,6 +50,8 @@ from .release import (
     dpne_extract,
     dpne_with_evaluation,
 )
+from .unigram import DpneUnigram, prepare_dpne_unigram
+from .dpsu_plan import DPSU_VARIANTS, DpsuPlan, prepare_dpsu
 from .baselines import (
     dpsu_all,
     dpsu_even,
@@ -81,6 +86,7 @@ __all__ = [
     "dpne_guarantee",
     "dpne_release_seed",
     "dpne_level_seed",
+    "dpne_selection_seed",
     "eta_dependent_level",
     "DpneLevelDiagnostics",
     "DpneEvaluation",
@@ -89,6 +95,11 @@ __all__ = [
     "DpsuBaselineRelease",
     "DpnePlan",
     "prepare_dpne",
+    "DpneUnigram",
+    "prepare_dpne_unigram",
+    "DPSU_VARIANTS",
+    "DpsuPlan",
+    "prepare_dpsu",
     "dpne_extract",
     "dpne_with_evaluation",
     "dpsu_all",

@@ -13,6 +13,8 @@ from .results import DpneRelease, DpsuBaselineRelease
 from ..errors import UserError
 
 __all__ = [
+    "KAnonymityReference",
+    "kanonymity_reference",
     "PruningChain",
     "pruning_chain",
     "kanonymity_coverage",
@@ -72,8 +74,42 @@ def _released_id_rows(index: NgramIndex, released) -> dict:
     return out
 
 
+@dataclass(frozen=True, eq=False)
+class KAnonymityReference:
+    """The k-grams used by at least ``min_K`` users, per length k = 1..max_length: their token-id rows and user
+    counts (:func:`kanonymity_reference`). No release enters it, so a page computes it once per corpus and K and
+    :func:`kanonymity_coverage` then only matches a release against these rows. Evaluation only."""
+
+    index: NgramIndex
+    min_K: int
+    max_length: int
+    rows: dict  # k -> (n, k) int64 token ids
+    user_counts: dict  # k -> (n,) users of each row
+
+
+def kanonymity_reference(index: NgramIndex, *, min_K: int, max_length: int | None = None) -> KAnonymityReference:
+    """The K-anonymous reference sets of :func:`kanonymity_coverage` for every K ≥ ``min_K`` (evaluation only)."""
+    if not isinstance(index, NgramIndex):
+        raise TypeError(f"index must be an NgramIndex (see build_ngram_index), got {type(index).__name__}")
+    min_K = check_int("min_K", min_K, low=1)
+    T = index.max_length if max_length is None else check_int("max_length", max_length, low=1, high=index.max_length)
+    rows, counts = {}, {}
+    for k in range(1, T + 1):
+        lev = index.level(k)
+        ids = np.flatnonzero(lev.user_counts >= min_K)
+        rows[k] = np.ascontiguousarray(lev.rows(ids), dtype=np.int64).reshape(-1, k)
+        counts[k] = np.asarray(lev.user_counts)[ids]
+    return KAnonymityReference(index, min_K, T, rows, counts)
+
+
+def _row_keys(rows: np.ndarray) -> np.ndarray:
+    """Each token-id row as one opaque value (equal rows, equal values), for set membership."""
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    return rows.view(np.dtype((np.void, 8 * rows.shape[1]))).ravel()
+
+
 def kanonymity_coverage(
-    index: NgramIndex, released, *, ks=DEFAULT_K_VALUES, max_length: int | None = None
+    index: NgramIndex, released, *, ks=DEFAULT_K_VALUES, max_length: int | None = None, reference=None
 ) -> KAnonymityCoverage:
     """Share of the k-grams used by **at least** K users that ``released`` contains (003 Fig. 4 right).
 
@@ -84,6 +120,8 @@ def kanonymity_coverage(
         the run and the index share one :class:`TokenCorpus`).
       ks: the thresholds K (integers ≥ 1). The reference code counts "more than K"; we say "at least".
       max_length: report lengths 1..max_length (default: all lengths of the index).
+      reference: optional :class:`KAnonymityReference` of this index (``min_K`` ≤ every K, up to ``max_length``):
+        the release is then matched against its rows only (the same numbers; a page caches the reference).
     """
     if not isinstance(index, NgramIndex):
         raise TypeError(f"index must be an NgramIndex (see build_ngram_index), got {type(index).__name__}")
@@ -92,6 +130,15 @@ def kanonymity_coverage(
     if not ks:
         raise UserError("ks must hold at least one K, got an empty sequence")
     T = index.max_length if max_length is None else check_int("max_length", max_length, low=1, high=index.max_length)
+    if reference is not None:
+        if not isinstance(reference, KAnonymityReference) or reference.index is not index:
+            raise ValueError("reference must be kanonymity_reference(index, ...) of this index")
+        if reference.min_K > min(ks) or reference.max_length < T:
+            raise ValueError(
+                f"reference must cover K ≥ {min(ks)} and lengths up to {T}, got min_K={reference.min_K}, "
+                f"max_length={reference.max_length}"
+            )
+        return _coverage_from_reference(reference, released_ids, ks, T)
     rows = []
     for k in range(1, T + 1):
         lev = index.level(k)
@@ -104,6 +151,27 @@ def kanonymity_coverage(
             freq = lev.user_counts >= K
             n_freq = int(freq.sum())
             n_cov = int((freq & covered_mask).sum())
+            rows.append(
+                {
+                    "k": k,
+                    "K": K,
+                    "frequent": n_freq,
+                    "covered": n_cov,
+                    "share": (n_cov / n_freq) if n_freq else float("nan"),
+                }
+            )
+    return KAnonymityCoverage(rows=rows, ks=ks)
+
+
+def _coverage_from_reference(ref: KAnonymityReference, released_ids: dict, ks: tuple, T: int) -> KAnonymityCoverage:
+    rows = []
+    for k in range(1, T + 1):
+        rel = np.asarray(released_ids.get(k, np.zeros((0, k), dtype=np.int64))).reshape(-1, k)
+        counts = ref.user_counts[k]
+        covered = np.isin(_row_keys(ref.rows[k]), _row_keys(rel)) if rel.shape[0] and counts.size else counts > counts
+        for K in ks:
+            freq = counts >= K
+            n_freq, n_cov = int(freq.sum()), int((freq & covered).sum())
             rows.append(
                 {
                     "k": k,

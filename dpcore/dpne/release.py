@@ -67,19 +67,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 import numpy as np
-from scipy.special import ndtri
 from ..mechanisms.keyed import fold_keys
-from ..text.ngrams import MAX_NGRAM_LENGTH, TokenCorpus, group_by_user
-from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
+from ..text.ngrams import TokenCorpus
 from .accounting import (
-    DPSU_POLICIES,
-    PRUNING_RULES,
-    SELECTION_RULES,
-    _check_noise_decay,
     _spurious_probability,
-    check_contribution_limit,
     dpne_noise_scales,
     dpsu_threshold_for_sigma,
+    spurious_threshold,
 )
 from .selection import (
     _LevelHistogram,
@@ -87,14 +81,21 @@ from .selection import (
     _keyed_seed,
     _level_histogram,
     _noisy_threshold,
-    _shard_histogram,
     dpne_level_seed,
     dpne_release_seed,
+    dpne_selection_seed,
+)
+from .unigram import (  # noqa: F401 (_check_dpne: re-exported for dpcore.specs.dpne)
+    SELECTION_KEYS,
+    _check_dpne,
+    _check_eta,
+    _check_selection_key,
+    _check_unigram,
+    _unigram_histogram,
 )
 from .results import DpneEvaluation, DpneLevelDiagnostics, DpneRelease, DpneRun, _released_sets
 from .space import _ValidSpace, _as_token_corpus, zero_weight_draw
 from .shards import _concat, _level_candidates, _shard_bounds
-from .baselines import _check_policy_cutoff
 
 __all__ = [
     "DpnePlan",
@@ -122,6 +123,8 @@ def dpne_extract(
     selection="random",
     policy="weighted",
     policy_cutoff=2.0,
+    selection_key="selection",
+    selection_rng=None,
 ) -> DpneRelease:
     """Differentially private n-gram extraction: the release only (see :func:`dpne_with_evaluation`).
 
@@ -141,6 +144,8 @@ def dpne_extract(
         selection=selection,
         policy=policy,
         policy_cutoff=policy_cutoff,
+        selection_key=selection_key,
+        selection_rng=selection_rng,
     ).release
 
 
@@ -158,6 +163,8 @@ def dpne_with_evaluation(
     selection="random",
     policy="weighted",
     policy_cutoff=2.0,
+    selection_key="selection",
+    selection_rng=None,
 ) -> DpneRun:
     """Differentially private n-gram extraction (003 Algorithm 1, scalable version of §2).
 
@@ -187,6 +194,13 @@ def dpne_with_evaluation(
         their items towards the cutoff Γ_k = ρ_k + policy_cutoff·σ_k). Both have ℓ2 sensitivity 1, so
         σ_k and ρ_k are the same.
       policy_cutoff: α ≥ 0 in Γ = ρ + α·σ (Policy Gaussian only; the DPSU reference code uses 2 by default).
+      selection_key: what keys the selection draws (which Δ0 items a user keeps, the Policy Gaussian's
+        order): "selection" (default) = :func:`dpne_selection_seed` of the seed, Δ0 and the rule only, so
+        releases at other ε, δ, T, c or η keep the same data-independent selection and draw new noise
+        (issue 29; each user's contribution still has ℓ2 norm ≤ 1, so the guarantee is unchanged);
+        "release" = the noise's key, as before DpneSpec version 2 (old exports replay with it).
+      selection_rng: an int seed or a Generator for the selection's key (with ``selection_key="selection"``):
+        salt it with what the selection depends on (:class:`dpcore.specs.DpneSpec` does); default ``rng``.
 
     Returns:
       :class:`DpneRun` ``(release, evaluation)``: the :class:`DpneRelease` (the sets S_1..S_T as string
@@ -199,7 +213,8 @@ def dpne_with_evaluation(
     checked = _check_dpne(
         epsilon, delta, max_length, contribution_limit, noise_decay, pruning, selection, policy, policy_cutoff, eta=eta
     )
-    return _prepare_dpne(users, rng, *checked[:-1]).run(checked[-1])
+    key = _check_selection_key(selection_key)
+    return _prepare_dpne(users, rng, *checked[:-1], selection_key=key, selection_rng=selection_rng).run(checked[-1])
 
 
 def prepare_dpne(
@@ -215,6 +230,9 @@ def prepare_dpne(
     selection="random",
     policy="weighted",
     policy_cutoff=2.0,
+    selection_key="selection",
+    selection_rng=None,
+    unigram=None,
 ) -> "DpnePlan":
     """Everything of a DPNE run that does not depend on η, computed once: ``plan.run(eta)`` then equals
     ``dpne_with_evaluation(users, eta=eta, …)`` with the same arguments, bit for bit, for any η.
@@ -225,8 +243,11 @@ def prepare_dpne(
     these are ~90 % of a run's time, so a page that moves η reruns only the rest. (With the Policy Gaussian
     the length-2 histogram depends on ρ_2 through its cutoff, so only S_1 is kept.)
 
-    Same arguments as :func:`dpne_with_evaluation` except ``eta``. The plan holds the encoded corpus and
-    private intermediate counts: evaluation only, never publish it.
+    Same arguments as :func:`dpne_with_evaluation` except ``eta``, and ``unigram``: a
+    :class:`dpcore.dpne.unigram.DpneUnigram` of the same users, Δ0 and rule (:func:`prepare_dpne_unigram`, from the
+    selection generator) — length 1's histogram before noise, which no ε depends on; it replaces ``selection_rng``
+    and only the noise is then drawn at length 1. The plan holds the encoded corpus and private intermediate
+    counts: evaluation only, never publish it.
     """
     return _prepare_dpne(
         users,
@@ -234,52 +255,40 @@ def prepare_dpne(
         *_check_dpne(
             epsilon, delta, max_length, contribution_limit, noise_decay, pruning, selection, policy, policy_cutoff
         ),
+        selection_key=_check_selection_key(selection_key),
+        selection_rng=selection_rng,
+        unigram=unigram,
     )
 
 
-_NO_ETA = object()  # prepare_dpne has no η; dpne(eta=None) must still be refused by name (issue 21 item 8)
-
-
-def _check_dpne(
+def _prepare_dpne(
+    users,
+    rng,
     epsilon,
     delta,
     max_length,
-    contribution_limit,
+    limit,
     noise_decay,
     pruning,
     selection,
     policy,
     policy_cutoff,
     *,
-    eta=_NO_ETA,
-) -> tuple:
-    """The validated arguments, checked in the order of the signature (η last in the tuple when given)."""
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
-    max_length = check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH)
-    limit = check_contribution_limit(contribution_limit)
-    with_eta = eta is not _NO_ETA
-    if with_eta:
-        eta = _check_eta(eta)
-    noise_decay = _check_noise_decay(noise_decay)
-    check_choice("pruning", pruning, PRUNING_RULES)
-    check_choice("selection", selection, SELECTION_RULES)
-    check_choice("policy", policy, DPSU_POLICIES)
-    policy_cutoff = _check_policy_cutoff(policy_cutoff)
-    out = (epsilon, delta, max_length, limit, noise_decay, pruning, selection, policy, policy_cutoff)
-    return out + (eta,) if with_eta else out
-
-
-def _check_eta(eta) -> float:
-    return check_real("eta", eta, low=0.0, high=1.0, high_inclusive=False)
-
-
-def _prepare_dpne(
-    users, rng, epsilon, delta, max_length, limit, noise_decay, pruning, selection, policy, policy_cutoff
+    selection_key="selection",
+    selection_rng=None,
+    unigram=None,
 ) -> "DpnePlan":
-    # every parameter but η keys lengths 1 and 2; η joins the key from where the histograms depend on it
+    # every parameter but η keys the noise of lengths 1 and 2; η joins the key from where the histograms depend on
+    # it; the selection is keyed by what it depends on (dpne_selection_seed), or like the noise (version 1)
+    bare = _keyed_seed(rng)
+    tc = _as_token_corpus(users)
+    if unigram is not None:
+        unigram = _check_unigram(unigram, tc, limit, selection, policy, selection_key)
+    sel = bare if selection_rng is None else _keyed_seed(selection_rng)
+    select_seed = dpne_selection_seed(sel, contribution_limit=limit, selection=selection)
+    select_seed = select_seed if unigram is None else unigram.select_seed
     seed = dpne_release_seed(
-        _keyed_seed(rng),
+        bare,
         epsilon=epsilon,
         delta=delta,
         max_length=max_length,
@@ -290,7 +299,6 @@ def _prepare_dpne(
         policy=policy,
         policy_cutoff=policy_cutoff,
     )
-    tc = _as_token_corpus(users)
     tok_key = tc.token_key_array  # stable key of every token id
     user_key = tc.user_key_array
 
@@ -302,15 +310,11 @@ def _prepare_dpne(
     key1 = fold_keys(None, tok_key)  # the 1-gram keys
     shard = _SHARD_POSITIONS if policy == "weighted" else None
     user_start = np.searchsorted(tc.user_of, np.arange(tc.n_users + 1)) if shard else None
-    if shard and tc.n_tokens > shard:  # users in shards: bounded working memory (issue 12)
-        hist1 = np.zeros(V)
-        for s0, s1 in _shard_bounds(None, tc, user_start, shard):
-            pu, pi, pc, ik, _ = group_by_user(tc.user_of[s0:s1], tc.tokens[s0:s1], V, need_positions=False)
-            hist1 += _shard_histogram(
-                pu, ik[pi], pc, V, limit=limit, selection=selection, seed=seed, k=1, item_keys=key1, user_keys=user_key
-            )
+    select1 = seed if selection_key == "release" else select_seed
+    if policy == "weighted":  # the histogram before noise (the unigram's when given), then the keyed noise
+        hist1 = unigram.histogram if unigram is not None else _unigram_histogram(tc, limit, selection, select1, shard)
         released1, support1 = _noisy_threshold(hist1, sigmas[0], rho1, seed, 1, key1)
-    else:
+    else:  # Policy Gaussian: its histogram depends on ρ₁ through the cutoff
         pu, pi, pc = tc.unigram_pairs
         released1, support1 = _dpsu_select(
             pu,
@@ -324,7 +328,7 @@ def _prepare_dpne(
             rng=None,
             policy=policy,
             cutoff_alpha=policy_cutoff,
-            keyed=(seed, 1, key1, user_key),
+            keyed=(seed, 1, key1, user_key, select1),
         )
     s1_tokens = np.flatnonzero(released1).astype(np.int32)
     s1_tokens = s1_tokens[np.argsort(key1[s1_tokens], kind="stable")]  # canonical order: by key
@@ -358,6 +362,7 @@ def _prepare_dpne(
     del pos_parts, rel_parts
     state = dict(
         seed=seed,
+        select_seed=None if selection_key == "release" else select_seed,  # None: the level's noise key (version 1)
         tok_key=tok_key,
         user_key=user_key,
         s1_tokens=s1_tokens,
@@ -381,7 +386,7 @@ def _prepare_dpne(
                 pos,
                 rel,
                 2,
-                st=state,
+                st={**state, "select_seed": seed if state["select_seed"] is None else state["select_seed"]},
                 m=m,
                 space=space,
                 sigma_k=float(sigmas[1]),
@@ -464,8 +469,8 @@ class DpnePlan:
                 spurious_ids[k] = np.zeros((0, k), dtype=np.int32)
                 diags.append(DpneLevelDiagnostics(k, m, 0, sigma_k, math.inf, 0, 0.0, 0, 0, 0, 0, 0))
                 break
-            p_zero = _spurious_probability(eta, m, n_valid)
-            rho_k = float(-sigma_k * ndtri(p_zero))
+            p_zero = _spurious_probability(eta, m, n_valid)  # a zero-weight valid k-gram passes ρ_k with it
+            rho_k = spurious_threshold(sigma_k, eta, m, n_valid)  # the one ρ_k of Spark, the CLI and the exercises
             thresholds[k] = rho_k
 
             seed_k = dpne_level_seed(seed, k, eta, policy)
@@ -477,7 +482,12 @@ class DpnePlan:
                     pos,
                     rel,
                     k,
-                    st={**st, "prev_keys": prev_keys, "seed": seed_k},
+                    st={
+                        **st,
+                        "prev_keys": prev_keys,
+                        "seed": seed_k,
+                        "select_seed": seed_k if st["select_seed"] is None else st["select_seed"],
+                    },
                     m=m,
                     space=space,
                     sigma_k=sigma_k,

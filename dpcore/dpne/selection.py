@@ -26,6 +26,7 @@ from .shards import _level_candidates, _merge_items, _shard_bounds
 
 __all__ = [
     "dpne_release_seed",
+    "dpne_selection_seed",
     "dpne_level_seed",
     "eta_dependent_level",
 ]
@@ -114,20 +115,21 @@ def _dpsu_select(
 ):
     """One DPSU pass (weighted or policy Gaussian). Returns (released mask, support mask) over items.
 
-    ``keyed`` (optional) = (seed, k, item keys, user keys): every draw is then read off the keyed
-    generator of :mod:`dpcore.mechanisms.keyed` — the selection priority of a pair at (user key, item key), the
-    noise of an item at its item key, the Policy Gaussian's user order at the user key — instead of
-    ``rng``, so the result does not depend on the order in which items or users are visited.
+    ``keyed`` (optional) = (seed, k, item keys, user keys, selection seed): every draw is then read off the keyed
+    generator of :mod:`dpcore.mechanisms.keyed` — the selection priority of a pair at (user key, item key) and the
+    Policy Gaussian's user order at the user key from the selection seed, the noise of an item at its item key
+    from ``seed`` — instead of ``rng``, so the result does not depend on the order in which items or users are
+    visited.
     """
     priority = order = noise = None
     if keyed is not None:
-        seed, k, item_keys, user_keys = keyed
+        seed, k, item_keys, user_keys, select_seed = keyed
         priority = lambda idx: keyed_uniform(
-            seed, user_keys[pair_user[idx]], item_keys[pair_item[idx]], stream=STREAM_SELECT, k=k
+            select_seed, user_keys[pair_user[idx]], item_keys[pair_item[idx]], stream=STREAM_SELECT, k=k
         )
         noise = lambda idx: keyed_normal(seed, item_keys[idx], stream=STREAM_NOISE, k=k)
         if policy != "weighted":
-            order = keyed_uniform(seed, user_keys, stream=STREAM_ORDER, k=k)
+            order = keyed_uniform(select_seed, user_keys, stream=STREAM_ORDER, k=k)
     if policy == "weighted":
         items, weights = _limit_contributions(pair_user, pair_item, pair_count, limit, selection, rng, priority)
         hist = np.bincount(items, weights=weights, minlength=n_items)
@@ -164,7 +166,19 @@ _BLOCK_USERS = 1024
 
 
 def _dpsu_weighted_levels(levels, n_users, *, limit, sigma, threshold, selection, rng):
-    """Weighted-Gaussian DPSU over the union of several levels' k-grams (DPSU-all), level by level.
+    """Weighted-Gaussian DPSU over the union of several levels' k-grams (DPSU-all): :func:`_weighted_levels_histogram`
+    then one normal per supported item from the same ``rng`` (the selection's uniforms first, then the noise).
+
+    Returns the released mask of each level.
+    """
+    hist, offsets = _weighted_levels_histogram(levels, n_users, limit=limit, selection=selection, rng=rng)
+    mask, _ = _noisy_release(hist, sigma, threshold, rng)
+    del hist
+    return [mask[offsets[j] : offsets[j + 1]] for j in range(len(levels))]
+
+
+def _weighted_levels_histogram(levels, n_users, *, limit, selection, rng):
+    """The weighted histogram of DPSU over the union of several levels' k-grams (DPSU-all), level by level.
 
     Same draws, same result as :func:`_dpsu_select` on the levels' pairs concatenated (level 1 first,
     item ids offset level by level): one uniform per pair of a user over the limit, in that
@@ -176,7 +190,7 @@ def _dpsu_weighted_levels(levels, n_users, *, limit, sigma, threshold, selection
     user's pairs only, and the lexsort is stable, so a block sees its users' pairs in the same
     relative order as the whole). Tested against the concatenated path (tests/test_dpne_memory.py).
 
-    Returns the released mask of each level.
+    Returns (the weighted histogram over the levels' items, concatenated; the item offset of each level).
     """
     n_pairs = [int(lev.pair_user.size) for lev in levels]
     total = sum(n_pairs)
@@ -224,9 +238,7 @@ def _dpsu_weighted_levels(levels, n_users, *, limit, sigma, threshold, selection
         hist[offsets[j] : offsets[j + 1]] = np.bincount(pi, weights=weights, minlength=lev.n_grams)
         keeps[j] = None
         del pu, pi, weights
-    mask, _ = _noisy_release(hist, sigma, threshold, rng)
-    del hist
-    return [mask[offsets[j] : offsets[j + 1]] for j in range(len(levels))]
+    return hist, offsets
 
 
 def _keyed_priority(seed, k, pair_user, pair_item, item_keys, user_keys):
@@ -236,7 +248,8 @@ def _keyed_priority(seed, k, pair_user, pair_item, item_keys, user_keys):
 
 
 def _shard_histogram(pair_user, pair_item, pair_count, n_items, *, limit, selection, seed, k, item_keys, user_keys):
-    """Weighted Gaussian policy on one shard of users: the kept items' 1/√(kept) summed per item."""
+    """Weighted Gaussian policy on one shard of users: the kept items' 1/√(kept) summed per item. ``seed`` keys
+    the selection priorities (the selection seed, not the noise's)."""
     items, weights = _limit_contributions(
         pair_user,
         pair_item,
@@ -322,6 +335,18 @@ def dpne_level_seed(base: int, k: int, eta, policy: str) -> int:
     return release_seed(base, eta=float(eta))
 
 
+def dpne_selection_seed(seed, *, contribution_limit, selection="random") -> int:
+    """The key of a DPNE release's *selection* draws (which Δ0 items a user keeps, the Policy Gaussian's user
+    order): :func:`dpcore.mechanisms.release_seed` of the seed, Δ0 and the selection rule only — what the
+    selection depends on. The noise is keyed by every parameter (:func:`dpne_release_seed`,
+    :func:`dpne_level_seed`); the selection is not noise: for any data-independent priorities each user's
+    kept items still carry ℓ2 norm ≤ 1, so each release is (ε, δ)-DP given them, and releases at several ε or
+    η that share them compose as releases with independent selections do (DpneSpec version 2, issue 29)."""
+    return release_seed(
+        seed, mechanism="dpne-selection", contribution_limit=int(contribution_limit), selection=str(selection)
+    )
+
+
 @dataclass(frozen=True, eq=False)
 class _LevelHistogram:
     """One length's weighted histogram over the valid k-grams users wrote, and its noisy values.
@@ -347,7 +372,7 @@ def _level_histogram(tc, pos, rel, k, *, st, m, space, sigma_k, policy_gamma, ke
     """Valid k-grams at the visited positions, keyed by (prefix index a, index t of the last token in S_1):
     a·|S_1| + t identifies a k-gram whatever the rule and keeps the key space small. Users are taken shard by
     shard (positions cut at user boundaries); the keyed draws make the result independent of the cut."""
-    s1_size, seed = st["s1_size"], st["seed"]
+    s1_size, seed, select_seed = st["s1_size"], st["seed"], st["select_seed"]
     bounds = _shard_bounds(pos, tc, st["user_start"], st["shard"]) if st["shard"] else [(0, pos.size)]
     parts, shard_codes, shard_positions = [], [], []  # per shard: (items, b, histogram); item of each position
     for s0, s1 in bounds:
@@ -366,14 +391,20 @@ def _level_histogram(tc, pos, rel, k, *, st, m, space, sigma_k, policy_gamma, ke
                 ik.size,
                 limit=st["limit"],
                 selection=st["selection"],
-                seed=seed,
+                seed=select_seed,
                 k=k,
                 item_keys=ikey,
                 user_keys=st["user_key"],
             )
         else:  # Policy Gaussian: one shard (a sequential pass over all users)
             users, items, _ = _kept_pairs(
-                pu, pi, pc, st["limit"], st["selection"], None, _keyed_priority(seed, k, pu, pi, ikey, st["user_key"])
+                pu,
+                pi,
+                pc,
+                st["limit"],
+                st["selection"],
+                None,
+                _keyed_priority(select_seed, k, pu, pi, ikey, st["user_key"]),
             )
             h = _policy_gaussian_histogram(
                 users,
@@ -381,7 +412,7 @@ def _level_histogram(tc, pos, rel, k, *, st, m, space, sigma_k, policy_gamma, ke
                 ik.size,
                 policy_gamma,
                 None,
-                priority=keyed_uniform(seed, st["user_key"], stream=STREAM_ORDER, k=k),
+                priority=keyed_uniform(select_seed, st["user_key"], stream=STREAM_ORDER, k=k),
             )
         if st["pruning"] == "both":
             ib = np.empty(ik.size, dtype=np.int64)

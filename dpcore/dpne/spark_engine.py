@@ -51,7 +51,7 @@ from .accounting import (
     spurious_threshold,
 )
 from .space import _ValidSpace, zero_weight_draw
-from .selection import dpne_level_seed, dpne_release_seed
+from .selection import dpne_level_seed, dpne_release_seed, dpne_selection_seed
 from ..mechanisms.keyed import STREAM_NOISE, STREAM_SELECT, fold_keys, keyed_normal, keyed_uniform, text_key, token_keys
 from ..text.stream import input_files
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
@@ -302,6 +302,7 @@ def _run(
         selection=selection,
     )
     level_seed = {k: dpne_level_seed(base, k, eta, "weighted") for k in range(1, T + 1)}
+    select_seed = dpne_selection_seed(seed, contribution_limit=limit, selection=selection)  # the selection's own key
     thresholds, valid_counts, sets = {1: rho1}, {}, {}
 
     say("Spark: reading and tokenising")
@@ -320,7 +321,7 @@ def _run(
             pairs,
             [("r", DoubleType())],
             lambda b: [
-                keyed_uniform(level_seed[k], _u(b.column("user_key")), _u(b.column("h")), stream=STREAM_SELECT, k=k)
+                keyed_uniform(select_seed, _u(b.column("user_key")), _u(b.column("h")), stream=STREAM_SELECT, k=k)
             ],
         )
         by_user = Window.partitionBy("user_key")

@@ -125,6 +125,9 @@ class Spec:
 
     KIND: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
+    REPLAYS: ClassVar[tuple[int, ...]] = ()
+    """Older record versions this spec still rebuilds (``from_record``): such a spec keeps its version
+    (``spec.version``, in its record and key) and its ``run`` draws as that version did."""
     USES_CORPUS: ClassVar[bool] = True
     NOISE_FREE: ClassVar[tuple[str, ...]] = ()
     """The keys of :meth:`numbers` that do not depend on the seed (a replay of a secret record reproduces these)."""
@@ -189,7 +192,7 @@ class Spec:
         """``{"spec": kind, "version": n, <every field>}``: JSON-able, enough to rebuild this spec."""
         if not self.KIND:
             raise TypeError(f"{type(self).__name__} has no KIND: only registered specs have a record")
-        out = {"spec": self.KIND, "version": self.VERSION}
+        out = {"spec": self.KIND, "version": self.version}
         out.update({f.name: jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)})
         return out
 
@@ -199,9 +202,17 @@ class Spec:
         rec = {k: v for k, v in self.record().items() if k not in without}
         return hashlib.sha256(json.dumps(rec, sort_keys=True).encode()).hexdigest()
 
+    @property
+    def version(self) -> int:
+        """The record version this spec draws as: ``VERSION``, or an older one of ``REPLAYS`` (from a record)."""
+        return self.__dict__.get("_version", self.VERSION)
+
     def replace(self, **changes) -> "Spec":
-        """A copy with some fields changed (validated again)."""
-        return dataclasses.replace(self, **changes)
+        """A copy with some fields changed (validated again; the same version)."""
+        out = dataclasses.replace(self, **changes)
+        if self.version != self.VERSION:
+            object.__setattr__(out, "_version", self.version)
+        return out
 
     @classmethod
     def from_record(cls, record: dict) -> "Spec":
@@ -215,15 +226,20 @@ class Spec:
         if kind != target.KIND:
             raise UserError(f"record['spec'] must be {target.KIND!r} for {target.__name__}, got spec={kind!r}")
         version = record.get("version")
-        if version != target.VERSION:
-            raise UserError(f"record['version'] must be {target.VERSION} for spec {kind!r}, got version={version!r}")
+        versions = (target.VERSION, *target.REPLAYS)
+        if version not in versions or isinstance(version, bool):
+            want = target.VERSION if len(versions) == 1 else f"one of {sorted(versions)}"
+            raise UserError(f"record['version'] must be {want} for spec {kind!r}, got version={version!r}")
         names = {f.name for f in dataclasses.fields(target)}
         unknown = sorted(set(record) - names - {"spec", "version", "noise"})
         if unknown:
             raise UserError(f"record has fields that spec {kind!r} does not know: {unknown}")
         if "noise" in record:
             record = _with_fresh_seed(record, target)
-        return target(**{k: _from_json(v) for k, v in record.items() if k in names})
+        spec = target(**{k: _from_json(v) for k, v in record.items() if k in names})
+        if version != target.VERSION:
+            object.__setattr__(spec, "_version", version)  # an old record: run draws as that version did
+        return spec
 
 
 def _with_fresh_seed(record: dict, target: type) -> dict:

@@ -3,16 +3,32 @@
 One DPNE release at (ε, δ, T, Δ0, η, c, pruning, selection, policy), the three DPSU baselines at the same budget,
 and the spurious-share view: DPNE at every η of ``eta_grid`` from the same plan (evaluation only).
 
-Draws (kept bit-identical to the page before issue 22):
+Draws. What is salted with every parameter is the **noise**; the **selection** (which Δ0 items a user keeps, the
+Policy Gaussian's user order) is data-independent randomness that is not noise, and is salted with what it depends
+on only (issue 29 item 1; the privacy argument is in :mod:`dpcore.dpne.dpsu_plan` and docs/SPEC_dpne_selection.md:
+for any fixed data-independent selection each user's contribution has ℓ2 norm ≤ 1, so every release is (ε, δ)-DP
+and releases that share the selection compose as before). Version 2 (this one):
 
 * DPNE: ``prepare_dpne(..., rng=spec.rng(*spec.dpne_salt()))`` then ``plan.run(η)``. The salt holds every
-  parameter except η; η enters dpcore's keyed draws from the first length whose histogram depends on it
+  parameter except η; η enters dpcore's keyed noise from the first length whose histogram depends on it
   (:func:`dpcore.dpne.dpne_level_seed`). Lengths 1 and 2 draw the same noise at every η on purpose: thresholding
-  one noisy length-2 histogram at several ρ₂(η) is post-processing of one Gaussian release, so the η views and
-  the spurious sweep share it (an η in this salt would make each η a new release of S₁ and the length-2
-  histogram, spend budget again for the same quantities, and rerun ~90 % of DPNE per η).
-* DPSU-all / -even / -single: one generator ``spec.rng(*spec.baseline_salt())``, drawn in that order.
-* The one-knob sweep (003 Figs. 2–4): ``spec.rng("dpne-sweep", knob, value, <every parameter of that run>)``.
+  one noisy length-2 histogram at several ρ₂(η) is post-processing of one Gaussian release, so the η views share
+  it (an η in this salt would make each η a new release of S₁ and the length-2 histogram, spend budget again for
+  the same quantities, and rerun ~90 % of DPNE per η). The selection priorities are keyed by
+  :func:`dpcore.dpne.dpne_selection_seed` of a seed drawn from ``spec.rng(*spec.dpne_selection_salt())`` (Δ0 and
+  the rule: no ε), so length 1's histogram before noise is one per (corpus, seed, Δ0, rule) and a page caches it
+  (:meth:`DpneSpec.unigram`, ``prepare(tc, unigram=…)``).
+* DPSU-all / -even / -single: the selection from ``spec.rng(*spec.baseline_selection_salt(name))`` (the variant, T,
+  Δ0, the rule, the policy: no ε, no δ), drawn once and cached by the page; the noise from
+  ``spec.rng(*spec.baseline_noise_salt(name))`` (every parameter), drawn per (ε, δ) (:mod:`dpcore.dpne.dpsu_plan`).
+* The one-knob sweep (003 Figs. 2–4): a value equal to the page's setting is the page's own release (the same
+  spec, the same draws); any other value draws from ``spec.rng("dpne-sweep", knob, value, <every parameter of
+  that run>)``.
+
+Version 1 records (exports made before issue 29) still replay, bit for bit: such a spec (``spec.version == 1``)
+keys DPNE's selection like its noise (``selection_key="release"``), draws the three baselines from one generator
+``spec.rng(*spec.baseline_salt())`` in that order with the one-shot ``dpsu_all`` / ``dpsu_even`` /
+``dpsu_single``, and sweeps every value with its own salt.
 """
 
 from __future__ import annotations
@@ -22,6 +38,8 @@ from typing import NamedTuple
 
 from ..dpne.release import _check_dpne, dpne_extract, prepare_dpne
 from ..dpne.baselines import dpsu_all, dpsu_even, dpsu_single
+from ..dpne.dpsu_plan import prepare_dpsu
+from ..dpne.unigram import prepare_dpne_unigram
 from ..text.ngrams import build_ngram_index, encode_users
 from ..validation import check_real
 from .base import Spec
@@ -51,6 +69,8 @@ class DpneSpec(Spec):
     """The DP n-gram extraction page: dpcore.dpne's parameters (names as in :func:`dpcore.dpne`)."""
 
     KIND = "dpne"
+    VERSION = 2
+    REPLAYS = (1,)  # version 1: the selection drawn with the noise (module docstring)
     NOISE_FREE = ("sigma", "sigmas")  # ρ_k depends on |V_k|, which the released S_{k-1} sets
     NOTEBOOK_FIGURE = """
 sizes = {"DPNE": result.release.sizes, **result.baselines}
@@ -117,8 +137,12 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
             self.policy,
         )
 
+    def dpne_selection_salt(self) -> tuple:
+        """The salt of DPNE's selection key (version 2): what the selection depends on (Δ0, the rule; no ε)."""
+        return ("dpne-selection", self.contribution_limit, self.selection)
+
     def baseline_salt(self) -> tuple:
-        """The salt of the DPSU baselines' draws (every parameter they take)."""
+        """Version 1's salt of the DPSU baselines' draws (every parameter they take; selection and noise alike)."""
         return (
             "dpne-baselines",
             self.epsilon,
@@ -129,10 +153,22 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
             self.policy,
         )
 
+    def baseline_selection_salt(self, name: str) -> tuple:
+        """The salt of one DPSU baseline's selection: what it depends on (no ε, no δ)."""
+        return ("dpsu-selection", name, self.max_length, self.contribution_limit, self.selection, self.policy)
+
+    def baseline_noise_salt(self, name: str) -> tuple:
+        """The salt of one DPSU baseline's noise: every parameter of that release."""
+        return ("dpsu-noise", name, *self.baseline_salt()[1:])
+
     PLAN_INDEPENDENT = ("eta", "eta_grid")
     """Fields the η-independent plan does not depend on (its cache key leaves them out)."""
     BASELINE_INDEPENDENT = ("eta", "eta_grid", "noise_decay", "pruning")
     """Fields the DPSU baselines do not depend on."""
+    SELECTION_INDEPENDENT = BASELINE_INDEPENDENT + ("epsilon", "delta")
+    """Fields the DPSU baselines' selections (and weighted histograms) do not depend on (their cache key)."""
+    UNIGRAM_INDEPENDENT = SELECTION_INDEPENDENT + ("max_length", "policy")
+    """Fields DPNE's length-1 histogram before noise does not depend on (:meth:`unigram`'s cache key)."""
 
     def dpne_kwargs(self) -> dict:
         """prepare_dpne's keyword arguments (η excluded)."""
@@ -160,24 +196,71 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
         """The per-user n-gram sets up to :data:`INDEX_LENGTH` (noise-free)."""
         return build_ngram_index(token_corpus, INDEX_LENGTH)
 
-    def prepare(self, token_corpus):
-        """dpcore.prepare_dpne at every parameter but η, with this spec's draws."""
-        return prepare_dpne(token_corpus, **self.dpne_kwargs(), rng=self.rng(*self.dpne_salt()))
+    def unigram(self, token_corpus):
+        """DPNE's length 1 before noise (:func:`dpcore.dpne.prepare_dpne_unigram`, version 2, weighted Gaussian), or
+        None where it depends on ε (Policy Gaussian) or the version keys the selection like the noise."""
+        if self.version == 1 or self.policy != "weighted":
+            return None
+        return prepare_dpne_unigram(
+            token_corpus,
+            contribution_limit=self.contribution_limit,
+            selection=self.selection,
+            rng=self.rng(*self.dpne_selection_salt()),
+        )
 
-    def dpsu_baselines(self, index) -> dict:
-        """|S_k| of DPSU-all, -even and -single by name, from one generator (drawn in that order)."""
+    def prepare(self, token_corpus, unigram=None):
+        """dpcore.prepare_dpne at every parameter but η, with this spec's draws (``unigram``: :meth:`unigram`'s,
+        e.g. cached by the page; the same release with or without it)."""
+        if self.version == 1:
+            return prepare_dpne(
+                token_corpus, **self.dpne_kwargs(), rng=self.rng(*self.dpne_salt()), selection_key="release"
+            )
+        return prepare_dpne(
+            token_corpus,
+            **self.dpne_kwargs(),
+            rng=self.rng(*self.dpne_salt()),
+            selection_rng=self.rng(*self.dpne_selection_salt()),
+            unigram=unigram,
+        )
+
+    def dpsu_plans(self, index) -> dict:
+        """The three baselines' ε-free parts by name (:func:`dpcore.dpne.prepare_dpsu`: the selection drawn from
+        ``rng(*baseline_selection_salt(name))``). Evaluation only (private weighted counts)."""
         kw = dict(
-            epsilon=self.epsilon,
-            delta=self.delta,
             max_length=self.max_length,
             contribution_limit=self.contribution_limit,
             selection=self.selection,
             policy=self.policy,
-            rng=self.rng(*self.baseline_salt()),
         )
         return {
-            rel.name: rel.sizes for rel in (dpsu_all(index, **kw), dpsu_even(index, **kw), dpsu_single(index, **kw))
+            n: prepare_dpsu(index, variant=n, **kw, rng=self.rng(*self.baseline_selection_salt(n))) for n in BASELINES
         }
+
+    def dpsu_releases(self, plans: dict) -> dict:
+        """The three baselines' releases at this spec's (ε, δ) from their plans: only the noise is drawn, from
+        ``rng(*baseline_noise_salt(name))``."""
+        return {
+            n: plans[n].release(epsilon=self.epsilon, delta=self.delta, rng=self.rng(*self.baseline_noise_salt(n)))
+            for n in BASELINES
+        }
+
+    def dpsu_baselines(self, index, plans: dict | None = None) -> dict:
+        """|S_k| of DPSU-all, -even and -single by name. Version 2: from the plans (``plans``, e.g. cached by the
+        page, else :meth:`dpsu_plans`) and per-(ε, δ) noise; version 1: one generator, drawn in that order."""
+        if self.version == 1:
+            kw = dict(
+                epsilon=self.epsilon,
+                delta=self.delta,
+                max_length=self.max_length,
+                contribution_limit=self.contribution_limit,
+                selection=self.selection,
+                policy=self.policy,
+                rng=self.rng(*self.baseline_salt()),
+            )
+            rels = (dpsu_all(index, **kw), dpsu_even(index, **kw), dpsu_single(index, **kw))
+            return {rel.name: rel.sizes for rel in rels}
+        releases = self.dpsu_releases(self.dpsu_plans(index) if plans is None else plans)
+        return {name: rel.sizes for name, rel in releases.items()}
 
     @staticmethod
     def spurious_rows(evaluations: dict) -> list[dict]:
@@ -188,16 +271,25 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
             for d in ev.levels
         ]
 
-    def knob_sweep(self, token_corpus, knob: str, values) -> list[dict]:
+    def knob_sweep(self, token_corpus, knob: str, values, run=None) -> list[dict]:
         """003 Figs. 2–4: one DPNE run per value of ``knob`` (a field name), the others at this spec; |S_k| per length.
-        Each run draws from ``rng("dpne-sweep", knob, value, <every parameter of the run>)``."""
+
+        Version 2: the run at a value is the release the page shows at that setting — ``self.replace(knob=value)``'s
+        own draws (``run(spec)`` → release, e.g. the page's cached runner; by default ``spec.prepare(tc).run(η)``),
+        so the sweep at the page's own setting is the page's release. Version 1: each run drew from
+        ``rng("dpne-sweep", knob, value, <every parameter of the run>)``."""
         base = {**self.dpne_kwargs(), "eta": self.eta}
         if knob not in base:
             raise UserError(f"knob must be one of {sorted(base)}, got knob={knob!r}")
         rows = []
         for v in values:
-            p = {**base, knob: v}
-            res = dpne_extract(token_corpus, **p, rng=self.rng("dpne-sweep", knob, v, tuple(sorted(p.items()))))
+            if self.version == 1:
+                p = {**base, knob: v}
+                rng = self.rng("dpne-sweep", knob, v, tuple(sorted(p.items())))
+                res = dpne_extract(token_corpus, **p, rng=rng, selection_key="release")
+            else:
+                spec = self.replace(**{knob: v})
+                res = run(spec) if run is not None else spec.prepare(token_corpus).run(spec.eta).release
             rows.extend({"value": v, "k": k, "released": n} for k, n in res.sizes.items())
         return rows
 
