@@ -12,6 +12,8 @@ import streamlit as st
 
 
 def _plain(v):
+    if v is None or type(v) in (int, float, str, bool):  # the common cells: no import, no checks (issue 29)
+        return v
     from dpcore.guarantees import Guarantee
     from dpcore.lab.review import Review
 

@@ -206,20 +206,31 @@ def distinct_table(columns: list[tuple[str, TextProfile]]) -> list[dict]:
 
 
 def text_profile_panel(
-    page: str, settings, *, index=None, lazy: bool | None = None, reason: str | None = None, note=None
-) -> dict[str, TextProfile]:
+    page: str,
+    settings,
+    *,
+    index=None,
+    lazy: bool | None = None,
+    reason: str | None = None,
+    note=None,
+    on_demand: bool = False,
+) -> dict[str, TextProfile] | None:
     """The expander: two charts, the per-person table, and the page's sentences (``reason``: Markdown; ``note``: a
     function of the first column's name and profile returning Markdown).
 
     ``index``: a per-user k-gram index of the private corpus the page already built (max_length ≥ 9; reused).
     ``lazy``: profile only the first 920 users of the private corpus, not all (default: above ``LAZY_USERS`` users).
+    ``on_demand``: profile and draw only while the expander is open (issue 29 item 4: its two charts and the table
+    are ε-free, yet were built and sent on every ε move); then returns None while it is closed.
     Returns the profiles shown, by column name.
     """
     corpus = settings.private
     lazy = corpus.n_users > LAZY_USERS if lazy is None else lazy
-    with st.expander(
-        "🔎 What this text looks like — why DPNE and DPSU differ on real and synthetic text", expanded=False
-    ):
+    label = "🔎 What this text looks like — why DPNE and DPSU differ on real and synthetic text"
+    box = st.expander(label, key=f"{page}_profile_open", on_change="rerun") if on_demand else st.expander(label)
+    if on_demand and not box.open:
+        return None
+    with box:
         st.markdown(text("text_profile", "intro", public=settings.public_label))
         if index is None and not lazy and not _is_chat(corpus):  # the DPNE page's cached index, built once for both
             from .dpne_data import ngram_index  # pages (the chat's own profile ships: no index for it)

@@ -100,6 +100,8 @@ def test_exercises_and_the_preset_open_the_tab_of_their_knobs():
     at.run()
     assert at.session_state["m101_tab"] == TABS[3] and drawn(at) == {"m101_sample_mech"}
     at = run(m101_tab=TABS[2])
+    at.session_state["paper_vs_here_open_1_Mechanisms_101"] = True  # the section is lazy (issue 29): open it
+    at.run()
     at.button(key="paper_preset_1_Mechanisms_101").click().run()
     assert at.session_state["m101_tab"] == TABS[0] and at.radio(key="m101_scale_mode").value == "from ε"
 
