@@ -117,7 +117,7 @@ st.plotly_chart(fig, width="stretch", config={{"displaylogo": False}})
 INIT_JS = r"""
 (() => {
   if (window.__bench) return;
-  const B = window.__bench = {sends: [], finished: [], states: [], keys: [], recvs: 0, lastMut: 0};
+  const B = window.__bench = {sends: [], finished: [], states: [], keys: [], recvs: 0, recvT: [], lastMut: 0};
   const CHART = '[data-testid="stPlotlyChart"],[data-testid="stVegaLiteChart"],[data-testid="stDataFrame"]';
   // The status of a ForwardMsg's script_finished (top-level field 6, a varint), or -1 when it is another message.
   const finishedStatus = (u) => {
@@ -140,6 +140,7 @@ INIT_JS = r"""
   const onMessage = (ev) => {
     const t = performance.now();
     B.recvs += 1;
+    B.recvT.push(t);
     const take = (buf) => { const s = finishedStatus(new Uint8Array(buf)); if (s >= 0) B.finished.push([t, s]); };
     if (ev.data instanceof ArrayBuffer) take(ev.data);
     else if (ev.data && ev.data.arrayBuffer) ev.data.arrayBuffer().then(take);
@@ -206,7 +207,7 @@ INIT_JS = r"""
           notRunning: nr.length ? nr[nr.length - 1][0] : null,
           sawRunning: B.states.some((s) => s[0] >= since && s[1] === 'running'),
           main: main && main.__benchT !== undefined ? main.__benchT : null, mainKind: main ? main.dataset.testid : null,
-          lastMut: B.lastMut,
+          lastMut: B.lastMut, nRecv: B.recvT.filter((x) => x >= since).length,
           exceptions: texts('[data-testid="stException"]'), errors: texts('[data-testid="stAlertContentError"]'),
           stale: document.querySelectorAll('[data-stale="true"]').length,
         });
@@ -240,6 +241,7 @@ def _timings(r: dict) -> dict:
         "status": r["status"],
         "stale_left": r["stale"],
         "send_delay": None if r["send"] is None else (r["send"] - since) / 1000,
+        "messages": r["nRecv"],
         "exceptions": r["exceptions"],
         "errors": r["errors"],
     }
@@ -413,6 +415,7 @@ def summarize(records: list[dict]) -> list[dict]:
                 "browser_cpu": statistics.median(r["browser_cpu"] for r in ms if "browser_cpu" in r)
                 if any("browser_cpu" in r for r in ms)
                 else None,
+                "messages": statistics.median(r.get("messages", 0) for r in ms),
             }
         out.append(row)
     return out
@@ -459,21 +462,22 @@ def markdown(summary: list[dict], meta: dict) -> str:
             "key press → rerun request."
         ),
         "",
-        "| page | cold | warm | slider | move | main chart changed | request after | server peak RSS |",
-        "|---|---|---|---|---|---:|---:|---:|",
+        "| page | cold | warm | slider | move | main chart changed | request after | browser CPU | messages | server peak RSS |",
+        "|---|---|---|---|---|---:|---:|---:|---:|---:|",
     ]
     for s in summary:
         c = f"{fmt_s(s['cold_t_script'])} / {fmt_s(s['cold_t_all'])}"
         w = f"{fmt_s(s['warm_t_script'])} / {fmt_s(s['warm_t_all'])}"
         rss = f"{s['rss_peak_gb']:.2f} GB"
         if not s["sliders"]:
-            lines.append(f"| {s['title']} | {c} | {w} | — | — | — | — | {rss} |")
+            lines.append(f"| {s['title']} | {c} | {w} | — | — | — | — | — | — | {rss} |")
         for i, (key, m) in enumerate(s["sliders"].items()):
             first = i == 0
             lines.append(
                 f"| {s['title'] if first else ''} | {c if first else ''} | {w if first else ''} | "
                 f"{SLIDER_NAMES.get(key, key)} | {fmt_s(m['median_script'])} / {fmt_s(m['median_all'])} | "
-                f"{m['main_changed']}/{m['n']} | {m['send_delay'] * 1000:.0f} ms | {rss if first else ''} |"
+                f"{m['main_changed']}/{m['n']} | {m['send_delay'] * 1000:.0f} ms | {m['browser_cpu']:.2f} s | "
+                f"{m['messages']:.0f} | {rss if first else ''} |"
             )
     return "\n".join(lines)
 

@@ -10,10 +10,17 @@ import time
 import streamlit as st
 
 from dpcore.audit import SCENARIO_LABELS, ScenarioRun, get_scenario
+from dpcore.audit.scenarios import NO_EPSILON
+
+from .sidebar import EPSILON_OPTIONS
 from dpcore.specs import AuditSpec
 
 __all__ = [
     "SCENARIO_LABELS",
+    "EPSILON_CHOICES",
+    "OWN_EPSILON",
+    "NO_EPSILON_LABELS",
+    "audited_epsilon",
     "TRIAL_OPTIONS",
     "CONFIDENCE_OPTIONS",
     "variants_of",
@@ -24,6 +31,20 @@ __all__ = [
     "trials_follow_mechanism",
     "remember_mechanism",
 ]
+
+OWN_EPSILON = "scenario's own"
+EPSILON_CHOICES: tuple[str, ...] = (OWN_EPSILON,) + tuple(f"{e:g}" for e in EPSILON_OPTIONS)
+"""The audit's ε picker (issue 31 item 12): the scenario's own claim, or any ε of the app's grid (as text: the URL
+holds ``audit_epsilon=2``)."""
+NO_EPSILON_LABELS = tuple(label for label, name in SCENARIO_LABELS.items() if name in NO_EPSILON)
+"""Picker labels of mechanisms that claim no ε (k-anonymity): the ε picker is off for them."""
+
+
+def audited_epsilon(choice: str, label: str) -> float | None:
+    """The ε an :class:`AuditSpec` gets from the picker's ``choice``: None for the scenario's own (and for a
+    mechanism that claims none)."""
+    return None if choice == OWN_EPSILON or label in NO_EPSILON_LABELS else float(choice)
+
 
 TRIAL_OPTIONS: tuple[int, ...] = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000)
 CONFIDENCE_OPTIONS: tuple[float, ...] = (0.9, 0.95, 0.99)
@@ -66,14 +87,15 @@ def variants_of(label: str) -> tuple[bool, bool]:
     return sc.correct is not None, sc.broken is not None
 
 
-def variant_explanation(label: str, broken: bool) -> str:
-    """The one-sentence description of a variant (BROKEN ones say what is broken)."""
-    return get_scenario(SCENARIO_LABELS[label]).variant(broken).explanation
+def variant_explanation(label: str, broken: bool, epsilon: float | None = None) -> str:
+    """The one-sentence description of a variant (BROKEN ones say what is broken) at the audited ``epsilon``."""
+    return get_scenario(SCENARIO_LABELS[label], epsilon).variant(broken).explanation
 
 
-def scenario_text(label: str) -> dict:
-    """The words the page shows about a scenario: title, pair, score, why it is the worst case, notes."""
-    sc = get_scenario(SCENARIO_LABELS[label])
+def scenario_text(label: str, epsilon: float | None = None) -> dict:
+    """The words the page shows about a scenario at the audited ``epsilon``: title, pair, score, why it is the
+    worst case, notes."""
+    sc = get_scenario(SCENARIO_LABELS[label], epsilon)
     return {
         "title": sc.title,
         "pair": sc.pair,

@@ -102,9 +102,11 @@ def release_panel(
             )
         )
         st.info(text("bayesian", "sensitivity_info"), icon="ℹ️")
-    with st.expander("The mechanism (000 Algorithm 1, Corollary 1; SPEC §3)", expanded=False):
-        latex("bayesian", "mechanism_latex")
-        st.markdown(text("bayesian", "mechanism_note", smoothing=KL_SMOOTHING))
+    box = st.expander("The mechanism (000 Algorithm 1, Corollary 1; SPEC §3)", key="bayes_mechanism", on_change="rerun")
+    if box.open:  # lazy (issue 29 item 4): ten formulas, drawn only while open
+        with box:
+            latex("bayesian", "mechanism_latex")
+            st.markdown(text("bayesian", "mechanism_note", smoothing=KL_SMOOTHING))
 
 
 def text_panel(settings, k: BayesKnobs, L: int) -> None:
@@ -126,4 +128,4 @@ def text_panel(settings, k: BayesKnobs, L: int) -> None:
             kept_l=profile.kept_share(k.n, L),
         )
 
-    text_profile_panel("bayes", settings, note=note)
+    text_profile_panel("bayes", settings, note=note, on_demand=True)

@@ -36,6 +36,7 @@ from .bayesian_modes import ModeKnobs
 from .budget import record_release
 from .charts import guarantee_badge, show_figure
 from .errors import user_errors
+from .exercises import spoiler
 from .exports import export_view
 from .reproduce import reproduce_buttons
 from .risk import measured_attack_view
@@ -91,7 +92,7 @@ def release_view(c: TabContext) -> None:
     rows = BayesianSpec.top_rows(now.outcome(), top)  # the spec's numbers: what a replay of the export gives
     fig, alt = figures.release_figure(labels, order, now.p, alpha_t, release.theta, n=n)
     show_figure(fig, alt=alt, key="bayes_bars", records=rows)
-    st.caption(text("bayesian", "release_caption"))
+    release_words(c.k, now.prepared, now.p, alpha_t, release)
     export_settings = {
         **c.view_settings,
         "top": top,
@@ -103,6 +104,25 @@ def release_view(c: TabContext) -> None:
     }
     export_view(f"top {top} {n}-grams", rows, settings=export_settings, key="bayes_export_release", spec=c.spec)
     reproduce_buttons(c.spec, title=f"the BayesianDP {c.mk.mode} release", key="bayes_reproduce_release")
+
+
+def release_words(k: BayesKnobs, prepared, p, public_theta, release) -> None:
+    """Under the release's chart, from the data shown (issue 31 item 2): which n-grams keep their private weight —
+    none at all when every w < 1 (the caption said "frequent ones keep it" beside "w < 1: 100 %") — and, when
+    the public data alone has the lower KL, that it beats the release, by how much."""
+    shrunk = prepared.share_downweighted
+    c_over_s = spoiler("bayes_full_weight_users", f"{k.C / k.S:g}")
+    if shrunk >= 1.0:
+        st.caption(text("bayesian", "release_caption_all", c_over_s=c_over_s))
+    else:
+        st.caption(text("bayesian", "release_caption", kept=1.0 - shrunk, c_over_s=c_over_s))
+    kl_now, kl_public = kl_divergence(p, release.theta), kl_divergence(p, public_theta)
+    if kl_now > kl_public:
+        times = kl_now / kl_public if kl_public > 0 else float("inf")
+        st.warning(
+            text("bayesian", "baseline_beats", kl_public=kl_public, kl_now=kl_now, times=times, sigma=release.sigma),
+            icon="📉",
+        )
 
 
 # ------------------------------------------------------------------------------ 000 Fig. 1

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from .presenter import PRESENTER_FONT, presenting
 
@@ -131,9 +132,22 @@ def show_figure(
         fig.update_layout(font=dict(size=PRESENTER_FONT))
     decade_ticks(fig)
     st.plotly_chart(fig, width="stretch", alt=alt, key=key, config={"displaylogo": False})
-    rows = figure_records(fig) if records is None else records
-    with st.expander(f"Numbers — {figure_title(fig) or 'the data behind this chart'}"):
-        st.dataframe(table(rows), hide_index=True, width="stretch")
+    label = f"Numbers — {figure_title(fig) or 'the data behind this chart'}"
+    box_key = numbers_key(key)
+    # the label holds ε or b, and a new label is a new widget: it starts as the last one was left
+    box = st.expander(label, expanded=bool(st.session_state.get(box_key, False)), key=box_key, on_change="rerun")
+    if box.open:  # lazy (issue 29 item 4): the table is built and sent only while its expander is open
+        with box:
+            st.dataframe(table(figure_records(fig) if records is None else records), hide_index=True, width="stretch")
+
+
+def numbers_key(chart_key: str | None = None) -> str:
+    """The widget key of a chart's "Numbers" expander: from the chart's key, else its place among this run's
+    Numbers expanders (not its title, which holds ε or b: the expander stays open across a slider move)."""
+    ctx = get_script_run_ctx()
+    keys = ctx.shared.widget_user_keys_this_run.snapshot() if ctx is not None else frozenset()
+    used = [k for k in keys if k.startswith("numbers_")]
+    return f"numbers_{chart_key}" if chart_key else f"numbers_{len(used) + 1}"
 
 
 # ------------------------------------------------------------------------------ log axes: decades only

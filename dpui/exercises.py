@@ -250,9 +250,16 @@ def _page_link(ex: Exercise, label: str) -> None:
         st.markdown(f"[{label}]({exercise_link(ex, _base_url())})")
 
 
+LIST_KEY = "exercise_list"
+"""The widget key of the "Exercises on this page" expander (open: its list and the printable sheets are drawn)."""
+
+
 def _list_and_sheets(page: str, exs: tuple[Exercise, ...], active: str | None, version: str) -> None:
     store = st.session_state.get(PROGRESS_KEY, {})
-    with st.expander(f"📝 Exercises on this page ({len(exs)})", expanded=False):
+    box = st.expander(f"📝 Exercises on this page ({len(exs)})", key=LIST_KEY, on_change="rerun")
+    if not box.open:  # lazy (issue 29 item 4): the list and its 8 sheet buttons are built only while open
+        return
+    with box:
         for i, ex in enumerate(exs):
             done = store.get(ex.id, {}).get("solved")
             a, b = st.columns([5, 1])

@@ -12,19 +12,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dpcore.guarantees import pure_dp
 from dpcore.lab import exercises as _exercises
 from dpcore.lab import laplace_noise_in_units
 from dpcore.lab.lecture import (
     BANK_DEBTS,
+    COUNTING_QUERY,
     DEBT_CAP,
-    bank_debt_guarantee,
-    bank_debt_neighbours,
-    bank_debt_worst_case,
 )
 from dpcore.lab.review import custom_review, single_budget
 
-from . import export_view, guarantee_badge, show_figure, user_errors
+from . import export_view, show_figure
 from .exercise_keys import widget_settings
 from .exercises import APPLIED_KEY, HIDDEN, answer_hidden, spoiler
 from .m101_figures import cities_figure, loss_figure, sampling_figure, selection_figure
@@ -43,10 +40,16 @@ TAB_OF_WIDGET = {
     "m101_b": TABS[0],
     "m101_debt_rule": TABS[1],
     "m101_sens_factor": TABS[2],
+    "m101_exp_rule": TABS[2],
+    "m101_exp_bound": TABS[2],
     "m101_sample_mech": TABS[3],
     "m101_draws": TABS[3],
 }
 """The tab that draws each page knob: a link or preset that sets a knob opens its tab."""
+EXP_RULES = ("computed from D", "public bound B")
+"""(c)'s Δu: measured on the society (the lecture's example, not DP) or a public bound on the clipped utilities."""
+EXP_BOUNDS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0)
+"""(c)'s public bounds B (utility 1/distance in 1/degrees; the example's utilities run from 0.02 to 0.42)."""
 _FOLLOWED = "_m101_tab_exercise"  # session state: the exercise whose tab was last opened
 
 
@@ -68,11 +71,11 @@ def open_linked_tab() -> None:
         st.session_state[TAB_KEY] = tab
 
 
-def loss_view(eps: float, b: float, by_hand: bool):
-    """(a) Two Laplace densities of neighbouring counts 50 and 51 with scale ``b`` and their privacy loss."""
-    a, a2 = 50.0, 51.0
-    worst = abs(a - a2) / b
-    y = np.linspace(a - 6 * b - 1, a2 + 6 * b + 1, 601)
+def loss_view(eps: float, spec, res):
+    """(a) Two Laplace densities of neighbouring counts 50 and 51 with scale ``b`` and their privacy loss, the
+    export and the notebook of ``spec`` (a :class:`dpcore.specs.M101LossSpec`). Returns (name, review, badge)."""
+    a, a2 = COUNTING_QUERY
+    b, worst, by_hand = res.scale, res.worst_loss, spec.scale is not None
     c1, c2, c3 = st.columns(3)
     b_text, worst_text = spoiler("m101_scale_b", f"{b:.3g}"), spoiler("m101_worst_loss", f"{worst:.3g}")
     c1.metric("scale b", b_text)
@@ -84,41 +87,41 @@ def loss_view(eps: float, b: float, by_hand: bool):
         delta="within ε" if within else "exceeds ε",
         delta_color="normal" if within else "inverse",
     )
-    g_loss = pure_dp(worst, scope="b chosen by hand: ε = Δ/b" if by_hand else "")
-    if answer_hidden("m101_worst_loss"):  # its ε is the largest privacy loss the open exercise asks for
+    g_loss = res.guarantee
+    hidden = answer_hidden("m101_worst_loss")  # its ε is the largest privacy loss the open exercise asks for
+    if hidden:
         st.caption(f"Guarantee of (a): {HIDDEN}.")
-    else:
-        guarantee_badge(g_loss, name="(a) counting query")
     noise = laplace_noise_in_units(a, scale=b)
     review = custom_review(g_loss, noise=noise, budget=single_budget(epsilon=worst, name="(a)"), epsilon=worst)
-    fig = loss_figure(y, a, a2, b, eps, f"Laplace densities for neighbouring counts 50 and 51, b = {b_text}")
-    show_figure(fig, alt=text("m101", "loss_alt", b=b_text, worst=worst_text, eps=eps))
+    fig = loss_figure(res.y, a, a2, b, eps, f"Laplace densities for neighbouring counts 50 and 51, b = {b_text}")
+    rows = None if hidden else spec.rows(res)
+    show_figure(fig, alt=text("m101", "loss_alt", b=b_text, worst=worst_text, eps=eps), records=rows)
     st.caption(text("m101", "loss_caption"))
-    return "(a) Laplace on a count", review
+    if not hidden:  # the export holds b and the worst loss, the open exercise's answer
+        export_view(
+            "these densities",
+            rows,
+            settings={
+                "page": "Mechanisms 101 (a)",
+                "epsilon": eps,
+                "scale": b,
+                "b_by_hand": by_hand,
+                "worst_loss": worst,
+            },
+            key="m101_export_loss",
+            spec=spec,
+        )
+        reproduce_buttons(spec, title="Mechanisms 101 (a): the privacy loss of Laplace", key="m101_reproduce_loss")
+    return "(a) Laplace on a count", review, None if hidden else (g_loss, "(a) counting query")
 
 
-def sensitivity_view(eps: float, sens: float, b: float):
-    """(b) Laplace noise on the bank's total debt, scaled by ``sens``: every neighbour pair's worst loss."""
-    with user_errors():
-        rows = bank_debt_neighbours(BANK_DEBTS, epsilon=eps, scale=b)
-        worst_case = bank_debt_worst_case(epsilon=eps, scale=b)
-        g_debt = bank_debt_guarantee(epsilon=eps, scale=b)
-    guarantee_badge(g_debt, name="(b) total debt")
+def sensitivity_view(eps: float, spec, res):
+    """(b) Laplace noise on the bank's total debt, scaled by the rule of ``spec`` (a
+    :class:`dpcore.specs.M101DebtSpec`): every neighbour pair's worst loss, the export and the notebook."""
+    b, rows, worst_case, g_debt = res.scale, res.neighbours, res.worst_case, res.guarantee
     noise = laplace_noise_in_units(sum(BANK_DEBTS.values()), scale=b, quantity="a total debt (€)")
     review = custom_review(g_debt, noise=noise, budget=single_budget(epsilon=eps, name="(b)"), epsilon=eps)
-    table = pd.DataFrame(
-        [
-            {
-                "neighbour D'": f"D without {r.removed}",
-                "true total": r.total,
-                "neighbour total": r.neighbour_total,
-                "difference": r.difference,
-                "worst loss Δ/b": r.loss_bound,
-                "≤ ε?": "yes" if not r.exceeds_epsilon else "NO",
-            }
-            for r in rows + [worst_case]
-        ]
-    )
+    table = pd.DataFrame(spec.rows(res))
     table.loc[len(rows), "neighbour D'"] = "{0, 0, 0, 10,000,000} vs {0, 0, 0} (possible data)"
     hide_worst = answer_hidden("m101_debt_worst_case")  # the worst-case pair and its loss answer the open exercise
     st.dataframe(
@@ -134,18 +137,25 @@ def sensitivity_view(eps: float, sens: float, b: float):
     else:
         st.success(f"With b = cap/ε every neighbour pair the bank's rules allow has loss ≤ ε = {eps:g}.", icon="✅")
     if not hide_worst:
-        yv = np.linspace(-2 * DEBT_CAP, 3 * DEBT_CAP, 801)
+        yv = np.linspace(-2 * DEBT_CAP, 3 * DEBT_CAP, 201)
         show_figure(
             loss_figure(yv, DEBT_CAP, 0.0, b, eps, "Worst-case neighbours: total 10,000,000 € vs 0 €"),
             alt=text("m101", "debt_alt", b=b, loss=worst_case.loss_bound, eps=eps),
         )
-    return "(b) Laplace on the total debt", review
+        export_view(
+            "these neighbours",
+            table,
+            settings={"page": "Mechanisms 101 (b)", "epsilon": eps, "rule": spec.rule, "sensitivity": res.sensitivity},
+            key="m101_export_debt",
+            spec=spec,
+        )
+        reproduce_buttons(spec, title="Mechanisms 101 (b): global sensitivity", key="m101_reproduce_debt")
+    return "(b) Laplace on the total debt", review, (g_debt, "(b) total debt")
 
 
 def cities_view(eps: float, spec, ex):
     """(c) The exponential mechanism's choice probabilities on D and its neighbours, the worst ratio against e^ε,
     the export and the notebook of ``spec``."""
-    guarantee_badge(ex.guarantee, name="(c) exponential mechanism")
     review = custom_review(ex.guarantee, budget=single_budget(epsilon=eps, name="(c)"), epsilon=eps)
     city_rows = [
         {"dataset": nb, **{c: float(v) for c, v in zip(ex.cities, row)}}
@@ -159,7 +169,11 @@ def cities_view(eps: float, spec, ex):
         fig, alt = selection_figure(ex)
         show_figure(fig, alt=alt, records=city_rows)
     c1, c2, c3 = st.columns(3)
-    c1.metric("computed Δu", f"{ex.sensitivity_true:.4f}")
+    public = ex.utility_bound is not None
+    if public:
+        c1.metric("public Δu = B", f"{ex.utility_bound:g}", help=text("m101", "bound_public_help"))
+    else:
+        c1.metric("computed Δu", f"{ex.sensitivity_true:.4f}")
     c2.metric(
         f"worst ratio over D's {len(ex.neighbours) - 1} neighbours",
         spoiler("m101_exp_ratio", f"{ex.worst_ratio:.4f}"),
@@ -168,10 +182,12 @@ def cities_view(eps: float, spec, ex):
     c3.metric(
         "e^ε",
         f"{ex.bound:.4f}",
-        delta="within e^ε · not a DP proof" if not ex.violates else "ratio EXCEEDS e^ε",
+        delta=("within e^ε, as ε-DP promises" if public else "within e^ε · not a DP proof")
+        if not ex.violates
+        else "ratio EXCEEDS e^ε",
         delta_color="off" if not ex.violates else "inverse",
         delta_arrow="off" if not ex.violates else "auto",
-        help=text("m101", "bound_help"),
+        help=text("m101", "bound_public_help" if public else "bound_help"),
     )
     if ex.violates:
         ratio = spoiler("m101_exp_ratio", f"{ex.worst_ratio:.3f}")
@@ -185,6 +201,7 @@ def cities_view(eps: float, spec, ex):
             "sensitivity_used": ex.sensitivity_used,
             "sensitivity_computed": ex.sensitivity_true,
             "worst_ratio": ex.worst_ratio,
+            "utility_bound": ex.utility_bound,
         },
         key="m101_export_cities",
         spec=spec,
@@ -192,7 +209,7 @@ def cities_view(eps: float, spec, ex):
     title = "Mechanisms 101 (c): the exponential mechanism on the cities"
     reproduce_buttons(spec, title=title, key="m101_reproduce_cities")
     st.caption(text("m101", "city_caption"))
-    return "(c) Exponential mechanism", review
+    return "(c) Exponential mechanism", review, (ex.guarantee, "(c) exponential mechanism")
 
 
 def sampling_view(spec, sample, seed: int) -> None:

@@ -46,6 +46,7 @@ RESULTS_PATH = Path(__file__).resolve().parent.parent / "sample_data" / "paper_c
 SCRIPT = "scripts/paper_compare.py"
 PRESET_KEY = "paper_preset"  # button key prefix: paper_preset_<page>
 APPLIED_KEY = "_paper_preset_applied"  # session state: the page whose preset was applied last
+OPEN_KEY = "paper_vs_here_open"  # widget key prefix of the lazy expander: paper_vs_here_open_<page>
 
 
 @dataclass(frozen=True)
@@ -401,12 +402,17 @@ def provenance(entry: dict, settings=None) -> tuple[str, bool | None]:
 def paper_vs_here(page: str, settings=None, *, path: Path | None = None) -> None:
     """Draw the "Paper vs here" expander of ``page`` (a key of ``SECTIONS``)."""
     section = SECTIONS[page]
+    applied = st.session_state.get(APPLIED_KEY) == page
+    box = st.expander(
+        f"📄 Paper vs here — {section.title}", expanded=applied, key=f"{OPEN_KEY}_{page}", on_change="rerun"
+    )
+    if not box.open:  # lazy (issue 29 item 4): the comparison is read and drawn only while the section is open
+        return
     results = load_results(path).get("comparisons", {})
     entry = live_entry(section) if section.live else results.get(section.entry)
     real = results.get(section.real) if section.real else None
     values = preset(page, entry)
-    applied = st.session_state.get(APPLIED_KEY) == page
-    with st.expander(f"📄 Paper vs here — {section.title}", expanded=applied):
+    with box:
         b1, b2, b3 = st.columns([1, 1, 2]) if section.real else (*st.columns([1, 3]), None)
         b1.button(
             "Paper's settings on the real chat" if section.real else "Use the paper's settings",

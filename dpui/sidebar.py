@@ -298,6 +298,12 @@ DRAW_ORDER = {"corpus": 0, "noise": 1}  # the data loads the corpora (δ's capti
 SEED_USES = {"seed": "noise"}  # a page that draws noise from the seed shows the noise mode too (issue 30)
 
 
+def section_heading(section: str, uses: Iterable[str]) -> str:
+    """A sidebar section's heading: "Privacy budget" only over ε or δ (the audit page shows the seed alone, issue 31
+    item 12: its heading is "Randomness")."""
+    return "Randomness" if section == "Privacy budget" and not {"eps", "delta"} & set(uses) else section
+
+
 def legacy_data_choice(params: Mapping[str, str]) -> str | None:
     """The data choice a link from before issue 20 meant, or None for a current link.
 
@@ -600,7 +606,7 @@ def shared_sidebar(
     for section in SECTIONS:
         if any(SHARED_SETTINGS[k].section == section for k in uses):
             boxes[section] = st.sidebar.container()
-            boxes[section].markdown(f"### {section}")
+            boxes[section].markdown(f"### {section_heading(section, uses)}")
     ctx: dict = {}
     values: dict = {}
     if "corpus" not in uses:

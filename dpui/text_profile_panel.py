@@ -206,28 +206,40 @@ def distinct_table(columns: list[tuple[str, TextProfile]]) -> list[dict]:
 
 
 def text_profile_panel(
-    page: str, settings, *, index=None, lazy: bool | None = None, reason=None, note=None, key: str | None = None
-) -> dict[str, TextProfile]:
+    page: str,
+    settings,
+    *,
+    index=None,
+    lazy: bool | None = None,
+    reason=None,
+    note=None,
+    key: str | None = None,
+    on_demand: bool = False,
+) -> dict[str, TextProfile] | None:
     """The expander: two charts, the per-person table, and the page's sentences (``reason``: Markdown, or a function
     returning it, called only when the panel is drawn; ``note``: a function of the first column's name and profile
     returning Markdown).
 
     ``key``: the expander is then a lazy one (its open state in the URL under that key): its content is computed
-    and sent only while it is open (issue 29 item 4); it returns {} while closed.
+    and sent only while it is open (issue 29 item 4); it returns None while closed.
 
     ``index``: a per-user k-gram index of the private corpus the page already built (max_length ≥ 9; reused).
     ``lazy``: profile only the first 920 users of the private corpus, not all (default: above ``LAZY_USERS`` users).
+    ``on_demand``: lazy under the key ``<page>_profile_open`` (issue 29 item 4: its two charts and the table are
+    ε-free, yet were built and sent on every ε move).
     Returns the profiles shown, by column name.
     """
     corpus = settings.private
     lazy = corpus.n_users > LAZY_USERS if lazy is None else lazy
     label = "🔎 What this text looks like — why DPNE and DPSU differ on real and synthetic text"
+    if on_demand and key is None:
+        key = f"{page}_profile_open"
     if key is None:
         box = st.expander(label, expanded=False)
     else:
         box = st.expander(label, expanded=False, key=key, on_change="rerun", bind="query-params")
         if not box.open:
-            return {}
+            return None
     with box:
         st.markdown(text("text_profile", "intro", public=settings.public_label))
         if index is None and not lazy and not _is_chat(corpus):  # the DPNE page's cached index, built once for both

@@ -12,8 +12,7 @@ import streamlit as st
 
 from dpcore.guarantees import pure_dp
 from dpcore.lab.lecture import BANK_DEBTS, DEBT_CAP
-from dpcore.mechanisms import laplace_scale
-from dpcore.specs import M101CitiesSpec, M101Spec
+from dpcore.specs import M101CitiesSpec, M101DebtSpec, M101LossSpec, M101Spec
 from dpui import exercise_mode, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, user_errors
 from dpui.risk import attacker_view
 from dpui import m101_views as views
@@ -29,9 +28,9 @@ eps = settings.epsilon
 st.title("Mechanisms 101: Laplace and exponential")
 st.caption("After Habernal, *Pure Differential Privacy Mechanisms* (lecture 4). ε comes from the sidebar.")
 paper_vs_here("1_Mechanisms_101", settings)  # the lecture's worked numbers beside ours, a preset to ε = 1
-guarantee_badge(pure_dp(eps), name="Laplace mechanism with b = Δ/ε and a global Δ")
-attacker_view(pure_dp(eps), key="m101_risk_curve")  # what ε means for one person; the curve on a toggle
+top_badge = st.empty()  # the open tab's guarantee, filled once its release is known (issue 31 item 6)
 reviews = []  # (name, dpcore Review) of the open tab's release, for the reviewer's panel at the end
+badges = []  # (guarantee, name) of the open tab's release for the badge above the tabs
 
 views.open_linked_tab()  # an exercise or the preset opens the tab of the knobs it sets
 tab_loss, tab_sens, tab_exp, tab_sample = st.tabs(views.TABS, key=views.TAB_KEY, bind="query-params")
@@ -48,11 +47,12 @@ if tab_loss.open:
             key="m101_scale_mode",
             **IN_URL,
         )
-        if mode == "by hand":
-            b = st.slider("b (scale)", 0.05, 20.0, 1.0, 0.05, key="m101_b", **IN_URL)
-        else:
-            b = laplace_scale(epsilon=eps, sensitivity=1.0)
-        reviews.append(views.loss_view(eps, b, by_hand=mode == "by hand"))
+        b = st.slider("b (scale)", 0.05, 20.0, 1.0, 0.05, key="m101_b", **IN_URL) if mode == "by hand" else None
+        with user_errors():  # one spec: the densities, the export and the notebook
+            loss_spec = M101LossSpec(epsilon=eps, scale=b)
+            name, review, badge = views.loss_view(eps, loss_spec, run_spec(loss_spec))
+            reviews.append((name, review))
+            badges.append(badge)
 
 if tab_sens.open:
     with tab_sens:
@@ -69,27 +69,52 @@ if tab_sens.open:
             horizontal=True,
             **IN_URL,
         )
-        sens = max(BANK_DEBTS.values()) if rule == "largest debt" else DEBT_CAP
-        b = laplace_scale(epsilon=eps, sensitivity=sens)
-        st.latex(rf"b=\frac{{{tex_int(sens)}}}{{\varepsilon}}={tex_int(b)}\ \text{{€}}")
-        reviews.append(views.sensitivity_view(eps, sens, b))
+        with user_errors():
+            debt_spec = M101DebtSpec(epsilon=eps, rule=rule)
+            debt = run_spec(debt_spec)
+        st.latex(rf"b=\frac{{{tex_int(debt.sensitivity)}}}{{\varepsilon}}={tex_int(debt.scale)}\ \text{{€}}")
+        name, review, badge = views.sensitivity_view(eps, debt_spec, debt)
+        reviews.append((name, review))
+        badges.append(badge)
 
 if tab_exp.open:
     with tab_exp:
         st.markdown("Pick a meeting city near the members' mean position without revealing who the members are.")
         latex("m101", "city_latex")
-        factor = st.select_slider(
-            "Δu plugged into the mechanism, as a multiple of the computed Δu",
-            options=[0.1, 0.2, 0.5, 1.0, 2.0],
-            value=1.0,
-            key="m101_sens_factor",
+        du_rule = st.radio(
+            "Δu",
+            views.EXP_RULES,
+            captions=["the lecture's example: not DP", "utilities clipped to [0, B]: ε-DP"],
+            horizontal=True,
+            key="m101_exp_rule",
             **IN_URL,
-            help="1 is correct. Below 1 the noise is too small and the guarantee breaks.",
+            help=text("m101", "exp_rule_help"),
         )
+        factor, bound = 1.0, None
+        if du_rule == views.EXP_RULES[0]:
+            factor = st.select_slider(
+                "Δu plugged into the mechanism, as a multiple of the computed Δu",
+                options=[0.1, 0.2, 0.5, 1.0, 2.0],
+                value=1.0,
+                key="m101_sens_factor",
+                **IN_URL,
+                help="1 is the computed one. Below 1 the noise is too small and even the ratio check breaks.",
+            )
+        else:
+            bound = st.select_slider(
+                "public bound B on the utility 1/distance (chosen without looking at the members)",
+                options=views.EXP_BOUNDS,
+                value=0.5,
+                key="m101_exp_bound",
+                **IN_URL,
+                help=text("m101", "bound_public_help"),
+            )
         with user_errors():
-            cities_spec = M101CitiesSpec(epsilon=eps, sensitivity_factor=factor)
+            cities_spec = M101CitiesSpec(epsilon=eps, sensitivity_factor=factor, utility_bound=bound)
             ex = run_spec(cities_spec)
-        reviews.append(views.cities_view(eps, cities_spec, ex))
+        name, review, badge = views.cities_view(eps, cities_spec, ex)
+        reviews.append((name, review))
+        badges.append(badge)
 
 if tab_sample.open:
     with tab_sample:
@@ -113,5 +138,13 @@ if tab_sample.open:
             sample_spec = M101Spec(seed=settings.seed, epsilon=eps, mechanism=which, draws=n)
             sample = run_spec(sample_spec)
         views.sampling_view(sample_spec, sample, seed=settings.seed)
+        sampled = pure_dp(eps) if which == "Laplace" else run_spec(M101CitiesSpec(epsilon=eps)).guarantee
+        badges.append((sampled, f"(d) the sampled {which} mechanism"))
+
+with top_badge.container():  # what the open tab releases, in the colour of its own guarantee
+    for g, name in filter(None, badges):
+        guarantee_badge(g, name=name)
+    if any(badges):  # what ε means for one person, for the open tab's release
+        attacker_view({name: g for g, name in filter(None, badges)}, key="m101_risk_curve")
 
 reviewer_panel(reviews, extra_warnings=())

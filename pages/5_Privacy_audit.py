@@ -12,6 +12,10 @@ from dpcore.specs import AuditSpec
 from dpui import exercise_mode, export_view, shared_sidebar, show_figure, user_errors
 from dpui.audit_data import (
     CONFIDENCE_OPTIONS,
+    EPSILON_CHOICES,
+    NO_EPSILON_LABELS,
+    OWN_EPSILON,
+    audited_epsilon,
     SCENARIO_LABELS,
     TRIAL_OPTIONS,
     remember_mechanism,
@@ -39,12 +43,12 @@ from dpui.texts import text
 
 st.set_page_config(page_title="Privacy audit", page_icon="🔍", layout="wide")
 exercise_mode("5_Privacy_audit")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
-settings = shared_sidebar(uses=("seed",))  # each scenario fixes its own claimed ε and δ
+settings = shared_sidebar(uses=("seed",))  # the audited ε is the page's own knob (each scenario has a default)
 
 st.title("Privacy audit")
 st.markdown(text("audit", "lead"))
 
-c1, c2, c3, c4 = st.columns([2, 1, 2, 1])
+c1, c2, c5, c3, c4 = st.columns([2, 1, 2, 2, 1])
 label = c1.selectbox(
     "Mechanism", tuple(SCENARIO_LABELS), index=0, key="audit_mechanism", **IN_URL, on_change=trials_follow_mechanism
 )  # trials at the old suggestion move to the new one's
@@ -63,6 +67,16 @@ if not has_correct:
 elif not has_broken:  # never a toggle that looks on while the correct variant runs (issue 24 item 6)
     c2.caption("No broken variant for this pair: the correct one runs.")
 broken = (broken and has_broken) or not has_correct
+eps_choice = c5.select_slider(  # issue 31 item 12: a reviewer audits at an ε of their choice
+    "ε claimed and run at",
+    EPSILON_CHOICES,
+    value=OWN_EPSILON,
+    key="audit_epsilon",
+    **IN_URL,
+    disabled=label in NO_EPSILON_LABELS,
+    help="The ε the mechanism is run at and claims. The scenario's own: 1 (4 for DPNE, whose δ part needs a large ε "
+    "to be measurable). The pair, the score and δ stay the scenario's.",
+)
 trials = c3.select_slider(
     "Trials per dataset",
     TRIAL_OPTIONS,
@@ -76,19 +90,25 @@ confidence = c4.select_slider(
     "Confidence", CONFIDENCE_OPTIONS, value=0.95, key="audit_confidence", format_func=lambda c: f"{c:.0%}", **IN_URL
 )
 
-about = scenario_text(label)
+audited = audited_epsilon(eps_choice, label)
+about = scenario_text(label, audited)
 st.header(about["title"])
 if trials < about["suggested_trials"]:
     st.caption(f"Suggested for this pair: {about['suggested_trials']:,} trials per dataset or more.")
 
 with user_errors():  # one spec: the run, its session cache key, the export record and the notebook (issue 22)
     spec = AuditSpec(
-        seed=settings.seed, scenario=SCENARIO_LABELS[label], broken=bool(broken), trials=trials, confidence=confidence
+        seed=settings.seed,
+        scenario=SCENARIO_LABELS[label],
+        broken=bool(broken),
+        trials=trials,
+        confidence=confidence,
+        epsilon=audited,
     )
     run = run_with_progress(spec)
 
 if run.broken:
-    explanation = variant_explanation(label, True)
+    explanation = variant_explanation(label, True, audited)
     st.warning(explanation if explanation.startswith("BROKEN") else f"BROKEN (not DP): {explanation}", icon="🛠️")
 kind, sentence = verdict(run)
 (st.warning if kind == "caught" else st.success)(sentence, icon="🔍" if kind == "caught" else "✅")
@@ -117,7 +137,7 @@ with st.expander("The pair, the score and the claim"):  # below the charts: what
     if about["note"]:
         st.caption(about["note"])
     if not run.broken:
-        st.caption(f"Correct variant: {variant_explanation(label, False)}")
+        st.caption(f"Correct variant: {variant_explanation(label, False, audited)}")
     st.markdown(
         f"**The claim:** {claim_text(run)}.  \n**Chosen event** (on the first half of the runs): "
         f"{r.event.describe()}. Measured on the other {r.n_eval:,} runs per dataset; took {run.seconds:.2f} s "
@@ -138,6 +158,7 @@ export_view(
         "confidence": confidence,
         "seed": settings.seed,
         "epsilon_claimed": r.epsilon_claimed,
+        "epsilon_chosen": spec.epsilon,
         "delta": r.delta,
     },
     spec=spec,

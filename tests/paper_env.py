@@ -10,14 +10,18 @@ PAPER_STAND_IN_USERS = {"private": 300, "public": 200}
 
 
 def run_page(script: str, **params):
-    """Run ``script`` (relative to the repository root) once in AppTest with ``params`` in the URL."""
+    """Run ``script`` (relative to the repository root) once in AppTest with ``params`` in the URL and its "Paper
+    vs here" section open."""
     from pathlib import Path
 
     from streamlit.testing.v1 import AppTest
 
+    from dpui.paper_vs_here import OPEN_KEY
+
     at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / script), default_timeout=300)
     for k, v in params.items():
         at.query_params[k] = v
+    at.session_state[f"{OPEN_KEY}_{Path(script).stem}"] = True  # "Paper vs here" is lazy (issue 29): opened
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     return at

@@ -95,3 +95,33 @@ def test_trials_default_is_the_suggested_count_per_mechanism():
     linked.query_params["audit_mechanism"] = "DPSU"
     linked.run()
     assert linked.select_slider(key="audit_trials").value == suggested_trials("DPSU") == 2_000
+
+
+def test_reviewer_audits_at_an_epsilon_of_their_choice():
+    """Issue 31 item 12: the sidebar had a "Privacy budget" heading over a Seed box alone, and each scenario fixed
+    its own ε. The page's "ε claimed and run at" knob (in the URL) runs and claims the chosen ε; the export and its
+    spec carry it; the sidebar's heading over the seed says what it is."""
+    at = _open()
+    assert at.select_slider(key="audit_epsilon").value == "scenario's own"
+    headings = [m.value for m in at.sidebar.markdown if m.value.startswith("### ")]
+    assert "### Privacy budget" not in headings and "### Randomness" in headings
+    at.select_slider(key="audit_epsilon").set_value("2").run()
+    assert not at.exception and [e.value for e in at.error] == []
+    assert _metric(at, "claimed ε") == "2" and 1.5 < float(_metric(at, "ε lower bound")) <= 2.0
+    at.toggle(key="audit_broken").set_value(True).run()
+    assert float(_metric(at, "ε lower bound")) > 2.0  # caught at the chosen ε (its true ε is 4)
+    assert any("the true ε of this pair is 4" in w.value for w in at.warning)
+    at.selectbox(key="audit_mechanism").set_value("k-anonymity").run()  # claims no ε: the knob is off
+    assert at.select_slider(key="audit_epsilon").disabled and _metric(at, "claimed ε") == "none"
+
+
+def test_chosen_epsilon_travels_in_the_link_and_the_export(downloads):
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["audit_epsilon"] = "0.5"
+    at.query_params["audit_mechanism"] = "DPNE"
+    at.run()
+    assert not at.exception and _metric(at, "claimed ε") == "0.5"
+    from replay_env import export_json
+
+    data = export_json(downloads, at, "audit_export")
+    assert data["spec"]["epsilon"] == 0.5 and data["settings"]["epsilon_chosen"] == 0.5

@@ -84,6 +84,18 @@ def open_view(view: str) -> AppTest:
             continue
         (at.button(key=key).click() if kind == "click" else getattr(at, kind)(key=key).set_value(value)).run()
     assert not at.exception, [e.message for e in at.exception]
+    return open_numbers(at)
+
+
+def open_numbers(at: AppTest) -> AppTest:
+    """Open every lazy "Numbers" expander (issue 29: their tables are built only while open), as a click does."""
+    closed = [e for e in numbers_expanders(at) if not e.dataframe]
+    assert all(not e.proto.expanded for e in closed)
+    for e in closed:
+        at.session_state[e.proto.id.split("-", 2)[2]] = True
+    if closed:
+        at.run()
+        assert not at.exception, [e.message for e in at.exception]
     return at
 
 
@@ -136,6 +148,19 @@ def numbers_expanders(at: AppTest) -> list:
 @pytest.fixture(scope="module", params=list(VIEWS))
 def view(request):
     return request.param, open_view(request.param)
+
+
+def test_numbers_tables_are_built_only_when_opened():
+    """Issue 29 item 4: a collapsed "Numbers" table is neither computed nor sent on a slider move (Mechanisms 101
+    sent 92 KB per ε move); opening it shows the table, and it stays open across an ε move."""
+    at = AppTest.from_file(str(ROOT / "pages" / "1_Mechanisms_101.py"), default_timeout=120).run()
+    (closed,) = numbers_expanders(at)
+    assert not closed.dataframe and not closed.proto.expanded
+    at = open_numbers(at)
+    assert len(numbers_expanders(at)[0].dataframe[0].value) > 100
+    at.select_slider(key="eps").set_value(2.0).run()
+    (still,) = numbers_expanders(at)
+    assert still.dataframe and "b = 0.5" in still.label
 
 
 def test_every_chart_has_its_numbers_table(view):

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from dpui.exercise_keys import widget_settings
 import dpcore
 from dpcore.lab.exercises import CHOICE
-from dpui.exercises import APPLIED_KEY, PROGRESS_KEY
+from dpui.exercises import APPLIED_KEY, LIST_KEY, PROGRESS_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = ROOT / "tests" / "exercise_pages" / "m101_probe.py"
@@ -125,8 +125,14 @@ def _other_tabs(page: str) -> list[tuple[str, str]]:
 
 def _page_texts(at: AppTest, ex_id: str) -> list[str]:
     """Every text, metric, alert and table cell on the page, outside the exercise's own panel and the list of
-    exercises (charts are pictures; their Numbers tables are in)."""
+    exercises (charts are pictures; their Numbers tables are in: the lazy ones are opened first)."""
     out: list[str] = []
+    closed = [e for e in at.expander if e.label.startswith("Numbers — ") and not e.dataframe]
+    for e in closed:
+        at.session_state[e.proto.id.split("-", 2)[2]] = True
+    if closed:
+        at.run()
+        assert not at.exception, [e.message for e in at.exception]
 
     def walk(node):
         for child in getattr(node, "children", {}).values():
@@ -227,7 +233,19 @@ def _probe(exercise: str | None = None) -> AppTest:
     at = AppTest.from_file(str(PROBE), default_timeout=120)
     if exercise:
         at.query_params["exercise"] = exercise
+    at.session_state[LIST_KEY] = True  # the list is lazy (issue 29): open, as a click on it does
     return at.run()
+
+
+def test_exercise_list_is_built_only_when_opened():
+    """Issue 29 item 4: the closed "Exercises on this page" expander sent 57 elements (its list, eight sheet
+    buttons) on every ε move; closed it holds nothing, opened it lists the page's exercises."""
+    at = AppTest.from_file(str(PROBE), default_timeout=120).run()
+    (box,) = [e for e in at.expander if "Exercises on this page" in e.label]
+    assert not box.children and not any(b.key.startswith("exercise_open_") for b in at.button if b.key)
+    at.session_state[LIST_KEY] = True
+    at.run()
+    assert any(b.key.startswith("exercise_open_") for b in at.button if b.key)
 
 
 def test_probe_without_link_lists_exercises_and_sheets():

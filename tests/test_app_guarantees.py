@@ -36,14 +36,16 @@ PAGES = {
         "Bank debt, b from the data": "red",
         "Private baseline": "red",
     },
-    "pages/1_Mechanisms_101.py": {
-        "Laplace mechanism with b = Δ/ε and a global Δ": "green",
-        "(a) counting query": "green",
-    },
+    "pages/1_Mechanisms_101.py": {"(a) counting query": "green"},  # the badge above the tabs: the open tab's
+    "pages/1_Mechanisms_101.py?m101_tab=(b) Global sensitivity": {"(b) total debt": "red"},  # b from the data: not DP
+    "pages/1_Mechanisms_101.py?m101_tab=(b) Global sensitivity&m101_debt_rule=cap": {"(b) total debt": "green"},
     "pages/1_Mechanisms_101.py?m101_tab=(c) Exponential mechanism": {  # a lazy tab: opened through the URL
-        "Laplace mechanism with b = Δ/ε and a global Δ": "green",
         "(c) exponential mechanism": "red",
     },
+    "pages/1_Mechanisms_101.py?m101_tab=(c) Exponential mechanism&m101_exp_rule=public bound B": {
+        "(c) exponential mechanism": "green",  # issue 31 item 6: a public Δu bound on clipped utilities is ε-DP
+    },
+    "pages/1_Mechanisms_101.py?m101_tab=(d) Sample many times": {"(d) the sampled exponential mechanism": "red"},
     "pages/2_Bayesian_ngram_DP.py": {
         "BayesianDP strict": "green",
         "BayesianDP strict (DP)": "green",

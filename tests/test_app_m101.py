@@ -100,6 +100,8 @@ def test_exercises_and_the_preset_open_the_tab_of_their_knobs():
     at.run()
     assert at.session_state["m101_tab"] == TABS[3] and drawn(at) == {"m101_sample_mech"}
     at = run(m101_tab=TABS[2])
+    at.session_state["paper_vs_here_open_1_Mechanisms_101"] = True  # the section is lazy (issue 29): open it
+    at.run()
     at.button(key="paper_preset_1_Mechanisms_101").click().run()
     assert at.session_state["m101_tab"] == TABS[0] and at.radio(key="m101_scale_mode").value == "from ε"
 
@@ -115,3 +117,76 @@ def test_the_debt_formula_keeps_its_thousands_together():
     ]
     assert any("2{,}800{,}798" in f for f in formulas), formulas
     assert not any("2,800,798" in f for f in formulas)
+
+
+def badge_names(at: AppTest) -> list[tuple[str, str]]:
+    """(colour, chip) of every guarantee chip on the page outside the reviewer's panel (which repeats its release's)."""
+    panel = {m.value for e in at.expander if "Reviewer's panel" in e.label for m in e.markdown}
+    out = []
+    for m in at.markdown:
+        if m.value.startswith(":") and "-badge[" in m.value and m.value not in panel:
+            colour = m.value[1 : m.value.index("-badge")]
+            out.append((colour, m.value))
+    return out
+
+
+def test_the_badge_above_the_tabs_is_the_open_tabs_release():
+    """Issue 31 item 6: a green "Laplace … DP" badge sat above the tabs while (b) and (c) showed orange "not DP".
+    The page's badges are the open tab's release, in that release's colour: never a green one beside a not-DP tab."""
+    expect = {
+        TABS[0]: ("green", "(a) counting query"),
+        TABS[1]: ("red", "(b) total debt"),  # b from the data's largest debt: a local sensitivity, not DP (red)
+        TABS[2]: ("red", "(c) exponential mechanism"),  # Δu computed from D: not DP
+        TABS[3]: ("red", "(d) the sampled exponential mechanism"),
+    }
+    for tab, (colour, name) in expect.items():
+        found = badge_names(run(m101_tab=tab))
+        assert len(found) == 1 and found[0][0] == colour and name in found[0][1], (tab, found)
+    found = badge_names(run(m101_tab=TABS[1], m101_debt_rule="cap"))  # b = cap/ε: the global sensitivity, ε-DP
+    assert [c for c, _ in found] == ["green"]
+    found = badge_names(run(m101_tab=TABS[3], m101_sample_mech="Laplace"))
+    assert [c for c, _ in found] == ["green"]
+
+
+def test_a_public_utility_bound_makes_the_exponential_mechanism_dp():
+    """Issue 31 item 6: tab (c) had no setting that makes it DP (Δu only scaled the Δu measured on D). With a public
+    bound B the utilities are clipped to [0, B] and Δu = B: the badge is green ε-DP, the metric names B (not a Δu
+    computed from D), and the factor knob, which only scales the measured Δu, is not drawn."""
+    at = run(m101_exp_rule="public bound B", m101_exp_bound="0.2", eps="2", **CITIES)
+    (badge,) = badge_names(at)
+    assert badge[0] == "green" and "ε = 2" in badge[1] and "(c) exponential mechanism" in badge[1]
+    assert next(m.value for m in at.metric if m.label == "public Δu = B") == "0.2"
+    assert not any(m.label == "computed Δu" for m in at.metric)
+    assert "m101_sens_factor" not in {w.key for w in at.select_slider}
+    bound = next(m for m in at.metric if m.label == "e^ε")
+    assert "as ε-DP promises" in bound.delta and "every society" in bound.proto.help
+
+
+def test_clipped_exponential_mechanism_keeps_the_ratio_on_every_society():
+    """The privacy claim of the public bound, brute force: over random societies of 1–6 members placed on the
+    candidate cities or anywhere, and every remove-one neighbour, no city's probability ratio exceeds e^ε; the same
+    Δu = B without the clip breaks it on some society (so the check can fail)."""
+    import numpy as np
+
+    from dpcore.lab.lecture import CANDIDATE_CITIES, city_utilities
+    from dpcore.mechanisms.exponential import exponential_mechanism_probabilities
+
+    cities = np.array(list(CANDIDATE_CITIES.values()))
+    rng = np.random.default_rng(7)
+    eps, B, worst_clipped, worst_unclipped = 0.7, 0.2, 0.0, 0.0
+    for _ in range(400):
+        members = rng.uniform(cities.min(0) - 5, cities.max(0) + 5, size=(int(rng.integers(2, 7)), 2))
+        if rng.random() < 0.5:  # members living in the candidate cities (utility up to 1/min_distance)
+            members[: len(members) // 2] = cities[rng.integers(0, len(cities), len(members) // 2)]
+        u = city_utilities(members, cities)
+        p = exponential_mechanism_probabilities(np.minimum(u, B), epsilon=eps, sensitivity=B)
+        for j in range(len(members)):
+            un = city_utilities(np.delete(members, j, axis=0), cities)
+            q = exponential_mechanism_probabilities(np.minimum(un, B), epsilon=eps, sensitivity=B)
+            worst_clipped = max(worst_clipped, float(np.max(np.maximum(p / q, q / p))))
+            pu = exponential_mechanism_probabilities(u, epsilon=eps, sensitivity=B)  # Δu = B without the clip
+            qu = exponential_mechanism_probabilities(un, epsilon=eps, sensitivity=B)
+            with np.errstate(divide="ignore"):  # an unclipped utility of 1000 underflows a probability to 0: ratio ∞
+                worst_unclipped = max(worst_unclipped, float(np.max(np.maximum(pu / qu, qu / pu))))
+    assert worst_clipped <= np.exp(eps) * (1 + 1e-9)
+    assert worst_unclipped > np.exp(eps)  # the clip is what makes B a bound: without it the check fails

@@ -330,3 +330,39 @@ def test_the_page_pair_is_the_real_chat_corpus_without_its_most_active_user():
 
     g = [bayesian_statistics(m, public, C=1).sensitivity(1e-3) for m in (md, mdp)]
     assert g[1] < 0.7 * g[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 31 item 12: a reviewer audits at an ε of their choice
+
+
+@pytest.mark.parametrize("name", [n for n in CORRECT if n not in ("bayesian_local_page", "end_to_end_local_page")])
+def test_correct_mechanisms_pass_their_audit_at_a_chosen_epsilon(name):
+    """Every correct mechanism run at ε = 2.5 claims 2.5, and its audited lower bound stays below it (the privacy
+    claim at the chosen ε, measured); the scenario at its own ε is unchanged (built without ``epsilon``)."""
+    r = run_scenario(name, broken=False, rng=11, epsilon=2.5).result
+    assert r.epsilon_claimed == 2.5 and r.epsilon_lower <= 2.5 and not r.violates_claim
+    assert get_scenario(name) is get_scenario(name, None)
+
+
+def test_broken_laplace_at_a_chosen_epsilon_is_caught_near_twice_it():
+    """The broken Laplace variant halves the scale: at ε = 2 its true ε is 4, and the audit's bound lands between
+    the claim and the truth; the correct one at ε = 2 is audited close to (and not above) 2."""
+    broken = run_scenario("laplace_count", broken=True, trials=100_000, rng=0, epsilon=2.0).result
+    assert broken.epsilon_claimed == 2.0 and 2.0 < broken.epsilon_lower < 4.0
+    correct = run_scenario("laplace_count", trials=100_000, rng=0, epsilon=2.0).result
+    assert 1.6 < correct.epsilon_lower <= 2.0
+    assert "the true ε of this pair is 4" in get_scenario("laplace_count", 2.0).broken.explanation
+
+
+def test_chosen_epsilon_is_validated_and_k_anonymity_claims_none():
+    with pytest.raises(ValueError, match="epsilon must be > 0, got epsilon=0"):
+        run_scenario("laplace_count", rng=0, epsilon=0)
+    with pytest.raises(ValueError, match="epsilon must be None for scenario 'kanonymity', which claims no ε"):
+        run_scenario("kanonymity", broken=True, rng=0, epsilon=1.0)
+    from dpcore.specs import AuditSpec, Spec
+
+    spec = AuditSpec(scenario="dpne_redraw", epsilon=2, trials=1_000)
+    assert spec.epsilon == 2.0 and Spec.from_record(spec.record()) == spec
+    old = {k: v for k, v in AuditSpec(trials=1_000).record().items() if k != "epsilon"}  # a record from before
+    assert Spec.from_record(old).epsilon is None

@@ -88,3 +88,31 @@ def test_bad_inputs():
 
 def test_city_example_reports_the_members_mean():
     assert city_example(epsilon=1).centre == (38.75, -87.0)
+
+
+def test_city_example_with_a_public_bound_is_the_clipped_formula():
+    """Issue 31 item 6, worked example: with a public bound B the city example's probabilities are
+    exp(ε·min(u, B)/(2B)) normalised (the lecture's formula with Δu = B on the clipped utilities), Δu used is B
+    whatever the data, and the guarantee is ε-DP (green), not the local sensitivity of the measured Δu."""
+    import numpy as np
+
+    from dpcore.guarantees import PURE_DP
+    from dpcore.lab.lecture import city_example
+    from dpcore.specs import M101CitiesSpec
+
+    eps, B = 1.5, 0.2
+    ex = city_example(epsilon=eps, utility_bound=B)
+    plain = city_example(epsilon=eps)
+    clipped = np.minimum(plain.utilities, B)
+    by_hand = np.exp(eps * clipped / (2 * B))
+    assert np.allclose(ex.probabilities, by_hand / by_hand.sum(axis=1, keepdims=True), rtol=1e-12, atol=0)
+    assert ex.sensitivity_used == B and ex.sensitivity_true <= B and ex.worst_ratio <= np.exp(eps)
+    assert ex.guarantee.kind == PURE_DP and ex.guarantee.colour == "green"
+    assert plain.guarantee.colour == "orange"  # the measured Δu stays not DP
+    assert M101CitiesSpec(epsilon=eps, utility_bound=B).run().probabilities.tolist() == ex.probabilities.tolist()
+    with pytest.raises(ValueError, match="sensitivity_factor must be 1 when utility_bound is given"):
+        M101CitiesSpec(epsilon=eps, utility_bound=B, sensitivity_factor=0.5)
+    with pytest.raises(ValueError, match="utility_bound must be > 0, got utility_bound=0"):
+        M101CitiesSpec(utility_bound=0)
+    with pytest.raises(ValueError, match="sensitivity must be None when utility_bound is given"):
+        city_example(epsilon=eps, utility_bound=B, sensitivity=0.3)

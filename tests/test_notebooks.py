@@ -58,6 +58,14 @@ def test_m101_scripts_and_notebooks(downloads, tmp_path):
     data = export_json(downloads, at, "m101_export_cities")
     nums = _both_print(downloads, at, "m101_reproduce_cities", data["spec"], tmp_path)
     assert nums["worst_ratio"] == data["settings"]["worst_ratio"]
+    at = opened("1_Mechanisms_101.py", eps="0.5", m101_scale_mode="by hand", m101_b="2.5")  # (a), issue 31 item 6
+    data = export_json(downloads, at, "m101_export_loss")
+    nums = _both_print(downloads, at, "m101_reproduce_loss", data["spec"], tmp_path)
+    assert nums["worst_loss"] == data["settings"]["worst_loss"] == 0.4
+    at = opened("1_Mechanisms_101.py", eps="0.5", m101_tab="(b) Global sensitivity")
+    data = export_json(downloads, at, "m101_export_debt")
+    nums = _both_print(downloads, at, "m101_reproduce_debt", data["spec"], tmp_path)
+    assert nums["worst_loss"] == data["rows"][-1]["worst loss Δ/b"]
 
 
 def test_audit_script_and_notebook(downloads, tmp_path):

@@ -97,7 +97,11 @@ def _nan_to_none(v):
 
 @pytest.mark.parametrize(
     "query",
-    [{}, {"m101_sample_mech": "Laplace", "m101_draws": "10000", "eps": "2", "m101_sens_factor": "0.2", "seed": "5"}],
+    [
+        {},
+        {"m101_sample_mech": "Laplace", "m101_draws": "10000", "eps": "2", "m101_sens_factor": "0.2", "seed": "5"},
+        {"m101_exp_rule": "public bound B", "m101_exp_bound": "0.2", "eps": "0.5"},
+    ],
 )
 def test_m101_exports_replay(downloads, query):
     at = opened("1_Mechanisms_101.py", **query, m101_tab="(c) Exponential mechanism")  # only the open tab runs
@@ -110,6 +114,7 @@ def test_m101_exports_replay(downloads, query):
     ]
     assert data["settings"]["worst_ratio"] == nums["worst_ratio"]
     assert data["settings"]["sensitivity_used"] == nums["sensitivity_used"]
+    assert data["spec"]["utility_bound"] == (0.2 if "m101_exp_bound" in query else None)
     # (d) the sampled shares: the page's seed and every parameter of the draws
     at = opened("1_Mechanisms_101.py", **query, m101_tab="(d) Sample many times")
     data = export_json(downloads, at, "m101_export_sample")
@@ -128,6 +133,39 @@ def test_m101_exports_replay(downloads, query):
     shown = next(m.value for m in at.metric if m.label == "largest empirical ratio")
     assert shown == f"{nums['largest_ratio']:.3f}"
     assert data["settings"]["rng_salt"] == list(spec.sample_salt())
+
+
+@pytest.mark.parametrize(
+    "query",
+    [{}, {"eps": "2", "m101_scale_mode": "by hand", "m101_b": "0.5", "m101_debt_rule": "cap"}],
+)
+def test_m101_laplace_tabs_export_and_replay(downloads, query):
+    """Issue 31 item 6: tabs (a) and (b) had no CSV/JSON and no "Reproduce in Python". Their JSON replays to the
+    numbers the page shows (no draws: exactly), and the notebook and script buttons are there."""
+    at = opened("1_Mechanisms_101.py", **query)  # (a), the first tab
+    data = export_json(downloads, at, "m101_export_loss")
+    rec = data["spec"]
+    assert rec["spec"] == "m101-loss" and rec["epsilon"] == float(query.get("eps", 1))
+    assert rec["scale"] == (0.5 if query else None)
+    out = dpcore.replay(rec)
+    nums = Spec.from_record(rec).numbers(out)
+    assert data["settings"]["worst_loss"] == nums["worst_loss"] and data["settings"]["scale"] == nums["scale"]
+    assert [r["L(y)"] for r in data["rows"]] == [float(v) for v in out.loss]
+    assert [r["p(y | D)"] for r in data["rows"]] == [float(v) for v in out.p_d]
+    assert next(m.value for m in at.metric if m.label == "worst |L(y)| = Δ/b") == f"{nums['worst_loss']:.3g}"
+    keys = {b.key for b in at.get("download_button")}
+    assert {"m101_reproduce_loss_ipynb", "m101_reproduce_loss_py", "m101_export_loss_csv"} <= keys
+    at = opened("1_Mechanisms_101.py", **query, m101_tab="(b) Global sensitivity")
+    data = export_json(downloads, at, "m101_export_debt")
+    rec = data["spec"]
+    assert rec["spec"] == "m101-debt" and rec["rule"] == query.get("m101_debt_rule", "largest debt")
+    out = dpcore.replay(rec)
+    nums = Spec.from_record(rec).numbers(out)
+    assert data["rows"][-1]["worst loss Δ/b"] == nums["worst_loss"]
+    assert [r["worst loss Δ/b"] for r in data["rows"][:-1]] == [r.loss_bound for r in out.neighbours]
+    assert data["settings"]["sensitivity"] == nums["sensitivity"]
+    keys = {b.key for b in at.get("download_button")}
+    assert {"m101_reproduce_debt_ipynb", "m101_reproduce_debt_py", "m101_export_debt_json"} <= keys
 
 
 def test_m101_epsilon_is_in_the_salt_of_the_draws():

@@ -15,6 +15,7 @@ fits; DPNE's table for the target item), the scenario text says so.
 
 from __future__ import annotations
 
+import struct
 import time
 import zlib
 from functools import lru_cache
@@ -22,7 +23,7 @@ import numpy as np
 from ..mechanisms.exponential import exponential_mechanism, exponential_mechanism_probabilities
 from ..mechanisms.laplace import laplace_mechanism
 from ..lab.lecture import CANDIDATE_CITIES, SOCIETY_MEMBERS, city_example, city_utilities
-from ..validation import check_choice, check_int, check_rng
+from ..validation import check_choice, check_epsilon, check_int, check_rng
 from .core import audit
 from .scenario_types import Scenario, ScenarioRun, Variant
 from .scenarios_ngrams import _dpne_scenario, _dpsu_scenario, _kanonymity_scenario
@@ -50,8 +51,8 @@ __all__ = [
 # --------------------------------------------------------------------------------------------------
 
 
-def _laplace_scenario() -> Scenario:
-    eps = 1.0
+def _laplace_scenario(epsilon: float = 1.0) -> Scenario:
+    eps = epsilon
 
     def variant(scale_factor: float, broken: bool) -> Variant:
         b = scale_factor / eps
@@ -65,7 +66,7 @@ def _laplace_scenario() -> Scenario:
             return float(data) + rng.laplace(0.0, b, size=n)
 
         if broken:
-            text = "BROKEN: Laplace noise at half the scale, b = Δ/(2ε); the true ε of this pair is 2."
+            text = f"BROKEN: Laplace noise at half the scale, b = Δ/(2ε); the true ε of this pair is {2 * eps:g}."
         else:
             text = "Lap(0, Δ/ε) with Δ = 1 (one person changes a count by at most 1)."
         return Variant("broken: half the scale" if broken else "correct", broken, text, eps, 0.0, mech, batch)
@@ -90,8 +91,8 @@ def _laplace_scenario() -> Scenario:
 # --------------------------------------------------------------------------------------------------
 
 
-def _exponential_scenario() -> Scenario:
-    eps = 1.0
+def _exponential_scenario(epsilon: float = 1.0) -> Scenario:
+    eps = epsilon
     names = tuple(CANDIDATE_CITIES)
     cities = np.array([CANDIDATE_CITIES[c] for c in names])
     example = city_example(epsilon=eps)
@@ -167,15 +168,38 @@ def scenario_names() -> tuple[str, ...]:
     return SCENARIOS
 
 
-@lru_cache(maxsize=None)
-def get_scenario(name: str) -> Scenario:
-    """The scenario called ``name`` (built once; the pairs are small)."""
+NO_EPSILON = ("kanonymity",)
+"""Scenarios whose mechanism claims no ε (an audit of them at a chosen ε means nothing)."""
+
+
+def get_scenario(name: str, epsilon: float | None = None) -> Scenario:
+    """The scenario called ``name`` (built once per ε; the pairs are small).
+
+    ``epsilon``: the ε the mechanism is run at and claims (issue 31 item 12: a reviewer audits at an ε of their
+    choice); None: the scenario's own (1, or 4 for DPNE, whose δ part needs a large ε to be measurable). The pair,
+    the score and δ stay the scenario's.
+    """
     check_choice("scenario", name, SCENARIOS)
-    return _BUILDERS[name]()
+    if epsilon is not None and name in NO_EPSILON:
+        raise ValueError(f"epsilon must be None for scenario {name!r}, which claims no ε, got epsilon={epsilon!r}")
+    return _built(name, None if epsilon is None else check_epsilon(epsilon))
+
+
+@lru_cache(maxsize=64)
+def _built(name: str, epsilon: float | None) -> Scenario:
+    return _BUILDERS[name]() if epsilon is None else _BUILDERS[name](epsilon=epsilon)
 
 
 def run_scenario(
-    name: str, *, broken: bool = False, trials=None, rng, confidence=0.95, progress=None, vectorised: bool = True
+    name: str,
+    *,
+    broken: bool = False,
+    trials=None,
+    rng,
+    confidence=0.95,
+    progress=None,
+    vectorised: bool = True,
+    epsilon: float | None = None,
 ) -> ScenarioRun:
     """Audit one variant of a registered scenario.
 
@@ -188,14 +212,15 @@ def run_scenario(
       confidence: joint confidence of the bound.
       progress: optional ``progress(done, total)`` callback.
       vectorised: use the variant's batch path where it has one.
+      epsilon: run and claim this ε instead of the scenario's own (:func:`get_scenario`).
     """
     if not isinstance(broken, (bool, np.bool_)):
         raise TypeError(f"broken must be True or False, got broken={broken!r}")
-    sc = get_scenario(name)
+    sc = get_scenario(name, epsilon)
     v = sc.variant(bool(broken))
     trials = sc.default_trials if trials is None else check_int("trials", trials, low=10)
     if not isinstance(rng, np.random.Generator):
-        rng = audit_rng(rng, scenario=name, broken=bool(broken), trials=trials)
+        rng = audit_rng(rng, scenario=name, broken=bool(broken), trials=trials, epsilon=epsilon)
     t0, c0 = time.perf_counter(), time.process_time()
     batch = v.batch if vectorised else None
     result = audit(
@@ -232,8 +257,13 @@ SCENARIO_LABELS: dict[str, str] = {
 """Short names of the scenarios (the Privacy audit page's picker and its URL; lecture exercises) → names."""
 
 
-def audit_rng(seed: int, *, scenario: str, broken: bool, trials: int) -> np.random.Generator:
-    """The generator an audit runs on: ``default_rng([seed, 10, crc32(scenario), broken, trials])``.
+def audit_rng(
+    seed: int, *, scenario: str, broken: bool, trials: int, epsilon: float | None = None
+) -> np.random.Generator:
+    """The generator an audit runs on: ``default_rng([seed, 10, crc32(scenario), broken, trials])``, and the two
+    32-bit halves of ε's IEEE bits after them when the audit runs at an ε of the reviewer's choice (``epsilon``; None
+    = the scenario's own, whose generator is unchanged so old records replay): an audit at another ε is a new
+    experiment, never the old draws rescaled.
 
     The page, its exports, its exercises and :func:`run_scenario` with an int seed use this one. Every parameter
     that changes the experiment is in the seed (issue 30, item 8): the correct and the BROKEN variant of a
@@ -247,4 +277,8 @@ def audit_rng(seed: int, *, scenario: str, broken: bool, trials: int) -> np.rand
         raise TypeError(f"broken must be True or False, got broken={broken!r}")
     check_int("trials", trials, low=10)
     salt = zlib.crc32(scenario.encode("utf-8"))
-    return np.random.default_rng([int(seed), 10, salt, int(bool(broken)), int(trials)])
+    words = [int(seed), 10, salt, int(bool(broken)), int(trials)]
+    if epsilon is not None:
+        bits = struct.unpack("<Q", struct.pack("<d", float(check_epsilon(epsilon))))[0]
+        words += [bits >> 32, bits & 0xFFFFFFFF]
+    return np.random.default_rng(words)

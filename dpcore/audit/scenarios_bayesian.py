@@ -34,8 +34,8 @@ def _bayesian_matrices():
     return sp.csr_matrix(m), sp.csr_matrix(m[1:]), public
 
 
-def _bayesian_scenario() -> Scenario:
-    eps, delta, S, C, rho = 1.0, 1e-5, 1.0, 2, 1.0
+def _bayesian_scenario(epsilon: float = 1.0) -> Scenario:
+    eps, delta, S, C, rho = epsilon, 1e-5, 1.0, 2, 1.0
     max_items, max_users = 10, 100  # strict mode: L (no user here holds more) and the public cap N_max
     md, mdp, public = _bayesian_matrices()
     d = _register(("bayes", "D"), md)
@@ -140,8 +140,8 @@ def _gaussian_llr(z: np.ndarray, mu: dict, sig: dict, d, d_prime) -> np.ndarray:
     return ll[d] - ll[d_prime]
 
 
-def _bayesian_local_page_scenario() -> Scenario:
-    k = PAGE_DEFAULTS
+def _bayesian_local_page_scenario(epsilon: float = PAGE_DEFAULTS["epsilon"]) -> Scenario:
+    k = dict(PAGE_DEFAULTS, epsilon=epsilon)
     eps, delta, S, C, rho = k["epsilon"], k["delta"], k["S"], k["C"], k["rho"]
     md, mdp, public, user = bayesian_page_pair()
     d = _register(("bayes-page", "D"), md)
@@ -190,16 +190,16 @@ def _bayesian_local_page_scenario() -> Scenario:
         None,
         broken,
         2_000,
-        note="ε = 1, δ = 1e-5, auto calibration (analytic at ε = 1). Steps 1–7 are deterministic here, so they are "
+        note=f"ε = {eps:g}, δ = {delta:g}, auto calibration (analytic at ε ≥ 1, classic below). Steps 1–7 are deterministic here, so they are "
         "computed once per dataset; each run draws the Gaussian. The bound is limited by the number of trials "
         "(the runs on D and on D' barely overlap): more trials push it higher.",
     )
 
 
-def _end_to_end_local_page_scenario() -> Scenario:
+def _end_to_end_local_page_scenario(epsilon: float = PAGE_DEFAULTS["epsilon"]) -> Scenario:
     from ..bayesian.end_to_end import prepare_end_to_end
 
-    k = PAGE_DEFAULTS
+    k = dict(PAGE_DEFAULTS, epsilon=epsilon)
     eps, delta, C = k["epsilon"], k["delta"], k["C"]
     md, mdp, public, user = bayesian_page_pair()
     d = _register(("e2e-page", "D"), md)
@@ -271,10 +271,10 @@ def _end_to_end_local_page_scenario() -> Scenario:
     )
 
 
-def _laplace_public_local_scenario() -> Scenario:
+def _laplace_public_local_scenario(epsilon: float = 1.0) -> Scenario:
     from ..bayesian.baselines import laplace_public_dp, prepare_laplace_public
 
-    eps, W, v, n_light = 1.0, 50, 10, 2_000
+    eps, W, v, n_light = epsilon, 50, 10, 2_000
     rng = np.random.default_rng(3)
     m = np.zeros((n_light + 1, v), dtype=np.int64)
     m[np.arange(1, n_light + 1), rng.integers(0, v, n_light)] = 1  # 2,000 users with one token each

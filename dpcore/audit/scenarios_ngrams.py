@@ -44,8 +44,8 @@ def _dpsu_tables(key):
     return lev.pair_user, lev.pair_gram, lev.pair_count, lev.n_grams, list(index.corpus.vocabulary)
 
 
-def _dpsu_scenario(n_users: int = 200, unique_items: int = 400) -> Scenario:
-    eps, delta, limit = 1.0, 0.01, 10
+def _dpsu_scenario(n_users: int = 200, unique_items: int = 400, epsilon: float = 1.0) -> Scenario:
+    eps, delta, limit = epsilon, 0.01, 10
     rng = np.random.default_rng(2024)
     background = _background_users(n_users - 1, 300, rng)
     target_user = [[f"secret{j}" for j in range(i, min(i + 8, unique_items))] for i in range(0, unique_items, 8)]
@@ -119,8 +119,8 @@ def _dpsu_scenario(n_users: int = 200, unique_items: int = 400) -> Scenario:
 # --------------------------------------------------------------------------------------------------
 
 
-def _dpne_scenario() -> Scenario:
-    eps, delta, limit, reads = 4.0, 0.05, 10, 2
+def _dpne_scenario(epsilon: float = 4.0) -> Scenario:
+    eps, delta, limit, reads = epsilon, 0.05, 10, 2
     sigma, rho = dpsu_threshold(eps, delta, limit)
     assert abs(dpne_noise_scales(eps, delta, max_length=1)[1][0] - sigma) < 1e-12  # DPNE's level 1 is this DPSU
 
@@ -136,8 +136,9 @@ def _dpne_scenario() -> Scenario:
     rng = np.random.default_rng(7)
     background = _background_users(40, 200, rng)
     holders = [[["target"]] for _ in range(others)]
-    d = _register(("dpne", "D"), background + holders + [[["target"]]])
-    d_prime = _register(("dpne", "D'"), background + holders)
+    # keyed by what the pair depends on: ``others`` follows ε (a scenario built at another ε has another pair)
+    d = _register(("dpne", others, "D"), background + holders + [[["target"]]])
+    d_prime = _register(("dpne", others, "D'"), background + holders)
 
     def table(data, rng, n_reads):
         """The weighted histogram of DPNE's first level, read ``n_reads`` times: in how many reads the

@@ -23,8 +23,8 @@ def _released_batch(rows, sigma: float, n, rng):
     return np.where(sums > 0, noisy / np.where(sums > 0, sums, 1.0), 1.0 / rows.shape[1])
 
 
-def _topicdp_scenario() -> Scenario:
-    eps, delta = 1.0, 1e-5
+def _topicdp_scenario(epsilon: float = 1.0) -> Scenario:
+    eps, delta = epsilon, 1e-5
     # Two LDA fits of neighbouring datasets: the same two topics, moved by 0.05 in ℓ2, whose prevalences swap.
     topics_d = np.array([[0.9, 0.1], [0.15, 0.85]])
     step = np.array([[-1.0, 1.0], [1.0, -1.0]]) * (0.05 / 2.0)
@@ -85,8 +85,8 @@ def _topicdp_scenario() -> Scenario:
     )
 
 
-def _topicdp_strict_scenario() -> Scenario:
-    eps, delta, m = 1.0, 1e-5, 10
+def _topicdp_strict_scenario(epsilon: float = 1.0) -> Scenario:
+    eps, delta, m = epsilon, 1e-5, 10
     md = np.tile([1.0, 0.0], (m, 1))  # every topic on the first keyword
     mdp = md[:, ::-1].copy()  # one user moves every topic to the second: ‖f(D) − f(D')‖_F = √(2m), the bound
     d = _register(("topicdp_strict", "D"), md)
@@ -143,12 +143,12 @@ def _topicdp_strict_scenario() -> Scenario:
 # --------------------------------------------------------------------------------------------------
 
 
-def _vips_scenario(rare_tokens: int = 50) -> Scenario:
+def _vips_scenario(rare_tokens: int = 50, epsilon: float = 1.0) -> Scenario:
     from ..text.corpus import Corpus, Document
     from ..topicdp.vips import _fit, clipped_statistics, seeded_start, vips_lda, vips_sigma
     from ..topicdp.vips_inputs import person_counts
 
-    eps, delta, clip, k, iterations = 1.0, 1e-5, 1.0, 2, 1
+    eps, delta, clip, k, iterations = epsilon, 1e-5, 1.0, 2, 1
     rng = np.random.default_rng(23)
     vocab = tuple(f"word{chr(97 + i)}" for i in range(12)) + ("secret",)  # words: letters only
     background = [[[f"word{chr(97 + int(w[1:]))}" for w in s] for s in u] for u in _background_users(30, 12, rng)]

@@ -175,6 +175,7 @@ class CityExample:
     worst_ratio: float  # max over neighbours, cities and both directions of Pr ratio
     worst_pair: tuple[str, str]  # (neighbour, city) where the worst ratio occurs
     centre: tuple[float, float]  # the members' mean (latitude, longitude) of D
+    utility_bound: float | None = None  # a public B: utilities clipped to [0, B] and Δu = B (ε-DP); None: Δu from D
 
     @property
     def bound(self) -> float:
@@ -192,7 +193,15 @@ class CityExample:
         value is a local sensitivity: with that Δu held fixed the ratio ≤ e^ε holds for these pairs,
         but a mechanism that computes Δu from its input would use another Δu on a neighbour — no ε
         holds (SPEC §3b). With a Δu below the true one the ratio is exceeded: no promise at all.
+        With a public bound B (``utility_bound``) the utilities are clipped to [0, B] before the mechanism and
+        Δu = B: one member more or less moves any city's clipped utility by at most B on every society, whatever
+        the data, so the release is ε-DP (the lecture's exponential mechanism with a global Δu).
         """
+        if self.utility_bound is not None:
+            return pure_dp(
+                self.epsilon,
+                scope=f"utilities clipped to [0, B], public Δu = B = {self.utility_bound:.4g} (not measured on D)",
+            )
         if self.violates:
             return no_protection(
                 promise=(
@@ -220,6 +229,7 @@ def city_example(
     sensitivity=None,
     members: dict[str, str] | None = None,
     cities: dict[str, tuple[float, float]] | None = None,
+    utility_bound=None,
 ) -> CityExample:
     """The secret-society example: exponential mechanism over cities for D and all D' = D − one member.
 
@@ -229,8 +239,18 @@ def city_example(
         (:func:`utility_sensitivity`). Passing a too-small value shows the guarantee break.
       members: person → city (defaults to Table 5); the cities must be in ``cities``.
       cities: candidate cities with coordinates (defaults to the lecture's seven).
+      utility_bound: a public bound B > 0 chosen without looking at the data: every utility is clipped to
+        [0, B] (u = 1/distance is never negative) and Δu = B, which holds for every neighbouring pair of
+        societies — ε-DP. Then ``sensitivity`` must be None; ``sensitivity_true`` is Δu of the clipped
+        utilities over D's neighbours (≤ B).
     """
     epsilon = check_epsilon(epsilon)
+    if utility_bound is not None:
+        utility_bound = check_sensitivity(utility_bound, "utility_bound")
+        if sensitivity is not None:
+            raise ValueError(
+                f"sensitivity must be None when utility_bound is given (Δu is the bound), got sensitivity={sensitivity!r}"
+            )
     members = dict(SOCIETY_MEMBERS if members is None else members)
     cities = dict(CANDIDATE_CITIES if cities is None else cities)
     for person, city in members.items():
@@ -240,7 +260,10 @@ def city_example(
     cxy = np.array([cities[c] for c in names])
     mxy = np.array([cities[c] for c in members.values()])
     true_sens, u = utility_sensitivity(mxy, cxy)
-    used = true_sens if sensitivity is None else check_sensitivity(sensitivity)
+    if utility_bound is not None:
+        u = np.minimum(u, utility_bound)
+        true_sens = float(np.max(np.abs(u[1:] - u[0])))
+    used = utility_bound or (true_sens if sensitivity is None else check_sensitivity(sensitivity))
     probs = np.vstack([exponential_mechanism_probabilities(row, epsilon=epsilon, sensitivity=used) for row in u])
     ratios = np.maximum(probs[1:] / probs[0], probs[0] / probs[1:])
     j, c = np.unravel_index(int(np.argmax(ratios)), ratios.shape)
@@ -257,6 +280,7 @@ def city_example(
         float(ratios[j, c]),
         (neighbours[1 + j], names[c]),
         (float(centre[0]), float(centre[1])),
+        utility_bound,
     )
 
 

@@ -30,6 +30,7 @@ from .bayesian_experiments import (
 )
 from .dpne import DpneOutcome, DpneSpec
 from .m101 import M101CitiesSpec, M101Spec
+from .m101_laplace import M101DebtSpec, M101LossSpec
 from .topicdp import TopicDpCurveSpec, TopicDpOutcome, TopicDpSpec
 
 __all__ = [
@@ -50,6 +51,8 @@ __all__ = [
     "DpneSpec",
     "M101CitiesSpec",
     "M101Spec",
+    "M101DebtSpec",
+    "M101LossSpec",
     "BayesianAttackSpec",
     "BayesianDataSweepSpec",
     "BayesianEndToEndSpec",

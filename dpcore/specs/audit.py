@@ -22,7 +22,8 @@ __all__ = ["AuditSpec"]
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class AuditSpec(Spec):
     """The Privacy audit page: ``scenario`` (a name of dpcore.audit.SCENARIOS), ``broken`` (the BROKEN variant),
-    ``trials`` per dataset, ``confidence`` of the bound, ``seed``."""
+    ``trials`` per dataset, ``confidence`` of the bound, ``seed``, and ``epsilon``, the ε the mechanism is run at
+    and claims (None, the default: the scenario's own; records from before issue 31 have none and replay as then)."""
 
     KIND = "audit"
     NOISE_FREE = ("variant", "broken")
@@ -39,12 +40,13 @@ fig.update_layout(yaxis_title="ε", title=f"Audit of {spec.scenario} ({'BROKEN' 
     broken: bool = False
     trials: int = 100_000
     confidence: float = 0.95
+    epsilon: float | None = None  # the ε audited (issue 31 item 12); None: the scenario's own claim
 
     def _validated(self):
         scenario = check_choice("scenario", self.scenario, SCENARIOS)
         if not isinstance(self.broken, bool):
             raise TypeError(f"broken must be True or False, got broken={self.broken!r}")
-        sc = get_scenario(scenario)
+        sc = get_scenario(scenario, self.epsilon)  # validates ε (and that the scenario claims one)
         if (sc.broken if self.broken else sc.correct) is None:
             raise UserError(
                 f"broken must name a variant scenario {scenario!r} has "
@@ -54,6 +56,7 @@ fig.update_layout(yaxis_title="ε", title=f"Audit of {spec.scenario} ({'BROKEN' 
             scenario=scenario,
             trials=check_int("trials", self.trials, low=10),
             confidence=check_real("confidence", self.confidence, low=0.0, high=1.0, high_inclusive=False),
+            epsilon=None if self.epsilon is None else float(self.epsilon),
         )
 
     def run(self, corpus=None, *, progress=None):
@@ -63,7 +66,10 @@ fig.update_layout(yaxis_title="ε", title=f"Audit of {spec.scenario} ({'BROKEN' 
             broken=self.broken,
             trials=self.trials,
             confidence=self.confidence,
-            rng=audit_rng(self.seed, scenario=self.scenario, broken=self.broken, trials=self.trials),
+            epsilon=self.epsilon,
+            rng=audit_rng(
+                self.seed, scenario=self.scenario, broken=self.broken, trials=self.trials, epsilon=self.epsilon
+            ),
             progress=progress,
         )
 

@@ -1,6 +1,7 @@
 """Mechanisms 101's computations with an export (Habernal, lecture 4; SPEC §1): M101CitiesSpec and M101Spec.
 
 M101CitiesSpec — (c) the exponential mechanism on the secret-society cities, with the Δu plugged in as a multiple of the computed one
+or a public bound B on the clipped utilities (ε-DP)
 (no draws: the selection probabilities over D and its neighbours); (d) sampling a mechanism many times on D and on
 its worst neighbour D' and comparing the empirical ratio with e^ε: M101Spec (the page's draws).
 
@@ -62,15 +63,28 @@ fig.update_layout(barmode="group", xaxis_title="city", yaxis_title="selection pr
 
     epsilon: float = 1.0
     sensitivity_factor: float = 1.0
+    utility_bound: float | None = None  # a public Δu bound B (utilities clipped to [0, B]): ε-DP; None: Δu from D
 
     def _validated(self):
-        return dict(
+        out = dict(
             epsilon=check_epsilon(self.epsilon),
             sensitivity_factor=check_real("sensitivity_factor", self.sensitivity_factor, low=0.0),
         )
+        if self.utility_bound is not None:
+            out["utility_bound"] = check_real("utility_bound", self.utility_bound, low=0.0)
+            if out["sensitivity_factor"] != 1.0:
+                raise ValueError(
+                    "sensitivity_factor must be 1 when utility_bound is given (Δu is the public bound), "
+                    f"got sensitivity_factor={self.sensitivity_factor!r}"
+                )
+        return out
 
     def run(self, corpus=None):
-        """The city example with Δu = factor × the computed Δu (the factor 1 is the computed one)."""
+        """The city example with Δu = factor × the computed Δu (the factor 1 is the computed one), or with the
+        public bound B (``utility_bound``: utilities clipped to [0, B], Δu = B, ε-DP). Records without
+        ``utility_bound`` (before issue 31) replay as they did."""
+        if self.utility_bound is not None:
+            return city_example(epsilon=self.epsilon, utility_bound=self.utility_bound)
         base = city_example(epsilon=self.epsilon)
         if self.sensitivity_factor == 1.0:
             return base
@@ -83,6 +97,7 @@ fig.update_layout(barmode="group", xaxis_title="city", yaxis_title="selection pr
             "sensitivity_used": float(ex.sensitivity_used),
             "sensitivity_computed": float(ex.sensitivity_true),
             "worst_ratio": float(ex.worst_ratio),
+            "utility_bound": ex.utility_bound,
         }
 
 

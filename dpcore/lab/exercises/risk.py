@@ -52,7 +52,7 @@ def _why_below(s) -> Solution:
         broken=bool(s["broken"]),
         trials=int(s["trials"]),
         confidence=float(s["confidence"]),
-        rng=_scenarios.audit_rng(int(s["seed"])),
+        rng=_scenarios.audit_rng(int(s["seed"]), scenario=name, broken=bool(s["broken"]), trials=int(s["trials"])),
     )
     r = run.result
     point = _risk.audit_attack(r)
