@@ -23,7 +23,7 @@ from .dpne_knobs import K_OPTIONS, SWEEP_KNOB_NAMES, SWEEP_KNOBS
 from .exercises import APPLIED_KEY
 from .budget import record_release
 from .state import IN_URL, forget_link_value, run_button
-from .texts import latex, text
+from .texts import explain, latex, text
 
 PAGE = "3_DP_ngram_extraction"
 TAB_KEY = "dpne_tab"
@@ -148,7 +148,7 @@ def step_section(result, evaluation, eta: float) -> None:
 
 def sweep_tab(spec, corpus, log_y: bool) -> None:
     """003 Figs. 2–4: DPNE once per value of one knob, the others at the page's settings, after a button."""
-    st.markdown(text("dpne", "sweep_intro"))
+    explain("dpne", "sweep_intro")
     # the URL holds the knob's shown name; a link from before (``dpne_sweep_knob=noise_decay``) still opens its knob
     old = st.query_params.get(SWEEP_KNOB_KEY)
     if old in SWEEP_KNOBS and SWEEP_KNOB_KEY not in st.session_state:

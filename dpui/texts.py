@@ -15,6 +15,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from .presenter import explanation
+
 TEXT_DIR = Path(__file__).resolve().parent / "page_texts"
 _SECTION = re.compile(r"^<!-- section: ([\w-]+) -->\s*$", re.MULTILINE)
 
@@ -57,3 +59,10 @@ def tex_int(x: float) -> str:
     """A whole number with thousands separators for st.latex: ``2{,}800{,}798`` (a bare comma is punctuation in
     TeX and renders as "2, 800, 798", issue 31 item 11)."""
     return f"{x:,.0f}".replace(",", "{,}")
+
+
+def explain(page: str, name: str, **values) -> None:
+    """Draw a page's explanatory section: inline, or collapsed under "How this works" in presenter mode (issue 31:
+    on a projector the chart comes first; the lecturer says the explanation)."""
+    with explanation():
+        st.markdown(text(page, name, **values))

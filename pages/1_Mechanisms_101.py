@@ -18,7 +18,7 @@ from dpui.risk import attacker_view
 from dpui import m101_views as views
 from dpui.reproduce import run_spec
 from dpui.state import IN_URL
-from dpui.texts import latex, tex_int, text
+from dpui.texts import explain, latex, tex_int, text
 
 st.set_page_config(page_title="Mechanisms 101", page_icon="🎓", layout="wide")
 exercise_mode("1_Mechanisms_101")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
@@ -37,7 +37,7 @@ tab_loss, tab_sens, tab_exp, tab_sample = st.tabs(views.TABS, key=views.TAB_KEY,
 
 if tab_loss.open:
     with tab_loss:
-        st.markdown(text("m101", "loss_intro"))
+        explain("m101", "loss_intro")
         latex("m101", "loss_latex")
         mode = st.radio(
             "Laplace scale b",
@@ -118,7 +118,7 @@ if tab_exp.open:
 
 if tab_sample.open:
     with tab_sample:
-        st.markdown(text("m101", "sample_intro"))
+        explain("m101", "sample_intro")
         which = st.radio(
             "mechanism",
             ["exponential", "Laplace"],

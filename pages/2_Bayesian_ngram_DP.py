@@ -20,13 +20,13 @@ from dpui.bayesian_knobs import bayesian_knobs
 from dpui.bayesian_modes import mode_knobs, modes_panel
 from dpui.bayesian_panels import release_panel, text_panel
 from dpui.risk import attacker_view
-from dpui.texts import text
+from dpui.texts import explain, text
 
 st.set_page_config(page_title="Bayesian n-gram DP", page_icon="📊", layout="wide")
 exercise_mode("2_Bayesian_ngram_DP")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 st.title("Bayesian differential privacy for n-gram distributions")
-st.markdown(text("bayesian", "lead"))
+explain("bayesian", "lead")
 paper_vs_here("2_Bayesian_ngram_DP", settings)  # the paper's numbers beside ours, a preset to its settings
 k = bayesian_knobs()
 mk = mode_knobs(settings.data)  # strict (DP, default) / local (as in the paper), L and N_max

@@ -23,7 +23,7 @@ from dpui import topicdp_views as views
 from dpui import topicdp_vips as vipsui
 from dpui.state import IN_URL
 from dpui.risk import attacker_view
-from dpui.texts import text
+from dpui.texts import explain, text
 from dpui.topicdp_knobs import lda_and_sampler_knobs, table_size_knobs
 from dpui.topicdp_sampler import sampled_draws
 
@@ -34,7 +34,7 @@ exercise = exercise_mode("4_TopicDP")  # lecture exercises: ?exercise=<id> links
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 corpus, eps, delta = settings.private, settings.epsilon, settings.delta
 st.title("TopicDP: private topic keywords")
-st.markdown(text("topicdp", "lead"))
+explain("topicdp", "lead")
 paper_vs_here("4_TopicDP", settings)  # the paper's numbers beside ours, a preset to its settings
 
 c1, c2, c3 = st.columns(3)

@@ -39,14 +39,14 @@ from dpui.audit_figures import (
 from dpui.reproduce import reproduce_buttons
 from dpui.risk import attacker_view
 from dpui.state import IN_URL
-from dpui.texts import text
+from dpui.texts import explain, text
 
 st.set_page_config(page_title="Privacy audit", page_icon="🔍", layout="wide")
 exercise_mode("5_Privacy_audit")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar(uses=("seed",))  # the audited ε is the page's own knob (each scenario has a default)
 
 st.title("Privacy audit")
-st.markdown(text("audit", "lead"))
+explain("audit", "lead")
 
 c1, c2, c5, c3, c4 = st.columns([2, 1, 2, 2, 1])
 label = c1.selectbox(

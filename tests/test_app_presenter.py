@@ -94,3 +94,18 @@ def test_reset_keeps_the_noise_mode():
     assert not at.exception
     assert at.select_slider(key="eps").value == 1.0
     assert _param(at, "noise") == "private"
+
+
+@pytest.mark.parametrize("page", [M101, str(ROOT / "pages" / "5_Privacy_audit.py")])
+def test_explanations_are_collapsed_in_presenter_mode(page):
+    from dpui.texts import text
+
+    lead = text("m101", "loss_intro") if page == M101 else text("audit", "lead")
+    plain = AppTest.from_file(page, default_timeout=300).run()
+    assert any(m.value == lead for m in plain.main.markdown)
+    assert not any(e.label == "How this works" for e in plain.expander)
+    at = AppTest.from_file(page, default_timeout=300)
+    at.query_params[PRESENT_KEY] = "1"
+    at.run()
+    box = next(e for e in at.expander if e.label == "How this works")
+    assert any(m.value == lead for m in box.markdown)
