@@ -44,7 +44,8 @@ STYLE = """
 <style>
 /* presenter mode (dpui.presenter): a projector in a lit room needs big, black type and nothing else */
 html { font-size: 20px; }
-.stApp, .stApp p, .stApp li, .stApp label, [data-testid="stCaptionContainer"], [data-testid="stMetricLabel"] {
+.stApp, .stApp p, .stApp li, .stApp label, [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] *,
+[data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * {
   color: #000000 !important;
 }
 [data-testid="stToolbar"], [data-testid="stAppDeployButton"], [data-testid="stMainMenu"],
@@ -105,14 +106,13 @@ def presenter_controls(*, opening: dict) -> None:
         if PRESENT_KEY in st.query_params:
             st.session_state[PRESENT_KEY] = _truthy(st.query_params.get(PRESENT_KEY))
     with st.sidebar.container(key="presenter_controls"):
-        left, right = st.columns(2)
-        left.toggle(
+        st.toggle(
             "Presenter mode",
             key=PRESENT_KEY,
             help="For a projector: larger type and charts, black on white, explanations collapsed, no toolbar. "
             "In the address bar as present=1: a lecture link can open in it.",
         )
-        right.button(
+        st.button(
             "↺ Reset this page",
             key=RESET_KEY,
             on_click=_reset,
