@@ -541,6 +541,8 @@ def _arrive(uses: tuple[str, ...], record: Mapping[str, object], defaults: Mappi
     return intended
 
 
+INSISTED = ("eps", "delta", "seed")
+"""The shown settings :func:`_insist_on_arrival` gives back their arrival value."""
 ARRIVAL_KEY = "_arrival_pending"
 """Session state: shown settings whose arrival value the widget did not take (the browser's Back, below)."""
 
@@ -553,7 +555,9 @@ def _insist_on_arrival(intended: Mapping[str, object], values: Mapping[str, obje
     and the DP n-gram extraction page showed ε = 1 at its bare address although it opens at ε = 4. The values go
     into session state for the next run (applied before any widget, :func:`_apply_pending_arrival`), which then
     shows what a click on the navigation link shows."""
-    missed = {k: v for k, v in intended.items() if values.get(k) != v}
+    # only the knobs the browser's Back restores from the page left behind; the data and the noise mode follow their
+    # own rules on arrival (an upload switches the noise to private), which this must not undo
+    missed = {k: v for k, v in intended.items() if k in INSISTED and values.get(k) != v}
     if missed:
         st.session_state[ARRIVAL_KEY] = missed
         st.rerun()
