@@ -119,3 +119,12 @@ def test_a_series_without_a_guarantee_is_an_error_not_an_untagged_line():
 def test_one_guarantee_tags_every_series():
     fig = tag_legend(_figure(), dpne_guarantee(epsilon=1.0, delta=1e-5))
     assert [split_tag(t.name)[1] for t in fig.data if "band" not in t.name] == ["DP"] * 4
+
+
+def test_the_page_test_reads_the_same_vocabulary():
+    """tests/test_app_charts.py reads legends with its own table (so it fails on a page without tags, not on an
+    import); it must say what dpui.charts says."""
+    from test_app_charts import SAYS
+
+    assert {tag: level for tag, level in SAYS.items() if tag in TAG_LEVELS} == TAG_LEVELS
+    assert {tag for tag in SAYS if tag not in TAG_LEVELS} == set(NEUTRAL_TAGS)
