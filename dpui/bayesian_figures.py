@@ -15,6 +15,7 @@ from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT, END_TO_END, LAPLACE, LAPL
 from dpcore.bayesian import PUBLIC_BASELINE_GUARANTEE, laplace_guarantee
 from dpcore.bayesian.release import bayesian_guarantee
 from dpcore.bayesian.end_to_end import end_to_end_guarantee
+from dpcore.errors import UserError
 from dpcore.guarantees import k_anonymity
 
 from .bayesian_data import SWEEP_EPS, eps_sweep, k_sweep
@@ -36,17 +37,16 @@ def series_guarantees(now, *, epsilon: float, delta: float, calibration: str, W:
     the page's caps (the page's own release for its mode), EndToEndDP (ε split 2ε/3 + ε/3 as it splits it), the
     two Laplace baselines at the page's W, the public baseline (0-DP) and k-anonymity at the page's K."""
     modes = {BAYESIAN: now.local, BAYESIAN_STRICT: now.strict}
-    out = {
-        mech: bayesian_guarantee(
-            epsilon=epsilon,
-            delta=delta,
-            sensitivity_method=prep.sensitivity_method,
-            calibration=calibration,
-            max_items=prep.max_items,
-            max_users=prep.max_users,
-        )
-        for mech, prep in modes.items()
-    }
+
+    def promise(prep):
+        caps = dict(sensitivity_method=prep.sensitivity_method, max_items=prep.max_items, max_users=prep.max_users)
+        try:
+            return bayesian_guarantee(epsilon=epsilon, delta=delta, calibration=calibration, **caps)
+        except UserError:  # strict mode refuses the classic σ at this ε (ε ≳ 8): no strict release here, but what
+            # a chart draws of it (other ε, other σ) is a strict release, (ε, δ)-DP — the analytic σ's promise
+            return bayesian_guarantee(epsilon=epsilon, delta=delta, calibration="analytic", **caps)
+
+    out = {mech: promise(prep) for mech, prep in modes.items()}
     out.update({mech: now.release.guarantee for mech, prep in modes.items() if prep is now.prepared})
     out[END_TO_END] = end_to_end_guarantee(epsilon_train=2 * epsilon / 3, epsilon_tune=epsilon / 3, delta=delta)
     out.update({mech: laplace_guarantee(mech, epsilon=epsilon, W=W) for mech in (LAPLACE, LAPLACE_PUBLIC)})
