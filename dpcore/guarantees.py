@@ -26,7 +26,8 @@ A DP kind with a non-private part (``conditional_on``, e.g. "a non-private choic
 keywords") is shown orange: the proof covers the values only, not the whole release. Not DP is red, whatever
 its reason (issue 31 item 5: a sensitivity measured on the private data gives no (ε, δ) at all).
 
-The words are derived here too — :attr:`Guarantee.strength` ("DP", "DP for part of the release only", "weaker
+The words are derived here too — :attr:`Guarantee.tag` (a chart legend's "DP" / "DP for part" / "random DP" /
+"not DP"), :attr:`Guarantee.strength` ("DP", "DP for part of the release only", "weaker
 than DP", "not DP", "no protection"), :attr:`Guarantee.short_label` (the kind and its parameters) and
 :attr:`Guarantee.words` (both: what a badge chip says) — and so is how a release enters a session budget
 (:attr:`Guarantee.budget_standing`: "counted", "counted for part of the release", "counted for a share of the
@@ -164,6 +165,16 @@ class Guarantee:
         if self.kind in (PURE_DP, APPROXIMATE_DP) and self.conditional_on:
             return "DP for part of the release only"
         return _STYLE[self.kind][1]
+
+    @property
+    def tag(self) -> str:
+        """The strength in two or three words, for a chart's legend (issue 31 item 3: every series names its
+        guarantee): "DP" (proven ε-DP / (ε, δ)-DP), "DP for part" (DP given a non-private part), "random DP" (weaker
+        than DP), "not DP" (a measured sensitivity, k-anonymity, no protection). One word per level of :attr:`colour`
+        and kind; no parameters (a curve over ε keeps one tag)."""
+        if self.kind in (PURE_DP, APPROXIMATE_DP):
+            return "DP for part" if self.conditional_on else "DP"
+        return "random DP" if self.kind == RANDOM_DP else "not DP"
 
     @property
     def short_label(self) -> str:

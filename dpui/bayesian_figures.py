@@ -12,15 +12,45 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, summarise
+from dpcore.bayesian import PUBLIC_BASELINE_GUARANTEE, laplace_guarantee
+from dpcore.bayesian.release import bayesian_guarantee
+from dpcore.bayesian.end_to_end import end_to_end_guarantee
+from dpcore.errors import UserError
+from dpcore.guarantees import k_anonymity
 
 from .bayesian_data import SWEEP_EPS, eps_sweep, k_sweep
 from .charts import NEUTRAL, REFERENCE, band_figure, mechanism_style, rgba, series_style
 from .sidebar import format_number as fmt
 
 KANON = "k-anonymity"
+KANON_CURVES = ((BAYESIAN_STRICT, "BayesianDP strict"), (BAYESIAN, "BayesianDP as in the paper (local γ)"))
+"""The k-anonymity figure's right panel: mechanism → its label (the legend's tag says DP or not DP)."""
+CLAIMED = "claimed ε (y = ε)"
 KL_AXIS = "KL divergence to private (lower is better, log)"
 EPS_AXIS = "ε (privacy loss, log scale; right = weaker privacy)"
 SWEPT = (BAYESIAN, BAYESIAN_STRICT, END_TO_END, LAPLACE, LAPLACE_PUBLIC, PUBLIC)
+
+
+def series_guarantees(now, *, epsilon: float, delta: float, calibration: str, W: int, K: int) -> dict:
+    """Each series the page draws → the Guarantee its release has at the page's ε and δ (issue 31 item 3: every
+    legend names its guarantee), from the functions the releases themselves call: BayesianDP in either mode with
+    the page's caps (the page's own release for its mode), EndToEndDP (ε split 2ε/3 + ε/3 as it splits it), the
+    two Laplace baselines at the page's W, the public baseline (0-DP) and k-anonymity at the page's K."""
+    modes = {BAYESIAN: now.local, BAYESIAN_STRICT: now.strict}
+
+    def promise(prep):
+        caps = dict(sensitivity_method=prep.sensitivity_method, max_items=prep.max_items, max_users=prep.max_users)
+        try:
+            return bayesian_guarantee(epsilon=epsilon, delta=delta, calibration=calibration, **caps)
+        except UserError:  # strict mode refuses the classic σ at this ε (ε ≳ 8): no strict release here, but what
+            # a chart draws of it (other ε, other σ) is a strict release, (ε, δ)-DP — the analytic σ's promise
+            return bayesian_guarantee(epsilon=epsilon, delta=delta, calibration="analytic", **caps)
+
+    out = {mech: promise(prep) for mech, prep in modes.items()}
+    out.update({mech: now.release.guarantee for mech, prep in modes.items() if prep is now.prepared})
+    out[END_TO_END] = end_to_end_guarantee(epsilon_train=2 * epsilon / 3, epsilon_tune=epsilon / 3, delta=delta)
+    out.update({mech: laplace_guarantee(mech, epsilon=epsilon, W=W) for mech in (LAPLACE, LAPLACE_PUBLIC)})
+    return {**out, PUBLIC: PUBLIC_BASELINE_GUARANTEE, KANON: k_anonymity(K)}
 
 
 def release_figure(labels, order, private, public, theta, *, n: int) -> tuple[go.Figure, str]:
@@ -60,7 +90,7 @@ def kl_eps_figure(shown, summary, *, title: str, eps: float, K: int, kl_k: float
                 x=list(SWEEP_EPS),
                 y=[kl_k] * len(SWEEP_EPS),
                 mode="lines",
-                name=f"k-anonymity, K = {K} (not DP)",
+                name=f"{KANON}, K = {K}",  # the legend's tag says "not DP" (kl_eps_guarantees)
                 line=mechanism_style(KANON).line(),
             )
         )
@@ -83,6 +113,11 @@ def kl_eps_figure(shown, summary, *, title: str, eps: float, K: int, kl_k: float
         )
     )
     return fig, alt
+
+
+def kl_eps_guarantees(guarantees: dict, K: int) -> dict:
+    """The KL-vs-ε chart's series → Guarantee: the swept mechanisms' and k-anonymity's line at K."""
+    return {**guarantees, f"{KANON}, K = {K}": guarantees[KANON]}
 
 
 def data_sweep_figure(df, x: str, *, title: str, x_title: str) -> tuple[go.Figure, str]:
@@ -131,7 +166,7 @@ def _kanon_figure(key: str, _spec, _private, _public):
             x=kdf["K"],
             y=kdf["kl"],
             mode="lines+markers",
-            name="k-anonymity (not DP)",
+            name=KANON,
             line=kanon.line(),
             marker=kanon.marker(),
         ),
@@ -139,10 +174,7 @@ def _kanon_figure(key: str, _spec, _private, _public):
         col=1,
     )
     curves = []
-    for mech, label in (
-        (BAYESIAN_STRICT, "BayesianDP strict — (ε, δ)-DP"),
-        (BAYESIAN, "BayesianDP as in the paper — local γ, not DP"),
-    ):
+    for mech, label in KANON_CURVES:
         bs, style = summarise(df.filter(mechanism=mech), "epsilon")[mech], mechanism_style(mech)
         curves.append((label, bs))
         fig.add_trace(
@@ -222,9 +254,7 @@ def attack_figure(df) -> tuple[go.Figure, str]:
         )
     eps_list = sorted(np.unique(df["epsilon"]))
     fig.add_trace(
-        go.Scatter(
-            x=eps_list, y=eps_list, mode="lines", name="claimed ε (y = ε)", line=dict(color=REFERENCE, dash="dash")
-        ),
+        go.Scatter(x=eps_list, y=eps_list, mode="lines", name=CLAIMED, line=dict(color=REFERENCE, dash="dash")),
         row=1,
         col=2,
     )

@@ -34,7 +34,7 @@ from .bayesian_data import PageRelease
 from .bayesian_knobs import BayesKnobs
 from .bayesian_modes import ModeKnobs
 from .budget import record_release
-from .charts import guarantee_badge, show_figure
+from .charts import NO_NOISE, REFERENCE_TAG, guarantee_badge, show_figure
 from .errors import user_errors
 from .exercises import spoiler
 from .exports import export_view
@@ -75,6 +75,15 @@ class TabContext:
     view_settings: dict
 
     @property
+    def guarantees(self) -> dict:
+        """Each series the tabs draw → its release's Guarantee at the page's ε and δ (the legends' tags, issue 31
+        item 3: "BayesianDP · not DP" beside "BayesianDP strict (DP) · DP")."""
+        s, k = self.settings, self.k
+        return figures.series_guarantees(
+            self.now, epsilon=s.epsilon, delta=s.delta, calibration=k.calibration, W=k.W, K=k.K
+        )
+
+    @property
     def caps(self) -> dict:
         """``common`` with n and strict mode's caps L and N_max (dpcore's names)."""
         return dict(self.common, n=self.k.n, max_items=self.mk.L, max_users=self.mk.N_max)
@@ -91,7 +100,12 @@ def release_view(c: TabContext) -> None:
     alpha_t = public_baseline(now.counts.public_counts)
     rows = BayesianSpec.top_rows(now.outcome(), top)  # the spec's numbers: what a replay of the export gives
     fig, alt = figures.release_figure(labels, order, now.p, alpha_t, release.theta, n=n)
-    show_figure(fig, alt=alt, key="bayes_bars", records=rows)
+    shown = {
+        "private (true)": NO_NOISE,
+        "public prior": c.guarantees[PUBLIC],
+        "BayesianDP release θ": release.guarantee,
+    }
+    show_figure(fig, alt=alt, key="bayes_bars", records=rows, guarantees=shown)
     release_words(c.k, now.prepared, now.p, alpha_t, release)
     export_settings = {
         **c.view_settings,
@@ -144,7 +158,7 @@ def kl_epsilon_view(c: TabContext) -> None:
     title += f"{k.reps} repetitions)"
     fig, alt = figures.kl_eps_figure(shown, summary, eps=c.settings.epsilon, K=k.K, kl_k=kl_k, title=title)
     rows = kl_spec.rows(curves)  # k-anonymity at K (K ≥ 2) as a flat line: it has no ε
-    show_figure(fig, alt=alt, key="bayes_kl_eps", records=rows)
+    show_figure(fig, alt=alt, key="bayes_kl_eps", records=rows, guarantees=figures.kl_eps_guarantees(c.guarantees, k.K))
     b, b_strict, lap, pub_kl = (
         dict(zip(summary[m].x.tolist(), summary[m].mean)) for m in (BAYESIAN, BAYESIAN_STRICT, LAPLACE, PUBLIC)
     )
@@ -207,7 +221,7 @@ def data_tab(c: TabContext, kind: str) -> None:
             sweep = BayesianDataSweepSpec(**c.caps, sweep=kind, epsilon=eps, delta=delta, W=c.k.W, repetitions=c.k.reps)
             df = data.data_sweep(sweep, c.settings.private, c.settings.public)
         fig, alt = figures.data_sweep_figure(df, x, title=title, x_title=x_title)
-        show_figure(fig, alt=alt, key=f"bayes_fig_{kind}")
+        show_figure(fig, alt=alt, key=f"bayes_fig_{kind}", guarantees=c.guarantees)
         reproduce_buttons(sweep, title=title, key=f"bayes_reproduce_{kind}")
 
     view()
@@ -218,7 +232,9 @@ def kanon_view(c: TabContext) -> None:
     """k-anonymity against BayesianDP on one y-scale, and k-anonymity's release at K (not DP: a red badge)."""
     counts, K = c.now.counts, c.k.K
     fig, alt = figures.kanon_figure(c.kl_spec, c.settings.private, c.settings.public)
-    show_figure(fig, alt=alt, key="bayes_kanon")
+    g = c.guarantees
+    shown = {figures.KANON: g[figures.KANON], **{label: g[mech] for mech, label in figures.KANON_CURVES}}
+    show_figure(fig, alt=alt, key="bayes_kanon", guarantees=shown)
     rel_k = k_anonymity_release(counts.user_counts, counts.public_counts, K=K)
     guarantee_badge(rel_k.guarantee, name="k-anonymity")
     note = text(
@@ -265,7 +281,8 @@ def attack_view(c: TabContext) -> None:
         spec = BayesianAttackSpec(**c.common, n=c.k.n, delta=c.settings.delta, W=c.k.W, trials=trials)
         df = data.attack_for(spec, c.settings.private, c.settings.public)
     fig, alt = figures.attack_figure(df)
-    show_figure(fig, alt=alt, key="bayes_mia")
+    shown = {name: c.guarantees[mech] for mech in (BAYESIAN, LAPLACE) for name in (mech, f"{mech} (ε bound)")}
+    show_figure(fig, alt=alt, key="bayes_mia", guarantees={**shown, figures.CLAIMED: REFERENCE_TAG})
     st.dataframe({col: df[col] for col in ATTACK_COLUMNS}, hide_index=True, width="stretch")
     # issue 32: the attack on the bound's axes, at the attack's ε nearest the sidebar's
     at = min(set(df["epsilon"].tolist()), key=lambda e: abs(np.log(e / c.settings.epsilon)))
@@ -293,6 +310,11 @@ def tuning_view(c: TabContext) -> None:
     c3.metric("score sensitivity |Δq| (Claim 2)", f"{inside.score_sensitivity:.4g}")
     c4.metric("KL(private ‖ release)", f"{kl_divergence(c.now.p, res.theta):.4g}")
     fig, alt, grid = figures.tuning_figure(res, inside)
-    show_figure(fig, alt=alt, key="bayes_e2e")
+    show_figure(fig, alt=alt, key="bayes_e2e", guarantees={name: NO_NOISE for name in fig_names(fig)})
     spread = float(grid["score"].max() - grid["score"].min())
     st.markdown(text("bayesian", "tuning_note", scale=inside.tuning_scale, spread=spread))
+
+
+def fig_names(fig) -> list[str]:
+    """The names of a figure's series (the tuning grid's lines: noiseless scores, not releases)."""
+    return [t.name for t in fig.data if t.name]

@@ -13,6 +13,7 @@ import base64
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -21,6 +22,9 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from .presenter import PRESENTER_FONT, presenting
+
+if TYPE_CHECKING:
+    from dpcore.guarantees import Guarantee
 
 OKABE_ITO: dict[str, str] = {
     "blue": "#0072B2",
@@ -115,18 +119,94 @@ def rgba(hex_colour: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
+# ------------------------------------------------------------------------------ legends name their guarantee
+TAG_SEPARATOR = " · "
+"""Between a series' name and its guarantee's tag in a legend: "Laplace + public · not DP"."""
+NO_NOISE = "no noise"
+"""The tag of a series that is not a release: data before noise (the private values, a noiseless score)."""
+REFERENCE_TAG = "reference"
+"""The tag of a reference line that holds nobody's data (y = ε, y = η, e^ε, a claimed bound)."""
+NEUTRAL_TAGS = (NO_NOISE, REFERENCE_TAG)
+TAG_LEVELS = {"DP": "green", "DP for part": "orange", "random DP": "orange", "not DP": "red"}
+"""Each guarantee tag (dpcore.guarantees.Guarantee.tag) and the level (badge colour) it stands for."""
+
+
+def legend_tag(what) -> str:
+    """The tag of a series: a release's Guarantee gives its :attr:`~dpcore.guarantees.Guarantee.tag` ("DP", "DP for
+    part", "random DP", "not DP"); a series that is not a release passes :data:`NO_NOISE` or :data:`REFERENCE_TAG`.
+    Nothing else: a tag is never typed on a page (the same name is ε-DP on one page and DP given a non-private choice
+    on another, so only the page's own release knows)."""
+    if isinstance(what, str):
+        if what not in NEUTRAL_TAGS:
+            raise ValueError(f"a series' tag must be a Guarantee or one of {NEUTRAL_TAGS}, got {what!r}")
+        return what
+    return _check_guarantee(what).tag
+
+
+def tagged(name: str, what) -> str:
+    """``name`` with its tag: "Laplace · DP"."""
+    return f"{name}{TAG_SEPARATOR}{legend_tag(what)}"
+
+
+def split_tag(name: str) -> tuple[str, str | None]:
+    """A legend name back into (series name, tag or None)."""
+    base, sep, tag = (name or "").rpartition(TAG_SEPARATOR)
+    return (base, tag) if sep and (tag in TAG_LEVELS or tag in NEUTRAL_TAGS) else (name, None)
+
+
+def _is_band(trace) -> bool:
+    """A band's outline (hover-skipped, filled): it belongs to its line and is in no legend."""
+    return getattr(trace, "hoverinfo", None) == "skip" or getattr(trace, "fill", None) == "toself"
+
+
+def tag_legend(fig: go.Figure, guarantees) -> go.Figure:
+    """Append each series' guarantee tag to its name (issue 31 item 3), from ``guarantees`` (see
+    :func:`show_figure`). Every legend-visible series must be named in it (a forgotten one is an error, not an
+    untagged line); a hidden twin (a second panel's copy of a series) is tagged when its name is given. Bands
+    (hover-skipped fills) belong to their line and keep their names."""
+    from dpcore.guarantees import Guarantee
+
+    whole = guarantees if isinstance(guarantees, Guarantee) else None
+    for trace in fig.data:
+        if _is_band(trace) or split_tag(trace.name)[1] is not None:  # a band, or tagged before (a cached figure)
+            continue
+        what = whole if whole is not None else guarantees.get(trace.name)
+        if what is None:
+            if trace.showlegend is not False:
+                raise ValueError(
+                    f"series {trace.name!r} names no guarantee: pass guarantees[{trace.name!r}] "
+                    f"(the release's Guarantee, or one of {NEUTRAL_TAGS})"
+                )
+            continue
+        trace.name = tagged(trace.name, what)
+    return fig
+
+
 # ------------------------------------------------------------------------------ drawing a figure
 def show_figure(
-    fig: go.Figure, *, alt: str, key: str | None = None, records: Sequence[Mapping[str, object]] | None = None
+    fig: go.Figure,
+    *,
+    alt: str,
+    key: str | None = None,
+    records: Sequence[Mapping[str, object]] | None = None,
+    guarantees: Mapping[str, Guarantee | str] | Guarantee | None = None,
 ) -> None:
     """Draw a plotly figure full width with alt text (required: say what the chart shows), and below it
     a collapsed "Numbers" table of the plotted data, for screen readers and for reading exact values.
 
     ``records`` are the table's rows: pass the rows the page exports for this chart where there is an
     export; without them the rows are read off the figure's traces (``figure_records``).
+
+    ``guarantees`` (issue 31 item 3): what each series is — series name → the release's own Guarantee (the one
+    its badge shows), or :data:`NO_NOISE` / :data:`REFERENCE_TAG` for a series that is not a release; or one
+    Guarantee when every series is a release of it. Every legend-visible series then carries its tag
+    (:func:`tag_legend`: "Laplace · DP", "BayesianDP · not DP"). A table read off the figure carries the tags too
+    (it is what the legend says); ``records`` (an export's rows) keep their names.
     """
     if not alt or not alt.strip():
         raise ValueError("alt must describe the chart for screen readers, got an empty string")
+    if guarantees is not None:
+        tag_legend(fig, guarantees)
     fig.update_layout(margin=dict(l=10, r=10, t=50, b=10), legend=dict(orientation="h", y=-0.2))
     if presenting():  # a projector: larger type (dpui.presenter)
         fig.update_layout(font=dict(size=PRESENTER_FONT))

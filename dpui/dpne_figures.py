@@ -121,6 +121,10 @@ def spurious_records(sweep_rows, T: int) -> list[dict]:
     return rows + [{"η": e, "k": "target y = η", "share": e} for e in ETA_OPTIONS]
 
 
+ETA_TARGET = "y = η (the target)"
+"""The spurious chart's reference line (its legend tag: "reference")."""
+
+
 def spurious_figure(sweep_rows, T: int, eta: float) -> tuple[go.Figure, str]:
     """Actual spurious share of S_k against η, per length and overall, with the target y = η (003 Table 3), at the η
     the rows hold (one release: one point per line; the η comparison: every η of the slider)."""
@@ -163,7 +167,7 @@ def spurious_figure(sweep_rows, T: int, eta: float) -> tuple[go.Figure, str]:
         {
             "type": "scatter",
             "mode": "lines",
-            "name": "y = η (the target)",
+            "name": ETA_TARGET,
             "x": list(ETA_OPTIONS),
             "y": list(ETA_OPTIONS),
             "line": {"color": REFERENCE, "dash": "dash"},

@@ -12,13 +12,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dpcore.dpne import EVALUATION_ONLY, KANONYMITY_LABEL
+from dpcore.dpne import EVALUATION_ONLY, KANONYMITY_LABEL, dpne_guarantee
 from dpcore.lab import exercises as _exercises
 from dpcore.lab import release_identity
 
 from . import dpne_data as data
 from . import dpne_figures as figures
 from . import show_figure, user_errors
+from .charts import REFERENCE_TAG
 from .dpne_knobs import K_OPTIONS, SWEEP_KNOB_NAMES, SWEEP_KNOBS
 from .exercises import APPLIED_KEY
 from .budget import record_release
@@ -86,8 +87,14 @@ def coverage_section(spec, corpus, lazy: bool, n_users: int) -> None:
     elif on_demand(lazy, n_users, "Compute the coverage", "dpne_run_coverage", "the per-user k-gram index"):
         cov = data.coverage(spec, tuple(sorted(ks)), corpus)
         fig, alt = figures.coverage_figure(cov, ks)
-        show_figure(fig, alt=alt, key="dpne_cov", records=figures.coverage_records(cov))
+        records = figures.coverage_records(cov)  # each line: DPNE's release, read against the K-anonymous k-grams
+        show_figure(fig, alt=alt, key="dpne_cov", records=records, guarantees=release_guarantee(spec))
         st.caption(text("dpne", "coverage_caption", kanonymity=KANONYMITY_LABEL, evaluation_only=EVALUATION_ONLY))
+
+
+def release_guarantee(spec):
+    """DPNE's guarantee at the page's ε and δ (the badge's; each chart's lines are DPNE releases: issue 31 item 3)."""
+    return dpne_guarantee(epsilon=spec.epsilon, delta=spec.delta)
 
 
 SWEEP_KNOB_KEY = "dpne_sweep_knob"
@@ -120,7 +127,9 @@ def spurious_section(spec, corpus, evaluation) -> None:
         if not extra:
             run_button("Compare every η", ETA_COMPARE_KEY, hint=hint)
     fig, alt = figures.spurious_figure(sweep_rows, spec.max_length, spec.eta)
-    show_figure(fig, alt=alt, key="dpne_spurious", records=figures.spurious_records(sweep_rows, spec.max_length))
+    records = figures.spurious_records(sweep_rows, spec.max_length)
+    shown = {t.name: release_guarantee(spec) for t in fig.data} | {figures.ETA_TARGET: REFERENCE_TAG}
+    show_figure(fig, alt=alt, key="dpne_spurious", records=records, guarantees=shown)
     st.caption(text("dpne", "spurious_caption", evaluation_only=EVALUATION_ONLY, which=which))
 
 
@@ -179,4 +188,5 @@ def sweep_tab(spec, corpus, log_y: bool) -> None:
     if req != request:
         st.warning("The settings changed since this sweep: press **Run the sweep** to update it.")
     fig, alt = figures.sweep_figure(rows, label, values, log_y=log_y)
-    show_figure(fig, alt=alt, key="dpne_sweep_fig")
+    shown = {f"{label} = {v}": release_guarantee(spec.replace(**{knob: v})) for v in values}  # each: a release
+    show_figure(fig, alt=alt, key="dpne_sweep_fig", guarantees=shown)

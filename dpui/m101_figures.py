@@ -46,7 +46,7 @@ def loss_figure(y, a, a2, b, bound, title) -> go.Figure:
                 y=[s * bound] * 2,
                 mode="lines",
                 line=series_style(2).line(dash="dash"),
-                name="±ε (the promise)",
+                name="±ε (the promise)",  # dpui.m101_views.PROMISE: its legend tag is "reference"
                 showlegend=s == 1,
                 **cell_axes(2),
             )

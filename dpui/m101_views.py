@@ -22,6 +22,7 @@ from dpcore.lab.lecture import (
 from dpcore.lab.review import custom_review, single_budget
 
 from . import export_view, show_figure
+from .charts import NO_NOISE, REFERENCE_TAG
 from .exercise_keys import widget_settings
 from .exercises import APPLIED_KEY, HIDDEN, answer_hidden, spoiler
 from .m101_figures import cities_figure, loss_figure, sampling_figure, selection_figure
@@ -71,6 +72,16 @@ def open_linked_tab() -> None:
         st.session_state[TAB_KEY] = tab
 
 
+PROMISE = "±ε (the promise)"
+"""The privacy-loss panel's reference lines (dpui.m101_figures.loss_figure)."""
+
+
+def series_tags(fig, guarantee, *references: str) -> dict:
+    """Each series of ``fig`` → ``guarantee`` (the release's: its outputs' densities or shares, and their privacy loss
+    or ratio), the reference lines named in ``references`` (±ε, e^ε) → "reference" (issue 31 item 3)."""
+    return {t.name: REFERENCE_TAG if t.name in references else guarantee for t in fig.data}
+
+
 def loss_view(eps: float, spec, res):
     """(a) Two Laplace densities of neighbouring counts 50 and 51 with scale ``b`` and their privacy loss, the
     export and the notebook of ``spec`` (a :class:`dpcore.specs.M101LossSpec`). Returns (name, review, badge)."""
@@ -95,7 +106,8 @@ def loss_view(eps: float, spec, res):
     review = custom_review(g_loss, noise=noise, budget=single_budget(epsilon=worst, name="(a)"), epsilon=worst)
     fig = loss_figure(res.y, a, a2, b, eps, f"Laplace densities for neighbouring counts 50 and 51, b = {b_text}")
     rows = None if hidden else spec.rows(res)
-    show_figure(fig, alt=text("m101", "loss_alt", b=b_text, worst=worst_text, eps=eps), records=rows)
+    alt = text("m101", "loss_alt", b=b_text, worst=worst_text, eps=eps)
+    show_figure(fig, alt=alt, records=rows, guarantees=series_tags(fig, g_loss, PROMISE))
     st.caption(text("m101", "loss_caption"))
     if not hidden:  # the export holds b and the worst loss, the open exercise's answer
         export_view(
@@ -138,10 +150,9 @@ def sensitivity_view(eps: float, spec, res):
         st.success(f"With b = cap/ε every neighbour pair the bank's rules allow has loss ≤ ε = {eps:g}.", icon="✅")
     if not hide_worst:
         yv = np.linspace(-2 * DEBT_CAP, 3 * DEBT_CAP, 201)
-        show_figure(
-            loss_figure(yv, DEBT_CAP, 0.0, b, eps, "Worst-case neighbours: total 10,000,000 € vs 0 €"),
-            alt=text("m101", "debt_alt", b=b, loss=worst_case.loss_bound, eps=eps),
-        )
+        fig = loss_figure(yv, DEBT_CAP, 0.0, b, eps, "Worst-case neighbours: total 10,000,000 € vs 0 €")
+        alt = text("m101", "debt_alt", b=b, loss=worst_case.loss_bound, eps=eps)
+        show_figure(fig, alt=alt, guarantees=series_tags(fig, g_debt, PROMISE))
         export_view(
             "these neighbours",
             table,
@@ -163,11 +174,11 @@ def cities_view(eps: float, spec, ex):
     ]
     left, right = st.columns([2, 3])
     with left:
-        fig, alt = cities_figure(ex)
-        show_figure(fig, alt=alt)
+        fig, alt = cities_figure(ex)  # where the members live: the private data as it is, not a release
+        show_figure(fig, alt=alt, guarantees={t.name: NO_NOISE for t in fig.data})
     with right:
         fig, alt = selection_figure(ex)
-        show_figure(fig, alt=alt, records=city_rows)
+        show_figure(fig, alt=alt, records=city_rows, guarantees=ex.guarantee)  # each bar: the release's probabilities
     c1, c2, c3 = st.columns(3)
     public = ex.utility_bound is not None
     if public:
@@ -212,9 +223,9 @@ def cities_view(eps: float, spec, ex):
     return "(c) Exponential mechanism", review, (ex.guarantee, "(c) exponential mechanism")
 
 
-def sampling_view(spec, sample, seed: int) -> None:
+def sampling_view(spec, sample, seed: int, guarantee) -> None:
     """(d) The empirical shares of ``spec.draws`` draws on D and on its neighbour, their ratio against e^ε, the
-    export and the notebook."""
+    export and the notebook; ``guarantee``: the sampled mechanism's (its series' legend tag)."""
     xs, fd, fn, emp, other, unit, bound = (
         sample.xs,
         sample.share_d,
@@ -230,7 +241,7 @@ def sampling_view(spec, sample, seed: int) -> None:
     ]
     shown_seed = "secret" if noise_mode() == PRIVATE else seed  # issue 30: the private mode's seed is never shown
     fig, alt = sampling_figure(xs, fd, fn, emp, other=other, unit=unit, bound=bound, n=spec.draws, seed=shown_seed)
-    show_figure(fig, alt=alt, records=sample_rows)
+    show_figure(fig, alt=alt, records=sample_rows, guarantees=series_tags(fig, guarantee, "e^ε"))
     worst_emp = float(np.nanmax(emp)) if np.any(np.isfinite(emp)) else float("nan")
     st.metric("largest empirical ratio", f"{worst_emp:.3f}", help=text("m101", "sample_ratio_help"))
     st.caption(text("m101", "sample_caption"))

@@ -22,7 +22,7 @@ import streamlit as st
 from dpcore.text import TextProfile, text_profile
 from dpcore.lab.paper_results import TABLE2_REDDIT
 
-from .charts import series_style, show_figure
+from .charts import NO_NOISE, series_style, show_figure
 from .corpus_panel import REAL_PEOPLE, real_corpus, sample_corpus
 from .texts import text
 
@@ -254,7 +254,7 @@ def text_profile_panel(
                 f"{REAL_PEOPLE['private']:,} users beside the real chat."
             )
         fig, alt, rows = shared_figure(columns)
-        show_figure(fig, alt=alt, key=f"{page}_profile_shared", records=rows)
+        show_figure(fig, alt=alt, key=f"{page}_profile_shared", records=rows, guarantees=as_is(fig))
         reddit = TABLE2_REDDIT.values["Reddit"]
         st.markdown(
             f"**Distinct k-grams per person** (003 Table 2's statistic; Reddit's users: {reddit[0]:g} words, "
@@ -262,7 +262,7 @@ def text_profile_panel(
         )
         st.dataframe(distinct_table(columns), hide_index=True, width="stretch")
         fig, alt, rows = activity_figure(columns)
-        show_figure(fig, alt=alt, key=f"{page}_profile_activity", records=rows)
+        show_figure(fig, alt=alt, key=f"{page}_profile_activity", records=rows, guarantees=as_is(fig))
         reason = reason() if callable(reason) else reason
         if reason:
             st.markdown(reason)
@@ -270,3 +270,8 @@ def text_profile_panel(
             st.markdown(note(*columns[0]))
         st.caption(text("text_profile", "caption"))
     return dict(columns)
+
+
+def as_is(fig) -> dict:
+    """Every series of a profile chart → "no noise": the texts' statistics as they are, not a release (issue 31)."""
+    return {t.name: NO_NOISE for t in fig.data}

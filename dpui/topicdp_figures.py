@@ -12,7 +12,7 @@ from dpcore.topicdp import sensitivity_sampler_size
 from dpcore.topicdp import vips_comparison as tv
 from dpcore import topicdp as tdp
 
-from .charts import NEUTRAL, REFERENCE, band_figure, mechanism_style, rgba, series_style
+from .charts import NEUTRAL, REFERENCE, band_figure, mechanism_style, rgba, series_style, tagged
 
 METRIC_AXES = {
     "l1": "L1 distance Σ|W − W′| (lower is better)",
@@ -45,9 +45,10 @@ def keyword_facet_chart(table, releases, label: str, i: int) -> tuple[list[dict]
     data) and the alt text."""
     order = np.argsort(-table.matrix[i])
     words = [table.words[j] for j in order]
+    panel = {mech: tagged(mech, rel.guarantee) for mech, rel in releases.items()}  # "Laplace · DP for part" (issue 31)
     rows = [
         {
-            "mechanism": mech,
+            "mechanism": panel[mech],
             "keyword": table.words[j],
             "rank": rank + 1,
             "stage": stage,
@@ -71,7 +72,7 @@ def keyword_facet_chart(table, releases, label: str, i: int) -> tuple[list[dict]
         "facet": {
             "field": "mechanism",
             "type": "nominal",
-            "sort": list(releases),
+            "sort": list(panel.values()),
             "title": None,
             "header": {"labelFontSize": 14, "labelFontWeight": "bold", "labelColor": REFERENCE},
         },

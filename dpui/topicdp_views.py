@@ -17,7 +17,7 @@ from . import topicdp_data as data
 from . import topicdp_figures as figures
 from . import topicdp_panels as panels
 from . import topicdp_vips as vipsui
-from .charts import show_figure
+from .charts import NO_NOISE, show_figure
 from .errors import user_errors
 from .exports import export_view
 from .reproduce import reproduce_buttons
@@ -95,6 +95,12 @@ def export_settings(spec, settings, *, lda, sampler, sens, story, shown: dict, v
     }
 
 
+def guarantees(releases: dict, vips) -> dict:
+    """Each mechanism the tabs draw → its release's Guarantee, the one its badge shows (issue 31 item 3: every
+    legend names its guarantee): the five matrix mechanisms, VIPS-LDA and the public-only fit (0-DP)."""
+    return {mech: rel.guarantee for mech, rel in {**releases, **vips.shown}.items()}
+
+
 def show_facets(plotted: list[dict], spec: dict, *, alt: str, key: str, records: list[dict]) -> None:
     """A Vega-Lite chart full width with alt text, and below it a collapsed "Numbers" table of its values (as
     dpui.charts.show_figure does for a Plotly figure: the same table the page exports for this chart)."""
@@ -169,9 +175,9 @@ def keywords(spec, settings, table, releases: dict, vips, *, lda, sampler, sens,
     )
 
 
-def curves(spec, model, draws, vips, *, lda) -> None:
+def curves(spec, model, draws, vips, *, lda, shown: dict) -> None:
     """The tab "Error curves": each mechanism's error against ε, γ or the table size, with VIPS-LDA and the
-    public-only fit beside (mean and 10–90 % band over the repetitions)."""
+    public-only fit beside (mean and 10–90 % band over the repetitions); ``shown``: :func:`guarantees`."""
     eps, delta, gamma, m, n = spec.epsilon, spec.delta, spec.gamma, spec.m, spec.n
     d1, d2, d3, d4 = st.columns(4)
     # Captions instead of format_func: the URL carries the plain option (…?topicdp_curve_param=gamma).
@@ -223,7 +229,7 @@ def curves(spec, model, draws, vips, *, lda) -> None:
     fig, alt = figures.curve_figure(
         curve, parameter, metric, fixed=fixed, delta=delta, reps=reps, log_y=log_y, extra=extra
     )
-    show_figure(fig, alt=alt, key="topicdp_curve")
+    show_figure(fig, alt=alt, key="topicdp_curve", guarantees=shown)
     reproduce_buttons(curve_spec, title=f"the error curves against {parameter}", key="topicdp_reproduce_curve")
     for note in curve.skipped:
         st.info(f"Not drawn: {note}. Run the sampler at that γ (slider above) to add it.", icon="ℹ️")
@@ -238,18 +244,18 @@ def sensitivities(sens, draws, *, sampler, corpus) -> None:
         {"sampled pair": j + 1, "distance ‖f(D) − f(D′)‖_F": float(v), "≤ Δₛ": bool(v <= sens.delta_s)}
         for j, v in enumerate(sens.draws)
     ]
-    show_figure(fig, alt=alt, key="topicdp_hist", records=records)
+    show_figure(fig, alt=alt, key="topicdp_hist", records=records, guarantees={"Δ_i": NO_NOISE})  # not a release
     st.dataframe(pd.DataFrame(figures.gamma_table(draws, sens.m, sens.n)), hide_index=True, width="stretch")
     n_users = sampler.dataset_size(corpus.n_users)
     st.caption(text("topicdp", "draws_caption", n_pairs=draws.n_pairs, N=n_users, sampler_seed=sampler.seed))
 
 
-def prompts(spec, table, model, docs, *, corpus, lda, delta_s: float) -> None:
+def prompts(spec, table, model, docs, *, corpus, lda, delta_s: float, shown: dict) -> None:
     """The tab "Prompts after noise": topics still matched to their prompt after each mechanism's noise, against ε
     (ε-free: the curve spans ε = 1 … 10,000), and the table's topics with the prompt each matches before noise."""
     m, n = spec.m, spec.n
     curve = data.survival_for(corpus.content_hash, lda, m, n, spec.delta, delta_s, spec.gamma, spec.seed, table, docs)
     st.markdown(text("topicdp", "prompts_tab", m=m, n=n))
     fig, alt = figures.survival_figure(curve)
-    show_figure(fig, alt=alt, key="topicdp_prompts_curve")
+    show_figure(fig, alt=alt, key="topicdp_prompts_curve", guarantees=shown)
     st.dataframe(pd.DataFrame(panels.matched_rows(table, curve.before, model)), hide_index=True, width="stretch")

@@ -555,9 +555,9 @@ def own_topics_rows(v: VipsOnPage) -> list[dict]:
 
 
 def tab(
-    v: VipsOnPage, lda, table, *, eps: float, delta: float, delta_s: float, seed: int, before_matched: int | None
+    v: VipsOnPage, lda, table, *, eps: float, delta: float, delta_s: float, seed: int, before_matched: int | None, shown
 ) -> None:
-    """VIPS's own released topics, its prompts and L1 against ε, and the ε TopicDP (thesis) needs for its L1."""
+    """VIPS's own released topics, its prompts and L1 against ε, the ε TopicDP (thesis) needs for its L1 (``shown``)."""
     from . import topicdp_figures as figures
     from .charts import show_figure
 
@@ -566,10 +566,10 @@ def tab(
     st.dataframe(pd.DataFrame(own_topics_rows(v)), hide_index=True, width="stretch")
     if v.sweep.matched is not None:
         fig, alt = figures.vips_prompts_figure(v.sweep, before=before_matched, public=v.public.match.matched)
-        show_figure(fig, alt=alt, key="topicdp_vips_prompts")
+        show_figure(fig, alt=alt, key="topicdp_vips_prompts", guarantees=shown)
     thesis = thesis_for(v.keys[0], lda, m, n, delta, delta_s, seed, table.matrix)
     fig, alt = figures.vips_vs_thesis_figure(v.sweep, thesis, public=v.public.errors["l1"], m=m, n=n)
-    show_figure(fig, alt=alt, key="topicdp_vips_thesis")
+    show_figure(fig, alt=alt, key="topicdp_vips_thesis", guarantees=shown)
     mean = v.means[NAME]
     now = tv.thesis_epsilon_for_l1(table.matrix, mean, delta=delta, delta_s=delta_s)
     st.metric(

@@ -137,8 +137,8 @@ if tab_sample.open:
         with user_errors():  # one spec: the draws (salted with every parameter, ε included), the export, the notebook
             sample_spec = M101Spec(seed=settings.seed, epsilon=eps, mechanism=which, draws=n)
             sample = run_spec(sample_spec)
-        views.sampling_view(sample_spec, sample, seed=settings.seed)
         sampled = pure_dp(eps) if which == "Laplace" else run_spec(M101CitiesSpec(epsilon=eps)).guarantee
+        views.sampling_view(sample_spec, sample, seed=settings.seed, guarantee=sampled)  # its legend names it
         badges.append((sampled, f"(d) the sampled {which} mechanism"))
 
 with top_badge.container():  # what the open tab releases, in the colour of its own guarantee

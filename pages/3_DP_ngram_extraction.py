@@ -96,9 +96,11 @@ if tab_main.open:
             }
             for k in range(1, knobs.T + 1)
         ]
-        show_figure(fig, alt=alt, key="dpne_bars", records=rows)
-        for name in base:  # the baselines' guarantees, from the same function their releases use
-            guarantee_badge(dpne_guarantee(epsilon=eps, delta=delta, single_length=name == "DPSU-single"), name=name)
+        # every release's guarantee, from the same function the releases use: in the legend and on the badges
+        shown = {name: dpne_guarantee(epsilon=eps, delta=delta, single_length=name == "DPSU-single") for name in series}
+        show_figure(fig, alt=alt, key="dpne_bars", records=rows, guarantees=shown)
+        for name in base:
+            guarantee_badge(shown[name], name=name)
         median_words = float(np.median(items_per_user(tc)))
         st.caption(text("dpne", "defaults_caption", n_users=tc.n_users, median_words=median_words))
         st.caption(text("dpne", "baselines_caption"))

@@ -99,22 +99,33 @@ with st.container(border=True):
 
 # ------------------------------------------------------------------------------ the tabs: only the open one is drawn
 tabs = views.page_tabs(prompts=docs is not None, exercise=exercise)  # stateful, in the URL (?topicdp_tab=…)
+shown = views.guarantees(releases, vips)  # each mechanism's release Guarantee: the charts' legends name it
 if tabs[views.WORDS].open:
     with tabs[views.WORDS]:
         views.keywords(spec, settings, table, releases, vips, lda=lda, sampler=sampler, sens=sens, story=story)
 if tabs[views.CURVES].open:
     with tabs[views.CURVES]:
-        views.curves(spec, model, draws, vips, lda=lda)
+        views.curves(spec, model, draws, vips, lda=lda, shown=shown)
 if tabs[views.SENSITIVITIES].open:
     with tabs[views.SENSITIVITIES]:
         views.sensitivities(sens, draws, sampler=sampler, corpus=corpus)
 if views.PROMPTS in tabs and tabs[views.PROMPTS].open:
     with tabs[views.PROMPTS]:
-        views.prompts(spec, table, model, docs, corpus=corpus, lda=lda, delta_s=delta_s)
+        views.prompts(spec, table, model, docs, corpus=corpus, lda=lda, delta_s=delta_s, shown=shown)
 if tabs[views.VIPS].open:
     before = None if docs is None else data.before_for(corpus.content_hash, lda, m, n, table, docs).matched  # ε-free
     with tabs[views.VIPS]:
-        vipsui.tab(vips, lda, table, eps=eps, delta=delta, delta_s=delta_s, seed=settings.seed, before_matched=before)
+        vipsui.tab(
+            vips,
+            lda,
+            table,
+            eps=eps,
+            delta=delta,
+            delta_s=delta_s,
+            seed=settings.seed,
+            before_matched=before,
+            shown=shown,
+        )
 
 # ------------------------------------------------------------------------------ what the numbers mean, below the charts
 # a lazy expander (issue 29 item 4): its draws at ε (prompts kept, every mechanism's mean L1) run only while it is open

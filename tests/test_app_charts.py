@@ -258,6 +258,111 @@ def test_series_differ_without_colour(view):
                 seen[look] = series
 
 
+# ------------------------------------------------------------------------------ issue 31 item 3: legends name guarantees
+BADGE = re.compile(r":(\w+)-badge\[(\S+) Guarantee: (?:(.+?) — )?([^:]+): (.*)\]$", re.S)
+"""A guarantee chip as AppTest sees it (dpui.charts.badge_text; as in tests/test_app_guarantees.py)."""
+UNTAGGED_CHARTS = ("_risk_curve_chart", "bayes_mia_bound", "audit_bound_chart", "audit_hist_chart")
+"""Chart keys that draw no release and no data: an attacker's trade-off against a guarantee's bound (dpui.risk: a coin,
+the bound, the measured attack) and the audit's experiment on its constructed pair (whose claim is what it tests)."""
+SAYS = {"DP": "green", "DP for part": "orange", "random DP": "orange", "not DP": "red"}
+SAYS |= {"no noise": "no noise", "reference": "reference"}
+"""A legend tag ("<series> · <tag>") → the level it says (a badge's colour), or the neutral tag of what is no release."""
+LEVELS = ("green", "orange", "red")
+BADGE_OF = {  # a series → the badge of the same release, where the chart names it otherwise
+    "BayesianDP": "BayesianDP local (as in the paper)",
+    "BayesianDP as in the paper (local γ)": "BayesianDP local (as in the paper)",
+    "BayesianDP release θ": "BayesianDP strict",  # the page's own release (strict mode by default)
+    "BayesianDP strict": "BayesianDP strict (DP)",
+    "k-anonymity, K = 10": "k-anonymity",
+    "TopicDP": "TopicDP (as in the thesis)",
+    "MVG": "MVG with sampled s₂",
+}
+BAYES_SWEEP = {"BayesianDP": "red", "BayesianDP strict (DP)": "green", "Laplace": "green", "Laplace + public": "red"}
+TOPIC_MATRIX = {m: "orange" for m in ("TopicDP", "TopicDP corrected", "TopicDP strict", "MVG", "Laplace")}
+EXPECTED_TAGS = {  # view → series → the level its tag must say (or "no noise" / "reference"); fails on today's main
+    "pages/1_Mechanisms_101.py": {
+        "p(y | D), true answer 50": "green",
+        "L(y)": "green",
+        "±ε (the promise)": "reference",
+    },
+    "pages/1_Mechanisms_101.py:debt": {"p(y | D), true answer 1e+07": "red", "±ε (the promise)": "reference"},
+    "pages/1_Mechanisms_101.py:cities": {"D": "red", "a member lives here": "no noise", "members' mean": "no noise"},
+    "pages/1_Mechanisms_101.py:sample": {"D": "red", "e^ε": "reference"},
+    "pages/1_Mechanisms_101.py:laplace": {"D": "green", "e^ε": "reference"},
+    "pages/2_Bayesian_ngram_DP.py": {
+        "BayesianDP release θ": "green",
+        "private (true)": "no noise",
+        "public prior": "green",
+    },
+    "pages/2_Bayesian_ngram_DP.py:kl": {**BAYES_SWEEP, "Public baseline": "green", "k-anonymity, K = 10": "red"},
+    "pages/2_Bayesian_ngram_DP.py:kanon": {
+        "k-anonymity": "red",
+        "BayesianDP strict": "green",
+        "BayesianDP as in the paper (local γ)": "red",
+    },
+    **{f"pages/2_Bayesian_ngram_DP.py:{k}": BAYES_SWEEP for k in ("users", "vocabulary")},
+    "pages/2_Bayesian_ngram_DP.py:public": {
+        "BayesianDP": "red",
+        "BayesianDP strict (DP)": "green",
+        "Public baseline": "green",
+    },
+    "pages/2_Bayesian_ngram_DP.py:mia": {"BayesianDP": "red", "Laplace": "green", "claimed ε (y = ε)": "reference"},
+    "pages/3_DP_ngram_extraction.py": {"DPNE": "green", "DPSU-single": "green", "y = η (the target)": "reference"},
+    "pages/3_DP_ngram_extraction.py:sweep": {"Δ0 = 5": "green", "Δ0 = 200": "green"},
+    "pages/4_TopicDP.py": {**TOPIC_MATRIX, "VIPS-LDA": "green"},
+    "pages/4_TopicDP.py:curves": {**TOPIC_MATRIX, "VIPS-LDA": "green", "Public-only fit": "green"},
+    "pages/4_TopicDP.py:prompts": TOPIC_MATRIX,
+    "pages/4_TopicDP.py:vips": {"TopicDP": "orange", "VIPS-LDA": "green"},
+}
+
+
+def legend_series(chart) -> list[str]:
+    """What a chart's legend (or a faceted chart's panel titles) names: a Plotly figure's legend-visible traces (bands
+    belong to their line), a Vega-Lite chart's facet values."""
+    spec = json.loads(chart.proto.spec)
+    if chart.type == "vega_lite_chart":
+        import pyarrow as pa
+
+        frame = pa.ipc.open_stream(chart.proto.data.data).read_pandas()
+        return list(dict.fromkeys(frame[spec["facet"]["field"]])) if "facet" in spec else []
+    return [
+        t["name"]
+        for t in spec["data"]
+        if t.get("name")
+        and t.get("showlegend") is not False
+        and t.get("fill") != "toself"
+        and t.get("hoverinfo") != "skip"
+    ]
+
+
+def test_every_series_names_its_guarantee(view):
+    """Issue 31 item 3: on every chart that draws a release, every series says what it is — the release's guarantee
+    ("Laplace + public · not DP", "BayesianDP strict (DP) · DP") or "no noise" / "reference" — and the level it says
+    is the one the page's badge for that release shows (never green beside a red badge)."""
+    name, at = view
+    badges = {}
+    for m in at.markdown:
+        hit = BADGE.match(m.value.strip())
+        if hit:
+            badges.setdefault(hit.group(3) or "", set()).add(hit.group(1))
+    seen: dict[str, str] = {}
+    for chart in charts_in_order(at):
+        if chart.proto.id.endswith(UNTAGGED_CHARTS):
+            continue
+        for series in legend_series(chart):
+            base, _, tag = series.rpartition(" · ")
+            assert tag in SAYS, f"{name}, {chart_title(chart)!r}: {series!r} does not name its guarantee"
+            said = SAYS[tag]
+            seen.setdefault(base, said)
+            badge = badges.get(BADGE_OF.get(base, base))
+            if badge is not None and said in LEVELS:
+                assert badge == {said}, f"{name}: {series!r} says {said} but its badge is {badge}"
+            if said in LEVELS and badges:  # no chart claims a level no badge on the page shows
+                assert said in set().union(*badges.values()), f"{name}: {series!r} ({said}); badges {badges}"
+    for series, level in EXPECTED_TAGS.get(name, {}).items():
+        assert seen.get(series) == level, f"{name}: {series!r} should say {level}, the legend has {seen.get(series)}"
+
+
 def _axes(spec: dict) -> dict:
     """Axis layout name → (axis spec, name of the axis it shares a scale with)."""
     layout = spec["layout"]

@@ -72,7 +72,8 @@ def test_page_renders_tabs_charts_and_guarantee():
     assert "." not in step_values[0] and "." not in step_values[1]  # |S_{k−1}|, |V_k| shown as integers
     spur = chart_by_title(at, "Share of released n-grams that no user wrote")
     names = [tr["name"] for tr in spur["data"]]
-    assert names[:5] == ["k = 2", "k = 3", "k = 4", "k = 5", "k = 6"] and "y = η (the target)" in names
+    # each line is DPNE's release (issue 31 item 3: the legend names its guarantee), the target a reference
+    assert names[:5] == [f"k = {k} · DP" for k in range(2, 7)] and "y = η (the target) · reference" in names
     assert spur["layout"]["xaxis"]["type"] == "log"
 
 
@@ -84,12 +85,12 @@ def test_dpne_beats_dpsu_even_on_long_ngrams_at_eps4_and_chart_shows_it():
     assert_clean(at)
     spec = chart_by_title(at, "n-grams extracted per length")
     bars = {tr["name"]: dict(zip(tr["x"], tr["y"])) for tr in spec["data"]}
-    assert set(bars) == {"DPNE", "DPSU-all", "DPSU-even", "DPSU-single"}
-    long_dpne = sum(n for k, n in bars["DPNE"].items() if k >= 4)
-    long_even = sum(n for k, n in bars["DPSU-even"].items() if k >= 4)
+    assert set(bars) == {"DPNE · DP", "DPSU-all · DP", "DPSU-even · DP", "DPSU-single · DP"}  # each names its guarantee
+    long_dpne = sum(n for k, n in bars["DPNE · DP"].items() if k >= 4)
+    long_even = sum(n for k, n in bars["DPSU-even · DP"].items() if k >= 4)
     # the calibrated classroom corpus (issue 20): DPNE 105 n-grams of length >= 4, DPSU-even none (it was
     # ahead but both > 0 on the previous generator's corpus)
-    assert long_dpne >= 50 and long_even <= 5, (bars["DPNE"], bars["DPSU-even"])
+    assert long_dpne >= 50 and long_even <= 5, (bars["DPNE · DP"], bars["DPSU-even · DP"])
 
 
 def test_default_view_on_the_real_chat_shows_dpne_ahead_of_dpsu_single():
@@ -106,8 +107,8 @@ def test_default_view_on_the_real_chat_shows_dpne_ahead_of_dpsu_single():
     bars = {
         tr["name"]: dict(zip(tr["x"], tr["y"])) for tr in chart_by_title(at, "n-grams extracted per length")["data"]
     }
-    assert all(bars["DPNE"][k] > bars["DPSU-single"][k] for k in (2, 3, 4)), bars
-    assert bars["DPNE"][5] >= bars["DPSU-single"][5]
+    assert all(bars["DPNE · DP"][k] > bars["DPSU-single · DP"][k] for k in (2, 3, 4)), bars
+    assert bars["DPNE · DP"][5] >= bars["DPSU-single · DP"][5]
     # and it says what ε the 920 people need (the stored sweep of dpcore.lab.paper_results.dpne_epsilon_sweep)
     from dpui.paper_vs_here import load_results
 
@@ -155,7 +156,7 @@ def test_widgets_move_and_page_updates():
     assert all(max(tr["x"]) == 3 for tr in spec["data"])  # T = 3
     assert spec["layout"]["yaxis"].get("type") != "log"
     cov = chart_by_title(at, "Share of the k-grams used by at least K users")
-    assert [tr["name"] for tr in cov["data"]] == ["K = 5", "K = 50"]
+    assert [tr["name"] for tr in cov["data"]] == ["K = 5 · DP", "K = 50 · DP"]  # DPNE's release, read at each K
     # (the total alone can coincide — 161 = 60+60+20+11+7+3 = 22+104+35 with issue 21's draws — so compare
     # ρ₁, a function of Δ0, and the sizes per length)
     assert metric("ρ₁ (DPSU threshold)") != rho_before
@@ -180,7 +181,7 @@ def test_sweep_tab_runs_and_plots_one_line_per_value():
     at.run()
     assert_clean(at)
     spec = chart_by_title(at, "DPNE: n-grams released per length as c varies")
-    assert [tr["name"] for tr in spec["data"]] == [f"c = {v}" for v in (0.8, 0.9, 1.0, 1.1, 1.2)]
+    assert [tr["name"] for tr in spec["data"]] == [f"c = {v} · DP" for v in (0.8, 0.9, 1.0, 1.1, 1.2)]
     assert all(len(tr["y"]) == 4 for tr in spec["data"])
     # changing a setting flags the stored sweep as stale instead of silently recomputing
     at.select_slider(key="dpne_eta").set_value(0.05)
@@ -213,7 +214,7 @@ def test_large_corpus_waits_for_buttons_then_draws_the_comparisons(monkeypatch):
     monkeypatch.setattr(dpne_data, "LAZY_USERS", 10)
     at = fresh_app()
     names = {t["name"] for spec in charts(at) for t in spec["data"] if t.get("name")}
-    assert "DPNE" in names and not names & {"DPSU-all", "DPSU-even", "DPSU-single"}
+    assert "DPNE · DP" in names and not names & {"DPSU-all · DP", "DPSU-even · DP", "DPSU-single · DP"}
     assert {"dpne_run_baselines", "dpne_run_coverage"} <= {b.key for b in at.button}
     assert "dpne_run_eta_sweep" not in {b.key for b in at.button}
     assert sum("takes minutes: press the button" in i.value for i in at.info) == 2
@@ -223,7 +224,7 @@ def test_large_corpus_waits_for_buttons_then_draws_the_comparisons(monkeypatch):
         at.run()
         assert_clean(at)
     names = {t["name"] for spec in charts(at) for t in spec["data"] if t.get("name")}
-    assert {"DPSU-all", "DPSU-even", "DPSU-single"} <= names
+    assert {"DPSU-all · DP", "DPSU-even · DP", "DPSU-single · DP"} <= names
     assert not [i for i in at.info if "takes minutes" in i.value]
     at.select_slider(key="dpne_eta").set_value(0.05).run()  # the buttons stay pressed for the session
     assert_clean(at)
@@ -258,8 +259,8 @@ def test_what_this_text_looks_like_panel_on_the_real_chat():
     )
     shared = chart_by_title(at, "k-grams used by at least K people")
     lines = {tr["name"]: tr["y"] for tr in shared["data"]}
-    assert lines["real chat (920 people), ≥ 10"] == [v or None for v in chat.shared[10]]
-    assert lines["synthetic classroom, first 920 users, ≥ 10"] == [v or None for v in synth.shared[10]]
+    assert lines["real chat (920 people), ≥ 10 · no noise"] == [v or None for v in chat.shared[10]]  # not a release
+    assert lines["synthetic classroom, first 920 users, ≥ 10 · no noise"] == [v or None for v in synth.shared[10]]
     table = next(d.value for d in panel.dataframe if "real chat (920 people): mean (median)" in d.value.columns)
     assert table["real chat (920 people): mean (median)"].tolist()[3] == (
         f"{chat.distinct_mean[3]:,.0f} ({chat.distinct_median[3]:,.0f})"
@@ -315,7 +316,7 @@ def test_eta_chart_is_one_release_until_asked_and_then_the_budget_counts_every_e
 
     at = fresh_app()
     fig = chart_by_title(at, "Share of released n-grams that no user wrote")
-    assert next(t for t in fig["data"] if t["name"] == "all lengths")["x"] == [0.01]
+    assert next(t for t in fig["data"] if t["name"] == "all lengths · DP")["x"] == [0.01]
     assert _budget_head(at).startswith("**Session budget** — 1 release seen")
     assert any(
         c.value.startswith("Spurious = released") and "Shown: the one release above" in c.value for c in at.caption
@@ -323,7 +324,7 @@ def test_eta_chart_is_one_release_until_asked_and_then_the_budget_counts_every_e
     at.button(key="dpne_eta_compare").click().run()
     assert_clean(at)
     fig = chart_by_title(at, "Share of released n-grams that no user wrote")
-    assert next(t for t in fig["data"] if t["name"] == "all lengths")["x"] == list(ETA_OPTIONS)
+    assert next(t for t in fig["data"] if t["name"] == "all lengths · DP")["x"] == list(ETA_OPTIONS)
     assert _budget_head(at).startswith(f"**Session budget** — {len(ETA_OPTIONS)} releases seen")
     assert any("each counted in the session budget" in c.value for c in at.caption)
     at.select_slider(key="dpne_eta").set_value(0.05).run()  # the comparison stays on; η = 0.05 was counted already
@@ -336,7 +337,7 @@ def test_sweep_at_the_page_s_setting_is_the_page_s_release_and_its_menu_speaks_p
     script said 48/111/77/34/6/1. Each sweep value is now the release the extraction tab shows at that setting, so
     the page's own Δ0 gives the main chart's numbers; the knob menu shows people's names, not dpcore's."""
     at = fresh_app()
-    main = next(t for t in chart_by_title(at, "n-grams extracted per length")["data"] if t["name"] == "DPNE")["y"]
+    main = next(t for t in chart_by_title(at, "n-grams extracted per length")["data"] if t["name"] == "DPNE · DP")["y"]
     at.query_params["dpne_tab"] = SWEEP
     at.run()
     box = at.selectbox(key="dpne_sweep_knob")
@@ -346,7 +347,7 @@ def test_sweep_at_the_page_s_setting_is_the_page_s_release_and_its_menu_speaks_p
     at.button(key="dpne_sweep_run").click().run()
     assert_clean(at)
     lines = {t["name"]: t["y"] for t in chart_by_title(at, "DPNE: n-grams released per length as Δ0")["data"]}
-    assert lines["Δ0 = 50"] == main
+    assert lines["Δ0 = 50 · DP"] == main
     # every value shown is a release: the session budget counts them (the page's own value once)
     assert _budget_head(at).startswith("**Session budget** — 6 releases seen")
     # the URL holds the shown name; a link from before, with dpcore's name, still opens its knob

@@ -331,6 +331,14 @@ def _vips_on_the_real_chat(at, corpus, model, table):
 
 # ------------------------------------------------------------------------------ lazy tabs (issue 24)
 MATRIX = list(dpcore.topicdp.TOPIC_MECHANISMS)
+PANEL_TAGS = {  # each release's guarantee tag (dpcore.guarantees.Guarantee.tag), as its badge's level says
+    "TopicDP": "random DP",
+    "TopicDP corrected": "random DP",
+    "TopicDP strict": "DP for part",
+    "MVG": "random DP",
+    "Laplace": "DP for part",
+    "VIPS-LDA": "DP",
+}
 
 
 def _recorded(at: AppTest) -> list[tuple[str, float]]:
@@ -427,7 +435,8 @@ def test_keywords_open_on_one_topic_and_the_full_grid_on_demand(tiny_topicdp):
     assert len(charts) == 1 and not at.get("plotly_chart")
     spec, data = _vega(charts[0])
     assert spec["title"]["text"].startswith("Topic 1:")
-    assert spec["facet"]["sort"] == [*MATRIX, "VIPS-LDA"] == list(dict.fromkeys(data["mechanism"]))
+    panel = {mech: f"{mech} · {tag}" for mech, tag in PANEL_TAGS.items()}  # each panel names its guarantee (issue 31)
+    assert spec["facet"]["sort"] == [panel[m] for m in [*MATRIX, "VIPS-LDA"]] == list(dict.fromkeys(data["mechanism"]))
     scale = spec["spec"]["encoding"]["color"]["scale"]
     assert scale["domain"][0] == "before noise" and scale["range"][0] == NEUTRAL
     assert {c.lower() for c in scale["range"]} <= {c.lower() for c in OKABE_ITO.values()} | {NEUTRAL.lower()}
@@ -435,7 +444,7 @@ def test_keywords_open_on_one_topic_and_the_full_grid_on_demand(tiny_topicdp):
     numbers = next(e for e in at.expander if e.label == f"Numbers — {spec['title']['text']}")
     table = numbers.dataframe[0].value
     for mech in MATRIX + ["VIPS-LDA"]:  # every plotted value is in the numbers table
-        after = data[(data["mechanism"] == mech) & (data["stage"] == f"after {mech}")]
+        after = data[(data["mechanism"] == panel[mech]) & (data["stage"] == f"after {mech}")]
         rows = table.set_index("keyword").loc[list(after["keyword"])]
         assert np.allclose(rows[f"after_{mech}"].to_numpy(float), after["probability"].to_numpy(float), rtol=1e-12)
     before = data[data["stage"] == "before noise"].drop_duplicates("keyword")

@@ -58,7 +58,7 @@ def _check_dpne_page(at, downloads, classroom, *, eta):
     assert re.findall(r"`([^`]+)`", text) == sorted(" ".join(g) for g in out.release.ngrams[k])[:15]
     # the spurious-share chart: every η of the grid, from the same plan
     fig = _chart(at, "no user wrote")
-    overall = next(t for t in fig["data"] if t["name"] == "all lengths")["y"]
+    overall = next(t for t in fig["data"] if t["name"] == "all lengths · DP")["y"]
     totals = [
         (sum(r[2] for r in nums["spurious"] if r[0] == e), sum(r[3] for r in nums["spurious"] if r[0] == e))
         for e in spec.eta_grid
