@@ -127,7 +127,7 @@ def show_figure(
     """
     if not alt or not alt.strip():
         raise ValueError("alt must describe the chart for screen readers, got an empty string")
-    fig.update_layout(margin=dict(l=10, r=10, t=50, b=10), legend=dict(orientation="h", y=-0.2))
+    fit_narrow(fig, scale=PRESENTER_FONT / 12 if presenting() else 1.0)
     if presenting():  # a projector: larger type (dpui.presenter)
         fig.update_layout(font=dict(size=PRESENTER_FONT))
     decade_ticks(fig)
@@ -139,6 +139,86 @@ def show_figure(
     if box.open:  # lazy (issue 29 item 4): the table is built and sent only while its expander is open
         with box:
             st.dataframe(table(figure_records(fig) if records is None else records), hide_index=True, width="stretch")
+
+
+# ------------------------------------------------------------------------------ a layout that survives a phone
+TITLE_CHARS = 44
+"""Characters of a chart title per line: what fits a 390 px phone (a 358 px chart) at the title's size (issue 31
+item 11: longer titles were cut at the chart's right edge). Longer titles wrap onto more lines."""
+AXIS_CHARS = 46
+"""Characters of an x-axis title per line (an axis title is smaller than the chart title)."""
+Y_AXIS_CHARS = 36
+"""Characters of a y-axis title per line: it runs along the plot's height, not much more than 250 px on a phone."""
+TITLE_SIZE, NOTE_SIZE = 16, 14
+"""Font sizes (px) of a chart title and of a subplot title (plotly's base font is 12)."""
+LINE = 1.3
+"""Plotly's line height in em (a title or note with <br> takes this per line)."""
+
+
+def wrap_label(text: str, width: int) -> str:
+    """``text`` with ``<br>`` between words so that no line holds more than ``width`` visible characters (HTML tags
+    such as <sub> do not count; an existing <br> is kept; a single longer word stays whole)."""
+    if not text:
+        return text
+    lines = []
+    for part in re.split(r"<br\s*/?>", text):
+        line = ""
+        for word in part.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if line and len(re.sub(r"<[^>]+>", "", candidate)) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return "<br>".join(lines)
+
+
+def _lines(text: str | None) -> int:
+    return len(re.split(r"<br\s*/?>", text)) if text else 0
+
+
+def fit_narrow(fig: go.Figure, *, scale: float = 1.0) -> go.Figure:
+    """Lay out ``fig`` so that its title, subplot titles, axis titles and legend stay inside the chart and clear of
+    each other on a 390 px phone as on a wide screen (issue 31 item 11). Plotly neither wraps text nor grows its
+    top margin for a title, so: the title, x- and y-axis titles wrap (:func:`wrap_label`); the title sits at the top
+    of the chart and the top margin holds its lines and, below them, the subplot titles of the top row
+    (annotations placed on the plot's top edge, as :func:`grid_figure` writes them); the legend goes below the
+    plot. ``scale`` is the font scale (presenter mode draws larger type: fewer characters fit a line).
+    Plotly's toolbar (modebar) is hidden on a phone by dpui.page_style: on a touch screen it covers the title."""
+    title = fig.layout.title.text if fig.layout.title is not None else None
+    title = wrap_label(title, int(TITLE_CHARS / scale)) if title else None
+    for name in [k for k in fig.layout.to_plotly_json() if re.fullmatch(r"[xy]axis\d*", k)]:
+        axis = fig.layout[name]
+        if axis.title is not None and axis.title.text:
+            width = Y_AXIS_CHARS if name.startswith("y") else AXIS_CHARS
+            axis.title.text = wrap_label(axis.title.text, int(width / scale))
+    top_notes = [
+        a
+        for a in fig.layout.annotations
+        if a.yref == "paper" and a.y is not None and a.y >= 1 - 1e-9 and a.yanchor == "bottom"
+    ]
+    note_px = max((_lines(a.text) * (a.font.size or 12 * scale) * LINE for a in top_notes), default=0)
+    fig.update_layout(
+        margin=dict(l=10, r=10, b=10, t=10),
+        # below the plot at the chart's bottom edge, under the x-axis title (paper y = -0.2 fell on the title)
+        legend=dict(orientation="h", yref="container", y=0, yanchor="bottom"),
+    )
+    if title:  # above the plot and above the top row's subplot titles; plotly grows the top margin to hold it
+        fig.update_layout(
+            title=dict(
+                text=title,
+                yref="paper",
+                y=1,
+                yanchor="bottom",
+                automargin=True,
+                pad=dict(b=round(note_px + 6 * scale)),
+                font=dict(size=TITLE_SIZE * scale),
+            )
+        )
+    elif note_px:
+        fig.update_layout(margin=dict(t=round(note_px + 10 * scale)))
+    return fig
 
 
 def numbers_key(chart_key: str | None = None) -> str:
@@ -227,7 +307,12 @@ def decade_ticks(fig: go.Figure) -> go.Figure:
 def figure_title(fig: go.Figure) -> str:
     """The figure's title as plain text (HTML tags removed)."""
     title = fig.layout.title.text if fig.layout.title is not None else None
-    return re.sub(r"<[^>]+>", "", title or "").strip()
+    return _plain(title or "")
+
+
+def _plain(label: str) -> str:
+    """A plotly label as plain text: a line break (``<br>``, from :func:`wrap_label`) is a space, tags go."""
+    return re.sub(r"<[^>]+>", "", re.sub(r"<br\s*/?>", " ", label)).strip()
 
 
 def _axis_title(layout, ref: str | None, letter: str) -> str:
@@ -236,7 +321,7 @@ def _axis_title(layout, ref: str | None, letter: str) -> str:
     title = (axis.get("title") or {}).get("text")
     if not title and axis.get("matches"):  # a shared axis shows its title once, on the axis it matches
         title = ((layout.get(f"{letter}axis{axis['matches'][1:]}") or {}).get("title") or {}).get("text")
-    return re.sub(r"<[^>]+>", "", title or letter).split(" (")[0].strip() or letter
+    return _plain(title or letter).split(" (")[0].strip() or letter
 
 
 def plain_values(v):
@@ -433,10 +518,10 @@ def grid_figure(
             if shared_x and r < rows:
                 layout[xname]["matches"] = cell_axis_names(rows * cols - cols + c)[0].replace("axis", "")
                 layout[xname]["showticklabels"] = False
-            if n <= len(titles):
+            if n <= len(titles):  # wrapped to the cell's width on a phone (fit_narrow makes room above the top row)
                 layout["annotations"].append(
                     {
-                        "text": titles[n - 1],
+                        "text": wrap_label(titles[n - 1], int(TITLE_CHARS * TITLE_SIZE / NOTE_SIZE * width)),
                         "x": x0 + width / 2,
                         "y": y1,
                         "xref": "paper",
@@ -444,7 +529,7 @@ def grid_figure(
                         "xanchor": "center",
                         "yanchor": "bottom",
                         "showarrow": False,
-                        "font": {"size": 14},
+                        "font": {"size": NOTE_SIZE},
                     }
                 )
     return go.Figure(layout=layout)
