@@ -178,6 +178,11 @@ def _lines(text: str | None) -> int:
     return len(re.split(r"<br\s*/?>", text)) if text else 0
 
 
+def _extent(domain) -> float:
+    """The share of the chart an axis spans (1 for an axis without a domain)."""
+    return float(domain[1] - domain[0]) if domain else 1.0
+
+
 def fit_narrow(fig: go.Figure, *, scale: float = 1.0) -> go.Figure:
     """Lay out ``fig`` so that its title, subplot titles, axis titles and legend stay inside the chart and clear of
     each other on a 390 px phone as on a wide screen (issue 31 item 11). Plotly neither wraps text nor grows its
@@ -188,11 +193,18 @@ def fit_narrow(fig: go.Figure, *, scale: float = 1.0) -> go.Figure:
     Plotly's toolbar (modebar) is hidden on a phone by dpui.page_style: on a touch screen it covers the title."""
     title = fig.layout.title.text if fig.layout.title is not None else None
     title = wrap_label(title, int(TITLE_CHARS / scale)) if title else None
-    for name in [k for k in fig.layout.to_plotly_json() if re.fullmatch(r"[xy]axis\d*", k)]:
+    axes = [k for k in fig.layout.to_plotly_json() if re.fullmatch(r"[xy]axis\d*", k)]
+    for name in axes:  # an axis title wraps to its own axis's length (a cell of a grid is a fraction of the chart)
         axis = fig.layout[name]
         if axis.title is not None and axis.title.text:
-            width = Y_AXIS_CHARS if name.startswith("y") else AXIS_CHARS
-            axis.title.text = wrap_label(axis.title.text, int(width / scale))
+            width = (Y_AXIS_CHARS if name.startswith("y") else AXIS_CHARS) * _extent(axis.domain)
+            axis.title.text = wrap_label(axis.title.text, max(12, int(width / scale)))
+    x_domains = [tuple(fig.layout[n].domain or (0, 1)) for n in axes if n.startswith("x")] or [(0, 1)]
+    for a in fig.layout.annotations:  # subplot titles (grid_figure, make_subplots): centred on a cell, above it
+        if a.xref == "paper" and a.yref == "paper" and a.yanchor == "bottom" and a.xanchor == "center" and a.text:
+            cell = min((d for d in x_domains if d[0] <= a.x <= d[1]), key=_extent, default=(0, 1))
+            size = a.font.size or 12 * scale
+            a.text = wrap_label(a.text, max(12, int(TITLE_CHARS * TITLE_SIZE / size * _extent(cell))))
     top_notes = [
         a
         for a in fig.layout.annotations
@@ -518,10 +530,10 @@ def grid_figure(
             if shared_x and r < rows:
                 layout[xname]["matches"] = cell_axis_names(rows * cols - cols + c)[0].replace("axis", "")
                 layout[xname]["showticklabels"] = False
-            if n <= len(titles):  # wrapped to the cell's width on a phone (fit_narrow makes room above the top row)
+            if n <= len(titles):  # (show_figure wraps it to the cell's width: fit_narrow)
                 layout["annotations"].append(
                     {
-                        "text": wrap_label(titles[n - 1], int(TITLE_CHARS * TITLE_SIZE / NOTE_SIZE * width)),
+                        "text": titles[n - 1],
                         "x": x0 + width / 2,
                         "y": y1,
                         "xref": "paper",
