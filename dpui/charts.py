@@ -207,7 +207,7 @@ def show_figure(
         raise ValueError("alt must describe the chart for screen readers, got an empty string")
     if guarantees is not None:
         tag_legend(fig, guarantees)
-    fig.update_layout(margin=dict(l=10, r=10, t=50, b=10), legend=dict(orientation="h", y=-0.2))
+    fit_narrow(fig, scale=PRESENTER_FONT / 12 if presenting() else 1.0)
     if presenting():  # a projector: larger type (dpui.presenter)
         fig.update_layout(font=dict(size=PRESENTER_FONT))
     decade_ticks(fig)
@@ -219,6 +219,98 @@ def show_figure(
     if box.open:  # lazy (issue 29 item 4): the table is built and sent only while its expander is open
         with box:
             st.dataframe(table(figure_records(fig) if records is None else records), hide_index=True, width="stretch")
+
+
+# ------------------------------------------------------------------------------ a layout that survives a phone
+TITLE_CHARS = 44
+"""Characters of a chart title per line: what fits a 390 px phone (a 358 px chart) at the title's size (issue 31
+item 11: longer titles were cut at the chart's right edge). Longer titles wrap onto more lines."""
+AXIS_CHARS = 46
+"""Characters of an x-axis title per line (an axis title is smaller than the chart title)."""
+Y_AXIS_CHARS = 36
+"""Characters of a y-axis title per line: it runs along the plot's height, not much more than 250 px on a phone."""
+TITLE_SIZE, NOTE_SIZE = 16, 14
+"""Font sizes (px) of a chart title and of a subplot title (plotly's base font is 12)."""
+LINE = 1.3
+"""Plotly's line height in em (a title or note with <br> takes this per line)."""
+
+
+def wrap_label(text: str, width: int) -> str:
+    """``text`` with ``<br>`` between words so that no line holds more than ``width`` visible characters (HTML tags
+    such as <sub> do not count; an existing <br> is kept; a single longer word stays whole)."""
+    if not text:
+        return text
+    lines = []
+    for part in re.split(r"<br\s*/?>", text):
+        line = ""
+        for word in part.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if line and len(re.sub(r"<[^>]+>", "", candidate)) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return "<br>".join(lines)
+
+
+def _lines(text: str | None) -> int:
+    return len(re.split(r"<br\s*/?>", text)) if text else 0
+
+
+def _extent(domain) -> float:
+    """The share of the chart an axis spans (1 for an axis without a domain)."""
+    return float(domain[1] - domain[0]) if domain else 1.0
+
+
+def fit_narrow(fig: go.Figure, *, scale: float = 1.0) -> go.Figure:
+    """Lay out ``fig`` so that its title, subplot titles, axis titles and legend stay inside the chart and clear of
+    each other on a 390 px phone as on a wide screen (issue 31 item 11). Plotly neither wraps text nor grows its
+    top margin for a title, so: the title, x- and y-axis titles wrap (:func:`wrap_label`); the title sits at the top
+    of the chart and the top margin holds its lines and, below them, the subplot titles of the top row
+    (annotations placed on the plot's top edge, as :func:`grid_figure` writes them); the legend goes below the
+    plot. ``scale`` is the font scale (presenter mode draws larger type: fewer characters fit a line).
+    Plotly's toolbar (modebar) is hidden on a phone by dpui.page_style: on a touch screen it covers the title."""
+    title = fig.layout.title.text if fig.layout.title is not None else None
+    title = wrap_label(title, int(TITLE_CHARS / scale)) if title else None
+    axes = [k for k in fig.layout.to_plotly_json() if re.fullmatch(r"[xy]axis\d*", k)]
+    for name in axes:  # an axis title wraps to its own axis's length (a cell of a grid is a fraction of the chart)
+        axis = fig.layout[name]
+        if axis.title is not None and axis.title.text:
+            width = (Y_AXIS_CHARS if name.startswith("y") else AXIS_CHARS) * _extent(axis.domain)
+            axis.title.text = wrap_label(axis.title.text, max(12, int(width / scale)))
+    x_domains = [tuple(fig.layout[n].domain or (0, 1)) for n in axes if n.startswith("x")] or [(0, 1)]
+    for a in fig.layout.annotations:  # subplot titles (grid_figure, make_subplots): centred on a cell, above it
+        if a.xref == "paper" and a.yref == "paper" and a.yanchor == "bottom" and a.xanchor == "center" and a.text:
+            cell = min((d for d in x_domains if d[0] <= a.x <= d[1]), key=_extent, default=(0, 1))
+            size = a.font.size or 12 * scale
+            a.text = wrap_label(a.text, max(12, int(TITLE_CHARS * TITLE_SIZE / size * _extent(cell))))
+    top_notes = [
+        a
+        for a in fig.layout.annotations
+        if a.yref == "paper" and a.y is not None and a.y >= 1 - 1e-9 and a.yanchor == "bottom"
+    ]
+    note_px = max((_lines(a.text) * (a.font.size or 12 * scale) * LINE for a in top_notes), default=0)
+    fig.update_layout(
+        margin=dict(l=10, r=10, b=10, t=10),
+        # below the plot at the chart's bottom edge, under the x-axis title (paper y = -0.2 fell on the title)
+        legend=dict(orientation="h", yref="container", y=0, yanchor="bottom"),
+    )
+    if title:  # above the plot and above the top row's subplot titles; plotly grows the top margin to hold it
+        fig.update_layout(
+            title=dict(
+                text=title,
+                yref="paper",
+                y=1,
+                yanchor="bottom",
+                automargin=True,
+                pad=dict(b=round(note_px + 6 * scale)),
+                font=dict(size=TITLE_SIZE * scale),
+            )
+        )
+    elif note_px:
+        fig.update_layout(margin=dict(t=round(note_px + 10 * scale)))
+    return fig
 
 
 def numbers_key(chart_key: str | None = None) -> str:
@@ -307,7 +399,12 @@ def decade_ticks(fig: go.Figure) -> go.Figure:
 def figure_title(fig: go.Figure) -> str:
     """The figure's title as plain text (HTML tags removed)."""
     title = fig.layout.title.text if fig.layout.title is not None else None
-    return re.sub(r"<[^>]+>", "", title or "").strip()
+    return _plain(title or "")
+
+
+def _plain(label: str) -> str:
+    """A plotly label as plain text: a line break (``<br>``, from :func:`wrap_label`) is a space, tags go."""
+    return re.sub(r"<[^>]+>", "", re.sub(r"<br\s*/?>", " ", label)).strip()
 
 
 def _axis_title(layout, ref: str | None, letter: str) -> str:
@@ -316,7 +413,7 @@ def _axis_title(layout, ref: str | None, letter: str) -> str:
     title = (axis.get("title") or {}).get("text")
     if not title and axis.get("matches"):  # a shared axis shows its title once, on the axis it matches
         title = ((layout.get(f"{letter}axis{axis['matches'][1:]}") or {}).get("title") or {}).get("text")
-    return re.sub(r"<[^>]+>", "", title or letter).split(" (")[0].strip() or letter
+    return _plain(title or letter).split(" (")[0].strip() or letter
 
 
 def plain_values(v):
@@ -513,7 +610,7 @@ def grid_figure(
             if shared_x and r < rows:
                 layout[xname]["matches"] = cell_axis_names(rows * cols - cols + c)[0].replace("axis", "")
                 layout[xname]["showticklabels"] = False
-            if n <= len(titles):
+            if n <= len(titles):  # (show_figure wraps it to the cell's width: fit_narrow)
                 layout["annotations"].append(
                     {
                         "text": titles[n - 1],
@@ -524,7 +621,7 @@ def grid_figure(
                         "xanchor": "center",
                         "yanchor": "bottom",
                         "showarrow": False,
-                        "font": {"size": 14},
+                        "font": {"size": NOTE_SIZE},
                     }
                 )
     return go.Figure(layout=layout)

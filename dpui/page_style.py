@@ -20,6 +20,13 @@ STYLE = """
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
 .stMarkdownBadge { white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
                    height: auto !important; }
+/* A phone (issue 31 item 11; the same width as dpui.presenter's phone ε): Plotly's toolbar shows on a touch and
+   covers the chart's title, and there is no pointer to zoom with — hidden; display formulas are drawn at the
+   text's size instead of 1.21 × so that a line of maths fits the column. */
+@media (max-width: 640px) {
+  .modebar-container { display: none !important; }
+  .katex-display > .katex { font-size: 1em !important; }
+}
 </style>
 """
 

@@ -209,11 +209,18 @@ def vips_prompts_figure(sweep, *, before: int | None, public: int) -> tuple[go.F
         y_title=f"topics of {sweep.m} matched (higher = a reader tells what people talked about)",
         log_x=True,
     )
-    lines = [(public, f"{tv.PUBLIC_ONLY_NAME} (0-DP)", "dot"), (sweep.m / 2, "half of the topics", "dashdot")]
+    # the public-only fit's label goes under its line when the table's line is at (nearly) the same height: the two
+    # labels fell on each other (issue 31 item 11)
+    close = before is not None and abs(before - public) < 0.08 * sweep.m
+    lines = [
+        (public, f"{tv.PUBLIC_ONLY_NAME} (0-DP)", "dot", "bottom" if close else "top"),
+        (sweep.m / 2, "half of the topics", "dashdot", "top"),
+    ]
     if before is not None:
-        lines.insert(0, (before, "the page's table before noise", "dash"))
+        lines.insert(0, (before, "the page's table before noise", "dash", "top"))
     add_reference_lines(
-        fig, [(y, f"{name}: {y:.2g}", NEUTRAL if dash == "dot" else REFERENCE, dash, "top") for y, name, dash in lines]
+        fig,
+        [(y, f"{name}: {y:.2g}", NEUTRAL if dash == "dot" else REFERENCE, dash, at) for y, name, dash, at in lines],
     )
     alt = (
         f"Line chart: how many of the {sweep.m} topics VIPS-LDA releases match a distinct conversation prompt, for "
