@@ -104,7 +104,9 @@ def test_reviewer_audits_at_an_epsilon_of_their_choice():
     at = _open()
     assert at.select_slider(key="audit_epsilon").value == "scenario's own"
     headings = [m.value for m in at.sidebar.markdown if m.value.startswith("### ")]
-    assert "### Privacy budget" not in headings and "### Randomness" in headings
+    # the seed sits under "Noise" with the noise mode (issue 30 item 1); no "Privacy budget" heading over it
+    assert "### Privacy budget" not in headings and headings == ["### Noise"]
+    assert at.sidebar.number_input(key="seed") is not None
     at.select_slider(key="audit_epsilon").set_value("2").run()
     assert not at.exception and [e.value for e in at.error] == []
     assert _metric(at, "claimed ε") == "2" and 1.5 < float(_metric(at, "ε lower bound")) <= 2.0

@@ -40,9 +40,14 @@ def charts(at: AppTest) -> list[dict]:
     return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
 
 
+def title_text(spec: dict) -> str:
+    """A chart's title as read: the lines a narrow screen's wrapping puts in (dpui.charts.fit_narrow) joined."""
+    return spec["layout"].get("title", {}).get("text", "").replace("<br>", " ")
+
+
 def chart_by_title(at: AppTest, start: str) -> dict:
     for spec in charts(at):
-        if spec["layout"].get("title", {}).get("text", "").startswith(start):
+        if title_text(spec).startswith(start):
             return spec
     raise AssertionError(f"no chart titled {start!r}; titles: {[c['layout'].get('title') for c in charts(at)]}")
 
@@ -50,7 +55,7 @@ def chart_by_title(at: AppTest, start: str) -> dict:
 def test_page_renders_tabs_charts_and_guarantee():
     at = fresh_app()
     assert [t.label for t in at.tabs] == ["Extraction at these settings", "Sweep one knob (Figs. 2–4)"]
-    titles = [c["layout"]["title"]["text"] for c in charts(at)]
+    titles = [title_text(c) for c in charts(at)]
     assert any(t.startswith("n-grams extracted per length") for t in titles)
     assert any(t.startswith("Share of the k-grams used by at least K users") for t in titles)
     assert any(t.startswith("Share of released n-grams that no user wrote") for t in titles)

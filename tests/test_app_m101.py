@@ -45,7 +45,7 @@ def test_city_legend_names_what_it_draws():
     spec = next(
         json.loads(c.proto.spec)
         for c in at.get("plotly_chart")
-        if json.loads(c.proto.spec)["layout"]["title"]["text"].startswith("Candidate cities")
+        if json.loads(c.proto.spec)["layout"]["title"]["text"].replace("<br>", " ").startswith("Candidate cities")
     )
     names = [t["name"] for t in spec["data"]]
     # where the members live is the private data as it is, not a release (issue 31 item 3: the legend says so)

@@ -55,8 +55,11 @@ def paper_corpus():
 
 
 def run(script: str, **params) -> tuple[AppTest, float]:
+    from dpui.paper_vs_here import OPEN_KEY
+
     at = AppTest.from_file(str(ROOT / script), default_timeout=900)
     at.query_params["corpus"] = "paper"
+    at.session_state[f"{OPEN_KEY}_{Path(script).stem}"] = True  # "Paper vs here" is lazy (issue 29): opened
     for k, v in params.items():
         at.query_params[k] = v
     t0 = time.time()

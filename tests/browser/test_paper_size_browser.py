@@ -38,6 +38,10 @@ def test_paper_size_link_navigation_and_preset(page, app_url):
     # the "Paper vs here" section: the paper's number beside ours, and the preset button
     page.get_by_text(re.compile("Paper vs here")).first.click()
     section = page.locator('[data-testid="stExpander"]').filter(has_text="Paper vs here")
+    section.get_by_text("Measured by").first.wait_for(
+        timeout=120_000
+    )  # a lazy expander: drawn by the rerun it asks for
+    wait_idle(page)
     assert section.get_by_text("Measured by").count() >= 1
     # (the page compares on the real chat too: one preset for each; this one keeps the synthetic paper size)
     section.get_by_role("button", name="… on the synthetic paper size").click()
