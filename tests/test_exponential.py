@@ -108,7 +108,7 @@ def test_city_example_with_a_public_bound_is_the_clipped_formula():
     assert np.allclose(ex.probabilities, by_hand / by_hand.sum(axis=1, keepdims=True), rtol=1e-12, atol=0)
     assert ex.sensitivity_used == B and ex.sensitivity_true <= B and ex.worst_ratio <= np.exp(eps)
     assert ex.guarantee.kind == PURE_DP and ex.guarantee.colour == "green"
-    assert plain.guarantee.colour == "orange"  # the measured Δu stays not DP
+    assert plain.guarantee.colour == "red"  # the measured Δu stays not DP (not DP is red)
     assert M101CitiesSpec(epsilon=eps, utility_bound=B).run().probabilities.tolist() == ex.probabilities.tolist()
     with pytest.raises(ValueError, match="sensitivity_factor must be 1 when utility_bound is given"):
         M101CitiesSpec(epsilon=eps, utility_bound=B, sensitivity_factor=0.5)

@@ -139,9 +139,9 @@ def empirical_roc(scores_in, scores_out, *, thresholds=None) -> tuple[np.ndarray
     a = np.asarray(scores_in, dtype=float).ravel()
     b = np.asarray(scores_out, dtype=float).ravel()
     if a.size == 0 or b.size == 0:
-        raise ValueError(f"scores_in and scores_out must be non-empty, got {a.size} and {b.size} scores")
+        raise UserError(f"scores_in and scores_out must be non-empty, got {a.size} and {b.size} scores")
     if np.isnan(a).any() or np.isnan(b).any():
-        raise ValueError("scores_in and scores_out must not contain NaN")
+        raise UserError("scores_in and scores_out must not contain NaN")
     if thresholds is not None:
         t = np.unique(np.asarray(thresholds, dtype=float))
         # #{s ≥ t_j} = #{s whose count of thresholds ≤ s exceeds j}
@@ -251,7 +251,7 @@ class AuditResult:
         event's threshold always among them) when there are more runs — for drawing."""
         positive = self.event.numerator if positive is None else positive
         if positive not in ORDERINGS:
-            raise ValueError(f"positive must be one of {ORDERINGS}, got positive={positive!r}")
+            raise UserError(f"positive must be one of {ORDERINGS}, got positive={positive!r}")
         ev_d, ev_dp = self.scores_d[self.n_pilot :], self.scores_d_prime[self.n_pilot :]
         s_in, s_out = (ev_d, ev_dp) if positive == "D" else (ev_dp, ev_d)
         # flag "in" when in the event (its numerator is the positive) or outside it (the other one is)

@@ -34,6 +34,7 @@ from .scenarios_bayesian import (
     _laplace_public_local_scenario,
 )
 from .scenarios_topics import _topicdp_scenario, _topicdp_strict_scenario, _vips_scenario
+from ..errors import UserError
 
 __all__ = [
     "SCENARIOS",
@@ -181,7 +182,7 @@ def get_scenario(name: str, epsilon: float | None = None) -> Scenario:
     """
     check_choice("scenario", name, SCENARIOS)
     if epsilon is not None and name in NO_EPSILON:
-        raise ValueError(f"epsilon must be None for scenario {name!r}, which claims no ε, got epsilon={epsilon!r}")
+        raise UserError(f"epsilon must be None for scenario {name!r}, which claims no ε, got epsilon={epsilon!r}")
     return _built(name, None if epsilon is None else check_epsilon(epsilon))
 
 

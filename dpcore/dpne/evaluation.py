@@ -132,9 +132,9 @@ def kanonymity_coverage(
     T = index.max_length if max_length is None else check_int("max_length", max_length, low=1, high=index.max_length)
     if reference is not None:
         if not isinstance(reference, KAnonymityReference) or reference.index is not index:
-            raise ValueError("reference must be kanonymity_reference(index, ...) of this index")
+            raise UserError("reference must be kanonymity_reference(index, ...) of this index")
         if reference.min_K > min(ks) or reference.max_length < T:
-            raise ValueError(
+            raise UserError(
                 f"reference must cover K ≥ {min(ks)} and lengths up to {T}, got min_K={reference.min_K}, "
                 f"max_length={reference.max_length}"
             )

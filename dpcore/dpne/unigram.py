@@ -29,6 +29,7 @@ from .baselines import _check_policy_cutoff
 from .selection import _keyed_seed, _shard_histogram, dpne_selection_seed
 from .shards import _shard_bounds
 from .space import _as_token_corpus
+from ..errors import UserError
 
 __all__ = ["DpneUnigram", "prepare_dpne_unigram"]
 
@@ -77,14 +78,14 @@ def _check_unigram(unigram, tc, limit, selection, policy, selection_key) -> Dpne
     if not isinstance(unigram, DpneUnigram):
         raise TypeError(f"unigram must be a DpneUnigram (prepare_dpne_unigram), got {type(unigram).__name__}")
     if unigram.tc is not tc:
-        raise ValueError("unigram must be computed on the same users (the same TokenCorpus object) as this run")
+        raise UserError("unigram must be computed on the same users (the same TokenCorpus object) as this run")
     if (unigram.contribution_limit, unigram.selection) != (limit, selection):
-        raise ValueError(
+        raise UserError(
             f"unigram must have this run's contribution_limit and selection, got contribution_limit="
             f"{unigram.contribution_limit}, selection={unigram.selection!r} for {limit}, {selection!r}"
         )
     if policy != "weighted" or selection_key != "selection":
-        raise ValueError(
+        raise UserError(
             "unigram needs policy='weighted' and selection_key='selection' (the Policy Gaussian's length-1 "
             f"histogram depends on ε), got policy={policy!r}, selection_key={selection_key!r}"
         )

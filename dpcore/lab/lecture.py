@@ -248,7 +248,7 @@ def city_example(
     if utility_bound is not None:
         utility_bound = check_sensitivity(utility_bound, "utility_bound")
         if sensitivity is not None:
-            raise ValueError(
+            raise UserError(
                 f"sensitivity must be None when utility_bound is given (Δu is the bound), got sensitivity={sensitivity!r}"
             )
     members = dict(SOCIETY_MEMBERS if members is None else members)

@@ -35,6 +35,7 @@ from scipy.stats import norm
 
 from ..audit.core import empirical_roc
 from ..validation import check_delta, check_probability, check_real, check_sensitivity
+from ..errors import UserError
 
 __all__ = [
     "tradeoff",
@@ -69,10 +70,10 @@ def _rates(name: str, values) -> np.ndarray:
             f"{name} must be a number or an array of numbers in [0, 1], got {type(values).__name__}"
         ) from exc
     if a.size and np.isnan(a).any():
-        raise ValueError(f"{name} must not be NaN, got {name}={values!r}")
+        raise UserError(f"{name} must not be NaN, got {name}={values!r}")
     if a.size and (a.min() < 0.0 or a.max() > 1.0):
         bad = a[(a < 0) | (a > 1)].ravel()[0]
-        raise ValueError(f"{name} must be in [0, 1], got {name}={bad:g}")
+        raise UserError(f"{name} must be in [0, 1], got {name}={bad:g}")
     return a
 
 
@@ -138,9 +139,9 @@ def profile_tradeoff(fpr, *, epsilons, deltas):
     eps = np.asarray(epsilons, dtype=float).ravel()
     dl = _rates("deltas", deltas).ravel()
     if eps.size == 0 or eps.size != dl.size:
-        raise ValueError(f"epsilons and deltas must be non-empty and of equal length, got {eps.size} and {dl.size}")
+        raise UserError(f"epsilons and deltas must be non-empty and of equal length, got {eps.size} and {dl.size}")
     if np.isnan(eps).any() or (eps < 0).any() or not np.isfinite(eps).all():
-        raise ValueError(f"epsilons must be finite and >= 0, got epsilons={eps[~(eps >= 0) | ~np.isfinite(eps)][0]}")
+        raise UserError(f"epsilons must be finite and >= 0, got epsilons={eps[~(eps >= 0) | ~np.isfinite(eps)][0]}")
     x = np.atleast_1d(a)[:, None]
     e = np.exp(np.minimum(eps, 700.0))[None, :]
     d = dl[None, :]
@@ -202,7 +203,7 @@ def epsilon_for_posterior(prior, posterior) -> float:
     p = check_probability(prior, "prior", allow_zero=False, allow_one=False)
     q = check_probability(posterior, "posterior", allow_one=False)
     if q < p:
-        raise ValueError(f"posterior must be >= prior (ε ≥ 0 never lowers the bound), got posterior={q:g}, prior={p:g}")
+        raise UserError(f"posterior must be >= prior (ε ≥ 0 never lowers the bound), got posterior={q:g}, prior={p:g}")
     return math.log(q * (1.0 - p) / (p * (1.0 - q)))
 
 
@@ -319,7 +320,7 @@ def membership_points(table, *, epsilon) -> list[MeasuredAttack]:
             )
         )
     if not out:
-        raise ValueError(f"epsilon must be one of the attack's ε {sorted(set(table['epsilon'].tolist()))}, got {eps:g}")
+        raise UserError(f"epsilon must be one of the attack's ε {sorted(set(table['epsilon'].tolist()))}, got {eps:g}")
     return out
 
 

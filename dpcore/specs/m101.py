@@ -22,6 +22,7 @@ from ..mechanisms.laplace import laplace_mechanism, laplace_scale
 from ..lab.lecture import city_example, empirical_density_ratios, empirical_selection_ratios
 from ..validation import check_choice, check_epsilon, check_int, check_real
 from .base import Spec
+from ..errors import UserError
 
 __all__ = ["M101Spec", "M101CitiesSpec", "M101Sample", "SAMPLE_MECHANISMS"]
 
@@ -73,7 +74,7 @@ fig.update_layout(barmode="group", xaxis_title="city", yaxis_title="selection pr
         if self.utility_bound is not None:
             out["utility_bound"] = check_real("utility_bound", self.utility_bound, low=0.0)
             if out["sensitivity_factor"] != 1.0:
-                raise ValueError(
+                raise UserError(
                     "sensitivity_factor must be 1 when utility_bound is given (Δu is the public bound), "
                     f"got sensitivity_factor={self.sensitivity_factor!r}"
                 )
