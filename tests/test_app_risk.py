@@ -39,7 +39,7 @@ def _curve_charts(at: AppTest) -> list[dict]:
     out = []
     for chart in at.get("plotly_chart"):
         spec = json.loads(chart.proto.spec)
-        if "What an attacker can tell" in str(spec["layout"].get("title", {}).get("text", "")):
+        if "What an attacker can tell" in str(spec["layout"].get("title", {}).get("text", "")).replace("<br>", " "):
             out.append(spec)
     return out
 
