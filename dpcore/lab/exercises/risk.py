@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 
 from ._base import CHOICE, Exercise, Solution
+from .audit import _run as _audit_run
 
 _risk = importlib.import_module("dpcore.lab.risk")
 _scenarios = importlib.import_module("dpcore.audit.scenarios")
@@ -46,14 +47,7 @@ def _epsilon_for(s) -> Solution:
 
 
 def _why_below(s) -> Solution:
-    name = _scenarios.SCENARIO_LABELS[s["mechanism"]]
-    run = _scenarios.run_scenario(
-        name,
-        broken=bool(s["broken"]),
-        trials=int(s["trials"]),
-        confidence=float(s["confidence"]),
-        rng=_scenarios.audit_rng(int(s["seed"]), scenario=name, broken=bool(s["broken"]), trials=int(s["trials"])),
-    )
+    run, _variant = _audit_run(s)  # the audit exercises' run: the same scenario, salt and trials
     r = run.result
     point = _risk.audit_attack(r)
     above = _risk.above_bound(point.fpr_upper, point.tpr_lower, epsilon=r.epsilon_claimed, delta=r.delta)
