@@ -40,7 +40,7 @@ from .exercise_sheets import exercise_link, exercise_sheet, sheet_filename
 
 from .errors import plain_text, user_value
 from .noise import NOISE_KEY, REPRODUCIBLE
-from .state import explicitly_set, forget_link_value
+from .state import explicitly_set, forget_link_value, set_before_sidebar
 
 __all__ = [
     "exercise_mode",
@@ -145,10 +145,12 @@ _forget_link_value = forget_link_value  # (moved to dpui.state: the sidebar's ol
 def apply_settings(ex: Exercise) -> None:
     """Write the exercise's widget values into session state (and drop clashing URL parameters). An exercise
     that depends on data names its corpus (``corpus``: the sidebar's data choice, e.g. chat or classroom)."""
-    for key, value in widget_settings(ex).items():  # dpcore parameter names → this page's widget keys
+    values = widget_settings(ex)  # dpcore parameter names → this page's widget keys
+    for key, value in values.items():
         _forget_link_value(key)
         st.session_state[key] = value
         explicitly_set().add(key)  # a shared setting the exercise sets travels to the other pages
+    set_before_sidebar(values)  # the sidebar's arrival keeps them (it does not give back the last page's values)
     _forget_link_value(NOISE_KEY)  # an exercise's answers are computed at its public seed (issue 30)
     st.session_state[NOISE_KEY] = REPRODUCIBLE
     explicitly_set().add(NOISE_KEY)

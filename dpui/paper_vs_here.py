@@ -40,7 +40,7 @@ from dpcore.bayesian import kl_vs_epsilon
 from dpcore.dpne import dpne_extract
 
 from . import corpus_panel
-from .state import explicitly_set
+from .state import explicitly_set, set_before_sidebar
 
 RESULTS_PATH = Path(__file__).resolve().parent.parent / "sample_data" / "paper_comparisons.json"
 SCRIPT = "scripts/paper_compare.py"
@@ -202,6 +202,7 @@ def _apply(page: str, values: dict) -> None:
                 pass
         st.session_state[key] = value
         explicitly_set().add(key)
+    set_before_sidebar(values)
     st.session_state[APPLIED_KEY] = page
 
 

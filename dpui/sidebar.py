@@ -55,7 +55,7 @@ from .navigation import sidebar_navigation
 from .noise import DEFAULT_NOISE, NOISE_MODES, PRIVATE, noise_radio, secret_seed_caption, session_secret
 from .page_style import page_style
 from .presenter import phone_epsilon, presenter_controls
-from .state import IN_URL, explicitly_set, forget_link_value, rng_for
+from .state import IN_URL, explicitly_set, forget_link_value, rng_for, take_set_before_sidebar
 
 EPSILON_OPTIONS: tuple[float, ...] = (
     0.01,
@@ -521,11 +521,14 @@ def _check_page_defaults(defaults: Mapping[str, object], uses: tuple[str, ...]) 
     return defaults
 
 
-def _arrive(uses: tuple[str, ...], record: Mapping[str, object], defaults: Mapping[str, object]) -> dict:
+def _arrive(
+    uses: tuple[str, ...], record: Mapping[str, object], defaults: Mapping[str, object], chosen: Mapping[str, object]
+) -> dict:
     """First run on this page (a new session or a page switch): a value the link carries was set on purpose; a
-    setting this session set (``explicitly_set``) gets its last value back; any other starts at this page's
-    default (``shared_sidebar(defaults=...)``), else at the global default. Returns the values set so (the shown
-    settings the link does not carry)."""
+    value an exercise or a preset wrote before the sidebar (``chosen``) stands; a setting this session set
+    (``explicitly_set``) gets its last value back; any other starts at this page's default
+    (``shared_sidebar(defaults=...)``), else at the global default. Returns the values set so (the shown settings
+    the link does not carry)."""
     touched = explicitly_set()
     touched.update(k for k in SHARED_SETTINGS if k in st.query_params)
     intended = {}
@@ -533,7 +536,9 @@ def _arrive(uses: tuple[str, ...], record: Mapping[str, object], defaults: Mappi
         s = SHARED_SETTINGS[key]
         if key in st.query_params:
             continue
-        if key in touched:
+        if key in chosen:
+            intended[key] = chosen[key]
+        elif key in touched:
             _restore(s, record)
             intended[key] = record.get(key, s.default)
         else:
@@ -548,7 +553,8 @@ ARRIVAL_KEY = "_arrival_pending"
 
 
 def _insist_on_arrival(intended: Mapping[str, object], values: Mapping[str, object]) -> None:
-    """Rerun once when a widget did not take the value :func:`_arrive` gave it.
+    """Rerun once when a widget did not take the value :func:`_arrive` gave it (never twice in a row: the
+    run after the rerun passes ``intended={}``, so a value that still differs stands rather than looping).
 
     The browser's Back button (issue 31 item 1) reruns the page with the widget values of the page left behind:
     Streamlit 1.67 takes the frontend's ε = 1 of the Bayesian page over the session value set before the slider,
@@ -561,11 +567,6 @@ def _insist_on_arrival(intended: Mapping[str, object], values: Mapping[str, obje
     if missed:
         st.session_state[ARRIVAL_KEY] = missed
         st.rerun()
-
-
-def _apply_pending_arrival() -> None:
-    for key, value in st.session_state.pop(ARRIVAL_KEY, {}).items():
-        st.session_state[key] = value
 
 
 def shared_sidebar(
@@ -597,11 +598,14 @@ def shared_sidebar(
     arrived = RECORD_KEY not in st.session_state
     last_page, record = st.session_state.get(RECORD_KEY, (page, {}))
     intended: dict = {}
+    chosen = take_set_before_sidebar()  # an exercise's or a preset's values, written before this run's sidebar
+    insisted = st.session_state.pop(ARRIVAL_KEY, None) is not None  # this run is the arrival's one rerun
     if arrived or last_page != page:  # a new session or another page: widgets may have lost their value on the way
-        intended = _arrive(uses, record, defaults)
+        intended = _arrive(uses, record, defaults, chosen)
+        if insisted:
+            intended = {}
         previous = {}
     else:
-        _apply_pending_arrival()
         previous = record
     nav = st.sidebar.container(key="navigation")  # filled last: its links carry the final values
     # presenter mode and "Reset this page" (issue 31): a reset puts the page's opening values back

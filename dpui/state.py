@@ -24,6 +24,21 @@ def explicitly_set() -> set:
     return st.session_state.setdefault(EXPLICIT_KEY, set())
 
 
+SET_BEFORE_SIDEBAR_KEY = "_set_before_sidebar"
+"""Session state: values an exercise or a preset wrote into widget keys before this run's sidebar (key → value)."""
+
+
+def set_before_sidebar(values: dict) -> None:
+    """Record values written into widget keys before the sidebar is drawn (an exercise's link, a preset), so the
+    sidebar's arrival takes them as this run's intended values rather than giving back the session's last ones."""
+    st.session_state.setdefault(SET_BEFORE_SIDEBAR_KEY, {}).update(values)
+
+
+def take_set_before_sidebar() -> dict:
+    """The values :func:`set_before_sidebar` recorded since the last sidebar, forgotten once read."""
+    return st.session_state.pop(SET_BEFORE_SIDEBAR_KEY, {})
+
+
 def rng_for(seed: int, *salt) -> np.random.Generator:
     """A generator seeded by ``seed`` and a salt (e.g. ``("bayes", repetition)``).
 
