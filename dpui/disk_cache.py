@@ -14,7 +14,7 @@ What is never written to disk (:func:`shareable`):
 
 The key also holds a fingerprint of dpcore's and the data loaders' source, so a changed mechanism never reads an old
 draw. Entries are pickles written atomically (a temporary file, then ``os.replace``) in :func:`release_cache_dir`
-(``~/.cache/dpcore/releases`` by default; ``DPCORE_RELEASE_CACHE=off`` switches the layer off, a path moves it). A
+(``releases/`` in dpcore's data cache, ``~/.cache/dpcore/corpora/releases`` by default; ``DPCORE_RELEASE_CACHE=off`` switches the layer off, a path moves it). A
 file that cannot be read is recomputed; a folder that cannot be written is skipped (the page still answers).
 """
 

@@ -8,11 +8,14 @@ loader is keyed by the spec's key (minus the fields that part does not depend on
 
 from __future__ import annotations
 
+import dataclasses
+
 import streamlit as st
 
 from dpcore.text import dpne_vs_dpsu_reason, reason_length, text_profile
 from dpcore.dpne import kanonymity_coverage, pruning_chain
 from dpcore.dpne.evaluation import kanonymity_reference
+from dpcore.dpne.results import DpneRun
 from dpcore.specs import DpneSpec
 from dpcore.specs.dpne import BASELINES, ETA_GRID, INDEX_LENGTH  # noqa: F401 (BASELINES: for the page)
 
@@ -68,13 +71,21 @@ def _dpne_unigram(corpus_hash, unigram_key: str, _spec: DpneSpec, _corpus):
 @st.cache_resource(show_spinner="Running DPNE …", max_entries=16)
 def _dpne_run(corpus_hash, run_key: str, _spec: DpneSpec, _corpus):
     """The default seed's runs on a shipped corpus are also kept on disk (dpui.disk_cache: shared by the processes
-    of deploy/serve_class.py; never private-mode noise)."""
-    return disk_shared(
-        "dpne_run",
-        f"{corpus_hash}|{run_key}",
-        lambda: dpne_plan(corpus_hash, _spec.key(without=DpneSpec.PLAN_INDEPENDENT), _spec, _corpus).run(_spec.eta),
-        share=shareable(_spec.seed, _spec.corpus),
-    )
+    of deploy/serve_class.py; never private-mode noise), without the token corpus their evaluation holds (25 MB on
+    the chat; the cached one is put back on reading)."""
+
+    def run():
+        return dpne_plan(corpus_hash, _spec.key(without=DpneSpec.PLAN_INDEPENDENT), _spec, _corpus).run(_spec.eta)
+
+    if not shareable(_spec.seed, _spec.corpus):
+        return run()
+
+    def without_corpus():
+        release, evaluation = run()
+        return DpneRun(release, dataclasses.replace(evaluation, corpus=None))
+
+    release, evaluation = disk_shared("dpne_run", f"{corpus_hash}|{run_key}", without_corpus, share=True)
+    return DpneRun(release, dataclasses.replace(evaluation, corpus=token_corpus(corpus_hash, _corpus)))
 
 
 def dpne_run(spec: DpneSpec, corpus):
