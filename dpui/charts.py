@@ -141,6 +141,34 @@ def show_figure(
             st.dataframe(table(figure_records(fig) if records is None else records), hide_index=True, width="stretch")
 
 
+def show_vega(
+    plotted: Sequence[Mapping[str, object]],
+    spec: dict,
+    *,
+    alt: str,
+    key: str,
+    records: Sequence[Mapping[str, object]] | None = None,
+) -> None:
+    """A Vega-Lite chart full width with alt text, and below it the collapsed, lazy "Numbers" table (as
+    :func:`show_figure` for a Plotly figure; ``records`` default to the plotted rows). ``spec`` holds no data."""
+    if not alt or not alt.strip():
+        raise ValueError("alt must describe the chart for screen readers, got an empty string")
+    if presenting():  # a projector: larger type (dpui.presenter)
+        size = PRESENTER_FONT
+        spec = {
+            **spec,
+            "config": {"axis": {"labelFontSize": size, "titleFontSize": size}, "legend": {"labelFontSize": size}},
+        }
+    st.vega_lite_chart(pd.DataFrame(plotted), spec, alt=alt, key=key, width="stretch")
+    title = spec.get("title", {})
+    label = f"Numbers — {(title.get('text') if isinstance(title, dict) else title) or 'the data behind this chart'}"
+    box_key = numbers_key(key)
+    box = st.expander(label, expanded=bool(st.session_state.get(box_key, False)), key=box_key, on_change="rerun")
+    if box.open:  # lazy (issue 29 item 4): the table is built and sent only while its expander is open
+        with box:
+            st.dataframe(table(plotted if records is None else records), hide_index=True, width="stretch")
+
+
 def numbers_key(chart_key: str | None = None) -> str:
     """The widget key of a chart's "Numbers" expander: from the chart's key, else its place among this run's
     Numbers expanders (not its title, which holds ε or b: the expander stays open across a slider move)."""
