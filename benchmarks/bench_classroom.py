@@ -23,7 +23,8 @@ Per N (each N on a fresh `streamlit run app.py` server, headless, usage statisti
 
 1. warm-up: one session renders each page of the mix once (the server's caches of data that do not
    depend on the seed are then warm, as after a lecturer's own check; ``--no-warmup`` to skip);
-2. open: N sessions (seeds 1 … N, so each sees its own noise; pages taken in turn from the mix, by default
+2. open: N sessions (seeds 1 … N, so each sees its own noise; ``--shared-seed``: all at the default seed, as a room
+   following the lecturer; pages taken in turn from the mix, by default
    every page with an ε slider, Home last) connect at the same moment: first-render latency;
 3. all at once: ``--rounds`` times (default 3) every session moves ε to the same value at the same moment
    (the lecturer's "now move ε to 0.5"; values 0.5, 2, 4, …); a round ends when the last session is done;
@@ -344,9 +345,7 @@ async def run_class(n: int, pages: list[AppPage], args) -> dict:
         sampler.phase = "baseline"
         await asyncio.sleep(1.5)
         cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-        sessions = [
-            Session(srv.ws_url, mix[i % len(mix)], _with_seed(args.query, i + 1), args.timeout) for i in range(n)
-        ]
+        sessions = [Session(srv.ws_url, mix[i % len(mix)], _session_query(args, i), args.timeout) for i in range(n)]
 
         # 2. open
         sampler.phase = "open"
@@ -439,6 +438,11 @@ def make_server(args) -> Server | RunningServer:
     if args.url:
         return RunningServer(args.url, args.pid)
     return Server(extra_args=args.server_arg)
+
+
+def _session_query(args, i: int) -> str:
+    """Session i's query: its own seed i + 1, or with ``--shared-seed`` the app's default (a lecture's room)."""
+    return args.query if args.shared_seed else _with_seed(args.query, i + 1)
 
 
 def _with_seed(query: str, seed: int) -> str:
@@ -637,6 +641,11 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=300, help="seconds one request may take")
     ap.add_argument("--no-warmup", action="store_true", help="open the sessions on a cold server")
     ap.add_argument("--seed", type=int, default=0, help="seed of the offsets and values of the staggered moves")
+    ap.add_argument(
+        "--shared-seed",
+        action="store_true",
+        help="every session keeps the app's default seed (a lecture: the room shares one noise) instead of 1 … N",
+    )
     ap.add_argument(
         "--server-arg",
         action="append",

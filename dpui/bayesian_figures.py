@@ -53,29 +53,58 @@ def series_guarantees(now, *, epsilon: float, delta: float, calibration: str, W:
     return {**out, PUBLIC: PUBLIC_BASELINE_GUARANTEE, KANON: k_anonymity(K)}
 
 
-def release_figure(labels, order, private, public, theta, *, n: int) -> tuple[go.Figure, str]:
-    """Grouped bars of the top private n-grams: private, public prior and released probability."""
-    fig = go.Figure()
-    for name, vals, mech in (
+def release_chart(labels, order, private, public, theta, *, n: int) -> tuple[list[dict], dict, str]:
+    """Grouped bars of the top private n-grams: private, public prior and released probability, as one Vega-Lite
+    chart (issue 29 item 1: the page's main chart is redrawn on every ε move, and the same grouped bars in Plotly
+    cost the browser about twice the CPU, benchmarks/bench_topicdp_views.py). The three bars of an n-gram are always
+    in the same order (private, public, released), so they are told apart without their colours.
+
+    Returns ``(rows, spec, alt)``: the plotted rows, the Vega-Lite spec (without its data) and the alt text."""
+    series = (
         ("private (true)", private, PRIVATE),
         ("public prior", public, PUBLIC),
         ("BayesianDP release θ", theta, BAYESIAN),
-    ):
-        fig.add_trace(go.Bar(x=labels, y=vals[order], name=name, marker=mechanism_style(mech).bar()))
-    top = len(order)
-    fig.update_layout(
-        barmode="group",
-        title=f"Top {top} private {n}-grams: true, public and released probability",
-        xaxis_title=f"{n}-gram (sorted by private frequency)",
-        yaxis_title="probability (closer to the private bar is better)",
     )
+    names = [name for name, _, _ in series]
+    rows = [
+        {"n-gram": lab, "rank": rank + 1, "series": name, "probability": float(vals[i])}
+        for rank, (lab, i) in enumerate(zip(labels, order))
+        for name, vals, _ in series
+    ]
+    top = len(order)
+    spec = {
+        "title": {"text": f"Top {top} private {n}-grams: true, public and released probability", "anchor": "start"},
+        "height": 420,
+        "mark": {"type": "bar", "tooltip": True},
+        "encoding": {
+            "x": {
+                "field": "n-gram",
+                "type": "nominal",
+                "sort": list(labels),
+                "title": f"{n}-gram (sorted by private frequency)",
+                "axis": {"labelAngle": -45, "labelOverlap": False},
+            },
+            "xOffset": {"field": "series", "type": "nominal", "sort": names},
+            "y": {
+                "field": "probability",
+                "type": "quantitative",
+                "title": "probability (closer to the private bar is better)",
+            },
+            "color": {
+                "field": "series",
+                "type": "nominal",
+                "scale": {"domain": names, "range": [mechanism_style(m).colour for _, _, m in series]},
+                "legend": {"orient": "bottom", "title": None},
+            },
+        },
+    }
     alt = (
         f"Grouped bars for the {top} most frequent private {n}-grams: private, public and released probability. "
         + "; ".join(
             f"{lab}: {private[i]:.4f}, {public[i]:.4f}, {theta[i]:.4f}" for lab, i in list(zip(labels, order))[:10]
         )
     )
-    return fig, alt
+    return rows, spec, alt
 
 
 def kl_eps_figure(shown, summary, *, title: str, eps: float, K: int, kl_k: float) -> tuple[go.Figure, str]:

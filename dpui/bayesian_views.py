@@ -34,7 +34,7 @@ from .bayesian_data import PageRelease
 from .bayesian_knobs import BayesKnobs
 from .bayesian_modes import ModeKnobs
 from .budget import record_release
-from .charts import NO_NOISE, REFERENCE_TAG, guarantee_badge, show_figure
+from .charts import NO_NOISE, REFERENCE_TAG, guarantee_badge, show_figure, show_vega
 from .errors import user_errors
 from .exercises import spoiler
 from .exports import export_view
@@ -99,13 +99,13 @@ def release_view(c: TabContext) -> None:
     labels = [" ".join(now.counts.vocabulary[i]) for i in order]
     alpha_t = public_baseline(now.counts.public_counts)
     rows = BayesianSpec.top_rows(now.outcome(), top)  # the spec's numbers: what a replay of the export gives
-    fig, alt = figures.release_figure(labels, order, now.p, alpha_t, release.theta, n=n)
+    plotted, spec, alt = figures.release_chart(labels, order, now.p, alpha_t, release.theta, n=n)
     shown = {
         "private (true)": NO_NOISE,
         "public prior": c.guarantees[PUBLIC],
         "BayesianDP release θ": release.guarantee,
     }
-    show_figure(fig, alt=alt, key="bayes_bars", records=rows, guarantees=shown)
+    show_vega(plotted, spec, alt=alt, key="bayes_bars", records=rows, guarantees=shown)  # Vega-Lite: half Plotly's work
     release_words(c.k, now.prepared, now.p, alpha_t, release)
     export_settings = {
         **c.view_settings,

@@ -182,6 +182,28 @@ def tag_legend(fig: go.Figure, guarantees) -> go.Figure:
     return fig
 
 
+def tag_vega_series(plotted, spec: dict, guarantees, field: str = "series") -> tuple[list[dict], dict]:
+    """The rows and spec of a Vega-Lite chart with each series' guarantee tag appended to its name (the
+    :func:`tag_legend` of a Vega-Lite chart): the ``field`` of every row and every list of series names in the
+    spec's encodings (a colour scale's domain, a sort order). A series ``guarantees`` does not name is an error."""
+    names = {row[field] for row in plotted}
+    missing = sorted(n for n in names if n not in guarantees)
+    if missing:
+        raise ValueError(f"series {missing[0]!r} names no guarantee: pass guarantees[{missing[0]!r}]")
+    new = {n: tagged(n, guarantees[n]) for n in guarantees}
+
+    def rename(node):
+        if isinstance(node, dict):
+            return {k: rename(v) for k, v in node.items()}
+        if isinstance(node, list) and node and all(isinstance(v, str) and v in new for v in node):
+            return [new[v] for v in node]
+        if isinstance(node, list):
+            return [rename(v) for v in node]
+        return node
+
+    return [{**row, field: new[row[field]]} for row in plotted], {**spec, "encoding": rename(spec["encoding"])}
+
+
 # ------------------------------------------------------------------------------ drawing a figure
 def show_figure(
     fig: go.Figure,
@@ -311,6 +333,42 @@ def fit_narrow(fig: go.Figure, *, scale: float = 1.0) -> go.Figure:
     elif note_px:
         fig.update_layout(margin=dict(t=round(note_px + 10 * scale)))
     return fig
+
+
+def show_vega(
+    plotted: Sequence[Mapping[str, object]],
+    spec: dict,
+    *,
+    alt: str,
+    key: str,
+    records: Sequence[Mapping[str, object]] | None = None,
+    guarantees: Mapping[str, Guarantee | str] | None = None,
+    series_field: str = "series",
+) -> None:
+    """A Vega-Lite chart full width with alt text, and below it the collapsed, lazy "Numbers" table (as
+    :func:`show_figure` for a Plotly figure; ``records`` default to the plotted rows). ``spec`` holds no data.
+
+    ``guarantees`` (issue 31 item 3, as in :func:`show_figure`): series name → its Guarantee or neutral tag; every
+    value of ``series_field`` in the plotted rows must be named, and the legend (the rows and the spec's lists of
+    series names) then carries the tags."""
+    if not alt or not alt.strip():
+        raise ValueError("alt must describe the chart for screen readers, got an empty string")
+    if guarantees is not None:
+        plotted, spec = tag_vega_series(plotted, spec, guarantees, series_field)
+    if presenting():  # a projector: larger type (dpui.presenter)
+        size = PRESENTER_FONT
+        spec = {
+            **spec,
+            "config": {"axis": {"labelFontSize": size, "titleFontSize": size}, "legend": {"labelFontSize": size}},
+        }
+    st.vega_lite_chart(pd.DataFrame(plotted), spec, alt=alt, key=key, width="stretch")
+    title = spec.get("title", {})
+    label = f"Numbers — {(title.get('text') if isinstance(title, dict) else title) or 'the data behind this chart'}"
+    box_key = numbers_key(key)
+    box = st.expander(label, expanded=bool(st.session_state.get(box_key, False)), key=box_key, on_change="rerun")
+    if box.open:  # lazy (issue 29 item 4): the table is built and sent only while its expander is open
+        with box:
+            st.dataframe(table(plotted if records is None else records), hide_index=True, width="stretch")
 
 
 def numbers_key(chart_key: str | None = None) -> str:

@@ -8,13 +8,18 @@ loader is keyed by the spec's key (minus the fields that part does not depend on
 
 from __future__ import annotations
 
+import dataclasses
+
 import streamlit as st
 
 from dpcore.text import dpne_vs_dpsu_reason, reason_length, text_profile
 from dpcore.dpne import kanonymity_coverage, pruning_chain
 from dpcore.dpne.evaluation import kanonymity_reference
+from dpcore.dpne.results import DpneRun
 from dpcore.specs import DpneSpec
 from dpcore.specs.dpne import BASELINES, ETA_GRID, INDEX_LENGTH  # noqa: F401 (BASELINES: for the page)
+
+from .disk_cache import disk_shared, shareable
 
 PAGE_DEFAULTS = {"eps": 4.0, "delta": 1e-6}
 """The page's own starting ε and δ (``shared_sidebar(defaults=...)``): Table 4's ε = 4 with δ = 1e-6, where DPNE's
@@ -65,7 +70,22 @@ def _dpne_unigram(corpus_hash, unigram_key: str, _spec: DpneSpec, _corpus):
 
 @st.cache_resource(show_spinner="Running DPNE …", max_entries=16)
 def _dpne_run(corpus_hash, run_key: str, _spec: DpneSpec, _corpus):
-    return dpne_plan(corpus_hash, _spec.key(without=DpneSpec.PLAN_INDEPENDENT), _spec, _corpus).run(_spec.eta)
+    """The default seed's runs on a shipped corpus are also kept on disk (dpui.disk_cache: shared by the processes
+    of deploy/serve_class.py; never private-mode noise), without the token corpus their evaluation holds (25 MB on
+    the chat; the cached one is put back on reading)."""
+
+    def run():
+        return dpne_plan(corpus_hash, _spec.key(without=DpneSpec.PLAN_INDEPENDENT), _spec, _corpus).run(_spec.eta)
+
+    if not shareable(_spec.seed, _spec.corpus):
+        return run()
+
+    def without_corpus():
+        release, evaluation = run()
+        return DpneRun(release, dataclasses.replace(evaluation, corpus=None))
+
+    release, evaluation = disk_shared("dpne_run", f"{corpus_hash}|{run_key}", without_corpus, share=True)
+    return DpneRun(release, dataclasses.replace(evaluation, corpus=token_corpus(corpus_hash, _corpus)))
 
 
 def dpne_run(spec: DpneSpec, corpus):
@@ -152,8 +172,13 @@ def _dpsu_plans(corpus_hash, selection_key, _spec, _corpus):
 def _baseline_sizes(corpus_hash, baseline_key, _spec, _corpus):
     if _spec.version == 1:
         return _spec.dpsu_baselines(ngram_index(corpus_hash, _corpus))
-    plans = _dpsu_plans(corpus_hash, _spec.key(without=DpneSpec.SELECTION_INDEPENDENT), _spec, _corpus)
-    return _spec.dpsu_baselines(None, plans)
+
+    def compute():
+        plans = _dpsu_plans(corpus_hash, _spec.key(without=DpneSpec.SELECTION_INDEPENDENT), _spec, _corpus)
+        return _spec.dpsu_baselines(None, plans)
+
+    share = shareable(_spec.seed, _spec.corpus)  # on disk for the default seed (dpui.disk_cache)
+    return disk_shared("dpsu_baselines", f"{corpus_hash}|{baseline_key}", compute, share=share)
 
 
 def baseline_sizes(spec: DpneSpec, corpus) -> dict:

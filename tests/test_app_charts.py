@@ -318,13 +318,16 @@ EXPECTED_TAGS = {  # view → series → the level its tag must say (or "no nois
 
 def legend_series(chart) -> list[str]:
     """What a chart's legend (or a faceted chart's panel titles) names: a Plotly figure's legend-visible traces (bands
-    belong to their line), a Vega-Lite chart's facet values."""
+    belong to their line), a Vega-Lite chart's facet values or else its colour field's values."""
     spec = json.loads(chart.proto.spec)
     if chart.type == "vega_lite_chart":
         import pyarrow as pa
 
         frame = pa.ipc.open_stream(chart.proto.data.data).read_pandas()
-        return list(dict.fromkeys(frame[spec["facet"]["field"]])) if "facet" in spec else []
+        if "facet" in spec:
+            return list(dict.fromkeys(frame[spec["facet"]["field"]]))
+        colour = spec.get("encoding", {}).get("color", {})  # a legend of series (the Bayesian release's bars)
+        return list(dict.fromkeys(frame[colour["field"]])) if "field" in colour else []
     return [
         t["name"]
         for t in spec["data"]

@@ -71,3 +71,16 @@ def test_the_exercise_sheets_get_the_address_students_open(monkeypatch):
     assert serve_class.public_url("https://dp.example.org/", address="0.0.0.0", port=8501) == "https://dp.example.org"
     source = (ROOT / "deploy" / "serve_class.py").read_text(encoding="utf-8")
     assert '"DPCORE_PUBLIC_URL": public_url(' in source and "env=env," in source
+
+
+def test_the_grid_warm_up_sweeps_pages_whose_releases_are_on_disk():
+    """serve_class's ε-grid warm-up (issue 29 item 5) is worth its time only where the default seed's releases are
+    kept on disk (dpui.disk_cache): every page it sweeps has an ε slider and a data module that calls disk_shared."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_classroom import eps_pages
+
+    with_eps = {p.url_path for p in eps_pages()}
+    assert serve_class.GRID_PAGES and set(serve_class.GRID_PAGES) <= with_eps
+    modules = {"DP_ngram_extraction": "dpne_data.py"}
+    for page in serve_class.GRID_PAGES:
+        assert "disk_shared(" in (ROOT / "dpui" / modules[page]).read_text(encoding="utf-8"), page

@@ -21,6 +21,7 @@ from dpcore.guarantees import (
     random_dp,
 )
 from dpui.charts import (
+    tag_vega_series,
     NEUTRAL_TAGS,
     NO_NOISE,
     REFERENCE_TAG,
@@ -128,3 +129,18 @@ def test_the_page_test_reads_the_same_vocabulary():
 
     assert {tag: level for tag, level in SAYS.items() if tag in TAG_LEVELS} == TAG_LEVELS
     assert {tag for tag in SAYS if tag not in TAG_LEVELS} == set(NEUTRAL_TAGS)
+
+
+def test_a_vega_lite_chart_tags_its_rows_and_every_list_of_series_names():
+    """The Bayesian release's bars are one Vega-Lite chart: its rows, colour domain and sort order carry the tags."""
+    local = bayesian_guarantee(epsilon=1.0, delta=1e-5, sensitivity_method="brute-force")
+    rows = [{"series": s, "p": 0.1} for s in ("private (true)", "BayesianDP release θ")]
+    names = ["private (true)", "BayesianDP release θ"]
+    spec = {"encoding": {"color": {"field": "series", "scale": {"domain": names}}, "xOffset": {"sort": names}}}
+    plotted, tagged_spec = tag_vega_series(rows, spec, {"private (true)": NO_NOISE, "BayesianDP release θ": local})
+    want = ["private (true) · no noise", "BayesianDP release θ · not DP"]
+    assert [r["series"] for r in plotted] == want
+    assert tagged_spec["encoding"]["color"]["scale"]["domain"] == want == tagged_spec["encoding"]["xOffset"]["sort"]
+    assert rows[0]["series"] == "private (true)" and spec["encoding"]["xOffset"]["sort"] == names  # inputs untouched
+    with pytest.raises(ValueError, match="series 'BayesianDP release θ' names no guarantee"):
+        tag_vega_series(rows, spec, {"private (true)": NO_NOISE})
