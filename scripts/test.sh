@@ -42,4 +42,6 @@ python3 -m ruff format --check .
 python3 -m ruff check .
 
 echo "== running the tests"
-exec python3 -m pytest "$@"
+# two workers (pytest-xdist): CI has two cores, and the suite takes about half as long as in one process;
+# DPCORE_TEST_WORKERS=0 runs it in this process (a debugger, or -x on one file)
+exec python3 -m pytest -n "${DPCORE_TEST_WORKERS:-2}" --dist load "$@"

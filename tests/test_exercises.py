@@ -130,10 +130,18 @@ ALLOWED = {  # widget key -> what the widget accepts (copied from the pages; the
 SHARED_KEYS = {"eps", "delta", "seed", "corpus"}
 
 
+KNOB_TABLES = {"2_Bayesian_ngram_DP": "dpui.bayesian_knobs", "4_TopicDP": "dpui.topicdp_knobs"}
+"""Pages whose knobs are drawn from a table (spec field → widget key, ``SPEC_WIDGETS``) rather than one literal
+``key="..."`` per widget (TopicDP's m and n sliders are drawn in a loop over their keys)."""
+
+
 def _page_keys(page: str) -> set[str]:
-    """Widget keys written in the page or in the dpui modules that draw its knobs."""
+    """Widget keys written in the page or in the dpui modules that draw its knobs, and its knob table's keys."""
     files = [ROOT / "pages" / f"{page}.py", *sorted((ROOT / "dpui").glob("*.py"))]
-    return {k for f in files for k in re.findall(r'key="([A-Za-z0-9_]+)"', f.read_text(encoding="utf-8"))}
+    keys = {k for f in files for k in re.findall(r'key="([A-Za-z0-9_]+)"', f.read_text(encoding="utf-8"))}
+    if page in KNOB_TABLES:
+        keys |= set(importlib.import_module(KNOB_TABLES[page]).SPEC_WIDGETS.values())
+    return keys
 
 
 @pytest.mark.parametrize("ex", ALL, ids=IDS)

@@ -52,7 +52,13 @@ class M101CitiesSpec(Spec):
     """Mechanisms 101, tab (c): the exponential mechanism's probabilities on D and its neighbours (no draws)."""
 
     KIND = "m101-cities"
-    NOISE_FREE = ("city_probabilities", "sensitivity_used", "sensitivity_computed", "worst_ratio")  # no draws
+    NOISE_FREE = (
+        "city_probabilities",
+        "sensitivity_used",
+        "sensitivity_computed",
+        "worst_ratio",
+        "utility_bound",
+    )  # no draws
     USES_CORPUS = False
     NOTEBOOK_FIGURE = """
 ex = result

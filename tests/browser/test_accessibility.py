@@ -54,7 +54,7 @@ def test_axe_finds_no_serious_violation(page, app_url, path):
 
 def test_keyboard_reaches_navigation_settings_and_tabs(page, app_url):
     page.goto(app_url + "/DP_ngram_extraction")
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=120_000)
     wait_idle(page)
     page.evaluate("() => document.activeElement && document.activeElement.blur()")  # Tab starts at the top
     seen = []

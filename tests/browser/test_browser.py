@@ -130,7 +130,7 @@ def test_no_request_leaves_the_machine(page, app_url):
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
     page.goto(f"{app_url}/Mechanisms_101")
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=120_000)
     wait_idle(page)
     page.locator(EPS_INPUT).first.focus()
     page.keyboard.press("ArrowRight")
@@ -153,7 +153,7 @@ def test_guarantee_chips_are_never_cut(page, app_url, path):
     page.set_viewport_size({"width": 900, "height": 1000})
     page.goto(app_url + path)
     if path != "/":
-        page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+        page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=120_000)
     wait_idle(page)
     chips = page.locator(".stMarkdownBadge")
     sizes = chips.evaluate_all(
@@ -175,7 +175,7 @@ def test_city_map_shows_every_name_and_its_whole_legend(page, app_url):
     edge and its legend ("… a member lives ther"). Every city name lies inside the plot area, every legend
     entry inside the chart."""
     page.goto(f"{app_url}/Mechanisms_101")
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=120_000)
     wait_idle(page)
     page.get_by_role("tab", name="(c) Exponential mechanism").click()
     wait_idle(page)
@@ -224,7 +224,7 @@ def test_bad_uploads_show_a_message_and_the_app_keeps_working(page, app_url, nam
     assert "Nothing is computed on another corpus" in page.locator('[data-testid="stMain"]').inner_text()
     # the app still works: another page renders
     page.goto(f"{app_url}/Mechanisms_101")
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=60_000)
+    page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=60_000)
     wait_idle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
 

@@ -23,7 +23,7 @@ def assert_no_error_text(page, where: str):
 
 def test_audit_page_runs_a_small_audit_and_breaks_it(page, app_url):
     page.goto(f"{app_url}/Privacy_audit?audit_trials=2%2C000")
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=120_000)
     wait_idle(page)
     assert_no_error_text(page, "Privacy audit")
     assert page.locator('[data-testid="stPlotlyChart"]').count() == 2
@@ -41,7 +41,7 @@ def test_audit_page_runs_a_small_audit_and_breaks_it(page, app_url):
 
     # a deep link reproduces the broken view
     page.goto(f"{app_url}/Privacy_audit?audit_mechanism=k-anonymity&audit_trials=1%2C000")
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=120_000)
     wait_idle(page)
     assert_no_error_text(page, "Privacy audit, k-anonymity")
     assert "claims no ε" in page.locator('[data-testid="stApp"]').inner_text()

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.browser
 
 def _open(page, url: str):
     page.goto(url)
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=180_000)
+    page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=180_000)
     wait_idle(page)
 
 
@@ -56,7 +56,7 @@ def test_back_restores_the_shared_link(page, app_url):
     wait_idle(page)
     page.go_back()
     page.wait_for_url("**/DP_ngram_extraction**", timeout=60_000)
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=180_000)
+    page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=180_000)
     wait_idle(page)
     assert eps_value(page) == before
     assert page.locator('[data-testid="stMetricValue"]').all_inner_texts() == metrics

@@ -35,7 +35,7 @@ def test_navigation_shows_home_and_every_page_title(page, app_url, path):
 
 def test_value_survives_a_page_that_hides_it_and_can_go_back_to_default(page, app_url):
     page.goto(f"{app_url}/Bayesian_ngram_DP?delta=1e-07")
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=120_000)
     wait_idle(page)
     assert slider_values(page)[:2] == ["1", "1e-07"]
     page.locator(SLIDERS).first.focus()
@@ -70,7 +70,7 @@ def _query(page) -> dict:
 
 def test_deep_linked_value_reaches_the_next_page(page, app_url):
     page.goto(f"{app_url}/Mechanisms_101?eps=3.5&delta=1e-08&seed=4")
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=120_000)
     wait_idle(page)
     page.locator(NAV_LINK, has_text="DP n-gram extraction").click()
     wait_idle(page)

@@ -18,7 +18,7 @@ def demonstration_chips(page) -> int:
 
 def test_private_mode_hides_the_seed_and_travels_in_the_url(page, app_url):
     page.goto(f"{app_url}/Mechanisms_101?seed=7")
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=120_000)
     wait_idle(page)
     assert demonstration_chips(page) >= 1  # reproducible: each guarantee chip has its demonstration chip
     sidebar = page.locator(SIDEBAR)
@@ -29,7 +29,7 @@ def test_private_mode_hides_the_seed_and_travels_in_the_url(page, app_url):
     assert demonstration_chips(page) == 0
     assert "Seed: secret" in sidebar.inner_text() and page.locator(SEED_INPUT).count() == 0
     page.locator(NAV_LINK, has_text="Bayesian n-gram DP").click()
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=120_000)
+    page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=120_000)
     wait_idle(page)
     assert "noise=private" in page.url and "Seed: secret" in page.locator(SIDEBAR).inner_text()
     assert demonstration_chips(page) == 0

@@ -26,7 +26,7 @@ def test_paper_size_link_navigation_and_preset(page, app_url):
     hrefs = [a.get_attribute("href") for a in page.locator(NAV_LINK).all()]
     assert all("corpus=paper" in h and "size=" not in h for h in hrefs), hrefs
     page.locator(NAV_LINK, has_text="Bayesian n-gram DP").click()
-    page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=300_000)
+    page.wait_for_selector('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"]', timeout=300_000)
     wait_idle(page, settle=1.0, timeout=300)
     # (the address bar itself may lose corpus=paper on the switch: Streamlit 1.67 drops a parameter bound on the
     # previous page; the session keeps the value, which is what the page uses and its links carry on)

@@ -36,6 +36,10 @@ OTHER_TABS = [
 ]
 """The other tabs that draw a chart without a button: two charts side by side (Mechanisms 101's sampling, Bayesian's
 k-anonymity) and reference lines whose labels met (VIPS-LDA)."""
+WIDE_VEGA = ("/TopicDP",)
+"""Pages whose Vega-Lite chart is known to be wider than a phone: TopicDP's keyword panels are a three-column facet
+(~930 px), and Vega-Lite cannot fit a faceted chart to its container; on a phone the chart scrolls inside its own
+box (the page itself does not scroll sideways, which is checked). An open defect (issue 31 item 11), not a rule."""
 SLACK = 1.0
 """Pixels of rounding allowed at an edge."""
 
@@ -61,6 +65,9 @@ GEOMETRY = """() => {
     const modebar = el.querySelector('.modebar');
     charts.push({svg: box(svg), parts, modebar: modebar && visible(modebar) ? box(modebar) : null});
   }
+  const vega = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+    .filter(el => el.offsetParent !== null && el.querySelector('canvas, svg'))
+    .map(el => box(el.querySelector('canvas, svg')));
   const main = document.querySelector('[data-testid="stMainBlockContainer"], .stMainBlockContainer') || document.querySelector('[data-testid="stMain"]');
   const column = box(main), pad = parseFloat(getComputedStyle(main).paddingLeft), padR = parseFloat(getComputedStyle(main).paddingRight);
   const formulas = [...document.querySelectorAll('.katex')].filter(k => k.offsetParent !== null).map(k => {
@@ -68,7 +75,7 @@ GEOMETRY = """() => {
     return [k.querySelector('annotation') ? k.querySelector('annotation').textContent.slice(0, 60) : k.textContent.slice(0, 60),
             Math.min(...bases.map(b => b[0])), Math.max(...bases.map(b => b[2]))];
   });
-  return {charts, formulas, column: [column[0] + pad, column[2] - padR],
+  return {charts, vega, formulas, column: [column[0] + pad, column[2] - padR],
           scroll: [document.documentElement.scrollWidth, window.innerWidth]};
 }"""
 
@@ -102,6 +109,11 @@ def layout_defects(geometry) -> list[str]:
                 found.append(f"{name}: Plotly's toolbar covers {kind} {text!r}")
     left, right = geometry["column"]
     found += [
+        f"a Vega-Lite chart runs past the main column ({b[0]:.0f}–{b[2]:.0f} px, column {left:.0f}–{right:.0f})"
+        for b in geometry.get("vega", [])
+        if b[0] < left - SLACK or b[2] > right + SLACK
+    ]
+    found += [
         f"formula {tex!r} runs past the main column ({lo:.0f}–{hi:.0f} px, column {left:.0f}–{right:.0f})"
         for tex, lo, hi in geometry["formulas"]
         if lo < left - SLACK or hi > right + SLACK
@@ -129,6 +141,8 @@ def test_the_checks_can_fail():
     for chart in (cut, covered, collide):
         assert len(layout_defects({**ok, "charts": [chart]})) == 1, chart
     assert len(layout_defects({**ok, "formulas": [["x", 16, 451]]})) == 1
+    assert layout_defects({**ok, "vega": [[16, 0, 374, 400]]}) == []
+    assert len(layout_defects({**ok, "vega": [[16, 0, 420, 400]]})) == 1
     assert len(layout_defects({**ok, "scroll": [439, 390]})) == 1
 
 
@@ -149,7 +163,9 @@ def test_charts_and_formulas_fit_a_phone(phone, app_url, path):
     wait_idle(phone, settle=1.5)
     assert_no_error_text(phone, f"{path} on a phone")
     geometry = phone.evaluate(GEOMETRY)
-    if path not in ("/", "/TopicDP"):  # (TopicDP's main tab draws a Vega-Lite chart)
-        assert geometry["charts"], f"no Plotly chart measured on {path}"
+    if path != "/":  # (TopicDP's and Bayesian's main tabs draw a Vega-Lite chart)
+        assert geometry["charts"] or geometry["vega"], f"no chart measured on {path}"
+    if path in WIDE_VEGA:  # measured and known: see WIDE_VEGA
+        geometry["vega"] = []
     defects = layout_defects(geometry)
     assert defects == [], f"{path} on a 390 px phone:\n" + "\n".join(defects)
