@@ -21,7 +21,14 @@ BADGE_NAMES = {"TopicDP": "TopicDP (as in the thesis)", "MVG": "MVG with sampled
 
 def sigma_metrics(story, releases) -> None:
     """Δ_s, then the noise of each mechanism: the thesis's σ (with its true ε), the corrected σ, strict TopicDP's
-    σ, MVG's σ and Laplace's scale b."""
+    σ, MVG's σ and Laplace's scale b. ``story`` None (the sampler has not run, issue 31 item 7): strict TopicDP's σ
+    and Laplace's b only, the two releases that need no Δ_s."""
+    if story is None:
+        strict, laplace = releases["TopicDP strict"].noise_scale, releases["Laplace"].noise_scale
+        c = st.columns(3)
+        c[0].metric("TopicDP strict σ", f"{strict:,.4g}", help="Analytic Gaussian on the global bound √(2m): no γ")
+        c[1].metric("Laplace scale b", f"{laplace:,.4g}", help="b = 2m/ε (worst-case ℓ1 sensitivity 2m)")
+        return
     c = st.columns(3) + st.columns(3)  # two rows: six metrics side by side would cut their labels
     c[0].metric(
         "Sampled sensitivity Δₛ",

@@ -1,5 +1,6 @@
 """The TopicDP page's sensitivity sampler: run it on a button, with a progress bar, when the stored
-sampled sensitivities do not cover the chosen γ (thesis 004, ch. 4; the sampler of Rubinstein & Aldà).
+sampled sensitivities do not cover the chosen γ (thesis 004, ch. 4; the sampler of Rubinstein & Aldà). Until then the
+page shows the releases that need no sampled sensitivity (issue 31 item 7).
 """
 
 from __future__ import annotations
@@ -13,28 +14,46 @@ from .errors import user_errors
 from .topicdp_data import data_for, draws_for
 
 
+ON_DEMAND = ("TopicDP (as in the thesis)", "TopicDP corrected", "MVG")
+"""The mechanisms that need the sampled sensitivity Δ_s: offered on demand when no draws cover γ (issue 31 item 7)."""
+ROUGH_SECONDS_PER_PAIR = 0.3
+"""A stated rough estimate of one sampled pair (two LDA fits, one worker) before anything was measured on a corpus:
+the shipped classroom sample's sampler took 0.28 s per pair (358.95 s for 1,305 pairs, its draws' file)."""
+
+
+def time_estimate(draws, size) -> str:
+    """The sampler's time for the pairs γ still needs: pairs × the seconds per pair measured on this corpus's stored
+    draws, or × :data:`ROUGH_SECONDS_PER_PAIR` when none were measured yet (the sentence says which)."""
+    todo = size.h - draws.n_pairs
+    if draws.n_pairs and draws.seconds > 0:
+        per_pair, how = draws.seconds / draws.n_pairs, "measured on this corpus's stored pairs"
+    else:
+        per_pair, how = ROUGH_SECONDS_PER_PAIR, "a rough estimate: nothing measured on this corpus yet"
+    total = per_pair * todo
+    when = f"{total / 60:.1f} minutes" if total >= 60 else f"{max(total, 1):.0f} seconds"
+    return f"Estimated time: about {when} ({todo:,} pairs × {per_pair:.2f} s per pair, {how})."
+
+
 def sampled_draws(corpus, lda, sampler, size, gamma: float, workers: int):
-    """The stored draws when they cover γ; else a warning, a time estimate and a button that samples
-    the missing pairs (the page stops here until it is pressed)."""
+    """The stored draws when they cover γ; else (issue 31 item 7) a line saying which mechanisms need the sampler,
+    its time estimate and a button that samples the missing pairs. ``None`` until it is pressed: the page then shows
+    what needs no Δ_s (the table, strict TopicDP, Laplace, VIPS-LDA) and nothing that needs it."""
     draws = draws_for(corpus.content_hash, lda, sampler)
     if draws.covers(gamma):
         return draws
     st.warning(
-        f"No sampled sensitivity for these settings yet: γ = {gamma:g} needs h = {size.h:,} sampled "
-        f"neighbouring pairs ({2 * size.h:,} LDA fits on datasets of N = {sampler.dataset_size(corpus.n_users)} users); "
-        f"{draws.n_pairs:,} are stored for this corpus and these settings.",
+        f"{', '.join(ON_DEMAND[:-1])} and {ON_DEMAND[-1]} need the sampled sensitivity Δₛ, which the sensitivity "
+        f"sampler has not computed for these settings: γ = {gamma:g} needs h = {size.h:,} sampled neighbouring pairs "
+        f"({2 * size.h:,} LDA fits on datasets of N = {sampler.dataset_size(corpus.n_users)} users); "
+        f"{draws.n_pairs:,} are stored for this corpus and these settings. Shown until then: the table before noise, "
+        "strict TopicDP, Laplace and VIPS-LDA, which need no sampler.",
         icon="⏳",
     )
-    per_pair = draws.seconds / draws.n_pairs if draws.n_pairs else None
-    if per_pair:
-        st.caption(
-            f"Estimated time: about {per_pair * (size.h - draws.n_pairs) / 60:.1f} minutes "
-            f"({per_pair:.2f} s per pair so far)."
-        )
+    st.caption(time_estimate(draws, size))
     if not st.button(
         f"Run the sensitivity sampler ({size.h - draws.n_pairs:,} new pairs)", key="topicdp_run", type="primary"
     ):
-        st.stop()
+        return None
     bar = st.progress(0.0, text="Sampling neighbouring datasets …")
 
     def report(done: int, total: int) -> None:

@@ -52,6 +52,35 @@ def page_tabs(*, prompts: bool, exercise=None) -> dict:
     return dict(zip(labels, st.tabs(labels, key=TAB_KEY, bind="query-params")))
 
 
+SAMPLED_TABS = (CURVES, SENSITIVITIES, PROMPTS)
+"""The tabs that read the sampled Δ_s (every curve draws the five matrix mechanisms; the prompts' curve too)."""
+_FIRST = {
+    CURVES: "The error curves draw all five matrix mechanisms, three of which need the sampled sensitivity Δₛ.",
+    SENSITIVITIES: "This tab shows the sampled distances and Δₛ: the sampler has not computed them yet.",
+    PROMPTS: "The prompts' curve follows every matrix mechanism, three of which need the sampled sensitivity Δₛ.",
+    "story": "σ of TopicDP as in the thesis and corrected, the prompts kept and every mechanism's mean L1 at ε all "
+    "need the sampled sensitivity Δₛ.",
+}
+
+
+def needs_sampler(tabs: dict) -> list[str]:
+    """The open tab's label when it reads the sampled Δ_s (:data:`SAMPLED_TABS`; the tabs are lazy)."""
+    return [label for label in SAMPLED_TABS if label in tabs and tabs[label].open]
+
+
+def sampler_first(what: str, **numbers) -> None:
+    """Where a view needs the sampled Δ_s and no draws cover γ (issue 31 item 7): one line saying so and where the
+    sampler's button is; no number that needs Δ_s. ``what``: a tab label, ``"story"`` or ``"random_dp"``."""
+    if what == "random_dp":
+        st.markdown(
+            f"TopicDP as in the thesis, TopicDP corrected and MVG hold for at least a 1 − γ = {1 - numbers['gamma']:g} "
+            f"share of neighbouring datasets once Δₛ is sampled: h = {numbers['h']:,} pairs of datasets of N = "
+            f"{numbers['N']} users, not sampled yet. Strict TopicDP, Laplace and VIPS-LDA need no sampling and no γ."
+        )
+        return
+    st.info(f"{_FIRST[what]} Run the sensitivity sampler (the button at the top of the page) to see it.", icon="⏳")
+
+
 def releases_on_screen(tabs: dict, releases) -> set[str]:
     """The names of the releases whose released values this run shows: the five matrix mechanisms' and VIPS-LDA's
     in the keywords tab, VIPS-LDA's own topics in its tab. The session budget records these only: a release in an
@@ -63,7 +92,8 @@ def releases_on_screen(tabs: dict, releases) -> set[str]:
 
 
 def export_settings(spec, settings, *, lda, sampler, sens, story, shown: dict, vips) -> dict:
-    """The keyword table's and the error table's export settings: every parameter, the seed and its salt."""
+    """The keyword table's and the error table's export settings: every parameter, the seed and its salt. ``sens``
+    and ``story`` None: the sampler has not run (``spec.sampled`` False), no Δ_s-number is exported."""
     corpus = settings.private
     return {
         "page": "TopicDP",
@@ -81,15 +111,17 @@ def export_settings(spec, settings, *, lda, sampler, sens, story, shown: dict, v
             "sample_users_N": sampler.dataset_size(corpus.n_users),
             "seed": sampler.seed,
         },
-        "sampled_pairs_h": sens.h,
-        "sensitivity_rank_k": sens.k,
-        "sampled_sensitivity_delta_s": sens.delta_s,
+        **(
+            {"sampled_mechanisms": "not released: the sensitivity sampler has not run for these settings"}
+            if sens is None  # no Δ_s: the sampled mechanisms were not released (issue 31 item 7)
+            else {"sampled_pairs_h": sens.h, "sensitivity_rank_k": sens.k, "sampled_sensitivity_delta_s": sens.delta_s}
+        ),
         "noise_scales": {mech: rel.noise_scale for mech, rel in shown.items()},  # VIPS-LDA's σ: on counts
-        "thesis_sigma_true_epsilon": story.thesis_true_epsilon,
-        "strict_bound_sqrt_2m": story.bound,
+        **({} if story is None else {"thesis_sigma_true_epsilon": story.thesis_true_epsilon}),
+        "strict_bound_sqrt_2m": (2 * spec.m) ** 0.5 if story is None else story.bound,
         "guarantees": {mech: rel.guarantee for mech, rel in shown.items()},
         "vips": vipsui.export_settings(vips),
-        "rng_salt": list(spec.salt(sens.delta_s)),
+        "rng_salt": list(spec.salt(None if sens is None else sens.delta_s)),
         "release_order": "rows: LDA component index; columns: vocabulary order",
         "released": "clipped at 0, rows renormalised",
     }
@@ -170,7 +202,8 @@ def keywords(spec, settings, table, releases: dict, vips, *, lda, sampler, sens,
     export_view("this draw's errors", errors, settings=exported, key="topicdp_export_errors", spec=spec)
     reproduce_buttons(
         spec,
-        title="the TopicDP releases (five matrix mechanisms, VIPS-LDA and the public-only fit)",
+        title=f"the TopicDP releases ({'five matrix mechanisms' if spec.sampled else 'strict TopicDP, Laplace'}, "
+        "VIPS-LDA and the public-only fit)",
         key="topicdp_reproduce",
     )
 

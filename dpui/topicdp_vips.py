@@ -567,6 +567,11 @@ def tab(
     if v.sweep.matched is not None:
         fig, alt = figures.vips_prompts_figure(v.sweep, before=before_matched, public=v.public.match.matched)
         show_figure(fig, alt=alt, key="topicdp_vips_prompts", guarantees=shown)
+    if delta_s is None:  # no sampler run: TopicDP (as in the thesis) has no σ yet (issue 31 item 7)
+        st.info(
+            "TopicDP (as in the thesis) beside VIPS-LDA needs the sampled sensitivity Δₛ: run the sampler.", icon="⏳"
+        )
+        return _audit_link()
     thesis = thesis_for(v.keys[0], lda, m, n, delta, delta_s, seed, table.matrix)
     fig, alt = figures.vips_vs_thesis_figure(v.sweep, thesis, public=v.public.errors["l1"], m=m, n=n)
     show_figure(fig, alt=alt, key="topicdp_vips_thesis", guarantees=shown)

@@ -3,7 +3,8 @@ the global bound, Laplace and MVG (thesis 004; SPEC §5; issue 21 items 3–4, i
 VIPS-LDA, noise on the model's counts inside training, with its public-only baseline (issue 23).
 
 The topic model and the sampled sensitivity do not depend on ε or δ and are cached; when no sampled
-sensitivity exists for the chosen settings, a button runs the sampler with a progress bar.
+sensitivity exists for the chosen settings (an upload), the page shows what needs none (the table, strict TopicDP,
+Laplace, VIPS-LDA) and a button runs the sampler with a progress bar for the rest (issue 31 item 7).
 Cached loaders: dpui.topicdp_data; LDA/sampler knobs: dpui.topicdp_knobs; the sampler button:
 dpui.topicdp_sampler; σ metrics, badges, story, prompts and the reviews: dpui.topicdp_panels; the tabs (stateful and
 lazy: only the open one is computed and drawn) and each tab's view: dpui.topicdp_views; figures:
@@ -78,15 +79,16 @@ with user_errors():  # one spec (dpcore.specs.topicdp): the draws, the export's 
     )
     size = sensitivity_sampler_size(gamma)
     table = topic_keyword_matrix(model, m=m, n=n)
-draws = sampled_draws(corpus, lda, sampler, size, gamma, workers)
+draws = sampled_draws(corpus, lda, sampler, size, gamma, workers)  # None: the sampler has not run (issue 31 item 7)
+spec = spec if draws is not None else spec.replace(sampled=False)  # then only what needs no Δ_s is released
 with user_errors():
-    sens = draws.sensitivity(gamma=gamma, m=m, n=n)
-delta_s = sens.delta_s
+    sens = None if draws is None else draws.sensitivity(gamma=gamma, m=m, n=n)
+delta_s = None if sens is None else sens.delta_s
 
 # ------------------------------------------------------------------------------ what the numbers mean
 # the SensitivityResult carries γ, so each release labels itself (random DP; strict and Laplace: DP for the values)
 releases = spec.release(table, sens)  # rng("topicdp", "release", ε, δ, m, n, γ, Δ_s): every parameter
-story = tdp.sigma_story(epsilon=eps, delta=delta, delta_s=delta_s, m=m, n=n, gamma=gamma)
+story = None if sens is None else tdp.sigma_story(epsilon=eps, delta=delta, delta_s=delta_s, m=m, n=n, gamma=gamma)
 docs = data.prompt_docs_for(corpus.content_hash, model.words, corpus)  # None: the corpus has no prompts
 with user_errors():  # VIPS-LDA: its release at (ε, δ, B, J, seed), read on the same table (one reference for all)
     vips = vipsui.prepare(
@@ -103,13 +105,16 @@ shown = views.guarantees(releases, vips)  # each mechanism's release Guarantee: 
 if tabs[views.WORDS].open:
     with tabs[views.WORDS]:
         views.keywords(spec, settings, table, releases, vips, lda=lda, sampler=sampler, sens=sens, story=story)
-if tabs[views.CURVES].open:
+for label in views.needs_sampler(tabs) if draws is None else ():  # these tabs read the sampled Δ_s
+    with tabs[label]:
+        views.sampler_first(label)
+if draws is not None and tabs[views.CURVES].open:
     with tabs[views.CURVES]:
         views.curves(spec, model, draws, vips, lda=lda, shown=shown)
-if tabs[views.SENSITIVITIES].open:
+if draws is not None and tabs[views.SENSITIVITIES].open:
     with tabs[views.SENSITIVITIES]:
         views.sensitivities(sens, draws, sampler=sampler, corpus=corpus)
-if views.PROMPTS in tabs and tabs[views.PROMPTS].open:
+if draws is not None and views.PROMPTS in tabs and tabs[views.PROMPTS].open:
     with tabs[views.PROMPTS]:
         views.prompts(spec, table, model, docs, corpus=corpus, lda=lda, delta_s=delta_s, shown=shown)
 if tabs[views.VIPS].open:
@@ -137,29 +142,36 @@ story_box = st.expander(
 if story_box.open:
     with story_box:
         st.caption(text("topicdp", "caption"))
-        panels.story(story, gamma=gamma)
-        if docs is not None:
-            args = (corpus.content_hash, lda, m, n, eps, delta, delta_s, gamma, settings.seed, table, docs)
-            panels.prompt_line(data.survival_now(*args), eps=eps)
-        vipsui.summary(vips, eps=eps, delta=delta, m=m, n=n)
-        summary = tdp.summarise_draws(draws, gamma=gamma, m=m, n=n, delta=delta)  # issue 11: computed from the draws
-        noise = tdp.compare_noise(delta_s=delta_s, epsilons=CONCLUSION_EPSILONS, delta=delta, m=m, n=n)
-        st.markdown(text("topicdp", "conclusion", summary=summary.sentence, noise=noise.sentence))
+        if story is None:  # no Δ_s yet: the story, the prompts' line and the means all read it (issue 31 item 7)
+            views.sampler_first("story")
+        else:
+            panels.story(story, gamma=gamma)
+            if docs is not None:
+                args = (corpus.content_hash, lda, m, n, eps, delta, delta_s, gamma, settings.seed, table, docs)
+                panels.prompt_line(data.survival_now(*args), eps=eps)
+            vipsui.summary(vips, eps=eps, delta=delta, m=m, n=n)
+            summary = tdp.summarise_draws(draws, gamma=gamma, m=m, n=n, delta=delta)  # issue 11: from the draws
+            noise = tdp.compare_noise(delta_s=delta_s, epsilons=CONCLUSION_EPSILONS, delta=delta, m=m, n=n)
+            st.markdown(text("topicdp", "conclusion", summary=summary.sentence, noise=noise.sentence))
 with st.expander(f"What “random DP with confidence γ = {gamma:g}” means, and how Δ_s was sampled"):
-    st.markdown(
-        text(
-            "topicdp",
-            "random_dp",
-            gamma=gamma,
-            N=sampler.dataset_size(corpus.n_users),
-            n_users=corpus.n_users,
-            covered=1 - gamma,
-            h=sens.h,
-            k=sens.k,
-            covered_share=sens.covered_share,
-            rho_s=sens.rho_sampler,
+    N = sampler.dataset_size(corpus.n_users)
+    if sens is None:  # h, k and the covered share are the sampler's: none yet
+        views.sampler_first("random_dp", gamma=gamma, h=size.h, N=N)
+    else:
+        st.markdown(
+            text(
+                "topicdp",
+                "random_dp",
+                gamma=gamma,
+                N=N,
+                n_users=corpus.n_users,
+                covered=1 - gamma,
+                h=sens.h,
+                k=sens.k,
+                covered_share=sens.covered_share,
+                rho_s=sens.rho_sampler,
+            )
         )
-    )
 
 # ------------------------------------------------------------------------------ reviewer's panel
 # every release is reviewed; the session budget records those whose values this run shows (not an unopened tab's)

@@ -9,11 +9,16 @@ training, clip norm B = ``clip_norm``, J = ``iterations``) with its public-only 
 
 The sampled sensitivities are never computed here (2h LDA fits): :meth:`TopicDpSpec.run` reads the stored draws
 (:func:`dpcore.topicdp.load_sensitivity_draws`) and raises ValueError naming the sampler when they do not cover γ.
+A spec with ``sampled=False`` (issue 31 item 7: the page before the sampler ran, e.g. on an upload) releases only
+the mechanisms that need no Δ_s (:data:`dpcore.topicdp.SAMPLER_FREE_MECHANISMS`: strict TopicDP and Laplace) and
+reads no draws; its record says so, so a replay never pretends to hold a sampled release that was not made.
 
 Draws (bit-identical to the page before issue 22):
 
 * the five matrix mechanisms: one generator ``rng("topicdp", "release", ε, δ, m, n, γ, Δ_s)``, drawn in
   :data:`dpcore.topicdp.TOPIC_MECHANISMS` order (Δ_s is read off the stored draws, so it is known before the noise);
+* ``sampled=False``: strict TopicDP then Laplace from ``rng("topicdp", "release-sampler-free", ε, δ, m, n)`` (neither
+  depends on γ or Δ_s; once the sampler ran, the page's spec is ``sampled=True``: a new release, drawn as above);
 * VIPS-LDA: ``rng("topicdp", "vips", ε, δ, K, B, J)`` (:func:`vips_salt`; the vocabulary and the start come from
   the public corpus, fixed).
 
@@ -38,7 +43,7 @@ from ..topicdp.sampler import (
     sensitivity_sampler_size,
 )
 from ..topicdp.model_cache import load_topic_model, save_topic_model
-from ..topicdp.experiments import release_all, release_error_table
+from ..topicdp.experiments import release_all, release_error_table, release_without_sampler
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
 from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS
 from .base import Spec, public_corpus_of
@@ -64,8 +69,9 @@ def vips_salt(epsilon: float, delta: float, n_topics: int, clip: float, iteratio
 
 
 class TopicDpOutcome(NamedTuple):
-    """:meth:`TopicDpSpec.run`: the model, the m × n table, the stored draws, the sensitivity result (Δ_s, h, k),
-    the five matrix releases by name, VIPS-LDA's and the public-only fit's comparisons on the table (``None``
+    """:meth:`TopicDpSpec.run`: the model, the m × n table, the stored draws, the sensitivity result (Δ_s, h, k;
+    both None with ``sampled=False``), the five matrix releases by name (strict TopicDP's and Laplace's only with
+    ``sampled=False``), VIPS-LDA's and the public-only fit's comparisons on the table (``None``
     when ``with_vips`` is False), and the errors ``{mechanism: {l1, rmse, kendall, noise_scale}}`` of all shown."""
 
     model: object
@@ -186,27 +192,39 @@ names = list(result.errors)
 fig = go.Figure([go.Bar(x=names, y=[result.errors[name][metric] for name in names], name=label)
                  for metric, label in (("l1", "L1 distance"), ("rmse", "RMSE"), ("kendall", "Kendall's tau distance"))])
 fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against the table (lower is better, log scale)",
-                  title=f"This draw's errors at ε = {spec.epsilon:g}, δ = {spec.delta:g}, γ = {spec.gamma:g}, "
-                        f"{spec.m} × {spec.n} (Δ_s = {result.sensitivity.delta_s:.4g})")
+                  title=f"This draw's errors at ε = {spec.epsilon:g}, δ = {spec.delta:g}, γ = {spec.gamma:g}, {spec.m} × {spec.n} "
+                        + (f"(Δ_s = {result.sensitivity.delta_s:.4g})" if spec.sampled else "(sampler not run)"))
 """
 
     clip_norm: float = DEFAULT_CLIP_NORM
     iterations: int = DEFAULT_ITERATIONS
     with_vips: bool = True
+    sampled: bool = True
+    """False: the sampler has not run (no draws cover γ): only strict TopicDP and Laplace are released (records made
+    before this field had it True: they replay as before)."""
 
     def _validated(self) -> dict:
-        if not isinstance(self.with_vips, (bool, np.bool_)):
-            raise TypeError(f"with_vips must be a bool, got with_vips={self.with_vips!r}")
+        for name in ("with_vips", "sampled"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name} must be a bool, got {name}={getattr(self, name)!r}")
         return {
             **super()._validated(),
             "clip_norm": check_real("clip_norm", self.clip_norm, low=0.0, low_inclusive=False),
             "iterations": check_int("iterations", self.iterations, low=1),
             "with_vips": bool(self.with_vips),
+            "sampled": bool(self.sampled),
         }
 
     # -------------------------------------------------------------- settings objects and salts
-    def salt(self, delta_s: float) -> tuple:
-        """The five matrix mechanisms' salt (every parameter of their release; Δ_s from the stored draws)."""
+    def salt(self, delta_s: float | None) -> tuple:
+        """The five matrix mechanisms' salt (every parameter of their release; Δ_s from the stored draws); with
+        ``sampled=False`` (``delta_s`` None) the salt of strict TopicDP and Laplace alone (ε, δ, m, n)."""
+        if not self.sampled:
+            if delta_s is not None:
+                raise UserError(f"delta_s must be None when sampled=False (no sampler ran), got delta_s={delta_s!r}")
+            return ("topicdp", "release-sampler-free", self.epsilon, self.delta, self.m, self.n)
+        if delta_s is None:
+            raise UserError("delta_s must be the sampled sensitivity when sampled=True, got delta_s=None")
         return ("topicdp", "release", self.epsilon, self.delta, self.m, self.n, self.gamma, delta_s)
 
     def vips_salt(self) -> list:
@@ -214,7 +232,14 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
 
     # -------------------------------------------------------------- the parts (the page caches each)
     def release(self, table, sensitivity) -> dict:
-        """The five matrix releases of ``table`` (``sensitivity``: the draws' SensitivityResult at γ, m, n)."""
+        """The five matrix releases of ``table`` (``sensitivity``: the draws' SensitivityResult at γ, m, n); with
+        ``sampled=False`` (``sensitivity`` None) strict TopicDP's and Laplace's only."""
+        if not self.sampled:
+            return release_without_sampler(
+                table.matrix, epsilon=self.epsilon, delta=self.delta, rng=self.rng(*self.salt(None))
+            )
+        if sensitivity is None:
+            raise UserError("sensitivity must be the draws' SensitivityResult when sampled=True, got None")
         return release_all(
             table.matrix,
             epsilon=self.epsilon,
@@ -257,8 +282,8 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
             raise UserError("corpus must be a Corpus (TopicDpSpec runs on the private corpus), got corpus=None")
         model = self.model(corpus, save=self.corpus != "upload")  # nothing derived from an upload on disk
         table = self.table(model)
-        draws = self.draws(corpus)
-        sens = draws.sensitivity(gamma=self.gamma, m=self.m, n=self.n)
+        draws = self.draws(corpus) if self.sampled else None
+        sens = None if draws is None else draws.sensitivity(gamma=self.gamma, m=self.m, n=self.n)
         releases = self.release(table, sens)
         vips = public_only = None
         if self.with_vips:
@@ -274,8 +299,8 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
 
     def numbers(self, result: TopicDpOutcome) -> dict:
         return {
-            "delta_s": float(result.sensitivity.delta_s),
-            "h": int(result.sensitivity.h),
+            "delta_s": None if result.sensitivity is None else float(result.sensitivity.delta_s),
+            "h": None if result.sensitivity is None else int(result.sensitivity.h),
             "keywords": list(result.table.words),
             "before_noise": np.asarray(result.table.matrix).ravel().tolist(),
             "after": {name: np.asarray(r.matrix).ravel().tolist() for name, r in result.shown.items()},

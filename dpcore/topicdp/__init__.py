@@ -73,6 +73,8 @@ from .mechanisms import (
 from .experiments import (
     TOPIC_METRICS,
     release_all,
+    SAMPLER_FREE_MECHANISMS,
+    release_without_sampler,
     release_errors,
     redraw_releases,
     ErrorCurve,
@@ -205,6 +207,8 @@ __all__ = [
     "TOPIC_MECHANISMS",
     "TOPIC_METRICS",
     "release_all",
+    "SAMPLER_FREE_MECHANISMS",
+    "release_without_sampler",
     "release_errors",
     "redraw_releases",
     "ErrorCurve",

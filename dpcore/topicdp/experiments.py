@@ -36,6 +36,8 @@ from ..errors import UserError
 __all__ = [
     "TOPIC_METRICS",
     "release_all",
+    "SAMPLER_FREE_MECHANISMS",
+    "release_without_sampler",
     "release_errors",
     "redraw_releases",
     "ErrorCurve",
@@ -72,6 +74,22 @@ def release_all(matrix, *, epsilon, delta, sensitivity, rng, gamma=None) -> dict
         ),
         "TopicDP strict": strict_topicdp_mechanism(matrix, epsilon=epsilon, delta=delta, rng=rng),
         "MVG": mvg_mechanism(matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng, gamma=gamma),
+        "Laplace": matrix_laplace_mechanism(matrix, epsilon=epsilon, rng=rng),
+    }
+
+
+SAMPLER_FREE_MECHANISMS = ("TopicDP strict", "Laplace")
+"""The mechanisms of :data:`TOPIC_MECHANISMS` that need no sampled sensitivity Δ_s: strict TopicDP (analytic
+Gaussian on the global bound √(2m)) and Laplace (b = 2m/ε). What a corpus without sampled draws can release at once."""
+
+
+def release_without_sampler(matrix, *, epsilon, delta, rng) -> dict[str, MatrixRelease]:
+    """One release of W by each mechanism of :data:`SAMPLER_FREE_MECHANISMS`, noise from one generator in that order:
+    the releases that exist before the sensitivity sampler ran (TopicDP as in the thesis, corrected and MVG need Δ_s).
+    Both are DP without γ; :func:`release_all` draws them after the sampled mechanisms, from another generator."""
+    rng = check_rng(rng)
+    return {
+        "TopicDP strict": strict_topicdp_mechanism(matrix, epsilon=epsilon, delta=delta, rng=rng),
         "Laplace": matrix_laplace_mechanism(matrix, epsilon=epsilon, rng=rng),
     }
 
