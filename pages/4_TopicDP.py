@@ -153,7 +153,9 @@ if story_box.open:
             summary = tdp.summarise_draws(draws, gamma=gamma, m=m, n=n, delta=delta)  # issue 11: from the draws
             noise = tdp.compare_noise(delta_s=delta_s, epsilons=CONCLUSION_EPSILONS, delta=delta, m=m, n=n)
             st.markdown(text("topicdp", "conclusion", summary=summary.sentence, noise=noise.sentence))
-with st.expander(f"What “random DP with confidence γ = {gamma:g}” means, and how Δ_s was sampled"):
+with st.expander(
+    f"What “random DP with confidence γ = {gamma:g}” means, and how Δ_s {'would be' if sens is None else 'was'} sampled"
+):
     N = sampler.dataset_size(corpus.n_users)
     if sens is None:  # h, k and the covered share are the sampler's: none yet
         views.sampler_first("random_dp", gamma=gamma, h=size.h, N=N)
