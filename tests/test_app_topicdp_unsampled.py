@@ -133,3 +133,23 @@ def test_every_tab_says_what_needs_the_sampler_and_shows_no_number_of_it(upload,
     clean(at)
     _no_sampled_number(at)
     assert any("need the sampled sensitivity Δₛ" in i.value for i in at.info)
+
+
+def test_the_time_estimate_uses_the_measured_seconds_per_pair_once_there_are_some():
+    """pairs still needed × seconds per pair measured on this corpus's stored pairs; before any, the stated rough
+    0.3 s per pair (dpui.topicdp_sampler.ROUGH_SECONDS_PER_PAIR), each sentence saying which."""
+    from types import SimpleNamespace
+
+    from dpui.topicdp_sampler import ROUGH_SECONDS_PER_PAIR, time_estimate
+
+    size = sensitivity_sampler_size(0.1)  # h = 285
+    measured = time_estimate(SimpleNamespace(n_pairs=85, seconds=170.0), size)  # 2 s per pair, 200 pairs to go
+    assert measured == (
+        "Estimated time: about 6.7 minutes (200 pairs × 2.00 s per pair, measured on this corpus's stored pairs)."
+    )
+    rough = time_estimate(SimpleNamespace(n_pairs=0, seconds=0.0), size)
+    assert ROUGH_SECONDS_PER_PAIR == 0.3 and rough == (
+        "Estimated time: about 1.4 minutes (285 pairs × 0.30 s per pair, a rough estimate: nothing measured on this "
+        "corpus yet)."
+    )
+    assert "about 15 seconds" in time_estimate(SimpleNamespace(n_pairs=280, seconds=840.0), size)  # 5 × 3 s
