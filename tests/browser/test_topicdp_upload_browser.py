@@ -38,7 +38,7 @@ def test_topicdp_on_a_20_user_upload_shows_the_releases_that_need_no_sampler(pag
     main = page.locator('[data-testid="stMain"]').inner_text()
     # the on-demand line, its estimate (rough: nothing measured on this upload yet) and the button
     assert "TopicDP (as in the thesis), TopicDP corrected and MVG need the sampled sensitivity" in main
-    assert re.search(r"Estimated time: about [\d.]+ (minutes|seconds) \(285 pairs × 0\.30 s per pair, a rough", main)
+    assert re.search(r"Estimated time: about [\d.]+ (minutes|seconds) \(285 pairs × 0\.28 s per pair, a rough", main)
     assert page.get_by_role("button", name=re.compile(r"Run the sensitivity sampler \(285 new pairs\)")).is_visible()
     # what needs no Δ_s: strict TopicDP's σ and Laplace's b, their badges and VIPS-LDA's
     labels = page.locator('[data-testid="stMetricLabel"]').all_inner_texts()
