@@ -43,7 +43,9 @@ def sampled_draws(corpus, lda, sampler, size, gamma: float, workers: int):
     draws = draws_for(corpus.content_hash, lda, sampler)
     if draws.covers(gamma):
         return draws
-    st.warning(
+    slot = st.empty()  # the offer goes once the sampler ran (this run then shows the sampled releases)
+    offer = slot.container()
+    offer.warning(
         f"{', '.join(ON_DEMAND[:-1])} and {ON_DEMAND[-1]} need the sampled sensitivity Δₛ, which the sensitivity "
         f"sampler has not computed for these settings: γ = {gamma:g} needs h = {size.h:,} sampled neighbouring pairs "
         f"({2 * size.h:,} LDA fits on datasets of N = {sampler.dataset_size(corpus.n_users)} users); "
@@ -51,8 +53,8 @@ def sampled_draws(corpus, lda, sampler, size, gamma: float, workers: int):
         "strict TopicDP, Laplace and VIPS-LDA, which need no sampler.",
         icon="⏳",
     )
-    st.caption(time_estimate(draws, size))
-    if not st.button(
+    offer.caption(time_estimate(draws, size))
+    if not offer.button(
         f"Run the sensitivity sampler ({size.h - draws.n_pairs:,} new pairs)", key="topicdp_run", type="primary"
     ):
         return None
@@ -73,4 +75,5 @@ def sampled_draws(corpus, lda, sampler, size, gamma: float, workers: int):
             cache_dir=uploads.scratch_dir(corpus.content_hash),
         )  # an upload's: deleted with it
     bar.progress(1.0, text="Done: the sampled sensitivities are saved on disk.")
+    slot.empty()
     return draws_for(corpus.content_hash, lda, sampler)

@@ -48,6 +48,12 @@ def upload():
     return twenty_users()
 
 
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path, monkeypatch):
+    """Draws of this corpus are looked for (and the sampler writes) in a folder of this test only: none stored."""
+    monkeypatch.setenv("DPCORE_TOPICDP_CACHE", str(tmp_path / "cache"))
+
+
 def _opened(corpus) -> AppTest:
     at = AppTest.from_file(PAGE, default_timeout=300)
     at.query_params["corpus"] = "upload"
@@ -116,6 +122,26 @@ def test_an_upload_without_draws_opens_on_the_releases_that_need_no_sampler(uplo
     assert reviewed == ["TopicDP strict", "Laplace", "VIPS-LDA"]
     (entries,) = at.session_state["_session_budget"].values()
     assert sorted(e.mechanism for e in entries) == sorted(["TopicDP strict", "Laplace", "VIPS-LDA"])
+
+
+@pytest.mark.slow
+def test_the_button_runs_the_sampler_and_then_the_sampled_mechanisms_appear():
+    """On demand: the button samples the pairs (a 20-user upload: ~0.04 s per pair), then TopicDP (as in the thesis),
+    corrected and MVG are released beside the others, with Δ_s, their random-DP badges and a sampled record."""
+    at = _opened(twenty_users(seed=1))  # another upload: its draws (kept with it) do not reach the other tests
+    _no_sampled_number(at)
+    at.button(key="topicdp_run").click()
+    at.run()
+    clean(at)
+    assert "Done" in at.get("progress")[-1].proto.text
+    labels = [x.label for x in at.metric]
+    assert (
+        "Sampled sensitivity Δₛ" in labels and "TopicDP σ, as in the thesis" in labels and "MVG σ per entry" in labels
+    )
+    assert {"TopicDP (as in the thesis)", "TopicDP corrected", "MVG with sampled s₂"} <= set(_badges(at))
+    assert not [w for w in at.warning if "need the sampled sensitivity" in w.value]
+    panels = json.loads(at.get("vega_lite_chart")[0].proto.spec)["facet"]["sort"]
+    assert [p.partition(" · ")[0] for p in panels] == [*dpcore.topicdp.TOPIC_MECHANISMS, "VIPS-LDA"]
 
 
 @pytest.mark.parametrize("label", ["Error curves", "Sampled sensitivities", "VIPS-LDA against ε"])
