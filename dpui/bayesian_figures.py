@@ -53,11 +53,16 @@ def series_guarantees(now, *, epsilon: float, delta: float, calibration: str, W:
     return {**out, PUBLIC: PUBLIC_BASELINE_GUARANTEE, KANON: k_anonymity(K)}
 
 
-def release_chart(labels, order, private, public, theta, *, n: int) -> tuple[list[dict], dict, str]:
+def release_chart(labels, order, private, public, theta, *, n: int, log: bool = False) -> tuple[list[dict], dict, str]:
     """Grouped bars of the top private n-grams: private, public prior and released probability, as one Vega-Lite
     chart (issue 29 item 1: the page's main chart is redrawn on every ε move, and the same grouped bars in Plotly
     cost the browser about twice the CPU, benchmarks/bench_topicdp_views.py). The three bars of an n-gram are always
     in the same order (private, public, released), so they are told apart without their colours.
+
+    ``log``: a logarithmic probability axis (issue 31 item 2: on the real chat at the page's opening settings the
+    released probabilities are ~1e-8 against ~0.04, bars nobody sees on a linear axis); a bar then starts at the
+    bottom of the plot, and a probability of exactly 0 (no bar on a log axis) is left out of the drawing only.
+    The tooltip and the alt text give every value to three significant digits (1e-08 is not "0.0000").
 
     Returns ``(rows, spec, alt)``: the plotted rows, the Vega-Lite spec (without its data) and the alt text."""
     series = (
@@ -72,11 +77,19 @@ def release_chart(labels, order, private, public, theta, *, n: int) -> tuple[lis
         for name, vals, _ in series
     ]
     top = len(order)
+    shown = [r["probability"] for r in rows if r["probability"] > 0]
+    floor = 10.0 ** (np.ceil(np.log10(min(shown))) - 1) if shown else 1e-12  # a decade under the smallest bar
     spec = {
         "title": {"text": f"Top {top} private {n}-grams: true, public and released probability", "anchor": "start"},
         "height": 420,
-        "mark": {"type": "bar", "tooltip": True},
+        "mark": {"type": "bar"},
+        **({"transform": [{"filter": "datum.probability > 0"}]} if log else {}),
         "encoding": {
+            "tooltip": [
+                {"field": "n-gram", "type": "nominal"},
+                {"field": "series", "type": "nominal"},
+                {"field": "probability", "type": "quantitative", "format": ".3g"},
+            ],
             "x": {
                 "field": "n-gram",
                 "type": "nominal",
@@ -88,8 +101,10 @@ def release_chart(labels, order, private, public, theta, *, n: int) -> tuple[lis
             "y": {
                 "field": "probability",
                 "type": "quantitative",
-                "title": "probability (closer to the private bar is better)",
+                "title": f"probability{', log scale' if log else ''} (closer to the private bar is better)",
+                **({"scale": {"type": "log", "domainMin": floor}, "axis": {"format": ".0e"}} if log else {}),
             },
+            **({"y2": {"datum": floor}} if log else {}),  # a log axis has no 0: the bars rise from its floor
             "color": {
                 "field": "series",
                 "type": "nominal",
@@ -99,9 +114,10 @@ def release_chart(labels, order, private, public, theta, *, n: int) -> tuple[lis
         },
     }
     alt = (
-        f"Grouped bars for the {top} most frequent private {n}-grams: private, public and released probability. "
+        f"Grouped bars for the {top} most frequent private {n}-grams: private, public and released probability"
+        + (" on a logarithmic axis. " if log else ". ")
         + "; ".join(
-            f"{lab}: {private[i]:.4f}, {public[i]:.4f}, {theta[i]:.4f}" for lab, i in list(zip(labels, order))[:10]
+            f"{lab}: {private[i]:.3g}, {public[i]:.3g}, {theta[i]:.3g}" for lab, i in list(zip(labels, order))[:10]
         )
     )
     return rows, spec, alt

@@ -99,14 +99,19 @@ def release_view(c: TabContext) -> None:
     labels = [" ".join(now.counts.vocabulary[i]) for i in order]
     alpha_t = public_baseline(now.counts.public_counts)
     rows = BayesianSpec.top_rows(now.outcome(), top)  # the spec's numbers: what a replay of the export gives
-    plotted, spec, alt = figures.release_chart(labels, order, now.p, alpha_t, release.theta, n=n)
+    axis = st.radio("Probability axis", AXES, horizontal=True, key="bayes_axis", **IN_URL, help=AXIS_HELP)
+    hidden = hidden_release(now.p[order], release.theta[order])
+    log = axis == "log" or (axis == "auto" and hidden < HIDDEN_BELOW)
+    plotted, spec, alt = figures.release_chart(labels, order, now.p, alpha_t, release.theta, n=n, log=log)
     shown = {
         "private (true)": NO_NOISE,
         "public prior": c.guarantees[PUBLIC],
         "BayesianDP release θ": release.guarantee,
     }
     show_vega(plotted, spec, alt=alt, key="bayes_bars", records=rows, guarantees=shown)  # Vega-Lite: half Plotly's work
-    release_words(c.k, now.prepared, now.p, alpha_t, release)
+    if log and axis == "auto":  # say why the axis is logarithmic: the linear one would hide the release
+        st.caption(text("bayesian", "log_axis", ratio=hidden))
+    release_words(c.k, now.prepared)
     export_settings = {
         **c.view_settings,
         "top": top,
@@ -120,23 +125,49 @@ def release_view(c: TabContext) -> None:
     reproduce_buttons(c.spec, title=f"the BayesianDP {c.mk.mode} release", key="bayes_reproduce_release")
 
 
-def release_words(k: BayesKnobs, prepared, p, public_theta, release) -> None:
+def release_words(k: BayesKnobs, prepared) -> None:
     """Under the release's chart, from the data shown (issue 31 item 2): which n-grams keep their private weight —
-    none at all when every w < 1 (the caption said "frequent ones keep it" beside "w < 1: 100 %") — and, when
-    the public data alone has the lower KL, that it beats the release, by how much."""
+    none at all when every w < 1 (the caption said "frequent ones keep it" beside "w < 1: 100 %")."""
     shrunk = prepared.share_downweighted
     c_over_s = spoiler("bayes_full_weight_users", f"{k.C / k.S:g}")
     if shrunk >= 1.0:
         st.caption(text("bayesian", "release_caption_all", c_over_s=c_over_s))
     else:
         st.caption(text("bayesian", "release_caption", kept=1.0 - shrunk, c_over_s=c_over_s))
-    kl_now, kl_public = kl_divergence(p, release.theta), kl_divergence(p, public_theta)
+
+
+AXES = ("auto", "linear", "log")
+"""The release chart's probability axis (URL key ``bayes_axis``): auto is logarithmic when the released bars would be
+invisible on a linear one (:data:`HIDDEN_BELOW`)."""
+AXIS_HELP = (
+    "auto: logarithmic when the released probabilities of the top n-grams are mostly under a tenth of the private "
+    "ones (their bars would be invisible on a linear axis), else linear."
+)
+HIDDEN_BELOW = 0.1
+"""auto's threshold on the median of released / private probability over the n-grams drawn."""
+
+
+def hidden_release(private, released) -> float:
+    """The median of released / private probability over the n-grams drawn (1: as tall; 1e-7: invisible)."""
+    private, released = np.asarray(private, dtype=float), np.asarray(released, dtype=float)
+    return float(np.median(released / private)) if private.size and np.all(private > 0) else 1.0
+
+
+def verdict(*, kl_now: float, kl_public: float, kl_noise_free: float, sigma: float, S: float, rho: float) -> None:
+    """The page's first sentence (issue 31 item 2): whether the public data alone beats the release at these
+    settings, by how much, and — from the release without noise (ε → ∞, θ = softmax(μ_ps)) — whether any ε could
+    change that at these S, ρ, C. Every number is computed on the data the page shows."""
     if kl_now > kl_public:
         times = kl_now / kl_public if kl_public > 0 else float("inf")
+        reach = "out_of_reach" if kl_noise_free > kl_public else "noise_loses"
         st.warning(
-            text("bayesian", "baseline_beats", kl_public=kl_public, kl_now=kl_now, times=times, sigma=release.sigma),
+            text("bayesian", "baseline_beats", kl_public=kl_public, kl_now=kl_now, times=times, sigma=sigma)
+            + " "
+            + text("bayesian", reach, kl_free=kl_noise_free, S=fmt(S), rho=rho),
             icon="📉",
         )
+    else:
+        st.success(text("bayesian", "release_beats", kl_public=kl_public, kl_now=kl_now), icon="📈")
 
 
 # ------------------------------------------------------------------------------ 000 Fig. 1

@@ -26,6 +26,7 @@ st.set_page_config(page_title="Bayesian n-gram DP", page_icon="📊", layout="wi
 exercise_mode("2_Bayesian_ngram_DP")  # lecture exercises: ?exercise=<id> links, checked answers, sheets
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 st.title("Bayesian differential privacy for n-gram distributions")
+first = st.container()  # the page's first sentence: does the public data alone beat this release? (issue 31 item 2)
 explain("bayesian", "lead")
 paper_vs_here("2_Bayesian_ngram_DP", settings)  # the paper's numbers beside ours, a preset to its settings
 k = bayesian_knobs()
@@ -54,6 +55,9 @@ with user_errors():  # one spec per computation (dpcore.specs.bayesian): its dra
     sigma_classic = prepared.sigma(epsilon=eps, delta=delta, calibration="classic")
     sigma_analytic = prepared.sigma(epsilon=eps, delta=delta, calibration="analytic")
 kl_now, kl_public = kl_divergence(p, release.theta), kl_divergence(p, public_baseline(counts.public_counts))
+with first:  # measured on the data shown; ε → ∞ (θ = softmax(μ_ps)) says whether any ε could change the verdict
+    kl_free = kl_divergence(p, prepared.mean_theta())
+    views.verdict(kl_now=kl_now, kl_public=kl_public, kl_noise_free=kl_free, sigma=release.sigma, S=k.S, rho=k.rho)
 view_settings = {  # what an export needs
     "page": "Bayesian n-gram DP",
     "epsilon": eps,

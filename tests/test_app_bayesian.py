@@ -4,6 +4,7 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT
@@ -315,3 +316,106 @@ def chart_keys(at: AppTest) -> set[str]:
         if json.loads(c.proto.spec)["title"]["text"].startswith("Top "):
             keys.add("bayes_bars")
     return keys
+
+
+def _verdict_app(kl_now, kl_public, kl_noise_free):
+    def app(kl_now, kl_public, kl_noise_free):
+        from dpui.bayesian_views import verdict
+
+        verdict(kl_now=kl_now, kl_public=kl_public, kl_noise_free=kl_noise_free, sigma=5.56, S=1e-3, rho=0.3)
+
+    at = AppTest.from_function(app, default_timeout=60, args=(kl_now, kl_public, kl_noise_free))
+    at.run()
+    clean(at)
+    return at
+
+
+@pytest.mark.parametrize(
+    "kl_now, kl_public, kl_noise_free, says",
+    [
+        (12.97, 0.0542, 0.352, "No ε changes that at S = 0.001, ρ = 0.3: even without noise (ε → ∞)"),
+        (0.9, 0.0542, 0.03, "The noise is what loses here: without noise (ε → ∞) this mechanism's θ"),
+        (0.04, 0.0542, 0.03, None),
+    ],
+)
+def test_verdict_says_whether_the_public_data_beats_the_release_and_whether_any_epsilon_could_change_it(
+    kl_now, kl_public, kl_noise_free, says
+):
+    """Issue 31 item 2: the page's first sentence. When the public baseline has the lower KL it says so with the
+    ratio, and, from the release without noise (ε → ∞), whether a larger ε could change that (12.97 against 0.0542
+    with 0.352 without noise: no ε can); when the release has the lower KL it says that instead, in green."""
+    at = _verdict_app(kl_now, kl_public, kl_noise_free)
+    if says is None:
+        assert [w.value for w in at.warning] == []
+        assert len(at.success) == 1 and "this release beats the public data alone" in at.success[0].value
+        assert f"KL {kl_now:.3g} for the release against {kl_public:.3g}" in at.success[0].value
+        return
+    assert len(at.success) == 0
+    (warning,) = [w.value for w in at.warning]
+    assert "the public data alone beats this release" in warning
+    assert f"({kl_now / kl_public:,.1f}× worse" in warning
+    assert says in warning
+    assert f"{kl_noise_free:.3g}" in warning.split("ε → ∞")[1]
+
+
+def test_the_verdict_is_the_pages_first_sentence():
+    """Issue 31 item 2: directly under the title, before the page's lead text, and only once."""
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.run()
+    clean(at)
+    kinds = [(e.type, getattr(e, "value", "")) for e in at.main]
+    title = next(i for i, (t, v) in enumerate(kinds) if t == "title")
+    after = [(t, v) for t, v in kinds[title + 1 :] if t in ("alert", "markdown", "warning", "success")]
+    first_type, first = after[0]
+    assert "the public data alone beats this release" in first or "this release beats the public data alone" in first
+    assert sum("beats" in str(v) for t, v in kinds if t in ("warning", "success")) == 1
+
+
+def test_release_chart_log_axis_draws_bars_a_linear_axis_hides():
+    """Issue 31 item 2: released probabilities ~1e-8 against ~0.04 drew no visible bar. On the log axis every bar
+    rises from a decade under the smallest value (Vega-Lite draws no bar from 0 on a log scale), the plotted numbers
+    are the data's, and the alt text gives the released value to three digits (not "0.0000")."""
+    from dpui.bayesian_figures import release_chart
+    from dpui.bayesian_views import HIDDEN_BELOW, hidden_release
+
+    private = np.array([0.0442, 0.0286, 0.0271])
+    public = np.array([0.0426, 0.0281, 0.0255])
+    theta = np.array([8.17e-9, 2.3e-9, 5.86e-11])
+    order, labels = np.arange(3), ["i", "the", "to"]
+    assert hidden_release(private, theta) == pytest.approx(np.median(theta / private))
+    assert hidden_release(private, theta) < HIDDEN_BELOW <= hidden_release(private, 0.5 * private)
+    rows, spec, alt = release_chart(labels, order, private, public, theta, n=1, log=True)
+    y = spec["encoding"]["y"]
+    assert y["scale"]["type"] == "log" and y["scale"]["domainMin"] == pytest.approx(1e-11)
+    assert spec["encoding"]["y2"] == {"datum": y["scale"]["domainMin"]}
+    assert 1e-11 < 5.86e-11 and 5.86e-11 / 1e-11 < 10  # a decade under the smallest bar, never above it
+    assert sorted(r["probability"] for r in rows) == sorted([*private, *public, *theta])
+    assert "i: 0.0442, 0.0426, 8.17e-09" in alt and "logarithmic" in alt
+    rows_lin, spec_lin, alt_lin = release_chart(labels, order, private, public, theta, n=1)
+    assert "scale" not in spec_lin["encoding"]["y"] and "y2" not in spec_lin["encoding"] and rows_lin == rows
+
+
+def test_release_axis_is_log_exactly_when_the_released_bars_would_be_hidden(page):
+    """The page's "auto" axis: logarithmic iff the median released/private probability of the drawn n-grams is
+    under HIDDEN_BELOW (computed here from the chart's own data); "linear" always linear, "log" always log."""
+    import pyarrow as pa
+
+    from dpui.bayesian_views import HIDDEN_BELOW
+
+    def chart(at):
+        (c,) = at.get("vega_lite_chart")
+        frame = pa.ipc.open_stream(c.proto.data.data).read_pandas()
+        return json.loads(c.proto.spec), frame
+
+    spec, frame = chart(page)
+    private = frame[frame["series"].str.startswith("private")]["probability"].to_numpy()
+    released = frame[frame["series"].str.startswith("BayesianDP release")]["probability"].to_numpy()
+    hidden = float(np.median(released / private))
+    assert (spec["encoding"]["y"].get("scale", {}).get("type") == "log") == (hidden < HIDDEN_BELOW)
+    assert any("Logarithmic probability axis" in c.value for c in page.caption) == (hidden < HIDDEN_BELOW)
+    page.radio(key="bayes_axis").set_value("linear").run()
+    clean(page)
+    assert "scale" not in chart(page)[0]["encoding"]["y"]
+    page.radio(key="bayes_axis").set_value("log").run()
+    clean(page)
+    assert chart(page)[0]["encoding"]["y"]["scale"]["type"] == "log"

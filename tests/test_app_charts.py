@@ -132,7 +132,8 @@ def plotted_values(chart) -> list[list]:
 
         frame = pa.ipc.open_stream(chart.proto.data.data).read_pandas()
         inner = spec.get("spec", spec)
-        fields = [e["field"] for e in inner.get("encoding", {}).values() if e.get("type") == "quantitative"]
+        channels = inner.get("encoding", {}).values()  # a tooltip may be a list of fields: it plots nothing
+        fields = [e["field"] for e in channels if isinstance(e, dict) and e.get("type") == "quantitative"]
         return [list(frame[f]) for f in fields]
     return [
         plain_values(trace.get("y") if trace.get("type") != "histogram" else trace.get("x"))
