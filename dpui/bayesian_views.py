@@ -9,6 +9,7 @@ dpui.bayesian_data; figures: dpui.bayesian_figures; texts: page_texts/bayesian.m
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -90,9 +91,24 @@ class TabContext:
 
 
 # ------------------------------------------------------------------------------ the release at these settings
+def release_view(c: TabContext, stage=None) -> None:
+    """The top private n-grams: private, public prior and released probability; the export and the notebook.
+
+    A fragment (a move of its own knobs redraws only it), but in presenter mode, where its chart is drawn on the
+    stage at the top of the page (``stage``: dpui.presenter.Stage), a plain function: a fragment cannot draw outside
+    its own container."""
+    if stage is not None and stage.active:
+        _release(c, stage)
+    else:
+        _release_fragment(c)
+
+
 @st.fragment
-def release_view(c: TabContext) -> None:
-    """The top private n-grams: private, public prior and released probability; the export and the notebook."""
+def _release_fragment(c: TabContext) -> None:
+    _release(c, None)
+
+
+def _release(c: TabContext, stage) -> None:
     now, release, n = c.now, c.now.release, c.k.n
     top = st.slider("Show the most frequent private n-grams", 5, 50, 20, 5, key="bayes_top", **IN_URL)
     order = np.argsort(-now.p)[:top]
@@ -108,7 +124,8 @@ def release_view(c: TabContext) -> None:
         "public prior": c.guarantees[PUBLIC],
         "BayesianDP release θ": release.guarantee,
     }
-    show_vega(plotted, spec, alt=alt, key="bayes_bars", records=rows, guarantees=shown)  # Vega-Lite: half Plotly's work
+    with nullcontext() if stage is None else stage.chart([(release.guarantee, f"BayesianDP {c.mk.mode}")]):
+        show_vega(plotted, spec, alt=alt, key="bayes_bars", records=rows, guarantees=shown)  # Vega-Lite: half Plotly's
     if log and axis == "auto":  # say why the axis is logarithmic: the linear one would hide the release
         st.caption(text("bayesian", "log_axis", ratio=hidden))
     release_words(c.k, now.prepared)

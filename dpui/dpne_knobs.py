@@ -49,10 +49,11 @@ class DpneKnobs:
     log_y: bool
 
 
-def dpne_knobs() -> DpneKnobs:
-    """Draw the page's two rows of knobs and return their values."""
+def dpne_knobs(stage=None) -> DpneKnobs:
+    """Draw the page's two rows of knobs and return their values; in presenter mode (an active ``stage``,
+    dpui.presenter.Stage) η is drawn beside the main chart instead."""
     c1, c2, c3, c4 = st.columns(4)
-    eta = c1.select_slider(
+    eta = (c1 if stage is None else stage.knob(c1)).select_slider(
         "η (tolerated spurious fraction)",
         ETA_OPTIONS,
         value=0.01,

@@ -8,6 +8,8 @@ Figures: dpui.m101_figures; texts: dpui/page_texts/m101.md.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -76,13 +78,18 @@ PROMISE = "±ε (the promise)"
 """The privacy-loss panel's reference lines (dpui.m101_figures.loss_figure)."""
 
 
+def _on_stage(stage, badges):
+    """The main chart's place: the presenter stage's (dpui.presenter.Stage) when there is one, else here."""
+    return nullcontext() if stage is None else stage.chart(badges)
+
+
 def series_tags(fig, guarantee, *references: str) -> dict:
     """Each series of ``fig`` → ``guarantee`` (the release's: its outputs' densities or shares, and their privacy loss
     or ratio), the reference lines named in ``references`` (±ε, e^ε) → "reference" (issue 31 item 3)."""
     return {t.name: REFERENCE_TAG if t.name in references else guarantee for t in fig.data}
 
 
-def loss_view(eps: float, spec, res):
+def loss_view(eps: float, spec, res, *, stage=None):
     """(a) Two Laplace densities of neighbouring counts 50 and 51 with scale ``b`` and their privacy loss, the
     export and the notebook of ``spec`` (a :class:`dpcore.specs.M101LossSpec`). Returns (name, review, badge)."""
     a, a2 = COUNTING_QUERY
@@ -107,7 +114,8 @@ def loss_view(eps: float, spec, res):
     fig = loss_figure(res.y, a, a2, b, eps, f"Laplace densities for neighbouring counts 50 and 51, b = {b_text}")
     rows = None if hidden else spec.rows(res)
     alt = text("m101", "loss_alt", b=b_text, worst=worst_text, eps=eps)
-    show_figure(fig, alt=alt, records=rows, guarantees=series_tags(fig, g_loss, PROMISE))
+    with _on_stage(stage, () if hidden else [(g_loss, "(a) counting query")]):  # a hidden answer keeps its badge
+        show_figure(fig, alt=alt, records=rows, guarantees=series_tags(fig, g_loss, PROMISE))
     st.caption(text("m101", "loss_caption"))
     if not hidden:  # the export holds b and the worst loss, the open exercise's answer
         export_view(
@@ -127,7 +135,7 @@ def loss_view(eps: float, spec, res):
     return "(a) Laplace on a count", review, None if hidden else (g_loss, "(a) counting query")
 
 
-def sensitivity_view(eps: float, spec, res):
+def sensitivity_view(eps: float, spec, res, *, stage=None):
     """(b) Laplace noise on the bank's total debt, scaled by the rule of ``spec`` (a
     :class:`dpcore.specs.M101DebtSpec`): every neighbour pair's worst loss, the export and the notebook."""
     b, rows, worst_case, g_debt = res.scale, res.neighbours, res.worst_case, res.guarantee
@@ -152,7 +160,8 @@ def sensitivity_view(eps: float, spec, res):
         yv = np.linspace(-2 * DEBT_CAP, 3 * DEBT_CAP, 201)
         fig = loss_figure(yv, DEBT_CAP, 0.0, b, eps, "Worst-case neighbours: total 10,000,000 € vs 0 €")
         alt = text("m101", "debt_alt", b=b, loss=worst_case.loss_bound, eps=eps)
-        show_figure(fig, alt=alt, guarantees=series_tags(fig, g_debt, PROMISE))
+        with _on_stage(stage, [(g_debt, "(b) total debt")]):
+            show_figure(fig, alt=alt, guarantees=series_tags(fig, g_debt, PROMISE))
         export_view(
             "these neighbours",
             table,
@@ -164,7 +173,7 @@ def sensitivity_view(eps: float, spec, res):
     return "(b) Laplace on the total debt", review, (g_debt, "(b) total debt")
 
 
-def cities_view(eps: float, spec, ex):
+def cities_view(eps: float, spec, ex, *, stage=None):
     """(c) The exponential mechanism's choice probabilities on D and its neighbours, the worst ratio against e^ε,
     the export and the notebook of ``spec``."""
     review = custom_review(ex.guarantee, budget=single_budget(epsilon=eps, name="(c)"), epsilon=eps)
@@ -178,7 +187,10 @@ def cities_view(eps: float, spec, ex):
         show_figure(fig, alt=alt, guarantees={t.name: NO_NOISE for t in fig.data})
     with right:
         fig, alt = selection_figure(ex)
-        show_figure(fig, alt=alt, records=city_rows, guarantees=ex.guarantee)  # each bar: the release's probabilities
+        with _on_stage(stage, [(ex.guarantee, "(c) exponential mechanism")]):  # the release: the main chart
+            show_figure(
+                fig, alt=alt, records=city_rows, guarantees=ex.guarantee
+            )  # each bar: the release's probabilities
     c1, c2, c3 = st.columns(3)
     public = ex.utility_bound is not None
     if public:
@@ -223,7 +235,7 @@ def cities_view(eps: float, spec, ex):
     return "(c) Exponential mechanism", review, (ex.guarantee, "(c) exponential mechanism")
 
 
-def sampling_view(spec, sample, seed: int, guarantee) -> None:
+def sampling_view(spec, sample, seed: int, guarantee, *, stage=None) -> None:
     """(d) The empirical shares of ``spec.draws`` draws on D and on its neighbour, their ratio against e^ε, the
     export and the notebook; ``guarantee``: the sampled mechanism's (its series' legend tag)."""
     xs, fd, fn, emp, other, unit, bound = (
@@ -241,7 +253,8 @@ def sampling_view(spec, sample, seed: int, guarantee) -> None:
     ]
     shown_seed = "secret" if noise_mode() == PRIVATE else seed  # issue 30: the private mode's seed is never shown
     fig, alt = sampling_figure(xs, fd, fn, emp, other=other, unit=unit, bound=bound, n=spec.draws, seed=shown_seed)
-    show_figure(fig, alt=alt, records=sample_rows, guarantees=series_tags(fig, guarantee, "e^ε"))
+    with _on_stage(stage, [(guarantee, f"(d) the sampled {spec.mechanism} mechanism")]):
+        show_figure(fig, alt=alt, records=sample_rows, guarantees=series_tags(fig, guarantee, "e^ε"))
     worst_emp = float(np.nanmax(emp)) if np.any(np.isfinite(emp)) else float("nan")
     st.metric("largest empirical ratio", f"{worst_emp:.3f}", help=text("m101", "sample_ratio_help"))
     st.caption(text("m101", "sample_caption"))

@@ -29,6 +29,8 @@ __all__ = [
     "phone_epsilon",
     "explanation",
     "PRESENTER_FONT",
+    "Stage",
+    "presenter_stage",
 ]
 
 PRESENT_KEY = "present"
@@ -152,13 +154,98 @@ def _from_body() -> None:
     st.session_state["eps"] = st.session_state[PHONE_EPS_KEY]
 
 
+def _body_slider(value: float, *, options: tuple, format_func, label: str) -> None:
+    st.session_state[PHONE_EPS_KEY] = value
+    st.select_slider(label, options=options, format_func=format_func, key=PHONE_EPS_KEY, on_change=_from_body)
+
+
+_STAGED_EPS = "_presenter_staged_eps"
+"""Session state: the body ε slider's arguments of this run, kept for :func:`presenter_stage` in presenter mode."""
+
+
 def phone_epsilon(value: float, *, options: tuple, format_func, label: str) -> None:
     """The page's main knob, ε, in the page body on a phone-width screen (issue 31), where the sidebar is collapsed.
 
     A second slider (key ``eps_body``, hidden by CSS on wider screens) that moves the sidebar's: its callback writes
     the sidebar slider's session value before the next run draws it, so the URL, the budget and every page see one
-    ε. Draw it after the sidebar (``value`` is the sidebar's ε of this run)."""
-    st.session_state[PHONE_EPS_KEY] = value
+    ε. Draw it after the sidebar (``value`` is the sidebar's ε of this run).
+
+    In presenter mode the same slider is drawn, at every width, beside the page's main chart by
+    :func:`presenter_stage` (which the page calls under its title); a page that draws no stage shows it here."""
+    args = dict(value=value, options=options, format_func=format_func, label=label)
+    if presenting():
+        st.session_state[_STAGED_EPS] = args
+        return
+    st.session_state.pop(_STAGED_EPS, None)
     st.html(PHONE_STYLE)
     with st.container(key=PHONE_BOX):
-        st.select_slider(label, options=options, format_func=format_func, key=PHONE_EPS_KEY, on_change=_from_body)
+        _body_slider(**args)
+
+
+# ------------------------------------------------------------------------------ the main chart first (issue 31)
+STAGE_KEY = "presenter_stage"
+"""The container (its element key) at the top of a page's body that holds, in presenter mode, the page's main chart
+and beside it ε and at most one page knob."""
+STAGE_WIDTHS = (3, 1)
+"""The chart's and the knobs' column widths on the stage."""
+
+
+class Stage:
+    """Where a page draws its main chart and its one or two knobs: on the stage at the top of the body in presenter
+    mode, in their usual places otherwise (an inactive stage changes nothing).
+
+    ``knob(default)``: the container to draw the page's presenter knob with (``stage.knob(c1).slider(...)``);
+    ``chart(badges)``: a context for the main chart (the first one drawn with it; later ones stay where they are),
+    with the guarantees of the releases it shows as one line of badges above it."""
+
+    def __init__(self, chart=None, knobs=None):
+        self.active = chart is not None
+        self._chart, self._knobs, self._used = chart, knobs, False
+
+    def knob(self, default):
+        return self._knobs if self.active else default
+
+    @contextmanager
+    def chart(self, badges=()):
+        if not self.active or self._used:
+            yield
+            return
+        self._used = True
+        with self._chart:
+            badge_line(badges)
+            yield
+
+
+def badge_line(badges) -> None:
+    """The guarantees ``badges`` ((Guarantee, name) pairs) as one line of chips: colour, icon and words from
+    dpui.charts (the same words as their full badges below, which keep the tooltips)."""
+    from .charts import BADGE_COLOURS, badge_text, guarantee_icon  # dpui.charts reads presenting() from here
+    from .noise import DEMONSTRATION, REPRODUCIBLE, noise_mode
+
+    chips = [
+        f":{BADGE_COLOURS[g.colour]}-badge[{guarantee_icon(g)} {_escape(badge_text(g, name=name))}]"
+        for g, name in badges
+    ]
+    if chips and noise_mode() == REPRODUCIBLE:  # as every full badge says (dpui.noise.demonstration_chip)
+        chips.append(f":gray-badge[🎭 {_escape(DEMONSTRATION)}]")
+    if chips:
+        st.markdown(" ".join(chips))
+
+
+def _escape(words: str) -> str:
+    return words.replace("[", "(").replace("]", ")").replace("$", "\\$")
+
+
+def presenter_stage() -> Stage:
+    """Call under the page's title: in presenter mode, a container there with the main chart's column and beside it
+    the knobs' column, ε first (the body ε slider of :func:`phone_epsilon`, moving the sidebar's: one ε); outside
+    presenter mode nothing is drawn and the stage is inactive."""
+    if not presenting():
+        return Stage()
+    box = st.container(key=STAGE_KEY)
+    chart, knobs = box.columns(STAGE_WIDTHS)
+    staged = st.session_state.pop(_STAGED_EPS, None)
+    if staged is not None:
+        with knobs:
+            _body_slider(**staged)
+    return Stage(chart, knobs)

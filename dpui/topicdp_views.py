@@ -8,6 +8,8 @@ cached loaders are dpui.topicdp_data and dpui.topicdp_vips, the figures dpui.top
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import pandas as pd
 import streamlit as st
 
@@ -143,9 +145,10 @@ def show_facets(plotted: list[dict], spec: dict, *, alt: str, key: str, records:
         st.dataframe(pd.DataFrame(records), hide_index=True, width="stretch")
 
 
-def keywords(spec, settings, table, releases: dict, vips, *, lda, sampler, sens, story) -> None:
+def keywords(spec, settings, table, releases: dict, vips, *, lda, sampler, sens, story, main=None) -> None:
     """The tab "Keywords before and after noise": the chosen topics' bars, this draw's errors, the exports and the
-    Reproduce buttons."""
+    Reproduce buttons. ``main``: where the first topic's chart goes (a context: dpui.presenter.Stage.chart in
+    presenter mode); the rest stays in the tab."""
     m = spec.m
     shown = {**releases, **vips.shown}  # the five matrix mechanisms, VIPS-LDA and the public-only fit (0-DP)
     labels = figures.topic_labels(table)
@@ -178,9 +181,12 @@ def keywords(spec, settings, table, releases: dict, vips, *, lda, sampler, sens,
         for i in range(m)
         for j, word in enumerate(table.words)
     ]
-    for i in range(m) if grid else chosen:
+    for n, i in enumerate(range(m) if grid else chosen):
         plotted, chart, alt = figures.keyword_facet_chart(table, {**releases, vipsui.NAME: vips.vips}, labels[i], i)
-        show_facets(plotted, chart, alt=alt, key=f"topicdp_bars_{i}", records=[r for r in rows if r["topic"] == i + 1])
+        with main if n == 0 and main is not None else nullcontext():
+            show_facets(
+                plotted, chart, alt=alt, key=f"topicdp_bars_{i}", records=[r for r in rows if r["topic"] == i + 1]
+            )
     names = {
         "l1": "L1 distance",
         "rmse": "RMSE",

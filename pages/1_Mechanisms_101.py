@@ -14,6 +14,7 @@ from dpcore.guarantees import pure_dp
 from dpcore.lab.lecture import BANK_DEBTS, DEBT_CAP
 from dpcore.specs import M101CitiesSpec, M101DebtSpec, M101LossSpec, M101Spec
 from dpui import exercise_mode, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, user_errors
+from dpui.presenter import presenter_stage
 from dpui.risk import attacker_view
 from dpui import m101_views as views
 from dpui.reproduce import run_spec
@@ -26,6 +27,7 @@ settings = shared_sidebar(uses=("eps", "seed"))
 eps = settings.epsilon
 
 st.title("Mechanisms 101: Laplace and exponential")
+stage = presenter_stage()  # presenter mode: the open tab's main chart here, ε beside it (issue 31)
 st.caption("After Habernal, *Pure Differential Privacy Mechanisms* (lecture 4). ε comes from the sidebar.")
 paper_vs_here("1_Mechanisms_101", settings)  # the lecture's worked numbers beside ours, a preset to ε = 1
 top_badge = st.empty()  # the open tab's guarantee, filled once its release is known (issue 31 item 6)
@@ -50,7 +52,7 @@ if tab_loss.open:
         b = st.slider("b (scale)", 0.05, 20.0, 1.0, 0.05, key="m101_b", **IN_URL) if mode == "by hand" else None
         with user_errors():  # one spec: the densities, the export and the notebook
             loss_spec = M101LossSpec(epsilon=eps, scale=b)
-            name, review, badge = views.loss_view(eps, loss_spec, run_spec(loss_spec))
+            name, review, badge = views.loss_view(eps, loss_spec, run_spec(loss_spec), stage=stage)
             reviews.append((name, review))
             badges.append(badge)
 
@@ -73,7 +75,7 @@ if tab_sens.open:
             debt_spec = M101DebtSpec(epsilon=eps, rule=rule)
             debt = run_spec(debt_spec)
         st.latex(rf"b=\frac{{{tex_int(debt.sensitivity)}}}{{\varepsilon}}={tex_int(debt.scale)}\ \text{{€}}")
-        name, review, badge = views.sensitivity_view(eps, debt_spec, debt)
+        name, review, badge = views.sensitivity_view(eps, debt_spec, debt, stage=stage)
         reviews.append((name, review))
         badges.append(badge)
 
@@ -112,7 +114,7 @@ if tab_exp.open:
         with user_errors():
             cities_spec = M101CitiesSpec(epsilon=eps, sensitivity_factor=factor, utility_bound=bound)
             ex = run_spec(cities_spec)
-        name, review, badge = views.cities_view(eps, cities_spec, ex)
+        name, review, badge = views.cities_view(eps, cities_spec, ex, stage=stage)
         reviews.append((name, review))
         badges.append(badge)
 
@@ -138,7 +140,8 @@ if tab_sample.open:
             sample_spec = M101Spec(seed=settings.seed, epsilon=eps, mechanism=which, draws=n)
             sample = run_spec(sample_spec)
         sampled = pure_dp(eps) if which == "Laplace" else run_spec(M101CitiesSpec(epsilon=eps)).guarantee
-        views.sampling_view(sample_spec, sample, seed=settings.seed, guarantee=sampled)  # its legend names it
+        # its legend names the sampled mechanism's guarantee
+        views.sampling_view(sample_spec, sample, seed=settings.seed, guarantee=sampled, stage=stage)
         badges.append((sampled, f"(d) the sampled {which} mechanism"))
 
 with top_badge.container():  # what the open tab releases, in the colour of its own guarantee

@@ -19,6 +19,7 @@ from dpui import bayesian_views as views
 from dpui.bayesian_knobs import bayesian_knobs
 from dpui.bayesian_modes import mode_knobs, modes_panel
 from dpui.bayesian_panels import release_panel, text_panel
+from dpui.presenter import presenter_stage
 from dpui.risk import attacker_view
 from dpui.texts import explain, text
 
@@ -27,6 +28,7 @@ exercise_mode("2_Bayesian_ngram_DP")  # lecture exercises: ?exercise=<id> links,
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 st.title("Bayesian differential privacy for n-gram distributions")
 first = st.container()  # the page's first sentence: does the public data alone beat this release? (issue 31 item 2)
+stage = presenter_stage()  # presenter mode: the release's chart here, under the verdict, ε beside it (issue 31)
 explain("bayesian", "lead")
 paper_vs_here("2_Bayesian_ngram_DP", settings)  # the paper's numbers beside ours, a preset to its settings
 k = bayesian_knobs()
@@ -80,7 +82,7 @@ tab_now, tab_eps, tab_users, tab_vocab, tab_pub, tab_k, tab_ppl, tab_mia, tab_tu
 )
 if tab_now.open:  # the default tab: the release's top n-grams, its export and notebook
     with tab_now:
-        views.release_view(ctx)
+        views.release_view(ctx, stage)
 if tab_eps.open:  # 000 Fig. 1: KL vs ε for every mechanism
     with tab_eps:
         views.kl_epsilon_view(ctx)

@@ -23,6 +23,7 @@ from dpui import dpne_views as views
 from dpui import user_errors
 from dpui.dpne_knobs import dpne_knobs
 from dpui.reproduce import reproduce_buttons
+from dpui.presenter import presenter_stage
 from dpui.risk import attacker_view
 from dpui.text_profile_panel import text_profile_panel
 from dpui.texts import text
@@ -33,9 +34,10 @@ exercise_mode("3_DP_ngram_extraction")  # lecture exercises: ?exercise=<id> link
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"), defaults=data.PAGE_DEFAULTS)
 
 st.title("Differentially private n-gram extraction (DPNE)")
+stage = presenter_stage()  # presenter mode: n-grams per length here, ε and η beside it (issue 31)
 st.caption(text("dpne", "caption"))
 paper_vs_here("3_DP_ngram_extraction", settings)  # the paper's numbers beside ours, a preset to its settings
-knobs = dpne_knobs()  # η, Δ0, T, c, pruning, selection, DPSU policy, log scale
+knobs = dpne_knobs(stage)  # η, Δ0, T, c, pruning, selection, DPSU policy, log scale
 
 corpus, eps, delta, seed = settings.private, settings.epsilon, settings.delta, settings.seed
 chash = corpus.content_hash
@@ -98,7 +100,8 @@ if tab_main.open:
         ]
         # every release's guarantee, from the same function the releases use: in the legend and on the badges
         shown = {name: dpne_guarantee(epsilon=eps, delta=delta, single_length=name == "DPSU-single") for name in series}
-        show_figure(fig, alt=alt, key="dpne_bars", records=rows, guarantees=shown)
+        with stage.chart([(g, name) for name, g in shown.items()]):  # presenter mode: at the top, badges above
+            show_figure(fig, alt=alt, key="dpne_bars", records=rows, guarantees=shown)
         for name in base:
             guarantee_badge(shown[name], name=name)
         median_words = float(np.median(items_per_user(tc)))

@@ -23,6 +23,7 @@ from dpui import topicdp_panels as panels
 from dpui import topicdp_views as views
 from dpui import topicdp_vips as vipsui
 from dpui.state import IN_URL
+from dpui.presenter import presenter_stage
 from dpui.risk import attacker_view
 from dpui.texts import explain, text
 from dpui.topicdp_knobs import lda_and_sampler_knobs, table_size_knobs
@@ -35,11 +36,12 @@ exercise = exercise_mode("4_TopicDP")  # lecture exercises: ?exercise=<id> links
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))
 corpus, eps, delta = settings.private, settings.epsilon, settings.delta
 st.title("TopicDP: private topic keywords")
+stage = presenter_stage()  # presenter mode: the keywords before and after noise here, ε and γ beside it (issue 31)
 explain("topicdp", "lead")
 paper_vs_here("4_TopicDP", settings)  # the paper's numbers beside ours, a preset to its settings
 
 c1, c2, c3 = st.columns(3)
-gamma = c1.slider(
+gamma = stage.knob(c1).slider(
     "γ (share of neighbours not covered)",
     0.01,
     0.30,
@@ -97,14 +99,18 @@ with user_errors():  # VIPS-LDA: its release at (ε, δ, B, J, seed), read on th
 panels.sigma_metrics(story, releases)
 with st.container(border=True):
     panels.guarantee_badges({**releases, vipsui.NAME: vips.vips})  # VIPS-LDA's: green, the choice of topics covered
-    attacker_view(panels.guarantees({**releases, vipsui.NAME: vips.vips}), key="topicdp_risk_curve")
+    badges = panels.guarantees({**releases, vipsui.NAME: vips.vips})
+    attacker_view(badges, key="topicdp_risk_curve")
 
 # ------------------------------------------------------------------------------ the tabs: only the open one is drawn
 tabs = views.page_tabs(prompts=docs is not None, exercise=exercise)  # stateful, in the URL (?topicdp_tab=…)
 shown = views.guarantees(releases, vips)  # each mechanism's release Guarantee: the charts' legends name it
 if tabs[views.WORDS].open:
     with tabs[views.WORDS]:
-        views.keywords(spec, settings, table, releases, vips, lda=lda, sampler=sampler, sens=sens, story=story)
+        main = stage.chart([(g, name) for name, g in badges.items()])  # presenter mode: the first chart, on top
+        views.keywords(
+            spec, settings, table, releases, vips, lda=lda, sampler=sampler, sens=sens, story=story, main=main
+        )
 for label in views.needs_sampler(tabs) if draws is None else ():  # these tabs read the sampled Δ_s
     with tabs[label]:
         views.sampler_first(label)

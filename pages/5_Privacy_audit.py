@@ -37,6 +37,7 @@ from dpui.audit_figures import (
     verdict,
 )
 from dpui.reproduce import reproduce_buttons
+from dpui.presenter import presenter_stage
 from dpui.risk import attacker_view
 from dpui.state import IN_URL
 from dpui.texts import explain, text
@@ -46,10 +47,11 @@ exercise_mode("5_Privacy_audit")  # lecture exercises: ?exercise=<id> links, che
 settings = shared_sidebar(uses=("seed",))  # the audited ε is the page's own knob (each scenario has a default)
 
 st.title("Privacy audit")
+stage = presenter_stage()  # presenter mode: the bound's chart here, the mechanism and its ε beside it (issue 31)
 explain("audit", "lead")
 
 c1, c2, c5, c3, c4 = st.columns([2, 1, 2, 2, 1])
-label = c1.selectbox(
+label = stage.knob(c1).selectbox(
     "Mechanism", tuple(SCENARIO_LABELS), index=0, key="audit_mechanism", **IN_URL, on_change=trials_follow_mechanism
 )  # trials at the old suggestion move to the new one's
 remember_mechanism(label)
@@ -67,7 +69,7 @@ if not has_correct:
 elif not has_broken:  # never a toggle that looks on while the correct variant runs (issue 24 item 6)
     c2.caption("No broken variant for this pair: the correct one runs.")
 broken = (broken and has_broken) or not has_correct
-eps_choice = c5.select_slider(  # issue 31 item 12: a reviewer audits at an ε of their choice
+eps_choice = stage.knob(c5).select_slider(  # issue 31 item 12: a reviewer audits at an ε of their choice
     "ε claimed and run at",
     EPSILON_CHOICES,
     value=OWN_EPSILON,
@@ -127,7 +129,8 @@ m3.metric("share of runs in the event, D", f"{r.p_hat_d:.4f}")
 m4.metric("share of runs in the event, D'", f"{r.p_hat_d_prime:.4f}")
 
 fig, alt = bound_figure(run)
-show_figure(fig, alt=alt, key="audit_bound_chart")
+with stage.chart():  # a measurement, not a release: its claim and verdict are in the chart and the lines above
+    show_figure(fig, alt=alt, key="audit_bound_chart")
 fig, alt = score_histogram(run)
 show_figure(fig, alt=alt, key="audit_hist_chart")
 st.dataframe(pd.DataFrame(probability_rows(run)), hide_index=True)

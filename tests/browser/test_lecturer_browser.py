@@ -107,3 +107,27 @@ def test_an_upload_asks_for_the_user_column_and_warns_when_every_row_is_a_user(p
     assert "uploaded: rows.csv" in sidebar and "30 users" in sidebar
     assert "is its own user" in sidebar
     assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_presenter_mode_shows_the_main_chart_first_with_epsilon_beside_it(page, app_url):
+    # issue 31: "the page's main chart first with its one or two knobs beside it"
+    _open(page, f"{app_url}/DP_ngram_extraction?present=1")
+    stage = page.locator(".st-key-presenter_stage")
+    chart = stage.locator('[data-testid="stPlotlyChart"]').first
+    chart.wait_for(timeout=180_000)
+    page.evaluate("window.scrollTo(0, 0)")
+    box = chart.bounding_box()
+    assert box is not None and box["y"] < 1000, f"the main chart starts at {box} (above the fold: under 1000 px)"
+    lead = page.get_by_text("After Kim, Gopi", exact=False).first  # the page's caption, its lead text, comes after it
+    assert lead.bounding_box()["y"] > box["y"]
+    for key in ("eps_body", "dpne_eta"):  # ε and η in the column beside the chart, level with it
+        knob = stage.locator(f".st-key-{key}").first.bounding_box()
+        assert knob is not None and knob["x"] >= box["x"] + box["width"] - 5, f"{key} is not beside the chart"
+        assert box["y"] - 5 <= knob["y"] < box["y"] + box["height"], f"{key} is not level with the chart"
+    assert eps_value(page) == "4"  # the body ε moves the sidebar's: one ε
+    stage.locator('.st-key-eps_body input[type="range"]').first.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url("**eps=4.5**", timeout=60_000)
+    wait_idle(page)
+    assert eps_value(page) == "4.5"
+    assert_no_error_text(page, "DP n-gram extraction in presenter mode")
