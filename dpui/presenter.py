@@ -170,8 +170,9 @@ def phone_epsilon(value: float, *, options: tuple, format_func, label: str) -> N
     the sidebar slider's session value before the next run draws it, so the URL, the budget and every page see one
     ε. Draw it after the sidebar (``value`` is the sidebar's ε of this run).
 
-    In presenter mode the same slider is drawn, at every width, beside the page's main chart by
-    :func:`presenter_stage` (which the page calls under its title); a page that draws no stage shows it here."""
+    In presenter mode the same slider is drawn instead, at every width, beside the page's main chart by
+    :func:`presenter_stage` (which every page under pages/ calls under its title); the Home page, which has no chart
+    and draws no stage, then offers ε in the sidebar only."""
     args = dict(value=value, options=options, format_func=format_func, label=label)
     if presenting():
         st.session_state[_STAGED_EPS] = args
