@@ -218,14 +218,18 @@ class Stage:
 
 
 def badge_line(badges) -> None:
-    """The guarantees ``badges`` ((Guarantee, name) pairs) as one line of chips: colour, icon and words from
-    dpui.charts (the same words as their full badges below, which keep the tooltips)."""
+    """The guarantees ``badges`` ((Guarantee, name) pairs) as one line of chips, one per distinct guarantee (the
+    releases that share it named together): colour, icon and words from dpui.charts, the same as their full badges
+    elsewhere on the page, which keep the tooltips."""
     from .charts import BADGE_COLOURS, badge_text, guarantee_icon  # dpui.charts reads presenting() from here
     from .noise import DEMONSTRATION, REPRODUCIBLE, noise_mode
 
+    same: dict = {}  # releases with the same guarantee share a chip (a projector's line holds few words)
+    for g, name in badges:
+        same.setdefault((g.colour, g.words), (g, []))[1].append(name)
     chips = [
-        f":{BADGE_COLOURS[g.colour]}-badge[{guarantee_icon(g)} {_escape(badge_text(g, name=name))}]"
-        for g, name in badges
+        f":{BADGE_COLOURS[g.colour]}-badge[{guarantee_icon(g)} {_escape(badge_text(g, name=', '.join(names)))}]"
+        for g, names in same.values()
     ]
     if chips and noise_mode() == REPRODUCIBLE:  # as every full badge says (dpui.noise.demonstration_chip)
         chips.append(f":gray-badge[🎭 {_escape(DEMONSTRATION)}]")

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import pytest
 
 from test_browser import EPS_INPUT, NAV_LINK, assert_no_error_text, eps_value, wait_idle
 
 pytestmark = pytest.mark.browser
+SHOTS = Path(tempfile.gettempdir()) / "dp_text_screens"
+"""Where a test leaves a screenshot of what it saw (for the issue's notes)."""
+SHOTS.mkdir(exist_ok=True)
 
 
 def _open(page, url: str):
@@ -120,10 +126,13 @@ def test_presenter_mode_shows_the_main_chart_first_with_epsilon_beside_it(page, 
     assert box is not None and box["y"] < 1000, f"the main chart starts at {box} (above the fold: under 1000 px)"
     lead = page.get_by_text("After Kim, Gopi", exact=False).first  # the page's caption, its lead text, comes after it
     assert lead.bounding_box()["y"] > box["y"]
+    column = stage.locator('[data-testid="stColumn"]').first.bounding_box()  # the chart's, its badges above it
+    assert column["y"] <= box["y"] < column["y"] + column["height"]
     for key in ("eps_body", "dpne_eta"):  # ε and η in the column beside the chart, level with it
         knob = stage.locator(f".st-key-{key}").first.bounding_box()
         assert knob is not None and knob["x"] >= box["x"] + box["width"] - 5, f"{key} is not beside the chart"
-        assert box["y"] - 5 <= knob["y"] < box["y"] + box["height"], f"{key} is not level with the chart"
+        assert column["y"] - 5 <= knob["y"] < box["y"] + box["height"], f"{key} is not level with the chart"
+    page.screenshot(path=str(SHOTS / "presenter_dpne.png"))
     assert eps_value(page) == "4"  # the body ε moves the sidebar's: one ε
     stage.locator('.st-key-eps_body input[type="range"]').first.focus()
     page.keyboard.press("ArrowRight")
