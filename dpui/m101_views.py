@@ -188,9 +188,7 @@ def cities_view(eps: float, spec, ex, *, stage=None):
     with right:
         fig, alt = selection_figure(ex)
         with _on_stage(stage, [(ex.guarantee, "(c) exponential mechanism")]):  # the release: the main chart
-            show_figure(
-                fig, alt=alt, records=city_rows, guarantees=ex.guarantee
-            )  # each bar: the release's probabilities
+            show_figure(fig, alt=alt, records=city_rows, guarantees=ex.guarantee)  # each bar: release probabilities
     c1, c2, c3 = st.columns(3)
     public = ex.utility_bound is not None
     if public:
