@@ -178,11 +178,13 @@ def verdict(*, kl_now: float, kl_public: float, kl_noise_free: float, sigma: flo
         times = kl_now / kl_public if kl_public > 0 else float("inf")
         reach = "out_of_reach" if kl_noise_free > kl_public else "noise_loses"
         st.warning(
-            text("bayesian", "baseline_beats", kl_public=kl_public, kl_now=kl_now, times=times, sigma=sigma)
+            text("bayesian", "baseline_beats", kl_public=kl_public, kl_now=kl_now, times=times)
             + " "
-            + text("bayesian", reach, kl_free=kl_noise_free, S=fmt(S), rho=rho),
+            + text("bayesian", reach, kl_free=kl_noise_free),
             icon="📉",
         )
+        with st.expander("Why — and what would change it"):  # the reasons, one click away (≤ 60 words before the chart)
+            st.markdown(text("bayesian", f"{reach}_why", kl_free=kl_noise_free, S=fmt(S), rho=rho, sigma=sigma))
     else:
         st.success(text("bayesian", "release_beats", kl_public=kl_public, kl_now=kl_now), icon="📈")
 

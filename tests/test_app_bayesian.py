@@ -293,9 +293,9 @@ def test_release_says_when_the_public_data_alone_beats_it(query):
     assert not at.exception
     kl_now, kl_public = float(metric(at, "KL, this release")), float(metric(at, "KL, public only"))
     shrunk = float(metric(at, "n-grams with w < 1").rstrip("%")) / 100
-    beats = [w.value for w in at.warning if "the public data alone beats this release" in w.value]
+    beats = [w.value for w in at.warning if "The public data alone beats this release" in w.value]
     assert kl_now > kl_public and len(beats) == 1
-    assert f"KL {kl_public:.3g} for the public baseline against {kl_now:.3g}" in beats[0]
+    assert f"KL {kl_public:.3g} for public data against {kl_now:.3g}" in beats[0]
     import re
 
     times = float(re.search(r"\(([\d,.]+)× worse", beats[0]).group(1).replace(",", ""))
@@ -333,8 +333,8 @@ def _verdict_app(kl_now, kl_public, kl_noise_free):
 @pytest.mark.parametrize(
     "kl_now, kl_public, kl_noise_free, says",
     [
-        (12.97, 0.0542, 0.352, "No ε changes that at S = 0.001, ρ = 0.3: even without noise (ε → ∞)"),
-        (0.9, 0.0542, 0.03, "The noise is what loses here: without noise (ε → ∞) this mechanism's θ"),
+        (12.97, 0.0542, 0.352, "No ε changes that: without noise (ε → ∞) its KL is"),
+        (0.9, 0.0542, 0.03, "The noise is what loses: without noise (ε → ∞) its KL would be"),
         (0.04, 0.0542, 0.03, None),
     ],
 )
@@ -347,12 +347,12 @@ def test_verdict_says_whether_the_public_data_beats_the_release_and_whether_any_
     at = _verdict_app(kl_now, kl_public, kl_noise_free)
     if says is None:
         assert [w.value for w in at.warning] == []
-        assert len(at.success) == 1 and "this release beats the public data alone" in at.success[0].value
+        assert len(at.success) == 1 and "This release beats the public data alone" in at.success[0].value
         assert f"KL {kl_now:.3g} for the release against {kl_public:.3g}" in at.success[0].value
         return
     assert len(at.success) == 0
     (warning,) = [w.value for w in at.warning]
-    assert "the public data alone beats this release" in warning
+    assert "The public data alone beats this release" in warning
     assert f"({kl_now / kl_public:,.1f}× worse" in warning
     assert says in warning
     assert f"{kl_noise_free:.3g}" in warning.split("ε → ∞")[1]
@@ -367,7 +367,7 @@ def test_the_verdict_is_the_pages_first_sentence():
     title = next(i for i, (t, v) in enumerate(kinds) if t == "title")
     after = [(t, v) for t, v in kinds[title + 1 :] if t in ("alert", "markdown", "warning", "success")]
     first_type, first = after[0]
-    assert "the public data alone beats this release" in first or "this release beats the public data alone" in first
+    assert "The public data alone beats this release" in first or "This release beats the public data alone" in first
     assert sum("beats" in str(v) for t, v in kinds if t in ("warning", "success")) == 1
 
 
