@@ -133,7 +133,7 @@ def array_checksum(arrays: dict) -> str:
     for name in sorted(k for k in arrays if k != ARRAY_CHECKSUM):
         a = np.ascontiguousarray(arrays[name])
         h.update(f"{name}\x1f{a.dtype.str}\x1f{a.shape}\x1e".encode())
-        h.update(memoryview(a).cast("B") if a.dtype != object else repr(a.tolist()).encode())
+        h.update(a.data.cast("B") if a.dtype != object else repr(a.tolist()).encode())
     return h.hexdigest()
 
 
@@ -167,7 +167,7 @@ def write_npz(path: Path, arrays: dict) -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npz")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(tmp, **arrays, **{ARRAY_CHECKSUM: np.array(array_checksum(arrays))})
+        np.savez(tmp, **{**arrays, ARRAY_CHECKSUM: np.array(array_checksum(arrays))})
         os.replace(tmp, path)
     except OSError:
         pass  # a read-only home: work without the cache

@@ -23,7 +23,9 @@ import os
 import pickle
 import sys
 import threading
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any, Protocol, cast
 
 from numba.core.caching import FunctionCache, IndexDataCacheFile
 from numba.core.dispatcher import Dispatcher
@@ -115,10 +117,18 @@ class CheckedFunctionCache(FunctionCache):
 _LOCK = threading.Lock()
 
 
-def cached_functions(namespace: dict) -> list[Dispatcher]:
+class CachedDispatcher(Protocol):
+    """A numba function with a disk cache: a ``Dispatcher`` whose ``_cache`` numba sets at run time (the
+    class does not declare it, so a type checker needs this view of it)."""
+
+    _cache: FunctionCache
+    py_func: Callable[..., Any]
+
+
+def cached_functions(namespace: dict) -> list[CachedDispatcher]:
     """The numba functions with a disk cache (``@njit(cache=True)``) in ``namespace``."""
     return [
-        obj
+        cast(CachedDispatcher, obj)
         for obj in list(namespace.values())
         if isinstance(obj, Dispatcher) and isinstance(getattr(obj, "_cache", None), FunctionCache)
     ]

@@ -88,7 +88,8 @@ _STYLE = {  # kind -> (level, words that say the strength without colour); the i
 }
 
 
-def _num(v: float) -> str:
+def _num(v: float | None) -> str:
+    # called only for a parameter its kind requires (Guarantee.__post_init__ rejects a missing one)
     return f"{v:g}"
 
 

@@ -13,6 +13,7 @@ import math
 import numbers
 import sys
 from collections.abc import Iterable
+from typing import SupportsInt, cast
 
 import numpy as np
 from .errors import UserError
@@ -137,7 +138,7 @@ def check_int(name: str, value, *, low: int | None = None, high: int | None = No
         v = float(value)
         if math.isnan(v) or math.isinf(v) or not v.is_integer():
             raise UserError(f"{name} must be a whole number, got {name}={value}")
-    v = int(value)
+    v = int(cast(SupportsInt, value))  # a numbers.Real: int() truncates it (whole, checked above)
     if low is not None and v < low:
         raise UserError(f"{name} must be >= {low}, got {name}={_short_repr(v)}")
     if high is not None and v > high:

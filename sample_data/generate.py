@@ -350,11 +350,11 @@ def _model() -> _Model:
             words.append(w)
     number_ids = np.empty(N_NUMBERS, dtype=np.int64)
     for n in range(N_NUMBERS):
-        s = str(n)
-        if s not in ids:
-            ids[s] = len(words)
-            words.append(s)
-        number_ids[n] = ids[s]
+        digits = str(n)
+        if digits not in ids:
+            ids[digits] = len(words)
+            words.append(digits)
+        number_ids[n] = ids[digits]
     person_docs = np.array([len(docs) for docs in corpus.users], dtype=np.int64)
     cum = row + within
     # guide table: entry i of a row with n entries points at the first entry whose cum exceeds row + i / n
@@ -620,10 +620,12 @@ def _block(m: _Model, seed: int, block: int, n_users: int, public: bool, max_sen
     for attempt in range(1, COPY_ATTEMPTS + 1):  # a copy of a message fewer than 3 people wrote: draw again
         copy = lens >= COPY_MIN_TOKENS
         copy[copy] = np.isin(_sentence_hash(out[copy], lens[copy]), m.rare_sentences)
-        copy = np.flatnonzero(copy)
-        if len(copy) == 0:
+        redraw = np.flatnonzero(copy)
+        if len(redraw) == 0:
             break
-        out[copy], lens[copy] = _sample(m, key, counters[copy] | np.uint64(attempt << 44), comp[copy], prompt[copy])
+        out[redraw], lens[redraw] = _sample(
+            m, key, counters[redraw] | np.uint64(attempt << 44), comp[redraw], prompt[redraw]
+        )
     secrets = {}
     for u in np.unique(sent_user[~gen]).tolist():
         s, p = user_secrets(block * BLOCK + u, public=public)

@@ -41,6 +41,9 @@ echo "== format and lint (ruff format --check, ruff check; settings in pyproject
 python3 -m ruff format --check .
 python3 -m ruff check .
 
+echo "== type check (mypy on dpcore; settings in pyproject.toml)"
+python3 -m mypy
+
 echo "== running the tests"
 # two workers (pytest-xdist): CI has two cores, and the suite takes about half as long as in one process;
 # DPCORE_TEST_WORKERS=0 runs it in this process (a debugger, or -x on one file)

@@ -242,6 +242,24 @@ def test_a_public_only_fit_is_a_pure_zero_event_not_none():
     assert beside.epsilon == compose_releases([g]).epsilon and beside.colour == "green" and beside.releases == 2
 
 
+def test_the_non_private_vips_reference_fit_is_a_red_entry_not_a_traceback():
+    """The reference fit (VIPS's model without clip or noise) has ε = None: budget_entry compared None > 0 and raised
+    a TypeError (found by mypy). It is not DP: a red entry that spends nothing and turns the total red."""
+    from dpcore.text import Corpus, Document
+    from dpcore.topicdp.vips import vips_reference_fit
+
+    users = [[Document(sentences=(("a", "b", "a", "c"),))], [Document(sentences=(("b", "c", "c"),))]]
+    ref = vips_reference_fit(
+        Corpus(user_ids=("u0", "u1"), users=users), n_topics=2, iterations=2, vocabulary=("a", "b", "c")
+    )
+    assert ref.epsilon is None and ref.sigma == 0.0
+    e = budget_entry(ref, identity="reference")
+    assert e.mechanism == "VIPS-LDA reference fit (not private)" and e.released.startswith("2 × 3 topic–word matrix")
+    assert not e.has_guarantee and e.event is None and e.epsilon is None and e.colour == "red"
+    total = compose_releases([gaussian_entry(1.0), e])
+    assert total.epsilon is None and total.without_guarantee == 1 and total.colour == "red"
+
+
 # ------------------------------------------------------------------------------ entries of real releases
 
 

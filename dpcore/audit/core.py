@@ -67,14 +67,14 @@ MIN_TRIALS = 10
 # --------------------------------------------------------------------------------------------------
 
 
-def _cp_lower(k: np.ndarray, n: np.ndarray, level: float) -> np.ndarray:
+def _cp_lower(k: np.ndarray | int, n: np.ndarray | int, level: float) -> np.ndarray:
     k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore"):
         out = betaincinv(k, n - k + 1.0, 1.0 - level)
     return np.where(k <= 0, 0.0, out)
 
 
-def _cp_upper(k: np.ndarray, n: np.ndarray, level: float) -> np.ndarray:
+def _cp_upper(k: np.ndarray | int, n: np.ndarray | int, level: float) -> np.ndarray:
     k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore"):
         out = betaincinv(k + 1.0, n - k, level)

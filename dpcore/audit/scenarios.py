@@ -18,6 +18,7 @@ from __future__ import annotations
 import struct
 import time
 import zlib
+from collections.abc import Callable
 from functools import lru_cache
 import numpy as np
 from ..mechanisms.exponential import exponential_mechanism, exponential_mechanism_probabilities
@@ -145,7 +146,7 @@ def _exponential_scenario(epsilon: float = 1.0) -> Scenario:
 # Registry and runner
 # --------------------------------------------------------------------------------------------------
 
-_BUILDERS = {
+_BUILDERS: dict[str, Callable[..., Scenario]] = {
     "laplace_count": _laplace_scenario,
     "exponential_city": _exponential_scenario,
     "dpsu": _dpsu_scenario,

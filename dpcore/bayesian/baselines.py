@@ -151,7 +151,7 @@ class LaplaceRelease:
     epsilon: float
     W: int
     mechanism: str
-    guarantee: Guarantee | None = None
+    guarantee: Guarantee = None  # type: ignore[assignment]  # None: the default, set by __post_init__
 
     def __post_init__(self):
         if self.guarantee is None:
@@ -316,7 +316,7 @@ class KAnonymityRelease:
     suppressed_items: int
     suppressed_mass: float
     fill: str
-    guarantee: Guarantee | None = None
+    guarantee: Guarantee = None  # type: ignore[assignment]  # None: the default, set by __post_init__
 
     def __post_init__(self):
         if self.guarantee is None:

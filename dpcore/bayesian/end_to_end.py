@@ -67,7 +67,7 @@ class EndToEndRelease:
     epsilon_train: float
     epsilon_tune: float
     delta: float
-    guarantee: Guarantee | None = None
+    guarantee: Guarantee = None  # type: ignore[assignment]  # None: the default, set by __post_init__
 
     def __post_init__(self):
         if self.guarantee is None:

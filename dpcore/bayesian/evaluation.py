@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import cast
 import numpy as np
 from .statistics import bayesian_statistics, check_count_matrix
 from .release import bayesian_guarantee
@@ -79,7 +80,7 @@ def perplexity_setup(private: Corpus, public: Corpus, *, heldout_share=0.1, rng=
                     continue
                 g = [index.get(t) for t in zip(s, s[1:], s[2:])]
                 if all(j is not None for j in g):
-                    ids.extend(g)
+                    ids.extend(cast(list[int], g))  # every trigram found (checked above)
                     n_sent += 1
     prefixes: dict = {}
     prefix = np.fromiter(

@@ -14,7 +14,7 @@ Mechanism names used in the ``mechanism`` column: see :data:`MECHANISMS`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, cast
 import numpy as np
 from .statistics import DEFAULT_RHO_GRID, DEFAULT_S_GRID, bayesian_statistics, softmax
 from .end_to_end import prepare_end_to_end
@@ -96,7 +96,7 @@ class ExperimentTable:
             raise UserError(f"every column must have the same length, got {lengths}")
 
     @classmethod
-    def from_rows(cls, rows: list[dict], columns=None) -> "ExperimentTable":
+    def from_rows(cls, rows: list[dict] | list[tuple], columns=None) -> "ExperimentTable":
         """Records (dicts, or tuples when ``columns`` names them) → a table; the columns are the keys in
         first-seen order unless ``columns`` is given; a key missing from a record is an error."""
         if columns is None:
@@ -237,7 +237,7 @@ def _mechanism_kls(
 ):
     """KL per repetition for each mechanism at one ε on one dataset (used by the sweeps over data)."""
     alpha = counts.public_counts if public_counts is None else public_counts
-    out = {}
+    out: dict[str, float | np.ndarray | list] = {}  # per mechanism: an array of KLs or a list of them
     if BAYESIAN in mechanisms:
         prep = bayesian_statistics(counts.user_counts, alpha, C=C).prepare(S=S, rho=rho)
         out[BAYESIAN] = kl_divergence(
@@ -324,7 +324,7 @@ def kl_vs_epsilon(
             rows += _rows(name, "epsilon", e, kl_divergence(p, th))
     if END_TO_END in mechanisms:
         S_grid, rho_grid = end_to_end_grid
-        kls = {e: [] for e in eps}
+        kls: dict[float, list[float | np.ndarray]] = {e: [] for e in eps}
         for _ in range(repetitions):
             pe = prepare_end_to_end(
                 counts.user_counts, counts.public_counts, C=C, rng=rng, S_grid=S_grid, rho_grid=rho_grid
@@ -343,9 +343,9 @@ def kl_vs_epsilon(
             continue
         kls = {e: [] for e in eps}
         for _ in range(repetitions):
-            prep = prepare()
-            th = np.vstack([prep.sample_theta(epsilon=e, rng=rng)[0] for e in eps])
-            for e, k in zip(eps, kl_divergence(p, th)):
+            laplace = prepare()
+            th = np.vstack([laplace.sample_theta(epsilon=e, rng=rng)[0] for e in eps])
+            for e, k in zip(eps, cast(np.ndarray, kl_divergence(p, th))):  # one θ per row: one KL per row
                 kls[e].append(k)
         for e in eps:
             rows += _rows(name, "epsilon", e, kls[e])
@@ -504,7 +504,7 @@ def kl_vs_public_quality(
     rows: list[dict] = []
     for b in noise_scales:
         b = check_real("public noise scale", b, low=0.0, low_inclusive=True)
-        kls = {name: [] for name, _, _ in parts}
+        kls: dict[str, list[float | np.ndarray]] = {name: [] for name, _, _ in parts}
         kp = []
         for _ in range(repetitions):
             alpha = counts.public_counts + (rng.laplace(0.0, b, size=counts.vocabulary_size) if b > 0 else 0.0)

@@ -92,7 +92,7 @@ class BayesianRelease:
     sensitivity_method: str
     max_items: int | None = None
     max_users: int | None = None
-    guarantee: Guarantee | None = None
+    guarantee: Guarantee = None  # type: ignore[assignment]  # None: the default, set by __post_init__
 
     def __post_init__(self):
         if self.guarantee is None:

@@ -41,7 +41,7 @@ import numpy as np
 
 from ..mechanisms.gaussian import gaussian_sigma
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_rng
-from ..text.ngrams import MAX_NGRAM_LENGTH
+from ..text.ngrams import MAX_NGRAM_LENGTH, NgramIndex
 from .accounting import (
     DPSU_POLICIES,
     SELECTION_RULES,
@@ -88,7 +88,7 @@ class DpsuPlan:
     selection: str
     policy: str
     parts: tuple = field(repr=False)
-    index: object = field(repr=False)
+    index: NgramIndex = field(repr=False)
 
     def scales(self, epsilon, delta, policy_cutoff=2.0) -> tuple[float, float]:
         """(σ, ρ) of every part of this variant at (ε, δ) (the one-shot functions' formulas)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 import numpy as np
 from ..text.ngrams import NgramIndex
 from ..validation import check_int, check_sequence
@@ -246,7 +247,7 @@ def pruning_chain(index: NgramIndex, release: DpneRelease, *, K: int = 100, leng
     n_users = index.corpus.n_users
     reached = sorted(k for k in release.thresholds if k <= index.max_length)
     report = set(reached if lengths is None else (int(k) for k in lengths))
-    in_prev = None
+    in_prev: np.ndarray | None = None
     rows = []
     for k in reached:
         lev = index.level(k)
@@ -261,11 +262,12 @@ def pruning_chain(index: NgramIndex, release: DpneRelease, *, K: int = 100, leng
         if k == 1:
             valid = np.ones(lev.n_grams, dtype=bool)
         else:
-            valid = in_prev[lev.prefix]
+            prev = cast(np.ndarray, in_prev)  # S_{k−1}'s mask: the lengths reached run 1, 2, …, so k − 1 came first
+            valid = prev[lev.prefix]
             candidates = np.flatnonzero(valid)  # the suffix is looked up for the prefix-valid k-grams only
             if release.pruning == "both" and candidates.size:
                 suffix = index.lookup(lev.rows(candidates)[:, 1:])
-                valid[candidates] = (suffix >= 0) & in_prev[np.maximum(suffix, 0)]
+                valid[candidates] = (suffix >= 0) & prev[np.maximum(suffix, 0)]
         pu, pg = lev.pair_user, lev.pair_gram
         h_dpne = np.bincount(pg, weights=_expected_weights(pu, valid[pg], n_users, limit), minlength=lev.n_grams)
         h_single = np.bincount(

@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import cast
 import numpy as np
 from ..mechanisms.keyed import fold_keys
 from ..text.ngrams import TokenCorpus
@@ -352,7 +353,9 @@ def _prepare_dpne(
     # alive positions (their 1-gram released) and the index in S_{k−1} of the (k−1)-gram there
     pos_dtype = np.int32 if tc.n_tokens < 2**31 else np.int64  # 4 bytes a position where they fit
     pos_parts, rel_parts = [], []
-    for s0, s1 in _shard_bounds(None, tc, user_start, shard) if shard else [(0, tc.n_tokens)]:
+    # user_start is set when shard is
+    bounds = _shard_bounds(None, tc, cast(np.ndarray, user_start), shard) if shard else [(0, tc.n_tokens)]
+    for s0, s1 in bounds:
         r_s = token_rel[tc.tokens[s0:s1]]
         hit = np.flatnonzero(r_s >= 0)
         pos_parts.append((hit + s0).astype(pos_dtype))

@@ -107,6 +107,8 @@ def _released_sets(vocabulary: np.ndarray, ids: dict) -> dict[int, frozenset]:
 class _ReleasedSets:
     """Accessors shared by every set release: ``ngrams`` maps k → frozenset of k-tuples of strings."""
 
+    ngrams: dict  # a field of each subclass (this base is not a dataclass: the annotation adds no field)
+
     @property
     def sizes(self) -> dict[int, int]:
         return {k: len(grams) for k, grams in self.ngrams.items()}
@@ -147,7 +149,7 @@ class DpneRelease(_ReleasedSets):
     selection: str
     policy: str
     policy_cutoff: float
-    guarantee: Guarantee | None = None
+    guarantee: Guarantee = None  # type: ignore[assignment]  # None: the default, set by __post_init__
 
     def __post_init__(self):
         if self.guarantee is None:

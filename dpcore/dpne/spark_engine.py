@@ -162,7 +162,7 @@ def _read_partition(batches, user_column: str, text_column: str):
         paths = batch.column("path").to_pylist()
         for fid, path in zip(fids, paths):
             sid = fid << 40
-            cols = {n: [] for n in ("sid", "pos", "user_key", "tok")}
+            cols: dict[str, list] = {n: [] for n in ("sid", "pos", "user_key", "tok")}
             for uid, text in iter_records(path, user_column=user_column, text_column=text_column):
                 ukey = text_key(uid)
                 for sent in tokenize(text):

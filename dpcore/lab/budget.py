@@ -41,6 +41,7 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass
+from typing import cast
 
 from ..guarantees import (
     APPROXIMATE_DP,
@@ -131,7 +132,8 @@ class BudgetEntry:
             if g.epsilon is not None:
                 noise = f" (its noise was set from ε = {g.epsilon:g}" + (f", δ = {g.delta:g})" if g.delta else ")")
             return f"{g.words}{noise}"
-        count = self.event[3] if self.event[0] == "approximate" else 1
+        event = cast(tuple, self.event)  # has_guarantee: it has one
+        count = event[3] if event[0] == "approximate" else 1
         each = f" × {count} (one per length)" if count > 1 else ""
         return f"{g.words}{each}"
 
@@ -200,7 +202,8 @@ def budget_entry(release, *, identity=None, mechanism: str | None = None) -> Bud
 
     g = release.guarantee
     counts = g.budget_standing != "not counted"
-    event = share = None
+    event: tuple | None = None
+    share: tuple | None = None
     if g.epsilon == 0 and g.kind == PURE_DP:  # reads no private data: a pure ε = 0 event (issue 30 item 7)
         counts = False
         event = ("approximate", 0.0, 0.0, 1)
@@ -226,13 +229,17 @@ def budget_entry(release, *, identity=None, mechanism: str | None = None) -> Bud
             count = len(release.ngrams) if g.scope else 1  # DPSU-single: one (ε, δ) release per length
             event = ("approximate", float(g.epsilon), float(g.delta), count)
     elif isinstance(release, VipsRelease):
-        name = "VIPS-LDA" if release.sigma > 0 or release.epsilon > 0 else "public-only fit"
+        if release.epsilon is None:  # the non-private reference fit (vips_reference_fit): no budget at all
+            name = "VIPS-LDA reference fit (not private)"
+        else:
+            name = "VIPS-LDA" if release.sigma > 0 or release.epsilon > 0 else "public-only fit"
         released = (
             f"{release.n_topics} × {len(release.words):,} topic–word matrix "
             f"({release.iterations} noisy iteration{'s' if release.iterations > 1 else ''})"
         )
         if counts and release.sigma > 0:  # J Gaussians with multiplier z = σ/B compose exactly to one with z/√J
-            event = ("gaussian", release.sigma / (release.clip_norm * math.sqrt(release.iterations)), float(g.delta))
+            clip_norm = cast(float, release.clip_norm)  # a noisy fit has its B (None only for the reference fit)
+            event = ("gaussian", release.sigma / (clip_norm * math.sqrt(release.iterations)), float(g.delta))
     elif isinstance(release, MatrixRelease):
         name = release.mechanism
         released = f"{release.matrix.shape[0]} × {release.matrix.shape[1]} topic–keyword matrix"
@@ -288,7 +295,7 @@ def _not_dp_total(red: list[BudgetEntry]) -> Guarantee:
     if weakest.kind == LOCAL_SENSITIVITY:
         return local_sensitivity(promise=promise)
     if weakest.kind == K_ANONYMITY:
-        return k_anonymity(weakest.K, promise=promise)
+        return k_anonymity(cast(int, weakest.K), promise=promise)  # its kind requires K (Guarantee checks)
     return no_protection(promise=promise)
 
 
@@ -322,8 +329,9 @@ def _sentence(g: Guarantee, n: int, eps: float, delta: float, basic: float) -> s
         given = f", given {g.conditional_on}" if g.conditional_on else ""
         pure = f"ε = {eps:.3g}-DP (pure)" if delta == 0 else f"{pair}-DP"
         head = f"{g.strength} — {pure} on this corpus{given}"
-    else:  # random DP
-        head = f"{g.strength} — {pair} for a share ≥ {1 - g.gamma:.0%} of neighbouring pairs (random DP, γ = {g.gamma:.3g})"
+    else:  # random DP: its kind requires γ (Guarantee checks)
+        gamma = cast(float, g.gamma)
+        head = f"{g.strength} — {pair} for a share ≥ {1 - gamma:.0%} of neighbouring pairs (random DP, γ = {gamma:.3g})"
     return f"Composed over {what}: {head} (basic composition would say ε = {basic:.3g})."
 
 

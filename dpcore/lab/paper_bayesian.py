@@ -26,7 +26,7 @@ def compare_bayesian_fig1(
     seeds = check_int("seeds", seeds, low=1)
     mechs = (BAYESIAN, LAPLACE) + ((BAYESIAN_STRICT, PUBLIC) if strict is not None else ())
     extra = {} if strict is None else {"max_items": int(strict[0]), "max_users": int(strict[1])}
-    kl = {m: [] for m in mechs}
+    kl: dict[str, list[float]] = {m: [] for m in mechs}
     for s in range(seeds):
         table = kl_vs_epsilon(
             counts,

@@ -10,7 +10,9 @@ needs (:func:`dpne_epsilon_sweep`). A claim is a hypothesis to test, not a resul
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -51,7 +53,7 @@ def _table4_index(index):
     return build_ngram_index(_as_token_corpus(index), TABLE4_SETTINGS["max_length"])
 
 
-def table4_sizes(index, seeds: int, settings: dict, Ks=(100,)):
+def table4_sizes(index, seeds: int, settings: Mapping[str, Any], Ks=(100,)):
     """Mean |S_k| of DPNE and the three DPSU variants over seeds 0..seeds−1, and DPNE's mean coverage of
     the k-grams used by at least K users (K → array over k; NaN where no k-gram is used by K users)."""
     from ..dpne.release import dpne_extract
@@ -109,7 +111,8 @@ def _silent(sizes, ks) -> list:
 
 def _ranges(ks) -> str:
     """[2, 3, 4, 6] → "2–4, 6"."""
-    out, run = [], []
+    out: list[str] = []
+    run: list[int] = []
     for k in sorted(ks):
         if run and k == run[-1] + 1:
             run.append(k)

@@ -13,6 +13,7 @@ Pages: 000 = Ramadan et al. (BayesianDP), 003 = Kim et al. (DPNE, NeurIPS 2021),
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 __all__ = [
     "Reported",
@@ -53,7 +54,21 @@ class Reported:
         return f"{self.paper} {self.where}{page}"
 
 
-TABLE4_SETTINGS = {"epsilon": 4.0, "delta": 1e-7, "contribution_limit": 100, "eta": 0.01, "max_length": 9}
+class Table4Settings(TypedDict):
+    epsilon: float
+    delta: float
+    contribution_limit: int
+    eta: float
+    max_length: int
+
+
+TABLE4_SETTINGS: Table4Settings = {
+    "epsilon": 4.0,
+    "delta": 1e-7,
+    "contribution_limit": 100,
+    "eta": 0.01,
+    "max_length": 9,
+}
 FIG1_SETTINGS = {"epsilon": 0.1, "n": 1}
 TOPICDP_SETTINGS = {"epsilon": 3.0, "gamma": 0.1, "m": 10, "n": 10, "delta": 1e-4}
 

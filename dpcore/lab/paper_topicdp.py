@@ -22,7 +22,7 @@ def compare_topicdp_fig52(matrix, *, delta_s: float, seeds: int = 5, repetitions
     seeds = check_int("seeds", seeds, low=1)
     delta_s = check_real("delta_s", delta_s, low=0.0)
     w = np.asarray(matrix, dtype=float)
-    l1 = {}
+    l1: dict[str, list[float]] = {}
     for s in range(seeds):
         errs = tdp.release_errors(
             w,

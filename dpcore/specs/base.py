@@ -43,7 +43,7 @@ import math
 import secrets
 import warnings
 import zlib
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
@@ -66,7 +66,7 @@ __all__ = [
 CORPUS_IDS = ("classroom", "paper", "chat", "upload")
 """The corpus ids a spec may name: the synthetic sample sizes, the real chat, an uploaded file."""
 
-_REGISTRY: dict[str, type] = {}
+_REGISTRY: dict[str, type[Spec]] = {}
 
 SECRET_NOISE = "secret"
 """``record["noise"]`` of a record made in the app's private noise mode: its seed was secret and is not in it."""
@@ -207,7 +207,7 @@ class Spec:
         """The record version this spec draws as: ``VERSION``, or an older one of ``REPLAYS`` (from a record)."""
         return self.__dict__.get("_version", self.VERSION)
 
-    def replace(self, **changes) -> "Spec":
+    def replace(self, **changes) -> Self:
         """A copy with some fields changed (validated again; the same version)."""
         out = dataclasses.replace(self, **changes)
         if self.version != self.VERSION:
@@ -219,7 +219,7 @@ class Spec:
         """The spec a :meth:`record` describes. On ``Spec`` itself it dispatches on ``record["spec"]``."""
         if not isinstance(record, dict):
             raise TypeError(f"record must be a dict (spec.record()), got record={type(record).__name__}")
-        kind = record.get("spec")
+        kind: Any = record.get("spec")  # any JSON value: one that names no spec is rejected below
         target = _REGISTRY.get(kind) if cls is Spec else cls
         if target is None:
             raise UserError(f"record['spec'] must be one of {sorted(_REGISTRY)}, got spec={kind!r}")
@@ -242,7 +242,7 @@ class Spec:
         return spec
 
 
-def _with_fresh_seed(record: dict, target: type) -> dict:
+def _with_fresh_seed(record: dict, target: type[Spec]) -> dict:
     """A secret record (:func:`secret_record`) with a seed from the operating system's entropy, after warning."""
     if record["noise"] != SECRET_NOISE:
         raise UserError(f"record['noise'] must be {SECRET_NOISE!r} when present, got noise={record['noise']!r}")

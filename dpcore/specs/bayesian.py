@@ -36,7 +36,7 @@ Draws (bit-identical to the page before issue 22; :meth:`salt` of each spec is t
 from __future__ import annotations
 
 import dataclasses
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import numpy as np
 
@@ -58,6 +58,10 @@ from ..text.counts import ngram_counts
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real
 from .base import Spec, public_corpus_of
 from ..errors import UserError
+
+if TYPE_CHECKING:  # annotations only (the outcome's fields): no import at run time
+    from ..bayesian.release import BayesianRelease, PreparedBayesianDP
+    from ..text.counts import NgramCounts
 
 __all__ = [
     "BayesianSpec",
@@ -161,10 +165,10 @@ class BayesianOutcome(NamedTuple):
     """:meth:`BayesianSpec.run`: the counts, the private distribution p, the prepared mechanism of the spec's mode,
     the release, Claim 1's worst-case γ (local statistics), KL(p ‖ θ) and KL(p ‖ public prior)."""
 
-    counts: object
+    counts: NgramCounts
     p: np.ndarray
-    prepared: object
-    release: object
+    prepared: PreparedBayesianDP
+    release: BayesianRelease
     gamma_worst: float
     kl: float
     kl_public: float
@@ -264,8 +268,8 @@ fig.update_layout(barmode="group", yaxis_title="probability", title=f"The 20 mos
             prepared,
             rel,
             local.sensitivity(self.S, "worst-case"),
-            kl_divergence(p, rel.theta),
-            kl_divergence(p, public_baseline(counts.public_counts)),
+            cast(float, kl_divergence(p, rel.theta)),  # one release (1-D θ): one KL
+            cast(float, kl_divergence(p, public_baseline(counts.public_counts))),
         )
 
     @staticmethod

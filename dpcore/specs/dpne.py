@@ -34,7 +34,7 @@ keys DPNE's selection like its noise (``selection_key="release"``), draws the th
 from __future__ import annotations
 
 import dataclasses
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..dpne.release import _check_dpne, dpne_extract, prepare_dpne
 from ..dpne.baselines import dpsu_all, dpsu_even, dpsu_single
@@ -44,6 +44,10 @@ from ..text.ngrams import build_ngram_index, encode_users
 from ..validation import check_real
 from .base import Spec
 from ..errors import UserError
+
+if TYPE_CHECKING:  # annotations only: no import at run time
+    from ..dpne.release import DpnePlan
+    from ..dpne.results import DpneEvaluation, DpneRelease
 
 __all__ = ["DpneSpec", "DpneOutcome", "ETA_GRID", "INDEX_LENGTH"]
 
@@ -58,8 +62,8 @@ class DpneOutcome(NamedTuple):
     """What :meth:`DpneSpec.run` returns: the DPNE ``release`` and its ``evaluation`` (private diagnostics), the
     baselines' released set sizes by name, and the spurious-share rows (η, k, released, spurious)."""
 
-    release: object
-    evaluation: object
+    release: DpneRelease
+    evaluation: DpneEvaluation
     baselines: dict
     spurious: list
 
@@ -208,7 +212,7 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
             rng=self.rng(*self.dpne_selection_salt()),
         )
 
-    def prepare(self, token_corpus, unigram=None):
+    def prepare(self, token_corpus, unigram=None) -> DpnePlan:
         """dpcore.prepare_dpne at every parameter but η, with this spec's draws (``unigram``: :meth:`unigram`'s,
         e.g. cached by the page; the same release with or without it)."""
         if self.version == 1:
@@ -281,7 +285,7 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
         base = {**self.dpne_kwargs(), "eta": self.eta}
         if knob not in base:
             raise UserError(f"knob must be one of {sorted(base)}, got knob={knob!r}")
-        rows = []
+        rows: list[dict] = []
         for v in values:
             if self.version == 1:
                 p = {**base, knob: v}

@@ -144,6 +144,7 @@ fig.update_layout(barmode="group", xaxis_title=s.unit, yaxis_title="share of dra
     def run(self, corpus=None) -> M101Sample:
         """``draws`` draws on D and on its worst neighbour D', the empirical shares and their ratio."""
         eps, n, rng = self.epsilon, self.draws, self.rng(*self.sample_salt())
+        xs: list[str] | list[float]  # the cities, or the bins' centres
         if self.mechanism == "exponential":
             ex = city_example(epsilon=eps)
             j = ex.neighbours.index(ex.worst_pair[0])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import pprint
+from typing import Any
 
 from .base import Spec, secret_record
 
@@ -117,7 +118,7 @@ def notebook(spec: Spec, *, title: str = "", secret_noise: bool = False) -> str:
     nb_cells = []
     for kind, source in cells(spec, title=title, secret_noise=secret_noise):
         lines = source.splitlines(keepends=True)
-        cell = {"cell_type": kind, "metadata": {}, "source": lines}
+        cell: dict[str, Any] = {"cell_type": kind, "metadata": {}, "source": lines}
         if kind == "code":
             cell.update(execution_count=None, outputs=[])
         nb_cells.append(cell)

@@ -31,7 +31,7 @@ the one derivation, so the curves' draws (not what they measure) changed once.
 from __future__ import annotations
 
 import dataclasses
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -48,6 +48,11 @@ from ..validation import check_choice, check_delta, check_epsilon, check_int, ch
 from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS
 from .base import Spec, public_corpus_of
 from ..errors import UserError
+
+if TYPE_CHECKING:  # annotations only (the outcome's fields): no import at run time
+    from ..topicdp.model import TopicKeywordMatrix, TopicModel
+    from ..topicdp.sampler import SensitivityDraws, SensitivityResult
+    from ..topicdp.vips_comparison import VipsComparison
 
 __all__ = [
     "TopicDpSpec",
@@ -74,13 +79,13 @@ class TopicDpOutcome(NamedTuple):
     ``sampled=False``), VIPS-LDA's and the public-only fit's comparisons on the table (``None``
     when ``with_vips`` is False), and the errors ``{mechanism: {l1, rmse, kendall, noise_scale}}`` of all shown."""
 
-    model: object
-    table: object
-    draws: object
-    sensitivity: object
+    model: TopicModel
+    table: TopicKeywordMatrix
+    draws: SensitivityDraws | None
+    sensitivity: SensitivityResult | None
     releases: dict
-    vips: object
-    public_only: object
+    vips: VipsComparison | None
+    public_only: VipsComparison | None
     errors: dict
 
     @property

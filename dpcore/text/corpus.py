@@ -349,7 +349,7 @@ def corpus_from_token_arrays(
     user_off,
     *,
     doc_genre=None,
-    genres: Sequence[str] = (),
+    genres: Sequence[str | None] = (),
     user_ids: Sequence[str] | None = None,
     name: str = "corpus",
 ) -> Corpus:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -66,7 +67,7 @@ class NgramCounts:
     dropped_tokens: int = 0
     private_hash: str = ""
     public_hash: str = ""
-    _index: dict = field(default=None, repr=False, compare=False)
+    _index: dict | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         m = self.user_counts
@@ -102,9 +103,11 @@ class NgramCounts:
     @property
     def index(self) -> dict:
         """n-gram tuple → column id."""
-        if self._index is None:
-            object.__setattr__(self, "_index", {g: i for i, g in enumerate(self.vocabulary)})
-        return self._index
+        index = self._index
+        if index is None:
+            index = {g: i for i, g in enumerate(self.vocabulary)}
+            object.__setattr__(self, "_index", index)
+        return index
 
     def total_counts(self) -> np.ndarray:
         """c = Σ_n Δc^n (raw, unclamped), float array of length |V|."""
@@ -297,7 +300,7 @@ def _token_ids(corpus: Corpus, n: int):
     return tc.tokens, tc.run_left, tc.user_of, tc.vocabulary.tolist()
 
 
-def _ngram_keys(ids: np.ndarray, run_left: np.ndarray, n: int, v: int) -> tuple[np.ndarray, np.ndarray]:
+def _ngram_keys(ids: np.ndarray, run_left: np.ndarray | None, n: int, v: int) -> tuple[np.ndarray, np.ndarray | None]:
     """The n-grams of a token-id stream as int64 keys Σ_j id_j·v^(n−1−j), and their start positions
     (None for n = 1: every position; the keys may then be ``ids`` itself).
 
@@ -305,7 +308,7 @@ def _ngram_keys(ids: np.ndarray, run_left: np.ndarray, n: int, v: int) -> tuple[
     id of −1 (a token outside the public vocabulary) gets a negative key, which matches no n-gram of V."""
     if n == 1:  # every token is a 1-gram (an unknown one is already −1); the start positions are all
         return ids.astype(np.int64, copy=False), None
-    pos = np.flatnonzero(run_left >= n)
+    pos = np.flatnonzero(cast(np.ndarray, run_left) >= n)  # given for n > 1 (see _token_ids)
     ids = ids.astype(np.int64, copy=False)
     keys = ids[pos]
     unknown = keys < 0

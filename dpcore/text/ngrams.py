@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain, repeat
+from typing import NoReturn, cast
 
 import numpy as np
 
@@ -293,7 +294,7 @@ def _sentence_position(users, flat_index: int, name: str) -> str:
     return "a sentence"  # pragma: no cover
 
 
-def _raise_bad_token(users, name: str) -> None:
+def _raise_bad_token(users, name: str) -> NoReturn:
     for u, sentences in enumerate(users):
         for s, sentence in enumerate(sentences):
             for t, token in enumerate(sentence):
@@ -420,7 +421,7 @@ class KgramLevel:
             out[:, j] = lev.last[cur]
             if j:
                 cur = lev.prefix[cur]
-                lev = lev.parent
+                lev = cast(KgramLevel, lev.parent)  # levels 2..k have their level k − 1
         return out
 
     @property

@@ -221,7 +221,10 @@ def text_profile(data, *, max_k: int = 9, ks=(10, 100), max_users: int | None = 
     index, name = _index_for(data, max_k, max_users)
     tc = index.corpus
     n = tc.n_users
-    mean, median, shared, distinct = [], [], {K: [] for K in ks}, {}
+    mean: list[float] = []
+    median: list[float] = []
+    shared: dict[int, list[int]] = {K: [] for K in ks}
+    distinct: dict[int, np.ndarray] = {}
     for k in range(1, max_k + 1):
         lev = index.level(k)
         per_user = np.bincount(lev.pair_user, minlength=n).astype(np.int64) if n else np.zeros(0, dtype=np.int64)

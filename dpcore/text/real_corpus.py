@@ -96,7 +96,8 @@ def _people_arrays(ids, users) -> dict:
     """The people in the compact form of :func:`corpus_from_token_arrays` (token ids, offsets, genre ids)."""
     word_id: dict[str, int] = {}
     genre_id: dict[str | None, int] = {}
-    tokens, sent_off, doc_off, user_off, doc_genre = [], [0], [0], [0], []
+    tokens: list[int] = []
+    sent_off, doc_off, user_off, doc_genre = [0], [0], [0], []
     for docs in users:
         for doc in docs:
             for sent in doc.sentences:
@@ -160,8 +161,8 @@ def _people_from_package() -> tuple[tuple[str, ...], tuple[tuple[Document, ...],
                 sents = tokenize(message.get("text") or "")
                 if sents:
                     sentences.setdefault(message["sender"], []).extend(sents)
-        for person, sents in sentences.items():
-            by_person.setdefault(person, []).append(Document(sentences=tuple(sents), genre=prompt))
+        for person, person_sents in sentences.items():
+            by_person.setdefault(person, []).append(Document(sentences=tuple(person_sents), genre=prompt))
     ids = tuple(sorted(by_person))
     return ids, tuple(tuple(by_person[p]) for p in ids)
 

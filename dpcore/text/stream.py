@@ -150,7 +150,7 @@ def read_token_corpus(
     n_records = 0
     sizes = [os.path.getsize(f) for f in files]
 
-    def flush(chunk):
+    def flush(chunk: list[tuple[str, str]]) -> None:
         flat: list[str] = []
         lens: list[int] = []
         sent_user: list[int] = []

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -318,4 +319,5 @@ def prompt_survival_curve(
         chance.append(s.chance)
         for mech, k in s.kept.items():
             kept.setdefault(mech, []).append(k)
+    before = cast(PromptMatch, before)  # set at the first ε (eps is not empty)
     return SurvivalCurve(eps, {k: tuple(v) for k, v in kept.items()}, before, float(np.mean(chance)), draws)

@@ -246,7 +246,7 @@ class SensitivityDraws:
     key: str
     seconds: float = 0.0
     """Total wall-clock seconds spent fitting the stored pairs (as recorded when they were drawn)."""
-    full: np.ndarray | None = None
+    full: np.ndarray = None  # type: ignore[assignment]  # None: NaN for every pair, set by __post_init__
     """Diagnostic per pair, not part of f: distance of the whole aligned K × V topic–word matrices
     (NaN where not recorded). See :func:`pair_deltas`."""
 

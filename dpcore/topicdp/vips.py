@@ -80,6 +80,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import cast
 import numpy as np
 from ..text.corpus import Corpus, shipped_public_hashes
 from ..mechanisms.gaussian import analytic_gaussian_sigma
@@ -196,7 +197,7 @@ def _fit(
         else:
             statistics = _clipped_sum(person_contributions(pc, lam), pc, clip_norm)
         if sigma > 0:
-            statistics = _noisy_release(statistics, sigma, rng)
+            statistics = _noisy_release(statistics, sigma, cast(np.random.Generator, rng))  # given when σ > 0
         lam = eta + statistics
     return lam
 

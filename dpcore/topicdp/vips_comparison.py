@@ -41,6 +41,7 @@ import math
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -51,6 +52,8 @@ from .prompts import PromptDocuments, PromptMatch, match_topics_to_prompts
 from .vips_setup import VipsPageSetup, public_only_release, vips_page_setup
 from ..validation import check_delta, check_int, check_real
 from ..errors import UserError
+
+_Bands = tuple[list[float], list[float], list[float]]  # a metric's mean, 10th and 90th percentile (_band) along a sweep
 
 __all__ = [
     "PUBLIC_ONLY_NAME",
@@ -260,7 +263,7 @@ def vips_sweep(
         raise UserError("epsilons must not be empty")
     delta = check_delta(delta)
     draws = check_int("draws", draws, low=1, high=1000)
-    stats = {metric: ([], [], []) for metric in ("l1", "rmse", "kendall")}
+    stats: dict[str, _Bands] = {metric: ([], [], []) for metric in ("l1", "rmse", "kendall")}
     matched: list[float] = []
     sigmas = []
     for e in eps:
@@ -276,11 +279,11 @@ def vips_sweep(
             for col, v in zip(columns, _band(np.array([r.errors[metric] for r in rows]))):
                 col.append(v)
         if docs is not None:
-            matched.append(float(np.mean([r.match.matched for r in rows])))
+            matched.append(float(np.mean([cast(PromptMatch, r.match).matched for r in rows])))  # docs: a match
     return VipsSweep(
         eps,
         tuple(sigmas),
-        {k: tuple(tuple(x) for x in v) for k, v in stats.items()},
+        {k: (tuple(mean), tuple(p10), tuple(p90)) for k, (mean, p10, p90) in stats.items()},
         tuple(matched) if docs is not None else None,
         draws,
         table.shape[0],
@@ -313,7 +316,7 @@ def vips_error_curve(
     rng = check_rng(rng)
     repetitions = check_int("repetitions", repetitions, low=1, high=10_000)
     values = tuple(float(v) for v in values)
-    out = {metric: ([], [], []) for metric in ("l1", "rmse", "kendall")}
+    out: dict[str, _Bands] = {metric: ([], [], []) for metric in ("l1", "rmse", "kendall")}
     fixed = None
     if parameter != "epsilon":
         fixed = [setup_release(setup, epsilon, delta, clip_norm, iterations, rng) for _ in range(repetitions)]
@@ -377,7 +380,7 @@ def fixed_release_curve(
     from ..validation import check_choice
 
     check_choice("parameter", parameter, CURVE_PARAMETERS)
-    out = {metric: [] for metric in ("l1", "rmse", "kendall")}
+    out: dict[str, list[float]] = {metric: [] for metric in ("l1", "rmse", "kendall")}
     for v in values:
         size = int(v) if parameter == "size" else None
         table = topic_keyword_matrix(model, m=size or m, n=size or n)
