@@ -42,11 +42,13 @@ def session_entries(moves) -> list[list[BudgetEntry]]:
     """The budget's entries after each move: the strict release (Gaussian) and the local one (not DP) per ε."""
     entries, out = [], []
     for i, eps in enumerate(moves):
-        z = gaussian_sigma(eps, DELTA, method="analytic")
+        z = gaussian_sigma(epsilon=eps, delta=DELTA, method="analytic")
         entries.append(
-            BudgetEntry("BayesianDP strict", "θ", approximate_dp(eps, DELTA), ("gaussian", z, DELTA), f"s{i}")
+            BudgetEntry(
+                "BayesianDP strict", "θ", approximate_dp(epsilon=eps, delta=DELTA), ("gaussian", z, DELTA), f"s{i}"
+            )
         )
-        entries.append(BudgetEntry("BayesianDP local", "θ", local_sensitivity(eps, DELTA), None, f"l{i}"))
+        entries.append(BudgetEntry("BayesianDP local", "θ", local_sensitivity(epsilon=eps, delta=DELTA), None, f"l{i}"))
         out.append(list(entries))
     return out
 

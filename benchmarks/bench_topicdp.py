@@ -117,7 +117,7 @@ def bench_engines(pairs: int) -> None:
 
 def bench_sampler(pairs: int, full: bool) -> None:
     corpus, lda, sampler, data = _setup()
-    size = dpcore.topicdp.sensitivity_sampler_size(0.1)
+    size = dpcore.topicdp.sensitivity_sampler_size(gamma=0.1)
     draws = dpcore.topicdp.load_sensitivity_draws(corpus.content_hash, lda=lda, sampler=sampler)
     print(f"corpus {corpus!r}")
     print(
@@ -176,7 +176,7 @@ def bench_sampler(pairs: int, full: bool) -> None:
         f"the machine's 2 cores are shared, so this is a lower bound on an idle machine)"
     )
     for gamma in (0.1, 0.05, 0.02):
-        h = dpcore.topicdp.sensitivity_sampler_size(gamma).h
+        h = dpcore.topicdp.sensitivity_sampler_size(gamma=gamma).h
         print(
             f"projected γ = {gamma:g} ({h} pairs) on 2 idle cores: {h * cpu_per_pair / 2 / 60:.1f} min "
             f"(CPU per pair × h / 2); measured rate with 2 workers here: {timings[2] / pairs * h / 60:.1f} min"

@@ -204,7 +204,7 @@ def part_table(seeds: int):
         ]
         rng = np.random.default_rng(0)
         lap = [_matrix_errors(w, w + rng.laplace(0.0, 2 * M / eps, w.shape))[0] for _ in range(200)]
-        sg = dpcore.mechanisms.analytic_gaussian_sigma(eps, DELTA, np.sqrt(2 * M))
+        sg = dpcore.mechanisms.analytic_gaussian_sigma(epsilon=eps, delta=DELTA, sensitivity=np.sqrt(2 * M))
         gau = [_matrix_errors(w, w + sg * rng.standard_normal(w.shape))[0] for _ in range(200)]
         sigma = vips.vips_sigma(
             epsilon=eps, delta=DELTA, iterations=vips.DEFAULT_ITERATIONS, clip_norm=vips.DEFAULT_CLIP_NORM

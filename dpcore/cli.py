@@ -246,7 +246,10 @@ def _validate(params: dict) -> None:
     from .validation import check_choice, check_int
 
     dpne_noise_scales(
-        params["epsilon"], params["delta"], max_length=params["max_length"], noise_decay=params["noise_decay"]
+        epsilon=params["epsilon"],
+        delta=params["delta"],
+        max_length=params["max_length"],
+        noise_decay=params["noise_decay"],
     )
     check_int("contribution_limit", params["contribution_limit"], low=1)
     spurious_threshold(1.0, params["eta"], 1, 1)

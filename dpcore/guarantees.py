@@ -256,7 +256,7 @@ def _factor(epsilon: float) -> str:
     return f"e^ε ≈ {math.exp(epsilon):.3g}" if epsilon <= 50 else "e^ε"
 
 
-def pure_dp(epsilon: float, *, promise: str | None = None, **kw) -> Guarantee:
+def pure_dp(*, epsilon: float, promise: str | None = None, **kw) -> Guarantee:
     """ε-DP: for any two datasets that differ by one user, every output is at most e^ε times more likely."""
     promise = promise or (
         f"Adding or removing one user's data changes the probability of any output by at most "
@@ -265,7 +265,7 @@ def pure_dp(epsilon: float, *, promise: str | None = None, **kw) -> Guarantee:
     return Guarantee(PURE_DP, promise, epsilon=float(epsilon), delta=0.0, **kw)
 
 
-def approximate_dp(epsilon: float, delta: float, *, promise: str | None = None, **kw) -> Guarantee:
+def approximate_dp(*, epsilon: float, delta: float, promise: str | None = None, **kw) -> Guarantee:
     """(ε, δ)-DP over every pair of neighbouring datasets."""
     promise = promise or (
         f"Adding or removing one user's data changes the probability of any output by at most "
@@ -274,7 +274,7 @@ def approximate_dp(epsilon: float, delta: float, *, promise: str | None = None, 
     return Guarantee(APPROXIMATE_DP, promise, epsilon=float(epsilon), delta=float(delta), **kw)
 
 
-def random_dp(epsilon: float, delta: float | None, gamma: float, *, promise: str | None = None, **kw) -> Guarantee:
+def random_dp(*, epsilon: float, delta: float | None, gamma: float, promise: str | None = None, **kw) -> Guarantee:
     """(ε, δ, γ)-random DP: the (ε, δ) promise holds for a 1 − γ share of neighbouring pairs drawn from P."""
     promise = promise or (
         f"For at least {1 - gamma:.0%} of neighbouring datasets drawn from the data distribution, "
@@ -293,7 +293,7 @@ def random_dp(epsilon: float, delta: float | None, gamma: float, *, promise: str
 
 
 def local_sensitivity(
-    epsilon: float | None = None, delta: float | None = None, *, promise: str | None = None, **kw
+    *, epsilon: float | None = None, delta: float | None = None, promise: str | None = None, **kw
 ) -> Guarantee:
     """Noise scaled to a sensitivity measured on the private data: not DP, and no (ε, δ) at all — not even for
     this dataset's own neighbours, since the mechanism measures the sensitivity again on a neighbour and the

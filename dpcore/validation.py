@@ -92,12 +92,12 @@ def check_real(
     return v
 
 
-def check_epsilon(epsilon, name: str = "epsilon") -> float:
+def check_epsilon(*, epsilon, name: str = "epsilon") -> float:
     """ε must be a finite real > 0 (ε = 0 would need infinite noise)."""
     return check_real(name, epsilon, low=0.0)
 
 
-def check_delta(delta, name: str = "delta", *, allow_zero: bool = False) -> float:
+def check_delta(*, delta, name: str = "delta", allow_zero: bool = False) -> float:
     """δ must lie in (0, 1) — or [0, 1) with ``allow_zero`` — since δ ≥ 1 promises nothing."""
     return check_real(name, delta, low=0.0, low_inclusive=allow_zero, high=1.0, high_inclusive=False)
 
@@ -106,7 +106,7 @@ SMALLEST_NORMAL = sys.float_info.min
 """2.2e-308: below it a float is subnormal and keeps only a few significant bits."""
 
 
-def check_sensitivity(sensitivity, name: str = "sensitivity") -> float:
+def check_sensitivity(*, sensitivity, name: str = "sensitivity") -> float:
     """A sensitivity (or a noise scale given by the caller) must be a finite real > 0 and a normal float.
 
     A subnormal value (below 2.2e-308) has too few significant bits for σ = Δ·c/ε to be computed to the

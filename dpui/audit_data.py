@@ -89,13 +89,13 @@ def variants_of(label: str) -> tuple[bool, bool]:
 
 def variant_explanation(label: str, broken: bool, epsilon: float | None = None) -> str:
     """The one-sentence description of a variant (BROKEN ones say what is broken) at the audited ``epsilon``."""
-    return get_scenario(SCENARIO_LABELS[label], epsilon).variant(broken).explanation
+    return get_scenario(SCENARIO_LABELS[label], epsilon=epsilon).variant(broken).explanation
 
 
 def scenario_text(label: str, epsilon: float | None = None) -> dict:
     """The words the page shows about a scenario at the audited ``epsilon``: title, pair, score, why it is the
     worst case, notes."""
-    sc = get_scenario(SCENARIO_LABELS[label], epsilon)
+    sc = get_scenario(SCENARIO_LABELS[label], epsilon=epsilon)
     return {
         "title": sc.title,
         "pair": sc.pair,

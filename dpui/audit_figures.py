@@ -111,7 +111,9 @@ def claimed_guarantee(run: ScenarioRun) -> Guarantee:
     r = run.result
     if r.epsilon_claimed is None:
         return no_protection(promise="The mechanism claims no differential privacy.")
-    return approximate_dp(r.epsilon_claimed, r.delta) if r.delta > 0 else pure_dp(r.epsilon_claimed)
+    return (
+        approximate_dp(epsilon=r.epsilon_claimed, delta=r.delta) if r.delta > 0 else pure_dp(epsilon=r.epsilon_claimed)
+    )
 
 
 def measured_attacks(run: ScenarioRun) -> list[MeasuredAttack]:

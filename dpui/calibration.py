@@ -41,8 +41,8 @@ def calibration_note(
     """Show which calibration is used, both σ and the classic σ's true δ; returns the resolved method."""
     import dpcore
 
-    used = dpcore.mechanisms.resolve_calibration(choice, epsilon)
-    true_delta = dpcore.mechanisms.classic_true_delta(epsilon, delta)
+    used = dpcore.mechanisms.resolve_calibration(choice, epsilon=epsilon)
+    true_delta = dpcore.mechanisms.classic_true_delta(epsilon=epsilon, delta=delta)
     ratio = true_delta / delta
     text = (
         f"Calibration used: **{used}**{' (auto)' if choice == 'auto' else ''}. "

@@ -290,7 +290,7 @@ def gamma_table(draws, m: int, n: int) -> list[dict]:
     """For a range of γ: the pairs h and rank k it needs, and Δ_s where enough pairs are stored."""
     rows = []
     for g in (0.02, 0.05, 0.07, 0.1, 0.12, 0.17, 0.2, 0.22, 0.3):
-        sz = sensitivity_sampler_size(g)
+        sz = sensitivity_sampler_size(gamma=g)
         avail = draws.covers(g)
         rows.append(
             {

@@ -101,7 +101,7 @@ def coverage_for(private_hash: str, public_hash: str, n_topics: int, _corpus, _s
 def salt(epsilon: float, delta: float, n_topics: int, clip: float, iterations: int) -> list:
     """Every parameter that changes VIPS's release (the vocabulary and the start are fixed by the public data):
     dpcore.specs.topicdp.vips_salt, the salt TopicDpSpec draws with."""
-    return vips_salt(epsilon, delta, n_topics, clip, iterations)
+    return vips_salt(epsilon=epsilon, delta=delta, n_topics=n_topics, clip=clip, iterations=iterations)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -118,7 +118,12 @@ def release_for(
     _setup,
 ):
     return tv.setup_release(
-        _setup, epsilon, delta, clip, iterations, rng_for(seed, *salt(epsilon, delta, n_topics, clip, iterations))
+        _setup,
+        epsilon=epsilon,
+        delta=delta,
+        clip_norm=clip,
+        iterations=iterations,
+        rng=rng_for(seed, *salt(epsilon, delta, n_topics, clip, iterations)),
     )
 
 

@@ -139,7 +139,7 @@ if tab_sample.open:
         with user_errors():  # one spec: the draws (salted with every parameter, ε included), the export, the notebook
             sample_spec = M101Spec(seed=settings.seed, epsilon=eps, mechanism=which, draws=n)
             sample = run_spec(sample_spec)
-        sampled = pure_dp(eps) if which == "Laplace" else run_spec(M101CitiesSpec(epsilon=eps)).guarantee
+        sampled = pure_dp(epsilon=eps) if which == "Laplace" else run_spec(M101CitiesSpec(epsilon=eps)).guarantee
         # its legend names the sampled mechanism's guarantee
         views.sampling_view(sample_spec, sample, seed=settings.seed, guarantee=sampled, stage=stage)
         badges.append((sampled, f"(d) the sampled {which} mechanism"))

@@ -79,7 +79,7 @@ with user_errors():  # one spec (dpcore.specs.topicdp): the draws, the export's 
         clip_norm=clip,
         iterations=iterations,
     )
-    size = sensitivity_sampler_size(gamma)
+    size = sensitivity_sampler_size(gamma=gamma)
     table = topic_keyword_matrix(model, m=m, n=n)
 draws = sampled_draws(corpus, lda, sampler, size, gamma, workers)  # None: the sampler has not run (issue 31 item 7)
 spec = spec if draws is not None else spec.replace(sampled=False)  # then only what needs no Δ_s is released

@@ -50,7 +50,7 @@ def main() -> None:
     model = dpcore.fit_topic_model(data, settings=lda)
     print(f"model: {tdp.save_topic_model(model, cache_dir=out).name}", flush=True)
     for gamma in (float(g) for g in args.gammas.split(",")):
-        h = dpcore.topicdp.sensitivity_sampler_size(gamma).h
+        h = dpcore.topicdp.sensitivity_sampler_size(gamma=gamma).h
         t, c = time.perf_counter(), time.process_time()
 
         def report(done: int, total: int) -> None:

@@ -146,7 +146,7 @@ def test_every_chip_is_short_and_its_full_sentence_is_on_hover(path):
         assert not chips, [m.value for m, _ in chips]
         sentences = " ".join(row[4] for row in home_rows(at))
         assert "not for all lengths together" in sentences and "non-private choice of topics and keywords" in sentences
-        assert G.local_sensitivity(1.0, 1e-5).label.split(";")[0] in sentences
+        assert G.local_sensitivity(epsilon=1.0, delta=1e-5).label.split(";")[0] in sentences
         return
     assert chips, f"no guarantee chip on {path}"
     for m, hit in chips:
@@ -249,7 +249,7 @@ def test_warning_classic_gaussian():
     at = run("pages/2_Bayesian_ngram_DP.py", bayes_calibration="classic", eps="2")
     text = panel_warnings(at)
     assert dpcore.lab.REVIEW_RULES["classic-gaussian"] in text
-    true = dpcore.mechanisms.classic_true_delta(2.0, 1e-5)
+    true = dpcore.mechanisms.classic_true_delta(epsilon=2.0, delta=1e-5)
     assert f"its true δ is {true:.3g}" in text
     at = run("pages/2_Bayesian_ngram_DP.py", eps="2")  # auto: analytic at ε ≥ 1, no warning
     assert dpcore.lab.REVIEW_RULES["classic-gaussian"] not in panel_warnings(at)

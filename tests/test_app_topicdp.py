@@ -98,7 +98,7 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     _tiny_settings(at)
     at.run()
     assert not at.exception, [e.message for e in at.exception]
-    h = dpcore.topicdp.sensitivity_sampler_size(0.3).h
+    h = dpcore.topicdp.sensitivity_sampler_size(gamma=0.3).h
     assert any(f"needs h = {h}" in w.value for w in at.warning)
     # before the sampler: the releases that need no Δ_s (issue 31 item 7; tests/test_app_topicdp_unsampled.py), no Δ_s
     assert [m.label for m in at.metric][:2] == ["TopicDP strict σ", "Laplace scale b"]

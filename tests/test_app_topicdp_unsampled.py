@@ -83,7 +83,7 @@ def _no_sampled_number(at: AppTest) -> None:
 
 def test_an_upload_without_draws_opens_on_the_releases_that_need_no_sampler(upload, downloads):
     at = _opened(upload)
-    h = sensitivity_sampler_size(0.1).h
+    h = sensitivity_sampler_size(gamma=0.1).h
     # the on-demand line: which mechanisms need the sampler, how many pairs, the time estimate (rough: none measured)
     (line,) = [w.value for w in at.warning if "need the sampled sensitivity" in w.value]
     assert all(name in line for name in SAMPLED) and f"needs h = {h:,}" in line and "0 are stored" in line
@@ -170,7 +170,7 @@ def test_the_time_estimate_uses_the_measured_seconds_per_pair_once_there_are_som
 
     from dpui.topicdp_sampler import ROUGH_SECONDS_PER_PAIR, time_estimate
 
-    size = sensitivity_sampler_size(0.1)  # h = 285
+    size = sensitivity_sampler_size(gamma=0.1)  # h = 285
     measured = time_estimate(SimpleNamespace(n_pairs=85, seconds=170.0), size)  # 2 s per pair, 200 pairs to go
     assert measured == (
         "Estimated time: about 6.7 minutes (200 pairs × 2.00 s per pair, measured on this corpus's stored pairs)."

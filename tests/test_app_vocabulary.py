@@ -24,11 +24,11 @@ BADGE = re.compile(r":(\w+)-badge\[(\S+) Guarantee: (?:(.+?) — )?(.*)\]$", re.
 LINE = re.compile(r"^\d+\. \*\*(.+?)\*\* — (.*); released: ")
 
 SAMPLES = {
-    G.PURE_DP: G.pure_dp(0.5),
-    G.APPROXIMATE_DP: G.approximate_dp(1.0, 1e-5),
-    "DP given a non-private part": G.approximate_dp(1.0, 1e-5, conditional_on="a non-private choice"),
-    G.RANDOM_DP: G.random_dp(1.0, 1e-5, 0.1),
-    G.LOCAL_SENSITIVITY: G.local_sensitivity(1.0, 1e-5),
+    G.PURE_DP: G.pure_dp(epsilon=0.5),
+    G.APPROXIMATE_DP: G.approximate_dp(epsilon=1.0, delta=1e-5),
+    "DP given a non-private part": G.approximate_dp(epsilon=1.0, delta=1e-5, conditional_on="a non-private choice"),
+    G.RANDOM_DP: G.random_dp(epsilon=1.0, delta=1e-5, gamma=0.1),
+    G.LOCAL_SENSITIVITY: G.local_sensitivity(epsilon=1.0, delta=1e-5),
     G.K_ANONYMITY: G.k_anonymity(10),
     G.NO_PROTECTION: G.no_protection(),
 }

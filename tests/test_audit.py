@@ -342,7 +342,7 @@ def test_correct_mechanisms_pass_their_audit_at_a_chosen_epsilon(name):
     claim at the chosen ε, measured); the scenario at its own ε is unchanged (built without ``epsilon``)."""
     r = run_scenario(name, broken=False, rng=11, epsilon=2.5).result
     assert r.epsilon_claimed == 2.5 and r.epsilon_lower <= 2.5 and not r.violates_claim
-    assert get_scenario(name) is get_scenario(name, None)
+    assert get_scenario(name) is get_scenario(name, epsilon=None)
 
 
 def test_broken_laplace_at_a_chosen_epsilon_is_caught_near_twice_it():
@@ -352,7 +352,7 @@ def test_broken_laplace_at_a_chosen_epsilon_is_caught_near_twice_it():
     assert broken.epsilon_claimed == 2.0 and 2.0 < broken.epsilon_lower < 4.0
     correct = run_scenario("laplace_count", trials=100_000, rng=0, epsilon=2.0).result
     assert 1.6 < correct.epsilon_lower <= 2.0
-    assert "the true ε of this pair is 4" in get_scenario("laplace_count", 2.0).broken.explanation
+    assert "the true ε of this pair is 4" in get_scenario("laplace_count", epsilon=2.0).broken.explanation
 
 
 def test_chosen_epsilon_is_validated_and_k_anonymity_claims_none():

@@ -323,7 +323,7 @@ def test_none_and_wrong_kinds_name_the_parameter(call, message):
             r"epsilon must be finite, got epsilon=<an integer with 401 digits> \(too large for a float\)",
         ),
         (
-            lambda: dpcore.gaussian_sigma(1, 1e-5, 10**400),
+            lambda: dpcore.gaussian_sigma(epsilon=1, delta=1e-5, sensitivity=10**400),
             ValueError,
             r"sensitivity must be finite, got sensitivity=<an",
         ),
@@ -374,13 +374,13 @@ def test_huge_ints_that_are_meaningful_still_work(counts):
 def test_contribution_limit_1e9_uses_no_memory_proportional_to_it():
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t0 = time.process_time()
-    sigma, rho = dpcore.dpne.dpsu_threshold(1, 1e-5, 10**9)
+    sigma, rho = dpcore.dpne.dpsu_threshold(epsilon=1, delta=1e-5, contribution_limit=10**9)
     rel = dpcore.dpne_extract(USERS, **{**DPNE_KW, "contribution_limit": 10**9})
     base = dpcore.dpsu_even(USERS, epsilon=2, delta=1e-6, max_length=3, contribution_limit=10**9, rng=0)
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert grown_mb < 200, grown_mb  # an O(Δ0) float array would be 7.5 GB
     assert time.process_time() - t0 < 10
-    assert math.isfinite(rho) and rho > dpcore.dpne.dpsu_threshold(1, 1e-5, 10**6)[1]
+    assert math.isfinite(rho) and rho > dpcore.dpne.dpsu_threshold(epsilon=1, delta=1e-5, contribution_limit=10**6)[1]
     assert rel.thresholds[1] > 0 and base.thresholds[1] > 0
 
 
@@ -395,7 +395,10 @@ def exact_rho(sigma, delta, limit):
 @pytest.mark.parametrize("limit", [65_536, 65_537, 150_000, 1_000_000])
 def test_rho_beyond_the_exact_range_is_a_tight_upper_bound(sigma, delta, limit):
     """Brute force over every t: ρ is never below the exact max (privacy) and at most 1e-4·σ + 1e-6 above."""
-    fast, exact = dpcore.dpne.dpsu_threshold_for_sigma(sigma, delta, limit), exact_rho(sigma, delta, limit)
+    fast, exact = (
+        dpcore.dpne.dpsu_threshold_for_sigma(sigma=sigma, delta=delta, contribution_limit=limit),
+        exact_rho(sigma, delta, limit),
+    )
     assert exact <= fast <= exact + 1e-4 * sigma + 1e-6
 
 
@@ -449,10 +452,13 @@ def test_sample_theta_with_huge_sigma_stays_finite(counts):
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: dpcore.gaussian_sigma(1e-310, 1e-5), r"noise scale σ is infinite .*epsilon=1e-310"),
-        (lambda: dpcore.gaussian_sigma(1, 1e-5, 1e308), r"noise scale σ is infinite .*sensitivity=1e\+308"),
+        (lambda: dpcore.gaussian_sigma(epsilon=1e-310, delta=1e-5), r"noise scale σ is infinite .*epsilon=1e-310"),
         (
-            lambda: dpcore.gaussian_sigma(1e300, 1e-5, method="analytic"),
+            lambda: dpcore.gaussian_sigma(epsilon=1, delta=1e-5, sensitivity=1e308),
+            r"noise scale σ is infinite .*sensitivity=1e\+308",
+        ),
+        (
+            lambda: dpcore.gaussian_sigma(epsilon=1e300, delta=1e-5, method="analytic"),
             r"epsilon must be <= 1e\+06, got epsilon=1e\+300",
         ),
         (
@@ -471,7 +477,7 @@ def test_sample_theta_with_huge_sigma_stays_finite(counts):
             lambda: dpcore.topicdp.mvg_sigma(epsilon=1, delta=1e-5, m=10, n=10, gamma_f=1, s2=1e300),
             r"noise scale σ is infinite",
         ),
-        (lambda: dpcore.topicdp.sensitivity_sampler_size(1e-300), r"gamma must be >= 1e-12, got gamma=1e-300"),
+        (lambda: dpcore.topicdp.sensitivity_sampler_size(gamma=1e-300), r"gamma must be >= 1e-12, got gamma=1e-300"),
         (
             lambda: dpcore.dpne_extract(USERS, **{**DPNE_KW, "noise_decay": 1e-300, "max_length": 30}),
             r"noise_decay=1e-300 with max_length=30 makes some σ_k",
@@ -572,10 +578,12 @@ def test_analytic_sigma_with_a_subnormal_sensitivity_names_sensitivity():
         match=r"sensitivity must be at least the smallest normal float .*"
         r"got sensitivity=5e-324",
     ):
-        dpcore.gaussian_sigma(1, 1e-5, 5e-324, method="analytic")
+        dpcore.gaussian_sigma(epsilon=1, delta=1e-5, sensitivity=5e-324, method="analytic")
     # the smallest normal sensitivity still calibrates, and σ scales with it
     tiny = 2.3e-308
-    assert dpcore.gaussian_sigma(1, 1e-5, tiny, method="analytic") / tiny == pytest.approx(3.730632, rel=1e-6)
+    assert dpcore.gaussian_sigma(epsilon=1, delta=1e-5, sensitivity=tiny, method="analytic") / tiny == pytest.approx(
+        3.730632, rel=1e-6
+    )
 
 
 def test_topicdp_sigma_with_epsilon_5e_324_names_epsilon():
@@ -631,10 +639,12 @@ def test_exponential_probabilities_do_not_overflow_inside_the_allowed_range():
 
 def test_dpsu_threshold_with_contribution_limit_10_400_names_it():
     with pytest.raises(ValueError, match=r"contribution_limit must be at most 1e300 .*<an integer with 401 digits>"):
-        dpcore.dpne.dpsu_threshold(1.0, 1e-5, 10**400)
+        dpcore.dpne.dpsu_threshold(epsilon=1.0, delta=1e-5, contribution_limit=10**400)
     with pytest.raises(ValueError, match=r"contribution_limit must be at most 1e300"):
         dpcore.dpne_extract(USERS, **{**DPNE_KW, "contribution_limit": 10**400})
-    assert math.isfinite(dpcore.dpne.dpsu_threshold(1.0, 1e-5, 10**300)[1])  # the largest accepted
+    assert math.isfinite(
+        dpcore.dpne.dpsu_threshold(epsilon=1.0, delta=1e-5, contribution_limit=10**300)[1]
+    )  # the largest accepted
 
 
 def test_strict_sensitivity_with_huge_caps_names_max_users():

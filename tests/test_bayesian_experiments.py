@@ -248,7 +248,7 @@ def test_kl_vs_public_quality_strict_curve_recomputed_by_hand():
     rng = np.random.default_rng(5)
     local = bayesian_statistics(counts.user_counts, counts.public_counts, C=1)
     strict = bayesian_statistics(counts.user_counts, counts.public_counts, C=1, max_items=3, rng=rng)
-    sigma = gaussian_sigma(2.0, 1e-5, 1.0, method="classic")
+    sigma = gaussian_sigma(epsilon=2.0, delta=1e-5, sensitivity=1.0, method="classic")
     lg = np.log1p(counts.public_counts)
     p = counts.private_distribution()
     want = {BAYESIAN: [], BAYESIAN_STRICT: []}
@@ -330,9 +330,9 @@ def test_clopper_pearson_upper_by_hand():
 
 def test_empirical_epsilon_lower_bound_by_hand():
     # FPR = 0.01, FNR = 0.1, δ = 0: max{ln(0.99/0.1), ln(0.9/0.01)} = ln 90 = 4.4998
-    assert empirical_epsilon_lower_bound(0.01, 0.1, 0.0) == pytest.approx(math.log(90))
-    assert empirical_epsilon_lower_bound(0.5, 0.5, 0.0) == 0.0
-    assert empirical_epsilon_lower_bound(1.0, 1.0, 1e-5) == 0.0
+    assert empirical_epsilon_lower_bound(0.01, 0.1, delta=0.0) == pytest.approx(math.log(90))
+    assert empirical_epsilon_lower_bound(0.5, 0.5, delta=0.0) == 0.0
+    assert empirical_epsilon_lower_bound(1.0, 1.0, delta=1e-5) == 0.0
 
 
 def test_membership_inference_detects_a_blatant_leak():

@@ -319,7 +319,7 @@ def test_strict_classic_sigma_beyond_its_proof_is_refused_about_epsilon(epsilon)
     X = sp.csr_matrix(np.array([[1, 0, 2, 0], [0, 1, 1, 0], [1, 1, 0, 1]]))
     alpha = np.array([3.0, 2.0, 2.0, 1.0])
     kw = dict(epsilon=epsilon, delta=1e-5, S=1, C=1, rho=0.5, rng=0, sensitivity="strict", max_items=4, max_users=100)
-    assert dpcore.mechanisms.classic_true_delta(epsilon, 1e-5) > 1e-5
+    assert dpcore.mechanisms.classic_true_delta(epsilon=epsilon, delta=1e-5) > 1e-5
     with pytest.raises(
         ValueError,
         match=rf"epsilon={epsilon} is outside the classic σ's proof .*exact δ is "
@@ -351,7 +351,7 @@ def test_strict_classic_sigma_at_epsilon_above_one_is_kept_where_its_exact_delta
         max_users=100,
         calibration="classic",
     )
-    assert dpcore.mechanisms.classic_true_delta(2, 1e-5) < 1e-5  # 1.34e-7
+    assert dpcore.mechanisms.classic_true_delta(epsilon=2, delta=1e-5) < 1e-5  # 1.34e-7
     assert rel.calibration == "classic" and rel.guarantee.is_dp and rel.guarantee.delta == 1e-5
     assert "outside its proof" in rel.guarantee.scope
     # the default below ε = 1 is still the paper's classic σ

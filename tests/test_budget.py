@@ -24,17 +24,23 @@ from dp_accounting.pld import privacy_loss_mechanism as plm  # noqa: E402
 
 
 def gaussian_entry(epsilon, delta=1e-5, key=None):
-    z = dpcore.gaussian_sigma(epsilon, delta, method="analytic")
-    return BudgetEntry("G", "θ", approximate_dp(epsilon, delta), ("gaussian", z, delta), key or f"g{epsilon}{delta}")
+    z = dpcore.gaussian_sigma(epsilon=epsilon, delta=delta, method="analytic")
+    return BudgetEntry(
+        "G", "θ", approximate_dp(epsilon=epsilon, delta=delta), ("gaussian", z, delta), key or f"g{epsilon}{delta}"
+    )
 
 
 def laplace_entry(epsilon):
-    return BudgetEntry("L", "counts", pure_dp(epsilon), ("laplace", 1.0 / epsilon), f"l{epsilon}")
+    return BudgetEntry("L", "counts", pure_dp(epsilon=epsilon), ("laplace", 1.0 / epsilon), f"l{epsilon}")
 
 
 def generic_entry(epsilon, delta, count=1):
     return BudgetEntry(
-        "D", "sets", approximate_dp(epsilon, delta), ("approximate", epsilon, delta, count), f"d{epsilon}{delta}{count}"
+        "D",
+        "sets",
+        approximate_dp(epsilon=epsilon, delta=delta),
+        ("approximate", epsilon, delta, count),
+        f"d{epsilon}{delta}{count}",
     )
 
 
@@ -67,7 +73,7 @@ def test_one_gaussians_epsilon_is_exact_against_dp_accountings_analytic_gaussian
     divergence of the Gaussian (no discretization): at our ε it gives back δ to 1e-6 relative, and bisecting it for
     ε (an independent root-finder over an independent implementation) gives our ε to 1e-6. No PLD tolerance is needed
     here: both sides are exact up to floating point."""
-    eps = acc.gaussian_epsilon(z, delta)
+    eps = acc.gaussian_epsilon(z, delta=delta)
     analytic = plm.GaussianPrivacyLoss(z, sensitivity=1.0)
     if eps == 0:  # so much noise that even ε = 0 holds at this δ (z = 50, δ = 0.01: δ(0) = 2Φ(1/(2z)) − 1 = 0.008)
         assert analytic.get_delta_for_epsilon(0.0) <= delta
@@ -89,7 +95,7 @@ def test_one_gaussians_epsilon_against_dp_accountings_pld_at_a_fine_discretizati
     """Against the PLD itself: the PLD rounds each privacy loss up to its grid (pessimistic), so for one mechanism its
     ε lies in [exact, exact + d] with d its discretization (here 1e-5); ours lies below it up to the PLD's own float
     error (its truncated tails and sums: ~1e-9 at z = 0.3), well inside the 1e-6 asked for."""
-    eps = acc.gaussian_epsilon(z, delta)
+    eps = acc.gaussian_epsilon(z, delta=delta)
     pld = fine_pld_epsilon([("gaussian", z, delta)], delta, d=1e-5)
     assert eps - 1e-6 <= pld <= eps + 1e-5
 
@@ -98,7 +104,7 @@ def test_one_gaussians_epsilon_against_dp_accountings_pld_at_a_fine_discretizati
 def test_one_gaussian_stays_exact_far_in_the_tails(z, delta):
     """Large ε/z (ε in the thousands: e^ε overflows a float, both Φ terms underflow) and huge z: the log-space closed
     form agrees with the same formula in 60-digit arithmetic (mpmath), where dp_accounting's analytic δ overflows."""
-    eps = acc.gaussian_epsilon(z, delta)
+    eps = acc.gaussian_epsilon(z, delta=delta)
     mpmath.mp.dps = 60
     phi = lambda x: mpmath.ncdf(x)  # noqa: E731
     e, zz = mpmath.mpf(eps), mpmath.mpf(z)
@@ -110,11 +116,11 @@ def test_one_gaussian_stays_exact_far_in_the_tails(z, delta):
 def test_the_profile_is_decreasing_and_its_inverse_is_monotone():
     eps = np.linspace(-5, 50, 2001)
     for z in (0.1, 1.0, 10.0):
-        d = acc.gaussian_profile(eps, z)
+        d = acc.gaussian_profile(epsilon=eps, z=z)
         assert np.all(np.diff(d) <= 1e-300) and d[0] <= 1.0 and d[-1] >= 0.0
-    e = [acc.gaussian_epsilon(1.0, d) for d in (1e-2, 1e-4, 1e-6, 1e-8)]
+    e = [acc.gaussian_epsilon(1.0, delta=d) for d in (1e-2, 1e-4, 1e-6, 1e-8)]
     assert e == sorted(e)
-    assert acc.gaussian_epsilon(1.0, 0.99) == 0.0 and acc.gaussian_epsilon(1.0, 0.0) == math.inf
+    assert acc.gaussian_epsilon(1.0, delta=0.99) == 0.0 and acc.gaussian_epsilon(1.0, delta=0.0) == math.inf
 
 
 # ------------------------------------------------------------------------------ compositions
@@ -127,7 +133,7 @@ def test_k_equal_gaussians_compose_to_one_gaussian_with_z_over_root_k(k):
     entries = [gaussian_entry(1.0, key=f"g{i}") for i in range(k)]
     z = entries[0].event[1] / math.sqrt(k)
     got = compose_releases(entries).epsilon
-    assert dpcore.gaussian_delta(got, z) == pytest.approx(1e-5, rel=1e-6)
+    assert dpcore.gaussian_delta(epsilon=got, sigma=z) == pytest.approx(1e-5, rel=1e-6)
     if k == 1:
         assert got == pytest.approx(1.0, abs=1e-9)  # σ was calibrated to (1, 1e-5) by the analytic Gaussian
 
@@ -157,7 +163,7 @@ def test_unequal_gaussians_merge_into_one_and_laplace_beside_them_agrees_with_dp
     zs = [e.event[1] for e in entries]
     z = math.fsum(x**-2 for x in zs) ** -0.5
     assert acc.merged_gaussian(tuple(e.event for e in entries)) == z
-    assert compose_releases(entries).epsilon == pytest.approx(acc.gaussian_epsilon(z, 1e-5), abs=1e-12)
+    assert compose_releases(entries).epsilon == pytest.approx(acc.gaussian_epsilon(z, delta=1e-5), abs=1e-12)
     a = dpa.pld.PLDAccountant()
     for x in zs:
         a.compose(dpa.GaussianDpEvent(x))
@@ -206,7 +212,7 @@ def test_every_accountant_call_is_cached_by_the_multiset_of_events():
 
 
 def test_a_release_that_is_not_dp_makes_the_total_red_and_not_dp():
-    local = BudgetEntry("BayesianDP local", "θ", local_sensitivity(1.0, 1e-5), None, "x")
+    local = BudgetEntry("BayesianDP local", "θ", local_sensitivity(epsilon=1.0, delta=1e-5), None, "x")
     total = compose_releases([gaussian_entry(1.0), local])
     assert total.epsilon is None and total.delta is None and total.without_guarantee == 1
     assert total.colour == "red" and total.strength == "not DP" and total.guarantee.kind == local.guarantee.kind
@@ -287,7 +293,9 @@ def test_entries_carry_each_mechanisms_own_event(counts):
     )
     e = budget_entry(strict)
     # h = μ_ps + σ_ps·Z with Δ(μ_ps) = ρ·γ_strict: the noise multiplier is σ(ε, δ) at Δ = 1
-    assert e.event[0] == "gaussian" and e.event[1] == pytest.approx(dpcore.gaussian_sigma(1, 1e-5, method="analytic"))
+    assert e.event[0] == "gaussian" and e.event[1] == pytest.approx(
+        dpcore.gaussian_sigma(epsilon=1, delta=1e-5, method="analytic")
+    )
     assert e.epsilon == 1 and e.delta == 1e-5 and e.promise == "DP: (ε, δ)-DP per user (ε = 1, δ = 1e-05)"
     lap = budget_entry(dpcore.bayesian.laplace_counts_dp(X, epsilon=0.5, W=5, rng=0))
     assert lap.event == ("laplace", pytest.approx(2.0)) and lap.promise == "DP: ε-DP per user (ε = 0.5)"

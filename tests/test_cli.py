@@ -123,7 +123,9 @@ def test_dpsu_releases_tokens_only(corpus, tmp_path):
     assert "eta" not in report["settings"] and list(report["sigma_k"]) == ["1"]
     from dpcore.dpne import dpsu_threshold
 
-    sigma, rho = dpsu_threshold(3, 1e-5, cli.DEFAULT_CONTRIBUTION_LIMIT)  # Δ0 = 50 by default, as in the app
+    sigma, rho = dpsu_threshold(
+        epsilon=3, delta=1e-5, contribution_limit=cli.DEFAULT_CONTRIBUTION_LIMIT
+    )  # Δ0 = 50 by default, as in the app
     assert report["sigma_k"]["1"] == pytest.approx(sigma) and report["rho_k"]["1"] == pytest.approx(rho)
 
 

@@ -42,12 +42,12 @@ def _diffprivlib_mechanisms():
 @pytest.mark.parametrize("delta", DELTAS)
 def test_analytic_sigma_against_dp_accounting(eps, delta):
     dpa = pytest.importorskip("dp_accounting")
-    ours = dpcore.mechanisms.analytic_gaussian_sigma(eps, delta)
+    ours = dpcore.mechanisms.analytic_gaussian_sigma(epsilon=eps, delta=delta)
     theirs = dpa.get_sigma_gaussian(eps, delta)
     assert ours == pytest.approx(theirs, rel=1e-8)
     # and the other direction: their ε for our σ gives back ε; our δ(ε, σ) gives back δ
     assert dpa.get_epsilon_gaussian(ours, delta) == pytest.approx(eps, rel=1e-6, abs=1e-9)
-    assert dpcore.gaussian_delta(eps, ours) == pytest.approx(delta, rel=1e-6)
+    assert dpcore.gaussian_delta(epsilon=eps, sigma=ours) == pytest.approx(delta, rel=1e-6)
 
 
 @pytest.mark.parametrize("eps", EPSILONS)
@@ -59,7 +59,9 @@ def test_analytic_sigma_against_diffprivlib(eps, delta, sens):
     # rel 1e-4: diffprivlib's bisection stops earlier than ours at the far edge (ε = 10, δ = 1e-10; see
     # test_analytic_edge_with_high_precision); elsewhere the two agree to 1e-6
     tol = 1e-4 if (eps, delta) == (10.0, 1e-10) else 1e-6
-    assert dpcore.mechanisms.analytic_gaussian_sigma(eps, delta, sens) == pytest.approx(theirs, rel=tol)
+    assert dpcore.mechanisms.analytic_gaussian_sigma(epsilon=eps, delta=delta, sensitivity=sens) == pytest.approx(
+        theirs, rel=tol
+    )
 
 
 def test_analytic_edge_with_high_precision():
@@ -73,7 +75,7 @@ def test_analytic_edge_with_high_precision():
         eps, s = mp.mpf(eps), mp.mpf(s)
         return mp.ncdf(1 / (2 * s) - eps * s) - mp.e**eps * mp.ncdf(-1 / (2 * s) - eps * s)
 
-    ours = dpcore.mechanisms.analytic_gaussian_sigma(10.0, 1e-10)
+    ours = dpcore.mechanisms.analytic_gaussian_sigma(epsilon=10.0, delta=1e-10)
     theirs = mech.GaussianAnalytic(epsilon=10.0, delta=1e-10, sensitivity=1.0)._scale
     assert abs(float(delta_of(10.0, ours)) / 1e-10 - 1) < 1e-12
     assert float(delta_of(10.0, theirs)) > 1.0001e-10
@@ -85,15 +87,17 @@ def test_analytic_edge_with_high_precision():
 def test_classic_sigma_against_diffprivlib(eps, delta, sens):
     mech = _diffprivlib_mechanisms()
     theirs = mech.Gaussian(epsilon=eps, delta=delta, sensitivity=sens)._scale
-    assert dpcore.mechanisms.classic_gaussian_sigma(eps, delta, sens) == pytest.approx(theirs, rel=1e-12)
+    assert dpcore.mechanisms.classic_gaussian_sigma(epsilon=eps, delta=delta, sensitivity=sens) == pytest.approx(
+        theirs, rel=1e-12
+    )
 
 
 def test_diffprivlib_refuses_the_classic_sigma_above_one_like_the_proof():
     mech = _diffprivlib_mechanisms()
     with pytest.raises(ValueError):
         mech.Gaussian(epsilon=1.5, delta=1e-5, sensitivity=1.0)
-    assert dpcore.mechanisms.resolve_calibration("auto", 1.5) == "analytic"
-    assert dpcore.mechanisms.resolve_calibration("auto", 0.999) == "classic"
+    assert dpcore.mechanisms.resolve_calibration("auto", epsilon=1.5) == "analytic"
+    assert dpcore.mechanisms.resolve_calibration("auto", epsilon=0.999) == "classic"
 
 
 @pytest.mark.parametrize("eps", EPSILONS)
@@ -111,8 +115,10 @@ def test_laplace_scale_against_diffprivlib(eps, sens):
 def test_true_delta_of_the_classic_sigma_at_ten():
     """Issue 15 item 3, via dp-accounting: the classic σ at ε = 10, δ = 1e-5 has true δ ≈ 2.27e-5."""
     dpa = pytest.importorskip("dp_accounting")
-    sigma = dpcore.mechanisms.classic_gaussian_sigma(10.0, 1e-5)
+    sigma = dpcore.mechanisms.classic_gaussian_sigma(epsilon=10.0, delta=1e-5)
     # dp-accounting's ε for that σ at the stated δ exceeds 10: the stated (10, 1e-5) does not hold
     assert dpa.get_epsilon_gaussian(sigma, 1e-5) > 10.0
-    assert dpa.get_epsilon_gaussian(sigma, dpcore.gaussian_delta(10.0, sigma)) == pytest.approx(10.0, rel=1e-6)
-    assert dpcore.gaussian_delta(10.0, sigma) / 1e-5 == pytest.approx(2.27, abs=0.01)
+    assert dpa.get_epsilon_gaussian(sigma, dpcore.gaussian_delta(epsilon=10.0, sigma=sigma)) == pytest.approx(
+        10.0, rel=1e-6
+    )
+    assert dpcore.gaussian_delta(epsilon=10.0, sigma=sigma) / 1e-5 == pytest.approx(2.27, abs=0.01)

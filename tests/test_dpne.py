@@ -54,17 +54,17 @@ def phrase_corpus(seed, n_users=300, vocab=12, n_phrases=25, per_user=3):
 
 
 def test_dpsu_threshold_spec_check_values():
-    sigma, rho = dpsu_threshold(3, math.exp(-10), 10)
+    sigma, rho = dpsu_threshold(epsilon=3, delta=math.exp(-10), contribution_limit=10)
     assert sigma == pytest.approx(1.3328, abs=5e-5)
     assert rho == pytest.approx(6.4353, abs=5e-5)
-    sigma, rho = dpsu_threshold(1, 1e-5, 10)
+    sigma, rho = dpsu_threshold(epsilon=1, delta=1e-5, contribution_limit=10)
     assert sigma == pytest.approx(3.8841, abs=5e-5)
     assert rho == pytest.approx(19.316, abs=5e-4)
 
 
 def test_dpsu_threshold_is_the_full_max_over_t():
     # (1, 1e-5, 10): the max sits at t = 10, not at t = 1; the 1-term value is smaller.
-    sigma, rho = dpsu_threshold(1, 1e-5, 10)
+    sigma, rho = dpsu_threshold(epsilon=1, delta=1e-5, contribution_limit=10)
     only_t1 = 1.0 + sigma * stats.norm.ppf(1 - 1e-5 / 2)
     assert rho > only_t1 + 1.0
     # brute force with scipy, t by t
@@ -75,8 +75,8 @@ def test_dpsu_threshold_is_the_full_max_over_t():
 @pytest.mark.parametrize("c", [0.8, 1.0, 1.2])
 @pytest.mark.parametrize("T", [1, 3, 9])
 def test_noise_split_composes_to_sigma(c, T):
-    sigma, sigmas = dpne_noise_scales(4, 1e-7, max_length=T, noise_decay=c)
-    assert sigma == pytest.approx(dpcore.gaussian_sigma(4, 0.5e-7, method="analytic"), rel=1e-12)
+    sigma, sigmas = dpne_noise_scales(epsilon=4, delta=1e-7, max_length=T, noise_decay=c)
+    assert sigma == pytest.approx(dpcore.gaussian_sigma(epsilon=4, delta=0.5e-7, method="analytic"), rel=1e-12)
     assert np.sum(1 / sigmas**2) == pytest.approx(1 / sigma**2, rel=1e-12)
     assert np.allclose(sigmas[1:] / sigmas[:-1], c)
     assert dpcore.mechanisms.gaussian_composition_sigma(sigmas) == pytest.approx(sigma, rel=1e-12)
@@ -262,7 +262,9 @@ def test_result_carries_guarantee_parameters_and_no_counts():
         for k in res.ngrams
     )
     assert set(res.sigmas) == {1, 2, 3, 4}
-    assert res.thresholds[1] == pytest.approx(dpsu_threshold_for_sigma(res.sigmas[1], 1e-7, 5))
+    assert res.thresholds[1] == pytest.approx(
+        dpsu_threshold_for_sigma(sigma=res.sigmas[1], delta=1e-7, contribution_limit=5)
+    )
     assert "evaluation only" in ev.label
     # the evaluation's token-id rows are the same sets, one row per released k-gram
     for k, rows in ev.ids.items():
@@ -363,9 +365,9 @@ def test_validation_messages_name_parameter_rule_value(kwargs, exc, message):
 
 def test_dpsu_threshold_validation():
     with pytest.raises(ValueError, match=r"contribution_limit must be >= 1, got contribution_limit=0"):
-        dpsu_threshold(1, 1e-5, 0)
+        dpsu_threshold(epsilon=1, delta=1e-5, contribution_limit=0)
     with pytest.raises(ValueError, match=r"delta must be > 0, got delta=0"):
-        dpsu_threshold(1, 0, 10)
+        dpsu_threshold(epsilon=1, delta=0, contribution_limit=10)
 
 
 # ---------------------------------------------------------------------------------------------- baselines
@@ -375,16 +377,18 @@ def test_baselines_release_only_real_kgrams_with_their_accounting():
     users = phrase_corpus(8, n_users=300, vocab=10, n_phrases=20)
     index = build_ngram_index(users, 5)
     kw = dict(epsilon=4, delta=1e-7, max_length=5, contribution_limit=5, rng=0)
-    sigma = dpcore.gaussian_sigma(4, 0.5e-7, method="analytic")
+    sigma = dpcore.gaussian_sigma(epsilon=4, delta=0.5e-7, method="analytic")
     allr, even, single = dpsu_all(index, **kw), dpsu_even(index, **kw), dpsu_single(index, **kw)
     for rel in (allr, even, single):
         for k in range(1, 6):
             assert rel.ngrams[k] <= naive_union(users, k), rel.name
     assert allr.sigmas[3] == pytest.approx(sigma) and allr.contribution_limit == 25
-    assert allr.thresholds[1] == pytest.approx(dpsu_threshold_for_sigma(sigma, 1e-7, 25))
+    assert allr.thresholds[1] == pytest.approx(dpsu_threshold_for_sigma(sigma=sigma, delta=1e-7, contribution_limit=25))
     assert even.sigmas[2] == pytest.approx(sigma * math.sqrt(5))
-    assert even.thresholds[2] == pytest.approx(dpsu_threshold_for_sigma(sigma * math.sqrt(5), 1e-7 / 5, 5))
-    assert single.thresholds[4] == pytest.approx(dpsu_threshold(4, 1e-7, 5)[1])
+    assert even.thresholds[2] == pytest.approx(
+        dpsu_threshold_for_sigma(sigma=sigma * math.sqrt(5), delta=1e-7 / 5, contribution_limit=5)
+    )
+    assert single.thresholds[4] == pytest.approx(dpsu_threshold(epsilon=4, delta=1e-7, contribution_limit=5)[1])
     assert "for each length separately — not for all lengths together" in single.guarantee.label
     assert single.guarantee.kind == dpcore.guarantees.APPROXIMATE_DP
     # the whole budget on one length buys at least as much as a 1/T share of it, in expectation
@@ -464,8 +468,8 @@ def test_sample_corpus_dpne_beats_dpsu_even_on_long_ngrams():
 def test_release_probability_matches_weighted_gaussian_tail():
     """P[x ∈ S_1] = Φ((H[x] − ρ_1)/σ_1) with H[x] = Σ_users 1/√|U_i| (weights, σ_1 and ρ_1 all enter)."""
     eps, delta, limit, T = 1.0, 1e-5, 5, 2
-    sigma, sigmas = dpne_noise_scales(eps, delta, max_length=T)
-    rho1 = dpsu_threshold_for_sigma(sigmas[0], delta, limit)
+    sigma, sigmas = dpne_noise_scales(epsilon=eps, delta=delta, max_length=T)
+    rho1 = dpsu_threshold_for_sigma(sigma=sigmas[0], delta=delta, contribution_limit=limit)
     n = int(round(rho1 * math.sqrt(2)))  # each of n users holds {x, own word}: weight 1/√2 each
     users = [[["x", f"own{i}"]] for i in range(n)]
     expected = stats.norm.cdf((n / math.sqrt(2) - rho1) / sigmas[0])
@@ -559,8 +563,8 @@ def test_dpne_with_policy_gaussian_is_valid_and_validated():
 def test_policy_gaussian_release_probability_on_a_shared_item():
     """n users who hold only x: the Policy Gaussian pushes H[x] to min(n, Γ), then P[release] is the tail."""
     eps, delta, limit = 1.0, 1e-5, 5
-    sigma, sigmas = dpne_noise_scales(eps, delta, max_length=1)
-    rho = dpsu_threshold_for_sigma(sigmas[0], delta, limit)
+    sigma, sigmas = dpne_noise_scales(epsilon=eps, delta=delta, max_length=1)
+    rho = dpsu_threshold_for_sigma(sigma=sigmas[0], delta=delta, contribution_limit=limit)
     n = int(round(rho))  # below Γ = ρ + 2σ, so H[x] = n exactly
     users = [[["x"]] for _ in range(n)]
     expected = stats.norm.cdf((n - rho) / sigmas[0])

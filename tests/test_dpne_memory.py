@@ -57,8 +57,8 @@ def old_build(tc, max_length):
 
 def old_dpsu_all(index, *, epsilon, delta, T, limit, selection, rng):
     """The former dpsu_all (weighted policy): one DPSU on the concatenated pairs of lengths 1..T."""
-    sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
-    rho = dpne_accounting.dpsu_threshold_for_sigma(sigma, delta, T * limit)
+    sigma = gaussian_sigma(epsilon=epsilon, delta=delta / 2.0, method="analytic")
+    rho = dpne_accounting.dpsu_threshold_for_sigma(sigma=sigma, delta=delta, contribution_limit=T * limit)
     offsets = np.cumsum([0] + [index.level(k).n_grams for k in range(1, T + 1)])
     pu = np.concatenate([index.level(k).pair_user for k in range(1, T + 1)]).astype(np.int64)
     pi = np.concatenate([index.level(k).pair_gram.astype(np.int64) + offsets[k - 1] for k in range(1, T + 1)])

@@ -183,7 +183,7 @@ def _dpne_4gram(s):
     users = lev.pair_user[lev.pair_gram == g].tolist()
     weight = sum(1 / math.sqrt(min(s["dpne_delta0"], per_user[u])) for u in users)
     z = norm.ppf(1 - s["dpne_eta"])
-    sigma4 = lambda e: dpcore.dpne.dpne_noise_scales(e, s["delta"], max_length=s["dpne_T"])[1][3]
+    sigma4 = lambda e: dpcore.dpne.dpne_noise_scales(epsilon=e, delta=s["delta"], max_length=s["dpne_T"])[1][3]
     return brentq(lambda e: weight - sigma4(e) * z, 1e-4, 1e3, xtol=1e-10)
 
 
@@ -211,8 +211,8 @@ def _least_noise(s):
         dpcore.topicdp.topicdp_sigma(epsilon=s["eps"], delta=s["delta"], sensitivity=ds, m=m, n=n),
         ds * math.sqrt(2 * math.log(1.25 / s["delta"])) / s["eps"]
         if s["eps"] < 1
-        else dpcore.gaussian_sigma(s["eps"], s["delta"], ds, method="analytic"),
-        dpcore.gaussian_sigma(s["eps"], s["delta"], math.sqrt(2 * m), method="analytic"),
+        else dpcore.gaussian_sigma(epsilon=s["eps"], delta=s["delta"], sensitivity=ds, method="analytic"),
+        dpcore.gaussian_sigma(epsilon=s["eps"], delta=s["delta"], sensitivity=math.sqrt(2 * m), method="analytic"),
         dpcore.topicdp.mvg_sigma(epsilon=s["eps"], delta=s["delta"], m=m, n=n, gamma_f=math.sqrt(m), s2=ds),
         math.sqrt(2) * dpcore.topicdp.matrix_laplace_scale(epsilon=s["eps"], m=m),
     ]
@@ -272,7 +272,9 @@ def _vips_vs_thesis(s):
 
 def _dpne_sigmas(s, **kw):
     p = {**s, **kw}
-    return dpcore.dpne.dpne_noise_scales(p["eps"], p["delta"], max_length=p["dpne_T"], noise_decay=p["dpne_c"])[1]
+    return dpcore.dpne.dpne_noise_scales(
+        epsilon=p["eps"], delta=p["delta"], max_length=p["dpne_T"], noise_decay=p["dpne_c"]
+    )[1]
 
 
 def _chat_index(max_length):
@@ -296,7 +298,7 @@ def _chat_why(s):
     )
     row = next(r for r in dpcore.dpne.pruning_chain(index, rel, K=10).rows if r["k"] == 4)
     sigma4 = _dpne_sigmas(s)[3]
-    sigma_single = dpcore.gaussian_sigma(s["eps"], s["delta"] / 2, method="analytic")
+    sigma_single = dpcore.gaussian_sigma(epsilon=s["eps"], delta=s["delta"] / 2, method="analytic")
     corpus_4grams = set().union(*index.user_sets(4))
     released = rel.ngrams.get(4, frozenset())
     holds = [
@@ -324,7 +326,12 @@ def _chat_single_epsilon(s):
     assert count[gram] == top
     L = s["dpne_delta0"]
     weight = sum(min(1.0, L / len(u)) / math.sqrt(min(len(u), L)) for u in users if gram in u)
-    return brentq(lambda e: weight - dpcore.dpne.dpsu_threshold(e, s["delta"], L)[1], 1e-3, 1e4, xtol=1e-10)
+    return brentq(
+        lambda e: weight - dpcore.dpne.dpsu_threshold(epsilon=e, delta=s["delta"], contribution_limit=L)[1],
+        1e-3,
+        1e4,
+        xtol=1e-10,
+    )
 
 
 def _audit(s):
@@ -404,7 +411,9 @@ RECOMPUTE = {
     ),
     "dpne-sigma-per-length": lambda s: _dpne_sigmas(s)[0],
     "dpne-users-for-rho1": lambda s: math.ceil(
-        dpcore.dpne.dpsu_threshold_for_sigma(_dpne_sigmas(s)[0], s["delta"], s["dpne_delta0"])
+        dpcore.dpne.dpsu_threshold_for_sigma(
+            sigma=_dpne_sigmas(s)[0], delta=s["delta"], contribution_limit=s["dpne_delta0"]
+        )
         * math.sqrt(s["dpne_delta0"])
     ),
     "dpne-shared-4gram": _dpne_4gram,
@@ -414,14 +423,14 @@ RECOMPUTE = {
     "dpne-chat-why-4grams": _chat_why,
     "dpne-users-equivalent-epsilon": lambda s: brentq(  # σ(ε', δ/2) = σ(ε, δ/2)·n/N, n = 20,000, N = 100,000
         lambda e: (
-            dpcore.gaussian_sigma(e, s["delta"] / 2, method="analytic")
-            - dpcore.gaussian_sigma(s["eps"], s["delta"] / 2, method="analytic") / 5
+            dpcore.gaussian_sigma(epsilon=e, delta=s["delta"] / 2, method="analytic")
+            - dpcore.gaussian_sigma(epsilon=s["eps"], delta=s["delta"] / 2, method="analytic") / 5
         ),
         s["eps"],
         1e4,
         xtol=1e-12,
     ),
-    "topicdp-sampler-fits": lambda s: 2 * dpcore.topicdp.sensitivity_sampler_size(s["topicdp_gamma"]).h,
+    "topicdp-sampler-fits": lambda s: 2 * dpcore.topicdp.sensitivity_sampler_size(gamma=s["topicdp_gamma"]).h,
     "topicdp-sigma-table-size": lambda s: (
         dpcore.topicdp.topicdp_sigma(
             epsilon=s["eps"], delta=s["delta"], sensitivity=1.0, m=s["topicdp_m"], n=s["topicdp_n"]
@@ -467,7 +476,9 @@ RECOMPUTE = {
     "topicdp-least-noise": _least_noise,
     "topicdp-strict-vs-thesis": lambda s: (
         _topic_sigma(s, s["topicdp_gamma"])
-        / dpcore.gaussian_sigma(s["eps"], s["delta"], math.sqrt(2 * s["topicdp_m"]), method="analytic")
+        / dpcore.gaussian_sigma(
+            epsilon=s["eps"], delta=s["delta"], sensitivity=math.sqrt(2 * s["topicdp_m"]), method="analytic"
+        )
     ),
     "topicdp-real-prompts-strict": _real_prompts,
     "topicdp-vips-vs-thesis": _vips_vs_thesis,

@@ -115,7 +115,9 @@ def test_strict_classic_at_large_epsilon_is_refused_not_relabelled():
     """Issue 15 item 3: the classic σ at ε = 10 has a true δ 2.27 × the stated one. Since issue 21 item 7 the
     strict release is refused there (before: a green label with that true δ — 0.586 at ε = 50)."""
     X, alpha = _counts()
-    true_delta = dpcore.gaussian_delta(10, dpcore.mechanisms.classic_gaussian_sigma(10, 1e-5))
+    true_delta = dpcore.gaussian_delta(
+        epsilon=10, sigma=dpcore.mechanisms.classic_gaussian_sigma(epsilon=10, delta=1e-5)
+    )
     assert true_delta / 1e-5 == pytest.approx(2.27, abs=0.01)
     with pytest.raises(ValueError, match=r"epsilon=10 is outside the classic σ's proof .*exact δ is 2.27e-05"):
         dpcore.bayesian_dp(
@@ -151,9 +153,9 @@ def test_strict_classic_at_large_epsilon_is_refused_not_relabelled():
 
 def test_zero_epsilon_only_for_no_private_data():
     with pytest.raises(ValueError):
-        G.approximate_dp(0.0, 1e-5)
+        G.approximate_dp(epsilon=0.0, delta=1e-5)
     with pytest.raises(ValueError):
-        G.random_dp(0.0, 1e-5, 0.1)
+        G.random_dp(epsilon=0.0, delta=1e-5, gamma=0.1)
     assert G.no_private_data().is_dp
 
 

@@ -35,16 +35,16 @@ from dpui.charts import (
 )
 
 EVERY_KIND = {  # one guarantee of every kind and level, with the tag it must carry
-    "pure": (pure_dp(1.0), "DP"),
-    "approximate": (approximate_dp(1.0, 1e-5), "DP"),
+    "pure": (pure_dp(epsilon=1.0), "DP"),
+    "approximate": (approximate_dp(epsilon=1.0, delta=1e-5), "DP"),
     "public data only (0-DP)": (no_private_data(), "DP"),
     "pure, given a non-private choice": (
-        pure_dp(1.0, conditional_on="a non-private choice of keywords"),
+        pure_dp(epsilon=1.0, conditional_on="a non-private choice of keywords"),
         "DP for part",
     ),
-    "approximate, given": (approximate_dp(1.0, 1e-5, conditional_on="the topics"), "DP for part"),
-    "random": (random_dp(1.0, 1e-5, 0.1), "random DP"),
-    "local sensitivity": (local_sensitivity(1.0, 1e-5), "not DP"),
+    "approximate, given": (approximate_dp(epsilon=1.0, delta=1e-5, conditional_on="the topics"), "DP for part"),
+    "random": (random_dp(epsilon=1.0, delta=1e-5, gamma=0.1), "random DP"),
+    "local sensitivity": (local_sensitivity(epsilon=1.0, delta=1e-5), "not DP"),
     "k-anonymity": (k_anonymity(10), "not DP"),
     "none": (no_protection(), "not DP"),
 }
@@ -68,7 +68,7 @@ def test_the_tag_comes_from_the_release_not_from_the_name():
     assert bayesian_guarantee(epsilon=1.0, delta=1e-5, sensitivity_method="brute-force").tag == "not DP"
     assert dpne_guarantee(epsilon=1.0, delta=1e-5).tag == "DP"
     assert PUBLIC_BASELINE_GUARANTEE.tag == "DP"
-    on_a_matrix = pure_dp(1.0, conditional_on="a non-private choice of topics and keywords")
+    on_a_matrix = pure_dp(epsilon=1.0, conditional_on="a non-private choice of topics and keywords")
     assert tagged("Laplace", on_a_matrix) == "Laplace · DP for part"
 
 
@@ -104,17 +104,19 @@ def _figure():
 def test_tag_legend_tags_every_legend_series_and_leaves_bands():
     fig = _figure()
     local = bayesian_guarantee(epsilon=1.0, delta=1e-5, sensitivity_method="brute-force")
-    tag_legend(fig, {"BayesianDP": local, "Laplace": pure_dp(1.0), "y = ε": REFERENCE_TAG})
+    tag_legend(fig, {"BayesianDP": local, "Laplace": pure_dp(epsilon=1.0), "y = ε": REFERENCE_TAG})
     names = [t.name for t in fig.data]
     assert names == ["BayesianDP band", "BayesianDP · not DP", "Laplace · DP", "y = ε · reference", "hidden twin"]
-    tag_legend(fig, {"BayesianDP": local, "Laplace": pure_dp(1.0), "y = ε": REFERENCE_TAG})  # a cached figure, again
+    tag_legend(
+        fig, {"BayesianDP": local, "Laplace": pure_dp(epsilon=1.0), "y = ε": REFERENCE_TAG}
+    )  # a cached figure, again
     assert [t.name for t in fig.data] == names  # tagged once
     assert {r["series"] for r in figure_records(fig)} >= {"BayesianDP · not DP", "Laplace · DP"}
 
 
 def test_a_series_without_a_guarantee_is_an_error_not_an_untagged_line():
     with pytest.raises(ValueError, match="series 'y = ε' names no guarantee"):
-        tag_legend(_figure(), {"BayesianDP": pure_dp(1.0), "Laplace": pure_dp(1.0)})
+        tag_legend(_figure(), {"BayesianDP": pure_dp(epsilon=1.0), "Laplace": pure_dp(epsilon=1.0)})
 
 
 def test_one_guarantee_tags_every_series():

@@ -120,16 +120,16 @@ def test_compare_lecture_001_recomputes_the_worked_numbers():
 def test_users_equivalent_epsilon_scales_the_noise_exactly():
     from dpcore.mechanisms.gaussian import gaussian_sigma
 
-    base = gaussian_sigma(4.0, 0.5e-7, method="analytic")
+    base = gaussian_sigma(epsilon=4.0, delta=0.5e-7, method="analytic")
     for n, N in ((100_000, pr.REDDIT_USERS), (2_000, 24_000), (7, 8)):
-        eps = pr.users_equivalent_epsilon(4.0, 1e-7, n, N)
+        eps = pr.users_equivalent_epsilon(epsilon=4.0, delta=1e-7, n_users=n, paper_users=N)
         assert eps > 4.0
-        assert gaussian_sigma(eps, 0.5e-7, method="analytic") == pytest.approx(base * n / N, rel=1e-9)
-    assert pr.users_equivalent_epsilon(4.0, 1e-7, 10, 10) == 4.0
+        assert gaussian_sigma(epsilon=eps, delta=0.5e-7, method="analytic") == pytest.approx(base * n / N, rel=1e-9)
+    assert pr.users_equivalent_epsilon(epsilon=4.0, delta=1e-7, n_users=10, paper_users=10) == 4.0
     with pytest.raises(ValueError, match="paper_users must be >= 100"):
-        pr.users_equivalent_epsilon(4.0, 1e-7, 100, 50)
+        pr.users_equivalent_epsilon(epsilon=4.0, delta=1e-7, n_users=100, paper_users=50)
     with pytest.raises(ValueError, match="epsilon must be > 0"):
-        pr.users_equivalent_epsilon(0, 1e-7, 100, 500)
+        pr.users_equivalent_epsilon(epsilon=0, delta=1e-7, n_users=100, paper_users=500)
 
 
 def test_compare_table4_at_paper_users(small):
@@ -140,7 +140,9 @@ def test_compare_table4_at_paper_users(small):
     assert same.settings["epsilon"] == pr.TABLE4_SETTINGS["epsilon"]
     assert same.rows[:36] == pr.compare_table4(index, seeds=1).rows[:36]
     c = pr.compare_table4_at_paper_users(index, seeds=1, paper_users=12 * n)
-    assert c.settings["epsilon"] == pytest.approx(pr.users_equivalent_epsilon(4.0, 1e-7, n, 12 * n))
+    assert c.settings["epsilon"] == pytest.approx(
+        pr.users_equivalent_epsilon(epsilon=4.0, delta=1e-7, n_users=n, paper_users=12 * n)
+    )
     here = {r["quantity"]: r["here"] for r in c.rows}
     shape = table4_shape(c.rows)
     assert c.reproduced == shape and ("shape reproduced" in c.verdict) == shape

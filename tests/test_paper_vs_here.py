@@ -344,7 +344,9 @@ def test_table4_reason_follows_its_stored_numbers():
     sc = r["at_paper_users"]
     st_ = sc["settings"]
     assert st_["paper_users"] == pr.REDDIT_USERS and st_["n_users"] == r["corpus"]["n_users"]
-    assert st_["epsilon"] == pytest.approx(pr.users_equivalent_epsilon(4.0, 1e-7, st_["n_users"], st_["paper_users"]))
+    assert st_["epsilon"] == pytest.approx(
+        pr.users_equivalent_epsilon(epsilon=4.0, delta=1e-7, n_users=st_["n_users"], paper_users=st_["paper_users"])
+    )
     here = {row["quantity"]: row for row in sc["rows"]}
     for name, values in pr.TABLE4.values.items():
         assert [here[f"{name}, k = {k}"]["paper"] for k in range(1, 10)] == list(values)

@@ -48,7 +48,9 @@ def test_worked_example():
     assert rows[3]["popular"] == 1 and rows[3]["valid"] == 1.0 and rows[3]["released"] == 0.0
     assert rows[3]["weight_dpne"] == pytest.approx(2.0) and rows[3]["weight_single"] == pytest.approx(2.0)
     assert rows[3]["threshold_dpne"] == 13.0
-    assert rows[3]["threshold_single"] == pytest.approx(dpsu_threshold(1.0, 1e-5, 1)[1])
+    assert rows[3]["threshold_single"] == pytest.approx(
+        dpsu_threshold(epsilon=1.0, delta=1e-5, contribution_limit=1)[1]
+    )
     # without "b c" in S_2, abc is no candidate: DPNE cannot release it whatever its count
     rows = {
         r["k"]: r

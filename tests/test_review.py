@@ -204,7 +204,7 @@ def test_end_to_end_budget_adds_train_and_tune():
 
 @pytest.mark.parametrize("decay", [0.5, 1.0, 2.0])
 def test_dpne_shares_sum_to_one(decay):
-    sigma, sigmas = dpcore.dpne.dpne_noise_scales(1.0, 1e-5, max_length=4, noise_decay=decay)
+    sigma, sigmas = dpcore.dpne.dpne_noise_scales(epsilon=1.0, delta=1e-5, max_length=4, noise_decay=decay)
     b = dpne_budget(sigma=sigma, sigmas=dict(enumerate(sigmas, start=1)), epsilon=1.0, delta=1e-5)
     shares = [v for _, v in b.parts]
     assert sum(shares) == pytest.approx(1.0, rel=1e-9)
@@ -293,7 +293,7 @@ def test_items_per_user():
 
 
 def test_custom_review():
-    g = dpcore.guarantees.pure_dp(2.0)
+    g = dpcore.guarantees.pure_dp(epsilon=2.0)
     r = dpcore.lab.review.custom_review(
         g, noise=laplace_noise_in_units(50, scale=0.5), budget=single_budget(epsilon=2.0), epsilon=12.0
     )

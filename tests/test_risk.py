@@ -167,7 +167,7 @@ def test_gaussian_at_least_as_tight_as_every_eps_delta_curve_it_implies(z):
     lies under each of those curves, and their envelope gives it back (Dong, Roth & Su, Prop. 2.12)."""
     gauss = R.gaussian_tradeoff(GRID, noise_multiplier=z)
     epsilons = np.concatenate([np.linspace(0.01, 3, 150), np.linspace(3.05, 30, 200)])
-    deltas = np.array([gaussian_delta(e, z) for e in epsilons])
+    deltas = np.array([gaussian_delta(epsilon=e, sigma=z) for e in epsilons])
     for e, d in zip(epsilons, deltas):
         assert (gauss <= R.tradeoff(GRID, epsilon=e, delta=d) + 1e-12).all(), e
     envelope = R.profile_tradeoff(GRID, epsilons=np.append(epsilons, 0.0), deltas=np.append(deltas, 1.0))

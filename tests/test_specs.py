@@ -55,7 +55,7 @@ class _ToySpec(Spec):
     sizes: tuple = (1, 2)
 
     def _validated(self):
-        return {"epsilon": check_epsilon(self.epsilon)}
+        return {"epsilon": check_epsilon(epsilon=self.epsilon)}
 
     def run(self, corpus=None):
         return self.rng("toy", self.epsilon, self.sizes).laplace(scale=1 / self.epsilon, size=3)

@@ -65,7 +65,7 @@ def tiny_model(tiny_data):
 
 @pytest.mark.parametrize("gamma, h", [(0.02, 9498), (0.05, 1305), (0.1, 285), (0.2, 61)])
 def test_sampler_size_matches_spec(gamma, h):
-    size = dpcore.topicdp.sensitivity_sampler_size(gamma)
+    size = dpcore.topicdp.sensitivity_sampler_size(gamma=gamma)
     assert (size.h, size.k) == (h, h)
     assert 0 < size.rho < gamma
 
@@ -73,7 +73,7 @@ def test_sampler_size_matches_spec(gamma, h):
 def test_sampler_size_satisfies_theorem_conditions():
     # 004 Thm 4.6.1: h ≥ ln(1/ρ)/(2(γ−ρ)²) and k ≥ h(1 − γ + ρ + √(ln(1/ρ)/(2h))) unless capped at h.
     for gamma in (0.01, 0.03, 0.1, 0.25, 0.3):
-        h, k, rho = dpcore.topicdp.sensitivity_sampler_size(gamma)
+        h, k, rho = dpcore.topicdp.sensitivity_sampler_size(gamma=gamma)
         assert h >= math.log(1 / rho) / (2 * (gamma - rho) ** 2)
         assert k == h or k >= h * (1 - gamma + rho + math.sqrt(math.log(1 / rho) / (2 * h)))
         # ρ_s is the optimum: another ρ in (0, γ) never needs fewer pairs.
@@ -82,7 +82,7 @@ def test_sampler_size_satisfies_theorem_conditions():
 
 
 def test_sampler_size_is_named_tuple():
-    size = dpcore.topicdp.sensitivity_sampler_size(0.1)
+    size = dpcore.topicdp.sensitivity_sampler_size(gamma=0.1)
     assert size._fields == ("h", "k", "rho")
 
 
@@ -97,7 +97,7 @@ def test_sampler_size_is_named_tuple():
 )
 def test_sampler_size_validation(bad, exc, text):
     with pytest.raises(exc, match=text.replace("(", r"\(").replace(")", r"\)")):
-        dpcore.topicdp.sensitivity_sampler_size(bad)
+        dpcore.topicdp.sensitivity_sampler_size(gamma=bad)
 
 
 # ------------------------------------------------------------------ alignment and the matrix
@@ -195,7 +195,7 @@ def test_mvg_sigma_independent_formula():
 
 def test_topicdp_sigma_is_classic_gaussian_at_split_budget():
     s = dpcore.topicdp.topicdp_sigma(epsilon=3, delta=1e-5, sensitivity=0.2, m=10, n=10)
-    assert s == pytest.approx(classic_gaussian_sigma(3 / 100, 1e-5, 0.2))
+    assert s == pytest.approx(classic_gaussian_sigma(epsilon=3 / 100, delta=1e-5, sensitivity=0.2))
     assert s == pytest.approx(0.2 * math.sqrt(2 * math.log(1.25e5)) / 0.03)
 
 
@@ -381,7 +381,7 @@ def test_sampler_brute_force_and_cache_reuse(tiny_data, tmp_path, monkeypatch):
         cache_dir=tmp_path,
         progress=lambda a, b: seen.append((a, b)),
     )
-    h = dpcore.topicdp.sensitivity_sampler_size(0.22).h
+    h = dpcore.topicdp.sensitivity_sampler_size(gamma=0.22).h
     assert calls == list(range(h)) and seen[-1] == (h, h) and len(seen) == h
     # Δ_s is the k-th smallest of the h draws; each draw matches a literal recomputation.
     assert res.delta_s == pytest.approx(np.sort(res.draws)[res.k - 1])
@@ -394,7 +394,7 @@ def test_sampler_brute_force_and_cache_reuse(tiny_data, tmp_path, monkeypatch):
     # γ = 0.25 needs fewer pairs: nothing is fitted, and it uses the first h(0.25) draws.
     calls.clear()
     draws = tdp.load_sensitivity_draws(tiny_data.corpus_hash, lda=TINY_LDA, sampler=TINY_SAMPLER, cache_dir=tmp_path)
-    h25 = dpcore.topicdp.sensitivity_sampler_size(0.25).h
+    h25 = dpcore.topicdp.sensitivity_sampler_size(gamma=0.25).h
     r25 = tdp.sampled_sensitivity(
         tiny_data, gamma=0.25, m=3, n=4, lda=TINY_LDA, sampler=TINY_SAMPLER, cache_dir=tmp_path
     )
@@ -818,7 +818,7 @@ def test_compare_noise_ranks_and_sentence_follow_the_numbers():
 
 
 def test_summarise_draws_reports_the_numbers_it_is_given():
-    h = dpcore.topicdp.sensitivity_sampler_size(0.2).h  # 61, k = h
+    h = dpcore.topicdp.sensitivity_sampler_size(gamma=0.2).h  # 61, k = h
     grid = np.full((h, 1, 1), 0.01)
     grid[:6, 0, 0] = 1.4  # 6 jumps out of 61
     full = np.full(h, 0.02)
@@ -865,11 +865,11 @@ def test_strict_topicdp_sigma_spec_check_and_bound():
     assert dpcore.strict_topicdp_sigma is dpcore.topicdp.strict_topicdp_sigma
     for m in (1, 3, 10):
         assert dpcore.topicdp.strict_topicdp_sigma(epsilon=2, delta=1e-6, m=m) == pytest.approx(
-            dpcore.gaussian_sigma(2, 1e-6, math.sqrt(2 * m), method="analytic"), rel=1e-12
+            dpcore.gaussian_sigma(epsilon=2, delta=1e-6, sensitivity=math.sqrt(2 * m), method="analytic"), rel=1e-12
         )
     # its σ meets δ exactly for an ℓ2 change of √(2m) (Balle & Wang's profile, recomputed)
     s = dpcore.topicdp.strict_topicdp_sigma(epsilon=1, delta=1e-5, m=10)
-    assert dpcore.gaussian_delta(1, s, math.sqrt(20)) == pytest.approx(1e-5, rel=1e-6)
+    assert dpcore.gaussian_delta(epsilon=1, sigma=s, sensitivity=math.sqrt(20)) == pytest.approx(1e-5, rel=1e-6)
 
 
 def test_any_two_row_stochastic_tables_are_within_sqrt_2m():
@@ -900,7 +900,7 @@ def test_corrected_sigma_has_no_split_and_switches_to_analytic_at_one():
         )
     for eps in (1.0, 3.0, 10.0):
         assert dpcore.topicdp.corrected_topicdp_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235) == pytest.approx(
-            dpcore.gaussian_sigma(eps, 1e-5, 2.235, method="analytic"), rel=1e-12
+            dpcore.gaussian_sigma(epsilon=eps, delta=1e-5, sensitivity=2.235, method="analytic"), rel=1e-12
         )
 
 
@@ -914,8 +914,8 @@ def test_thesis_true_epsilon_spec_check():
     # the definition, recomputed: δ(ε_true, σ) = δ for an ℓ2 change of Δ_s, whatever Δ_s
     for ds in (2.235, 0.01):
         s = dpcore.topicdp.topicdp_sigma(epsilon=1, delta=1e-5, sensitivity=ds, m=10, n=10)
-        assert dpcore.gaussian_delta(true, s, ds) == pytest.approx(1e-5, rel=1e-6)
-        assert dpcore.gaussian_delta(true * 0.99, s, ds) > 1e-5
+        assert dpcore.gaussian_delta(epsilon=true, sigma=s, sensitivity=ds) == pytest.approx(1e-5, rel=1e-6)
+        assert dpcore.gaussian_delta(epsilon=true * 0.99, sigma=s, sensitivity=ds) > 1e-5
 
 
 def test_sigma_story_numbers():

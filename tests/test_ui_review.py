@@ -13,14 +13,14 @@ from dpui.charts import badge_help, badge_text, chip_label
 @pytest.mark.parametrize(
     "g, words",
     [
-        (G.pure_dp(1.0), "DP"),
-        (G.approximate_dp(1.0, 1e-5), "DP"),
-        (G.random_dp(1.0, 1e-5, 0.1), "weaker than DP"),
-        (G.local_sensitivity(1.0, 1e-5), "not DP"),
+        (G.pure_dp(epsilon=1.0), "DP"),
+        (G.approximate_dp(epsilon=1.0, delta=1e-5), "DP"),
+        (G.random_dp(epsilon=1.0, delta=1e-5, gamma=0.1), "weaker than DP"),
+        (G.local_sensitivity(epsilon=1.0, delta=1e-5), "not DP"),
         (G.k_anonymity(5), "not DP"),
         (G.no_protection(), "no protection"),
         (
-            G.pure_dp(1.0, conditional_on="a non-private choice of topics and keywords"),
+            G.pure_dp(epsilon=1.0, conditional_on="a non-private choice of topics and keywords"),
             "DP for part of the release only",
         ),
     ],
@@ -92,8 +92,8 @@ def _calibration_script():
         epsilon=eps,
         delta=1e-5,
         # shown beside the analytic σ: the bare formula (gaussian_sigma refuses "classic" at ε = 10, issue 30 item 9)
-        sigma_classic=dpcore.mechanisms.gaussian_noise_scale(eps, 1e-5, method="classic"),
-        sigma_analytic=dpcore.gaussian_sigma(eps, 1e-5, method="analytic"),
+        sigma_classic=dpcore.mechanisms.gaussian_noise_scale(epsilon=eps, delta=1e-5, method="classic"),
+        sigma_analytic=dpcore.gaussian_sigma(epsilon=eps, delta=1e-5, method="analytic"),
     )
     st.text(f"used={used}")
 

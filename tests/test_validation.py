@@ -18,29 +18,29 @@ from dpcore.validation import check_choice, check_delta, check_epsilon, check_in
 )
 def test_epsilon_messages_name_parameter_rule_and_value(bad, kind, text):
     with pytest.raises(kind) as err:
-        check_epsilon(bad)
+        check_epsilon(epsilon=bad)
     assert str(err.value).startswith(text)
 
 
 @pytest.mark.parametrize("bad", [0, 1, 1.5, -1e-9])
 def test_delta_outside_open_unit_interval_is_rejected(bad):
     with pytest.raises(ValueError, match=r"delta must be"):
-        check_delta(bad)
+        check_delta(delta=bad)
 
 
 def test_delta_message_for_one():
     with pytest.raises(ValueError) as err:
-        check_delta(1)
+        check_delta(delta=1)
     assert str(err.value) == "delta must be < 1, got delta=1"
 
 
 def test_delta_zero_allowed_only_when_asked():
-    assert check_delta(0.0, allow_zero=True) == 0.0
+    assert check_delta(delta=0.0, allow_zero=True) == 0.0
 
 
 def test_good_values_pass_through_as_float():
-    assert check_epsilon(np.float32(0.5)) == pytest.approx(0.5)
-    assert isinstance(check_epsilon(2), float)
+    assert check_epsilon(epsilon=np.float32(0.5)) == pytest.approx(0.5)
+    assert isinstance(check_epsilon(epsilon=2), float)
     assert check_real("x", 3, low=3, low_inclusive=True) == 3.0
 
 

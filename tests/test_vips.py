@@ -208,9 +208,11 @@ def test_sigma_is_calibrated_on_the_accountant_and_matches_the_closed_form(eps, 
     clip = 2.5
     sigma = vips.vips_sigma(epsilon=eps, delta=delta, iterations=iterations, clip_norm=clip)
     # J Gaussians with multiplier z compose to one with z/√J: the analytic Gaussian's σ times √J
-    exact = clip * math.sqrt(iterations) * dpcore.mechanisms.analytic_gaussian_sigma(eps, delta)
+    exact = clip * math.sqrt(iterations) * dpcore.mechanisms.analytic_gaussian_sigma(epsilon=eps, delta=delta)
     assert exact * (1 - 1e-6) <= sigma <= exact * (1 + 2e-3)
-    assert dpcore.gaussian_delta(eps, sigma / math.sqrt(iterations), clip) <= delta * (1 + 1e-9)
+    assert dpcore.gaussian_delta(epsilon=eps, sigma=sigma / math.sqrt(iterations), sensitivity=clip) <= delta * (
+        1 + 1e-9
+    )
     # the accountant's ε at σ meets the target, and a slightly smaller σ does not
     assert vips.vips_epsilon(sigma=sigma, delta=delta, iterations=iterations, clip_norm=clip) <= eps
     assert vips.vips_epsilon(sigma=sigma * 0.999, delta=delta, iterations=iterations, clip_norm=clip) > eps

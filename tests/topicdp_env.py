@@ -52,7 +52,7 @@ def build(root: Path) -> tuple[Path, Path]:
     sampler = tdp.SamplerSettings(sample_users=int(TINY_QUERY["topicdp_N"]))
     tdp.extend_sensitivity_draws(
         document_term_data(corpus, settings=lda),
-        n_pairs=dpcore.topicdp.sensitivity_sampler_size(0.1).h,
+        n_pairs=dpcore.topicdp.sensitivity_sampler_size(gamma=0.1).h,
         lda=lda,
         sampler=sampler,
         cache_dir=cache,

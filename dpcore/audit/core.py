@@ -121,7 +121,7 @@ def epsilon_lower_bound(numerator_lower, denominator_upper, *, delta=0.0) -> flo
     """max(0, ln((p_num⁻ − δ)/p_den⁺)): the ε every (ε, δ)-DP mechanism must exceed when both bounds hold."""
     a = check_probability(numerator_lower, "numerator_lower")
     b = check_probability(denominator_upper, "denominator_upper")
-    delta = check_delta(delta, allow_zero=True)
+    delta = check_delta(delta=delta, allow_zero=True)
     return max(0.0, float(_log_ratio(a, b, delta)))
 
 
@@ -367,10 +367,10 @@ def audit_scores(scores_d, scores_d_prime, *, delta=0.0, confidence=0.95, epsilo
         raise UserError(f"scores_d and scores_d_prime must have the same length, got {a.size} and {b.size}")
     if a.size < MIN_TRIALS:
         raise UserError(f"trials must be >= {MIN_TRIALS}, got trials={a.size}")
-    delta = check_delta(delta, allow_zero=True)
+    delta = check_delta(delta=delta, allow_zero=True)
     confidence = check_probability(confidence, "confidence", allow_zero=False, allow_one=False)
     if epsilon_claimed is not None:
-        epsilon_claimed = check_epsilon(epsilon_claimed, "epsilon_claimed")
+        epsilon_claimed = check_epsilon(epsilon=epsilon_claimed, name="epsilon_claimed")
     level = 1.0 - (1.0 - confidence) / 2.0
     n = a.size
     half = n // 2
@@ -487,10 +487,10 @@ def audit(
     _check_callable("progress", progress, optional=True)
     _check_callable("batch", batch, optional=True)
     trials = check_int("trials", trials, low=MIN_TRIALS)
-    delta = check_delta(delta, allow_zero=True)
+    delta = check_delta(delta=delta, allow_zero=True)
     confidence = check_probability(confidence, "confidence", allow_zero=False, allow_one=False)
     if epsilon_claimed is not None:
-        epsilon_claimed = check_epsilon(epsilon_claimed, "epsilon_claimed")
+        epsilon_claimed = check_epsilon(epsilon=epsilon_claimed, name="epsilon_claimed")
     rng = check_rng(rng)
     total = 2 * trials
     s_d = _run(mechanism, d, trials, score, rng, batch, progress, 0, total, "d")

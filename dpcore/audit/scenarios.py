@@ -174,7 +174,7 @@ NO_EPSILON = ("kanonymity",)
 """Scenarios whose mechanism claims no ε (an audit of them at a chosen ε means nothing)."""
 
 
-def get_scenario(name: str, epsilon: float | None = None) -> Scenario:
+def get_scenario(name: str, *, epsilon: float | None = None) -> Scenario:
     """The scenario called ``name`` (built once per ε; the pairs are small).
 
     ``epsilon``: the ε the mechanism is run at and claims (issue 31 item 12: a reviewer audits at an ε of their
@@ -184,7 +184,7 @@ def get_scenario(name: str, epsilon: float | None = None) -> Scenario:
     check_choice("scenario", name, SCENARIOS)
     if epsilon is not None and name in NO_EPSILON:
         raise UserError(f"epsilon must be None for scenario {name!r}, which claims no ε, got epsilon={epsilon!r}")
-    return _built(name, None if epsilon is None else check_epsilon(epsilon))
+    return _built(name, None if epsilon is None else check_epsilon(epsilon=epsilon))
 
 
 @lru_cache(maxsize=64)
@@ -218,7 +218,7 @@ def run_scenario(
     """
     if not isinstance(broken, (bool, np.bool_)):
         raise TypeError(f"broken must be True or False, got broken={broken!r}")
-    sc = get_scenario(name, epsilon)
+    sc = get_scenario(name, epsilon=epsilon)
     v = sc.variant(bool(broken))
     trials = sc.default_trials if trials is None else check_int("trials", trials, low=10)
     if not isinstance(rng, np.random.Generator):
@@ -281,6 +281,6 @@ def audit_rng(
     salt = zlib.crc32(scenario.encode("utf-8"))
     words = [int(seed), 10, salt, int(bool(broken)), int(trials)]
     if epsilon is not None:
-        bits = struct.unpack("<Q", struct.pack("<d", float(check_epsilon(epsilon))))[0]
+        bits = struct.unpack("<Q", struct.pack("<d", float(check_epsilon(epsilon=epsilon))))[0]
         words += [bits >> 32, bits & 0xFFFFFFFF]
     return np.random.default_rng(words)

@@ -51,7 +51,7 @@ def _dpsu_scenario(n_users: int = 200, unique_items: int = 400, epsilon: float =
     target_user = [[f"secret{j}" for j in range(i, min(i + 8, unique_items))] for i in range(0, unique_items, 8)]
     d = _register(("dpsu", n_users, unique_items, "D"), background + [target_user])
     d_prime = _register(("dpsu", n_users, unique_items, "D'"), background)
-    sigma, rho = dpsu_threshold(eps, delta, limit)
+    sigma, rho = dpsu_threshold(epsilon=eps, delta=delta, contribution_limit=limit)
 
     def count_target(release_mask, target):
         return float(release_mask[target].sum()) if target.size else 0.0
@@ -121,8 +121,10 @@ def _dpsu_scenario(n_users: int = 200, unique_items: int = 400, epsilon: float =
 
 def _dpne_scenario(epsilon: float = 4.0) -> Scenario:
     eps, delta, limit, reads = epsilon, 0.05, 10, 2
-    sigma, rho = dpsu_threshold(eps, delta, limit)
-    assert abs(dpne_noise_scales(eps, delta, max_length=1)[1][0] - sigma) < 1e-12  # DPNE's level 1 is this DPSU
+    sigma, rho = dpsu_threshold(epsilon=eps, delta=delta, contribution_limit=limit)
+    assert (
+        abs(dpne_noise_scales(epsilon=eps, delta=delta, max_length=1)[1][0] - sigma) < 1e-12
+    )  # DPNE's level 1 is this DPSU
 
     def bound(h):  # exact ε of the best event of `reads` reads at D-weight h + 1 and D'-weight h
         p1, p0 = ndtr((h + 1.0 - rho) / sigma), ndtr((h - rho) / sigma)

@@ -95,7 +95,7 @@ def _topicdp_strict_scenario(epsilon: float = 1.0) -> Scenario:
 
     def variant(broken: bool) -> Variant:
         bound = 1.0 if broken else math.sqrt(2.0 * m)
-        sigma = analytic_gaussian_sigma(eps, delta, bound)
+        sigma = analytic_gaussian_sigma(epsilon=eps, delta=delta, sensitivity=bound)
 
         def mech(data, rng):
             w = _DATA[data]

@@ -67,12 +67,12 @@ def laplace_guarantee(mechanism: str, *, epsilon, W) -> Guarantee:
       for this corpus's neighbours (the audit found ε_lower 4.60 at an ε of 1; SPEC §3b).
     """
     check_choice("mechanism", mechanism, ("Laplace", "Laplace + public"))
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon=epsilon)
     if mechanism == "Laplace":
-        return pure_dp(epsilon, scope=f"each user capped at W = {W} counts in total")
+        return pure_dp(epsilon=epsilon, scope=f"each user capped at W = {W} counts in total")
     return local_sensitivity(
-        epsilon,
-        None,
+        epsilon=epsilon,
+        delta=None,
         promise=(
             "Not DP, and no ε holds — not even for this corpus's neighbours: Δ₁ of the normalised counts is "
             "measured on the private data, and on a neighbour it is measured again, so the noise scale itself "
@@ -174,7 +174,7 @@ class PreparedLaplace:
     mechanism: str
 
     def scale(self, epsilon) -> float:
-        epsilon = check_epsilon(epsilon)
+        epsilon = check_epsilon(epsilon=epsilon)
         b = self.sensitivity / epsilon
         if b == 0.0:  # Δ₁ = 0 (no user moves f): no noise is needed
             return b
@@ -193,7 +193,7 @@ class PreparedLaplace:
         return normalise_clipped(noisy)
 
     def release(self, *, epsilon, rng) -> LaplaceRelease:
-        epsilon = check_epsilon(epsilon)
+        epsilon = check_epsilon(epsilon=epsilon)
         theta = self.sample_theta(epsilon=epsilon, rng=rng)[0]
         return LaplaceRelease(
             theta=theta,
@@ -215,7 +215,7 @@ def prepare_laplace(user_counts, *, W, rng) -> PreparedLaplace:
 def laplace_counts_dp(user_counts, *, epsilon, W, rng) -> LaplaceRelease:
     """The standard Laplace baseline: cap users at W counts, add Lap(0, W/ε) to every count in V,
     clip at 0, normalise (000 §4.2 item 1). One rng drives the subsampling and the noise."""
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon=epsilon)
     rng = check_rng(rng)
     return prepare_laplace(user_counts, W=W, rng=rng).release(epsilon=epsilon, rng=rng)
 
@@ -299,7 +299,7 @@ def laplace_public_dp(
     users (max_n ‖f(D) − f(D₋ₙ)‖₁, on this dataset, like BayesianDP's γ) or bounded by 2·max t_n/‖c‖₁.
     We implement the formula literally (both sums), so a different weighting would show up.
     """
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon=epsilon)
     rng = check_rng(rng)
     return prepare_laplace_public(user_counts, public_counts, W=W, rng=rng, sensitivity=sensitivity).release(
         epsilon=epsilon, rng=rng

@@ -106,10 +106,13 @@ def end_to_end_guarantee(*, epsilon_train, epsilon_tune, delta) -> Guarantee:
     """EndToEndDP: local sensitivity — not DP, and no (ε, δ) at all. Both the BayesianDP γ^(k) and Claim 2's
     score sensitivity (which uses γ^(k) and the validation counts) are measured on the private data
     (SPEC §3b). The scope states the ε_train + ε_tune the noise scales were set from."""
-    e_train, e_tune = check_epsilon(epsilon_train, "epsilon_train"), check_epsilon(epsilon_tune, "epsilon_tune")
+    e_train, e_tune = (
+        check_epsilon(epsilon=epsilon_train, name="epsilon_train"),
+        check_epsilon(epsilon=epsilon_tune, name="epsilon_tune"),
+    )
     return local_sensitivity(
-        e_train + e_tune,
-        check_delta(delta),
+        epsilon=e_train + e_tune,
+        delta=check_delta(delta=delta),
         promise=(
             "Not DP, and no (ε, δ) holds — not even for this corpus's neighbours: the release's γ and the "
             "tuning score's sensitivity (Claim 2) are both measured on the private data, so on a neighbour "
@@ -154,8 +157,8 @@ class PreparedEndToEnd:
         self, *, epsilon, delta, rng, calibration: str = "auto"
     ) -> tuple[EndToEndRelease, EndToEndEvaluation]:
         """:meth:`release` (the same draws for the same rng) and its :class:`EndToEndEvaluation`."""
-        epsilon = check_epsilon(epsilon)
-        delta = check_delta(delta)
+        epsilon = check_epsilon(epsilon=epsilon)
+        delta = check_delta(delta=delta)
         rng = check_rng(rng)
         check_choice("calibration", calibration, CALIBRATION_CHOICES)
         eps_train, eps_tune = 2.0 * epsilon / 3.0, epsilon / 3.0
@@ -276,8 +279,8 @@ def end_to_end_dp(
     C·Σ_i|log θ_i| grows with |V|, so on small validation sets the noisy min is close to a uniform
     choice over the grid; the result carries the scores and |Δq| so a page can show this.
     """
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
+    epsilon = check_epsilon(epsilon=epsilon)
+    delta = check_delta(delta=delta)
     rng = check_rng(rng)
     check_choice("calibration", calibration, CALIBRATION_CHOICES)
     prepared = prepare_end_to_end(

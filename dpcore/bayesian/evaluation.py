@@ -126,7 +126,7 @@ def perplexity_table(
     calibration="classic",
 ) -> ExperimentTable:
     """000 Table 1: word perplexity per mechanism (mean over ``repetitions`` for the noisy ones)."""
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon=epsilon)
     delta, S, C, rho, W, repetitions = _check_common(delta, S, C, rho, W, repetitions, calibration)
     rng = check_rng(rng)
     c = setup.counts
@@ -160,7 +160,7 @@ def perplexity_table(
 # membership inference (000 §5)
 
 
-def empirical_epsilon_lower_bound(fpr_upper: float, fnr_upper: float, delta: float) -> float:
+def empirical_epsilon_lower_bound(fpr_upper: float, fnr_upper: float, *, delta: float) -> float:
     """ε ≥ max{ln((1−δ−FPR)/FNR), ln((1−δ−FNR)/FPR), 0} (SPEC §3), from upper bounds on the rates."""
     out = 0.0
     for a, b in ((fpr_upper, fnr_upper), (fnr_upper, fpr_upper)):

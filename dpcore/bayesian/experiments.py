@@ -175,7 +175,7 @@ def summarise(table: ExperimentTable, x: str, value: str = "kl", by: str = "mech
 
 
 def _epsilons(epsilons) -> list[float]:
-    eps = [check_epsilon(e) for e in np.atleast_1d(np.asarray(epsilons, dtype=float)).tolist()]
+    eps = [check_epsilon(epsilon=e) for e in np.atleast_1d(np.asarray(epsilons, dtype=float)).tolist()]
     if not eps:
         raise UserError("epsilons must hold at least one value, got an empty list")
     return eps
@@ -193,7 +193,7 @@ def _rows(mechanism, x_name, x, kls, extra=None):
 
 
 def _check_common(delta, S, C, rho, W, repetitions, calibration):
-    delta = check_delta(delta)
+    delta = check_delta(delta=delta)
     S = check_real("S", S, low=0.0)
     C = check_int("C", C, low=1)
     rho = check_probability(rho, "rho", allow_zero=False)
@@ -380,7 +380,7 @@ def kl_vs_users(
     (without replacement); p is that subset's private distribution. Column ``users``.
     ``BAYESIAN_STRICT`` (with ``max_items`` = L and ``max_users`` = N_max, as in :func:`kl_vs_epsilon`): its
     γ_strict does not depend on the data, so unlike the paper's γ it does not change with the users."""
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon=epsilon)
     delta, S, C, rho, W, repetitions = _check_common(delta, S, C, rho, W, repetitions, calibration)
     rng = check_rng(rng)
     _check_strict(mechanisms, max_items, max_users)
@@ -434,7 +434,7 @@ def kl_vs_vocabulary(
 ) -> ExperimentTable:
     """000 Fig. 3: KL vs vocabulary size |V| (the |V| most frequent public items). Column ``vocabulary``.
     ``BAYESIAN_STRICT`` needs ``max_items`` (L, applied within each vocabulary) and ``max_users``."""
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon=epsilon)
     delta, S, C, rho, W, repetitions = _check_common(delta, S, C, rho, W, repetitions, calibration)
     rng = check_rng(rng)
     _check_strict(mechanisms, max_items, max_users)
@@ -485,14 +485,16 @@ def kl_vs_public_quality(
     ``max_users`` (N_max) also ``BAYESIAN_STRICT`` on the same degraded priors (γ_strict; each user's L items
     drawn once from ``rng`` before the sweep, its noise after the paper's in each repetition). Without them the
     draws are those of the paper's curve alone."""
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon=epsilon)
     delta, S, C, rho, _, repetitions = _check_common(delta, S, C, rho, 1, repetitions, calibration)
     rng = check_rng(rng)
     strict = max_items is not None or max_users is not None
     if strict:
         _check_strict((BAYESIAN_STRICT,), max_items, max_users)
     p = counts.private_distribution()
-    sigma = gaussian_noise_scale(epsilon, delta, 1.0, method=calibration)  # the paper's curve: a noise scale
+    sigma = gaussian_noise_scale(
+        epsilon=epsilon, delta=delta, sensitivity=1.0, method=calibration
+    )  # the paper's curve: a noise scale
     variants = [(BAYESIAN, bayesian_statistics(counts.user_counts, counts.public_counts, C=C), None)]
     if strict:
         st_ = _strict_statistics(counts.user_counts, counts.public_counts, C=C, max_items=max_items, rng=rng)

@@ -39,9 +39,9 @@ def bayesian_guarantee(
     - "brute-force" / "worst-case": γ measured on the private data → local sensitivity: not DP, and no
       (ε, δ) at all (SPEC §3b) — ε and δ only set the noise scale.
     """
-    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    epsilon, delta = check_epsilon(epsilon=epsilon), check_delta(delta=delta)
     check_choice("sensitivity_method", sensitivity_method, SENSITIVITY_METHODS)
-    calibration = resolve_calibration(calibration, epsilon)
+    calibration = resolve_calibration(calibration, epsilon=epsilon)
     if sensitivity_method == "strict":
         scope = (
             f"every user capped at L = {max_items} items (C per item); at most N_max = {max_users} users (a public cap)"
@@ -49,13 +49,13 @@ def bayesian_guarantee(
         if calibration == "classic" and epsilon >= 1.0:
             from ..mechanisms.gaussian import check_classic_promise, classic_true_delta
 
-            check_classic_promise(epsilon, delta)  # the policy gaussian_sigma keeps too (issue 30 item 9)
-            true = classic_true_delta(epsilon, delta)  # the exact δ of the classic σ
+            check_classic_promise(epsilon=epsilon, delta=delta)  # the policy gaussian_sigma keeps too (issue 30 item 9)
+            true = classic_true_delta(epsilon=epsilon, delta=delta)  # the exact δ of the classic σ
             scope += f"; the classic σ at ε ≥ 1 is outside its proof, but its exact δ {true:.3g} is ≤ δ"
-        return approximate_dp(epsilon, delta, scope=scope)
+        return approximate_dp(epsilon=epsilon, delta=delta, scope=scope)
     return local_sensitivity(
-        epsilon,
-        delta,
+        epsilon=epsilon,
+        delta=delta,
         promise=(
             "Not DP, and no (ε, δ) holds — not even for this corpus's neighbours: γ was measured on the "
             "private data (N_i, c_i), and run on a neighbour the mechanism measures γ again, so the noise "
@@ -167,7 +167,7 @@ class PreparedBayesianDP:
         refusal of the classic σ where its exact δ exceeds δ — is :func:`bayesian_guarantee`'s, checked by
         :meth:`release` before it draws."""
         check_choice("calibration", calibration, CALIBRATION_CHOICES)
-        base = gaussian_noise_scale(epsilon, delta, 1.0, method=calibration)
+        base = gaussian_noise_scale(epsilon=epsilon, delta=delta, sensitivity=1.0, method=calibration)
         s = self.rho * self.sensitivity * base
         if s == 0.0:  # γ = 0 (no user moves w ⊙ x̂): no noise is needed
             return s
@@ -193,11 +193,11 @@ class PreparedBayesianDP:
 
     def release(self, *, epsilon, delta, rng, calibration: str = "auto") -> BayesianRelease:
         """Step 8: h ~ N(μ_ps, σ_ps² I), θ = softmax(h)."""
-        epsilon = check_epsilon(epsilon)
-        delta = check_delta(delta)
+        epsilon = check_epsilon(epsilon=epsilon)
+        delta = check_delta(delta=delta)
         rng = check_rng(rng)
         check_choice("calibration", calibration, CALIBRATION_CHOICES)
-        calibration = resolve_calibration(calibration, epsilon)
+        calibration = resolve_calibration(calibration, epsilon=epsilon)
         guarantee = bayesian_guarantee(
             epsilon=epsilon,
             delta=delta,
@@ -294,8 +294,8 @@ def bayesian_dp(
     Returns:
       :class:`BayesianRelease`.
     """
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
+    epsilon = check_epsilon(epsilon=epsilon)
+    delta = check_delta(delta=delta)
     check_choice("calibration", calibration, CALIBRATION_CHOICES)
     rng = check_rng(rng)
     prepared = prepare_bayesian(

@@ -40,7 +40,7 @@ DPSU_SINGLE_SCOPE = "for each length separately — not for all lengths together
 def dpne_guarantee(*, epsilon, delta, single_length: bool = False) -> Guarantee:
     """DPNE and the DPSU baselines: (ε, δ)-DP per user (approximate DP; 003 Thm 3.1). DPSU-single spends
     the whole budget on every length, so the promise holds for each length separately only."""
-    return approximate_dp(float(epsilon), float(delta), scope=DPSU_SINGLE_SCOPE if single_length else "")
+    return approximate_dp(epsilon=float(epsilon), delta=float(delta), scope=DPSU_SINGLE_SCOPE if single_length else "")
 
 
 EVALUATION_ONLY = "evaluation only — computed from the private corpus, not part of the DP release"
@@ -76,7 +76,7 @@ def _check_noise_decay(noise_decay) -> float:
     return check_real("noise_decay", noise_decay, low=0.0)
 
 
-def dpne_noise_scales(epsilon, delta, *, max_length, noise_decay=1.0) -> tuple[float, np.ndarray]:
+def dpne_noise_scales(*, epsilon, delta, max_length, noise_decay=1.0) -> tuple[float, np.ndarray]:
     """σ for (ε, δ/2) and its split σ_1..σ_T over lengths (003 Thm 2.1, Prop. 2.3; SPEC §4).
 
     σ_k = σ_1·c^(k−1) with σ_1 = σ·√(Σ_{k=1..T} c^(−2(k−1))), so Σ_k 1/σ_k² = 1/σ². c = 1 gives
@@ -85,11 +85,11 @@ def dpne_noise_scales(epsilon, delta, *, max_length, noise_decay=1.0) -> tuple[f
     Returns:
       (σ, array of σ_k for k = 1..T).
     """
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
+    epsilon = check_epsilon(epsilon=epsilon)
+    delta = check_delta(delta=delta)
     max_length = check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH)
     c = _check_noise_decay(noise_decay)
-    sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
+    sigma = gaussian_sigma(epsilon=epsilon, delta=delta / 2.0, method="analytic")
     powers = np.arange(max_length, dtype=float)
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         sigma1 = sigma * math.sqrt(float(np.sum(c ** (-2.0 * powers))))
@@ -102,7 +102,7 @@ def dpne_noise_scales(epsilon, delta, *, max_length, noise_decay=1.0) -> tuple[f
     return sigma, sigmas
 
 
-def dpsu_threshold_for_sigma(sigma, delta, contribution_limit) -> float:
+def dpsu_threshold_for_sigma(*, sigma, delta, contribution_limit) -> float:
     """ρ = max_{1≤t≤Δ} [1/√t + σ·Φ⁻¹((1 − δ/2)^(1/t))] (003 Thm 2.1; Gopi et al. 2020).
 
     The whole max is computed (the argmax is not always an endpoint). 1 − (1 − δ/2)^(1/t) is formed
@@ -114,7 +114,7 @@ def dpsu_threshold_for_sigma(sigma, delta, contribution_limit) -> float:
     exact max (a larger ρ keeps the guarantee) and exceeds it by < 1e-4·σ + 1e-6 (tested).
     """
     sigma = check_real("sigma", sigma, low=0.0)
-    delta = check_delta(delta)
+    delta = check_delta(delta=delta)
     limit = check_contribution_limit(contribution_limit)
     log_q = np.log1p(-delta / 2.0)
 
@@ -130,18 +130,18 @@ def dpsu_threshold_for_sigma(sigma, delta, contribution_limit) -> float:
     return best
 
 
-def dpsu_threshold(epsilon, delta, contribution_limit) -> tuple[float, float]:
+def dpsu_threshold(*, epsilon, delta, contribution_limit) -> tuple[float, float]:
     """(σ, ρ) of one DPSU release with the weighted Gaussian policy (T = 1 in 003 Thm 2.1).
 
     σ from (ε, δ/2) by the analytic Gaussian at ℓ2 sensitivity 1, ρ by
     :func:`dpsu_threshold_for_sigma`. SPEC §4 **check**: (3, e⁻¹⁰, 10) → (1.3328, 6.4353);
     (1, 1e-5, 10) → (3.8841, 19.316).
     """
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
+    epsilon = check_epsilon(epsilon=epsilon)
+    delta = check_delta(delta=delta)
     limit = check_contribution_limit(contribution_limit)
-    sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
-    return sigma, dpsu_threshold_for_sigma(sigma, delta, limit)
+    sigma = gaussian_sigma(epsilon=epsilon, delta=delta / 2.0, method="analytic")
+    return sigma, dpsu_threshold_for_sigma(sigma=sigma, delta=delta, contribution_limit=limit)
 
 
 def spurious_threshold(sigma_k, eta, previous_size, valid_count) -> float:

@@ -56,8 +56,8 @@ def _check_baseline(
     check_choice("policy", policy, DPSU_POLICIES)
     _check_policy_cutoff(policy_cutoff)
     return (
-        check_epsilon(epsilon),
-        check_delta(delta),
+        check_epsilon(epsilon=epsilon),
+        check_delta(delta=delta),
         check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH),
         check_contribution_limit(contribution_limit),
         check_choice("selection", selection, SELECTION_RULES),
@@ -85,8 +85,8 @@ def dpsu_all(
         epsilon, delta, max_length, contribution_limit, selection, rng, policy, policy_cutoff
     )
     index = _as_index(users, T)
-    sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
-    rho = dpsu_threshold_for_sigma(sigma, delta, T * limit)
+    sigma = gaussian_sigma(epsilon=epsilon, delta=delta / 2.0, method="analytic")
+    rho = dpsu_threshold_for_sigma(sigma=sigma, delta=delta, contribution_limit=T * limit)
     if policy == "weighted":  # level by level, without concatenating the pairs (same draws, same result)
         masks = _dpsu_weighted_levels(
             [index.level(k) for k in range(1, T + 1)],
@@ -151,9 +151,9 @@ def dpsu_even(
         epsilon, delta, max_length, contribution_limit, selection, rng, policy, policy_cutoff
     )
     index = _as_index(users, T)
-    sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
+    sigma = gaussian_sigma(epsilon=epsilon, delta=delta / 2.0, method="analytic")
     sigma_k = sigma * math.sqrt(T)
-    rho = dpsu_threshold_for_sigma(sigma_k, delta / T, limit)
+    rho = dpsu_threshold_for_sigma(sigma=sigma_k, delta=delta / T, contribution_limit=limit)
     ids = _dpsu_each_length(
         index,
         T,
@@ -218,7 +218,7 @@ def dpsu_single(
         epsilon, delta, max_length, contribution_limit, selection, rng, policy, policy_cutoff
     )
     index = _as_index(users, T)
-    sigma, rho = dpsu_threshold(epsilon, delta, limit)
+    sigma, rho = dpsu_threshold(epsilon=epsilon, delta=delta, contribution_limit=limit)
     ids = _dpsu_each_length(
         index,
         T,

@@ -47,10 +47,12 @@ class BatchRelease:
     guarantee: Guarantee
 
 
-def dpne_guarantee(epsilon: float, delta: float, max_length: int) -> Guarantee:
+def dpne_guarantee(*, epsilon: float, delta: float, max_length: int) -> Guarantee:
     """(ε, δ)-DP per user for the sets S_1..S_T together (003 Thm 2.1)."""
     what = "single tokens" if max_length == 1 else f"n-grams of length 1..{max_length}"
-    return approximate_dp(epsilon, delta, scope=f"for the released sets of {what} together (never counts)")
+    return approximate_dp(
+        epsilon=epsilon, delta=delta, scope=f"for the released sets of {what} together (never counts)"
+    )
 
 
 def run_dpne_local(
@@ -99,5 +101,5 @@ def run_dpne_local(
         sigmas=dict(rel.sigmas),
         thresholds=dict(rel.thresholds),
         valid_counts=dict(rel.valid_counts),
-        guarantee=dpne_guarantee(epsilon, delta, max_length),
+        guarantee=dpne_guarantee(epsilon=epsilon, delta=delta, max_length=max_length),
     )

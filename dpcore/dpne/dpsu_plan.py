@@ -92,15 +92,15 @@ class DpsuPlan:
 
     def scales(self, epsilon, delta, policy_cutoff=2.0) -> tuple[float, float]:
         """(σ, ρ) of every part of this variant at (ε, δ) (the one-shot functions' formulas)."""
-        epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+        epsilon, delta = check_epsilon(epsilon=epsilon), check_delta(delta=delta)
         T, limit = self.max_length, self.contribution_limit
         if self.variant == "DPSU-single":
-            return dpsu_threshold(epsilon, delta, limit)
-        sigma = gaussian_sigma(epsilon, delta / 2.0, method="analytic")
+            return dpsu_threshold(epsilon=epsilon, delta=delta, contribution_limit=limit)
+        sigma = gaussian_sigma(epsilon=epsilon, delta=delta / 2.0, method="analytic")
         if self.variant == "DPSU-all":
-            return sigma, dpsu_threshold_for_sigma(sigma, delta, T * limit)
+            return sigma, dpsu_threshold_for_sigma(sigma=sigma, delta=delta, contribution_limit=T * limit)
         sigma_k = sigma * math.sqrt(T)  # DPSU-even: T Gaussian parts composing to σ, δ/T per threshold
-        return sigma_k, dpsu_threshold_for_sigma(sigma_k, delta / T, limit)
+        return sigma_k, dpsu_threshold_for_sigma(sigma=sigma_k, delta=delta / T, contribution_limit=limit)
 
     def noisy(self, epsilon, delta, *, rng, policy_cutoff=2.0) -> list[tuple[np.ndarray, np.ndarray]]:
         """Per part: (support item ids, weight + σ·Z over the support), Z ~ N(0, 1) i.i.d. from ``rng`` (the noise).

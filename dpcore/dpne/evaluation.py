@@ -243,7 +243,7 @@ def pruning_chain(index: NgramIndex, release: DpneRelease, *, K: int = 100, leng
     K = check_int("K", K, low=1)
     ids = _released_id_rows(index, release)
     limit = release.contribution_limit
-    _, rho_single = dpsu_threshold(release.epsilon, release.delta, limit)
+    _, rho_single = dpsu_threshold(epsilon=release.epsilon, delta=release.delta, contribution_limit=limit)
     n_users = index.corpus.n_users
     reached = sorted(k for k in release.thresholds if k <= index.max_length)
     report = set(reached if lengths is None else (int(k) for k in lengths))

@@ -303,8 +303,8 @@ def _prepare_dpne(
     tok_key = tc.token_key_array  # stable key of every token id
     user_key = tc.user_key_array
 
-    sigma, sigmas = dpne_noise_scales(epsilon, delta, max_length=max_length, noise_decay=noise_decay)
-    rho1 = dpsu_threshold_for_sigma(sigmas[0], delta, limit)
+    sigma, sigmas = dpne_noise_scales(epsilon=epsilon, delta=delta, max_length=max_length, noise_decay=noise_decay)
+    rho1 = dpsu_threshold_for_sigma(sigma=sigmas[0], delta=delta, contribution_limit=limit)
 
     # ---- k = 1: DPSU over tokens -----------------------------------------------------------------
     V = tc.vocabulary_size

@@ -240,7 +240,7 @@ def run_dpne_spark(
 ) -> BatchRelease:
     """DPNE (003 Algorithm 1, scalable) on Spark. Same arguments as :func:`dpcore.dpne.run_dpne_local`;
     ``spark`` (optional) an existing SparkSession (else one is started on ``master`` and stopped after)."""
-    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    epsilon, delta = check_epsilon(epsilon=epsilon), check_delta(delta=delta)
     T = check_int("max_length", max_length, low=1, high=50)
     limit = check_int("contribution_limit", contribution_limit, low=1)
     eta = check_real("eta", eta, low=0.0, high=1.0, high_inclusive=False)
@@ -288,8 +288,8 @@ def _run(
     from pyspark.sql import functions as F
     from pyspark.sql.types import BooleanType, DoubleType, LongType
 
-    sigma, sigmas = dpne_noise_scales(epsilon, delta, max_length=T, noise_decay=c)
-    rho1 = dpsu_threshold_for_sigma(sigmas[0], delta, limit)
+    sigma, sigmas = dpne_noise_scales(epsilon=epsilon, delta=delta, max_length=T, noise_decay=c)
+    rho1 = dpsu_threshold_for_sigma(sigma=sigmas[0], delta=delta, contribution_limit=limit)
     # the keys of the local engine (weighted Gaussian): the seed and every parameter; η from length 3 on
     base = dpne_release_seed(
         seed,
@@ -445,5 +445,5 @@ def _run(
         sigmas={k: float(s) for k, s in enumerate(sigmas, start=1)},
         thresholds=thresholds,
         valid_counts=valid_counts,
-        guarantee=dpne_guarantee(epsilon, delta, T),
+        guarantee=dpne_guarantee(epsilon=epsilon, delta=delta, max_length=T),
     )

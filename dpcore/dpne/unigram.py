@@ -109,8 +109,8 @@ def _check_dpne(
     eta=_NO_ETA,
 ) -> tuple:
     """The validated arguments, checked in the order of the signature (η last in the tuple when given)."""
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
+    epsilon = check_epsilon(epsilon=epsilon)
+    delta = check_delta(delta=delta)
     max_length = check_int("max_length", max_length, low=1, high=MAX_NGRAM_LENGTH)
     limit = check_contribution_limit(contribution_limit)
     with_eta = eta is not _NO_ETA

@@ -264,16 +264,20 @@ def budget_entry(release, *, identity=None, mechanism: str | None = None) -> Bud
 def _check_event(event) -> tuple:
     kind = event[0]
     if kind == "gaussian":
-        return ("gaussian", check_sensitivity(event[1], "noise_multiplier"), check_delta(event[2], allow_zero=True))
+        return (
+            "gaussian",
+            check_sensitivity(sensitivity=event[1], name="noise_multiplier"),
+            check_delta(delta=event[2], allow_zero=True),
+        )
     if kind == "laplace":
-        return ("laplace", check_sensitivity(event[1], "laplace_parameter"))
+        return ("laplace", check_sensitivity(sensitivity=event[1], name="laplace_parameter"))
     if kind == "approximate":
         count = int(event[3])
         if count < 1:
             raise UserError(f"count must be >= 1, got count={count}")
         if event[1] == 0 and event[2] == 0:  # 0-DP: reads no private data
             return ("approximate", 0.0, 0.0, count)
-        return ("approximate", check_epsilon(event[1]), check_delta(event[2], allow_zero=True), count)
+        return ("approximate", check_epsilon(epsilon=event[1]), check_delta(delta=event[2], allow_zero=True), count)
     raise UserError(f"event kind must be 'gaussian', 'laplace' or 'approximate', got {kind!r}")
 
 
@@ -312,12 +316,14 @@ def _dp_total(eps: float, delta: float, entries: list[BudgetEntry]) -> Guarantee
                 promise=f"The random-DP releases rely on {len(shares)} sampled sensitivity bounds whose failure "
                 f"probabilities add up to Σγ = {gamma:.3g} ≥ 1: the union bound covers no neighbouring pair."
             )
-        return random_dp(eps, delta, gamma, **cond, **scope)
+        return random_dp(epsilon=eps, delta=delta, gamma=gamma, **cond, **scope)
     if delta == 0:
         return (
-            pure_dp(eps, **cond, **scope) if eps > 0 else Guarantee(PURE_DP, "Reads no private data (0-DP).", 0.0, 0.0)
+            pure_dp(epsilon=eps, **cond, **scope)
+            if eps > 0
+            else Guarantee(PURE_DP, "Reads no private data (0-DP).", 0.0, 0.0)
         )
-    return approximate_dp(eps, delta, **cond, **scope)
+    return approximate_dp(epsilon=eps, delta=delta, **cond, **scope)
 
 
 def _sentence(g: Guarantee, n: int, eps: float, delta: float, basic: float) -> str:

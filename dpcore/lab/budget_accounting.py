@@ -53,7 +53,7 @@ _RTOL = 4 * np.finfo(float).eps
 _XTOL = 1e-13
 
 
-def gaussian_profile(epsilon, z: float) -> np.ndarray | float:
+def gaussian_profile(*, epsilon, z: float) -> np.ndarray | float:
     """δ(ε) of the Gaussian mechanism with noise multiplier ``z`` (σ/Δ₂; Balle & Wang 2018, Thm 8), for any real ε
     (a scalar or an array; negative ε is needed inside a convolution), in log space (module docstring)."""
     eps = np.asarray(epsilon, dtype=float)
@@ -86,7 +86,7 @@ def _solve_decreasing(delta_of, target: float, floor: float) -> float:
 
 
 @lru_cache(maxsize=1024)
-def gaussian_epsilon(z: float, delta: float) -> float:
+def gaussian_epsilon(z: float, *, delta: float) -> float:
     """The smallest ε with δ(ε) ≤ ``delta`` for one Gaussian of noise multiplier ``z``: exact (the closed form,
     inverted to ~1e-13). ∞ at δ = 0."""
     if not (z > 0 and math.isfinite(z)):
@@ -95,7 +95,7 @@ def gaussian_epsilon(z: float, delta: float) -> float:
         raise UserError(f"delta must be in [0, 1], got delta={delta}")
     if delta == 0:
         return math.inf
-    return _solve_decreasing(lambda e: gaussian_profile(e, z), delta, 0.0)
+    return _solve_decreasing(lambda e: gaussian_profile(epsilon=e, z=z), delta, 0.0)
 
 
 def merged_gaussian(events) -> float | None:
@@ -160,7 +160,10 @@ def _convolved_epsilon(others: tuple, z: float, delta: float) -> float:
     eps = 0.0
     for losses, probs, inf_mass in _losses(others):
         eps = max(
-            eps, _solve_decreasing(lambda e: inf_mass + float(probs @ gaussian_profile(e - losses, z)), delta, inf_mass)
+            eps,
+            _solve_decreasing(
+                lambda e: inf_mass + float(probs @ gaussian_profile(epsilon=e - losses, z=z)), delta, inf_mass
+            ),
         )
     return eps
 
@@ -177,7 +180,7 @@ def compose_events(events: tuple) -> tuple[float, float]:
     z = merged_gaussian(events)
     others = tuple(e for e in events if e[0] != "gaussian")
     if not others:
-        return gaussian_epsilon(z, delta), delta
+        return gaussian_epsilon(z, delta=delta), delta
     if z is None:
         return float(_composed_pld(others).get_epsilon_for_delta(delta)), delta
     return _convolved_epsilon(others, z, delta), delta

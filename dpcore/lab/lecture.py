@@ -81,8 +81,8 @@ class DebtNeighbour:
 
 def bank_debt_neighbours(debts: dict[str, float], *, epsilon, scale) -> list[DebtNeighbour]:
     """For each person, the neighbour without them and the worst privacy loss at Laplace scale b."""
-    epsilon = check_epsilon(epsilon)
-    scale = check_sensitivity(scale, "scale")
+    epsilon = check_epsilon(epsilon=epsilon)
+    scale = check_sensitivity(sensitivity=scale, name="scale")
     values = {k: check_real(f"debt of {k}", v, low=0.0, low_inclusive=True) for k, v in debts.items()}
     total = sum(values.values())
     out = []
@@ -99,8 +99,8 @@ def bank_debt_worst_case(*, epsilon, scale, cap: float = DEBT_CAP) -> DebtNeighb
     With the scale set from the data's largest debt (b = 2,800,798/ε) the loss bound is
     cap/b = 3.57·ε > ε; with b = cap/ε it is exactly ε.
     """
-    epsilon = check_epsilon(epsilon)
-    cap = check_sensitivity(cap, "cap")
+    epsilon = check_epsilon(epsilon=epsilon)
+    cap = check_sensitivity(sensitivity=cap, name="cap")
     return bank_debt_neighbours(
         {"A": 0.0, "B": 0.0, "C": 0.0, "X (outlier at the cap)": cap}, epsilon=epsilon, scale=scale
     )[-1]
@@ -110,14 +110,16 @@ def bank_debt_guarantee(*, epsilon, scale, cap: float = DEBT_CAP) -> Guarantee:
     """The total-debt query with Lap(0, b): ε-DP (pure) when b ≥ cap/ε (the global sensitivity is the cap,
     001); with a smaller b — e.g. set from the data's largest debt — the worst neighbour's loss is cap/b > ε
     and the scale was measured on the data: local sensitivity, not DP."""
-    epsilon = check_epsilon(epsilon)
-    scale = check_sensitivity(scale, "scale")
-    cap = check_sensitivity(cap, "cap")
+    epsilon = check_epsilon(epsilon=epsilon)
+    scale = check_sensitivity(sensitivity=scale, name="scale")
+    cap = check_sensitivity(sensitivity=cap, name="cap")
     if scale * epsilon >= cap * (1 - 1e-12):
-        return pure_dp(epsilon, scope=f"b = {scale:,.4g} ≥ cap/ε: the cap {cap:,.0f} € is the global sensitivity")
+        return pure_dp(
+            epsilon=epsilon, scope=f"b = {scale:,.4g} ≥ cap/ε: the cap {cap:,.0f} € is the global sensitivity"
+        )
     return local_sensitivity(
-        epsilon,
-        None,
+        epsilon=epsilon,
+        delta=None,
         promise=(
             f"The scale b = {scale:,.4g} is below cap/ε = {cap / epsilon:,.4g}: it fits this bank's customers only. "
             f"A customer at the cap would lose up to ε = {cap / scale:.3g}, not {epsilon:g}. Not DP."
@@ -140,7 +142,7 @@ def city_utilities(
     c = np.asarray(cities, dtype=float).reshape(-1, 2)
     centre = m.mean(axis=0)
     d = np.sqrt(((c - centre) ** 2).sum(axis=1))
-    return 1.0 / np.maximum(d, check_sensitivity(min_distance, "min_distance"))
+    return 1.0 / np.maximum(d, check_sensitivity(sensitivity=min_distance, name="min_distance"))
 
 
 def utility_sensitivity(members, cities, *, min_distance: float = 1e-3) -> tuple[float, np.ndarray]:
@@ -199,7 +201,7 @@ class CityExample:
         """
         if self.utility_bound is not None:
             return pure_dp(
-                self.epsilon,
+                epsilon=self.epsilon,
                 scope=f"utilities clipped to [0, B], public Δu = B = {self.utility_bound:.4g} (not measured on D)",
             )
         if self.violates:
@@ -211,8 +213,8 @@ class CityExample:
                 )
             )
         return local_sensitivity(
-            self.epsilon,
-            None,
+            epsilon=self.epsilon,
+            delta=None,
             promise=(
                 f"With Δu = {self.sensitivity_used:.4g} held fixed, every city's probability changes by at most "
                 f"e^ε = {self.bound:.3g} between this society and each of its neighbours (the ratio check). But "
@@ -244,9 +246,9 @@ def city_example(
         societies — ε-DP. Then ``sensitivity`` must be None; ``sensitivity_true`` is Δu of the clipped
         utilities over D's neighbours (≤ B).
     """
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon=epsilon)
     if utility_bound is not None:
-        utility_bound = check_sensitivity(utility_bound, "utility_bound")
+        utility_bound = check_sensitivity(sensitivity=utility_bound, name="utility_bound")
         if sensitivity is not None:
             raise UserError(
                 f"sensitivity must be None when utility_bound is given (Δu is the bound), got sensitivity={sensitivity!r}"
@@ -263,7 +265,7 @@ def city_example(
     if utility_bound is not None:
         u = np.minimum(u, utility_bound)
         true_sens = float(np.max(np.abs(u[1:] - u[0])))
-    used = utility_bound or (true_sens if sensitivity is None else check_sensitivity(sensitivity))
+    used = utility_bound or (true_sens if sensitivity is None else check_sensitivity(sensitivity=sensitivity))
     probs = np.vstack([exponential_mechanism_probabilities(row, epsilon=epsilon, sensitivity=used) for row in u])
     ratios = np.maximum(probs[1:] / probs[0], probs[0] / probs[1:])
     j, c = np.unravel_index(int(np.argmax(ratios)), ratios.shape)

@@ -264,7 +264,7 @@ def dpne_epsilon_sweep(
     return EpsilonSweep(rows, " ".join(parts), seeds, {**st, "epsilons": eps, "lengths": list(lengths)}, n)
 
 
-def users_equivalent_epsilon(epsilon: float, delta: float, n_users: int, paper_users: int) -> float:
+def users_equivalent_epsilon(*, epsilon: float, delta: float, n_users: int, paper_users: int) -> float:
     """The ε at which the Gaussian noise of DPNE/DPSU (analytic, at δ/2, ℓ2 sensitivity 1) is ``n_users /
     paper_users`` times the noise at ``epsilon``.
 
@@ -278,13 +278,13 @@ def users_equivalent_epsilon(epsilon: float, delta: float, n_users: int, paper_u
     from ..mechanisms.gaussian import gaussian_sigma
     from ..validation import check_delta, check_epsilon, check_int
 
-    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    epsilon, delta = check_epsilon(epsilon=epsilon), check_delta(delta=delta)
     n_users = check_int("n_users", n_users, low=1)
     paper_users = check_int("paper_users", paper_users, low=n_users)
-    target = gaussian_sigma(epsilon, delta / 2, method="analytic") * n_users / paper_users
+    target = gaussian_sigma(epsilon=epsilon, delta=delta / 2, method="analytic") * n_users / paper_users
     if paper_users == n_users:
         return float(epsilon)
-    f = lambda e: gaussian_sigma(e, delta / 2, method="analytic") - target  # noqa: E731  (σ falls in ε)
+    f = lambda e: gaussian_sigma(epsilon=e, delta=delta / 2, method="analytic") - target  # noqa: E731  (σ falls in ε)
     hi = 2 * epsilon
     while f(hi) > 0:
         hi *= 2
@@ -368,7 +368,9 @@ def compare_table4_at_paper_users(index, *, seeds: int = 1, paper_users: int = R
     seeds = check_int("seeds", seeds, low=1)
     index = _table4_index(index)
     n = index.corpus.n_users
-    eps = users_equivalent_epsilon(TABLE4_SETTINGS["epsilon"], TABLE4_SETTINGS["delta"], n, paper_users)
+    eps = users_equivalent_epsilon(
+        epsilon=TABLE4_SETTINGS["epsilon"], delta=TABLE4_SETTINGS["delta"], n_users=n, paper_users=paper_users
+    )
     settings = {**TABLE4_SETTINGS, "epsilon": eps, "paper_users": paper_users, "n_users": n}
     K_scaled = max(1, round(100 * n / paper_users))
     Ks = tuple(sorted({K_scaled, 100}))

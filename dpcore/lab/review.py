@@ -274,10 +274,10 @@ def mechanism_guarantees(
     from ..topicdp.mechanisms import matrix_guarantee
     from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS, vips_guarantee
 
-    eps, d = check_epsilon(epsilon), check_delta(delta)
+    eps, d = check_epsilon(epsilon=epsilon), check_delta(delta=delta)
     b = "000"  # each source's page: dpui.navigation.SOURCE_PAGE_TITLES
     return (
-        ("001", "Laplace mechanism (global Δ)", pure_dp(eps)),
+        ("001", "Laplace mechanism (global Δ)", pure_dp(epsilon=eps)),
         ("001", "Bank debt, b from the cap", bank_debt_guarantee(epsilon=eps, scale=DEBT_CAP / eps)),
         ("001", "Bank debt, b from the data", bank_debt_guarantee(epsilon=eps, scale=2_800_798.0 / eps)),
         (

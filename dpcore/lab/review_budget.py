@@ -44,8 +44,11 @@ class BudgetStatement:
 
 def end_to_end_budget(*, epsilon_train, epsilon_tune, delta) -> BudgetStatement:
     """EndToEndDP (000 §3.2): ε_train for the release plus ε_tune for choosing (S, ρ), by basic composition."""
-    a, b = check_epsilon(epsilon_train, "epsilon_train"), check_epsilon(epsilon_tune, "epsilon_tune")
-    d = check_delta(delta)
+    a, b = (
+        check_epsilon(epsilon=epsilon_train, name="epsilon_train"),
+        check_epsilon(epsilon=epsilon_tune, name="epsilon_tune"),
+    )
+    d = check_delta(delta=delta)
     return BudgetStatement(
         a + b,
         d,
@@ -58,11 +61,14 @@ def end_to_end_budget(*, epsilon_train, epsilon_tune, delta) -> BudgetStatement:
 def dpne_budget(*, sigma, sigmas, epsilon, delta) -> BudgetStatement:
     """DPNE (003 Prop. 2.3): the Gaussian parts compose as Σ_k 1/σ_k² = 1/σ², so length k spends the share
     (σ/σ_k)² of one (ε, δ) budget."""
-    s = check_sensitivity(sigma, "sigma")
-    parts = tuple((f"length {k}", (s / check_sensitivity(sk, "sigmas")) ** 2) for k, sk in sorted(dict(sigmas).items()))
+    s = check_sensitivity(sensitivity=sigma, name="sigma")
+    parts = tuple(
+        (f"length {k}", (s / check_sensitivity(sensitivity=sk, name="sigmas")) ** 2)
+        for k, sk in sorted(dict(sigmas).items())
+    )
     total = sum(p for _, p in parts)
     shares = ", ".join(f"k = {name.split()[-1]}: {p:.0%}" for name, p in parts)
-    eps, d = check_epsilon(epsilon), check_delta(delta)
+    eps, d = check_epsilon(epsilon=epsilon), check_delta(delta=delta)
     return BudgetStatement(
         eps,
         d,
@@ -91,8 +97,8 @@ def no_budget(spent: BudgetStatement) -> BudgetStatement:
 
 def single_budget(*, epsilon, delta=None, name: str = "the release") -> BudgetStatement:
     """A page that released one thing: its (ε, δ) is the total."""
-    eps = check_epsilon(epsilon)
-    d = None if delta is None else check_delta(delta, allow_zero=True)
+    eps = check_epsilon(epsilon=epsilon)
+    d = None if delta is None else check_delta(delta=delta, allow_zero=True)
     dtext = "" if d is None else f", δ = {d:g}"
     return BudgetStatement(eps, d, ((name, eps),), "epsilon", f"Total ε = {eps:g}{dtext} ({name}).")
 

@@ -74,7 +74,7 @@ def _pct(c: float) -> str:
 
 def laplace_noise_in_units(value, *, scale, confidence=0.95, quantity: str = "a count") -> NoiseStatement:
     """value ± b·ln(1/(1 − confidence)): P(|Lap(0, b)| ≤ t) = 1 − e^(−t/b), so the 95 % half-width is b·ln 20."""
-    b = check_sensitivity(scale, "scale")
+    b = check_sensitivity(sensitivity=scale, name="scale")
     c = _conf(confidence)
     v = check_real("value", value)
     half = b * math.log(1.0 / (1.0 - c))
@@ -91,7 +91,7 @@ def laplace_noise_in_units(value, *, scale, confidence=0.95, quantity: str = "a 
 
 def gaussian_noise_in_units(value, *, sigma, confidence=0.95, quantity: str = "a count") -> NoiseStatement:
     """value ± z·σ with z = Φ⁻¹((1 + confidence)/2) (1.96 at 95 %)."""
-    s = check_sensitivity(sigma, "sigma")
+    s = check_sensitivity(sensitivity=sigma, name="sigma")
     c = _conf(confidence)
     v = check_real("value", value)
     half = float(ndtri((1.0 + c) / 2.0)) * s
@@ -140,7 +140,7 @@ def dpne_users_per_released(*, sigma, threshold, confidence=0.95, k: int | None 
     N = ρ_k − z·σ_k users (z = Φ⁻¹(confidence), 1.645 at 95 %) it passes with probability below
     1 − confidence. ``value`` is N (rounded up, at least 0).
     """
-    s = check_sensitivity(sigma, "sigma")
+    s = check_sensitivity(sensitivity=sigma, name="sigma")
     rho = check_real("threshold", threshold)
     c = _conf(confidence)
     z = float(ndtri(c))

@@ -121,8 +121,8 @@ def review_warnings(
     cap > median of ``user_items``; γ > 0.1; n_users < 100; noise half-width ≥ the answer's range.
     """
     out: list[ReviewWarning] = []
-    eps = None if epsilon is None else check_epsilon(epsilon)
-    dl = None if delta is None else check_delta(delta)
+    eps = None if epsilon is None else check_epsilon(epsilon=epsilon)
+    dl = None if delta is None else check_delta(delta=delta)
     n = None if n_users is None else check_int("n_users", n_users, low=0)
     if dl is not None and n is not None and n > 0 and dl >= 1.0 / n:
         out.append(
@@ -148,7 +148,7 @@ def review_warnings(
     if calibration == "classic" and eps is not None and eps >= 1.0:
         msg = f"The classic σ = √(2 ln(1.25/δ))/ε is outside its proof at ε = {eps:g} ≥ 1"
         if dl is not None:
-            true = gaussian_delta(eps, classic_gaussian_sigma(eps, dl))
+            true = gaussian_delta(epsilon=eps, sigma=classic_gaussian_sigma(epsilon=eps, delta=dl))
             msg += f": its true δ is {true:.3g}, {true / dl:.3g} × the stated δ = {dl:g}"
         out.append(
             ReviewWarning(

@@ -102,7 +102,7 @@ def tradeoff(fpr, *, epsilon, delta=0.0):
     """
     a = _rates("fpr", fpr)
     eps = _epsilon(epsilon)
-    delta = check_delta(delta, allow_zero=True)
+    delta = check_delta(delta=delta, allow_zero=True)
     tpr = np.minimum(np.minimum(delta + math.exp(min(eps, 700.0)) * a, 1.0 - math.exp(-eps) * (1.0 - delta - a)), 1.0)
     return _out(np.maximum(tpr, a), fpr)  # max with α only guards rounding: the curve is never below the diagonal
 
@@ -117,7 +117,7 @@ def gaussian_tradeoff(fpr, *, noise_multiplier):
       TypeError / ValueError: fpr not rates in [0, 1]; noise_multiplier not a finite real > 0.
     """
     a = _rates("fpr", fpr)
-    z = check_sensitivity(noise_multiplier, "noise_multiplier")
+    z = check_sensitivity(sensitivity=noise_multiplier, name="noise_multiplier")
     return _out(np.asarray(norm.cdf(norm.ppf(a) + 1.0 / z), dtype=float), fpr)
 
 
@@ -185,7 +185,7 @@ def posterior_bound(prior, *, epsilon, delta=0.0):
     """
     p = _rates("prior", prior)
     eps = _epsilon(epsilon)
-    check_delta(delta, allow_zero=True)
+    check_delta(delta=delta, allow_zero=True)
     odds_up = math.exp(min(eps, 700.0))
     with np.errstate(invalid="ignore"):
         post = np.where(p >= 1.0, 1.0, p * odds_up / (p * odds_up + (1.0 - p)))
@@ -254,7 +254,7 @@ def attacker_limits(*, epsilon, delta=0.0, prior=0.5, fpr=0.1) -> AttackerLimits
 
     The TPR includes δ (it is the (ε, δ) curve); the posterior is the bound that holds except with probability δ."""
     eps = _epsilon(epsilon)
-    delta = check_delta(delta, allow_zero=True)
+    delta = check_delta(delta=delta, allow_zero=True)
     prior = check_probability(prior, "prior")
     fpr = check_probability(fpr, "fpr")
     return AttackerLimits(

@@ -12,7 +12,7 @@ __all__ = ["sequential_composition", "parallel_composition", "gaussian_compositi
 
 
 def _budgets(epsilons: Sequence[float], deltas: Sequence[float] | None):
-    eps = [check_epsilon(e, f"epsilons[{i}]") for i, e in enumerate(check_sequence("epsilons", epsilons))]
+    eps = [check_epsilon(epsilon=e, name=f"epsilons[{i}]") for i, e in enumerate(check_sequence("epsilons", epsilons))]
     if not eps:
         raise UserError("epsilons must hold at least one budget, got an empty sequence")
     if deltas is None:
@@ -21,7 +21,7 @@ def _budgets(epsilons: Sequence[float], deltas: Sequence[float] | None):
         deltas = check_sequence("deltas", deltas)
         if len(deltas) != len(eps):
             raise UserError(f"deltas must have one entry per epsilon, got {len(deltas)} for {len(eps)}")
-        dels = [check_delta(d, f"deltas[{i}]", allow_zero=True) for i, d in enumerate(deltas)]
+        dels = [check_delta(delta=d, name=f"deltas[{i}]", allow_zero=True) for i, d in enumerate(deltas)]
     return eps, dels
 
 
@@ -40,7 +40,9 @@ def parallel_composition(epsilons: Sequence[float], deltas: Sequence[float] | No
 def gaussian_composition_sigma(sigmas: Sequence[float]) -> float:
     """Releasing Gaussians with σ_1..σ_T (unit ℓ2 sensitivity each) costs as much as one with
     σ = (Σ 1/σ_k²)^(−1/2) (003 Prop. 2.3)."""
-    vals = [check_sensitivity(s, f"sigmas[{i}]") for i, s in enumerate(check_sequence("sigmas", sigmas))]
+    vals = [
+        check_sensitivity(sensitivity=s, name=f"sigmas[{i}]") for i, s in enumerate(check_sequence("sigmas", sigmas))
+    ]
     if not vals:
         raise UserError("sigmas must hold at least one value, got an empty sequence")
     return 1.0 / math.sqrt(sum(1.0 / (s * s) for s in vals))

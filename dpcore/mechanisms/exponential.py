@@ -41,7 +41,7 @@ def exponential_mechanism_probabilities(utilities, *, epsilon, sensitivity) -> n
     """
     u = _utilities(utilities)
     epsilon = check_real("epsilon", epsilon, low=0.0, high=MAX_EPSILON)
-    sensitivity = check_sensitivity(sensitivity)
+    sensitivity = check_sensitivity(sensitivity=sensitivity)
     # softmax is shift-invariant: (ε/(2Δu))·(u − max u) ≤ 0 never overflows to +∞ (ε·u alone can: ε = 1e308 gave
     # ∞ − ∞ = NaN); a product that underflows to −∞ only means probability 0, and the argmax keeps 0.
     gap = u - u.max()

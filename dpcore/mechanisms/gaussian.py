@@ -48,14 +48,14 @@ CALIBRATION_CHOICES = ("auto",) + GAUSSIAN_METHODS
 AUTO_CALIBRATION_THRESHOLD = 1.0
 
 
-def resolve_calibration(method, epsilon) -> str:
+def resolve_calibration(method, *, epsilon) -> str:
     """The calibration that is used: "auto" → "classic" for ε < 1 (as in the paper, inside its proof),
     "analytic" for ε ≥ 1 (the classic σ is outside its proof there: at ε = 10 its true δ is 2.27 × the
     stated one, see :func:`gaussian_delta`). "classic" and "analytic" are returned as they are."""
     check_choice("calibration", method, CALIBRATION_CHOICES)
     if method != "auto":
         return method
-    return "classic" if check_epsilon(epsilon) < AUTO_CALIBRATION_THRESHOLD else "analytic"
+    return "classic" if check_epsilon(epsilon=epsilon) < AUTO_CALIBRATION_THRESHOLD else "analytic"
 
 
 # Above this ε, e^ε·Φ(−a−b) = exp(ε + log Φ(−a−b)) adds two numbers of size ε whose difference is the
@@ -63,9 +63,9 @@ def resolve_calibration(method, epsilon) -> str:
 ANALYTIC_MAX_EPSILON = 1e6
 
 
-def classic_calibration_proven(epsilon: float) -> bool:
+def classic_calibration_proven(*, epsilon: float) -> bool:
     """True when the classic bound's proof covers ε (it needs ε < 1)."""
-    return check_epsilon(epsilon) < 1.0
+    return check_epsilon(epsilon=epsilon) < 1.0
 
 
 def _analytic_delta(epsilon: float, sigma: float, sensitivity: float) -> float:
@@ -76,7 +76,7 @@ def _analytic_delta(epsilon: float, sigma: float, sensitivity: float) -> float:
     return float(ndtr(a - b)) - second
 
 
-def gaussian_delta(epsilon, sigma, sensitivity=1.0) -> float:
+def gaussian_delta(*, epsilon, sigma, sensitivity=1.0) -> float:
     """δ(ε, σ) of the Gaussian mechanism with ℓ2 sensitivity Δ (Balle & Wang 2018, Thm 8).
 
     δ(ε,σ) = Φ(Δ/(2σ) − εσ/Δ) − e^ε·Φ(−Δ/(2σ) − εσ/Δ). This is the exact (tight) privacy profile:
@@ -85,17 +85,17 @@ def gaussian_delta(epsilon, sigma, sensitivity=1.0) -> float:
     Raises:
       ValueError: ε ≤ 0, σ ≤ 0, Δ ≤ 0, or any of them not finite.
     """
-    epsilon = check_epsilon(epsilon)
-    sigma = check_sensitivity(sigma, "sigma")
-    sensitivity = check_sensitivity(sensitivity)
+    epsilon = check_epsilon(epsilon=epsilon)
+    sigma = check_sensitivity(sensitivity=sigma, name="sigma")
+    sensitivity = check_sensitivity(sensitivity=sensitivity)
     return max(0.0, _analytic_delta(epsilon, sigma, sensitivity))
 
 
-def classic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
+def classic_gaussian_sigma(*, epsilon, delta, sensitivity=1.0) -> float:
     """σ = Δ₂·√(2 ln(1.25/δ))/ε (000 Def. 4; Dwork & Roth Thm A.1, proven for ε < 1)."""
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
-    sensitivity = check_sensitivity(sensitivity)
+    epsilon = check_epsilon(epsilon=epsilon)
+    delta = check_delta(delta=delta)
+    sensitivity = check_sensitivity(sensitivity=sensitivity)
     return check_noise_scale(
         "σ",
         sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon,
@@ -105,15 +105,15 @@ def classic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
     )
 
 
-def analytic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
+def analytic_gaussian_sigma(*, epsilon, delta, sensitivity=1.0) -> float:
     """Smallest σ with δ(ε, σ) ≤ δ (Balle & Wang 2018), by bracketing and Brent's method in log σ.
 
     δ(ε, σ) decreases strictly in σ, so the root is unique. The tolerance is 1e-12 relative in σ.
     ε is limited to ``ANALYTIC_MAX_EPSILON`` = 1e6 (beyond it δ(ε, σ) is not computable in floats).
     """
     epsilon = check_real("epsilon", epsilon, low=0.0, high=ANALYTIC_MAX_EPSILON)
-    delta = check_delta(delta)
-    sensitivity = check_sensitivity(sensitivity)
+    delta = check_delta(delta=delta)
+    sensitivity = check_sensitivity(sensitivity=sensitivity)
 
     def f(log_s: float) -> float:  # δ(ε, σ) depends on σ/Δ only: solve for Δ = 1 (a huge Δ must not overflow here)
         return _analytic_delta(epsilon, math.exp(log_s), 1.0) - delta
@@ -131,15 +131,15 @@ def analytic_gaussian_sigma(epsilon, delta, sensitivity=1.0) -> float:
     return check_noise_scale("σ", math.exp(log_s) * sensitivity, epsilon=epsilon, delta=delta, sensitivity=sensitivity)
 
 
-def classic_true_delta(epsilon, delta) -> float:
+def classic_true_delta(*, epsilon, delta) -> float:
     """The exact δ of the classic σ = √(2 ln(1.25/δ))/ε at ε (Balle & Wang's δ(ε, σ); Δ cancels).
 
     Below ε = 1 it is ≤ δ (the proof holds, with slack); from ε = 1 it can exceed δ: at ε = 10,
     δ = 1e-5 it is 2.27e-5 (issue 15 item 3). Pages show it beside the classic σ."""
-    return gaussian_delta(epsilon, classic_gaussian_sigma(epsilon, delta))
+    return gaussian_delta(epsilon=epsilon, sigma=classic_gaussian_sigma(epsilon=epsilon, delta=delta))
 
 
-def check_classic_promise(epsilon, delta) -> None:
+def check_classic_promise(*, epsilon, delta) -> None:
     """Refuse the classic σ where it does not keep (ε, δ): ε ≥ 1 and its exact δ above the δ asked for.
 
     The one check behind :func:`gaussian_sigma` (``method="classic"``) and strict BayesianDP. Below ε = 1 the
@@ -148,10 +148,10 @@ def check_classic_promise(epsilon, delta) -> None:
     Raises:
       ValueError: naming ε, the exact δ, the δ asked for and the fix (the analytic σ or a smaller ε).
     """
-    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    epsilon, delta = check_epsilon(epsilon=epsilon), check_delta(delta=delta)
     if epsilon < AUTO_CALIBRATION_THRESHOLD:
         return
-    true = classic_true_delta(epsilon, delta)
+    true = classic_true_delta(epsilon=epsilon, delta=delta)
     if true > delta:
         raise UserError(
             f"epsilon={epsilon:g} is outside the classic σ's proof (ε < 1), and there its exact δ is {true:.3g}, "
@@ -160,19 +160,19 @@ def check_classic_promise(epsilon, delta) -> None:
         )
 
 
-def gaussian_noise_scale(epsilon, delta, sensitivity=1.0, *, method="auto") -> float:
+def gaussian_noise_scale(*, epsilon, delta, sensitivity=1.0, method="auto") -> float:
     """The σ formula of a calibration, **with no promise**: the classic σ at any ε (even where its exact δ exceeds
     δ), the analytic σ, or "auto". For showing the classic σ beside the analytic one, and for mechanisms whose ε
     and δ only set a noise scale (not DP: the paper's local-γ BayesianDP). A DP release uses :func:`gaussian_sigma`.
     """
     check_choice("method", method, CALIBRATION_CHOICES)
-    method = resolve_calibration(method, epsilon)
+    method = resolve_calibration(method, epsilon=epsilon)
     if method == "classic":
-        return classic_gaussian_sigma(epsilon, delta, sensitivity)
-    return analytic_gaussian_sigma(epsilon, delta, sensitivity)
+        return classic_gaussian_sigma(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
+    return analytic_gaussian_sigma(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
 
 
-def gaussian_sigma(epsilon, delta, sensitivity=1.0, *, method="auto") -> float:
+def gaussian_sigma(*, epsilon, delta, sensitivity=1.0, method="auto") -> float:
     """Noise standard deviation σ for the Gaussian mechanism to be (ε, δ)-DP at ℓ2 sensitivity Δ.
 
     Args:
@@ -194,9 +194,9 @@ def gaussian_sigma(epsilon, delta, sensitivity=1.0, *, method="auto") -> float:
     classic (1, 1e-5) → 4.844805.
     """
     check_choice("method", method, CALIBRATION_CHOICES)
-    if resolve_calibration(method, epsilon) == "classic":
-        check_classic_promise(epsilon, delta)
-    return gaussian_noise_scale(epsilon, delta, sensitivity, method=method)
+    if resolve_calibration(method, epsilon=epsilon) == "classic":
+        check_classic_promise(epsilon=epsilon, delta=delta)
+    return gaussian_noise_scale(epsilon=epsilon, delta=delta, sensitivity=sensitivity, method=method)
 
 
 def gaussian_sample(mean, sigma, rng: np.random.Generator) -> np.ndarray:

@@ -23,7 +23,7 @@ __all__ = [
 
 def laplace_scale(*, epsilon, sensitivity) -> float:
     """b = Δ/ε (001, "the correct scale of the Laplace mechanism")."""
-    sensitivity, epsilon = check_sensitivity(sensitivity), check_epsilon(epsilon)
+    sensitivity, epsilon = check_sensitivity(sensitivity=sensitivity), check_epsilon(epsilon=epsilon)
     return check_noise_scale("b", sensitivity / epsilon, epsilon=epsilon, sensitivity=sensitivity)
 
 
@@ -56,7 +56,7 @@ def laplace_mechanism(value, *, epsilon, sensitivity, rng) -> np.ndarray | float
 
 def laplace_pdf(y, *, loc, scale) -> np.ndarray:
     """Density of Lap(loc, scale) at y: exp(−|y−loc|/b)/(2b)."""
-    b = check_sensitivity(scale, "scale")
+    b = check_sensitivity(sensitivity=scale, name="scale")
     loc = check_real("loc", loc)
     y = as_float_array("y", y)
     return np.exp(-np.abs(y - loc) / b) / (2.0 * b)
@@ -67,7 +67,7 @@ def laplace_privacy_loss(y, *, true_answer, neighbour_answer, scale) -> np.ndarr
 
     Bounded in absolute value by |a − a'|/b; with b = Δ/ε and |a − a'| ≤ Δ that is ε.
     """
-    b = check_sensitivity(scale, "scale")
+    b = check_sensitivity(sensitivity=scale, name="scale")
     a = check_real("true_answer", true_answer)
     a2 = check_real("neighbour_answer", neighbour_answer)
     y = as_float_array("y", y)
@@ -76,5 +76,5 @@ def laplace_privacy_loss(y, *, true_answer, neighbour_answer, scale) -> np.ndarr
 
 def laplace_privacy_loss_bound(*, true_answer, neighbour_answer, scale) -> float:
     """sup_y |L(y)| = |a − a'|/b (reached for every y outside [min(a,a'), max(a,a')])."""
-    b = check_sensitivity(scale, "scale")
+    b = check_sensitivity(sensitivity=scale, name="scale")
     return abs(check_real("true_answer", true_answer) - check_real("neighbour_answer", neighbour_answer)) / b

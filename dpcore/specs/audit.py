@@ -46,7 +46,7 @@ fig.update_layout(yaxis_title="ε", title=f"Audit of {spec.scenario} ({'BROKEN' 
         scenario = check_choice("scenario", self.scenario, SCENARIOS)
         if not isinstance(self.broken, bool):
             raise TypeError(f"broken must be True or False, got broken={self.broken!r}")
-        sc = get_scenario(scenario, self.epsilon)  # validates ε (and that the scenario claims one)
+        sc = get_scenario(scenario, epsilon=self.epsilon)  # validates ε (and that the scenario claims one)
         if (sc.broken if self.broken else sc.correct) is None:
             raise UserError(
                 f"broken must name a variant scenario {scenario!r} has "

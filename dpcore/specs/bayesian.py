@@ -199,8 +199,8 @@ fig.update_layout(barmode="group", yaxis_title="probability", title=f"The 20 mos
     def _validated(self) -> dict:
         return {
             **super()._validated(),
-            "epsilon": check_epsilon(self.epsilon),
-            "delta": check_delta(self.delta),
+            "epsilon": check_epsilon(epsilon=self.epsilon),
+            "delta": check_delta(delta=self.delta),
             "mode": check_choice("mode", self.mode, MODES),
         }
 
@@ -336,14 +336,14 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title="ε (log scale
     epsilons: tuple = SWEEP_EPS
 
     def _validated(self) -> dict:
-        eps = tuple(check_epsilon(e) for e in self.epsilons)
+        eps = tuple(check_epsilon(epsilon=e) for e in self.epsilons)
         if not eps:
             raise UserError("epsilons must hold at least one ε, got epsilons=()")
         if not isinstance(self.with_end_to_end, (bool, np.bool_)):
             raise TypeError(f"with_end_to_end must be a bool, got with_end_to_end={self.with_end_to_end!r}")
         return {
             **super()._validated(),
-            "delta": check_delta(self.delta),
+            "delta": check_delta(delta=self.delta),
             "W": check_int("W", self.W, low=1),
             "K": check_int("K", self.K, low=1),
             "repetitions": check_int("repetitions", self.repetitions, low=1),

@@ -51,8 +51,8 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title=spec.x_column(
         return {
             **super()._validated(),
             "sweep": check_choice("sweep", self.sweep, SWEEPS),
-            "epsilon": check_epsilon(self.epsilon),
-            "delta": check_delta(self.delta),
+            "epsilon": check_epsilon(epsilon=self.epsilon),
+            "delta": check_delta(delta=self.delta),
             "W": check_int("W", self.W, low=1),
             "repetitions": check_int("repetitions", self.repetitions, low=1),
         }
@@ -120,8 +120,8 @@ class BayesianPerplexitySpec(_BayesianCommon):
     def _validated(self) -> dict:
         return {
             **super()._validated(),
-            "epsilon": check_epsilon(self.epsilon),
-            "delta": check_delta(self.delta),
+            "epsilon": check_epsilon(epsilon=self.epsilon),
+            "delta": check_delta(delta=self.delta),
             "W": check_int("W", self.W, low=1),
             "K": check_int("K", self.K, low=1),
         }
@@ -191,7 +191,7 @@ class BayesianAttackSpec(_BayesianCommon):
         return {
             **super()._validated(),
             "n": check_int("n", self.n, low=1, high=10),
-            "delta": check_delta(self.delta),
+            "delta": check_delta(delta=self.delta),
             "W": check_int("W", self.W, low=1),
             "trials": check_int("trials", self.trials, low=10),
         }
@@ -235,8 +235,8 @@ class BayesianEndToEndSpec(_BayesianCommon):
         return {
             **super()._validated(),
             "n": check_int("n", self.n, low=1, high=10),
-            "epsilon": check_epsilon(self.epsilon),
-            "delta": check_delta(self.delta),
+            "epsilon": check_epsilon(epsilon=self.epsilon),
+            "delta": check_delta(delta=self.delta),
         }
 
     def split_salt(self) -> tuple:

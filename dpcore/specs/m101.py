@@ -74,7 +74,7 @@ fig.update_layout(barmode="group", xaxis_title="city", yaxis_title="selection pr
 
     def _validated(self):
         out = dict(
-            epsilon=check_epsilon(self.epsilon),
+            epsilon=check_epsilon(epsilon=self.epsilon),
             sensitivity_factor=check_real("sensitivity_factor", self.sensitivity_factor, low=0.0),
         )
         if self.utility_bound is not None:
@@ -132,7 +132,7 @@ fig.update_layout(barmode="group", xaxis_title=s.unit, yaxis_title="share of dra
 
     def _validated(self):
         return dict(
-            epsilon=check_epsilon(self.epsilon),
+            epsilon=check_epsilon(epsilon=self.epsilon),
             mechanism=check_choice("mechanism", self.mechanism, SAMPLE_MECHANISMS),
             draws=check_int("draws", self.draws, low=1, high=10_000_000),
         )

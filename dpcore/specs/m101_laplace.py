@@ -67,7 +67,7 @@ fig.update_layout(xaxis_title="released value y", yaxis_title="density",
     scale: float | None = None
 
     def _validated(self):
-        out = dict(epsilon=check_epsilon(self.epsilon))
+        out = dict(epsilon=check_epsilon(epsilon=self.epsilon))
         if self.scale is not None:
             out["scale"] = check_real("scale", self.scale, low=0.0)
         return out
@@ -91,7 +91,7 @@ fig.update_layout(xaxis_title="released value y", yaxis_title="density",
             laplace_privacy_loss(y, true_answer=a, neighbour_answer=a2, scale=b),
             b,
             worst,
-            pure_dp(worst, scope=scope),
+            pure_dp(epsilon=worst, scope=scope),
         )
 
     def rows(self, result: M101Loss) -> list[dict]:
@@ -134,7 +134,7 @@ fig.update_layout(xaxis_title="customer removed", yaxis_title="worst privacy los
     rule: str = "largest debt"
 
     def _validated(self):
-        return dict(epsilon=check_epsilon(self.epsilon), rule=check_choice("rule", self.rule, DEBT_RULES))
+        return dict(epsilon=check_epsilon(epsilon=self.epsilon), rule=check_choice("rule", self.rule, DEBT_RULES))
 
     def run(self, corpus=None) -> M101Debt:
         """Every customer's neighbour and the domain's worst pair at b = sensitivity/ε, and the guarantee."""

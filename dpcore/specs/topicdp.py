@@ -67,7 +67,7 @@ __all__ = [
 VIPS_NAME, PUBLIC_ONLY_NAME = "VIPS-LDA", "Public-only fit"  # as dpcore.topicdp.vips_comparison names them
 
 
-def vips_salt(epsilon: float, delta: float, n_topics: int, clip: float, iterations: int) -> list:
+def vips_salt(*, epsilon: float, delta: float, n_topics: int, clip: float, iterations: int) -> list:
     """VIPS-LDA's salt: every parameter that changes its release (the vocabulary and the start are the public
     corpus's). The page and :class:`TopicDpSpec` both draw with it (and export it)."""
     return ["topicdp", "vips", epsilon, delta, n_topics, clip, iterations]
@@ -124,11 +124,11 @@ class _TopicTable(Spec):
             else check_choice("lda_engine", self.lda_engine, LDA_ENGINES)
         )
         gamma = check_real("gamma", self.gamma, low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
-        sensitivity_sampler_size(gamma)  # γ the sampler can serve (its own checks)
+        sensitivity_sampler_size(gamma=gamma)  # γ the sampler can serve (its own checks)
         n_topics = check_int("n_topics", self.n_topics, low=2, high=50)
         out = dict(
-            epsilon=check_epsilon(self.epsilon),
-            delta=check_delta(self.delta),
+            epsilon=check_epsilon(epsilon=self.epsilon),
+            delta=check_delta(delta=self.delta),
             gamma=gamma,
             m=check_int("m", self.m, low=1, high=n_topics),
             n=check_int("n", self.n, low=2, high=10),
@@ -179,7 +179,7 @@ class _TopicTable(Spec):
         )
         if not draws.covers(self.gamma):
             raise UserError(
-                f"gamma={self.gamma:g} needs h = {sensitivity_sampler_size(self.gamma).h:,} sampled pairs, "
+                f"gamma={self.gamma:g} needs h = {sensitivity_sampler_size(gamma=self.gamma).h:,} sampled pairs, "
                 f"{draws.n_pairs:,} are stored for this corpus and these LDA and sampler settings: run the "
                 "sampler (the TopicDP page's button, or dpcore.topicdp.extend_sensitivity_draws)"
             )
@@ -233,7 +233,13 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
         return ("topicdp", "release", self.epsilon, self.delta, self.m, self.n, self.gamma, delta_s)
 
     def vips_salt(self) -> list:
-        return vips_salt(self.epsilon, self.delta, self.n_topics, self.clip_norm, self.iterations)
+        return vips_salt(
+            epsilon=self.epsilon,
+            delta=self.delta,
+            n_topics=self.n_topics,
+            clip=self.clip_norm,
+            iterations=self.iterations,
+        )
 
     # -------------------------------------------------------------- the parts (the page caches each)
     def release(self, table, sensitivity) -> dict:
@@ -265,7 +271,12 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
         from ..topicdp.vips_comparison import setup_release
 
         return setup_release(
-            setup, self.epsilon, self.delta, self.clip_norm, self.iterations, self.rng(*self.vips_salt())
+            setup,
+            epsilon=self.epsilon,
+            delta=self.delta,
+            clip_norm=self.clip_norm,
+            iterations=self.iterations,
+            rng=self.rng(*self.vips_salt()),
         )
 
     def public_corpus(self, public=None):

@@ -196,7 +196,7 @@ def error_curve(
         if not draws.covers(gamma_i):
             sens.append(float("nan"))
             skipped.append(
-                f"γ = {gamma_i:g} needs {sensitivity_sampler_size(gamma_i).h} sampled pairs, {draws.n_pairs} are stored"
+                f"γ = {gamma_i:g} needs {sensitivity_sampler_size(gamma=gamma_i).h} sampled pairs, {draws.n_pairs} are stored"
             )
             continue
         s = draws.sensitivity(gamma=gamma_i, m=m_i, n=n_i).delta_s
@@ -232,7 +232,7 @@ def laplace_break_even_sensitivity(*, delta, n: int) -> float:
     TopicDP's standard deviation is σ = Δ_s·√(2 ln(1.25/δ))·mn/ε; the Laplace baseline's is
     √2·b = 2√2·m/ε. Both scale as 1/ε, so σ < √2·b ⇔ Δ_s < 2/(n·√(ln(1.25/δ))), whatever ε and m.
     """
-    delta = check_delta(delta)
+    delta = check_delta(delta=delta)
     n = check_int("n", n, low=1)
     return 2.0 / (n * math.sqrt(math.log(1.25 / delta)))
 
@@ -273,11 +273,11 @@ def compare_noise(*, delta_s, epsilons: Sequence[float], delta, m: int, n: int) 
     TopicDP adds less noise than each baseline, the measured Δ_s and the Δ_s TopicDP would need to beat
     Laplace (:func:`laplace_break_even_sensitivity`).
     """
-    delta_s = check_sensitivity(delta_s, "delta_s")
-    delta = check_delta(delta)
+    delta_s = check_sensitivity(sensitivity=delta_s, name="delta_s")
+    delta = check_delta(delta=delta)
     m = check_int("m", m, low=1)
     n = check_int("n", n, low=1)
-    eps = tuple(float(check_epsilon(e)) for e in epsilons)
+    eps = tuple(float(check_epsilon(epsilon=e)) for e in epsilons)
     if not eps:
         raise UserError("epsilons must not be empty")
     std = {
@@ -357,8 +357,8 @@ class SigmaStory:
 
 def sigma_story(*, epsilon, delta, delta_s, m: int, n: int, gamma=None) -> SigmaStory:
     """The σ of the thesis's TopicDP, of TopicDP corrected and of strict TopicDP at (ε, δ, Δ_s, m, n)."""
-    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
-    delta_s = check_sensitivity(delta_s, "delta_s")
+    epsilon, delta = check_epsilon(epsilon=epsilon), check_delta(delta=delta)
+    delta_s = check_sensitivity(sensitivity=delta_s, name="delta_s")
     m, n = check_int("m", m, low=1), check_int("n", n, low=1)
     return SigmaStory(
         epsilon=float(epsilon),

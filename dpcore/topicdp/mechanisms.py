@@ -72,26 +72,26 @@ def matrix_guarantee(mechanism: str, *, epsilon, delta=None, gamma=None, m: int 
     (VIPS-LDA, :mod:`dpcore.topicdp.vips`).
     """
     check_choice("mechanism", mechanism, TOPIC_MECHANISMS)
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon=epsilon)
     if mechanism == "Laplace":
-        return pure_dp(epsilon, conditional_on=TOPICS_CHOICE)
-    delta = check_delta(delta)
+        return pure_dp(epsilon=epsilon, conditional_on=TOPICS_CHOICE)
+    delta = check_delta(delta=delta)
     if mechanism == "TopicDP strict":
-        return approximate_dp(epsilon, delta, conditional_on=TOPICS_CHOICE)
+        return approximate_dp(epsilon=epsilon, delta=delta, conditional_on=TOPICS_CHOICE)
     scope = ""
     if mechanism == "TopicDP" and epsilon / (m * n) >= 1.0:
         scope = f"the classic σ at ε′ = ε/(m·n) = {epsilon / (m * n):.3g} ≥ 1 is outside its proof"
     if gamma is None:
         return approximate_dp(
-            epsilon,
-            delta,
+            epsilon=epsilon,
+            delta=delta,
             conditional_on="a supplied sensitivity taken as a global bound (not checked) and " + TOPICS_CHOICE,
             scope=scope,
         )
     return random_dp(
-        epsilon,
-        delta,
-        check_real("gamma", gamma, low=0.0, high=1.0, high_inclusive=False),
+        epsilon=epsilon,
+        delta=delta,
+        gamma=check_real("gamma", gamma, low=0.0, high=1.0, high_inclusive=False),
         conditional_on=TOPICS_CHOICE,
         scope=scope,
     )
@@ -161,9 +161,9 @@ def topicdp_sigma(*, epsilon, delta, sensitivity, m: int, n: int) -> float:
     matrix's ℓ2 sensitivity, so this σ is m·n times larger than needed and its true ε is far below the
     ε asked for (:func:`topicdp_true_epsilon`: 0.0046 at 10 × 10, ε = 1, δ = 1e-5). Kept to reproduce the
     thesis; :func:`corrected_topicdp_sigma` is the σ its own argument needs."""
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
-    sensitivity = check_sensitivity(sensitivity)
+    epsilon = check_epsilon(epsilon=epsilon)
+    delta = check_delta(delta=delta)
+    sensitivity = check_sensitivity(sensitivity=sensitivity)
     m = check_int("m", m, low=1)
     n = check_int("n", n, low=1)
     if not epsilon / (m * n) > 0:  # ε′ = ε/(m·n) underflows to 0 (e.g. ε = 5e-324): σ would be 1/0
@@ -209,7 +209,9 @@ def corrected_topicdp_sigma(*, epsilon, delta, sensitivity) -> float:
     (classic, proven for ε < 1) below ε = 1 and the analytic σ (Balle & Wang 2018) from ε = 1 on
     (``gaussian_sigma(method="auto")``). With a sampled Δ_s the release is still only (ε, δ, γ)-random DP.
     """
-    return gaussian_sigma(epsilon, delta, check_sensitivity(sensitivity), method="auto")
+    return gaussian_sigma(
+        epsilon=epsilon, delta=delta, sensitivity=check_sensitivity(sensitivity=sensitivity), method="auto"
+    )
 
 
 def strict_topicdp_sigma(*, epsilon, delta, m: int) -> float:
@@ -222,7 +224,7 @@ def strict_topicdp_sigma(*, epsilon, delta, m: int) -> float:
     Δ = 4.4721, σ = 16.68.
     """
     m = check_int("m", m, low=1, high=10**12)
-    return analytic_gaussian_sigma(epsilon, delta, math.sqrt(2.0 * m))
+    return analytic_gaussian_sigma(epsilon=epsilon, delta=delta, sensitivity=math.sqrt(2.0 * m))
 
 
 def topicdp_true_epsilon(*, epsilon, delta, m: int, n: int) -> float:
@@ -232,17 +234,17 @@ def topicdp_true_epsilon(*, epsilon, delta, m: int, n: int) -> float:
 
     Found by bisection in log ε′ on δ(ε′), which decreases in ε′; 1e-12 relative.
     """
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
+    epsilon = check_epsilon(epsilon=epsilon)
+    delta = check_delta(delta=delta)
     ratio = topicdp_sigma(epsilon=epsilon, delta=delta, sensitivity=1.0, m=m, n=n)
-    if gaussian_delta(1e-12, ratio) <= delta:
+    if gaussian_delta(epsilon=1e-12, sigma=ratio) <= delta:
         return 1e-12
     lo, hi = math.log(1e-12), math.log(max(2.0 * epsilon, 1.0))
-    while gaussian_delta(math.exp(hi), ratio) > delta:
+    while gaussian_delta(epsilon=math.exp(hi), sigma=ratio) > delta:
         hi += 1.0
     for _ in range(200):
         mid = 0.5 * (lo + hi)
-        if gaussian_delta(math.exp(mid), ratio) > delta:
+        if gaussian_delta(epsilon=math.exp(mid), sigma=ratio) > delta:
             lo = mid
         else:
             hi = mid
@@ -296,7 +298,7 @@ def strict_topicdp_mechanism(matrix, *, epsilon, delta, rng) -> MatrixRelease:
 
 def matrix_laplace_scale(*, epsilon, m: int) -> float:
     """b = 2m/ε: ℓ1 sensitivity 2m, each of the m row-stochastic rows can move by at most 2 (004 §5.2)."""
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon=epsilon)
     m = check_int("m", m, low=1)
     return 2.0 * m / epsilon
 
@@ -335,12 +337,12 @@ def mvg_sigma(*, epsilon, delta, m: int, n: int, gamma_f, s2) -> float:
       gamma_f: γ_F = sup ‖f(D)‖_F (≤ √m for row-stochastic rows).
       s2: the ℓ2 sensitivity s₂ (here the sampled Δ_s).
     """
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
+    epsilon = check_epsilon(epsilon=epsilon)
+    delta = check_delta(delta=delta)
     m = check_int("m", m, low=1)
     n = check_int("n", n, low=1)
     gamma_f = check_real("gamma_f", gamma_f, low=0.0, high=1e150)  # γ_F ≤ √m for row-stochastic rows; γ_F² must fit
-    s2 = check_sensitivity(s2, "s2")
+    s2 = check_sensitivity(sensitivity=s2, name="s2")
     r = min(m, n)
     h_r = sum(1.0 / k for k in range(1, r + 1))
     h_half = sum(1.0 / math.sqrt(k) for k in range(1, r + 1))
@@ -364,7 +366,7 @@ def mvg_mechanism(matrix, *, epsilon, delta, sensitivity, rng, gamma_f=None, gam
     sampler's γ (or pass a :class:`SensitivityResult` as ``sensitivity``)."""
     sensitivity, gamma = _sensitivity_gamma(sensitivity, gamma)
     w = _check_matrix(matrix)
-    sensitivity = check_sensitivity(sensitivity)
+    sensitivity = check_sensitivity(sensitivity=sensitivity)
     gf = math.sqrt(w.shape[0]) if gamma_f is None else gamma_f
     sigma = mvg_sigma(epsilon=epsilon, delta=delta, m=w.shape[0], n=w.shape[1], gamma_f=gf, s2=sensitivity)
     rng = check_rng(rng)

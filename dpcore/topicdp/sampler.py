@@ -91,7 +91,7 @@ SamplerSize = namedtuple("SamplerSize", ["h", "k", "rho"])
 SamplerSize.__doc__ = """h pairs to sample, the order statistic k ≤ h, and the sampler's ρ_s (SPEC: ``rho_sampler``)."""
 
 
-def sensitivity_sampler_size(gamma) -> SamplerSize:
+def sensitivity_sampler_size(*, gamma) -> SamplerSize:
     """(h, k, ρ_s) of the sensitivity sampler for confidence γ (004 Alg. 1 lines 1–2, Thm 4.6.1).
 
     ρ_s = exp(W₋₁(−γ/(2√e)) + ½) (the optimal ρ of Rubinstein & Aldà 2017, Cor. 20; real part of
@@ -268,7 +268,7 @@ class SensitivityDraws:
 
     def covers(self, gamma) -> bool:
         """True when enough pairs are on disk for γ (h(γ) ≤ pairs drawn)."""
-        return sensitivity_sampler_size(gamma).h <= self.n_pairs
+        return sensitivity_sampler_size(gamma=gamma).h <= self.n_pairs
 
     def sensitivity(self, *, gamma, m: int, n: int) -> SensitivityResult:
         """Δ_s = the k-th smallest of the first h(γ) draws for m × n.
@@ -277,7 +277,7 @@ class SensitivityDraws:
           ValueError: fewer than h(γ) draws are stored (run :func:`extend_sensitivity_draws`), or
             Δ_s = 0 (every sampled neighbour gave the same matrix: no noise scale can be derived).
         """
-        size = sensitivity_sampler_size(gamma)
+        size = sensitivity_sampler_size(gamma=gamma)
         m = check_int("m", m, low=1)
         n = check_int("n", n, low=2)
         if size.h > self.n_pairs:
@@ -554,7 +554,7 @@ def sampled_sensitivity(
 ) -> SensitivityResult:
     """Δ_s for (γ, m, n): runs the sampler for the missing pairs (004 Alg. 1), then takes the k-th
     smallest of the first h draws. See :func:`extend_sensitivity_draws` for the arguments."""
-    size = sensitivity_sampler_size(gamma)
+    size = sensitivity_sampler_size(gamma=gamma)
     draws = extend_sensitivity_draws(
         data, n_pairs=size.h, lda=lda, sampler=sampler, cache_dir=cache_dir, progress=progress, workers=workers
     )

@@ -222,7 +222,7 @@ def vips_epsilon(*, sigma, delta, iterations, clip_norm=1.0) -> float:
     """ε at δ of J = ``iterations`` Gaussian mechanisms with ℓ2 sensitivity B = ``clip_norm`` and noise σ,
     from dp_accounting's PLD accountant (:data:`VIPS_ACCOUNTANT`; an upper bound on the exact ε)."""
     sigma = check_real("sigma", sigma, low=0.0)
-    delta = check_delta(delta)
+    delta = check_delta(delta=delta)
     iterations = check_int("iterations", iterations, low=1, high=_MAX_ITERATIONS)
     clip_norm = check_real("clip_norm", clip_norm, low=0.0)
     return _pld_epsilon(sigma / clip_norm, delta, iterations)
@@ -260,7 +260,7 @@ def _calibrate_noise_multiplier(epsilon: float, delta: float, iterations: int) -
     The bracket starts around the closed form z₀ = √J·σ_analytic(ε, δ) (only to save accountant calls);
     the accountant decides every step, and the upper end (ε ≤ target) is returned.
     """
-    z0 = analytic_gaussian_sigma(epsilon, delta) * math.sqrt(iterations)
+    z0 = analytic_gaussian_sigma(epsilon=epsilon, delta=delta) * math.sqrt(iterations)
     lo, hi = z0 * (1.0 - 1e-3), z0 * (1.0 + 2e-3)
     while _pld_epsilon(lo, delta, iterations) <= epsilon:
         lo *= 0.95
@@ -279,7 +279,7 @@ def vips_sigma(*, epsilon, delta, iterations, clip_norm=1.0) -> float:
     """σ for (ε, δ)-DP of J iterations with per-iteration ℓ2 sensitivity B: σ = B·z, z calibrated by
     bisection on dp_accounting's PLD accountant (:func:`vips_epsilon` of the result is ≤ ε)."""
     epsilon = check_real("epsilon", epsilon, low=0.0, high=MAX_EPSILON)
-    delta = check_delta(delta)
+    delta = check_delta(delta=delta)
     iterations = check_int("iterations", iterations, low=1, high=_MAX_ITERATIONS)
     clip_norm = check_real("clip_norm", clip_norm, low=0.0)
     return clip_norm * _noise_multiplier(epsilon, delta, iterations)
@@ -435,8 +435,8 @@ def vips_guarantee(
         )
     )
     return approximate_dp(
-        epsilon,
-        delta,
+        epsilon=epsilon,
+        delta=delta,
         promise=promise,
         scope=("for the whole topic–word matrix: topics and keywords chosen from it are post-processing"),
         conditional_on=(
@@ -533,7 +533,7 @@ def vips_lda(
     """
     n_topics = check_int("n_topics", n_topics, low=2, high=50)
     epsilon = check_real("epsilon", epsilon, low=0.0, high=MAX_EPSILON)
-    delta = check_delta(delta)
+    delta = check_delta(delta=delta)
     clip_norm = check_real("clip_norm", clip_norm, low=0.0)
     iterations = check_int("iterations", iterations, low=1, high=_MAX_ITERATIONS)
     rng = check_rng(rng)

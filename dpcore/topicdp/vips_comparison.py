@@ -194,7 +194,7 @@ def _seed_words(seed: int, *parts) -> list[int]:
     return [check_int("seed", seed, low=0), 23] + [zlib.crc32(repr(p).encode()) for p in parts]
 
 
-def setup_release(setup: VipsPageSetup, epsilon, delta, clip_norm, iterations: int, rng) -> _vips.VipsRelease:
+def setup_release(setup: VipsPageSetup, *, epsilon, delta, clip_norm, iterations: int, rng) -> _vips.VipsRelease:
     """One :func:`dpcore.vips_lda` release on the setup's counts, vocabulary and start (K = the start's)."""
     return _vips.vips_lda(
         setup.counts,
@@ -261,7 +261,7 @@ def vips_sweep(
     eps = tuple(float(e) for e in epsilons)
     if not eps:
         raise UserError("epsilons must not be empty")
-    delta = check_delta(delta)
+    delta = check_delta(delta=delta)
     draws = check_int("draws", draws, low=1, high=1000)
     stats: dict[str, _Bands] = {metric: ([], [], []) for metric in ("l1", "rmse", "kendall")}
     matched: list[float] = []
@@ -270,7 +270,10 @@ def vips_sweep(
         rng = np.random.default_rng(_seed_words(seed, "sweep", e, delta, clip_norm, iterations, setup.n_topics, draws))
         rows = [
             compare_release(
-                setup_release(setup, e, delta, clip_norm, iterations, rng), model=model, table=table, docs=docs
+                setup_release(setup, epsilon=e, delta=delta, clip_norm=clip_norm, iterations=iterations, rng=rng),
+                model=model,
+                table=table,
+                docs=docs,
             )
             for _ in range(draws)
         ]
@@ -319,9 +322,15 @@ def vips_error_curve(
     out: dict[str, _Bands] = {metric: ([], [], []) for metric in ("l1", "rmse", "kendall")}
     fixed = None
     if parameter != "epsilon":
-        fixed = [setup_release(setup, epsilon, delta, clip_norm, iterations, rng) for _ in range(repetitions)]
+        fixed = [
+            setup_release(setup, epsilon=epsilon, delta=delta, clip_norm=clip_norm, iterations=iterations, rng=rng)
+            for _ in range(repetitions)
+        ]
     for v in values:
-        rels = fixed or [setup_release(setup, v, delta, clip_norm, iterations, rng) for _ in range(repetitions)]
+        rels = fixed or [
+            setup_release(setup, epsilon=v, delta=delta, clip_norm=clip_norm, iterations=iterations, rng=rng)
+            for _ in range(repetitions)
+        ]
         size = int(v) if parameter == "size" else None
         table = topic_keyword_matrix(model, m=size or m, n=size or n)
         errs = [
@@ -360,7 +369,10 @@ def mean_l1_at(
     out = {mech: float(errs[mech]["l1"].mean()) for mech in TOPIC_MECHANISMS}
     vips = [
         _errors(table.matrix, view_on_table(r.topic_word, r.words, model=model, table=table).matrix)["l1"]
-        for r in (setup_release(setup, epsilon, delta, clip_norm, iterations, rng) for _ in range(repetitions))
+        for r in (
+            setup_release(setup, epsilon=epsilon, delta=delta, clip_norm=clip_norm, iterations=iterations, rng=rng)
+            for _ in range(repetitions)
+        )
     ]
     out[VIPS_NAME] = float(np.mean(vips))
     public = public_only_release(setup)

@@ -39,8 +39,8 @@ SHARED_RANK = 200
 
 def _sigmas(s, epsilon=None):
     return _dpne_accounting.dpne_noise_scales(
-        float(s["epsilon"]) if epsilon is None else epsilon,
-        float(s["delta"]),
+        epsilon=float(s["epsilon"]) if epsilon is None else epsilon,
+        delta=float(s["delta"]),
         max_length=int(s["max_length"]),
         noise_decay=float(s["noise_decay"]),
     )
@@ -63,7 +63,7 @@ def _sigma_per_length(s) -> Solution:
 def _users_for_rho1(s) -> Solution:
     sigma, sigmas = _sigmas(s)
     limit = int(s["contribution_limit"])
-    rho1 = _dpne_accounting.dpsu_threshold_for_sigma(sigmas[0], float(s["delta"]), limit)
+    rho1 = _dpne_accounting.dpsu_threshold_for_sigma(sigma=sigmas[0], delta=float(s["delta"]), contribution_limit=limit)
     users = math.ceil(rho1 * math.sqrt(limit) - 1e-12)
     return Solution(
         users,
@@ -154,9 +154,9 @@ def _decay_ratio(s) -> Solution:
 def _users_equivalent(s) -> Solution:
     eps, delta = float(s["epsilon"]), float(s["delta"])
     n, N = SCALE_USERS
-    sigma = _gaussian.gaussian_sigma(eps, delta / 2, method="analytic")
+    sigma = _gaussian.gaussian_sigma(epsilon=eps, delta=delta / 2, method="analytic")
     return Solution(
-        _paper.users_equivalent_epsilon(eps, delta, n, N),
+        _paper.users_equivalent_epsilon(epsilon=eps, delta=delta, n_users=n, paper_users=N),
         {"eps": eps, "delta": delta, "n": n, "N": N, "m": N / n, "sigma": sigma, "target": sigma * n / N},
     )
 
@@ -194,7 +194,7 @@ def _chat_why(s) -> Solution:
     row = _dpne_evaluation.pruning_chain(index, release, K=K, lengths=(k,)).rows[0]
     prof = _profile.text_profile(index, max_k=k, ks=(K,))
     _, sigmas = _sigmas(s)
-    sigma_single, _ = _dpne_accounting.dpsu_threshold(eps, delta, limit)
+    sigma_single, _ = _dpne_accounting.dpsu_threshold(epsilon=eps, delta=delta, contribution_limit=limit)
     spurious = (index.lookup(index.corpus.encode_rows(sorted(release.ngrams.get(k, ())), k)) < 0).sum()
     n_released = len(release.ngrams.get(k, ()))
     values = {
@@ -249,7 +249,12 @@ def _chat_single_epsilon(s) -> Solution:
     users = level.pair_user[level.pair_gram == gram]
     # each user keeps it with probability min(1, Δ0/|G_4|) and then adds 1/√min(|G_4|, Δ0)
     weight = float(np.sum(np.minimum(1.0, limit / held[users]) / np.sqrt(np.minimum(held[users], limit))))
-    eps_star = brentq(lambda e: weight - _dpne_accounting.dpsu_threshold(e, delta, limit)[1], 1e-3, 1e4, xtol=1e-8)
+    eps_star = brentq(
+        lambda e: weight - _dpne_accounting.dpsu_threshold(epsilon=e, delta=delta, contribution_limit=limit)[1],
+        1e-3,
+        1e4,
+        xtol=1e-8,
+    )
     words = " ".join(index.corpus.vocabulary[level.rows([gram])[0]].tolist())
     median_held = float(np.median(held[users]))
     return Solution(
@@ -261,7 +266,7 @@ def _chat_single_epsilon(s) -> Solution:
             "limit": limit,
             "delta": delta,
             "median_held": median_held,
-            "rho4": _dpne_accounting.dpsu_threshold(4.0, delta, limit)[1],
+            "rho4": _dpne_accounting.dpsu_threshold(epsilon=4.0, delta=delta, contribution_limit=limit)[1],
         },
     )
 

@@ -36,7 +36,7 @@ REFERENCE_GAMMA = 0.1  # the shipped draws cover it (they cover γ ≥ 0.05)
 
 def _fits_for_gamma(s) -> Solution:
     gamma = float(s["gamma"])
-    size = _topicdp_sampler.sensitivity_sampler_size(gamma)
+    size = _topicdp_sampler.sensitivity_sampler_size(gamma=gamma)
     return Solution(2 * size.h, {"gamma": gamma, "h": size.h, "k": size.k, "rho": size.rho})
 
 
