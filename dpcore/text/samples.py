@@ -11,7 +11,6 @@ import gzip
 import json
 import zlib
 
-from . import synthetic as gen
 from .corpus import (
     SAMPLE_CORPORA,
     SAMPLE_SIZES,
@@ -40,6 +39,8 @@ def _paper_arrays(which: str, progress=None) -> dict:
     import numpy as np
 
     from .._cache_files import read_npz, write_npz
+
+    from . import synthetic as gen  # on use: `python3 -m dpcore.text.synthetic` must not find it imported
 
     path = data_cache_dir() / f"paper-{which}-v{PAPER_CACHE_VERSION}.npz"
     arrays = read_npz(path, _PAPER_ARRAYS)  # None when missing, damaged or foreign (then it is deleted)
@@ -88,6 +89,8 @@ def load_sample_corpus(
             progress(1.0)
         return _shipped_public(_LOADED[key]) if which == "public" else _LOADED[key]
     if size == "paper":
+        from . import synthetic as gen
+
         a = _paper_arrays(which, None if progress is None else (lambda f: progress(0.85 * f)))
         uo = a["user_off"] if max_users is None else a["user_off"][: max_users + 1]
         corpus = corpus_from_token_arrays(
