@@ -44,7 +44,7 @@ def peak_rss_gb() -> float:
 
 
 def bench_corpus(n_users: int, repeats: int = 3) -> dict:
-    from sample_data.generate import generate
+    from dpcore.text.synthetic import generate
 
     t0 = time.perf_counter()
     gen = generate(n_users, seed=1)

@@ -9,9 +9,9 @@ The first prints, per corpus, the mean number of distinct k-grams per user (003 
 share of the distinct k-grams used by one user only, beside 003's Reddit and the real chat corpus
 (``dpcore.load_real_corpus("chat")``). The second prints the number of distinct k-grams used by >= 10 users
 at the real corpus's number of users (1,315): the real corpus, the real corpus with every person cut at the
-sample corpora's cap (``sample_data.generate.MAX_SENTENCES``), the generator with the real people's activity
+sample corpora's cap (``dpcore.text.synthetic.MAX_SENTENCES``), the generator with the real people's activity
 (no cap; what tests/test_sample_data.py calibrates) and the first 1,315 users of the sample corpora (capped).
-All statistics are ``sample_data.generate.kgram_stats`` / ``shared_kgrams``.
+All statistics are ``dpcore.text.synthetic.kgram_stats`` / ``shared_kgrams``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 import dpcore
 from dpcore.text import Corpus, Document
 from dpcore.lab.paper_results import TABLE2_REDDIT
-from sample_data import generate as gen
+from dpcore.text import synthetic as gen
 
 # The generator before issue 20 (commit 7456c02, hand-written phrases and wordfreq words), first 1,315 users
 # of its classroom corpus, measured with gen.shared_kgrams; it can no longer be recomputed from this tree.

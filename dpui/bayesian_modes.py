@@ -32,11 +32,11 @@ _SIZE_KEY = "_bayes_nmax_size"  # session state: the data choice N_max's default
 
 def default_n_max(data: str) -> int:
     """N_max's default for a data choice (dpui.corpus_panel.DATA_CHOICES): the smallest offered cap at or above
-    its stated number of private users, at least 10,000 (public numbers: sample_data.generate.SIZES and
+    its stated number of private users, at least 10,000 (public numbers: dpcore.text.synthetic.SIZES and
     corpus_panel.REAL_PEOPLE; 10,000 for the chat's 920 people and the classroom's 3,000 users, 100,000 for the
     paper size's 100,000; an upload gets 10,000 and a larger one is refused with a message naming max_users),
     so the default page is not refused for too many users."""
-    from sample_data.generate import SIZES
+    from dpcore.text.synthetic import SIZES
 
     from .corpus_panel import REAL_PEOPLE
 

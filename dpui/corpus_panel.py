@@ -33,7 +33,7 @@ import streamlit as st
 from dpcore.text import UPLOAD_LIMITS, peek_columns
 from dpcore import Corpus, CorpusError, load_real_corpus, load_sample_corpus
 from dpcore.quoting import quote
-from dpcore.text.corpus import PAPER_CACHE_VERSION
+from dpcore.text.samples import PAPER_CACHE_VERSION
 from dpcore.text import data_cache_dir
 
 from . import uploads

@@ -180,7 +180,7 @@ def _draw_seed(ctx: dict) -> int:
 
 
 def _data_captions() -> list[str]:
-    from sample_data.generate import SIZES
+    from dpcore.text.synthetic import SIZES
 
     later = "cached on this server" if paper_corpus_on_disk() else f"~{PAPER_FIRST_SECONDS} s the first time"
     return [

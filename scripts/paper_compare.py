@@ -126,8 +126,8 @@ def timed(f):
 
 
 def table2_rows(corpus) -> list[dict]:
-    """003 Table 2's statistic on our corpus (sample_data.generate.kgram_stats), beside Reddit's."""
-    from sample_data import generate as gen
+    """003 Table 2's statistic on our corpus (dpcore.text.synthetic.kgram_stats), beside Reddit's."""
+    from dpcore.text import synthetic as gen
 
     a = corpus.token_arrays
     tc = gen.TokenCorpus(

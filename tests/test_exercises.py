@@ -601,7 +601,7 @@ def test_data_dependent_answers_follow_the_corpus(monkeypatch, fresh_caches):
     def fake(which="private", **kw):
         return tiny if which == "private" else real(which, **kw)
 
-    monkeypatch.setattr(dpcore.text.corpus, "load_sample_corpus", fake)
+    monkeypatch.setattr(dpcore.text.samples, "load_sample_corpus", fake)
     monkeypatch.setattr(dpcore, "load_sample_corpus", fake)
     _data.sample_corpus.cache_clear()
     after = ex.answer()

@@ -266,13 +266,13 @@ def test_a_json_key_is_quoted_shortened_in_the_missing_column_message():
 @pytest.fixture()
 def tiny_paper(monkeypatch, tmp_path):
     """A paper size of 300 / 200 users generated into tmp_path (the real one takes 20 s)."""
-    from sample_data import generate as gen
+    from dpcore.text import synthetic as gen
 
     monkeypatch.setitem(gen.SIZES, "paper", {"private": 300, "public": 200})
     monkeypatch.setenv("DPCORE_DATA_CACHE", str(tmp_path))
-    monkeypatch.setattr(dpcore.text.corpus, "_LOADED", {})
-    arrays = dpcore.text.corpus._paper_arrays("private")
-    path = tmp_path / f"paper-private-v{dpcore.text.corpus.PAPER_CACHE_VERSION}.npz"
+    monkeypatch.setattr(dpcore.text.samples, "_LOADED", {})
+    arrays = dpcore.text.samples._paper_arrays("private")
+    path = tmp_path / f"paper-private-v{dpcore.text.samples.PAPER_CACHE_VERSION}.npz"
     assert path.exists()
     return path, arrays
 
@@ -299,7 +299,7 @@ def test_a_damaged_paper_corpus_cache_is_generated_again(tiny_paper, damage):
     else:  # written by an older version: no checksum
         np.savez(path.with_suffix(""), **arrays)
     corpus = dpcore.load_sample_corpus("private", size="paper")
-    again = dpcore.text.corpus._paper_arrays("private")
+    again = dpcore.text.samples._paper_arrays("private")
     assert all(np.array_equal(again[k], arrays[k]) for k in arrays)
     assert corpus.n_users == 300
     assert _cache_files.read_npz(path, tuple(arrays)) is not None  # rewritten whole

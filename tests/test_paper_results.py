@@ -8,7 +8,7 @@ import pytest
 import dpcore
 from dpcore.lab import paper_results as pr
 from paper_env import table4_shape, table4_verdict_start
-from sample_data import generate as gen
+from dpcore.text import synthetic as gen
 
 
 def test_table4_transcription_adds_up_to_the_papers_totals():

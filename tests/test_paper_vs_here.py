@@ -433,7 +433,7 @@ def test_no_section_on_the_page_without_a_paper():
 def test_bayesian_n_max_default_follows_the_data(small_paper_size):
     """Strict BayesianDP refuses a corpus with more users than N_max: its default follows the data choice (a public,
     stated number of users), and a value the user set is kept."""
-    from sample_data.generate import SIZES
+    from dpcore.text.synthetic import SIZES
     from dpui.bayesian_modes import N_MAX_OPTIONS, default_n_max
     from dpui.corpus_panel import DATA_CHOICES, REAL_PEOPLE
 

@@ -1,4 +1,4 @@
-"""Checks of the seeded corpus generator (sample_data/generate.py) and the shipped classroom corpus.
+"""Checks of the seeded corpus generator (dpcore/text/synthetic.py) and the shipped classroom corpus.
 
 The generator's docstring states what it models and its calibration against the real chat corpus; every
 stated number is checked here on the data, against the real corpus recomputed in the test.
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import dpcore
-from sample_data import generate as gen
+from dpcore.text import synthetic as gen
 
 USER_RE = re.compile(r"^u\d{6}$")
 TEXT_RE = re.compile(r"^[A-Za-z0-9' .!?]+$")

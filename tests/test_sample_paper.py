@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 
 import dpcore
-from sample_data import generate as gen
+from dpcore.text import synthetic as gen
 
 pytestmark = pytest.mark.slow
 
 # Content hashes of the paper-size corpora (dpcore.Corpus.content_hash): a change of the generator, the
-# vocabulary file or the seeds changes them (then also bump dpcore.text.corpus.PAPER_CACHE_VERSION).
+# vocabulary file or the seeds changes them (then also bump dpcore.text.samples.PAPER_CACHE_VERSION).
 PAPER_PRIVATE_HASH = "1cc52af5f662"
 # 003 Table 2 (Reddit): average number of distinct k-grams per user, k = 1..9.
 TABLE2_REDDIT = (497.60, 470.76, 444.37, 418.77, 393.72, 369.32, 345.65, 322.80, 300.82)
@@ -50,9 +50,9 @@ def test_paper_corpus_is_generated_once_cached_and_pinned(paper, monkeypatch):
     files = list(cache.glob("paper-private-*.npz"))
     assert len(files) == 1
     # a new process (simulated by emptying the in-memory cache) reads the file instead of generating
-    from dpcore.text import corpus as corpus_module
+    from dpcore.text import samples as samples_module
 
-    monkeypatch.setattr(corpus_module, "_LOADED", {})
+    monkeypatch.setattr(samples_module, "_LOADED", {})
     monkeypatch.setattr(gen, "generate", lambda *a, **k: pytest.fail("regenerated although cached"))
     again = dpcore.load_sample_corpus("private", size="paper")
     assert again == corpus and again is not corpus

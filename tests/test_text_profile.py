@@ -189,7 +189,7 @@ def test_index_too_short_or_with_max_users():
 
 def test_first_users_of_a_token_array_corpus_are_cut_before_encoding():
     """The paper-size sample is cut to its first users without encoding it whole: the same profile as the subset's."""
-    from sample_data import generate as gen
+    from dpcore.text import synthetic as gen
 
     t = gen.generate(300, seed=2)
     corpus = dpcore.text.corpus_from_token_arrays(t.words, t.tokens, t.sent_off, t.doc_off, t.user_off)

@@ -1,6 +1,6 @@
 """Bayesian n-gram DP (paper 000, SPEC §3): BayesianDP, EndToEndDP, their baselines and experiments.
 
-Privacy-critical: :mod:`.statistics` (the sensitivity Δ and the item cap), :mod:`.release` (σ and the noise)
+Privacy-critical: :mod:`.statistics` (the sensitivity Δ and the item cap), :mod:`.prepared` (σ and the noise)
 and :mod:`.end_to_end`; :mod:`.baselines` (Laplace, public/private, k-anonymity) each label their guarantee;
 :mod:`.experiments` and :mod:`.evaluation` only evaluate.
 """

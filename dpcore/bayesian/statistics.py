@@ -39,8 +39,6 @@ costs one Gaussian draw and one softmax per point.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import math
 from dataclasses import dataclass, field
 import numpy as np
@@ -48,9 +46,14 @@ import scipy.sparse as sp
 from .._ranking import ranked_drops
 from ..validation import as_float_array, check_choice, check_int, check_probability, check_real, check_rng
 from ..errors import UserError
+from .prepared import (
+    LOCAL_SENSITIVITY_METHODS,
+    SENSITIVITY_METHODS,
+    PreparedBayesianDP,
+    _softmax_of_draw as _softmax_of_draw,
+    softmax,
+)
 
-if TYPE_CHECKING:  # release.py imports this module
-    from .release import PreparedBayesianDP
 
 __all__ = [
     "SENSITIVITY_METHODS",
@@ -71,9 +74,6 @@ __all__ = [
 ]
 
 
-LOCAL_SENSITIVITY_METHODS = ("brute-force", "worst-case")
-"""γ measured on the private data (SPEC §3b: a local sensitivity, not DP)."""
-SENSITIVITY_METHODS = LOCAL_SENSITIVITY_METHODS + ("strict",)
 DEFAULT_S_GRID = tuple(float(s) for s in np.logspace(-3, 4, 8))
 DEFAULT_RHO_GRID = (0.1, 0.25, 0.5, 0.75, 1.0)
 _CHUNK_NNZ = 2_000_000
@@ -305,45 +305,6 @@ def decay_weights(users_per_item, *, S, C) -> np.ndarray:
     return np.minimum(1.0, S * n / C)
 
 
-def softmax(h: np.ndarray) -> np.ndarray:
-    """Row-wise softmax computed stably (h − max h before exp).
-
-    Infinite entries take their limit: a row with +∞ entries puts its mass uniformly on them (−∞
-    entries get 0), so the result is a probability vector whenever no entry is NaN.
-    """
-    h = np.asarray(h, dtype=float)
-    m = h.max(axis=-1, keepdims=True)
-    top = np.isposinf(m)
-    with np.errstate(over="ignore", invalid="ignore"):  # h − max ≤ 0; an overflow to −inf just means exp → 0
-        z = np.exp(h - np.where(top, 0.0, m))
-    if top.any():
-        z = np.where(top, np.isposinf(h).astype(float), z)
-    z /= z.sum(axis=-1, keepdims=True)
-    return z
-
-
-def _softmax_of_draw(mu: np.ndarray, sigma: float, noise: np.ndarray) -> np.ndarray:
-    """softmax(μ + σ·Z) without forming μ + σ·Z, so a σ near the float limit cannot overflow to ∞ − ∞.
-
-    With k = argmax_i (μ_i/σ + Z_i) (the argmax of h, scale-free), h_i − h_k = (μ_i − μ_k) + σ(Z_i − Z_k)
-    is ≤ 0 up to rounding and can only overflow towards −∞ (exp → 0), while h_k − h_k = 0 exactly: the
-    result is a probability vector for every finite σ; it tends to a point mass on argmax Z as σ → ∞.
-    """
-    with np.errstate(over="ignore", invalid="ignore"):
-        h = mu + sigma * noise
-    if np.all(np.isfinite(h)):
-        return softmax(h)
-    # here σ·|Z| overflowed, so σ is huge and μ/σ is a finite, tiny shift
-    k = np.argmax(mu / sigma + noise, axis=-1)[..., None]
-    with np.errstate(over="ignore", invalid="ignore"):
-        d = (mu - np.take_along_axis(np.broadcast_to(mu, noise.shape), k, axis=-1)) + sigma * (
-            noise - np.take_along_axis(noise, k, axis=-1)
-        )
-    d = np.where(np.isnan(d), -np.inf, d)
-    z = np.exp(np.minimum(d, 0.0))
-    return z / z.sum(axis=-1, keepdims=True)
-
-
 def _centered_log1p(x: np.ndarray) -> np.ndarray:
     lx = np.log1p(x)
     return lx - lx.mean()
@@ -491,8 +452,6 @@ class BayesianStatistics:
         check_choice("sensitivity", sensitivity, SENSITIVITY_METHODS)
         w = self.weights(S)
         gamma = self.sensitivity(S, sensitivity, max_users=max_users)
-        from .release import PreparedBayesianDP  # (release.py imports this module)
-
         return PreparedBayesianDP(
             mu_ps=self.posterior_mean(S, rho),
             weights=w,

@@ -307,7 +307,7 @@ def load_corpus(
     check_choice("corpus_id", corpus_id, CORPUS_IDS)
     check_choice("which", which, ("private", "public"))
     if corpus_id in ("classroom", "paper"):
-        from ..text.corpus import load_sample_corpus
+        from ..text.samples import load_sample_corpus
 
         return load_sample_corpus(which, size=corpus_id)
     if corpus_id == "chat" or which == "public":  # an upload's public data is the real chat's public part

@@ -13,7 +13,6 @@ from .corpus import (
     tokenize,
     corpus_from_records,
     UploadLimits,
-    load_sample_corpus,
     shipped_public_hashes,
     sample_data_dir,
     SAMPLE_CORPORA,
@@ -21,6 +20,7 @@ from .corpus import (
     data_cache_dir,
     corpus_from_token_arrays,
 )
+from .samples import load_sample_corpus
 from .uploads import (
     read_table,
     iter_table,

@@ -1,27 +1,24 @@
 """Corpora: users → documents → sentences → tokens, with a stable content hash.
 
 Neighbouring datasets in every mechanism of this project differ by one *user* (all of that user's
-text), so the corpus keeps text grouped by user. Loaders read the shipped samples
-(``sample_data/*.jsonl.gz``) and a user's own CSV or JSONL file with a user column and a text
+text), so the corpus keeps text grouped by user. The shipped samples are loaded by
+:mod:`dpcore.text.samples` (``sample_data/*.jsonl.gz``); loaders here read a user's own CSV or JSONL file with a user column and a text
 column chosen by the user. Every loading problem raises :class:`CorpusError` (a ``ValueError``)
 with a message a person can act on; nothing is read from the network.
 """
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import json
 import os
 import re
-import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice
 from pathlib import Path
 from ..quoting import quote as _short
-from ..validation import check_choice, check_int
+from ..validation import check_int
 from ..errors import UserError
 
 __all__ = [
@@ -31,7 +28,6 @@ __all__ = [
     "tokenize",
     "corpus_from_records",
     "UploadLimits",
-    "load_sample_corpus",
     "shipped_public_hashes",
     "sample_data_dir",
     "SAMPLE_CORPORA",
@@ -46,9 +42,6 @@ _TOKEN = re.compile(r"[a-z0-9']+")
 _MAX_EXPANSION = 4  # a .gz upload may decompress to at most 4 × the upload limit
 SAMPLE_CORPORA = ("private", "public")
 SAMPLE_SIZES = ("classroom", "paper")
-PAPER_CACHE_VERSION = (
-    4  # 4: the generator calibrated on the real chat corpus (issue 20), the file with a checksum of its arrays
-)
 
 
 class CorpusError(UserError):
@@ -391,43 +384,6 @@ def corpus_from_token_arrays(
     return Corpus(user_ids=ids, users=users, name=name, token_arrays=arrays)
 
 
-def _paper_arrays(which: str, progress=None) -> dict:
-    """The paper-size corpus as arrays: read from the disk cache or generated once and cached.
-
-    The cache file carries a checksum of its arrays (dpcore._cache_files): a truncated, empty, bit-flipped
-    or foreign file is deleted and the corpus generated again (about 20 s), never a traceback."""
-    import numpy as np
-
-    from .._cache_files import read_npz, write_npz
-
-    path = data_cache_dir() / f"paper-{which}-v{PAPER_CACHE_VERSION}.npz"
-    arrays = read_npz(path, _PAPER_ARRAYS)  # None when missing, damaged or foreign (then it is deleted)
-    if arrays is not None:
-        if progress is not None:
-            progress(1.0)
-        return arrays
-    from sample_data import generate as gen
-
-    n = gen.SIZES["paper"][which]
-    tc = gen.generate(
-        n, seed=gen.PUBLIC_SEED if which == "public" else gen.PRIVATE_SEED, public=which == "public", progress=progress
-    )
-    arrays = {
-        "words": np.array(tc.words),
-        "tokens": tc.tokens,
-        "sent_off": tc.sent_off,
-        "doc_off": tc.doc_off,
-        "user_off": tc.user_off,
-        "doc_genre": tc.doc_genre,
-    }
-    write_npz(path, arrays)  # with its checksum; a read-only home works without the cache
-    return arrays
-
-
-_PAPER_ARRAYS = ("words", "tokens", "sent_off", "doc_off", "user_off", "doc_genre")
-_LOADED: dict = {}
-
-
 _SHIPPED_PUBLIC: set[str] = set()
 
 
@@ -446,73 +402,3 @@ def shipped_public_hashes() -> frozenset[str]:
 def _shipped_public(corpus: Corpus) -> Corpus:
     _SHIPPED_PUBLIC.add(corpus.content_hash)
     return corpus
-
-
-def load_sample_corpus(
-    which: str = "private", *, size: str = "classroom", max_users: int | None = None, progress=None
-) -> Corpus:
-    """Load a sample corpus: ``which`` is ``"private"`` (the data to protect) or ``"public"`` (the prior).
-
-    ``size="classroom"`` reads the shipped files (3,000 / 2,000 users); ``size="paper"`` is the
-    paper-scale corpus (100,000 / 30,000 users, about 24 M / 7 M tokens) generated deterministically
-    on first use by ``sample_data.generate`` (``progress(fraction)`` is called as it goes) and cached
-    in :func:`data_cache_dir`. The classroom corpus is the first users of the paper corpus. Loaded
-    corpora are kept in memory (they are immutable), so a second call is free.
-    """
-    check_choice("which", which, SAMPLE_CORPORA)
-    check_choice("size", size, SAMPLE_SIZES)
-    if max_users is not None:
-        max_users = check_int("max_users", max_users, low=1)
-    key = (which, size, max_users, str(sample_data_dir()), str(data_cache_dir()) if size == "paper" else "")
-    if key in _LOADED:
-        if progress is not None:
-            progress(1.0)
-        return _shipped_public(_LOADED[key]) if which == "public" else _LOADED[key]
-    if size == "paper":
-        from sample_data.generate import GENRES
-
-        a = _paper_arrays(which, None if progress is None else (lambda f: progress(0.85 * f)))
-        uo = a["user_off"] if max_users is None else a["user_off"][: max_users + 1]
-        corpus = corpus_from_token_arrays(
-            a["words"].tolist(),
-            a["tokens"],
-            a["sent_off"],
-            a["doc_off"],
-            uo,
-            doc_genre=a["doc_genre"],
-            genres=GENRES,
-            name=f"sample:{which}:paper",
-        )
-        if progress is not None:
-            progress(1.0)
-        if len(_LOADED) >= 4:
-            _LOADED.pop(next(iter(_LOADED)))
-        _LOADED[key] = corpus
-        return _shipped_public(corpus) if which == "public" else corpus
-    path = sample_data_dir() / f"{which}.jsonl.gz"
-    if not path.exists():
-        raise CorpusError(f"sample corpus {path} is missing: run `python -m sample_data.generate` from the repo root")
-
-    def records():
-        seen = set()
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            for line in fh:
-                rec = json.loads(line)
-                if max_users is not None and rec["user"] not in seen and len(seen) >= max_users:
-                    break
-                seen.add(rec["user"])
-                yield rec
-
-    try:
-        corpus = corpus_from_records(
-            records(), user_field="user", text_field="text", genre_field="genre", name=f"sample:{which}"
-        )
-    except (EOFError, OSError, zlib.error, json.JSONDecodeError, UnicodeDecodeError, KeyError) as exc:
-        raise CorpusError(
-            f"sample corpus {path} is damaged ({type(exc).__name__}: {exc}): run "
-            "`python -m sample_data.generate` from the repo root"
-        ) from None
-    if len(_LOADED) >= 4:
-        _LOADED.pop(next(iter(_LOADED)))
-    _LOADED[key] = corpus
-    return _shipped_public(corpus) if which == "public" else corpus

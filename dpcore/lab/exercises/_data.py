@@ -20,7 +20,7 @@ from ...topicdp.sampler import SamplerSettings
 from ...errors import UserError
 
 _bayesian_statistics = importlib.import_module("dpcore.bayesian.statistics")
-_corpus = importlib.import_module("dpcore.text.corpus")
+_samples = importlib.import_module("dpcore.text.samples")
 _ngram_counts = importlib.import_module("dpcore.text.counts")
 _ngrams = importlib.import_module("dpcore.text.ngrams")
 _real = importlib.import_module("dpcore.text.real_corpus")
@@ -49,7 +49,7 @@ def corpus_name(settings: Mapping) -> str:
 
 @functools.lru_cache(maxsize=2)
 def sample_corpus(which: str):
-    return _corpus.load_sample_corpus(which)
+    return _samples.load_sample_corpus(which)
 
 
 @functools.lru_cache(maxsize=2)

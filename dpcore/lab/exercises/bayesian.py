@@ -150,7 +150,10 @@ EXERCISES = (
             "one? (Switch the **Gaussian calibration** radio and compare.)"
         ),
         solve=_calibration_factor,
-        uses=("dpcore.bayesian.release:PreparedBayesianDP.sigma", "dpcore.mechanisms.gaussian:analytic_gaussian_sigma"),
+        uses=(
+            "dpcore.bayesian.prepared:PreparedBayesianDP.sigma",
+            "dpcore.mechanisms.gaussian:analytic_gaussian_sigma",
+        ),
         hints=(
             "ρ and γ are the same in both: the factor is a ratio of two Gaussian σ at Δ = 1.",
             "The metric's help text shows both σ_ps values.",
@@ -218,7 +221,7 @@ EXERCISES = (
         ),
         solve=_rho_factor,
         uses=(
-            "dpcore.bayesian.release:PreparedBayesianDP.sigma",
+            "dpcore.bayesian.prepared:PreparedBayesianDP.sigma",
             "dpcore.bayesian.statistics:BayesianStatistics.prepare",
         ),
         hints=("Does γ, the sensitivity of w ⊙ x̂, depend on ρ?",),
@@ -252,7 +255,7 @@ EXERCISES = (
         uses=(
             "dpcore.bayesian.statistics:strict_sensitivity",
             "dpcore.bayesian.statistics:BayesianStatistics.prepare",
-            "dpcore.bayesian.release:PreparedBayesianDP.sigma",
+            "dpcore.bayesian.prepared:PreparedBayesianDP.sigma",
         ),
         hints=(
             "σ_ps = ρ·γ·σ(ε, δ): only γ differs between the modes.",

@@ -1,11 +1,11 @@
 """Derive ``sample_data/vocabulary_en.tsv`` from wordfreq, once (run by a maintainer, never by the app).
 
-    pip install wordfreq && python -m sample_data.make_vocabulary
+    pip install wordfreq && python3 scripts/make_vocabulary.py
 
 The output lists the 20,000 most frequent English words of wordfreq 3.1.1's ``large`` list whose
 spelling is lower-case a-z with an optional inner apostrophe ("don't"), with their frequency (per
 million words, three significant digits). A few offensive words are left out (``_BLOCK``). The
-generator (``sample_data/generate.py``) reads only this file, so neither the app nor CI needs wordfreq.
+generator (``dpcore/text/synthetic.py``) reads only this file, so neither the app nor CI needs wordfreq.
 
 Attribution and licence of the derived file: word frequencies from wordfreq by Robyn Speer
 (https://github.com/rspeer/wordfreq, doi:10.5281/zenodo.7199437), which combines Wikipedia,
@@ -105,7 +105,7 @@ _BLOCK = {
     "sexually",
     "lesbian",
 }
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vocabulary_en.tsv")
+OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sample_data", "vocabulary_en.tsv")
 
 
 def main() -> int:
