@@ -1,7 +1,7 @@
 """Home page of the DP text-statistics dashboard (run: streamlit run app.py): a map of the pages, one line each,
 and ONE guarantee table (every mechanism's level and full sentence, built by dpcore; never typed here).
 
-The list of pages lives in dpui.navigation; the texts in dpui/page_texts/home.md.
+The list of pages lives in dpui.common.navigation; the texts in dpui/common/page_texts/home.md.
 """
 
 import pandas as pd
@@ -9,11 +9,11 @@ import streamlit as st
 
 from dpcore.lab.review import mechanism_guarantees
 from dpui import shared_sidebar
-from dpui.charts import guarantee_icon
-from dpui.bayesian_knobs import guarantee_settings
-from dpui.errors import plain_text
-from dpui.navigation import SOURCE_PAGE_TITLES, available_pages
-from dpui.texts import text
+from dpui.bayesian.knobs import guarantee_settings
+from dpui.common.charts import guarantee_icon
+from dpui.common.errors import plain_text
+from dpui.common.navigation import SOURCE_PAGE_TITLES, available_pages
+from dpui.common.texts import text
 
 st.set_page_config(page_title="DP for text statistics", page_icon="🔒", layout="wide")
 settings = shared_sidebar(uses=("eps", "delta", "seed", "corpus"))

@@ -244,10 +244,10 @@ class AppPage:
 
 
 def app_pages() -> list[AppPage]:
-    """Home, then every page of pages/ (titles from dpui.navigation when it knows them)."""
+    """Home, then every page of pages/ (titles from dpui.common.navigation when it knows them)."""
     titles: dict[str, str] = {}
     try:
-        from dpui.navigation import HOME, available_pages
+        from dpui.common.navigation import HOME, available_pages
 
         titles = {p.url_path.lstrip("/"): p.title for p in (HOME, *available_pages())}
     except Exception:  # noqa: BLE001 - another branch's navigation: fall back to the file names
@@ -281,7 +281,7 @@ def build_query(query: str = "", corpus: str | None = None) -> str:
     ``corpus=paper``)."""
     params = dict(parse_qsl(query.lstrip("?"), keep_blank_values=True))
     if corpus:
-        from dpui.sidebar import SHARED_SETTINGS
+        from dpui.common.sidebar import SHARED_SETTINGS
 
         for key in ("corpus", "size"):
             setting = SHARED_SETTINGS.get(key)

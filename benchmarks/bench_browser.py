@@ -484,7 +484,7 @@ def markdown(summary: list[dict], meta: dict) -> str:
 
 def _epsilon_options() -> tuple[float, ...]:
     """The app's ε grid (the floor's slider has the same options)."""
-    from dpui.sidebar import EPSILON_OPTIONS
+    from dpui.common.sidebar import EPSILON_OPTIONS
 
     return tuple(EPSILON_OPTIONS)
 

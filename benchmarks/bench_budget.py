@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from dpcore.guarantees import approximate_dp, local_sensitivity  # noqa: E402
 from dpcore.lab.budget import BudgetEntry, compose_releases  # noqa: E402
 from dpcore.mechanisms.gaussian import gaussian_sigma  # noqa: E402
-from dpui.sidebar import EPSILON_OPTIONS  # noqa: E402
+from dpui.common.sidebar import EPSILON_OPTIONS  # noqa: E402
 
 DELTA = 1e-5
 MOVES = EPSILON_OPTIONS[EPSILON_OPTIONS.index(0.3) :][:20]

@@ -13,7 +13,7 @@ the load average, since the machine may be shared.
 ``--data`` is the sidebar's data choice, passed through the URL (``?corpus=chat|classroom|paper``, issue 20):
 ``chat`` (the default, as in the app: the real chat's 920 private people), ``classroom`` (3,000 synthetic users) or
 ``paper`` (100,000). ``--size classroom|paper`` is the old spelling of ``--data classroom|paper``. On a branch
-whose sidebar has no data choice yet, the size goes through ``?size=`` or a hook in ``dpui.corpus_panel``'s loader.
+whose sidebar has no data choice yet, the size goes through ``?size=`` or a hook in ``dpui.common.corpus_panel``'s loader.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def _loadavg() -> str:
 
 def _size_hook(size: str) -> str:
     """Make the pages read the ``size`` data. Returns how."""
-    from dpui import sidebar
+    from dpui.common import sidebar
 
     if size in getattr(sidebar, "CORPUS_CHOICES", ()):
         return "corpus"  # the sidebar reads ?corpus=…; nothing to patch
@@ -63,7 +63,7 @@ def _size_hook(size: str) -> str:
         return "url"  # the sidebar reads ?size=…; nothing to patch
     if size == "classroom":
         return "default"
-    import dpui.corpus_panel as cp
+    import dpui.common.corpus_panel as cp
 
     cp.load_sample_corpus = functools.partial(cp.load_sample_corpus, size=size)
     return "hook"

@@ -1,4 +1,4 @@
-"""Benchmarks for the attacker's view (dpcore.lab.risk, dpui.risk; issue 32).
+"""Benchmarks for the attacker's view (dpcore.lab.risk, dpui.common.risk; issue 32).
 
     python benchmarks/bench_risk.py
 
@@ -25,7 +25,7 @@ import numpy as np  # noqa: E402
 
 from dpcore.audit import run_scenario  # noqa: E402
 from dpcore.lab import risk  # noqa: E402
-from dpui.risk import curve_figure  # noqa: E402
+from dpui.common.risk import curve_figure  # noqa: E402
 
 TARGET_MS = 50.0
 

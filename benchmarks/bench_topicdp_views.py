@@ -13,7 +13,7 @@ to the end of the render (bench_browser.py's rule: script finished, ``notRunning
 seconds; the quiet time itself is not counted in the time, its idle CPU is in the CPU).
 
 The Plotly candidates are in benchmarks/topicdp_view_candidates.py; the Vega-Lite one is the page's
-(dpui.topicdp_figures.keyword_facet_chart). Views: ``grid4`` the page before issue 29 (four topics, one six-panel figure each), ``grid1`` one six-panel figure,
+(dpui.topicdp.figures.keyword_facet_chart). Views: ``grid4`` the page before issue 29 (four topics, one six-panel figure each), ``grid1`` one six-panel figure,
 ``bars1`` / ``bars2`` one / two topics as grouped bars on one axis, ``heat1`` one topic as a heatmap (mechanisms ×
 keywords), ``vega1`` a plain Vega-Lite facet chart (one bar per keyword and mechanism), ``facet1`` / ``facet2`` one /
 two topics as the page draws them now (Vega-Lite, one panel per mechanism, before and after side by side),
@@ -47,8 +47,8 @@ import streamlit as st
 
 sys.path.insert(0, {root!r})
 sys.path.insert(0, {root!r} + "/benchmarks")
-from dpui import topicdp_figures as figures
-from dpui.charts import show_figure
+from dpui.topicdp import figures
+from dpui.common.charts import show_figure
 from topicdp_view_candidates import keyword_bars_figure, keyword_figure
 
 OPTIONS = {options!r}

@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import dpcore
-from dpcore.topicdp import vips, vips_evaluation, vips_inputs
 from dpcore.metrics import kendall_tau_distance, l1_distance, rmse
+from dpcore.topicdp import vips, vips_evaluation, vips_inputs
 
 EPSILONS = (0.5, 1.0, 2.0, 5.0, 10.0)
 DELTA = 1e-5
@@ -259,8 +259,8 @@ def part_sweep(seeds: int):
 
 
 def part_page(seeds: int):
-    from dpcore.topicdp import vips_comparison as tv
     from dpcore import topicdp as tdp
+    from dpcore.topicdp import vips_comparison as tv
     from dpcore.topicdp.prompts import match_topics_to_prompts, prompt_documents
 
     public = dpcore.load_real_corpus("chat", which="public")

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import dpcore
-from dpcore.text import Corpus, Document
 from dpcore.lab.paper_results import TABLE2_REDDIT
+from dpcore.text import Corpus, Document
 from dpcore.text import synthetic as gen
 
 # The generator before issue 20 (commit 7456c02, hand-written phrases and wordfreq words), first 1,315 users

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from dpui.charts import NEUTRAL, mechanism_style
+from dpui.common.charts import NEUTRAL, mechanism_style
 
 
 def keyword_figure(table, releases, label: str, i: int) -> tuple[go.Figure, str]:

@@ -6,7 +6,7 @@ local ports and nginx in front of them on ``--port``; a browser keeps its proces
 (a cookie, see nginx-class.conf.template). Each process has its own caches: memory grows with the number of
 processes, and each process renders a page cold once (this script opens every page once on every process
 before it opens the address, and the first moves ε through its grid on DP n-gram extraction; `--no-warm` skips
-that, `--no-warm-grid` the grid). The default seed's releases there are kept on disk (dpui.disk_cache), so the
+that, `--no-warm-grid` the grid). The default seed's releases there are kept on disk (dpui.common.disk_cache), so the
 first process draws the grid once and every process reads it: a lecture's shared-seed moves are then disk or
 memory hits on every process.
 
@@ -38,7 +38,7 @@ SERVER_ENV = {"PYTHONMALLOC": "malloc"}
 """The servers' environment (issue 34). Python's small-object allocator keeps a 1 MiB arena while one object
 in it lives: a parsed upload's millions of small objects, given back while other sessions kept allocating,
 left their arenas pinned (RSS +123 MB with two uploads closed one at a time, +133 MB at once). glibc's
-malloc, trimmed after each give-back (dpui.uploads), returns them page by page (+13 MB one at a time, +22 MB at once): see
+malloc, trimmed after each give-back (dpui.common.uploads), returns them page by page (+13 MB one at a time, +22 MB at once): see
 ``benchmarks/bench_upload.py --tabs``."""
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = Path(__file__).resolve().parent / "nginx-class.conf.template"
@@ -101,7 +101,7 @@ def wait_healthy(port: int, proc: subprocess.Popen, timeout: float = 120) -> Non
 
 
 GRID_PAGES = ("DP_ngram_extraction",)
-"""The pages whose default-seed releases are kept on disk (dpui.disk_cache): the warm-up moves ε through its grid
+"""The pages whose default-seed releases are kept on disk (dpui.common.disk_cache): the warm-up moves ε through its grid
 there, on the first process only. Sweeping every page on every process kept each process's in-memory caches full
 (RSS after warm-up 4.65 GB for two processes on the chat instead of ~1.8 GB) for no gain in another process."""
 
@@ -109,7 +109,7 @@ there, on the first process only. Sweeping every page on every process kept each
 def warm(ports: list[int], timeout: float = 300, *, grid: bool = True) -> None:
     """Open every page once on every process (default settings), so that no student waits for a cold cache; with
     ``grid``, the first process also moves ε through its whole grid on :data:`GRID_PAGES` (the default seed: what
-    a lecture shares). The releases it draws there are kept on disk (dpui.disk_cache, never private-mode noise), so
+    a lecture shares). The releases it draws there are kept on disk (dpui.common.disk_cache, never private-mode noise), so
     every process reads them on its first move to that ε instead of drawing them again. Uses the Streamlit protocol
     client of benchmarks/bench_classroom.py (a session is one websocket, as a tab)."""
     import asyncio

@@ -17,8 +17,8 @@ exercises). The command line: ``python -m dpcore`` (:mod:`dpcore.cli`).
 from __future__ import annotations
 
 from . import audit, bayesian, dpne, lab, mechanisms, specs, text, topicdp
-from .bayesian.release import bayesian_dp
 from .bayesian.end_to_end import end_to_end_dp
+from .bayesian.release import bayesian_dp
 from .dpne import dpne_extract
 from .dpne.baselines import dpsu_all, dpsu_even, dpsu_single
 from .dpne.release import prepare_dpne
@@ -26,6 +26,7 @@ from .errors import UserError
 from .guarantees import Guarantee
 from .lab import compose_releases, review_release
 from .mechanisms import exponential_mechanism, gaussian_delta, gaussian_sigma, laplace_mechanism
+from .specs import replay  # issue 22: rebuild and run an export's spec record
 from .text import (
     REAL_CORPORA,
     SAMPLE_CORPORA,
@@ -39,12 +40,11 @@ from .text import (
     ngram_counts,
     tokenize,
 )
-from .topicdp.model import LdaSettings
 from .topicdp import fit_topic_model, vips_lda
-from .topicdp.sampler import sampled_sensitivity
 from .topicdp.fitting import topic_keyword_matrix
 from .topicdp.mechanisms import strict_topicdp_sigma, topicdp_mechanism
-from .specs import replay  # issue 22: rebuild and run an export's spec record
+from .topicdp.model import LdaSettings
+from .topicdp.sampler import sampled_sensitivity
 
 __version__ = "0.1.0"
 

@@ -7,7 +7,7 @@ small for a statistic) — raises :class:`UserError` (or a subclass), with a mes
 person: it names the parameter, the rule and the value.
 
 It is a ``ValueError``, so ``except ValueError`` and ``pytest.raises(ValueError)`` keep working. The app
-shows only these messages as the user's mistake (:func:`dpui.errors.user_errors`): any other exception,
+shows only these messages as the user's mistake (:func:`dpui.common.errors.user_errors`): any other exception,
 ``ValueError`` included (a ``UnicodeDecodeError`` from a damaged file, a numpy error), is a fault of the
 app, shown as an internal error with a short reference and logged.
 """

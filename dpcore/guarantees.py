@@ -3,7 +3,7 @@
 Every release in dpcore carries a :class:`Guarantee`. Its *kind* decides everything a page shows:
 its level (green / orange / red: the class of the promise, below) and its words are derived here, never
 chosen by a page, so no page can show a stronger promise than the mechanism keeps. How a level is drawn
-(the badge's colour and icon) is dpui's (:mod:`dpui.charts`).
+(the badge's colour and icon) is dpui's (:mod:`dpui.common.charts`).
 
 Kinds, strongest first:
 
@@ -31,8 +31,8 @@ The words are derived here too — :attr:`Guarantee.tag` (a chart legend's "DP" 
 than DP", "not DP", "no protection"), :attr:`Guarantee.short_label` (the kind and its parameters) and
 :attr:`Guarantee.words` (both: what a badge chip says) — and so is how a release enters a session budget
 (:attr:`Guarantee.budget_standing`: "counted", "counted for part of the release", "counted for a share of the
-pairs", or "not counted"). The badge (dpui.charts), the session budget (dpcore.lab.budget, dpui.budget) and the
-reviewer's panel (dpcore.lab.review, dpui.review) all read these, so they say the same thing (issue 31 item 4).
+pairs", or "not counted"). The badge (dpui.common.charts), the session budget (dpcore.lab.budget, dpui.common.budget) and the
+reviewer's panel (dpcore.lab.review, dpui.common.review) all read these, so they say the same thing (issue 31 item 4).
 Neighbouring datasets always differ by one *user* (all of that user's text) unless ``unit`` says
 otherwise.
 """
@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, replace
+
 from .errors import UserError
 
 __all__ = [

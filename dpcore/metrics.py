@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .validation import as_float_array, check_probability
 from .errors import UserError
+from .validation import as_float_array, check_probability
 
 __all__ = ["KL_SMOOTHING", "kl_divergence", "l1_distance", "rmse", "kendall_tau_distance"]
 

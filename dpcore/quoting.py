@@ -4,7 +4,7 @@ One helper, :func:`quote`, used by every message that echoes user data: a ``repr
 characters, NUL bytes, line breaks and invisible or bidirectional Unicode are shown as escapes, never
 acted on) cut to ``limit`` characters *before* it is built, so a 40 MB header costs a 60-character
 message and no 160 MB ``repr``. The result is plain text; a user interface that renders Markdown must
-still escape it (``dpui.errors.plain_text``).
+still escape it (``dpui.common.errors.plain_text``).
 """
 
 from __future__ import annotations

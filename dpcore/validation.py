@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import SupportsInt, cast
 
 import numpy as np
+
 from .errors import UserError
 
 __all__ = [

@@ -1,12 +1,12 @@
 """Shared UI pieces every page calls: the sidebar, error handling and chart helpers (no maths)."""
 
-from .charts import badge_text, band_figure, guarantee_badge, show_figure
-from .errors import user_errors
-from .exercises import exercise_mode
-from .exports import export_view
-from .paper_vs_here import paper_vs_here
-from .review import review_requested, reviewer_panel
-from .sidebar import DELTA_OPTIONS, EPSILON_OPTIONS, SharedSettings, shared_sidebar
+from dpui.common.charts import badge_text, band_figure, guarantee_badge, show_figure
+from dpui.common.errors import user_errors
+from dpui.common.exercises import exercise_mode
+from dpui.common.exports import export_view
+from dpui.common.paper_vs_here import paper_vs_here
+from dpui.common.review import review_requested, reviewer_panel
+from dpui.common.sidebar import DELTA_OPTIONS, EPSILON_OPTIONS, SharedSettings, shared_sidebar
 
 __all__ = [
     "shared_sidebar",

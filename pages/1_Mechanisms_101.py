@@ -4,7 +4,7 @@
 (b) global sensitivity with the bank-debt cap; (c) the exponential mechanism on the secret-society
 city example; (d) sampling many times and comparing the empirical ratio with e^ε.
 Only the open tab runs (issue 24; it is in the URL as ``m101_tab``). Each tab's view below its knobs:
-dpui.m101_views; figures: dpui.m101_figures; texts: dpui/page_texts/m101.md.
+dpui.m101.views; figures: dpui.m101.figures; texts: dpui/common/page_texts/m101.md.
 """
 
 import pandas as pd
@@ -13,13 +13,14 @@ import streamlit as st
 from dpcore.guarantees import pure_dp
 from dpcore.lab.lecture import BANK_DEBTS, DEBT_CAP
 from dpcore.specs import M101CitiesSpec, M101DebtSpec, M101LossSpec, M101Spec
-from dpui import exercise_mode, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, user_errors
-from dpui.presenter import presenter_stage
-from dpui.risk import attacker_view
-from dpui import m101_views as views
-from dpui.reproduce import run_spec
-from dpui.state import IN_URL
-from dpui.texts import explain, latex, tex_int, text
+from dpui import exercise_mode, guarantee_badge, reviewer_panel, shared_sidebar, user_errors
+from dpui.common.paper_vs_here import paper_vs_here
+from dpui.common.presenter import presenter_stage
+from dpui.common.reproduce import run_spec
+from dpui.common.risk import attacker_view
+from dpui.common.state import IN_URL
+from dpui.common.texts import explain, latex, tex_int, text
+from dpui.m101 import views
 
 st.set_page_config(page_title="Mechanisms 101", page_icon="🎓", layout="wide")
 exercise_mode("1_Mechanisms_101")  # lecture exercises: ?exercise=<id> links, checked answers, sheets

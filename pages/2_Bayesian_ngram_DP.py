@@ -2,8 +2,8 @@
 
 The current release (θ at the sidebar's ε, δ), then one tab per experiment of 000 §4–§5 (heavy ones on a button).
 The tabs are lazy (issue 24): only the open tab (in the URL, ``bayes_tab``) is computed and sent.
-Loaders: dpui.bayesian_data; knobs: dpui.bayesian_knobs; tab views: dpui.bayesian_views; figures:
-dpui.bayesian_figures; texts: page_texts.
+Loaders: dpui.bayesian.data; knobs: dpui.bayesian.knobs; tab views: dpui.bayesian.views; figures:
+dpui.bayesian.figures; texts: page_texts.
 """
 
 import streamlit as st
@@ -13,15 +13,15 @@ from dpcore.bayesian.baselines import public_baseline
 from dpcore.lab.review import items_per_user
 from dpcore.metrics import kl_divergence
 from dpcore.specs import BayesianKlEpsilonSpec, BayesianSpec
-from dpui import exercise_mode, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, user_errors
-from dpui import bayesian_data as data
-from dpui import bayesian_views as views
-from dpui.bayesian_knobs import bayesian_knobs
-from dpui.bayesian_modes import mode_knobs, modes_panel
-from dpui.bayesian_panels import release_panel, text_panel
-from dpui.presenter import presenter_stage
-from dpui.risk import attacker_view
-from dpui.texts import explain, text
+from dpui import exercise_mode, guarantee_badge, reviewer_panel, shared_sidebar, user_errors
+from dpui.bayesian import data, views
+from dpui.bayesian.knobs import bayesian_knobs
+from dpui.bayesian.modes import mode_knobs, modes_panel
+from dpui.bayesian.panels import release_panel, text_panel
+from dpui.common.paper_vs_here import paper_vs_here
+from dpui.common.presenter import presenter_stage
+from dpui.common.risk import attacker_view
+from dpui.common.texts import explain, text
 
 st.set_page_config(page_title="Bayesian n-gram DP", page_icon="📊", layout="wide")
 exercise_mode("2_Bayesian_ngram_DP")  # lecture exercises: ?exercise=<id> links, checked answers, sheets

@@ -3,30 +3,28 @@
 Tab 1 runs DPNE once for the current knobs and compares it with DPSU-all / -even / -single, shows
 k-anonymity coverage, the actual spurious share against η and a step-by-step view of one length.
 Tab 2 sweeps one knob (Δ0, ε, η, c or the pruning rule) and plots n-grams per length (003 Figs. 2–4).
-Only the open tab runs (issue 24; it is in the URL as ``dpne_tab``). Knobs: dpui.dpne_knobs; cached loaders:
-dpui.dpne_data; the tabs' sections: dpui.dpne_views; figures and tables: dpui.dpne_figures; texts:
-dpui/page_texts/dpne.md.
+Only the open tab runs (issue 24; it is in the URL as ``dpne_tab``). Knobs: dpui.dpne.knobs; cached loaders:
+dpui.dpne.data; the tabs' sections: dpui.dpne.views; figures and tables: dpui.dpne.figures; texts:
+dpui/common/page_texts/dpne.md.
 """
 
 import numpy as np
 import streamlit as st
 
 from dpcore import review_release
-from dpcore.lab import release_identity
 from dpcore.dpne import dpne_guarantee
+from dpcore.lab import release_identity
 from dpcore.lab.review import items_per_user
 from dpcore.specs import DpneSpec
-from dpui import exercise_mode, export_view, guarantee_badge, paper_vs_here, reviewer_panel, shared_sidebar, show_figure
-from dpui import dpne_data as data
-from dpui import dpne_figures as figures
-from dpui import dpne_views as views
-from dpui import user_errors
-from dpui.dpne_knobs import dpne_knobs
-from dpui.reproduce import reproduce_buttons
-from dpui.presenter import presenter_stage
-from dpui.risk import attacker_view
-from dpui.text_profile_panel import text_profile_panel
-from dpui.texts import text
+from dpui import exercise_mode, export_view, guarantee_badge, reviewer_panel, shared_sidebar, show_figure, user_errors
+from dpui.common.paper_vs_here import paper_vs_here
+from dpui.common.presenter import presenter_stage
+from dpui.common.reproduce import reproduce_buttons
+from dpui.common.risk import attacker_view
+from dpui.common.text_profile_panel import text_profile_panel
+from dpui.common.texts import text
+from dpui.dpne import data, figures, views
+from dpui.dpne.knobs import dpne_knobs
 
 st.set_page_config(page_title="DP n-gram extraction", page_icon="🧩", layout="wide")
 exercise_mode("3_DP_ngram_extraction")  # lecture exercises: ?exercise=<id> links, checked answers, sheets

@@ -5,10 +5,10 @@ VIPS-LDA, noise on the model's counts inside training, with its public-only base
 The topic model and the sampled sensitivity do not depend on ε or δ and are cached; when no sampled
 sensitivity exists for the chosen settings (an upload), the page shows what needs none (the table, strict TopicDP,
 Laplace, VIPS-LDA) and a button runs the sampler with a progress bar for the rest (issue 31 item 7).
-Cached loaders: dpui.topicdp_data; LDA/sampler knobs: dpui.topicdp_knobs; the sampler button:
-dpui.topicdp_sampler; σ metrics, badges, story, prompts and the reviews: dpui.topicdp_panels; the tabs (stateful and
-lazy: only the open one is computed and drawn) and each tab's view: dpui.topicdp_views; figures:
-dpui.topicdp_figures; VIPS-LDA's knobs, loaders and panels: dpui.topicdp_vips; texts: dpui/page_texts/topicdp.md.
+Cached loaders: dpui.topicdp.data; LDA/sampler knobs: dpui.topicdp.knobs; the sampler button:
+dpui.topicdp.sampler; σ metrics, badges, story, prompts and the reviews: dpui.topicdp.panels; the tabs (stateful and
+lazy: only the open one is computed and drawn) and each tab's view: dpui.topicdp.views; figures:
+dpui.topicdp.figures; VIPS-LDA's knobs, loaders and panels: dpui.topicdp.vips; texts: dpui/common/page_texts/topicdp.md.
 """
 
 import streamlit as st
@@ -17,17 +17,16 @@ from dpcore import topic_keyword_matrix
 from dpcore import topicdp as tdp
 from dpcore.specs import TopicDpSpec
 from dpcore.topicdp import sensitivity_sampler_size
-from dpui import exercise_mode, paper_vs_here, reviewer_panel, shared_sidebar, user_errors
-from dpui import topicdp_data as data
-from dpui import topicdp_panels as panels
-from dpui import topicdp_views as views
-from dpui import topicdp_vips as vipsui
-from dpui.state import IN_URL
-from dpui.presenter import presenter_stage
-from dpui.risk import attacker_view
-from dpui.texts import explain, text
-from dpui.topicdp_knobs import lda_and_sampler_knobs, table_size_knobs
-from dpui.topicdp_sampler import sampled_draws
+from dpui import exercise_mode, reviewer_panel, shared_sidebar, user_errors
+from dpui.common.paper_vs_here import paper_vs_here
+from dpui.common.presenter import presenter_stage
+from dpui.common.risk import attacker_view
+from dpui.common.state import IN_URL
+from dpui.common.texts import explain, text
+from dpui.topicdp import data, panels, views
+from dpui.topicdp import vips as vipsui
+from dpui.topicdp.knobs import lda_and_sampler_knobs, table_size_knobs
+from dpui.topicdp.sampler import sampled_draws
 
 CONCLUSION_EPSILONS = (0.5, 1.0, 2.0, 3.0, 5.0, 10.0)  # the thesis' ε range (004 Fig. 5.6) and below
 

@@ -2,7 +2,7 @@
 
 Runs a mechanism many times on two neighbouring datasets, reduces each output to a score, and shows
 the lower bound on ε that the two output distributions prove, beside the claimed ε. The audit and
-the scenarios are dpcore.audit; the loaders are dpui.audit_data, the figures dpui.audit_figures.
+the scenarios are dpcore.audit; the loaders are dpui.audit.data, the figures dpui.audit.figures.
 """
 
 import pandas as pd
@@ -10,14 +10,14 @@ import streamlit as st
 
 from dpcore.specs import AuditSpec
 from dpui import exercise_mode, export_view, shared_sidebar, show_figure, user_errors
-from dpui.audit_data import (
+from dpui.audit.data import (
     CONFIDENCE_OPTIONS,
     EPSILON_CHOICES,
     NO_EPSILON_LABELS,
     OWN_EPSILON,
-    audited_epsilon,
     SCENARIO_LABELS,
     TRIAL_OPTIONS,
+    audited_epsilon,
     remember_mechanism,
     run_with_progress,
     scenario_text,
@@ -26,7 +26,7 @@ from dpui.audit_data import (
     variant_explanation,
     variants_of,
 )
-from dpui.audit_figures import (
+from dpui.audit.figures import (
     bound_figure,
     claim_text,
     claimed_guarantee,
@@ -36,11 +36,11 @@ from dpui.audit_figures import (
     score_histogram,
     verdict,
 )
-from dpui.reproduce import reproduce_buttons
-from dpui.presenter import presenter_stage
-from dpui.risk import attacker_view
-from dpui.state import IN_URL
-from dpui.texts import explain, text
+from dpui.common.presenter import presenter_stage
+from dpui.common.reproduce import reproduce_buttons
+from dpui.common.risk import attacker_view
+from dpui.common.state import IN_URL
+from dpui.common.texts import explain, text
 
 st.set_page_config(page_title="Privacy audit", page_icon="🔍", layout="wide")
 exercise_mode("5_Privacy_audit")  # lecture exercises: ?exercise=<id> links, checked answers, sheets

@@ -1,6 +1,6 @@
 """Measure "paper vs here" on the real chat and the paper-scale sample corpus; write sample_data/paper_comparisons.json.
 
-The pages' "Paper vs here" sections (dpui/paper_vs_here.py) read this file instead of recomputing: at
+The pages' "Paper vs here" sections (dpui/common/paper_vs_here.py) read this file instead of recomputing: at
 paper scale the DPNE comparison alone runs DPNE and three DPSU variants five times on 100,000 users.
 Run from the repository root (heavy: use nice)::
 
@@ -60,7 +60,7 @@ from dpcore.metrics import kl_divergence
 
 OUT = ROOT / "sample_data" / "paper_comparisons.json"
 NAMES = ("table4", "table4_reason", "table4_chat", "bayesian_fig1", "bayesian_fig1_chat", "topicdp_fig52")
-STRICT = (50, 10_000)  # the Bayesian page's default L and N_max (dpui.bayesian_modes) for the chat's strict row
+STRICT = (50, 10_000)  # the Bayesian page's default L and N_max (dpui.bayesian.modes) for the chat's strict row
 REPORTED_NAME = {id(r): name for name, r in vars(pr).items() if isinstance(r, pr.Reported)}
 
 

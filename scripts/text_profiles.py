@@ -1,6 +1,6 @@
 """Write sample_data/text_profiles.json: the text profiles the "What this text looks like" panel shows beside any data.
 
-The panel (dpui/text_profile_panel.py) sets the real chat's private part (920 people) beside the chosen data, and on
+The panel (dpui/common/text_profile_panel.py) sets the real chat's private part (920 people) beside the chosen data, and on
 the chat the synthetic classroom sample's first 920 users. Both are fixed, shipped data, so their profiles
 (``dpcore.text.profile``, k = 1…9, K = 10 and 100) ship too: a page that shows another corpus does not load and
 index the chat just for the reference column. Each entry carries the corpus's content hash;

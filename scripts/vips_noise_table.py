@@ -1,5 +1,5 @@
 """Write sample_data/topicdp_sensitivity/vips_noise_multipliers.json: VIPS-LDA's noise multiplier z(ε, δ, J) for the
-app's ε and δ grids (dpui.sidebar) and J = 1…5, by dpcore's own calibration (~2 min CPU). Run after changing the
+app's ε and δ grids (dpui.common.sidebar) and J = 1…5, by dpcore's own calibration (~2 min CPU). Run after changing the
 accountant, its discretisation or the grids; tests/test_vips_noise_table.py checks the file against them."""
 
 import importlib.metadata
@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from dpcore.topicdp import vips  # noqa: E402  (after the repo root is on the path, as in the other scripts)
-from dpui.sidebar import DELTA_OPTIONS, EPSILON_OPTIONS  # noqa: E402
+from dpui.common.sidebar import DELTA_OPTIONS, EPSILON_OPTIONS  # noqa: E402
 
 ITERATIONS = (1, 2, 3, 4, 5)  # the page's "iterations J" input
 

@@ -12,7 +12,6 @@ os.environ.setdefault("DPCORE_TOPICDP_CACHE", tempfile.mkdtemp(prefix="dpcore-to
 
 
 import pytest  # noqa: E402 (after the environment is set: the imports read it)
-
 from replay_env import downloads  # noqa: E402, F401  (the replay and notebook tests' download fixture, issue 22)
 
 
@@ -51,7 +50,7 @@ def small_paper_size(monkeypatch):
     process-wide caches are cleared around the test."""
     import streamlit as st
 
-    from dpui import corpus_panel
+    from dpui.common import corpus_panel
 
     real = corpus_panel.load_sample_corpus
     loads = []

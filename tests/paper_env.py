@@ -16,7 +16,7 @@ def run_page(script: str, **params):
 
     from streamlit.testing.v1 import AppTest
 
-    from dpui.paper_vs_here import OPEN_KEY
+    from dpui.common.paper_vs_here import OPEN_KEY
 
     at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / script), default_timeout=300)
     for k, v in params.items():

@@ -59,7 +59,7 @@ def test_export_holds_counts_and_settings():
     ids = [b.proto.id for b in at.get("download_button")]
     assert any(i.endswith("audit_export_csv") for i in ids) and any(i.endswith("audit_export_json") for i in ids)
     from dpcore.audit import run_scenario
-    from dpui.audit_figures import export_records
+    from dpui.audit.figures import export_records
 
     run = run_scenario("laplace_count", trials=100, rng=0)
     row = export_records(run, "Laplace count")[0]
@@ -76,7 +76,7 @@ def test_trials_default_is_the_suggested_count_per_mechanism():
     mechanism's default is its suggestion (no "Suggested …" caption at the defaults); switching mechanism moves
     trials left at the old suggestion to the new one's (DPSU suggests 2,000: 10,000 took seconds), while a
     count the user chose stays."""
-    from dpui.audit_data import SCENARIO_LABELS, suggested_trials
+    from dpui.audit.data import SCENARIO_LABELS, suggested_trials
 
     at = _open()
     assert at.select_slider(key="audit_trials").value == suggested_trials("Laplace count") == 100_000

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from dpcore.bayesian import BAYESIAN, BAYESIAN_STRICT
-from dpui.bayesian_views import TAB_KEY, TABS
-from streamlit.testing.v1 import AppTest
+from dpui.bayesian.views import TAB_KEY, TABS
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = str(ROOT / "pages" / "2_Bayesian_ngram_DP.py")
@@ -202,7 +202,8 @@ def test_what_this_text_looks_like_panel(page):
 
 def test_tabs_are_lazy_and_in_the_url(monkeypatch):
     """Issue 24: an ε move computes and sends the open tab only; the open tab is the URL's ``bayes_tab``."""
-    from dpui import bayesian_data, bayesian_figures
+    from dpui.bayesian import data as bayesian_data
+    from dpui.bayesian import figures as bayesian_figures
 
     calls = {"kl_epsilon_for": 0, "kanon_figure": 0, "data_sweep": 0}
     for module, name in (
@@ -320,7 +321,7 @@ def chart_keys(at: AppTest) -> set[str]:
 
 def _verdict_app(kl_now, kl_public, kl_noise_free):
     def app(kl_now, kl_public, kl_noise_free):
-        from dpui.bayesian_views import verdict
+        from dpui.bayesian.views import verdict
 
         verdict(kl_now=kl_now, kl_public=kl_public, kl_noise_free=kl_noise_free, sigma=5.56, S=1e-3, rho=0.3)
 
@@ -375,8 +376,8 @@ def test_release_chart_log_axis_draws_bars_a_linear_axis_hides():
     """Issue 31 item 2: released probabilities ~1e-8 against ~0.04 drew no visible bar. On the log axis every bar
     rises from a decade under the smallest value (Vega-Lite draws no bar from 0 on a log scale), the plotted numbers
     are the data's, and the alt text gives the released value to three digits (not "0.0000")."""
-    from dpui.bayesian_figures import release_chart
-    from dpui.bayesian_views import HIDDEN_BELOW, hidden_release
+    from dpui.bayesian.figures import release_chart
+    from dpui.bayesian.views import HIDDEN_BELOW, hidden_release
 
     private = np.array([0.0442, 0.0286, 0.0271])
     public = np.array([0.0426, 0.0281, 0.0255])
@@ -400,7 +401,7 @@ def test_release_axis_is_log_exactly_when_the_released_bars_would_be_hidden(page
     under HIDDEN_BELOW (computed here from the chart's own data); "linear" always linear, "log" always log."""
     import pyarrow as pa
 
-    from dpui.bayesian_views import HIDDEN_BELOW
+    from dpui.bayesian.views import HIDDEN_BELOW
 
     def chart(at):
         (c,) = at.get("vega_lite_chart")

@@ -6,12 +6,11 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import numpy as np
-
-from dpui.charts import NEUTRAL, OKABE_ITO, REFERENCE, figure_records, plain_values, rgba
+from dpui.common.charts import NEUTRAL, OKABE_ITO, REFERENCE, figure_records, plain_values, rgba
 
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED = {c.lower() for c in OKABE_ITO.values()} | {NEUTRAL.lower(), REFERENCE.lower()}
@@ -261,9 +260,9 @@ def test_series_differ_without_colour(view):
 
 # ------------------------------------------------------------------------------ issue 31 item 3: legends name guarantees
 BADGE = re.compile(r":(\w+)-badge\[(\S+) Guarantee: (?:(.+?) — )?([^:]+): (.*)\]$", re.S)
-"""A guarantee chip as AppTest sees it (dpui.charts.badge_text; as in tests/test_app_guarantees.py)."""
+"""A guarantee chip as AppTest sees it (dpui.common.charts.badge_text; as in tests/test_app_guarantees.py)."""
 UNTAGGED_CHARTS = ("_risk_curve_chart", "bayes_mia_bound", "audit_bound_chart", "audit_hist_chart")
-"""Chart keys that draw no release and no data: an attacker's trade-off against a guarantee's bound (dpui.risk: a coin,
+"""Chart keys that draw no release and no data: an attacker's trade-off against a guarantee's bound (dpui.common.risk: a coin,
 the bound, the measured attack) and the audit's experiment on its constructed pair (whose claim is what it tests)."""
 SAYS = {"DP": "green", "DP for part": "orange", "random DP": "orange", "not DP": "red"}
 SAYS |= {"no noise": "no noise", "reference": "reference"}
@@ -444,7 +443,7 @@ def test_log_axes_label_decades_only(view):
 
 
 def test_log_tick_labels_read_on_a_projector():
-    from dpui.charts import log_ticks, tick_label
+    from dpui.common.charts import log_ticks, tick_label
 
     assert log_ticks(1e-4, 3) == [10.0**k for k in range(-5, 3)]
     assert [tick_label(t) for t in log_ticks(1e-4, 3)] == ["10⁻⁵", "10⁻⁴", "0.001", "0.01", "0.1", "1", "10", "100"]
@@ -473,7 +472,7 @@ def test_tables_show_no_pseudo_latex(view):
 def test_figure_records_reads_traces_bands_and_axis_titles():
     import plotly.graph_objects as go
 
-    from dpui.charts import band_figure
+    from dpui.common.charts import band_figure
 
     fig = band_figure(
         [1, 2],

@@ -41,7 +41,7 @@ def charts(at: AppTest) -> list[dict]:
 
 
 def title_text(spec: dict) -> str:
-    """A chart's title as read: the lines a narrow screen's wrapping puts in (dpui.charts.fit_narrow) joined."""
+    """A chart's title as read: the lines a narrow screen's wrapping puts in (dpui.common.charts.fit_narrow) joined."""
     return spec["layout"].get("title", {}).get("text", "").replace("<br>", " ")
 
 
@@ -64,7 +64,7 @@ def test_page_renders_tabs_charts_and_guarantee():
     for spec in charts(at):  # axis titles present
         assert spec["layout"]["xaxis"]["title"]["text"] and spec["layout"]["yaxis"]["title"]["text"]
     badges = [f"{m.value} {m.proto.help}" for m in at.markdown if "badge[" in m.value]  # chip + its tooltip
-    # the page's own default ε, δ (dpui.dpne_data.PAGE_DEFAULTS: Table 4's ε, where the real chat shows the effect)
+    # the page's own default ε, δ (dpui.dpne.data.PAGE_DEFAULTS: Table 4's ε, where the real chat shows the effect)
     assert any(":green-badge[🔒 Guarantee: DPNE — DP: (ε, δ)-DP per user (ε = 4, δ = 1e-06)" in b for b in badges)
     assert any("DPSU-single — DP: (ε, δ)-DP per user" in b and "for each length separately" in b for b in badges)
     # formulas: the step view; the budget and the thresholds in a lazy expander, drawn once it is open (issue 29)
@@ -101,7 +101,7 @@ def test_dpne_beats_dpsu_even_on_long_ngrams_at_eps4_and_chart_shows_it():
 def test_default_view_on_the_real_chat_shows_dpne_ahead_of_dpsu_single():
     """003 Table 4's shape on real text: the page opens on the real chat (920 people) at ε = 4, δ = 1e-6, where DPNE
     releases more k-grams than DPSU-single at k = 2…4 (issue 20; the mean over seeds is in Paper vs here)."""
-    from dpui.dpne_data import PAGE_DEFAULTS
+    from dpui.dpne.data import PAGE_DEFAULTS
 
     at = fresh_app()
     assert at.radio(key="corpus").value == "chat"
@@ -115,7 +115,7 @@ def test_default_view_on_the_real_chat_shows_dpne_ahead_of_dpsu_single():
     assert all(bars["DPNE · DP"][k] > bars["DPSU-single · DP"][k] for k in (2, 3, 4)), bars
     assert bars["DPNE · DP"][5] >= bars["DPSU-single · DP"][5]
     # and it says what ε the 920 people need (the stored sweep of dpcore.lab.paper_results.dpne_epsilon_sweep)
-    from dpui.paper_vs_here import load_results
+    from dpui.common.paper_vs_here import load_results
 
     sentence = load_results()["comparisons"]["table4_chat"]["epsilon_sweep"]["sentence"]
     assert any("This page opens at **ε = 4, δ = 1e-06**" in i.value and sentence in i.value for i in at.info)
@@ -211,10 +211,10 @@ def test_edge_settings_render_messages_not_errors():
 
 
 def test_large_corpus_waits_for_buttons_then_draws_the_comparisons(monkeypatch):
-    """Above dpui.dpne_data.LAZY_USERS users (the paper-size sample) the DPSU baselines and the coverage wait for
+    """Above dpui.dpne.data.LAZY_USERS users (the paper-size sample) the DPSU baselines and the coverage wait for
     their buttons; DPNE's own release and the η sweep (every η of the slider, from the cached plan) are drawn at
     once. Lowered here so the classroom corpus counts as large."""
-    from dpui import dpne_data
+    from dpui.dpne import data as dpne_data
 
     monkeypatch.setattr(dpne_data, "LAZY_USERS", 10)
     at = fresh_app()
@@ -317,7 +317,7 @@ def test_eta_chart_is_one_release_until_asked_and_then_the_budget_counts_every_e
     """Issue 30 item 3: the spurious-vs-η chart showed DPNE at 8 η while the session budget counted one release. By
     default it is the evaluation of the one release above (one η, budget 1, said on screen); "Compare every η" runs
     the other 7 and the session budget counts each of them (said on screen)."""
-    from dpui.dpne_data import ETA_OPTIONS
+    from dpui.dpne.data import ETA_OPTIONS
 
     at = fresh_app()
     fig = chart_by_title(at, "Share of released n-grams that no user wrote")

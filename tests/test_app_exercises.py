@@ -1,7 +1,7 @@
 """Exercise mode in the app (issue 13): deep links set the widgets, answers are checked in place.
 
 Every exercise is opened on its real page with ``?exercise=<id>`` (every page calls
-``dpui.exercises.exercise_mode`` itself).
+``dpui.common.exercises.exercise_mode`` itself).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dpui.exercise_keys import widget_settings
 import dpcore
 from dpcore.lab.exercises import CHOICE
-from dpui.exercises import APPLIED_KEY, LIST_KEY, PROGRESS_KEY
+from dpui.common.exercise_keys import widget_settings
+from dpui.common.exercises import APPLIED_KEY, LIST_KEY, PROGRESS_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = ROOT / "tests" / "exercise_pages" / "m101_probe.py"
@@ -107,15 +107,15 @@ def _other_tabs(page: str) -> list[tuple[str, str]]:
     """(tabs' key, label) of every tab a page does not open by default: lazy tabs (issue 24) draw only the open
     one, so the answer check opens each of them too."""
     if page == "2_Bayesian_ngram_DP":
-        from dpui.bayesian_views import TAB_KEY, TABS
+        from dpui.bayesian.views import TAB_KEY, TABS
 
         return [(TAB_KEY, label) for label in TABS[1:]]
     if page == "1_Mechanisms_101":
-        from dpui.m101_views import TAB_KEY, TABS
+        from dpui.m101.views import TAB_KEY, TABS
     elif page == "3_DP_ngram_extraction":
-        from dpui.dpne_views import TAB_KEY, TABS
+        from dpui.dpne.views import TAB_KEY, TABS
     elif page == "4_TopicDP":
-        from dpui import topicdp_views as v
+        from dpui.topicdp import views as v
 
         TAB_KEY, TABS = v.TAB_KEY, (v.WORDS, v.CURVES, v.SENSITIVITIES, v.PROMPTS, v.VIPS)
     else:
@@ -188,7 +188,7 @@ def test_answer_is_not_on_the_page_while_the_exercise_is_open(ex):
 
 
 def test_hidden_elements_come_back_once_answered():
-    from dpui.exercises import HIDDEN
+    from dpui.common.exercises import HIDDEN
 
     ex = dpcore.lab.exercises.exercise("m101-loss-b2")
     at = _app(ex.page)

@@ -2,7 +2,7 @@
 the private data), the reviewer's panel exists everywhere, and each reviewer warning fires on its settings.
 
 Badges are st.badge elements, which AppTest sees as markdown ``:<colour>-badge[<icon> Guarantee: <name> —
-<strength>: <label>]`` (dpui.charts.badge_text): colour, icon and words all derived from a Guarantee.
+<strength>: <label>]`` (dpui.common.charts.badge_text): colour, icon and words all derived from a Guarantee.
 """
 
 from __future__ import annotations

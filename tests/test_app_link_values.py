@@ -3,7 +3,7 @@
 Today: ``?seed=-5`` or ``?seed=99999999999999999999`` silently showed seed 0 and dropped the value; ``?seed=٣``
 (an Arabic-Indic 3) was accepted and kept; ``_seed_from_url`` used ``str.isdigit``, which accepts "²"; an
 out-of-range ``dpne_*`` value was dropped without a word. Now every link value goes through
-:func:`dpui.link_values.parse_number` / the widget's own choices, and each one not used gets
+:func:`dpui.common.link_values.parse_number` / the widget's own choices, and each one not used gets
 "🔗 The link asks for key=value, which this page cannot show (…); showing key=… instead." and leaves the URL.
 The page knobs are found on the page itself (every widget bound to the URL), so a new knob is covered.
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dpui import link_values
-from dpui.sidebar import MAX_SEED
+from dpui.common import link_values
+from dpui.common.sidebar import MAX_SEED
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [
@@ -70,7 +70,7 @@ def test_parse_number_takes_ascii_digits_within_the_range_only(raw, integer, low
 def test_the_message_quotes_the_value_as_text():
     msg = link_values.link_message("seed", "![](http://x.invalid/a.png)", 0, "a rule")
     assert msg.startswith("The link asks for seed=") and msg.endswith("showing seed=0 instead.")
-    assert "![](http" not in msg  # escaped (dpui.errors.user_value)
+    assert "![](http" not in msg  # escaped (dpui.common.errors.user_value)
 
 
 # ------------------------------------------------------------------------------ every page, every knob

@@ -125,7 +125,7 @@ def badge_names(at: AppTest) -> list[tuple[str, str]]:
     panel = {m.value for e in at.expander if "Reviewer's panel" in e.label for m in e.markdown}
     out = []
     for m in at.markdown:
-        # the grey "demonstration" chip of the reproducible noise mode (dpui.noise) is not a guarantee chip
+        # the grey "demonstration" chip of the reproducible noise mode (dpui.common.noise) is not a guarantee chip
         if m.value.startswith(":") and "-badge[" in m.value and m.value not in panel and "Guarantee:" in m.value:
             colour = m.value[1 : m.value.index("-badge")]
             out.append((colour, m.value))

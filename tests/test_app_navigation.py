@@ -1,6 +1,6 @@
 """The sidebar's navigation and its shared settings: each page shows the settings it uses, and only those.
 
-* The navigation lists "Home" and every page by title (dpui.navigation is the one list of pages).
+* The navigation lists "Home" and every page by title (dpui.common.navigation is the one list of pages).
 * A page shows exactly the shared settings it declares; every control it shows changes what the page
   shows (no control the page ignores); reading an undeclared setting is a bug that raises.
 * A value set on one page survives a visit to a page that does not show that control.
@@ -18,9 +18,9 @@ from streamlit.testing.v1 import AppTest
 
 import dpcore
 from dpcore import corpus_from_records
-from dpui.corpus_panel import UPLOADED_KEY
-from dpui.navigation import HOME, PAGES, available_pages
-from dpui.sidebar import ALL_SETTINGS, EPSILON_DIRECTION
+from dpui.common.corpus_panel import UPLOADED_KEY
+from dpui.common.navigation import HOME, PAGES, available_pages
+from dpui.common.sidebar import ALL_SETTINGS, EPSILON_DIRECTION
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ["app.py"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
@@ -90,7 +90,7 @@ def main_content(at: AppTest) -> list[str]:
 def test_every_page_file_is_in_the_navigation():
     listed = {p.path for p in PAGES}
     for path in (ROOT / "pages").glob("*.py"):
-        assert f"pages/{path.name}" in listed, f"{path.name} is missing from dpui.navigation.PAGES"
+        assert f"pages/{path.name}" in listed, f"{path.name} is missing from dpui.common.navigation.PAGES"
     titles = [HOME.title] + [p.title for p in PAGES]
     assert len(set(titles)) == len(titles) and all(titles) and all(p.icon for p in PAGES)
     assert [p.path for p in available_pages()] == [p.path for p in PAGES if (ROOT / p.path).exists()]

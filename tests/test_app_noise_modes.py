@@ -22,7 +22,7 @@ from streamlit.testing.v1 import AppTest
 
 import dpcore
 from dpcore.specs import BayesianSpec, SecretNoiseWarning, Spec
-from dpui.noise import DEMONSTRATION
+from dpui.common.noise import DEMONSTRATION
 
 BAYES = "2_Bayesian_ngram_DP.py"
 EXPORT = "bayes_export_release"
@@ -145,7 +145,7 @@ TINY_UPLOAD = dpcore.corpus_from_records(
 
 
 def test_an_upload_opens_in_private_mode():
-    from dpui.corpus_panel import UPLOADED_KEY
+    from dpui.common.corpus_panel import UPLOADED_KEY
 
     at = AppTest.from_file(str(ROOT / "pages" / BAYES), default_timeout=300)
     at.query_params["corpus"] = "upload"
@@ -204,7 +204,7 @@ def test_every_badge_carries_the_demonstration_sentence_in_reproducible_mode_onl
 def _everything_shown(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [c.value for c in at.sidebar.caption]
     parts += [c.proto.spec for c in at.get("plotly_chart")] + [f"{m.label} {m.value}" for m in at.metric]
-    # chart titles wrapped for a phone (dpui.charts.fit_narrow), as drawn and as escaped in a chart's JSON
+    # chart titles wrapped for a phone (dpui.common.charts.fit_narrow), as drawn and as escaped in a chart's JSON
     return "\n".join(parts).replace("<br>", " ").replace("\\u003cbr\\u003e", " ")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dpui.presenter import PRESENT_KEY, RESET_KEY, STYLE
+from dpui.common.presenter import PRESENT_KEY, RESET_KEY, STYLE
 
 ROOT = Path(__file__).resolve().parent.parent
 M101 = str(ROOT / "pages" / "1_Mechanisms_101.py")
@@ -98,7 +98,7 @@ def test_reset_keeps_the_noise_mode():
 
 @pytest.mark.parametrize("page", [M101, str(ROOT / "pages" / "5_Privacy_audit.py")])
 def test_explanations_are_collapsed_in_presenter_mode(page):
-    from dpui.texts import text
+    from dpui.common.texts import text
 
     lead = text("m101", "loss_intro") if page == M101 else text("audit", "lead")
     plain = AppTest.from_file(page, default_timeout=300).run()

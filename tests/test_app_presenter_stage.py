@@ -4,7 +4,7 @@
 one page knob in the column beside it, and the guarantees of what it shows on one line above it. Without it the
 page's order is today's: the lead text first, no stage, the knob in its row.
 
-The order is read off the element tree (dpui.presenter.STAGE_KEY is the stage's block key)."""
+The order is read off the element tree (dpui.common.presenter.STAGE_KEY is the stage's block key)."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dpui.presenter import PHONE_BOX, PHONE_EPS_KEY, PRESENT_KEY, STAGE_KEY
-from dpui.texts import text
+from dpui.common.presenter import PHONE_BOX, PHONE_EPS_KEY, PRESENT_KEY, STAGE_KEY
+from dpui.common.texts import text
 
 ROOT = Path(__file__).resolve().parents[1]
 CHARTS = ("plotly_chart", "vega_lite_chart")
 BADGE = ":green-badge[", ":orange-badge[", ":red-badge["
 
-# page → (the lead text's (page, section) in dpui/page_texts, the ε control's key, the page knob beside it or None,
+# page → (the lead text's (page, section) in dpui/common/page_texts, the ε control's key, the page knob beside it or None,
 #         the main chart's key or words of its title)
 PAGES = {
     "pages/1_Mechanisms_101.py": (("m101", "loss_intro"), PHONE_EPS_KEY, None, "Laplace densities"),

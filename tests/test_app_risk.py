@@ -11,8 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dpcore.lab import risk
-from dpui.charts import plain_values
-from dpui.risk import ICON
+from dpui.common.charts import plain_values
+from dpui.common.risk import ICON
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -120,10 +120,10 @@ def test_sidebar_total_in_the_same_words_grows_with_each_release():
     at.select_slider(key="eps").set_value(2.0).run()  # a new view: fresh releases
     second = _sidebar_line(at)
     assert second.startswith(f"{ICON} After the 4 releases you viewed: no bound"), second
-    # a DP total gives a percentage that grows with each release (the line's words, from dpui.risk.session_line)
+    # a DP total gives a percentage that grows with each release (the line's words, from dpui.common.risk.session_line)
     from types import SimpleNamespace
 
-    from dpui.risk import session_line
+    from dpui.common.risk import session_line
 
     one = session_line(1, SimpleNamespace(epsilon=1.0, delta=1e-5, colour="green"))
     two = session_line(2, SimpleNamespace(epsilon=2.0, delta=2e-5, colour="green"))

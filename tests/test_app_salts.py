@@ -22,8 +22,8 @@ from streamlit.testing.v1 import AppTest
 
 import dpcore
 from dpcore.lab.budget import compose_releases
-from dpcore.mechanisms.keyed import keyed_normal, token_keys, fold_keys
-from dpui.state import rng_for
+from dpcore.mechanisms.keyed import fold_keys, keyed_normal, token_keys
+from dpui.common.state import rng_for
 
 ROOT = Path(__file__).resolve().parent.parent
 BAYES = str(ROOT / "pages" / "2_Bayesian_ngram_DP.py")
@@ -225,8 +225,8 @@ def test_dpne_export_rebuilds_the_pages_release_and_epsilon_draws_new_noise(medi
     # ε moved: the keyed standard normals of the same items differ (the key holds ε), not only σ
     (s1, r1), (s2, _r2) = seen[(1.0, 0.05)], seen[(2.0, 0.05)]
     items = fold_keys(None, token_keys(sorted(g[0] for g in r1.ngrams[1])))
-    from dpcore.dpne.selection import _keyed_seed
     from dpcore.dpne import dpne_release_seed
+    from dpcore.dpne.selection import _keyed_seed
 
     def base(s):
         return dpne_release_seed(
@@ -294,8 +294,8 @@ def test_topicdp_export_rebuilds_the_release_and_epsilon_draws_new_noise(media, 
 def _rebuild_vips(s, rows):
     """Issue 23: the export carries VIPS-LDA's settings and its seed salt (every parameter that changes its release:
     ε, δ, K, B, J); they rebuild the release, and its view on the table is the exported column."""
-    from dpcore.topicdp import vips_comparison as tv
     from dpcore.topicdp import LdaSettings
+    from dpcore.topicdp import vips_comparison as tv
 
     v = s["vips"]
     k, clip, iterations = v["n_topics_K"], v["clip_norm_B"], v["iterations_J"]

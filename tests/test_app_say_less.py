@@ -3,7 +3,7 @@ into expanders or the reviewer's panel); the Home page is a short map of the pag
 
 Words are counted in the prose elements (markdown, caption, info, warning, page links) outside any expander; guarantee chips
 (st.badge, seen as ``:<colour>-badge[…]`` markdown) are not prose and are not counted (they are short by
-test_app_guarantees), nor is the guarantee's meaning for one person beside the chip (issue 32, dpui.risk: part of
+test_app_guarantees), nor is the guarantee's meaning for one person beside the chip (issue 32, dpui.common.risk: part of
 the guarantee's display, one sentence per release line, capped by tests/test_app_risk.py)."""
 
 import re
@@ -26,7 +26,7 @@ FOLDED = {"expander", "popover"}
 """Blocks whose contents a reader sees only after a click."""
 BEFORE_CHART_MAX = 60
 RISK_ICON = "🕵️"
-"""dpui.risk's line beside a badge: part of the guarantee's display, like the chip (tests/test_app_risk.py caps it
+"""dpui.common.risk's line beside a badge: part of the guarantee's display, like the chip (tests/test_app_risk.py caps it
 at one sentence of at most RISK_LINE_MAX words per release line)."""
 HOME_MAX = 250
 
@@ -80,9 +80,9 @@ def test_each_page_opens_with_one_sentence_then_its_chart(path):
 
 def test_home_is_a_short_map_with_one_guarantee_table():
     from dpcore.lab.review import mechanism_guarantees
-    from dpui.bayesian_knobs import guarantee_settings
-    from dpui.charts import guarantee_icon
-    from dpui.navigation import available_pages
+    from dpui.bayesian.knobs import guarantee_settings
+    from dpui.common.charts import guarantee_icon
+    from dpui.common.navigation import available_pages
 
     at = run("app.py")
     n, _ = visible_prose(at, until_chart=False)

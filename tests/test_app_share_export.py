@@ -19,7 +19,7 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 import dpcore
-from dpui.exports import records_to_csv
+from dpui.common.exports import records_to_csv
 
 ROOT = Path(__file__).resolve().parent.parent
 BAYES = str(ROOT / "pages" / "2_Bayesian_ngram_DP.py")

@@ -20,7 +20,7 @@ import dpcore
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = str(ROOT / "pages" / "4_TopicDP.py")
-TAB = "topicdp_tab"  # the tabs' key and URL parameter (dpui.topicdp_views.TAB_KEY)
+TAB = "topicdp_tab"  # the tabs' key and URL parameter (dpui.topicdp.views.TAB_KEY)
 WORDS = {
     "sport": "football goal match team player coach league score stadium season".split(),
     "food": "pasta pizza sauce cheese garlic oven recipe dinner tomato bread".split(),
@@ -276,7 +276,7 @@ def _vips_on_the_real_chat(at, corpus, model, table):
     baseline, its prompts, its own topics, the sentences on where it wins and where it does not, its tab."""
     from dpcore.topicdp import prompts as tp
     from dpcore.topicdp import vips_comparison as tv
-    from dpui.state import rng_for
+    from dpui.common.state import rng_for
 
     eps, delta, seed = 1.0, 1e-5, at.sidebar.number_input(key="seed").value
     public = dpcore.load_real_corpus("chat", which="public")
@@ -393,7 +393,7 @@ def test_tabs_are_lazy_and_the_budget_records_only_the_releases_shown(tiny_topic
 def test_an_exercise_link_opens_the_tab_it_is_read_in():
     """?exercise=topicdp-sampler-fits: its hint sends the student to the tab "Sampled sensitivities", which the link
     opens (once: the student can then switch tabs, and the exercise does not pull them back)."""
-    from dpui.topicdp_views import EXERCISE_TABS
+    from dpui.topicdp.views import EXERCISE_TABS
 
     assert EXERCISE_TABS["topicdp-sampler-fits"] == "Sampled sensitivities"
     at = AppTest.from_file(PAGE, default_timeout=300)
@@ -422,9 +422,10 @@ def test_keywords_open_on_one_topic_and_the_full_grid_on_demand(tiny_topicdp):
     browser's work of the six-panel Plotly figure per ε move, benchmarks/bench_topicdp_views.py), its colours the
     mechanisms' Okabe–Ito ones, every panel named by its release, and its numbers table holding what it plots. The
     full grid (every topic) is a toggle in the URL."""
-    from dpui.charts import NEUTRAL, OKABE_ITO
-    from dpui.topicdp_views import GRID_KEY
     from topicdp_env import TINY_QUERY
+
+    from dpui.common.charts import NEUTRAL, OKABE_ITO
+    from dpui.topicdp.views import GRID_KEY
 
     at = AppTest.from_file(PAGE, default_timeout=120)
     for k, v in TINY_QUERY.items():
@@ -468,9 +469,10 @@ def test_an_eps_move_computes_only_what_is_on_screen(tiny_topicdp, monkeypatch):
     """Issue 29 item 4: every mechanism's mean L1 (20 draws each), the accountant's ε of VIPS's σ and the prompts kept
     at ε belong to the collapsed expander "What the table and the noise are …" (and the mean to the VIPS tab): an ε
     move with both closed computes none of them; opening the expander computes them, once per ε."""
-    import dpui.topicdp_data as tdata
-    import dpui.topicdp_vips as tvips
     from topicdp_env import TINY_QUERY
+
+    import dpui.topicdp.data as tdata
+    import dpui.topicdp.vips as tvips
 
     calls: dict[str, int] = {}
 

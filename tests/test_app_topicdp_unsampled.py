@@ -165,10 +165,10 @@ def test_every_tab_says_what_needs_the_sampler_and_shows_no_number_of_it(upload,
 
 def test_the_time_estimate_uses_the_measured_seconds_per_pair_once_there_are_some():
     """pairs still needed × seconds per pair measured on this corpus's stored pairs; before any, the stated rough
-    0.28 s per pair (dpui.topicdp_sampler.ROUGH_SECONDS_PER_PAIR), each sentence saying which."""
+    0.28 s per pair (dpui.topicdp.sampler.ROUGH_SECONDS_PER_PAIR), each sentence saying which."""
     from types import SimpleNamespace
 
-    from dpui.topicdp_sampler import ROUGH_SECONDS_PER_PAIR, time_estimate
+    from dpui.topicdp.sampler import ROUGH_SECONDS_PER_PAIR, time_estimate
 
     size = sensitivity_sampler_size(gamma=0.1)  # h = 285
     measured = time_estimate(SimpleNamespace(n_pairs=85, seconds=170.0), size)  # 2 s per pair, 200 pairs to go

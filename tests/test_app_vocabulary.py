@@ -57,7 +57,7 @@ def test_each_kind_has_one_colour_one_strength_and_one_standing(kind):
 def test_badge_budget_line_and_single_release_total_say_the_same(kind):
     """The chip's words are the Guarantee's words; the budget line of a release with that guarantee starts with the
     same words; a total over that one release has the release's colour and strength."""
-    from dpui.charts import badge_text, guarantee_icon
+    from dpui.common.charts import badge_text, guarantee_icon
 
     g = SAMPLES[kind]
     assert badge_text(g, name="M") == f"Guarantee: M — {g.words}"

@@ -25,7 +25,6 @@ from dpcore.audit import (
 from dpcore.audit.core import _choose_event
 from dpcore.bayesian.evaluation import membership_attack
 
-
 # ---------------------------------------------------------------------------------------------
 # Clopper–Pearson and the bound, by hand
 
@@ -290,9 +289,9 @@ def test_membership_attack_bound_on_a_laplace_pair_with_epsilon_2():
 
 
 def _local_guarantee(name):
-    from dpcore.bayesian.release import bayesian_guarantee
-    from dpcore.bayesian.end_to_end import end_to_end_guarantee
     from dpcore.bayesian.baselines import laplace_guarantee
+    from dpcore.bayesian.end_to_end import end_to_end_guarantee
+    from dpcore.bayesian.release import bayesian_guarantee
 
     return {
         "bayesian_local_page": bayesian_guarantee(epsilon=1, delta=1e-5, sensitivity_method="brute-force"),

@@ -425,8 +425,8 @@ def test_bayesian_theta_is_a_probability_vector_or_a_named_error_for_every_tiny_
 
 
 def test_softmax_of_a_huge_variance_draw_is_a_probability_vector():
-    from dpcore.bayesian.statistics import _softmax_of_draw
     from dpcore.bayesian import softmax
+    from dpcore.bayesian.statistics import _softmax_of_draw
 
     mu = np.array([0.3, -0.1, 0.2, 0.0])
     z = np.array([[0.5, 2.0, -1.0, 1.9], [-3.0, -2.0, -1.0, -1.5]])

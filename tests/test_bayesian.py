@@ -23,7 +23,6 @@ from dpcore.bayesian.release import prepare_bayesian
 from dpcore.text import Corpus, Document
 from dpcore.text.counts import ngram_counts
 
-
 # ---------------------------------------------------------------------------------------------
 # literal reference: recompute f(D) and f(D₋ₙ) from scratch for every user (dense, no shortcut)
 

@@ -7,7 +7,6 @@ import pytest
 import scipy.sparse as sp
 
 import dpcore
-
 from dpcore.bayesian.baselines import (
     cap_user_totals,
     k_anonymity_release,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from dpcore.text import load_sample_corpus
+from dpcore.audit import clopper_pearson_upper
 from dpcore.bayesian import (
     BAYESIAN,
     BAYESIAN_STRICT,
@@ -33,7 +33,7 @@ from dpcore.bayesian import (
     summarise,
     trigram_perplexity,
 )
-from dpcore.audit import clopper_pearson_upper
+from dpcore.text import load_sample_corpus
 from dpcore.text.counts import NgramCounts, ngram_counts
 
 

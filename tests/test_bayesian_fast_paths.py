@@ -12,8 +12,8 @@ import pytest
 import scipy.sparse as sp
 
 from dpcore.bayesian import cap_user_items, check_count_matrix
-from dpcore.bayesian.statistics import smallest_keys_per_row
 from dpcore.bayesian.baselines import cap_user_totals
+from dpcore.bayesian.statistics import smallest_keys_per_row
 from dpcore.validation import check_rng
 
 

@@ -2,9 +2,9 @@
 bench_classroom.py renders a page and reruns it after a slider move as the browser does. No timings are checked."""
 
 import asyncio
-import threading
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest

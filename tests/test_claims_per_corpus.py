@@ -11,12 +11,12 @@ from collections import Counter
 
 import pytest
 
-from dpcore.text import Corpus, Document
 from dpcore.lab.review_rules import EVALUATION_ONLY
+from dpcore.text import Corpus, Document
 from dpcore.topicdp import VIPS_STOP_WORDS, VipsVocabulary, vocabulary_coverage
 from dpcore.topicdp.model import TOKEN_PATTERN
-from dpui import topicdp_vips as vu
-from dpui.texts import text
+from dpui.common.texts import text
+from dpui.topicdp import vips as vu
 
 SUMMARY = dict(eps=1.0, sigma=1.0, l1_max=20, B=2.0, J=1, twin="", public_data="p", V=1000)
 

@@ -75,12 +75,12 @@ def test_the_exercise_sheets_get_the_address_students_open(monkeypatch):
 
 def test_the_grid_warm_up_sweeps_pages_whose_releases_are_on_disk():
     """serve_class's ε-grid warm-up (issue 29 item 5) is worth its time only where the default seed's releases are
-    kept on disk (dpui.disk_cache): every page it sweeps has an ε slider and a data module that calls disk_shared."""
+    kept on disk (dpui.common.disk_cache): every page it sweeps has an ε slider and a data module that calls disk_shared."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_classroom import eps_pages
 
     with_eps = {p.url_path for p in eps_pages()}
     assert serve_class.GRID_PAGES and set(serve_class.GRID_PAGES) <= with_eps
-    modules = {"DP_ngram_extraction": "dpne_data.py"}
+    modules = {"DP_ngram_extraction": "dpne/data.py"}
     for page in serve_class.GRID_PAGES:
         assert "disk_shared(" in (ROOT / "dpui" / modules[page]).read_text(encoding="utf-8"), page

@@ -1,4 +1,4 @@
-"""The disk layer under the releases' caches (issue 29 item 5; dpui.disk_cache).
+"""The disk layer under the releases' caches (issue 29 item 5; dpui.common.disk_cache).
 
 What it must do: keep the default seed's releases on a shipped corpus on disk, keyed like the in-memory cache, so the
 processes of deploy/serve_class.py share a warm-up; read back exactly what was stored under exactly that key; and
@@ -10,12 +10,11 @@ from __future__ import annotations
 import pickle
 
 import pytest
-
-import dpcore
 from replay_env import opened
 
-from dpui import disk_cache
-from dpui.disk_cache import ENV, disk_shared
+import dpcore
+from dpui.common import disk_cache
+from dpui.common.disk_cache import ENV, disk_shared
 
 DPNE = "3_DP_ngram_extraction.py"
 EPS = "0.015"  # a grid value no other test opens the page at: the in-memory cache has not seen it

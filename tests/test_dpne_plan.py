@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 import dpcore
-from dpcore.dpne import DpnePlan, dpne_with_evaluation
 from dpcore import prepare_dpne
+from dpcore.dpne import DpnePlan, dpne_with_evaluation
 
 dpne_mod = importlib.import_module("dpcore.dpne")
 

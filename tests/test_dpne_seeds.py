@@ -17,8 +17,8 @@ from scipy.stats import binom
 
 import dpcore
 from dpcore import prepare_dpne
-from dpcore.dpne.space import _uniform_count_below, zero_weight_draw, _ValidSpace
 from dpcore.dpne import dpne_level_seed, dpne_release_seed, eta_dependent_level
+from dpcore.dpne.space import _uniform_count_below, _ValidSpace, zero_weight_draw
 from dpcore.mechanisms.keyed import level_generator, release_seed
 
 

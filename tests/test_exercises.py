@@ -19,12 +19,12 @@ import pytest
 from scipy.optimize import brentq
 from scipy.stats import norm
 
-from dpui.exercise_keys import widget_settings
 import dpcore
 import dpui
 from dpcore.lab import exercises as E
 from dpcore.lab.exercises import CHOICE, NUMBER, Exercise, _data
-from dpui.exercise_sheets import exercise_link, exercise_sheet, latex_to_text
+from dpui.common.exercise_keys import widget_settings
+from dpui.common.exercise_sheets import exercise_link, exercise_sheet, latex_to_text
 
 ROOT = Path(__file__).resolve().parent.parent
 ALL = dpcore.lab.exercises()
@@ -130,14 +130,14 @@ ALLOWED = {  # widget key -> what the widget accepts (copied from the pages; the
 SHARED_KEYS = {"eps", "delta", "seed", "corpus"}
 
 
-KNOB_TABLES = {"2_Bayesian_ngram_DP": "dpui.bayesian_knobs", "4_TopicDP": "dpui.topicdp_knobs"}
+KNOB_TABLES = {"2_Bayesian_ngram_DP": "dpui.bayesian.knobs", "4_TopicDP": "dpui.topicdp.knobs"}
 """Pages whose knobs are drawn from a table (spec field → widget key, ``SPEC_WIDGETS``) rather than one literal
 ``key="..."`` per widget (TopicDP's m and n sliders are drawn in a loop over their keys)."""
 
 
 def _page_keys(page: str) -> set[str]:
     """Widget keys written in the page or in the dpui modules that draw its knobs, and its knob table's keys."""
-    files = [ROOT / "pages" / f"{page}.py", *sorted((ROOT / "dpui").glob("*.py"))]
+    files = [ROOT / "pages" / f"{page}.py", *sorted((ROOT / "dpui").rglob("*.py"))]
     keys = {k for f in files for k in re.findall(r'key="([A-Za-z0-9_]+)"', f.read_text(encoding="utf-8"))}
     if page in KNOB_TABLES:
         keys |= set(importlib.import_module(KNOB_TABLES[page]).SPEC_WIDGETS.values())
@@ -146,7 +146,9 @@ def _page_keys(page: str) -> set[str]:
 
 @pytest.mark.parametrize("ex", ALL, ids=IDS)
 def test_settings_use_the_pages_widget_keys_and_values(ex):
-    sidebar = set(re.findall(r'key="([A-Za-z0-9_]+)"', (ROOT / "dpui" / "sidebar.py").read_text(encoding="utf-8")))
+    sidebar = set(
+        re.findall(r'key="([A-Za-z0-9_]+)"', (ROOT / "dpui" / "common" / "sidebar.py").read_text(encoding="utf-8"))
+    )
     assert SHARED_KEYS <= sidebar
     keys = _page_keys(ex.page) | SHARED_KEYS
     for key, value in widget_settings(ex).items():

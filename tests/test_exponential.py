@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 
 from dpcore import exponential_mechanism
-from dpcore.mechanisms import exponential_mechanism_probabilities
 from dpcore.lab.lecture import CANDIDATE_CITIES, city_example, city_utilities, utility_sensitivity
+from dpcore.mechanisms import exponential_mechanism_probabilities
 
 
 def test_probabilities_match_formula_bruteforce():

@@ -32,11 +32,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import dpcore
-from dpcore.text import UPLOAD_LIMITS, UploadLimits, read_table
-from dpcore import CorpusError, load_uploaded_corpus
-from dpcore.quoting import quote
-from dpcore import _cache_files
+from dpcore import CorpusError, _cache_files, load_uploaded_corpus
 from dpcore import topicdp as tdp
+from dpcore.quoting import quote
+from dpcore.text import UPLOAD_LIMITS, UploadLimits, read_table
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYLOAD = "![](http://example.invalid/col.png)"
@@ -105,7 +104,7 @@ def test_each_limit_stops_the_read_with_a_clear_message(limits, data, message):
 def test_limits_are_stated_in_the_readme_and_the_upload_panel():
     readme = (ROOT / "README.md").read_text()
     assert UPLOAD_LIMITS.describe() in readme
-    panel = (ROOT / "dpui" / "corpus_panel.py").read_text()
+    panel = (ROOT / "dpui" / "common" / "corpus_panel.py").read_text()
     assert "UPLOAD_LIMITS.describe()" in panel
     import tomllib
 
@@ -115,8 +114,8 @@ def test_limits_are_stated_in_the_readme_and_the_upload_panel():
 
 @pytest.fixture()
 def store(monkeypatch, tmp_path):
-    """dpui.uploads with no janitor thread and a scratch folder under tmp_path."""
-    from dpui import uploads
+    """dpui.common.uploads with no janitor thread and a scratch folder under tmp_path."""
+    from dpui.common import uploads
 
     monkeypatch.setattr(uploads, "_start_janitor", lambda: None)
     monkeypatch.setattr(uploads.tempfile, "gettempdir", lambda: str(tmp_path))
@@ -194,7 +193,7 @@ def test_page_caches_computed_from_an_upload_are_given_back_with_it(store):
 RSS_SCRIPT = textwrap.dedent("""
     import gc, gzip, json, resource, sys
     import numpy as np
-    from dpui import uploads
+    from dpui.common import uploads
     def rss():
         return int(open("/proc/self/statm").read().split()[1]) * 4096 / 2**20
     rng = np.random.default_rng(0)
@@ -485,7 +484,7 @@ def assert_inert(md: str) -> None:
 
 
 def test_the_markdown_escape_leaves_ordinary_messages_readable():
-    from dpui.errors import plain_text
+    from dpui.common.errors import plain_text
 
     assert plain_text("epsilon must be > 0, got max_users=3") == "epsilon must be > 0, got max_users=3"
     for s in (PAYLOAD, NAME_PAYLOAD, "> q\n1. a\n- b", "www.example.invalid a@b.c _x_ \\[x] :material/home:"):
@@ -497,7 +496,7 @@ def _show_upload_error(payload: str) -> None:
     import streamlit as st  # noqa: F401  (AppTest runs this function as a script)
 
     from dpcore import CorpusError, load_uploaded_corpus
-    from dpui.errors import show_error
+    from dpui.common.errors import show_error
 
     data = ('{"user": "a", "text": "hi"}\n{"%s": 1, "user": "b"}\n' % payload).encode()
     try:
@@ -595,7 +594,7 @@ def test_download_files_of_a_closed_session_stop_answering_and_gone_sessions_los
     from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
     from streamlit.runtime.uploaded_file_manager import UploadedFileRec
 
-    from dpui import uploads
+    from dpui.common import uploads
 
     media = mfm.MediaFileManager(MemoryMediaFileStorage("/media"))
     urls = {}

@@ -1,7 +1,6 @@
 import numpy as np
 import pytest
 
-from dpcore.mechanisms import laplace_scale
 from dpcore.lab.lecture import (
     BANK_DEBTS,
     DEBT_CAP,
@@ -9,6 +8,7 @@ from dpcore.lab.lecture import (
     bank_debt_worst_case,
     empirical_selection_ratios,
 )
+from dpcore.mechanisms import laplace_scale
 
 
 def test_neighbour_differences_are_each_persons_debt():

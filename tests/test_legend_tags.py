@@ -20,8 +20,7 @@ from dpcore.guarantees import (
     pure_dp,
     random_dp,
 )
-from dpui.charts import (
-    tag_vega_series,
+from dpui.common.charts import (
     NEUTRAL_TAGS,
     NO_NOISE,
     REFERENCE_TAG,
@@ -31,6 +30,7 @@ from dpui.charts import (
     legend_tag,
     split_tag,
     tag_legend,
+    tag_vega_series,
     tagged,
 )
 
@@ -126,7 +126,7 @@ def test_one_guarantee_tags_every_series():
 
 def test_the_page_test_reads_the_same_vocabulary():
     """tests/test_app_charts.py reads legends with its own table (so it fails on a page without tags, not on an
-    import); it must say what dpui.charts says."""
+    import); it must say what dpui.common.charts says."""
     from test_app_charts import SAYS
 
     assert {tag: level for tag, level in SAYS.items() if tag in TAG_LEVELS} == TAG_LEVELS

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from dpui import texts
+from dpui.common import texts
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE_FILES = [ROOT / "app.py"] + sorted((ROOT / "pages").glob("*.py"))
-UI_FILES = PAGE_FILES + sorted((ROOT / "dpui").glob("*.py"))
+UI_FILES = PAGE_FILES + sorted((ROOT / "dpui").rglob("*.py"))
 
 
 @pytest.mark.parametrize("path", PAGE_FILES, ids=lambda p: p.name)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from paper_env import table4_shape, table4_verdict_start
 
 import dpcore
 from dpcore.lab import paper_results as pr
-from paper_env import table4_shape, table4_verdict_start
 from dpcore.text import synthetic as gen
 
 

@@ -21,13 +21,13 @@ import dpcore
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
-pvh = importlib.import_module("dpui.paper_vs_here")
+pvh = importlib.import_module("dpui.common.paper_vs_here")
 RESULTS = json.loads(pvh.RESULTS_PATH.read_text(encoding="utf-8"))
 PAPER_USERS = 100_000
 # Speed targets live in benchmarks/bench_pages.py --size paper (project rule), not in these smoke tests: they
 # print each first render's time and assert what the page shows.
 # 3_DP_ngram_extraction took 436 s / 12.2 GB when it drew every comparison on open; at paper size its DPSU
-# baselines and coverage now wait for buttons (dpui.dpne_data.LAZY_USERS). 4_TopicDP took 89–257 s before
+# baselines and coverage now wait for buttons (dpui.dpne.data.LAZY_USERS). 4_TopicDP took 89–257 s before
 # the compiled vb E-step, 26.7 s cold with it. Every page runs here, in CI.
 
 
@@ -55,7 +55,7 @@ def paper_corpus():
 
 
 def run(script: str, **params) -> tuple[AppTest, float]:
-    from dpui.paper_vs_here import OPEN_KEY
+    from dpui.common.paper_vs_here import OPEN_KEY
 
     at = AppTest.from_file(str(ROOT / script), default_timeout=900)
     at.query_params["corpus"] = "paper"

@@ -14,14 +14,15 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
+from paper_env import PAPER_STAND_IN_USERS, table4_shape, table4_verdict_start
+from paper_env import run_page as run
 from streamlit.testing.v1 import AppTest
 
-from paper_env import PAPER_STAND_IN_USERS
-from paper_env import run_page as run
-from paper_env import table4_shape, table4_verdict_start
 from dpcore.lab import paper_results as pr
 
-pvh = importlib.import_module("dpui.paper_vs_here")  # the module (dpui.paper_vs_here is also the function's name)
+pvh = importlib.import_module(
+    "dpui.common.paper_vs_here"
+)  # the module (dpui.common.paper_vs_here is also the function's name)
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = {
@@ -153,7 +154,7 @@ def test_data_choice_persists_across_pages(small_paper_size):
 
 def test_upload_replaces_the_private_data_and_keeps_the_chats_public_part():
     from dpcore import corpus_from_records
-    from dpui.corpus_panel import UPLOADED_KEY
+    from dpui.common.corpus_panel import UPLOADED_KEY
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.query_params["corpus"] = "upload"
@@ -434,8 +435,8 @@ def test_bayesian_n_max_default_follows_the_data(small_paper_size):
     """Strict BayesianDP refuses a corpus with more users than N_max: its default follows the data choice (a public,
     stated number of users), and a value the user set is kept."""
     from dpcore.text.synthetic import SIZES
-    from dpui.bayesian_modes import N_MAX_OPTIONS, default_n_max
-    from dpui.corpus_panel import DATA_CHOICES, REAL_PEOPLE
+    from dpui.bayesian.modes import N_MAX_OPTIONS, default_n_max
+    from dpui.common.corpus_panel import DATA_CHOICES, REAL_PEOPLE
 
     stated = {"chat": REAL_PEOPLE["private"], "upload": 0, **{k: v["private"] for k, v in SIZES.items()}}
     for choice in DATA_CHOICES:

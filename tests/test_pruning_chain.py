@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpcore.dpne import DpneRelease, dpsu_threshold, pruning_chain
 from dpcore import build_ngram_index, dpne_extract
+from dpcore.dpne import DpneRelease, dpsu_threshold, pruning_chain
 
 
 def _release(ngrams, *, limit=1, epsilon=1.0, delta=1e-5, pruning="both"):

@@ -30,7 +30,7 @@ def _chart(at, title_part: str) -> dict:
         fig = json.loads(c.proto.spec)
         title = fig.get("layout", {}).get("title", {})
         text = title.get("text", "") if isinstance(title, dict) else str(title)
-        if title_part in text.replace("<br>", " "):  # a title wrapped for a phone (dpui.charts.fit_narrow)
+        if title_part in text.replace("<br>", " "):  # a title wrapped for a phone (dpui.common.charts.fit_narrow)
             return fig
     raise AssertionError(f"no chart titled …{title_part}…")
 
@@ -83,8 +83,8 @@ def test_dpne_export_replays_at_another_eta_and_eta_changes_the_draws(downloads,
     # draws lengths ≥ 3 with η in the key (dpcore.dpne.dpne_level_seed), so they are not the thresholds alone
     other = dpcore.replay({**spec.record(), "eta": 0.01}, classroom)
     assert other.release.ngrams[1] == out.release.ngrams[1]
-    from dpcore.dpne.selection import _keyed_seed
     from dpcore.dpne import dpne_level_seed, dpne_release_seed
+    from dpcore.dpne.selection import _keyed_seed
 
     base = dpne_release_seed(_keyed_seed(spec.rng(*spec.dpne_salt())), **{k: v for k, v in spec.dpne_kwargs().items()})
     assert dpne_level_seed(base, 3, 0.05, spec.policy) != dpne_level_seed(base, 3, 0.01, spec.policy)

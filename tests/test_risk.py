@@ -330,7 +330,7 @@ def test_a_thinned_roc_is_made_of_the_exact_rocs_points():
 def test_the_session_line_claims_a_bound_only_for_a_dp_total():
     from types import SimpleNamespace
 
-    from dpui.risk import session_line
+    from dpui.common.risk import session_line
 
     green = SimpleNamespace(epsilon=1.0, delta=0.0, colour="green")
     assert "at most 74" in session_line(3, green) and "not a proof" not in session_line(3, green)

@@ -15,7 +15,7 @@ from dpcore.validation import check_epsilon
 
 
 def _old_rng_for(seed, *salt):
-    """dpui.state.rng_for and dpui.bayesian_modes._rng as they were before issue 22 (copied, brute force)."""
+    """dpui.common.state.rng_for and dpui.bayesian.modes._rng as they were before issue 22 (copied, brute force)."""
     return np.random.default_rng(np.random.SeedSequence([seed] + [zlib.crc32(repr(s).encode()) for s in salt]))
 
 
@@ -37,8 +37,8 @@ def test_derive_rng_is_the_old_stream(seed, salt):
 
 
 def test_dpui_rng_helpers_call_dpcore():
-    from dpui.bayesian_modes import _rng
-    from dpui.state import rng_for
+    from dpui.bayesian.modes import _rng
+    from dpui.common.state import rng_for
 
     for f in (rng_for, _rng):
         assert np.array_equal(f(3, "x", 1.0).random(16), _old_rng_for(3, "x", 1.0).random(16))
@@ -180,7 +180,7 @@ def test_page_specs_record_round_trip(spec):
 
 
 def test_dpne_spec_draws_as_the_page_did_before():
-    """A version-1 DpneSpec record (an export made before issue 29) replays the page's former draws: dpui.dpne_data
+    """A version-1 DpneSpec record (an export made before issue 29) replays the page's former draws: dpui.dpne.data
     drew DPNE from rng_for(seed, "dpne", ε, δ, T, Δ0, c, pruning, selection, policy) with the selection keyed like
     the noise, and the baselines from rng_for(seed, "dpne-baselines", ε, δ, T, Δ0, selection, policy) (the salts
     copied from before issue 22). Version 2 draws the baselines' selection apart from their noise."""

@@ -39,7 +39,7 @@ SPECS = (
 
 
 def _old_rng(seed, *salt):
-    """dpui.state.rng_for before issue 22 (copied)."""
+    """dpui.common.state.rng_for before issue 22 (copied)."""
     return np.random.default_rng(np.random.SeedSequence([seed] + [zlib.crc32(repr(s).encode()) for s in salt]))
 
 
@@ -129,8 +129,8 @@ def test_keyword_only_frozen_and_normalised():
 
 
 def test_salts_are_the_pages_before_issue_22():
-    """The literal salt tuples of pages/2_Bayesian_ngram_DP.py, dpui/bayesian_data.py, dpui/bayesian_modes.py,
-    pages/4_TopicDP.py and dpui/topicdp_vips.py before issue 22: the same streams, so today's numbers are unchanged."""
+    """The literal salt tuples of pages/2_Bayesian_ngram_DP.py, dpui/bayesian/data.py, dpui/bayesian/modes.py,
+    pages/4_TopicDP.py and dpui/topicdp/vips.py before issue 22: the same streams, so today's numbers are unchanged."""
     s = BayesianSpec(
         seed=5,
         epsilon=0.5,
@@ -193,7 +193,7 @@ def test_salts_are_the_pages_before_issue_22():
     t = TopicDpSpec(seed=5, epsilon=2.0, delta=1e-6, gamma=0.2, m=4, n=6, n_topics=8, clip_norm=5.0, iterations=2)
     assert _same_stream(t.rng(*t.salt(1.25)), _old_rng(5, "topicdp", "release", 2.0, 1e-6, 4, 6, 0.2, 1.25))
     assert _same_stream(t.rng(*t.vips_salt()), _old_rng(5, "topicdp", "vips", 2.0, 1e-6, 8, 5.0, 2))
-    from dpui.topicdp_vips import salt as page_vips_salt
+    from dpui.topicdp.vips import salt as page_vips_salt
 
     c = t.curve_spec(parameter="gamma", repetitions=10, stage="noisy")
     assert isinstance(c, TopicDpCurveSpec) and (c.m, c.n, c.n_topics, c.epsilon) == (4, 6, 8, 2.0)

@@ -97,7 +97,7 @@ def test_the_generated_script_of_a_secret_record_prints_the_noise_free_numbers_o
 
 
 def test_every_cache_of_noisy_work_is_bounded_and_keyed_by_the_seed():
-    """Private mode keys noisy caches by the session's secret (dpui.noise): another session cannot hit such an entry
+    """Private mode keys noisy caches by the session's secret (dpui.common.noise): another session cannot hit such an entry
     (it needs the same 128-bit secret), and memory stays bounded only if every cache a seed or a spec key reaches has
     ``max_entries`` — and only if no cache key leaves the seed out (``spec.key(without=...)``)."""
     import ast
@@ -107,7 +107,7 @@ def test_every_cache_of_noisy_work_is_bounded_and_keyed_by_the_seed():
 
     root = Path(__file__).resolve().parent.parent / "dpui"
     noisy = []
-    for path in sorted(root.glob("*.py")):
+    for path in sorted(root.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "key":

@@ -218,7 +218,7 @@ def test_shipped_reference_profiles_recompute():
     assert set(shipped) == set(fresh) == {"chat-private", "classroom-private-first-920"}
     for key, entry in fresh.items():
         assert shipped[key] == json.loads(json.dumps(entry)), f"{key}: rerun python scripts/text_profiles.py"
-    from dpui import text_profile_panel as panel
+    from dpui.common import text_profile_panel as panel
 
     chat = panel.reference(panel.CHAT_KEY)
     assert chat is not None and chat.to_dict() == fresh["chat-private"]["profile"]

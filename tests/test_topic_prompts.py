@@ -8,11 +8,11 @@ import pytest
 from scipy.optimize import linear_sum_assignment
 
 import dpcore
-from dpcore.topicdp import model as tm
-from dpcore.topicdp import fitting as tm_fit
-from dpcore.topicdp import prompts as tp
 from dpcore import topicdp as tdp
 from dpcore.text import corpus_from_records
+from dpcore.topicdp import fitting as tm_fit
+from dpcore.topicdp import model as tm
+from dpcore.topicdp import prompts as tp
 
 WORDS = {
     "sport": "football goal match team player coach league score stadium season".split(),

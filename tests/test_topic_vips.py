@@ -20,11 +20,10 @@ import pytest
 
 import dpcore
 from dpcore import guarantees as G
-from dpcore.topicdp import vips_comparison as tv
 from dpcore import topicdp as tdp
-from dpcore.topicdp import vips, vips_inputs, vips_setup
 from dpcore.text import Corpus, Document
-from dpcore.topicdp import LdaSettings, TopicModel
+from dpcore.topicdp import LdaSettings, TopicModel, vips, vips_inputs, vips_setup
+from dpcore.topicdp import vips_comparison as tv
 
 TOPICS = {
     "sport": "football goal match team player coach league score stadium season".split(),

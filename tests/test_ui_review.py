@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 import dpcore
 from dpcore import guarantees as G
-from dpui.charts import badge_help, badge_text, chip_label
+from dpui.common.charts import badge_help, badge_text, chip_label
 
 
 @pytest.mark.parametrize(
@@ -44,7 +44,7 @@ def _panel_script():
     import scipy.sparse as sp
 
     import dpcore
-    from dpui.review import reviewer_panel
+    from dpui.common.review import reviewer_panel
 
     rng = np.random.default_rng(0)
     X = sp.csr_matrix(rng.integers(0, 3, size=(30, 10)))
@@ -83,7 +83,7 @@ def _calibration_script():
     import streamlit as st
 
     import dpcore
-    from dpui.calibration import calibration_note, calibration_radio
+    from dpui.common.calibration import calibration_note, calibration_radio
 
     eps = float(st.query_params.get("eps", "0.5"))
     choice = calibration_radio(key="cal")
@@ -129,7 +129,7 @@ def _modes_script():
     import streamlit as st
 
     import dpcore
-    from dpui.bayesian_modes import mode_knobs, modes_panel, strict_prepared_for
+    from dpui.bayesian.modes import mode_knobs, modes_panel, strict_prepared_for
 
     k = mode_knobs()
     rng = np.random.default_rng(0)

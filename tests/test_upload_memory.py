@@ -28,7 +28,7 @@ ROWS = b"".join(
 
 @pytest.fixture()
 def store(monkeypatch, tmp_path):
-    from dpui import uploads
+    from dpui.common import uploads
 
     monkeypatch.setattr(uploads, "_start_janitor", lambda: None)
     monkeypatch.setattr(uploads.tempfile, "gettempdir", lambda: str(tmp_path))
@@ -88,12 +88,12 @@ UPLOAD_ARGS = {"data", "_data", "filename", "name", "raw", "upload", "file"}
 def test_no_cache_shared_across_sessions_takes_an_uploaded_file():
     """Every st.cache_data / st.cache_resource function of dpui: none is keyed by (or holds) an uploaded file's
     bytes or name; what is computed from an upload is keyed by its content hash and cleared with it
-    (dpui.uploads.track_caches). Today: corpus_panel._columns(digest, filename, _data) kept the header row."""
+    (dpui.common.uploads.track_caches). Today: corpus_panel._columns(digest, filename, _data) kept the header row."""
     from streamlit.runtime.caching.cache_utils import CachedFunc
 
     found, bad = 0, []
-    for info in pkgutil.iter_modules(dpui.__path__):
-        mod = importlib.import_module(f"dpui.{info.name}")
+    for info in pkgutil.walk_packages(dpui.__path__, prefix="dpui."):
+        mod = importlib.import_module(info.name)
         for name, obj in vars(mod).items():
             fn = getattr(obj, "cached", obj)  # a tracked cache wraps the CachedFunc
             if isinstance(fn, CachedFunc):
@@ -111,7 +111,7 @@ def test_the_column_picker_keeps_the_columns_in_the_session():
     def page():
         import streamlit as st
 
-        from dpui import corpus_panel
+        from dpui.common import corpus_panel
 
         data = b"user,text\nu1,hello there\nu2,good day\n"
         st.write(corpus_panel._columns("d" * 64, "x.csv", data))

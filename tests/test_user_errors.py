@@ -2,7 +2,7 @@
 
 Today: a damaged numba cache of the VIPS kernel raised ``UnicodeDecodeError`` (a ``ValueError``) inside dpcore
 and the TopicDP page showed "⚠️ 'utf-8' codec can't decode byte 0x9c in position 395: invalid start byte" as if
-the user had chosen something wrong. Now :func:`dpui.errors.user_errors` shows :class:`dpcore.errors.UserError`
+the user had chosen something wrong. Now :func:`dpui.common.errors.user_errors` shows :class:`dpcore.errors.UserError`
 messages (every check of dpcore that refuses a value raises it) and anything else as an internal error with a
 short reference, logged with its traceback.
 """
@@ -30,7 +30,7 @@ def _page(kind: str):
     import streamlit as st
 
     import dpcore
-    from dpui.errors import user_errors
+    from dpui.common.errors import user_errors
 
     with user_errors():
         if kind == "user":
@@ -47,7 +47,7 @@ def _page(kind: str):
 @pytest.mark.parametrize("kind", ["user", "decode", "value", "key"])
 def test_user_errors_shows_only_dpcore_user_errors_as_the_users_mistake(kind, caplog):
     at = AppTest.from_function(_page, args=(kind,), default_timeout=60)
-    with caplog.at_level(logging.ERROR, logger="dpui.errors"):
+    with caplog.at_level(logging.ERROR, logger="dpui.common.errors"):
         at.run()
     shown = " ".join(e.value for e in at.error)
     internal = " ".join(str(e.value) for e in at.exception)
@@ -82,7 +82,7 @@ def test_a_unicode_decode_error_inside_the_vips_kernel_is_not_shown_as_a_user_in
     at = AppTest.from_file(str(ROOT / "pages" / "4_TopicDP.py"), default_timeout=600)
     for k, v in TINY_QUERY.items():
         at.query_params[k] = v
-    with caplog.at_level(logging.ERROR, logger="dpui.errors"):
+    with caplog.at_level(logging.ERROR, logger="dpui.common.errors"):
         at.run()
     shown = " ".join(e.value for e in at.error)
     internal = " ".join(str(e.value) for e in at.exception)

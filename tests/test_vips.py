@@ -22,9 +22,9 @@ from scipy.special import psi
 
 import dpcore
 from dpcore import guarantees as G
-from dpcore.topicdp import vips, vips_estep, vips_evaluation, vips_inputs
 from dpcore.audit import run_scenario
 from dpcore.text import Corpus, Document
+from dpcore.topicdp import vips, vips_estep, vips_evaluation, vips_inputs
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 WORDS = tuple(f"word{a}{b}" for a in LETTERS[:4] for b in LETTERS[:5])  # 20 words of letters only

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from dpcore.topicdp import vips
-from dpui.sidebar import DELTA_OPTIONS, EPSILON_OPTIONS
+from dpui.common.sidebar import DELTA_OPTIONS, EPSILON_OPTIONS
 
 
 def test_the_table_covers_the_pages_grids():

@@ -23,8 +23,8 @@ from .core import (
     clopper_pearson_upper,
     epsilon_lower_bound,
 )
-from .scenarios import SCENARIO_LABELS, SCENARIOS, audit_rng, get_scenario, run_scenario, scenario_names
 from .scenario_types import Scenario, ScenarioRun
+from .scenarios import SCENARIO_LABELS, SCENARIOS, audit_rng, get_scenario, run_scenario, scenario_names
 
 __all__ = [
     "DIRECTIONS",

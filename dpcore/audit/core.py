@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.special import betaincinv  # beta.ppf(q, a, b) = betaincinv(a, b, q); scipy.stats costs ~1 s to import
 
-from ..validation import check_delta, check_epsilon, check_int, check_probability, check_rng
 from ..errors import UserError
+from ..validation import check_delta, check_epsilon, check_int, check_probability, check_rng
 
 __all__ = [
     "AuditEvent",

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from .core import AuditResult
+
 from ..errors import UserError
+from .core import AuditResult
 
 __all__ = [
     "Variant",

@@ -20,22 +20,24 @@ import time
 import zlib
 from collections.abc import Callable
 from functools import lru_cache
+
 import numpy as np
+
+from ..errors import UserError
+from ..lab.lecture import CANDIDATE_CITIES, SOCIETY_MEMBERS, city_example, city_utilities
 from ..mechanisms.exponential import exponential_mechanism, exponential_mechanism_probabilities
 from ..mechanisms.laplace import laplace_mechanism
-from ..lab.lecture import CANDIDATE_CITIES, SOCIETY_MEMBERS, city_example, city_utilities
 from ..validation import check_choice, check_epsilon, check_int, check_rng
 from .core import audit
 from .scenario_types import Scenario, ScenarioRun, Variant
-from .scenarios_ngrams import _dpne_scenario, _dpsu_scenario, _kanonymity_scenario
 from .scenarios_bayesian import (
     _bayesian_local_page_scenario,
     _bayesian_scenario,
     _end_to_end_local_page_scenario,
     _laplace_public_local_scenario,
 )
+from .scenarios_ngrams import _dpne_scenario, _dpsu_scenario, _kanonymity_scenario
 from .scenarios_topics import _topicdp_scenario, _topicdp_strict_scenario, _vips_scenario
-from ..errors import UserError
 
 __all__ = [
     "SCENARIOS",

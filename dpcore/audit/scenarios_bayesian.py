@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+
 import numpy as np
 import scipy.sparse as sp
+
 from ..bayesian.statistics import SENSITIVITY_METHODS, bayesian_statistics
 from ..validation import check_rng
-from .scenario_types import Scenario, Variant, _DATA, _register
+from .scenario_types import _DATA, Scenario, Variant, _register
 
 __all__ = [
     "bayesian_page_pair",
@@ -109,7 +111,7 @@ def _bayesian_scenario(epsilon: float = 1.0) -> Scenario:
 # --------------------------------------------------------------------------------------------------
 
 PAGE_DEFAULTS = dict(n=1, S=1e-3, rho=0.3, C=1, W=2, epsilon=1.0, delta=1e-5)
-"""The Bayesian page's default settings (dpui.bayesian_knobs, the shared sidebar): the pair it shows."""
+"""The Bayesian page's default settings (dpui.bayesian.knobs, the shared sidebar): the pair it shows."""
 _SCORE_CHUNK = 250  # releases scored at once (each a |V|-vector: ~25,000 on the real chat corpus)
 
 

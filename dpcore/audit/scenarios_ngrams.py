@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import ndtr
+
 from ..bayesian.baselines import k_anonymity_release
-from ..dpne.selection import _dpsu_select, _limit_contributions
-from ..dpne.release import dpne_extract
 from ..dpne.accounting import dpne_noise_scales, dpsu_threshold
 from ..dpne.baselines import dpsu_single
+from ..dpne.release import dpne_extract
+from ..dpne.selection import _dpsu_select, _limit_contributions
 from ..text.ngrams import build_ngram_index, encode_users
 from ..validation import check_rng
-from .scenario_types import Scenario, Variant, _DATA, _register
-
+from .scenario_types import _DATA, Scenario, Variant, _register
 
 # --------------------------------------------------------------------------------------------------
 # DPSU (003 App. B, Gopi et al. 2020): a user whose items are all unique

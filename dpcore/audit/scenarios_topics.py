@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
+
 import numpy as np
+
 from ..mechanisms.gaussian import analytic_gaussian_sigma
 from ..topicdp.mechanisms import strict_topicdp_mechanism, topicdp_mechanism, topicdp_sigma
 from ..validation import check_rng
-from .scenario_types import Scenario, Variant, _DATA, _register
+from .scenario_types import _DATA, Scenario, Variant, _register
 from .scenarios_ngrams import _background_users
-
 
 # --------------------------------------------------------------------------------------------------
 # TopicDP (004 Alg. 2): the noise step given two fixed LDA fits; strict TopicDP on the global bound

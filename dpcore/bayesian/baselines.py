@@ -17,10 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .statistics import _check_public, check_count_matrix, smallest_keys_per_row
+from ..errors import UserError
 from ..guarantees import Guarantee, k_anonymity, local_sensitivity, no_private_data, no_protection, pure_dp
 from ..validation import check_choice, check_epsilon, check_int, check_noise_scale, check_rng
-from ..errors import UserError
+from .statistics import _check_public, check_count_matrix, smallest_keys_per_row
 
 __all__ = [
     "LAPLACE_GUARANTEE",

@@ -7,10 +7,13 @@ Privacy-critical (the EndToEndDP mechanism).
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import numpy as np
 from scipy.special import logsumexp
-from ..mechanisms.gaussian import CALIBRATION_CHOICES
+
+from ..errors import UserError
 from ..guarantees import Guarantee, local_sensitivity
+from ..mechanisms.gaussian import CALIBRATION_CHOICES
 from ..validation import (
     check_choice,
     check_delta,
@@ -20,20 +23,19 @@ from ..validation import (
     check_rng,
     check_sequence,
 )
+from .release import BayesianRelease
 from .statistics import (
-    BayesianStatistics,
     DEFAULT_RHO_GRID,
     DEFAULT_S_GRID,
     LOCAL_SENSITIVITY_METHODS,
+    BayesianStatistics,
     _check_C,
-    _check_S,
     _check_rho,
+    _check_S,
     bayesian_statistics,
     check_count_matrix,
     clamp_counts,
 )
-from .release import BayesianRelease
-from ..errors import UserError
 
 __all__ = [
     "EndToEndRelease",

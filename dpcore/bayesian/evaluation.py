@@ -7,10 +7,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import cast
+
 import numpy as np
-from .statistics import bayesian_statistics, check_count_matrix
-from .release import bayesian_guarantee
+
 from ..audit.core import audit_scores  # one implementation with the privacy audit
+from ..errors import UserError
+from ..metrics import KL_SMOOTHING, kl_divergence
+from ..text.corpus import Corpus
+from ..text.counts import NgramCounts, ngram_counts
+from ..validation import check_epsilon, check_int, check_real, check_rng
 from .baselines import (
     PRIVATE_BASELINE_GUARANTEE,
     PUBLIC_BASELINE_GUARANTEE,
@@ -22,13 +27,19 @@ from .baselines import (
     prepare_laplace_public,
     public_baseline,
 )
-from ..text.corpus import Corpus
-from ..metrics import KL_SMOOTHING, kl_divergence
-from ..text.counts import NgramCounts, ngram_counts
-from ..validation import check_epsilon, check_int, check_real, check_rng
-from .experiments import BAYESIAN, ExperimentTable, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, _check_common, _epsilons
-from .experiments import K_ANONYMITY
-from ..errors import UserError
+from .experiments import (
+    BAYESIAN,
+    K_ANONYMITY,
+    LAPLACE,
+    LAPLACE_PUBLIC,
+    PRIVATE,
+    PUBLIC,
+    ExperimentTable,
+    _check_common,
+    _epsilons,
+)
+from .release import bayesian_guarantee
+from .statistics import bayesian_statistics, check_count_matrix
 
 __all__ = [
     "PerplexitySetup",

@@ -15,15 +15,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import NamedTuple, cast
+
 import numpy as np
-from .statistics import DEFAULT_RHO_GRID, DEFAULT_S_GRID, bayesian_statistics, softmax
-from .end_to_end import prepare_end_to_end
+
+from ..errors import UserError
 from ..mechanisms.gaussian import gaussian_noise_scale
-from .baselines import k_anonymity_release, normalise_clipped, prepare_laplace, prepare_laplace_public, public_baseline
 from ..metrics import kl_divergence
 from ..text.counts import NgramCounts
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real, check_rng
-from ..errors import UserError
+from .baselines import k_anonymity_release, normalise_clipped, prepare_laplace, prepare_laplace_public, public_baseline
+from .end_to_end import prepare_end_to_end
+from .statistics import DEFAULT_RHO_GRID, DEFAULT_S_GRID, bayesian_statistics, softmax
 
 __all__ = [
     "MECHANISMS",

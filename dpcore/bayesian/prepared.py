@@ -9,9 +9,11 @@ it) and :mod:`.release` (``prepare_bayesian``, ``bayesian_dp``): neither imports
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import numpy as np
-from ..mechanisms.gaussian import CALIBRATION_CHOICES, gaussian_noise_scale, resolve_calibration
+
 from ..guarantees import Guarantee, approximate_dp, local_sensitivity
+from ..mechanisms.gaussian import CALIBRATION_CHOICES, gaussian_noise_scale, resolve_calibration
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_rng
 
 __all__ = [

@@ -7,11 +7,11 @@ Privacy-critical: the guarantee, σ from the sensitivity, the Gaussian noise and
 
 from __future__ import annotations
 
+from ..errors import UserError
 from ..mechanisms.gaussian import CALIBRATION_CHOICES
 from ..validation import check_choice, check_delta, check_epsilon, check_rng
 from .prepared import BayesianRelease, PreparedBayesianDP, bayesian_guarantee
 from .statistics import SENSITIVITY_METHODS, bayesian_statistics
-from ..errors import UserError
 
 __all__ = [
     "PreparedBayesianDP",

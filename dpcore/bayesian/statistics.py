@@ -41,19 +41,22 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+
 import numpy as np
 import scipy.sparse as sp
+
 from .._ranking import ranked_drops
-from ..validation import as_float_array, check_choice, check_int, check_probability, check_real, check_rng
 from ..errors import UserError
+from ..validation import as_float_array, check_choice, check_int, check_probability, check_real, check_rng
 from .prepared import (
     LOCAL_SENSITIVITY_METHODS,
     SENSITIVITY_METHODS,
     PreparedBayesianDP,
-    _softmax_of_draw as _softmax_of_draw,
     softmax,
 )
-
+from .prepared import (
+    _softmax_of_draw as _softmax_of_draw,
+)
 
 __all__ = [
     "SENSITIVITY_METHODS",

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+
 import numpy as np
 from scipy.special import ndtri
-from ..mechanisms.gaussian import gaussian_sigma
+
+from ..errors import UserError
 from ..guarantees import Guarantee, approximate_dp
+from ..mechanisms.gaussian import gaussian_sigma
 from ..text.ngrams import MAX_NGRAM_LENGTH
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real, check_sequence
-from ..errors import UserError
 
 __all__ = [
     "DPNE_GUARANTEE",

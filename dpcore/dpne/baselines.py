@@ -4,23 +4,25 @@ and DPSU-single (one length, its own (ε, δ))."""
 from __future__ import annotations
 
 import math
+
 import numpy as np
+
+from ..errors import UserError
 from ..mechanisms.gaussian import gaussian_sigma
 from ..text.ngrams import MAX_NGRAM_LENGTH, NgramIndex, build_ngram_index
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real, check_rng
 from .accounting import (
+    _MAX_POLICY_CUTOFF,
     DPSU_POLICIES,
     SELECTION_RULES,
-    _MAX_POLICY_CUTOFF,
     check_contribution_limit,
     dpne_guarantee,
     dpsu_threshold,
     dpsu_threshold_for_sigma,
 )
-from .selection import _dpsu_select, _dpsu_weighted_levels
 from .results import DpsuBaselineRelease, _released_sets
+from .selection import _dpsu_select, _dpsu_weighted_levels
 from .space import _as_token_corpus
-from ..errors import UserError
 
 __all__ = [
     "dpsu_all",

@@ -72,8 +72,8 @@ def run_dpne_local(
     progress=None,
 ) -> BatchRelease:
     """Stream ``path`` into a :class:`dpcore.text.TokenCorpus` and run :func:`dpcore.dpne` with ``rng=seed``."""
-    from .release import dpne_extract
     from ..text.stream import read_token_corpus
+    from .release import dpne_extract
 
     tc = read_token_corpus(
         path, user_column=user_column, text_column=text_column, progress=None if progress is None else progress.reading

@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..mechanisms.gaussian import gaussian_sigma
-from ..validation import check_choice, check_delta, check_epsilon, check_int, check_rng
 from ..text.ngrams import MAX_NGRAM_LENGTH, NgramIndex
+from ..validation import check_choice, check_delta, check_epsilon, check_int, check_rng
 from .accounting import (
     DPSU_POLICIES,
     SELECTION_RULES,

@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import cast
+
 import numpy as np
+
+from ..errors import UserError
 from ..text.ngrams import NgramIndex
 from ..validation import check_int, check_sequence
 from .accounting import DEFAULT_K_VALUES, EVALUATION_ONLY, KANONYMITY_LABEL, dpsu_threshold
 from .results import DpneRelease, DpsuBaselineRelease
-from ..errors import UserError
 
 __all__ = [
     "KAnonymityReference",

@@ -67,7 +67,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from typing import cast
+
 import numpy as np
+
 from ..mechanisms.keyed import fold_keys
 from ..text.ngrams import TokenCorpus
 from .accounting import (
@@ -76,16 +78,19 @@ from .accounting import (
     dpsu_threshold_for_sigma,
     spurious_threshold,
 )
+from .results import DpneEvaluation, DpneLevelDiagnostics, DpneRelease, DpneRun, _released_sets
 from .selection import (
-    _LevelHistogram,
     _dpsu_select,
     _keyed_seed,
     _level_histogram,
+    _LevelHistogram,
     _noisy_threshold,
     dpne_level_seed,
     dpne_release_seed,
     dpne_selection_seed,
 )
+from .shards import _concat, _level_candidates, _shard_bounds
+from .space import _as_token_corpus, _ValidSpace, zero_weight_draw
 from .unigram import (  # noqa: F401 (_check_dpne: re-exported for dpcore.specs.dpne)
     SELECTION_KEYS,
     _check_dpne,
@@ -94,9 +99,6 @@ from .unigram import (  # noqa: F401 (_check_dpne: re-exported for dpcore.specs.
     _check_unigram,
     _unigram_histogram,
 )
-from .results import DpneEvaluation, DpneLevelDiagnostics, DpneRelease, DpneRun, _released_sets
-from .space import _ValidSpace, _as_token_corpus, zero_weight_draw
-from .shards import _concat, _level_candidates, _shard_bounds
 
 __all__ = [
     "DpnePlan",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import NamedTuple
+
 import numpy as np
+
 from ..guarantees import Guarantee
 from ..text.ngrams import TokenCorpus
 from .accounting import EVALUATION_ONLY, dpne_guarantee

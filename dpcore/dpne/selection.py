@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
 import numpy as np
+
+from .._ranking import ranked_drops as _ranked_drops
 from ..mechanisms.keyed import (
     STREAM_NOISE,
     STREAM_ORDER,
@@ -19,7 +22,6 @@ from ..mechanisms.keyed import (
     keyed_uniform,
     release_seed,
 )
-from .._ranking import ranked_drops as _ranked_drops
 from ..text.ngrams import group_by_user
 from ..validation import check_rng
 from .shards import _level_candidates, _merge_items, _shard_bounds

@@ -4,8 +4,8 @@ the merged histogram of one level (not privacy-critical: the same histogram for 
 from __future__ import annotations
 
 import numpy as np
-from ..text.ngrams import TokenCorpus
 
+from ..text.ngrams import TokenCorpus
 
 # second pass (one more array of at most that size) instead of finding them again
 

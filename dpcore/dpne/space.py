@@ -4,10 +4,11 @@ released, 003 §2.2): enumeration or rejection sampling, keyed so that every pre
 from __future__ import annotations
 
 import math
+
 import numpy as np
+
 from ..mechanisms.keyed import STREAM_ZERO_ORDER, STREAM_ZERO_WEIGHT, level_generator
 from ..text.ngrams import NgramIndex, TokenCorpus, encode_corpus, encode_users
-
 
 _ENUMERATE_LIMIT = 2_000_000  # enumerate V_k explicitly below this size (exact, no rejection loop)
 

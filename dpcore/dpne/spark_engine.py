@@ -41,7 +41,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .batch import BatchRelease, check_enough_users, dpne_guarantee
+from ..mechanisms.keyed import STREAM_NOISE, STREAM_SELECT, fold_keys, keyed_normal, keyed_uniform, text_key, token_keys
+from ..text.stream import input_files
+from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
 from .accounting import (
     PRUNING_RULES,
     SELECTION_RULES,
@@ -50,11 +52,9 @@ from .accounting import (
     dpsu_threshold_for_sigma,
     spurious_threshold,
 )
-from .space import _ValidSpace, zero_weight_draw
+from .batch import BatchRelease, check_enough_users, dpne_guarantee
 from .selection import dpne_level_seed, dpne_release_seed, dpne_selection_seed
-from ..mechanisms.keyed import STREAM_NOISE, STREAM_SELECT, fold_keys, keyed_normal, keyed_uniform, text_key, token_keys
-from ..text.stream import input_files
-from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
+from .space import _ValidSpace, zero_weight_draw
 
 __all__ = ["EngineUnavailable", "run_dpne_spark", "spark_session", "worker_python"]
 

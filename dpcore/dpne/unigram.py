@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import UserError
 from ..mechanisms.keyed import fold_keys
 from ..text.ngrams import MAX_NGRAM_LENGTH, TokenCorpus, group_by_user
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
@@ -29,7 +30,6 @@ from .baselines import _check_policy_cutoff
 from .selection import _keyed_seed, _shard_histogram, dpne_selection_seed
 from .shards import _shard_bounds
 from .space import _as_token_corpus
-from ..errors import UserError
 
 __all__ = ["DpneUnigram", "prepare_dpne_unigram"]
 

@@ -5,32 +5,32 @@ means for one person (:mod:`.risk`: trade-off curves, the posterior bound, measu
 
 from __future__ import annotations
 
-from .review_rules import (
-    ReviewWarning,
-    REVIEW_RULES,
-    EPSILON_WARN_ABOVE,
-    GAMMA_WARN_ABOVE,
-    MIN_USERS,
-    review_warnings,
-)
-from .review_noise import (
-    NoiseStatement,
-    laplace_noise_in_units,
-    gaussian_noise_in_units,
-    log_space_noise_in_units,
-    dpne_users_per_released,
-)
-from .review_budget import BudgetStatement, end_to_end_budget, dpne_budget, single_budget, no_budget, qualified_budget
-from .review import Review, review_release
+from . import exercises, lecture, paper_results, risk
 from .budget import (
+    PLD_DISCRETIZATION,
     BudgetEntry,
     ComposedBudget,
     budget_entry,
     compose_releases,
     release_identity,
-    PLD_DISCRETIZATION,
 )
-from . import lecture, paper_results, exercises, risk
+from .review import Review, review_release
+from .review_budget import BudgetStatement, dpne_budget, end_to_end_budget, no_budget, qualified_budget, single_budget
+from .review_noise import (
+    NoiseStatement,
+    dpne_users_per_released,
+    gaussian_noise_in_units,
+    laplace_noise_in_units,
+    log_space_noise_in_units,
+)
+from .review_rules import (
+    EPSILON_WARN_ABOVE,
+    GAMMA_WARN_ABOVE,
+    MIN_USERS,
+    REVIEW_RULES,
+    ReviewWarning,
+    review_warnings,
+)
 
 __all__ = [
     "lecture",

@@ -43,6 +43,7 @@ import math
 from dataclasses import dataclass
 from typing import cast
 
+from ..errors import UserError
 from ..guarantees import (
     APPROXIMATE_DP,
     GUARANTEE_KINDS,
@@ -60,7 +61,6 @@ from ..guarantees import (
 )
 from ..validation import check_delta, check_epsilon, check_sensitivity
 from .budget_accounting import PLD_DISCRETIZATION, compose_events
-from ..errors import UserError
 
 __all__ = [
     "BudgetEntry",
@@ -193,9 +193,9 @@ def budget_entry(release, *, identity=None, mechanism: str | None = None) -> Bud
     multiplier z = σ/B each. Their privacy loss distributions compose exactly to that of one Gaussian with
     multiplier z/√J (each loss is Gaussian with mean 1/(2z²) and variance 1/z²; means and variances add), so the
     entry is ``("gaussian", σ/(B·√J), δ)`` — the exact composition, not J separate (ε, δ) pairs."""
-    from ..bayesian.release import BayesianRelease
-    from ..bayesian.end_to_end import EndToEndRelease
     from ..bayesian.baselines import KAnonymityRelease, LaplaceRelease
+    from ..bayesian.end_to_end import EndToEndRelease
+    from ..bayesian.release import BayesianRelease
     from ..dpne.results import DpneRelease, DpsuBaselineRelease
     from ..topicdp.mechanisms import MatrixRelease
     from ..topicdp.vips import VipsRelease

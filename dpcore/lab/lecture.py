@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..mechanisms.exponential import exponential_mechanism_probabilities
+from ..errors import UserError
 from ..guarantees import Guarantee, local_sensitivity, no_protection, pure_dp
+from ..mechanisms.exponential import exponential_mechanism_probabilities
 from ..mechanisms.laplace import laplace_privacy_loss_bound
 from ..validation import check_epsilon, check_real, check_sensitivity
-from ..errors import UserError
 
 __all__ = [
     "COUNTING_QUERY",

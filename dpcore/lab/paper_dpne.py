@@ -56,9 +56,9 @@ def _table4_index(index):
 def table4_sizes(index, seeds: int, settings: Mapping[str, Any], Ks=(100,)):
     """Mean |S_k| of DPNE and the three DPSU variants over seeds 0..seeds−1, and DPNE's mean coverage of
     the k-grams used by at least K users (K → array over k; NaN where no k-gram is used by K users)."""
-    from ..dpne.release import dpne_extract
     from ..dpne.baselines import dpsu_all, dpsu_even, dpsu_single
     from ..dpne.evaluation import kanonymity_coverage
+    from ..dpne.release import dpne_extract
 
     T = settings["max_length"]
     kw = {k: settings[k] for k in ("epsilon", "delta", "contribution_limit", "max_length")}
@@ -214,8 +214,8 @@ def dpne_epsilon_sweep(
     ``settings``, default :data:`PAGE_DPNE_SETTINGS`), mean over seeds 0..seeds−1, and a sentence: the releases at
     the smallest ε, the first ε at which DPNE releases a k-gram of each length in ``lengths`` (mean ≥ 1), and the
     first ε from which it releases more than DPSU-single at every length in ``lengths``."""
-    from ..dpne.release import dpne_extract
     from ..dpne.baselines import dpsu_single
+    from ..dpne.release import dpne_extract
     from ..validation import check_int
 
     seeds = check_int("seeds", seeds, low=1)

@@ -17,7 +17,7 @@ def compare_lecture_001() -> Comparison:
     position and the city closest to it (u = 1/d, the exponential mechanism's utility for D).
     """
     from ..mechanisms.laplace import laplace_scale
-    from .lecture import BANK_DEBTS, city_example, bank_debt_neighbours
+    from .lecture import BANK_DEBTS, bank_debt_neighbours, city_example
 
     s = LECTURE_SETTINGS
     b = laplace_scale(epsilon=s["epsilon"], sensitivity=s["sensitivity"])

@@ -18,39 +18,39 @@ transcription in :mod:`dpcore.lab.paper_numbers`, and one module per paper for o
 
 from __future__ import annotations
 
-from .paper_numbers import (
-    Reported,
-    Comparison,
-    REPORTED,
-    TABLE2_REDDIT,
-    TABLE4,
-    FIG4_COVERAGE,
-    FIG1_BAYES,
-    FIG52_TOPICDP,
-    FIG56_TOPICDP,
-    FIG57_TOPICDP,
-    TABLE4_SETTINGS,
-    FIG1_SETTINGS,
-    TOPICDP_SETTINGS,
-    LECTURE_001,
-    LECTURE_SETTINGS,
-    REDDIT_USERS,
-)
+from .paper_bayesian import compare_bayesian_fig1
 from .paper_dpne import (
+    PAGE_DPNE_SETTINGS,
+    EpsilonSweep,
     compare_table4,
     compare_table4_at_paper_users,
-    users_equivalent_epsilon,
+    dpne_epsilon_sweep,
     table4_chain_reason,
     table4_sizes,
     table4_volume_reason,
-    EpsilonSweep,
-    dpne_epsilon_sweep,
-    PAGE_DPNE_SETTINGS,
+    users_equivalent_epsilon,
     users_hypothesis_reason,
 )
-from .paper_bayesian import compare_bayesian_fig1
-from .paper_topicdp import compare_topicdp_fig52
 from .paper_lecture import compare_lecture_001
+from .paper_numbers import (
+    FIG1_BAYES,
+    FIG1_SETTINGS,
+    FIG4_COVERAGE,
+    FIG52_TOPICDP,
+    FIG56_TOPICDP,
+    FIG57_TOPICDP,
+    LECTURE_001,
+    LECTURE_SETTINGS,
+    REDDIT_USERS,
+    REPORTED,
+    TABLE2_REDDIT,
+    TABLE4,
+    TABLE4_SETTINGS,
+    TOPICDP_SETTINGS,
+    Comparison,
+    Reported,
+)
+from .paper_topicdp import compare_topicdp_fig52
 
 __all__ = [
     "Reported",

@@ -111,9 +111,9 @@ def review_release(
         has no key and the app's session budget refuses it.
       name: the session budget's name for it (default: the mechanism's).
     """
-    from ..bayesian.release import BayesianRelease
-    from ..bayesian.end_to_end import EndToEndRelease
     from ..bayesian.baselines import KAnonymityRelease, LaplaceRelease
+    from ..bayesian.end_to_end import EndToEndRelease
+    from ..bayesian.release import BayesianRelease
     from ..dpne.results import DpneRelease, DpsuBaselineRelease
     from ..topicdp.mechanisms import MatrixRelease
     from ..topicdp.vips import VipsRelease
@@ -262,20 +262,20 @@ def mechanism_guarantees(
     """(source, mechanism, Guarantee) for every mechanism and baseline the dashboard shows, built by the same
     functions the release types use to label themselves (so the home page's table cannot drift from them).
     The source is SPEC's paper id ("001" lecture, "000" Bayesian, "003" DPNE, "004" TopicDP); dpui maps it to
-    its page (dpui.navigation.SOURCE_PAGE_TITLES).
+    its page (dpui.common.navigation.SOURCE_PAGE_TITLES).
     The caps the labels name (W, L = ``max_items``, N_max = ``max_users``) have no default here: the caller
-    passes the ones its releases use (the home page: the Bayesian page's, dpui.bayesian_knobs.guarantee_settings)."""
-    from ..bayesian.release import bayesian_guarantee
-    from ..bayesian.end_to_end import end_to_end_guarantee
+    passes the ones its releases use (the home page: the Bayesian page's, dpui.bayesian.knobs.guarantee_settings)."""
     from ..bayesian.baselines import PRIVATE_BASELINE_GUARANTEE, PUBLIC_BASELINE_GUARANTEE, laplace_guarantee
+    from ..bayesian.end_to_end import end_to_end_guarantee
+    from ..bayesian.release import bayesian_guarantee
     from ..dpne.accounting import dpne_guarantee
     from ..guarantees import k_anonymity, pure_dp
-    from .lecture import DEBT_CAP, bank_debt_guarantee
     from ..topicdp.mechanisms import matrix_guarantee
     from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS, vips_guarantee
+    from .lecture import DEBT_CAP, bank_debt_guarantee
 
     eps, d = check_epsilon(epsilon=epsilon), check_delta(delta=delta)
-    b = "000"  # each source's page: dpui.navigation.SOURCE_PAGE_TITLES
+    b = "000"  # each source's page: dpui.common.navigation.SOURCE_PAGE_TITLES
     return (
         ("001", "Laplace mechanism (global Δ)", pure_dp(epsilon=eps)),
         ("001", "Bank debt, b from the cap", bank_debt_guarantee(epsilon=eps, scale=DEBT_CAP / eps)),

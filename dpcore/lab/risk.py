@@ -34,8 +34,8 @@ import numpy as np
 from scipy.stats import norm
 
 from ..audit.core import empirical_roc
-from ..validation import check_delta, check_probability, check_real, check_sensitivity
 from ..errors import UserError
+from ..validation import check_delta, check_probability, check_real, check_sensitivity
 
 __all__ = [
     "tradeoff",

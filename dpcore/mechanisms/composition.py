@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..validation import check_delta, check_epsilon, check_sensitivity, check_sequence
 from ..errors import UserError
+from ..validation import check_delta, check_epsilon, check_sensitivity, check_sequence
 
 __all__ = ["sequential_composition", "parallel_composition", "gaussian_composition_sigma"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import softmax
 
-from ..validation import as_float_array, check_int, check_real, check_rng, check_sensitivity
 from ..errors import UserError
+from ..validation import as_float_array, check_int, check_real, check_rng, check_sensitivity
 
 __all__ = ["exponential_mechanism_probabilities", "exponential_mechanism", "MAX_EPSILON"]
 

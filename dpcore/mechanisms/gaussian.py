@@ -24,8 +24,8 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import log_ndtr, ndtr
 
-from ..validation import check_choice, check_delta, check_epsilon, check_noise_scale, check_real, check_sensitivity
 from ..errors import UserError
+from ..validation import check_choice, check_delta, check_epsilon, check_noise_scale, check_real, check_sensitivity
 
 __all__ = [
     "gaussian_sigma",

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..validation import check_epsilon, check_real, check_rng, check_sensitivity, as_float_array, check_noise_scale
 from ..errors import UserError
+from ..validation import as_float_array, check_epsilon, check_noise_scale, check_real, check_rng, check_sensitivity
 
 __all__ = [
     "laplace_scale",

@@ -5,6 +5,8 @@ corpus)``, ``load_corpus(corpus_id)``, and :mod:`dpcore.specs.notebook` (``scrip
 and ``.ipynb``). Each page's spec lives in its own module here and registers itself on import (below).
 """
 
+# the pages' specs (importing registers them for replay)
+from .audit import AuditSpec
 from .base import (
     CORPUS_IDS,
     SECRET_NOISE,
@@ -17,10 +19,6 @@ from .base import (
     secret_record,
     spec_kinds,
 )
-from .notebook import notebook, script
-
-# the pages' specs (importing registers them for replay)
-from .audit import AuditSpec
 from .bayesian import BayesianKlEpsilonSpec, BayesianSpec
 from .bayesian_experiments import (
     BayesianAttackSpec,
@@ -31,6 +29,7 @@ from .bayesian_experiments import (
 from .dpne import DpneOutcome, DpneSpec
 from .m101 import M101CitiesSpec, M101Spec
 from .m101_laplace import M101DebtSpec, M101LossSpec
+from .notebook import notebook, script
 from .topicdp import TopicDpCurveSpec, TopicDpOutcome, TopicDpSpec
 
 __all__ = [

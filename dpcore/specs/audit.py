@@ -12,9 +12,9 @@ from __future__ import annotations
 import dataclasses
 
 from ..audit.scenarios import SCENARIOS, audit_rng, get_scenario, run_scenario
+from ..errors import UserError
 from ..validation import check_choice, check_int, check_real
 from .base import Spec
-from ..errors import UserError
 
 __all__ = ["AuditSpec"]
 

@@ -16,7 +16,7 @@ API (everything a page, an export, a replay or a generated notebook needs):
       dpcore itself never imports plotly) and ``USES_CORPUS = False`` for specs without data.
   Subclasses register themselves (``KIND`` → class) when defined.
 * ``spec.rng(*salt)`` — THE seed derivation: ``default_rng(SeedSequence([seed, crc32(repr(s)) for s in salt]))``
-  (the one that was ``dpui.state.rng_for``; :func:`derive_rng` is the same as a function). Every parameter that
+  (the one that was ``dpui.common.state.rng_for``; :func:`derive_rng` is the same as a function). Every parameter that
   changes a release goes into its salt.
 * ``spec.record()`` — ``{"spec": KIND, "version": VERSION, <every field>}``, JSON-able and complete;
   ``Spec.from_record(record)`` (on the base: dispatches on ``record["spec"]``) rebuilds an equal spec;
@@ -47,8 +47,8 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from ..validation import check_choice, check_int
 from ..errors import UserError
+from ..validation import check_choice, check_int
 
 __all__ = [
     "Spec",

@@ -40,7 +40,6 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 
 import numpy as np
 
-from ..bayesian.statistics import MAX_USERS_CAP, bayesian_statistics
 from ..bayesian.baselines import public_baseline
 from ..bayesian.experiments import (
     BAYESIAN,
@@ -53,11 +52,12 @@ from ..bayesian.experiments import (
     kl_vs_k,
     summarise,
 )
+from ..bayesian.statistics import MAX_USERS_CAP, bayesian_statistics
+from ..errors import UserError
 from ..metrics import kl_divergence
 from ..text.counts import ngram_counts
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real
 from .base import Spec, public_corpus_of
-from ..errors import UserError
 
 if TYPE_CHECKING:  # annotations only (the outcome's fields): no import at run time
     from ..bayesian.release import BayesianRelease, PreparedBayesianDP

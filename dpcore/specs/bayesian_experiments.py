@@ -11,8 +11,8 @@ import dataclasses
 import numpy as np
 
 from ..bayesian.end_to_end import prepare_end_to_end
-from ..bayesian.experiments import kl_vs_public_quality, kl_vs_users, kl_vs_vocabulary, summarise
 from ..bayesian.evaluation import membership_inference, perplexity_setup, perplexity_table
+from ..bayesian.experiments import kl_vs_public_quality, kl_vs_users, kl_vs_vocabulary, summarise
 from ..metrics import kl_divergence
 from ..validation import check_choice, check_delta, check_epsilon, check_int
 from .bayesian import (

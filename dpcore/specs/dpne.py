@@ -36,14 +36,14 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..dpne.release import _check_dpne, dpne_extract, prepare_dpne
 from ..dpne.baselines import dpsu_all, dpsu_even, dpsu_single
 from ..dpne.dpsu_plan import prepare_dpsu
+from ..dpne.release import _check_dpne, dpne_extract, prepare_dpne
 from ..dpne.unigram import prepare_dpne_unigram
+from ..errors import UserError
 from ..text.ngrams import build_ngram_index, encode_users
 from ..validation import check_real
 from .base import Spec
-from ..errors import UserError
 
 if TYPE_CHECKING:  # annotations only: no import at run time
     from ..dpne.release import DpnePlan

@@ -17,12 +17,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..errors import UserError
+from ..lab.lecture import city_example, empirical_density_ratios, empirical_selection_ratios
 from ..mechanisms.exponential import exponential_mechanism
 from ..mechanisms.laplace import laplace_mechanism, laplace_scale
-from ..lab.lecture import city_example, empirical_density_ratios, empirical_selection_ratios
 from ..validation import check_choice, check_epsilon, check_int, check_real
 from .base import Spec
-from ..errors import UserError
 
 __all__ = ["M101Spec", "M101CitiesSpec", "M101Sample", "SAMPLE_MECHANISMS"]
 

@@ -35,19 +35,19 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from ..topicdp.model import LDA_ENGINES, LdaSettings, default_lda_engine, document_term_data
+from ..errors import UserError
+from ..topicdp.experiments import release_all, release_error_table, release_without_sampler
 from ..topicdp.fitting import fit_topic_model, topic_keyword_matrix
+from ..topicdp.model import LDA_ENGINES, LdaSettings, default_lda_engine, document_term_data
+from ..topicdp.model_cache import load_topic_model, save_topic_model
 from ..topicdp.sampler import (
     SamplerSettings,
     load_sensitivity_draws,
     sensitivity_sampler_size,
 )
-from ..topicdp.model_cache import load_topic_model, save_topic_model
-from ..topicdp.experiments import release_all, release_error_table, release_without_sampler
-from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
 from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS
+from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
 from .base import Spec, public_corpus_of
-from ..errors import UserError
 
 if TYPE_CHECKING:  # annotations only (the outcome's fields): no import at run time
     from ..topicdp.model import TopicKeywordMatrix, TopicModel

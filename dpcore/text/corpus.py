@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice
 from pathlib import Path
+
+from ..errors import UserError
 from ..quoting import quote as _short
 from ..validation import check_int
-from ..errors import UserError
 
 __all__ = [
     "Corpus",

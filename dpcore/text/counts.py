@@ -23,10 +23,10 @@ from typing import cast
 import numpy as np
 import scipy.sparse as sp
 
+from ..errors import UserError
+from ..validation import check_int, check_rng
 from .corpus import Corpus
 from .ngrams import encode_corpus
-from ..validation import check_int, check_rng
-from ..errors import UserError
 
 __all__ = ["NgramCounts", "ngram_counts", "sentence_ngrams", "NGRAM_ORDERS"]
 

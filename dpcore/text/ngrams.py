@@ -31,9 +31,9 @@ from typing import NoReturn, cast
 
 import numpy as np
 
+from ..errors import UserError
 from ..quoting import quote as _short
 from ..validation import check_int
-from ..errors import UserError
 
 __all__ = [
     "encode_corpus",

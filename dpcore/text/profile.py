@@ -23,9 +23,9 @@ from types import MappingProxyType, SimpleNamespace
 
 import numpy as np
 
-from .ngrams import NgramIndex, TokenCorpus, build_ngram_index, encode_corpus
-from ..validation import check_int
 from ..errors import UserError
+from ..validation import check_int
+from .ngrams import NgramIndex, TokenCorpus, build_ngram_index, encode_corpus
 
 __all__ = ["TextProfile", "text_profile", "sentences_per_user", "dpne_vs_dpsu_reason", "reason_length"]
 

@@ -32,8 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .corpus import Corpus, CorpusError, Document, _shipped_public, corpus_from_token_arrays, data_cache_dir, tokenize
 from ..validation import check_choice
+from .corpus import Corpus, CorpusError, Document, _shipped_public, corpus_from_token_arrays, data_cache_dir, tokenize
 
 __all__ = [
     "REAL_CORPORA",

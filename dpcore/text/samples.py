@@ -11,6 +11,7 @@ import gzip
 import json
 import zlib
 
+from ..validation import check_choice, check_int
 from .corpus import (
     SAMPLE_CORPORA,
     SAMPLE_SIZES,
@@ -22,7 +23,6 @@ from .corpus import (
     data_cache_dir,
     sample_data_dir,
 )
-from ..validation import check_choice, check_int
 
 __all__ = ["load_sample_corpus", "PAPER_CACHE_VERSION"]
 
@@ -39,7 +39,6 @@ def _paper_arrays(which: str, progress=None) -> dict:
     import numpy as np
 
     from .._cache_files import read_npz, write_npz
-
     from . import synthetic as gen  # on use: `python3 -m dpcore.text.synthetic` must not find it imported
 
     path = data_cache_dir() / f"paper-{which}-v{PAPER_CACHE_VERSION}.npz"

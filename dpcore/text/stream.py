@@ -28,9 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import UserError
 from ..mechanisms.keyed import text_key
 from ..quoting import quote
-from ..errors import UserError
 from .corpus import tokenize
 from .ngrams import TokenCorpus
 

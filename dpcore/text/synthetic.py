@@ -99,50 +99,136 @@ __all__ = [
 ]
 
 from .synthetic_model import (
-    HERE as HERE,
-    VOCAB_PATH as VOCAB_PATH,
-    PRIVATE_PATH as PRIVATE_PATH,
-    PUBLIC_PATH as PUBLIC_PATH,
-    PRIVATE_SEED as PRIVATE_SEED,
-    PUBLIC_SEED as PUBLIC_SEED,
-    BLOCK as BLOCK,
-    ORDER as ORDER,
-    DISCOUNT as DISCOUNT,
-    PROMPT_SHARE as PROMPT_SHARE,
-    MAX_TOKENS as MAX_TOKENS,
-    P_PET as P_PET,
-    P_SIGNATURE as P_SIGNATURE,
-    COPY_MIN_TOKENS as COPY_MIN_TOKENS,
-    COPY_MAX_WRITERS as COPY_MAX_WRITERS,
-    COPY_ATTEMPTS as COPY_ATTEMPTS,
-    OWN_MIN_COUNT as OWN_MIN_COUNT,
-    OWN_SHARE as OWN_SHARE,
-    REDRAWS as REDRAWS,
-    MAX_RUN as MAX_RUN,
-    PROMPT_TILT_SEED as PROMPT_TILT_SEED,
-    SIZES as SIZES,
-    MAX_SENTENCES as MAX_SENTENCES,
-    GENRES as GENRES,
-    OPENING as OPENING,
-    CLOSING as CLOSING,
-    FIRST as FIRST,
-    LAST as LAST,
-    PET_FRAMES as PET_FRAMES,
-    N_NUMBERS as N_NUMBERS,
     _M1 as _M1,
+)
+from .synthetic_model import (
     _M2 as _M2,
+)
+from .synthetic_model import (
     _M3 as _M3,
-    _mix as _mix,
-    _uniform as _uniform,
+)
+from .synthetic_model import (
+    BLOCK as BLOCK,
+)
+from .synthetic_model import (
+    CLOSING as CLOSING,
+)
+from .synthetic_model import (
+    COPY_ATTEMPTS as COPY_ATTEMPTS,
+)
+from .synthetic_model import (
+    COPY_MAX_WRITERS as COPY_MAX_WRITERS,
+)
+from .synthetic_model import (
+    COPY_MIN_TOKENS as COPY_MIN_TOKENS,
+)
+from .synthetic_model import (
+    DISCOUNT as DISCOUNT,
+)
+from .synthetic_model import (
+    FIRST as FIRST,
+)
+from .synthetic_model import (
+    GENRES as GENRES,
+)
+from .synthetic_model import (
+    HERE as HERE,
+)
+from .synthetic_model import (
+    LAST as LAST,
+)
+from .synthetic_model import (
+    MAX_RUN as MAX_RUN,
+)
+from .synthetic_model import (
+    MAX_SENTENCES as MAX_SENTENCES,
+)
+from .synthetic_model import (
+    MAX_TOKENS as MAX_TOKENS,
+)
+from .synthetic_model import (
+    N_NUMBERS as N_NUMBERS,
+)
+from .synthetic_model import (
+    OPENING as OPENING,
+)
+from .synthetic_model import (
+    ORDER as ORDER,
+)
+from .synthetic_model import (
+    OWN_MIN_COUNT as OWN_MIN_COUNT,
+)
+from .synthetic_model import (
+    OWN_SHARE as OWN_SHARE,
+)
+from .synthetic_model import (
+    P_PET as P_PET,
+)
+from .synthetic_model import (
+    P_SIGNATURE as P_SIGNATURE,
+)
+from .synthetic_model import (
+    PET_FRAMES as PET_FRAMES,
+)
+from .synthetic_model import (
+    PRIVATE_PATH as PRIVATE_PATH,
+)
+from .synthetic_model import (
+    PRIVATE_SEED as PRIVATE_SEED,
+)
+from .synthetic_model import (
+    PROMPT_SHARE as PROMPT_SHARE,
+)
+from .synthetic_model import (
+    PROMPT_TILT_SEED as PROMPT_TILT_SEED,
+)
+from .synthetic_model import (
+    PUBLIC_PATH as PUBLIC_PATH,
+)
+from .synthetic_model import (
+    PUBLIC_SEED as PUBLIC_SEED,
+)
+from .synthetic_model import (
+    REDRAWS as REDRAWS,
+)
+from .synthetic_model import (
+    SIZES as SIZES,
+)
+from .synthetic_model import (
+    VOCAB_PATH as VOCAB_PATH,
+)
+from .synthetic_model import (
     _context_keys as _context_keys,
-    _Model as _Model,
-    _model as _model,
-    _hash_table as _hash_table,
-    _lookup as _lookup,
+)
+from .synthetic_model import (
     _draw as _draw,
-    _sentence_hash as _sentence_hash,
+)
+from .synthetic_model import (
+    _hash_table as _hash_table,
+)
+from .synthetic_model import (
     _longest_run as _longest_run,
+)
+from .synthetic_model import (
+    _lookup as _lookup,
+)
+from .synthetic_model import (
+    _mix as _mix,
+)
+from .synthetic_model import (
+    _Model as _Model,
+)
+from .synthetic_model import (
+    _model as _model,
+)
+from .synthetic_model import (
     _quirky_words as _quirky_words,
+)
+from .synthetic_model import (
+    _sentence_hash as _sentence_hash,
+)
+from .synthetic_model import (
+    _uniform as _uniform,
 )
 
 

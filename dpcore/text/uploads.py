@@ -12,10 +12,10 @@ import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from itertools import chain, islice
+
 from ..quoting import quote as _short
 from ..validation import check_int
-from .corpus import Corpus, CorpusError, UploadLimits, _MAX_EXPANSION, _MB, corpus_from_records
-from .corpus import _mb
+from .corpus import _MAX_EXPANSION, _MB, Corpus, CorpusError, UploadLimits, _mb, corpus_from_records
 
 __all__ = [
     "read_table",

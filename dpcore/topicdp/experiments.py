@@ -7,15 +7,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+
 import numpy as np
+
+from ..errors import UserError
 from ..metrics import kendall_tau_distance, l1_distance, rmse
-from .model import TopicModel
-from .fitting import topic_keyword_matrix
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_rng, check_sensitivity
-from .sampler import SensitivityDraws
+from .fitting import topic_keyword_matrix
 from .mechanisms import (
-    MatrixRelease,
     TOPIC_MECHANISMS,
+    MatrixRelease,
     _check_matrix,
     _sensitivity_gamma,
     corrected_topicdp_mechanism,
@@ -30,8 +31,8 @@ from .mechanisms import (
     topicdp_sigma,
     topicdp_true_epsilon,
 )
-from .sampler import sensitivity_sampler_size
-from ..errors import UserError
+from .model import TopicModel
+from .sampler import SensitivityDraws, sensitivity_sampler_size
 
 __all__ = [
     "TOPIC_METRICS",

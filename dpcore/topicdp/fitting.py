@@ -5,13 +5,15 @@ and distances (thesis 004 §2.1, SPEC §5). The settings and data types are in :
 from __future__ import annotations
 
 import math
+
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 from scipy.sparse import csr_matrix
-from ..validation import check_int
+
 from .._kernels import optional_kernel
-from .model import DocumentTermData, LdaSettings, TopicKeywordMatrix, TopicModel
 from ..errors import UserError
+from ..validation import check_int
+from .model import DocumentTermData, LdaSettings, TopicKeywordMatrix, TopicModel
 
 __all__ = [
     "fit_topic_word",

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
 import numpy as np
-from ..mechanisms.gaussian import analytic_gaussian_sigma, gaussian_delta, gaussian_sigma
+
+from ..errors import UserError
 from ..guarantees import Guarantee, approximate_dp, pure_dp, random_dp
+from ..mechanisms.gaussian import analytic_gaussian_sigma, gaussian_delta, gaussian_sigma
 from ..validation import (
     as_float_array,
     check_choice,
@@ -24,7 +27,6 @@ from ..validation import (
     check_sensitivity,
 )
 from .sampler import SensitivityResult
-from ..errors import UserError
 
 __all__ = [
     "TOPICDP_GUARANTEE",

@@ -70,11 +70,13 @@ from __future__ import annotations
 import hashlib
 import warnings
 from dataclasses import asdict, dataclass
+
 import numpy as np
 from scipy.sparse import csr_matrix
+
+from ..errors import UserError
 from ..text.corpus import Corpus
 from ..validation import check_choice, check_int, check_real
-from ..errors import UserError
 
 __all__ = [
     "LDA_ENGINES",

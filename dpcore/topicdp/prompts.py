@@ -39,9 +39,9 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 from scipy.sparse import csr_matrix
 
+from ..errors import UserError
 from ..text.corpus import Corpus
 from ..validation import check_int, check_rng
-from ..errors import UserError
 
 __all__ = [
     "MIN_LIFT",

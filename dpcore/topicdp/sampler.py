@@ -56,13 +56,15 @@ from collections import namedtuple
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
 import numpy as np
 from scipy.special import lambertw
+
 from .. import _cache_files
-from .model import DocumentTermData, LdaSettings
-from .fitting import _select, align_topics, fit_topic_word, released_matrix_distance
-from ..validation import check_int, check_real
 from ..errors import UserError
+from ..validation import check_int, check_real
+from .fitting import _select, align_topics, fit_topic_word, released_matrix_distance
+from .model import DocumentTermData, LdaSettings
 
 __all__ = [
     "SamplerSize",

@@ -81,15 +81,17 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import cast
+
 import numpy as np
-from ..text.corpus import Corpus, shipped_public_hashes
-from ..mechanisms.gaussian import analytic_gaussian_sigma
-from ..guarantees import Guarantee, approximate_dp, no_protection
-from .model import LdaSettings, TopicModel
-from ..validation import check_delta, check_int, check_real, check_rng
-from .vips_inputs import PersonCounts, VipsVocabulary, _as_vocabulary, person_counts
-from .vips_estep import person_contributions
+
 from ..errors import UserError
+from ..guarantees import Guarantee, approximate_dp, no_protection
+from ..mechanisms.gaussian import analytic_gaussian_sigma
+from ..text.corpus import Corpus, shipped_public_hashes
+from ..validation import check_delta, check_int, check_real, check_rng
+from .model import LdaSettings, TopicModel
+from .vips_estep import person_contributions
+from .vips_inputs import PersonCounts, VipsVocabulary, _as_vocabulary, person_counts
 
 __all__ = [
     "DEFAULT_CLIP_NORM",

@@ -45,13 +45,13 @@ from typing import cast
 
 import numpy as np
 
+from ..errors import UserError
+from ..validation import check_delta, check_int, check_real
 from . import vips as _vips
-from .model import TopicKeywordMatrix, TopicModel
 from .fitting import align_topics, topic_keyword_matrix
+from .model import TopicKeywordMatrix, TopicModel
 from .prompts import PromptDocuments, PromptMatch, match_topics_to_prompts
 from .vips_setup import VipsPageSetup, public_only_release, vips_page_setup
-from ..validation import check_delta, check_int, check_real
-from ..errors import UserError
 
 _Bands = tuple[list[float], list[float], list[float]]  # a metric's mean, 10th and 90th percentile (_band) along a sweep
 
@@ -312,8 +312,8 @@ def vips_error_curve(
     the matrix mechanisms: ``"epsilon"`` (values are ε), ``"gamma"`` (VIPS has no γ: the same releases at
     ``epsilon`` for every value) or ``"size"`` (the same releases read on the m = n = value table).
     Returns ``{metric: (mean, p10, p90)}``, tuples aligned with ``values``."""
-    from .experiments import CURVE_PARAMETERS
     from ..validation import check_choice, check_rng
+    from .experiments import CURVE_PARAMETERS
 
     check_choice("parameter", parameter, CURVE_PARAMETERS)
     rng = check_rng(rng)
@@ -358,9 +358,9 @@ def mean_l1_at(
     """Mean L1 on the reference ``table`` at one ε over ``repetitions`` releases of each mechanism: the five matrix
     mechanisms (:func:`dpcore.topicdp.release_errors`, Δ_s = ``delta_s``), VIPS-LDA, and the public-only fit
     (fixed). Noise from ``rng``: the matrix mechanisms first, then VIPS."""
-    from .mechanisms import TOPIC_MECHANISMS
-    from .experiments import release_errors
     from ..validation import check_rng
+    from .experiments import release_errors
+    from .mechanisms import TOPIC_MECHANISMS
 
     rng = check_rng(rng)
     errs = release_errors(
@@ -388,8 +388,8 @@ def fixed_release_curve(
     """The errors of one fixed release (the public-only fit: it does not depend on ε or γ) on the reference table
     at each of ``values`` — the same at every ε or γ, on the m = n = value table for ``"size"``.
     Returns ``{metric: tuple aligned with values}``."""
-    from .experiments import CURVE_PARAMETERS
     from ..validation import check_choice
+    from .experiments import CURVE_PARAMETERS
 
     check_choice("parameter", parameter, CURVE_PARAMETERS)
     out: dict[str, list[float]] = {metric: [] for metric in ("l1", "rmse", "kendall")}

@@ -15,8 +15,8 @@ from scipy.sparse import csr_matrix
 from scipy.special import psi
 
 from .._kernels import optional_kernel
-from .vips_inputs import PersonCounts
 from ..errors import UserError
+from .vips_inputs import PersonCounts
 
 __all__ = ["DOC_ITERATIONS", "DOC_TOLERANCE", "GAMMA_START", "person_contributions"]
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import numpy as np
+
+from ..errors import UserError
 from ..metrics import kendall_tau_distance, l1_distance, rmse
 from .fitting import align_topics, topic_keyword_matrix
 from .vips import VipsRelease
-from ..errors import UserError
 
 __all__ = [
     "VipsErrors",

@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+
 import numpy as np
 from scipy.sparse import csr_matrix
-from ..text.corpus import Corpus, shipped_public_hashes
-from .model import TOKEN_PATTERN, TOPIC_STOP_WORDS
-from ..validation import check_int, check_real, check_sequence
+
 from ..errors import UserError
+from ..text.corpus import Corpus, shipped_public_hashes
+from ..validation import check_int, check_real, check_sequence
+from .model import TOKEN_PATTERN, TOPIC_STOP_WORDS
 
 __all__ = [
     "DEFAULT_VOCABULARY_SIZE",

@@ -23,13 +23,13 @@ from pathlib import Path
 import numpy as np
 
 from .. import _cache_files
+from ..guarantees import no_private_data
+from ..text.corpus import Corpus
+from ..validation import check_int
 from . import vips as _vips
 from . import vips_estep as _vips_estep
 from . import vips_inputs as _vips_inputs
-from ..text.corpus import Corpus
-from ..guarantees import no_private_data
 from .model import TOKEN_PATTERN
-from ..validation import check_int
 
 __all__ = ["VipsPageSetup", "vips_page_setup", "public_only_release"]
 

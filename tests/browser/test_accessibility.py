@@ -7,9 +7,9 @@ message of a failure only.
 """
 
 import pytest
-
-from dpui.navigation import available_pages
 from test_browser import NAV_LINK, wait_idle
+
+from dpui.common.navigation import available_pages
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from dpui.navigation import available_pages
+from dpui.common.navigation import available_pages
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,7 @@ EPS_PAGES = sorted(
     or '"eps"' in m.group(1)
 )
 TITLES = {p.url_path.lstrip("/"): p.title for p in available_pages()}  # "Bayesian_ngram_DP" → "Bayesian n-gram DP"
-NAV_LINK = ".st-key-navigation a"  # the sidebar's own navigation (dpui.navigation), Streamlit's list is hidden
+NAV_LINK = ".st-key-navigation a"  # the sidebar's own navigation (dpui.common.navigation), Streamlit's list is hidden
 EPS_INPUT = '[data-testid="stSidebar"] [data-testid="stSlider"] input[type="range"]'
 
 

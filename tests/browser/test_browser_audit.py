@@ -3,7 +3,6 @@
 import re
 
 import pytest
-
 from test_browser import wait_idle
 
 pytestmark = pytest.mark.browser

@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from dpui.exercise_keys import widget_settings
-import dpcore
 from test_browser import wait_idle
+
+import dpcore
+from dpui.common.exercise_keys import widget_settings
 
 pytestmark = pytest.mark.browser
 

@@ -2,7 +2,6 @@
 is fetched, no link drawn), and a page set to an upload the server does not hold says so."""
 
 import pytest
-
 from test_browser import wait_idle
 
 pytestmark = pytest.mark.browser

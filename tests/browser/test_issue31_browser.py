@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from test_browser import _upload, assert_no_error_text, wait_idle
 
 pytestmark = pytest.mark.browser

@@ -6,7 +6,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from test_browser import EPS_INPUT, NAV_LINK, assert_no_error_text, eps_value, wait_idle
 
 pytestmark = pytest.mark.browser

@@ -4,9 +4,9 @@ Runs `streamlit run app.py` (fixture in conftest.py) and Debian's Chromium via P
 """
 
 import pytest
-
-from dpui.navigation import available_pages
 from test_browser import NAV_LINK, assert_no_error_text, eps_value, wait_idle
+
+from dpui.common.navigation import available_pages
 
 pytestmark = pytest.mark.browser
 

@@ -2,9 +2,9 @@
 chips, puts ``noise=private`` in the address bar and keeps it across a page switch."""
 
 import pytest
-
-from dpui.noise import DEMONSTRATION
 from test_browser import NAV_LINK, assert_no_error_text, wait_idle
+
+from dpui.common.noise import DEMONSTRATION
 
 pytestmark = pytest.mark.browser
 

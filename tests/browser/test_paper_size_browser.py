@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from test_browser import NAV_LINK, assert_no_error_text, eps_value, wait_idle
 
 from dpcore.lab import paper_results as pr
-from test_browser import NAV_LINK, assert_no_error_text, eps_value, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from urllib.parse import quote_plus
 
 import pytest
-
-from dpui import m101_views
-from dpui.navigation import available_pages
 from test_browser import assert_no_error_text, wait_idle
+
+from dpui.common.navigation import available_pages
+from dpui.m101 import views as m101_views
 
 pytestmark = pytest.mark.browser
 

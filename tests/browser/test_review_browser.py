@@ -1,7 +1,6 @@
 """A shared `review=1` link opens the reviewer's panel in a real browser; without it the panel is collapsed."""
 
 import pytest
-
 from test_browser import assert_no_error_text, wait_idle
 
 pytestmark = pytest.mark.browser

@@ -12,7 +12,6 @@ import re
 
 import numpy as np
 import pytest
-
 from test_browser import NAV_LINK, _upload, assert_no_error_text, wait_idle
 from topicdp_env import WORDS
 

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from dpui import shared_sidebar
-from dpui.exercises import exercise_mode
+from dpui.common.exercises import exercise_mode
 
 st.set_page_config(page_title="probe")
 exercise_mode("1_Mechanisms_101")

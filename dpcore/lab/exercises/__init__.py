@@ -5,7 +5,7 @@ opens with, a question, hints and a worked solution — whose answer is *compute
 the page itself calls (``Exercise.answer()``), never written down. One module per page family:
 :mod:`.mechanisms` (lecture 001), :mod:`.bayesian` (000), :mod:`.ngrams` (003), :mod:`.topics` (004), :mod:`.audit`
 (the privacy audit) and :mod:`.risk` (what ε means for one person, beside every badge: issue 32).
-:mod:`dpui.exercise_sheets` turns them into printable Markdown/HTML sheets (student and lecturer versions).
+:mod:`dpui.common.exercise_sheets` turns them into printable Markdown/HTML sheets (student and lecturer versions).
 
 The package itself is callable, so ``dpcore.lab.exercises()`` returns every exercise while
 ``dpcore.lab.exercises.mechanisms`` stays the module::
@@ -20,9 +20,9 @@ from __future__ import annotations
 import sys
 import types
 
-from ._base import CHOICE, EXERCISE_KINDS, NUMBER, Exercise, Solution
-from . import audit, bayesian, mechanisms, ngrams, risk, topics
 from ...errors import UserError
+from . import audit, bayesian, mechanisms, ngrams, risk, topics
+from ._base import CHOICE, EXERCISE_KINDS, NUMBER, Exercise, Solution
 
 __all__ = [
     "Exercise",

@@ -13,11 +13,12 @@ import functools
 import importlib
 from collections.abc import Mapping
 
+from ...errors import UserError
+
 # Modules, not names: the answers look functions up at call time, so a test can swap one and see the
 # answer change (``dpcore.text.counts`` the attribute is the function, hence import_module).
 from ...topicdp.model import LdaSettings
 from ...topicdp.sampler import SamplerSettings
-from ...errors import UserError
 
 _bayesian_statistics = importlib.import_module("dpcore.bayesian.statistics")
 _samples = importlib.import_module("dpcore.text.samples")
@@ -139,7 +140,7 @@ def topic_model_and_prompts(settings: Mapping):
 @functools.lru_cache(maxsize=2)
 def _vips_inputs(private_hash: str, public_hash: str, n_topics: int):
     """VIPS-LDA's setup on the real chat (public vocabulary and start, private counts) and the labelled conversations
-    over its vocabulary — what the TopicDP page's VIPS panel computes (dpui.topicdp_vips.setup_for, docs_for)."""
+    over its vocabulary — what the TopicDP page's VIPS panel computes (dpui.topicdp.vips.setup_for, docs_for)."""
     priv, pub = real_corpus("private"), real_corpus("public")
     assert priv.content_hash == private_hash and pub.content_hash == public_hash
     setup = _topic_vips.vips_page_setup(priv, pub, n_topics=n_topics, twin=False)

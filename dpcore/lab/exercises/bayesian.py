@@ -10,11 +10,12 @@ prepare → sigma).
 from __future__ import annotations
 
 import importlib
+
 import numpy as np
 
+from ...errors import UserError
 from . import _data
 from ._base import CHOICE, Exercise, Solution
-from ...errors import UserError
 
 # modules, looked up at call time (a test swaps a function and sees the answer change)
 _bayesian_statistics = importlib.import_module("dpcore.bayesian.statistics")

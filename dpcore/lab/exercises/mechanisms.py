@@ -13,8 +13,8 @@ import math
 
 from scipy.optimize import brentq
 
-from ._base import CHOICE, Exercise, Solution
 from ...errors import UserError
+from ._base import CHOICE, Exercise, Solution
 
 # modules, looked up at call time (a test swaps a function and sees the answer change)
 _laplace = importlib.import_module("dpcore.mechanisms.laplace")

@@ -19,9 +19,9 @@ import math
 import numpy as np
 from scipy.optimize import brentq
 
+from ...errors import UserError
 from . import _data
 from ._base import CHOICE, Exercise, Solution
-from ...errors import UserError
 
 # modules, looked up at call time (a test swaps a function and sees the answer change)
 _composition = importlib.import_module("dpcore.mechanisms.composition")
@@ -170,7 +170,7 @@ _CHAT = {
     "contribution_limit": 50,
     "eta": 0.01,
 }
-"""The DP n-gram extraction page's opening view on the real chat (ε = 4, δ = 1e-6; dpui.dpne_data.PAGE_DEFAULTS)."""
+"""The DP n-gram extraction page's opening view on the real chat (ε = 4, δ = 1e-6; dpui.dpne.data.PAGE_DEFAULTS)."""
 CHAT_K, CHAT_LENGTH = 10, 4
 """The real-text exercises look at 4-grams used by at least 10 people."""
 

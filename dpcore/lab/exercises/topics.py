@@ -18,9 +18,9 @@ import math
 
 import numpy as np
 
+from ...errors import UserError
 from . import _data
 from ._base import CHOICE, Exercise, Solution
-from ...errors import UserError
 
 # modules, looked up at call time (a test swaps a function and sees the answer change)
 _topicdp_mechanisms = importlib.import_module("dpcore.topicdp.mechanisms")

@@ -1,0 +1,1 @@
+"""dpui.audit: the audit page's pieces (no maths)."""

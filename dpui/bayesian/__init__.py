@@ -1,0 +1,1 @@
+"""dpui.bayesian: the bayesian page's pieces (no maths)."""

@@ -1,0 +1,1 @@
+"""dpui.common: pieces every page shares (no maths)."""

@@ -1,0 +1,1 @@
+"""dpui.dpne: the dpne page's pieces (no maths)."""

@@ -1,0 +1,1 @@
+"""dpui.m101: the m101 page's pieces (no maths)."""

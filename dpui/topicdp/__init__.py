@@ -1,0 +1,1 @@
+"""dpui.topicdp: the topicdp page's pieces (no maths)."""
