@@ -16,10 +16,10 @@ from dpcore.dpne import dpne_guarantee
 from dpcore.lab import release_identity
 from dpcore.lab.review import items_per_user
 from dpcore.specs import DpneSpec
-from dpui import exercise_mode, export_view, guarantee_badge, reviewer_panel, shared_sidebar, show_figure, user_errors
+from dpui import exercise_mode, guarantee_badge, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui.common.paper_vs_here import paper_vs_here
 from dpui.common.presenter import presenter_stage
-from dpui.common.reproduce import reproduce_buttons
+from dpui.common.exports import export_box
 from dpui.common.risk import attacker_view
 from dpui.common.text_profile_panel import text_profile_panel
 from dpui.common.texts import text
@@ -105,40 +105,9 @@ if tab_main.open:
         median_words = float(np.median(items_per_user(tc)))
         st.caption(text("dpne", "defaults_caption", n_users=tc.n_users, median_words=median_words))
         st.caption(text("dpne", "baselines_caption"))
-        export_view(
-            "n-grams per length",
-            rows,
-            settings={
-                "page": "DP n-gram extraction",
-                "epsilon": eps,
-                "delta": delta,
-                "seed": seed,
-                "corpus": settings.corpus_label,
-                "corpus_hash": chash,
-                "T": knobs.T,
-                "delta0": knobs.delta0,
-                "eta": knobs.eta,
-                "c": knobs.decay,
-                "pruning": knobs.pruning,
-                "selection": knobs.selection,
-                "policy": knobs.policy,
-                "sigma_for_eps_delta_half": result.sigma,
-                "guarantee": result.guarantee,
-                # the salts exactly as drawn (issue 22: they had drifted); η enters dpcore's keys from length 3
-                "rng_salt_dpne": list(spec.dpne_salt()),  # the noise's (spec version 2: the selection apart)
-                "rng_salt_dpne_selection": list(spec.dpne_selection_salt()),
-                "rng_salt_dpsu_selection": {n: list(spec.baseline_selection_salt(n)) for n in data.BASELINES},
-                "rng_salt_dpsu_noise": {n: list(spec.baseline_noise_salt(n)) for n in data.BASELINES},
-                "note": text("dpne", "export_note"),
-            },
-            key="dpne_export_sizes",
-            spec=spec,
-        )
-        reproduce_buttons(
-            spec,
-            title="the DP n-gram extraction page (DPNE, the DPSU baselines, spurious share vs η)",
-            key="dpne_reproduce",
-        )
+        if box := export_box("dpne_release"):  # built only while open (issue 29 item 4)
+            with box:
+                views.export_release(rows, spec, result, knobs, settings, chash=chash)
         # what the text looks like, and the measured reason for DPNE vs DPSU-single on it (the index comes with
         # the coverage); computed only when the expander is open (issue 29 item 4)
         index = data.ngram_index(chash, corpus) if not lazy or st.session_state.get("dpne_run_coverage_done") else None

@@ -36,6 +36,7 @@ from dpui.audit.figures import (
     score_histogram,
     verdict,
 )
+from dpui.common.exports import export_box
 from dpui.common.presenter import presenter_stage
 from dpui.common.reproduce import reproduce_buttons
 from dpui.common.risk import attacker_view
@@ -150,20 +151,22 @@ with st.expander("What this bound means, and what it does not"):
     st.caption(text("audit", "intro"))
     st.markdown(text("audit", "meaning"))
 
-export_view(
-    "Audit result",
-    export_records(run, label),
-    key="audit_export",
-    settings={
-        "mechanism": label,
-        "broken": run.broken,
-        "trials": trials,
-        "confidence": confidence,
-        "seed": settings.seed,
-        "epsilon_claimed": r.epsilon_claimed,
-        "epsilon_chosen": spec.epsilon,
-        "delta": r.delta,
-    },
-    spec=spec,
-)
-reproduce_buttons(spec, title=f"the privacy audit of {label}", key="audit_reproduce")
+if box := export_box("audit"):  # built only while open (issue 29 item 4)
+    with box:
+        export_view(
+            "Audit result",
+            export_records(run, label),
+            key="audit_export",
+            settings={
+                "mechanism": label,
+                "broken": run.broken,
+                "trials": trials,
+                "confidence": confidence,
+                "seed": settings.seed,
+                "epsilon_claimed": r.epsilon_claimed,
+                "epsilon_chosen": spec.epsilon,
+                "delta": r.delta,
+            },
+            spec=spec,
+        )
+        reproduce_buttons(spec, title=f"the privacy audit of {label}", key="audit_reproduce")

@@ -85,7 +85,7 @@ def test_only_the_open_tab_runs_and_the_reviewer_lists_its_release():
         TABS[3]: [],
     }  # (d) has no release to review
     for label, (_, key) in KNOB.items():
-        at = run(m101_tab=label)  # a shared link opens the same tab
+        at = run(m101_tab=label, review="1")  # a shared link opens the same tab (and the lazy reviewer's panel)
         assert drawn(at) == {key}, label
         panel = next(e for e in at.expander if "Reviewer's panel" in e.label)
         assert [m.value.strip("*") for m in panel.markdown if m.value.startswith("**(")] == reviewed[label]

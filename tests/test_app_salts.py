@@ -97,7 +97,7 @@ def page_corpus(corpus_hash: str):
 
 
 def test_bayesian_epsilon_moves_draw_new_standard_normals_and_the_budget_counts_them(media):
-    at = opened(BAYES, bayes_top="50")
+    at = opened(BAYES, bayes_top="50", exports="1")
     # the audit's "page's own pair" scenarios use these defaults (dpcore.audit.scenarios_bayesian.PAGE_DEFAULTS)
     from dpcore.audit.scenarios_bayesian import PAGE_DEFAULTS as P
 
@@ -186,7 +186,7 @@ def _shown_sample(at: AppTest) -> tuple[int, list[str]]:
 def test_dpne_export_rebuilds_the_pages_release_and_epsilon_draws_new_noise(media):
     # the classroom corpus: enough words released at ε = 1 to compare their noise (the chat's 920 people give ~1);
     # ε in the link, as the page itself opens at ε = 4
-    at = opened(DPNE, dpne_T="4", eps="1", corpus="classroom")
+    at = opened(DPNE, dpne_T="4", eps="1", corpus="classroom", exports="1")
     corpus, seen = None, {}
     for _step, (kind, key, value) in enumerate(
         [
@@ -259,7 +259,7 @@ def test_dpne_export_rebuilds_the_pages_release_and_epsilon_draws_new_noise(medi
 def test_topicdp_export_rebuilds_the_release_and_epsilon_draws_new_noise(media, tiny_topicdp):
     from topicdp_env import TINY_QUERY  # a corpus with draws computed in this session (tests/topicdp_env.py)
 
-    at = opened(TOPIC, **TINY_QUERY, topicdp_m="3", topicdp_n="4")
+    at = opened(TOPIC, **TINY_QUERY, topicdp_m="3", topicdp_n="4", exports="1")
     views = {}
     for eps in (1.0, 2.0):
         if eps != 1.0:

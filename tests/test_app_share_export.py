@@ -171,7 +171,7 @@ def test_topicdp_link_sets_page_knobs(tiny_topicdp):
 
 @needs_sample
 def test_bayesian_exports(media):
-    at = run_with_link(BAYES, {"bayes_reps": "2", "bayes_top": "5"})
+    at = run_with_link(BAYES, {"bayes_reps": "2", "bayes_top": "5", "exports": "1"})
     b = buttons(at)
     assert {"bayes_export_release_csv", "bayes_export_release_json"} <= set(b)
     release = json.loads(media(b["bayes_export_release_json"]))
@@ -210,7 +210,7 @@ def test_bayesian_exports(media):
 
 @needs_sample
 def test_dpne_exports_sizes_never_counts(media):
-    at = run_with_link(DPNE, {"dpne_T": "4"})
+    at = run_with_link(DPNE, {"dpne_T": "4", "exports": "1"})
     b = buttons(at)
     assert {"dpne_export_sizes_csv", "dpne_export_sizes_json"} <= set(b)
     data = json.loads(media(b["dpne_export_sizes_json"]))
@@ -239,7 +239,7 @@ def test_dpne_exports_sizes_never_counts(media):
 def test_topicdp_exports(media, tiny_topicdp):
     from topicdp_env import TINY_QUERY  # a corpus with draws computed in this session (tests/topicdp_env.py)
 
-    at = run_with_link(TOPIC, {**TINY_QUERY, "topicdp_m": "3", "topicdp_n": "4"})
+    at = run_with_link(TOPIC, {**TINY_QUERY, "topicdp_m": "3", "topicdp_n": "4", "exports": "1"})
     b = buttons(at)
     assert {
         "topicdp_export_keywords_csv",

@@ -143,6 +143,7 @@ def test_exports_are_offered(m101):
         ("(d) Sample many times", "m101_export_sample"),
     ):
         m101.query_params["m101_tab"] = tab  # each tab offers its own (only the open tab runs)
+        m101.query_params["exports"] = "1"  # in its export box (lazy, issue 29 item 4), opened by the link
         m101.run()
         offered += sum(key in b.proto.id for b in m101.get("download_button"))
     assert offered >= 4  # CSV + JSON for tabs (c) and (d)

@@ -58,6 +58,7 @@ def _opened(corpus) -> AppTest:
     at = AppTest.from_file(PAGE, default_timeout=300)
     at.query_params["corpus"] = "upload"
     at.query_params["noise"] = "reproducible"  # the export then carries its seed: its replay is exact
+    at.query_params["review"] = "1"  # the reviewer's panel is lazy (issue 29 item 4): the link opens it
     at.session_state["_uploaded_corpus"] = corpus
     at.run()
     clean(at)

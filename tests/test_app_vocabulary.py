@@ -120,6 +120,7 @@ def test_bayesian_badges_budget_and_panel_agree():
     its σ and KL), so the budget lists it in its badge's words and the total is not DP (red), never the strict
     release's "(ε = 1, δ = 1e-5)-DP" alone; the reviewer's panel reviews both, each budget line in the same words."""
     at = AppTest.from_file(str(ROOT / "pages" / "2_Bayesian_ngram_DP.py"), default_timeout=300)
+    at.query_params["review"] = "1"  # the reviewer's panel is lazy (issue 29 item 4): the link opens it
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     badges = _badges(at)
@@ -144,7 +145,7 @@ def test_topicdp_badges_budget_and_panel_agree(tiny_topicdp):
     from topicdp_env import TINY_QUERY
 
     at = AppTest.from_file(str(ROOT / "pages" / "4_TopicDP.py"), default_timeout=300)
-    for k, v in TINY_QUERY.items():
+    for k, v in {**TINY_QUERY, "review": "1"}.items():  # review=1: the lazy reviewer's panel open
         at.query_params[k] = v
     at.run()
     assert not at.exception, [e.message for e in at.exception]

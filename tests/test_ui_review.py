@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 import dpcore
 from dpcore import guarantees as G
 from dpui.common.charts import badge_help, badge_text, chip_label
+from dpui.common.review import PANEL_KEY
 
 
 @pytest.mark.parametrize(
@@ -62,6 +63,10 @@ def test_panel_collapsed_by_default_and_shows_everything():
     assert not at.exception
     exp = at.expander[0]
     assert exp.proto.expanded is False
+    assert not at.markdown and not at.warning  # lazy (issue 29 item 4): nothing is built or sent while closed
+    at.session_state[PANEL_KEY] = True  # the user opens it
+    at.run()
+    assert at.expander[0].proto.expanded is True
     text = " ".join(m.value for m in at.markdown)
     assert "Noise in units" in text and "comes back as 100 ±" in text
     assert "Budget" in text

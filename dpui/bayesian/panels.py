@@ -14,6 +14,7 @@ from dpui.common.calibration import calibration_note
 from dpui.common.exercises import spoiler
 from dpui.common.text_profile_panel import text_profile_panel
 from dpui.common.texts import latex, text
+from dpui.common.lazy import lazy_expander
 
 
 def release_panel(
@@ -101,8 +102,8 @@ def release_panel(
             )
         )
         st.info(text("bayesian", "sensitivity_info"), icon="ℹ️")
-    box = st.expander("The mechanism (000 Algorithm 1, Corollary 1; SPEC §3)", key="bayes_mechanism", on_change="rerun")
-    if box.open:  # lazy (issue 29 item 4): ten formulas, drawn only while open
+    box = lazy_expander("The mechanism (000 Algorithm 1, Corollary 1; SPEC §3)", key="bayes_mechanism")
+    if box:  # lazy (issue 29 item 4): ten formulas, drawn only while open
         with box:
             latex("bayesian", "mechanism_latex")
             st.markdown(text("bayesian", "mechanism_note", smoothing=KL_SMOOTHING))

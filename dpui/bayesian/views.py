@@ -36,7 +36,7 @@ from dpui.common.budget import record_release
 from dpui.common.charts import NO_NOISE, REFERENCE_TAG, guarantee_badge, show_figure, show_vega
 from dpui.common.errors import user_errors
 from dpui.common.exercises import spoiler
-from dpui.common.exports import export_view
+from dpui.common.exports import export_box, export_view
 from dpui.common.reproduce import reproduce_buttons
 from dpui.common.risk import measured_attack_view
 from dpui.common.sidebar import format_number as fmt
@@ -127,17 +127,19 @@ def _release(c: TabContext, stage) -> None:
     if log and axis == "auto":  # say why the axis is logarithmic: the linear one would hide the release
         st.caption(text("bayesian", "log_axis", ratio=hidden))
     release_words(c.k, now.prepared)
-    export_settings = {
-        **c.view_settings,
-        "top": top,
-        "mechanism": BAYESIAN,
-        "guarantee": release.guarantee,
-        "sensitivity_gamma": now.prepared.sensitivity,
-        "sigma_ps": release.sigma,
-        "rng_salt": list(c.spec.salt()),
-    }
-    export_view(f"top {top} {n}-grams", rows, settings=export_settings, key="bayes_export_release", spec=c.spec)
-    reproduce_buttons(c.spec, title=f"the BayesianDP {c.mk.mode} release", key="bayes_reproduce_release")
+    if box := export_box("bayes_release"):
+        with box:
+            export_settings = {
+                **c.view_settings,
+                "top": top,
+                "mechanism": BAYESIAN,
+                "guarantee": release.guarantee,
+                "sensitivity_gamma": now.prepared.sensitivity,
+                "sigma_ps": release.sigma,
+                "rng_salt": list(c.spec.salt()),
+            }
+            export_view(f"top {top} {n}-grams", rows, settings=export_settings, key="bayes_export_release", spec=c.spec)
+            reproduce_buttons(c.spec, title=f"the BayesianDP {c.mk.mode} release", key="bayes_reproduce_release")
 
 
 def release_words(k: BayesKnobs, prepared) -> None:
@@ -224,16 +226,18 @@ def kl_epsilon_view(c: TabContext) -> None:
         public_data=c.settings.public_label,
     )
     st.markdown(note)
-    export_settings = {
-        **c.view_settings,
-        "with_end_to_end": with_e2e,
-        "sweep_epsilons": data.SWEEP_EPS,
-        "band": f"10–90% over {k.reps} seeded releases per ε",
-        "rng_salt": list(kl_spec.salt()),
-        "k_anonymity_kl (not DP, at K)": kl_k,
-    }
-    export_view("KL vs ε summary", rows, settings=export_settings, key="bayes_export_kl", spec=kl_spec)
-    reproduce_buttons(kl_spec, title="KL vs ε (000 Fig. 1)", key="bayes_reproduce_kl")
+    if box := export_box("bayes_kl"):
+        with box:
+            export_settings = {
+                **c.view_settings,
+                "with_end_to_end": with_e2e,
+                "sweep_epsilons": data.SWEEP_EPS,
+                "band": f"10–90% over {k.reps} seeded releases per ε",
+                "rng_salt": list(kl_spec.salt()),
+                "k_anonymity_kl (not DP, at K)": kl_k,
+            }
+            export_view("KL vs ε summary", rows, settings=export_settings, key="bayes_export_kl", spec=kl_spec)
+            reproduce_buttons(kl_spec, title="KL vs ε (000 Fig. 1)", key="bayes_reproduce_kl")
 
 
 # ------------------------------------------------------------------------------ 000 Figs. 2–4: data sweeps, on a button

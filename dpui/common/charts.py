@@ -22,6 +22,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dpui.common.presenter import PRESENTER_FONT, presenting
+from dpui.common.lazy import lazy_expander
 
 if TYPE_CHECKING:
     from dpcore.guarantees import Guarantee
@@ -236,9 +237,8 @@ def show_figure(
     st.plotly_chart(fig, width="stretch", alt=alt, key=key, config={"displaylogo": False})
     label = f"Numbers — {figure_title(fig) or 'the data behind this chart'}"
     box_key = numbers_key(key)
-    # the label holds ε or b, and a new label is a new widget: it starts as the last one was left
-    box = st.expander(label, expanded=bool(st.session_state.get(box_key, False)), key=box_key, on_change="rerun")
-    if box.open:  # lazy (issue 29 item 4): the table is built and sent only while its expander is open
+    box = lazy_expander(label, key=box_key)  # the label holds ε or b: a new label starts as the last one was left
+    if box:  # lazy (issue 29 item 4): the table is built and sent only while its expander is open
         with box:
             st.dataframe(table(figure_records(fig) if records is None else records), hide_index=True, width="stretch")
 
@@ -365,8 +365,8 @@ def show_vega(
     title = spec.get("title", {})
     label = f"Numbers — {(title.get('text') if isinstance(title, dict) else title) or 'the data behind this chart'}"
     box_key = numbers_key(key)
-    box = st.expander(label, expanded=bool(st.session_state.get(box_key, False)), key=box_key, on_change="rerun")
-    if box.open:  # lazy (issue 29 item 4): the table is built and sent only while its expander is open
+    box = lazy_expander(label, key=box_key)  # lazy (issue 29 item 4): the table is built only while open
+    if box:
         with box:
             st.dataframe(table(plotted if records is None else records), hide_index=True, width="stretch")
 

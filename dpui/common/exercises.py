@@ -39,6 +39,7 @@ from dpui.common.exercise_keys import widget_settings
 from dpui.common.exercise_sheets import exercise_link, exercise_sheet, sheet_filename
 from dpui.common.noise import NOISE_KEY, REPRODUCIBLE
 from dpui.common.state import explicitly_set, forget_link_value, set_before_sidebar
+from dpui.common.lazy import lazy_expander
 
 __all__ = [
     "exercise_mode",
@@ -256,8 +257,8 @@ LIST_KEY = "exercise_list"
 
 def _list_and_sheets(page: str, exs: tuple[Exercise, ...], active: str | None, version: str) -> None:
     store = st.session_state.get(PROGRESS_KEY, {})
-    box = st.expander(f"📝 Exercises on this page ({len(exs)})", key=LIST_KEY, on_change="rerun")
-    if not box.open:  # lazy (issue 29 item 4): the list and its 8 sheet buttons are built only while open
+    box = lazy_expander(f"📝 Exercises on this page ({len(exs)})", key=LIST_KEY)
+    if box is None:  # lazy (issue 29 item 4): the list and its 8 sheet buttons are built only while open
         return
     with box:
         for i, ex in enumerate(exs):

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import streamlit as st
 
+from dpui.common.lazy import lazy_expander
 from dpui.common.noise import check_no_secret, dumps, export_record, export_settings
 
 
@@ -43,6 +44,23 @@ def records_to_csv(records: Sequence[Mapping[str, object]]) -> str:
     for r in records:
         writer.writerow({str(k): _plain(v) for k, v in r.items()})
     return out.getvalue()
+
+
+EXPORTS_PARAM = "exports"
+"""``?exports=1`` opens every export box of the page (a link that shows the downloads at once)."""
+EXPORTS_ALL_KEY = "_exports_all"
+"""Session state: True opens every export box (what ``exports=1`` does, for a caller that cannot set the URL)."""
+EXPORT_LABEL = "⬇ Export and reproduce — CSV, JSON, notebook, script"
+
+
+def export_box(key: str, label: str = EXPORT_LABEL):
+    """The collapsed "Export and reproduce" box of one view (issue 29 item 4): its container while open, else None.
+
+    Its buttons (four per view: CSV, JSON, notebook, script) and their files are built only while it is open: an
+    ε move no longer recomputes and resends them. Open it with ``?exports=1`` (every box of the page).
+    """
+    wanted = str(st.query_params.get(EXPORTS_PARAM, "")).strip().lower() in ("1", "true", "yes")
+    return lazy_expander(label, key=f"{key}_box", expanded=wanted or bool(st.session_state.get(EXPORTS_ALL_KEY)))
 
 
 def export_view(name: str, records, *, settings: Mapping[str, object], key: str, spec=None) -> None:

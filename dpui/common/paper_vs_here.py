@@ -40,6 +40,7 @@ from dpcore.dpne import dpne_extract
 from dpcore.lab import paper_results as pr
 from dpui.common import corpus_panel
 from dpui.common.state import explicitly_set, set_before_sidebar
+from dpui.common.lazy import lazy_expander
 
 RESULTS_PATH = Path(__file__).resolve().parents[2] / "sample_data" / "paper_comparisons.json"
 SCRIPT = "scripts/paper_compare.py"
@@ -401,10 +402,8 @@ def paper_vs_here(page: str, settings=None, *, path: Path | None = None) -> None
     """Draw the "Paper vs here" expander of ``page`` (a key of ``SECTIONS``)."""
     section = SECTIONS[page]
     applied = st.session_state.get(APPLIED_KEY) == page
-    box = st.expander(
-        f"📄 Paper vs here — {section.title}", expanded=applied, key=f"{OPEN_KEY}_{page}", on_change="rerun"
-    )
-    if not box.open:  # lazy (issue 29 item 4): the comparison is read and drawn only while the section is open
+    box = lazy_expander(f"📄 Paper vs here — {section.title}", key=f"{OPEN_KEY}_{page}", expanded=applied)
+    if box is None:  # lazy (issue 29 item 4): the comparison is read and drawn only while the section is open
         return
     results = load_results(path).get("comparisons", {})
     entry = live_entry(section) if section.live else results.get(section.entry)

@@ -2,7 +2,8 @@
 answer's units, the warnings (rule and fix) and the total budget. All numbers come from dpcore.lab.review; this
 module only lays them out.
 
-Collapsed by default; open when the address has ``review=1`` (share a link that opens it).
+Collapsed by default and lazy (its content is built only while open); open when the address has ``review=1``
+(share a link that opens it).
 """
 
 from __future__ import annotations
@@ -11,7 +12,11 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from dpui.common.lazy import lazy_expander
+
 REVIEW_PARAM = "review"
+PANEL_KEY = "reviewer_panel_open"
+"""The panel's open state (session state); ``review=1`` in the URL opens it."""
 
 
 def review_requested() -> bool:
@@ -62,7 +67,11 @@ def reviewer_panel(reviews, *, budget=None, extra_warnings: Sequence = (), title
 
     record_reviews(items)  # the session budget lists every release a reviewer's panel shows (issue 21 item 5)
     seen: set[tuple[str, str]] = set()
-    with st.expander(f"🔎 {title} — guarantee, noise in units, warnings, budget", expanded=review_requested()):
+    label = f"🔎 {title} — guarantee, noise in units, warnings, budget"
+    box = lazy_expander(label, key=PANEL_KEY, expanded=review_requested())
+    if box is None:  # lazy (issue 29 item 4): drawn only while open; the budget above counts the releases anyway
+        return
+    with box:
         for name, rev in items:
             g = rev.guarantee
             if name:

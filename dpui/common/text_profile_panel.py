@@ -24,6 +24,7 @@ from dpcore.text import TextProfile, text_profile
 from dpui.common.charts import NO_NOISE, series_style, show_figure
 from dpui.common.corpus_panel import REAL_PEOPLE, real_corpus, sample_corpus
 from dpui.common.texts import text
+from dpui.common.lazy import lazy_expander
 
 MAX_K = 9
 KS = (10, 100)
@@ -236,8 +237,8 @@ def text_profile_panel(
     if key is None:
         box = st.expander(label, expanded=False)
     else:
-        box = st.expander(label, expanded=False, key=key, on_change="rerun", bind="query-params")
-        if not box.open:
+        box = lazy_expander(label, key=key, bind="query-params")
+        if box is None:
             return None
     with box:
         st.markdown(text("text_profile", "intro", public=settings.public_label))

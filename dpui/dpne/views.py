@@ -19,6 +19,9 @@ from dpui import show_figure, user_errors
 from dpui.common.budget import record_release
 from dpui.common.charts import REFERENCE_TAG
 from dpui.common.exercises import APPLIED_KEY
+from dpui.common.exports import export_view
+from dpui.common.lazy import lazy_expander
+from dpui.common.reproduce import reproduce_buttons
 from dpui.common.state import IN_URL, forget_link_value, run_button
 from dpui.common.texts import explain, latex, text
 from dpui.dpne import data, figures
@@ -52,14 +55,9 @@ def on_demand(lazy: bool, n_users: int, label: str, key: str, what: str) -> bool
 def budget_expander(result) -> None:
     """How σ and the thresholds are set, and σₖ per length (003 Thm 2.1, Prop. 2.2). A lazy expander: drawn only
     while open (issue 29 item 4; its open state is in the URL as ``dpne_budget_open``)."""
-    box = st.expander(
-        "How the budget and the thresholds are set (003 Thm 2.1, Prop. 2.2)",
-        expanded=False,
-        key="dpne_budget_open",
-        on_change="rerun",
-        bind="query-params",
-    )
-    if not box.open:
+    label = "How the budget and the thresholds are set (003 Thm 2.1, Prop. 2.2)"
+    box = lazy_expander(label, key="dpne_budget_open", bind="query-params")
+    if box is None:
         return
     with box:
         latex("dpne", "budget_latex")
@@ -188,3 +186,41 @@ def sweep_tab(spec, corpus, log_y: bool) -> None:
     fig, alt = figures.sweep_figure(rows, label, values, log_y=log_y)
     shown = {f"{label} = {v}": release_guarantee(spec.replace(**{knob: v})) for v in values}  # each: a release
     show_figure(fig, alt=alt, key="dpne_sweep_fig", guarantees=shown)
+
+
+def export_release(rows, spec, result, knobs, settings, *, chash: str) -> None:
+    """The release's rows as CSV and JSON with every setting and salt, and its notebook and script."""
+    export_view(
+        "n-grams per length",
+        rows,
+        settings={
+            "page": "DP n-gram extraction",
+            "epsilon": spec.epsilon,
+            "delta": spec.delta,
+            "seed": spec.seed,
+            "corpus": settings.corpus_label,
+            "corpus_hash": chash,
+            "T": knobs.T,
+            "delta0": knobs.delta0,
+            "eta": knobs.eta,
+            "c": knobs.decay,
+            "pruning": knobs.pruning,
+            "selection": knobs.selection,
+            "policy": knobs.policy,
+            "sigma_for_eps_delta_half": result.sigma,
+            "guarantee": result.guarantee,
+            # the salts exactly as drawn (issue 22: they had drifted); η enters dpcore's keys from length 3
+            "rng_salt_dpne": list(spec.dpne_salt()),  # the noise's (spec version 2: the selection apart)
+            "rng_salt_dpne_selection": list(spec.dpne_selection_salt()),
+            "rng_salt_dpsu_selection": {n: list(spec.baseline_selection_salt(n)) for n in data.BASELINES},
+            "rng_salt_dpsu_noise": {n: list(spec.baseline_noise_salt(n)) for n in data.BASELINES},
+            "note": text("dpne", "export_note"),
+        },
+        key="dpne_export_sizes",
+        spec=spec,
+    )
+    reproduce_buttons(
+        spec,
+        title="the DP n-gram extraction page (DPNE, the DPSU baselines, spurious share vs η)",
+        key="dpne_reproduce",
+    )

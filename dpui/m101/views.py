@@ -25,6 +25,7 @@ from dpcore.lab.review import custom_review, single_budget
 from dpui import export_view, show_figure
 from dpui.common.charts import NO_NOISE, REFERENCE_TAG
 from dpui.common.exercise_keys import widget_settings
+from dpui.common.exports import export_box
 from dpui.common.exercises import APPLIED_KEY, HIDDEN, answer_hidden, spoiler
 from dpui.common.noise import PRIVATE, noise_mode
 from dpui.common.paper_vs_here import PRESET_KEY, preset
@@ -116,21 +117,14 @@ def loss_view(eps: float, spec, res, *, stage=None):
     with _on_stage(stage, () if hidden else [(g_loss, "(a) counting query")]):  # a hidden answer keeps its badge
         show_figure(fig, alt=alt, records=rows, guarantees=series_tags(fig, g_loss, PROMISE))
     st.caption(text("m101", "loss_caption"))
-    if not hidden:  # the export holds b and the worst loss, the open exercise's answer
-        export_view(
-            "these densities",
-            rows,
-            settings={
-                "page": "Mechanisms 101 (a)",
-                "epsilon": eps,
-                "scale": b,
-                "b_by_hand": by_hand,
-                "worst_loss": worst,
-            },
-            key="m101_export_loss",
-            spec=spec,
-        )
-        reproduce_buttons(spec, title="Mechanisms 101 (a): the privacy loss of Laplace", key="m101_reproduce_loss")
+    box = None if hidden else export_box("m101_loss")  # the export holds b and the worst loss: the exercise's answer
+    if box:
+        with box:
+            settings = {"page": "Mechanisms 101 (a)", "epsilon": eps, "scale": b, "b_by_hand": by_hand}
+            export_view(
+                "these densities", rows, settings={**settings, "worst_loss": worst}, key="m101_export_loss", spec=spec
+            )
+            reproduce_buttons(spec, title="Mechanisms 101 (a): the privacy loss of Laplace", key="m101_reproduce_loss")
     return "(a) Laplace on a count", review, None if hidden else (g_loss, "(a) counting query")
 
 
@@ -161,14 +155,16 @@ def sensitivity_view(eps: float, spec, res, *, stage=None):
         alt = text("m101", "debt_alt", b=b, loss=worst_case.loss_bound, eps=eps)
         with _on_stage(stage, [(g_debt, "(b) total debt")]):
             show_figure(fig, alt=alt, guarantees=series_tags(fig, g_debt, PROMISE))
-        export_view(
-            "these neighbours",
-            table,
-            settings={"page": "Mechanisms 101 (b)", "epsilon": eps, "rule": spec.rule, "sensitivity": res.sensitivity},
-            key="m101_export_debt",
-            spec=spec,
-        )
-        reproduce_buttons(spec, title="Mechanisms 101 (b): global sensitivity", key="m101_reproduce_debt")
+        if box := export_box("m101_debt"):
+            with box:
+                settings = {
+                    "page": "Mechanisms 101 (b)",
+                    "epsilon": eps,
+                    "rule": spec.rule,
+                    "sensitivity": res.sensitivity,
+                }
+                export_view("these neighbours", table, settings=settings, key="m101_export_debt", spec=spec)
+                reproduce_buttons(spec, title="Mechanisms 101 (b): global sensitivity", key="m101_reproduce_debt")
     return "(b) Laplace on the total debt", review, (g_debt, "(b) total debt")
 
 
@@ -212,22 +208,19 @@ def cities_view(eps: float, spec, ex, *, stage=None):
     if ex.violates:
         ratio = spoiler("m101_exp_ratio", f"{ex.worst_ratio:.3f}")
         st.warning(text("m101", "ratio_exceeds", used=ex.sensitivity_used, ratio=ratio, bound=ex.bound), icon="🚨")
-    export_view(
-        "these probabilities",
-        city_rows,
-        settings={
-            "page": "Mechanisms 101 (c)",
-            "epsilon": eps,
-            "sensitivity_used": ex.sensitivity_used,
-            "sensitivity_computed": ex.sensitivity_true,
-            "worst_ratio": ex.worst_ratio,
-            "utility_bound": ex.utility_bound,
-        },
-        key="m101_export_cities",
-        spec=spec,
-    )
-    title = "Mechanisms 101 (c): the exponential mechanism on the cities"
-    reproduce_buttons(spec, title=title, key="m101_reproduce_cities")
+    if box := export_box("m101_cities"):
+        with box:
+            settings = {
+                "page": "Mechanisms 101 (c)",
+                "epsilon": eps,
+                "sensitivity_used": ex.sensitivity_used,
+                "sensitivity_computed": ex.sensitivity_true,
+                "worst_ratio": ex.worst_ratio,
+                "utility_bound": ex.utility_bound,
+            }
+            export_view("these probabilities", city_rows, settings=settings, key="m101_export_cities", spec=spec)
+            title = "Mechanisms 101 (c): the exponential mechanism on the cities"
+            reproduce_buttons(spec, title=title, key="m101_reproduce_cities")
     st.caption(text("m101", "city_caption"))
     return "(c) Exponential mechanism", review, (ex.guarantee, "(c) exponential mechanism")
 
@@ -255,20 +248,17 @@ def sampling_view(spec, sample, seed: int, guarantee, *, stage=None) -> None:
     worst_emp = float(np.nanmax(emp)) if np.any(np.isfinite(emp)) else float("nan")
     st.metric("largest empirical ratio", f"{worst_emp:.3f}", help=text("m101", "sample_ratio_help"))
     st.caption(text("m101", "sample_caption"))
-    export_view(
-        "these frequencies",
-        sample_rows,
-        settings={
-            "page": "Mechanisms 101 (d)",
-            "mechanism": spec.mechanism,
-            "draws": spec.draws,
-            "epsilon": spec.epsilon,
-            "seed": seed,
-            "e^epsilon": bound,
-            "rng_salt": list(spec.sample_salt()),
-        },
-        key="m101_export_sample",
-        spec=spec,
-    )
-    title = "Mechanisms 101 (d): sampling a mechanism many times"
-    reproduce_buttons(spec, title=title, key="m101_reproduce_sample")
+    if box := export_box("m101_sample"):
+        with box:
+            settings = {
+                "page": "Mechanisms 101 (d)",
+                "mechanism": spec.mechanism,
+                "draws": spec.draws,
+                "epsilon": spec.epsilon,
+                "seed": seed,
+                "e^epsilon": bound,
+                "rng_salt": list(spec.sample_salt()),
+            }
+            export_view("these frequencies", sample_rows, settings=settings, key="m101_export_sample", spec=spec)
+            title = "Mechanisms 101 (d): sampling a mechanism many times"
+            reproduce_buttons(spec, title=title, key="m101_reproduce_sample")

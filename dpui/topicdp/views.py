@@ -16,7 +16,7 @@ import streamlit as st
 from dpcore import topicdp as tdp
 from dpui.common.charts import NO_NOISE, show_figure
 from dpui.common.errors import user_errors
-from dpui.common.exports import export_view
+from dpui.common.exports import export_box, export_view
 from dpui.common.reproduce import reproduce_buttons
 from dpui.common.state import IN_URL, forget_link_value
 from dpui.common.texts import text
@@ -199,16 +199,24 @@ def keywords(spec, settings, table, releases: dict, vips, *, lda, sampler, sens,
     )
     number = st.column_config.NumberColumn(format="%.4g")  # not a pandas Styler: 4× cheaper to send on every move
     st.dataframe(errs, column_config={mech: number for mech in errs.columns}, width="stretch")
-    exported = export_settings(spec, settings, lda=lda, sampler=sampler, sens=sens, story=story, shown=shown, vips=vips)
-    export_view("keyword table before/after noise", rows, settings=exported, key="topicdp_export_keywords", spec=spec)
-    errors = [{"metric": metric, **{mech: errs.at[metric, mech] for mech in errs}} for metric in errs.index]
-    export_view("this draw's errors", errors, settings=exported, key="topicdp_export_errors", spec=spec)
-    reproduce_buttons(
-        spec,
-        title=f"the TopicDP releases ({'five matrix mechanisms' if spec.sampled else 'strict TopicDP, Laplace'}, "
-        "VIPS-LDA and the public-only fit)",
-        key="topicdp_reproduce",
-    )
+    box = export_box("topicdp_releases")
+    if not box:
+        return
+    with box:
+        exported = export_settings(
+            spec, settings, lda=lda, sampler=sampler, sens=sens, story=story, shown=shown, vips=vips
+        )
+        export_view(
+            "keyword table before/after noise", rows, settings=exported, key="topicdp_export_keywords", spec=spec
+        )
+        errors = [{"metric": metric, **{mech: errs.at[metric, mech] for mech in errs}} for metric in errs.index]
+        export_view("this draw's errors", errors, settings=exported, key="topicdp_export_errors", spec=spec)
+        reproduce_buttons(
+            spec,
+            title=f"the TopicDP releases ({'five matrix mechanisms' if spec.sampled else 'strict TopicDP, Laplace'}, "
+            "VIPS-LDA and the public-only fit)",
+            key="topicdp_reproduce",
+        )
 
 
 def curves(spec, model, draws, vips, *, lda, shown: dict) -> None:
@@ -266,7 +274,9 @@ def curves(spec, model, draws, vips, *, lda, shown: dict) -> None:
         curve, parameter, metric, fixed=fixed, delta=delta, reps=reps, log_y=log_y, extra=extra
     )
     show_figure(fig, alt=alt, key="topicdp_curve", guarantees=shown)
-    reproduce_buttons(curve_spec, title=f"the error curves against {parameter}", key="topicdp_reproduce_curve")
+    if box := export_box("topicdp_curve", label="⬇ Reproduce in Python — notebook, script"):
+        with box:
+            reproduce_buttons(curve_spec, title=f"the error curves against {parameter}", key="topicdp_reproduce_curve")
     for note in curve.skipped:
         st.info(f"Not drawn: {note}. Run the sampler at that γ (slider above) to add it.", icon="ℹ️")
     if stage == "released":
