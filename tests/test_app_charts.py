@@ -119,7 +119,22 @@ def charts_in_order(at: AppTest) -> list:
 def chart_title(chart) -> str:
     spec = json.loads(chart.proto.spec)
     title = spec["layout"].get("title", {}) if chart.type == "plotly_chart" else spec.get("title", {})
-    return (title.get("text", "") if isinstance(title, dict) else str(title)) or ""
+    text = (title.get("text", "") if isinstance(title, dict) else str(title)) or ""
+    return " ".join(text) if isinstance(text, list) else text  # a Vega-Lite title may be given as lines
+
+
+def vega_views(spec: dict) -> list[dict]:
+    """The single views of a Vega-Lite spec that encode data: the spec itself, a facet's inner spec, the views of a
+    layer or of a (v/h)concat (M101's loss chart: two panels sharing an axis, issue 29)."""
+    out = []
+    for key in ("layer", "vconcat", "hconcat", "concat"):
+        for child in spec.get(key, []):
+            out += vega_views(child)
+    if "spec" in spec:
+        out += vega_views(spec["spec"])
+    if "encoding" in spec:
+        out.append(spec)
+    return out
 
 
 def plotted_values(chart) -> list[list]:
@@ -130,9 +145,12 @@ def plotted_values(chart) -> list[list]:
         import pyarrow as pa
 
         frame = pa.ipc.open_stream(chart.proto.data.data).read_pandas()
-        inner = spec.get("spec", spec)
-        channels = inner.get("encoding", {}).values()  # a tooltip may be a list of fields: it plots nothing
-        fields = [e["field"] for e in channels if isinstance(e, dict) and e.get("type") == "quantitative"]
+        fields = {  # a tooltip may be a list of fields: it plots nothing
+            e["field"]: None
+            for view in vega_views(spec)
+            for e in view["encoding"].values()
+            if isinstance(e, dict) and e.get("type") == "quantitative" and "field" in e
+        }
         return [list(frame[f]) for f in fields]
     return [
         plain_values(trace.get("y") if trace.get("type") != "histogram" else trace.get("x"))
@@ -217,12 +235,12 @@ def test_charts_use_the_okabe_ito_palette_only(view):
         spec = json.loads(chart.proto.spec)
         for where, colour in _colours({"data": spec["data"], "layout": spec["layout"]}):
             assert colour.lower().replace(" ", "") in ALLOWED, f"{name}: {where} = {colour}"
-    for chart in at.get("vega_lite_chart"):  # a Vega-Lite chart's colours: its colour scale's range
-        spec = json.loads(chart.proto.spec)
-        colour = spec.get("spec", spec).get("encoding", {}).get("color", {})
-        assert "scale" in colour and "range" in colour["scale"], f"{name}: a Vega-Lite chart in Vega's own colours"
-        for c in colour["scale"]["range"]:
-            assert c.lower() in ALLOWED, f"{name}: Vega-Lite colour {c}"
+    for chart in at.get("vega_lite_chart"):  # a Vega-Lite chart's colours: each view's colour scale's range
+        for view_ in vega_views(json.loads(chart.proto.spec)):
+            colour = view_["encoding"].get("color", {})
+            assert "scale" in colour and "range" in colour["scale"], f"{name}: a Vega-Lite chart in Vega's own colours"
+            for c in colour["scale"]["range"]:
+                assert c.lower() in ALLOWED, f"{name}: Vega-Lite colour {c}"
 
 
 def _look(trace: dict) -> tuple:
@@ -326,8 +344,9 @@ def legend_series(chart) -> list[str]:
         frame = pa.ipc.open_stream(chart.proto.data.data).read_pandas()
         if "facet" in spec:
             return list(dict.fromkeys(frame[spec["facet"]["field"]]))
-        colour = spec.get("encoding", {}).get("color", {})  # a legend of series (the Bayesian release's bars)
-        return list(dict.fromkeys(frame[colour["field"]])) if "field" in colour else []
+        colours = [v["encoding"].get("color", {}) for v in vega_views(spec)]  # a legend of series (Bayesian bars)
+        fields = list(dict.fromkeys(c["field"] for c in colours if "field" in c))
+        return [s for f in fields for s in dict.fromkeys(frame[f])]
     return [
         t["name"]
         for t in spec["data"]

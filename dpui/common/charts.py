@@ -202,7 +202,7 @@ def tag_vega_series(plotted, spec: dict, guarantees, field: str = "series") -> t
             return [rename(v) for v in node]
         return node
 
-    return [{**row, field: new[row[field]]} for row in plotted], {**spec, "encoding": rename(spec["encoding"])}
+    return [{**row, field: new[row[field]]} for row in plotted], rename(spec)  # a layered or concatenated spec too
 
 
 # ------------------------------------------------------------------------------ drawing a figure
@@ -363,7 +363,9 @@ def show_vega(
         }
     st.vega_lite_chart(pd.DataFrame(plotted), spec, alt=alt, key=key, width="stretch")
     title = spec.get("title", {})
-    label = f"Numbers — {(title.get('text') if isinstance(title, dict) else title) or 'the data behind this chart'}"
+    words = title.get("text") if isinstance(title, dict) else title
+    words = " ".join(words) if isinstance(words, list) else words  # a title given as lines
+    label = f"Numbers — {words or 'the data behind this chart'}"
     box_key = numbers_key(key)
     box = lazy_expander(label, key=box_key)  # lazy (issue 29 item 4): the table is built only while open
     if box:

@@ -23,7 +23,7 @@ from dpcore.lab.lecture import (
 )
 from dpcore.lab.review import custom_review, single_budget
 from dpui import export_view, show_figure
-from dpui.common.charts import NO_NOISE, REFERENCE_TAG
+from dpui.common.charts import NO_NOISE, REFERENCE_TAG, show_vega
 from dpui.common.exercise_keys import widget_settings
 from dpui.common.exports import export_box
 from dpui.common.exercises import APPLIED_KEY, HIDDEN, answer_hidden, spoiler
@@ -32,7 +32,7 @@ from dpui.common.paper_vs_here import PRESET_KEY, preset
 from dpui.common.reproduce import reproduce_buttons
 from dpui.common.state import forget_link_value
 from dpui.common.texts import text
-from dpui.m101.figures import cities_figure, loss_figure, sampling_figure, selection_figure
+from dpui.m101.figures import cities_figure, loss_chart, sampling_figure, selection_figure
 
 PAGE = "1_Mechanisms_101"
 TAB_KEY = "m101_tab"
@@ -75,7 +75,7 @@ def open_linked_tab() -> None:
 
 
 PROMISE = "±ε (the promise)"
-"""The privacy-loss panel's reference lines (dpui.m101.figures.loss_figure)."""
+"""The privacy-loss panel's reference lines (dpui.m101.figures.loss_chart)."""
 
 
 def _on_stage(stage, badges):
@@ -83,10 +83,12 @@ def _on_stage(stage, badges):
     return nullcontext() if stage is None else stage.chart(badges)
 
 
-def series_tags(fig, guarantee, *references: str) -> dict:
-    """Each series of ``fig`` → ``guarantee`` (the release's: its outputs' densities or shares, and their privacy loss
-    or ratio), the reference lines named in ``references`` (±ε, e^ε) → "reference" (issue 31 item 3)."""
-    return {t.name: REFERENCE_TAG if t.name in references else guarantee for t in fig.data}
+def series_tags(chart, guarantee, *references: str) -> dict:
+    """Each series of ``chart`` (a Plotly figure, or a Vega-Lite chart's rows) → ``guarantee`` (the release's: its
+    outputs' densities or shares, and their privacy loss or ratio), the reference lines named in ``references``
+    (±ε, e^ε) → "reference" (issue 31 item 3)."""
+    names = [t.name for t in chart.data] if hasattr(chart, "data") else [row["series"] for row in chart]
+    return {name: REFERENCE_TAG if name in references else guarantee for name in names}
 
 
 def loss_view(eps: float, spec, res, *, stage=None):
@@ -111,11 +113,14 @@ def loss_view(eps: float, spec, res, *, stage=None):
         st.caption(f"Guarantee of (a): {HIDDEN}.")
     noise = laplace_noise_in_units(a, scale=b)
     review = custom_review(g_loss, noise=noise, budget=single_budget(epsilon=worst, name="(a)"), epsilon=worst)
-    fig = loss_figure(res.y, a, a2, b, eps, f"Laplace densities for neighbouring counts 50 and 51, b = {b_text}")
+    plotted, chart = loss_chart(
+        res.y, a, a2, b, eps, f"Laplace densities for neighbouring counts 50 and 51, b = {b_text}", promise=PROMISE
+    )
     rows = None if hidden else spec.rows(res)
     alt = text("m101", "loss_alt", b=b_text, worst=worst_text, eps=eps)
     with _on_stage(stage, () if hidden else [(g_loss, "(a) counting query")]):  # a hidden answer keeps its badge
-        show_figure(fig, alt=alt, records=rows, guarantees=series_tags(fig, g_loss, PROMISE))
+        tags = series_tags(plotted, g_loss, PROMISE)
+        show_vega(plotted, chart, alt=alt, key="m101_loss", records=rows, guarantees=tags)
     st.caption(text("m101", "loss_caption"))
     box = None if hidden else export_box("m101_loss")  # the export holds b and the worst loss: the exercise's answer
     if box:
@@ -151,10 +156,11 @@ def sensitivity_view(eps: float, spec, res, *, stage=None):
         st.success(f"With b = cap/ε every neighbour pair the bank's rules allow has loss ≤ ε = {eps:g}.", icon="✅")
     if not hide_worst:
         yv = np.linspace(-2 * DEBT_CAP, 3 * DEBT_CAP, 201)
-        fig = loss_figure(yv, DEBT_CAP, 0.0, b, eps, "Worst-case neighbours: total 10,000,000 € vs 0 €")
+        title = "Worst-case neighbours: total 10,000,000 € vs 0 €"
+        plotted, chart = loss_chart(yv, DEBT_CAP, 0.0, b, eps, title, promise=PROMISE)
         alt = text("m101", "debt_alt", b=b, loss=worst_case.loss_bound, eps=eps)
         with _on_stage(stage, [(g_debt, "(b) total debt")]):
-            show_figure(fig, alt=alt, guarantees=series_tags(fig, g_debt, PROMISE))
+            show_vega(plotted, chart, alt=alt, key="m101_debt", guarantees=series_tags(plotted, g_debt, PROMISE))
         if box := export_box("m101_debt"):
             with box:
                 settings = {
