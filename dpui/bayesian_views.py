@@ -39,6 +39,7 @@ from .charts import NO_NOISE, REFERENCE_TAG, guarantee_badge, show_figure, show_
 from .errors import user_errors
 from .exercises import spoiler
 from .exports import export_view
+from .knobs import draw_knob
 from .reproduce import reproduce_buttons
 from .risk import measured_attack_view
 from .sidebar import format_number as fmt
@@ -324,7 +325,7 @@ ATTACK_COLUMNS = ("mechanism", "epsilon", "success_rate", "fpr", "fnr", "fpr_upp
 def attack_view(c: TabContext) -> None:
     """000 Fig. 6: membership inference against BayesianDP and Laplace, on a button."""
     st.caption(text("bayesian", "attack_caption"))
-    trials = st.select_slider("Trials per ε", (50, 100, 200, 400), value=100, key="bayes_trials", **IN_URL)
+    trials = draw_knob(BayesianAttackSpec, "trials")  # declared on the spec's field (dpcore.specs)
     if not run_button("Run the attack", "bayes_run_mia", hint="Press **Run the attack** (a few seconds)."):
         return
     with user_errors():

@@ -22,7 +22,7 @@ from dpui import topicdp_data as data
 from dpui import topicdp_panels as panels
 from dpui import topicdp_views as views
 from dpui import topicdp_vips as vipsui
-from dpui.state import IN_URL
+from dpui.knobs import draw_knob
 from dpui.presenter import presenter_stage
 from dpui.risk import attacker_view
 from dpui.texts import explain, text
@@ -41,17 +41,7 @@ explain("topicdp", "lead")
 paper_vs_here("4_TopicDP", settings)  # the paper's numbers beside ours, a preset to its settings
 
 c1, c2, c3 = st.columns(3)
-gamma = stage.knob(c1).slider(
-    "γ (share of neighbours not covered)",
-    0.01,
-    0.30,
-    0.10,
-    0.01,
-    key="topicdp_gamma",
-    **IN_URL,
-    help="Confidence of random DP: the guarantee holds for at least a 1 − γ share of neighbouring "
-    "datasets. Smaller γ needs more sampled pairs (h grows like 1/γ²).",
-)
+gamma = draw_knob(TopicDpSpec, "gamma", stage.knob(c1))  # declared on the spec's field (dpcore.specs.topicdp)
 lda, sampler, workers = lda_and_sampler_knobs()
 clip, iterations = vipsui.knobs()
 with user_errors():  # the fit first: the sliders offer only a table size the model has (issue 31 item 7)

@@ -56,7 +56,7 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title=spec.x_column(
         )
     }
 
-    sweep: str = knob("users", salts=True)  # the tab
+    sweep: str = knob("users", options=SWEEPS, salts=True)  # the tab
     epsilon: float = knob(1.0, salts=True)
     delta: float = knob(1e-5, salts=True)
     W: int = knob(2, **_W)
@@ -225,10 +225,11 @@ class BayesianEndToEndSpec(_BayesianCommon):
     KIND = "bayesian-end-to-end"
     SALTS = {
         "split": Salt(("bayes-e2e-split",), ("n", "C"), noise=False),
-        # S and ρ are tuned privately (their fields are not used): not in the release's salt
-        "release": Salt(("bayes-e2e",), ("epsilon", "delta", "n", "C", "calibration"), without=("S", "rho")),
+        "release": Salt(("bayes-e2e",), ("epsilon", "delta", "n", "C", "calibration")),
     }
 
+    S: float = knob(1e-3)  # S and ρ are tuned privately: these fields are not used, so they salt nothing here
+    rho: float = knob(0.3)
     n: int = knob(1, **_N)
     epsilon: float = knob(1.0, salts=True)
     delta: float = knob(1e-5, salts=True)

@@ -98,7 +98,7 @@ class Knob:
             return False
         if isinstance(self.low, int) and isinstance(self.step or 1, int) and not isinstance(value, int):
             return False  # an integer widget returns integers
-        if self.step is None:
+        if self.step is None or self.kind == "number":  # a number input takes any value in its range
             return True
         k = (value - self.low) / self.step
         return math.isclose(k, round(k), abs_tol=1e-9)

@@ -130,7 +130,7 @@ fig.update_layout(barmode="group", xaxis_title=s.unit, yaxis_title="share of dra
     SALTS = {"sample": Salt(("m101-sample",), ("mechanism", "draws", "epsilon"))}
 
     epsilon: float = knob(1.0, salts=True)
-    mechanism: str = knob("exponential", salts=True)
+    mechanism: str = knob("exponential", options=SAMPLE_MECHANISMS, salts=True)
     draws: int = knob(1000, salts=True)
 
     def _validated(self):

@@ -68,7 +68,7 @@ __all__ = [
 VIPS_NAME, PUBLIC_ONLY_NAME = "VIPS-LDA", "Public-only fit"  # as dpcore.topicdp.vips_comparison names them
 CLIP_OPTIONS = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
 """VIPS-LDA's clip norms B the page offers."""
-_LDA = "the LDA fit (no salt: it moves the table and the sampled Δ_s, which is in the release's salt)"
+_N_TOPICS = dict(key="topicdp_k", label="LDA topics K", kind="number", low=3, high=20)
 
 
 def vips_salt(*, epsilon: float, delta: float, n_topics: int, clip: float, iterations: int) -> list:
@@ -122,13 +122,15 @@ class _TopicTable(Spec):
     m: int = knob(10, key="topicdp_m", label="m (topics in the table)", kind="slider", low=2, high=10, salts=True)
     n: int = knob(10, key="topicdp_n", label="n (keywords in the table)", kind="slider", low=2, high=10, salts=True)
     lda_engine: str | None = None
-    n_topics: int = knob(10, key="topicdp_k", label="LDA topics K", kind="number", low=3, high=20, salts=True)
-    max_iter: int = knob(10, key="topicdp_max_iter", label="LDA max_iter", kind="number", low=1, high=100, help=_LDA)
+    # the LDA and sampler settings: no salt (they move the table and the sampled Δ_s, which is in the release's salt);
+    # K salts VIPS-LDA's release (its model has K topics)
+    n_topics: int = knob(10, **_N_TOPICS, salts=True)
+    max_iter: int = knob(10, key="topicdp_max_iter", label="LDA max_iter", kind="number", low=1, high=100)
     learning_method: str = knob(
-        "batch", key="topicdp_method", label="learning_method", kind="selectbox", options=("batch", "online"), help=_LDA
+        "batch", key="topicdp_method", label="learning_method", kind="selectbox", options=("batch", "online")
     )
     max_doc_update_iter: int = knob(
-        10, key="topicdp_doc_iter", label="max_doc_update_iter", kind="number", low=1, high=200, help=_LDA
+        10, key="topicdp_doc_iter", label="max_doc_update_iter", kind="number", low=1, high=200
     )
     max_features: int = knob(
         1000,
@@ -138,7 +140,6 @@ class _TopicTable(Spec):
         low=50,
         high=5000,
         step=50,
-        help=_LDA,
     )
     sample_users: int | None = knob(
         None,
@@ -275,6 +276,10 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
         kind="number",
         low=1,
         high=5,
+        help="Every iteration costs √J in σ (the PLD accountant composes them); from the public start one private "
+        "iteration was best when tuned on the chat's public people (scripts/vips_tune_public.py). With J > 1 every "
+        "release runs J − 1 more E-steps over the private documents: on a large corpus the charts then draw fewer "
+        "releases per point.",
         salts=True,
     )
     with_vips: bool = knob(True)  # whether VIPS-LDA is computed: its draws, when it is, are the same
@@ -426,9 +431,10 @@ fig.update_layout(xaxis_title=spec.parameter, yaxis_type="log", yaxis_title="L1 
         "curve": Salt(
             ("topicdp-curve",),
             ("parameter", "epsilon", "delta", "gamma", "m", "n", "repetitions", "stage"),
-            without=("n_topics",),  # VIPS-LDA's K: the curves are the matrix mechanisms'
         )
     }
+
+    n_topics: int = knob(10, **_N_TOPICS)  # salts VIPS-LDA's release only: the curves are the matrix mechanisms'
 
     parameter: str = knob(
         "epsilon",
