@@ -18,7 +18,9 @@ public=None)`` loads the public corpus by id when it is not given and checks its
 fields ``max_items`` (L, distinct n-grams kept per user) and ``max_users`` (N_max, the public cap on users), as
 :func:`dpcore.bayesian_dp` names them; below they are written L and N_max.
 
-Draws (bit-identical to the page before issue 22; :meth:`salt` of each spec is the page's exported ``rng_salt``):
+Draws (bit-identical to the page before issue 22; :meth:`salt` of each spec is the page's exported ``rng_salt``). Each
+salt is derived from the fields' declarations (``knob(..., salts=True)``, each spec's ``SALTS``; :mod:`dpcore.specs.knobs`):
+the lists below are the streams as they stand, and a field declared salting later is appended to every noise salt.
 
 * release: ``rng("bayes-release", ε, δ, n, S, C, ρ, calibration, mode, L, N_max)``; strict mode's choice of L items
   per user: ``rng("bayes-item-cap", n, C, L)`` (the item choice does not depend on ε, so every ε shares it, cached);
