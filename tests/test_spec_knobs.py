@@ -127,6 +127,16 @@ def test_a_salting_field_moves_the_noise_and_no_other_field_does(cls, name):
         assert before == after, f"{cls.__name__}.{name} is not declared salts=True but moves the noise salts"
 
 
+def test_every_parameter_decides_whether_it_salts():
+    """Every field of a spec with salts (but the data's, the seed and the engine) is declared with ``knob(...,
+    salts=...)``, and ``knob`` has no default for ``salts``: a new field cannot leave the noise by forgetting."""
+    for cls in SALTED:
+        undeclared = [f.name for f in dataclasses.fields(cls) if f.name not in NOT_MOVED and "knob" not in f.metadata]
+        assert not undeclared, f"{cls.__name__}: {undeclared} declare no knob(..., salts=True/False)"
+    with pytest.raises(TypeError, match="salts"):
+        knob(1.0, key="k", label="k", kind="slider", low=0.0, high=2.0)  # type: ignore[call-arg]
+
+
 def test_the_curve_moves_with_the_fields_it_does_not_sweep():
     """TopicDpCurveSpec leaves the swept field out of its salt (None): it moves with every other one."""
     for parameter, fixed in (("epsilon", ("gamma", "m", "n")), ("gamma", ("epsilon", "m")), ("size", ("epsilon",))):
@@ -144,7 +154,7 @@ def test_a_new_salting_field_is_in_the_noise_without_being_written_into_a_salt()
     @dataclasses.dataclass(frozen=True, kw_only=True)
     class WithNewKnob(BayesianSpec):
         KIND = ""  # not registered
-        new_knob: float = knob(0.5, key="bayes_new", label="new", kind="slider", low=0.0, high=1.0, salts=True)
+        new_knob: float = knob(0.5, salts=True, key="bayes_new", label="new", kind="slider", low=0.0, high=1.0)
 
     spec = WithNewKnob()
     assert spec.salt() == BayesianSpec().salt() + (0.5,)
@@ -246,7 +256,7 @@ def test_every_knob_key_is_unique_across_its_page_and_kept():
         @dataclasses.dataclass(frozen=True, kw_only=True)
         class Clash(BayesianSpec):
             KIND = ""
-            rho: float = knob(0.3, key="bayes_rho2", label="ρ", kind="slider", low=0.0, high=1.0)
+            rho: float = knob(0.3, salts=True, key="bayes_rho2", label="ρ", kind="slider", low=0.0, high=1.0)
 
         widget_keys((BayesianSpec, Clash))
 

@@ -38,7 +38,7 @@ the lists below are the streams as they stand, and a field declared salting late
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
@@ -115,26 +115,24 @@ MODE_CAPTIONS = {
     "strict": "strict (DP): caps L and N_max, γ bounded for every corpus",
     "local": "local (as in the paper): γ measured on this corpus — not DP",
 }
-_W = dict(
+_W: dict[str, Any] = dict(
     key="bayes_W",
     label="W (Laplace baselines: max counts per user)",
     kind="slider",
     low=1,
     high=50,
     help="000 §4.3 uses W = |U|/1000 (≈ 1 for the real chat's 920 people, 3 for the classroom sample).",
-    salts=True,
 )
-_K = dict(key="bayes_K", label="K (k-anonymity: min. users per item)", kind="select", options=K_OPTIONS)
-_N = dict(
+_K: dict[str, Any] = dict(key="bayes_K", label="K (k-anonymity: min. users per item)", kind="select", options=K_OPTIONS)
+_N: dict[str, Any] = dict(
     key="bayes_n",
     label="n-gram order n",
     kind="radio",
     options=(1, 2, 3),
     horizontal=True,
     help="Vocabulary = the public corpus' n-grams; n-grams never cross a sentence boundary.",
-    salts=True,
 )
-_REPS = dict(
+_REPS: dict[str, Any] = dict(
     key="bayes_reps",
     label="Repetitions (noisy curves)",
     kind="slider",
@@ -237,7 +235,7 @@ class _WithCaps(_BayesianCommon):
     """Order n and strict mode's caps (SPEC §3b): ``max_items`` = L distinct n-grams kept per user, ``max_users`` =
     N_max users at most (a public cap) — the names of dpcore.bayesian_dp's keywords."""
 
-    n: int = knob(1, **_N)
+    n: int = knob(1, **_N, salts=True)
     max_items: int = knob(
         50,
         key="bayes_L",
@@ -451,9 +449,11 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title="ε (log scale
     }
 
     delta: float = knob(1e-5, salts=True)
-    W: int = knob(2, **_W)
-    K: int = knob(10, **_K)  # k-anonymity at K is deterministic: no noise
-    repetitions: int = knob(10, **_REPS)  # more releases from the same stream: the first ones are unchanged
+    W: int = knob(2, **_W, salts=True)
+    K: int = knob(10, **_K, salts=False)  # k-anonymity at K is deterministic: no noise
+    repetitions: int = knob(
+        10, **_REPS, salts=False
+    )  # more releases from the same stream: the first ones are unchanged
     with_end_to_end: bool = knob(False, salts=True)
     epsilons: tuple = knob(SWEEP_EPS, salts=True)
 

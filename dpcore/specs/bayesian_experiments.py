@@ -59,8 +59,10 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title=spec.x_column(
     sweep: str = knob("users", options=SWEEPS, salts=True)  # the tab
     epsilon: float = knob(1.0, salts=True)
     delta: float = knob(1e-5, salts=True)
-    W: int = knob(2, **_W)
-    repetitions: int = knob(10, **_REPS)  # an evaluation curve: min(repetitions, 5) releases from one stream
+    W: int = knob(2, **_W, salts=True)
+    repetitions: int = knob(
+        10, **_REPS, salts=False
+    )  # an evaluation curve: min(repetitions, 5) releases from one stream
 
     def _validated(self) -> dict:
         return {
@@ -120,7 +122,7 @@ class BayesianPerplexitySpec(_BayesianCommon):
 
     epsilon: float = knob(1.0, salts=True)
     delta: float = knob(1e-5, salts=True)
-    W: int = knob(2, **_W)
+    W: int = knob(2, **_W, salts=True)
     K: int = knob(10, **_K, salts=True)  # k-anonymity's row of the table is one of its releases
 
     def _validated(self) -> dict:
@@ -179,9 +181,9 @@ class BayesianAttackSpec(_BayesianCommon):
     KIND = "bayesian-attack"
     SALTS = {"attack": Salt(("bayes-attack",), ("n", "delta", "S", "C", "rho", "W", "trials", "calibration"))}
 
-    n: int = knob(1, **_N)
+    n: int = knob(1, **_N, salts=True)
     delta: float = knob(1e-5, salts=True)
-    W: int = knob(2, **_W)
+    W: int = knob(2, **_W, salts=True)
     trials: int = knob(100, key="bayes_trials", label="Trials per ε", kind="select", options=TRIALS, salts=True)
 
     def _validated(self) -> dict:
@@ -228,9 +230,11 @@ class BayesianEndToEndSpec(_BayesianCommon):
         "release": Salt(("bayes-e2e",), ("epsilon", "delta", "n", "C", "calibration")),
     }
 
-    S: float = knob(1e-3)  # S and ρ are tuned privately: these fields are not used, so they salt nothing here
-    rho: float = knob(0.3)
-    n: int = knob(1, **_N)
+    S: float = knob(
+        1e-3, salts=False
+    )  # S and ρ are tuned privately: these fields are not used, so they salt nothing here
+    rho: float = knob(0.3, salts=False)
+    n: int = knob(1, **_N, salts=True)
     epsilon: float = knob(1.0, salts=True)
     delta: float = knob(1e-5, salts=True)
 

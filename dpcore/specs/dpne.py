@@ -129,6 +129,7 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
         kind="select",
         options=ETA_GRID,
         help="Sets the thresholds ρₖ (k ≥ 2); it does not change the privacy guarantee.",
+        salts=False,  # keyed inside dpcore from the first length that depends on it (dpne_level_seed)
     )
     noise_decay: float = knob(
         1.0,
@@ -169,7 +170,9 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
         help=POLICY_HELP,
         salts=True,
     )
-    eta_grid: tuple = knob(ETA_GRID)  # the spurious-share view: η values read off one plan (evaluation only)
+    eta_grid: tuple = knob(
+        ETA_GRID, salts=False
+    )  # the spurious-share view: η values read off one plan (evaluation only)
 
     def _validated(self):
         (epsilon, delta, max_length, limit, noise_decay, pruning, selection, policy, _cutoff, eta) = _check_dpne(

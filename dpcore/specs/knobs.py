@@ -129,9 +129,12 @@ class Salt:
     without: tuple[str, ...] = ()
 
 
-def knob(default: Any = _NO_DEFAULT, **kw) -> Any:
-    """A dataclass field with ``default`` that declares its :class:`Knob` (``kw``: the knob's attributes)."""
-    return dataclasses.field(default=default, metadata={_META: Knob(**kw, default=default)})
+def knob(default: Any = _NO_DEFAULT, *, salts: bool, **kw) -> Any:
+    """A dataclass field with ``default`` that declares its :class:`Knob` (``kw``: the knob's other attributes).
+    ``salts`` has no default: whether a field changes the noise is decided where it is declared, never forgotten."""
+    if not isinstance(salts, bool):
+        raise TypeError(f"salts must be True or False, got salts={salts!r}")
+    return dataclasses.field(default=default, metadata={_META: Knob(**kw, salts=salts, default=default)})
 
 
 def knob_of(cls_or_spec, name: str) -> Knob:

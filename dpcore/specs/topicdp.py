@@ -31,7 +31,7 @@ the one derivation, so the curves' draws (not what they measure) changed once.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -68,7 +68,7 @@ __all__ = [
 VIPS_NAME, PUBLIC_ONLY_NAME = "VIPS-LDA", "Public-only fit"  # as dpcore.topicdp.vips_comparison names them
 CLIP_OPTIONS = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
 """VIPS-LDA's clip norms B the page offers."""
-_N_TOPICS = dict(key="topicdp_k", label="LDA topics K", kind="number", low=3, high=20)
+_N_TOPICS: dict[str, Any] = dict(key="topicdp_k", label="LDA topics K", kind="number", low=3, high=20)
 
 
 def vips_salt(*, epsilon: float, delta: float, n_topics: int, clip: float, iterations: int) -> list:
@@ -125,12 +125,17 @@ class _TopicTable(Spec):
     # the LDA and sampler settings: no salt (they move the table and the sampled Δ_s, which is in the release's salt);
     # K salts VIPS-LDA's release (its model has K topics)
     n_topics: int = knob(10, **_N_TOPICS, salts=True)
-    max_iter: int = knob(10, key="topicdp_max_iter", label="LDA max_iter", kind="number", low=1, high=100)
+    max_iter: int = knob(10, key="topicdp_max_iter", label="LDA max_iter", kind="number", low=1, high=100, salts=False)
     learning_method: str = knob(
-        "batch", key="topicdp_method", label="learning_method", kind="selectbox", options=("batch", "online")
+        "batch",
+        key="topicdp_method",
+        label="learning_method",
+        kind="selectbox",
+        options=("batch", "online"),
+        salts=False,
     )
     max_doc_update_iter: int = knob(
-        10, key="topicdp_doc_iter", label="max_doc_update_iter", kind="number", low=1, high=200
+        10, key="topicdp_doc_iter", label="max_doc_update_iter", kind="number", low=1, high=200, salts=False
     )
     max_features: int = knob(
         1000,
@@ -140,6 +145,7 @@ class _TopicTable(Spec):
         low=50,
         high=5000,
         step=50,
+        salts=False,
     )
     sample_users: int | None = knob(
         None,
@@ -152,8 +158,11 @@ class _TopicTable(Spec):
         help="Each sampled neighbouring pair has N users drawn uniformly with replacement from the corpus (the "
         "distribution P). 0 means N = the corpus' number of users (004 Algorithm 1); a smaller N is faster but moves "
         "the topics more per user.",
+        salts=False,
     )  # the sampler's settings: no salt (they move the sampled Δ_s, which is in the release's salt)
-    sampler_seed: int = knob(0, key="topicdp_sampler_seed", label="sampler seed", kind="number", low=0, high=2**31 - 1)
+    sampler_seed: int = knob(
+        0, key="topicdp_sampler_seed", label="sampler seed", kind="number", low=0, high=2**31 - 1, salts=False
+    )
 
     def _validated(self) -> dict:
         if self.public_hash is not None and not isinstance(self.public_hash, str):
@@ -282,7 +291,7 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
         "releases per point.",
         salts=True,
     )
-    with_vips: bool = knob(True)  # whether VIPS-LDA is computed: its draws, when it is, are the same
+    with_vips: bool = knob(True, salts=False)  # whether VIPS-LDA is computed: its draws, when it is, are the same
     sampled: bool = knob(True, salts=True)
     """False: the sampler has not run (no draws cover γ): only strict TopicDP and Laplace are released (records made
     before this field had it True: they replay as before)."""
@@ -434,7 +443,9 @@ fig.update_layout(xaxis_title=spec.parameter, yaxis_type="log", yaxis_title="L1 
         )
     }
 
-    n_topics: int = knob(10, **_N_TOPICS)  # salts VIPS-LDA's release only: the curves are the matrix mechanisms'
+    n_topics: int = knob(
+        10, **_N_TOPICS, salts=False
+    )  # salts VIPS-LDA's release only: the curves are the matrix mechanisms'
 
     parameter: str = knob(
         "epsilon",
