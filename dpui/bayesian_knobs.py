@@ -34,8 +34,8 @@ _AS_DICT_ORDER = ("n", "S", "rho", "C", "W", "K", "repetitions", "calibration") 
 
 
 def _owner(name: str) -> type:
-    """The first page spec with field ``name`` (its knob declares the widget)."""
-    return next(cls for cls in PAGE_SPECS if name in {f.name for f in fields(cls)})
+    """The first page spec whose field ``name`` declares a widget (the same key on every spec: widget_keys)."""
+    return next(cls for cls in PAGE_SPECS if name in {f.name for f in fields(cls)} and knob_of(cls, name).key)
 
 
 @dataclass(frozen=True)
