@@ -50,8 +50,8 @@ with user_errors():  # one spec per computation (dpcore.specs.bayesian): its dra
         calibration=k.calibration,
     )
     caps = dict(common, n=k.n, max_items=mk.L, max_users=mk.N_max)  # strict mode's L and N_max (dpcore's names)
-    spec = BayesianSpec(**caps, epsilon=eps, delta=delta, mode=mk.mode)
-    kl_spec = BayesianKlEpsilonSpec(**caps, delta=delta, W=k.W, K=k.K, repetitions=k.reps)  # 000 Figs. 1 and 5
+    spec = k.spec(BayesianSpec, **caps, epsilon=eps, delta=delta, mode=mk.mode)  # + every other knob of the spec
+    kl_spec = k.spec(BayesianKlEpsilonSpec, **caps, delta=delta)  # 000 Figs. 1 and 5 (W, K, repetitions: k's)
     now = data.release_for(spec, priv, pub)
     counts, p, prepared, release = now.counts, now.p, now.prepared, now.release
     sigma_classic = prepared.sigma(epsilon=eps, delta=delta, calibration="classic")

@@ -17,14 +17,15 @@ from dpcore import topic_keyword_matrix
 from dpcore import topicdp as tdp
 from dpcore.specs import TopicDpSpec
 from dpcore.topicdp import sensitivity_sampler_size
-from dpui import exercise_mode, reviewer_panel, shared_sidebar, user_errors
-from dpui.common.paper_vs_here import paper_vs_here
+from dpui import exercise_mode, paper_vs_here, reviewer_panel, shared_sidebar, user_errors
+from dpui.topicdp import data
+from dpui.topicdp import panels
+from dpui.topicdp import views
+from dpui.topicdp import vips as vipsui
+from dpui.common.knobs import draw_knob
 from dpui.common.presenter import presenter_stage
 from dpui.common.risk import attacker_view
-from dpui.common.state import IN_URL
 from dpui.common.texts import explain, text
-from dpui.topicdp import data, panels, views
-from dpui.topicdp import vips as vipsui
 from dpui.topicdp.knobs import lda_and_sampler_knobs, table_size_knobs
 from dpui.topicdp.sampler import sampled_draws
 
@@ -40,17 +41,7 @@ explain("topicdp", "lead")
 paper_vs_here("4_TopicDP", settings)  # the paper's numbers beside ours, a preset to its settings
 
 c1, c2, c3 = st.columns(3)
-gamma = stage.knob(c1).slider(
-    "γ (share of neighbours not covered)",
-    0.01,
-    0.30,
-    0.10,
-    0.01,
-    key="topicdp_gamma",
-    **IN_URL,
-    help="Confidence of random DP: the guarantee holds for at least a 1 − γ share of neighbouring "
-    "datasets. Smaller γ needs more sampled pairs (h grows like 1/γ²).",
-)
+gamma = draw_knob(TopicDpSpec, "gamma", stage.knob(c1))  # declared on the spec's field (dpcore.specs.topicdp)
 lda, sampler, workers = lda_and_sampler_knobs()
 clip, iterations = vipsui.knobs()
 with user_errors():  # the fit first: the sliders offer only a table size the model has (issue 31 item 7)

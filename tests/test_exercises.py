@@ -19,11 +19,12 @@ import pytest
 from scipy.optimize import brentq
 from scipy.stats import norm
 
+from dpcore.specs.knobs import knobs_of
+from dpui.common.exercise_keys import PAGE_SPECS, widget_settings
 import dpcore
 import dpui
 from dpcore.lab import exercises as E
 from dpcore.lab.exercises import CHOICE, NUMBER, Exercise, _data
-from dpui.common.exercise_keys import widget_settings
 from dpui.common.exercise_sheets import exercise_link, exercise_sheet, latex_to_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,7 +95,7 @@ def test_record_validation():
 # ------------------------------------------------------------------------------------ settings are valid
 
 _EPS, _DELTA = set(dpui.EPSILON_OPTIONS), set(dpui.DELTA_OPTIONS)
-ALLOWED = {  # widget key -> what the widget accepts (copied from the pages; the pages own the widgets)
+ALLOWED = {  # widget key -> what the widget accepts: the pages' own widgets (M101, the audit, the shared sidebar) …
     "eps": lambda v: v in _EPS,
     "delta": lambda v: v in _DELTA,
     "seed": lambda v: isinstance(v, int) and 0 <= v <= 2**31 - 1,
@@ -103,23 +104,6 @@ ALLOWED = {  # widget key -> what the widget accepts (copied from the pages; the
     "m101_b": lambda v: 0.1 <= v <= 20.0 and abs(round(v * 10) - v * 10) < 1e-9,
     "m101_debt_rule": lambda v: v in ("largest debt", "cap"),
     "m101_sens_factor": lambda v: v in (0.1, 0.2, 0.5, 1.0, 2.0),
-    "bayes_S": lambda v: v in (1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0, 1e3, 1e4),
-    "bayes_rho": lambda v: 0.05 <= v <= 1.0 and abs(round(v * 20) - v * 20) < 1e-9,
-    "bayes_C": lambda v: isinstance(v, int) and 1 <= v <= 20,
-    "bayes_n": lambda v: v in (1, 2, 3),
-    "bayes_calibration": lambda v: v in ("classic", "analytic"),
-    "dpne_eta": lambda v: v in (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2),
-    "dpne_delta0": lambda v: isinstance(v, int) and 1 <= v <= 500,
-    "dpne_T": lambda v: isinstance(v, int) and 1 <= v <= 10,
-    "dpne_c": lambda v: v in (0.8, 0.9, 1.0, 1.1, 1.2),
-    "topicdp_gamma": lambda v: 0.01 <= v <= 0.30 and abs(round(v * 100) - v * 100) < 1e-9,
-    "topicdp_m": lambda v: isinstance(v, int) and 2 <= v <= 10,
-    "topicdp_n": lambda v: isinstance(v, int) and 2 <= v <= 10,
-    "topicdp_vips_B": lambda v: v in (0.5, 1.0, 2.0, 5.0, 10.0, 20.0),
-    "topicdp_vips_J": lambda v: isinstance(v, int) and 1 <= v <= 5,
-    "bayes_mode": lambda v: v in ("strict", "local"),
-    "bayes_L": lambda v: isinstance(v, int) and 1 <= v <= 500,
-    "bayes_Nmax": lambda v: v in (100, 200, 500, 1000, 2000, 2400, 5000, 10_000, 20_000, 50_000, 100_000, 1_000_000),
     "audit_mechanism": lambda v: (
         v in ("Laplace count", "Exponential (cities)", "DPSU", "DPNE", "BayesianDP", "TopicDP", "k-anonymity")
     ),
@@ -127,21 +111,18 @@ ALLOWED = {  # widget key -> what the widget accepts (copied from the pages; the
     "audit_trials": lambda v: v in (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000),
     "audit_confidence": lambda v: v in (0.9, 0.95, 0.99),
 }
+ALLOWED.update(  # … and the knobs declared on the specs' fields (dpcore.specs.knobs): their own ranges and options
+    {k.key: k.allows for specs in PAGE_SPECS.values() for spec in specs for k in knobs_of(spec).values() if k.key}
+)
 SHARED_KEYS = {"eps", "delta", "seed", "corpus"}
 
 
-KNOB_TABLES = {"2_Bayesian_ngram_DP": "dpui.bayesian.knobs", "4_TopicDP": "dpui.topicdp.knobs"}
-"""Pages whose knobs are drawn from a table (spec field → widget key, ``SPEC_WIDGETS``) rather than one literal
-``key="..."`` per widget (TopicDP's m and n sliders are drawn in a loop over their keys)."""
-
-
 def _page_keys(page: str) -> set[str]:
-    """Widget keys written in the page or in the dpui modules that draw its knobs, and its knob table's keys."""
+    """Widget keys written in the page or in the dpui modules that draw its knobs, and the keys of the knobs declared
+    on its specs' fields (drawn by dpui.common.knobs.draw_knob)."""
     files = [ROOT / "pages" / f"{page}.py", *sorted((ROOT / "dpui").rglob("*.py"))]
     keys = {k for f in files for k in re.findall(r'key="([A-Za-z0-9_]+)"', f.read_text(encoding="utf-8"))}
-    if page in KNOB_TABLES:
-        keys |= set(importlib.import_module(KNOB_TABLES[page]).SPEC_WIDGETS.values())
-    return keys
+    return keys | {k.key for spec in PAGE_SPECS.get(page, ()) for k in knobs_of(spec).values() if k.key}
 
 
 @pytest.mark.parametrize("ex", ALL, ids=IDS)

@@ -49,6 +49,7 @@ import numpy as np
 
 from ..errors import UserError
 from ..validation import check_choice, check_int
+from .knobs import Salt, stream_fields
 
 __all__ = [
     "Spec",
@@ -133,6 +134,9 @@ class Spec:
     """The keys of :meth:`numbers` that do not depend on the seed (a replay of a secret record reproduces these)."""
     NOTEBOOK_FIGURE: ClassVar[str] = ""
     NOTEBOOK_IMPORTS: ClassVar[str] = ""
+    SALTS: ClassVar[dict[str, Salt]] = {}
+    """The spec's salt streams by name (:mod:`dpcore.specs.knobs`): :meth:`salt_of` derives each from the fields'
+    ``knob(..., salts=True)`` declarations."""
 
     seed: int = 0
     corpus: str | None = None
@@ -173,6 +177,22 @@ class Spec:
     def rng(self, *salt) -> np.random.Generator:
         """:func:`derive_rng` at this spec's seed."""
         return derive_rng(self.seed, *salt)
+
+    def salt_of(self, stream: str, *parts, **override) -> tuple:
+        """Salt stream ``stream`` of :attr:`SALTS`: its tag, ``parts`` (e.g. a baseline's name), then the values of the
+        fields it holds (:func:`dpcore.specs.knobs.stream_fields`; ``override``: a value in place of a field's, e.g.
+        the side-by-side panel's other mode)."""
+        salt = self.SALTS[stream]
+        names = stream_fields(type(self), salt)
+        unknown = set(override) - set(names)
+        if unknown:
+            raise UserError(f"override must name fields of salt {stream!r} ({', '.join(names)}), got {sorted(unknown)}")
+        return (*salt.tag, *parts, *(override[n] if n in override else getattr(self, n) for n in names))
+
+    def noise_salts(self) -> dict[str, tuple]:
+        """Every noise salt a run of this spec draws from, by stream (what the generic knob test moves fields
+        against); specs whose salts take run-time parts (a Δ_s, a grid) override this."""
+        return {name: self.salt_of(name) for name, salt in self.SALTS.items() if salt.noise}
 
     # -------------------------------------------------------------- run and numbers
     def run(self, corpus=None):

@@ -18,7 +18,9 @@ public=None)`` loads the public corpus by id when it is not given and checks its
 fields ``max_items`` (L, distinct n-grams kept per user) and ``max_users`` (N_max, the public cap on users), as
 :func:`dpcore.bayesian_dp` names them; below they are written L and N_max.
 
-Draws (bit-identical to the page before issue 22; :meth:`salt` of each spec is the page's exported ``rng_salt``):
+Draws (bit-identical to the page before issue 22; :meth:`salt` of each spec is the page's exported ``rng_salt``). Each
+salt is derived from the fields' declarations (``knob(..., salts=True)``, each spec's ``SALTS``; :mod:`dpcore.specs.knobs`):
+the lists below are the streams as they stand, and a field declared salting later is appended to every noise salt.
 
 * release: ``rng("bayes-release", ε, δ, n, S, C, ρ, calibration, mode, L, N_max)``; strict mode's choice of L items
   per user: ``rng("bayes-item-cap", n, C, L)`` (the item choice does not depend on ε, so every ε shares it, cached);
@@ -36,7 +38,7 @@ Draws (bit-identical to the page before issue 22; :meth:`salt` of each spec is t
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
@@ -58,6 +60,7 @@ from ..metrics import kl_divergence
 from ..text.counts import ngram_counts
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real
 from .base import Spec, public_corpus_of
+from .knobs import Salt, knob
 
 if TYPE_CHECKING:  # annotations only (the outcome's fields): no import at run time
     from ..bayesian.release import BayesianRelease, PreparedBayesianDP
@@ -92,6 +95,52 @@ PERPLEXITY_REPETITIONS = 3
 PUBLIC_NOISE_SCALES = (0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0)
 """Scales b of the Laplace noise added to the public counts in the public-quality sweep (000 Fig. 4)."""
 
+# ---------------------------------------------------------------------------------------- the page's knobs
+# (dpcore.specs.knobs: each field's widget and whether it salts; dpui.bayesian.knobs draws them, the page's widget
+# table, exercise keys and presets are derived from them). Shared by several specs: the same widget on the page.
+S_OPTIONS = (1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0, 1e3, 1e4)
+N_MAX_OPTIONS = (100, 200, 500, 1000, 2000, 2400, 5000, 10_000, 20_000, 50_000, 100_000, 1_000_000)
+K_OPTIONS = (1, 2, 5, 10, 20, 50, 100, 200)
+CALIBRATION_CAPTIONS = {
+    "auto": "classic below ε = 1, analytic from 1 (default)",
+    "classic": "as in the paper; proven for ε < 1",
+    "analytic": "tight, valid for every ε",
+}
+CALIBRATION_HELP = (
+    "classic: σ = Δ√(2 ln(1.25/δ))/ε, proven for ε < 1 only (at ε = 10 its true δ is 2.27 × the "
+    "stated one). analytic: Balle & Wang (2018), exact for every ε. auto uses the classic σ "
+    "below ε = 1 and the analytic one from ε = 1."
+)
+MODE_CAPTIONS = {
+    "strict": "strict (DP): caps L and N_max, γ bounded for every corpus",
+    "local": "local (as in the paper): γ measured on this corpus — not DP",
+}
+_W: dict[str, Any] = dict(
+    key="bayes_W",
+    label="W (Laplace baselines: max counts per user)",
+    kind="slider",
+    low=1,
+    high=50,
+    help="000 §4.3 uses W = |U|/1000 (≈ 1 for the real chat's 920 people, 3 for the classroom sample).",
+)
+_K: dict[str, Any] = dict(key="bayes_K", label="K (k-anonymity: min. users per item)", kind="select", options=K_OPTIONS)
+_N: dict[str, Any] = dict(
+    key="bayes_n",
+    label="n-gram order n",
+    kind="radio",
+    options=(1, 2, 3),
+    horizontal=True,
+    help="Vocabulary = the public corpus' n-grams; n-grams never cross a sentence boundary.",
+)
+_REPS: dict[str, Any] = dict(
+    key="bayes_reps",
+    label="Repetitions (noisy curves)",
+    kind="slider",
+    low=2,
+    high=30,
+    help="Curves show the mean and a 10–90% band over this many seeded releases.",
+)
+
 
 def _curves(summary: dict) -> dict:
     return {
@@ -111,10 +160,48 @@ class _BayesianCommon(Spec):
     calibration (names as in :func:`dpcore.bayesian_dp`)."""
 
     public_hash: str | None = None
-    S: float = 1e-3
-    rho: float = 0.3
-    C: int = 1
-    calibration: str = "auto"
+    S: float = knob(
+        1e-3,
+        key="bayes_S",
+        label="S (decay weighting, w = min(1, S·N/C))",
+        kind="select",
+        options=S_OPTIONS,
+        format="number",
+        help="Small S shrinks rare words (few users N) towards the public prior and lowers the sensitivity. "
+        "Log-spaced 1e-3 … 1e4.",
+        salts=True,
+    )
+    rho: float = knob(
+        0.3,
+        key="bayes_rho",
+        label="ρ (weight of the private evidence)",
+        kind="slider",
+        low=0.05,
+        high=1.0,
+        step=0.05,
+        help="μ_ps = ρ·(w ⊙ x̂) + (1−ρ)·μ_p; the noise scales with ρ too.",
+        salts=True,
+    )
+    C: int = knob(
+        1,
+        key="bayes_C",
+        label="C (max count per user per n-gram)",
+        kind="slider",
+        low=1,
+        high=20,
+        help="Each user's count of an n-gram is clamped at C (000 uses C = 1 below 1M users).",
+        salts=True,
+    )
+    calibration: str = knob(
+        "auto",
+        key="bayes_calibration",
+        label="Gaussian calibration",
+        kind="radio",
+        options=CALIBRATIONS,
+        captions=tuple(CALIBRATION_CAPTIONS.values()),
+        help=CALIBRATION_HELP,
+        salts=True,
+    )
 
     def _validated(self) -> dict:
         if self.public_hash is not None and not isinstance(self.public_hash, str):
@@ -148,9 +235,27 @@ class _WithCaps(_BayesianCommon):
     """Order n and strict mode's caps (SPEC §3b): ``max_items`` = L distinct n-grams kept per user, ``max_users`` =
     N_max users at most (a public cap) — the names of dpcore.bayesian_dp's keywords."""
 
-    n: int = 1
-    max_items: int = 50
-    max_users: int = 10_000
+    n: int = knob(1, **_N, salts=True)
+    max_items: int = knob(
+        50,
+        key="bayes_L",
+        label="L (strict: distinct n-grams kept per user)",
+        kind="slider",
+        low=1,
+        high=500,
+        help="A user with more keeps a seeded random L of them; γ_strict grows with √L.",
+        salts=True,
+    )
+    max_users: int = knob(
+        10_000,
+        key="bayes_Nmax",
+        label="N_max (strict: public cap on the number of users)",
+        kind="select",
+        options=N_MAX_OPTIONS,
+        help="Stated, not measured: a corpus with more users is refused. γ_strict grows with ln(C·N_max + 1) "
+        "(weighted by min(1, S/C)).",
+        salts=True,
+    )
 
     def _validated(self) -> dict:
         return {
@@ -191,10 +296,27 @@ fig.update_layout(barmode="group", yaxis_title="probability", title=f"The 20 mos
                   f"BayesianDP {spec.mode} at ε = {spec.epsilon:g}, δ = {spec.delta:g}")
 """
     NOTEBOOK_IMPORTS = "import numpy as np\nfrom dpcore.bayesian.baselines import public_baseline"
+    SALTS = {
+        "release": Salt(
+            ("bayes-release",),
+            ("epsilon", "delta", "n", "S", "C", "rho", "calibration", "mode", "max_items", "max_users"),
+        ),
+        "item-cap": Salt(("bayes-item-cap",), ("n", "C", "max_items"), noise=False),  # no ε: drawn once
+    }
 
-    epsilon: float = 1.0
-    delta: float = 1e-5
-    mode: str = "strict"
+    epsilon: float = knob(1.0, salts=True)  # ε and δ: the shared sidebar's
+    delta: float = knob(1e-5, salts=True)
+    mode: str = knob(
+        "strict",
+        key="bayes_mode",
+        label="BayesianDP mode",
+        kind="radio",
+        options=MODES,
+        captions=tuple(MODE_CAPTIONS.values()),
+        help="strict: our addition (SPEC §3b), a real (ε, δ)-DP guarantee. local: the paper's γ, measured on the "
+        "private data — not DP: no (ε, δ) holds, not even for this corpus's neighbours.",
+        salts=True,
+    )
 
     def _validated(self) -> dict:
         return {
@@ -208,23 +330,13 @@ fig.update_layout(barmode="group", yaxis_title="probability", title=f"The 20 mos
     def salt(self, mode: str | None = None) -> tuple:
         """The release's salt (every parameter of the release); ``mode``: the side-by-side panel's release of that
         mode (the spec's own mode gives the page's release salt)."""
-        return (
-            "bayes-release",
-            self.epsilon,
-            self.delta,
-            self.n,
-            self.S,
-            self.C,
-            self.rho,
-            self.calibration,
-            self.mode if mode is None else check_choice("mode", mode, MODES),
-            self.max_items,
-            self.max_users,
-        )
+        if mode is None:
+            return self.salt_of("release")
+        return self.salt_of("release", mode=check_choice("mode", mode, MODES))
 
     def item_cap_salt(self) -> tuple:
         """The salt of strict mode's seeded choice of L n-grams per user (independent of ε: drawn once)."""
-        return ("bayes-item-cap", self.n, self.C, self.max_items)
+        return self.salt_of("item-cap")
 
     # -------------------------------------------------------------- the parts (the page caches each)
     def local_statistics(self, counts):
@@ -328,12 +440,22 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title="ε (log scale
                   yaxis_title="KL(private ‖ release) (lower is better)", title=f"KL vs ε ({spec.n}-grams)")
 """
 
-    delta: float = 1e-5
-    W: int = 2
-    K: int = 10
-    repetitions: int = 10
-    with_end_to_end: bool = False
-    epsilons: tuple = SWEEP_EPS
+    SALTS = {
+        "sweep": Salt(
+            ("bayes-eps-sweep",),
+            ("delta", "n", "S", "C", "rho", "W", "calibration", "with_end_to_end", "max_items", "max_users"),
+            without=("epsilons",),  # appended by salt() only when it is not SWEEP_EPS (the salt the page had)
+        )
+    }
+
+    delta: float = knob(1e-5, salts=True)
+    W: int = knob(2, **_W, salts=True)
+    K: int = knob(10, **_K, salts=False)  # k-anonymity at K is deterministic: no noise
+    repetitions: int = knob(
+        10, **_REPS, salts=False
+    )  # more releases from the same stream: the first ones are unchanged
+    with_end_to_end: bool = knob(False, salts=True)
+    epsilons: tuple = knob(SWEEP_EPS, salts=True)
 
     def _validated(self) -> dict:
         eps = tuple(check_epsilon(epsilon=e) for e in self.epsilons)
@@ -353,20 +475,11 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title="ε (log scale
 
     def salt(self) -> tuple:
         """The sweep's salt (the page exports it): every parameter; the ε grid too when it is not SWEEP_EPS."""
-        base = (
-            "bayes-eps-sweep",
-            self.delta,
-            self.n,
-            self.S,
-            self.C,
-            self.rho,
-            self.W,
-            self.calibration,
-            self.with_end_to_end,
-            self.max_items,
-            self.max_users,
-        )
+        base = self.salt_of("sweep")
         return base if self.epsilons == SWEEP_EPS else base + (self.epsilons,)
+
+    def noise_salts(self) -> dict[str, tuple]:
+        return {"sweep": self.salt()}
 
     def mechanisms(self) -> tuple:
         return SWEEP_MECHANISMS + ((END_TO_END,) if self.with_end_to_end else ())

@@ -15,7 +15,12 @@ from ..bayesian.evaluation import membership_inference, perplexity_setup, perple
 from ..bayesian.experiments import kl_vs_public_quality, kl_vs_users, kl_vs_vocabulary, summarise
 from ..metrics import kl_divergence
 from ..validation import check_choice, check_delta, check_epsilon, check_int
+from .knobs import Salt, knob
 from .bayesian import (
+    _K,
+    _N,
+    _REPS,
+    _W,
     ATTACK_EPS,
     PERPLEXITY_REPETITIONS,
     PUBLIC_NOISE_SCALES,
@@ -27,6 +32,9 @@ from .bayesian import (
 )
 
 __all__ = ["BayesianDataSweepSpec", "BayesianPerplexitySpec", "BayesianAttackSpec", "BayesianEndToEndSpec"]
+
+TRIALS = (50, 100, 200, 400)
+"""The attack tab's trials per ε."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -41,11 +49,20 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title=spec.x_column(
                   yaxis_title="KL(private ‖ release) (lower is better)", title=f"KL vs {spec.sweep} at ε = {spec.epsilon:g}")
 """
 
-    sweep: str = "users"
-    epsilon: float = 1.0
-    delta: float = 1e-5
-    W: int = 2
-    repetitions: int = 10
+    SALTS = {
+        "sweep": Salt(
+            ("bayes",),
+            ("sweep", "n", "epsilon", "delta", "S", "C", "rho", "W", "calibration", "max_items", "max_users"),
+        )
+    }
+
+    sweep: str = knob("users", options=SWEEPS, salts=True)  # the tab
+    epsilon: float = knob(1.0, salts=True)
+    delta: float = knob(1e-5, salts=True)
+    W: int = knob(2, **_W, salts=True)
+    repetitions: int = knob(
+        10, **_REPS, salts=False
+    )  # an evaluation curve: min(repetitions, 5) releases from one stream
 
     def _validated(self) -> dict:
         return {
@@ -58,20 +75,7 @@ fig.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title=spec.x_column(
         }
 
     def salt(self) -> tuple:
-        return (
-            "bayes",
-            self.sweep,
-            self.n,
-            self.epsilon,
-            self.delta,
-            self.S,
-            self.C,
-            self.rho,
-            self.W,
-            self.calibration,
-            self.max_items,
-            self.max_users,
-        )
+        return self.salt_of("sweep")
 
     def x_column(self) -> str:
         return {"users": "users", "vocabulary": "vocabulary", "public": "public_noise"}[self.sweep]
@@ -111,11 +115,15 @@ class BayesianPerplexitySpec(_BayesianCommon):
     (10 % of the private users held out, a seeded split)."""
 
     KIND = "bayesian-perplexity"
+    SALTS = {
+        "split": Salt(("bayes-perplexity-split",), noise=False),
+        "table": Salt(("bayes-perplexity",), ("epsilon", "delta", "S", "C", "rho", "W", "K", "calibration")),
+    }
 
-    epsilon: float = 1.0
-    delta: float = 1e-5
-    W: int = 2
-    K: int = 10
+    epsilon: float = knob(1.0, salts=True)
+    delta: float = knob(1e-5, salts=True)
+    W: int = knob(2, **_W, salts=True)
+    K: int = knob(10, **_K, salts=True)  # k-anonymity's row of the table is one of its releases
 
     def _validated(self) -> dict:
         return {
@@ -127,20 +135,10 @@ class BayesianPerplexitySpec(_BayesianCommon):
         }
 
     def split_salt(self) -> tuple:
-        return ("bayes-perplexity-split",)
+        return self.salt_of("split")
 
     def salt(self) -> tuple:
-        return (
-            "bayes-perplexity",
-            self.epsilon,
-            self.delta,
-            self.S,
-            self.C,
-            self.rho,
-            self.W,
-            self.K,
-            self.calibration,
-        )
+        return self.salt_of("table")
 
     def setup(self, corpus, public=None):
         """The held-out split and the trigram counts (noise-free given the seed; the page caches it)."""
@@ -181,11 +179,12 @@ class BayesianAttackSpec(_BayesianCommon):
     :data:`ATTACK_EPS`."""
 
     KIND = "bayesian-attack"
+    SALTS = {"attack": Salt(("bayes-attack",), ("n", "delta", "S", "C", "rho", "W", "trials", "calibration"))}
 
-    n: int = 1
-    delta: float = 1e-5
-    W: int = 2
-    trials: int = 100
+    n: int = knob(1, **_N, salts=True)
+    delta: float = knob(1e-5, salts=True)
+    W: int = knob(2, **_W, salts=True)
+    trials: int = knob(100, key="bayes_trials", label="Trials per ε", kind="select", options=TRIALS, salts=True)
 
     def _validated(self) -> dict:
         return {
@@ -197,7 +196,7 @@ class BayesianAttackSpec(_BayesianCommon):
         }
 
     def salt(self) -> tuple:
-        return ("bayes-attack", self.n, self.delta, self.S, self.C, self.rho, self.W, self.trials, self.calibration)
+        return self.salt_of("attack")
 
     def attack(self, counts):
         return membership_inference(
@@ -226,10 +225,18 @@ class BayesianEndToEndSpec(_BayesianCommon):
     """EndToEndDP: S and ρ chosen privately on validation users (ε/3), then BayesianDP at 2ε/3 (total ε)."""
 
     KIND = "bayesian-end-to-end"
+    SALTS = {
+        "split": Salt(("bayes-e2e-split",), ("n", "C"), noise=False),
+        "release": Salt(("bayes-e2e",), ("epsilon", "delta", "n", "C", "calibration")),
+    }
 
-    n: int = 1
-    epsilon: float = 1.0
-    delta: float = 1e-5
+    S: float = knob(
+        1e-3, salts=False
+    )  # S and ρ are tuned privately: these fields are not used, so they salt nothing here
+    rho: float = knob(0.3, salts=False)
+    n: int = knob(1, **_N, salts=True)
+    epsilon: float = knob(1.0, salts=True)
+    delta: float = knob(1e-5, salts=True)
 
     def _validated(self) -> dict:
         return {
@@ -240,10 +247,10 @@ class BayesianEndToEndSpec(_BayesianCommon):
         }
 
     def split_salt(self) -> tuple:
-        return ("bayes-e2e-split", self.n, self.C)
+        return self.salt_of("split")
 
     def salt(self) -> tuple:
-        return ("bayes-e2e", self.epsilon, self.delta, self.n, self.C, self.calibration)
+        return self.salt_of("release")
 
     def prepare(self, counts):
         """The validation split and the scored (S, ρ) grid (independent of ε; the page caches it)."""

@@ -44,6 +44,7 @@ from ..errors import UserError
 from ..text.ngrams import build_ngram_index, encode_users
 from ..validation import check_real
 from .base import Spec
+from .knobs import Salt, knob
 
 if TYPE_CHECKING:  # annotations only: no import at run time
     from ..dpne.release import DpnePlan
@@ -56,6 +57,14 @@ ETA_GRID = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2)
 INDEX_LENGTH = 10
 """The per-user n-gram index is built up to this length (the longest T the page offers) for the baselines."""
 BASELINES = ("DPSU-all", "DPSU-even", "DPSU-single")
+DECAY_OPTIONS = (0.8, 0.9, 1.0, 1.1, 1.2)
+POLICY_HELP = (
+    "Weighted Gaussian (as in the paper): 1/√|U_i| per kept item. Policy Gaussian (Gopi et al. 2020): users in "
+    "random order push their items towards Γ = ρ + 2σ with an ℓ2 step ≤ 1. Same σ, same ρ, same guarantee; the "
+    "Policy Gaussian is slower (a loop over users)."
+)
+_BASELINE_FIELDS = ("epsilon", "delta", "max_length", "contribution_limit", "selection", "policy")
+_NOT_BASELINE = ("noise_decay", "pruning")  # DPNE's own: the DPSU baselines take neither
 
 
 class DpneOutcome(NamedTuple):
@@ -86,16 +95,84 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
                         f"Δ0 = {spec.contribution_limit}")
 """
 
-    epsilon: float = 4.0
-    delta: float = 1e-6
-    max_length: int = 6
-    contribution_limit: int = 50
-    eta: float = 0.01
-    noise_decay: float = 1.0
-    pruning: str = "both"
-    selection: str = "random"
-    policy: str = "weighted"
-    eta_grid: tuple = ETA_GRID
+    SALTS = {
+        "dpne": Salt(  # η is keyed inside dpcore (dpne_level_seed; module docstring), so it is no knob that salts
+            ("dpne",),
+            ("epsilon", "delta", "max_length", "contribution_limit", "noise_decay", "pruning", "selection", "policy"),
+        ),
+        "dpne-selection": Salt(("dpne-selection",), ("contribution_limit", "selection"), noise=False),
+        "baselines": Salt(("dpne-baselines",), _BASELINE_FIELDS, without=_NOT_BASELINE),  # version 1
+        "baseline-selection": Salt(("dpsu-selection",), _BASELINE_FIELDS[2:], noise=False),  # + the variant
+        "baseline-noise": Salt(("dpsu-noise",), _BASELINE_FIELDS, without=_NOT_BASELINE),  # + the variant
+    }
+
+    epsilon: float = knob(4.0, salts=True)  # ε and δ: the shared sidebar's
+    delta: float = knob(1e-6, salts=True)
+    max_length: int = knob(
+        6, key="dpne_T", label="T (longest n-gram)", kind="slider", low=1, high=INDEX_LENGTH, salts=True
+    )
+    contribution_limit: int = knob(
+        50,
+        key="dpne_delta0",
+        label="Δ0 (items per user per length)",
+        kind="number",
+        low=1,
+        high=500,
+        step=5,
+        help="Contribution limit Δ_1 = … = Δ_T = Δ0.",
+        salts=True,
+    )
+    eta: float = knob(
+        0.01,
+        key="dpne_eta",
+        label="η (tolerated spurious fraction)",
+        kind="select",
+        options=ETA_GRID,
+        help="Sets the thresholds ρₖ (k ≥ 2); it does not change the privacy guarantee.",
+        salts=False,  # keyed inside dpcore from the first length that depends on it (dpne_level_seed)
+    )
+    noise_decay: float = knob(
+        1.0,
+        key="dpne_c",
+        label="c (noise decay: σₖ = c·σₖ₋₁)",
+        kind="select",
+        options=DECAY_OPTIONS,
+        help="c < 1 spends more budget on long n-grams, c > 1 on short ones.",
+        salts=True,
+    )
+    pruning: str = knob(
+        "both",
+        key="dpne_pruning",
+        label="Pruning rule (valid k-grams)",
+        kind="radio",
+        options=("both", "single"),
+        captions=("both sides", "single side"),
+        horizontal=True,
+        salts=True,
+    )
+    selection: str = knob(
+        "random",
+        key="dpne_selection",
+        label="Which Δ0 items a user keeps",
+        kind="radio",
+        options=("random", "most-frequent"),
+        horizontal=True,
+        salts=True,
+    )
+    policy: str = knob(
+        "weighted",
+        key="dpne_policy",
+        label="DPSU update policy",
+        kind="radio",
+        options=("weighted", "policy"),
+        captions=("weighted Gaussian", "Policy Gaussian"),
+        horizontal=True,
+        help=POLICY_HELP,
+        salts=True,
+    )
+    eta_grid: tuple = knob(
+        ETA_GRID, salts=False
+    )  # the spurious-share view: η values read off one plan (evaluation only)
 
     def _validated(self):
         (epsilon, delta, max_length, limit, noise_decay, pruning, selection, policy, _cutoff, eta) = _check_dpne(
@@ -129,41 +206,29 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
     # -------------------------------------------------------------- salts and keys
     def dpne_salt(self) -> tuple:
         """The salt of DPNE's draws: every parameter but η (module docstring: η is keyed inside dpcore)."""
-        return (
-            "dpne",
-            self.epsilon,
-            self.delta,
-            self.max_length,
-            self.contribution_limit,
-            self.noise_decay,
-            self.pruning,
-            self.selection,
-            self.policy,
-        )
+        return self.salt_of("dpne")
 
     def dpne_selection_salt(self) -> tuple:
         """The salt of DPNE's selection key (version 2): what the selection depends on (Δ0, the rule; no ε)."""
-        return ("dpne-selection", self.contribution_limit, self.selection)
+        return self.salt_of("dpne-selection")
 
     def baseline_salt(self) -> tuple:
         """Version 1's salt of the DPSU baselines' draws (every parameter they take; selection and noise alike)."""
-        return (
-            "dpne-baselines",
-            self.epsilon,
-            self.delta,
-            self.max_length,
-            self.contribution_limit,
-            self.selection,
-            self.policy,
-        )
+        return self.salt_of("baselines")
 
     def baseline_selection_salt(self, name: str) -> tuple:
         """The salt of one DPSU baseline's selection: what it depends on (no ε, no δ)."""
-        return ("dpsu-selection", name, self.max_length, self.contribution_limit, self.selection, self.policy)
+        return self.salt_of("baseline-selection", name)
 
     def baseline_noise_salt(self, name: str) -> tuple:
         """The salt of one DPSU baseline's noise: every parameter of that release."""
-        return ("dpsu-noise", name, *self.baseline_salt()[1:])
+        return self.salt_of("baseline-noise", name)
+
+    def noise_salts(self) -> dict[str, tuple]:
+        """The noise salts a run of this version draws from (every baseline's by name)."""
+        if self.version == 1:
+            return {"dpne": self.dpne_salt(), "baselines": self.baseline_salt()}
+        return {"dpne": self.dpne_salt(), **{n: self.baseline_noise_salt(n) for n in BASELINES}}
 
     PLAN_INDEPENDENT = ("eta", "eta_grid")
     """Fields the η-independent plan does not depend on (its cache key leaves them out)."""

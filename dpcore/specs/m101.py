@@ -23,6 +23,7 @@ from ..mechanisms.exponential import exponential_mechanism
 from ..mechanisms.laplace import laplace_mechanism, laplace_scale
 from ..validation import check_choice, check_epsilon, check_int, check_real
 from .base import Spec
+from .knobs import Salt, knob
 
 __all__ = ["M101Spec", "M101CitiesSpec", "M101Sample", "SAMPLE_MECHANISMS"]
 
@@ -126,9 +127,11 @@ fig.update_layout(barmode="group", xaxis_title=s.unit, yaxis_title="share of dra
                   title=f"{spec.draws:,} draws of the {spec.mechanism} mechanism per dataset at ε = {spec.epsilon:g}")
 """
 
-    epsilon: float = 1.0
-    mechanism: str = "exponential"
-    draws: int = 1000
+    SALTS = {"sample": Salt(("m101-sample",), ("mechanism", "draws", "epsilon"))}
+
+    epsilon: float = knob(1.0, salts=True)
+    mechanism: str = knob("exponential", options=SAMPLE_MECHANISMS, salts=True)
+    draws: int = knob(1000, salts=True)
 
     def _validated(self):
         return dict(
@@ -139,7 +142,7 @@ fig.update_layout(barmode="group", xaxis_title=s.unit, yaxis_title="share of dra
 
     def sample_salt(self) -> tuple:
         """The salt of the draws: every parameter that changes them."""
-        return ("m101-sample", self.mechanism, self.draws, self.epsilon)
+        return self.salt_of("sample")
 
     def run(self, corpus=None) -> M101Sample:
         """``draws`` draws on D and on its worst neighbour D', the empirical shares and their ratio."""

@@ -31,7 +31,7 @@ the one derivation, so the curves' draws (not what they measure) changed once.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -48,6 +48,7 @@ from ..topicdp.sampler import (
 from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real
 from .base import Spec, public_corpus_of
+from .knobs import Salt, knob
 
 if TYPE_CHECKING:  # annotations only (the outcome's fields): no import at run time
     from ..topicdp.model import TopicKeywordMatrix, TopicModel
@@ -65,6 +66,9 @@ __all__ = [
 ]
 
 VIPS_NAME, PUBLIC_ONLY_NAME = "VIPS-LDA", "Public-only fit"  # as dpcore.topicdp.vips_comparison names them
+CLIP_OPTIONS = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
+"""VIPS-LDA's clip norms B the page offers."""
+_N_TOPICS: dict[str, Any] = dict(key="topicdp_k", label="LDA topics K", kind="number", low=3, high=20)
 
 
 def vips_salt(*, epsilon: float, delta: float, n_topics: int, clip: float, iterations: int) -> list:
@@ -101,19 +105,64 @@ class _TopicTable(Spec):
     sampler settings (the model, the table and the stored draws)."""
 
     public_hash: str | None = None
-    epsilon: float = 1.0
-    delta: float = 1e-5
-    gamma: float = 0.1
-    m: int = 10
-    n: int = 10
+    epsilon: float = knob(1.0, salts=True)  # ε and δ: the shared sidebar's
+    delta: float = knob(1e-5, salts=True)
+    gamma: float = knob(
+        0.1,
+        key="topicdp_gamma",
+        label="γ (share of neighbours not covered)",
+        kind="slider",
+        low=0.01,
+        high=0.30,
+        step=0.01,
+        help="Confidence of random DP: the guarantee holds for at least a 1 − γ share of neighbouring datasets. "
+        "Smaller γ needs more sampled pairs (h grows like 1/γ²).",
+        salts=True,
+    )
+    m: int = knob(10, key="topicdp_m", label="m (topics in the table)", kind="slider", low=2, high=10, salts=True)
+    n: int = knob(10, key="topicdp_n", label="n (keywords in the table)", kind="slider", low=2, high=10, salts=True)
     lda_engine: str | None = None
-    n_topics: int = 10
-    max_iter: int = 10
-    learning_method: str = "batch"
-    max_doc_update_iter: int = 10
-    max_features: int = 1000
-    sample_users: int | None = None
-    sampler_seed: int = 0
+    # the LDA and sampler settings: no salt (they move the table and the sampled Δ_s, which is in the release's salt);
+    # K salts VIPS-LDA's release (its model has K topics)
+    n_topics: int = knob(10, **_N_TOPICS, salts=True)
+    max_iter: int = knob(10, key="topicdp_max_iter", label="LDA max_iter", kind="number", low=1, high=100, salts=False)
+    learning_method: str = knob(
+        "batch",
+        key="topicdp_method",
+        label="learning_method",
+        kind="selectbox",
+        options=("batch", "online"),
+        salts=False,
+    )
+    max_doc_update_iter: int = knob(
+        10, key="topicdp_doc_iter", label="max_doc_update_iter", kind="number", low=1, high=200, salts=False
+    )
+    max_features: int = knob(
+        1000,
+        key="topicdp_vocab",
+        label="vocabulary size (max_features)",
+        kind="number",
+        low=50,
+        high=5000,
+        step=50,
+        salts=False,
+    )
+    sample_users: int | None = knob(
+        None,
+        key="topicdp_N",
+        label="sampled dataset size N (users; 0 = the corpus' size, as the thesis)",
+        kind="number",
+        low=0,
+        high=5000,
+        none_as=0,
+        help="Each sampled neighbouring pair has N users drawn uniformly with replacement from the corpus (the "
+        "distribution P). 0 means N = the corpus' number of users (004 Algorithm 1); a smaller N is faster but moves "
+        "the topics more per user.",
+        salts=False,
+    )  # the sampler's settings: no salt (they move the sampled Δ_s, which is in the release's salt)
+    sampler_seed: int = knob(
+        0, key="topicdp_sampler_seed", label="sampler seed", kind="number", low=0, high=2**31 - 1, salts=False
+    )
 
     def _validated(self) -> dict:
         if self.public_hash is not None and not isinstance(self.public_hash, str):
@@ -201,10 +250,49 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
                         + (f"(Δ_s = {result.sensitivity.delta_s:.4g})" if spec.sampled else "(sampler not run)"))
 """
 
-    clip_norm: float = DEFAULT_CLIP_NORM
-    iterations: int = DEFAULT_ITERATIONS
-    with_vips: bool = True
-    sampled: bool = True
+    SALTS = {  # the matrix mechanisms' salts end with the sampled Δ_s (salt()); `sampled` picks the stream
+        "release": Salt(
+            ("topicdp", "release"),
+            ("epsilon", "delta", "m", "n", "gamma"),
+            without=("n_topics", "clip_norm", "iterations", "sampled"),  # VIPS-LDA's; the stream's choice
+        ),
+        "sampler-free": Salt(  # strict TopicDP and Laplace depend on neither γ nor Δ_s
+            ("topicdp", "release-sampler-free"),
+            ("epsilon", "delta", "m", "n"),
+            without=("gamma", "n_topics", "clip_norm", "iterations", "sampled"),
+        ),
+        "vips": Salt(  # the vocabulary and the start are the public corpus's; the table is read after
+            ("topicdp", "vips"),
+            ("epsilon", "delta", "n_topics", "clip_norm", "iterations"),
+            without=("gamma", "m", "n", "sampled"),
+        ),
+    }
+
+    clip_norm: float = knob(
+        DEFAULT_CLIP_NORM,
+        key="topicdp_vips_B",
+        label="clip norm B (ℓ2 bound of one person's expected counts per iteration)",
+        kind="select",
+        options=CLIP_OPTIONS,
+        help="Each person's K × V expected topic–word counts are scaled down to ℓ2 norm B before the noise: the "
+        "sensitivity of one iteration, however much they wrote. σ grows with B.",
+        salts=True,
+    )
+    iterations: int = knob(
+        DEFAULT_ITERATIONS,
+        key="topicdp_vips_J",
+        label="iterations J (each one a Gaussian mechanism)",
+        kind="number",
+        low=1,
+        high=5,
+        help="Every iteration costs √J in σ (the PLD accountant composes them); from the public start one private "
+        "iteration was best when tuned on the chat's public people (scripts/vips_tune_public.py). With J > 1 every "
+        "release runs J − 1 more E-steps over the private documents: on a large corpus the charts then draw fewer "
+        "releases per point.",
+        salts=True,
+    )
+    with_vips: bool = knob(True, salts=False)  # whether VIPS-LDA is computed: its draws, when it is, are the same
+    sampled: bool = knob(True, salts=True)
     """False: the sampler has not run (no draws cover γ): only strict TopicDP and Laplace are released (records made
     before this field had it True: they replay as before)."""
 
@@ -227,19 +315,18 @@ fig.update_layout(barmode="group", yaxis_type="log", yaxis_title="error against 
         if not self.sampled:
             if delta_s is not None:
                 raise UserError(f"delta_s must be None when sampled=False (no sampler ran), got delta_s={delta_s!r}")
-            return ("topicdp", "release-sampler-free", self.epsilon, self.delta, self.m, self.n)
+            return self.salt_of("sampler-free")
         if delta_s is None:
             raise UserError("delta_s must be the sampled sensitivity when sampled=True, got delta_s=None")
-        return ("topicdp", "release", self.epsilon, self.delta, self.m, self.n, self.gamma, delta_s)
+        return (*self.salt_of("release"), delta_s)
 
     def vips_salt(self) -> list:
-        return vips_salt(
-            epsilon=self.epsilon,
-            delta=self.delta,
-            n_topics=self.n_topics,
-            clip=self.clip_norm,
-            iterations=self.iterations,
-        )
+        return list(self.salt_of("vips"))
+
+    def noise_salts(self) -> dict[str, tuple]:
+        """The matrix mechanisms' salt (at a stand-in Δ_s = 1: the stored draws give the real one) and VIPS-LDA's."""
+        matrix = self.salt(1.0) if self.sampled else self.salt(None)
+        return {"matrix": matrix, "vips": tuple(self.vips_salt())}
 
     # -------------------------------------------------------------- the parts (the page caches each)
     def release(self, table, sensitivity) -> dict:
@@ -349,9 +436,38 @@ fig.update_layout(xaxis_title=spec.parameter, yaxis_type="log", yaxis_title="L1 
                   title=f"Error against {spec.parameter} ({spec.repetitions} releases per point, {spec.stage})")
 """
 
-    parameter: str = "epsilon"
-    repetitions: int = 20
-    stage: str = "released"
+    SALTS = {  # the swept fields are None in it (salt()); then the number of stored pairs
+        "curve": Salt(
+            ("topicdp-curve",),
+            ("parameter", "epsilon", "delta", "gamma", "m", "n", "repetitions", "stage"),
+        )
+    }
+
+    n_topics: int = knob(
+        10, **_N_TOPICS, salts=False
+    )  # salts VIPS-LDA's release only: the curves are the matrix mechanisms'
+
+    parameter: str = knob(
+        "epsilon",
+        key="topicdp_curve_param",
+        label="Vary",
+        kind="radio",
+        options=tuple(CURVE_VALUES),
+        captions=("ε from 1 to 10", "γ from 0.02 to 0.22", "matrix size m = n from 2 to 10"),
+        salts=True,
+    )
+    repetitions: int = knob(
+        20, key="topicdp_reps", label="repetitions", kind="slider", low=5, high=100, step=5, salts=True
+    )
+    stage: str = knob(
+        "released",
+        key="topicdp_stage",
+        label="Measured on",
+        kind="radio",
+        options=STAGES,
+        captions=("release (clipped, rows renormalised)", "noisy matrix before clipping"),
+        salts=True,
+    )
 
     def _validated(self) -> dict:
         return {
@@ -371,19 +487,10 @@ fig.update_layout(xaxis_title=spec.parameter, yaxis_type="log", yaxis_title="L1 
     def salt(self, n_pairs: int) -> tuple:
         """Every parameter the curve depends on (the swept one is None), and the number of stored pairs (more
         pairs: other Δ_s, new draws)."""
-        fixed = {f: None if f in self.swept() else getattr(self, f) for f in ("epsilon", "gamma", "m", "n")}
-        return (
-            "topicdp-curve",
-            self.parameter,
-            fixed["epsilon"],
-            self.delta,
-            fixed["gamma"],
-            fixed["m"],
-            fixed["n"],
-            self.repetitions,
-            self.stage,
-            int(n_pairs),
-        )
+        return (*self.salt_of("curve", **dict.fromkeys(self.swept())), int(n_pairs))
+
+    def noise_salts(self) -> dict[str, tuple]:
+        return {"curve": self.salt(0)}
 
     def curve(self, model, draws):
         from ..topicdp.experiments import error_curve

@@ -30,9 +30,7 @@ from dpcore.specs.bayesian_experiments import (
     BayesianEndToEndSpec,
     BayesianPerplexitySpec,
 )
-
-K_OPTIONS = (1, 2, 5, 10, 20, 50, 100, 200)
-"""K of the k-anonymity baseline (the page's K slider and the KL-vs-K sweep)."""
+from dpcore.specs.bayesian import K_OPTIONS  # K of the k-anonymity baseline (the K knob and the KL-vs-K sweep)
 
 
 # ------------------------------------------------------------------------------ noise-free

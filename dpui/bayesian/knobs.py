@@ -1,144 +1,96 @@
 """The Bayesian n-gram DP page's own knobs, drawn in the sidebar below the shared settings.
 
-Keys are the URL's parameter names (``bayes_S``, ``bayes_rho`` …); values persist for the session.
+Every knob is declared on its spec field (dpcore.specs.bayesian: ``knob(default, key=..., label=..., ...)``) and drawn
+from that declaration (dpui.common.knobs.draw_knob); keys are the URL's parameter names (``bayes_S``, ``bayes_rho`` …);
+values persist for the session. A field of the page's specs that declares a widget and is drawn nowhere else
+(:data:`DRAWN_ELSEWHERE`) is drawn here, at the end of "This page", and reaches the specs the page builds with
+:meth:`BayesKnobs.spec`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 import streamlit as st
 
-from dpui.bayesian.data import K_OPTIONS
-from dpui.common.calibration import calibration_radio
-from dpui.common.sidebar import format_number
-from dpui.common.state import IN_URL
+from dpcore.specs import BayesianKlEpsilonSpec
+from dpcore.specs.knobs import knob_of
 
-S_OPTIONS = (1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0, 1e3, 1e4)
-DEFAULT_W = 2
+from dpui.common.exercise_keys import PAGE_SPECS as _ALL_PAGE_SPECS
+from dpui.common.knobs import draw_knob, spec_widgets
+from dpui.common.knobs import widget_values as _widget_values
+
+PAGE_SPECS = _ALL_PAGE_SPECS["2_Bayesian_ngram_DP"]
+"""The page's specs (dpcore.specs.bayesian, .bayesian_experiments): their knobs are the page's."""
+DEFAULT_W = knob_of(BayesianKlEpsilonSpec, "W").default
 """W's default (000 §4.3: W = |U|/1000, ≈ 2 for the sample corpus)."""
-DEFAULT_K = 10
+DEFAULT_K = knob_of(BayesianKlEpsilonSpec, "K").default
+SIDEBAR = {"BayesianDP": ("S", "rho", "C"), "This page": ("n", "W", "K", "repetitions", "calibration")}
+"""The sidebar's sections and their knobs (by field), in order; any other knob of the page is added to the last."""
+DRAWN_ELSEWHERE = ("mode", "max_items", "max_users", "trials")
+"""Knobs drawn by other parts of the page: the mode and caps (dpui.bayesian.modes), the attack tab's trials."""
+_AS_DICT_ORDER = ("n", "S", "rho", "C", "W", "K", "repetitions", "calibration")  # the export's order, as before
+
+
+def _owner(name: str) -> type:
+    """The first page spec whose field ``name`` declares a widget (the same key on every spec: widget_keys)."""
+    return next(cls for cls in PAGE_SPECS if name in {f.name for f in fields(cls)} and knob_of(cls, name).key)
 
 
 @dataclass(frozen=True)
 class BayesKnobs:
-    """000's parameters: decay S, evidence weight ρ, clamp C, order n, Laplace cap W, k-anonymity K."""
+    """The sidebar knobs' values by spec field (000's S, ρ, C, n, W, K, the repetitions and the calibration, and
+    any knob added since): ``k.S``, ``k.rho`` …"""
 
-    S: float
-    rho: float
-    C: int
-    n: int
-    W: int
-    K: int
-    reps: int
-    calibration: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "reps":
+            name = "repetitions"
+        try:
+            return self.__dict__["values"][name]
+        except KeyError:
+            raise AttributeError(name) from None
 
     def as_dict(self) -> dict:
-        return {
-            "n": self.n,
-            "S": self.S,
-            "rho": self.rho,
-            "C": self.C,
-            "W": self.W,
-            "K": self.K,
-            "repetitions": self.reps,
-            "calibration": self.calibration,
-        }
+        """``{field: value}`` (what an export records)."""
+        order = [*(f for f in _AS_DICT_ORDER if f in self.values), *(f for f in self.values if f not in _AS_DICT_ORDER)]
+        return {f: self.values[f] for f in order}
+
+    def spec(self, cls: type, **given):
+        """``cls(**given)`` with every other field of ``cls`` that is a knob here at its value."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in self.values.items() if k in names and k not in given}, **given)
+
+
+def _sidebar_sections() -> dict[str, tuple[str, ...]]:
+    listed = {f for names in SIDEBAR.values() for f in names}
+    extra = tuple(f for f in SPEC_WIDGETS if f not in listed and f not in DRAWN_ELSEWHERE and f not in _SHARED)
+    sections = dict(SIDEBAR)
+    sections["This page"] = sections["This page"] + extra
+    return sections
 
 
 def bayesian_knobs() -> BayesKnobs:
     """Draw the page's sidebar knobs and return their values."""
+    values = {}
     with st.sidebar:
-        st.markdown("### BayesianDP")
-        S = st.select_slider(
-            "S (decay weighting, w = min(1, S·N/C))",
-            S_OPTIONS,
-            value=1e-3,
-            format_func=format_number,
-            key="bayes_S",
-            **IN_URL,
-            help="Small S shrinks rare words (few users N) towards the public prior "
-            "and lowers the sensitivity. Log-spaced 1e-3 … 1e4.",
-        )
-        rho = st.slider(
-            "ρ (weight of the private evidence)",
-            0.05,
-            1.0,
-            0.3,
-            0.05,
-            key="bayes_rho",
-            **IN_URL,
-            help="μ_ps = ρ·(w ⊙ x̂) + (1−ρ)·μ_p; the noise scales with ρ too.",
-        )
-        C = st.slider(
-            "C (max count per user per n-gram)",
-            1,
-            20,
-            1,
-            key="bayes_C",
-            **IN_URL,
-            help="Each user's count of an n-gram is clamped at C (000 uses C = 1 below 1M users).",
-        )
-        st.markdown("### This page")
-        n = st.radio(
-            "n-gram order n",
-            (1, 2, 3),
-            index=0,
-            horizontal=True,
-            key="bayes_n",
-            **IN_URL,
-            help="Vocabulary = the public corpus' n-grams; n-grams never cross a sentence boundary.",
-        )
-        W = st.slider(
-            "W (Laplace baselines: max counts per user)",
-            1,
-            50,
-            DEFAULT_W,
-            key="bayes_W",
-            **IN_URL,
-            help="000 §4.3 uses W = |U|/1000 (≈ 1 for the real chat's 920 people, 3 for the classroom sample).",
-        )
-        K = st.select_slider(
-            "K (k-anonymity: min. users per item)", K_OPTIONS, value=DEFAULT_K, key="bayes_K", **IN_URL
-        )
-        reps = st.slider(
-            "Repetitions (noisy curves)",
-            2,
-            30,
-            10,
-            key="bayes_reps",
-            **IN_URL,
-            help="Curves show the mean and a 10–90% band over this many seeded releases.",
-        )
-        calibration = calibration_radio(key="bayes_calibration")  # auto (default) / classic / analytic
-    return BayesKnobs(S, rho, C, n, W, K, reps, calibration)
+        for title, names in _sidebar_sections().items():
+            st.markdown(f"### {title}")
+            values.update({name: draw_knob(_owner(name), name) for name in names})
+    return BayesKnobs(values)
 
 
-SPEC_WIDGETS = {
-    "corpus": "corpus",
-    "seed": "seed",
-    "epsilon": "eps",
-    "delta": "delta",
-    "n": "bayes_n",
-    "S": "bayes_S",
-    "rho": "bayes_rho",
-    "C": "bayes_C",
-    "calibration": "bayes_calibration",
-    "mode": "bayes_mode",
-    "max_items": "bayes_L",
-    "max_users": "bayes_Nmax",
-    "W": "bayes_W",
-    "K": "bayes_K",
-    "repetitions": "bayes_reps",
-    "trials": "bayes_trials",
-}
-"""The widget (URL) key of each field of the page's specs (dpcore.specs.bayesian): the page builds its specs from
-these widgets, and a preset written as a spec sets them (:func:`widget_values`)."""
+SPEC_WIDGETS = spec_widgets(PAGE_SPECS)
+"""The widget (URL) key of each field of the page's specs (dpcore.specs.bayesian), derived from their knobs: the page
+builds its specs from these widgets, and a preset written as a spec sets them (:func:`widget_values`)."""
+_SHARED = ("corpus", "seed", "epsilon", "delta")
 
 
 def widget_values(spec, fields) -> dict:
     """``{widget key: value}`` that put the page's widgets at ``spec``'s ``fields`` (validated by the spec)."""
-    return {SPEC_WIDGETS[f]: getattr(spec, f) for f in fields}
+    return _widget_values(spec, fields, SPEC_WIDGETS)
 
 
 def guarantee_settings(data: str = "chat") -> dict:

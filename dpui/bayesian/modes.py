@@ -18,15 +18,15 @@ import streamlit as st
 
 from dpcore.metrics import kl_divergence
 from dpcore.specs import BayesianSpec, derive_rng
+from dpcore.specs.bayesian import MODE_CAPTIONS, N_MAX_OPTIONS
+from dpcore.specs.knobs import knob_of
 
-_IN_URL = {"bind": "query-params", "persist_state": "session"}
-MODES = {
-    "strict": "strict (DP): caps L and N_max, γ bounded for every corpus",
-    "local": "local (as in the paper): γ measured on this corpus — not DP",
-}
-N_MAX_OPTIONS = (100, 200, 500, 1000, 2000, 2400, 5000, 10_000, 20_000, 50_000, 100_000, 1_000_000)
-DEFAULT_L = 50
-DEFAULT_N_MAX = 10_000
+from dpui.common.knobs import draw_knob
+
+MODES = MODE_CAPTIONS  # the modes and their captions (declared with BayesianSpec's knob ``mode``)
+__all__ = ["N_MAX_OPTIONS", "MODES", "DEFAULT_L", "DEFAULT_N_MAX", "ModeKnobs", "mode_knobs", "modes_panel"]
+DEFAULT_L = knob_of(BayesianSpec, "max_items").default
+DEFAULT_N_MAX = knob_of(BayesianSpec, "max_users").default
 _SIZE_KEY = "_bayes_nmax_size"  # session state: the data choice N_max's default was last drawn for
 
 
@@ -62,35 +62,11 @@ def mode_knobs(size: str = "chat") -> ModeKnobs:
     if previous not in (None, size) and st.session_state.get("bayes_Nmax") == default_n_max(previous):
         st.session_state["bayes_Nmax"] = default_n_max(size)  # untouched default: follow the new size
     st.session_state[_SIZE_KEY] = size
-    with st.sidebar:
+    with st.sidebar:  # the knobs declared on BayesianSpec's fields (dpcore.specs.bayesian)
         st.markdown("### Guarantee")
-        mode = st.radio(
-            "BayesianDP mode",
-            tuple(MODES),
-            captions=tuple(MODES.values()),
-            key="bayes_mode",
-            **_IN_URL,
-            help="strict: our addition (SPEC §3b), a real (ε, δ)-DP guarantee. local: the paper's γ, "
-            "measured on the private data — not DP: no (ε, δ) holds, not even for this corpus's neighbours.",
-        )
-        L = st.slider(
-            "L (strict: distinct n-grams kept per user)",
-            1,
-            500,
-            DEFAULT_L,
-            key="bayes_L",
-            **_IN_URL,
-            help="A user with more keeps a seeded random L of them; γ_strict grows with √L.",
-        )
-        N_max = st.select_slider(
-            "N_max (strict: public cap on the number of users)",
-            N_MAX_OPTIONS,
-            value=default_n_max(size),
-            key="bayes_Nmax",
-            **_IN_URL,
-            help="Stated, not measured: a corpus with more users is refused. γ_strict grows "
-            "with ln(C·N_max + 1) (weighted by min(1, S/C)).",
-        )
+        mode = draw_knob(BayesianSpec, "mode")
+        L = draw_knob(BayesianSpec, "max_items")
+        N_max = draw_knob(BayesianSpec, "max_users", default=default_n_max(size))
     return ModeKnobs(mode, int(L), int(N_max))
 
 

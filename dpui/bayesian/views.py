@@ -28,7 +28,9 @@ from dpcore.specs import (
     BayesianPerplexitySpec,
     BayesianSpec,
 )
-from dpui.bayesian import data, figures
+
+from dpui.bayesian import data
+from dpui.bayesian import figures
 from dpui.bayesian.data import PageRelease
 from dpui.bayesian.knobs import BayesKnobs
 from dpui.bayesian.modes import ModeKnobs
@@ -37,6 +39,7 @@ from dpui.common.charts import NO_NOISE, REFERENCE_TAG, guarantee_badge, show_fi
 from dpui.common.errors import user_errors
 from dpui.common.exercises import spoiler
 from dpui.common.exports import export_box, export_view
+from dpui.common.knobs import draw_knob
 from dpui.common.reproduce import reproduce_buttons
 from dpui.common.risk import measured_attack_view
 from dpui.common.sidebar import format_number as fmt
@@ -270,7 +273,9 @@ def data_tab(c: TabContext, kind: str) -> None:
         if not run_button(f"Run at ε = {fmt(eps)}", f"bayes_run_{kind}", hint=hint):
             return
         with user_errors():
-            sweep = BayesianDataSweepSpec(**c.caps, sweep=kind, epsilon=eps, delta=delta, W=c.k.W, repetitions=c.k.reps)
+            sweep = c.k.spec(
+                BayesianDataSweepSpec, **c.caps, sweep=kind, epsilon=eps, delta=delta
+            )  # W, repetitions: k's
             df = data.data_sweep(sweep, c.settings.private, c.settings.public)
         fig, alt = figures.data_sweep_figure(df, x, title=title, x_title=x_title)
         show_figure(fig, alt=alt, key=f"bayes_fig_{kind}", guarantees=c.guarantees)
@@ -312,7 +317,7 @@ def perplexity_view(c: TabContext) -> None:
     if not run_button(f"Compute the table at ε = {fmt(eps)}", "bayes_run_ppl", hint=hint):
         return
     with user_errors():
-        ppl = BayesianPerplexitySpec(**c.common, epsilon=eps, delta=delta, W=c.k.W, K=c.k.K)
+        ppl = c.k.spec(BayesianPerplexitySpec, **c.common, epsilon=eps, delta=delta)  # W, K: the knobs'
         tab, n_tri, n_sent = data.perplexity_for(ppl, c.settings.private, c.settings.public)
     columns = {"perplexity": st.column_config.NumberColumn(format="%.3f")}
     st.dataframe(tab.rows(), hide_index=True, width="stretch", column_config=columns)
@@ -326,11 +331,11 @@ ATTACK_COLUMNS = ("mechanism", "epsilon", "success_rate", "fpr", "fnr", "fpr_upp
 def attack_view(c: TabContext) -> None:
     """000 Fig. 6: membership inference against BayesianDP and Laplace, on a button."""
     st.caption(text("bayesian", "attack_caption"))
-    trials = st.select_slider("Trials per ε", (50, 100, 200, 400), value=100, key="bayes_trials", **IN_URL)
+    trials = draw_knob(BayesianAttackSpec, "trials")  # declared on the spec's field (dpcore.specs)
     if not run_button("Run the attack", "bayes_run_mia", hint="Press **Run the attack** (a few seconds)."):
         return
     with user_errors():
-        spec = BayesianAttackSpec(**c.common, n=c.k.n, delta=c.settings.delta, W=c.k.W, trials=trials)
+        spec = c.k.spec(BayesianAttackSpec, **c.common, delta=c.settings.delta, trials=trials)  # n, W: the knobs'
         df = data.attack_for(spec, c.settings.private, c.settings.public)
     fig, alt = figures.attack_figure(df)
     shown = {name: c.guarantees[mech] for mech in (BAYESIAN, LAPLACE) for name in (mech, f"{mech} (ε bound)")}
@@ -352,7 +357,7 @@ def tuning_view(c: TabContext) -> None:
     if not run_button(f"Tune and release at total ε = {fmt(eps)}", "bayes_run_e2e", hint=hint):
         return
     with user_errors():
-        e2e = BayesianEndToEndSpec(**c.common, n=c.k.n, epsilon=eps, delta=delta)
+        e2e = c.k.spec(BayesianEndToEndSpec, **c.common, epsilon=eps, delta=delta)  # n: the knob's
         res, inside = e2e.release(data.end_to_end_for(e2e, c.settings.private, c.settings.public))
     guarantee_badge(res.guarantee, name="EndToEndDP")
     record_release(res, identity=e2e, name="EndToEndDP")  # the session budget lists it (next full run)

@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-CALIBRATION_CAPTIONS = {
-    "auto": "classic below ε = 1, analytic from 1 (default)",
-    "classic": "as in the paper; proven for ε < 1",
-    "analytic": "tight, valid for every ε",
-}
-CALIBRATION_LABELS = CALIBRATION_CAPTIONS
+from dpcore.specs.bayesian import CALIBRATION_CAPTIONS, CALIBRATION_HELP
+
+CALIBRATION_LABELS = CALIBRATION_CAPTIONS  # declared with the Bayesian specs' knob ``calibration``
 
 
 def calibration_radio(*, key: str, label: str = "Gaussian calibration") -> str:
@@ -29,9 +26,7 @@ def calibration_radio(*, key: str, label: str = "Gaussian calibration") -> str:
         key=key,
         bind="query-params",
         persist_state="session",
-        help="classic: σ = Δ√(2 ln(1.25/δ))/ε, proven for ε < 1 only (at ε = 10 its true δ is 2.27 × the "
-        "stated one). analytic: Balle & Wang (2018), exact for every ε. auto uses the classic σ "
-        "below ε = 1 and the analytic one from ε = 1.",
+        help=CALIBRATION_HELP,
     )
 
 

@@ -4,6 +4,10 @@ An exercise (:mod:`dpcore.lab.exercises`) names its settings by the dpcore param
 (``epsilon``, ``max_length``, ``noise_decay``, …); a page draws each of them with a widget whose key is
 its own (``eps``, ``dpne_T``, ``dpne_c``, …). This table is the one place that joins the two: opening an
 exercise writes ``widget_settings(ex)`` into ``st.session_state``.
+
+The pages whose knobs are declared on their specs' fields (dpcore.specs.knobs: Bayesian, DPNE, TopicDP; the specs in
+:data:`PAGE_SPECS`) take their table from those declarations; Mechanisms 101 and the audit name settings that are
+not spec fields (``debt_rule``, ``scale_mode``, the audit's mechanism label), so theirs is written here.
 """
 
 from __future__ import annotations
@@ -11,7 +15,34 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["SHARED_WIDGET_KEYS", "WIDGET_KEYS", "widget_key", "widget_settings"]
+from dpcore.specs import (
+    BayesianAttackSpec,
+    BayesianDataSweepSpec,
+    BayesianEndToEndSpec,
+    BayesianKlEpsilonSpec,
+    BayesianPerplexitySpec,
+    BayesianSpec,
+    DpneSpec,
+    TopicDpCurveSpec,
+    TopicDpSpec,
+)
+from dpcore.specs.knobs import widget_keys
+
+__all__ = ["PAGE_SPECS", "SHARED_WIDGET_KEYS", "WIDGET_KEYS", "widget_key", "widget_settings"]
+
+PAGE_SPECS: Mapping[str, tuple[type, ...]] = {
+    "2_Bayesian_ngram_DP": (
+        BayesianSpec,
+        BayesianKlEpsilonSpec,
+        BayesianDataSweepSpec,
+        BayesianPerplexitySpec,
+        BayesianAttackSpec,
+        BayesianEndToEndSpec,
+    ),
+    "3_DP_ngram_extraction": (DpneSpec,),
+    "4_TopicDP": (TopicDpSpec, TopicDpCurveSpec),
+}
+"""Page file (without .py) → its specs: their fields' knobs (dpcore.specs.knobs) are the page's widgets."""
 
 SHARED_WIDGET_KEYS: Mapping[str, str] = {"epsilon": "eps", "delta": "delta", "seed": "seed", "corpus": "corpus"}
 """The sidebar's settings, the same widget on every page."""
@@ -23,32 +54,7 @@ WIDGET_KEYS: Mapping[str, Mapping[str, str]] = {  # page file (without .py) → 
         "scale_mode": "m101_scale_mode",
         "sensitivity_factor": "m101_sens_factor",
     },
-    "2_Bayesian_ngram_DP": {
-        "S": "bayes_S",
-        "C": "bayes_C",
-        "rho": "bayes_rho",
-        "calibration": "bayes_calibration",
-        "max_items": "bayes_L",
-        "max_users": "bayes_Nmax",
-        "n": "bayes_n",
-        "mode": "bayes_mode",
-    },
-    "3_DP_ngram_extraction": {
-        "max_length": "dpne_T",
-        "noise_decay": "dpne_c",
-        "contribution_limit": "dpne_delta0",
-        "eta": "dpne_eta",
-    },
-    "4_TopicDP": {
-        "gamma": "topicdp_gamma",
-        "m": "topicdp_m",
-        "n": "topicdp_n",
-        "clip_norm": "topicdp_vips_B",
-        "iterations": "topicdp_vips_J",
-        "n_topics": "topicdp_k",
-        "sample_users": "topicdp_N",
-        "sampler_seed": "topicdp_sampler_seed",
-    },
+    **{page: widget_keys(specs) for page, specs in PAGE_SPECS.items()},  # declared on the specs' fields
     "5_Privacy_audit": {
         "mechanism": "audit_mechanism",
         "broken": "audit_broken",

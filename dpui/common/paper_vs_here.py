@@ -130,23 +130,27 @@ def preset(page: str, entry: dict | None = None, *, data: str | None = None) -> 
     entry = entry or {}
     if data is None:
         data = "chat" if SECTIONS.get(page) and SECTIONS[page].real else entry.get("corpus", {}).get("size", "paper")
-    shared = {"corpus": data}
     if page == "1_Mechanisms_101":  # no corpus: the shared corpus settings are left alone
         return {"eps": pr.LECTURE_SETTINGS["epsilon"], "m101_scale_mode": "from ε"}
-    if page == "3_DP_ngram_extraction":
+    if page == "3_DP_ngram_extraction":  # a spec at the paper's settings (validated), written into the widgets
+        from dpcore.specs import DpneSpec
+
+        from dpui.dpne.knobs import widget_values as dpne_widgets
+
         s, dp = pr.TABLE4_SETTINGS, _defaults(dpne_extract)
-        return {
-            **shared,
-            "eps": s["epsilon"],
-            "delta": s["delta"],
-            "dpne_delta0": s["contribution_limit"],
-            "dpne_eta": s["eta"],
-            "dpne_T": s["max_length"],
-            "dpne_c": dp["noise_decay"],
-            "dpne_pruning": dp["pruning"],
-            "dpne_selection": dp["selection"],
-            "dpne_policy": dp["policy"],
-        }
+        fields = dict(
+            corpus=data,
+            epsilon=s["epsilon"],
+            delta=s["delta"],
+            contribution_limit=s["contribution_limit"],
+            eta=s["eta"],
+            max_length=s["max_length"],
+            noise_decay=dp["noise_decay"],
+            pruning=dp["pruning"],
+            selection=dp["selection"],
+            policy=dp["policy"],
+        )
+        return dpne_widgets(DpneSpec(**fields), fields)
     if page == "2_Bayesian_ngram_DP":  # a spec at the paper's settings (validated), written into the widgets
         from dpcore.specs import BayesianKlEpsilonSpec, BayesianSpec
         from dpui.bayesian.knobs import widget_values

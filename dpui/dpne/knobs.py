@@ -1,6 +1,7 @@
 """The DP n-gram extraction page's own knobs (Kim et al., NeurIPS 2021 = paper 003; SPEC §4), drawn above its tabs.
 
-Keys are the URL's parameter names (``dpne_eta``, ``dpne_delta0`` …); values persist for the session.
+Keys are the URL's parameter names (``dpne_eta``, ``dpne_delta0`` …); values persist for the session. Each knob is
+declared on its DpneSpec field (dpcore.specs.dpne) and drawn from that declaration (dpui.common.knobs.draw_knob).
 """
 
 from __future__ import annotations
@@ -9,10 +10,23 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from dpui.common.state import IN_URL
-from dpui.dpne.data import ETA_OPTIONS, MAX_T
+from dpcore.specs import DpneSpec
+from dpcore.specs.dpne import DECAY_OPTIONS, POLICY_HELP  # noqa: F401  (the c values and the policy's help)
 
-DECAY_OPTIONS = (0.8, 0.9, 1.0, 1.1, 1.2)
+from dpui.common.exercise_keys import PAGE_SPECS
+from dpui.common.knobs import draw_knob, spec_widgets
+from dpui.common.knobs import widget_values as _widget_values
+from dpui.common.state import IN_URL
+
+SPEC_WIDGETS = spec_widgets(PAGE_SPECS["3_DP_ngram_extraction"])
+"""The widget (URL) key of each field of DpneSpec, derived from its knobs (dpcore.specs.dpne)."""
+
+
+def widget_values(spec, fields) -> dict:
+    """``{widget key: value}`` that put the page's widgets at ``spec``'s ``fields`` (validated by the spec)."""
+    return _widget_values(spec, fields, SPEC_WIDGETS)
+
+
 K_OPTIONS = (2, 5, 10, 20, 50, 100, 200, 500)
 SWEEP_KNOBS = {  # dpcore parameter (the URL's value) → (label, values)
     "contribution_limit": ("Δ0", [5, 10, 20, 50, 100, 200]),
@@ -28,11 +42,6 @@ SWEEP_KNOB_NAMES = {  # what the knob menu shows (issue 31 item 10: people's nam
     "noise_decay": "c — noise decay over lengths",
     "pruning": "pruning rule — which k-grams are valid",
 }
-POLICY_HELP = (
-    "Weighted Gaussian (as in the paper): 1/√|U_i| per kept item. Policy Gaussian (Gopi et al. 2020): users in "
-    "random order push their items towards Γ = ρ + 2σ with an ℓ2 step ≤ 1. Same σ, same ρ, same guarantee; the "
-    "Policy Gaussian is slower (a loop over users)."
-)
 
 
 @dataclass(frozen=True)
@@ -52,54 +61,14 @@ class DpneKnobs:
 def dpne_knobs(stage=None) -> DpneKnobs:
     """Draw the page's two rows of knobs and return their values; in presenter mode (an active ``stage``,
     dpui.common.presenter.Stage) η is drawn beside the main chart instead."""
-    c1, c2, c3, c4 = st.columns(4)
-    eta = (c1 if stage is None else stage.knob(c1)).select_slider(
-        "η (tolerated spurious fraction)",
-        ETA_OPTIONS,
-        value=0.01,
-        key="dpne_eta",
-        **IN_URL,
-        help="Sets the thresholds ρₖ (k ≥ 2); it does not change the privacy guarantee.",
-    )
-    delta0 = c2.number_input(
-        "Δ0 (items per user per length)",
-        min_value=1,
-        max_value=500,
-        value=50,
-        step=5,
-        key="dpne_delta0",
-        **IN_URL,
-        help="Contribution limit Δ_1 = … = Δ_T = Δ0.",
-    )
-    T = c3.slider("T (longest n-gram)", 1, MAX_T, 6, key="dpne_T", **IN_URL)
-    decay = c4.select_slider(
-        "c (noise decay: σₖ = c·σₖ₋₁)",
-        DECAY_OPTIONS,
-        value=1.0,
-        key="dpne_c",
-        **IN_URL,
-        help="c < 1 spends more budget on long n-grams, c > 1 on short ones.",
-    )
+    c1, c2, c3, c4 = st.columns(4)  # the knobs declared on DpneSpec's fields (dpcore.specs.dpne)
+    eta = draw_knob(DpneSpec, "eta", c1 if stage is None else stage.knob(c1))
+    delta0 = draw_knob(DpneSpec, "contribution_limit", c2)
+    T = draw_knob(DpneSpec, "max_length", c3)
+    decay = draw_knob(DpneSpec, "noise_decay", c4)
     c5, c6, c7, c8 = st.columns(4)
-    pruning = c5.radio(
-        "Pruning rule (valid k-grams)",
-        ("both", "single"),
-        horizontal=True,
-        key="dpne_pruning",
-        captions=("both sides", "single side"),
-        **IN_URL,
-    )
-    selection = c6.radio(
-        "Which Δ0 items a user keeps", ("random", "most-frequent"), horizontal=True, key="dpne_selection", **IN_URL
-    )
-    policy = c7.radio(
-        "DPSU update policy",
-        ("weighted", "policy"),
-        horizontal=True,
-        key="dpne_policy",
-        captions=("weighted Gaussian", "Policy Gaussian"),
-        **IN_URL,
-        help=POLICY_HELP,
-    )
+    pruning = draw_knob(DpneSpec, "pruning", c5)
+    selection = draw_knob(DpneSpec, "selection", c6)
+    policy = draw_knob(DpneSpec, "policy", c7)
     log_y = c8.toggle("Log scale for counts", value=True, key="dpne_log", **IN_URL)
     return DpneKnobs(eta, int(delta0), T, decay, pruning, selection, policy, log_y)

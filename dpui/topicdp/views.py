@@ -14,14 +14,19 @@ import pandas as pd
 import streamlit as st
 
 from dpcore import topicdp as tdp
+from dpcore.specs import TopicDpCurveSpec
+
+from dpui.topicdp import data
+from dpui.topicdp import figures
+from dpui.topicdp import panels
+from dpui.topicdp import vips as vipsui
 from dpui.common.charts import NO_NOISE, show_figure
 from dpui.common.errors import user_errors
 from dpui.common.exports import export_box, export_view
+from dpui.common.knobs import draw_knob
 from dpui.common.reproduce import reproduce_buttons
 from dpui.common.state import IN_URL, forget_link_value
 from dpui.common.texts import text
-from dpui.topicdp import data, figures, panels
-from dpui.topicdp import vips as vipsui
 
 TAB_KEY = "topicdp_tab"
 GRID_KEY = "topicdp_grid"
@@ -224,14 +229,8 @@ def curves(spec, model, draws, vips, *, lda, shown: dict) -> None:
     public-only fit beside (mean and 10–90 % band over the repetitions); ``shown``: :func:`guarantees`."""
     eps, delta, gamma, m, n = spec.epsilon, spec.delta, spec.gamma, spec.m, spec.n
     d1, d2, d3, d4 = st.columns(4)
-    # Captions instead of format_func: the URL carries the plain option (…?topicdp_curve_param=gamma).
-    parameter = d1.radio(
-        "Vary",
-        ("epsilon", "gamma", "size"),
-        key="topicdp_curve_param",
-        **IN_URL,
-        captions=("ε from 1 to 10", "γ from 0.02 to 0.22", "matrix size m = n from 2 to 10"),
-    )
+    # the knobs declared on TopicDpCurveSpec's fields (dpcore.specs.topicdp); captions keep the URL's plain option
+    parameter = draw_knob(TopicDpCurveSpec, "parameter", d1)
     metric = d2.radio(
         "Metric",
         tuple(figures.METRIC_AXES),
@@ -239,14 +238,8 @@ def curves(spec, model, draws, vips, *, lda, shown: dict) -> None:
         **IN_URL,
         captions=("L1 distance", "RMSE", "Kendall's tau distance"),
     )
-    stage = d3.radio(
-        "Measured on",
-        ("released", "noisy"),
-        key="topicdp_stage",
-        **IN_URL,
-        captions=("release (clipped, rows renormalised)", "noisy matrix before clipping"),
-    )
-    reps = d4.slider("repetitions", 5, 100, 20, 5, key="topicdp_reps", **IN_URL)
+    stage = draw_knob(TopicDpCurveSpec, "stage", d3)
+    reps = draw_knob(TopicDpCurveSpec, "repetitions", d4)
     log_y = d4.checkbox("log y-axis", value=True, key="topicdp_logy", **IN_URL)
     with user_errors():
         curve_spec = spec.curve_spec(parameter=parameter, repetitions=reps, stage=stage)

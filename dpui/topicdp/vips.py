@@ -16,17 +16,19 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from dpcore.lab.review_rules import EVALUATION_ONLY
-from dpcore.specs.topicdp import vips_salt
-from dpcore.topicdp import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS, VIPS_ACCOUNTANT, vips_epsilon, vocabulary_coverage
 from dpcore.topicdp import vips_comparison as tv
+from dpcore.specs import TopicDpSpec
+from dpcore.specs.topicdp import vips_salt
 from dpcore.topicdp.prompts import prompt_documents
+from dpcore.topicdp import VIPS_ACCOUNTANT, vips_epsilon, vocabulary_coverage
+from dpcore.lab.review_rules import EVALUATION_ONLY
+
 from dpui.common import uploads
 from dpui.common.exercises import spoiler
-from dpui.common.state import IN_URL, rng_for
+from dpui.common.knobs import draw_knob
+from dpui.common.state import rng_for
 from dpui.common.texts import text
 
-CLIP_OPTIONS = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
 NAME, PUBLIC = tv.VIPS_NAME, tv.PUBLIC_ONLY_NAME
 TWIN_MAX_USERS = 20_000
 """The non-private twin (50 passes over the private data: 2 s on the chat, ~75 s at paper size) is fitted up to this
@@ -45,30 +47,9 @@ def chart_draws(setup, iterations: int, wanted: int) -> int:
 def knobs() -> tuple[float, int]:
     """B and J (an expander; keys in the URL)."""
     with st.expander("VIPS-LDA settings: clip norm B and iterations J"):
-        a, b = st.columns(2)
-        clip = a.select_slider(
-            "clip norm B (ℓ2 bound of one person's expected counts per iteration)",
-            CLIP_OPTIONS,
-            value=DEFAULT_CLIP_NORM,
-            key="topicdp_vips_B",
-            **IN_URL,
-            help="Each person's K × V expected topic–word counts are scaled down to ℓ2 norm B "
-            "before the noise: the sensitivity of one iteration, however much they wrote. "
-            "σ grows with B.",
-        )
-        iterations = b.number_input(
-            "iterations J (each one a Gaussian mechanism)",
-            1,
-            5,
-            DEFAULT_ITERATIONS,
-            key="topicdp_vips_J",
-            **IN_URL,
-            help="Every iteration costs √J in σ (the PLD accountant composes them); "
-            "from the public start one private iteration was best when tuned on the chat's public "
-            "people (scripts/vips_tune_public.py). With "
-            "J > 1 every release runs J − 1 more E-steps over the private documents: "
-            "on a large corpus the charts then draw fewer releases per point.",
-        )
+        a, b = st.columns(2)  # the knobs declared on TopicDpSpec's fields (dpcore.specs.topicdp)
+        clip = draw_knob(TopicDpSpec, "clip_norm", a)
+        iterations = draw_knob(TopicDpSpec, "iterations", b)
     return float(clip), int(iterations)
 
 
