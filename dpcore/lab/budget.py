@@ -244,12 +244,7 @@ def budget_entry(release, *, identity=None, mechanism: str | None = None) -> Bud
         name = release.mechanism
         released = f"{release.matrix.shape[0]} × {release.matrix.shape[1]} topic–keyword matrix"
         if counts:  # DP for the values given the non-private choice of topics, or random DP on the sampled Δ_s
-            if release.mechanism == "Laplace":  # Lap(0, 2m/ε) per entry, ℓ1 sensitivity 2m
-                event = ("laplace", release.noise_scale / release.sensitivity)
-            elif release.mechanism == "MVG":  # not an isotropic Gaussian: its (ε, δ) pair
-                event = ("approximate", float(g.epsilon), float(g.delta), 1)
-            else:  # N(0, σ²) on every entry, the matrix's ℓ2 sensitivity Δ: one Gaussian of multiplier σ/Δ
-                event = ("gaussian", release.noise_scale / release.sensitivity, float(g.delta))
+            event = release.budget_event()  # its record's: Gaussian σ/Δ, Laplace b/(2m), or MVG's (ε, δ) pair
             if g.gamma is not None:
                 share = (float(g.gamma), float(release.sensitivity))
     else:
