@@ -34,6 +34,7 @@ from .scenarios_bayesian import (
     _end_to_end_local_page_scenario,
     _laplace_public_local_scenario,
 )
+from ..topicdp.mechanisms import MATRIX_MECHANISMS
 from .scenarios_topics import _topicdp_scenario, _topicdp_strict_scenario, _vips_scenario
 from ..errors import UserError
 
@@ -251,9 +252,9 @@ SCENARIO_LABELS: dict[str, str] = {
     "BayesianDP local γ (the page's pair)": "bayesian_local_page",
     "EndToEndDP (the page's pair)": "end_to_end_local_page",
     "Laplace + public": "laplace_public_local",
-    "TopicDP": "topicdp",
+    # the matrix mechanisms that have a scenario, from their records (dpcore.topicdp.MATRIX_MECHANISMS)
+    **{r.name: r.audit_scenario for r in MATRIX_MECHANISMS if r.audit_scenario is not None},
     "VIPS-LDA": "vips",
-    "TopicDP strict": "topicdp_strict",
     "k-anonymity": "kanonymity",
 }
 """Short names of the scenarios (the Privacy audit page's picker and its URL; lecture exercises) → names."""

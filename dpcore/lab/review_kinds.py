@@ -59,7 +59,7 @@ def _theta(release, *, value, confidence, user_items, end_to_end: bool = False) 
 
 def _laplace(release, *, value, confidence, user_items) -> ReviewParts:
     """The Bayesian page's Laplace baselines: Lap(b) on a count (cap W) or on a share (+ public)."""
-    noise = ()
+    noise: tuple[NoiseStatement, ...] = ()
     if release.scale > 0:
         quantity = "a count" if release.mechanism == "Laplace" else "a share"
         v = 100.0 if value is None else value

@@ -11,6 +11,8 @@ import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
+
 import numpy as np
 from ..mechanisms.gaussian import analytic_gaussian_sigma, gaussian_delta, gaussian_sample, gaussian_sigma
 from ..mechanisms.laplace import laplace_sample
@@ -174,9 +176,10 @@ class MatrixRelease:
         kind = self.mechanism_record.budget_event
         if kind == "laplace":
             return ("laplace", self.noise_scale / self.sensitivity)
+        delta = float(cast(float, self.guarantee.delta))  # a Gaussian record's guarantee always has its δ
         if kind == "approximate":
-            return ("approximate", float(self.guarantee.epsilon), float(self.guarantee.delta), 1)
-        return ("gaussian", self.noise_scale / self.sensitivity, float(self.guarantee.delta))
+            return ("approximate", float(cast(float, self.guarantee.epsilon)), delta, 1)
+        return ("gaussian", self.noise_scale / self.sensitivity, delta)
 
 
 def _check_matrix(matrix) -> np.ndarray:
@@ -335,13 +338,14 @@ class MatrixMechanism:
       guarantee: ``guarantee(*, epsilon, delta, gamma, m, n) -> Guarantee`` (ε already validated).
       budget_event: how the session budget composes it (:meth:`MatrixRelease.budget_event`): "gaussian",
         "laplace" or "approximate".
-      label: its long name (guarantee badges, exercise options).
+      label: its name in sentences and exercise options ("TopicDP (as in the thesis)").
       metric_label, metric_help: the page's noise metric for it (``metric_help`` may name ``{bound}`` = √(2m)).
       style: the charts' style: a palette index, or the name of the mechanism it is the strict variant of (same
         colour, dotted).
       on_page: drawn on the TopicDP page, its curves, exports and exercises (:data:`TOPIC_MECHANISMS`); False:
         in dpcore only (release, review, budget, audit).
       audit_scenario: the Privacy audit page's scenario that audits it, or None.
+      badge: its guarantee badge's name, when not its ``label`` ("MVG with sampled s₂").
     """
 
     name: str
@@ -357,6 +361,12 @@ class MatrixMechanism:
     style: int | str
     on_page: bool = True
     audit_scenario: str | None = None
+    badge: str | None = None
+
+    @property
+    def badge_name(self) -> str:
+        """The name on its guarantee badge."""
+        return self.label if self.badge is None else self.badge
 
     @property
     def sampled(self) -> bool:
@@ -436,7 +446,8 @@ MATRIX_MECHANISMS: tuple[MatrixMechanism, ...] = (
         bound=None,
         guarantee=_sampled_random_dp,
         budget_event="approximate",
-        label="MVG with sampled s₂",
+        label="MVG",
+        badge="MVG with sampled s₂",
         metric_label="MVG σ per entry",
         metric_help="i.i.d. MVG with s₂ = Δ_s, γ_F = √m",
         style=2,
