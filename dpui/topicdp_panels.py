@@ -10,13 +10,15 @@ from dataclasses import replace
 import streamlit as st
 
 from dpcore.lab.review import review_release
-from dpcore.topicdp.mechanisms import matrix_mechanism
+from dpcore.topicdp.mechanisms import MATRIX_MECHANISMS, matrix_mechanism
 from dpcore.topicdp.prompts import MATCH_RULE
 
 from .charts import guarantee_badge
 from .exercises import spoiler
 from .texts import text
 from .topicdp_vips import NAME as VIPS_NAME
+
+MATRIX_NAMES = frozenset(r.name for r in MATRIX_MECHANISMS)
 
 
 def _help(record, release) -> str:
@@ -56,15 +58,20 @@ def sigma_metrics(story, releases) -> None:
             col.metric(record.metric_label, f"{rel.noise_scale:,.4g}", help=_help(record, rel))
 
 
+def _badge_name(mech: str) -> str:
+    """A matrix mechanism's badge name from its record; another release (VIPS-LDA) by its own name."""
+    return matrix_mechanism(mech).badge_name if mech in MATRIX_NAMES else mech
+
+
 def guarantee_badges(releases) -> None:
     """One badge per release, in the page's mechanism order, one per line (side by side they cut the qualifier)."""
     for mech, rel in releases.items():
-        guarantee_badge(rel.guarantee, name=matrix_mechanism(mech).badge_name)
+        guarantee_badge(rel.guarantee, name=_badge_name(mech))
 
 
 def guarantees(releases) -> dict:
     """Badge name → guarantee of each release, in the badges' order (for dpui.risk.attacker_view)."""
-    return {matrix_mechanism(mech).badge_name: rel.guarantee for mech, rel in releases.items()}
+    return {_badge_name(mech): rel.guarantee for mech, rel in releases.items()}
 
 
 def story(story, *, gamma: float) -> None:
