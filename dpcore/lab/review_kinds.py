@@ -1,8 +1,10 @@
-"""What each release type answers to the reviewer's panel (issue 33 item 1): its noise statements, its budget
-statement and the settings its warnings are checked on, one small function per type, registered by type.
+"""What each release type answers to the reviewer's panel and the session budget (issue 33 item 1): its noise
+statements, its budget statement and the settings its warnings are checked on (a reviewer), and its budget line
+(name, what it released, its privacy event), small functions registered by type.
 
-:func:`dpcore.lab.review.review_release` is a dispatch over this table (:func:`release_reviewer`); a new release
-type adds one function here and one line in :func:`_reviewers`. The TopicDP matrix mechanisms need no entry of
+:func:`dpcore.lab.review.review_release` and :func:`dpcore.lab.budget.budget_entry` are dispatches over this table
+(:func:`release_reviewer`, :func:`release_budget_line`); a new release type adds its functions here and one line in
+:func:`_reviewers`. The TopicDP matrix mechanisms need no entry of
 their own: :func:`_matrix` reads the release's record (:data:`dpcore.topicdp.MATRIX_MECHANISMS`) for its noise.
 """
 
@@ -22,7 +24,7 @@ from .review_noise import (
     log_space_noise_in_units,
 )
 
-__all__ = ["ReviewParts", "release_reviewer", "reviewed_types"]
+__all__ = ["ReviewParts", "release_reviewer", "release_budget_line", "reviewed_types"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,8 @@ class ReviewParts:
 
 Reviewer = Callable[..., ReviewParts]
 """``reviewer(release, *, value, confidence, user_items) -> ReviewParts``."""
+BudgetLine = Callable[..., tuple]
+"""``budget_line(release, guarantee, counts) -> (name, released, event, share)`` (:func:`dpcore.lab.budget_entry`)."""
 
 
 def _theta(release, *, value, confidence, user_items, end_to_end: bool = False) -> ReviewParts:
@@ -144,9 +148,73 @@ def _matrix(release, *, value, confidence, user_items) -> ReviewParts:
     return ReviewParts((noise,), budget, settings)
 
 
+# ------------------------------------------------------------------------------------------ the session budget
+# budget_line(release, g, counts) -> (name, released, event, share): the BudgetEntry's name and "what it released",
+# its event (None unless ``counts``) and, for random DP, its (γ, Δ_s) share (dpcore.lab.budget.budget_entry).
+
+
+def _theta_line(release, g, counts: bool) -> tuple:
+    name = f"BayesianDP {'strict' if release.sensitivity_method == 'strict' else 'local'}"
+    event = None
+    if counts and release.sigma > 0:  # h = μ_ps + σ_ps·Z, μ_ps moves by at most ρ·γ_strict
+        event = ("gaussian", release.sigma / (release.rho * release.sensitivity), float(g.delta))
+    return name, f"θ over {release.theta.size:,} n-grams", event, None
+
+
+def _end_to_end_line(release, g, counts: bool) -> tuple:
+    return "EndToEndDP", f"θ over {release.theta.size:,} n-grams and the tuned (S*, ρ*)", None, None
+
+
+def _laplace_line(release, g, counts: bool) -> tuple:
+    event = None
+    if counts and release.scale > 0:  # Lap(0, W/ε) on counts with ℓ1 sensitivity W
+        event = ("laplace", release.scale / release.sensitivity)
+    return release.mechanism, f"θ over {release.theta.size:,} n-grams", event, None
+
+
+def _k_anonymity_line(release, g, counts: bool) -> tuple:
+    return f"k-anonymity (K = {release.K})", f"θ over {release.theta.size:,} n-grams", None, None
+
+
+def _sets_line(release, g, counts: bool, baseline: bool = False) -> tuple:
+    n = sum(len(v) for v in release.ngrams.values())
+    released = f"{n:,} n-grams (sets only, lengths 1–{max(release.ngrams)})"
+    event = None
+    if counts:
+        count = len(release.ngrams) if g.scope else 1  # DPSU-single: one (ε, δ) release per length
+        event = ("approximate", float(g.epsilon), float(g.delta), count)
+    return (release.name if baseline else "DPNE"), released, event, None
+
+
+def _vips_line(release, g, counts: bool) -> tuple:
+    """J Gaussians with multiplier z = σ/B compose exactly to one with z/√J (dpcore.lab.budget.budget_entry)."""
+    if release.epsilon is None:  # the non-private reference fit (vips_reference_fit): no budget at all
+        name = "VIPS-LDA reference fit (not private)"
+    else:
+        name = "VIPS-LDA" if release.sigma > 0 or release.epsilon > 0 else "public-only fit"
+    released = (
+        f"{release.n_topics} × {len(release.words):,} topic–word matrix "
+        f"({release.iterations} noisy iteration{'s' if release.iterations > 1 else ''})"
+    )
+    event = None
+    if counts and release.sigma > 0:  # a noisy fit has its B (None only for the reference fit)
+        event = ("gaussian", release.sigma / (release.clip_norm * math.sqrt(release.iterations)), float(g.delta))
+    return name, released, event, None
+
+
+def _matrix_line(release, g, counts: bool) -> tuple:
+    """DP for the values given the non-private choice of topics, or random DP on the sampled Δ_s: the record's event
+    (:meth:`dpcore.topicdp.MatrixRelease.budget_event`)."""
+    released = f"{release.matrix.shape[0]} × {release.matrix.shape[1]} topic–keyword matrix"
+    if not counts:
+        return release.mechanism, released, None, None
+    share = None if g.gamma is None else (float(g.gamma), float(release.sensitivity))
+    return release.mechanism, released, release.budget_event(), share
+
+
 @functools.cache
-def _reviewers() -> tuple[tuple[type, Reviewer], ...]:
-    """(release type, its reviewer), most specific first (EndToEndRelease before what it wraps)."""
+def _reviewers() -> tuple[tuple[type, Reviewer, BudgetLine], ...]:
+    """(release type, its reviewer, its budget line) in the order they are tried."""
     from ..bayesian.baselines import KAnonymityRelease, LaplaceRelease
     from ..bayesian.end_to_end import EndToEndRelease
     from ..bayesian.release import BayesianRelease
@@ -155,25 +223,34 @@ def _reviewers() -> tuple[tuple[type, Reviewer], ...]:
     from ..topicdp.vips import VipsRelease
 
     return (
-        (EndToEndRelease, functools.partial(_theta, end_to_end=True)),
-        (BayesianRelease, _theta),
-        (KAnonymityRelease, _not_noisy),
-        (LaplaceRelease, _laplace),
-        (DpneRelease, _sets),
-        (DpsuBaselineRelease, functools.partial(_sets, baseline=True)),
-        (MatrixRelease, _matrix),
-        (VipsRelease, _vips),
+        (EndToEndRelease, functools.partial(_theta, end_to_end=True), _end_to_end_line),
+        (BayesianRelease, _theta, _theta_line),
+        (KAnonymityRelease, _not_noisy, _k_anonymity_line),
+        (LaplaceRelease, _laplace, _laplace_line),
+        (DpneRelease, _sets, _sets_line),
+        (DpsuBaselineRelease, functools.partial(_sets, baseline=True), functools.partial(_sets_line, baseline=True)),
+        (MatrixRelease, _matrix, _matrix_line),
+        (VipsRelease, _vips, _vips_line),
     )
 
 
 def reviewed_types() -> tuple[type, ...]:
-    """The release types the reviewer's panel knows."""
-    return tuple(t for t, _ in _reviewers())
+    """The release types the reviewer's panel and the session budget know."""
+    return tuple(t for t, _, _ in _reviewers())
+
+
+def _kind(release) -> tuple[type, Reviewer, BudgetLine]:
+    for kind in _reviewers():
+        if isinstance(release, kind[0]):
+            return kind
+    raise TypeError(f"release must be a dpcore release object, got {type(release).__name__}")
 
 
 def release_reviewer(release) -> Reviewer:
     """The reviewer of ``release``'s type, or a TypeError naming it."""
-    for kind, reviewer in _reviewers():
-        if isinstance(release, kind):
-            return reviewer
-    raise TypeError(f"release must be a dpcore release object, got {type(release).__name__}")
+    return _kind(release)[1]
+
+
+def release_budget_line(release) -> BudgetLine:
+    """The budget line of ``release``'s type, or a TypeError naming it."""
+    return _kind(release)[2]
