@@ -145,7 +145,7 @@ def mechanism_guarantees(
     from ..dpne.accounting import dpne_guarantee
     from ..guarantees import k_anonymity, pure_dp
     from .lecture import DEBT_CAP, bank_debt_guarantee
-    from ..topicdp.mechanisms import matrix_guarantee
+    from ..topicdp.mechanisms import MATRIX_MECHANISMS, matrix_guarantee
     from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS, vips_guarantee
 
     eps, d = check_epsilon(epsilon=epsilon), check_delta(delta=delta)
@@ -180,11 +180,11 @@ def mechanism_guarantees(
         ("003", "DPNE", dpne_guarantee(epsilon=eps, delta=d)),
         ("003", "DPSU-all / DPSU-even", dpne_guarantee(epsilon=eps, delta=d)),
         ("003", "DPSU-single", dpne_guarantee(epsilon=eps, delta=d, single_length=True)),
-        ("004", "TopicDP", matrix_guarantee("TopicDP", epsilon=eps, delta=d, gamma=gamma, m=10, n=10)),
-        ("004", "TopicDP corrected", matrix_guarantee("TopicDP corrected", epsilon=eps, delta=d, gamma=gamma)),
-        ("004", "TopicDP strict", matrix_guarantee("TopicDP strict", epsilon=eps, delta=d)),
-        ("004", "MVG", matrix_guarantee("MVG", epsilon=eps, delta=d, gamma=gamma)),
-        ("004", "Laplace on the matrix", matrix_guarantee("Laplace", epsilon=eps)),
+        *(  # the TopicDP page's matrix mechanisms, from their records (TopicDP's label at 10 × 10)
+            ("004", r.overview or r.name, matrix_guarantee(r.name, epsilon=eps, delta=d, gamma=gamma, m=10, n=10))
+            for r in MATRIX_MECHANISMS
+            if r.on_page
+        ),
         (
             "004",
             "VIPS-LDA",

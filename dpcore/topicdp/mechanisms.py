@@ -239,6 +239,8 @@ class MatrixMechanism:
         in dpcore only (release, review, budget, audit).
       audit_scenario: the Privacy audit page's scenario that audits it, or None.
       badge: its guarantee badge's name, when not its ``label`` ("MVG with sampled s₂").
+      overview: its name in the home page's table of every mechanism (:func:`dpcore.lab.mechanism_guarantees`),
+        when its name alone is ambiguous there ("Laplace on the matrix": the Bayesian page has a Laplace too).
     """
 
     name: str
@@ -255,6 +257,7 @@ class MatrixMechanism:
     on_page: bool = True
     audit_scenario: str | None = None
     badge: str | None = None
+    overview: str | None = None
 
     @property
     def badge_name(self) -> str:
@@ -357,6 +360,7 @@ MATRIX_MECHANISMS: tuple[MatrixMechanism, ...] = (
         metric_label="Laplace scale b",
         metric_help="b = 2m/ε (worst-case ℓ1 sensitivity 2m)",
         style=1,
+        overview="Laplace on the matrix",
     ),
     # MVG on the global bounds (issue 33 item 1): Chanyaswad et al.'s i.i.d. σ with s₂ = √(2m) and γ_F = √m, the
     # proven sup of ‖f(D) − f(D′)‖_F and ‖f(D)‖_F for row-stochastic tables — (ε, δ)-DP for the values, no γ. Its
