@@ -133,7 +133,7 @@ def _matrix(release, *, value, confidence, user_items) -> ReviewParts:
     [0, 1]: a noise wider than that is flagged (issue 24 item 6)."""
     v = 1.0 / release.matrix.shape[1] if value is None else value
     q = "a topic–word probability"
-    if release.noise_kind == "laplace":
+    if release.noise_kind() == "laplace":
         noise = laplace_noise_in_units(v, scale=release.noise_scale, confidence=confidence, quantity=q)
     else:
         noise = gaussian_noise_in_units(v, sigma=release.noise_scale, confidence=confidence, quantity=q)

@@ -90,7 +90,7 @@ def redraw_releases(release: MatrixRelease, matrix, repetitions: int, rng) -> np
     repetitions = check_int("repetitions", repetitions, low=1, high=1_000_000)
     rng = check_rng(rng)
     mean = np.broadcast_to(w, (repetitions,) + w.shape)
-    sample = laplace_sample if release.noise_kind == "laplace" else gaussian_sample
+    sample = laplace_sample if release.noise_kind() == "laplace" else gaussian_sample
     out = np.clip(sample(mean, release.noise_scale, rng), 0.0, None)
     s = out.sum(axis=2, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -167,21 +167,20 @@ class MatrixRelease:
     guarantee: Guarantee
     gamma: float | None = None
 
-    @property
     def mechanism_record(self) -> MatrixMechanism:
-        """The record of :data:`MATRIX_MECHANISMS` this release was drawn by."""
+        """The record of :data:`MATRIX_MECHANISMS` this release was drawn by (a method, not a field or property: a
+        release holds its numbers and its labels only, tests/test_release_leaks.py walks them)."""
         return matrix_mechanism(self.mechanism)
 
-    @property
     def noise_kind(self) -> str:
         """ "gaussian" (N(0, σ²) on every entry, ``noise_scale`` = σ) or "laplace" (Lap(0, b), ``noise_scale`` = b)."""
-        return self.mechanism_record.noise
+        return self.mechanism_record().noise
 
     def budget_event(self) -> tuple:
         """Its event for the session budget (:func:`dpcore.lab.budget_entry`): the record's ``budget_event`` —
         one Gaussian of multiplier σ/Δ (N(0, σ²) per entry, the matrix's ℓ2 sensitivity Δ), a Laplace of b/Δ
         (ℓ1 sensitivity Δ = 2m), or the (ε, δ) pair (MVG: its proof gives a pair, not a profile)."""
-        kind = self.mechanism_record.budget_event
+        kind = self.mechanism_record().budget_event
         if kind == "laplace":
             return ("laplace", self.noise_scale / self.sensitivity)
         delta = float(cast(float, self.guarantee.delta))  # a Gaussian record's guarantee always has its δ
