@@ -20,24 +20,23 @@ import time
 import zlib
 from collections.abc import Callable
 from functools import lru_cache
-
 import numpy as np
-
-from ..errors import UserError
-from ..lab.lecture import CANDIDATE_CITIES, SOCIETY_MEMBERS, city_example, city_utilities
 from ..mechanisms.exponential import exponential_mechanism, exponential_mechanism_probabilities
 from ..mechanisms.laplace import laplace_mechanism
+from ..lab.lecture import CANDIDATE_CITIES, SOCIETY_MEMBERS, city_example, city_utilities
 from ..validation import check_choice, check_epsilon, check_int, check_rng
 from .core import audit
 from .scenario_types import Scenario, ScenarioRun, Variant
+from .scenarios_ngrams import _dpne_scenario, _dpsu_scenario, _kanonymity_scenario
 from .scenarios_bayesian import (
     _bayesian_local_page_scenario,
     _bayesian_scenario,
     _end_to_end_local_page_scenario,
     _laplace_public_local_scenario,
 )
-from .scenarios_ngrams import _dpne_scenario, _dpsu_scenario, _kanonymity_scenario
+from ..topicdp.mechanisms import MATRIX_MECHANISMS
 from .scenarios_topics import _topicdp_scenario, _topicdp_strict_scenario, _vips_scenario
+from ..errors import UserError
 
 __all__ = [
     "SCENARIOS",
@@ -253,9 +252,9 @@ SCENARIO_LABELS: dict[str, str] = {
     "BayesianDP local γ (the page's pair)": "bayesian_local_page",
     "EndToEndDP (the page's pair)": "end_to_end_local_page",
     "Laplace + public": "laplace_public_local",
-    "TopicDP": "topicdp",
+    # the matrix mechanisms that have a scenario, from their records (dpcore.topicdp.MATRIX_MECHANISMS)
+    **{r.name: r.audit_scenario for r in MATRIX_MECHANISMS if r.audit_scenario is not None},
     "VIPS-LDA": "vips",
-    "TopicDP strict": "topicdp_strict",
     "k-anonymity": "kanonymity",
 }
 """Short names of the scenarios (the Privacy audit page's picker and its URL; lecture exercises) → names."""

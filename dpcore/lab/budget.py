@@ -43,7 +43,6 @@ import math
 from dataclasses import dataclass
 from typing import cast
 
-from ..errors import UserError
 from ..guarantees import (
     APPROXIMATE_DP,
     GUARANTEE_KINDS,
@@ -61,6 +60,8 @@ from ..guarantees import (
 )
 from ..validation import check_delta, check_epsilon, check_sensitivity
 from .budget_accounting import PLD_DISCRETIZATION, compose_events
+from .review_kinds import release_budget_line
+from ..errors import UserError
 
 __all__ = [
     "BudgetEntry",
@@ -193,67 +194,12 @@ def budget_entry(release, *, identity=None, mechanism: str | None = None) -> Bud
     multiplier z = σ/B each. Their privacy loss distributions compose exactly to that of one Gaussian with
     multiplier z/√J (each loss is Gaussian with mean 1/(2z²) and variance 1/z²; means and variances add), so the
     entry is ``("gaussian", σ/(B·√J), δ)`` — the exact composition, not J separate (ε, δ) pairs."""
-    from ..bayesian.baselines import KAnonymityRelease, LaplaceRelease
-    from ..bayesian.end_to_end import EndToEndRelease
-    from ..bayesian.release import BayesianRelease
-    from ..dpne.results import DpneRelease, DpsuBaselineRelease
-    from ..topicdp.mechanisms import MatrixRelease
-    from ..topicdp.vips import VipsRelease
-
     g = release.guarantee
     counts = g.budget_standing != "not counted"
-    event: tuple | None = None
-    share: tuple | None = None
-    if g.epsilon == 0 and g.kind == PURE_DP:  # reads no private data: a pure ε = 0 event (issue 30 item 7)
-        counts = False
+    zero = g.epsilon == 0 and g.kind == PURE_DP  # reads no private data: a pure ε = 0 event (issue 30 item 7)
+    name, released, event, share = release_budget_line(release)(release, g, counts and not zero)
+    if zero:
         event = ("approximate", 0.0, 0.0, 1)
-    if isinstance(release, BayesianRelease):
-        name = f"BayesianDP {'strict' if release.sensitivity_method == 'strict' else 'local'}"
-        released = f"θ over {release.theta.size:,} n-grams"
-        if counts and release.sigma > 0:  # h = μ_ps + σ_ps·Z, μ_ps moves by at most ρ·γ_strict
-            event = ("gaussian", release.sigma / (release.rho * release.sensitivity), float(g.delta))
-    elif isinstance(release, EndToEndRelease):
-        name, released = "EndToEndDP", f"θ over {release.theta.size:,} n-grams and the tuned (S*, ρ*)"
-    elif isinstance(release, LaplaceRelease):
-        name, released = release.mechanism, f"θ over {release.theta.size:,} n-grams"
-        if counts and release.scale > 0:  # Lap(0, W/ε) on counts with ℓ1 sensitivity W
-            event = ("laplace", release.scale / release.sensitivity)
-    elif isinstance(release, KAnonymityRelease):
-        name, released = f"k-anonymity (K = {release.K})", f"θ over {release.theta.size:,} n-grams"
-    elif isinstance(release, (DpneRelease, DpsuBaselineRelease)):
-        name = "DPNE" if isinstance(release, DpneRelease) else release.name
-        released = (
-            f"{sum(len(v) for v in release.ngrams.values()):,} n-grams (sets only, lengths 1–{max(release.ngrams)})"
-        )
-        if counts:
-            count = len(release.ngrams) if g.scope else 1  # DPSU-single: one (ε, δ) release per length
-            event = ("approximate", float(g.epsilon), float(g.delta), count)
-    elif isinstance(release, VipsRelease):
-        if release.epsilon is None:  # the non-private reference fit (vips_reference_fit): no budget at all
-            name = "VIPS-LDA reference fit (not private)"
-        else:
-            name = "VIPS-LDA" if release.sigma > 0 or release.epsilon > 0 else "public-only fit"
-        released = (
-            f"{release.n_topics} × {len(release.words):,} topic–word matrix "
-            f"({release.iterations} noisy iteration{'s' if release.iterations > 1 else ''})"
-        )
-        if counts and release.sigma > 0:  # J Gaussians with multiplier z = σ/B compose exactly to one with z/√J
-            clip_norm = cast(float, release.clip_norm)  # a noisy fit has its B (None only for the reference fit)
-            event = ("gaussian", release.sigma / (clip_norm * math.sqrt(release.iterations)), float(g.delta))
-    elif isinstance(release, MatrixRelease):
-        name = release.mechanism
-        released = f"{release.matrix.shape[0]} × {release.matrix.shape[1]} topic–keyword matrix"
-        if counts:  # DP for the values given the non-private choice of topics, or random DP on the sampled Δ_s
-            if release.mechanism == "Laplace":  # Lap(0, 2m/ε) per entry, ℓ1 sensitivity 2m
-                event = ("laplace", release.noise_scale / release.sensitivity)
-            elif release.mechanism == "MVG":  # not an isotropic Gaussian: its (ε, δ) pair
-                event = ("approximate", float(g.epsilon), float(g.delta), 1)
-            else:  # N(0, σ²) on every entry, the matrix's ℓ2 sensitivity Δ: one Gaussian of multiplier σ/Δ
-                event = ("gaussian", release.noise_scale / release.sensitivity, float(g.delta))
-            if g.gamma is not None:
-                share = (float(g.gamma), float(release.sensitivity))
-    else:
-        raise TypeError(f"release must be a dpcore release object, got {type(release).__name__}")
     if identity is None:
         key = None
     else:

@@ -21,7 +21,6 @@ re-exports them: import them from here).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +42,7 @@ from .review_noise import (
     laplace_noise_in_units,
     log_space_noise_in_units,
 )
+from .review_kinds import release_reviewer
 from .review_rules import EPSILON_WARN_ABOVE, GAMMA_WARN_ABOVE, MIN_USERS, REVIEW_RULES, ReviewWarning, review_warnings
 
 __all__ = [
@@ -100,7 +100,8 @@ def review_release(
 
     Args:
       release: a BayesianRelease, EndToEndRelease, LaplaceRelease, KAnonymityRelease, DpneRelease,
-        DpsuBaselineRelease, MatrixRelease or VipsRelease.
+        DpsuBaselineRelease, MatrixRelease or VipsRelease; each type answers through its reviewer
+        (:mod:`dpcore.lab.review_kinds`: its noise statements, budget statement and warning settings).
       n_users: users in the corpus (for the δ and corpus-size rules).
       user_items: per-user amounts in the unit of the release's cap (L, W or Δ0; VIPS-LDA: every person's ℓ2
         norm of expected counts, ``VipsPageSetup.user_norms``), for the cap rule.
@@ -111,143 +112,16 @@ def review_release(
         has no key and the app's session budget refuses it.
       name: the session budget's name for it (default: the mechanism's).
     """
-    from ..bayesian.baselines import KAnonymityRelease, LaplaceRelease
-    from ..bayesian.end_to_end import EndToEndRelease
-    from ..bayesian.release import BayesianRelease
-    from ..dpne.results import DpneRelease, DpsuBaselineRelease
-    from ..topicdp.mechanisms import MatrixRelease
-    from ..topicdp.vips import VipsRelease
-
-    types = (
-        BayesianRelease,
-        EndToEndRelease,
-        KAnonymityRelease,
-        LaplaceRelease,
-        DpneRelease,
-        DpsuBaselineRelease,
-        MatrixRelease,
-        VipsRelease,
-    )
-    if not isinstance(release, types):
-        raise TypeError(f"release must be a dpcore release object, got {type(release).__name__}")
+    parts = release_reviewer(release)(release, value=value, confidence=confidence, user_items=user_items)
     g = release.guarantee
-    noise: list[NoiseStatement] = []
-    budget = None
-    kw: dict = dict(n_users=n_users)
-    if isinstance(release, EndToEndRelease):
-        inner = release.release
-        noise.append(
-            log_space_noise_in_units(
-                1.0 / inner.theta.size if value is None else value, sigma=inner.sigma, confidence=confidence
-            )
-        )
-        budget = end_to_end_budget(
-            epsilon_train=release.epsilon_train, epsilon_tune=release.epsilon_tune, delta=release.delta
-        )
-        kw.update(epsilon=release.epsilon, delta=release.delta, calibration=inner.calibration)
-    elif isinstance(release, BayesianRelease):
-        noise.append(
-            log_space_noise_in_units(
-                1.0 / release.theta.size if value is None else value, sigma=release.sigma, confidence=confidence
-            )
-        )
-        budget = single_budget(epsilon=release.epsilon, delta=release.delta, name="BayesianDP release")
-        kw.update(epsilon=release.epsilon, delta=release.delta, calibration=release.calibration)
-        if release.max_items is not None:
-            kw.update(contribution_cap=release.max_items, user_items=user_items, cap_name="item cap L")
-    elif isinstance(release, LaplaceRelease):
-        if release.scale > 0:
-            noise.append(
-                laplace_noise_in_units(
-                    100.0 if value is None else value,
-                    scale=release.scale,
-                    confidence=confidence,
-                    quantity="a count" if release.mechanism == "Laplace" else "a share",
-                )
-            )
-        budget = single_budget(epsilon=release.epsilon, name=release.mechanism)
-        kw.update(epsilon=release.epsilon)
-        if release.mechanism == "Laplace":
-            kw.update(contribution_cap=release.W, user_items=user_items, cap_name="count cap W")
-    elif isinstance(release, DpneRelease):
-        for k in sorted(k for k, rho in release.thresholds.items() if math.isfinite(rho)):  # ρ_k = ∞: nothing at k
-            noise.append(
-                dpne_users_per_released(
-                    sigma=release.sigmas[k], threshold=release.thresholds[k], confidence=confidence, k=k
-                )
-            )
-        budget = dpne_budget(sigma=release.sigma, sigmas=release.sigmas, epsilon=release.epsilon, delta=release.delta)
-        kw.update(
-            epsilon=release.epsilon,
-            delta=release.delta,
-            contribution_cap=release.contribution_limit,
-            user_items=user_items,
-            cap_name="contribution limit Δ0",
-        )
-    elif isinstance(release, DpsuBaselineRelease):
-        for k in sorted(k for k, rho in release.thresholds.items() if math.isfinite(rho)):  # ρ_k = ∞: nothing at k
-            noise.append(
-                dpne_users_per_released(
-                    sigma=release.sigmas[k], threshold=release.thresholds[k], confidence=confidence, k=k
-                )
-            )
-        kw.update(
-            epsilon=g.epsilon,
-            delta=g.delta,
-            contribution_cap=release.contribution_limit,
-            user_items=user_items,
-            cap_name="contribution limit Δ0",
-        )
-        budget = single_budget(
-            epsilon=g.epsilon,
-            delta=g.delta,
-            name=release.name + (" — per length; the lengths together spend more" if g.scope else ""),
-        )
-    elif isinstance(release, VipsRelease):
-        if release.sigma > 0:  # noise on expected counts (unbounded above): no answer range to swamp
-            noise.append(
-                gaussian_noise_in_units(
-                    100.0 if value is None else value,
-                    sigma=release.sigma,
-                    confidence=confidence,
-                    quantity="an expected topic–word count (in every iteration)",
-                )
-            )
-            budget = single_budget(
-                epsilon=release.epsilon,
-                delta=release.delta,
-                name=f"VIPS-LDA, {release.iterations} iteration"
-                f"{'s' if release.iterations > 1 else ''} composed by the PLD accountant",
-            )
-            kw.update(
-                epsilon=release.epsilon,
-                delta=release.delta,
-                contribution_cap=release.clip_norm,
-                user_items=user_items,
-                cap_name="clip norm B (ℓ2 norm of a person's expected counts)",
-            )
-    elif isinstance(release, MatrixRelease):
-        v = 1.0 / release.matrix.shape[1] if value is None else value
-        q = "a topic–word probability"
-        if release.mechanism == "Laplace":
-            noise.append(laplace_noise_in_units(v, scale=release.noise_scale, confidence=confidence, quantity=q))
-        else:
-            noise.append(gaussian_noise_in_units(v, sigma=release.noise_scale, confidence=confidence, quantity=q))
-        budget = single_budget(epsilon=release.epsilon, delta=release.delta, name=release.mechanism)
-        # TopicDP's classic σ runs at ε′ = ε/(m·n); where ε′ ≥ 1 its guarantee's scope says so.
-        # A probability lies in [0, 1]: a noise wider than that is flagged (issue 24 item 6).
-        kw.update(
-            epsilon=release.epsilon, delta=release.delta, random_dp_gamma=release.gamma, noise=noise, answer_range=1.0
-        )
-    # KAnonymityRelease: no noise and no budget; its guarantee says what it is
-    if budget is not None:  # one vocabulary: the text begins with the guarantee's strength (issue 31 item 4)
-        budget = qualified_budget(budget, g)
+    # one vocabulary: the budget's text begins with the guarantee's strength (issue 31 item 4)
+    budget = None if parts.budget is None else qualified_budget(parts.budget, g)
     from .budget import budget_entry
 
     return Review(
         guarantee=g,
-        noise=tuple(noise),
-        warnings=review_warnings(**kw),
+        noise=parts.noise,
+        warnings=review_warnings(n_users=n_users, **parts.settings),
         budget=budget,
         session_entry=budget_entry(release, identity=identity, mechanism=name),
     )
@@ -265,14 +139,14 @@ def mechanism_guarantees(
     its page (dpui.common.navigation.SOURCE_PAGE_TITLES).
     The caps the labels name (W, L = ``max_items``, N_max = ``max_users``) have no default here: the caller
     passes the ones its releases use (the home page: the Bayesian page's, dpui.bayesian.knobs.guarantee_settings)."""
-    from ..bayesian.baselines import PRIVATE_BASELINE_GUARANTEE, PUBLIC_BASELINE_GUARANTEE, laplace_guarantee
-    from ..bayesian.end_to_end import end_to_end_guarantee
     from ..bayesian.release import bayesian_guarantee
+    from ..bayesian.end_to_end import end_to_end_guarantee
+    from ..bayesian.baselines import PRIVATE_BASELINE_GUARANTEE, PUBLIC_BASELINE_GUARANTEE, laplace_guarantee
     from ..dpne.accounting import dpne_guarantee
     from ..guarantees import k_anonymity, pure_dp
-    from ..topicdp.mechanisms import matrix_guarantee
-    from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS, vips_guarantee
     from .lecture import DEBT_CAP, bank_debt_guarantee
+    from ..topicdp.mechanisms import MATRIX_MECHANISMS, matrix_guarantee
+    from ..topicdp.vips import DEFAULT_CLIP_NORM, DEFAULT_ITERATIONS, vips_guarantee
 
     eps, d = check_epsilon(epsilon=epsilon), check_delta(delta=delta)
     b = "000"  # each source's page: dpui.common.navigation.SOURCE_PAGE_TITLES
@@ -306,11 +180,11 @@ def mechanism_guarantees(
         ("003", "DPNE", dpne_guarantee(epsilon=eps, delta=d)),
         ("003", "DPSU-all / DPSU-even", dpne_guarantee(epsilon=eps, delta=d)),
         ("003", "DPSU-single", dpne_guarantee(epsilon=eps, delta=d, single_length=True)),
-        ("004", "TopicDP", matrix_guarantee("TopicDP", epsilon=eps, delta=d, gamma=gamma, m=10, n=10)),
-        ("004", "TopicDP corrected", matrix_guarantee("TopicDP corrected", epsilon=eps, delta=d, gamma=gamma)),
-        ("004", "TopicDP strict", matrix_guarantee("TopicDP strict", epsilon=eps, delta=d)),
-        ("004", "MVG", matrix_guarantee("MVG", epsilon=eps, delta=d, gamma=gamma)),
-        ("004", "Laplace on the matrix", matrix_guarantee("Laplace", epsilon=eps)),
+        *(  # the TopicDP page's matrix mechanisms, from their records (TopicDP's label at 10 × 10)
+            ("004", r.overview or r.name, matrix_guarantee(r.name, epsilon=eps, delta=d, gamma=gamma, m=10, n=10))
+            for r in MATRIX_MECHANISMS
+            if r.on_page
+        ),
         (
             "004",
             "VIPS-LDA",

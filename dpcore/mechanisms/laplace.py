@@ -15,6 +15,7 @@ __all__ = [
     "laplace_scale",
     "laplace_variance",
     "laplace_mechanism",
+    "laplace_sample",
     "laplace_pdf",
     "laplace_privacy_loss",
     "laplace_privacy_loss_bound",
@@ -52,6 +53,13 @@ def laplace_mechanism(value, *, epsilon, sensitivity, rng) -> np.ndarray | float
         raise UserError("value must be finite, got a NaN or infinite entry")
     out = arr + rng.laplace(0.0, b, size=arr.shape)
     return float(out) if out.ndim == 0 else out
+
+
+def laplace_sample(mean, scale, rng: np.random.Generator) -> np.ndarray:
+    """mean + i.i.d. Lap(0, b) of the mean's shape with an explicit generator (helper for the mechanisms: the
+    matrix mechanisms draw through it, the same draws as ``mean + rng.laplace(0, b, size=mean.shape)``)."""
+    mean = np.asarray(mean, dtype=float)
+    return mean + rng.laplace(0.0, scale, size=mean.shape)
 
 
 def laplace_pdf(y, *, loc, scale) -> np.ndarray:

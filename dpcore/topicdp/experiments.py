@@ -7,32 +7,29 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-
 import numpy as np
-
-from ..errors import UserError
 from ..metrics import kendall_tau_distance, l1_distance, rmse
-from ..validation import check_choice, check_delta, check_epsilon, check_int, check_rng, check_sensitivity
+from .model import TopicModel
 from .fitting import topic_keyword_matrix
+from ..validation import check_choice, check_delta, check_epsilon, check_int, check_rng, check_sensitivity
+from .sampler import SensitivityDraws
+from ..mechanisms.gaussian import gaussian_sample
+from ..mechanisms.laplace import laplace_sample
 from .mechanisms import (
-    TOPIC_MECHANISMS,
+    SAMPLER_FREE_MECHANISMS,
     MatrixRelease,
+    TOPIC_MECHANISMS,
     _check_matrix,
     _sensitivity_gamma,
-    corrected_topicdp_mechanism,
     corrected_topicdp_sigma,
-    matrix_laplace_mechanism,
-    matrix_laplace_scale,
-    mvg_mechanism,
-    mvg_sigma,
-    strict_topicdp_mechanism,
+    matrix_mechanism,
+    release_matrix,
     strict_topicdp_sigma,
-    topicdp_mechanism,
     topicdp_sigma,
     topicdp_true_epsilon,
 )
-from .model import TopicModel
-from .sampler import SensitivityDraws, sensitivity_sampler_size
+from .sampler import sensitivity_sampler_size
+from ..errors import UserError
 
 __all__ = [
     "TOPIC_METRICS",
@@ -62,26 +59,14 @@ STAGES = ("released", "noisy")
 def release_all(matrix, *, epsilon, delta, sensitivity, rng, gamma=None) -> dict[str, MatrixRelease]:
     """One release of W by each mechanism of :data:`TOPIC_MECHANISMS`, noise from one generator in that order.
 
-    ``sensitivity``: Δ_s as a number with the sampler's ``gamma``, or a :class:`SensitivityResult` (strict
-    TopicDP and Laplace do not use it)."""
+    ``sensitivity``: Δ_s as a number with the sampler's ``gamma``, or a :class:`SensitivityResult` (the
+    mechanisms on a global bound, strict TopicDP and Laplace, do not use it)."""
     rng = check_rng(rng)
     sensitivity, gamma = _sensitivity_gamma(sensitivity, gamma)
     return {
-        "TopicDP": topicdp_mechanism(
-            matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng, gamma=gamma
-        ),
-        "TopicDP corrected": corrected_topicdp_mechanism(
-            matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng, gamma=gamma
-        ),
-        "TopicDP strict": strict_topicdp_mechanism(matrix, epsilon=epsilon, delta=delta, rng=rng),
-        "MVG": mvg_mechanism(matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng, gamma=gamma),
-        "Laplace": matrix_laplace_mechanism(matrix, epsilon=epsilon, rng=rng),
+        name: release_matrix(name, matrix, epsilon=epsilon, delta=delta, sensitivity=sensitivity, rng=rng, gamma=gamma)
+        for name in TOPIC_MECHANISMS
     }
-
-
-SAMPLER_FREE_MECHANISMS = ("TopicDP strict", "Laplace")
-"""The mechanisms of :data:`TOPIC_MECHANISMS` that need no sampled sensitivity Δ_s: strict TopicDP (analytic
-Gaussian on the global bound √(2m)) and Laplace (b = 2m/ε). What a corpus without sampled draws can release at once."""
 
 
 def release_without_sampler(matrix, *, epsilon, delta, rng) -> dict[str, MatrixRelease]:
@@ -90,27 +75,23 @@ def release_without_sampler(matrix, *, epsilon, delta, rng) -> dict[str, MatrixR
     Both are DP without γ; :func:`release_all` draws them after the sampled mechanisms, from another generator."""
     rng = check_rng(rng)
     return {
-        "TopicDP strict": strict_topicdp_mechanism(matrix, epsilon=epsilon, delta=delta, rng=rng),
-        "Laplace": matrix_laplace_mechanism(matrix, epsilon=epsilon, rng=rng),
+        name: release_matrix(name, matrix, epsilon=epsilon, delta=delta, rng=rng) for name in SAMPLER_FREE_MECHANISMS
     }
 
 
 def redraw_releases(release: MatrixRelease, matrix, repetitions: int, rng) -> np.ndarray:
     """``repetitions`` fresh releases of ``matrix`` with ``release``'s mechanism and noise scale (shape
-    repetitions × m × n, clipped and renormalised like the release): Laplace noise of scale b for
-    "Laplace", Gaussian noise of standard deviation σ for the others. For experiments that need many
-    draws at one setting without recalibrating σ each time."""
+    repetitions × m × n, clipped and renormalised like the release): Laplace noise of scale b for a Laplace
+    record, Gaussian noise of standard deviation σ for the others (drawn through :mod:`dpcore.mechanisms`). For
+    experiments that need many draws at one setting without recalibrating σ each time."""
     if not isinstance(release, MatrixRelease):
         raise TypeError(f"release must be a MatrixRelease, got release={type(release).__name__}")
     w = _check_matrix(matrix)
     repetitions = check_int("repetitions", repetitions, low=1, high=1_000_000)
     rng = check_rng(rng)
-    shape = (repetitions,) + w.shape
-    if release.mechanism == "Laplace":
-        noise = rng.laplace(0.0, release.noise_scale, size=shape)
-    else:
-        noise = release.noise_scale * rng.standard_normal(shape)
-    out = np.clip(w + noise, 0.0, None)
+    mean = np.broadcast_to(w, (repetitions,) + w.shape)
+    sample = laplace_sample if release.noise_kind() == "laplace" else gaussian_sample
+    out = np.clip(sample(mean, release.noise_scale, rng), 0.0, None)
     s = out.sum(axis=2, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(s > 0, out / np.where(s > 0, s, 1.0), 1.0 / w.shape[1])
@@ -281,14 +262,9 @@ def compare_noise(*, delta_s, epsilons: Sequence[float], delta, m: int, n: int) 
     eps = tuple(float(check_epsilon(epsilon=e)) for e in epsilons)
     if not eps:
         raise UserError("epsilons must not be empty")
-    std = {
-        "TopicDP": np.array([topicdp_sigma(epsilon=e, delta=delta, sensitivity=delta_s, m=m, n=n) for e in eps]),
-        "TopicDP corrected": np.array(
-            [corrected_topicdp_sigma(epsilon=e, delta=delta, sensitivity=delta_s) for e in eps]
-        ),
-        "TopicDP strict": np.array([strict_topicdp_sigma(epsilon=e, delta=delta, m=m) for e in eps]),
-        "MVG": np.array([mvg_sigma(epsilon=e, delta=delta, m=m, n=n, gamma_f=math.sqrt(m), s2=delta_s) for e in eps]),
-        "Laplace": np.array([math.sqrt(2.0) * matrix_laplace_scale(epsilon=e, m=m) for e in eps]),
+    std = {  # every mechanism of the page, by its record (Laplace: √2·b)
+        name: np.array([matrix_mechanism(name).std(epsilon=e, delta=delta, sensitivity=delta_s, m=m, n=n) for e in eps])
+        for name in TOPIC_MECHANISMS
     }
     beats_lap = tuple(bool(a < b) for a, b in zip(std["TopicDP"], std["Laplace"]))
     beats_mvg = tuple(bool(a < b) for a, b in zip(std["TopicDP"], std["MVG"]))

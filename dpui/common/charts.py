@@ -21,8 +21,9 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from dpui.common.presenter import PRESENTER_FONT, presenting
+from dpcore.topicdp.mechanisms import MATRIX_MECHANISMS
 from dpui.common.lazy import lazy_expander
+from dpui.common.presenter import PRESENTER_FONT, presenting
 
 if TYPE_CHECKING:
     from dpcore.guarantees import Guarantee
@@ -51,23 +52,25 @@ MECHANISM_INDEX: dict[str, int] = {
     # each page's own mechanism
     "BayesianDP": 0,
     "DPNE": 0,
-    "TopicDP": 0,
     "Laplace": 1,
     "Laplace + public": 2,
     "DPSU-all": 2,
-    "MVG": 2,
     "Public baseline": 3,
     "DPSU-even": 3,
-    "TopicDP corrected": 3,
     "EndToEndDP (tuned)": 4,
     "DPSU-single": 4,
     "k-anonymity": 5,
     "Private baseline": 6,
     "VIPS-LDA": 4,
     "Public-only fit": 5,  # (the TopicDP page: VIPS-LDA and its public-only baseline)
+    # the TopicDP page's matrix mechanisms: each record's style (dpcore.topicdp.MATRIX_MECHANISMS)
+    **{r.name: r.style for r in MATRIX_MECHANISMS if isinstance(r.style, int)},
 }
 """The style index of every mechanism the pages draw, so it looks the same on every chart."""
-STRICT_VARIANTS: dict[str, str] = {"BayesianDP strict (DP)": "BayesianDP", "TopicDP strict": "TopicDP"}
+STRICT_VARIANTS: dict[str, str] = {
+    "BayesianDP strict (DP)": "BayesianDP",
+    **{r.name: r.style for r in MATRIX_MECHANISMS if isinstance(r.style, str)},
+}
 """Our strict (DP) variant of a paper's mechanism → that mechanism (same colour, other dash and marker)."""
 
 

@@ -4,71 +4,73 @@ tell what people talked about?" (issue 21 items 3–4, issue 20 item 3). Numbers
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import streamlit as st
 
 from dpcore.lab.review import review_release
+from dpcore.topicdp.mechanisms import MATRIX_MECHANISMS, matrix_mechanism
 from dpcore.topicdp.prompts import MATCH_RULE
 from dpui.common.charts import guarantee_badge
 from dpui.common.exercises import spoiler
 from dpui.common.texts import text
 from dpui.topicdp.vips import NAME as VIPS_NAME
 
-BADGE_NAMES = {"TopicDP": "TopicDP (as in the thesis)", "MVG": "MVG with sampled s₂"}
+MATRIX_NAMES = frozenset(r.name for r in MATRIX_MECHANISMS)
+
+
+def _help(record, release) -> str:
+    """The record's help for its metric, naming the global bound √(2m) of the release's m rows."""
+    return record.metric_help.format(bound=math.sqrt(2 * release.matrix.shape[0]))
 
 
 def sigma_metrics(story, releases) -> None:
-    """Δ_s, then the noise of each mechanism: the thesis's σ (with its true ε), the corrected σ, strict TopicDP's
-    σ, MVG's σ and Laplace's scale b. ``story`` None (the sampler has not run, issue 31 item 7): strict TopicDP's σ
-    and Laplace's b only, the two releases that need no Δ_s."""
+    """Δ_s, then the noise of each released mechanism in the page's order, by its record (its ``metric_label`` and
+    ``metric_help``; :data:`dpcore.topicdp.MATRIX_MECHANISMS`): the thesis's σ with its true ε, the corrected σ,
+    strict TopicDP's σ, MVG's σ and Laplace's scale b. ``story`` None (the sampler has not run, issue 31 item 7):
+    the releases that need no Δ_s only (strict TopicDP's σ and Laplace's b)."""
+    shown = [(matrix_mechanism(name), rel) for name, rel in releases.items()]
     if story is None:
-        strict, laplace = releases["TopicDP strict"].noise_scale, releases["Laplace"].noise_scale
         c = st.columns(3)
-        c[0].metric("TopicDP strict σ", f"{strict:,.4g}", help="Analytic Gaussian on the global bound √(2m): no γ")
-        c[1].metric("Laplace scale b", f"{laplace:,.4g}", help="b = 2m/ε (worst-case ℓ1 sensitivity 2m)")
+        for col, (record, rel) in zip(c, shown):
+            col.metric(record.metric_label, f"{rel.noise_scale:,.4g}", help=_help(record, rel))
         return
-    c = st.columns(3) + st.columns(3)  # two rows: six metrics side by side would cut their labels
+    rows = -(-(len(shown) + 1) // 3)  # rows of three: six metrics side by side would cut their labels
+    c = [col for _ in range(rows) for col in st.columns(3)]
     c[0].metric(
         "Sampled sensitivity Δₛ",
         f"{story.delta_s:.4g}",
         help="k-th smallest of the h sampled ‖f(D) − f(D′)‖_F, the tables compared as released",
     )
-    c[1].metric(
-        "TopicDP σ, as in the thesis",
-        f"{story.thesis_sigma:,.4g}",
-        delta=f"true ε = {story.thesis_true_epsilon:.2g}",
-        delta_color="off",
-        help=f"Δ_s·√(2 ln(1.25/δ))/ε′ with ε′ = ε/(m·n) (004 Alg. 2). For a change of Δ_s this σ gives "
-        f"ε = {story.thesis_true_epsilon:.2g}, not the ε = {story.epsilon:g} asked for: the split of ε "
-        "over the m·n entries is an error of the thesis.",
-    )
-    c[2].metric(
-        "TopicDP σ, corrected",
-        f"{story.corrected_sigma:,.4g}",
-        help="The same Δ_s without the split of ε: Δ_s·√(2 ln(1.25/δ))/ε below ε = 1, the analytic σ "
-        "(Balle & Wang) from ε = 1. Still random DP: Δ_s is sampled.",
-    )
-    c[3].metric(
-        "TopicDP strict σ",
-        f"{story.strict_sigma:,.4g}",
-        help=f"Analytic Gaussian on the global bound √(2m) = {story.bound:.4g}: no sampling, no γ.",
-    )
-    c[4].metric("MVG σ per entry", f"{releases['MVG'].noise_scale:,.4g}", help="i.i.d. MVG with s₂ = Δ_s, γ_F = √m")
-    c[5].metric(
-        "Laplace scale b", f"{releases['Laplace'].noise_scale:,.4g}", help="b = 2m/ε (worst-case ℓ1 sensitivity 2m)"
-    )
+    for col, (record, rel) in zip(c[1:], shown):
+        if record.name == "TopicDP":  # the thesis's σ: its true ε beside it (the story of the split, SPEC §5)
+            col.metric(
+                record.metric_label,
+                f"{rel.noise_scale:,.4g}",
+                delta=f"true ε = {story.thesis_true_epsilon:.2g}",
+                delta_color="off",
+                help=f"{record.metric_help} For a change of Δ_s this σ gives ε = {story.thesis_true_epsilon:.2g}, "
+                f"not the ε = {story.epsilon:g} asked for: the split of ε over the m·n entries is an error of the thesis.",
+            )
+        else:
+            col.metric(record.metric_label, f"{rel.noise_scale:,.4g}", help=_help(record, rel))
+
+
+def _badge_name(mech: str) -> str:
+    """A matrix mechanism's badge name from its record; another release (VIPS-LDA) by its own name."""
+    return matrix_mechanism(mech).badge_name if mech in MATRIX_NAMES else mech
 
 
 def guarantee_badges(releases) -> None:
     """One badge per release, in the page's mechanism order, one per line (side by side they cut the qualifier)."""
     for mech, rel in releases.items():
-        guarantee_badge(rel.guarantee, name=BADGE_NAMES.get(mech, mech))
+        guarantee_badge(rel.guarantee, name=_badge_name(mech))
 
 
 def guarantees(releases) -> dict:
     """Badge name → guarantee of each release, in the badges' order (for dpui.common.risk.attacker_view)."""
-    return {BADGE_NAMES.get(mech, mech): rel.guarantee for mech, rel in releases.items()}
+    return {_badge_name(mech): rel.guarantee for mech, rel in releases.items()}
 
 
 def story(story, *, gamma: float) -> None:

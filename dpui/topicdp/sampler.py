@@ -12,7 +12,7 @@ from dpui.common import uploads
 from dpui.common.errors import user_errors
 from dpui.topicdp.data import data_for, draws_for
 
-ON_DEMAND = ("TopicDP (as in the thesis)", "TopicDP corrected", "MVG")
+ON_DEMAND = tuple(tdp.matrix_mechanism(name).label for name in tdp.SAMPLED_MECHANISMS)
 """The mechanisms that need the sampled sensitivity Δ_s: offered on demand when no draws cover γ (issue 31 item 7)."""
 ROUGH_SECONDS_PER_PAIR = 0.28
 """A stated rough estimate of one sampled pair (two LDA fits, one worker) before anything was measured on a corpus:

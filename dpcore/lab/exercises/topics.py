@@ -92,18 +92,12 @@ def _least_noise(s) -> Solution:
     eps, delta = float(s["epsilon"]), float(s["delta"])
     m, n = int(s["m"]), int(s["n"])
     ds = _sensitivity(s, float(s["gamma"])).delta_s
-    stds = {
-        "TopicDP (as in the thesis)": _topicdp_mechanisms.topicdp_sigma(
-            epsilon=eps, delta=delta, sensitivity=ds, m=m, n=n
-        ),
-        "TopicDP corrected": _topicdp_mechanisms.corrected_topicdp_sigma(epsilon=eps, delta=delta, sensitivity=ds),
-        "TopicDP strict": _topicdp_mechanisms.strict_topicdp_sigma(epsilon=eps, delta=delta, m=m),
-        "MVG": _topicdp_mechanisms.mvg_sigma(epsilon=eps, delta=delta, m=m, n=n, gamma_f=math.sqrt(m), s2=ds),
-        "Laplace": math.sqrt(2.0) * _topicdp_mechanisms.matrix_laplace_scale(epsilon=eps, m=m),  # sd of Lap(b) = √2·b
-    }
+    records = [_topicdp_mechanisms.matrix_mechanism(name) for name in _topicdp_mechanisms.TOPIC_MECHANISMS]
+    # every mechanism of the page by its record: σ, or √2·b for Laplace (the sd of Lap(b))
+    stds = {r.label: r.std(epsilon=eps, delta=delta, sensitivity=ds, m=m, n=n) for r in records}
     names = tuple(stds)
     index = int(np.argmin([stds[k] for k in names]))
-    keys = ("thesis", "corrected", "strict", "mvg", "laplace")
+    keys = tuple(r.key for r in records)
     return Solution(
         index,
         {
