@@ -211,7 +211,7 @@ def test_mvg_strict_passes_an_audit_and_a_broken_variant_is_caught():
     sigma = matrix_mechanism("MVG strict").scale(epsilon=eps, delta=delta, sensitivity=None, m=1, n=2)
 
     def broken(data, rng):
-        noisy = dpcore.mechanisms.gaussian_sample(data, sigma / 10, rng)
+        noisy = dpcore.mechanisms.gaussian_sample(data, sigma=sigma / 10, rng=rng)
         return float(noisy[0, 0] - noisy[0, 1])
 
     ok = audit(correct, d, d_prime, trials=4000, delta=delta, epsilon_claimed=eps, rng=1)

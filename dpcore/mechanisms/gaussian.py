@@ -199,7 +199,7 @@ def gaussian_sigma(*, epsilon, delta, sensitivity=1.0, method="auto") -> float:
     return gaussian_noise_scale(epsilon=epsilon, delta=delta, sensitivity=sensitivity, method=method)
 
 
-def gaussian_sample(mean, sigma, rng: np.random.Generator) -> np.ndarray:
+def gaussian_sample(mean, *, sigma, rng: np.random.Generator) -> np.ndarray:
     """N(mean, σ² I) with an explicit generator (helper for the mechanisms)."""
     mean = np.asarray(mean, dtype=float)
     return mean + sigma * rng.standard_normal(mean.shape)

@@ -55,7 +55,7 @@ def laplace_mechanism(value, *, epsilon, sensitivity, rng) -> np.ndarray | float
     return float(out) if out.ndim == 0 else out
 
 
-def laplace_sample(mean, scale, rng: np.random.Generator) -> np.ndarray:
+def laplace_sample(mean, *, scale, rng: np.random.Generator) -> np.ndarray:
     """mean + i.i.d. Lap(0, b) of the mean's shape with an explicit generator (helper for the mechanisms: the
     matrix mechanisms draw through it, the same draws as ``mean + rng.laplace(0, b, size=mean.shape)``)."""
     mean = np.asarray(mean, dtype=float)

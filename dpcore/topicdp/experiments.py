@@ -90,8 +90,11 @@ def redraw_releases(release: MatrixRelease, matrix, repetitions: int, rng) -> np
     repetitions = check_int("repetitions", repetitions, low=1, high=1_000_000)
     rng = check_rng(rng)
     mean = np.broadcast_to(w, (repetitions,) + w.shape)
-    sample = laplace_sample if release.noise_kind() == "laplace" else gaussian_sample
-    out = np.clip(sample(mean, release.noise_scale, rng), 0.0, None)
+    if release.noise_kind() == "laplace":
+        noisy = laplace_sample(mean, scale=release.noise_scale, rng=rng)
+    else:
+        noisy = gaussian_sample(mean, sigma=release.noise_scale, rng=rng)
+    out = np.clip(noisy, 0.0, None)
     s = out.sum(axis=2, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(s > 0, out / np.where(s > 0, s, 1.0), 1.0 / w.shape[1])

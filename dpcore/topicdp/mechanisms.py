@@ -420,10 +420,10 @@ def release_matrix(name: str, matrix, *, epsilon, delta=None, sensitivity=None, 
     sens = float(sensitivity) if record.bound is None else record.bound(m)
     if record.noise == "laplace":
         scale = check_draw_scale("b", scale, epsilon=epsilon, m=m)
-        noisy = laplace_sample(w, scale, check_rng(rng))
+        noisy = laplace_sample(w, scale=scale, rng=check_rng(rng))
     else:
         scale = check_draw_scale("σ", scale, epsilon=epsilon, delta=delta, sensitivity=sens)
-        noisy = gaussian_sample(w, scale, check_rng(rng))
+        noisy = gaussian_sample(w, sigma=scale, rng=check_rng(rng))
     return MatrixRelease(
         mechanism=record.name,
         matrix=_clip_renormalise(noisy),
