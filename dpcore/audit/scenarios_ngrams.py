@@ -12,6 +12,7 @@ from ..dpne.selection import _dpsu_select, _limit_contributions
 from ..dpne.release import dpne_extract
 from ..dpne.accounting import dpne_noise_scales, dpsu_threshold
 from ..dpne.baselines import dpsu_single
+from ..mechanisms.noise import gaussian_noise, standard_normal_noise
 from ..text.ngrams import build_ngram_index, encode_users
 from ..validation import check_rng
 from .scenario_types import Scenario, Variant, _DATA, _register
@@ -150,14 +151,14 @@ def _dpne_scenario(epsilon: float = 4.0) -> Scenario:
         items, weights = _limit_contributions(pu, pg, pc, limit, "random", rng)
         hist = np.bincount(items, weights=weights, minlength=n_items)
         supp = np.flatnonzero(hist > 0)
-        noisy = hist[supp] + sigma * rng.standard_normal((n_reads, supp.size))
+        noisy = hist[supp] + gaussian_noise(sigma=sigma, size=(n_reads, supp.size), rng=rng)
         return float(np.sum(noisy[:, np.searchsorted(supp, t)] > rho))
 
     def batch_for(draws: int):
         def batch(data, n, rng):
             pu, pg, pc, n_items, vocab = _dpsu_tables(data)
             h = float(np.sum(pg == vocab.index("target")))  # each writer writes only it: weight 1 each
-            z = rng.standard_normal((n, draws))
+            z = standard_normal_noise(size=(n, draws), rng=rng)
             return (h + sigma * z > rho).sum(axis=1).astype(float) * (reads // draws)
 
         return batch

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import numpy as np
 from ..mechanisms.gaussian import analytic_gaussian_sigma
+from ..mechanisms.noise import gaussian_noise
 from ..topicdp.mechanisms import strict_topicdp_mechanism, topicdp_mechanism, topicdp_sigma
 from ..validation import check_rng
 from .scenario_types import Scenario, Variant, _DATA, _register
@@ -18,7 +19,7 @@ from .scenarios_ngrams import _background_users
 
 def _released_batch(rows, sigma: float, n, rng):
     """n releases of the matrix ``rows`` with i.i.d. N(0, σ²) noise, clipped and rows renormalised."""
-    noisy = np.maximum(rows + sigma * rng.standard_normal((n,) + rows.shape), 0.0)
+    noisy = np.maximum(rows + gaussian_noise(sigma=sigma, size=(n,) + rows.shape, rng=rng), 0.0)
     sums = noisy.sum(axis=2, keepdims=True)
     return np.where(sums > 0, noisy / np.where(sums > 0, sums, 1.0), 1.0 / rows.shape[1])
 
@@ -196,7 +197,7 @@ def _vips_scenario(rare_tokens: int = 50, epsilon: float = 1.0) -> Scenario:
 
         def batch(data, n, rng):  # J = 1: the statistics do not depend on the draw; the entries are independent
             column = clipped_statistics(_DATA[data], start.lam, clip_norm=bound)[:, secret]
-            return (eta + np.maximum(column + sigma * rng.standard_normal((n, k)), 0.0)).sum(axis=1)
+            return (eta + np.maximum(column + gaussian_noise(sigma=sigma, size=(n, k), rng=rng), 0.0)).sum(axis=1)
 
         if broken:
             text = (

@@ -19,6 +19,7 @@ import scipy.sparse as sp
 
 from .statistics import _check_public, check_count_matrix, smallest_keys_per_row
 from ..guarantees import Guarantee, k_anonymity, local_sensitivity, no_private_data, no_protection, pure_dp
+from ..mechanisms.noise import laplace_noise
 from ..validation import check_choice, check_epsilon, check_int, check_noise_scale, check_rng
 from ..errors import UserError
 
@@ -186,7 +187,7 @@ class PreparedLaplace:
         repetitions = check_int("repetitions", repetitions, low=1)
         b = self.scale(epsilon)
         noisy = (
-            self.value + rng.laplace(0.0, b, size=(repetitions, self.value.size))
+            self.value + laplace_noise(scale=b, size=(repetitions, self.value.size), rng=rng)
             if b > 0
             else np.repeat(self.value[None, :], repetitions, axis=0)
         )

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import logsumexp
 from ..mechanisms.gaussian import CALIBRATION_CHOICES
+from ..mechanisms.noise import laplace_noise
 from ..guarantees import Guarantee, local_sensitivity
 from ..validation import (
     check_choice,
@@ -171,7 +172,7 @@ class PreparedEndToEnd:
             scale = 2.0 * self.score_sensitivity / eps_tune
         if self.score_sensitivity > 0:
             scale = check_noise_scale("b (tuning)", scale, epsilon=epsilon, score_sensitivity=self.score_sensitivity)
-        noisy = self.scores + rng.laplace(0.0, scale, size=self.scores.shape)
+        noisy = self.scores + laplace_noise(scale=scale, size=self.scores.shape, rng=rng)
         k = int(np.argmin(noisy))
         S_star, rho_star = self.grid[k]
         rel = self.statistics.prepare(S=S_star, rho=rho_star, sensitivity=self.sensitivity_method).release(

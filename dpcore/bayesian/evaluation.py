@@ -23,6 +23,7 @@ from .baselines import (
     public_baseline,
 )
 from ..text.corpus import Corpus
+from ..mechanisms.noise import laplace_noise
 from ..metrics import KL_SMOOTHING, kl_divergence
 from ..text.counts import NgramCounts, ngram_counts
 from ..validation import check_epsilon, check_int, check_real, check_rng
@@ -279,8 +280,8 @@ def membership_inference(
             s_in, s_out = np.empty(trials), np.empty(trials)
             for t in range(trials):
                 own = np.asarray(cap_user_totals(mu, W=W, rng=rng).toarray()).ravel()
-                x_in = others[rng.integers(pool)] + own + rng.laplace(0.0, b, size=own.size)
-                x_out = others_out[rng.integers(pool)] + rng.laplace(0.0, b, size=own.size)
+                x_in = others[rng.integers(pool)] + own + laplace_noise(scale=b, size=own.size, rng=rng)
+                x_out = others_out[rng.integers(pool)] + laplace_noise(scale=b, size=own.size, rng=rng)
                 s_in[t] = kl_divergence(pu, normalise_clipped(x_in))
                 s_out[t] = kl_divergence(pu, normalise_clipped(x_out))
             attack(s_in, s_out, LAPLACE, e)

@@ -19,6 +19,7 @@ import numpy as np
 from .statistics import DEFAULT_RHO_GRID, DEFAULT_S_GRID, bayesian_statistics, softmax
 from .end_to_end import prepare_end_to_end
 from ..mechanisms.gaussian import gaussian_noise_scale
+from ..mechanisms.noise import gaussian_noise, laplace_noise
 from .baselines import k_anonymity_release, normalise_clipped, prepare_laplace, prepare_laplace_public, public_baseline
 from ..metrics import kl_divergence
 from ..text.counts import NgramCounts
@@ -509,12 +510,14 @@ def kl_vs_public_quality(
         kls: dict[str, list[float | np.ndarray]] = {name: [] for name, _, _ in parts}
         kp = []
         for _ in range(repetitions):
-            alpha = counts.public_counts + (rng.laplace(0.0, b, size=counts.vocabulary_size) if b > 0 else 0.0)
+            alpha = counts.public_counts + (
+                laplace_noise(scale=b, size=counts.vocabulary_size, rng=rng) if b > 0 else 0.0
+            )
             alpha = np.maximum(alpha, 0.0)
             lg = np.log1p(alpha)
             for name, w_x, gamma in parts:  # γ does not depend on α (SPEC §3 step 6)
                 mu = rho * w_x + (1.0 - rho) * (lg - lg.mean())
-                h = mu + rho * gamma * sigma * rng.standard_normal(mu.size)
+                h = mu + gaussian_noise(sigma=rho * gamma * sigma, size=mu.size, rng=rng)
                 kls[name].append(kl_divergence(p, softmax(h)))
             kp.append(kl_divergence(p, normalise_clipped(alpha)))
         for name, v in kls.items():

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from scipy.optimize import brentq
 from scipy.special import log_ndtr, ndtr
 
@@ -197,9 +196,3 @@ def gaussian_sigma(*, epsilon, delta, sensitivity=1.0, method="auto") -> float:
     if resolve_calibration(method, epsilon=epsilon) == "classic":
         check_classic_promise(epsilon=epsilon, delta=delta)
     return gaussian_noise_scale(epsilon=epsilon, delta=delta, sensitivity=sensitivity, method=method)
-
-
-def gaussian_sample(mean, sigma, rng: np.random.Generator) -> np.ndarray:
-    """N(mean, σ² I) with an explicit generator (helper for the mechanisms)."""
-    mean = np.asarray(mean, dtype=float)
-    return mean + sigma * rng.standard_normal(mean.shape)

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..validation import check_epsilon, check_real, check_rng, check_sensitivity, as_float_array, check_noise_scale
 from ..errors import UserError
+from .noise import laplace_noise
 
 __all__ = [
     "laplace_scale",
@@ -50,7 +51,7 @@ def laplace_mechanism(value, *, epsilon, sensitivity, rng) -> np.ndarray | float
     arr = as_float_array("value", value)
     if not np.all(np.isfinite(arr)):
         raise UserError("value must be finite, got a NaN or infinite entry")
-    out = arr + rng.laplace(0.0, b, size=arr.shape)
+    out = arr + laplace_noise(scale=b, size=arr.shape, rng=rng)
     return float(out) if out.ndim == 0 else out
 
 
