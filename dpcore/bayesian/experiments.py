@@ -312,44 +312,40 @@ def kl_vs_epsilon(
     rows: list[dict] = []
     _check_strict(mechanisms, max_items, max_users)
     for name in (BAYESIAN, BAYESIAN_STRICT):
-        if name not in mechanisms:
-            continue
-        if name == BAYESIAN:
-            prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=C).prepare(S=S, rho=rho)
-        else:
-            prep = _strict_statistics(
-                counts.user_counts, counts.public_counts, C=C, max_items=max_items, rng=rng
-            ).prepare(S=S, rho=rho, sensitivity="strict", max_users=max_users)
-        for e in eps:
-            th = prep.sample_theta(epsilon=e, delta=delta, rng=rng, repetitions=repetitions, calibration=calibration)
-            rows += _rows(name, "epsilon", e, kl_divergence(p, th))
-    if END_TO_END in mechanisms:
-        S_grid, rho_grid = end_to_end_grid
-        kls: dict[float, list[float | np.ndarray]] = {e: [] for e in eps}
-        for _ in range(repetitions):
-            pe = prepare_end_to_end(
-                counts.user_counts, counts.public_counts, C=C, rng=rng, S_grid=S_grid, rho_grid=rho_grid
+        if name in mechanisms:
+            rows += _bayesian_vs_epsilon(
+                name,
+                counts,
+                p,
+                eps,
+                delta=delta,
+                S=S,
+                C=C,
+                rho=rho,
+                repetitions=repetitions,
+                rng=rng,
+                calibration=calibration,
+                max_items=max_items,
+                max_users=max_users,
             )
-            for e in eps:
-                kls[e].append(
-                    kl_divergence(p, pe.release(epsilon=e, delta=delta, rng=rng, calibration=calibration).theta)
-                )
-        for e in eps:
-            rows += _rows(END_TO_END, "epsilon", e, kls[e])
+    if END_TO_END in mechanisms:
+        rows += _end_to_end_vs_epsilon(
+            counts,
+            p,
+            eps,
+            delta=delta,
+            C=C,
+            repetitions=repetitions,
+            rng=rng,
+            calibration=calibration,
+            grid=end_to_end_grid,
+        )
     for name, prepare in (
         (LAPLACE, lambda: prepare_laplace(counts.user_counts, W=W, rng=rng)),
         (LAPLACE_PUBLIC, lambda: prepare_laplace_public(counts.user_counts, counts.public_counts, W=W, rng=rng)),
     ):
-        if name not in mechanisms:
-            continue
-        kls = {e: [] for e in eps}
-        for _ in range(repetitions):
-            laplace = prepare()
-            th = np.vstack([laplace.sample_theta(epsilon=e, rng=rng)[0] for e in eps])
-            for e, k in zip(eps, cast(np.ndarray, kl_divergence(p, th))):  # one θ per row: one KL per row
-                kls[e].append(k)
-        for e in eps:
-            rows += _rows(name, "epsilon", e, kls[e])
+        if name in mechanisms:
+            rows += _laplace_vs_epsilon(name, prepare, p, eps, repetitions=repetitions, rng=rng)
     if PUBLIC in mechanisms:
         k = kl_divergence(p, public_baseline(counts.public_counts))
         for e in eps:
@@ -358,6 +354,54 @@ def kl_vs_epsilon(
         for e in eps:
             rows += _rows(PRIVATE, "epsilon", e, [kl_divergence(p, p)])
     return ExperimentTable.from_rows(rows)
+
+
+def _bayesian_vs_epsilon(
+    name, counts, p, eps, *, delta, S, C, rho, repetitions, rng, calibration, max_items, max_users
+) -> list[dict]:
+    """kl_vs_epsilon's rows of BayesianDP (the paper's) or its strict variant: prepared once, ``repetitions``
+    draws per ε."""
+    if name == BAYESIAN:
+        prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=C).prepare(S=S, rho=rho)
+    else:
+        prep = _strict_statistics(counts.user_counts, counts.public_counts, C=C, max_items=max_items, rng=rng).prepare(
+            S=S, rho=rho, sensitivity="strict", max_users=max_users
+        )
+    rows: list[dict] = []
+    for e in eps:
+        th = prep.sample_theta(epsilon=e, delta=delta, rng=rng, repetitions=repetitions, calibration=calibration)
+        rows += _rows(name, "epsilon", e, kl_divergence(p, th))
+    return rows
+
+
+def _end_to_end_vs_epsilon(counts, p, eps, *, delta, C, repetitions, rng, calibration, grid) -> list[dict]:
+    """kl_vs_epsilon's rows of EndToEndDP: one user split per repetition, reused over ε."""
+    S_grid, rho_grid = grid
+    kls: dict[float, list[float | np.ndarray]] = {e: [] for e in eps}
+    for _ in range(repetitions):
+        pe = prepare_end_to_end(
+            counts.user_counts, counts.public_counts, C=C, rng=rng, S_grid=S_grid, rho_grid=rho_grid
+        )
+        for e in eps:
+            kls[e].append(kl_divergence(p, pe.release(epsilon=e, delta=delta, rng=rng, calibration=calibration).theta))
+    rows: list[dict] = []
+    for e in eps:
+        rows += _rows(END_TO_END, "epsilon", e, kls[e])
+    return rows
+
+
+def _laplace_vs_epsilon(name, prepare, p, eps, *, repetitions, rng) -> list[dict]:
+    """kl_vs_epsilon's rows of a Laplace baseline: a fresh W-subsample (``prepare()``) per repetition, one θ per ε."""
+    kls: dict[float, list[float | np.ndarray]] = {e: [] for e in eps}
+    for _ in range(repetitions):
+        laplace = prepare()
+        th = np.vstack([laplace.sample_theta(epsilon=e, rng=rng)[0] for e in eps])
+        for e, k in zip(eps, cast(np.ndarray, kl_divergence(p, th))):  # one θ per row: one KL per row
+            kls[e].append(k)
+    rows: list[dict] = []
+    for e in eps:
+        rows += _rows(name, "epsilon", e, kls[e])
+    return rows
 
 
 def kl_vs_users(

@@ -229,29 +229,12 @@ def budget_entry(release, *, identity=None, mechanism: str | None = None) -> Bud
             count = len(release.ngrams) if g.scope else 1  # DPSU-single: one (ε, δ) release per length
             event = ("approximate", float(g.epsilon), float(g.delta), count)
     elif isinstance(release, VipsRelease):
-        if release.epsilon is None:  # the non-private reference fit (vips_reference_fit): no budget at all
-            name = "VIPS-LDA reference fit (not private)"
-        else:
-            name = "VIPS-LDA" if release.sigma > 0 or release.epsilon > 0 else "public-only fit"
-        released = (
-            f"{release.n_topics} × {len(release.words):,} topic–word matrix "
-            f"({release.iterations} noisy iteration{'s' if release.iterations > 1 else ''})"
-        )
-        if counts and release.sigma > 0:  # J Gaussians with multiplier z = σ/B compose exactly to one with z/√J
-            clip_norm = cast(float, release.clip_norm)  # a noisy fit has its B (None only for the reference fit)
-            event = ("gaussian", release.sigma / (clip_norm * math.sqrt(release.iterations)), float(g.delta))
+        name, released, event = _vips_entry(release, g, counts)
     elif isinstance(release, MatrixRelease):
         name = release.mechanism
         released = f"{release.matrix.shape[0]} × {release.matrix.shape[1]} topic–keyword matrix"
         if counts:  # DP for the values given the non-private choice of topics, or random DP on the sampled Δ_s
-            if release.mechanism == "Laplace":  # Lap(0, 2m/ε) per entry, ℓ1 sensitivity 2m
-                event = ("laplace", release.noise_scale / release.sensitivity)
-            elif release.mechanism == "MVG":  # not an isotropic Gaussian: its (ε, δ) pair
-                event = ("approximate", float(g.epsilon), float(g.delta), 1)
-            else:  # N(0, σ²) on every entry, the matrix's ℓ2 sensitivity Δ: one Gaussian of multiplier σ/Δ
-                event = ("gaussian", release.noise_scale / release.sensitivity, float(g.delta))
-            if g.gamma is not None:
-                share = (float(g.gamma), float(release.sensitivity))
+            event, share = _matrix_event(release, g)
     else:
         raise TypeError(f"release must be a dpcore release object, got {type(release).__name__}")
     if identity is None:
@@ -259,6 +242,36 @@ def budget_entry(release, *, identity=None, mechanism: str | None = None) -> Bud
     else:
         key = _key(name, identity if isinstance(identity, str) else release_identity(identity))
     return BudgetEntry(mechanism or name, released, g, event, key, share)
+
+
+def _vips_entry(release, g, counts: bool) -> tuple[str, str, tuple | None]:
+    """(name, what is released, event) of a VipsRelease: J Gaussians with multiplier z = σ/B compose exactly to
+    one with z/√J."""
+    if release.epsilon is None:  # the non-private reference fit (vips_reference_fit): no budget at all
+        name = "VIPS-LDA reference fit (not private)"
+    else:
+        name = "VIPS-LDA" if release.sigma > 0 or release.epsilon > 0 else "public-only fit"
+    released = (
+        f"{release.n_topics} × {len(release.words):,} topic–word matrix "
+        f"({release.iterations} noisy iteration{'s' if release.iterations > 1 else ''})"
+    )
+    event = None
+    if counts and release.sigma > 0:
+        clip_norm = cast(float, release.clip_norm)  # a noisy fit has its B (None only for the reference fit)
+        event = ("gaussian", release.sigma / (clip_norm * math.sqrt(release.iterations)), float(g.delta))
+    return name, released, event
+
+
+def _matrix_event(release, g) -> tuple[tuple, tuple | None]:
+    """(event, random-DP share) of a MatrixRelease that counts."""
+    if release.mechanism == "Laplace":  # Lap(0, 2m/ε) per entry, ℓ1 sensitivity 2m
+        event: tuple = ("laplace", release.noise_scale / release.sensitivity)
+    elif release.mechanism == "MVG":  # not an isotropic Gaussian: its (ε, δ) pair
+        event = ("approximate", float(g.epsilon), float(g.delta), 1)
+    else:  # N(0, σ²) on every entry, the matrix's ℓ2 sensitivity Δ: one Gaussian of multiplier σ/Δ
+        event = ("gaussian", release.noise_scale / release.sensitivity, float(g.delta))
+    share = (float(g.gamma), float(release.sensitivity)) if g.gamma is not None else None
+    return event, share
 
 
 def _check_event(event) -> tuple:
