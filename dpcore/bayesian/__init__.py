@@ -35,8 +35,6 @@ from .end_to_end import (
     end_to_end_dp,
 )
 from .baselines import (
-    LAPLACE_GUARANTEE,
-    K_ANONYMITY_GUARANTEE,
     LAPLACE_PUBLIC_SENSITIVITY_METHODS,
     LaplaceRelease,
     KAnonymityRelease,
@@ -106,8 +104,6 @@ __all__ = [
     "EndToEndRelease",
     "EndToEndEvaluation",
     "end_to_end_dp",
-    "LAPLACE_GUARANTEE",
-    "K_ANONYMITY_GUARANTEE",
     "LAPLACE_PUBLIC_SENSITIVITY_METHODS",
     "LaplaceRelease",
     "KAnonymityRelease",

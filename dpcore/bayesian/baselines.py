@@ -24,8 +24,6 @@ from ..validation import check_choice, check_epsilon, check_int, check_noise_sca
 from ..errors import UserError
 
 __all__ = [
-    "LAPLACE_GUARANTEE",
-    "K_ANONYMITY_GUARANTEE",
     "LAPLACE_PUBLIC_SENSITIVITY_METHODS",
     "LaplaceRelease",
     "KAnonymityRelease",
@@ -44,10 +42,6 @@ __all__ = [
     "PUBLIC_BASELINE_GUARANTEE",
     "PRIVATE_BASELINE_GUARANTEE",
 ]
-
-# Deprecated text labels, kept only while pages still print them; the releases carry a Guarantee.
-LAPLACE_GUARANTEE = "ε-DP per user (pure, δ = 0)"
-K_ANONYMITY_GUARANTEE = "k-anonymity — not DP"
 
 PUBLIC_BASELINE_GUARANTEE = no_private_data()
 """The public baseline α/‖α‖₁ reads no private data: 0-DP (green). It protects fully and is the floor of

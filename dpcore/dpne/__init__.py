@@ -17,7 +17,6 @@ Where to read what (the privacy-critical part first):
 from __future__ import annotations
 
 from .accounting import (
-    DPNE_GUARANTEE,
     EVALUATION_ONLY,
     KANONYMITY_LABEL,
     PRUNING_RULES,
@@ -71,7 +70,6 @@ from .batch import (
 )
 
 __all__ = [
-    "DPNE_GUARANTEE",
     "EVALUATION_ONLY",
     "KANONYMITY_LABEL",
     "PRUNING_RULES",

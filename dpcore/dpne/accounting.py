@@ -17,7 +17,6 @@ from ..validation import check_choice, check_delta, check_epsilon, check_int, ch
 from ..errors import UserError
 
 __all__ = [
-    "DPNE_GUARANTEE",
     "EVALUATION_ONLY",
     "KANONYMITY_LABEL",
     "PRUNING_RULES",
@@ -33,7 +32,6 @@ __all__ = [
 ]
 
 
-DPNE_GUARANTEE = "(ε, δ)-DP per user"  # deprecated text label; releases carry a Guarantee (see dpne_guarantee)
 DPSU_SINGLE_SCOPE = "for each length separately — not for all lengths together"
 
 
