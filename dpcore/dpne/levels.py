@@ -1,8 +1,8 @@
 """The steps of one DPNE run (:mod:`dpcore.dpne.release`), one function each: length 1's release, the positions that
 stay alive, a length k ≥ 2's released set in canonical order with its diagnostics, and the next length's positions.
 
-Every draw is keyed (:mod:`dpcore.mechanisms.keyed`), so these steps draw exactly what the run drew when they were
-one function; :func:`dpcore.dpne.release.DpnePlan.run` calls them in the same order.
+Every draw is keyed (:mod:`dpcore.mechanisms.keyed`): an item's noise depends on its key, not on which step draws
+it. :meth:`dpcore.dpne.release.DpnePlan.run` calls them in this order, length after length.
 """
 
 from __future__ import annotations
