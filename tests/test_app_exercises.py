@@ -19,7 +19,7 @@ from dpui.common.exercises import APPLIED_KEY, LIST_KEY, PROGRESS_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = ROOT / "tests" / "exercise_pages" / "m101_probe.py"
-ALL = dpcore.lab.exercises()
+ALL = dpcore.lab.exercises.all_exercises()
 WIDGET_KINDS = ("select_slider", "slider", "radio", "number_input", "selectbox", "toggle", "checkbox", "multiselect")
 
 

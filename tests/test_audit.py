@@ -5,6 +5,7 @@ standard errors wide; the whole file runs in well under a minute.
 """
 
 import math
+import types
 
 import numpy as np
 import pytest
@@ -128,8 +129,14 @@ def test_the_bound_is_conservative_over_many_seeds():
 # the public API
 
 
-def test_dpcore_audit_is_the_function_and_the_package():
-    r = dpcore.audit(lambda data, rng: data + rng.laplace(0.0, 1.0), 50, 51, trials=2000, rng=0, epsilon_claimed=1.0)
+def test_dpcore_audit_is_a_package_and_audit_its_function():
+    """dpcore.audit.audit runs an audit; the package is a plain module (issue 33 item 4: no callable-module hack)."""
+    assert not callable(dpcore.audit) and type(dpcore.audit) is types.ModuleType
+    with pytest.raises(TypeError, match="'module' object is not callable"):
+        dpcore.audit(lambda data, rng: data, 50, 51, trials=2000, rng=0)  # type: ignore[operator]
+    r = dpcore.audit.audit(
+        lambda data, rng: data + rng.laplace(0.0, 1.0), 50, 51, trials=2000, rng=0, epsilon_claimed=1.0
+    )
     assert isinstance(r, dpcore.audit.AuditResult) and 0.0 <= r.epsilon_lower <= 1.0
     assert dpcore.audit.SCENARIOS == SCENARIOS and dpcore.audit.audit_scores is audit_scores
     with pytest.raises(AttributeError):

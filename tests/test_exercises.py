@@ -11,6 +11,7 @@ import html
 import importlib
 import math
 import re
+import types
 import zlib
 from pathlib import Path
 
@@ -28,17 +29,21 @@ from dpcore.lab.exercises import CHOICE, NUMBER, Exercise, _data
 from dpui.common.exercise_sheets import exercise_link, exercise_sheet, latex_to_text
 
 ROOT = Path(__file__).resolve().parent.parent
-ALL = dpcore.lab.exercises()
+ALL = dpcore.lab.exercises.all_exercises()
 IDS = [ex.id for ex in ALL]
 
 # ---------------------------------------------------------------------------------------------- the API
 
 
-def test_public_api_is_a_callable_module():
+def test_public_api_is_a_plain_module():
+    """all_exercises() lists them; the package is a plain module (issue 33 item 4: no callable-module hack), so the
+    old call ``dpcore.lab.exercises()`` raises Python's TypeError."""
     assert isinstance(ALL, tuple) and all(isinstance(ex, Exercise) for ex in ALL)
     mod = importlib.import_module("dpcore.lab.exercises")
-    assert mod is E and callable(mod) and E() == ALL
-    import dpcore.lab.exercises as alias  # an `import a.b as c` must give the module, not a function
+    assert mod is E and not callable(mod) and type(mod) is types.ModuleType
+    with pytest.raises(TypeError, match="'module' object is not callable"):
+        mod()  # type: ignore[operator]
+    import dpcore.lab.exercises as alias  # an `import a.b as c` gives the module
 
     assert alias.mechanisms.PAGE == "1_Mechanisms_101"
     for ex in ALL:

@@ -96,7 +96,7 @@ def test_bad_parameters(kwargs, match):
 def test_gaussian_noise_scale_statistically():
     rng = np.random.default_rng(7)
     sigma = gaussian_sigma(epsilon=1, delta=1e-5, method="analytic")
-    x = dpcore.mechanisms.gaussian.gaussian_sample(np.zeros(200_000), sigma=sigma, rng=rng)
+    x = dpcore.mechanisms.gaussian_noise(sigma=sigma, size=200_000, rng=rng)
     # sample sd of 200k normals has relative SE 1/sqrt(2n) = 0.16%; allow 5 SE = 0.8%
     assert np.std(x) == pytest.approx(sigma, rel=0.008)
 

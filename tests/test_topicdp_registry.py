@@ -211,7 +211,8 @@ def test_mvg_strict_passes_an_audit_and_a_broken_variant_is_caught():
     sigma = matrix_mechanism("MVG strict").scale(epsilon=eps, delta=delta, sensitivity=None, m=1, n=2)
 
     def broken(data, rng):
-        noisy = dpcore.mechanisms.gaussian_sample(data, sigma=sigma / 10, rng=rng)
+        data = np.asarray(data, dtype=float)
+        noisy = data + dpcore.mechanisms.gaussian_noise(sigma=sigma / 10, size=data.shape, rng=rng)
         return float(noisy[0, 0] - noisy[0, 1])
 
     ok = audit(correct, d, d_prime, trials=4000, delta=delta, epsilon_claimed=eps, rng=1)

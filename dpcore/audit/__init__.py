@@ -1,16 +1,12 @@
 """dpcore.audit — measure ε from the outside: run a mechanism on two neighbours, bound ε from below.
 
-``dpcore.audit(mechanism, d, d_prime, *, trials, rng, ...)`` runs the audit (this subpackage is
-itself callable, so ``dpcore.audit(...)`` and ``dpcore.audit.scenarios`` both work);
-:func:`audit_scores` does the statistics on given scores; :mod:`dpcore.audit.scenarios` holds one
+``dpcore.audit.audit(mechanism, d, d_prime, *, trials, rng, ...)`` runs the audit (the package itself is a plain
+module: ``dpcore.audit(...)`` raises TypeError, "'module' object is not callable"); :func:`audit_scores` does the statistics on given scores; :mod:`dpcore.audit.scenarios` holds one
 worst-case neighbouring pair per mechanism of the app, with a deliberately broken variant of each.
 See :mod:`dpcore.audit.core` for the method (pilot/evaluation split, Clopper–Pearson bounds).
 """
 
 from __future__ import annotations
-
-import sys
-import types
 
 from .core import (
     DIRECTIONS,
@@ -45,14 +41,3 @@ __all__ = [
     "run_scenario",
     "scenario_names",
 ]
-
-
-class _CallableModule(types.ModuleType):
-    """Lets ``dpcore.audit(...)`` call :func:`dpcore.audit.core.audit` while ``dpcore.audit`` stays the
-    subpackage (so ``dpcore.audit.scenarios`` and ``dpcore.audit.audit_scores`` keep working)."""
-
-    def __call__(self, *args, **kwargs):
-        return audit(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

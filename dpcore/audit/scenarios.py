@@ -23,8 +23,9 @@ from functools import lru_cache
 import numpy as np
 from ..mechanisms.exponential import exponential_mechanism, exponential_mechanism_probabilities
 from ..mechanisms.laplace import laplace_mechanism
+from ..mechanisms.noise import laplace_noise
 from ..lab.lecture import CANDIDATE_CITIES, SOCIETY_MEMBERS, city_example, city_utilities
-from ..validation import check_choice, check_epsilon, check_int, check_rng
+from ..validation import check_choice, check_epsilon, check_int
 from .core import audit
 from .scenario_types import Scenario, ScenarioRun, Variant
 from .scenarios_ngrams import _dpne_scenario, _dpsu_scenario, _kanonymity_scenario
@@ -62,11 +63,11 @@ def _laplace_scenario(epsilon: float = 1.0) -> Scenario:
 
         def mech(data, rng):
             if broken:
-                return float(data) + check_rng(rng).laplace(0.0, b)
+                return float(data) + laplace_noise(scale=b, rng=rng)
             return laplace_mechanism(float(data), epsilon=eps, sensitivity=1.0, rng=rng)
 
         def batch(data, n, rng):
-            return float(data) + rng.laplace(0.0, b, size=n)
+            return float(data) + laplace_noise(scale=b, size=n, rng=rng)
 
         if broken:
             text = f"BROKEN: Laplace noise at half the scale, b = Δ/(2ε); the true ε of this pair is {2 * eps:g}."

@@ -11,6 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..bayesian.statistics import SENSITIVITY_METHODS, bayesian_statistics
+from ..mechanisms.noise import gaussian_noise, laplace_noise
 from ..validation import check_rng
 from .scenario_types import _DATA, Scenario, Variant, _register
 
@@ -162,7 +163,7 @@ def _bayesian_local_page_scenario(epsilon: float = PAGE_DEFAULTS["epsilon"]) -> 
         p = prepared[data]
         out = np.empty(n)
         for i in range(0, n, _SCORE_CHUNK):
-            h = p.mu_ps + sig[data] * rng.standard_normal((min(_SCORE_CHUNK, n - i), p.mu_ps.size))
+            h = p.mu_ps + gaussian_noise(sigma=sig[data], size=(min(_SCORE_CHUNK, n - i), p.mu_ps.size), rng=rng)
             out[i : i + h.shape[0]] = _gaussian_llr(h - h.mean(axis=-1, keepdims=True), mu, sig, d, d_prime)
         return out
 
@@ -230,14 +231,15 @@ def _end_to_end_local_page_scenario(epsilon: float = PAGE_DEFAULTS["epsilon"]) -
     def batch(data, n, rng):
         p = prep[data]
         scale = 2.0 * p.score_sensitivity / (eps / 3.0)
-        chosen = np.argmin(p.scores + rng.laplace(0.0, scale, size=(n, len(grid))), axis=1)  # report-noisy-min
+        noisy_scores = p.scores + laplace_noise(scale=scale, size=(n, len(grid)), rng=rng)
+        chosen = np.argmin(noisy_scores, axis=1)  # report-noisy-min
         out = np.empty(n)
         for j in np.unique(chosen):
             idx = np.flatnonzero(chosen == j)
             b, _, s = models[data, j]
             for i in range(0, idx.size, _SCORE_CHUNK):
                 rows = idx[i : i + _SCORE_CHUNK]
-                h = b.mu_ps + s * rng.standard_normal((rows.size, b.mu_ps.size))
+                h = b.mu_ps + gaussian_noise(sigma=s, size=(rows.size, b.mu_ps.size), rng=rng)
                 out[rows] = llr(h - h.mean(axis=-1, keepdims=True), j)
         return out
 
@@ -295,7 +297,7 @@ def _laplace_public_local_scenario(epsilon: float = 1.0) -> Scenario:
         return float(score(laplace_public_dp(_DATA[data], public, epsilon=eps, W=W, rng=rng).theta))
 
     def batch(data, n, rng):
-        y = np.maximum(f[data] + rng.laplace(0.0, b[data], size=(n, v)), 0.0)
+        y = np.maximum(f[data] + laplace_noise(scale=b[data], size=(n, v), rng=rng), 0.0)
         s_ = y.sum(axis=1, keepdims=True)
         return score(np.where(s_ > 0, y / np.where(s_ > 0, s_, 1.0), 1.0 / v))
 

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import ndtr
-
 from ..bayesian.baselines import k_anonymity_release
+from ..dpne.selection import _dpsu_select, _limit_contributions
+from ..dpne.release import dpne_extract
 from ..dpne.accounting import dpne_noise_scales, dpsu_threshold
 from ..dpne.baselines import dpsu_single
-from ..dpne.release import dpne_extract
-from ..dpne.selection import _dpsu_select, _limit_contributions
+from ..mechanisms.noise import gaussian_noise, standard_normal_noise
 from ..text.ngrams import build_ngram_index, encode_users
 from ..validation import check_rng
-from .scenario_types import _DATA, Scenario, Variant, _register
+from .scenario_types import Scenario, Variant, _DATA, _register
+
 
 # --------------------------------------------------------------------------------------------------
 # DPSU (003 App. B, Gopi et al. 2020): a user whose items are all unique
@@ -120,6 +120,40 @@ def _dpsu_scenario(n_users: int = 200, unique_items: int = 400, epsilon: float =
 # --------------------------------------------------------------------------------------------------
 
 
+def _redraw_epsilon(h, *, sigma, rho, delta, reads) -> float:
+    """The exact ε of the best event of ``reads`` reads at D-weight h + 1 and D'-weight h."""
+    p1, p0 = ndtr((h + 1.0 - rho) / sigma), ndtr((h - rho) / sigma)
+    best = 0.0
+    for a, b in ((p1**reads, p0**reads), ((1 - p0) ** reads, (1 - p1) ** reads)):
+        if a - delta > 0 and b > 0:
+            best = max(best, math.log((a - delta) / b))
+    return best
+
+
+def _read_table(data, rng, n_reads, *, limit, sigma, rho) -> float:
+    """The weighted histogram of DPNE's first level, read ``n_reads`` times: in how many reads the target word
+    passes. Each read draws the noise of every item again (the broken reading)."""
+    pu, pg, pc, n_items, vocab = _dpsu_tables(data)
+    t = vocab.index("target")
+    items, weights = _limit_contributions(pu, pg, pc, limit, "random", rng)
+    hist = np.bincount(items, weights=weights, minlength=n_items)
+    supp = np.flatnonzero(hist > 0)
+    noisy = hist[supp] + gaussian_noise(sigma=sigma, size=(n_reads, supp.size), rng=rng)
+    return float(np.sum(noisy[:, np.searchsorted(supp, t)] > rho))
+
+
+def _redraw_batch(draws: int, *, sigma, rho, reads):
+    """The vectorised path with ``draws`` independent draws of the target word's noise per run (1: correct)."""
+
+    def batch(data, n, rng):
+        pu, pg, pc, n_items, vocab = _dpsu_tables(data)
+        h = float(np.sum(pg == vocab.index("target")))  # each writer writes only it: weight 1 each
+        z = standard_normal_noise(size=(n, draws), rng=rng)
+        return (h + sigma * z > rho).sum(axis=1).astype(float) * (reads // draws)
+
+    return batch
+
+
 def _dpne_scenario(epsilon: float = 4.0) -> Scenario:
     eps, delta, limit, reads = epsilon, 0.05, 10, 2
     sigma, rho = dpsu_threshold(epsilon=eps, delta=delta, contribution_limit=limit)
@@ -127,13 +161,8 @@ def _dpne_scenario(epsilon: float = 4.0) -> Scenario:
         abs(dpne_noise_scales(epsilon=eps, delta=delta, max_length=1)[1][0] - sigma) < 1e-12
     )  # DPNE's level 1 is this DPSU
 
-    def bound(h):  # exact ε of the best event of `reads` reads at D-weight h + 1 and D'-weight h
-        p1, p0 = ndtr((h + 1.0 - rho) / sigma), ndtr((h - rho) / sigma)
-        best = 0.0
-        for a, b in ((p1**reads, p0**reads), ((1 - p0) ** reads, (1 - p1) ** reads)):
-            if a - delta > 0 and b > 0:
-                best = max(best, math.log((a - delta) / b))
-        return best
+    def bound(h):
+        return _redraw_epsilon(h, sigma=sigma, rho=rho, delta=delta, reads=reads)
 
     others = max(range(1, int(rho) + 8), key=bound)  # users who write the target word (weight 1 each)
     rng = np.random.default_rng(7)
@@ -143,25 +172,8 @@ def _dpne_scenario(epsilon: float = 4.0) -> Scenario:
     d = _register(("dpne", others, "D"), background + holders + [[["target"]]])
     d_prime = _register(("dpne", others, "D'"), background + holders)
 
-    def table(data, rng, n_reads):
-        """The weighted histogram of DPNE's first level, read ``n_reads`` times: in how many reads the
-        target word passes. Each read draws the noise of every item again (the broken reading)."""
-        pu, pg, pc, n_items, vocab = _dpsu_tables(data)
-        t = vocab.index("target")
-        items, weights = _limit_contributions(pu, pg, pc, limit, "random", rng)
-        hist = np.bincount(items, weights=weights, minlength=n_items)
-        supp = np.flatnonzero(hist > 0)
-        noisy = hist[supp] + sigma * rng.standard_normal((n_reads, supp.size))
-        return float(np.sum(noisy[:, np.searchsorted(supp, t)] > rho))
-
     def batch_for(draws: int):
-        def batch(data, n, rng):
-            pu, pg, pc, n_items, vocab = _dpsu_tables(data)
-            h = float(np.sum(pg == vocab.index("target")))  # each writer writes only it: weight 1 each
-            z = rng.standard_normal((n, draws))
-            return (h + sigma * z > rho).sum(axis=1).astype(float) * (reads // draws)
-
-        return batch
+        return _redraw_batch(draws, sigma=sigma, rho=rho, reads=reads)
 
     def correct_mech(data, rng):  # dpcore's DPNE as shipped (T = 1): one draw, logged and written sets agree
         release = dpne_extract(
@@ -170,7 +182,7 @@ def _dpne_scenario(epsilon: float = 4.0) -> Scenario:
         return float(reads * (("target",) in release.ngrams[1]))
 
     def broken_mech(data, rng):
-        return table(data, check_rng(rng), reads)
+        return _read_table(data, check_rng(rng), reads, limit=limit, sigma=sigma, rho=rho)
 
     correct = Variant(
         "correct",

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from ..mechanisms.gaussian import analytic_gaussian_sigma
+from ..mechanisms.noise import gaussian_noise
 from ..topicdp.mechanisms import strict_topicdp_mechanism, topicdp_mechanism, topicdp_sigma
 from ..validation import check_rng
 from .scenario_types import _DATA, Scenario, Variant, _register
@@ -19,7 +20,7 @@ from .scenarios_ngrams import _background_users
 
 def _released_batch(rows, sigma: float, n, rng):
     """n releases of the matrix ``rows`` with i.i.d. N(0, σ²) noise, clipped and rows renormalised."""
-    noisy = np.maximum(rows + sigma * rng.standard_normal((n,) + rows.shape), 0.0)
+    noisy = np.maximum(rows + gaussian_noise(sigma=sigma, size=(n,) + rows.shape, rng=rng), 0.0)
     sums = noisy.sum(axis=2, keepdims=True)
     return np.where(sums > 0, noisy / np.where(sums > 0, sums, 1.0), 1.0 / rows.shape[1])
 
@@ -144,12 +145,12 @@ def _topicdp_strict_scenario(epsilon: float = 1.0) -> Scenario:
 # --------------------------------------------------------------------------------------------------
 
 
-def _vips_scenario(rare_tokens: int = 50, epsilon: float = 1.0) -> Scenario:
+def _vips_counts(rare_tokens: int) -> tuple[tuple[str, ...], dict]:
+    """VIPS-LDA's pair as person × word counts over a 13-word vocabulary: 30 background users (letters only) and,
+    in D, one user who writes 'secret' ``rare_tokens`` times and nothing else."""
     from ..text.corpus import Corpus, Document
-    from ..topicdp.vips import _fit, clipped_statistics, seeded_start, vips_lda, vips_sigma
     from ..topicdp.vips_inputs import person_counts
 
-    eps, delta, clip, k, iterations = epsilon, 1e-5, 1.0, 2, 1
     rng = np.random.default_rng(23)
     vocab = tuple(f"word{chr(97 + i)}" for i in range(12)) + ("secret",)  # words: letters only
     background = [[[f"word{chr(97 + int(w[1:]))}" for w in s] for s in u] for u in _background_users(30, 12, rng)]
@@ -166,6 +167,27 @@ def _vips_scenario(rare_tokens: int = 50, epsilon: float = 1.0) -> Scenario:
         which: person_counts(corpus(users, f"vips {which}"), vocab)
         for which, users in (("D", background + [target]), ("D'", background))
     }
+    return vocab, counts
+
+
+def _vips_variant_text(broken: bool, *, sigma, clip, rare_tokens, k, iterations) -> str:
+    if broken:
+        return (
+            f"BROKEN: no per-user clip, while σ = {sigma:.3g} is still set for B = {clip:g}: the user's "
+            f"{rare_tokens} tokens of 'secret' move its column by about {rare_tokens / math.sqrt(k):.0f} "
+            f"in ℓ2, not {clip:g}."
+        )
+    return (
+        f"Each user's K × V expected counts are clipped to ℓ2 norm B = {clip:g}; their sum gets "
+        f"N(0, σ²) on every entry, σ = {sigma:.3g} (PLD accountant, J = {iterations}), then clip at 0."
+    )
+
+
+def _vips_scenario(rare_tokens: int = 50, epsilon: float = 1.0) -> Scenario:
+    from ..topicdp.vips import _fit, clipped_statistics, seeded_start, vips_lda, vips_sigma
+
+    eps, delta, clip, k, iterations = epsilon, 1e-5, 1.0, 2, 1
+    vocab, counts = _vips_counts(rare_tokens)
     d = _register(("vips", rare_tokens, "D"), counts["D"])
     d_prime = _register(("vips", rare_tokens, "D'"), counts["D'"])
     start = seeded_start(vocab, n_topics=k)
@@ -197,19 +219,9 @@ def _vips_scenario(rare_tokens: int = 50, epsilon: float = 1.0) -> Scenario:
 
         def batch(data, n, rng):  # J = 1: the statistics do not depend on the draw; the entries are independent
             column = clipped_statistics(_DATA[data], start.lam, clip_norm=bound)[:, secret]
-            return (eta + np.maximum(column + sigma * rng.standard_normal((n, k)), 0.0)).sum(axis=1)
+            return (eta + np.maximum(column + gaussian_noise(sigma=sigma, size=(n, k), rng=rng), 0.0)).sum(axis=1)
 
-        if broken:
-            text = (
-                f"BROKEN: no per-user clip, while σ = {sigma:.3g} is still set for B = {clip:g}: the user's "
-                f"{rare_tokens} tokens of 'secret' move its column by about {rare_tokens / math.sqrt(k):.0f} "
-                f"in ℓ2, not {clip:g}."
-            )
-        else:
-            text = (
-                f"Each user's K × V expected counts are clipped to ℓ2 norm B = {clip:g}; their sum gets "
-                f"N(0, σ²) on every entry, σ = {sigma:.3g} (PLD accountant, J = {iterations}), then clip at 0."
-            )
+        text = _vips_variant_text(broken, sigma=sigma, clip=clip, rare_tokens=rare_tokens, k=k, iterations=iterations)
         return Variant("broken: no per-user clip" if broken else "correct", broken, text, eps, delta, mech, batch)
 
     return Scenario(

@@ -19,12 +19,11 @@ import scipy.sparse as sp
 
 from ..errors import UserError
 from ..guarantees import Guarantee, k_anonymity, local_sensitivity, no_private_data, no_protection, pure_dp
+from ..mechanisms.noise import laplace_noise
 from ..validation import check_choice, check_epsilon, check_int, check_noise_scale, check_rng
 from .statistics import _check_public, check_count_matrix, smallest_keys_per_row
 
 __all__ = [
-    "LAPLACE_GUARANTEE",
-    "K_ANONYMITY_GUARANTEE",
     "LAPLACE_PUBLIC_SENSITIVITY_METHODS",
     "LaplaceRelease",
     "KAnonymityRelease",
@@ -43,10 +42,6 @@ __all__ = [
     "PUBLIC_BASELINE_GUARANTEE",
     "PRIVATE_BASELINE_GUARANTEE",
 ]
-
-# Deprecated text labels, kept only while pages still print them; the releases carry a Guarantee.
-LAPLACE_GUARANTEE = "ε-DP per user (pure, δ = 0)"
-K_ANONYMITY_GUARANTEE = "k-anonymity — not DP"
 
 PUBLIC_BASELINE_GUARANTEE = no_private_data()
 """The public baseline α/‖α‖₁ reads no private data: 0-DP (green). It protects fully and is the floor of
@@ -186,7 +181,7 @@ class PreparedLaplace:
         repetitions = check_int("repetitions", repetitions, low=1)
         b = self.scale(epsilon)
         noisy = (
-            self.value + rng.laplace(0.0, b, size=(repetitions, self.value.size))
+            self.value + laplace_noise(scale=b, size=(repetitions, self.value.size), rng=rng)
             if b > 0
             else np.repeat(self.value[None, :], repetitions, axis=0)
         )

@@ -7,13 +7,11 @@ Privacy-critical (the EndToEndDP mechanism).
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 import numpy as np
 from scipy.special import logsumexp
-
-from ..errors import UserError
-from ..guarantees import Guarantee, local_sensitivity
 from ..mechanisms.gaussian import CALIBRATION_CHOICES
+from ..mechanisms.noise import laplace_noise
+from ..guarantees import Guarantee, local_sensitivity
 from ..validation import (
     check_choice,
     check_delta,
@@ -23,19 +21,20 @@ from ..validation import (
     check_rng,
     check_sequence,
 )
-from .release import BayesianRelease
 from .statistics import (
+    BayesianStatistics,
     DEFAULT_RHO_GRID,
     DEFAULT_S_GRID,
     LOCAL_SENSITIVITY_METHODS,
-    BayesianStatistics,
     _check_C,
-    _check_rho,
     _check_S,
+    _check_rho,
     bayesian_statistics,
     check_count_matrix,
     clamp_counts,
 )
+from .release import BayesianRelease
+from ..errors import UserError
 
 __all__ = [
     "EndToEndRelease",
@@ -173,7 +172,7 @@ class PreparedEndToEnd:
             scale = 2.0 * self.score_sensitivity / eps_tune
         if self.score_sensitivity > 0:
             scale = check_noise_scale("b (tuning)", scale, epsilon=epsilon, score_sensitivity=self.score_sensitivity)
-        noisy = self.scores + rng.laplace(0.0, scale, size=self.scores.shape)
+        noisy = self.scores + laplace_noise(scale=scale, size=self.scores.shape, rng=rng)
         k = int(np.argmin(noisy))
         S_star, rho_star = self.grid[k]
         rel = self.statistics.prepare(S=S_star, rho=rho_star, sensitivity=self.sensitivity_method).release(

@@ -7,15 +7,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import cast
-
 import numpy as np
-
+from .statistics import bayesian_statistics, check_count_matrix
+from .release import bayesian_guarantee
 from ..audit.core import audit_scores  # one implementation with the privacy audit
-from ..errors import UserError
-from ..metrics import KL_SMOOTHING, kl_divergence
-from ..text.corpus import Corpus
-from ..text.counts import NgramCounts, ngram_counts
-from ..validation import check_epsilon, check_int, check_real, check_rng
 from .baselines import (
     PRIVATE_BASELINE_GUARANTEE,
     PUBLIC_BASELINE_GUARANTEE,
@@ -27,19 +22,14 @@ from .baselines import (
     prepare_laplace_public,
     public_baseline,
 )
-from .experiments import (
-    BAYESIAN,
-    K_ANONYMITY,
-    LAPLACE,
-    LAPLACE_PUBLIC,
-    PRIVATE,
-    PUBLIC,
-    ExperimentTable,
-    _check_common,
-    _epsilons,
-)
-from .release import bayesian_guarantee
-from .statistics import bayesian_statistics, check_count_matrix
+from ..text.corpus import Corpus
+from ..mechanisms.noise import laplace_noise
+from ..metrics import KL_SMOOTHING, kl_divergence
+from ..text.counts import NgramCounts, ngram_counts
+from ..validation import check_epsilon, check_int, check_real, check_rng
+from .experiments import BAYESIAN, ExperimentTable, LAPLACE, LAPLACE_PUBLIC, PRIVATE, PUBLIC, _check_common, _epsilons
+from .experiments import K_ANONYMITY
+from ..errors import UserError
 
 __all__ = [
     "PerplexitySetup",
@@ -290,8 +280,8 @@ def membership_inference(
             s_in, s_out = np.empty(trials), np.empty(trials)
             for t in range(trials):
                 own = np.asarray(cap_user_totals(mu, W=W, rng=rng).toarray()).ravel()
-                x_in = others[rng.integers(pool)] + own + rng.laplace(0.0, b, size=own.size)
-                x_out = others_out[rng.integers(pool)] + rng.laplace(0.0, b, size=own.size)
+                x_in = others[rng.integers(pool)] + own + laplace_noise(scale=b, size=own.size, rng=rng)
+                x_out = others_out[rng.integers(pool)] + laplace_noise(scale=b, size=own.size, rng=rng)
                 s_in[t] = kl_divergence(pu, normalise_clipped(x_in))
                 s_out[t] = kl_divergence(pu, normalise_clipped(x_out))
             attack(s_in, s_out, LAPLACE, e)

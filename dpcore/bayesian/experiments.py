@@ -15,17 +15,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import NamedTuple, cast
-
 import numpy as np
-
-from ..errors import UserError
+from .statistics import DEFAULT_RHO_GRID, DEFAULT_S_GRID, bayesian_statistics, softmax
+from .end_to_end import prepare_end_to_end
 from ..mechanisms.gaussian import gaussian_noise_scale
+from ..mechanisms.noise import gaussian_noise, laplace_noise
+from .baselines import k_anonymity_release, normalise_clipped, prepare_laplace, prepare_laplace_public, public_baseline
 from ..metrics import kl_divergence
 from ..text.counts import NgramCounts
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_probability, check_real, check_rng
-from .baselines import k_anonymity_release, normalise_clipped, prepare_laplace, prepare_laplace_public, public_baseline
-from .end_to_end import prepare_end_to_end
-from .statistics import DEFAULT_RHO_GRID, DEFAULT_S_GRID, bayesian_statistics, softmax
+from ..errors import UserError
 
 __all__ = [
     "MECHANISMS",
@@ -313,44 +312,40 @@ def kl_vs_epsilon(
     rows: list[dict] = []
     _check_strict(mechanisms, max_items, max_users)
     for name in (BAYESIAN, BAYESIAN_STRICT):
-        if name not in mechanisms:
-            continue
-        if name == BAYESIAN:
-            prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=C).prepare(S=S, rho=rho)
-        else:
-            prep = _strict_statistics(
-                counts.user_counts, counts.public_counts, C=C, max_items=max_items, rng=rng
-            ).prepare(S=S, rho=rho, sensitivity="strict", max_users=max_users)
-        for e in eps:
-            th = prep.sample_theta(epsilon=e, delta=delta, rng=rng, repetitions=repetitions, calibration=calibration)
-            rows += _rows(name, "epsilon", e, kl_divergence(p, th))
-    if END_TO_END in mechanisms:
-        S_grid, rho_grid = end_to_end_grid
-        kls: dict[float, list[float | np.ndarray]] = {e: [] for e in eps}
-        for _ in range(repetitions):
-            pe = prepare_end_to_end(
-                counts.user_counts, counts.public_counts, C=C, rng=rng, S_grid=S_grid, rho_grid=rho_grid
+        if name in mechanisms:
+            rows += _bayesian_vs_epsilon(
+                name,
+                counts,
+                p,
+                eps,
+                delta=delta,
+                S=S,
+                C=C,
+                rho=rho,
+                repetitions=repetitions,
+                rng=rng,
+                calibration=calibration,
+                max_items=max_items,
+                max_users=max_users,
             )
-            for e in eps:
-                kls[e].append(
-                    kl_divergence(p, pe.release(epsilon=e, delta=delta, rng=rng, calibration=calibration).theta)
-                )
-        for e in eps:
-            rows += _rows(END_TO_END, "epsilon", e, kls[e])
+    if END_TO_END in mechanisms:
+        rows += _end_to_end_vs_epsilon(
+            counts,
+            p,
+            eps,
+            delta=delta,
+            C=C,
+            repetitions=repetitions,
+            rng=rng,
+            calibration=calibration,
+            grid=end_to_end_grid,
+        )
     for name, prepare in (
         (LAPLACE, lambda: prepare_laplace(counts.user_counts, W=W, rng=rng)),
         (LAPLACE_PUBLIC, lambda: prepare_laplace_public(counts.user_counts, counts.public_counts, W=W, rng=rng)),
     ):
-        if name not in mechanisms:
-            continue
-        kls = {e: [] for e in eps}
-        for _ in range(repetitions):
-            laplace = prepare()
-            th = np.vstack([laplace.sample_theta(epsilon=e, rng=rng)[0] for e in eps])
-            for e, k in zip(eps, cast(np.ndarray, kl_divergence(p, th))):  # one θ per row: one KL per row
-                kls[e].append(k)
-        for e in eps:
-            rows += _rows(name, "epsilon", e, kls[e])
+        if name in mechanisms:
+            rows += _laplace_vs_epsilon(name, prepare, p, eps, repetitions=repetitions, rng=rng)
     if PUBLIC in mechanisms:
         k = kl_divergence(p, public_baseline(counts.public_counts))
         for e in eps:
@@ -359,6 +354,54 @@ def kl_vs_epsilon(
         for e in eps:
             rows += _rows(PRIVATE, "epsilon", e, [kl_divergence(p, p)])
     return ExperimentTable.from_rows(rows)
+
+
+def _bayesian_vs_epsilon(
+    name, counts, p, eps, *, delta, S, C, rho, repetitions, rng, calibration, max_items, max_users
+) -> list[dict]:
+    """kl_vs_epsilon's rows of BayesianDP (the paper's) or its strict variant: prepared once, ``repetitions``
+    draws per ε."""
+    if name == BAYESIAN:
+        prep = bayesian_statistics(counts.user_counts, counts.public_counts, C=C).prepare(S=S, rho=rho)
+    else:
+        prep = _strict_statistics(counts.user_counts, counts.public_counts, C=C, max_items=max_items, rng=rng).prepare(
+            S=S, rho=rho, sensitivity="strict", max_users=max_users
+        )
+    rows: list[dict] = []
+    for e in eps:
+        th = prep.sample_theta(epsilon=e, delta=delta, rng=rng, repetitions=repetitions, calibration=calibration)
+        rows += _rows(name, "epsilon", e, kl_divergence(p, th))
+    return rows
+
+
+def _end_to_end_vs_epsilon(counts, p, eps, *, delta, C, repetitions, rng, calibration, grid) -> list[dict]:
+    """kl_vs_epsilon's rows of EndToEndDP: one user split per repetition, reused over ε."""
+    S_grid, rho_grid = grid
+    kls: dict[float, list[float | np.ndarray]] = {e: [] for e in eps}
+    for _ in range(repetitions):
+        pe = prepare_end_to_end(
+            counts.user_counts, counts.public_counts, C=C, rng=rng, S_grid=S_grid, rho_grid=rho_grid
+        )
+        for e in eps:
+            kls[e].append(kl_divergence(p, pe.release(epsilon=e, delta=delta, rng=rng, calibration=calibration).theta))
+    rows: list[dict] = []
+    for e in eps:
+        rows += _rows(END_TO_END, "epsilon", e, kls[e])
+    return rows
+
+
+def _laplace_vs_epsilon(name, prepare, p, eps, *, repetitions, rng) -> list[dict]:
+    """kl_vs_epsilon's rows of a Laplace baseline: a fresh W-subsample (``prepare()``) per repetition, one θ per ε."""
+    kls: dict[float, list[float | np.ndarray]] = {e: [] for e in eps}
+    for _ in range(repetitions):
+        laplace = prepare()
+        th = np.vstack([laplace.sample_theta(epsilon=e, rng=rng)[0] for e in eps])
+        for e, k in zip(eps, cast(np.ndarray, kl_divergence(p, th))):  # one θ per row: one KL per row
+            kls[e].append(k)
+    rows: list[dict] = []
+    for e in eps:
+        rows += _rows(name, "epsilon", e, kls[e])
+    return rows
 
 
 def kl_vs_users(
@@ -511,12 +554,14 @@ def kl_vs_public_quality(
         kls: dict[str, list[float | np.ndarray]] = {name: [] for name, _, _ in parts}
         kp = []
         for _ in range(repetitions):
-            alpha = counts.public_counts + (rng.laplace(0.0, b, size=counts.vocabulary_size) if b > 0 else 0.0)
+            alpha = counts.public_counts + (
+                laplace_noise(scale=b, size=counts.vocabulary_size, rng=rng) if b > 0 else 0.0
+            )
             alpha = np.maximum(alpha, 0.0)
             lg = np.log1p(alpha)
             for name, w_x, gamma in parts:  # γ does not depend on α (SPEC §3 step 6)
                 mu = rho * w_x + (1.0 - rho) * (lg - lg.mean())
-                h = mu + rho * gamma * sigma * rng.standard_normal(mu.size)
+                h = mu + gaussian_noise(sigma=rho * gamma * sigma, size=mu.size, rng=rng)
                 kls[name].append(kl_divergence(p, softmax(h)))
             kp.append(kl_divergence(p, normalise_clipped(alpha)))
         for name, v in kls.items():

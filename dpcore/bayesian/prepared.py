@@ -9,11 +9,10 @@ it) and :mod:`.release` (``prepare_bayesian``, ``bayesian_dp``): neither imports
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 import numpy as np
-
-from ..guarantees import Guarantee, approximate_dp, local_sensitivity
 from ..mechanisms.gaussian import CALIBRATION_CHOICES, gaussian_noise_scale, resolve_calibration
+from ..mechanisms.noise import standard_normal_noise, gaussian_noise
+from ..guarantees import Guarantee, approximate_dp, local_sensitivity
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_noise_scale, check_rng
 
 __all__ = [
@@ -227,14 +226,14 @@ class PreparedBayesianDP:
         repetitions = check_int("repetitions", repetitions, low=1)
         s = self.sigma(epsilon=epsilon, delta=delta, calibration=calibration)
         with np.errstate(over="ignore"):  # σ near the float limit: h may hold ±∞ (θ stays finite)
-            return self.mu_ps + s * rng.standard_normal((repetitions, self.mu_ps.size))
+            return self.mu_ps + gaussian_noise(sigma=s, size=(repetitions, self.mu_ps.size), rng=rng)
 
     def sample_theta(self, *, epsilon, delta, rng, repetitions: int = 1, calibration: str = "auto") -> np.ndarray:
         """``repetitions`` releases θ = softmax(h), shape (repetitions, |V|) (same draws as :meth:`sample_h`)."""
         rng = check_rng(rng)
         repetitions = check_int("repetitions", repetitions, low=1)
         s = self.sigma(epsilon=epsilon, delta=delta, calibration=calibration)
-        noise = rng.standard_normal((repetitions, self.mu_ps.size))
+        noise = standard_normal_noise(size=(repetitions, self.mu_ps.size), rng=rng)
         if s == 0.0:
             return softmax(np.broadcast_to(self.mu_ps, noise.shape))
         return _softmax_of_draw(self.mu_ps, s, noise)
@@ -255,7 +254,7 @@ class PreparedBayesianDP:
             max_users=self.max_users,
         )  # refuses before drawing (classic, large ε)
         s = self.sigma(epsilon=epsilon, delta=delta, calibration=calibration)
-        noise = rng.standard_normal(self.mu_ps.size)
+        noise = standard_normal_noise(size=self.mu_ps.size, rng=rng)
         with np.errstate(over="ignore"):  # σ near the float limit: h may hold ±∞ (θ stays finite)
             h = self.mu_ps + s * noise
         theta = _softmax_of_draw(self.mu_ps, s, noise) if s > 0 else softmax(h)

@@ -17,61 +17,59 @@ Where to read what (the privacy-critical part first):
 from __future__ import annotations
 
 from .accounting import (
-    DEFAULT_K_VALUES,
-    DPNE_GUARANTEE,
-    DPSU_POLICIES,
     EVALUATION_ONLY,
     KANONYMITY_LABEL,
     PRUNING_RULES,
     SELECTION_RULES,
-    count_valid_kgrams,
-    dpne_guarantee,
+    DPSU_POLICIES,
+    DEFAULT_K_VALUES,
     dpne_noise_scales,
     dpsu_threshold,
     dpsu_threshold_for_sigma,
     spurious_threshold,
+    count_valid_kgrams,
+    dpne_guarantee,
 )
+from .selection import (
+    dpne_release_seed,
+    dpne_level_seed,
+    dpne_selection_seed,
+    eta_dependent_level,
+)
+from .results import (
+    DpneLevelDiagnostics,
+    DpneEvaluation,
+    DpneRelease,
+    DpneRun,
+    DpsuBaselineRelease,
+)
+from .release import (
+    DpnePlan,
+    prepare_dpne,
+    dpne_extract,
+    dpne_with_evaluation,
+)
+from .unigram import DpneUnigram, prepare_dpne_unigram
+from .dpsu_plan import DPSU_VARIANTS, DpsuPlan, prepare_dpsu
 from .baselines import (
     dpsu_all,
     dpsu_even,
     dpsu_single,
 )
+from .evaluation import (
+    PruningChain,
+    pruning_chain,
+    kanonymity_coverage,
+    KAnonymityCoverage,
+)
 from .batch import (
-    MIN_USERS,
     BatchRelease,
+    MIN_USERS,
     check_enough_users,
     run_dpne_local,
 )
-from .dpsu_plan import DPSU_VARIANTS, DpsuPlan, prepare_dpsu
-from .evaluation import (
-    KAnonymityCoverage,
-    PruningChain,
-    kanonymity_coverage,
-    pruning_chain,
-)
-from .release import (
-    DpnePlan,
-    dpne_extract,
-    dpne_with_evaluation,
-    prepare_dpne,
-)
-from .results import (
-    DpneEvaluation,
-    DpneLevelDiagnostics,
-    DpneRelease,
-    DpneRun,
-    DpsuBaselineRelease,
-)
-from .selection import (
-    dpne_level_seed,
-    dpne_release_seed,
-    dpne_selection_seed,
-    eta_dependent_level,
-)
-from .unigram import DpneUnigram, prepare_dpne_unigram
 
 __all__ = [
-    "DPNE_GUARANTEE",
     "EVALUATION_ONLY",
     "KANONYMITY_LABEL",
     "PRUNING_RULES",

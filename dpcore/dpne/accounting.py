@@ -19,7 +19,6 @@ from ..text.ngrams import MAX_NGRAM_LENGTH
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_real, check_sequence
 
 __all__ = [
-    "DPNE_GUARANTEE",
     "EVALUATION_ONLY",
     "KANONYMITY_LABEL",
     "PRUNING_RULES",
@@ -35,7 +34,6 @@ __all__ = [
 ]
 
 
-DPNE_GUARANTEE = "(ε, δ)-DP per user"  # deprecated text label; releases carry a Guarantee (see dpne_guarantee)
 DPSU_SINGLE_SCOPE = "for each length separately — not for all lengths together"
 
 

@@ -40,8 +40,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..mechanisms.gaussian import gaussian_sigma
-from ..text.ngrams import MAX_NGRAM_LENGTH, NgramIndex
+from ..mechanisms.noise import gaussian_noise
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_rng
+from ..text.ngrams import MAX_NGRAM_LENGTH, NgramIndex
 from .accounting import (
     DPSU_POLICIES,
     SELECTION_RULES,
@@ -118,7 +119,7 @@ class DpsuPlan:
                 )
                 supp = np.flatnonzero(hist > 0)
                 w = hist[supp]
-            out.append((supp, w + sigma * rng.standard_normal(supp.size)))
+            out.append((supp, w + gaussian_noise(sigma=sigma, size=supp.size, rng=rng)))
         return out
 
     def release(self, *, epsilon, delta, rng, policy_cutoff=2.0) -> DpsuBaselineRelease:

@@ -67,9 +67,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from typing import cast
-
 import numpy as np
-
 from ..mechanisms.keyed import fold_keys
 from ..text.ngrams import TokenCorpus
 from .accounting import (
@@ -78,27 +76,25 @@ from .accounting import (
     dpsu_threshold_for_sigma,
     spurious_threshold,
 )
-from .results import DpneEvaluation, DpneLevelDiagnostics, DpneRelease, DpneRun, _released_sets
+from .levels import alive_positions, next_position_parts, release_level, canonical_unigrams, unigram_release
 from .selection import (
-    _dpsu_select,
+    _LevelHistogram,
     _keyed_seed,
     _level_histogram,
-    _LevelHistogram,
-    _noisy_threshold,
     dpne_level_seed,
     dpne_release_seed,
     dpne_selection_seed,
 )
-from .shards import _concat, _level_candidates, _shard_bounds
-from .space import _as_token_corpus, _ValidSpace, zero_weight_draw
 from .unigram import (  # noqa: F401 (_check_dpne: re-exported for dpcore.specs.dpne)
     SELECTION_KEYS,
     _check_dpne,
     _check_eta,
     _check_selection_key,
     _check_unigram,
-    _unigram_histogram,
 )
+from .results import DpneEvaluation, DpneLevelDiagnostics, DpneRelease, DpneRun, _released_sets
+from .space import _ValidSpace, _as_token_corpus
+from .shards import _concat, _shard_bounds
 
 __all__ = [
     "DpnePlan",
@@ -264,6 +260,18 @@ def prepare_dpne(
     )
 
 
+def _plan_seeds(bare, selection_rng, unigram, params) -> tuple[int, int]:
+    """(the noise's key, the selection's key): every parameter but η keys the noise of lengths 1 and 2 (η joins
+    the key from where the histograms depend on it); the selection is keyed by what it depends on
+    (dpne_selection_seed), or like the noise (version 1)."""
+    sel = bare if selection_rng is None else _keyed_seed(selection_rng)
+    select_seed = dpne_selection_seed(
+        sel, contribution_limit=params["contribution_limit"], selection=params["selection"]
+    )
+    select_seed = select_seed if unigram is None else unigram.select_seed
+    return dpne_release_seed(bare, **params), select_seed
+
+
 def _prepare_dpne(
     users,
     rng,
@@ -281,17 +289,11 @@ def _prepare_dpne(
     selection_rng=None,
     unigram=None,
 ) -> "DpnePlan":
-    # every parameter but η keys the noise of lengths 1 and 2; η joins the key from where the histograms depend on
-    # it; the selection is keyed by what it depends on (dpne_selection_seed), or like the noise (version 1)
     bare = _keyed_seed(rng)
     tc = _as_token_corpus(users)
     if unigram is not None:
         unigram = _check_unigram(unigram, tc, limit, selection, policy, selection_key)
-    sel = bare if selection_rng is None else _keyed_seed(selection_rng)
-    select_seed = dpne_selection_seed(sel, contribution_limit=limit, selection=selection)
-    select_seed = select_seed if unigram is None else unigram.select_seed
-    seed = dpne_release_seed(
-        bare,
+    params = dict(
         epsilon=epsilon,
         delta=delta,
         max_length=max_length,
@@ -302,74 +304,26 @@ def _prepare_dpne(
         policy=policy,
         policy_cutoff=policy_cutoff,
     )
-    tok_key = tc.token_key_array  # stable key of every token id
-    user_key = tc.user_key_array
-
+    seed, select_seed = _plan_seeds(bare, selection_rng, unigram, params)
     sigma, sigmas = dpne_noise_scales(epsilon=epsilon, delta=delta, max_length=max_length, noise_decay=noise_decay)
     rho1 = dpsu_threshold_for_sigma(sigma=sigmas[0], delta=delta, contribution_limit=limit)
 
     # ---- k = 1: DPSU over tokens -----------------------------------------------------------------
-    V = tc.vocabulary_size
-    key1 = fold_keys(None, tok_key)  # the 1-gram keys
     shard = _SHARD_POSITIONS if policy == "weighted" else None
     user_start = np.searchsorted(tc.user_of, np.arange(tc.n_users + 1)) if shard else None
+    key1 = fold_keys(None, tc.token_key_array)  # the 1-gram keys
     select1 = seed if selection_key == "release" else select_seed
-    if policy == "weighted":  # the histogram before noise (the unigram's when given), then the keyed noise
-        hist1 = unigram.histogram if unigram is not None else _unigram_histogram(tc, limit, selection, select1, shard)
-        released1, support1 = _noisy_threshold(hist1, sigmas[0], rho1, seed, 1, key1)
-    else:  # Policy Gaussian: its histogram depends on ρ₁ through the cutoff
-        pu, pi, pc = tc.unigram_pairs
-        released1, support1 = _dpsu_select(
-            pu,
-            pi,
-            pc,
-            V,
-            limit=limit,
-            sigma=sigmas[0],
-            threshold=rho1,
-            selection=selection,
-            rng=None,
-            policy=policy,
-            cutoff_alpha=policy_cutoff,
-            keyed=(seed, 1, key1, user_key, select1),
-        )
-    s1_tokens = np.flatnonzero(released1).astype(np.int32)
-    s1_tokens = s1_tokens[np.argsort(key1[s1_tokens], kind="stable")]  # canonical order: by key
-    token_rel = np.full(max(V, 1), -1, dtype=np.int64)
-    token_rel[s1_tokens] = np.arange(s1_tokens.size)
-    diag1 = DpneLevelDiagnostics(
-        k=1,
-        previous_size=None,
-        valid_count=None,
-        sigma=float(sigmas[0]),
-        threshold=rho1,
-        released=int(s1_tokens.size),
-        spurious_bound=None,
-        supported=int(support1.sum()),
-        used_valid=int(support1.sum()),
-        kept_from_histogram=int(s1_tokens.size),
-        sampled_zero_weight=0,
-        spurious=0,
+    released1, support1 = unigram_release(
+        tc, key1, params, seed=seed, select_seed=select1, sigma=sigmas[0], threshold=rho1, unigram=unigram, shard=shard
     )
-
-    # alive positions (their 1-gram released) and the index in S_{k−1} of the (k−1)-gram there
-    pos_dtype = np.int32 if tc.n_tokens < 2**31 else np.int64  # 4 bytes a position where they fit
-    pos_parts, rel_parts = [], []
-    # user_start is set when shard is
-    bounds = _shard_bounds(None, tc, cast(np.ndarray, user_start), shard) if shard else [(0, tc.n_tokens)]
-    for s0, s1 in bounds:
-        r_s = token_rel[tc.tokens[s0:s1]]
-        hit = np.flatnonzero(r_s >= 0)
-        pos_parts.append((hit + s0).astype(pos_dtype))
-        rel_parts.append(r_s[hit].astype(pos_dtype))
-        del r_s, hit
-    pos, rel = _concat(pos_parts, pos_dtype), _concat(rel_parts, pos_dtype)
-    del pos_parts, rel_parts
+    s1_tokens, token_rel, diag1 = canonical_unigrams(
+        released1, support1, key1, tc.vocabulary_size, sigma=sigmas[0], threshold=rho1
+    )
     state = dict(
         seed=seed,
         select_seed=None if selection_key == "release" else select_seed,  # None: the level's noise key (version 1)
-        tok_key=tok_key,
-        user_key=user_key,
+        tok_key=tc.token_key_array,  # stable key of every token id
+        user_key=tc.user_key_array,
         s1_tokens=s1_tokens,
         s1_size=int(s1_tokens.size),
         token_rel=token_rel,
@@ -379,25 +333,10 @@ def _prepare_dpne(
         limit=limit,
         selection=selection,
         pruning=pruning,
-        pos_dtype=pos_dtype,
+        pos_dtype=np.int32 if tc.n_tokens < 2**31 else np.int64,  # 4 bytes a position where they fit
     )
-    level2 = None
-    m = int(s1_tokens.size)
-    if max_length >= 2 and m and policy == "weighted":
-        space = _ValidSpace(pruning, m, m, None, None, 0)
-        if space.size:
-            level2 = _level_histogram(
-                tc,
-                pos,
-                rel,
-                2,
-                st={**state, "select_seed": seed if state["select_seed"] is None else state["select_seed"]},
-                m=m,
-                space=space,
-                sigma_k=float(sigmas[1]),
-                policy_gamma=None,
-                keep_positions=True,
-            )
+    pos, rel = _alive_positions(tc, state)
+    level2 = _weighted_level2(tc, pos, rel, state, max_length=max_length, policy=policy, sigma_2=sigmas[1:2])
     return DpnePlan(
         tc=tc,
         state=state,
@@ -408,17 +347,38 @@ def _prepare_dpne(
         sigma=float(sigma),
         sigmas=tuple(float(x) for x in sigmas),
         rho1=rho1,
-        params=dict(
-            epsilon=epsilon,
-            delta=delta,
-            max_length=max_length,
-            contribution_limit=limit,
-            noise_decay=noise_decay,
-            pruning=pruning,
-            selection=selection,
-            policy=policy,
-            policy_cutoff=policy_cutoff,
-        ),
+        params=params,
+    )
+
+
+def _alive_positions(tc, state) -> tuple[np.ndarray, np.ndarray]:
+    """The alive positions (their 1-gram released) and the index in S_1 of the token there, shard by shard."""
+    shard, user_start = state["shard"], state["user_start"]
+    # user_start is set when shard is
+    bounds = _shard_bounds(None, tc, cast(np.ndarray, user_start), shard) if shard else [(0, tc.n_tokens)]
+    return alive_positions(tc, state["token_rel"], bounds, state["pos_dtype"])
+
+
+def _weighted_level2(tc, pos, rel, state, *, max_length, policy, sigma_2) -> _LevelHistogram | None:
+    """With the weighted Gaussian, length 2's histogram and its keyed noise: its candidates S_1 × S_1 depend on S_1
+    alone, so it is computed once for every η (None otherwise)."""
+    m = state["s1_size"]
+    if max_length < 2 or not m or policy != "weighted":
+        return None
+    space = _ValidSpace(state["pruning"], m, m, None, None, 0)
+    if not space.size:
+        return None
+    return _level_histogram(
+        tc,
+        pos,
+        rel,
+        2,
+        st={**state, "select_seed": state["seed"] if state["select_seed"] is None else state["select_seed"]},
+        m=m,
+        space=space,
+        sigma_k=float(sigma_2[0]),
+        policy_gamma=None,
+        keep_positions=True,
     )
 
 
@@ -444,151 +404,125 @@ class DpnePlan:
     def run(self, eta) -> DpneRun:
         """``dpne_with_evaluation(…, eta=eta)`` with this plan's corpus, seed and other arguments."""
         eta = _check_eta(eta)
-        tc, st, p = self.tc, self.state, self.params
-        max_length, pruning, policy = p["max_length"], p["pruning"], p["policy"]
-        s1_tokens, s1_size, token_rel, tok_key = st["s1_tokens"], st["s1_size"], st["token_rel"], st["tok_key"]
-        seed, pos_dtype = st["seed"], st["pos_dtype"]
-        sigmas = self.sigmas
-        thresholds: dict[int, float] = {1: self.rho1}
-        valid_counts: dict[int, int] = {}
-        ids: dict[int, np.ndarray] = {1: s1_tokens.reshape(-1, 1)}
-        spurious_ids: dict[int, np.ndarray] = {1: np.zeros((0, 1), dtype=np.int32)}
-        diags: list[DpneLevelDiagnostics] = [self.diag1]
-        pos, rel = self.pos, self.rel
-        prev_keys = st["prev_keys"]
-        prev_rows = ids[1]
-        prev_a = prev_b = None  # S_{k−1} as (prefix, suffix) index pairs into S_{k−2}
-        prev_prev_size = 0
-
-        for k in range(2, max_length + 1):
-            m = prev_rows.shape[0]
-            if m == 0:
+        s1_rows = self.state["s1_tokens"].reshape(-1, 1)
+        levels = _Levels(
+            thresholds={1: self.rho1},
+            valid_counts={},
+            ids={1: s1_rows},
+            spurious_ids={1: np.zeros((0, 1), dtype=np.int32)},
+            diags=[self.diag1],
+        )
+        front: _Frontier | None = _Frontier(self.pos, self.rel, self.state["prev_keys"], s1_rows)
+        for k in range(2, self.params["max_length"] + 1):
+            if front is None or front.prev_rows.shape[0] == 0:
                 break
-            space = _ValidSpace(pruning, m, s1_size, prev_a, prev_b, prev_prev_size)
-            n_valid = space.size
-            valid_counts[k] = int(n_valid)
-            sigma_k = float(sigmas[k - 1])
-            if n_valid == 0:
-                thresholds[k] = math.inf
-                ids[k] = np.zeros((0, k), dtype=np.int32)
-                spurious_ids[k] = np.zeros((0, k), dtype=np.int32)
-                diags.append(DpneLevelDiagnostics(k, m, 0, sigma_k, math.inf, 0, 0.0, 0, 0, 0, 0, 0))
-                break
-            p_zero = _spurious_probability(eta, m, n_valid)  # a zero-weight valid k-gram passes ρ_k with it
-            rho_k = spurious_threshold(sigma_k, eta, m, n_valid)  # the one ρ_k of Spark, the CLI and the exercises
-            thresholds[k] = rho_k
+            front = self._level(k, eta, front, levels)
+        return self._finish(eta, levels)
 
-            seed_k = dpne_level_seed(seed, k, eta, policy)
-            if k == 2 and self.level2 is not None:
-                lh = self.level2  # drawn with the η-independent key (weighted Gaussian)
-            else:
-                lh = _level_histogram(
-                    tc,
-                    pos,
-                    rel,
-                    k,
-                    st={
-                        **st,
-                        "prev_keys": prev_keys,
-                        "seed": seed_k,
-                        "select_seed": seed_k if st["select_seed"] is None else st["select_seed"],
-                    },
-                    m=m,
-                    space=space,
-                    sigma_k=sigma_k,
-                    keep_positions=pos.size <= _KEEP_POSITIONS,
-                    policy_gamma=None if policy == "weighted" else rho_k + p["policy_cutoff"] * sigma_k,
-                )
-            item_keys, item_b = lh.item_keys, lh.item_b
-            n_items = item_keys.size
-            item_a = item_keys // s1_size
-            item_t = item_keys % s1_size
-            released = np.zeros(n_items, dtype=bool)
-            released[lh.supp_idx[lh.noisy > rho_k]] = True
-            n_support = int(lh.supp_idx.size)
-            n_zero = int(n_valid - n_support)
-            sampled = zero_weight_draw(space, seed_k, k, n_zero, p_zero, lh.support_keys)
-            n_sampled = int(sampled.size)
-            s_a = sampled // space.width
-            s_b = sampled % space.width
-            s_t = token_rel[prev_rows[s_b, -1]] if pruning == "both" else s_b
-            s_key = s_a * s1_size + s_t
+    def _level(self, k: int, eta: float, front: "_Frontier", levels: "_Levels") -> "_Frontier | None":
+        """Release length k into ``levels``; the positions and S_k the next length reads (None: the run stops)."""
+        st, p = self.state, self.params
+        m = front.prev_rows.shape[0]
+        space = _ValidSpace(p["pruning"], m, st["s1_size"], front.prev_a, front.prev_b, front.prev_prev_size)
+        n_valid = space.size
+        levels.valid_counts[k] = int(n_valid)
+        sigma_k = float(self.sigmas[k - 1])
+        if n_valid == 0:
+            levels.thresholds[k] = math.inf
+            levels.ids[k] = np.zeros((0, k), dtype=np.int32)
+            levels.spurious_ids[k] = np.zeros((0, k), dtype=np.int32)
+            levels.diags.append(DpneLevelDiagnostics(k, m, 0, sigma_k, math.inf, 0, 0.0, 0, 0, 0, 0, 0))
+            return None
+        p_zero = _spurious_probability(eta, m, n_valid)  # a zero-weight valid k-gram passes ρ_k with it
+        rho_k = spurious_threshold(sigma_k, eta, m, n_valid)  # the one ρ_k of Spark, the CLI and the exercises
+        levels.thresholds[k] = rho_k
+        seed_k = dpne_level_seed(st["seed"], k, eta, p["policy"])
+        lh = self._histogram(k, front, space, seed_k=seed_k, sigma_k=sigma_k, rho_k=rho_k)
+        out = release_level(
+            lh,
+            space,
+            k=k,
+            eta=eta,
+            sigma_k=sigma_k,
+            rho_k=rho_k,
+            p_zero=p_zero,
+            seed_k=seed_k,
+            state=st,
+            prev_rows=front.prev_rows,
+            prev_keys=front.prev_keys,
+        )
+        levels.ids[k] = out.rows
+        levels.spurious_ids[k] = out.rows[out.spurious_mask]
+        levels.diags.append(out.diagnostics)
+        pos_parts, rel_parts = next_position_parts(self.tc, lh, out.item_rel, front.pos, front.rel, k=k, state=st)
+        del lh
+        pos, rel = _concat(pos_parts, st["pos_dtype"]), _concat(rel_parts, st["pos_dtype"])
+        del pos_parts, rel_parts
+        prev_a, prev_b = (out.a, out.b) if p["pruning"] == "both" else (None, None)
+        return _Frontier(pos, rel, out.keys, out.rows, prev_a, prev_b, m)
 
-            # Sampled k-grams that some user did write (valid, but zero weight after the limit) are not spurious.
-            if n_items:
-                at = np.minimum(np.searchsorted(item_keys, s_key), n_items - 1)
-                in_corpus = item_keys[at] == s_key
-                sampled_item = np.where(in_corpus, at, -1)
-            else:
-                in_corpus = np.zeros(s_key.size, dtype=bool)
-                sampled_item = np.full(s_key.size, -1)
-            kept_items = np.flatnonzero(released)
-            item_rel = np.full(max(n_items, 1), -1, dtype=np.int64)
-            item_rel[kept_items] = np.arange(kept_items.size)
-            item_rel[sampled_item[in_corpus]] = kept_items.size + np.flatnonzero(in_corpus)
+    def _histogram(self, k: int, front: "_Frontier", space: _ValidSpace, *, seed_k, sigma_k, rho_k) -> _LevelHistogram:
+        """Length k's weighted histogram and its keyed noise (length 2's from the plan when it kept it)."""
+        if k == 2 and self.level2 is not None:
+            return self.level2  # drawn with the η-independent key (weighted Gaussian)
+        st, p = self.state, self.params
+        return _level_histogram(
+            self.tc,
+            front.pos,
+            front.rel,
+            k,
+            st={
+                **st,
+                "prev_keys": front.prev_keys,
+                "seed": seed_k,
+                "select_seed": seed_k if st["select_seed"] is None else st["select_seed"],
+            },
+            m=front.prev_rows.shape[0],
+            space=space,
+            sigma_k=sigma_k,
+            keep_positions=front.pos.size <= _KEEP_POSITIONS,
+            policy_gamma=None if p["policy"] == "weighted" else rho_k + p["policy_cutoff"] * sigma_k,
+        )
 
-            a = np.concatenate([item_a[kept_items], s_a]).astype(np.int64)
-            b = np.concatenate([item_b[kept_items], s_b]).astype(np.int64)
-            t = np.concatenate([item_t[kept_items], s_t]).astype(np.int64)
-            spurious_mask = np.zeros(a.size, dtype=bool)
-            spurious_mask[kept_items.size :] = ~in_corpus
-            # Canonical order of S_k (by key), so that V_{k+1} is indexed alike by every engine.
-            new_keys = fold_keys(prev_keys[a], tok_key[s1_tokens[t]])
-            perm = np.argsort(new_keys, kind="stable")
-            inv = np.empty(perm.size, dtype=np.int64)
-            inv[perm] = np.arange(perm.size)
-            hit = item_rel >= 0
-            item_rel[hit] = inv[item_rel[hit]]
-            a, b, t, spurious_mask, prev_keys = a[perm], b[perm], t[perm], spurious_mask[perm], new_keys[perm]
-            rows = np.hstack([prev_rows[a], s1_tokens[t].reshape(-1, 1)]).astype(np.int32)
-            ids[k] = rows
-            spurious_ids[k] = rows[spurious_mask]
-            diags.append(
-                DpneLevelDiagnostics(
-                    k=k,
-                    previous_size=int(m),
-                    valid_count=int(n_valid),
-                    sigma=sigma_k,
-                    threshold=rho_k,
-                    released=int(rows.shape[0]),
-                    spurious_bound=float(eta * min(m, n_valid)),
-                    supported=n_support,
-                    used_valid=int(n_items),
-                    kept_from_histogram=int(kept_items.size),
-                    sampled_zero_weight=n_sampled,
-                    spurious=int(spurious_mask.sum()),
-                )
-            )
-
-            # Next level: positions whose k-gram was released (a second pass over the shards).
-            pos_parts, rel_parts = [], []
-            for j, ((s0, s1), ik, icode) in enumerate(zip(lh.bounds, lh.shard_items, lh.shard_codes)):
-                if lh.shard_positions is not None:
-                    cand = lh.shard_positions[j]
-                else:
-                    cand, _, _ = _level_candidates(tc, pos[s0:s1], rel[s0:s1], k, pruning, token_rel, s1_size)
-                r = item_rel[np.searchsorted(item_keys, ik)][icode] if n_items else np.zeros(0, dtype=np.int64)
-                alive = r >= 0
-                pos_parts.append(cand[alive].astype(pos_dtype))
-                rel_parts.append(r[alive].astype(pos_dtype))
-                del cand, r, alive
-            del lh
-            pos, rel = _concat(pos_parts, pos_dtype), _concat(rel_parts, pos_dtype)
-            del pos_parts, rel_parts
-            prev_prev_size = m
-            prev_a, prev_b = (a, b) if pruning == "both" else (None, None)
-            prev_rows = rows
-
-        for k in range(1, max_length + 1):
+    def _finish(self, eta: float, levels: "_Levels") -> DpneRun:
+        """The release (the sets and the public parameters) and its evaluation, every length present."""
+        ids, spurious_ids = levels.ids, levels.spurious_ids
+        for k in range(1, self.params["max_length"] + 1):
             ids.setdefault(k, np.zeros((0, k), dtype=np.int32))
             spurious_ids.setdefault(k, np.zeros((0, k), dtype=np.int32))
         release = DpneRelease(
-            ngrams=_released_sets(tc.vocabulary, ids),
+            ngrams=_released_sets(self.tc.vocabulary, ids),
             sigma=self.sigma,
-            sigmas={k: float(s) for k, s in enumerate(sigmas, start=1)},
-            thresholds=thresholds,
-            valid_counts=valid_counts,
+            sigmas={k: float(s) for k, s in enumerate(self.sigmas, start=1)},
+            thresholds=levels.thresholds,
+            valid_counts=levels.valid_counts,
             eta=eta,
-            **p,
+            **self.params,
         )
-        return DpneRun(release, DpneEvaluation(levels=tuple(diags), spurious_ids=spurious_ids, ids=ids, corpus=tc))
+        evaluation = DpneEvaluation(levels=tuple(levels.diags), spurious_ids=spurious_ids, ids=ids, corpus=self.tc)
+        return DpneRun(release, evaluation)
+
+
+@dataclass
+class _Levels:
+    """What a run has released so far, length by length (filled by :meth:`DpnePlan._level`)."""
+
+    thresholds: dict[int, float]
+    valid_counts: dict[int, int]
+    ids: dict[int, np.ndarray]
+    spurious_ids: dict[int, np.ndarray]
+    diags: list[DpneLevelDiagnostics]
+
+
+@dataclass(frozen=True)
+class _Frontier:
+    """What the next length reads: the alive positions and their index in S_{k−1}, S_{k−1}'s keys and rows, and
+    (both sides) S_{k−1} as (prefix, suffix) index pairs into S_{k−2}."""
+
+    pos: np.ndarray
+    rel: np.ndarray
+    prev_keys: np.ndarray
+    prev_rows: np.ndarray
+    prev_a: np.ndarray | None = None
+    prev_b: np.ndarray | None = None
+    prev_prev_size: int = 0

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
 import numpy as np
-
-from .._ranking import ranked_drops as _ranked_drops
 from ..mechanisms.keyed import (
     STREAM_NOISE,
     STREAM_ORDER,
@@ -22,6 +19,8 @@ from ..mechanisms.keyed import (
     keyed_uniform,
     release_seed,
 )
+from ..mechanisms.noise import standard_normal_noise
+from .._ranking import ranked_drops as _ranked_drops
 from ..text.ngrams import group_by_user
 from ..validation import check_rng
 from .shards import _level_candidates, _merge_items, _shard_bounds
@@ -154,7 +153,7 @@ def _noisy_release(hist, sigma, threshold, rng, noise=None):
     released = np.zeros(hist.size, dtype=bool)
     for a in range(0, hist.size, _NOISE_BLOCK):
         supp_idx = np.flatnonzero(support[a : a + _NOISE_BLOCK]) + a
-        z = rng.standard_normal(supp_idx.size) if noise is None else noise(supp_idx)
+        z = standard_normal_noise(size=supp_idx.size, rng=rng) if noise is None else noise(supp_idx)
         noisy = hist[supp_idx] + sigma * z  # one draw per item, once
         released[supp_idx[noisy > threshold]] = True
     return released, support

@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from ..mechanisms.keyed import STREAM_ZERO_ORDER, STREAM_ZERO_WEIGHT, level_generator
+from ..mechanisms.noise import standard_exponential_noise
 from ..text.ngrams import NgramIndex, TokenCorpus, encode_corpus, encode_users
 
 _ENUMERATE_LIMIT = 2_000_000  # enumerate V_k explicitly below this size (exact, no rejection loop)
@@ -127,7 +128,9 @@ def _uniform_count_below(n: int, p: float, gen: np.random.Generator) -> int:
     count, total = 0, 0.0
     while count < n:
         m = min(_ZERO_CHUNK, n - count)
-        x = total + np.cumsum(gen.standard_exponential(m) / (n - count - np.arange(m, dtype=np.float64)))
+        x = total + np.cumsum(
+            standard_exponential_noise(size=m, rng=gen) / (n - count - np.arange(m, dtype=np.float64))
+        )
         below = int(np.searchsorted(x, t, side="left"))
         count += below
         if below < m:

@@ -37,6 +37,7 @@ import os
 import sys
 import tempfile
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -284,10 +285,6 @@ def run_dpne_spark(
 def _run(
     spark, files, *, epsilon, delta, T, limit, eta, c, pruning, selection, seed, user_column, text_column, say
 ) -> BatchRelease:
-    from pyspark.sql import Window
-    from pyspark.sql import functions as F
-    from pyspark.sql.types import BooleanType, DoubleType, LongType
-
     sigma, sigmas = dpne_noise_scales(epsilon=epsilon, delta=delta, max_length=T, noise_decay=c)
     rho1 = dpsu_threshold_for_sigma(sigma=sigmas[0], delta=delta, contribution_limit=limit)
     # the keys of the local engine (weighted Gaussian): the seed and every parameter; η from length 3 on
@@ -301,86 +298,27 @@ def _run(
         pruning=pruning,
         selection=selection,
     )
-    level_seed = {k: dpne_level_seed(base, k, eta, "weighted") for k in range(1, T + 1)}
-    select_seed = dpne_selection_seed(seed, contribution_limit=limit, selection=selection)  # the selection's own key
+    keys = _Keys(
+        level_seed={k: dpne_level_seed(base, k, eta, "weighted") for k in range(1, T + 1)},
+        select_seed=dpne_selection_seed(seed, contribution_limit=limit, selection=selection),  # the selection's own
+        selection=selection,
+        limit=limit,
+    )
     thresholds, valid_counts, sets = {1: rho1}, {}, {}
 
     say("Spark: reading and tokenising")
-    fdf = spark.createDataFrame([(i, f) for i, f in enumerate(files)], "fid long, path string")
-    fdf = fdf.repartition(max(1, min(len(files), 64)))
-    schema = "sid long, pos int, user_key long, tok_key long, h1 long, tok string"
-    P = fdf.mapInArrow(lambda it: _read_partition(it, user_column, text_column), schema).localCheckpoint(eager=True)
-    first, last = P.agg(F.min("user_key"), F.max("user_key")).first()  # position rows: users with text only
-    check_enough_users(0 if first is None else 1 if first == last else 2)
-
-    def level_release(C, k, sigma_k, rho_k, extra):
-        """C: candidate rows (user_key, h, extra...) → histogram rows (h, extra..., released) as numpy."""
-        agg = [F.first(x).alias(x) for x in extra]
-        pairs = C.groupBy("user_key", "h").agg(F.count(F.lit(1)).alias("cnt"), *agg)
-        pairs = _add_columns(
-            pairs,
-            [("r", DoubleType())],
-            lambda b: [
-                keyed_uniform(select_seed, _u(b.column("user_key")), _u(b.column("h")), stream=STREAM_SELECT, k=k)
-            ],
-        )
-        by_user = Window.partitionBy("user_key")
-        order = (
-            Window.partitionBy("user_key").orderBy(F.col("r").asc())
-            if selection == "random"
-            else Window.partitionBy("user_key").orderBy(F.col("cnt").desc(), F.col("r").desc())
-        )
-        kept = (
-            pairs.withColumn("n", F.count(F.lit(1)).over(by_user))
-            .withColumn("rank", F.row_number().over(order))
-            .filter(F.col("rank") <= limit)
-            .withColumn("w", 1.0 / F.sqrt(F.least(F.col("n"), F.lit(limit)).cast("double")))
-        )
-        H = kept.groupBy("h").agg(F.sum("w").alias("hist"), *agg)
-
-        def noisy(b):
-            z = keyed_normal(level_seed[k], _u(b.column("h")), stream=STREAM_NOISE, k=k)
-            return [b.column("hist").to_numpy() + sigma_k * z > rho_k]
-
-        H = _add_columns(H, [("released", BooleanType())], noisy)
-        return _collect(H, ["h", "released", *extra])
-
-    # ---- k = 1 --------------------------------------------------------------------------------
+    P = _read_positions(spark, files, user_column, text_column)
     say("Spark: length 1")
-    got = level_release(
-        P.withColumnRenamed("h1", "h").select("user_key", "h", "tok_key", "tok"),
-        1,
-        float(sigmas[0]),
-        rho1,
-        ["tok_key", "tok"],
-    )
-    rel = got["released"].astype(bool)
-    h = got["h"].view(np.uint64)[rel]
-    order = np.argsort(h, kind="stable")
-    s1_keys = h[order]
-    s1_words = np.asarray(got["tok"], dtype=object)[rel][order]
-    s1_tok = got["tok_key"].view(np.uint64)[rel][order]
-    sets[1] = set(s1_words.tolist())
-    prev_keys, prev_rows, prev_last = s1_keys, s1_words.reshape(-1, 1), s1_tok
-    prev_a = prev_b = None
-    prev_prev_size = 0
-
-    s1_df = spark.createDataFrame([(int(x),) for x in _i(s1_keys)], "h1 long").withColumn("in_s1", F.lit(True))
-    P = (
-        P.drop("tok")
-        .join(F.broadcast(s1_df), on="h1", how="left")
-        .withColumn("in_s1", F.coalesce(F.col("in_s1"), F.lit(False)))
-        .withColumn("hp", F.when(F.col("in_s1"), F.col("h1")))
-        .localCheckpoint(eager=True)
-    )
-    w = Window.partitionBy("sid").orderBy("pos")
+    s1, P = _release_unigrams(spark, P, keys, sigma_1=float(sigmas[0]), rho_1=rho1)
+    sets[1] = set(s1.words.tolist())
+    prev = _Previous(keys=s1.keys, rows=s1.words.reshape(-1, 1), last=s1.tok)
 
     for k in range(2, T + 1):
         sets.setdefault(k, set())
-        m = prev_keys.size
+        m = prev.keys.size
         if m == 0:
             break
-        space = _ValidSpace(pruning, m, s1_keys.size, prev_a, prev_b, prev_prev_size)
+        space = _ValidSpace(pruning, m, s1.keys.size, prev.a, prev.b, prev.prev_size)
         n_valid = int(space.size)
         valid_counts[k] = n_valid
         sigma_k = float(sigmas[k - 1])
@@ -392,51 +330,13 @@ def _run(
         thresholds[k] = rho_k
         say(f"Spark: length {k}, |S_{k - 1}| = {m:,}, |V_{k}| = {n_valid:,}")
 
-        C = P.withColumn("last", F.lead("tok_key", k - 1).over(w))
-        if pruning == "both":
-            C = C.withColumn("b_key", F.lead("hp", 1).over(w))
-            C = C.filter(F.col("hp").isNotNull() & F.col("b_key").isNotNull())
-        else:
-            C = (
-                C.withColumn("last_in", F.lead("in_s1", k - 1).over(w))
-                .withColumn("b_key", F.lead("h1", k - 1).over(w))
-                .filter(F.col("hp").isNotNull() & F.col("last_in"))
-            )
-        C = _add_columns(
-            C.select("sid", "pos", "user_key", "hp", "b_key", "last"),
-            [("h", LongType())],
-            lambda b: [_i(fold_keys(_u(b.column("hp")), _u(b.column("last"))))],
-        )
-        C = C.localCheckpoint(eager=True)
-        got = level_release(C.withColumnRenamed("hp", "a_key"), k, sigma_k, rho_k, ["a_key", "b_key"])
-
-        a_all = np.searchsorted(prev_keys, got["a_key"].view(np.uint64))
-        b_ref = prev_keys if pruning == "both" else s1_keys
-        b_all = np.searchsorted(b_ref, got["b_key"].view(np.uint64))
-        support_space = np.sort(a_all * space.width + b_all)
-        sampled = zero_weight_draw(space, level_seed[k], k, n_valid - int(support_space.size), p_zero, support_space)
-        rel = got["released"].astype(bool)
-        A = np.concatenate([a_all[rel], sampled // space.width]).astype(np.int64)
-        B = np.concatenate([b_all[rel], sampled % space.width]).astype(np.int64)
-        last_words = prev_rows[B, -1] if pruning == "both" else s1_words[B]
-        last_tok = prev_last[B] if pruning == "both" else s1_tok[B]
-        keys = fold_keys(prev_keys[A], last_tok)
-        perm = np.argsort(keys, kind="stable")
-        rows = np.hstack([prev_rows[A], np.asarray(last_words, dtype=object).reshape(-1, 1)])[perm]
-        sets[k] = {" ".join(r) for r in rows.tolist()}
-        prev_prev_size = m
-        prev_a, prev_b = (A[perm], B[perm]) if pruning == "both" else (None, None)
-        prev_keys, prev_rows, prev_last = keys[perm], rows, last_tok[perm]
-        if prev_keys.size == 0:
+        C = _candidates(P, k, pruning)
+        got = _level_release(C.withColumnRenamed("hp", "a_key"), k, sigma_k, rho_k, ["a_key", "b_key"], keys)
+        prev = _level_sets(got, space, prev, s1, k=k, p_zero=p_zero, noise_seed=keys.level_seed[k], pruning=pruning)
+        sets[k] = {" ".join(r) for r in prev.rows.tolist()}
+        if prev.keys.size == 0:
             continue
-        alive = spark.createDataFrame([(int(x),) for x in _i(prev_keys)], "h long").withColumn("alive", F.lit(True))
-        nxt = C.join(F.broadcast(alive), on="h", how="inner").select("sid", "pos", F.col("h").alias("hp_new"))
-        P = (
-            P.join(nxt, on=["sid", "pos"], how="left")
-            .drop("hp")
-            .withColumnRenamed("hp_new", "hp")
-            .localCheckpoint(eager=True)
-        )
+        P = _advance_positions(spark, P, C, prev.keys)
     for k in range(1, T + 1):
         sets.setdefault(k, set())
     return BatchRelease(
@@ -446,4 +346,173 @@ def _run(
         thresholds=thresholds,
         valid_counts=valid_counts,
         guarantee=dpne_guarantee(epsilon=epsilon, delta=delta, max_length=T),
+    )
+
+
+@dataclass(frozen=True)
+class _Keys:
+    """The keyed draws' seeds (per length for the noise; one for the selection) and the selection rule."""
+
+    level_seed: dict
+    select_seed: int
+    selection: str
+    limit: int
+
+
+@dataclass(frozen=True)
+class _Unigrams:
+    """S_1 in canonical order: its keys, words and token keys."""
+
+    keys: np.ndarray
+    words: np.ndarray
+    tok: np.ndarray
+
+
+@dataclass(frozen=True)
+class _Previous:
+    """S_{k−1} as the next length reads it: keys, rows of words, last tokens' keys and (both sides) its
+    (prefix, suffix) index pairs into S_{k−2}, whose size is ``prev_size``."""
+
+    keys: np.ndarray
+    rows: np.ndarray
+    last: np.ndarray
+    a: np.ndarray | None = None
+    b: np.ndarray | None = None
+    prev_size: int = 0
+
+
+def _read_positions(spark, files, user_column, text_column):
+    """The position rows (sid, pos, user_key, tok_key, h1, tok) of every token, read and tokenised on the
+    executors (one task per file); refuses a corpus of fewer than two users."""
+    from pyspark.sql import functions as F
+
+    fdf = spark.createDataFrame([(i, f) for i, f in enumerate(files)], "fid long, path string")
+    fdf = fdf.repartition(max(1, min(len(files), 64)))
+    schema = "sid long, pos int, user_key long, tok_key long, h1 long, tok string"
+    P = fdf.mapInArrow(lambda it: _read_partition(it, user_column, text_column), schema).localCheckpoint(eager=True)
+    first, last = P.agg(F.min("user_key"), F.max("user_key")).first()  # position rows: users with text only
+    check_enough_users(0 if first is None else 1 if first == last else 2)
+    return P
+
+
+def _level_release(C, k, sigma_k, rho_k, extra, keys: _Keys):
+    """C: candidate rows (user_key, h, extra...) → histogram rows (h, extra..., released) as numpy."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import BooleanType, DoubleType
+
+    select_seed, noise_seed, limit = keys.select_seed, keys.level_seed[k], keys.limit
+    agg = [F.first(x).alias(x) for x in extra]
+    pairs = C.groupBy("user_key", "h").agg(F.count(F.lit(1)).alias("cnt"), *agg)
+    pairs = _add_columns(
+        pairs,
+        [("r", DoubleType())],
+        lambda b: [keyed_uniform(select_seed, _u(b.column("user_key")), _u(b.column("h")), stream=STREAM_SELECT, k=k)],
+    )
+    by_user = Window.partitionBy("user_key")
+    order = (
+        Window.partitionBy("user_key").orderBy(F.col("r").asc())
+        if keys.selection == "random"
+        else Window.partitionBy("user_key").orderBy(F.col("cnt").desc(), F.col("r").desc())
+    )
+    kept = (
+        pairs.withColumn("n", F.count(F.lit(1)).over(by_user))
+        .withColumn("rank", F.row_number().over(order))
+        .filter(F.col("rank") <= limit)
+        .withColumn("w", 1.0 / F.sqrt(F.least(F.col("n"), F.lit(limit)).cast("double")))
+    )
+    H = kept.groupBy("h").agg(F.sum("w").alias("hist"), *agg)
+
+    def noisy(b):
+        z = keyed_normal(noise_seed, _u(b.column("h")), stream=STREAM_NOISE, k=k)
+        return [b.column("hist").to_numpy() + sigma_k * z > rho_k]
+
+    H = _add_columns(H, [("released", BooleanType())], noisy)
+    return _collect(H, ["h", "released", *extra])
+
+
+def _release_unigrams(spark, P, keys: _Keys, *, sigma_1, rho_1):
+    """S_1 (canonical order) and the position rows marked with whether their token is in it (``in_s1``, and
+    ``hp``: the 1-gram's key where it is)."""
+    from pyspark.sql import functions as F
+
+    C = P.withColumnRenamed("h1", "h").select("user_key", "h", "tok_key", "tok")
+    got = _level_release(C, 1, sigma_1, rho_1, ["tok_key", "tok"], keys)
+    rel = got["released"].astype(bool)
+    h = got["h"].view(np.uint64)[rel]
+    order = np.argsort(h, kind="stable")
+    s1 = _Unigrams(
+        keys=h[order],
+        words=np.asarray(got["tok"], dtype=object)[rel][order],
+        tok=got["tok_key"].view(np.uint64)[rel][order],
+    )
+    s1_df = spark.createDataFrame([(int(x),) for x in _i(s1.keys)], "h1 long").withColumn("in_s1", F.lit(True))
+    P = (
+        P.drop("tok")
+        .join(F.broadcast(s1_df), on="h1", how="left")
+        .withColumn("in_s1", F.coalesce(F.col("in_s1"), F.lit(False)))
+        .withColumn("hp", F.when(F.col("in_s1"), F.col("h1")))
+        .localCheckpoint(eager=True)
+    )
+    return s1, P
+
+
+def _candidates(P, k, pruning):
+    """The candidate k-grams (sid, pos, user_key, hp, b_key, last, h) at every alive position: a window ``lead``
+    over each sentence gives the next position's (k−1)-gram (both sides) or the k-th token in S_1 (single side)."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import LongType
+
+    w = Window.partitionBy("sid").orderBy("pos")
+    C = P.withColumn("last", F.lead("tok_key", k - 1).over(w))
+    if pruning == "both":
+        C = C.withColumn("b_key", F.lead("hp", 1).over(w))
+        C = C.filter(F.col("hp").isNotNull() & F.col("b_key").isNotNull())
+    else:
+        C = (
+            C.withColumn("last_in", F.lead("in_s1", k - 1).over(w))
+            .withColumn("b_key", F.lead("h1", k - 1).over(w))
+            .filter(F.col("hp").isNotNull() & F.col("last_in"))
+        )
+    C = _add_columns(
+        C.select("sid", "pos", "user_key", "hp", "b_key", "last"),
+        [("h", LongType())],
+        lambda b: [_i(fold_keys(_u(b.column("hp")), _u(b.column("last"))))],
+    )
+    return C.localCheckpoint(eager=True)
+
+
+def _level_sets(got, space, prev: _Previous, s1: _Unigrams, *, k, p_zero, noise_seed, pruning) -> _Previous:
+    """S_k on the driver (canonical order): the released histogram rows, then the zero-weight draw of the local
+    engine over the valid space without the supported k-grams."""
+    m, n_valid = prev.keys.size, int(space.size)
+    a_all = np.searchsorted(prev.keys, got["a_key"].view(np.uint64))
+    b_ref = prev.keys if pruning == "both" else s1.keys
+    b_all = np.searchsorted(b_ref, got["b_key"].view(np.uint64))
+    support_space = np.sort(a_all * space.width + b_all)
+    sampled = zero_weight_draw(space, noise_seed, k, n_valid - int(support_space.size), p_zero, support_space)
+    rel = got["released"].astype(bool)
+    A = np.concatenate([a_all[rel], sampled // space.width]).astype(np.int64)
+    B = np.concatenate([b_all[rel], sampled % space.width]).astype(np.int64)
+    last_words = prev.rows[B, -1] if pruning == "both" else s1.words[B]
+    last_tok = prev.last[B] if pruning == "both" else s1.tok[B]
+    keys = fold_keys(prev.keys[A], last_tok)
+    perm = np.argsort(keys, kind="stable")
+    rows = np.hstack([prev.rows[A], np.asarray(last_words, dtype=object).reshape(-1, 1)])[perm]
+    a, b = (A[perm], B[perm]) if pruning == "both" else (None, None)
+    return _Previous(keys=keys[perm], rows=rows, last=last_tok[perm], a=a, b=b, prev_size=m)
+
+
+def _advance_positions(spark, P, C, released_keys):
+    """The position rows with ``hp`` = the key of the released k-gram that starts there (null elsewhere)."""
+    from pyspark.sql import functions as F
+
+    alive = spark.createDataFrame([(int(x),) for x in _i(released_keys)], "h long").withColumn("alive", F.lit(True))
+    nxt = C.join(F.broadcast(alive), on="h", how="inner").select("sid", "pos", F.col("h").alias("hp_new"))
+    return (
+        P.join(nxt, on=["sid", "pos"], how="left")
+        .drop("hp")
+        .withColumnRenamed("hp_new", "hp")
+        .localCheckpoint(eager=True)
     )

@@ -120,90 +120,128 @@ def review_warnings(
     Rules (:data:`REVIEW_RULES`): δ ≥ 1/n_users; ε > 10; classic Gaussian at ε ≥ 1 (with its true δ);
     cap > median of ``user_items``; γ > 0.1; n_users < 100; noise half-width ≥ the answer's range.
     """
-    out: list[ReviewWarning] = []
     eps = None if epsilon is None else check_epsilon(epsilon=epsilon)
     dl = None if delta is None else check_delta(delta=delta)
     n = None if n_users is None else check_int("n_users", n_users, low=0)
-    if dl is not None and n is not None and n > 0 and dl >= 1.0 / n:
-        out.append(
-            ReviewWarning(
-                "delta-vs-users",
-                f"δ = {dl:g} is at least 1/(number of users) = 1/{n} = {1.0 / n:.3g}: a mechanism that publishes one "
-                f"random user's data whole meets (ε, δ)-DP at this δ.",
-                f"Set δ well below 1/{n}, e.g. δ ≤ {0.01 / n:.1g} (1 % of 1/n).",
-            )
-        )
-    if eps is not None and eps > EPSILON_WARN_ABOVE:
-        out.append(
-            ReviewWarning(
-                "epsilon-large",
-                f"ε = {eps:g}: one user may change the probability of an output by a factor e^ε ≈ "
-                f"{math.exp(eps) if eps < 700 else math.inf:.3g} "
-                "— practically no promise.",
-                f"Use ε ≤ {EPSILON_WARN_ABOVE:g}; ε ≤ 1 for a strong promise.",
-            )
-        )
     if calibration is not None:
         check_choice("calibration", calibration, ("auto", "classic", "analytic"))
-    if calibration == "classic" and eps is not None and eps >= 1.0:
-        msg = f"The classic σ = √(2 ln(1.25/δ))/ε is outside its proof at ε = {eps:g} ≥ 1"
-        if dl is not None:
-            true = gaussian_delta(epsilon=eps, sigma=classic_gaussian_sigma(epsilon=eps, delta=dl))
-            msg += f": its true δ is {true:.3g}, {true / dl:.3g} × the stated δ = {dl:g}"
-        out.append(
-            ReviewWarning(
-                "classic-gaussian",
-                msg + ".",
-                "Use the analytic calibration (Balle & Wang 2018), or 'auto', which switches to it from ε = 1.",
-            )
+    return (
+        *_delta_vs_users(dl, n),
+        *_epsilon_large(eps),
+        *_classic_gaussian(calibration, eps, dl),
+        *_cap_above_median(contribution_cap, user_items, cap_name),
+        *_gamma_large(random_dp_gamma),
+        *_noise_swamps_answer(noise, answer_range),
+        *_few_users(n),
+    )
+
+
+def _delta_vs_users(dl, n) -> list[ReviewWarning]:
+    if dl is None or n is None or n <= 0 or dl < 1.0 / n:
+        return []
+    return [
+        ReviewWarning(
+            "delta-vs-users",
+            f"δ = {dl:g} is at least 1/(number of users) = 1/{n} = {1.0 / n:.3g}: a mechanism that publishes one "
+            f"random user's data whole meets (ε, δ)-DP at this δ.",
+            f"Set δ well below 1/{n}, e.g. δ ≤ {0.01 / n:.1g} (1 % of 1/n).",
         )
-    if contribution_cap is not None and user_items is not None:
-        cap = check_real("contribution_cap", contribution_cap, low=0.0)
-        items = np.asarray(list(user_items), dtype=float)
-        if items.size:
-            med = float(median(items.tolist()))
-            if cap > med:
-                out.append(
-                    ReviewWarning(
-                        "cap-above-median",
-                        f"The {cap_name} {cap:g} is larger than the median user's {med:g}: the noise grows with the cap "
-                        f"while the cap cuts only the {np.mean(items > cap):.0%} of users above it.",
-                        f"Lower the {cap_name} towards the median ({med:g}); it bounds what one user can add.",
-                    )
-                )
-    if random_dp_gamma is not None:
-        g = check_real("random_dp_gamma", random_dp_gamma, low=0.0, high=1.0, high_inclusive=False)
-        if g > GAMMA_WARN_ABOVE:
-            out.append(
-                ReviewWarning(
-                    "gamma-large",
-                    f"γ = {g:g}: the (ε, δ) promise does not hold for {g:.0%} of neighbouring pairs drawn from the data "
-                    "distribution — and nobody knows which.",
-                    f"Use γ ≤ {GAMMA_WARN_ABOVE:g} (the sensitivity sampler needs more pairs), or a mechanism with a "
-                    "proven global sensitivity.",
-                )
-            )
-    if answer_range is not None:
-        width = check_real("answer_range", answer_range, low=0.0, low_inclusive=False)
-        for st in (noise,) if isinstance(noise, NoiseStatement) else tuple(noise):
-            if st.kind == "additive" and st.half_width is not None and st.half_width >= width:
-                out.append(
-                    ReviewWarning(
-                        "noise-swamps-answer",
-                        f"{st.text[0].upper() + st.text[1:]} The noise's half-width is {_num(st.half_width / width)} × the "
-                        f"whole range ({width:g}) the answer can take: the released value tells almost nothing "
-                        "about the data.",
-                        "Raise ε, or release fewer and coarser numbers (a smaller table) so that the noise of one "
-                        "answer is small against its range; compare the mechanisms' noise first.",
-                    )
-                )
-    if n is not None and n < MIN_USERS:
-        out.append(
-            ReviewWarning(
-                "few-users",
-                f"The corpus has {n} users (< {MIN_USERS}): noise that hides one user is large against what {n} users say, "
-                "and δ must be far below 1/n.",
-                f"Use at least {MIN_USERS} users, or release fewer, coarser statistics.",
-            )
+    ]
+
+
+def _epsilon_large(eps) -> list[ReviewWarning]:
+    if eps is None or eps <= EPSILON_WARN_ABOVE:
+        return []
+    return [
+        ReviewWarning(
+            "epsilon-large",
+            f"ε = {eps:g}: one user may change the probability of an output by a factor e^ε ≈ "
+            f"{math.exp(eps) if eps < 700 else math.inf:.3g} "
+            "— practically no promise.",
+            f"Use ε ≤ {EPSILON_WARN_ABOVE:g}; ε ≤ 1 for a strong promise.",
         )
-    return tuple(out)
+    ]
+
+
+def _classic_gaussian(calibration, eps, dl) -> list[ReviewWarning]:
+    if calibration != "classic" or eps is None or eps < 1.0:
+        return []
+    msg = f"The classic σ = √(2 ln(1.25/δ))/ε is outside its proof at ε = {eps:g} ≥ 1"
+    if dl is not None:
+        true = gaussian_delta(epsilon=eps, sigma=classic_gaussian_sigma(epsilon=eps, delta=dl))
+        msg += f": its true δ is {true:.3g}, {true / dl:.3g} × the stated δ = {dl:g}"
+    return [
+        ReviewWarning(
+            "classic-gaussian",
+            msg + ".",
+            "Use the analytic calibration (Balle & Wang 2018), or 'auto', which switches to it from ε = 1.",
+        )
+    ]
+
+
+def _cap_above_median(contribution_cap, user_items, cap_name: str) -> list[ReviewWarning]:
+    if contribution_cap is None or user_items is None:
+        return []
+    cap = check_real("contribution_cap", contribution_cap, low=0.0)
+    items = np.asarray(list(user_items), dtype=float)
+    if not items.size:
+        return []
+    med = float(median(items.tolist()))
+    if cap <= med:
+        return []
+    return [
+        ReviewWarning(
+            "cap-above-median",
+            f"The {cap_name} {cap:g} is larger than the median user's {med:g}: the noise grows with the cap "
+            f"while the cap cuts only the {np.mean(items > cap):.0%} of users above it.",
+            f"Lower the {cap_name} towards the median ({med:g}); it bounds what one user can add.",
+        )
+    ]
+
+
+def _gamma_large(random_dp_gamma) -> list[ReviewWarning]:
+    if random_dp_gamma is None:
+        return []
+    g = check_real("random_dp_gamma", random_dp_gamma, low=0.0, high=1.0, high_inclusive=False)
+    if g <= GAMMA_WARN_ABOVE:
+        return []
+    return [
+        ReviewWarning(
+            "gamma-large",
+            f"γ = {g:g}: the (ε, δ) promise does not hold for {g:.0%} of neighbouring pairs drawn from the data "
+            "distribution — and nobody knows which.",
+            f"Use γ ≤ {GAMMA_WARN_ABOVE:g} (the sensitivity sampler needs more pairs), or a mechanism with a "
+            "proven global sensitivity.",
+        )
+    ]
+
+
+def _noise_swamps_answer(noise, answer_range) -> list[ReviewWarning]:
+    if answer_range is None:
+        return []
+    width = check_real("answer_range", answer_range, low=0.0, low_inclusive=False)
+    return [
+        ReviewWarning(
+            "noise-swamps-answer",
+            f"{st.text[0].upper() + st.text[1:]} The noise's half-width is {_num(st.half_width / width)} × the "
+            f"whole range ({width:g}) the answer can take: the released value tells almost nothing "
+            "about the data.",
+            "Raise ε, or release fewer and coarser numbers (a smaller table) so that the noise of one "
+            "answer is small against its range; compare the mechanisms' noise first.",
+        )
+        for st in ((noise,) if isinstance(noise, NoiseStatement) else tuple(noise))
+        if st.kind == "additive" and st.half_width is not None and st.half_width >= width
+    ]
+
+
+def _few_users(n) -> list[ReviewWarning]:
+    if n is None or n >= MIN_USERS:
+        return []
+    return [
+        ReviewWarning(
+            "few-users",
+            f"The corpus has {n} users (< {MIN_USERS}): noise that hides one user is large against what {n} users "
+            "say, and δ must be far below 1/n.",
+            f"Use at least {MIN_USERS} users, or release fewer, coarser statistics.",
+        )
+    ]

@@ -1,7 +1,8 @@
 """The basic mechanisms: Laplace, Gaussian (classic and analytic calibration), exponential, composition,
 and the keyed draws that make DPNE's randomness a function of (seed, item).
 
-Privacy-critical: each mechanism's module is the one place its noise is calibrated and drawn.
+Privacy-critical: each mechanism's module is the one place its noise is calibrated, and :mod:`.noise` the one
+place every release's noise is drawn (where a secure sampler would go).
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from .laplace import (
     laplace_scale,
     laplace_variance,
     laplace_mechanism,
-    laplace_sample,
     laplace_pdf,
     laplace_privacy_loss,
     laplace_privacy_loss_bound,
@@ -22,7 +22,6 @@ from .gaussian import (
     gaussian_delta,
     classic_gaussian_sigma,
     analytic_gaussian_sigma,
-    gaussian_sample,
     classic_calibration_proven,
     resolve_calibration,
     classic_true_delta,
@@ -30,6 +29,7 @@ from .gaussian import (
     CALIBRATION_CHOICES,
     AUTO_CALIBRATION_THRESHOLD,
 )
+from .noise import laplace_noise, gaussian_noise, standard_normal_noise, standard_exponential_noise
 from .exponential import (
     exponential_mechanism_probabilities,
     exponential_mechanism,
@@ -62,7 +62,6 @@ __all__ = [
     "laplace_scale",
     "laplace_variance",
     "laplace_mechanism",
-    "laplace_sample",
     "laplace_pdf",
     "laplace_privacy_loss",
     "laplace_privacy_loss_bound",
@@ -70,7 +69,6 @@ __all__ = [
     "gaussian_delta",
     "classic_gaussian_sigma",
     "analytic_gaussian_sigma",
-    "gaussian_sample",
     "classic_calibration_proven",
     "gaussian_noise_scale",
     "check_classic_promise",
@@ -79,6 +77,10 @@ __all__ = [
     "GAUSSIAN_METHODS",
     "CALIBRATION_CHOICES",
     "AUTO_CALIBRATION_THRESHOLD",
+    "laplace_noise",
+    "gaussian_noise",
+    "standard_normal_noise",
+    "standard_exponential_noise",
     "exponential_mechanism_probabilities",
     "exponential_mechanism",
     "MAX_EPSILON",

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from scipy.optimize import brentq
 from scipy.special import log_ndtr, ndtr
 
-from ..errors import UserError
 from ..validation import check_choice, check_delta, check_epsilon, check_noise_scale, check_real, check_sensitivity
+from ..errors import UserError
 
 __all__ = [
     "gaussian_sigma",
@@ -197,9 +196,3 @@ def gaussian_sigma(*, epsilon, delta, sensitivity=1.0, method="auto") -> float:
     if resolve_calibration(method, epsilon=epsilon) == "classic":
         check_classic_promise(epsilon=epsilon, delta=delta)
     return gaussian_noise_scale(epsilon=epsilon, delta=delta, sensitivity=sensitivity, method=method)
-
-
-def gaussian_sample(mean, *, sigma, rng: np.random.Generator) -> np.ndarray:
-    """N(mean, σ² I) with an explicit generator (helper for the mechanisms)."""
-    mean = np.asarray(mean, dtype=float)
-    return mean + sigma * rng.standard_normal(mean.shape)

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..validation import check_epsilon, check_real, check_rng, check_sensitivity, as_float_array, check_noise_scale
 from ..errors import UserError
-from ..validation import as_float_array, check_epsilon, check_noise_scale, check_real, check_rng, check_sensitivity
+from .noise import laplace_noise
 
 __all__ = [
     "laplace_scale",
     "laplace_variance",
     "laplace_mechanism",
-    "laplace_sample",
     "laplace_pdf",
     "laplace_privacy_loss",
     "laplace_privacy_loss_bound",
@@ -51,15 +51,8 @@ def laplace_mechanism(value, *, epsilon, sensitivity, rng) -> np.ndarray | float
     arr = as_float_array("value", value)
     if not np.all(np.isfinite(arr)):
         raise UserError("value must be finite, got a NaN or infinite entry")
-    out = arr + rng.laplace(0.0, b, size=arr.shape)
+    out = arr + laplace_noise(scale=b, size=arr.shape, rng=rng)
     return float(out) if out.ndim == 0 else out
-
-
-def laplace_sample(mean, *, scale, rng: np.random.Generator) -> np.ndarray:
-    """mean + i.i.d. Lap(0, b) of the mean's shape with an explicit generator (helper for the mechanisms: the
-    matrix mechanisms draw through it, the same draws as ``mean + rng.laplace(0, b, size=mean.shape)``)."""
-    mean = np.asarray(mean, dtype=float)
-    return mean + rng.laplace(0.0, scale, size=mean.shape)
 
 
 def laplace_pdf(y, *, loc, scale) -> np.ndarray:

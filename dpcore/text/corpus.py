@@ -185,6 +185,23 @@ def corpus_from_records(
     passes its limit. Equal words share one string object, so a word costs a pointer per use; the
     corpus's estimated size in memory is kept in ``parsed_bytes``.
     """
+    min_users = _check_record_arguments(records, user_field, text_field, genre_field, min_users, limits)
+    build = _CorpusBuilder(limits)
+    for row_no, rec in enumerate(records, start=1):
+        build.count_row()
+        fields = _user_and_text(rec, row_no, user_field, text_field)
+        if fields is None:
+            continue
+        sentences = tokenize(str(fields[1]))
+        if not sentences:
+            continue
+        genre = str(rec[genre_field]) if genre_field and rec.get(genre_field) is not None else None
+        build.add(str(fields[0]).strip(), sentences, genre)
+    return build.corpus(name=name, min_users=min_users, user_field=user_field, text_field=text_field)
+
+
+def _check_record_arguments(records, user_field, text_field, genre_field, min_users, limits) -> int:
+    """corpus_from_records's checks of its arguments (TypeError for a wrong kind); returns ``min_users``."""
     if records is None or isinstance(records, (str, bytes, Mapping)) or not isinstance(records, Iterable):
         raise TypeError(
             f"records must be an iterable of rows (mappings column → value), got "
@@ -200,91 +217,110 @@ def corpus_from_records(
         raise TypeError(
             f"limits must be an UploadLimits or None, got limits={_short(limits)} ({type(limits).__name__})"
         )
-    order: list[str] = []
-    by_user: dict[str, list[Document]] = {}
-    words: dict[str, str] = {}  # one string object per distinct word (and genre)
-    n_rows = n_tokens = size = 0
-    max_rows, max_users, max_tokens, max_size = (
-        (limits.rows, limits.users, limits.tokens, limits.parsed_bytes) if limits is not None else (None,) * 4
-    )
-    for row_no, rec in enumerate(records, start=1):
-        n_rows += 1
-        if max_rows is not None and n_rows > max_rows:
+    return min_users
+
+
+def _user_and_text(rec, row_no: int, user_field: str, text_field: str) -> tuple[object, object] | None:
+    """A row's (user, text), or None for a row without a user or a text (skipped); CorpusError for a row that is
+    not a record, lacks a column, or holds a JSON object or array where the user id or the text should be."""
+    if not isinstance(rec, Mapping):
+        raise CorpusError(
+            f"row {row_no} is a {type(rec).__name__}, not a record with named columns (got {_short(rec)})"
+        )
+    if user_field not in rec or text_field not in rec:
+        missing = [f for f in (user_field, text_field) if f not in rec]
+        cols = list(islice(rec.keys(), 13))
+        shown = ", ".join(_short(k, 40) for k in cols[:12]) + (", …" if len(cols) > 12 else "")
+        raise CorpusError(
+            f"row {row_no} has no column {', '.join(_short(m) for m in missing)}; its columns are {shown or '(none)'}"
+        )
+    user, text = rec[user_field], rec[text_field]
+    if user is None or (isinstance(user, float) and user != user) or str(user).strip() == "":
+        return None  # no user (None, NaN or blank): the row cannot be attributed
+    if isinstance(user, (dict, list, tuple)):
+        raise CorpusError(
+            f"row {row_no}: the user column {_short(user_field)} holds a {type(user).__name__}, not a user id"
+        )
+    if text is None:
+        return None
+    if isinstance(text, (dict, list, tuple)):
+        raise CorpusError(
+            f"row {row_no}: the text column {_short(text_field)} holds a JSON "
+            f"{'object' if isinstance(text, dict) else 'array'}, not text"
+        )
+    return user, text
+
+
+class _CorpusBuilder:
+    """Documents grouped by user in first-seen order, the upload limits counted as the rows come. Equal words
+    share one string object; ``size`` estimates the corpus's size in memory."""
+
+    def __init__(self, limits: UploadLimits | None):
+        self.order: list[str] = []
+        self.by_user: dict[str, list[Document]] = {}
+        self.words: dict[str, str] = {}  # one string object per distinct word (and genre)
+        self.n_rows = self.n_tokens = self.size = 0
+        self.max_rows: int | None = limits.rows if limits is not None else None
+        self.max_users: int | None = limits.users if limits is not None else None
+        self.max_tokens: int | None = limits.tokens if limits is not None else None
+        self.max_size: int | None = limits.parsed_bytes if limits is not None else None
+
+    def count_row(self) -> None:
+        self.n_rows += 1
+        if self.max_rows is not None and self.n_rows > self.max_rows:
             raise CorpusError(
-                f"the file has more than {max_rows:,} rows (this server's limit): upload a sample of the users"
+                f"the file has more than {self.max_rows:,} rows (this server's limit): upload a sample of the users"
             )
-        if not isinstance(rec, Mapping):
-            raise CorpusError(
-                f"row {row_no} is a {type(rec).__name__}, not a record with named columns (got {_short(rec)})"
-            )
-        if user_field not in rec or text_field not in rec:
-            missing = [f for f in (user_field, text_field) if f not in rec]
-            cols = list(islice(rec.keys(), 13))
-            shown = ", ".join(_short(k, 40) for k in cols[:12]) + (", …" if len(cols) > 12 else "")
-            raise CorpusError(
-                f"row {row_no} has no column {', '.join(_short(m) for m in missing)}; "
-                f"its columns are {shown or '(none)'}"
-            )
-        user, text = rec[user_field], rec[text_field]
-        if user is None or (isinstance(user, float) and user != user) or str(user).strip() == "":
-            continue  # no user (None, NaN or blank): the row cannot be attributed
-        if isinstance(user, (dict, list, tuple)):
-            raise CorpusError(
-                f"row {row_no}: the user column {_short(user_field)} holds a {type(user).__name__}, not a user id"
-            )
-        if text is None:
-            continue
-        if isinstance(text, (dict, list, tuple)):
-            raise CorpusError(
-                f"row {row_no}: the text column {_short(text_field)} holds a JSON "
-                f"{'object' if isinstance(text, dict) else 'array'}, not text"
-            )
-        sentences = tokenize(str(text))
-        if not sentences:
-            continue
+
+    def add(self, uid: str, sentences, genre: str | None) -> None:
+        """One document of user ``uid``; CorpusError as soon as the words, users or size pass a limit."""
+        words = self.words
         before = len(words)
         sentences = tuple([tuple([words.setdefault(t, t) for t in sent]) for sent in sentences])
         k = sum(map(len, sentences))
-        n_tokens += k
-        if max_tokens is not None and n_tokens > max_tokens:
+        self.n_tokens += k
+        if self.max_tokens is not None and self.n_tokens > self.max_tokens:
             raise CorpusError(
-                f"the file has more than {max_tokens:,} words (this server's limit): upload a sample of the users"
+                f"the file has more than {self.max_tokens:,} words (this server's limit): upload a sample of the users"
             )
         if len(words) > before:  # the new distinct words: their characters and a dict entry each
-            size += sum(100 + len(w) for w in islice(reversed(words), len(words) - before))
-        size += 120 + 48 * len(sentences) + 8 * k
-        uid = str(user).strip()
-        genre = str(rec[genre_field]) if genre_field and rec.get(genre_field) is not None else None
+            self.size += sum(100 + len(w) for w in islice(reversed(words), len(words) - before))
+        self.size += 120 + 48 * len(sentences) + 8 * k
         if genre is not None:
             genre = words.setdefault(genre, genre)
-        if uid not in by_user:
-            if max_users is not None and len(order) >= max_users:
+        if uid not in self.by_user:
+            if self.max_users is not None and len(self.order) >= self.max_users:
                 raise CorpusError(
-                    f"the file has more than {max_users:,} users (this server's limit): upload a sample of the users"
+                    f"the file has more than {self.max_users:,} users (this server's limit): upload a sample of the "
+                    "users"
                 )
-            by_user[uid] = []
-            order.append(uid)
-            size += 200 + len(uid)
-        by_user[uid].append(Document(sentences=sentences, genre=genre))
-        if max_size is not None and size > max_size:
+            self.by_user[uid] = []
+            self.order.append(uid)
+            self.size += 200 + len(uid)
+        self.by_user[uid].append(Document(sentences=sentences, genre=genre))
+        if self.max_size is not None and self.size > self.max_size:
             raise CorpusError(
-                f"the parsed corpus would take more than {_mb(max_size)} of memory (this server's "
+                f"the parsed corpus would take more than {_mb(self.max_size)} of memory (this server's "
                 "limit): upload a sample of the users"
             )
-    if n_rows == 0:
-        raise CorpusError("the file has no rows: upload a CSV or JSONL file with one document per row")
-    if not order:
-        raise CorpusError(
-            f"no usable text: every row had an empty user in {_short(user_field)} or no words in {_short(text_field)}"
-        )
-    if len(order) < min_users:
-        raise CorpusError(
-            f"the corpus has {len(order)} user(s) but at least {min_users} are needed: differential privacy "
-            "protects one user among many, so the user column must identify who wrote each row"
-        )
-    return Corpus(
-        user_ids=tuple(order), users=tuple(tuple(by_user.pop(u)) for u in order), name=name, parsed_bytes=size
-    )
+
+    def corpus(self, *, name: str, min_users: int, user_field: str, text_field: str) -> Corpus:
+        """The corpus read; CorpusError when the file had no rows, no usable text or too few users."""
+        order = self.order
+        if self.n_rows == 0:
+            raise CorpusError("the file has no rows: upload a CSV or JSONL file with one document per row")
+        if not order:
+            raise CorpusError(
+                f"no usable text: every row had an empty user in {_short(user_field)} or no words in "
+                f"{_short(text_field)}"
+            )
+        if len(order) < min_users:
+            raise CorpusError(
+                f"the corpus has {len(order)} user(s) but at least {min_users} are needed: differential privacy "
+                "protects one user among many, so the user column must identify who wrote each row"
+            )
+        users = tuple(tuple(self.by_user.pop(u)) for u in order)
+        return Corpus(user_ids=tuple(order), users=users, name=name, parsed_bytes=self.size)
 
 
 _MB = 2**20

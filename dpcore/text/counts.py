@@ -230,13 +230,9 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
         raise UserError(f"the public corpus has no {n}-gram: its sentences are all shorter than n={n}")
     uniq, freq = np.unique(keys, return_counts=True)
     del keys
-    digits = [(uniq // v ** (n - 1 - j)) % v for j in range(n)]  # token ids of each distinct n-gram
     words = np.asarray(words, dtype=object)
-    rank = np.empty(v, dtype=np.int64)  # alphabetical rank of each token: tuples of str compare by these
-    rank[sorted(range(words.size), key=words.__getitem__)] = np.arange(words.size)
-    order = np.lexsort(tuple(rank[d] for d in reversed(digits)) + (-freq,))  # count desc, then alphabetical
-    if max_vocabulary is not None:
-        order = order[:max_vocabulary]
+    digits = _digits(uniq, n, v)  # token ids of each distinct n-gram
+    order = _vocabulary_order(digits, freq, words, v, max_vocabulary)
     columns = [words[d[order]].tolist() for d in digits]
     vocab = tuple(zip(*columns))
     alpha = freq[order].astype(float)
@@ -244,6 +240,40 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
         raise UserError(
             f"vocabulary size must be >= 2 (a softmax over one item carries no information), got |V|={len(vocab)}"
         )
+    row, col, dropped = _private_entries(private, n, v, words, uniq, order)
+    data = np.ones(col.shape[0], dtype=np.int64)
+    m = sp.coo_matrix((data, (row, col)), shape=(private.n_users, len(vocab))).tocsr()
+    m.sum_duplicates()
+    index = None
+    return NgramCounts(
+        n=n,
+        vocabulary=vocab,
+        user_counts=m,
+        public_counts=alpha,
+        user_ids=private.user_ids,
+        dropped_tokens=dropped,
+        private_hash=private.content_hash,
+        public_hash=public.content_hash,
+        _index=index,
+    )
+
+
+def _digits(uniq: np.ndarray, n: int, v: int) -> list[np.ndarray]:
+    """The token ids of each distinct n-gram key (key = Σ_j id_j · v^(n−1−j))."""
+    return [(uniq // v ** (n - 1 - j)) % v for j in range(n)]
+
+
+def _vocabulary_order(digits, freq, words: np.ndarray, v: int, max_vocabulary: int | None) -> np.ndarray:
+    """The distinct public n-grams in vocabulary order: count descending, then alphabetical (as tuples of str),
+    the first ``max_vocabulary`` of them."""
+    rank = np.empty(v, dtype=np.int64)  # alphabetical rank of each token: tuples of str compare by these
+    rank[sorted(range(words.size), key=words.__getitem__)] = np.arange(words.size)
+    order = np.lexsort(tuple(rank[d] for d in reversed(digits)) + (-freq,))  # count desc, then alphabetical
+    return order if max_vocabulary is None else order[:max_vocabulary]
+
+
+def _private_entries(private: Corpus, n: int, v: int, words: np.ndarray, uniq, order) -> tuple:
+    """(user row, vocabulary column) of every private n-gram in V, and how many private n-grams are not in V."""
     # private tokens in the public id space (-1: not a public token, so no n-gram of V holds it)
     lookup = {w: i for i, w in enumerate(words.tolist())}
     prv_ids, prv_run, prv_user, prv_words = _token_ids(private, n)
@@ -261,23 +291,8 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
         col = np.where(uniq[at] == pkeys, column_of[at], -1)
     found = col >= 0
     dropped = int(pkeys.size - np.count_nonzero(found))
-    col = col[found]
     row = (prv_user[found] if pos is None else prv_user[pos[found]]).astype(np.int64)
-    data = np.ones(col.shape[0], dtype=np.int64)
-    m = sp.coo_matrix((data, (row, col)), shape=(private.n_users, len(vocab))).tocsr()
-    m.sum_duplicates()
-    index = None
-    return NgramCounts(
-        n=n,
-        vocabulary=vocab,
-        user_counts=m,
-        public_counts=alpha,
-        user_ids=private.user_ids,
-        dropped_tokens=dropped,
-        private_hash=private.content_hash,
-        public_hash=public.content_hash,
-        _index=index,
-    )
+    return row, col[found], dropped
 
 
 def _token_ids(corpus: Corpus, n: int):

@@ -141,16 +141,64 @@ def read_token_corpus(
     Token ids are numbered in first-appearance order; users in first-appearance order of their id.
     """
     files = input_files(path)
-    vocab: dict[str, int] = {}
-    user_index: dict[str, int] = {}
-    user_keys: list[int] = []
-    tok_parts: list[np.ndarray] = []
-    len_parts: list[np.ndarray] = []
-    usr_parts: list[np.ndarray] = []
+    enc = _Encoder()
     n_records = 0
     sizes = [os.path.getsize(f) for f in files]
+    chunk: list[tuple[str, str]] = []
+    done_bytes = 0
+    for i, f in enumerate(files):
+        for rec in iter_records(f, user_column=user_column, text_column=text_column):
+            chunk.append(rec)
+            if len(chunk) >= chunk_records:
+                enc.flush(chunk)
+                n_records += len(chunk)
+                chunk = []
+                if progress is not None:
+                    progress(n_records, done_bytes + sizes[i] // 2)
+        done_bytes += sizes[i]
+    if chunk:
+        enc.flush(chunk)
+        n_records += len(chunk)
+    if progress is not None:
+        progress(n_records, done_bytes)
 
-    def flush(chunk: list[tuple[str, str]]) -> None:
+    tokens, lens, sent_user = enc.arrays()
+    if sent_user.size and (np.diff(sent_user) < 0).any():
+        tokens, lens, sent_user = _in_user_order(tokens, lens, sent_user)
+    if tokens.size >= 2**31:
+        raise InputError(f"the input holds {tokens.size:,} tokens; one machine handles < 2^31, use --engine spark")
+    ends = np.cumsum(lens, dtype=np.int64).astype(np.int32)
+    run_left = np.repeat(ends, lens)
+    run_left -= np.arange(tokens.size, dtype=np.int32)
+    user_of = np.repeat(sent_user, lens).astype(np.int32)
+    vocabulary = np.empty(len(enc.vocab), dtype=object)
+    vocabulary[:] = list(enc.vocab)
+    enc.vocab = {}
+    return TokenCorpus(
+        tokens=tokens,
+        run_left=run_left,
+        user_of=user_of,
+        vocabulary=vocabulary,
+        n_users=len(enc.user_index),
+        user_keys=np.asarray(enc.user_keys, dtype=np.uint64),
+    )
+
+
+class _Encoder:
+    """Chunks of (user id, text) records → token ids (``int32``, one growing dict of the distinct tokens), and per
+    sentence its length and user; users numbered in first-appearance order with their stable keys."""
+
+    def __init__(self) -> None:
+        self.vocab: dict[str, int] = {}
+        self.user_index: dict[str, int] = {}
+        self.user_keys: list[int] = []
+        self.tok_parts: list[np.ndarray] = []
+        self.len_parts: list[np.ndarray] = []
+        self.usr_parts: list[np.ndarray] = []
+
+    def flush(self, chunk: list[tuple[str, str]]) -> None:
+        """Tokenise and encode one chunk (its per-token Python objects live only during this call)."""
+        user_index, vocab = self.user_index, self.vocab
         flat: list[str] = []
         lens: list[int] = []
         sent_user: list[int] = []
@@ -158,73 +206,40 @@ def read_token_corpus(
             u = user_index.get(uid)
             if u is None:
                 u = user_index[uid] = len(user_index)
-                user_keys.append(text_key(uid))
+                self.user_keys.append(text_key(uid))
             for sent in tokenize(text):
                 flat.extend(sent)
                 lens.append(len(sent))
                 sent_user.append(u)
-        # (F821 below: the enclosing function `del`s these names only after its last flush())
-        setdefault = vocab.setdefault  # noqa: F821 (see the comment above)
-        tok_parts.append(np.fromiter((setdefault(w, len(vocab)) for w in flat), dtype=np.int32, count=len(flat)))  # noqa: F821 (see the comment above)
-        len_parts.append(np.asarray(lens, dtype=np.int32))  # noqa: F821 (see the comment above)
-        usr_parts.append(np.asarray(sent_user, dtype=np.int32))  # noqa: F821 (see the comment above)
+        setdefault = vocab.setdefault
+        self.tok_parts.append(np.fromiter((setdefault(w, len(vocab)) for w in flat), dtype=np.int32, count=len(flat)))
+        self.len_parts.append(np.asarray(lens, dtype=np.int32))
+        self.usr_parts.append(np.asarray(sent_user, dtype=np.int32))
 
-    chunk: list[tuple[str, str]] = []
-    done_bytes = 0
-    for i, f in enumerate(files):
-        for rec in iter_records(f, user_column=user_column, text_column=text_column):
-            chunk.append(rec)
-            if len(chunk) >= chunk_records:
-                flush(chunk)
-                n_records += len(chunk)
-                chunk = []
-                if progress is not None:
-                    progress(n_records, done_bytes + sizes[i] // 2)
-        done_bytes += sizes[i]
-    if chunk:
-        flush(chunk)
-        n_records += len(chunk)
-    if progress is not None:
-        progress(n_records, done_bytes)
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(token ids, sentence lengths, sentence users) in input order; the chunks' parts are let go."""
+        tokens = np.concatenate(self.tok_parts) if self.tok_parts else np.zeros(0, dtype=np.int32)
+        self.tok_parts = []
+        lens = np.concatenate(self.len_parts) if self.len_parts else np.zeros(0, dtype=np.int32)
+        sent_user = np.concatenate(self.usr_parts) if self.usr_parts else np.zeros(0, dtype=np.int32)
+        self.len_parts, self.usr_parts = [], []
+        return tokens, lens, sent_user
 
-    tokens = np.concatenate(tok_parts) if tok_parts else np.zeros(0, dtype=np.int32)
-    del tok_parts
-    lens = np.concatenate(len_parts) if len_parts else np.zeros(0, dtype=np.int32)
-    sent_user = np.concatenate(usr_parts) if usr_parts else np.zeros(0, dtype=np.int32)
-    del len_parts, usr_parts
-    if sent_user.size and (np.diff(sent_user) < 0).any():
-        # sentences in user order (stable: a user's sentences keep their file order), copied block by
-        # block of sentences so that the gather indices never cover the whole corpus at once
-        order = np.argsort(sent_user, kind="stable")
-        starts = np.zeros(lens.size, dtype=np.int64)
-        np.cumsum(lens[:-1], out=starts[1:])
-        new_lens = lens[order]
-        new_tokens = np.empty_like(tokens)
-        at = 0
-        for b0 in range(0, order.size, _REORDER_SENTENCES):
-            o = order[b0 : b0 + _REORDER_SENTENCES]
-            ln = new_lens[b0 : b0 + _REORDER_SENTENCES].astype(np.int64)
-            n_b = int(ln.sum())
-            dest0 = np.cumsum(ln) - ln  # each sentence's start inside the block
-            new_tokens[at : at + n_b] = tokens[np.repeat(starts[o] - dest0, ln) + np.arange(n_b, dtype=np.int64)]
-            at += n_b
-        tokens = new_tokens
-        del new_tokens, starts
-        lens, sent_user = new_lens, sent_user[order]
-    if tokens.size >= 2**31:
-        raise InputError(f"the input holds {tokens.size:,} tokens; one machine handles < 2^31, use --engine spark")
-    ends = np.cumsum(lens, dtype=np.int64).astype(np.int32)
-    run_left = np.repeat(ends, lens)
-    run_left -= np.arange(tokens.size, dtype=np.int32)
-    user_of = np.repeat(sent_user, lens).astype(np.int32)
-    vocabulary = np.empty(len(vocab), dtype=object)
-    vocabulary[:] = list(vocab)
-    del vocab
-    return TokenCorpus(
-        tokens=tokens,
-        run_left=run_left,
-        user_of=user_of,
-        vocabulary=vocabulary,
-        n_users=len(user_index),
-        user_keys=np.asarray(user_keys, dtype=np.uint64),
-    )
+
+def _in_user_order(tokens, lens, sent_user) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sentences in user order (stable: a user's sentences keep their file order), copied block by block of
+    sentences so that the gather indices never cover the whole corpus at once."""
+    order = np.argsort(sent_user, kind="stable")
+    starts = np.zeros(lens.size, dtype=np.int64)
+    np.cumsum(lens[:-1], out=starts[1:])
+    new_lens = lens[order]
+    new_tokens = np.empty_like(tokens)
+    at = 0
+    for b0 in range(0, order.size, _REORDER_SENTENCES):
+        o = order[b0 : b0 + _REORDER_SENTENCES]
+        ln = new_lens[b0 : b0 + _REORDER_SENTENCES].astype(np.int64)
+        n_b = int(ln.sum())
+        dest0 = np.cumsum(ln) - ln  # each sentence's start inside the block
+        new_tokens[at : at + n_b] = tokens[np.repeat(starts[o] - dest0, ln) + np.arange(n_b, dtype=np.int64)]
+        at += n_b
+    return new_tokens, new_lens, sent_user[order]

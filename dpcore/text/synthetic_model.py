@@ -6,6 +6,8 @@ docstring for the model and its calibration.
 
 from __future__ import annotations
 
+from typing import Any
+
 import os
 from collections import Counter
 from dataclasses import dataclass
@@ -170,11 +172,71 @@ def _model() -> _Model:
     if len(words) >= 1 << 20:
         raise RuntimeError("the n-gram model packs token ids in 20 bits")
     ids = {w: i for i, w in enumerate(words)}
+    fit = _fit_sequence(corpus, ids)
+    key, tok, cnt, lev, cmp_ = _context_rows(fit)
+    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    last = np.r_[first[1:], len(key)] - 1
+    types = last - first + 1
+    total = np.add.reduceat(cnt, first)
+    disc = np.where(lev[first] > 0, DISCOUNT, 0.0)  # the empty context keeps its counts undiscounted
+    row = np.repeat(np.arange(len(first)), types)
+    within = _within_row_cumulative(cnt, first, last, types, total, disc, row)
+    level0 = np.full(len(GENRES) + 3, -1, dtype=np.int64)
+    l0 = lev[first] == 0
+    level0[cmp_[first][l0]] = np.flatnonzero(l0)
+    owner = _prompt_owner(len(words), fit)
+    n_model = len(words)
+    number_ids = _add_extra_words(words, ids)
+    person_docs = np.array([len(docs) for docs in corpus.users], dtype=np.int64)
+    cum = row + within
+    # guide table: entry i of a row with n entries points at the first entry whose cum exceeds row + i / n
+    guide = np.searchsorted(cum, row + (np.arange(len(row)) - first[row]) / types[row], side="right")
+    guide = np.minimum(guide, last[row])
+    table_key, table_row = _hash_table(key[first])
+    return _Model(
+        words=words,
+        n_model_words=n_model,
+        keys=key[first],
+        stay=1.0 - disc * types / total,
+        last=last,
+        cum=cum,
+        tok=tok.astype(np.int32),
+        level0=level0,
+        first=first,
+        guide=guide,
+        table_key=table_key,
+        table_row=table_row,
+        rare_sentences=_rare_sentence_hashes(corpus, ids),
+        owner=np.r_[owner, np.full(len(words) - len(owner), -1)],
+        prompt_docs=np.bincount(np.array(fit.doc_genre), minlength=len(GENRES)),
+        person_docs=person_docs,
+        person_first=np.cumsum(np.r_[0, person_docs[:-1]]),
+        doc_sents=np.array([len(d.sentences) for docs in corpus.users for d in docs], dtype=np.int64),
+        ids=ids,
+        number_ids=number_ids,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class _FitSequence:
+    """The public split as one token sequence (each sentence after ORDER − 1 start pads, then an end token) and
+    its targets: every token and the end of every sentence, with the sentence's prompt component and position
+    component (OPENING, CLOSING, 0), and each document's GENRES index."""
+
+    seq: np.ndarray
+    tpos: np.ndarray
+    target: np.ndarray
+    prompt_comp: np.ndarray
+    pos_comp: np.ndarray
+    doc_genre: list[int]
+
+
+def _fit_sequence(corpus, ids: dict) -> _FitSequence:
     genre_index = {g: i for i, g in enumerate(GENRES)}
     pad = ORDER - 1
     seq: list[int] = []
-    sent_len, sent_comp, sent_pos, sent_person, doc_genre = [], [], [], [], []
-    for person, docs in enumerate(corpus.users):
+    sent_len, sent_comp, sent_pos, doc_genre = [], [], [], []
+    for docs in corpus.users:
         for d in docs:
             if d.genre not in genre_index:
                 raise ValueError(f"the real corpus has a prompt that GENRES lacks: {d.genre!r}")
@@ -190,18 +252,32 @@ def _model() -> _Model:
                 sent_len.append(len(s))
                 sent_comp.append(g + 1)
                 sent_pos.append(OPENING if i == 0 else CLOSING if i == last else 0)
-                sent_person.append(person)
     seq_a = np.array(seq, dtype=np.int64)
     sent_len_a = np.array(sent_len, dtype=np.int64)
     # targets: every token and the end of every sentence; context j = the j tokens before (0 = start padding)
     start = np.cumsum(np.r_[0, sent_len_a[:-1] + pad + 1]) + pad
     n_t = sent_len_a + 1
     tpos = np.repeat(start, n_t) + np.arange(n_t.sum()) - np.repeat(np.cumsum(np.r_[0, n_t[:-1]]), n_t)
-    target = seq_a[tpos]
-    prompt_comp = np.repeat(np.array(sent_comp, dtype=np.int64), n_t)
-    pos_comp = np.repeat(np.array(sent_pos, dtype=np.int64), n_t)
+    return _FitSequence(
+        seq=seq_a,
+        tpos=tpos,
+        target=seq_a[tpos],
+        prompt_comp=np.repeat(np.array(sent_comp, dtype=np.int64), n_t),
+        pos_comp=np.repeat(np.array(sent_pos, dtype=np.int64), n_t),
+        doc_genre=doc_genre,
+    )
+
+
+def _context_rows(fit: _FitSequence) -> tuple[np.ndarray, ...]:
+    """(key, tok, count, level, component) of every (context, token) entry of every component and order, sorted by
+    (key, token): raw counts at the highest order, Kneser-Ney continuation counts below."""
+    seq_a, tpos, prompt_comp, pos_comp = fit.seq, fit.tpos, fit.prompt_comp, fit.pos_comp
     # components: the global model (every target), the prompt's, the first / last sentences of documents
-    parts = [(np.zeros_like(target), slice(None)), (prompt_comp, slice(None)), (pos_comp[pos_comp > 0], pos_comp > 0)]
+    parts: list[tuple[np.ndarray, Any]] = [
+        (np.zeros_like(fit.target), slice(None)),
+        (prompt_comp, slice(None)),
+        (pos_comp[pos_comp > 0], pos_comp > 0),
+    ]
     keys, toks, cnts, levels, comps, ctxs = [], [], [], [], [], []
     for j in range(ORDER):
         for c, sel in parts:
@@ -229,12 +305,11 @@ def _model() -> _Model:
     same = key[1:] == key[:-1]  # one key, one context: else two contexts collided in the hash
     if np.any(same & ((lev[1:] != lev[:-1]) | (cmp_[1:] != cmp_[:-1]) | np.any(cx[1:] != cx[:-1], axis=1))):
         raise RuntimeError("context hash collision in the n-gram model")
-    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-    last = np.r_[first[1:], len(key)] - 1
-    types = last - first + 1
-    total = np.add.reduceat(cnt, first)
-    disc = np.where(lev[first] > 0, DISCOUNT, 0.0)  # the empty context keeps its counts undiscounted
-    row = np.repeat(np.arange(len(first)), types)
+    return key, tok, cnt, lev, cmp_
+
+
+def _within_row_cumulative(cnt, first, last, types, total, disc, row) -> np.ndarray:
+    """The cumulative discounted probability of each entry within its row (1.0 at the row's last entry)."""
     p = (cnt - disc[row]) / (total - disc * types)[row]
     # cumulative probability within each row: one cumsum that drops the previous rows' 1.0 at each row's
     # start (so the running sum stays in [0, 1] and keeps full precision), minus its drift at the row's start
@@ -243,19 +318,25 @@ def _model() -> _Model:
     within = np.cumsum(step)
     within -= np.repeat(within[first] - p[first], types)
     within[last] = 1.0
-    level0 = np.full(len(GENRES) + 3, -1, dtype=np.int64)
-    l0 = lev[first] == 0
-    level0[cmp_[first][l0]] = np.flatnonzero(l0)
-    # a prompt's own words: used >= OWN_MIN_COUNT times, at least OWN_SHARE of them in that prompt's documents
-    by_prompt = np.zeros((len(words), len(GENRES)), dtype=np.int64)
+    return within
+
+
+def _prompt_owner(n_words: int, fit: _FitSequence) -> np.ndarray:
+    """A prompt's own words: used >= OWN_MIN_COUNT times, at least OWN_SHARE of them in that prompt's documents
+    (the GENRES index of the owner per word, −1 for none)."""
+    target, prompt_comp = fit.target, fit.prompt_comp
+    by_prompt = np.zeros((n_words, len(GENRES)), dtype=np.int64)
     np.add.at(by_prompt, (target[target > 0], prompt_comp[target > 0] - 1), 1)
-    by_prompt[:, genre_index[None]] = 0  # "no prompt" owns nothing
-    total_use = np.bincount(target, minlength=len(words))
-    owner = np.where(
+    by_prompt[:, GENRES.index(None)] = 0  # "no prompt" owns nothing
+    total_use = np.bincount(target, minlength=n_words)
+    return np.where(
         (total_use >= OWN_MIN_COUNT) & (by_prompt.max(axis=1) >= OWN_SHARE * total_use), by_prompt.argmax(axis=1), -1
     )
-    # extras: signature and pet-phrase words, signature numbers
-    n_model = len(words)
+
+
+def _add_extra_words(words: list[str], ids: dict) -> np.ndarray:
+    """Add the signature and pet-phrase words and the signature numbers to ``words`` / ``ids`` (in place) and
+    return the id of str(n) for n < N_NUMBERS."""
     for w in [*FIRST, *LAST, "ext", *" ".join(PET_FRAMES).split(), *_quirky_words()]:
         if w not in ids:
             ids[w] = len(words)
@@ -267,13 +348,12 @@ def _model() -> _Model:
             ids[digits] = len(words)
             words.append(digits)
         number_ids[n] = ids[digits]
-    person_docs = np.array([len(docs) for docs in corpus.users], dtype=np.int64)
-    cum = row + within
-    # guide table: entry i of a row with n entries points at the first entry whose cum exceeds row + i / n
-    guide = np.searchsorted(cum, row + (np.arange(len(row)) - first[row]) / types[row], side="right")
-    guide = np.minimum(guide, last[row])
-    table_key, table_row = _hash_table(key[first])
-    # messages that fewer than three people wrote (>= COPY_MIN_TOKENS tokens): never generated verbatim
+    return number_ids
+
+
+def _rare_sentence_hashes(corpus, ids: dict) -> np.ndarray:
+    """Messages that fewer than three people wrote (>= COPY_MIN_TOKENS tokens): never generated verbatim. Their
+    hashes, sorted."""
     writers: dict[tuple[str, ...], set[int]] = {}
     for person, docs in enumerate(corpus.users):
         for d in docs:
@@ -284,29 +364,7 @@ def _model() -> _Model:
     lens = np.array([len(x) for x in rare], dtype=np.int64)
     mat = np.zeros((len(rare), int(lens.max())), dtype=np.int64)
     mat[np.arange(mat.shape[1])[None, :] < lens[:, None]] = [ids[t] for sent in rare for t in sent]
-    rare_hashes = np.unique(_sentence_hash(mat, lens))
-    return _Model(
-        words=words,
-        n_model_words=n_model,
-        keys=key[first],
-        stay=1.0 - disc * types / total,
-        last=last,
-        cum=cum,
-        tok=tok.astype(np.int32),
-        level0=level0,
-        first=first,
-        guide=guide,
-        table_key=table_key,
-        table_row=table_row,
-        rare_sentences=rare_hashes,
-        owner=np.r_[owner, np.full(len(words) - len(owner), -1)],
-        prompt_docs=np.bincount(np.array(doc_genre), minlength=len(GENRES)),
-        person_docs=person_docs,
-        person_first=np.cumsum(np.r_[0, person_docs[:-1]]),
-        doc_sents=np.array([len(d.sentences) for docs in corpus.users for d in docs], dtype=np.int64),
-        ids=ids,
-        number_ids=number_ids,
-    )
+    return np.unique(_sentence_hash(mat, lens))
 
 
 def _hash_table(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -13,8 +13,7 @@ from .model import TopicModel
 from .fitting import topic_keyword_matrix
 from ..validation import check_choice, check_delta, check_epsilon, check_int, check_rng, check_sensitivity
 from .sampler import SensitivityDraws
-from ..mechanisms.gaussian import gaussian_sample
-from ..mechanisms.laplace import laplace_sample
+from ..mechanisms.noise import gaussian_noise, laplace_noise
 from .mechanisms import (
     SAMPLER_FREE_MECHANISMS,
     MatrixRelease,
@@ -91,9 +90,9 @@ def redraw_releases(release: MatrixRelease, matrix, repetitions: int, rng) -> np
     rng = check_rng(rng)
     mean = np.broadcast_to(w, (repetitions,) + w.shape)
     if release.noise_kind() == "laplace":
-        noisy = laplace_sample(mean, scale=release.noise_scale, rng=rng)
+        noisy = mean + laplace_noise(scale=release.noise_scale, size=mean.shape, rng=rng)
     else:
-        noisy = gaussian_sample(mean, sigma=release.noise_scale, rng=rng)
+        noisy = mean + gaussian_noise(sigma=release.noise_scale, size=mean.shape, rng=rng)
     out = np.clip(noisy, 0.0, None)
     s = out.sum(axis=2, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
-from ..mechanisms.gaussian import gaussian_sample
-from ..mechanisms.laplace import laplace_sample
+from ..mechanisms.noise import gaussian_noise, laplace_noise
 from ..guarantees import Guarantee, approximate_dp, pure_dp, random_dp
 from ..validation import (
     as_float_array,
@@ -26,7 +25,6 @@ from ..validation import (
     check_draw_scale,
     check_epsilon,
     check_real,
-    check_rng,
     check_sensitivity,
 )
 from .matrix_scales import (
@@ -408,7 +406,7 @@ def release_matrix(name: str, matrix, *, epsilon, delta=None, sensitivity=None, 
     Its record's scale (σ or b, validated) on the sampled Δ_s (``sensitivity``: a number with the sampler's
     ``gamma``, or a :class:`SensitivityResult`) or on its global bound; :func:`check_draw_scale` (ε = 1e-320: a
     scale of ∞ would make every row NaN, issue 21 item 8); the noise drawn through :mod:`dpcore.mechanisms`
-    (``gaussian_sample`` / ``laplace_sample``) from ``rng``; clipped at 0 and rows renormalised."""
+    (``gaussian_noise`` / ``laplace_noise``) from ``rng``; clipped at 0 and rows renormalised."""
     record = matrix_mechanism(name)
     if record.sampled:
         sensitivity, gamma = _sensitivity_gamma(sensitivity, gamma)
@@ -420,10 +418,10 @@ def release_matrix(name: str, matrix, *, epsilon, delta=None, sensitivity=None, 
     sens = float(sensitivity) if record.bound is None else record.bound(m)
     if record.noise == "laplace":
         scale = check_draw_scale("b", scale, epsilon=epsilon, m=m)
-        noisy = laplace_sample(w, scale=scale, rng=check_rng(rng))
+        noisy = w + laplace_noise(scale=scale, size=w.shape, rng=rng)
     else:
         scale = check_draw_scale("σ", scale, epsilon=epsilon, delta=delta, sensitivity=sens)
-        noisy = gaussian_sample(w, sigma=scale, rng=check_rng(rng))
+        noisy = w + gaussian_noise(sigma=scale, size=w.shape, rng=rng)
     return MatrixRelease(
         mechanism=record.name,
         matrix=_clip_renormalise(noisy),

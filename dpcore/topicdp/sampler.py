@@ -524,22 +524,28 @@ def extend_sensitivity_draws(
         if count % save_every == 0:
             flush()
 
+    _fit_pairs(data, todo, lda=lda, sampler=sampler, workers=workers, record=record)
+    return flush()
+
+
+def _fit_pairs(data, todo: list[int], *, lda, sampler, workers: int, record) -> None:
+    """Fit the pairs ``todo``, calling ``record(index, (grid, full), count)`` as each one is done (in any order
+    with several workers: chunks of up to 5 pairs go to joblib's loky processes)."""
     if workers == 1 or len(todo) < 4:
         for count, i in enumerate(todo, start=1):
             record(i, pair_deltas(data, i, lda=lda, sampler=sampler, with_full=True), count)
-    else:
-        from joblib import Parallel, delayed
+        return
+    from joblib import Parallel, delayed
 
-        chunk = max(1, min(5, len(todo) // (4 * workers)))
-        chunks = [todo[a : a + chunk] for a in range(0, len(todo), chunk)]
-        count = 0
-        for results in Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")(
-            delayed(_pair_chunk)(data, c, lda, sampler) for c in chunks
-        ):
-            for i, value in results:
-                count += 1
-                record(i, value, count)
-    return flush()
+    chunk = max(1, min(5, len(todo) // (4 * workers)))
+    chunks = [todo[a : a + chunk] for a in range(0, len(todo), chunk)]
+    count = 0
+    for results in Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")(
+        delayed(_pair_chunk)(data, c, lda, sampler) for c in chunks
+    ):
+        for i, value in results:
+            count += 1
+            record(i, value, count)
 
 
 def sampled_sensitivity(

@@ -87,6 +87,7 @@ import numpy as np
 from ..errors import UserError
 from ..guarantees import Guarantee, approximate_dp, no_protection
 from ..mechanisms.gaussian import analytic_gaussian_sigma
+from ..mechanisms.noise import gaussian_noise
 from ..text.corpus import Corpus, shipped_public_hashes
 from ..validation import check_delta, check_int, check_real, check_rng
 from .model import LdaSettings, TopicModel
@@ -158,7 +159,7 @@ def _clipped_sum(contrib: np.ndarray, pc: PersonCounts, clip_norm: float | None)
 
 def _noisy_release(statistics: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
     """max(0, S + N(0, σ²) on every entry): the released statistics of one iteration."""
-    return np.maximum(statistics + sigma * rng.standard_normal(statistics.shape), 0.0)
+    return np.maximum(statistics + gaussian_noise(sigma=sigma, size=statistics.shape, rng=rng), 0.0)
 
 
 def clipped_statistics(pc: PersonCounts, released_lambda: np.ndarray, *, clip_norm) -> np.ndarray:

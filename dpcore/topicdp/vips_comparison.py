@@ -46,6 +46,7 @@ from typing import cast
 import numpy as np
 
 from ..errors import UserError
+from ..mechanisms.noise import standard_normal_noise
 from ..validation import check_delta, check_int, check_real
 from . import vips as _vips
 from .fitting import align_topics, topic_keyword_matrix
@@ -408,7 +409,8 @@ def fixed_release_curve(
 
 
 def _thesis_noise(shape, draws: int, seed: int) -> np.ndarray:
-    return np.random.default_rng(_seed_words(seed, "thesis", tuple(shape), draws)).standard_normal((draws,) + shape)
+    rng = np.random.default_rng(_seed_words(seed, "thesis", tuple(shape), draws))
+    return standard_normal_noise(size=(draws,) + tuple(shape), rng=rng)
 
 
 def _mean_l1(w: np.ndarray, z: np.ndarray, sigma: float) -> float:

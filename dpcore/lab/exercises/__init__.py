@@ -7,22 +7,18 @@ the page itself calls (``Exercise.answer()``), never written down. One module pe
 (the privacy audit) and :mod:`.risk` (what ε means for one person, beside every badge: issue 32).
 :mod:`dpui.common.exercise_sheets` turns them into printable Markdown/HTML sheets (student and lecturer versions).
 
-The package itself is callable, so ``dpcore.lab.exercises()`` returns every exercise while
-``dpcore.lab.exercises.mechanisms`` stays the module::
+:func:`all_exercises` returns every exercise (the package itself is a plain module, not callable)::
 
     import dpcore
-    for ex in dpcore.lab.exercises():
+    for ex in dpcore.lab.exercises.all_exercises():
         print(ex.id, ex.page, dict(ex.settings), ex.answer())
 """
 
 from __future__ import annotations
 
-import sys
-import types
-
-from ...errors import UserError
-from . import audit, bayesian, mechanisms, ngrams, risk, topics
 from ._base import CHOICE, EXERCISE_KINDS, NUMBER, Exercise, Solution
+from . import audit, bayesian, mechanisms, ngrams, risk, topics
+from ...errors import UserError
 
 __all__ = [
     "Exercise",
@@ -107,13 +103,3 @@ def data_version() -> str:
     except metadata.PackageNotFoundError:
         parts.append("chitchat-dataset:missing")
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
-
-
-class _CallableModule(types.ModuleType):
-    """``dpcore.lab.exercises()`` returns every exercise; attribute access works as for any module."""
-
-    def __call__(self) -> tuple[Exercise, ...]:
-        return all_exercises()
-
-
-sys.modules[__name__].__class__ = _CallableModule
