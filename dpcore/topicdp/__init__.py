@@ -51,8 +51,6 @@ from .sampler import (
 )
 from .model_cache import load_topic_model, save_topic_model
 from .mechanisms import (
-    TOPICDP_GUARANTEE,
-    MATRIX_LAPLACE_GUARANTEE,
     TOPICS_CHOICE,
     matrix_guarantee,
     MatrixRelease,
@@ -191,8 +189,6 @@ __all__ = [
     "sampled_sensitivity",
     "load_topic_model",
     "save_topic_model",
-    "TOPICDP_GUARANTEE",
-    "MATRIX_LAPLACE_GUARANTEE",
     "TOPICS_CHOICE",
     "matrix_guarantee",
     "MatrixMechanism",

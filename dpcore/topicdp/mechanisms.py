@@ -39,8 +39,6 @@ from .sampler import SensitivityResult
 from ..errors import UserError
 
 __all__ = [
-    "TOPICDP_GUARANTEE",
-    "MATRIX_LAPLACE_GUARANTEE",
     "TOPICS_CHOICE",
     "matrix_guarantee",
     "MatrixRelease",
@@ -65,9 +63,6 @@ __all__ = [
 ]
 
 
-# Deprecated text labels, kept while pages print them; every MatrixRelease carries a Guarantee.
-TOPICDP_GUARANTEE = "(ε, δ, γ)-random DP — weaker than (ε, δ)-DP"
-MATRIX_LAPLACE_GUARANTEE = "ε-DP"
 TOPICS_CHOICE = "a non-private choice of topics and keywords"
 """What none of the mechanisms covers: W's m topics and n keywords are picked from the private
 LDA fit without noise (004 §5.2); the noise protects the values only (issue 15 item 2)."""
