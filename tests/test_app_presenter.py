@@ -52,6 +52,9 @@ def test_charts_are_drawn_larger_in_presenter_mode():
     import json
 
     sizes = [json.loads(c.proto.spec)["layout"].get("font", {}).get("size") for c in at.get("plotly_chart")]
+    for chart in at.get("vega_lite_chart"):  # the loss chart is Vega-Lite (issue 29): its axes' and legend's type
+        config = json.loads(chart.proto.spec)["config"]
+        sizes += [config["axis"]["labelFontSize"], config["axis"]["titleFontSize"], config["legend"]["labelFontSize"]]
     assert sizes and all(s == 20 for s in sizes)
 
 

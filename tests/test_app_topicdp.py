@@ -119,6 +119,7 @@ def test_sampler_runs_with_progress_when_nothing_is_cached(tiny_env):
     # A fresh session finds the draws on disk: no warning, no button, and ε moves the noise scale only.
     at2 = AppTest.from_file(PAGE, default_timeout=60)
     at2.query_params["corpus"] = "classroom"
+    at2.query_params["review"] = "1"  # the reviewer's panel is lazy (issue 29 item 4): open it
     at2.run()
     _tiny_settings(at2)
     at2.run()
@@ -363,7 +364,7 @@ def test_tabs_are_lazy_and_the_budget_records_only_the_releases_shown(tiny_topic
     from topicdp_env import TINY_QUERY
 
     at = AppTest.from_file(PAGE, default_timeout=120)
-    for k, v in {**TINY_QUERY, TAB: "Error curves"}.items():
+    for k, v in {**TINY_QUERY, TAB: "Error curves", "review": "1"}.items():  # review=1: the lazy panel open
         at.query_params[k] = v
     at.run()  # a link to the tab "Error curves": it opens there, nothing else is drawn
     assert not at.exception, [e.message for e in at.exception]
