@@ -16,8 +16,7 @@ from dpcore.dpne import dpne_guarantee
 from dpcore.lab import release_identity
 from dpcore.lab.review import items_per_user
 from dpcore.specs import DpneSpec
-from dpui import exercise_mode, guarantee_badge, reviewer_panel, shared_sidebar, user_errors
-from dpui.common.charts import show_vega
+from dpui import exercise_mode, guarantee_badge, reviewer_panel, shared_sidebar, show_figure, user_errors
 from dpui.common.paper_vs_here import paper_vs_here
 from dpui.common.presenter import presenter_stage
 from dpui.common.exports import export_box
@@ -86,7 +85,7 @@ if tab_main.open:
                 base = data.baseline_sizes(spec, corpus)
         series = {"DPNE": result.sizes, **base}
         title = f"n-grams extracted per length at ε = {eps:g}, δ = {delta:g}, Δ0 = {knobs.delta0}"
-        plotted, chart, alt = figures.sizes_chart(series, knobs.T, log_y=knobs.log_y, title=title)
+        fig, alt = figures.sizes_figure(series, knobs.T, log_y=knobs.log_y, title=title)
         rows = [
             {
                 "k": k,
@@ -100,7 +99,7 @@ if tab_main.open:
         # every release's guarantee, from the same function the releases use: in the legend and on the badges
         shown = {name: dpne_guarantee(epsilon=eps, delta=delta, single_length=name == "DPSU-single") for name in series}
         with stage.chart([(g, name) for name, g in shown.items()]):  # presenter mode: at the top, badges above
-            show_vega(plotted, chart, alt=alt, key="dpne_bars", records=rows, guarantees=shown)
+            show_figure(fig, alt=alt, key="dpne_bars", records=rows, guarantees=shown)
         for name in base:
             guarantee_badge(shown[name], name=name)
         median_words = float(np.median(items_per_user(tc)))

@@ -52,33 +52,14 @@ def chart_by_title(at: AppTest, start: str) -> dict:
     raise AssertionError(f"no chart titled {start!r}; titles: {[c['layout'].get('title') for c in charts(at)]}")
 
 
-def bars_chart(at: AppTest):
-    """The release's bars per length (the main chart: Vega-Lite since issue 29): (its spec, its plotted rows)."""
-    import pyarrow as pa
-
-    chart = next(c for c in at.get("vega_lite_chart") if "n-grams extracted per length" in c.proto.spec)
-    return json.loads(chart.proto.spec), pa.ipc.open_stream(chart.proto.data.data).read_pandas()
-
-
-def released_bars(at: AppTest) -> dict[str, dict[int, int]]:
-    """Series (its legend name) → {length k: k-grams released}, as drawn."""
-    _, rows = bars_chart(at)
-    out: dict[str, dict[int, int]] = {}
-    for row in rows.itertuples(index=False):
-        out.setdefault(row.series, {})[int(row.k)] = int(row.released)
-    return out
-
-
 def test_page_renders_tabs_charts_and_guarantee():
     at = fresh_app()
     assert [t.label for t in at.tabs] == ["Extraction at these settings", "Sweep one knob (Figs. 2–4)"]
     titles = [title_text(c) for c in charts(at)]
-    spec, _ = bars_chart(at)  # the main chart, Vega-Lite: its title in lines that fit a phone
-    assert " ".join(spec["title"]["text"]).startswith("n-grams extracted per length")
-    assert spec["encoding"]["x"]["title"] and spec["encoding"]["y"]["title"]
+    assert any(t.startswith("n-grams extracted per length") for t in titles)
     assert any(t.startswith("Share of the k-grams used by at least K users") for t in titles)
     assert any(t.startswith("Share of released n-grams that no user wrote") for t in titles)
-    for c in at.get("plotly_chart") + at.get("vega_lite_chart"):
+    for c in at.get("plotly_chart"):
         assert c.proto.alt.strip()  # every chart has alt text
     for spec in charts(at):  # axis titles present
         assert spec["layout"]["xaxis"]["title"]["text"] and spec["layout"]["yaxis"]["title"]["text"]
@@ -107,7 +88,8 @@ def test_dpne_beats_dpsu_even_on_long_ngrams_at_eps4_and_chart_shows_it():
     at.select_slider(key="delta").set_value(1e-7)
     at.run()
     assert_clean(at)
-    bars = released_bars(at)
+    spec = chart_by_title(at, "n-grams extracted per length")
+    bars = {tr["name"]: dict(zip(tr["x"], tr["y"])) for tr in spec["data"]}
     assert set(bars) == {"DPNE · DP", "DPSU-all · DP", "DPSU-even · DP", "DPSU-single · DP"}  # each names its guarantee
     long_dpne = sum(n for k, n in bars["DPNE · DP"].items() if k >= 4)
     long_even = sum(n for k, n in bars["DPSU-even · DP"].items() if k >= 4)
@@ -127,7 +109,9 @@ def test_default_view_on_the_real_chat_shows_dpne_ahead_of_dpsu_single():
         PAGE_DEFAULTS["eps"],
         PAGE_DEFAULTS["delta"],
     )
-    bars = released_bars(at)
+    bars = {
+        tr["name"]: dict(zip(tr["x"], tr["y"])) for tr in chart_by_title(at, "n-grams extracted per length")["data"]
+    }
     assert all(bars["DPNE · DP"][k] > bars["DPSU-single · DP"][k] for k in (2, 3, 4)), bars
     assert bars["DPNE · DP"][5] >= bars["DPSU-single · DP"][5]
     # and it says what ε the 920 people need (the stored sweep of dpcore.lab.paper_results.dpne_epsilon_sweep)
@@ -159,7 +143,7 @@ def test_widgets_move_and_page_updates():
     at = fresh_app()
     metric = lambda label: next(m.value for m in at.metric if m.label.startswith(label))
     rho_before = metric("ρ₁ (DPSU threshold)")
-    sizes_before = released_bars(at)["DPNE · DP"]
+    sizes_before = chart_by_title(at, "n-grams extracted per length")["data"][0]["y"]
     at.select_slider(key="dpne_eta").set_value(0.2)
     at.run()
     assert_clean(at)
@@ -173,16 +157,15 @@ def test_widgets_move_and_page_updates():
     at.multiselect(key="dpne_K").set_value([5, 50])
     at.run()
     assert_clean(at)
-    spec, _ = bars_chart(at)
-    bars = released_bars(at)
-    assert all(max(sizes) == 3 for sizes in bars.values())  # T = 3
-    assert "scale" not in spec["encoding"]["y"]  # the log toggle is off: a linear count axis
+    spec = chart_by_title(at, "n-grams extracted per length")
+    assert all(max(tr["x"]) == 3 for tr in spec["data"])  # T = 3
+    assert spec["layout"]["yaxis"].get("type") != "log"
     cov = chart_by_title(at, "Share of the k-grams used by at least K users")
     assert [tr["name"] for tr in cov["data"]] == ["K = 5 · DP", "K = 50 · DP"]  # DPNE's release, read at each K
     # (the total alone can coincide — 161 = 60+60+20+11+7+3 = 22+104+35 with issue 21's draws — so compare
     # ρ₁, a function of Δ0, and the sizes per length)
     assert metric("ρ₁ (DPSU threshold)") != rho_before
-    assert [bars["DPNE · DP"][k] for k in (1, 2, 3)] != [sizes_before[k] for k in (1, 2, 3)]
+    assert spec["data"][0]["y"] != sizes_before[:3]
     # the step-by-step view follows its slider
     at.select_slider(key="dpne_step_k").set_value(3)
     at.run()
@@ -235,8 +218,8 @@ def test_large_corpus_waits_for_buttons_then_draws_the_comparisons(monkeypatch):
 
     monkeypatch.setattr(dpne_data, "LAZY_USERS", 10)
     at = fresh_app()
-    names = set(released_bars(at))  # the release's bars: DPNE alone until the button is pressed
-    assert names == {"DPNE · DP"}
+    names = {t["name"] for spec in charts(at) for t in spec["data"] if t.get("name")}
+    assert "DPNE · DP" in names and not names & {"DPSU-all · DP", "DPSU-even · DP", "DPSU-single · DP"}
     assert {"dpne_run_baselines", "dpne_run_coverage"} <= {b.key for b in at.button}
     assert "dpne_run_eta_sweep" not in {b.key for b in at.button}
     assert sum("takes minutes: press the button" in i.value for i in at.info) == 2
@@ -245,7 +228,8 @@ def test_large_corpus_waits_for_buttons_then_draws_the_comparisons(monkeypatch):
         at.button(key=key).click()
         at.run()
         assert_clean(at)
-    assert set(released_bars(at)) == {"DPNE · DP", "DPSU-all · DP", "DPSU-even · DP", "DPSU-single · DP"}
+    names = {t["name"] for spec in charts(at) for t in spec["data"] if t.get("name")}
+    assert {"DPSU-all · DP", "DPSU-even · DP", "DPSU-single · DP"} <= names
     assert not [i for i in at.info if "takes minutes" in i.value]
     at.select_slider(key="dpne_eta").set_value(0.05).run()  # the buttons stay pressed for the session
     assert_clean(at)
@@ -296,17 +280,12 @@ def _budget_head(at: AppTest) -> str:
     return next(m.value for m in at.sidebar.markdown if m.value.startswith("**Session budget**"))
 
 
-def bars_drawn(at: AppTest) -> bool:
-    """The release's bars (the main chart, Vega-Lite since issue 29) are on the page."""
-    return any("n-grams extracted per length" in c.proto.spec for c in at.get("vega_lite_chart"))
-
-
 def test_only_the_open_tab_runs_and_the_budget_counts_what_was_shown():
     """Issue 24: the tabs are lazy and the open one is in the URL (``dpne_tab``). The extraction tab shows DPNE's
     release and the session budget counts it; the sweep tab neither runs nor shows DPNE at the current settings,
     so it has no reviewer's panel and the budget counts nothing there, ε moves included."""
     at = fresh_app()
-    assert bars_drawn(at)
+    assert any(c.key == "dpne_bars" for c in at.get("plotly_chart"))
     assert any("Reviewer's panel" in e.label for e in at.expander)
     assert _budget_head(at).startswith("**Session budget** — 1 release seen")
     assert "dpne_sweep_knob" not in {s.key for s in at.selectbox}  # the sweep tab's widgets are not drawn
@@ -315,7 +294,7 @@ def test_only_the_open_tab_runs_and_the_budget_counts_what_was_shown():
     assert_clean(at)
     assert at.session_state["dpne_tab"] == SWEEP
     assert "dpne_sweep_knob" in {s.key for s in at.selectbox}
-    assert not at.get("plotly_chart") and not at.get("vega_lite_chart") and not at.metric  # nothing of it ran
+    assert not at.get("plotly_chart") and not at.metric  # nothing of the extraction tab ran
     assert not any("Reviewer's panel" in e.label for e in at.expander)
     at.select_slider(key="eps").set_value(2.0).run()  # a new DPNE release, not shown on this tab
     assert_clean(at)
@@ -327,7 +306,7 @@ def test_an_exercise_opens_the_extraction_tab():
     """An exercise's answer is read in the extraction tab: its link opens that tab, whatever tab the link names."""
     at = fresh_app(exercise="dpne-noise-decay", dpne_tab=SWEEP)
     assert at.session_state["dpne_tab"] == "Extraction at these settings"
-    assert bars_drawn(at)
+    assert any(c.key == "dpne_bars" for c in at.get("plotly_chart"))
     at.query_params["dpne_tab"] = SWEEP  # the student may then move on to the sweep
     at.run()
     assert_clean(at)
@@ -363,8 +342,7 @@ def test_sweep_at_the_page_s_setting_is_the_page_s_release_and_its_menu_speaks_p
     script said 48/111/77/34/6/1. Each sweep value is now the release the extraction tab shows at that setting, so
     the page's own Δ0 gives the main chart's numbers; the knob menu shows people's names, not dpcore's."""
     at = fresh_app()
-    dpne = released_bars(at)["DPNE · DP"]
-    main = [dpne[k] for k in sorted(dpne)]
+    main = next(t for t in chart_by_title(at, "n-grams extracted per length")["data"] if t["name"] == "DPNE · DP")["y"]
     at.query_params["dpne_tab"] = SWEEP
     at.run()
     box = at.selectbox(key="dpne_sweep_knob")

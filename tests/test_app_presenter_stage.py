@@ -25,7 +25,7 @@ BADGE = ":green-badge[", ":orange-badge[", ":red-badge["
 PAGES = {
     "pages/1_Mechanisms_101.py": (("m101", "loss_intro"), PHONE_EPS_KEY, None, "Laplace densities"),
     "pages/2_Bayesian_ngram_DP.py": (("bayesian", "lead"), PHONE_EPS_KEY, None, "true, public and released"),
-    "pages/3_DP_ngram_extraction.py": (("dpne", "caption"), PHONE_EPS_KEY, "dpne_eta", "n-grams extracted per length"),
+    "pages/3_DP_ngram_extraction.py": (("dpne", "caption"), PHONE_EPS_KEY, "dpne_eta", "dpne_bars"),
     "pages/4_TopicDP.py": (("topicdp", "lead"), PHONE_EPS_KEY, "topicdp_gamma", "grey = before noise"),
     "pages/5_Privacy_audit.py": (
         ("audit", "lead"),

@@ -6,12 +6,11 @@ No maths here: the builders only arrange what dpcore released or evaluated.
 from __future__ import annotations
 
 import math
-import textwrap
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from dpui.common.charts import NEUTRAL, REFERENCE, TITLE_CHARS, mechanism_style, series_style
+from dpui.common.charts import NEUTRAL, REFERENCE, mechanism_style, series_style
 from dpui.dpne.data import ETA_OPTIONS
 
 LENGTH_AXIS = "n-gram length k (tokens)"
@@ -25,49 +24,22 @@ def _count_axis(fig: go.Figure, log_y: bool) -> None:
         fig.update_yaxes(type="log")
 
 
-def sizes_chart(series: dict, T: int, *, title: str, log_y: bool) -> tuple[list[dict], dict, str]:
-    """Grouped bars of |S_k| per length for DPNE and the DPSU variants (003 Fig. 1), as one Vega-Lite chart (issue 29:
-    the page's main chart is redrawn on every ε and η move, and Plotly's grouped bars cost the browser about twice
-    Vega-Lite's, benchmarks/bench_topicdp_views.py). The bars of a length are always in the series' order.
-
-    ``log_y``: a logarithmic count axis; a bar then rises from the bottom of the plot (0.5, under one k-gram), and a
-    length with no k-gram released has no bar there (its count stays in the tooltip's table: the Numbers below).
-
-    Returns ``(rows, spec, alt)``: the plotted rows (k, series, released), the spec without data and the alt text."""
+def sizes_figure(series: dict, T: int, *, title: str, log_y: bool) -> tuple[go.Figure, str]:
+    """Grouped bars of |S_k| per length for DPNE and the DPSU variants (003 Fig. 1)."""
     lengths = list(range(1, T + 1))
-    names = list(series)
-    rows = [{"k": k, "series": name, "released": int(series[name].get(k, 0))} for k in lengths for name in names]
-    # two short lines: a rotated title longer than the plot makes Vega's "fit" shrink the plot to make room for it
-    y_title = ["k-grams released" + (", log scale" if log_y else ""), "(higher is better)"]
-    floor = 0.5  # counts are whole numbers: a log axis starting at 0.5 shows every bar of one or more
-    spec = {
-        "title": {"text": textwrap.wrap(title, TITLE_CHARS), "anchor": "start"},  # lines that fit a phone
-        "height": 460,
-        "mark": {"type": "bar"},
-        **({"transform": [{"filter": "datum.released > 0"}]} if log_y else {}),
-        "encoding": {
-            "tooltip": [
-                {"field": "k", "type": "ordinal", "title": "length k"},
-                {"field": "series", "type": "nominal"},
-                {"field": "released", "type": "quantitative", "format": ","},
-            ],
-            "x": {"field": "k", "type": "ordinal", "title": LENGTH_AXIS, "axis": {"labelAngle": 0}},
-            "xOffset": {"field": "series", "type": "nominal", "sort": names},
-            "y": {
-                "field": "released",
-                "type": "quantitative",
-                "title": y_title,
-                **({"scale": {"type": "log", "domainMin": floor}} if log_y else {}),
-            },
-            **({"y2": {"datum": floor}} if log_y else {}),
-            "color": {
-                "field": "series",
-                "type": "nominal",
-                "scale": {"domain": names, "range": [mechanism_style(n).colour for n in names]},
-                "legend": {"orient": "bottom", "title": None, "columns": 2, "labelLimit": 300},
-            },
-        },
+    bars = [
+        {"type": "bar", "x": lengths, "y": [sizes.get(k, 0) for k in lengths], "name": name}
+        | {"marker": mechanism_style(name).bar()}
+        for name, sizes in series.items()
+    ]
+    y_title = "number of k-grams released (higher is better)" + (" — log scale" if log_y else "")
+    layout = {
+        "barmode": "group",
+        "title": {"text": title},
+        "xaxis": {"title": {"text": LENGTH_AXIS}, "dtick": 1},
+        "yaxis": {"title": {"text": y_title}} | ({"type": "log"} if log_y else {}),
     }
+    fig = go.Figure({"data": bars, "layout": layout})  # one validation pass (issue 29 item 4), as _count_axis does
     dpne_sizes = series["DPNE"]
     long_dpne = sum(n for k, n in dpne_sizes.items() if k >= 4)
     alt = f"Grouped bars of released k-grams per length 1 to {T}. DPNE: " + ", ".join(
@@ -75,14 +47,14 @@ def sizes_chart(series: dict, T: int, *, title: str, log_y: bool) -> tuple[list[
     )
     even = series.get("DPSU-even")  # absent until the baselines are computed (paper-size corpus)
     if even is None:
-        return rows, spec, alt + f". Lengths 4 and up: DPNE {long_dpne}; the DPSU baselines are not computed yet."
+        return fig, alt + f". Lengths 4 and up: DPNE {long_dpne}; the DPSU baselines are not computed yet."
     long_even = sum(n for k, n in even.items() if k >= 4)
     alt += (
         ". DPSU-even: "
         + ", ".join(f"k={k}: {even.get(k, 0)}" for k in lengths)
         + f". Lengths 4 and up: DPNE {long_dpne}, DPSU-even {long_even}."
     )
-    return rows, spec, alt
+    return fig, alt
 
 
 def coverage_figure(cov, ks) -> tuple[go.Figure, str]:
