@@ -53,7 +53,7 @@ def loss_chart(y, a, a2, b, bound, title, *, promise: str) -> tuple[list[dict], 
         "field": "series",
         "type": "nominal",
         "scale": {"domain": names, "range": colours},
-        "legend": {"orient": "bottom", "title": None, "columns": 1},
+        "legend": {"orient": "bottom", "title": None, "columns": 1, "labelLimit": 320},  # whole labels, on a phone too
     }
     dash = {
         "field": "series",
