@@ -236,15 +236,23 @@ def ngram_counts(private: Corpus, public: Corpus, *, n: int = 1, max_vocabulary:
     columns = [words[d[order]].tolist() for d in digits]
     vocab = tuple(zip(*columns))
     alpha = freq[order].astype(float)
+    _check_vocabulary(vocab)
+    row, col, dropped = _private_entries(private, n, v, words, uniq, order)
+    return _assemble(private, public, n, vocab, alpha, row, col, dropped)
+
+
+def _check_vocabulary(vocab) -> None:
     if len(vocab) < 2:
         raise UserError(
             f"vocabulary size must be >= 2 (a softmax over one item carries no information), got |V|={len(vocab)}"
         )
-    row, col, dropped = _private_entries(private, n, v, words, uniq, order)
+
+
+def _assemble(private, public, n: int, vocab, alpha, row, col, dropped: int, index=None) -> NgramCounts:
+    """The counts of the private entries (``row``: a user, ``col``: its n-gram's place in V), summed per cell."""
     data = np.ones(col.shape[0], dtype=np.int64)
     m = sp.coo_matrix((data, (row, col)), shape=(private.n_users, len(vocab))).tocsr()
     m.sum_duplicates()
-    index = None
     return NgramCounts(
         n=n,
         vocabulary=vocab,
@@ -339,10 +347,7 @@ def _ngram_keys(ids: np.ndarray, run_left: np.ndarray | None, n: int, v: int) ->
 def _ngram_counts_python(private: Corpus, public: Corpus, n: int, max_vocabulary: int | None) -> NgramCounts:
     """:func:`ngram_counts` by a dict lookup per private token (for vocabularies too large for int64 keys)."""
     vocab, alpha = _public_vocabulary(public, n, max_vocabulary)
-    if len(vocab) < 2:
-        raise UserError(
-            f"vocabulary size must be >= 2 (a softmax over one item carries no information), got |V|={len(vocab)}"
-        )
+    _check_vocabulary(vocab)
     index = {g: i for i, g in enumerate(vocab)}
     get = index.get
     cols: list[int] = []
@@ -361,17 +366,4 @@ def _ngram_counts_python(private: Corpus, public: Corpus, n: int, max_vocabulary
         row_lengths[u] = len(cols) - before
     col = np.asarray(cols, dtype=np.int64)
     row = np.repeat(np.arange(private.n_users, dtype=np.int64), row_lengths)
-    data = np.ones(col.shape[0], dtype=np.int64)
-    m = sp.coo_matrix((data, (row, col)), shape=(private.n_users, len(vocab))).tocsr()
-    m.sum_duplicates()
-    return NgramCounts(
-        n=n,
-        vocabulary=vocab,
-        user_counts=m,
-        public_counts=alpha,
-        user_ids=private.user_ids,
-        dropped_tokens=dropped,
-        private_hash=private.content_hash,
-        public_hash=public.content_hash,
-        _index=index,
-    )
+    return _assemble(private, public, n, vocab, alpha, row, col, dropped, index)

@@ -545,42 +545,47 @@ def band_figure(
     series takes its mechanism's style (colour, dash, marker symbol); ``dash`` overrides the dash.
     """
     fig = go.Figure()
-    xs = list(np.asarray(x, dtype=float))
     for i, (name, (mean, lo, hi)) in enumerate(series.items()):
-        style = mechanism_style(name, i)
-        meta = None
-        if lo is not None and hi is not None:
-            fig.add_trace(
-                go.Scatter(
-                    x=xs + xs[::-1],
-                    y=list(hi) + list(lo)[::-1],
-                    mode="lines",  # plotly's default for ≤ 20 points adds markers to the outline: unlabelled dots
-                    fill="toself",
-                    fillcolor=rgba(style.colour, 0.18),
-                    line=dict(width=0),
-                    hoverinfo="skip",
-                    showlegend=False,
-                    name=f"{name} band",
-                )
-            )
-            meta = {"lower": [float(v) for v in lo], "upper": [float(v) for v in hi]}
-        fig.add_trace(
-            go.Scatter(
-                x=xs,
-                y=list(mean),
-                mode="lines+markers",
-                name=name,
-                meta=meta,
-                line=style.line(dash=(dash or {}).get(name, style.dash)),
-                marker=style.marker(),
-            )
-        )
+        add_band(fig, name, x, mean, lo, hi, dash=(dash or {}).get(name), style=mechanism_style(name, i))
     fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title)
     if log_x:
         fig.update_xaxes(type="log")
     if log_y:
         fig.update_yaxes(type="log")
     return fig
+
+
+def add_band(fig: go.Figure, name: str, x, mean, lo=None, hi=None, *, dash: str | None = None, style=None) -> None:
+    """One mean-and-band series (its line, and a shaded band from ``lo`` to ``hi`` unless they are None), in the
+    mechanism's style (``style``: another one, e.g. by place); ``dash`` overrides the style's dash."""
+    style = style or mechanism_style(name)
+    xs, meta = [float(v) for v in x], None
+    if lo is not None and hi is not None:
+        fig.add_trace(
+            go.Scatter(
+                x=xs + xs[::-1],
+                y=list(hi) + list(lo)[::-1],
+                mode="lines",  # plotly's default for ≤ 20 points adds markers to the outline: unlabelled dots
+                fill="toself",
+                fillcolor=rgba(style.colour, 0.18),
+                line=dict(width=0),
+                hoverinfo="skip",
+                showlegend=False,
+                name=f"{name} band",
+            )
+        )
+        meta = {"lower": [float(v) for v in lo], "upper": [float(v) for v in hi]}
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=list(mean),
+            mode="lines+markers",
+            name=name,
+            meta=meta,
+            line=style.line(dash=dash or style.dash),
+            marker=style.marker(),
+        )
+    )
 
 
 def _check_guarantee(guarantee):

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from dpcore import topicdp as tdp
 from dpcore.topicdp import sensitivity_sampler_size
 from dpcore.topicdp import vips_comparison as tv
-from dpui.common.charts import NEUTRAL, REFERENCE, band_figure, mechanism_style, rgba, series_style, tagged
+from dpui.common.charts import NEUTRAL, REFERENCE, add_band, band_figure, mechanism_style, series_style, tagged
 
 METRIC_AXES = {
     "l1": "L1 distance Σ|W − W′| (lower is better)",
@@ -106,38 +106,6 @@ def keyword_facet_chart(table, releases, label: str, i: int) -> tuple[list[dict]
         f"and after the noise of {', '.join(releases)} (coloured), side by side."
     )
     return rows, spec, alt
-
-
-def add_band(fig: go.Figure, name: str, x, mean, lo=None, hi=None, *, dash: str | None = None) -> None:
-    """One more mean-and-band series on its own x values (band_figure's look: the mechanism's style)."""
-    style = mechanism_style(name)
-    xs, meta = [float(v) for v in x], None
-    if lo is not None and hi is not None:
-        fig.add_trace(
-            go.Scatter(
-                x=xs + xs[::-1],
-                y=list(hi) + list(lo)[::-1],
-                mode="lines",  # plotly's default for ≤ 20 points adds markers: unlabelled dots (issue 31 item 11)
-                fill="toself",
-                hoverinfo="skip",
-                fillcolor=rgba(style.colour, 0.18),
-                line=dict(width=0),
-                showlegend=False,
-                name=f"{name} band",
-            )
-        )
-        meta = {"lower": [float(v) for v in lo], "upper": [float(v) for v in hi]}
-    fig.add_trace(
-        go.Scatter(
-            x=xs,
-            y=list(mean),
-            mode="lines+markers",
-            name=name,
-            meta=meta,
-            line=style.line(dash=dash or style.dash),
-            marker=style.marker(),
-        )
-    )
 
 
 def add_reference_lines(fig: go.Figure, lines) -> None:
