@@ -25,3 +25,12 @@ def test_usage_statistics_are_off_in_the_shipped_config():
     value, where = out.stdout.split(maxsplit=1)
     assert value == "False", out.stdout
     assert where.strip() == str(ROOT / ".streamlit" / "config.toml"), out.stdout
+
+
+def test_no_full_garbage_collection_after_every_rerun():
+    """Issue 29: Streamlit's post-script gc.collect(2) walked the whole heap on every slider move (0.13-0.15 s
+    per rerun on the real chat); the shipped config turns it off, read as Streamlit reads it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
+    code = "from streamlit import config; config.get_config_options(force_reparse=True); print(config.get_option('runner.postScriptGC'))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False", out.stdout
