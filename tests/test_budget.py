@@ -158,6 +158,39 @@ def test_mixed_compositions_agree_with_dp_accountings_fine_pld(events):
     assert fine - 1e-5 * len(events) <= got <= fine + 1e-4 * others
 
 
+def test_the_pld_grid_stays_fine_for_a_short_session_and_bounded_for_a_long_one():
+    """Issue 29: a long session's Laplace and (ε, δ) losses span many nats; at 1e-4 their composed PLD grew to a
+    million points and a new release cost seconds. The interval is 1e-4 while the span fits PLD_MAX_POINTS, else
+    the smallest power-of-two multiple of 1e-4 that fits it."""
+    assert acc.pld_interval((("laplace", 1.0), ("approximate", 0.5, 1e-6, 1))) == acc.PLD_DISCRETIZATION  # 3 nats
+    assert acc.pld_interval((("gaussian", 1.0, 1e-5),)) == acc.PLD_DISCRETIZATION
+    long = tuple(("laplace", 1 / e) for e in (10, 9, 7, 4, 1)) + tuple(("approximate", e, 1e-5, 1) for e in (10, 9, 7))
+    span = 2 * (10 + 9 + 7 + 4 + 1) + 2 * (10 + 9 + 7)
+    interval = acc.pld_interval(long)
+    ratio = interval / acc.PLD_DISCRETIZATION
+    assert ratio > 1 and math.log2(ratio) == round(math.log2(ratio))
+    assert span / interval <= acc.PLD_MAX_POINTS < 2 * span / interval
+
+
+def test_a_coarser_grid_stays_pessimistic_and_within_one_interval_per_event(monkeypatch):
+    """Four Laplace releases at ε = 1 beside a Gaussian span 8 nats: the grid coarsens (4e-4 at 2^15 points). The
+    composed ε is never below the 1e-4 grid's by more than that grid's own pessimism and exceeds it by at most the
+    coarse interval per non-Gaussian event; the same against dp_accounting's fine PLD, and the support fits."""
+    others = tuple(("laplace", 1.0) for _ in range(4))
+    events = tuple(sorted((("gaussian", 2.0, 1e-5),) + others))
+    interval = acc.pld_interval(others)
+    assert interval > acc.PLD_DISCRETIZATION
+    got, delta = acc.compose_events(events)
+    for losses, _, _ in acc._losses(others, interval):
+        assert losses.size <= acc.PLD_MAX_POINTS
+    monkeypatch.setattr(acc, "PLD_MAX_POINTS", 1 << 30)  # the 1e-4 grid, composed directly (not via the cache)
+    fine_grid = acc._convolved_epsilon(others, 2.0, delta)
+    assert fine_grid - 4 * acc.PLD_DISCRETIZATION <= got <= fine_grid + 4 * interval
+    fine = fine_pld_epsilon(events, delta)
+    assert fine - 1e-5 * len(events) <= got <= fine + 4 * interval
+    assert got > fine_grid - 1e-12  # a coarser pessimistic grid never reports less (here: strictly more)
+
+
 def test_unequal_gaussians_merge_into_one_and_laplace_beside_them_agrees_with_dp_accountings_accountant():
     entries = [gaussian_entry(e, key=f"g{i}") for i, e in enumerate((0.3, 1.0, 2.0, 0.5, 4.0))]
     zs = [e.event[1] for e in entries]

@@ -74,7 +74,8 @@ __all__ = [
 
 METHOD = (
     "exact for the Gaussian releases (merged into one Gaussian, its closed-form privacy profile: Balle & Wang 2018, "
-    "Thm 8); dp_accounting's PLD for Laplace and (ε, δ) releases, convolved with that profile"
+    "Thm 8); dp_accounting's PLD for Laplace and (ε, δ) releases (pessimistic, its grid coarser in a long session), "
+    "convolved with that profile"
 )
 
 
