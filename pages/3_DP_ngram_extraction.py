@@ -114,9 +114,7 @@ if tab_main.open:
         reason = None if index is None else (lambda: data.why_dpne(spec, corpus))
         text_profile_panel("dpne", settings, index=index, reason=reason, key="dpne_profile_open")
 
-        views.coverage_section(spec, corpus, lazy, tc.n_users)
-        views.spurious_section(spec, corpus, evaluation)
-        views.step_section(result, evaluation, knobs.eta)
+        views.below_the_bars(spec, corpus, evaluation, result, lazy=lazy, n_users=tc.n_users)  # lazy (issue 29)
 
 if tab_sweep.open:
     with tab_sweep:

@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dpui.common.charts import NEUTRAL, OKABE_ITO, REFERENCE, figure_records, plain_values, rgba
+from dpui.dpne.views import SECTIONS as DPNE_SECTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED = {c.lower() for c in OKABE_ITO.values()} | {NEUTRAL.lower(), REFERENCE.lower()}
@@ -43,7 +44,8 @@ VIEWS = {
             ("e2e", "Private tuning"),
         )
     },
-    "pages/3_DP_ngram_extraction.py": [("slider", "dpne_T", 4)],
+    # the sections below the bars are lazy expanders (issue 29): opened through the URL, as a link or a click does
+    "pages/3_DP_ngram_extraction.py": [("open", k, True) for k in DPNE_SECTIONS] + [("slider", "dpne_T", 4)],
     "pages/3_DP_ngram_extraction.py:sweep": [
         ("tab", "dpne_tab", "Sweep one knob (Figs. 2–4)"),
         ("slider", "dpne_T", 4),
@@ -76,8 +78,8 @@ def open_view(view: str) -> AppTest:
     at = AppTest.from_file(str(ROOT / view.split(":")[0]), default_timeout=300)
     at.run()
     for kind, key, value in VIEWS[view]:
-        if kind == "tab":  # a lazy tab (only the open one runs): opened through the URL, as a link or a click does
-            at.query_params[key] = value
+        if kind in ("tab", "open"):  # a lazy tab or expander (only what is open runs): opened through the URL
+            at.query_params[key] = "true" if value is True else value
             at.session_state[key] = value
             at.run()
             continue

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from dpui.dpne.views import SECTIONS
 
 import dpcore
 
@@ -52,8 +53,11 @@ def chart_by_title(at: AppTest, start: str) -> dict:
     raise AssertionError(f"no chart titled {start!r}; titles: {[c['layout'].get('title') for c in charts(at)]}")
 
 
+OPEN_SECTIONS = {k: "true" for k in SECTIONS}  # the lazy sections below the bars, opened as a link does
+
+
 def test_page_renders_tabs_charts_and_guarantee():
-    at = fresh_app()
+    at = fresh_app(**OPEN_SECTIONS)
     assert [t.label for t in at.tabs] == ["Extraction at these settings", "Sweep one knob (Figs. 2–4)"]
     titles = [title_text(c) for c in charts(at)]
     assert any(t.startswith("n-grams extracted per length") for t in titles)
@@ -69,7 +73,7 @@ def test_page_renders_tabs_charts_and_guarantee():
     assert any("DPSU-single — DP: (ε, δ)-DP per user" in b and "for each length separately" in b for b in badges)
     # formulas: the step view; the budget and the thresholds in a lazy expander, drawn once it is open (issue 29)
     assert len(at.get("latex")) == 1
-    assert len(fresh_app(dpne_budget_open="true").get("latex")) >= 3
+    assert len(fresh_app(dpne_budget_open="true", **OPEN_SECTIONS).get("latex")) >= 3
     assert any("k-anonymity — not DP" in c.value for c in at.caption)
     # no stray "magic" output of internal arrays (a bare expression in a cached function once leaked)
     assert not any("array(" in m.value for m in at.markdown)
@@ -80,6 +84,22 @@ def test_page_renders_tabs_charts_and_guarantee():
     # each line is DPNE's release (issue 31 item 3: the legend names its guarantee), the target a reference
     assert names[:5] == [f"k = {k} · DP" for k in range(2, 7)] and "y = η (the target) · reference" in names
     assert spur["layout"]["xaxis"]["type"] == "log"
+
+
+def test_the_sections_below_the_bars_run_only_while_open():
+    """Issue 29 item 4: the coverage, the spurious share and the step view are below the fold. Closed (the default),
+    nothing of them is computed or sent — one chart per move, the release's bars; each opens by itself, and the
+    open state is in the URL (a shared link opens the same sections)."""
+    at = fresh_app()
+    assert [c.key for c in at.get("plotly_chart")] == ["dpne_bars"]
+    assert not at.get("latex") and "dpne_K" not in {m.key for m in at.multiselect}
+    assert {e.label for e in at.expander} >= set(SECTIONS.values())
+    at = fresh_app(dpne_spurious_open="true")
+    assert [c.key for c in at.get("plotly_chart")] == ["dpne_bars", "dpne_spurious"]
+    assert at.query_params["dpne_spurious_open"] == ["true"] or at.query_params["dpne_spurious_open"] == "true"
+    at = fresh_app(dpne_coverage_open="true", dpne_step_open="true")
+    assert [c.key for c in at.get("plotly_chart")] == ["dpne_bars", "dpne_cov"]
+    assert "dpne_K" in {m.key for m in at.multiselect} and len(at.get("latex")) == 1
 
 
 def test_dpne_beats_dpsu_even_on_long_ngrams_at_eps4_and_chart_shows_it():
@@ -140,7 +160,7 @@ def test_page_default_epsilon_stays_on_this_page():
 
 
 def test_widgets_move_and_page_updates():
-    at = fresh_app()
+    at = fresh_app(**OPEN_SECTIONS)
     metric = lambda label: next(m.value for m in at.metric if m.label.startswith(label))
     rho_before = metric("ρ₁ (DPSU threshold)")
     sizes_before = chart_by_title(at, "n-grams extracted per length")["data"][0]["y"]
@@ -196,7 +216,7 @@ def test_sweep_tab_runs_and_plots_one_line_per_value():
 
 
 def test_edge_settings_render_messages_not_errors():
-    at = fresh_app()
+    at = fresh_app(**OPEN_SECTIONS)
     at.slider(key="dpne_T").set_value(1)
     at.run()
     assert_clean(at)
@@ -217,7 +237,7 @@ def test_large_corpus_waits_for_buttons_then_draws_the_comparisons(monkeypatch):
     from dpui.dpne import data as dpne_data
 
     monkeypatch.setattr(dpne_data, "LAZY_USERS", 10)
-    at = fresh_app()
+    at = fresh_app(**OPEN_SECTIONS)
     names = {t["name"] for spec in charts(at) for t in spec["data"] if t.get("name")}
     assert "DPNE · DP" in names and not names & {"DPSU-all · DP", "DPSU-even · DP", "DPSU-single · DP"}
     assert {"dpne_run_baselines", "dpne_run_coverage"} <= {b.key for b in at.button}
@@ -319,7 +339,7 @@ def test_eta_chart_is_one_release_until_asked_and_then_the_budget_counts_every_e
     the other 7 and the session budget counts each of them (said on screen)."""
     from dpui.dpne.data import ETA_OPTIONS
 
-    at = fresh_app()
+    at = fresh_app(**OPEN_SECTIONS)
     fig = chart_by_title(at, "Share of released n-grams that no user wrote")
     assert next(t for t in fig["data"] if t["name"] == "all lengths · DP")["x"] == [0.01]
     assert _budget_head(at).startswith("**Session budget** — 1 release seen")

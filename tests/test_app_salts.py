@@ -186,7 +186,7 @@ def _shown_sample(at: AppTest) -> tuple[int, list[str]]:
 def test_dpne_export_rebuilds_the_pages_release_and_epsilon_draws_new_noise(media):
     # the classroom corpus: enough words released at ε = 1 to compare their noise (the chat's 920 people give ~1);
     # ε in the link, as the page itself opens at ε = 4
-    at = opened(DPNE, dpne_T="4", eps="1", corpus="classroom", exports="1")
+    at = opened(DPNE, dpne_T="4", eps="1", corpus="classroom", exports="1", dpne_step_open="true")  # step view: lazy
     corpus, seen = None, {}
     for _step, (kind, key, value) in enumerate(
         [

@@ -108,7 +108,14 @@ def test_bayesian_link_sets_n_and_ignores_bad_values():
 def test_dpne_link_sets_page_knobs():
     at = run_with_link(
         DPNE,
-        {"dpne_T": "3", "dpne_pruning": "single", "dpne_eta": "0.05", "dpne_K": ["5", "50"], "dpne_policy": "weighted"},
+        {
+            "dpne_T": "3",
+            "dpne_pruning": "single",
+            "dpne_eta": "0.05",
+            "dpne_K": ["5", "50"],
+            "dpne_policy": "weighted",
+            "dpne_coverage_open": "true",  # the coverage's lazy section, open in the link (issue 29)
+        },
     )
     assert at.slider(key="dpne_T").value == 3
     assert at.radio(key="dpne_pruning").value == "single"

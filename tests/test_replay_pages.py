@@ -18,6 +18,7 @@ import dpcore
 from dpcore.specs import DpneSpec, Spec
 
 CLASSROOM = {"corpus": "classroom"}
+DPNE_SECTIONS_OPEN = {"dpne_step_open": "true", "dpne_spurious_open": "true"}  # lazy sections below the bars (issue 29)
 
 
 @pytest.fixture(scope="module")
@@ -69,14 +70,22 @@ def _check_dpne_page(at, downloads, classroom, *, eta):
 
 
 def test_dpne_export_replays_at_the_defaults(downloads, classroom):
-    at = opened("3_DP_ngram_extraction.py", **CLASSROOM)
+    at = opened("3_DP_ngram_extraction.py", **CLASSROOM, **DPNE_SECTIONS_OPEN)
     spec, out = _check_dpne_page(at, downloads, classroom, eta=0.01)
     assert (spec.epsilon, spec.delta, spec.max_length, spec.contribution_limit) == (4.0, 1e-6, 6, 50)
 
 
 @pytest.mark.slow
 def test_dpne_export_replays_at_another_eta_and_eta_changes_the_draws(downloads, classroom):
-    at = opened("3_DP_ngram_extraction.py", dpne_eta="0.05", dpne_T="5", dpne_delta0="20", eps="2", **CLASSROOM)
+    at = opened(
+        "3_DP_ngram_extraction.py",
+        dpne_eta="0.05",
+        dpne_T="5",
+        dpne_delta0="20",
+        eps="2",
+        **CLASSROOM,
+        **DPNE_SECTIONS_OPEN,
+    )
     spec, out = _check_dpne_page(at, downloads, classroom, eta=0.05)
     assert (spec.epsilon, spec.max_length, spec.contribution_limit) == (2.0, 5, 20)
     # η is part of how the draws are derived: the same record at another η keeps S₁ (η does not enter it) and
