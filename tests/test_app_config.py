@@ -34,3 +34,12 @@ def test_no_full_garbage_collection_after_every_rerun():
     code = "from streamlit import config; config.get_config_options(force_reparse=True); print(config.get_option('runner.postScriptGC'))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False", out.stdout
+
+
+def test_the_app_shortens_the_gil_switch_interval():
+    """Issue 29: a script thread doing many short numpy calls waits up to the switch interval for the GIL after each
+    while another thread runs Python (the event loop, another session's script); dpui sets it to 1 ms."""
+    code = "import sys, dpui; print(sys.getswitchinterval(), dpui.SWITCH_INTERVAL)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    now, wanted = map(float, out.stdout.split())
+    assert now == wanted == 0.001, out.stdout

@@ -76,23 +76,26 @@ def gaussian_profile(*, epsilon, z: float) -> np.ndarray | float:
     return float(out) if out.ndim == 0 else out
 
 
-def _solve_decreasing(delta_of, target: float, floor: float) -> float:
+def _solve_decreasing(delta_of, target: float, floor: float, *, hi: float | None = None) -> float:
     """The smallest ε ≥ 0 with ``delta_of(ε) ≤ target`` for a continuous decreasing ``delta_of`` whose limit at
-    ε → ∞ is ``floor`` (an infinite-loss mass): ∞ when ``floor ≥ target``."""
+    ε → ∞ is ``floor`` (an infinite-loss mass): ∞ when ``floor ≥ target``. ``hi``: a known ε with
+    ``delta_of(hi) ≤ target`` (else found by doubling from 1)."""
     if floor >= target:
         return math.inf
     if delta_of(0.0) <= target:
         return 0.0
-    hi = 1.0
-    while delta_of(hi) > target:
-        hi *= 2.0
-        if hi > 1e7:
-            return math.inf
+    lo = 0.0
+    if hi is None:
+        hi = 1.0
+        while delta_of(hi) > target:
+            lo, hi = hi, hi * 2.0
+            if hi > 1e7:
+                return math.inf
     if target > 0:  # in log space: δ spans many orders of magnitude over the bracket
         f = lambda e: math.log(max(delta_of(e), 1e-320)) - math.log(target)  # noqa: E731
     else:
         f = lambda e: delta_of(e) - target  # noqa: E731
-    return float(brentq(f, hi / 2.0 if hi > 1.0 else 0.0, hi, xtol=_XTOL, rtol=_RTOL))
+    return float(brentq(f, lo, hi, xtol=_XTOL, rtol=_RTOL))
 
 
 @lru_cache(maxsize=1024)
@@ -185,13 +188,21 @@ def _losses(events: tuple, interval: float) -> tuple:
 
 
 def _convolved_epsilon(others: tuple, z: float, delta: float) -> float:
-    """ε at δ of the others' PLD composed with one Gaussian of multiplier z (module docstring: exact in z)."""
+    """ε at δ of the others' PLD composed with one Gaussian of multiplier z (module docstring: exact in z).
+
+    The bracket's upper end needs no search: with ℓ_max the others' largest finite loss and m_∞ their infinite mass,
+    δ(ε) ≤ m_∞ + δ_G(ε − ℓ_max), so ε = ℓ_max + (the Gaussian's ε at δ − m_∞) already meets δ (one closed-form
+    solve instead of a doubling search over the whole convolution: on a TopicDP session 10 evaluations of it instead
+    of 15)."""
     eps = 0.0
     for losses, probs, inf_mass in _losses(others, pld_interval(others)):
+        hi = None
+        if delta > inf_mass and losses.size:
+            hi = max(float(losses.max()), 0.0) + gaussian_epsilon(z, delta=delta - inf_mass)
         eps = max(
             eps,
             _solve_decreasing(
-                lambda e: inf_mass + float(probs @ gaussian_profile(epsilon=e - losses, z=z)), delta, inf_mass
+                lambda e: inf_mass + float(probs @ gaussian_profile(epsilon=e - losses, z=z)), delta, inf_mass, hi=hi
             ),
         )
     return eps
