@@ -159,11 +159,13 @@ def why_dpne(spec: DpneSpec, corpus) -> str | None:
     return _why_dpne(corpus.content_hash, spec.key(without=("eta_grid",)), spec, corpus)
 
 
-@st.cache_resource(show_spinner="Drawing the DPSU baselines' selections …", max_entries=2)
+@st.cache_resource(show_spinner="Drawing the DPSU baselines' selections …", max_entries=3)
 def _dpsu_plans(corpus_hash, selection_key, _spec, _corpus):
     """``spec.dpsu_plans``: each baseline's per-user Δ0-item selection and weighted histogram (no noise), keyed by
     what they depend on (the corpus, the seed, T, Δ0, the rule, the policy; not ε, δ, η). cache_resource: private
-    weighted counts, never copied; a few tens of MB on the real chat, hence 2 entries."""
+    weighted counts, never copied; ~195 MB (pickled) per seed on the real chat, hence 3 entries: a class server's
+    process holds about three people with their own seed on this page (30 on two processes, five pages), and with 2
+    entries their ε moves evicted each other's selections (issue 29: 32 of 72 staggered moves over 0.7 s)."""
     return _spec.dpsu_plans(ngram_index(corpus_hash, _corpus))
 
 
