@@ -191,6 +191,28 @@ def test_a_coarser_grid_stays_pessimistic_and_within_one_interval_per_event(monk
     assert got > fine_grid - 1e-12  # a coarser pessimistic grid never reports less (here: strictly more)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_the_convolutions_newton_solve_agrees_with_brents_method_on_the_same_function(seed):
+    """Issue 29: the mixed composition's ε is found by Newton's method on log(δ − m_∞) with the profile's derivative;
+    the same convolution solved by Brent's method (the scalar Gaussian's solver) gives the same ε to 1e-9, and
+    Newton's answer is never below it by more than the tolerance (it returns the bracket's upper end)."""
+    rng = np.random.default_rng(seed)
+    others = tuple(sorted(("laplace", float(1 / e)) for e in rng.uniform(0.2, 2.0, rng.integers(1, 4)))) + tuple(
+        ("approximate", float(e), float(d), 1) for e, d in zip(rng.uniform(0.1, 1.5, 2), (1e-6, 1e-5))
+    )
+    z, delta = float(rng.uniform(0.5, 4.0)), float(rng.choice([1e-4, 3e-5]))
+    got = acc._convolved_epsilon(others, z, delta)
+    brent = 0.0
+    for losses, probs, inf_mass in acc._losses(others, acc.pld_interval(others)):
+        brent = max(
+            brent,
+            acc._solve_decreasing(
+                lambda e: inf_mass + float(probs @ acc.gaussian_profile(epsilon=e - losses, z=z)), delta, inf_mass
+            ),
+        )
+    assert got == pytest.approx(brent, abs=1e-9) and got >= brent - 1e-11
+
+
 def test_unequal_gaussians_merge_into_one_and_laplace_beside_them_agrees_with_dp_accountings_accountant():
     entries = [gaussian_entry(e, key=f"g{i}") for i, e in enumerate((0.3, 1.0, 2.0, 0.5, 4.0))]
     zs = [e.event[1] for e in entries]

@@ -76,21 +76,18 @@ def gaussian_profile(*, epsilon, z: float) -> np.ndarray | float:
     return float(out) if out.ndim == 0 else out
 
 
-def _solve_decreasing(delta_of, target: float, floor: float, *, hi: float | None = None) -> float:
+def _solve_decreasing(delta_of, target: float, floor: float) -> float:
     """The smallest ε ≥ 0 with ``delta_of(ε) ≤ target`` for a continuous decreasing ``delta_of`` whose limit at
-    ε → ∞ is ``floor`` (an infinite-loss mass): ∞ when ``floor ≥ target``. ``hi``: a known ε with
-    ``delta_of(hi) ≤ target`` (else found by doubling from 1)."""
+    ε → ∞ is ``floor`` (an infinite-loss mass): ∞ when ``floor ≥ target``; the bracket is found by doubling from 1."""
     if floor >= target:
         return math.inf
     if delta_of(0.0) <= target:
         return 0.0
-    lo = 0.0
-    if hi is None:
-        hi = 1.0
-        while delta_of(hi) > target:
-            lo, hi = hi, hi * 2.0
-            if hi > 1e7:
-                return math.inf
+    lo, hi = 0.0, 1.0
+    while delta_of(hi) > target:
+        lo, hi = hi, hi * 2.0
+        if hi > 1e7:
+            return math.inf
     if target > 0:  # in log space: δ spans many orders of magnitude over the bracket
         f = lambda e: math.log(max(delta_of(e), 1e-320)) - math.log(target)  # noqa: E731
     else:
@@ -187,24 +184,56 @@ def _losses(events: tuple, interval: float) -> tuple:
     return tuple(out)
 
 
+def _profile_and_slope(epsilon: float, losses: np.ndarray, probs: np.ndarray, z: float) -> tuple[float, float]:
+    """Σ_j p_j δ_G(ε − ℓ_j) and its derivative in ε, from one pass: δ_G'(t) = −e^t Φ(−tz − 1/(2z)) (the Gaussian's
+    privacy profile, differentiated: the two density terms cancel), in log space as :func:`gaussian_profile`."""
+    t = epsilon - losses
+    a = -t * z + 0.5 / z
+    la, lb = log_ndtr(a), log_ndtr(a - 1.0 / z)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        tail = np.minimum(t + lb, 0.0)  # log(e^t Φ(b)) ≤ log Φ(a)
+        value = np.exp(la) * -np.expm1(np.minimum(tail - la, 0.0))
+        slope = -np.exp(tail)
+    return float(probs @ np.clip(np.nan_to_num(value, nan=0.0), 0.0, 1.0)), float(probs @ slope)
+
+
+def _newton_decreasing(value_and_slope, target: float, lo: float, hi: float) -> float:
+    """The ε in [lo, hi] where a decreasing v(ε) > 0 meets ``target`` (v(lo) > target ≥ v(hi)), by Newton's method on
+    log v, kept inside the bracket (a step that leaves it bisects instead); returns the bracket's upper end, where
+    v ≤ target holds: above the smallest such ε by at most the tolerance of :data:`_XTOL`, :data:`_RTOL`."""
+    x = hi
+    for _ in range(200):
+        value, slope = value_and_slope(x)
+        if value <= target:
+            hi = x
+        else:
+            lo = x
+        step = (math.log(max(value, 1e-320)) - math.log(target)) * value / slope if slope < 0 else math.inf
+        if hi - lo <= _XTOL + _RTOL * hi or (value <= target and abs(step) <= _XTOL + _RTOL * x):
+            break  # the bracket, or Newton's last step from its upper end (the distance to the root), is tiny
+        x = x - step
+        if not lo < x < hi:
+            x = 0.5 * (lo + hi)
+    return hi
+
+
 def _convolved_epsilon(others: tuple, z: float, delta: float) -> float:
     """ε at δ of the others' PLD composed with one Gaussian of multiplier z (module docstring: exact in z).
 
     The bracket's upper end needs no search: with ℓ_max the others' largest finite loss and m_∞ their infinite mass,
-    δ(ε) ≤ m_∞ + δ_G(ε − ℓ_max), so ε = ℓ_max + (the Gaussian's ε at δ − m_∞) already meets δ (one closed-form
-    solve instead of a doubling search over the whole convolution: on a TopicDP session 10 evaluations of it instead
-    of 15)."""
+    δ(ε) ≤ m_∞ + δ_G(ε − ℓ_max), so ε = ℓ_max + (the Gaussian's ε at δ − m_∞) already meets δ. From there Newton's
+    method on log(δ − m_∞) (the finite losses' part, a Gaussian-like tail), with its derivative from the same pass
+    (:func:`_profile_and_slope`), needs a handful of evaluations of the convolution where a bracketing search and
+    Brent's method needed 15 (issue 29: this was most of a TopicDP move)."""
     eps = 0.0
     for losses, probs, inf_mass in _losses(others, pld_interval(others)):
-        hi = None
-        if delta > inf_mass and losses.size:
-            hi = max(float(losses.max()), 0.0) + gaussian_epsilon(z, delta=delta - inf_mass)
-        eps = max(
-            eps,
-            _solve_decreasing(
-                lambda e: inf_mass + float(probs @ gaussian_profile(epsilon=e - losses, z=z)), delta, inf_mass, hi=hi
-            ),
-        )
+        if inf_mass >= delta:
+            return math.inf
+        finite = lambda e: _profile_and_slope(e, losses, probs, z)  # noqa: E731 — δ(ε) − m_∞ and its slope
+        if finite(0.0)[0] <= delta - inf_mass:
+            continue
+        hi = max(float(losses.max()), 0.0) + gaussian_epsilon(z, delta=delta - inf_mass)
+        eps = max(eps, _newton_decreasing(finite, delta - inf_mass, 0.0, hi))
     return eps
 
 
