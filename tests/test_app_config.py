@@ -39,7 +39,23 @@ def test_no_full_garbage_collection_after_every_rerun():
 def test_the_app_shortens_the_gil_switch_interval():
     """Issue 29: a script thread doing many short numpy calls waits up to the switch interval for the GIL after each
     while another thread runs Python (the event loop, another session's script); dpui sets it to 1 ms."""
-    code = "import sys, dpui; print(sys.getswitchinterval(), dpui.SWITCH_INTERVAL)"
+    code = "import sys, dpui; from dpui.common.process import SWITCH_INTERVAL; print(sys.getswitchinterval(), SWITCH_INTERVAL)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     now, wanted = map(float, out.stdout.split())
     assert now == wanted == 0.001, out.stdout
+
+
+def test_the_app_runs_one_blas_thread_per_server_process():
+    """Issue 29: OpenBLAS's own threads, inside every session's script thread, waited for descheduled cores (the
+    session budget's convolution 10-40x slower in the server while a browser drew). dpui limits BLAS to one thread;
+    dpcore alone keeps numpy's default."""
+    code = (
+        "import threadpoolctl, dpcore; before = [p['num_threads'] for p in threadpoolctl.threadpool_info() "
+        "if p['user_api'] == 'blas']; import dpui; after = [p['num_threads'] for p in "
+        "threadpoolctl.threadpool_info() if p['user_api'] == 'blas']; print(max(before), max(after))"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    before, after = map(int, out.stdout.split())
+    assert after == 1, out.stdout
+    assert before == (os.cpu_count() or 1) or before > 1, out.stdout  # dpcore alone leaves numpy's default
