@@ -66,14 +66,20 @@ _XTOL = 1e-13
 def gaussian_profile(*, epsilon, z: float) -> np.ndarray | float:
     """δ(ε) of the Gaussian mechanism with noise multiplier ``z`` (σ/Δ₂; Balle & Wang 2018, Thm 8), for any real ε
     (a scalar or an array; negative ε is needed inside a convolution), in log space (module docstring)."""
-    eps = np.asarray(epsilon, dtype=float)
+    out, _ = _profile_and_tail(np.asarray(epsilon, dtype=float), z)
+    return float(out) if out.ndim == 0 else out
+
+
+def _profile_and_tail(eps: np.ndarray, z: float) -> tuple[np.ndarray, np.ndarray]:
+    """δ(ε) of :func:`gaussian_profile` elementwise, and log(e^ε Φ(b)) with b = −εz − 1/(2z): the derivative of δ is
+    δ'(ε) = −e^ε Φ(b) (differentiating the profile, the two density terms cancel)."""
     a = -eps * z + 0.5 / z
     b = -eps * z - 0.5 / z
     la, lb = log_ndtr(a), log_ndtr(b)
-    with np.errstate(over="ignore", invalid="ignore"):
-        out = np.exp(la) * -np.expm1(np.minimum(eps + lb - la, 0.0))
-    out = np.clip(np.nan_to_num(out, nan=0.0), 0.0, 1.0)
-    return float(out) if out.ndim == 0 else out
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        tail = eps + lb
+        out = np.exp(la) * -np.expm1(np.minimum(tail - la, 0.0))
+    return np.clip(np.nan_to_num(out, nan=0.0), 0.0, 1.0), tail
 
 
 def _solve_decreasing(delta_of, target: float, floor: float) -> float:
@@ -185,16 +191,11 @@ def _losses(events: tuple, interval: float) -> tuple:
 
 
 def _profile_and_slope(epsilon: float, losses: np.ndarray, probs: np.ndarray, z: float) -> tuple[float, float]:
-    """Σ_j p_j δ_G(ε − ℓ_j) and its derivative in ε, from one pass: δ_G'(t) = −e^t Φ(−tz − 1/(2z)) (the Gaussian's
-    privacy profile, differentiated: the two density terms cancel), in log space as :func:`gaussian_profile`."""
-    t = epsilon - losses
-    a = -t * z + 0.5 / z
-    la, lb = log_ndtr(a), log_ndtr(a - 1.0 / z)
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        tail = np.minimum(t + lb, 0.0)  # log(e^t Φ(b)) ≤ log Φ(a)
-        value = np.exp(la) * -np.expm1(np.minimum(tail - la, 0.0))
-        slope = -np.exp(tail)
-    return float(probs @ np.clip(np.nan_to_num(value, nan=0.0), 0.0, 1.0)), float(probs @ slope)
+    """Σ_j p_j δ_G(ε − ℓ_j) and its derivative in ε, from one pass (:func:`_profile_and_tail`)."""
+    value, tail = _profile_and_tail(epsilon - losses, z)
+    with np.errstate(under="ignore"):
+        slope = -np.exp(np.minimum(tail, 0.0))
+    return float(probs @ value), float(probs @ slope)
 
 
 def _newton_decreasing(value_and_slope, target: float, lo: float, hi: float) -> float:
