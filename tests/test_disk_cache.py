@@ -95,3 +95,46 @@ def test_page_writes_default_seed_keyed_like_memory(tmp_path, monkeypatch):
         assert value is not None
         if p.parent.name == "dpne_run":  # stored without the token corpus (25 MB on the chat), put back on reading
             assert value.evaluation.corpus is None and value.release.epsilon == 0.015
+
+
+def test_a_disk_hit_still_prepares_what_the_next_epsilon_needs(tmp_path, monkeypatch):
+    """A release read from disk (a lecture's default seed after a warm-up) must still leave the ε-free parts in memory:
+    otherwise the first ε that is not on disk draws the selections inside a slider move (issue 29: 0.6-2.3 s)."""
+    import dataclasses
+
+    from dpcore.dpne.results import DpneRun
+    from dpcore.specs import DpneSpec
+    from dpui.dpne import data
+
+    monkeypatch.setenv(ENV, str(tmp_path))
+    monkeypatch.setattr(data, "shareable", lambda seed, corpus: True)  # a seed of its own: no other test warmed it
+    corpus = dpcore.load_sample_corpus("private", size="classroom")
+    spec = DpneSpec(corpus="classroom", seed=7_310_443, epsilon=2.0, delta=1e-5)
+    h = corpus.content_hash
+    tc = data.token_corpus(h, corpus)
+    index = data.ngram_index(h, corpus)
+    # what a warm-up in another process left on disk, keyed as the page keys it
+    sizes = spec.dpsu_baselines(index)
+    disk_shared("dpsu_baselines", f"{h}|{spec.key(without=DpneSpec.BASELINE_INDEPENDENT)}", lambda: sizes, share=True)
+    release, evaluation = spec.prepare(tc).run(spec.eta)
+    run_key = f"{h}|{spec.key(without=('eta_grid',))}"
+    disk_shared("dpne_run", run_key, lambda: DpneRun(release, dataclasses.replace(evaluation, corpus=None)), share=True)
+
+    calls = {"dpsu_plans": 0, "unigram": 0}
+    for name in calls:
+        original = getattr(DpneSpec, name)
+
+        def counted(self, *a, _name=name, _original=original, **kw):
+            calls[_name] += 1
+            return _original(self, *a, **kw)
+
+        monkeypatch.setattr(DpneSpec, name, counted)
+
+    assert data.baseline_sizes(spec, corpus) == sizes  # read from disk ...
+    assert data.dpne_run(spec, corpus).release.ngrams == release.ngrams
+    assert calls == {"dpsu_plans": 1, "unigram": 1}  # ... and the ε-free parts prepared all the same
+
+    moved = spec.replace(epsilon=3.0)  # not on disk: only the noise is drawn
+    assert data.baseline_sizes(moved, corpus) == moved.dpsu_baselines(index, moved.dpsu_plans(index))
+    data.dpne_run(moved, corpus)
+    assert calls == {"dpsu_plans": 2, "unigram": 1}  # the one extra: the recomputation in the line above

@@ -78,6 +78,9 @@ def _dpne_run(corpus_hash, run_key: str, _spec: DpneSpec, _corpus):
 
     if not shareable(_spec.seed, _spec.corpus):
         return run()
+    # ε-free, held in memory even when the run is read from disk: else the first ε not on disk draws it (and loads the
+    # ranking kernel) inside a slider move, 0.6-2.3 s in the server (issue 29); a memory hit after this process's first
+    _dpne_unigram(corpus_hash, _spec.key(without=DpneSpec.UNIGRAM_INDEPENDENT), _spec, _corpus)
 
     def without_corpus():
         release, evaluation = run()
@@ -174,8 +177,11 @@ def _baseline_sizes(corpus_hash, baseline_key, _spec, _corpus):
     if _spec.version == 1:
         return _spec.dpsu_baselines(ngram_index(corpus_hash, _corpus))
 
+    # the ε-free selections first, even when the sizes are read from disk (as DPNE's length 1 in _dpne_run): a later ε
+    # that is not on disk then draws only its noise instead of the selections inside a slider move
+    plans = _dpsu_plans(corpus_hash, _spec.key(without=DpneSpec.SELECTION_INDEPENDENT), _spec, _corpus)
+
     def compute():
-        plans = _dpsu_plans(corpus_hash, _spec.key(without=DpneSpec.SELECTION_INDEPENDENT), _spec, _corpus)
         return _spec.dpsu_baselines(None, plans)
 
     share = shareable(_spec.seed, _spec.corpus)  # on disk for the default seed (dpui.common.disk_cache)
