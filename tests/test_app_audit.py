@@ -128,3 +128,26 @@ def test_chosen_epsilon_travels_in_the_link_and_the_export(downloads):
 
     data = export_json(downloads, at, "audit_export")
     assert data["spec"]["epsilon"] == 0.5 and data["settings"]["epsilon_chosen"] == 0.5
+
+
+def test_a_confidence_move_bounds_the_same_runs_again(monkeypatch):
+    """Issue 29: the mechanism's outputs do not depend on the confidence, so moving it must not run the mechanism
+    again (DPSU: 2 × 2,000 runs, 1.2 s) — and must show exactly what a fresh audit at that confidence shows."""
+    from dpcore.specs import AuditSpec
+
+    runs = []
+    original = AuditSpec.run
+
+    def counted(self, *a, **kw):
+        runs.append(self.confidence)
+        return original(self, *a, **kw)
+
+    monkeypatch.setattr(AuditSpec, "run", counted)
+    at = _open()
+    assert runs == [0.95]
+    at.select_slider(key="audit_confidence").set_value(0.99).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert runs == [0.95]  # bounded again, not run again
+    fresh = original(AuditSpec(seed=at.number_input(key="seed").value, scenario="laplace_count", confidence=0.99))
+    assert _metric(at, "ε lower bound") == f"{fresh.result.epsilon_lower:.3f}"
+    assert _metric(at, "share of runs in the event, D") == f"{fresh.result.p_hat_d:.4f}"

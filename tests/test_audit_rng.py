@@ -59,3 +59,30 @@ def test_audit_rng_validates():
         audit_rng(0, scenario="laplace_count", broken=False, trials=5)
     with pytest.raises(TypeError):
         audit_rng(0)  # the salt is not optional
+
+
+@pytest.mark.parametrize(
+    ("name", "broken", "trials"),
+    [
+        ("laplace_count", False, 5_000),
+        ("laplace_count", True, 5_000),
+        ("exponential_city", False, 5_000),
+        ("dpsu", False, 60),
+        ("topicdp_strict", True, 2_000),
+    ],
+)
+def test_rebound_is_the_audit_at_the_other_confidence(name, broken, trials):
+    """Issue 29: a confidence move bounds the same runs again instead of rerunning the mechanism — which must be
+    exactly the audit a fresh run at that confidence gives (the generator holds no confidence)."""
+    first = AuditSpec(seed=5, scenario=name, broken=broken, trials=trials, confidence=0.9)
+    run = first.run()
+    for confidence in (0.95, 0.99):
+        spec = first.replace(confidence=confidence)
+        fresh, again = spec.run(), spec.rebound(run)
+        assert again.result.as_dict() == fresh.result.as_dict()
+        assert again.result.event == fresh.result.event and again.result.confidence == confidence
+        assert np.array_equal(again.result.scores_d_prime, fresh.result.scores_d_prime)
+        assert (again.scenario, again.variant, again.broken) == (fresh.scenario, fresh.variant, fresh.broken)
+    # the bound really was computed again: its intervals are those of the other confidence
+    wider = first.replace(confidence=0.99).rebound(run).result
+    assert (wider.interval_d, wider.interval_d_prime) != (run.result.interval_d, run.result.interval_d_prime)

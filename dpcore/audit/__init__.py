@@ -20,7 +20,7 @@ from .core import (
     epsilon_lower_bound,
 )
 from .scenario_types import Scenario, ScenarioRun
-from .scenarios import SCENARIO_LABELS, SCENARIOS, audit_rng, get_scenario, run_scenario, scenario_names
+from .scenarios import SCENARIO_LABELS, SCENARIOS, audit_rng, get_scenario, rebound, run_scenario, scenario_names
 
 __all__ = [
     "DIRECTIONS",
@@ -39,5 +39,6 @@ __all__ = [
     "ScenarioRun",
     "get_scenario",
     "run_scenario",
+    "rebound",
     "scenario_names",
 ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..audit.scenarios import SCENARIOS, audit_rng, get_scenario, run_scenario
+from ..audit.scenarios import SCENARIOS, audit_rng, get_scenario, rebound, run_scenario
 from ..errors import UserError
 from ..validation import check_choice, check_int, check_real
 from .base import Spec
@@ -72,6 +72,11 @@ fig.update_layout(yaxis_title="ε", title=f"Audit of {spec.scenario} ({'BROKEN' 
             ),
             progress=progress,
         )
+
+    def rebound(self, run):
+        """``run`` (this spec's audit at any confidence: every other field equal) at this spec's confidence, without
+        running the mechanism again (:func:`dpcore.audit.rebound`: the runs do not depend on the confidence)."""
+        return rebound(run, self.confidence)
 
     def numbers(self, result) -> dict:
         """The audit's counts, intervals, event and bound (no timings, no raw scores)."""

@@ -48,6 +48,8 @@ def audited_epsilon(choice: str, label: str) -> float | None:
 TRIAL_OPTIONS: tuple[int, ...] = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000)
 CONFIDENCE_OPTIONS: tuple[float, ...] = (0.9, 0.95, 0.99)
 _RUNS = "_audit_runs"
+_DRAWN = "_audit_outputs"
+"""Session state: the runs by their spec key without the confidence (what the mechanism's outputs depend on)."""
 
 
 _LAST_LABEL = "_audit_last_mechanism"
@@ -110,12 +112,17 @@ def run_with_progress(spec: AuditSpec) -> ScenarioRun:
     left.
 
     Finished runs are kept in the session keyed by the spec (every setting and the seed), so a rerun caused by
-    another widget does not redraw the noise.
+    another widget does not redraw the noise. A new confidence is the same runs bounded again
+    (:meth:`AuditSpec.rebound`, issue 29): the mechanism's outputs do not depend on it.
     """
     key, trials = spec.key(), spec.trials
     runs = st.session_state.setdefault(_RUNS, {})
     if key in runs:
         return runs[key]
+    drawn = st.session_state.setdefault(_DRAWN, {})
+    outputs_key = spec.key(without=("confidence",))
+    if outputs_key in drawn:
+        return _keep(runs, key, spec.rebound(drawn[outputs_key]))
     bar = st.progress(0.0, text=f"Running the mechanism {2 * trials:,} times…")
     start = time.perf_counter()
 
@@ -126,7 +133,13 @@ def run_with_progress(spec: AuditSpec) -> ScenarioRun:
 
     run = spec.run(progress=progress)
     bar.empty()
-    if len(runs) > 20:
-        runs.pop(next(iter(runs)))
-    runs[key] = run
+    _keep(drawn, outputs_key, run)
+    return _keep(runs, key, run)
+
+
+def _keep(store: dict, key: str, run: ScenarioRun) -> ScenarioRun:
+    """``store[key] = run``, the oldest of more than 20 dropped (a session's memory stays bounded)."""
+    if len(store) > 20:
+        store.pop(next(iter(store)))
+    store[key] = run
     return run
