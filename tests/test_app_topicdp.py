@@ -535,3 +535,28 @@ def test_the_table_size_sliders_offer_only_what_the_model_has(tmp_path, monkeypa
         assert n.max == n.value == 8 and m.max == m.value == 4
     finally:
         _clear_caches()
+
+
+def test_a_gamma_move_reads_vips_on_the_table_only_once(monkeypatch):
+    """Issue 29: VIPS-LDA's release read on the page's table depends on its release (ε, δ, B, J, the seed) and the
+    table, not on γ: a γ move must not compare it again (it was ~30 % of a γ move's script); an ε move must."""
+    from dpcore.topicdp import vips_comparison as tv
+    from dpui.topicdp.vips import NAME
+
+    calls = []
+    original = tv.compare_release
+
+    def counted(release, **kw):
+        calls.append(kw.get("mechanism"))
+        return original(release, **kw)
+
+    monkeypatch.setattr(tv, "compare_release", counted)
+    at = AppTest.from_file(PAGE, default_timeout=300)
+    at.query_params["seed"] = "8214771"  # a seed of its own: no other test has cached its VIPS release
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert calls.count(NAME) == 1
+    at.slider(key="topicdp_gamma").set_value(0.3).run()
+    assert not at.exception and calls.count(NAME) == 1
+    at.sidebar.select_slider(key="eps").set_value(0.5).run()
+    assert not at.exception and calls.count(NAME) == 2
