@@ -5,6 +5,7 @@ Run by hand from the repo root (not in CI; needs Playwright and Debian's /usr/bi
     python benchmarks/bench_browser.py                                   # every page, app defaults, 3 runs
     python benchmarks/bench_browser.py --corpus paper --runs 1           # paper size (size=paper on main)
     python benchmarks/bench_browser.py --query "corpus=chat" --pages Home TopicDP --json out.json
+    python benchmarks/bench_browser.py --interleaved --runs 3 --moves 4  # the floor in the same minutes as the pages
 
 What is measured, per page and per run (every run starts a new `streamlit run app.py` server per page, on a free
 port, headless, usage statistics off, and drives Debian's Chromium through Playwright):
@@ -25,6 +26,10 @@ port, headless, usage statistics off, and drives Debian's Chromium through Playw
   the slider (towards the side with more room, bouncing at the end), so a server cache keyed by the value
   is not hit by an earlier step of the same run (unless it bounced). The median and the first step are
   reported. The server's RSS (its whole process tree, sampled every 0.5 s) gives each page's peak.
+- ``--interleaved``: every server runs at once (one cold and one warm first render each), then in each of
+  ``--runs`` rounds every page's sliders take ``--moves`` steps in turn, the floor's among them. The sequential
+  mode measures the floor minutes before a page, and this machine's speed drifts over minutes (the floor's move
+  swung 0.12–0.20 s between runs); interleaved, the floor and the pages see the same machine.
 
 When is a render "done"? Times are read in the page (``performance.now()``: from the navigation start for a
 first render, from the key press for a move) by an init script that watches (a) Streamlit's websocket: the
@@ -64,6 +69,7 @@ average is printed; numbers from a busy machine are sanity checks only.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import sys
@@ -324,6 +330,19 @@ def bench_page(browser, page: AppPage, run: int, args, *, floor_dir: Path | None
 
 def _run_page(browser, srv: Server, page: AppPage, base: dict, records: list[dict], args, *, floor: bool) -> None:
     """The cold and warm first renders and the slider moves of one page on server ``srv``, into ``records``."""
+    pg, ctx = _first_renders(browser, srv, page, base, records, args, floor=floor)
+    if pg is None:
+        return
+    for key, dirs in _slider_plans(pg, page, base, records, args.moves, floor=floor).items():
+        for i, d in enumerate(dirs):
+            if not _move(pg, key, d, base | {"step": i + 1}, records, args):
+                break
+    ctx.close()
+
+
+def _first_renders(browser, srv: Server, page: AppPage, base: dict, records: list[dict], args, *, floor: bool):
+    """The cold and the warm first render of ``page`` into ``records``: (the warm page, its context) to move the
+    sliders on, or (None, None) after an error."""
     url = f"{srv.url}/{page.url_path}" + (f"?{args.query}" if args.query and not floor else "")
     base["url_path"] = url.split(str(srv.port), 1)[1]
     for kind in ("cold", "warm"):
@@ -340,27 +359,71 @@ def _run_page(browser, srv: Server, page: AppPage, base: dict, records: list[dic
         if kind == "cold" or "error" in r:
             ctx.close()
             if "error" in r:
-                return
-            continue
-        sliders = ("eps",) + (() if floor else MAIN_KNOBS.get(page.url_path, ()))
-        for key in sliders:
-            info = slider_info(pg, key)
-            if info is None:
-                if key != "eps":
-                    records.append(base | {"kind": "move", "slider": key, "error": f"no slider with key {key!r}"})
-                    _say(records[-1])
-                continue
-            for i, d in enumerate(directions(info, args.moves)):
-                load = loadavg()
-                try:
-                    r = move_slider(pg, key, d, args)
-                except Exception as e:
-                    r = {"error": f"{type(e).__name__}: {e}"[:300]}
-                records.append(base | {"kind": "move", "slider": key, "step": i + 1, "load": load} | r)
-                _say(records[-1])
-                if "error" in r:
-                    break
-        ctx.close()
+                return None, None
+    return pg, ctx
+
+
+def _slider_plans(pg, page: AppPage, base: dict, records: list[dict], n: int, *, floor: bool) -> dict:
+    """Each slider's ``n`` steps (:func:`directions`) by widget key: ε where the page shows it, then its main knob."""
+    plans = {}
+    for key in ("eps",) + (() if floor else MAIN_KNOBS.get(page.url_path, ())):
+        info = slider_info(pg, key)
+        if info is not None:
+            plans[key] = directions(info, n)
+        elif key != "eps":
+            records.append(base | {"kind": "move", "slider": key, "error": f"no slider with key {key!r}"})
+            _say(records[-1])
+    return plans
+
+
+def _move(pg, key: str, d: int, base: dict, records: list[dict], args) -> bool:
+    """One timed step of slider ``key`` into ``records``; False after an error."""
+    load = loadavg()
+    try:
+        r = move_slider(pg, key, d, args)
+    except Exception as e:  # noqa: BLE001
+        r = {"error": f"{type(e).__name__}: {e}"[:300]}
+    records.append(base | {"kind": "move", "slider": key, "load": load} | r)
+    _say(records[-1])
+    return "error" not in r
+
+
+def bench_interleaved(browser, pages: list[AppPage], args, floor_dir: Path | None) -> list[dict]:
+    """``--interleaved``: every server at once (the floor's too), and in each of ``--runs`` rounds ``--moves`` steps
+    of each page's sliders in turn, so the floor and the pages are measured in the same minutes: a machine that
+    slows down (another tenant, a warmer CPU) slows them alike. The sequential mode measures the floor once, before
+    the pages (minutes earlier); on this machine its move swung 0.12–0.20 s between runs, moving every ratio by
+    ±0.3×. Each slider walks on through new values from round to round (:func:`directions` over every round)."""
+    entries = ([(FLOOR, floor_dir)] if floor_dir else []) + [(p, None) for p in pages]
+    records: list[dict] = []
+    with contextlib.ExitStack() as stack:
+        live = []
+        for page, fdir in entries:
+            name = "floor" if fdir else (page.url_path or "Home")
+            script, cwd = (fdir / "floor_app.py", fdir) if fdir else ("app.py", args.root)
+            srv = stack.enter_context(Server(script, cwd=cwd, extra_args=args.server_arg))
+            sampler = RssSampler(srv)
+            sampler.start()
+            stack.callback(sampler.stop)
+            base = {"page": name, "title": page.title, "run": 1}
+            own: list[dict] = []
+            pg, ctx = _first_renders(browser, srv, page, base, own, args, floor=fdir is not None)
+            if ctx is not None:
+                stack.callback(ctx.close)
+            plans = (
+                {} if pg is None else _slider_plans(pg, page, base, own, args.moves * args.runs, floor=fdir is not None)
+            )
+            live.append((base, pg, plans, sampler, own))
+        for rnd in range(args.runs):
+            for base, pg, plans, _, own in live:
+                for key, dirs in plans.items():
+                    for i in range(args.moves):
+                        d = dirs[rnd * args.moves + i]
+                        _move(pg, key, d, base | {"run": rnd + 1, "step": i + 1}, own, args)
+        for *_, sampler, own in live:
+            peak = max((r for _, _, r in sampler.samples), default=0) / 1e9
+            records += [r | {"rss_peak_gb": peak} for r in own]
+    return records
 
 
 def _say(r: dict) -> None:
@@ -509,6 +572,12 @@ def main() -> None:
     )
     ap.add_argument("--no-floor", action="store_true", help="skip the minimal floor app")
     ap.add_argument(
+        "--interleaved",
+        action="store_true",
+        help="every server at once, one slider after the other in each of --runs rounds (bench_interleaved): the "
+        "floor measured in the same minutes as the pages",
+    )
+    ap.add_argument(
         "--root",
         type=Path,
         default=ROOT,
@@ -544,7 +613,9 @@ def main() -> None:
             f"load {meta['load_before']}",
             flush=True,
         )
-        for run in range(1, args.runs + 1):
+        if args.interleaved:
+            records += bench_interleaved(browser, pages, args, None if args.no_floor else floor_dir)
+        for run in range(1, args.runs + 1) if not args.interleaved else ():
             if not args.no_floor:
                 records += bench_page(browser, FLOOR, run, args, floor_dir=floor_dir)
             for page in pages:
