@@ -539,7 +539,7 @@ def test_the_table_size_sliders_offer_only_what_the_model_has(tmp_path, monkeypa
 
 def test_a_gamma_move_reads_vips_on_the_table_only_once(monkeypatch):
     """Issue 29: VIPS-LDA's release read on the page's table depends on its release (ε, δ, B, J, the seed) and the
-    table, not on γ: a γ move must not compare it again (it was ~30 % of a γ move's script); an ε move must."""
+    table, not on γ: a γ move must not compare it again; an ε move must."""
     from dpcore.topicdp import vips_comparison as tv
     from dpui.topicdp.vips import NAME
 

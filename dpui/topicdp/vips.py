@@ -277,7 +277,7 @@ def comparison_for(
 ):
     """VIPS-LDA's release read on the page's table (evaluation only), keyed like the release (:func:`release_for`) and
     the table (the LDA fit and its size): a move of a knob neither depends on (γ, the sampler's) reads nothing again
-    (issue 29: ~30 % of a TopicDP γ move's script in the server)."""
+    (issue 29: ~3 ms per γ move in AppTest; py-spy sampled it at up to 30 % of a γ move's script in a busy server)."""
     return tv.compare_release(_release, model=_model, table=_table, docs=_docs, mechanism=NAME)
 
 
