@@ -260,24 +260,20 @@ def fixed_comparisons_for(
 def comparison_for(
     private_hash: str,
     public_hash: str,
-    n_topics: int,
     lda,
     m: int,
     n: int,
-    clip: float,
-    iterations: int,
     seed: int,
-    epsilon: float,
-    delta: float,
+    release_salt: tuple,
     public_name: str,
     _release,
     _model,
     _table,
     _docs,
 ):
-    """VIPS-LDA's release read on the page's table (evaluation only), keyed like the release (:func:`release_for`) and
-    the table (the LDA fit and its size): a move of a knob neither depends on (γ, the sampler's) reads nothing again
-    (issue 29: ~3 ms per γ move in AppTest; py-spy sampled it at up to 30 % of a γ move's script in a busy server)."""
+    """VIPS-LDA's release read on the page's table (evaluation only), keyed by what the release is drawn from (the
+    seed and ``release_salt``, :func:`salt`: every parameter that changes it) and by the table (the LDA fit and its
+    size): a move of a knob neither depends on (γ, the sampler's) reads nothing again (issue 29: ~3 ms per γ move in AppTest; py-spy sampled it at up to 30 % of a γ move's script in a busy server)."""
     return tv.compare_release(_release, model=_model, table=_table, docs=_docs, mechanism=NAME)
 
 
@@ -324,8 +320,8 @@ def prepare(
     vdocs = None if docs is None else docs_for(*keys, k, corpus, setup)
     eps, delta, seed = settings.epsilon, settings.delta, settings.seed
     rel = release_for(*keys, k, clip, iterations, seed, eps, delta, settings.public_label, setup)
-    label = settings.public_label
-    compared = comparison_for(*keys, k, lda, m, n, clip, iterations, seed, eps, delta, label, rel, model, table, vdocs)
+    drawn_with = tuple(salt(eps, delta, k, clip, iterations))
+    compared = comparison_for(*keys, lda, m, n, seed, drawn_with, settings.public_label, rel, model, table, vdocs)
     fixed = fixed_comparisons_for(*keys, k, lda, m, n, settings.public_label, setup, model, table, vdocs)
     sweep = sweep_for(
         *keys, lda, m, n, clip, iterations, delta, seed, settings.public_label, setup, model, table, vdocs
@@ -354,7 +350,7 @@ def prepare(
         *fixed,
         clip,
         iterations,
-        salt(eps, delta, k, clip, iterations),
+        list(drawn_with),
         vdocs,
         sweep,
         means,
