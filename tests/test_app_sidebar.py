@@ -147,3 +147,47 @@ def test_exports_are_offered(m101):
         m101.run()
         offered += sum(key in b.proto.id for b in m101.get("download_button"))
     assert offered >= 4  # CSV + JSON for tabs (c) and (d)
+
+
+# ------------------------------------------------------------------------------ ε drawn by the page's fragment (issue 29)
+FRAGMENT_PAGE = """
+import streamlit as st
+from dpcore.errors import UserError
+from dpui import shared_sidebar, user_errors
+
+settings = shared_sidebar(uses=("eps", "seed"), epsilon_fragment=True)
+try:
+    settings.epsilon
+except Exception as exc:  # read above the body: refused
+    st.session_state["read_above"] = type(exc).__name__
+if st.session_state.get("stop_before_body"):
+    with user_errors():
+        raise UserError("a knob says no")
+
+
+def body(s):
+    st.markdown(f"body at eps={s.epsilon:g}")
+
+
+settings.with_epsilon(body)
+"""
+
+
+def test_epsilon_is_read_only_in_the_body_and_the_sidebar_keeps_it_when_the_page_stops_before():
+    at = AppTest.from_string(FRAGMENT_PAGE, default_timeout=60)
+    at.query_params["eps"] = "2"
+    at.run()
+    assert not at.exception
+    assert at.session_state["read_above"] == "UndeclaredSetting"
+    assert at.sidebar.select_slider(key="eps").value == 2.0
+    assert [m.value for m in at.markdown if m.value.startswith("body")] == ["body at eps=2"]
+    at.sidebar.select_slider(key="eps").set_value(3.0).run()
+    assert [m.value for m in at.markdown if m.value.startswith("body")] == ["body at eps=3"]
+    links = [m.value for m in at.sidebar.markdown if "](" in m.value]  # a script of its own: plain links
+    assert links and all("eps=3" in v for v in links), links  # the navigation carries the new ε
+
+    at.session_state["stop_before_body"] = True
+    at.run()  # the page stops with its message before the body: ε stays in the sidebar, at its value
+    assert [e.value for e in at.error] == ["a knob says no"]
+    assert at.sidebar.select_slider(key="eps").value == 3.0
+    assert not [m.value for m in at.markdown if m.value.startswith("body")]

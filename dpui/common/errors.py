@@ -13,6 +13,7 @@ import logging
 import re
 import uuid
 from contextlib import contextmanager
+from typing import NoReturn
 
 import streamlit as st
 
@@ -111,7 +112,15 @@ def user_errors(*, stop: bool = True):
     except UserError as exc:
         show_error(exc)
         if stop:
-            st.stop()
+            _stop()
     except Exception as exc:  # noqa: BLE001 — a fault: logged with its traceback, shown by reference only
         show_internal_error(exc)
-        st.stop()
+        _stop()
+
+
+def _stop() -> NoReturn:
+    """Stop this run, with ε in the sidebar even when the page stops before the body that draws it."""
+    from dpui.common.sidebar import draw_pending_epsilon  # (the sidebar imports this module)
+
+    draw_pending_epsilon()
+    st.stop()

@@ -14,6 +14,7 @@ The switch is not a ``bind="query-params"`` widget: Streamlit would write ``pres
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import contextmanager
 
 import streamlit as st
@@ -64,6 +65,17 @@ def _truthy(raw: str | None) -> bool:
 def presenting() -> bool:
     """True while this session is in presenter mode."""
     return bool(st.session_state.get(PRESENT_KEY, False))
+
+
+def page_fragment(body: Callable[[], None]) -> None:
+    """Run ``body`` — a page's own knobs and everything they drive — as an ``st.fragment``: moving one of its knobs
+    reruns and resends only the body, not the page above it nor the sidebar (issue 29; the pages whose knob is the
+    sidebar's ε use :meth:`dpui.common.sidebar.SharedSettings.with_epsilon`). In presenter mode a plain call: the
+    stage at the top of the page holds knobs the body draws."""
+    if presenting():
+        body()
+    else:
+        st.fragment(body)()
 
 
 def _sync_address_bar() -> None:

@@ -29,8 +29,9 @@ Adding a shared setting is one ``SharedSetting`` entry (a draw function and a UR
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import streamlit as st
@@ -53,7 +54,7 @@ from dpui.common.errors import plain_text, user_value
 from dpui.common.navigation import sidebar_navigation
 from dpui.common.noise import DEFAULT_NOISE, NOISE_MODES, PRIVATE, noise_radio, secret_seed_caption, session_secret
 from dpui.common.page_style import page_style
-from dpui.common.presenter import phone_epsilon, presenter_controls
+from dpui.common.presenter import phone_epsilon, presenter_controls, presenting
 from dpui.common.state import IN_URL, explicitly_set, forget_link_value, rng_for, take_set_before_sidebar
 from dpui.common.uploads import start_janitor
 
@@ -366,6 +367,7 @@ class SharedSettings:
     values: Mapping[str, object]
     corpora: Mapping[str, object] = field(default_factory=dict)
     secret_seed: int | None = field(default=None, repr=False)  # private noise mode: this session's secret (issue 30)
+    later: _EpsilonLater | None = field(default=None, repr=False, compare=False)  # ε drawn by the page's fragment
 
     def _get(self, key: str):
         if key not in self.uses:
@@ -373,7 +375,33 @@ class SharedSettings:
                 f"this page reads the shared setting {key!r} but does not declare it: "
                 f"shared_sidebar(uses={self.uses + (key,)!r}); the sidebar hides it"
             )
+        if key == "eps" and self.later is not None:
+            raise UndeclaredSetting(
+                "this page draws ε in its fragment (shared_sidebar(epsilon_fragment=True)): read ε from the "
+                "settings that settings.with_epsilon(body) hands its body, never before it"
+            )
         return self.values[key]
+
+    def with_epsilon(self, body: Callable[[SharedSettings], None]) -> None:
+        """Draw ε (in the sidebar, where it always is) and run ``body(settings)`` with it: everything on the page
+        that depends on ε, so in an ``st.fragment`` — an ε move reruns and resends only the body and the parts of
+        the sidebar that follow ε (the ε slider, the navigation links that carry it, the session budget), not the
+        page above the body nor the rest of the sidebar (issue 29: ~1 ms of the browser's time per element resent).
+
+        Without ``shared_sidebar(epsilon_fragment=True)`` — and in presenter mode, whose stage draws a second ε
+        slider above the body, or while an upload is missing — ε was drawn with the other settings and ``body``
+        runs as a plain function. Nothing the page draws outside ``body`` may read ε (``settings.epsilon`` raises
+        there)."""
+        later = self.later
+        if later is None:
+            body(self)
+            return
+
+        def release() -> None:
+            eps = later.draw()
+            body(replace(self, values={**self.values, "eps": eps}, later=None))
+
+        st.fragment(release)()
 
     @property
     def epsilon(self) -> float:
@@ -569,8 +597,68 @@ def _insist_on_arrival(intended: Mapping[str, object], values: Mapping[str, obje
         st.rerun()
 
 
+@dataclass(eq=False)
+class _EpsilonLater:
+    """What :func:`shared_sidebar` leaves to the page's fragment when ε is drawn there (``epsilon_fragment=True``):
+    where ε goes in the sidebar, and the sidebar's steps that read ε — the arrival's check (the first draw only), the
+    record of this page's values, the navigation links that carry them, the phone's ε slider and the session budget.
+    Kept by the fragment between its reruns (the closure Streamlit stores), so a rerun redraws the same places."""
+
+    page: str
+    values: dict  # every shared value but ε, as this full run drew them
+    intended: dict  # the arrival's values (this full run only; emptied after the first draw)
+    budget_corpus: object
+    box: object  # the sidebar container ε is drawn in
+    nav: object  # the sidebar's navigation container
+    phone: object  # the page body's first container: ε on a phone (dpui.common.presenter.phone_epsilon)
+    drawn: bool = False
+
+    def draw(self) -> float:
+        """Draw ε and the sidebar's parts that follow it; return ε."""
+        with self.box:
+            eps = SHARED_SETTINGS["eps"].draw({})
+        values = {**self.values, "eps": eps}
+        intended, self.intended = self.intended, {}
+        if not self.drawn:  # the full run: the Back button may have given ε (or δ, the seed) another value
+            self.drawn = True
+            _insist_on_arrival(intended, values)
+        last_page, record = st.session_state.get(RECORD_KEY, (None, {}))
+        touched = explicitly_set()
+        if last_page == self.page and "eps" in record and record["eps"] != eps:  # moved on this page
+            touched.add("eps")
+        _record_and_navigate(self.page, values, touched, self.nav)
+        with self.phone:
+            phone_epsilon(eps, options=EPSILON_OPTIONS, format_func=format_number, label="ε (privacy loss)")
+        session_budget(self.budget_corpus)
+        _PENDING.later = None
+        return eps
+
+
+_PENDING = threading.local()  # per script thread: the _EpsilonLater of this run not drawn yet
+
+
+def draw_pending_epsilon() -> None:
+    """Draw ε in place if this run's page deferred it to a fragment it has not reached (a page that stops with a
+    message before its body: :func:`dpui.common.errors.user_errors` calls this first), so the sidebar keeps ε."""
+    later = getattr(_PENDING, "later", None)
+    if later is not None and not later.drawn:
+        later.draw()
+
+
+def _record_and_navigate(page: str, values: dict, touched: set, nav) -> None:
+    """Remember this page's values (the next page's arrival reads them) and draw the navigation, whose links carry
+    every value set on purpose that differs from its default (a page's own default stays on that page)."""
+    carried = {k: s.to_url(values[k]) for k, s in SHARED_SETTINGS.items() if values[k] != s.default and k in touched}
+    st.session_state[RECORD_KEY] = (page, dict(values))
+    with nav:
+        sidebar_navigation(carried)
+
+
 def shared_sidebar(
-    uses: Iterable[str] = ALL_SETTINGS, *, defaults: Mapping[str, object] | None = None
+    uses: Iterable[str] = ALL_SETTINGS,
+    *,
+    defaults: Mapping[str, object] | None = None,
+    epsilon_fragment: bool = False,
 ) -> SharedSettings:
     """Draw the sidebar (navigation, then the shared settings in ``uses``) and return the settings.
 
@@ -589,6 +677,7 @@ def shared_sidebar(
         )
     uses = tuple(k for k in ALL_SETTINGS if k in requested)
     defaults = _check_page_defaults(defaults, uses)
+    _PENDING.later = None
     link_values.install()  # every URL-bound widget's link value read by one rule (issue 34)
     link_values.begin_run()
     legacy, link_problems = _translate_legacy_link()  # before any widget
@@ -622,29 +711,38 @@ def shared_sidebar(
         if NEEDS_CORPUS & set(uses):
             _load_corpora(ctx, values["corpus"], draw_panel=False)
     # the data first: δ's caption needs the number of users (the containers keep the sidebar's order)
+    later_box = None
     for key in sorted(uses, key=lambda k: DRAW_ORDER.get(k, len(DRAW_ORDER))):
         with boxes[SHARED_SETTINGS[key].section]:
+            if key == "eps" and epsilon_fragment and not presenting() and not ctx.get("upload_missing"):
+                later_box = st.container()  # filled by the page's fragment (SharedSettings.with_epsilon)
+                continue
             values[key] = SHARED_SETTINGS[key].draw(ctx)
-    _insist_on_arrival(intended, values)
+    if later_box is None:
+        _insist_on_arrival(intended, values)
     touched = explicitly_set()
-    touched.update(k for k in uses if k in previous and values[k] != previous[k])  # moved on this page
+    touched.update(k for k in uses if k in values and k in previous and values[k] != previous[k])  # moved here
     for key in ALL_SETTINGS:
+        if key == "eps" and later_box is not None:
+            continue
         if key not in values:
             values[key] = _hidden_value(SHARED_SETTINGS[key], record)
         if key not in uses:  # a hidden setting's value stays in the address bar too (copied links carry it)
             _back_into_address_bar(SHARED_SETTINGS[key], values[key])
     if uses:
         st.sidebar.caption("The address bar carries these settings: copy it to share this exact view.")
-    session_budget(ctx.get("private") if "corpus" in uses else None)  # the releases seen on this corpus (issue 21)
-    # only values set on purpose travel: a page's own default (``defaults``) stays on that page
-    carried = {k: s.to_url(values[k]) for k, s in SHARED_SETTINGS.items() if values[k] != s.default and k in touched}
-    st.session_state[RECORD_KEY] = (page, dict(values))
-    with nav:
-        sidebar_navigation(carried)
-    if "eps" in uses:  # on a phone the sidebar is collapsed: ε in the page body too (issue 31)
-        phone_epsilon(values["eps"], options=EPSILON_OPTIONS, format_func=format_number, label="ε (privacy loss)")
+    budget_corpus = ctx.get("private") if "corpus" in uses else None  # the releases seen on this corpus (issue 21)
+    later = None
+    if later_box is not None:  # the page's fragment draws ε, then the parts of the sidebar that follow it
+        later = _EpsilonLater(page, values, intended, budget_corpus, box=later_box, nav=nav, phone=st.container())
+        _PENDING.later = later
+    else:
+        session_budget(budget_corpus)
+        _record_and_navigate(page, values, touched, nav)
+        if "eps" in uses:  # on a phone the sidebar is collapsed: ε in the page body too (issue 31)
+            phone_epsilon(values["eps"], options=EPSILON_OPTIONS, format_func=format_number, label="ε (privacy loss)")
     link_values.show(link_problems)  # the link values not used so far; the page's knobs add theirs below
     if ctx.get("upload_missing"):
         st.warning(plain_text(ctx["upload_missing"]), icon="📄")
         st.stop()
-    return SharedSettings(uses, values, ctx, session_secret() if values["noise"] == PRIVATE else None)
+    return SharedSettings(uses, values, ctx, session_secret() if values["noise"] == PRIVATE else None, later)
