@@ -630,18 +630,28 @@ class _EpsilonLater:
         with self.phone:
             phone_epsilon(eps, options=EPSILON_OPTIONS, format_func=format_number, label="ε (privacy loss)")
         session_budget(self.budget_corpus)
-        _PENDING.later = None
+        _defer(None)
         return eps
 
 
-_PENDING = threading.local()  # per script thread: the _EpsilonLater of this run not drawn yet
+_PENDING = threading.local()  # per script thread: (this run's cursors, its _EpsilonLater not drawn yet)
+
+
+def _this_run_cursors():
+    ctx = get_script_run_ctx()
+    return getattr(ctx, "cursors", None)
+
+
+def _defer(later: _EpsilonLater | None) -> None:
+    _PENDING.cursors, _PENDING.later = _this_run_cursors(), later
 
 
 def draw_pending_epsilon() -> None:
     """Draw ε in place if this run's page deferred it to a fragment it has not reached (a page that stops with a
-    message before its body: :func:`dpui.common.errors.user_errors` calls this first), so the sidebar keeps ε."""
+    message before its body: :func:`dpui.common.errors.user_errors` calls this first), so the sidebar keeps ε. Only
+    this run's: one an earlier run left undrawn (it stopped otherwise) holds that run's containers."""
     later = getattr(_PENDING, "later", None)
-    if later is not None and not later.drawn:
+    if later is not None and not later.drawn and _PENDING.cursors is _this_run_cursors() is not None:
         later.draw()
 
 
@@ -677,7 +687,7 @@ def shared_sidebar(
         )
     uses = tuple(k for k in ALL_SETTINGS if k in requested)
     defaults = _check_page_defaults(defaults, uses)
-    _PENDING.later = None
+    _defer(None)
     link_values.install()  # every URL-bound widget's link value read by one rule (issue 34)
     link_values.begin_run()
     legacy, link_problems = _translate_legacy_link()  # before any widget
@@ -735,7 +745,7 @@ def shared_sidebar(
     later = None
     if later_box is not None:  # the page's fragment draws ε, then the parts of the sidebar that follow it
         later = _EpsilonLater(page, values, intended, budget_corpus, box=later_box, nav=nav, phone=st.container())
-        _PENDING.later = later
+        _defer(later)
     else:
         session_budget(budget_corpus)
         _record_and_navigate(page, values, touched, nav)
