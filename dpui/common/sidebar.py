@@ -606,7 +606,7 @@ class _EpsilonLater:
 
     page: str
     values: dict  # every shared value but ε, as this full run drew them
-    intended: dict  # the arrival's values (this full run only; emptied after the first draw)
+    intended: dict  # the arrival's values (checked by the first draw only: the full run's)
     budget_corpus: object
     box: object  # the sidebar container ε is drawn in
     nav: object  # the sidebar's navigation container
@@ -618,18 +618,17 @@ class _EpsilonLater:
         with self.box:
             eps = SHARED_SETTINGS["eps"].draw({})
         values = {**self.values, "eps": eps}
-        intended, self.intended = self.intended, {}
         if not self.drawn:  # the full run: the Back button may have given ε (or δ, the seed) another value
             self.drawn = True
-            _insist_on_arrival(intended, values)
+            _insist_on_arrival(self.intended, values)
         last_page, record = st.session_state.get(RECORD_KEY, (None, {}))
         touched = explicitly_set()
         if last_page == self.page and "eps" in record and record["eps"] != eps:  # moved on this page
             touched.add("eps")
-        _record_and_navigate(self.page, values, touched, self.nav)
-        with self.phone:
-            phone_epsilon(eps, options=EPSILON_OPTIONS, format_func=format_number, label="ε (privacy loss)")
-        session_budget(self.budget_corpus)
+        with self.phone:  # (the budget and the navigation are drawn in the sidebar)
+            _after_the_settings(
+                self.page, values, touched, nav=self.nav, budget_corpus=self.budget_corpus, shows_eps=True
+            )
         _defer(None)
         return eps
 
@@ -655,13 +654,18 @@ def draw_pending_epsilon() -> None:
         later.draw()
 
 
-def _record_and_navigate(page: str, values: dict, touched: set, nav) -> None:
-    """Remember this page's values (the next page's arrival reads them) and draw the navigation, whose links carry
-    every value set on purpose that differs from its default (a page's own default stays on that page)."""
+def _after_the_settings(page: str, values: dict, touched: set, *, nav, budget_corpus, shows_eps: bool) -> None:
+    """What follows the shared values, ε included: the session budget of the releases seen on this corpus (issue
+    21), the record of this page's values (the next page's arrival reads it), the navigation, whose links carry every
+    value set on purpose that differs from its default (a page's own default stays on that page), and ε in the page
+    body for a phone, where the sidebar is collapsed (issue 31)."""
+    session_budget(budget_corpus)
     carried = {k: s.to_url(values[k]) for k, s in SHARED_SETTINGS.items() if values[k] != s.default and k in touched}
     st.session_state[RECORD_KEY] = (page, dict(values))
     with nav:
         sidebar_navigation(carried)
+    if shows_eps:
+        phone_epsilon(values["eps"], options=EPSILON_OPTIONS, format_func=format_number, label="ε (privacy loss)")
 
 
 def shared_sidebar(
@@ -747,10 +751,7 @@ def shared_sidebar(
         later = _EpsilonLater(page, values, intended, budget_corpus, box=later_box, nav=nav, phone=st.container())
         _defer(later)
     else:
-        session_budget(budget_corpus)
-        _record_and_navigate(page, values, touched, nav)
-        if "eps" in uses:  # on a phone the sidebar is collapsed: ε in the page body too (issue 31)
-            phone_epsilon(values["eps"], options=EPSILON_OPTIONS, format_func=format_number, label="ε (privacy loss)")
+        _after_the_settings(page, values, touched, nav=nav, budget_corpus=budget_corpus, shows_eps="eps" in uses)
     link_values.show(link_problems)  # the link values not used so far; the page's knobs add theirs below
     if ctx.get("upload_missing"):
         st.warning(plain_text(ctx["upload_missing"]), icon="📄")
