@@ -101,7 +101,7 @@ class Guarantee:
     Attributes:
       kind: one of :data:`GUARANTEE_KINDS`.
       promise: one sentence in plain language ("Adding or removing one user's text changes the
-        probability of any output by at most a factor e^ε ≈ 2.7, except with probability δ.").
+        probability of any set of outputs by at most a factor e^ε ≈ 2.7, plus δ.").
       epsilon, delta, gamma: the parameters where they apply (``None`` otherwise).
       K: the k-anonymity threshold, for ``k-anonymity (not DP)``.
       unit: what neighbouring datasets differ by (default: one user).
@@ -269,8 +269,8 @@ def pure_dp(*, epsilon: float, promise: str | None = None, **kw) -> Guarantee:
 def approximate_dp(*, epsilon: float, delta: float, promise: str | None = None, **kw) -> Guarantee:
     """(ε, δ)-DP over every pair of neighbouring datasets."""
     promise = promise or (
-        f"Adding or removing one user's data changes the probability of any output by at most "
-        f"a factor {_factor(epsilon)}, except with probability δ = {_num(delta)}."
+        f"Adding or removing one user's data changes the probability of any set of outputs by at most "
+        f"a factor {_factor(epsilon)}, plus δ = {_num(delta)}."
     )
     return Guarantee(APPROXIMATE_DP, promise, epsilon=float(epsilon), delta=float(delta), **kw)
 
@@ -279,8 +279,8 @@ def random_dp(*, epsilon: float, delta: float | None, gamma: float, promise: str
     """(ε, δ, γ)-random DP: the (ε, δ) promise holds for a 1 − γ share of neighbouring pairs drawn from P."""
     promise = promise or (
         f"For at least {1 - gamma:.0%} of neighbouring datasets drawn from the data distribution, "
-        f"one user changes any output's probability by at most a factor {_factor(epsilon)}"
-        + (f" (except with probability δ = {_num(delta)})" if delta else "")
+        f"one user changes the probability of any set of outputs by at most a factor {_factor(epsilon)}"
+        + (f" (plus δ = {_num(delta)})" if delta else "")
         + f"; for the other {gamma:.0%} there is no promise."
     )
     return Guarantee(

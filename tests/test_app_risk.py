@@ -165,3 +165,16 @@ def test_each_line_beside_a_badge_is_one_short_sentence(page, query):
     for line in lines:
         assert line.startswith(ICON) and len(re.findall(r"\w+", line)) <= RISK_LINE_MAX, line
         assert ". " not in line and line.endswith("."), line  # one sentence
+
+
+def test_the_sentence_says_the_seed_is_public_in_reproducible_mode_and_not_in_private_mode():
+    """Issue 42 item 5: the badge's "protects no one" chip is said in the sentence too, before the bound."""
+    from dpui.common.risk import PUBLIC_SEED_CAVEAT
+
+    want = risk.attacker_limits(epsilon=2.0).sentence
+    public = _risk_lines(_open("1_Mechanisms_101.py", eps="2"))
+    assert any(PUBLIC_SEED_CAVEAT in line for line in public), public
+    assert any(want in line for line in public)
+    private = _risk_lines(_open("1_Mechanisms_101.py", eps="2", noise="private"))
+    assert not any(PUBLIC_SEED_CAVEAT in line for line in private), private
+    assert any(want in line for line in private)

@@ -84,16 +84,76 @@ def test_posterior_worked_examples():
 
 def test_sentence_on_the_issue_example():
     lim = R.attacker_limits(epsilon=4, delta=1e-6)
-    assert lim.posterior == pytest.approx(math.exp(4) / (math.exp(4) + 1))
+    # with δ the posterior is stated at ε + ln 2 (never at ε "except with probability δ", which is false)
+    assert lim.stated_epsilon == pytest.approx(4 + math.log(2))
+    assert lim.posterior == pytest.approx(2 * math.exp(4) / (2 * math.exp(4) + 1))
+    assert lim.tail == pytest.approx(2e-6)
     assert lim.tpr == pytest.approx(R.tradeoff(0.1, epsilon=4, delta=1e-6))
     assert lim.sentence.startswith("At ε = 4, δ = 1e-06: someone who thought it a coin flip")
-    assert "at most 98.3 % sure (except with probability δ = 1e-06, when ε bounds nothing)" in lim.sentence
+    assert "at most 99.10 % sure (except with probability at most 2e-06, the (ε, δ) bound at ε + ln 2)" in (
+        lim.sentence
+    )
     assert "for 10 % of outsiders catches at most 98.4 % of insiders" in lim.sentence
-    assert "except with probability" not in R.attacker_limits(epsilon=1).sentence
+    pure = R.attacker_limits(epsilon=1)
+    assert "except with probability" not in pure.sentence and "at most 73.2 % sure" in pure.sentence
+
+
+def _gaussian_worst_tail(mu: float, eps: float) -> float:
+    """Pr_D[the posterior exceeds the bound at eps] for the worst thing computed from a Gaussian release with
+    Δ/σ = mu: the threshold test "in" whose TPR/FPR = e^eps (the largest TPR with a likelihood ratio ≥ e^eps)."""
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+
+    t = brentq(lambda t: norm.logcdf(t + mu) - eps - norm.logcdf(t), -60.0, 60.0)
+    return float(norm.cdf(t + mu))
+
+
+@pytest.mark.parametrize("eps, delta", [(1.0, 1e-5), (4.0, 1e-6), (0.5, 1e-5), (2.0, 1e-7)])
+def test_the_stated_tail_holds_for_the_gaussian_and_delta_alone_would_not(eps, delta):
+    """Issue 42 item 1, at the pages' opening settings (ε = 1, δ = 1e-5 on most; ε = 4, δ = 1e-6 on DP n-gram
+    extraction): the probability that the posterior exceeds the printed bound is at most the printed tail — for the
+    raw Gaussian output and for the worst test computed from it — while at ε itself it is well above δ."""
+    from scipy.stats import norm
+
+    from dpcore.mechanisms.gaussian import gaussian_sigma
+
+    mu = 1.0 / gaussian_sigma(epsilon=eps, delta=delta)
+    lim = R.attacker_limits(epsilon=eps, delta=delta)
+    raw_tail = float(norm.cdf(mu / 2 - lim.stated_epsilon / mu))  # L ~ N(μ²/2, μ²) under D
+    assert raw_tail <= lim.tail
+    assert _gaussian_worst_tail(mu, lim.stated_epsilon) <= lim.tail * (1 + 1e-9)
+    # "except with probability δ" at ε would be false: the tight (analytic) Gaussian exceeds ε's bound far more often
+    tight = 1.0 / gaussian_sigma(epsilon=eps, delta=delta, method="analytic")
+    assert _gaussian_worst_tail(tight, eps) > 5 * delta
+    assert _gaussian_worst_tail(tight, lim.stated_epsilon) <= lim.tail * (1 + 1e-9)
+
+
+def test_the_gaussian_loss_tail_by_monte_carlo():
+    """2·10⁶ draws of the Gaussian release at ε = 1, δ = 1e-5: the privacy loss exceeds ε far more often than δ
+    (the misconception the sentence no longer states), and agrees with the closed form used above."""
+    from scipy.stats import norm
+
+    from dpcore.mechanisms.gaussian import gaussian_sigma
+
+    mu = 1.0 / gaussian_sigma(epsilon=1.0, delta=1e-5)
+    y = np.random.default_rng(42).standard_normal(2_000_000) + mu  # output / σ under D; D′ is N(0, 1)
+    loss = mu * y - mu * mu / 2
+    freq = float(np.mean(loss > 1.0))
+    closed = float(norm.cdf(mu / 2 - 1.0 / mu))
+    assert freq == pytest.approx(closed, rel=0.25)  # ~320 exceedances: a 25 % band is > 4 standard errors
+    assert freq > 5e-5  # > 5 δ
+    assert float(np.mean(loss > 1.0 + R.TAIL_STEP)) <= 2e-5 + 4 * math.sqrt(2e-5 / 2e6)
+
+
+def test_loss_tail_bound_is_the_theorem_and_validates():
+    eps2, t = R.loss_tail_bound(epsilon=1.0, delta=1e-5, step=1.0)
+    assert eps2 == 2.0 and t == pytest.approx(1e-5 / (1 - math.exp(-1.0)))
+    with pytest.raises(ValueError, match="step"):
+        R.loss_tail_bound(epsilon=1.0, delta=1e-5, step=0.0)
 
 
 @pytest.mark.parametrize(
-    "x, shown", [(0.7310, "74 %"), (0.98168, "98.2 %"), (0.99982, "99.982 %"), (0.5, "50 %"), (1.0, "100 %")]
+    "x, shown", [(0.7310, "73.1 %"), (0.73106, "73.2 %"), (0.98168, "98.2 %"), (0.99982, "99.982 %"), (1.0, "100 %")]
 )
 def test_percent_is_rounded_up_never_down(x, shown):
     assert R.percent_at_most(x) == shown
@@ -333,9 +393,11 @@ def test_the_session_line_claims_a_bound_only_for_a_dp_total():
     from dpui.common.risk import session_line
 
     green = SimpleNamespace(epsilon=1.0, delta=0.0, colour="green")
-    assert "at most 74" in session_line(3, green) and "not a proof" not in session_line(3, green)
-    orange = SimpleNamespace(epsilon=1.0, delta=1e-6, colour="orange")
-    assert "not a proof for the whole" in session_line(3, orange)
+    assert "at most 73.2 %" in session_line(3, green)
+    with_delta = session_line(3, SimpleNamespace(epsilon=1.0, delta=1e-5, colour="green"))
+    assert "at most 84.5 % sure (except with probability at most 2e-05" in with_delta
+    orange = SimpleNamespace(epsilon=1.0, delta=1e-6, colour="orange")  # issue 42 item 2: no per-person bound
+    assert "no bound" in session_line(3, orange) and "%" not in session_line(3, orange)
     red = SimpleNamespace(epsilon=2.0, delta=1e-6, colour="red")  # a not-DP total may still carry the others' ε
     assert "no bound" in session_line(3, red) and "%" not in session_line(3, red)
     assert "Nothing viewed yet" in session_line(0, green)

@@ -14,12 +14,15 @@ An attacker who sees a release and asks "is this person's data in?" runs a hypot
   the trade-off curve is the lower envelope over ε of the (ε, δ(ε)) curves (Dong, Roth & Su, Prop. 2.12; the
   profile of a dp_accounting privacy loss distribution gives the session's curve).
 * :func:`posterior_bound` — an attacker's prior p that the person is in → the largest posterior:
-  p·e^ε / (p·e^ε + 1 − p) (Bayes' rule with a likelihood ratio ≤ e^ε). With δ > 0 the same number holds except
-  with probability δ: every (ε, δ)-DP pair of output distributions is a post-processing of the canonical pair of
-  Kairouz, Oh & Viswanath (2015, Thm 2.1), so the release is an ε-DP release with probability 1 − δ and
-  anything (possibly naming the person outright) with probability δ — a coin that falls the same way whether or
-  not the person is in. An attacker told how the coin fell learns nothing from it; in the 1 − δ case her
-  posterior is at most the pure bound. δ adds a δ chance of no bound at all, never a larger bound.
+  p·e^ε / (p·e^ε + 1 − p) (Bayes' rule with a likelihood ratio ≤ e^ε). That is a bound on every output only for
+  ε-DP. (ε, δ)-DP does *not* say "ε-DP with probability 1 − δ": it bounds every event, Pr[M(D) ∈ S] ≤
+  e^ε·Pr[M(D′) ∈ S] + δ, and the probability that the privacy loss L(y) exceeds ε can be many times δ (the
+  Gaussian mechanism at ε = 1, δ = 1e-5: 16 δ for its raw output). What it does give, for every ε′ > ε
+  (:func:`loss_tail_bound`): with S = {y : L(y) > ε′}, Pr[M(D′) ∈ S] ≤ e^(−ε′)·Pr[M(D) ∈ S], so
+  Pr[M(D) ∈ S] ≤ e^(ε−ε′)·Pr[M(D) ∈ S] + δ, i.e. Pr[L > ε′] ≤ δ / (1 − e^(ε−ε′)). The posterior exceeds
+  p·e^ε′ / (p·e^ε′ + 1 − p) exactly when L(y) > ε′, so with ε′ = ε + ln 2 (:data:`TAIL_STEP`): the posterior
+  stays at most p·2e^ε / (p·2e^ε + 1 − p) except with probability at most 2δ — for the release and for anything
+  computed from it (post-processing keeps (ε, δ)-DP). :class:`AttackerLimits` says exactly that.
 
 Measured attacks on the same axes: :func:`empirical_roc` (a threshold test's ROC from its scores),
 :func:`audit_attack` (the privacy audit's chosen test with Clopper–Pearson corners) and :func:`above_bound`.
@@ -47,6 +50,8 @@ __all__ = [
     "AttackerLimits",
     "attacker_limits",
     "percent_at_most",
+    "loss_tail_bound",
+    "TAIL_STEP",
     "empirical_roc",
     "MeasuredAttack",
     "audit_attack",
@@ -172,12 +177,10 @@ def pld_tradeoff(fpr, pld, *, epsilons=None):
 def posterior_bound(prior, *, epsilon, delta=0.0):
     """The largest posterior that the person is in, for an attacker whose prior is ``prior``.
 
-    p·e^ε / (p·e^ε + 1 − p): Bayes' rule with a likelihood ratio Pr[y | in] / Pr[y | out] ≤ e^ε.
-    With δ > 0 the bound is the same number and holds except with probability δ (module docstring: the release
-    is an ε-DP release with probability 1 − δ, whether or not the person is in — Kairouz, Oh & Viswanath 2015,
-    Thm 2.1); δ is checked but never changes the number. Exactly: an attacker told that the δ-branch did not
-    happen is at most this sure; one who is not told can exceed it only at outputs the δ-branch can produce
-    (P = (1 − δ)P′ + δP″, Q = (1 − δ)Q′ + δQ″ with P′/Q′ ≤ e^ε: where P″(y) = 0 the ratio P/Q is ≤ e^ε).
+    p·e^ε / (p·e^ε + 1 − p): Bayes' rule with a likelihood ratio Pr[y | in] / Pr[y | out] ≤ e^ε — for every output
+    under ε-DP. Under (ε, δ)-DP it is exceeded exactly at the outputs whose privacy loss is above ε, which have no
+    probability bound of δ (module docstring); state it one step higher, with :func:`loss_tail_bound`. δ is checked
+    but never changes the number.
 
     Args:
       prior: the attacker's prior(s) in [0, 1] (a number or an array).
@@ -207,13 +210,30 @@ def epsilon_for_posterior(prior, posterior) -> float:
     return math.log(q * (1.0 - p) / (p * (1.0 - q)))
 
 
+TAIL_STEP = math.log(2.0)
+"""ε′ − ε at which an (ε, δ) release's posterior bound is stated: the tail bound δ / (1 − e^(ε−ε′)) is then 2δ."""
+
+
+def loss_tail_bound(*, epsilon, delta, step=TAIL_STEP) -> tuple[float, float]:
+    """(ε′, t): for every (ε, δ)-DP release, Pr_{y∼M(D)}[L(y) > ε′] ≤ t = δ / (1 − e^(−step)) with ε′ = ε + step.
+
+    Proof (module docstring): on S = {y : L(y) > ε′}, Pr[M(D′) ∈ S] ≤ e^(−ε′)·Pr[M(D) ∈ S]; the (ε, δ) inequality
+    for S then gives Pr[M(D) ∈ S] ≤ e^(ε−ε′)·Pr[M(D) ∈ S] + δ. Holds for anything computed from the release too.
+    """
+    eps = _epsilon(epsilon)
+    delta = check_delta(delta=delta, allow_zero=True)
+    step = check_real("step", step, low=0.0, low_inclusive=False)
+    return eps + step, delta / (1.0 - math.exp(-step))
+
+
 def percent_at_most(x: float) -> str:
-    """An upper bound in per cent, rounded up (never shown below the bound) at the first precision that keeps two
-    significant digits of what is left to 100 %: 0.7310 → "74 %", 0.98168 → "98.2 %", 0.99982 → "99.982 %"."""
+    """An upper bound in per cent, rounded up (never shown below the bound) at the first precision, from one
+    decimal on, that keeps two significant digits of what is left to 100 %: 0.7310 → "73.2 %", 0.98168 → "98.2 %",
+    0.99982 → "99.982 %" (a whole-number rounding turned 73.1 % into 74 %: true, but needlessly loose)."""
     x = check_probability(x, "x")
     if x >= 1.0:
         return "100 %"
-    for digits in range(0, 7):  # the first precision that leaves two significant digits of 100 % − x
+    for digits in range(1, 7):  # the first precision that leaves two significant digits of 100 % − x
         scale = 10.0**digits
         v = math.ceil(x * 100.0 * scale - 1e-9) / scale
         if (100.0 - v) * scale >= 10.0:
@@ -223,8 +243,9 @@ def percent_at_most(x: float) -> str:
 
 @dataclass(frozen=True)
 class AttackerLimits:
-    """The best attacker's limits at (ε, δ): ``posterior`` for ``prior``; ``tpr`` of a test flagging ``fpr`` of
-    outsiders. ``sentence`` says it in words a student can read."""
+    """The best attacker's limits at (ε, δ): ``posterior`` for ``prior`` (with δ > 0: at ``stated_epsilon`` = ε + ln 2,
+    exceeded with probability at most ``tail`` = 2δ; :func:`loss_tail_bound`); ``tpr`` of a test flagging ``fpr`` of
+    outsiders (the (ε, δ) trade-off curve). ``sentence`` says it in words a student can read."""
 
     epsilon: float
     delta: float
@@ -232,6 +253,8 @@ class AttackerLimits:
     posterior: float
     fpr: float
     tpr: float
+    stated_epsilon: float = math.nan
+    tail: float = 0.0
 
     @property
     def sentence(self) -> str:
@@ -242,7 +265,7 @@ class AttackerLimits:
             f"{percent_at_most(self.posterior)} sure"
         )
         if self.delta:
-            text += f" (except with probability δ = {self.delta:g}, when ε bounds nothing)"
+            text += f" (except with probability at most {self.tail:.2g}, the (ε, δ) bound at ε + ln 2)"
         return (
             text + f" — and a test that says “in” for {self.fpr * 100:g} % of outsiders catches at most "
             f"{percent_at_most(self.tpr)} of insiders."
@@ -252,18 +275,22 @@ class AttackerLimits:
 def attacker_limits(*, epsilon, delta=0.0, prior=0.5, fpr=0.1) -> AttackerLimits:
     """:func:`posterior_bound` at ``prior`` and :func:`tradeoff` at ``fpr``, with the sentence that says them.
 
-    The TPR includes δ (it is the (ε, δ) curve); the posterior is the bound that holds except with probability δ."""
+    The TPR includes δ (it is the (ε, δ) curve). With δ > 0 the posterior is stated at ε′ = ε + ln 2, where it holds
+    except with probability at most 2δ (:func:`loss_tail_bound`); at ε itself no probability bound follows from δ."""
     eps = _epsilon(epsilon)
     delta = check_delta(delta=delta, allow_zero=True)
     prior = check_probability(prior, "prior")
     fpr = check_probability(fpr, "fpr")
+    stated, tail = loss_tail_bound(epsilon=eps, delta=delta) if delta else (eps, 0.0)
     return AttackerLimits(
         eps,
         delta,
         prior,
-        posterior_bound(prior, epsilon=eps, delta=delta),
+        posterior_bound(prior, epsilon=stated, delta=delta),
         fpr,
         tradeoff(fpr, epsilon=eps, delta=delta),
+        stated,
+        tail,
     )
 
 

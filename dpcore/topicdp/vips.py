@@ -427,7 +427,7 @@ def vips_guarantee(
     inputs = f"The vocabulary ({vocabulary_source}) and the start ({start_source})"
     promise = (
         f"Adding or removing one user's text (all of their documents) changes the probability of any "
-        f"released topic–word matrix by at most a factor {factor}, except with probability δ = {delta:g}. "
+        f"set of released topic–word matrices by at most a factor {factor}, plus δ = {delta:g}. "
         f"Each of the {iterations} iteration{'s' if iterations > 1 else ''} clips every user's expected "
         f"counts to ℓ2 norm {clip_norm:g} before Gaussian noise; the PLD accountant composes them. "
         + (

@@ -20,6 +20,7 @@ import streamlit as st
 from dpcore.guarantees import K_ANONYMITY, LOCAL_SENSITIVITY, NO_PROTECTION, RANDOM_DP, Guarantee
 from dpcore.lab import risk
 from dpui.common.charts import NEUTRAL, REFERENCE, series_style, show_figure
+from dpui.common.noise import REPRODUCIBLE, noise_mode
 
 __all__ = ["attacker_view", "measured_attack_view", "session_line", "no_bound_reason", "CURVE_LABEL"]
 
@@ -63,6 +64,8 @@ def attacker_view(
     named = _as_mapping(releases)
     bounded = {name: g for name, g in named.items() if g.is_dp}
     lines = []
+    if bounded and noise_mode() == REPRODUCIBLE:  # issue 42 item 5: the sentence says what the badge's chip says
+        lines.append(PUBLIC_SEED_CAVEAT)
     for name, g in bounded.items():
         sentence = risk.attacker_limits(epsilon=g.epsilon, delta=g.delta or 0.0).sentence
         lines.append(f"{f'**{name}.** ' if name else ''}{claim}{' ' if claim else ''}{sentence}")
@@ -173,12 +176,21 @@ def curve_figure(pairs: list[tuple[float, float]], attacks: list[risk.MeasuredAt
     return fig, alt
 
 
+PUBLIC_SEED_CAVEAT = (
+    "The seed is public (reproducible mode), so anyone can recompute this noise and the view protects no one: "
+    "what follows holds **only if the noise were secret** (private mode)."
+)
+"""Said before every attacker's sentence while the noise is drawn from the public seed."""
+
+
 def session_line(releases: int, total) -> str:
     """The session's total in the sentence's words: "after the 7 releases you viewed: at most 99.98 % sure".
 
     ``total`` is the budget's composed total (:class:`dpcore.lab.budget.ComposedBudget`): its ε and δ bound the
-    attacker only when it is DP (green); an orange total (random DP, DP given a non-private part) says what the
-    bound leaves out, and a red one that there is no bound."""
+    attacker only when it is DP (green). An orange total (random DP, DP given a non-private part) proves nothing per
+    person about the releases it includes — those releases' own view says "no bound" — so neither does the total; a
+    red one is not DP at all. With δ > 0 the bound is stated at ε + ln 2, where (ε, δ)-DP proves it except with
+    probability at most 2δ (:func:`dpcore.lab.risk.loss_tail_bound`)."""
     seen = f"after the {releases} release{'' if releases == 1 else 's'} you viewed"
     if not releases:
         return (
@@ -187,14 +199,17 @@ def session_line(releases: int, total) -> str:
     epsilon, delta, colour = total.epsilon, total.delta, getattr(total, "colour", "green")
     if epsilon is None or colour == "red":
         return f"{ICON} {seen.capitalize()}: no bound on what an attacker learns about you (a release is not DP)."
-    post = risk.percent_at_most(risk.posterior_bound(0.5, epsilon=epsilon, delta=delta or 0.0))
-    tail = f" (except with probability δ = {delta:g}, when ε bounds nothing)" if delta else ""
-    caveat = (
-        " — for what the total above counts only: it is not a proof for the whole of every release"
-        if colour == "orange"
-        else ""
-    )
+    if colour == "orange":
+        return (
+            f"{ICON} {seen.capitalize()}: no bound on what an attacker learns about you — a release among them is "
+            "random DP or DP only given a non-private part, which promises no per-person bound."
+        )
+    lim = risk.attacker_limits(epsilon=epsilon, delta=delta or 0.0)
+    tail = f" (except with probability at most {lim.tail:.2g}, the (ε, δ) bound at ε + ln 2)" if delta else ""
+    public = noise_mode() == REPRODUCIBLE  # issue 42 item 5: the seed is public, so the bound is hypothetical
+    who = "if the noise were secret (private mode), " if public else ""
     return (
-        f"{ICON} {seen.capitalize()}: someone who thought it a coin flip that you are in this data could be at most "
-        f"{post} sure{tail}{caveat}."
+        f"{ICON} {seen.capitalize()}: {who}someone who thought it a coin flip that you are in this data could be at "
+        f"most {risk.percent_at_most(lim.posterior)} sure{tail}."
+        + (" The seed is public, so as it is, these views protect no one." if public else "")
     )

@@ -1,7 +1,7 @@
 """Exercises on what ε means for one person (issue 32; dpcore.lab.risk).
 
 What the pages teach beside every badge: an attacker's prior p that you are in the data can grow to at most
-p·e^ε / (p·e^ε + 1 − p) (with δ: except with probability δ), and no test catches more insiders at a given rate of
+p·e^ε / (p·e^ε + 1 − p) (with δ: stated at ε + ln 2, where it fails with probability at most 2δ), and no test catches more insiders at a given rate of
 flagged outsiders than the trade-off curve allows. Every answer goes through :mod:`dpcore.lab.risk` (and, for
 the audit, the page's own seeded audit), looked up at call time.
 """
