@@ -233,3 +233,27 @@ def test_dpne_spec_draws_as_the_page_did_before():
     assert new.baselines == {n: r.sizes for n, r in spec.dpsu_releases(spec.dpsu_plans(index)).items()}
     with pytest.raises(ValueError, match=r"record\['version'\] must be one of \[1, 2\]"):
         Spec.from_record({**spec.record(), "version": 3})
+
+
+def test_dpne_unigram_cache_key_tells_the_policies_apart_and_each_plan_takes_its_own():
+    """Issue 42 item 7: the page caches ``spec.unigram`` under ``spec.key(without=UNIGRAM_INDEPENDENT)``. Two specs
+    with one key must be able to share the cached value; the weighted run's histogram is refused by a Policy
+    Gaussian run (it depends on ε there), so the two policies must have two keys — moving from one to the other on
+    the page raised "unigram needs policy='weighted'"."""
+    corpus = dpcore.load_sample_corpus("private", size="classroom")
+    tc = DpneSpec.token_corpus(corpus)
+    base = dict(seed=3, corpus="classroom", corpus_hash=corpus.content_hash, epsilon=4.0, delta=1e-6, max_length=3)
+    weighted, policy = DpneSpec(**base, policy="weighted"), DpneSpec(**base, policy="policy")
+    without = DpneSpec.UNIGRAM_INDEPENDENT
+    assert weighted.key(without=without) != policy.key(without=without)
+    cached = weighted.unigram(tc)
+    assert cached is not None and policy.unigram(tc) is None
+    with pytest.raises(dpcore.UserError, match="unigram needs policy='weighted'"):
+        policy.prepare(tc, unigram=cached)  # what a shared key handed it
+    assert policy.prepare(tc, unigram=policy.unigram(tc)).run(policy.eta).release.total >= 0
+    # a key that leaves out only what the value does not depend on: another ε or T shares the weighted histogram
+    other = DpneSpec(**{**base, "epsilon": 1.0, "max_length": 4}, policy="weighted")
+    assert other.key(without=without) == weighted.key(without=without)
+    assert (
+        other.prepare(tc, unigram=cached).run(other.eta).release.sizes == other.prepare(tc).run(other.eta).release.sizes
+    )

@@ -236,8 +236,10 @@ fig.update_layout(barmode="group", xaxis_title="n-gram length k (tokens)", yaxis
     """Fields the DPSU baselines do not depend on."""
     SELECTION_INDEPENDENT = BASELINE_INDEPENDENT + ("epsilon", "delta")
     """Fields the DPSU baselines' selections (and weighted histograms) do not depend on (their cache key)."""
-    UNIGRAM_INDEPENDENT = SELECTION_INDEPENDENT + ("max_length", "policy")
-    """Fields DPNE's length-1 histogram before noise does not depend on (:meth:`unigram`'s cache key)."""
+    UNIGRAM_INDEPENDENT = SELECTION_INDEPENDENT + ("max_length",)
+    """Fields DPNE's length-1 histogram before noise does not depend on (:meth:`unigram`'s cache key). Not the
+    policy: the weighted Gaussian's histogram is ε-free, the Policy Gaussian's is not (:meth:`unigram` returns None),
+    so a cache keyed without it handed the weighted run's histogram to a Policy Gaussian run (issue 42 item 7)."""
 
     def dpne_kwargs(self) -> dict:
         """prepare_dpne's keyword arguments (η excluded)."""
