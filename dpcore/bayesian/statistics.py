@@ -374,7 +374,8 @@ class BayesianStatistics:
     """Steps 1–3 of BayesianDP: everything that depends on neither S, ρ nor (ε, δ).
 
     Attributes:
-      clamped: the clamped per-user counts (CSR, float64).
+      clamped: the clamped per-user counts (CSR, float64), or None for statistics built from streamed totals
+        (:func:`statistics_from_totals`: strict mode only, the local γ needs every user's row).
       counts: c = Σ_n Δc^n (clamped).
       users_per_item: N.
       x_hat: 000 eq. 2.
@@ -383,7 +384,7 @@ class BayesianStatistics:
       max_items: L, the per-user item cap applied after the clamp (strict mode), or None.
     """
 
-    clamped: sp.csr_matrix
+    clamped: sp.csr_matrix | None
     counts: np.ndarray
     users_per_item: np.ndarray
     log_counts1: np.ndarray
@@ -392,14 +393,15 @@ class BayesianStatistics:
     C: int
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
     max_items: int | None = None
+    streamed_users: int | None = None
 
     @property
     def n_users(self) -> int:
-        return self.clamped.shape[0]
+        return self.clamped.shape[0] if self.clamped is not None else int(self.streamed_users or 0)
 
     @property
     def vocabulary_size(self) -> int:
-        return self.clamped.shape[1]
+        return int(self.counts.size)
 
     def weights(self, S) -> np.ndarray:
         """w = min(1, S·N/C) (000 eq. 5)."""
@@ -428,6 +430,11 @@ class BayesianStatistics:
         if max_users is not None:
             raise UserError(f"max_users applies to method='strict' only, got method={method!r}")
         key = ("gamma", S, method)
+        if key not in self._cache and self.clamped is None:
+            raise UserError(
+                f"method={method!r} measures γ on every user's row; statistics from streamed totals "
+                "(statistics_from_totals) offer method='strict' only"
+            )
         if key not in self._cache:
             w = self.weights(S)
             N = self.users_per_item.astype(float)
@@ -493,13 +500,26 @@ def bayesian_statistics(user_counts, public_counts=None, *, C, max_items=None, r
         m = cap_user_items(m, max_items=max_items, rng=rng)
     c = np.asarray(m.sum(axis=0), dtype=float).ravel()
     N = np.bincount(m.indices, minlength=m.shape[1]).astype(float)
+    return _from_totals(m, c, N, public_counts, C=C, max_items=max_items, n_users=None)
+
+
+def _from_totals(m, c, N, public_counts, *, C, max_items, n_users) -> BayesianStatistics:
+    """Steps 2–3 from the clamped totals c and N (the one place x̂ and μ_p are computed)."""
     log_c1 = np.log1p(c)
     x_hat = log_c1 - log_c1.mean()
     mu_p = None
     if public_counts is not None:
-        mu_p = _centered_log1p(_check_public(public_counts, m.shape[1]))
+        mu_p = _centered_log1p(_check_public(public_counts, c.size))
     return BayesianStatistics(
-        clamped=m, counts=c, users_per_item=N, log_counts1=log_c1, x_hat=x_hat, mu_p=mu_p, C=C, max_items=max_items
+        clamped=m,
+        counts=c,
+        users_per_item=N,
+        log_counts1=log_c1,
+        x_hat=x_hat,
+        mu_p=mu_p,
+        C=C,
+        max_items=max_items,
+        streamed_users=n_users,
     )
 
 

@@ -28,7 +28,7 @@ from ..validation import check_int, check_rng
 from .corpus import Corpus
 from .ngrams import encode_corpus
 
-__all__ = ["NgramCounts", "ngram_counts", "sentence_ngrams", "NGRAM_ORDERS"]
+__all__ = ["NgramCounts", "ngram_counts", "sentence_ngrams", "vocabulary_from_counter", "NGRAM_ORDERS"]
 
 NGRAM_ORDERS = (1, 2, 3)
 
@@ -183,6 +183,12 @@ def _public_vocabulary(public: Corpus, n: int, max_vocabulary: int | None):
         for doc in docs:
             for sent in doc.sentences:
                 counter.update(sentence_ngrams(sent, n))
+    return vocabulary_from_counter(counter, n, max_vocabulary)
+
+
+def vocabulary_from_counter(counter: Counter, n: int, max_vocabulary: int | None):
+    """(V, α) from the public n-grams' counts: count descending, ties alphabetically (as tuples of str), the first
+    ``max_vocabulary``; ValueError when there is none."""
     if not counter:
         raise UserError(f"the public corpus has no {n}-gram: its sentences are all shorter than n={n}")
     items = sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
